@@ -1,0 +1,19 @@
+/* loader.h: protobuf-free interface of the loader (ModelProto -> osc_graph), used by runtime/. */
+#ifndef OSC_LOADER_H
+#define OSC_LOADER_H
+
+#include "../runtime/graph.h"
+
+/* Parses a serialized ModelProto into *g; every allocation comes from `pool` (the caller frees
+ * the pool on failure too). base_dir is the folder external data is relative to; NULL refuses
+ * external data. Checks the structure: payload sizes, dims, dtypes, opset_import, that every
+ * node input is produced earlier (or is a graph input/initializer), one producer per name,
+ * every graph output produced. Does not check ops or attributes (the runtime does). */
+osc_status osc_loader_parse_model(const void *buf, size_t len, const char *base_dir,
+                                  osc_pool *pool, osc_graph *g, osc_err *err);
+
+/* Reads a whole file into a buffer from `a` (free with osc_free(a, *buf, *len)). */
+osc_status osc_read_file(osc_allocator *a, const char *path, void **buf, size_t *len,
+                         osc_err *err);
+
+#endif

@@ -1,0 +1,2 @@
+/* model_pb.c: placeholder until the loader lands. */
+typedef int osc_placeholder_model_pb;

@@ -1,0 +1,154 @@
+/* kattr.c: helpers every kernel shares: node-named errors, attribute parsing, dtype checks. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../runtime/dtype.h"
+#include "../runtime/reduce.h"
+#include "ops.h"
+
+static int node_prefix(const osc_kctx *k, char *buf, size_t size) {
+    const osc_node *n = k->node;
+    return snprintf(buf, size, "node '%s' (%s-%lld): ", n->name, n->op_type,
+                    (long long)k->since_version);
+}
+
+osc_status osc_kfail(osc_kctx *k, osc_status status, const char *fmt, ...) {
+    char msg[OSC_MSG_SIZE];
+    int p = node_prefix(k, msg, sizeof msg);
+    if (p < 0 || (size_t)p >= sizeof msg) p = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + p, sizeof msg - (size_t)p, fmt, ap);
+    va_end(ap);
+    return osc_fail(k->err, status, "%s", msg);
+}
+
+void osc_kwarn(osc_kctx *k, const char *fmt, ...) {
+    if (!k->warn) return;
+    char msg[OSC_MSG_SIZE];
+    int p = node_prefix(k, msg, sizeof msg);
+    if (p < 0 || (size_t)p >= sizeof msg) p = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + p, sizeof msg - (size_t)p, fmt, ap);
+    va_end(ap);
+    k->warn(k->warn_ud, msg);
+}
+
+const char *osc_kinput_name(const osc_kctx *k, int32_t i) {
+    const osc_node *n = k->node;
+    if (!k->graph || i < 0 || i >= n->n_inputs || n->inputs[i] < 0) return "";
+    return k->graph->values[n->inputs[i]].name;
+}
+
+osc_status osc_attr_known(osc_kctx *k, const osc_node *node, const char *const *known) {
+    for (int32_t i = 0; i < node->n_attrs; i++) {
+        const char *const *p = known;
+        while (*p && strcmp(*p, node->attrs[i].name) != 0) p++;
+        if (!*p)
+            return osc_kfail(k, OSC_ERR_MODEL, "unknown attribute '%s' for this op version",
+                             node->attrs[i].name);
+    }
+    return OSC_OK;
+}
+
+osc_status osc_attr_int(osc_kctx *k, const osc_node *node, const char *name, int64_t def,
+                        int64_t *out) {
+    const osc_attr *a = osc_node_attr(node, name);
+    *out = def;
+    if (!a) return OSC_OK;
+    if (a->type != OSC_ATTR_INT)
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' must be an int (attribute type %d)",
+                         name, (int)a->type);
+    *out = a->i;
+    return OSC_OK;
+}
+
+osc_status osc_attr_str(osc_kctx *k, const osc_node *node, const char *name, const char *def,
+                        const char **out) {
+    const osc_attr *a = osc_node_attr(node, name);
+    *out = def;
+    if (!a) return OSC_OK;
+    if (a->type != OSC_ATTR_STRING)
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' must be a string (attribute type %d)",
+                         name, (int)a->type);
+    *out = a->s;
+    return OSC_OK;
+}
+
+osc_status osc_attr_reduction(osc_kctx *k, const osc_node *node, unsigned allowed_mask,
+                              int32_t *out) {
+    const char *s;
+    *out = OSC_RED_NONE;
+    if (allowed_mask == 0) {
+        if (osc_node_attr(node, "reduction"))
+            return osc_kfail(k, OSC_ERR_MODEL,
+                             "attribute 'reduction' does not exist before opset 16");
+        return OSC_OK;
+    }
+    osc_status st = osc_attr_str(k, node, "reduction", "none", &s);
+    if (st) return st;
+    int32_t r = osc_reduction_parse(s);
+    if (r < 0 || !(allowed_mask & (1u << r))) {
+        char allowed[64] = "";
+        for (int32_t i = 0; i < OSC_RED_COUNT; i++) {
+            if (!(allowed_mask & (1u << i))) continue;
+            if (allowed[0]) strcat(allowed, ", ");
+            strcat(allowed, osc_reduction_name(i));
+        }
+        return osc_kfail(k, r < 0 ? OSC_ERR_MODEL : OSC_ERR_UNSUPPORTED,
+                         "reduction '%.64s' is %s; this version allows: %s", s,
+                         r < 0 ? "unknown" : "not allowed in this version", allowed);
+    }
+    *out = r;
+    return OSC_OK;
+}
+
+osc_status osc_norm_axis(osc_kctx *k, int64_t axis, int32_t rank, int32_t *out) {
+    if (axis < -(int64_t)rank || axis >= rank)
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute 'axis' = %lld is out of range [%d, %d]",
+                         (long long)axis, -rank, rank - 1);
+    *out = (int32_t)(axis < 0 ? axis + rank : axis);
+    return OSC_OK;
+}
+
+osc_status osc_check_index_dtype(osc_kctx *k, int32_t input, const char *what,
+                                 const osc_tensor *t, bool allow_i32) {
+    if (t->dtype == OSC_INT64 || (allow_i32 && t->dtype == OSC_INT32)) return OSC_OK;
+    return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s) has dtype %s; expected %s", input,
+                     what, osc_kinput_name(k, input), osc_dtype_get(t->dtype)->name,
+                     allow_i32 ? "int32 or int64" : "int64");
+}
+
+osc_status osc_check_std_dtype(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t) {
+    if (osc_dtype_get(t->dtype)->standard) return OSC_OK;
+    return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input %d '%s' (%s) has dtype %s, not supported by "
+                     "this op", input, what, osc_kinput_name(k, input),
+                     osc_dtype_get(t->dtype)->name);
+}
+
+osc_status osc_check_same_dtype(osc_kctx *k, int32_t ia, const char *a_what, const osc_tensor *a,
+                                int32_t ib, const char *b_what, const osc_tensor *b) {
+    if (a->dtype == b->dtype) return OSC_OK;
+    return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s) has dtype %s but input %d '%s' (%s) "
+                     "has dtype %s; they must match", ib, b_what, osc_kinput_name(k, ib),
+                     osc_dtype_get(b->dtype)->name, ia, a_what, osc_kinput_name(k, ia),
+                     osc_dtype_get(a->dtype)->name);
+}
+
+const char *osc_shape_str(const osc_tensor *t, char *buf, size_t size) {
+    size_t p = 0;
+    if (size == 0) return buf;
+    buf[0] = '\0';
+    p += (size_t)snprintf(buf + p, size - p, "[");
+    for (int32_t i = 0; i < t->rank && p < size; i++)
+        p += (size_t)snprintf(buf + p, size - p, i ? ",%lld" : "%lld", (long long)t->dims[i]);
+    if (p < size) snprintf(buf + p, size - p, "]");
+    return buf;
+}
+
+void osc_same_shape(osc_tensor *out, const osc_tensor *t) {
+    out->dtype = t->dtype;
+    out->rank = t->rank;
+    memcpy(out->dims, t->dims, sizeof out->dims);
+}

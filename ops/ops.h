@@ -1,0 +1,73 @@
+/* ops.h: the kernel functions of every row in ops/registry.c, and helpers kernels share. */
+#ifndef OSC_OPS_H
+#define OSC_OPS_H
+
+#include "kernel.h"
+
+/* Scatter-9, Scatter-11 and ScatterElements-11/13/16/18 (ops/scatter_elements.c) */
+osc_status osc_se_check(osc_kctx *k, osc_node *node);
+osc_status osc_se_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
+                        int32_t n_out);
+osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
+                      int32_t n_out);
+/* GatherElements-11/13 (ops/gather_elements.c) */
+osc_status osc_ge_check(osc_kctx *k, osc_node *node);
+osc_status osc_ge_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
+                        int32_t n_out);
+osc_status osc_ge_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
+                      int32_t n_out);
+/* ScatterND-11/13/16/18 (ops/scatter_nd.c) */
+osc_status osc_snd_check(osc_kctx *k, osc_node *node);
+osc_status osc_snd_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
+                         int32_t n_out);
+osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
+                       int32_t n_out);
+/* GatherND-11/12/13 (ops/gather_nd.c) */
+osc_status osc_gnd_check(osc_kctx *k, osc_node *node);
+osc_status osc_gnd_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
+                         int32_t n_out);
+osc_status osc_gnd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
+                       int32_t n_out);
+/* TensorScatter-24 (ops/tensor_scatter.c) */
+osc_status osc_ts_check(osc_kctx *k, osc_node *node);
+osc_status osc_ts_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
+                        int32_t n_out);
+osc_status osc_ts_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
+                      int32_t n_out);
+
+/* ---- Shared helpers (ops/kattr.c) ---- */
+
+/* Fails unless every attribute of the node is in the NULL-terminated `known` list. */
+osc_status osc_attr_known(osc_kctx *k, const osc_node *node, const char *const *known);
+/* INT attribute `name` (def when absent); a wrong attribute type is an error. */
+osc_status osc_attr_int(osc_kctx *k, const osc_node *node, const char *name, int64_t def,
+                        int64_t *out);
+/* STRING attribute `name` (def when absent). */
+osc_status osc_attr_str(osc_kctx *k, const osc_node *node, const char *name, const char *def,
+                        const char **out);
+/* The `reduction` attribute: absent -> OSC_RED_NONE. allowed_mask has bit (1 << OSC_RED_x)
+ * for each reduction this version accepts; 0 means the attribute does not exist in the version
+ * (present -> error). Unknown strings are errors. */
+osc_status osc_attr_reduction(osc_kctx *k, const osc_node *node, unsigned allowed_mask,
+                              int32_t *out);
+/* axis in [-rank, rank-1] -> [0, rank-1], else an error naming the attribute and range. */
+osc_status osc_norm_axis(osc_kctx *k, int64_t axis, int32_t rank, int32_t *out);
+/* Index tensors: int64 always, int32 when allow_i32; `what` names the input ("indices"). */
+osc_status osc_check_index_dtype(osc_kctx *k, int32_t input, const char *what,
+                                 const osc_tensor *t, bool allow_i32);
+/* Element i of an int32 or int64 tensor. */
+static inline int64_t osc_index_at(const osc_tensor *t, int64_t i) {
+    return t->dtype == OSC_INT32 ? (int64_t)((const int32_t *)t->data)[i]
+                                 : ((const int64_t *)t->data)[i];
+}
+/* Fails unless `t` is one of the 16 standard dtypes (those kernels compute on). */
+osc_status osc_check_std_dtype(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t);
+/* Fails unless a and b have the same dtype. */
+osc_status osc_check_same_dtype(osc_kctx *k, int32_t ia, const char *a_what, const osc_tensor *a,
+                                int32_t ib, const char *b_what, const osc_tensor *b);
+/* Formats "[d0,d1,...]" into buf (for messages). */
+const char *osc_shape_str(const osc_tensor *t, char *buf, size_t size);
+/* Sets out->dtype/rank/dims from t (output shaped like an input). */
+void osc_same_shape(osc_tensor *out, const osc_tensor *t);
+
+#endif

@@ -1,0 +1,30 @@
+/* api.c: small public helpers: versions, names of statuses and dtypes, options, element counts. */
+#include <string.h>
+
+#include "common.h"
+#include "dtype.h"
+
+const char *osc_version(void) { return OSC_VERSION_STRING; }
+
+const char *osc_status_name(osc_status s) {
+    static const char *const names[] = {"OK", "bad argument", "out of memory", "I/O error",
+                                        "parse error", "invalid model", "unsupported",
+                                        "shape error", "index error", "limit reached",
+                                        "bad state"};
+    if ((unsigned)s < sizeof names / sizeof names[0]) return names[s];
+    return "unknown status";
+}
+
+void osc_options_init(osc_options *opts) { memset(opts, 0, sizeof *opts); }
+
+const char *osc_dtype_name(int32_t dtype) { return osc_dtype_get(dtype)->name; }
+
+size_t osc_dtype_bits(int32_t dtype) { return osc_dtype_get(dtype)->bits; }
+
+int64_t osc_tensor_count(const osc_tensor *t) {
+    int64_t n = 1;
+    if (t->rank < 0 || t->rank > OSC_MAX_RANK) return -1;
+    for (int32_t i = 0; i < t->rank; i++)
+        if (t->dims[i] < 0 || !osc_mul_ok(n, t->dims[i], &n)) return -1;
+    return n;
+}

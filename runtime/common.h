@@ -1,0 +1,66 @@
+/* common.h: internal error context, allocator accounting and the chunk pool shared by all layers. */
+#ifndef OSC_COMMON_H
+#define OSC_COMMON_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "onnx_scatter.h"
+
+#define OSC_MSG_SIZE 512
+
+/* Status plus message; one per model-load, per session. */
+typedef struct osc_err {
+    osc_status status;
+    char msg[OSC_MSG_SIZE];
+} osc_err;
+
+/* Records status and a printf-formatted message in *e and returns status.
+ * Keeps the first message when one is already set (the root cause wins). */
+osc_status osc_fail(osc_err *e, osc_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void osc_err_clear(osc_err *e);
+
+/* The allocator hook plus byte accounting against a cap (opts.max_bytes; 0 = none). */
+typedef struct osc_allocator {
+    osc_alloc_fn fn;
+    void *ud;
+    uint64_t cap;
+    uint64_t used;
+} osc_allocator;
+
+void osc_allocator_init(osc_allocator *a, const osc_options *opts);
+/* NULL on failure or when the cap would be exceeded (the caller reports OSC_ERR_NOMEM). */
+void *osc_malloc(osc_allocator *a, size_t n);
+void *osc_calloc(osc_allocator *a, size_t count, size_t size);
+void *osc_realloc(osc_allocator *a, void *p, size_t osize, size_t nsize);
+void osc_free(osc_allocator *a, void *p, size_t n);
+
+/* A pool: many small allocations freed together (a loaded model, the strings of one run).
+ * Large requests get their own block; everything is released by osc_pool_free/reset. */
+typedef struct osc_pool_block osc_pool_block;
+typedef struct osc_pool {
+    osc_allocator *alloc;
+    osc_pool_block *head;
+    size_t chunk;  /* default chunk size */
+} osc_pool;
+
+void osc_pool_init(osc_pool *p, osc_allocator *a, size_t chunk);
+/* 16-byte aligned, zero-filled; NULL when out of memory. n == 0 returns a valid pointer. */
+void *osc_pool_alloc(osc_pool *p, size_t n);
+char *osc_pool_strdup(osc_pool *p, const char *s);
+char *osc_pool_strndup(osc_pool *p, const char *s, size_t n);
+void osc_pool_reset(osc_pool *p);  /* frees every block */
+void osc_pool_free(osc_pool *p);
+
+/* Checked 64-bit arithmetic: false on overflow. */
+static inline bool osc_mul_ok(int64_t a, int64_t b, int64_t *out) {
+    return !__builtin_mul_overflow(a, b, out);
+}
+static inline bool osc_add_ok(int64_t a, int64_t b, int64_t *out) {
+    return !__builtin_add_overflow(a, b, out);
+}
+
+#endif

@@ -1,0 +1,111 @@
+/* graph.h: the in-memory model the loader produces and the runtime prepares and executes.
+ * No protobuf types appear here; every pointer lives in the model's pool. */
+#ifndef OSC_GRAPH_H
+#define OSC_GRAPH_H
+
+#include "common.h"
+
+/* Attribute types, numbered as ONNX AttributeProto.AttributeType. */
+enum {
+    OSC_ATTR_UNDEFINED = 0,
+    OSC_ATTR_FLOAT = 1,
+    OSC_ATTR_INT = 2,
+    OSC_ATTR_STRING = 3,
+    OSC_ATTR_TENSOR = 4,
+    OSC_ATTR_GRAPH = 5,
+    OSC_ATTR_FLOATS = 6,
+    OSC_ATTR_INTS = 7,
+    OSC_ATTR_STRINGS = 8,
+    OSC_ATTR_TENSORS = 9,
+    OSC_ATTR_GRAPHS = 10,
+    OSC_ATTR_SPARSE_TENSOR = 11,
+    OSC_ATTR_SPARSE_TENSORS = 12,
+    OSC_ATTR_TYPE_PROTO = 13,
+    OSC_ATTR_TYPE_PROTOS = 14
+};
+
+typedef struct osc_attr {
+    const char *name;
+    int32_t type;       /* OSC_ATTR_* */
+    int64_t i;          /* INT */
+    float f;            /* FLOAT */
+    const char *s;      /* STRING: bytes, NUL-terminated for convenience */
+    size_t s_len;
+    int64_t *ints;      /* INTS */
+    float *floats;      /* FLOATS */
+    size_t n;           /* element count of ints/floats */
+    osc_tensor *t;      /* TENSOR (decoded, data in the pool) */
+} osc_attr;
+
+/* Attribute values a kernel's check step parsed; kernels read only these at run time. */
+typedef struct osc_params {
+    int64_t axis;       /* as written (may be negative); normalised by infer */
+    int32_t reduction;  /* OSC_RED_* */
+    int32_t mode;       /* TensorScatter: 0 linear, 1 circular */
+    int64_t batch_dims; /* GatherND */
+} osc_params;
+
+enum { OSC_RED_NONE = 0, OSC_RED_ADD, OSC_RED_MUL, OSC_RED_MAX, OSC_RED_MIN, OSC_RED_COUNT };
+
+struct osc_kernel;
+
+typedef struct osc_node {
+    const char *name;    /* "" when the model gives none */
+    const char *op_type;
+    const char *domain;  /* normalised: "ai.onnx" is stored as "" */
+    int32_t n_inputs;
+    int32_t *inputs;     /* value ids; -1 for an omitted optional input ("") */
+    int32_t n_outputs;
+    int32_t *outputs;    /* value ids; -1 for an omitted optional output */
+    int32_t n_attrs;
+    osc_attr *attrs;
+    /* Filled when the model is prepared. */
+    const struct osc_kernel *kernel;
+    int64_t opset;       /* the model's opset for this node's domain */
+    osc_params params;
+} osc_node;
+
+/* Declared type of a value (graph input/output/value_info). */
+typedef struct osc_type {
+    int32_t dtype;                      /* 0: not declared */
+    int32_t rank;                       /* -1: unknown */
+    int64_t dims[OSC_MAX_RANK];         /* -1: symbolic or unknown */
+    const char *dim_names[OSC_MAX_RANK]; /* dim_param or NULL */
+} osc_type;
+
+typedef struct osc_value {
+    const char *name;
+    osc_type decl;        /* declared type; dtype 0 when nothing declares it */
+    osc_tensor *init;     /* initializer (constant, or default of a graph input); NULL if none */
+    int32_t producer;     /* producing node index, -1 for graph inputs and initializers */
+    bool is_input;        /* listed in graph.input */
+    bool is_output;       /* listed in graph.output */
+} osc_value;
+
+typedef struct osc_opset {
+    const char *domain;  /* normalised: "" for the default domain */
+    int64_t version;
+} osc_opset;
+
+typedef struct osc_graph {
+    int64_t ir_version;
+    const char *producer_name;
+    const char *name;
+    int32_t n_opsets;
+    osc_opset *opsets;
+    int32_t n_values;
+    osc_value *values;
+    int32_t n_nodes;
+    osc_node *nodes;     /* in the model's (topological) order */
+    int32_t n_inputs;
+    int32_t *inputs;     /* value ids of graph.input, in model order */
+    int32_t n_outputs;
+    int32_t *outputs;    /* value ids of graph.output */
+} osc_graph;
+
+/* Attribute lookup by name; NULL when absent. */
+const osc_attr *osc_node_attr(const osc_node *n, const char *name);
+/* Opset version the model imports for a domain ("" == "ai.onnx"); -1 if none. */
+int64_t osc_graph_opset(const osc_graph *g, const char *domain);
+
+#endif

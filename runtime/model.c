@@ -1,0 +1,2 @@
+/* model.c: placeholder. */
+typedef int osc_placeholder_model;

@@ -1,0 +1,2 @@
+/* plan.c: placeholder. */
+typedef int osc_placeholder_plan;

@@ -1,0 +1,2 @@
+/* session.c: placeholder. */
+typedef int osc_placeholder_session;

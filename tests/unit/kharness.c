@@ -1,0 +1,102 @@
+/* kharness.c: a minimal stand-in for the executor, to unit-test kernels one node at a time. */
+#include "kharness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void count_warning(void *ud, const char *msg) {
+    (void)msg;
+    ((kh *)ud)->n_warnings++;
+}
+
+void kh_init(kh *h, const char *op_type, int64_t opset) {
+    memset(h, 0, sizeof *h);
+    osc_allocator_init(&h->alloc, NULL);
+    osc_pool_init(&h->strings, &h->alloc, 0);
+    h->node.name = "n0";
+    h->node.op_type = op_type;
+    h->node.domain = "";
+    h->node.attrs = h->attrs;
+    h->node.inputs = h->inputs;
+    h->node.outputs = h->outputs;
+    h->node.opset = opset;
+    h->kernel = osc_kernel_find("", op_type, opset);
+    h->node.kernel = h->kernel;
+    h->k.err = &h->err;
+    h->k.node = &h->node;
+    h->k.since_version = h->kernel ? h->kernel->since_version : opset;
+    h->k.alloc = &h->alloc;
+    h->k.strings = &h->strings;
+    h->k.warn = count_warning;
+    h->k.warn_ud = h;
+}
+
+void kh_attr_int(kh *h, const char *name, int64_t v) {
+    osc_attr *a = &h->attrs[h->node.n_attrs++];
+    a->name = name;
+    a->type = OSC_ATTR_INT;
+    a->i = v;
+}
+
+void kh_attr_str(kh *h, const char *name, const char *s) {
+    osc_attr *a = &h->attrs[h->node.n_attrs++];
+    a->name = name;
+    a->type = OSC_ATTR_STRING;
+    a->s = s;
+    a->s_len = strlen(s);
+}
+
+osc_status kh_check(kh *h) {
+    if (!h->kernel) return osc_fail(&h->err, OSC_ERR_UNSUPPORTED, "no kernel");
+    return h->kernel->check(&h->k, &h->node);
+}
+
+static osc_status run(kh *h, int32_t n_in, const osc_tensor *const *in, bool inplace) {
+    osc_status st = kh_check(h);
+    if (st) return st;
+    h->node.n_inputs = n_in;
+    h->node.n_outputs = 1;
+    for (int32_t i = 0; i < n_in; i++) h->inputs[i] = in[i] ? i : -1;
+    st = h->kernel->infer(&h->k, in, n_in, &h->out, 1);
+    if (st) return st;
+    int64_t count = osc_tensor_count(&h->out);
+    size_t nbytes;
+    if (count < 0 || !osc_dtype_bytes(h->out.dtype, count, &nbytes))
+        return osc_fail(&h->err, OSC_ERR_SHAPE, "bad output size");
+    h->out.nbytes = nbytes;
+    if (inplace) {
+        h->out.data = in[0]->data;
+    } else {
+        h->out.data = malloc(nbytes ? nbytes : 1);
+        h->owns_out = true;
+        memset(h->out.data, 0xA5, nbytes);
+    }
+    return h->kernel->run(&h->k, in, n_in, &h->out, 1);
+}
+
+osc_status kh_run(kh *h, int32_t n_in, const osc_tensor *const *in) {
+    return run(h, n_in, in, false);
+}
+
+osc_status kh_run_inplace(kh *h, int32_t n_in, const osc_tensor *const *in) {
+    return run(h, n_in, in, true);
+}
+
+void kh_free(kh *h) {
+    if (h->owns_out) free(h->out.data); /* in-place outputs belong to the caller's input */
+    h->out.data = NULL;
+    h->owns_out = false;
+    osc_pool_free(&h->strings);
+}
+
+osc_tensor kh_tensor(int32_t dtype, int32_t rank, const int64_t *dims, const void *data) {
+    osc_tensor t;
+    memset(&t, 0, sizeof t);
+    t.dtype = dtype;
+    t.rank = rank;
+    if (rank > 0) memcpy(t.dims, dims, (size_t)rank * sizeof *dims);
+    t.data = (void *)data;
+    int64_t count = osc_tensor_count(&t);
+    if (count >= 0) osc_dtype_bytes(dtype, count, &t.nbytes);
+    return t;
+}

@@ -1,0 +1,1 @@
+# Runtime unit tests.
