@@ -1,2 +1,313 @@
-/* model.c: placeholder. */
-typedef int osc_placeholder_model;
+/* model.c: loading a model, resolving each node to a kernel, lifetimes, in-place buffers,
+ * static shape inference, and the model introspection API. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../loader/loader.h"
+#include "dtype.h"
+#include "model.h"
+
+static void add_warning(void *ud, const char *msg) {
+    osc_model *m = ud;
+    const char **w = osc_pool_alloc(&m->pool, ((size_t)m->n_warnings + 1) * sizeof *w);
+    const char *copy = osc_pool_strdup(&m->pool, msg);
+    if (!w || !copy) return; /* a warning lost to memory pressure is not worth failing a load */
+    if (m->n_warnings) memcpy(w, m->warnings, (size_t)m->n_warnings * sizeof *w);
+    w[m->n_warnings++] = copy;
+    m->warnings = w;
+}
+
+/* Resolves each node to a kernel row and runs the row's attribute check. */
+static osc_status dispatch(osc_model *m, osc_err *err) {
+    osc_graph *g = &m->g;
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        osc_node *n = &g->nodes[i];
+        n->opset = osc_graph_opset(g, n->domain);
+        if (n->opset < 0)
+            return osc_fail(err, OSC_ERR_MODEL,
+                            "node '%s' (%s): the model imports no opset for domain '%s'", n->name,
+                            n->op_type, n->domain[0] ? n->domain : "ai.onnx");
+        n->kernel = osc_kernel_find(n->domain, n->op_type, n->opset);
+        if (!n->kernel)
+            return osc_fail(err, OSC_ERR_UNSUPPORTED,
+                            "unsupported op %s-%lld (node '%s', domain '%s', opset %lld)%s",
+                            n->op_type, (long long)n->opset, n->name,
+                            n->domain[0] ? n->domain : "ai.onnx", (long long)n->opset,
+                            osc_kernel_known(n->domain, n->op_type)
+                                ? ": the opset is older than the first version implemented"
+                                : "");
+        const osc_kernel *kr = n->kernel;
+        int32_t given = n->n_inputs;
+        while (given > 0 && n->inputs[given - 1] < 0) given--; /* trailing omitted optionals */
+        if (given < kr->min_inputs || given > kr->max_inputs || n->n_outputs != kr->n_outputs)
+            return osc_fail(err, OSC_ERR_MODEL,
+                            "node '%s' (%s-%lld): has %d inputs and %d outputs; expected %d to %d "
+                            "inputs and %d output(s)", n->name, n->op_type,
+                            (long long)kr->since_version, given, n->n_outputs, kr->min_inputs,
+                            kr->max_inputs, kr->n_outputs);
+        for (int32_t j = 0; j < kr->min_inputs; j++)
+            if (n->inputs[j] < 0)
+                return osc_fail(err, OSC_ERR_MODEL, "node '%s' (%s-%lld): required input %d is "
+                                "empty", n->name, n->op_type, (long long)kr->since_version, j);
+        if (n->outputs[0] < 0)
+            return osc_fail(err, OSC_ERR_MODEL, "node '%s' (%s): its output is empty", n->name,
+                            n->op_type);
+        n->n_inputs = given;
+        osc_kctx k = {.err = err, .graph = g, .node = n, .since_version = kr->since_version,
+                      .alloc = &m->alloc, .strict = m->opts.strict != 0, .warn = add_warning,
+                      .warn_ud = m};
+        if (kr->deprecated) {
+            if (k.strict)
+                return osc_kfail(&k, OSC_ERR_UNSUPPORTED, "%s-%lld is deprecated (strict mode)",
+                                 n->op_type, (long long)kr->since_version);
+        }
+        osc_status st = kr->check(&k, n);
+        if (st) return st;
+    }
+    return OSC_OK;
+}
+
+/* Lifetimes and arena buffers. A node output gets its own buffer, except that an in-place
+ * capable output shares input 0's buffer when that input is an intermediate (not a graph
+ * input, initializer or graph output) used by no later node and not read twice by this node. */
+static osc_status plan_buffers(osc_model *m, osc_err *err) {
+    osc_graph *g = &m->g;
+    int32_t nv = g->n_values, nn = g->n_nodes;
+    m->last_use = osc_pool_alloc(&m->pool, ((size_t)nv + 1) * sizeof *m->last_use);
+    m->buf_of = osc_pool_alloc(&m->pool, ((size_t)nv + 1) * sizeof *m->buf_of);
+    m->buf_first = osc_pool_alloc(&m->pool, ((size_t)nv + 1) * sizeof *m->buf_first);
+    m->buf_last = osc_pool_alloc(&m->pool, ((size_t)nv + 1) * sizeof *m->buf_last);
+    if (!m->last_use || !m->buf_of || !m->buf_first || !m->buf_last)
+        return osc_fail(err, OSC_ERR_NOMEM, "out of memory planning the model");
+    for (int32_t v = 0; v < nv; v++) m->last_use[v] = m->buf_of[v] = -1;
+    for (int32_t i = 0; i < nn; i++)
+        for (int32_t j = 0; j < g->nodes[i].n_inputs; j++)
+            if (g->nodes[i].inputs[j] >= 0) m->last_use[g->nodes[i].inputs[j]] = i;
+    for (int32_t o = 0; o < g->n_outputs; o++) m->last_use[g->outputs[o]] = nn;
+
+    m->n_bufs = 0;
+    for (int32_t i = 0; i < nn; i++) {
+        const osc_node *n = &g->nodes[i];
+        for (int32_t j = 0; j < n->n_outputs; j++) {
+            int32_t v = n->outputs[j], d = n->n_inputs > 0 ? n->inputs[0] : -1;
+            if (v < 0) continue;
+            bool share = j == 0 && n->kernel->inplace0 && d >= 0 && m->buf_of[d] >= 0 &&
+                         !g->values[d].is_output && m->last_use[d] == i;
+            for (int32_t q = 1; share && q < n->n_inputs; q++)
+                if (n->inputs[q] == d) share = false;
+            int32_t b = share ? m->buf_of[d] : m->n_bufs++;
+            if (!share) m->buf_first[b] = i;
+            m->buf_of[v] = b;
+            int32_t end = m->last_use[v] < 0 ? i : m->last_use[v];
+            if (!share || end > m->buf_last[b]) m->buf_last[b] = end;
+        }
+    }
+    return OSC_OK;
+}
+
+static bool type_static(const osc_type *t) {
+    if (t->dtype == 0 || t->rank < 0) return false;
+    for (int32_t d = 0; d < t->rank; d++)
+        if (t->dims[d] < 0) return false;
+    return true;
+}
+
+/* The shape a graph input or initializer has before any binding, into vals[v]. */
+static void seed_value(const osc_value *val, osc_tensor *t) {
+    memset(t, 0, sizeof *t);
+    if (val->init) {
+        *t = *val->init;
+        return;
+    }
+    t->dtype = val->decl.dtype;
+    t->rank = val->decl.rank;
+    memcpy(t->dims, val->decl.dims, sizeof t->dims);
+    int64_t count = osc_tensor_count(t);
+    if (count >= 0) osc_dtype_bytes(t->dtype, count, &t->nbytes);
+}
+
+/* When every input is static, infer all shapes now, check declared outputs, and plan. */
+static osc_status infer_static(osc_model *m, osc_err *err) {
+    osc_graph *g = &m->g;
+    for (int32_t i = 0; i < g->n_inputs; i++) {
+        const osc_value *val = &g->values[g->inputs[i]];
+        if (!val->init && !type_static(&val->decl)) return OSC_OK;
+    }
+    osc_tensor *vals = osc_pool_alloc(&m->pool, ((size_t)g->n_values + 1) * sizeof *vals);
+    uint64_t *offsets = osc_pool_alloc(&m->pool, ((size_t)m->n_bufs + 1) * sizeof *offsets);
+    if (!vals || !offsets) return osc_fail(err, OSC_ERR_NOMEM, "out of memory inferring shapes");
+    for (int32_t v = 0; v < g->n_values; v++)
+        if (g->values[v].producer < 0) seed_value(&g->values[v], &vals[v]);
+    osc_status st = osc_infer_all(m, vals, err);
+    if (st) return st;
+    for (int32_t o = 0; o < g->n_outputs; o++) {
+        const osc_value *val = &g->values[g->outputs[o]];
+        const osc_tensor *t = &vals[g->outputs[o]];
+        bool bad = (val->decl.dtype && val->decl.dtype != t->dtype) ||
+                   (val->decl.rank >= 0 && val->decl.rank != t->rank);
+        for (int32_t d = 0; !bad && val->decl.rank >= 0 && d < t->rank; d++)
+            bad = val->decl.dims[d] >= 0 && val->decl.dims[d] != t->dims[d];
+        if (bad)
+            return osc_fail(err, OSC_ERR_SHAPE, "graph output '%s' is declared as %s rank %d but "
+                            "the graph computes %s rank %d (shape differs or dtype differs)",
+                            val->name, osc_dtype_get(val->decl.dtype)->name, val->decl.rank,
+                            osc_dtype_get(t->dtype)->name, t->rank);
+    }
+    st = osc_plan_arena(m, vals, offsets, &m->arena_bytes, err);
+    if (st) return st;
+    m->static_vals = vals;
+    return OSC_OK;
+}
+
+static osc_status order_inputs(osc_model *m, osc_err *err) {
+    osc_graph *g = &m->g;
+    m->input_order = osc_pool_alloc(&m->pool, ((size_t)g->n_inputs + 1) * sizeof(int32_t));
+    if (!m->input_order) return osc_fail(err, OSC_ERR_NOMEM, "out of memory");
+    m->n_inputs = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int32_t i = 0; i < g->n_inputs; i++)
+            if ((g->values[g->inputs[i]].init != NULL) == (pass == 1))
+                m->input_order[m->n_inputs++] = g->inputs[i];
+    return OSC_OK;
+}
+
+static void copy_msg(char *msg, size_t msg_size, const osc_err *err) {
+    if (msg && msg_size) snprintf(msg, msg_size, "%s", err->msg);
+}
+
+osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_dir,
+                                 const osc_options *opts, osc_model **out, char *msg,
+                                 size_t msg_size) {
+    osc_err err = {0};
+    osc_allocator a;
+    if (out) *out = NULL;
+    if (!out || (!buf && len)) {
+        osc_fail(&err, OSC_ERR_ARG, "osc_model_load_buffer: NULL argument");
+        copy_msg(msg, msg_size, &err);
+        return err.status;
+    }
+    osc_allocator_init(&a, opts);
+    osc_model *m = osc_calloc(&a, 1, sizeof *m);
+    if (!m) {
+        osc_fail(&err, OSC_ERR_NOMEM, "out of memory allocating the model");
+        copy_msg(msg, msg_size, &err);
+        return err.status;
+    }
+    m->alloc = a;
+    if (opts) m->opts = *opts;
+    osc_pool_init(&m->pool, &m->alloc, 0);
+    osc_status st = osc_loader_parse_model(buf, len, base_dir, &m->pool, &m->g, &err);
+    if (!st) st = dispatch(m, &err);
+    if (!st) st = order_inputs(m, &err);
+    if (!st) st = plan_buffers(m, &err);
+    if (!st) st = infer_static(m, &err);
+    if (st) {
+        if (err.status == OSC_OK) osc_fail(&err, st, "model load failed");
+        copy_msg(msg, msg_size, &err);
+        osc_model_free(m);
+        return st;
+    }
+    copy_msg(msg, msg_size, &err);
+    *out = m;
+    return OSC_OK;
+}
+
+osc_status osc_model_load_file(const char *path, const osc_options *opts, osc_model **out,
+                               char *msg, size_t msg_size) {
+    osc_err err = {0};
+    osc_allocator a;
+    void *buf = NULL;
+    size_t len = 0;
+    if (out) *out = NULL;
+    if (!path || !out) {
+        osc_fail(&err, OSC_ERR_ARG, "osc_model_load_file: NULL argument");
+        copy_msg(msg, msg_size, &err);
+        return err.status;
+    }
+    osc_allocator_init(&a, opts);
+    osc_status st = osc_read_file(&a, path, &buf, &len, &err);
+    if (st) {
+        copy_msg(msg, msg_size, &err);
+        return st;
+    }
+    /* external data is relative to the model's folder */
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    st = osc_model_load_buffer(buf, len, dir, opts, out, msg, msg_size);
+    osc_free(&a, buf, len);
+    return st;
+}
+
+void osc_model_free(osc_model *m) {
+    if (!m) return;
+    osc_allocator a = m->alloc;
+    osc_pool_free(&m->pool);
+    osc_free(&a, m, sizeof *m);
+}
+
+/* ---- introspection ---- */
+
+int64_t osc_model_ir_version(const osc_model *m) { return m ? m->g.ir_version : 0; }
+size_t osc_model_opset_count(const osc_model *m) { return m ? (size_t)m->g.n_opsets : 0; }
+
+osc_status osc_model_opset(const osc_model *m, size_t i, const char **domain, int64_t *version) {
+    if (!m || i >= (size_t)m->g.n_opsets) return OSC_ERR_ARG;
+    if (domain) *domain = m->g.opsets[i].domain;
+    if (version) *version = m->g.opsets[i].version;
+    return OSC_OK;
+}
+
+size_t osc_model_input_count(const osc_model *m) { return m ? (size_t)m->n_inputs : 0; }
+size_t osc_model_output_count(const osc_model *m) { return m ? (size_t)m->g.n_outputs : 0; }
+
+static void describe(const osc_model *m, int32_t v, osc_value_desc *out) {
+    const osc_value *val = &m->g.values[v];
+    memset(out, 0, sizeof *out);
+    out->name = val->name;
+    out->dtype = val->decl.dtype;
+    out->rank = val->decl.rank;
+    memcpy(out->dims, val->decl.dims, sizeof out->dims);
+    memcpy(out->dim_names, val->decl.dim_names, sizeof out->dim_names);
+    out->has_default = val->init != NULL;
+    if (m->static_vals) { /* inferred shapes where everything is static */
+        const osc_tensor *t = &m->static_vals[v];
+        out->dtype = t->dtype;
+        out->rank = t->rank;
+        memcpy(out->dims, t->dims, sizeof out->dims);
+    }
+}
+
+osc_status osc_model_input(const osc_model *m, size_t i, osc_value_desc *out) {
+    if (!m || !out || i >= (size_t)m->n_inputs) return OSC_ERR_ARG;
+    describe(m, m->input_order[i], out);
+    return OSC_OK;
+}
+
+osc_status osc_model_output(const osc_model *m, size_t i, osc_value_desc *out) {
+    if (!m || !out || i >= (size_t)m->g.n_outputs) return OSC_ERR_ARG;
+    describe(m, m->g.outputs[i], out);
+    return OSC_OK;
+}
+
+size_t osc_model_node_count(const osc_model *m) { return m ? (size_t)m->g.n_nodes : 0; }
+
+osc_status osc_model_node(const osc_model *m, size_t i, osc_node_desc *out) {
+    if (!m || !out || i >= (size_t)m->g.n_nodes) return OSC_ERR_ARG;
+    const osc_node *n = &m->g.nodes[i];
+    out->name = n->name;
+    out->op_type = n->op_type;
+    out->domain = n->domain;
+    out->since_version = n->kernel->since_version;
+    out->opset = n->opset;
+    return OSC_OK;
+}
+
+uint64_t osc_model_arena_bytes(const osc_model *m) { return m ? m->arena_bytes : 0; }
+size_t osc_model_warning_count(const osc_model *m) { return m ? (size_t)m->n_warnings : 0; }
+
+const char *osc_model_warning(const osc_model *m, size_t i) {
+    return (m && i < (size_t)m->n_warnings) ? m->warnings[i] : NULL;
+}
