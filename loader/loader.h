@@ -16,4 +16,10 @@ osc_status osc_loader_parse_model(const void *buf, size_t len, const char *base_
 osc_status osc_read_file(osc_allocator *a, const char *path, void **buf, size_t *len,
                          osc_err *err);
 
+/* Checks a tensor view before it is serialized: known dtype, rank in [0, OSC_MAX_RANK], dims
+ * >= 0, element count without overflow, nbytes equal to the packed size of the elements,
+ * data non-NULL when nbytes > 0, string elements with bytes. OSC_ERR_ARG otherwise; *nbytes
+ * receives the size. */
+osc_status osc_tensor_view_check(const osc_tensor *t, size_t *nbytes, osc_err *err);
+
 #endif

@@ -1,2 +1,418 @@
-/* model_pb.c: placeholder until the loader lands. */
-typedef int osc_placeholder_model_pb;
+/* model_pb.c: serialized ModelProto -> osc_graph, with the structural checks of loader.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "loader.h"
+#include "pb.h"
+
+typedef struct ctx {
+    const Onnx__GraphProto *gp;
+    osc_graph *g;
+    osc_pool *pool;
+    osc_allocator *a;
+    osc_err *err;
+    const char *base_dir;
+    osc_names names;
+    bool *declared;  /* per value: decl already set by a graph input/initializer/output */
+} ctx;
+
+static const char *str(const char *s) { return s ? s : ""; }
+
+static const char *norm_domain(const char *d) {
+    return (!d || strcmp(d, "ai.onnx") == 0) ? "" : d;
+}
+
+static osc_status nomem(ctx *c, size_t n, const char *what) {
+    return osc_nomem(c->err, c->a, n, what);
+}
+
+static char *dup(ctx *c, const char *s) {
+    char *r = osc_pool_strdup(c->pool, s);
+    if (!r) nomem(c, strlen(str(s)) + 1, "model strings");
+    return r;
+}
+
+static void *alloc(ctx *c, size_t count, size_t size, const char *what) {
+    size_t n;
+    if (__builtin_mul_overflow(count, size, &n)) {
+        osc_fail(c->err, OSC_ERR_LIMIT, "%s: %zu entries overflow size_t", what, count);
+        return NULL;
+    }
+    void *p = osc_pool_alloc(c->pool, n);
+    if (!p) nomem(c, n, what);
+    return p;
+}
+
+/* "node 'n' (index 3, ScatterND)", or "node index 3 (ScatterND)" when unnamed. */
+static void node_label(char *buf, size_t size, size_t i, const Onnx__NodeProto *np) {
+    if (np->name && np->name[0])
+        snprintf(buf, size, "node '%.150s' (index %zu, %.60s)", np->name, i, str(np->op_type));
+    else
+        snprintf(buf, size, "node index %zu (%.60s)", i, str(np->op_type));
+}
+
+static osc_status load_opsets(ctx *c, const Onnx__ModelProto *mp) {
+    osc_graph *g = c->g;
+    if (mp->n_opset_import == 0)
+        return osc_fail(c->err, OSC_ERR_MODEL, "model has no opset_import");
+    if (mp->n_opset_import > INT32_MAX)
+        return osc_fail(c->err, OSC_ERR_LIMIT, "model has too many opset_import entries");
+    g->opsets = alloc(c, mp->n_opset_import, sizeof *g->opsets, "opset_import");
+    if (!g->opsets) return c->err->status;
+    for (size_t i = 0; i < mp->n_opset_import; i++) {
+        const Onnx__OperatorSetIdProto *op = mp->opset_import[i];
+        const char *dom = norm_domain(op->domain);
+        if (!op->has_version || op->version < 1)
+            return osc_fail(c->err, OSC_ERR_MODEL,
+                            "opset_import %zu (domain '%s') has version %lld; expected >= 1", i,
+                            dom, op->has_version ? (long long)op->version : 0LL);
+        for (int32_t j = 0; j < g->n_opsets; j++)
+            if (strcmp(g->opsets[j].domain, dom) == 0)
+                return osc_fail(c->err, OSC_ERR_MODEL,
+                                "opset_import lists domain '%s' twice (entries %d and %zu)", dom,
+                                (int)j, i);
+        g->opsets[i].domain = dup(c, dom);
+        if (!g->opsets[i].domain) return c->err->status;
+        g->opsets[i].version = op->version;
+        g->n_opsets++;
+    }
+    return OSC_OK;
+}
+
+/* Registers every name the graph uses so values can be allocated once, exactly. */
+static osc_status register_names(ctx *c) {
+    const Onnx__GraphProto *gp = c->gp;
+    size_t bound = gp->n_input + gp->n_initializer + gp->n_output, t;
+    for (size_t i = 0; i < gp->n_node; i++)
+        if (__builtin_add_overflow(bound, gp->node[i]->n_input, &t) ||
+            __builtin_add_overflow(t, gp->node[i]->n_output, &bound))
+            return osc_fail(c->err, OSC_ERR_LIMIT, "graph has too many value names");
+    osc_status st = osc_names_init(&c->names, c->a, bound, "graph value names", c->err);
+    if (st) return st;
+    bool added;
+#define REG(s)                                                 \
+    do {                                                       \
+        if ((s) && (s)[0]) osc_names_add(&c->names, (s), &added); \
+    } while (0)
+    for (size_t i = 0; i < gp->n_input; i++) REG(gp->input[i]->name);
+    for (size_t i = 0; i < gp->n_initializer; i++) REG(gp->initializer[i]->name);
+    for (size_t i = 0; i < gp->n_node; i++) {
+        for (size_t k = 0; k < gp->node[i]->n_input; k++) REG(gp->node[i]->input[k]);
+        for (size_t k = 0; k < gp->node[i]->n_output; k++) REG(gp->node[i]->output[k]);
+    }
+    for (size_t i = 0; i < gp->n_output; i++) REG(gp->output[i]->name);
+#undef REG
+    osc_graph *g = c->g;
+    g->n_values = c->names.n;
+    g->values = alloc(c, (size_t)g->n_values, sizeof *g->values, "graph values");
+    if (!g->values) return c->err->status;
+    c->declared = osc_calloc(c->a, (size_t)g->n_values + 1, sizeof *c->declared);
+    if (!c->declared) return nomem(c, (size_t)g->n_values + 1, "graph values");
+    for (int32_t i = 0; i < g->n_values; i++) {
+        osc_value *v = &g->values[i];
+        v->name = dup(c, c->names.keys[i]);
+        if (!v->name) return c->err->status;
+        v->decl.rank = -1;
+        v->producer = -1;
+    }
+    return OSC_OK;
+}
+
+static osc_status load_inputs(ctx *c) {
+    const Onnx__GraphProto *gp = c->gp;
+    osc_graph *g = c->g;
+    if (gp->n_input > INT32_MAX) return osc_fail(c->err, OSC_ERR_LIMIT, "too many graph inputs");
+    g->inputs = alloc(c, gp->n_input, sizeof *g->inputs, "graph inputs");
+    if (!g->inputs) return c->err->status;
+    for (size_t i = 0; i < gp->n_input; i++) {
+        const Onnx__ValueInfoProto *vi = gp->input[i];
+        if (!vi->name || !vi->name[0])
+            return osc_fail(c->err, OSC_ERR_MODEL, "graph input %zu has no name", i);
+        int32_t id = osc_names_find(&c->names, vi->name);
+        osc_value *v = &g->values[id];
+        if (v->is_input)
+            return osc_fail(c->err, OSC_ERR_MODEL, "graph input '%s' is listed twice (position "
+                            "%zu repeats an earlier input)", vi->name, i);
+        osc_status st = osc_type_from_pb(vi->type, "graph input", vi->name, c->pool, &v->decl,
+                                         c->err);
+        if (st) return st;
+        v->is_input = true;
+        c->declared[id] = true;
+        g->inputs[g->n_inputs++] = id;
+    }
+    return OSC_OK;
+}
+
+/* An initializer that is also a graph input is its default: it must fit the declared type. */
+static osc_status check_default(ctx *c, const osc_value *v, const osc_tensor *t) {
+    const osc_type *d = &v->decl;
+    bool ok = (d->dtype == 0 || d->dtype == t->dtype) && (d->rank < 0 || d->rank == t->rank);
+    for (int32_t k = 0; ok && d->rank >= 0 && k < d->rank; k++)
+        ok = d->dims[k] < 0 || d->dims[k] == t->dims[k];
+    if (ok) return OSC_OK;
+    char want[200] = "", got[200] = "";
+    size_t p = 0, q = 0;
+    p += (size_t)snprintf(want, sizeof want, "dtype %d rank %d [", (int)d->dtype, (int)d->rank);
+    for (int32_t k = 0; k < d->rank && p < sizeof want; k++)
+        p += (size_t)snprintf(want + p, sizeof want - p, k ? ",%lld" : "%lld",
+                              (long long)d->dims[k]);
+    if (p < sizeof want) snprintf(want + p, sizeof want - p, "]");
+    q += (size_t)snprintf(got, sizeof got, "dtype %d rank %d [", (int)t->dtype, (int)t->rank);
+    for (int32_t k = 0; k < t->rank && q < sizeof got; k++)
+        q += (size_t)snprintf(got + q, sizeof got - q, k ? ",%lld" : "%lld",
+                              (long long)t->dims[k]);
+    if (q < sizeof got) snprintf(got + q, sizeof got - q, "]");
+    return osc_fail(c->err, OSC_ERR_MODEL,
+                    "initializer '%s' (%s) does not fit graph input '%s' (%s; -1 = any)",
+                    v->name, got, v->name, want);
+}
+
+static osc_status load_initializers(ctx *c) {
+    const Onnx__GraphProto *gp = c->gp;
+    osc_graph *g = c->g;
+    for (size_t i = 0; i < gp->n_initializer; i++) {
+        const Onnx__TensorProto *tp = gp->initializer[i];
+        if (!tp->name || !tp->name[0])
+            return osc_fail(c->err, OSC_ERR_MODEL, "initializer %zu has no name", i);
+        osc_value *v = &g->values[osc_names_find(&c->names, tp->name)];
+        if (v->init)
+            return osc_fail(c->err, OSC_ERR_MODEL, "initializer '%s' is listed twice (position "
+                            "%zu repeats an earlier initializer)", tp->name, i);
+        osc_tensor *t = alloc(c, 1, sizeof *t, "initializers");
+        if (!t) return c->err->status;
+        char label[300];
+        snprintf(label, sizeof label, "initializer '%.200s'", tp->name);
+        osc_tdec d = {label, c->base_dir, c->pool, true, c->err};
+        osc_status st = osc_tensor_from_pb(tp, &d, t);
+        if (st) return st;
+        v->init = t;
+        if (v->is_input) {
+            st = check_default(c, v, t);
+            if (st) return st;
+        } else {
+            v->decl.dtype = t->dtype;
+            v->decl.rank = t->rank;
+            memcpy(v->decl.dims, t->dims, sizeof v->decl.dims);
+            c->declared[v - g->values] = true;
+        }
+    }
+    return OSC_OK;
+}
+
+/* Who produces value v, for messages. */
+static void producer_str(const ctx *c, const osc_value *v, char *buf, size_t size) {
+    if (v->is_input)
+        snprintf(buf, size, "graph input '%.150s'", v->name);
+    else if (v->init)
+        snprintf(buf, size, "initializer '%.150s'", v->name);
+    else
+        node_label(buf, size, (size_t)v->producer, c->gp->node[v->producer]);
+}
+
+static osc_status dup_attrs(ctx *c, const Onnx__NodeProto *np, const char *label) {
+    size_t n = np->n_attribute;
+    if (n <= 16) { /* the common case: a handful of attributes */
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = 0; b < a; b++)
+                if (strcmp(str(np->attribute[a]->name), str(np->attribute[b]->name)) == 0)
+                    goto dup;
+        return OSC_OK;
+    }
+    osc_names m;
+    osc_status st = osc_names_init(&m, c->a, n, label, c->err);
+    if (st) return st;
+    for (size_t a = 0; a < n; a++) {
+        bool added;
+        osc_names_add(&m, str(np->attribute[a]->name), &added);
+        if (!added) {
+            osc_names_free(&m);
+            goto dup;
+        }
+    }
+    osc_names_free(&m);
+    return OSC_OK;
+dup:
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < a; b++)
+            if (strcmp(str(np->attribute[a]->name), str(np->attribute[b]->name)) == 0)
+                return osc_fail(c->err, OSC_ERR_MODEL, "%s has attribute '%s' twice", label,
+                                str(np->attribute[a]->name));
+    return OSC_OK;
+}
+
+static osc_status load_node(ctx *c, size_t i) {
+    const Onnx__NodeProto *np = c->gp->node[i];
+    osc_node *n = &c->g->nodes[i];
+    char label[300];
+    node_label(label, sizeof label, i, np);
+    if (!np->op_type || !np->op_type[0])
+        return osc_fail(c->err, OSC_ERR_MODEL, "%s has no op_type", label);
+    if (np->n_input > INT32_MAX || np->n_output > INT32_MAX || np->n_attribute > INT32_MAX)
+        return osc_fail(c->err, OSC_ERR_LIMIT, "%s has too many inputs, outputs or attributes",
+                        label);
+    n->name = dup(c, str(np->name));
+    n->op_type = dup(c, np->op_type);
+    n->domain = dup(c, norm_domain(np->domain));
+    n->inputs = alloc(c, np->n_input, sizeof *n->inputs, label);
+    n->outputs = alloc(c, np->n_output, sizeof *n->outputs, label);
+    n->attrs = alloc(c, np->n_attribute, sizeof *n->attrs, label);
+    if (!n->name || !n->op_type || !n->domain || !n->inputs || !n->outputs || !n->attrs)
+        return c->err->status;
+    n->n_inputs = (int32_t)np->n_input;
+    n->n_outputs = (int32_t)np->n_output;
+    for (size_t k = 0; k < np->n_input; k++) {
+        const char *s = str(np->input[k]);
+        n->inputs[k] = s[0] ? osc_names_find(&c->names, s) : -1;
+        if (n->inputs[k] < 0) continue;
+        const osc_value *v = &c->g->values[n->inputs[k]];
+        if (v->is_input || v->init || (v->producer >= 0 && (size_t)v->producer < i)) continue;
+        if (v->producer < 0)
+            return osc_fail(c->err, OSC_ERR_MODEL, "%s input %zu '%s' is not produced by any "
+                            "graph input, initializer or node", label, k, s);
+        char by[200];
+        producer_str(c, v, by, sizeof by);
+        return osc_fail(c->err, OSC_ERR_MODEL,
+                        "%s input %zu '%s' is produced by %s, which does not come earlier (a "
+                        "cycle or nodes out of topological order)", label, k, s, by);
+    }
+    for (size_t k = 0; k < np->n_output; k++) {
+        const char *s = str(np->output[k]);
+        n->outputs[k] = s[0] ? osc_names_find(&c->names, s) : -1;
+    }
+    osc_status st = dup_attrs(c, np, label);
+    if (st) return st;
+    osc_tdec d = {label, c->base_dir, c->pool, true, c->err};
+    for (size_t a = 0; a < np->n_attribute; a++) {
+        st = osc_attr_from_pb(np->attribute[a], label, &d, &n->attrs[a]);
+        if (st) return st;
+        n->n_attrs++;
+    }
+    return OSC_OK;
+}
+
+/* First pass: one producer per name, so inputs can be checked against "earlier" below. */
+static osc_status set_producers(ctx *c) {
+    const Onnx__GraphProto *gp = c->gp;
+    for (size_t i = 0; i < gp->n_node; i++) {
+        const Onnx__NodeProto *np = gp->node[i];
+        for (size_t k = 0; k < np->n_output; k++) {
+            const char *s = str(np->output[k]);
+            if (!s[0]) continue;
+            osc_value *v = &c->g->values[osc_names_find(&c->names, s)];
+            if (v->is_input || v->init || v->producer >= 0) {
+                char label[300], by[200];
+                node_label(label, sizeof label, i, np);
+                producer_str(c, v, by, sizeof by);
+                return osc_fail(c->err, OSC_ERR_MODEL,
+                                "%s output %zu '%s' is already produced by %s; a name has one "
+                                "producer", label, k, s, by);
+            }
+            v->producer = (int32_t)i;
+        }
+    }
+    return OSC_OK;
+}
+
+static osc_status load_nodes(ctx *c) {
+    const Onnx__GraphProto *gp = c->gp;
+    if (gp->n_node > INT32_MAX) return osc_fail(c->err, OSC_ERR_LIMIT, "too many nodes");
+    c->g->nodes = alloc(c, gp->n_node, sizeof *c->g->nodes, "nodes");
+    if (!c->g->nodes) return c->err->status;
+    osc_status st = set_producers(c);
+    for (size_t i = 0; !st && i < gp->n_node; i++) {
+        st = load_node(c, i);
+        if (!st) c->g->n_nodes++;
+    }
+    return st;
+}
+
+static osc_status load_outputs(ctx *c) {
+    const Onnx__GraphProto *gp = c->gp;
+    osc_graph *g = c->g;
+    if (gp->n_output > INT32_MAX) return osc_fail(c->err, OSC_ERR_LIMIT, "too many outputs");
+    g->outputs = alloc(c, gp->n_output, sizeof *g->outputs, "graph outputs");
+    if (!g->outputs) return c->err->status;
+    for (size_t i = 0; i < gp->n_output; i++) {
+        const Onnx__ValueInfoProto *vi = gp->output[i];
+        if (!vi->name || !vi->name[0])
+            return osc_fail(c->err, OSC_ERR_MODEL, "graph output %zu has no name", i);
+        int32_t id = osc_names_find(&c->names, vi->name);
+        osc_value *v = &g->values[id];
+        if (v->is_output)
+            return osc_fail(c->err, OSC_ERR_MODEL, "graph output '%s' is listed twice",
+                            vi->name);
+        if (!v->is_input && !v->init && v->producer < 0)
+            return osc_fail(c->err, OSC_ERR_MODEL, "graph output '%s' is not produced by any "
+                            "node, graph input or initializer", vi->name);
+        osc_type t;
+        osc_status st = osc_type_from_pb(vi->type, "graph output", vi->name, c->pool, &t, c->err);
+        if (st) return st;
+        if (!c->declared[id]) v->decl = t;
+        c->declared[id] = true;
+        v->is_output = true;
+        g->outputs[g->n_outputs++] = id;
+    }
+    return OSC_OK;
+}
+
+static osc_status load_value_info(ctx *c) {
+    const Onnx__GraphProto *gp = c->gp;
+    for (size_t i = 0; i < gp->n_value_info; i++) {
+        const Onnx__ValueInfoProto *vi = gp->value_info[i];
+        osc_type t;
+        osc_status st = osc_type_from_pb(vi->type, "value_info", str(vi->name), c->pool, &t,
+                                         c->err);
+        if (st) return st;
+        int32_t id = vi->name && vi->name[0] ? osc_names_find(&c->names, vi->name) : -1;
+        if (id < 0 || c->declared[id]) continue; /* about a name the graph does not use */
+        c->g->values[id].decl = t;
+        c->declared[id] = true;
+    }
+    return OSC_OK;
+}
+
+static osc_status load_model(ctx *c, const Onnx__ModelProto *mp) {
+    osc_graph *g = c->g;
+    g->ir_version = mp->ir_version;
+    g->producer_name = dup(c, str(mp->producer_name));
+    if (!g->producer_name) return c->err->status;
+    if (!mp->graph) return osc_fail(c->err, OSC_ERR_MODEL, "model has no graph");
+    osc_status st = load_opsets(c, mp);
+    if (st) return st;
+    c->gp = mp->graph;
+    g->name = dup(c, str(c->gp->name));
+    if (!g->name) return c->err->status;
+    if (c->gp->n_sparse_initializer)
+        return osc_fail(c->err, OSC_ERR_UNSUPPORTED, "graph has %zu sparse initializers; "
+                        "sparse tensors are not supported", c->gp->n_sparse_initializer);
+    if ((st = register_names(c)) || (st = load_inputs(c)) || (st = load_initializers(c)) ||
+        (st = load_nodes(c)) || (st = load_outputs(c)) || (st = load_value_info(c)))
+        return st;
+    return OSC_OK;
+}
+
+osc_status osc_loader_parse_model(const void *buf, size_t len, const char *base_dir,
+                                  osc_pool *pool, osc_graph *g, osc_err *err) {
+    if (!pool || !g || !err || (!buf && len)) {
+        if (err) osc_fail(err, OSC_ERR_ARG, "osc_loader_parse_model: NULL argument");
+        return OSC_ERR_ARG;
+    }
+    memset(g, 0, sizeof *g);
+    if (len == 0) return osc_fail(err, OSC_ERR_PARSE, "model bytes are empty");
+    osc_status st = osc_pb_check_depth(&onnx__model_proto__descriptor, buf, len, "model bytes",
+                                       err);
+    if (st) return st;
+    osc_pb_alloc pa;
+    osc_pb_alloc_init(&pa, pool->alloc, pool);
+    Onnx__ModelProto *mp = onnx__model_proto__unpack(&pa.pc, len, buf);
+    if (!mp) {
+        if (pa.failed) return osc_nomem(err, pool->alloc, pa.failed_size, "parsing the model");
+        return osc_fail(err, OSC_ERR_PARSE, "bytes are not a valid ModelProto (%zu bytes)", len);
+    }
+    ctx c = {.g = g, .pool = pool, .a = pool->alloc, .err = err, .base_dir = base_dir};
+    st = load_model(&c, mp);
+    osc_names_free(&c.names);
+    if (c.declared) osc_free(c.a, c.declared, ((size_t)g->n_values + 1) * sizeof *c.declared);
+    onnx__model_proto__free_unpacked(mp, &pa.pc);
+    return st;
+}

@@ -1,17 +1,174 @@
-/* gather_nd.c: placeholder until the kernel lands. */
+/* gather_nd.c: GatherND-11/12/13: copy the data slices that index tuples (per batch) select. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../runtime/dtype.h"
 #include "ops.h"
 
+/* Sizes both infer and run derive from the input shapes, so run never relies on state left by
+ * an earlier infer. */
+typedef struct gnd_geom {
+    int32_t b;        /* batch_dims */
+    int32_t k;        /* components per index tuple: indices.shape[-1] */
+    int64_t batches;  /* prod(data.shape[:b]) == prod(indices.shape[:b]) */
+    int64_t tuples;   /* tuples per batch: prod(indices.shape[b:-1]) */
+    int64_t slice;    /* prod(data.shape[b+k:]): elements one tuple selects */
+    int64_t count;    /* elements of data */
+} gnd_geom;
+
+/* Product of n dims; false on a negative dim or overflow. Zero when any dim is zero, even if
+ * the other dims alone would overflow (a zero-size tensor is valid). */
+static bool dims_prod(const int64_t *d, int32_t n, int64_t *out) {
+    int64_t p = 1;
+    for (int32_t i = 0; i < n; i++)
+        if (d[i] < 0) return false;
+    for (int32_t i = 0; i < n; i++)
+        if (d[i] == 0) return *out = 0, true;
+    for (int32_t i = 0; i < n; i++)
+        if (!osc_mul_ok(p, d[i], &p)) return false;
+    *out = p;
+    return true;
+}
+
+static osc_status size_of(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
+                          int64_t *out) {
+    if (t->rank < 0 || t->rank > OSC_MAX_RANK || !dims_prod(t->dims, t->rank, out))
+        return osc_kfail(k, OSC_ERR_LIMIT, "input %d '%s' (%s): element count of shape rank %d "
+                         "is negative or overflows int64", input, what, osc_kinput_name(k, input),
+                         (int)t->rank);
+    return OSC_OK;
+}
+
+static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, gnd_geom *g) {
+    if (n_in < 2 || !in[0] || !in[1])
+        return osc_kfail(k, OSC_ERR_MODEL, "needs inputs data and indices");
+    const osc_tensor *data = in[0], *idx = in[1];
+    osc_status st;
+    int64_t n, b = k->node->params.batch_dims;
+    char buf[256];
+    if ((st = osc_check_std_dtype(k, 0, "data", data))) return st;
+    if ((st = osc_check_index_dtype(k, 1, "indices", idx, false))) return st;
+    if ((st = size_of(k, 0, "data", data, &g->count))) return st;
+    if ((st = size_of(k, 1, "indices", idx, &n))) return st;
+    int32_t q = idx->rank, r = data->rank;
+    if (r < 1)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) has rank 0; expected rank >= 1",
+                         osc_kinput_name(k, 0));
+    if (q < 1)
+        return osc_kfail(k, OSC_ERR_SHAPE,
+                         "input 1 'indices' (%s) has rank 0; expected rank >= 1",
+                         osc_kinput_name(k, 1));
+    if (b >= (q < r ? q : r))
+        return osc_kfail(k, OSC_ERR_SHAPE, "attribute 'batch_dims' = %lld is out of range "
+                         "[0, %d] (min(rank of input 1 'indices' (%s) = %d, rank of input 0 "
+                         "'data' (%s) = %d) - 1)", (long long)b, (q < r ? q : r) - 1,
+                         osc_kinput_name(k, 1), q, osc_kinput_name(k, 0), r);
+    g->b = (int32_t)b;
+    for (int32_t i = 0; i < g->b; i++)
+        if (idx->dims[i] != data->dims[i])
+            return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'indices' (%s) dim %d is %lld but input "
+                             "0 'data' (%s) dim %d is %lld; the first batch_dims = %d dims must "
+                             "be equal", osc_kinput_name(k, 1), (int)i, (long long)idx->dims[i],
+                             osc_kinput_name(k, 0), (int)i, (long long)data->dims[i], (int)g->b);
+    /* The spec asks for 1 <= k; k == 0 is accepted as the natural extension: each (empty)
+     * tuple selects the whole data[batch] slice, as ScatterND's k == 0 writes it. */
+    int64_t kk = idx->dims[q - 1];
+    if (kk > r - g->b)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'indices' (%s) has shape %s: tuple length "
+                         "indices.shape[-1] = %lld is out of range [0, %d] (rank of input 0 "
+                         "'data' minus batch_dims)", osc_kinput_name(k, 1),
+                         osc_shape_str(idx, buf, sizeof buf), (long long)kk, r - g->b);
+    g->k = (int32_t)kk;
+    if (q - 1 + r - g->b - g->k > OSC_MAX_RANK)
+        return osc_kfail(k, OSC_ERR_LIMIT, "output rank %d exceeds %d",
+                         q - 1 + r - g->b - g->k, OSC_MAX_RANK);
+    if (!dims_prod(data->dims, g->b, &g->batches) ||
+        !dims_prod(idx->dims + g->b, q - 1 - g->b, &g->tuples) ||
+        !dims_prod(data->dims + g->b + g->k, r - g->b - g->k, &g->slice) ||
+        !osc_mul_ok(g->batches, g->tuples, &n) || !osc_mul_ok(n, g->slice, &n))
+        return osc_kfail(k, OSC_ERR_LIMIT, "output element count overflows int64");
+    return OSC_OK;
+}
+
 osc_status osc_gnd_check(osc_kctx *k, osc_node *node) {
-    (void)node;
-    return osc_kfail(k, OSC_ERR_UNSUPPORTED, "kernel not built yet");
+    static const char *const none[] = {NULL};
+    static const char *const batch[] = {"batch_dims", NULL};
+    int64_t b = 0;
+    osc_status st = osc_attr_known(k, node, k->since_version >= 12 ? batch : none);
+    if (st) return st;
+    if ((st = osc_attr_int(k, node, "batch_dims", 0, &b))) return st;
+    if (b < 0)
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute 'batch_dims' = %lld must be >= 0",
+                         (long long)b);
+    node->params.batch_dims = b;
+    return OSC_OK;
 }
+
 osc_status osc_gnd_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                        int32_t n_out) {
-    (void)in; (void)n_in; (void)out; (void)n_out;
-    return osc_kfail(k, OSC_ERR_UNSUPPORTED, "kernel not built yet");
+                         int32_t n_out) {
+    gnd_geom g;
+    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    osc_status st = geometry(k, in, n_in, &g);
+    if (st) return st;
+    const osc_tensor *data = in[0], *idx = in[1];
+    /* indices.shape[:-1] ++ data.shape[b+k:]: the batch dims appear once, from indices */
+    out[0].dtype = data->dtype;
+    out[0].rank = idx->rank - 1 + data->rank - g.b - g.k;
+    memset(out[0].dims, 0, sizeof out[0].dims);
+    memcpy(out[0].dims, idx->dims, (size_t)(idx->rank - 1) * sizeof(int64_t));
+    memcpy(out[0].dims + idx->rank - 1, data->dims + g.b + g.k,
+           (size_t)(data->rank - g.b - g.k) * sizeof(int64_t));
+    return OSC_OK;
 }
+
+/* Every component j of every tuple lies in [-s, s-1], s = dims[j] (data dim b + j); checked
+ * before any write. The flat loop runs over all of indices with j cycling through k. */
+static osc_status check_indices(osc_kctx *k, const osc_tensor *idx, int64_t n_elems, int32_t kk,
+                                const int64_t *dims, int32_t b) {
+    const int64_t *v = idx->data;
+    int32_t j = 0;
+    for (int64_t p = 0; p < n_elems; p++) {
+        int64_t s = dims[j];
+        if (v[p] < -s || v[p] >= s)
+            return osc_kfail(k, OSC_ERR_INDEX, "input 1 'indices' (%s): value %lld at flat "
+                             "position %lld is out of range [%lld, %lld] for dim %d of input 0 "
+                             "'data' (size %lld)", osc_kinput_name(k, 1), (long long)v[p],
+                             (long long)p, (long long)-s, (long long)(s - 1), (int)(b + j),
+                             (long long)s);
+        if (++j == kk) j = 0;
+    }
+    return OSC_OK;
+}
+
 osc_status osc_gnd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                      int32_t n_out) {
-    (void)in; (void)n_in; (void)out; (void)n_out;
-    return osc_kfail(k, OSC_ERR_UNSUPPORTED, "kernel not built yet");
+                       int32_t n_out) {
+    gnd_geom g;
+    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    osc_status st = geometry(k, in, n_in, &g);
+    if (st) return st;
+    const osc_tensor *data = in[0], *idx = in[1];
+    const int64_t *dims = data->dims + g.b; /* the dims tuple components address */
+    if ((st = check_indices(k, idx, g.batches * g.tuples * g.k, g.k, dims, g.b))) return st;
+    /* An empty output writes nothing. A non-empty one has batches, tuples and a slice, all
+     * validated above, so every data dim is non-zero and the strides below cannot overflow. */
+    if (g.batches * g.tuples * g.slice == 0) return OSC_OK;
+
+    int64_t stride[OSC_MAX_RANK]; /* element strides of data dims b.. within one batch */
+    int32_t nd = data->rank - g.b;
+    stride[nd - 1] = 1;
+    for (int32_t j = nd - 1; j > 0; j--) stride[j - 1] = stride[j] * dims[j];
+    int64_t batch_elems = stride[0] * dims[0];
+    size_t esize = osc_dtype_get(data->dtype)->bits / 8, slice_bytes = (size_t)g.slice * esize;
+    const char *base = data->data;
+    char *dst = out[0].data;
+    const int64_t *v = idx->data;
+    for (int64_t bi = 0; bi < g.batches; bi++, base += (size_t)batch_elems * esize) {
+        for (int64_t t = 0; t < g.tuples; t++, v += g.k, dst += slice_bytes) {
+            int64_t off = 0;
+            for (int32_t j = 0; j < g.k; j++)
+                off += (v[j] < 0 ? v[j] + dims[j] : v[j]) * stride[j];
+            memcpy(dst, base + (size_t)off * esize, slice_bytes);
+        }
+    }
+    return OSC_OK;
 }

@@ -1,17 +1,180 @@
-/* scatter_nd.c: placeholder until the kernel lands. */
+/* scatter_nd.c: ScatterND-11/13/16/18: copy data, then assign or reduce slices at index tuples. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../runtime/dtype.h"
+#include "../runtime/reduce.h"
 #include "ops.h"
 
+/* Sizes both infer and run derive from the input shapes, so run never relies on state left by
+ * an earlier infer. */
+typedef struct snd_geom {
+    int32_t k;         /* components per index tuple: indices.shape[-1] */
+    int64_t n_tuples;  /* prod(indices.shape[:-1]) */
+    int64_t slice;     /* prod(data.shape[k:]): elements one update slice covers */
+    int64_t count;     /* elements of data */
+    osc_reduce_fn fn;
+} snd_geom;
+
+/* Product of n dims; false on a negative dim or overflow. Zero when any dim is zero, even if
+ * the other dims alone would overflow (a zero-size tensor is valid). */
+static bool dims_prod(const int64_t *d, int32_t n, int64_t *out) {
+    int64_t p = 1;
+    for (int32_t i = 0; i < n; i++)
+        if (d[i] < 0) return false;
+    for (int32_t i = 0; i < n; i++)
+        if (d[i] == 0) return *out = 0, true;
+    for (int32_t i = 0; i < n; i++)
+        if (!osc_mul_ok(p, d[i], &p)) return false;
+    *out = p;
+    return true;
+}
+
+/* "[a0,...,b0,...]": the concatenation of two dim lists, for messages. */
+static const char *concat_str(const int64_t *a, int32_t na, const int64_t *b, int32_t nb,
+                              char *buf, size_t size) {
+    size_t p = (size_t)snprintf(buf, size, "[");
+    for (int32_t i = 0; i < na + nb && p < size; i++)
+        p += (size_t)snprintf(buf + p, size - p, i ? ",%lld" : "%lld",
+                              (long long)(i < na ? a[i] : b[i - na]));
+    if (p < size) snprintf(buf + p, size - p, "]");
+    return buf;
+}
+
+static osc_status size_of(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
+                          int64_t *out) {
+    if (t->rank < 0 || t->rank > OSC_MAX_RANK || !dims_prod(t->dims, t->rank, out))
+        return osc_kfail(k, OSC_ERR_LIMIT, "input %d '%s' (%s): element count of shape rank %d "
+                         "is negative or overflows int64", input, what, osc_kinput_name(k, input),
+                         (int)t->rank);
+    return OSC_OK;
+}
+
+static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, snd_geom *g) {
+    if (n_in < 3 || !in[0] || !in[1] || !in[2])
+        return osc_kfail(k, OSC_ERR_MODEL, "needs inputs data, indices and updates");
+    const osc_tensor *data = in[0], *idx = in[1], *upd = in[2];
+    osc_status st;
+    int64_t n;
+    char given[256], want[256];
+    if ((st = osc_check_std_dtype(k, 0, "data", data))) return st;
+    if ((st = osc_check_index_dtype(k, 1, "indices", idx, false))) return st;
+    if ((st = osc_check_same_dtype(k, 0, "data", data, 2, "updates", upd))) return st;
+    if ((st = size_of(k, 0, "data", data, &g->count))) return st;
+    if ((st = size_of(k, 1, "indices", idx, &n))) return st;
+    if ((st = size_of(k, 2, "updates", upd, &n))) return st;
+    if (data->rank < 1)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) has rank 0; expected rank >= 1",
+                         osc_kinput_name(k, 0));
+    if (idx->rank < 1)
+        return osc_kfail(k, OSC_ERR_SHAPE,
+                         "input 1 'indices' (%s) has rank 0; expected rank >= 1",
+                         osc_kinput_name(k, 1));
+    int32_t q = idx->rank, r = data->rank;
+    int64_t kk = idx->dims[q - 1];
+    if (kk > r)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'indices' (%s) has shape %s: tuple length "
+                         "indices.shape[-1] = %lld is out of range [0, %d] (rank of input 0 "
+                         "'data')", osc_kinput_name(k, 1), osc_shape_str(idx, given, sizeof given),
+                         (long long)kk, r);
+    g->k = (int32_t)kk;
+    /* updates.shape must be indices.shape[:-1] ++ data.shape[k:] */
+    bool same = upd->rank == q - 1 + r - g->k;
+    for (int32_t i = 0; same && i < upd->rank; i++)
+        same = upd->dims[i] == (i < q - 1 ? idx->dims[i] : data->dims[g->k + i - (q - 1)]);
+    if (!same)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 2 'updates' (%s) has shape %s; expected %s "
+                         "(indices.shape[:-1] ++ data.shape[%d:])", osc_kinput_name(k, 2),
+                         osc_shape_str(upd, given, sizeof given),
+                         concat_str(idx->dims, q - 1, data->dims + g->k, r - g->k, want,
+                                    sizeof want), (int)g->k);
+    if (!dims_prod(idx->dims, q - 1, &g->n_tuples) ||
+        !dims_prod(data->dims + g->k, r - g->k, &g->slice))
+        return osc_kfail(k, OSC_ERR_LIMIT, "input 2 'updates' (%s): slice sizes overflow int64",
+                         osc_kinput_name(k, 2));
+    g->fn = osc_reduce_get(data->dtype, k->node->params.reduction);
+    if (!g->fn)
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' is not defined for dtype %s "
+                         "(input 0 'data' (%s))", osc_reduction_name(k->node->params.reduction),
+                         osc_dtype_get(data->dtype)->name, osc_kinput_name(k, 0));
+    return OSC_OK;
+}
+
 osc_status osc_snd_check(osc_kctx *k, osc_node *node) {
-    (void)node;
-    return osc_kfail(k, OSC_ERR_UNSUPPORTED, "kernel not built yet");
+    static const char *const known[] = {"reduction", NULL};
+    const unsigned none_add_mul = (1u << OSC_RED_NONE) | (1u << OSC_RED_ADD) | (1u << OSC_RED_MUL);
+    unsigned allowed = k->since_version >= 18   ? none_add_mul | (1u << OSC_RED_MAX) |
+                                                      (1u << OSC_RED_MIN)
+                       : k->since_version >= 16 ? none_add_mul
+                                                : 0u;
+    /* reduction first: before 16 its own message ("does not exist before opset 16") is clearer */
+    osc_status st = osc_attr_reduction(k, node, allowed, &node->params.reduction);
+    if (st) return st;
+    return osc_attr_known(k, node, known);
 }
+
 osc_status osc_snd_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                        int32_t n_out) {
-    (void)in; (void)n_in; (void)out; (void)n_out;
-    return osc_kfail(k, OSC_ERR_UNSUPPORTED, "kernel not built yet");
+                         int32_t n_out) {
+    snd_geom g;
+    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    osc_status st = geometry(k, in, n_in, &g);
+    if (st) return st;
+    osc_same_shape(&out[0], in[0]);
+    return OSC_OK;
 }
+
+/* Every component j of every tuple lies in [-s, s-1], s = dims[j]; checked before any write.
+ * The flat loop runs over all of indices (n_tuples * k elements) with j cycling through k. */
+static osc_status check_indices(osc_kctx *k, const osc_tensor *idx, int64_t n_elems, int32_t kk,
+                                const int64_t *dims) {
+    const int64_t *v = idx->data;
+    int32_t j = 0;
+    for (int64_t p = 0; p < n_elems; p++) {
+        int64_t s = dims[j];
+        if (v[p] < -s || v[p] >= s)
+            return osc_kfail(k, OSC_ERR_INDEX, "input 1 'indices' (%s): value %lld at flat "
+                             "position %lld is out of range [%lld, %lld] for dim %d of input 0 "
+                             "'data' (size %lld)", osc_kinput_name(k, 1), (long long)v[p],
+                             (long long)p, (long long)-s, (long long)(s - 1), (int)j,
+                             (long long)s);
+        if (++j == kk) j = 0;
+    }
+    return OSC_OK;
+}
+
 osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                      int32_t n_out) {
-    (void)in; (void)n_in; (void)out; (void)n_out;
-    return osc_kfail(k, OSC_ERR_UNSUPPORTED, "kernel not built yet");
+                       int32_t n_out) {
+    snd_geom g;
+    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    osc_status st = geometry(k, in, n_in, &g);
+    if (st) return st;
+    const osc_tensor *data = in[0], *idx = in[1], *upd = in[2];
+    if ((st = check_indices(k, idx, g.n_tuples * g.k, g.k, data->dims))) return st;
+
+    size_t esize = osc_dtype_get(data->dtype)->bits / 8;
+    char *dst = out[0].data;
+    if (dst != data->data && g.count > 0) memcpy(dst, data->data, (size_t)g.count * esize);
+    /* count == 0: either the slice is empty or a dim under the index is 0, and then the index
+     * check above has already refused every tuple. */
+    if (g.count == 0 || g.n_tuples == 0) return OSC_OK;
+
+    int64_t stride[OSC_MAX_RANK]; /* element strides of data; no overflow since count > 0 */
+    stride[data->rank - 1] = 1;
+    for (int32_t j = data->rank - 1; j > 0; j--) stride[j - 1] = stride[j] * data->dims[j];
+    const int64_t *v = idx->data;
+    const char *src = upd->data;
+    size_t slice_bytes = (size_t)g.slice * esize;
+    /* Tuples in row-major order, one after another: duplicates are applied in order, so the
+     * result is deterministic ("none": the last write wins). */
+    for (int64_t t = 0; t < g.n_tuples; t++, v += g.k, src += slice_bytes) {
+        int64_t off = 0;
+        for (int32_t j = 0; j < g.k; j++)
+            off += (v[j] < 0 ? v[j] + data->dims[j] : v[j]) * stride[j];
+        /* only string add allocates; running out of memory there is the one failure after
+         * writes have begun */
+        if (!g.fn(k->strings, dst + (size_t)off * esize, src, g.slice))
+            return osc_kfail(k, OSC_ERR_NOMEM, "out of memory concatenating strings for "
+                             "update tuple %lld", (long long)t);
+    }
+    return OSC_OK;
 }

@@ -56,10 +56,11 @@ static osc_status dispatch(osc_model *m, osc_err *err) {
         osc_kctx k = {.err = err, .graph = g, .node = n, .since_version = kr->since_version,
                       .alloc = &m->alloc, .strict = m->opts.strict != 0, .warn = add_warning,
                       .warn_ud = m};
-        if (kr->deprecated) {
+        if (kr->deprecated) { /* the row's op version is deprecated (Scatter-11) */
             if (k.strict)
-                return osc_kfail(&k, OSC_ERR_UNSUPPORTED, "%s-%lld is deprecated (strict mode)",
-                                 n->op_type, (long long)kr->since_version);
+                return osc_kfail(&k, OSC_ERR_UNSUPPORTED, "deprecated, and strict mode refuses "
+                                 "deprecated ops");
+            osc_kwarn(&k, "deprecated; it still runs, with the semantics its spec states");
         }
         osc_status st = kr->check(&k, n);
         if (st) return st;

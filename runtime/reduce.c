@@ -42,8 +42,13 @@
 #define C_BF16_MIN(T, a, b) HALF_OP(osc_f32_to_bf16, osc_bf16_to_f32, C_FLOAT_MIN, a, b)
 
 #define CPLX_NAN(z) (IS_NAN((z).re) || IS_NAN((z).im))
-#define CPLX_GE(a, b) ((a).re > (b).re || ((a).re == (b).re && (a).im >= (b).im))
-#define CPLX_LE(a, b) ((a).re < (b).re || ((a).re == (b).re && (a).im <= (b).im))
+/* numpy's CGE/CLE: a NaN imaginary part on either side makes the comparison false, so with
+ * the CPLX_NAN(a) test below a NaN on either side wins, as for real floats. */
+#define CPLX_IM_OK(a, b) (!IS_NAN((a).im) && !IS_NAN((b).im))
+#define CPLX_GE(a, b) \
+    (((a).re > (b).re && CPLX_IM_OK(a, b)) || ((a).re == (b).re && (a).im >= (b).im))
+#define CPLX_LE(a, b) \
+    (((a).re < (b).re && CPLX_IM_OK(a, b)) || ((a).re == (b).re && (a).im <= (b).im))
 #define C_COMPLEX_ADD(T, a, b) ((T){(a).re + (b).re, (a).im + (b).im})
 #define C_COMPLEX_MUL(T, a, b) \
     ((T){(a).re * (b).re - (a).im * (b).im, (a).re * (b).im + (a).im * (b).re})

@@ -262,6 +262,7 @@ osc_status osc_session_run(osc_session *s) {
 
 osc_status osc_session_output(osc_session *s, size_t index, osc_tensor *out) {
     if (!s || !out) return OSC_ERR_ARG;
+    if (index >= (size_t)s->m->g.n_outputs || !s->ok) osc_err_clear(&s->err);
     if (index >= (size_t)s->m->g.n_outputs)
         return osc_fail(&s->err, OSC_ERR_ARG, "output index %zu is out of range [0, %d]", index,
                         s->m->g.n_outputs - 1);

@@ -1,3 +1,4 @@
 # Kernel unit tests: each kernel run directly through tests/unit/kharness.c.
 osc_unit_test(test_ops_elements unit/test_ops_elements.c unit/kharness.c)
 osc_unit_test(test_ops_nd unit/test_ops_nd.c unit/kharness.c)
+osc_unit_test(test_reduce unit/test_reduce.c)

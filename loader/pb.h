@@ -1,0 +1,109 @@
+/* pb.h: loader-private glue between protobuf-c messages and the runtime's pools and tensors. */
+#ifndef OSC_LOADER_PB_H
+#define OSC_LOADER_PB_H
+
+#include "onnx.pb-c.h"
+
+#include "../runtime/graph.h"
+
+/* ---- pb_alloc.c: a ProtobufCAllocator over an osc_allocator ---- */
+
+/* Every block carries a 16-byte header (size, owner). Blocks of at least OSC_PB_BIG bytes come
+ * from `pool` when one is given: free() ignores them and they live as long as the pool, so a
+ * decoded tensor may keep pointing at the payload protobuf-c already copied out of the input
+ * (no second copy of large payloads). Smaller blocks come from the allocator and are freed by
+ * protobuf_c_message_free_unpacked. `failed` records an allocation failure (out of memory or
+ * over the byte cap), which protobuf-c reports like malformed bytes. */
+#define OSC_PB_BIG 4096
+typedef struct osc_pb_alloc {
+    ProtobufCAllocator pc; /* first member: &pa->pc is what protobuf-c receives */
+    osc_allocator *a;
+    osc_pool *pool;        /* NULL: every block from `a` */
+    bool failed;
+    size_t failed_size;    /* bytes of the request that failed */
+} osc_pb_alloc;
+
+void osc_pb_alloc_init(osc_pb_alloc *pa, osc_allocator *a, osc_pool *pool);
+/* True when p (a block protobuf-c got from an osc_pb_alloc) lives in the pool. */
+bool osc_pb_in_pool(const void *p);
+/* OSC_ERR_LIMIT when the cap explains a failed allocation of n more bytes, else OSC_ERR_NOMEM. */
+osc_status osc_nomem(osc_err *err, const osc_allocator *a, uint64_t n, const char *what);
+
+/* ---- pb_depth.c: nesting guard run before protobuf-c's recursive unpack ---- */
+
+/* protobuf-c recurses once per nested message without a limit; bytes nesting deeper than this
+ * are refused before unpacking so a hostile file cannot exhaust the stack. */
+#define OSC_PB_MAX_DEPTH 100
+/* Walks the wire format of a `desc` message: OSC_ERR_PARSE for malformed wire data,
+ * OSC_ERR_LIMIT for nesting deeper than OSC_PB_MAX_DEPTH. */
+osc_status osc_pb_check_depth(const ProtobufCMessageDescriptor *desc, const uint8_t *buf,
+                              size_t len, const char *what, osc_err *err);
+
+/* ---- tensor_pb.c: TensorProto -> osc_tensor ---- */
+
+typedef struct osc_tdec {
+    const char *label;    /* names the tensor in messages: "initializer 'w'" */
+    const char *base_dir; /* folder external data is relative to; NULL refuses external data */
+    osc_pool *pool;       /* data (and string bytes) go here; NULL: one malloc() block */
+    bool borrow;          /* data may point into pool-owned protobuf-c blocks (OSC_PB_BIG) */
+    osc_err *err;
+} osc_tdec;
+
+/* Decodes *tp into *out (dims, dtype, data, nbytes). Validates dtype, rank, dims, element
+ * count and the payload size of whichever encoding is used. On failure *out is zeroed and
+ * nothing is left allocated outside the pool. */
+osc_status osc_tensor_from_pb(const Onnx__TensorProto *tp, const osc_tdec *d, osc_tensor *out);
+
+/* ---- external.c: data_location == EXTERNAL ---- */
+
+typedef struct osc_extref {
+    char path[4096]; /* resolved (realpath) file inside base_dir */
+    int64_t offset;
+    int64_t length;  /* == the tensor's payload bytes */
+} osc_extref;
+
+/* Resolves the external_data entries of tp (location, offset, length) against d->base_dir and
+ * checks them: relative location that stays inside base_dir after resolving ".." and symlinks,
+ * a regular file, a range inside the file exactly `nbytes` long. Reads nothing. */
+osc_status osc_external_resolve(const Onnx__TensorProto *tp, const osc_tdec *d, size_t nbytes,
+                                osc_extref *ref);
+/* Reads the resolved range into dst (ref->length bytes). */
+osc_status osc_external_read(const osc_extref *ref, const osc_tdec *d, void *dst);
+
+/* ---- names.c: name -> value id hash map (open addressing) ---- */
+
+/* Keys are borrowed (they point into the unpacked message). Slots hold ids; ids are assigned
+ * 0, 1, 2, ... in order of first insertion. Memory comes from the allocator (not the pool)
+ * and is released by osc_names_free. */
+typedef struct osc_names {
+    osc_allocator *a;
+    int32_t *slots;     /* cap entries, -1 empty */
+    size_t cap;         /* power of two, >= 2 * max */
+    const char **keys;  /* keys[id] */
+    int32_t n, max;
+} osc_names;
+
+/* Room for up to max_keys distinct keys; OSC_ERR_LIMIT beyond INT32_MAX. */
+osc_status osc_names_init(osc_names *m, osc_allocator *a, size_t max_keys, const char *what,
+                          osc_err *err);
+/* Id of s, or -1. */
+int32_t osc_names_find(const osc_names *m, const char *s);
+/* Id of s, inserting it when new (*added set accordingly); -1 when already max keys. */
+int32_t osc_names_add(osc_names *m, const char *s, bool *added);
+void osc_names_free(osc_names *m);
+
+/* ---- type_pb.c / attr_pb.c: pieces of a graph ---- */
+
+/* TypeProto of a graph input/output/value_info -> osc_type (strings copied to pool).
+ * `role` and `name` name the value in messages ("graph input", "x"). A NULL type, or a
+ * tensor type without elem_type/shape, leaves dtype 0 / rank -1. Non-tensor types are
+ * OSC_ERR_UNSUPPORTED. */
+osc_status osc_type_from_pb(const Onnx__TypeProto *tp, const char *role, const char *name,
+                            osc_pool *pool, osc_type *out, osc_err *err);
+
+/* AttributeProto -> osc_attr. `node` names the node in messages; TENSOR values are decoded
+ * with `d` (its label is replaced). */
+osc_status osc_attr_from_pb(const Onnx__AttributeProto *ap, const char *node, osc_tdec *d,
+                            osc_attr *out);
+
+#endif

@@ -1,0 +1,67 @@
+/* pb_alloc.c: the ProtobufCAllocator protobuf-c unpacks through, backed by an osc_allocator. */
+#include "pb.h"
+
+enum { OWNER_HEAP = 0x68656170, OWNER_POOL = 0x706f6f6c };
+
+/* 16 bytes so the payload keeps the 16-byte alignment of both the allocator and the pool. */
+typedef struct pb_hdr {
+    uint64_t size;
+    uint64_t owner;
+} pb_hdr;
+
+static void *pb_alloc(void *ud, size_t size) {
+    osc_pb_alloc *pa = ud;
+    if (size > SIZE_MAX - sizeof(pb_hdr)) {
+        pa->failed = true;
+        pa->failed_size = SIZE_MAX;
+        return NULL;
+    }
+    size_t total = size + sizeof(pb_hdr);
+    pb_hdr *h;
+    if (pa->pool && size >= OSC_PB_BIG) {
+        h = osc_pool_alloc(pa->pool, total);
+        if (h) h->owner = OWNER_POOL;
+    } else {
+        h = osc_malloc(pa->a, total);
+        if (h) h->owner = OWNER_HEAP;
+    }
+    if (!h) {
+        pa->failed = true;
+        pa->failed_size = total;
+        return NULL;
+    }
+    h->size = size;
+    return h + 1;
+}
+
+static void pb_free(void *ud, void *p) {
+    osc_pb_alloc *pa = ud;
+    if (!p) return;
+    pb_hdr *h = (pb_hdr *)p - 1;
+    if (h->owner == OWNER_HEAP) osc_free(pa->a, h, (size_t)h->size + sizeof(pb_hdr));
+    /* pool blocks are released with the pool */
+}
+
+void osc_pb_alloc_init(osc_pb_alloc *pa, osc_allocator *a, osc_pool *pool) {
+    pa->pc.alloc = pb_alloc;
+    pa->pc.free = pb_free;
+    pa->pc.allocator_data = pa;
+    pa->a = a;
+    pa->pool = pool;
+    pa->failed = false;
+    pa->failed_size = 0;
+}
+
+bool osc_pb_in_pool(const void *p) {
+    return p && ((const pb_hdr *)p - 1)->owner == OWNER_POOL;
+}
+
+osc_status osc_nomem(osc_err *err, const osc_allocator *a, uint64_t n, const char *what) {
+    if (a->cap && (n > a->cap || a->used > a->cap - n))
+        return osc_fail(err, OSC_ERR_LIMIT,
+                        "%s: %llu more bytes would exceed the byte cap (%llu of %llu in use)",
+                        what, (unsigned long long)n, (unsigned long long)a->used,
+                        (unsigned long long)a->cap);
+    return osc_fail(err, OSC_ERR_NOMEM, "%s: out of memory allocating %llu bytes", what,
+                    (unsigned long long)n);
+}

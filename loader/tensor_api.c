@@ -1,0 +1,142 @@
+/* tensor_api.c: the public TensorProto calls (osc_tensor_decode_pb/encode_pb/free_data). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../runtime/dtype.h"
+#include "loader.h"
+#include "pb.h"
+
+static osc_status finish(const osc_err *err, char *msg, size_t msg_size) {
+    if (msg && msg_size) snprintf(msg, msg_size, "%s", err->msg);
+    return err->status;
+}
+
+osc_status osc_tensor_decode_pb(const void *buf, size_t len, osc_tensor *out, char *name,
+                                size_t name_size, char *msg, size_t msg_size) {
+    osc_err err;
+    osc_err_clear(&err);
+    if (name && name_size) name[0] = '\0';
+    if (!out || (!buf && len)) {
+        osc_fail(&err, OSC_ERR_ARG, "osc_tensor_decode_pb: %s is NULL", out ? "buf" : "out");
+        return finish(&err, msg, msg_size);
+    }
+    memset(out, 0, sizeof *out);
+    if (len && osc_pb_check_depth(&onnx__tensor_proto__descriptor, buf, len, "tensor bytes",
+                                  &err))
+        return finish(&err, msg, msg_size);
+    osc_allocator a;
+    osc_allocator_init(&a, NULL);
+    osc_pb_alloc pa;
+    osc_pb_alloc_init(&pa, &a, NULL);
+    Onnx__TensorProto *tp = onnx__tensor_proto__unpack(&pa.pc, len, buf);
+    if (!tp) {
+        if (pa.failed)
+            osc_nomem(&err, &a, pa.failed_size, "tensor bytes");
+        else
+            osc_fail(&err, OSC_ERR_PARSE, "bytes are not a valid TensorProto (%zu bytes)", len);
+        return finish(&err, msg, msg_size);
+    }
+    char label[300];
+    if (tp->name && tp->name[0])
+        snprintf(label, sizeof label, "tensor '%.200s'", tp->name);
+    else
+        snprintf(label, sizeof label, "tensor");
+    /* One malloc() block holds the data (and the bytes of strings): the caller frees it with
+     * osc_tensor_free_data. External data is refused: there is no folder to resolve it in. */
+    osc_tdec d = {label, NULL, NULL, false, &err};
+    if (osc_tensor_from_pb(tp, &d, out) == OSC_OK && name && name_size)
+        snprintf(name, name_size, "%s", tp->name ? tp->name : "");
+    onnx__tensor_proto__free_unpacked(tp, &pa.pc);
+    return finish(&err, msg, msg_size);
+}
+
+osc_status osc_tensor_view_check(const osc_tensor *t, size_t *nbytes, osc_err *err) {
+    if (!osc_dtype_valid(t->dtype))
+        return osc_fail(err, OSC_ERR_ARG, "tensor dtype %d is unknown (allowed 1..%d)",
+                        (int)t->dtype, OSC_DTYPE_COUNT - 1);
+    if (t->rank < 0 || t->rank > OSC_MAX_RANK)
+        return osc_fail(err, OSC_ERR_ARG, "tensor rank %d is out of range [0, %d]", (int)t->rank,
+                        OSC_MAX_RANK);
+    for (int32_t i = 0; i < t->rank; i++)
+        if (t->dims[i] < 0)
+            return osc_fail(err, OSC_ERR_ARG, "tensor dim %d is %lld; dims must be >= 0",
+                            (int)i, (long long)t->dims[i]);
+    int64_t count = osc_tensor_count(t);
+    if (count < 0 || !osc_dtype_bytes(t->dtype, count, nbytes))
+        return osc_fail(err, OSC_ERR_ARG, "tensor element count overflows");
+    if (t->nbytes != *nbytes)
+        return osc_fail(err, OSC_ERR_ARG, "tensor nbytes is %zu; expected %zu (%lld x %s)",
+                        t->nbytes, *nbytes, (long long)count, osc_dtype_get(t->dtype)->name);
+    if (*nbytes && !t->data) return osc_fail(err, OSC_ERR_ARG, "tensor data is NULL");
+    if (t->dtype == OSC_STRING) {
+        const osc_string *s = t->data;
+        for (int64_t i = 0; i < count; i++)
+            if (!s[i].ptr && s[i].len)
+                return osc_fail(err, OSC_ERR_ARG, "string element %lld has NULL bytes",
+                                (long long)i);
+    }
+    return OSC_OK;
+}
+
+osc_status osc_tensor_encode_pb(const osc_tensor *t, const char *name, void **buf, size_t *len,
+                                char *msg, size_t msg_size) {
+    osc_err err;
+    osc_err_clear(&err);
+    size_t nbytes = 0;
+    if (buf) *buf = NULL;
+    if (len) *len = 0;
+    if (!t || !buf || !len) {
+        osc_fail(&err, OSC_ERR_ARG, "osc_tensor_encode_pb: %s is NULL",
+                 !t ? "t" : !buf ? "buf" : "len");
+        return finish(&err, msg, msg_size);
+    }
+    if (osc_tensor_view_check(t, &nbytes, &err)) return finish(&err, msg, msg_size);
+
+    Onnx__TensorProto tp = ONNX__TENSOR_PROTO__INIT;
+    int64_t dims[OSC_MAX_RANK];
+    memcpy(dims, t->dims, sizeof dims);
+    tp.n_dims = (size_t)t->rank;
+    tp.dims = dims;
+    tp.has_data_type = 1;
+    tp.data_type = t->dtype;
+    if (name && name[0]) tp.name = (char *)name; /* protobuf-c only reads it while packing */
+    ProtobufCBinaryData *strs = NULL;
+    if (t->dtype == OSC_STRING) {
+        size_t n = nbytes / sizeof(osc_string);
+        const osc_string *s = t->data;
+        strs = calloc(n ? n : 1, sizeof *strs);
+        if (!strs) {
+            osc_fail(&err, OSC_ERR_NOMEM, "out of memory encoding %zu strings", n);
+            return finish(&err, msg, msg_size);
+        }
+        for (size_t i = 0; i < n; i++) {
+            strs[i].len = s[i].len;
+            strs[i].data = (uint8_t *)s[i].ptr;
+        }
+        tp.n_string_data = n;
+        tp.string_data = strs;
+    } else {
+        tp.has_raw_data = 1; /* present even when empty: it says which field carries data */
+        tp.raw_data.len = nbytes;
+        tp.raw_data.data = t->data;
+    }
+    size_t size = protobuf_c_message_get_packed_size(&tp.base);
+    uint8_t *out = malloc(size ? size : 1);
+    if (!out) {
+        osc_fail(&err, OSC_ERR_NOMEM, "out of memory encoding a %zu-byte TensorProto", size);
+    } else {
+        protobuf_c_message_pack(&tp.base, out);
+        *buf = out;
+        *len = size;
+    }
+    free(strs);
+    return finish(&err, msg, msg_size);
+}
+
+void osc_tensor_free_data(osc_tensor *t) {
+    if (!t) return;
+    free(t->data);
+    t->data = NULL;
+    t->nbytes = 0;
+}

@@ -1,0 +1,61 @@
+/* type_pb.c: TypeProto of graph inputs, outputs and value_info -> osc_type. */
+#include <string.h>
+
+#include "../runtime/dtype.h"
+#include "pb.h"
+
+osc_status osc_type_from_pb(const Onnx__TypeProto *tp, const char *role, const char *name,
+                            osc_pool *pool, osc_type *out, osc_err *err) {
+    memset(out, 0, sizeof *out);
+    out->rank = -1;
+    if (!tp) return OSC_OK;
+    const char *kind = NULL;
+    switch (tp->value_case) {
+    case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE: break;
+    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE: kind = "a sequence"; break;
+    case ONNX__TYPE_PROTO__VALUE_MAP_TYPE: kind = "a map"; break;
+    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE: kind = "an optional"; break;
+    case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE: kind = "a sparse tensor"; break;
+    default:
+        /* Newer kinds (opaque, ...) are unknown fields to this onnx.proto. */
+        if (tp->base.n_unknown_fields)
+            return osc_fail(err, OSC_ERR_UNSUPPORTED,
+                            "%s '%s' has a type this runtime does not know (TypeProto field "
+                            "%u); only tensors are supported", role, name,
+                            (unsigned)tp->base.unknown_fields[0].tag);
+        return OSC_OK;
+    }
+    if (kind)
+        return osc_fail(err, OSC_ERR_UNSUPPORTED,
+                        "%s '%s' has %s type; only tensors are supported", role, name, kind);
+    const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
+    if (!tt) return OSC_OK;
+    int32_t dtype = tt->has_elem_type ? tt->elem_type : 0;
+    if (dtype != 0 && !osc_dtype_valid(dtype))
+        return osc_fail(err, OSC_ERR_MODEL, "%s '%s' has unknown elem_type %d (allowed 1..%d)",
+                        role, name, (int)dtype, OSC_DTYPE_COUNT - 1);
+    out->dtype = dtype;
+    const Onnx__TensorShapeProto *sh = tt->shape;
+    if (!sh) return OSC_OK;
+    if (sh->n_dim > OSC_MAX_RANK)
+        return osc_fail(err, OSC_ERR_LIMIT, "%s '%s' has rank %zu; the limit is %d", role, name,
+                        sh->n_dim, OSC_MAX_RANK);
+    out->rank = (int32_t)sh->n_dim;
+    for (size_t i = 0; i < sh->n_dim; i++) {
+        const Onnx__TensorShapeProto__Dimension *dm = sh->dim[i];
+        out->dims[i] = -1;
+        if (dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+            if (dm->dim_value < 0)
+                return osc_fail(err, OSC_ERR_MODEL,
+                                "%s '%s' dim %zu is %lld; dims must be >= 0 (or symbolic)",
+                                role, name, i, (long long)dm->dim_value);
+            out->dims[i] = dm->dim_value;
+        } else if (dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+                   dm->dim_param && dm->dim_param[0]) {
+            out->dim_names[i] = osc_pool_strdup(pool, dm->dim_param);
+            if (!out->dim_names[i])
+                return osc_nomem(err, pool->alloc, strlen(dm->dim_param) + 1, name);
+        }
+    }
+    return OSC_OK;
+}

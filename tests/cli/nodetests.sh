@@ -1,0 +1,65 @@
+#!/bin/sh
+# nodetests.sh: runs official ONNX node-test folders through `onnx-scatter test` for ctest.
+#
+# usage: nodetests.sh ONNX_SCATTER DIR [--expect-pass N] [--no-skip] [PATTERN...]
+#   PATTERNs (shell globs like 'test_scatter*') pick subfolders of DIR; without any, all of DIR.
+# Exit: 0 when `test` exits 0, its summary counts every selected folder, and the optional
+# expectations hold; 77 (ctest SKIP_RETURN_CODE) when DIR is absent; 1 otherwise.
+
+tool=$1 dir=$2
+shift 2
+expect_pass='' no_skip=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    --expect-pass) expect_pass=$2; shift 2 ;;
+    --no-skip) no_skip=1; shift ;;
+    *) break ;;
+    esac
+done
+
+if [ ! -d "$dir" ]; then
+    echo "SKIPPED: node-test folder '$dir' not found;" \
+        "point OSC_NODE_TESTS_DIR / OSC_DEBIAN_NODE_TESTS_DIR at it to run this test"
+    exit 77
+fi
+
+# The folders `test` must report on: one summary count each.
+if [ $# -eq 0 ]; then set -- '*'; fi
+list=$(mktemp) || exit 1
+trap 'rm -f "$list"' EXIT
+for pattern in "$@"; do
+    for d in "$dir"/$pattern; do
+        [ -f "$d/model.onnx" ] && printf '%s\n' "$d" >>"$list"
+    done
+done
+selected=$(sort -u "$list" | wc -l)
+if [ "$selected" -eq 0 ]; then
+    echo "FAILED: no node-test folder in '$dir' matches: $*"
+    exit 1
+fi
+
+# Folder paths have no spaces or newlines in the official sets.
+# shellcheck disable=SC2046
+out=$("$tool" test $(sort -u "$list"))
+rc=$?
+printf '%s\n' "$out"
+
+fail() {
+    echo "FAILED: $*"
+    exit 1
+}
+[ $rc -le 1 ] || fail "onnx-scatter test exited with $rc (a crash or a usage error)"
+summary=$(printf '%s\n' "$out" | tail -n 1)
+counts=$(printf '%s\n' "$summary" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p')
+[ -n "$counts" ] || fail "last line is not 'N passed, N failed, N skipped': $summary"
+# shellcheck disable=SC2086 # three numbers, split on purpose
+set -- $counts
+passed=$1 failed=$2 skipped=$3
+[ $((passed + failed + skipped)) -eq "$selected" ] ||
+    fail "the summary counts $((passed + failed + skipped)) tests for $selected folders"
+if [ "$failed" -ne 0 ] || [ $rc -ne 0 ]; then fail "$failed tests failed (exit status $rc)"; fi
+[ $no_skip -eq 0 ] || [ "$skipped" -eq 0 ] || fail "$skipped tests skipped; every one must run here"
+[ -z "$expect_pass" ] || [ "$passed" -eq "$expect_pass" ] ||
+    fail "$passed tests passed, expected $expect_pass"
+echo "OK: $selected folders, $passed passed, $skipped skipped"
+exit 0

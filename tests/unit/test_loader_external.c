@@ -1,0 +1,240 @@
+/* test_loader_external.c: tensor payloads in external files (data_location == EXTERNAL):
+ * good ranges, and every way a location, offset or length can be refused. */
+#define _XOPEN_SOURCE 700 /* symlink */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loader_util.h"
+
+typedef struct fixture {
+    char dir[256];     /* the model's folder: w.bin (16 bytes 0..15), sub/ */
+    char outside[256]; /* another temp folder: secret.bin */
+} fixture;
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    lu_tmpdir(f->dir, sizeof f->dir);
+    lu_tmpdir(f->outside, sizeof f->outside);
+    uint8_t bytes[16];
+    for (int i = 0; i < 16; i++) bytes[i] = (uint8_t)i;
+    char p[512];
+    snprintf(p, sizeof p, "%s/w.bin", f->dir);
+    lu_write_file(p, bytes, 16);
+    snprintf(p, sizeof p, "%s/sub", f->dir);
+    assert_int_equal(mkdir(p, 0700), 0);
+    snprintf(p, sizeof p, "%s/secret.bin", f->outside);
+    lu_write_file(p, bytes, 16);
+    char link[512];
+    snprintf(link, sizeof link, "%s/escape.bin", f->dir);
+    assert_int_equal(symlink(p, link), 0);
+    snprintf(link, sizeof link, "%s/inner.bin", f->dir);
+    assert_int_equal(symlink("w.bin", link), 0); /* a symlink that stays inside is fine */
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    lu_rmtree(f->dir);
+    lu_rmtree(f->outside);
+    free(f);
+    return 0;
+}
+
+/* Decodes a float tensor of `n` elements named "ext" whose external_data has the given
+ * location/offset/length (NULL: key absent). */
+static osc_status ext(const char *base, int64_t n, const char *loc, const char *off,
+                      const char *len, osc_tensor *out, char *msg) {
+    Onnx__StringStringEntryProto kv[3], *kvs[3];
+    const char *keys[3] = {"location", "offset", "length"}, *vals[3] = {loc, off, len};
+    size_t nkv = 0;
+    for (int i = 0; i < 3; i++) {
+        if (!vals[i]) continue;
+        onnx__string_string_entry_proto__init(&kv[nkv]);
+        kv[nkv].key = (char *)keys[i];
+        kv[nkv].value = (char *)vals[i];
+        kvs[nkv] = &kv[nkv];
+        nkv++;
+    }
+    int64_t dims[1] = {n};
+    Onnx__TensorProto tp;
+    onnx__tensor_proto__init(&tp);
+    tp.name = "ext", tp.has_data_type = 1, tp.data_type = OSC_FLOAT, tp.n_dims = 1, tp.dims = dims;
+    tp.has_data_location = 1, tp.data_location = ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+    tp.n_external_data = nkv, tp.external_data = kvs;
+    osc_allocator a;
+    osc_allocator_init(&a, NULL);
+    osc_pool pool;
+    osc_pool_init(&pool, &a, 0);
+    osc_err err;
+    osc_err_clear(&err);
+    osc_tdec d = {"initializer 'ext'", base, &pool, true, &err};
+    osc_tensor t;
+    osc_status st = osc_tensor_from_pb(&tp, &d, &t);
+    if (st == OSC_OK) {
+        /* copy out of the pool for the caller */
+        *out = t;
+        out->data = malloc(t.nbytes ? t.nbytes : 1);
+        memcpy(out->data, t.data, t.nbytes);
+    } else {
+        assert_null(t.data);
+        memset(out, 0, sizeof *out);
+    }
+    osc_pool_free(&pool);
+    assert_int_equal(a.used, 0);
+    snprintf(msg, OSC_MSG_SIZE, "%s", err.msg);
+    return st;
+}
+
+static void check_range(const osc_tensor *t, int first, int n) {
+    assert_int_equal(t->nbytes, (size_t)n);
+    for (int i = 0; i < n; i++) assert_int_equal(((const uint8_t *)t->data)[i], first + i);
+}
+
+static void test_good(void **state) {
+    fixture *f = *state;
+    char msg[OSC_MSG_SIZE];
+    osc_tensor t;
+    lu_expect(ext(f->dir, 2, "w.bin", "4", "8", &t, msg), OSC_OK, msg, "");
+    check_range(&t, 4, 8);
+    free(t.data);
+    lu_expect(ext(f->dir, 4, "w.bin", NULL, NULL, &t, msg), OSC_OK, msg, "");
+    check_range(&t, 0, 16);
+    free(t.data);
+    lu_expect(ext(f->dir, 3, "w.bin", "4", NULL, &t, msg), OSC_OK, msg, ""); /* length: rest */
+    check_range(&t, 4, 12);
+    free(t.data);
+    lu_expect(ext(f->dir, 1, "sub/../w.bin", "12", "4", &t, msg), OSC_OK, msg, "");
+    check_range(&t, 12, 4);
+    free(t.data);
+    lu_expect(ext(f->dir, 1, "./inner.bin", "0", "4", &t, msg), OSC_OK, msg, "");
+    check_range(&t, 0, 4);
+    free(t.data);
+    lu_expect(ext(f->dir, 0, "w.bin", "16", "0", &t, msg), OSC_OK, msg, ""); /* empty at EOF */
+    assert_int_equal(t.nbytes, 0);
+    free(t.data);
+}
+
+static void test_refused_locations(void **state) {
+    fixture *f = *state;
+    char msg[OSC_MSG_SIZE], abs[512];
+    osc_tensor t;
+    snprintf(abs, sizeof abs, "%s/w.bin", f->dir);
+    lu_expect(ext(f->dir, 1, abs, NULL, "4", &t, msg), OSC_ERR_MODEL, msg,
+              "initializer 'ext'", "absolute", abs);
+    lu_expect(ext(f->dir, 1, "../x.bin", NULL, "4", &t, msg), OSC_ERR_MODEL, msg,
+              "initializer 'ext'", "'../x.bin'", "leaves the model's folder");
+    lu_expect(ext(f->dir, 1, "sub/../../x.bin", NULL, "4", &t, msg), OSC_ERR_MODEL, msg,
+              "sub/../../x.bin", "leaves");
+    lu_expect(ext(f->dir, 1, "escape.bin", NULL, "4", &t, msg), OSC_ERR_MODEL, msg,
+              "initializer 'ext'", "escape.bin", "outside the model's folder", "secret.bin");
+    lu_expect(ext(f->dir, 1, "missing.bin", NULL, "4", &t, msg), OSC_ERR_IO, msg,
+              "initializer 'ext'", "missing.bin", "No such file");
+    lu_expect(ext(f->dir, 1, "sub", NULL, "4", &t, msg), OSC_ERR_IO, msg, "not a regular file");
+    lu_expect(ext(NULL, 1, "w.bin", NULL, "4", &t, msg), OSC_ERR_MODEL, msg,
+              "initializer 'ext'", "w.bin", "refused");
+    lu_expect(ext(f->dir, 1, NULL, "0", "4", &t, msg), OSC_ERR_MODEL, msg, "no 'location'");
+    lu_expect(ext(f->dir, 1, "", "0", "4", &t, msg), OSC_ERR_MODEL, msg, "no 'location'");
+}
+
+static void test_refused_ranges(void **state) {
+    fixture *f = *state;
+    char msg[OSC_MSG_SIZE];
+    osc_tensor t;
+    lu_expect(ext(f->dir, 2, "w.bin", "12", "8", &t, msg), OSC_ERR_MODEL, msg,
+              "initializer 'ext'", "[12, 20)", "past the end", "w.bin", "16 bytes");
+    lu_expect(ext(f->dir, 2, "w.bin", "20", NULL, &t, msg), OSC_ERR_MODEL, msg, "past the end");
+    lu_expect(ext(f->dir, 2, "w.bin", "9223372036854775807", "8", &t, msg), OSC_ERR_MODEL, msg,
+              "offset 9223372036854775807 + length 8 overflows");
+    lu_expect(ext(f->dir, 2, "w.bin", "99999999999999999999", "8", &t, msg), OSC_ERR_MODEL, msg,
+              "offset '99999999999999999999' is not an integer");
+    lu_expect(ext(f->dir, 2, "w.bin", "-4", "8", &t, msg), OSC_ERR_MODEL, msg,
+              "offset '-4' is not an integer");
+    lu_expect(ext(f->dir, 2, "w.bin", "0", "8x", &t, msg), OSC_ERR_MODEL, msg,
+              "length '8x' is not an integer");
+    lu_expect(ext(f->dir, 2, "w.bin", "0", "4", &t, msg), OSC_ERR_MODEL, msg,
+              "initializer 'ext'", "has 4 bytes; expected 8");
+    lu_expect(ext(f->dir, 2, "w.bin", NULL, NULL, &t, msg), OSC_ERR_MODEL, msg,
+              "has 16 bytes; expected 8");
+}
+
+/* External data and in-message data together are ambiguous; strings cannot be external. */
+static void test_refused_mixtures(void **state) {
+    fixture *f = *state;
+    Onnx__StringStringEntryProto kv, *kvs[1] = {&kv};
+    onnx__string_string_entry_proto__init(&kv);
+    kv.key = "location", kv.value = "w.bin";
+    int64_t dims[1] = {4};
+    uint8_t raw[16] = {0};
+    Onnx__TensorProto tp;
+    onnx__tensor_proto__init(&tp);
+    tp.name = "ext", tp.has_data_type = 1, tp.data_type = OSC_FLOAT, tp.n_dims = 1, tp.dims = dims;
+    tp.has_data_location = 1, tp.data_location = ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+    tp.n_external_data = 1, tp.external_data = kvs;
+    tp.has_raw_data = 1, tp.raw_data.len = 16, tp.raw_data.data = raw;
+    lu_mp mp;
+    lu_mp_init(&mp);
+    Onnx__TensorProto *inits[1] = {&tp};
+    mp.graph.n_initializer = 1, mp.graph.initializer = inits;
+    size_t len;
+    void *buf = lu_pack(&mp.model.base, &len);
+    lu_model m;
+    lu_expect(lu_parse(&m, buf, len, f->dir), OSC_ERR_MODEL, m.err.msg, "initializer 'ext'",
+              "external data and also raw_data");
+    lu_model_free(&m);
+    free(buf);
+
+    tp.has_raw_data = 0, tp.data_type = OSC_STRING;
+    buf = lu_pack(&mp.model.base, &len);
+    lu_expect(lu_parse(&m, buf, len, f->dir), OSC_ERR_MODEL, m.err.msg,
+              "string tensors must use string_data");
+    lu_model_free(&m);
+    free(buf);
+}
+
+/* Through the model loader: base_dir reaches the initializer; without it, refused. */
+static void test_model_base_dir(void **state) {
+    fixture *f = *state;
+    Onnx__StringStringEntryProto kv[3], *kvs[3] = {&kv[0], &kv[1], &kv[2]};
+    const char *k[3] = {"location", "offset", "length"}, *v[3] = {"w.bin", "8", "8"};
+    for (int i = 0; i < 3; i++) {
+        onnx__string_string_entry_proto__init(&kv[i]);
+        kv[i].key = (char *)k[i], kv[i].value = (char *)v[i];
+    }
+    int64_t dims[1] = {2};
+    Onnx__TensorProto tp;
+    onnx__tensor_proto__init(&tp);
+    tp.name = "w", tp.has_data_type = 1, tp.data_type = OSC_INT32, tp.n_dims = 1, tp.dims = dims;
+    tp.has_data_location = 1, tp.data_location = ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+    tp.n_external_data = 3, tp.external_data = kvs;
+    lu_mp mp;
+    lu_mp_init(&mp);
+    Onnx__TensorProto *inits[1] = {&tp};
+    mp.graph.n_initializer = 1, mp.graph.initializer = inits;
+    size_t len;
+    void *buf = lu_pack(&mp.model.base, &len);
+    lu_model m;
+    lu_expect(lu_parse(&m, buf, len, f->dir), OSC_OK, m.err.msg, "");
+    const osc_tensor *t = m.g.values[0].init;
+    check_range(t, 8, 8);
+    lu_model_free(&m);
+    lu_expect(lu_parse(&m, buf, len, NULL), OSC_ERR_MODEL, m.err.msg, "initializer 'w'",
+              "refused");
+    lu_model_free(&m);
+    free(buf);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_good, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused_locations, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused_ranges, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused_mixtures, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_model_base_dir, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

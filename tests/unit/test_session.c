@@ -1,0 +1,363 @@
+/* test_session.c: models built in memory, loaded and run through the public API end to end:
+ * dispatch by opset, input checks, symbolic dims, defaults, in-place planning, failures. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "loader/writer.h"
+#include "onnx_scatter.h"
+
+static char g_msg[512];
+
+static osc_status load(osc_mw *mw, const osc_options *opts, osc_model **m) {
+    void *buf;
+    size_t len;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    osc_status st = osc_model_load_buffer(buf, len, NULL, opts, m, g_msg, sizeof g_msg);
+    free(buf);
+    return st;
+}
+
+static osc_tensor view(int32_t dtype, int32_t rank, const int64_t *dims, void *data,
+                       size_t nbytes) {
+    osc_tensor t;
+    memset(&t, 0, sizeof t);
+    t.dtype = dtype;
+    t.rank = rank;
+    memcpy(t.dims, dims, (size_t)rank * sizeof *dims);
+    t.data = data;
+    t.nbytes = nbytes;
+    return t;
+}
+
+/* ScatterElements(data, indices, updates) with optional symbolic dims on every input. */
+static osc_mw *se_model(int64_t opset, const char *op, const int64_t *ddims,
+                        const char *const *dnames, const int64_t *idims,
+                        const char *const *inames) {
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", opset);
+    osc_mw_input(mw, "data", OSC_FLOAT, 2, ddims, dnames);
+    osc_mw_input(mw, "indices", OSC_INT64, 2, idims, inames);
+    osc_mw_input(mw, "updates", OSC_FLOAT, 2, idims, inames);
+    const char *in[3] = {"data", "indices", "updates"}, *out[1] = {"y"};
+    osc_mw_node(mw, op, "s", 3, in, 1, out);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, ddims, dnames);
+    return mw;
+}
+
+static void spec_example_end_to_end(void **state) {
+    (void)state;
+    const int64_t dd[2] = {3, 3}, id[2] = {2, 3};
+    osc_model *m;
+    assert_int_equal(load(se_model(18, "ScatterElements", dd, NULL, id, NULL), NULL, &m), OSC_OK);
+    osc_session *s;
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    float data[9] = {0}, upd[6] = {1.0f, 1.1f, 1.2f, 2.0f, 2.1f, 2.2f};
+    int64_t idx[6] = {1, 0, 2, 0, 2, 1};
+    osc_tensor td = view(OSC_FLOAT, 2, dd, data, sizeof data);
+    osc_tensor ti = view(OSC_INT64, 2, id, idx, sizeof idx);
+    osc_tensor tu = view(OSC_FLOAT, 2, id, upd, sizeof upd);
+    assert_int_equal(osc_session_set_input(s, "data", &td), OSC_OK);
+    assert_int_equal(osc_session_set_input(s, "indices", &ti), OSC_OK);
+    assert_int_equal(osc_session_set_input(s, "updates", &tu), OSC_OK);
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    osc_tensor y;
+    assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+    const float want[9] = {2.0f, 1.1f, 0.0f, 1.0f, 0.0f, 2.2f, 0.0f, 2.1f, 1.2f}; /* spec */
+    assert_int_equal(y.dtype, OSC_FLOAT);
+    assert_int_equal(y.rank, 2);
+    assert_int_equal(y.dims[0], 3);
+    assert_int_equal(y.nbytes, sizeof want);
+    assert_memory_equal(y.data, want, sizeof want);
+    for (int i = 0; i < 9; i++) assert_true(data[i] == 0.0f); /* caller's data untouched */
+    assert_true(osc_model_arena_bytes(m) >= sizeof want);
+    /* a second run with the same shapes reuses the plan and gives the same answer */
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+    assert_memory_equal(y.data, want, sizeof want);
+    osc_session_free(s);
+    osc_model_free(m);
+}
+
+static int64_t resolved(int64_t opset, const char *op, size_t *warnings) {
+    const int64_t dd[2] = {3, 3}, id[2] = {2, 3};
+    osc_model *m;
+    if (load(se_model(opset, op, dd, NULL, id, NULL), NULL, &m) != OSC_OK) return -1;
+    osc_node_desc nd;
+    assert_int_equal(osc_model_node(m, 0, &nd), OSC_OK);
+    assert_int_equal(nd.opset, opset);
+    if (warnings) *warnings = osc_model_warning_count(m);
+    osc_model_free(m);
+    return nd.since_version;
+}
+
+static void dispatch_by_opset(void **state) {
+    (void)state;
+    size_t w = 99;
+    assert_int_equal(resolved(11, "ScatterElements", NULL), 11);
+    assert_int_equal(resolved(12, "ScatterElements", NULL), 11);
+    assert_int_equal(resolved(15, "ScatterElements", NULL), 13);
+    assert_int_equal(resolved(17, "ScatterElements", NULL), 16);
+    assert_int_equal(resolved(24, "ScatterElements", NULL), 18);
+    assert_int_equal(resolved(10, "Scatter", &w), 9);
+    assert_int_equal(w, 0);
+    assert_int_equal(resolved(13, "Scatter", &w), 11);
+    assert_int_equal(w, 1); /* deprecated: a warning through the API */
+    assert_int_equal(resolved(10, "ScatterElements", NULL), -1);
+    assert_non_null(strstr(g_msg, "unsupported op ScatterElements-10"));
+    assert_non_null(strstr(g_msg, "older than the first version"));
+    assert_int_equal(resolved(18, "Foo", NULL), -1);
+    assert_non_null(strstr(g_msg, "unsupported op Foo-18"));
+}
+
+static void strict_mode_refuses_deprecated(void **state) {
+    (void)state;
+    const int64_t dd[2] = {3, 3}, id[2] = {2, 3};
+    osc_options o;
+    osc_options_init(&o);
+    o.strict = 1;
+    osc_model *m;
+    assert_int_equal(load(se_model(11, "Scatter", dd, NULL, id, NULL), &o, &m),
+                     OSC_ERR_UNSUPPORTED);
+    assert_null(m);
+    assert_non_null(strstr(g_msg, "deprecated"));
+    assert_non_null(strstr(g_msg, "node 's' (Scatter-11)"));
+    assert_int_equal(load(se_model(10, "Scatter", dd, NULL, id, NULL), &o, &m), OSC_OK);
+    assert_int_equal(osc_model_warning_count(m), 0); /* Scatter-9 is not deprecated */
+    osc_model_free(m);
+}
+
+static void input_checks(void **state) {
+    (void)state;
+    const int64_t dd[2] = {3, 3}, id[2] = {2, 3}, bad[2] = {3, 4}, r1[1] = {9};
+    osc_model *m;
+    osc_session *s;
+    assert_int_equal(load(se_model(18, "ScatterElements", dd, NULL, id, NULL), NULL, &m), OSC_OK);
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    float f[12] = {0};
+    int32_t i32[9] = {0};
+    osc_tensor t = view(OSC_INT32, 2, dd, i32, sizeof i32);
+    assert_int_equal(osc_session_set_input(s, "data", &t), OSC_ERR_SHAPE);
+    assert_non_null(strstr(osc_session_error(s), "input 'data': expected dtype float, given int32"));
+    t = view(OSC_FLOAT, 2, bad, f, 12 * sizeof(float));
+    assert_int_equal(osc_session_set_input(s, "data", &t), OSC_ERR_SHAPE);
+    assert_non_null(strstr(osc_session_error(s), "expected shape [3,3], given [3,4]"));
+    t = view(OSC_FLOAT, 1, r1, f, 9 * sizeof(float));
+    assert_int_equal(osc_session_set_input(s, "data", &t), OSC_ERR_SHAPE);
+    t = view(OSC_FLOAT, 2, dd, f, 8 * sizeof(float));
+    assert_int_equal(osc_session_set_input(s, "data", &t), OSC_ERR_ARG);
+    assert_non_null(strstr(osc_session_error(s), "nbytes is 32"));
+    t = view(OSC_FLOAT, 2, dd, NULL, 9 * sizeof(float));
+    assert_int_equal(osc_session_set_input(s, "data", &t), OSC_ERR_ARG);
+    assert_int_equal(osc_session_set_input(s, "nope", &t), OSC_ERR_ARG);
+    assert_non_null(strstr(osc_session_error(s), "no input named 'nope'"));
+    assert_int_equal(osc_session_set_input_at(s, 3, &t), OSC_ERR_ARG);
+    assert_int_equal(osc_session_run(s), OSC_ERR_ARG); /* nothing bound */
+    assert_non_null(strstr(osc_session_error(s), "input 'data' (index 0) is not bound"));
+    osc_tensor y;
+    assert_int_equal(osc_session_output(s, 0, &y), OSC_ERR_STATE);
+    osc_session_free(s);
+    osc_model_free(m);
+}
+
+static void symbolic_dims_replan(void **state) {
+    (void)state;
+    const int64_t dd[2] = {-1, 2}, id[2] = {-1, 2};
+    const char *dn[2] = {"N", NULL}, *in[2] = {"M", NULL};
+    osc_model *m;
+    osc_session *s;
+    assert_int_equal(load(se_model(18, "ScatterElements", dd, dn, id, in), NULL, &m), OSC_OK);
+    assert_int_equal(osc_model_arena_bytes(m), 0); /* not static: planned at run */
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    for (int64_t n = 2; n <= 5; n += 3) { /* two shapes: the second run re-plans */
+        float data[10] = {0}, upd[2] = {7, 8};
+        int64_t idx[2] = {n - 1, -n}; /* last row, first column; first row, second column */
+        const int64_t d[2] = {n, 2}, u[2] = {1, 2};
+        osc_tensor td = view(OSC_FLOAT, 2, d, data, (size_t)(2 * n) * sizeof(float));
+        osc_tensor ti = view(OSC_INT64, 2, u, idx, sizeof idx);
+        osc_tensor tu = view(OSC_FLOAT, 2, u, upd, sizeof upd);
+        assert_int_equal(osc_session_set_input(s, "data", &td), OSC_OK);
+        assert_int_equal(osc_session_set_input(s, "indices", &ti), OSC_OK);
+        assert_int_equal(osc_session_set_input(s, "updates", &tu), OSC_OK);
+        assert_int_equal(osc_session_run(s), OSC_OK);
+        osc_tensor y;
+        assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+        assert_int_equal(y.dims[0], n);
+        const float *yv = y.data;
+        for (int64_t k = 0; k < 2 * n; k++) {
+            float want = k == 2 * (n - 1) ? 7.0f : k == 1 ? 8.0f : 0.0f;
+            assert_true(yv[k] == want);
+        }
+    }
+    /* indices and updates share the symbol M: giving them different sizes is an error */
+    float data[4] = {0}, upd[3] = {0};
+    int64_t idx[2] = {0, 0};
+    const int64_t d[2] = {2, 2}, i1[2] = {1, 2}, u1[2] = {1, 3};
+    osc_tensor td = view(OSC_FLOAT, 2, d, data, sizeof data);
+    osc_tensor ti = view(OSC_INT64, 2, i1, idx, sizeof idx);
+    osc_tensor tu = view(OSC_FLOAT, 2, u1, upd, sizeof upd);
+    assert_int_equal(osc_session_set_input(s, "data", &td), OSC_OK);
+    assert_int_equal(osc_session_set_input(s, "indices", &ti), OSC_OK);
+    assert_int_equal(osc_session_set_input(s, "updates", &tu), OSC_ERR_SHAPE); /* static dim 2 */
+    const int64_t i2[2] = {2, 2};
+    int64_t idx2[4] = {0};
+    ti = view(OSC_INT64, 2, i2, idx2, sizeof idx2);
+    assert_int_equal(osc_session_set_input(s, "indices", &ti), OSC_OK);
+    const int64_t u2[2] = {1, 2};
+    tu = view(OSC_FLOAT, 2, u2, upd, 2 * sizeof(float));
+    assert_int_equal(osc_session_set_input(s, "updates", &tu), OSC_OK);
+    assert_int_equal(osc_session_run(s), OSC_ERR_SHAPE);
+    assert_non_null(strstr(osc_session_error(s), "('M')"));
+    osc_session_free(s);
+    osc_model_free(m);
+}
+
+/* x -> ScatterElements -> t -> ScatterElements -> y: t dies at the second node, so y takes
+ * t's buffer (one buffer in the arena). When t is also a graph output it must not be reused. */
+static osc_model *chain(bool t_is_output) {
+    const int64_t d[1] = {256}, i[1] = {1};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, d, NULL);
+    osc_mw_input(mw, "i", OSC_INT64, 1, i, NULL);
+    osc_mw_input(mw, "u", OSC_FLOAT, 1, i, NULL);
+    osc_mw_input(mw, "v", OSC_FLOAT, 1, i, NULL);
+    const char *in1[3] = {"x", "i", "u"}, *o1[1] = {"t"}, *in2[3] = {"t", "i", "v"},
+               *o2[1] = {"y"};
+    osc_mw_node(mw, "ScatterElements", "first", 3, in1, 1, o1);
+    int n2 = osc_mw_node(mw, "ScatterElements", "second", 3, in2, 1, o2);
+    osc_mw_attr_string(mw, n2, "reduction", "add");
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, d, NULL);
+    if (t_is_output) osc_mw_output(mw, "t", OSC_FLOAT, 1, d, NULL);
+    osc_model *m;
+    assert_int_equal(load(mw, NULL, &m), OSC_OK);
+    return m;
+}
+
+static void inplace_reuses_dying_data(void **state) {
+    (void)state;
+    for (int t_out = 0; t_out < 2; t_out++) {
+        osc_model *m = chain(t_out);
+        assert_int_equal(osc_model_arena_bytes(m), (t_out ? 2 : 1) * 256 * sizeof(float));
+        osc_session *s;
+        assert_int_equal(osc_session_create(m, &s), OSC_OK);
+        float x[256], u = 5.0f, v = 2.0f;
+        int64_t i = -256; /* element 0 */
+        for (int k = 0; k < 256; k++) x[k] = (float)k;
+        const int64_t d[1] = {256}, one[1] = {1};
+        osc_tensor tx = view(OSC_FLOAT, 1, d, x, sizeof x), ti = view(OSC_INT64, 1, one, &i, 8),
+                   tu = view(OSC_FLOAT, 1, one, &u, 4), tv = view(OSC_FLOAT, 1, one, &v, 4);
+        osc_session_set_input(s, "x", &tx);
+        osc_session_set_input(s, "i", &ti);
+        osc_session_set_input(s, "u", &tu);
+        osc_session_set_input(s, "v", &tv);
+        assert_int_equal(osc_session_run(s), OSC_OK);
+        osc_tensor y, t;
+        assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+        const float *yv = y.data;
+        assert_true(yv[0] == 7.0f && yv[1] == 1.0f && yv[255] == 255.0f);
+        if (t_out) {
+            assert_int_equal(osc_session_output(s, 1, &t), OSC_OK);
+            assert_ptr_not_equal(t.data, y.data);
+            assert_true(((const float *)t.data)[0] == 5.0f); /* not overwritten by the add */
+        }
+        assert_true(x[0] == 0.0f); /* the graph input is never written */
+        osc_session_free(s);
+        osc_model_free(m);
+    }
+}
+
+static void failed_run_leaves_nothing(void **state) {
+    (void)state;
+    const int64_t dd[2] = {3, 3}, id[2] = {2, 3};
+    osc_model *m;
+    osc_session *s;
+    assert_int_equal(load(se_model(18, "ScatterElements", dd, NULL, id, NULL), NULL, &m), OSC_OK);
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    float data[9] = {0}, upd[6] = {1, 2, 3, 4, 5, 6};
+    int64_t idx[6] = {0, 1, 2, 0, 1, 2};
+    osc_tensor td = view(OSC_FLOAT, 2, dd, data, sizeof data);
+    osc_tensor ti = view(OSC_INT64, 2, id, idx, sizeof idx);
+    osc_tensor tu = view(OSC_FLOAT, 2, id, upd, sizeof upd);
+    osc_session_set_input(s, "data", &td);
+    osc_session_set_input(s, "indices", &ti);
+    osc_session_set_input(s, "updates", &tu);
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    idx[4] = 3; /* out of range at flat position 4 */
+    assert_int_equal(osc_session_run(s), OSC_ERR_INDEX);
+    const char *e = osc_session_error(s);
+    assert_non_null(strstr(e, "node 's'"));
+    assert_non_null(strstr(e, "position 4"));
+    assert_non_null(strstr(e, "[-3, 2]"));
+    osc_tensor y;
+    assert_int_equal(osc_session_output(s, 0, &y), OSC_ERR_STATE);
+    for (int k = 0; k < 9; k++) assert_true(data[k] == 0.0f);
+    idx[4] = -3; /* fixed: runs again */
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    assert_string_equal(osc_session_error(s), "");
+    osc_session_free(s);
+    osc_model_free(m);
+}
+
+static void defaults_and_declared_outputs(void **state) {
+    (void)state;
+    const int64_t dd[2] = {3, 3}, id[2] = {1, 3}, wrong[2] = {3, 4};
+    /* indices has an initializer default; the caller may override it */
+    osc_mw *mw = se_model(18, "ScatterElements", dd, NULL, id, NULL);
+    int64_t def[3] = {2, 2, 2};
+    osc_tensor tdef = view(OSC_INT64, 2, id, def, sizeof def);
+    osc_mw_initializer(mw, "indices", &tdef);
+    osc_model *m;
+    assert_int_equal(load(mw, NULL, &m), OSC_OK);
+    assert_int_equal(osc_model_input_count(m), 3);
+    osc_value_desc vd;
+    assert_int_equal(osc_model_input(m, 2, &vd), OSC_OK); /* defaults come last */
+    assert_string_equal(vd.name, "indices");
+    assert_true(vd.has_default);
+    osc_session *s;
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    float data[9] = {0}, upd[3] = {1, 2, 3};
+    osc_tensor td = view(OSC_FLOAT, 2, dd, data, sizeof data);
+    osc_tensor tu = view(OSC_FLOAT, 2, id, upd, sizeof upd);
+    osc_session_set_input(s, "data", &td);
+    osc_session_set_input(s, "updates", &tu);
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    osc_tensor y;
+    osc_session_output(s, 0, &y);
+    assert_true(((float *)y.data)[6] == 1.0f && ((float *)y.data)[8] == 3.0f);
+    int64_t mine[3] = {0, 0, 0};
+    osc_tensor ti = view(OSC_INT64, 2, id, mine, sizeof mine);
+    assert_int_equal(osc_session_set_input(s, "indices", &ti), OSC_OK);
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    osc_session_output(s, 0, &y);
+    assert_true(((float *)y.data)[0] == 1.0f && ((float *)y.data)[6] == 0.0f);
+    osc_session_free(s);
+    osc_model_free(m);
+    /* a declared output shape that the graph cannot produce is refused at load */
+    mw = se_model(18, "ScatterElements", dd, NULL, id, NULL);
+    osc_mw_output(mw, "y2", OSC_FLOAT, 2, wrong, NULL);
+    const char *in[3] = {"data", "indices", "updates"}, *out[1] = {"y2"};
+    osc_mw_node(mw, "ScatterElements", "bad", 3, in, 1, out);
+    assert_int_equal(load(mw, NULL, &m), OSC_ERR_SHAPE);
+    assert_non_null(strstr(g_msg, "graph output 'y2'"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(spec_example_end_to_end),
+        cmocka_unit_test(dispatch_by_opset),
+        cmocka_unit_test(strict_mode_refuses_deprecated),
+        cmocka_unit_test(input_checks),
+        cmocka_unit_test(symbolic_dims_replan),
+        cmocka_unit_test(inplace_reuses_dying_data),
+        cmocka_unit_test(failed_run_leaves_nothing),
+        cmocka_unit_test(defaults_and_declared_outputs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,70 @@
+/* cmd_info.c: `onnx-scatter info MODEL`: what a model declares and how it resolved. */
+#include <string.h>
+
+#include "cli.h"
+
+/* Domain as users know it: the default domain "" is "ai.onnx". */
+static const char *domain_name(const char *d) { return d && d[0] ? d : "ai.onnx"; }
+
+static void print_value(const osc_value_desc *v, int is_input) {
+    char shape[1024];
+    cli_format_shape(v->rank, v->dims, v->dim_names, shape, sizeof shape);
+    printf("  %s: %s %s%s\n", v->name, osc_dtype_name(v->dtype), shape,
+           is_input && v->has_default ? " (has a default)" : "");
+}
+
+static void print_model(const osc_model *m) {
+    osc_value_desc v;
+    osc_node_desc n;
+    printf("ir_version: %lld\n", (long long)osc_model_ir_version(m));
+    printf("opsets:");
+    for (size_t i = 0; i < osc_model_opset_count(m); i++) {
+        const char *dom = NULL;
+        int64_t ver = 0;
+        if (osc_model_opset(m, i, &dom, &ver) == OSC_OK)
+            printf("%s %s-%lld", i ? "," : "", domain_name(dom), (long long)ver);
+    }
+    printf("\ninputs: %zu\n", osc_model_input_count(m));
+    for (size_t i = 0; i < osc_model_input_count(m); i++)
+        if (osc_model_input(m, i, &v) == OSC_OK) print_value(&v, 1);
+    printf("outputs: %zu\n", osc_model_output_count(m));
+    for (size_t i = 0; i < osc_model_output_count(m); i++)
+        if (osc_model_output(m, i, &v) == OSC_OK) print_value(&v, 0);
+    printf("nodes: %zu\n", osc_model_node_count(m));
+    for (size_t i = 0; i < osc_model_node_count(m); i++) {
+        if (osc_model_node(m, i, &n) != OSC_OK) continue;
+        printf("  %zu %s: %s (%s, opset %lld) -> kernel %s-%lld\n", i,
+               n.name && n.name[0] ? n.name : "(unnamed)", n.op_type, domain_name(n.domain),
+               (long long)n.opset, n.op_type, (long long)n.since_version);
+    }
+    uint64_t arena = osc_model_arena_bytes(m);
+    if (arena) printf("arena_bytes: %llu\n", (unsigned long long)arena);
+    else printf("arena_bytes: 0 (planned at run: shapes depend on the inputs)\n");
+    printf("warnings: %zu\n", osc_model_warning_count(m));
+    for (size_t i = 0; i < osc_model_warning_count(m); i++)
+        printf("  %s\n", osc_model_warning(m, i));
+}
+
+int cmd_info(int argc, char **argv) {
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            usage_info(stdout);
+            return CLI_OK;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("info", "unknown option '%s'", argv[i]);
+        if (path) return cli_usage_error("info", "one MODEL only, got '%s' too", argv[i]);
+        path = argv[i];
+    }
+    if (!path) return cli_usage_error("info", "missing MODEL");
+    osc_model *m = NULL;
+    osc_options opts;
+    char msg[1024];
+    osc_options_init(&opts);
+    osc_status st = osc_model_load_file(path, &opts, &m, msg, sizeof msg);
+    if (st != OSC_OK) return cli_error("cannot load '%s' (%s): %s", path, osc_status_name(st), msg);
+    printf("model: %s\n", path);
+    print_model(m);
+    osc_model_free(m);
+    return CLI_OK;
+}
