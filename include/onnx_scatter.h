@@ -109,7 +109,9 @@ OSC_API const char *osc_dtype_name(int32_t dtype);
 /* Bits per element (4 for int4, 128 for complex128, 128 for a string's osc_string on LP64);
  * 0 for an unknown dtype. */
 OSC_API size_t osc_dtype_bits(int32_t dtype);
-/* Number of elements (1 for rank 0); -1 when a dim is negative or the product overflows int64. */
+/* Number of elements (1 for rank 0; 0 when any dim is 0, even if the other dims alone would
+ * overflow); -1 when the rank is outside [0, OSC_MAX_RANK], a dim is negative or the product
+ * overflows int64. */
 OSC_API int64_t osc_tensor_count(const osc_tensor *t);
 
 /* ---- Models: loaded once, immutable afterwards, safe to share between threads. ---- */

@@ -10,13 +10,14 @@ osc_status osc_attr_from_pb(const Onnx__AttributeProto *ap, const char *node, os
     osc_pool *pool = d->pool;
     memset(out, 0, sizeof *out);
     const char *name = ap->name ? ap->name : "";
-    if (!name[0]) return osc_fail(d->err, OSC_ERR_MODEL, "%s has an attribute without a name", node);
+    if (!name[0])
+        return osc_fail(d->err, OSC_ERR_MODEL, "%s has an attribute without a name", node);
     if (ap->ref_attr_name && ap->ref_attr_name[0])
         return osc_fail(d->err, OSC_ERR_MODEL,
                         "%s attribute '%s' refers to function attribute '%s', which is only "
                         "valid inside a function", node, name, ap->ref_attr_name);
     out->name = osc_pool_strdup(pool, name);
-    if (!out->name) return osc_nomem(d->err, pool->alloc, strlen(name) + 1, node);
+    if (!out->name) return osc_pool_nomem(d->err, pool, strlen(name) + 1, node);
     out->type = ap->has_type ? (int32_t)ap->type : OSC_ATTR_UNDEFINED;
     size_t need = 0;
     switch (out->type) {
@@ -62,5 +63,5 @@ osc_status osc_attr_from_pb(const Onnx__AttributeProto *ap, const char *node, os
     }
     return OSC_OK;
 nomem:
-    return osc_nomem(d->err, pool->alloc, need, node);
+    return osc_pool_nomem(d->err, pool, need, node);
 }

@@ -22,8 +22,9 @@ static const char *norm_domain(const char *d) {
     return (!d || strcmp(d, "ai.onnx") == 0) ? "" : d;
 }
 
+/* A failed pool allocation of n bytes. */
 static osc_status nomem(ctx *c, size_t n, const char *what) {
-    return osc_nomem(c->err, c->a, n, what);
+    return osc_pool_nomem(c->err, c->pool, n, what);
 }
 
 static char *dup(ctx *c, const char *s) {
@@ -107,7 +108,7 @@ static osc_status register_names(ctx *c) {
     g->values = alloc(c, (size_t)g->n_values, sizeof *g->values, "graph values");
     if (!g->values) return c->err->status;
     c->declared = osc_calloc(c->a, (size_t)g->n_values + 1, sizeof *c->declared);
-    if (!c->declared) return nomem(c, (size_t)g->n_values + 1, "graph values");
+    if (!c->declared) return osc_nomem(c->err, c->a, (size_t)g->n_values + 1, "graph values");
     for (int32_t i = 0; i < g->n_values; i++) {
         osc_value *v = &g->values[i];
         v->name = dup(c, c->names.keys[i]);
@@ -399,14 +400,20 @@ osc_status osc_loader_parse_model(const void *buf, size_t len, const char *base_
     }
     memset(g, 0, sizeof *g);
     if (len == 0) return osc_fail(err, OSC_ERR_PARSE, "model bytes are empty");
-    osc_status st = osc_pb_check_depth(&onnx__model_proto__descriptor, buf, len, "model bytes",
+    osc_status st = osc_pb_check_depth(&onnx__model_proto__descriptor, buf, len, "model",
                                        err);
     if (st) return st;
     osc_pb_alloc pa;
     osc_pb_alloc_init(&pa, pool->alloc, pool);
     Onnx__ModelProto *mp = onnx__model_proto__unpack(&pa.pc, len, buf);
     if (!mp) {
-        if (pa.failed) return osc_nomem(err, pool->alloc, pa.failed_size, "parsing the model");
+        if (pa.failed && pa.failed_status == OSC_ERR_LIMIT)
+            return osc_fail(err, OSC_ERR_LIMIT, "parsing the model: %zu more bytes would "
+                            "exceed the byte cap of %llu", pa.failed_size,
+                            (unsigned long long)pool->alloc->cap);
+        if (pa.failed)
+            return osc_fail(err, OSC_ERR_NOMEM, "parsing the model: out of memory allocating "
+                            "%zu bytes", pa.failed_size);
         return osc_fail(err, OSC_ERR_PARSE, "bytes are not a valid ModelProto (%zu bytes)", len);
     }
     ctx c = {.g = g, .pool = pool, .a = pool->alloc, .err = err, .base_dir = base_dir};

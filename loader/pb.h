@@ -21,13 +21,17 @@ typedef struct osc_pb_alloc {
     osc_pool *pool;        /* NULL: every block from `a` */
     bool failed;
     size_t failed_size;    /* bytes of the request that failed */
+    osc_status failed_status; /* OSC_ERR_LIMIT when the byte cap refused it, else NOMEM */
 } osc_pb_alloc;
 
 void osc_pb_alloc_init(osc_pb_alloc *pa, osc_allocator *a, osc_pool *pool);
 /* True when p (a block protobuf-c got from an osc_pb_alloc) lives in the pool. */
 bool osc_pb_in_pool(const void *p);
-/* OSC_ERR_LIMIT when the cap explains a failed allocation of n more bytes, else OSC_ERR_NOMEM. */
+/* Reports an allocation of n bytes from `a` that just failed: OSC_ERR_LIMIT when the byte cap
+ * explains it, else OSC_ERR_NOMEM. Call it right away (before anything is freed). */
 osc_status osc_nomem(osc_err *err, const osc_allocator *a, uint64_t n, const char *what);
+/* The same for a failed osc_pool_alloc(pool, n) (the pool asks for a whole chunk). */
+osc_status osc_pool_nomem(osc_err *err, const osc_pool *pool, uint64_t n, const char *what);
 
 /* ---- pb_depth.c: nesting guard run before protobuf-c's recursive unpack ---- */
 

@@ -9,11 +9,23 @@ typedef struct pb_hdr {
     uint64_t owner;
 } pb_hdr;
 
+/* Bytes osc_pool_alloc(pool, n) asks its allocator for when the current chunk is full: the
+ * rounded request or a whole chunk, plus the block header (a few words; 64 bounds it). */
+static uint64_t pool_request(const osc_pool *pool, uint64_t n) {
+    uint64_t need = (n + 15) & ~(uint64_t)15;
+    return (need > pool->chunk / 4 ? need : pool->chunk) + 64;
+}
+
+static bool over_cap(const osc_allocator *a, uint64_t n) {
+    return a->cap && (n > a->cap || a->used > a->cap - n);
+}
+
 static void *pb_alloc(void *ud, size_t size) {
     osc_pb_alloc *pa = ud;
     if (size > SIZE_MAX - sizeof(pb_hdr)) {
         pa->failed = true;
         pa->failed_size = SIZE_MAX;
+        pa->failed_status = OSC_ERR_NOMEM;
         return NULL;
     }
     size_t total = size + sizeof(pb_hdr);
@@ -26,8 +38,14 @@ static void *pb_alloc(void *ud, size_t size) {
         if (h) h->owner = OWNER_HEAP;
     }
     if (!h) {
+        /* decided now: protobuf-c frees what it unpacked before the caller can look */
         pa->failed = true;
         pa->failed_size = total;
+        pa->failed_status = over_cap(pa->a, pa->pool && size >= OSC_PB_BIG
+                                                ? pool_request(pa->pool, total)
+                                                : total)
+                                ? OSC_ERR_LIMIT
+                                : OSC_ERR_NOMEM;
         return NULL;
     }
     h->size = size;
@@ -50,6 +68,7 @@ void osc_pb_alloc_init(osc_pb_alloc *pa, osc_allocator *a, osc_pool *pool) {
     pa->pool = pool;
     pa->failed = false;
     pa->failed_size = 0;
+    pa->failed_status = OSC_OK;
 }
 
 bool osc_pb_in_pool(const void *p) {
@@ -57,11 +76,18 @@ bool osc_pb_in_pool(const void *p) {
 }
 
 osc_status osc_nomem(osc_err *err, const osc_allocator *a, uint64_t n, const char *what) {
-    if (a->cap && (n > a->cap || a->used > a->cap - n))
+    if (over_cap(a, n))
         return osc_fail(err, OSC_ERR_LIMIT,
                         "%s: %llu more bytes would exceed the byte cap (%llu of %llu in use)",
                         what, (unsigned long long)n, (unsigned long long)a->used,
                         (unsigned long long)a->cap);
+    return osc_fail(err, OSC_ERR_NOMEM, "%s: out of memory allocating %llu bytes", what,
+                    (unsigned long long)n);
+}
+
+osc_status osc_pool_nomem(osc_err *err, const osc_pool *pool, uint64_t n, const char *what) {
+    if (over_cap(pool->alloc, pool_request(pool, n)))
+        return osc_nomem(err, pool->alloc, pool_request(pool, n), what);
     return osc_fail(err, OSC_ERR_NOMEM, "%s: out of memory allocating %llu bytes", what,
                     (unsigned long long)n);
 }

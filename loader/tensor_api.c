@@ -22,7 +22,7 @@ osc_status osc_tensor_decode_pb(const void *buf, size_t len, osc_tensor *out, ch
         return finish(&err, msg, msg_size);
     }
     memset(out, 0, sizeof *out);
-    if (len && osc_pb_check_depth(&onnx__tensor_proto__descriptor, buf, len, "tensor bytes",
+    if (len && osc_pb_check_depth(&onnx__tensor_proto__descriptor, buf, len, "TensorProto",
                                   &err))
         return finish(&err, msg, msg_size);
     osc_allocator a;
@@ -32,7 +32,8 @@ osc_status osc_tensor_decode_pb(const void *buf, size_t len, osc_tensor *out, ch
     Onnx__TensorProto *tp = onnx__tensor_proto__unpack(&pa.pc, len, buf);
     if (!tp) {
         if (pa.failed)
-            osc_nomem(&err, &a, pa.failed_size, "tensor bytes");
+            osc_fail(&err, OSC_ERR_NOMEM, "tensor bytes: out of memory allocating %zu bytes",
+                     pa.failed_size);
         else
             osc_fail(&err, OSC_ERR_PARSE, "bytes are not a valid TensorProto (%zu bytes)", len);
         return finish(&err, msg, msg_size);

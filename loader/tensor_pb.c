@@ -13,8 +13,9 @@
 
 /* Payload fields of TensorProto. */
 enum { P_RAW, P_FLOAT, P_INT32, P_STRING, P_INT64, P_DOUBLE, P_UINT64, P_COUNT };
-static const char *const k_pname[P_COUNT] = {"raw_data",   "float_data",  "int32_data", "string_data",
-                                             "int64_data", "double_data", "uint64_data"};
+static const char *const k_pname[P_COUNT] = {"raw_data",    "float_data", "int32_data",
+                                             "string_data", "int64_data", "double_data",
+                                             "uint64_data"};
 
 /* Value class of each dtype, from the X-macro list; 0 (BITS) for the non-standard types
  * (float8, float4, 2/4-bit integers) whose elements are bit patterns. */
@@ -66,7 +67,7 @@ static void sink_drop(const osc_tdec *d, void *p) {
 }
 
 static osc_status sink_fail(const osc_tdec *d, size_t n) {
-    if (d->pool) return osc_nomem(d->err, d->pool->alloc, n, d->label);
+    if (d->pool) return osc_pool_nomem(d->err, d->pool, n, d->label);
     return osc_fail(d->err, OSC_ERR_NOMEM, "%s: out of memory allocating %zu bytes", d->label,
                     n);
 }
@@ -83,17 +84,17 @@ static osc_status decode_header(const Onnx__TensorProto *tp, const osc_tdec *d, 
                         tp->n_dims, OSC_MAX_RANK);
     out->dtype = dtype;
     out->rank = (int32_t)tp->n_dims;
-    int64_t n = 1;
     for (size_t i = 0; i < tp->n_dims; i++) {
         if (tp->dims[i] < 0)
             return osc_fail(d->err, OSC_ERR_MODEL, "%s: dim %zu is %lld; dims must be >= 0",
                             d->label, i, (long long)tp->dims[i]);
         out->dims[i] = tp->dims[i];
-        if (!osc_mul_ok(n, tp->dims[i], &n))
-            return osc_fail(d->err, OSC_ERR_MODEL,
-                            "%s: element count overflows int64 at dim %zu (%lld)", d->label, i,
-                            (long long)tp->dims[i]);
     }
+    /* as osc_tensor_count: a zero dim makes the count 0 whatever the other dims are */
+    int64_t n = osc_dims_prod(out->dims, out->rank);
+    if (n < 0)
+        return osc_fail(d->err, OSC_ERR_MODEL, "%s: the element count of its %d dims overflows "
+                        "int64", d->label, (int)out->rank);
     if (tp->segment)
         return osc_fail(d->err, OSC_ERR_UNSUPPORTED, "%s: segmented tensors are not supported",
                         d->label);
@@ -206,15 +207,60 @@ static void narrow(uint8_t *dst, const uint8_t *src, size_t n, size_t w, size_t 
     for (size_t i = 0; i < n; i++) memcpy(dst + i * w, src + i * src_w, w);
 }
 
+/* An in-message payload: `n` values of `src_w` bytes at `src`, each becoming `w` bytes. */
+typedef struct payload {
+    const void *src;
+    size_t n, src_w, w;
+} payload;
+
+/* Finds and checks the in-message payload of `field`: its length against the element count
+ * (nbytes for raw bytes, count x values-per-element for a typed field) and its values. */
+static osc_status inline_payload(const Onnx__TensorProto *tp, const osc_tdec *d, int field,
+                                 int64_t count, size_t nbytes, payload *p) {
+    int32_t dtype = tp->data_type;
+    unsigned bits = osc_dtype_get(dtype)->bits;
+    const char *dname = osc_dtype_get(dtype)->name;
+    int per;
+    typed_field(dtype, bits, &per);
+    /* one stored value: an element (half of a complex one), or a packed byte */
+    p->w = bits >= 8 ? bits / 8 / (size_t)per : 1;
+    if (field == P_RAW) {
+        p->src = tp->raw_data.data, p->n = tp->raw_data.len / p->w, p->src_w = p->w;
+        if (tp->raw_data.len != nbytes)
+            return osc_fail(d->err, OSC_ERR_MODEL,
+                            "%s: raw_data has %zu bytes; expected %zu (%lld x %s%s)", d->label,
+                            tp->raw_data.len, nbytes, (long long)count, dname,
+                            bits < 8 ? ", packed" : "");
+        return k_class[dtype] == C_BOOL ? check_bools(d, p->src, nbytes, "raw_data") : OSC_OK;
+    }
+    static const size_t k_src_w[P_COUNT] = {1, 4, 4, 0, 8, 8, 8};
+    p->src_w = k_src_w[field];
+    p->src = field == P_FLOAT    ? (const void *)tp->float_data
+             : field == P_INT32  ? (const void *)tp->int32_data
+             : field == P_INT64  ? (const void *)tp->int64_data
+             : field == P_DOUBLE ? (const void *)tp->double_data
+                                 : (const void *)tp->uint64_data;
+    size_t given = field == P_FLOAT    ? tp->n_float_data
+                   : field == P_INT32  ? tp->n_int32_data
+                   : field == P_INT64  ? tp->n_int64_data
+                   : field == P_DOUBLE ? tp->n_double_data
+                                       : tp->n_uint64_data;
+    p->n = nbytes / p->w;
+    if (given != p->n)
+        return osc_fail(d->err, OSC_ERR_MODEL, "%s: %s has %zu values; expected %zu (%lld x %s%s)",
+                        d->label, k_pname[field], given, p->n, (long long)count, dname,
+                        per == 2 ? ", as re/im pairs" : bits < 8 ? ", packed bytes" : "");
+    return check_values(tp, d, field, dtype, (unsigned)(p->w * 8));
+}
+
 osc_status osc_tensor_from_pb(const Onnx__TensorProto *tp, const osc_tdec *d, osc_tensor *out) {
     memset(out, 0, sizeof *out);
     int64_t count = 0;
     osc_status st = decode_header(tp, d, out, &count);
     if (st) goto fail;
     int32_t dtype = out->dtype;
-    unsigned bits = osc_dtype_get(dtype)->bits;
     int per;
-    int typed = typed_field(dtype, bits, &per);
+    int typed = typed_field(dtype, osc_dtype_get(dtype)->bits, &per);
     bool external = tp->has_data_location &&
                     tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
     size_t present[P_COUNT] = {tp->has_raw_data, tp->n_float_data,  tp->n_int32_data,
@@ -230,66 +276,21 @@ osc_status osc_tensor_from_pb(const Onnx__TensorProto *tp, const osc_tdec *d, os
         if (st) goto fail;
         return OSC_OK;
     }
-
     size_t nbytes;
     if (!osc_dtype_bytes(dtype, count, &nbytes)) {
         st = osc_fail(d->err, OSC_ERR_MODEL, "%s: %lld elements of %s overflow size_t", d->label,
                       (long long)count, osc_dtype_get(dtype)->name);
         goto fail;
     }
-    /* width of one stored field value: an element, or one packed byte for sub-byte types */
-    size_t w = bits >= 8 ? bits / 8 / (size_t)per : 1;
-    int64_t want = bits >= 8 ? count * per : (int64_t)nbytes;
-    size_t given_bytes = 0;
-    const void *src = NULL;
-    size_t src_w = w;
     osc_extref ref;
-    switch (field) {
-    case P_RAW:
-        if (external) {
-            st = osc_external_resolve(tp, d, nbytes, &ref);
-            if (st) goto fail;
-        } else {
-            given_bytes = tp->raw_data.len;
-            src = tp->raw_data.data;
-            if (given_bytes != nbytes) {
-                st = osc_fail(d->err, OSC_ERR_MODEL,
-                              "%s: raw_data has %zu bytes; expected %zu (%lld x %s%s)", d->label,
-                              given_bytes, nbytes, (long long)count, osc_dtype_get(dtype)->name,
-                              bits < 8 ? ", packed" : "");
-                goto fail;
-            }
-            if (k_class[dtype] == C_BOOL) {
-                st = check_bools(d, src, nbytes, "raw_data");
-                if (st) goto fail;
-            }
-        }
-        break;
-    default: {
-        size_t n = present[field];
-        static const size_t k_src_w[P_COUNT] = {1, 4, 4, 0, 8, 8, 8};
-        src_w = k_src_w[field];
-        src = field == P_FLOAT    ? (const void *)tp->float_data
-              : field == P_INT32  ? (const void *)tp->int32_data
-              : field == P_INT64  ? (const void *)tp->int64_data
-              : field == P_DOUBLE ? (const void *)tp->double_data
-                                  : (const void *)tp->uint64_data;
-        if ((uint64_t)want != n) {
-            st = osc_fail(d->err, OSC_ERR_MODEL,
-                          "%s: %s has %zu values; expected %lld (%lld x %s%s)", d->label, k_pname[field], n, (long long)want, (long long)count,
-                          osc_dtype_get(dtype)->name,
-                          per == 2 ? ", as re/im pairs" : bits < 8 ? ", packed bytes" : "");
-            goto fail;
-        }
-        st = check_values(tp, d, field, dtype, (unsigned)(w * 8));
-        if (st) goto fail;
-        break;
-    }
-    }
+    payload p = {0};
+    st = external ? osc_external_resolve(tp, d, nbytes, &ref)
+                  : inline_payload(tp, d, field, count, nbytes, &p);
+    if (st) goto fail;
 
     out->nbytes = nbytes;
-    if (!external && src && d->borrow && d->pool && src_w == w && osc_pb_in_pool(src)) {
-        out->data = (void *)src; /* protobuf-c's copy already lives in the model's pool */
+    if (p.src && d->borrow && d->pool && p.src_w == p.w && osc_pb_in_pool(p.src)) {
+        out->data = (void *)p.src; /* protobuf-c's copy already lives in the model's pool */
         return OSC_OK;
     }
     void *dst = sink_alloc(d, nbytes);
@@ -304,8 +305,8 @@ osc_status osc_tensor_from_pb(const Onnx__TensorProto *tp, const osc_tdec *d, os
             sink_drop(d, dst);
             goto fail;
         }
-    } else if (nbytes) {
-        narrow(dst, src, nbytes / w, w, src_w);
+    } else if (p.n) {
+        narrow(dst, p.src, p.n, p.w, p.src_w);
     }
     out->data = dst;
     return OSC_OK;

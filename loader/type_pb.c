@@ -54,7 +54,7 @@ osc_status osc_type_from_pb(const Onnx__TypeProto *tp, const char *role, const c
                    dm->dim_param && dm->dim_param[0]) {
             out->dim_names[i] = osc_pool_strdup(pool, dm->dim_param);
             if (!out->dim_names[i])
-                return osc_nomem(err, pool->alloc, strlen(dm->dim_param) + 1, name);
+                return osc_pool_nomem(err, pool, strlen(dm->dim_param) + 1, name);
         }
     }
     return OSC_OK;

@@ -75,7 +75,9 @@ static void put_varint(wbuf *b, uint64_t v) {
     put(b, tmp, n);
 }
 
-static void put_tag(wbuf *b, unsigned field, unsigned wt) { put_varint(b, (uint64_t)field << 3 | wt); }
+static void put_tag(wbuf *b, unsigned field, unsigned wt) {
+    put_varint(b, (uint64_t)field << 3 | wt);
+}
 
 /* int64 fields are varints of the two's complement value (negative ones take 10 bytes). */
 static void f_varint(wbuf *b, unsigned field, int64_t v) {
@@ -249,7 +251,8 @@ static osc_status tensor_msg(osc_mw *mw, wbuf *m, const char *what, const char *
     if (name[0]) f_str(m, T_NAME, name);
     if (t->dtype == OSC_STRING) {
         const osc_string *s = t->data;
-        for (size_t i = 0; i < nbytes / sizeof *s; i++) f_bytes(m, T_STRING_DATA, s[i].ptr, s[i].len);
+        for (size_t i = 0; i < nbytes / sizeof *s; i++)
+            f_bytes(m, T_STRING_DATA, s[i].ptr, s[i].len);
     } else {
         f_bytes(m, T_RAW_DATA, t->data, nbytes); /* little-endian, as raw_data requires */
     }
@@ -387,7 +390,8 @@ osc_status osc_mw_attr_tensor(osc_mw *mw, int node, const char *name, const osc_
 osc_status osc_mw_serialize(osc_mw *mw, void **buf, size_t *len) {
     if (buf) *buf = NULL;
     if (len) *len = 0;
-    if (!mw || !buf || !len) return mw ? fail(mw, OSC_ERR_ARG, "osc_mw_serialize: NULL") : OSC_ERR_ARG;
+    if (!mw) return OSC_ERR_ARG;
+    if (!buf || !len) return fail(mw, OSC_ERR_ARG, "osc_mw_serialize: buf or len is NULL");
     if (mw->err.status) return mw->err.status;
     wbuf g = {0}, m = {0};
     for (int i = 0; i < mw->n_nodes; i++) f_msg(&g, GRAPH_NODE, &mw->nodes[i]);

@@ -67,43 +67,6 @@ osc_status osc_ge_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
     return OSC_OK;
 }
 
-/* Fails unless t->data holds every element of t's shape (NULL is fine when there are none). */
-static osc_status check_buffer(osc_kctx *k, const char *kind, int32_t i, const char *what,
-                               const osc_tensor *t) {
-    size_t need = 0;
-    if (!osc_dtype_bytes(t->dtype, osc_tensor_count(t), &need) || t->nbytes < need ||
-        (need && !t->data))
-        return osc_kfail(k, OSC_ERR_ARG, "%s %d '%s' buffer holds %zu bytes (data %s) but its "
-                         "shape needs %zu", kind, (int)i, what, t->nbytes,
-                         t->data ? "set" : "NULL", need);
-    return OSC_OK;
-}
-
-/* Every index must lie in [-s, s-1]. Reads only the indices, so it runs before any write and a
- * failed run leaves the output untouched. */
-static osc_status check_range(osc_kctx *k, const osc_tensor *idx, int32_t axis, int64_t s) {
-    int64_t n = osc_tensor_count(idx);
-    for (int64_t i = 0; i < n; i++) {
-        int64_t v = osc_index_at(idx, i);
-        if (v < -s || v >= s)
-            return osc_kfail(k, OSC_ERR_INDEX, "input 1 'indices' (%s) flat position %lld: value "
-                             "%lld is out of range [%lld, %lld] for axis %d of size %lld",
-                             osc_kinput_name(k, 1), (long long)i, (long long)v, (long long)-s,
-                             (long long)(s - 1), (int)axis, (long long)s);
-    }
-    return OSC_OK;
-}
-
-/* Row-major element strides of t; false when a product overflows int64. */
-static bool row_strides(const osc_tensor *t, int64_t *stride) {
-    int64_t s = 1;
-    for (int32_t d = t->rank - 1; d >= 0; d--) {
-        stride[d] = s;
-        if (!osc_mul_ok(s, t->dims[d], &s)) return false;
-    }
-    return true;
-}
-
 osc_status osc_ge_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
                       int32_t n_out) {
     int32_t axis;
@@ -111,8 +74,8 @@ osc_status osc_ge_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
     if (st) return st;
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     const osc_tensor *data = in[0], *idx = in[1];
-    for (int32_t i = 0; i < 2 && !st; i++) st = check_buffer(k, "input", i, k_what[i], in[i]);
-    if (!st) st = check_buffer(k, "output", 0, "output", out);
+    for (int32_t i = 0; i < 2 && !st; i++) st = osc_check_buffer(k, "input", i, k_what[i], in[i]);
+    if (!st) st = osc_check_buffer(k, "output", 0, "output", out);
     if (st) return st;
     const int64_t n = osc_tensor_count(idx);
     if (out->dtype != data->dtype || osc_tensor_count(out) != n)
@@ -121,14 +84,14 @@ osc_status osc_ge_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
                          osc_dtype_get(out->dtype)->name, (long long)osc_tensor_count(out),
                          osc_dtype_get(data->dtype)->name, (long long)n, osc_kinput_name(k, 1));
     const int64_t s = data->dims[axis];
-    st = check_range(k, idx, axis, s);
+    st = osc_check_index_range(k, idx, axis, s);
     if (st || n == 0) return st;
 
-    /* n > 0 and every index passed check_range, so data has no zero dim: its strides cannot
-     * overflow. step[d] moves the source offset with indices dim d (0 along axis: the index
+    /* n > 0 and every index passed osc_check_index_range, so data has no zero dim: its strides
+     * cannot overflow. step[d] moves the source offset with indices dim d (0 along axis: the index
      * supplies that coordinate); wrap[d] = step[d] * dims[d] <= data's count undoes a carry. */
     int64_t stride[OSC_MAX_RANK], step[OSC_MAX_RANK], wrap[OSC_MAX_RANK], c[OSC_MAX_RANK];
-    if (!row_strides(data, stride))
+    if (!osc_row_strides(data, stride))
         return osc_kfail(k, OSC_ERR_LIMIT, "input 0 'data' (%s) has more than 2^63-1 elements",
                          osc_kinput_name(k, 0));
     const int32_t r = data->rank;

@@ -16,29 +16,6 @@ typedef struct gnd_geom {
     int64_t count;    /* elements of data */
 } gnd_geom;
 
-/* Product of n dims; false on a negative dim or overflow. Zero when any dim is zero, even if
- * the other dims alone would overflow (a zero-size tensor is valid). */
-static bool dims_prod(const int64_t *d, int32_t n, int64_t *out) {
-    int64_t p = 1;
-    for (int32_t i = 0; i < n; i++)
-        if (d[i] < 0) return false;
-    for (int32_t i = 0; i < n; i++)
-        if (d[i] == 0) return *out = 0, true;
-    for (int32_t i = 0; i < n; i++)
-        if (!osc_mul_ok(p, d[i], &p)) return false;
-    *out = p;
-    return true;
-}
-
-static osc_status size_of(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
-                          int64_t *out) {
-    if (t->rank < 0 || t->rank > OSC_MAX_RANK || !dims_prod(t->dims, t->rank, out))
-        return osc_kfail(k, OSC_ERR_LIMIT, "input %d '%s' (%s): element count of shape rank %d "
-                         "is negative or overflows int64", input, what, osc_kinput_name(k, input),
-                         (int)t->rank);
-    return OSC_OK;
-}
-
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, gnd_geom *g) {
     if (n_in < 2 || !in[0] || !in[1])
         return osc_kfail(k, OSC_ERR_MODEL, "needs inputs data and indices");
@@ -48,8 +25,8 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     char buf[256];
     if ((st = osc_check_std_dtype(k, 0, "data", data))) return st;
     if ((st = osc_check_index_dtype(k, 1, "indices", idx, false))) return st;
-    if ((st = size_of(k, 0, "data", data, &g->count))) return st;
-    if ((st = size_of(k, 1, "indices", idx, &n))) return st;
+    if ((st = osc_check_count(k, 0, "data", data, &g->count))) return st;
+    if ((st = osc_check_count(k, 1, "indices", idx, &n))) return st;
     int32_t q = idx->rank, r = data->rank;
     if (r < 1)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) has rank 0; expected rank >= 1",
@@ -82,9 +59,9 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     if (q - 1 + r - g->b - g->k > OSC_MAX_RANK)
         return osc_kfail(k, OSC_ERR_LIMIT, "output rank %d exceeds %d",
                          q - 1 + r - g->b - g->k, OSC_MAX_RANK);
-    if (!dims_prod(data->dims, g->b, &g->batches) ||
-        !dims_prod(idx->dims + g->b, q - 1 - g->b, &g->tuples) ||
-        !dims_prod(data->dims + g->b + g->k, r - g->b - g->k, &g->slice) ||
+    if ((g->batches = osc_dims_prod(data->dims, g->b)) < 0 ||
+        (g->tuples = osc_dims_prod(idx->dims + g->b, q - 1 - g->b)) < 0 ||
+        (g->slice = osc_dims_prod(data->dims + g->b + g->k, r - g->b - g->k)) < 0 ||
         !osc_mul_ok(g->batches, g->tuples, &n) || !osc_mul_ok(n, g->slice, &n))
         return osc_kfail(k, OSC_ERR_LIMIT, "output element count overflows int64");
     return OSC_OK;
@@ -121,25 +98,6 @@ osc_status osc_gnd_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     return OSC_OK;
 }
 
-/* Every component j of every tuple lies in [-s, s-1], s = dims[j] (data dim b + j); checked
- * before any write. The flat loop runs over all of indices with j cycling through k. */
-static osc_status check_indices(osc_kctx *k, const osc_tensor *idx, int64_t n_elems, int32_t kk,
-                                const int64_t *dims, int32_t b) {
-    const int64_t *v = idx->data;
-    int32_t j = 0;
-    for (int64_t p = 0; p < n_elems; p++) {
-        int64_t s = dims[j];
-        if (v[p] < -s || v[p] >= s)
-            return osc_kfail(k, OSC_ERR_INDEX, "input 1 'indices' (%s): value %lld at flat "
-                             "position %lld is out of range [%lld, %lld] for dim %d of input 0 "
-                             "'data' (size %lld)", osc_kinput_name(k, 1), (long long)v[p],
-                             (long long)p, (long long)-s, (long long)(s - 1), (int)(b + j),
-                             (long long)s);
-        if (++j == kk) j = 0;
-    }
-    return OSC_OK;
-}
-
 osc_status osc_gnd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
                        int32_t n_out) {
     gnd_geom g;
@@ -148,7 +106,9 @@ osc_status osc_gnd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
     if (st) return st;
     const osc_tensor *data = in[0], *idx = in[1];
     const int64_t *dims = data->dims + g.b; /* the dims tuple components address */
-    if ((st = check_indices(k, idx, g.batches * g.tuples * g.k, g.k, dims, g.b))) return st;
+    /* component j of every tuple against data dim b + j, before any write */
+    if ((st = osc_check_index_tuples(k, idx, g.batches * g.tuples * g.k, g.k, dims, g.b)))
+        return st;
     /* An empty output writes nothing. A non-empty one has batches, tuples and a slice, all
      * validated above, so every data dim is non-zero and the strides below cannot overflow. */
     if (g.batches * g.tuples * g.slice == 0) return OSC_OK;

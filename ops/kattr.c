@@ -1,4 +1,4 @@
-/* kattr.c: helpers every kernel shares: node-named errors, attribute parsing, dtype checks. */
+/* kattr.c: helpers every kernel shares: node-named errors, attributes, dtype/shape/index checks. */
 #include <stdio.h>
 #include <string.h>
 
@@ -151,4 +151,68 @@ void osc_same_shape(osc_tensor *out, const osc_tensor *t) {
     out->dtype = t->dtype;
     out->rank = t->rank;
     memcpy(out->dims, t->dims, sizeof out->dims);
+}
+
+osc_status osc_check_count(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
+                           int64_t *out) {
+    *out = osc_tensor_count(t);
+    if (*out < 0)
+        return osc_kfail(k, OSC_ERR_LIMIT, "input %d '%s' (%s): element count of shape rank %d "
+                         "is negative or overflows int64", input, what, osc_kinput_name(k, input),
+                         (int)t->rank);
+    return OSC_OK;
+}
+
+osc_status osc_check_buffer(osc_kctx *k, const char *kind, int32_t i, const char *what,
+                            const osc_tensor *t) {
+    size_t need = 0;
+    if (!osc_dtype_bytes(t->dtype, osc_tensor_count(t), &need) || t->nbytes < need ||
+        (need && !t->data))
+        return osc_kfail(k, OSC_ERR_ARG, "%s %d '%s' buffer holds %zu bytes (data %s) but its "
+                         "shape needs %zu", kind, (int)i, what, t->nbytes,
+                         t->data ? "set" : "NULL", need);
+    return OSC_OK;
+}
+
+/* Reads only the indices, so callers run it before any write and a failed run leaves the
+ * output untouched. */
+osc_status osc_check_index_range(osc_kctx *k, const osc_tensor *idx, int32_t axis, int64_t s) {
+    int64_t n = osc_tensor_count(idx);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = osc_index_at(idx, i);
+        if (v < -s || v >= s)
+            return osc_kfail(k, OSC_ERR_INDEX, "input 1 'indices' (%s) flat position %lld: value "
+                             "%lld is out of range [%lld, %lld] for axis %d of size %lld",
+                             osc_kinput_name(k, 1), (long long)i, (long long)v, (long long)-s,
+                             (long long)(s - 1), (int)axis, (long long)s);
+    }
+    return OSC_OK;
+}
+
+bool osc_row_strides(const osc_tensor *t, int64_t *stride) {
+    int64_t s = 1;
+    for (int32_t d = t->rank - 1; d >= 0; d--) {
+        stride[d] = s;
+        if (!osc_mul_ok(s, t->dims[d], &s)) return false;
+    }
+    return true;
+}
+
+/* The flat loop runs over all n_elems int64 values of idx with j cycling through kk, so
+ * component j of every tuple is checked against dims[j]. */
+osc_status osc_check_index_tuples(osc_kctx *k, const osc_tensor *idx, int64_t n_elems,
+                                  int32_t kk, const int64_t *dims, int32_t dim0) {
+    const int64_t *v = idx->data;
+    int32_t j = 0;
+    for (int64_t p = 0; p < n_elems; p++) {
+        int64_t s = dims[j];
+        if (v[p] < -s || v[p] >= s)
+            return osc_kfail(k, OSC_ERR_INDEX, "input 1 'indices' (%s): value %lld at flat "
+                             "position %lld is out of range [%lld, %lld] for dim %d of input 0 "
+                             "'data' (size %lld)", osc_kinput_name(k, 1), (long long)v[p],
+                             (long long)p, (long long)-s, (long long)(s - 1), (int)(dim0 + j),
+                             (long long)s);
+        if (++j == kk) j = 0;
+    }
+    return OSC_OK;
 }

@@ -69,5 +69,21 @@ osc_status osc_check_same_dtype(osc_kctx *k, int32_t ia, const char *a_what, con
 const char *osc_shape_str(const osc_tensor *t, char *buf, size_t size);
 /* Sets out->dtype/rank/dims from t (output shaped like an input). */
 void osc_same_shape(osc_tensor *out, const osc_tensor *t);
+/* *out = osc_tensor_count(t), else OSC_ERR_LIMIT naming input `input` ("data", ...). */
+osc_status osc_check_count(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
+                           int64_t *out);
+/* Fails (OSC_ERR_ARG) unless t->data holds every element of t's shape (NULL is fine when there
+ * are none); `kind` is "input" or "output", i its position. */
+osc_status osc_check_buffer(osc_kctx *k, const char *kind, int32_t i, const char *what,
+                            const osc_tensor *t);
+/* Fails (OSC_ERR_INDEX) unless every element of input 1 'indices' lies in [-s, s-1], s the size
+ * of data's `axis`. */
+osc_status osc_check_index_range(osc_kctx *k, const osc_tensor *idx, int32_t axis, int64_t s);
+/* Row-major element strides of t into stride[0..rank-1]; false when a product overflows int64. */
+bool osc_row_strides(const osc_tensor *t, int64_t *stride);
+/* Fails (OSC_ERR_INDEX) unless component j of every kk-tuple in the first n_elems int64 values of
+ * input 1 'indices' lies in [-dims[j], dims[j]-1]; messages name data dim dim0 + j. */
+osc_status osc_check_index_tuples(osc_kctx *k, const osc_tensor *idx, int64_t n_elems,
+                                  int32_t kk, const int64_t *dims, int32_t dim0);
 
 #endif

@@ -16,20 +16,6 @@ typedef struct snd_geom {
     osc_reduce_fn fn;
 } snd_geom;
 
-/* Product of n dims; false on a negative dim or overflow. Zero when any dim is zero, even if
- * the other dims alone would overflow (a zero-size tensor is valid). */
-static bool dims_prod(const int64_t *d, int32_t n, int64_t *out) {
-    int64_t p = 1;
-    for (int32_t i = 0; i < n; i++)
-        if (d[i] < 0) return false;
-    for (int32_t i = 0; i < n; i++)
-        if (d[i] == 0) return *out = 0, true;
-    for (int32_t i = 0; i < n; i++)
-        if (!osc_mul_ok(p, d[i], &p)) return false;
-    *out = p;
-    return true;
-}
-
 /* "[a0,...,b0,...]": the concatenation of two dim lists, for messages. */
 static const char *concat_str(const int64_t *a, int32_t na, const int64_t *b, int32_t nb,
                               char *buf, size_t size) {
@@ -39,15 +25,6 @@ static const char *concat_str(const int64_t *a, int32_t na, const int64_t *b, in
                               (long long)(i < na ? a[i] : b[i - na]));
     if (p < size) snprintf(buf + p, size - p, "]");
     return buf;
-}
-
-static osc_status size_of(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
-                          int64_t *out) {
-    if (t->rank < 0 || t->rank > OSC_MAX_RANK || !dims_prod(t->dims, t->rank, out))
-        return osc_kfail(k, OSC_ERR_LIMIT, "input %d '%s' (%s): element count of shape rank %d "
-                         "is negative or overflows int64", input, what, osc_kinput_name(k, input),
-                         (int)t->rank);
-    return OSC_OK;
 }
 
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, snd_geom *g) {
@@ -60,9 +37,9 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     if ((st = osc_check_std_dtype(k, 0, "data", data))) return st;
     if ((st = osc_check_index_dtype(k, 1, "indices", idx, false))) return st;
     if ((st = osc_check_same_dtype(k, 0, "data", data, 2, "updates", upd))) return st;
-    if ((st = size_of(k, 0, "data", data, &g->count))) return st;
-    if ((st = size_of(k, 1, "indices", idx, &n))) return st;
-    if ((st = size_of(k, 2, "updates", upd, &n))) return st;
+    if ((st = osc_check_count(k, 0, "data", data, &g->count))) return st;
+    if ((st = osc_check_count(k, 1, "indices", idx, &n))) return st;
+    if ((st = osc_check_count(k, 2, "updates", upd, &n))) return st;
     if (data->rank < 1)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) has rank 0; expected rank >= 1",
                          osc_kinput_name(k, 0));
@@ -88,8 +65,8 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                          osc_shape_str(upd, given, sizeof given),
                          concat_str(idx->dims, q - 1, data->dims + g->k, r - g->k, want,
                                     sizeof want), (int)g->k);
-    if (!dims_prod(idx->dims, q - 1, &g->n_tuples) ||
-        !dims_prod(data->dims + g->k, r - g->k, &g->slice))
+    if ((g->n_tuples = osc_dims_prod(idx->dims, q - 1)) < 0 ||
+        (g->slice = osc_dims_prod(data->dims + g->k, r - g->k)) < 0)
         return osc_kfail(k, OSC_ERR_LIMIT, "input 2 'updates' (%s): slice sizes overflow int64",
                          osc_kinput_name(k, 2));
     g->fn = osc_reduce_get(data->dtype, k->node->params.reduction);
@@ -123,25 +100,6 @@ osc_status osc_snd_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     return OSC_OK;
 }
 
-/* Every component j of every tuple lies in [-s, s-1], s = dims[j]; checked before any write.
- * The flat loop runs over all of indices (n_tuples * k elements) with j cycling through k. */
-static osc_status check_indices(osc_kctx *k, const osc_tensor *idx, int64_t n_elems, int32_t kk,
-                                const int64_t *dims) {
-    const int64_t *v = idx->data;
-    int32_t j = 0;
-    for (int64_t p = 0; p < n_elems; p++) {
-        int64_t s = dims[j];
-        if (v[p] < -s || v[p] >= s)
-            return osc_kfail(k, OSC_ERR_INDEX, "input 1 'indices' (%s): value %lld at flat "
-                             "position %lld is out of range [%lld, %lld] for dim %d of input 0 "
-                             "'data' (size %lld)", osc_kinput_name(k, 1), (long long)v[p],
-                             (long long)p, (long long)-s, (long long)(s - 1), (int)j,
-                             (long long)s);
-        if (++j == kk) j = 0;
-    }
-    return OSC_OK;
-}
-
 osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
                        int32_t n_out) {
     snd_geom g;
@@ -149,7 +107,8 @@ osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
     osc_status st = geometry(k, in, n_in, &g);
     if (st) return st;
     const osc_tensor *data = in[0], *idx = in[1], *upd = in[2];
-    if ((st = check_indices(k, idx, g.n_tuples * g.k, g.k, data->dims))) return st;
+    /* every tuple component against its data dim, before any write */
+    if ((st = osc_check_index_tuples(k, idx, g.n_tuples * g.k, g.k, data->dims, 0))) return st;
 
     size_t esize = osc_dtype_get(data->dtype)->bits / 8;
     char *dst = out[0].data;

@@ -19,20 +19,6 @@ typedef struct ts_geom {
     const osc_tensor *wi; /* write_indices or NULL (all zero) */
 } ts_geom;
 
-/* Product of n dims; false on a negative dim or overflow. Zero when any dim is zero, even if
- * the other dims alone would overflow (a zero-size tensor is valid). */
-static bool dims_prod(const int64_t *d, int32_t n, int64_t *out) {
-    int64_t p = 1;
-    for (int32_t i = 0; i < n; i++)
-        if (d[i] < 0) return false;
-    for (int32_t i = 0; i < n; i++)
-        if (d[i] == 0) return *out = 0, true;
-    for (int32_t i = 0; i < n; i++)
-        if (!osc_mul_ok(p, d[i], &p)) return false;
-    *out = p;
-    return true;
-}
-
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, ts_geom *g) {
     if (n_in < 2 || !in[0] || !in[1])
         return osc_kfail(k, OSC_ERR_MODEL, "needs inputs past_cache and update");
@@ -44,8 +30,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'past_cache' (%s) has unknown dtype "
                          "%d", osc_kinput_name(k, 0), (int)past->dtype);
     if ((st = osc_check_same_dtype(k, 0, "past_cache", past, 1, "update", upd))) return st;
-    if (past->rank < 0 || past->rank > OSC_MAX_RANK || !dims_prod(past->dims, past->rank,
-                                                                  &g->count))
+    if ((g->count = osc_tensor_count(past)) < 0)
         return osc_kfail(k, OSC_ERR_LIMIT, "input 0 'past_cache' (%s): element count is "
                          "negative or overflows int64", osc_kinput_name(k, 0));
     if ((st = osc_norm_axis(k, k->node->params.axis, past->rank, &g->axis))) return st;
@@ -67,8 +52,8 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     g->max_seq = past->dims[g->axis];
     g->seq = upd->dims[g->axis];
     /* sub-products of a valid count; recomputed exactly when the count is 0 */
-    if (!dims_prod(past->dims + 1, g->axis - 1, &g->outer) ||
-        !dims_prod(past->dims + g->axis + 1, past->rank - g->axis - 1, &g->inner))
+    if ((g->outer = osc_dims_prod(past->dims + 1, g->axis - 1)) < 0 ||
+        (g->inner = osc_dims_prod(past->dims + g->axis + 1, past->rank - g->axis - 1)) < 0)
         return osc_kfail(k, OSC_ERR_LIMIT, "input 0 'past_cache' (%s): sizes overflow int64",
                          osc_kinput_name(k, 0));
     g->wi = n_in >= 3 ? in[2] : NULL;

@@ -21,10 +21,21 @@ const char *osc_dtype_name(int32_t dtype) { return osc_dtype_get(dtype)->name; }
 
 size_t osc_dtype_bits(int32_t dtype) { return osc_dtype_get(dtype)->bits; }
 
+/* Zero dims are looked for before multiplying: a zero-size tensor is valid whatever its other
+ * dims, so [2^40, 2^40, 0] is 0, not an overflow. */
+int64_t osc_dims_prod(const int64_t *dims, int32_t n) {
+    int64_t p = 1;
+    if (n < 0) return -1;
+    for (int32_t i = 0; i < n; i++)
+        if (dims[i] < 0) return -1;
+    for (int32_t i = 0; i < n; i++)
+        if (dims[i] == 0) return 0;
+    for (int32_t i = 0; i < n; i++)
+        if (!osc_mul_ok(p, dims[i], &p)) return -1;
+    return p;
+}
+
 int64_t osc_tensor_count(const osc_tensor *t) {
-    int64_t n = 1;
     if (t->rank < 0 || t->rank > OSC_MAX_RANK) return -1;
-    for (int32_t i = 0; i < t->rank; i++)
-        if (t->dims[i] < 0 || !osc_mul_ok(n, t->dims[i], &n)) return -1;
-    return n;
+    return osc_dims_prod(t->dims, t->rank);
 }

@@ -62,5 +62,8 @@ static inline bool osc_mul_ok(int64_t a, int64_t b, int64_t *out) {
 static inline bool osc_add_ok(int64_t a, int64_t b, int64_t *out) {
     return !__builtin_add_overflow(a, b, out);
 }
+/* Product of dims[0..n-1] (1 when n == 0); 0 when any dim is 0, even if the other dims alone
+ * would overflow; -1 when n or a dim is negative or the product overflows int64. */
+int64_t osc_dims_prod(const int64_t *dims, int32_t n);
 
 #endif

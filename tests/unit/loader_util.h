@@ -14,7 +14,8 @@
 #include "runtime/dtype.h"
 
 /* Fails the test unless `st` is `want` and `msg` contains every NULL-terminated needle. */
-#define lu_expect(st, want, msg, ...) lu_expect_(st, want, msg, __FILE__, __LINE__, __VA_ARGS__, NULL)
+#define lu_expect(st, want, msg, ...) \
+    lu_expect_(st, want, msg, __FILE__, __LINE__, __VA_ARGS__, NULL)
 void lu_expect_(osc_status st, osc_status want, const char *msg, const char *file, int line, ...);
 
 /* Packs any protobuf-c message into a malloc'ed buffer. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "runtime/common.h"
 #include "runtime/dtype.h"
 
 static float bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -118,11 +119,34 @@ static void packed_copy(void **state) {
     assert_int_equal(d2, 0xcf);
 }
 
+/* A zero dim makes the count 0 even when the other dims alone overflow; -1 is kept for a
+ * negative dim and a real overflow. */
+static void counts_and_overflow(void **state) {
+    (void)state;
+    const int64_t big = (int64_t)1 << 40;
+    osc_tensor t;
+    memset(&t, 0, sizeof t);
+    t.dtype = OSC_FLOAT;
+    t.rank = 3, t.dims[0] = big, t.dims[1] = big, t.dims[2] = 0;
+    assert_int_equal(osc_tensor_count(&t), 0);
+    assert_int_equal(osc_dims_prod(t.dims, 3), 0);
+    t.rank = 2;
+    assert_int_equal(osc_tensor_count(&t), -1);
+    assert_int_equal(osc_dims_prod(t.dims, 2), -1);
+    t.rank = 1, t.dims[0] = -1;
+    assert_int_equal(osc_tensor_count(&t), -1);
+    assert_int_equal(osc_dims_prod(t.dims, 1), -1);
+    t.rank = 0;
+    assert_int_equal(osc_tensor_count(&t), 1);
+    assert_int_equal(osc_dims_prod(t.dims, 0), 1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_sizes),      cmocka_unit_test(f16_known_values),
         cmocka_unit_test(f16_round_trip_all), cmocka_unit_test(f16_nearest_even_random),
         cmocka_unit_test(bf16_conversions), cmocka_unit_test(packed_copy),
+        cmocka_unit_test(counts_and_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
