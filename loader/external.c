@@ -65,8 +65,8 @@ osc_status osc_external_resolve(const Onnx__TensorProto *tp, const osc_tdec *d, 
     }
     if (!d->base_dir)
         return osc_fail(d->err, OSC_ERR_MODEL,
-                        "%s: external data ('%.200s') refused: the model was loaded without a "
-                        "base folder", d->label, loc ? loc : "");
+                        "%s: external data ('%.200s') refused: no base folder to resolve it in "
+                        "(loaded from memory)", d->label, loc ? loc : "");
     if (!loc || !*loc)
         return osc_fail(d->err, OSC_ERR_MODEL, "%s: external data has no 'location'", d->label);
     if (loc[0] == '/')

@@ -327,6 +327,18 @@ static osc_status load_nodes(ctx *c) {
     return st;
 }
 
+/* A graph output or value_info type for value id: the first declaration (graph input,
+ * initializer, output, value_info, in that order) gives the decl, but a non-tensor kind from
+ * any of them is recorded even on an already declared value, so the runtime refuses it. */
+static void apply_type(ctx *c, int32_t id, const osc_type *t) {
+    osc_value *v = &c->g->values[id];
+    if (!c->declared[id])
+        v->decl = *t;
+    else if (t->non_tensor && !v->decl.non_tensor)
+        v->decl.non_tensor = t->non_tensor;
+    c->declared[id] = true;
+}
+
 static osc_status load_outputs(ctx *c) {
     const Onnx__GraphProto *gp = c->gp;
     osc_graph *g = c->g;
@@ -348,8 +360,7 @@ static osc_status load_outputs(ctx *c) {
         osc_type t;
         osc_status st = osc_type_from_pb(vi->type, "graph output", vi->name, c->pool, &t, c->err);
         if (st) return st;
-        if (!c->declared[id]) v->decl = t;
-        c->declared[id] = true;
+        apply_type(c, id, &t);
         v->is_output = true;
         g->outputs[g->n_outputs++] = id;
     }
@@ -365,9 +376,8 @@ static osc_status load_value_info(ctx *c) {
                                          c->err);
         if (st) return st;
         int32_t id = vi->name && vi->name[0] ? osc_names_find(&c->names, vi->name) : -1;
-        if (id < 0 || c->declared[id]) continue; /* about a name the graph does not use */
-        c->g->values[id].decl = t;
-        c->declared[id] = true;
+        if (id < 0) continue; /* about a name the graph does not use */
+        apply_type(c, id, &t);
     }
     return OSC_OK;
 }

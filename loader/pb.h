@@ -49,7 +49,8 @@ typedef struct osc_tdec {
     const char *label;    /* names the tensor in messages: "initializer 'w'" */
     const char *base_dir; /* folder external data is relative to; NULL refuses external data */
     osc_pool *pool;       /* data (and string bytes) go here; NULL: one malloc() block */
-    bool borrow;          /* data may point into pool-owned protobuf-c blocks (OSC_PB_BIG) */
+    bool borrow;          /* data may point into pool-owned protobuf-c blocks (OSC_PB_BIG);
+                           * only for messages unpacked through an osc_pb_alloc on `pool` */
     osc_err *err;
 } osc_tdec;
 
@@ -87,7 +88,7 @@ typedef struct osc_names {
     int32_t n, max;
 } osc_names;
 
-/* Room for up to max_keys distinct keys; OSC_ERR_LIMIT beyond INT32_MAX. */
+/* Room for up to max_keys distinct keys; OSC_ERR_LIMIT beyond INT32_MAX / 2. */
 osc_status osc_names_init(osc_names *m, osc_allocator *a, size_t max_keys, const char *what,
                           osc_err *err);
 /* Id of s, or -1. */
@@ -100,8 +101,9 @@ void osc_names_free(osc_names *m);
 
 /* TypeProto of a graph input/output/value_info -> osc_type (strings copied to pool).
  * `role` and `name` name the value in messages ("graph input", "x"). A NULL type, or a
- * tensor type without elem_type/shape, leaves dtype 0 / rank -1. Non-tensor types are
- * OSC_ERR_UNSUPPORTED. */
+ * tensor type without elem_type/shape, leaves dtype 0 / rank -1. A non-tensor type (sequence,
+ * map, optional, sparse tensor, or a kind unknown to this onnx.proto) is accepted: it sets
+ * out->non_tensor ("a sequence", ..., "an unknown") and leaves dtype 0 / rank -1. */
 osc_status osc_type_from_pb(const Onnx__TypeProto *tp, const char *role, const char *name,
                             osc_pool *pool, osc_type *out, osc_err *err);
 

@@ -17,17 +17,17 @@ osc_status osc_type_from_pb(const Onnx__TypeProto *tp, const char *role, const c
     case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE: kind = "an optional"; break;
     case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE: kind = "a sparse tensor"; break;
     default:
-        /* Newer kinds (opaque, ...) are unknown fields to this onnx.proto. */
-        if (tp->base.n_unknown_fields)
-            return osc_fail(err, OSC_ERR_UNSUPPORTED,
-                            "%s '%s' has a type this runtime does not know (TypeProto field "
-                            "%u); only tensors are supported", role, name,
-                            (unsigned)tp->base.unknown_fields[0].tag);
+        /* Newer kinds (opaque, ...) arrive as unknown fields of this onnx.proto's TypeProto. */
+        if (!tp->base.n_unknown_fields) return OSC_OK; /* no type: unknown tensor */
+        kind = "an unknown";
+        break;
+    }
+    if (kind) {
+        /* Accepted and recorded: the runtime names an unsupported op first (the usual cause),
+         * then refuses the non-tensor value itself. dtype stays 0 and rank -1. */
+        out->non_tensor = kind;
         return OSC_OK;
     }
-    if (kind)
-        return osc_fail(err, OSC_ERR_UNSUPPORTED,
-                        "%s '%s' has %s type; only tensors are supported", role, name, kind);
     const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
     if (!tt) return OSC_OK;
     int32_t dtype = tt->has_elem_type ? tt->elem_type : 0;

@@ -71,6 +71,10 @@ typedef struct osc_type {
     int32_t rank;                       /* -1: unknown */
     int64_t dims[OSC_MAX_RANK];         /* -1: symbolic or unknown */
     const char *dim_names[OSC_MAX_RANK]; /* dim_param or NULL */
+    /* Non-NULL for a value declared with a non-tensor type: "a sequence", "a map", "an optional",
+     * "a sparse tensor", "an unknown". The loader accepts such models so that the runtime can
+     * first name an unsupported op (the usual cause); then it refuses the type itself. */
+    const char *non_tensor;
 } osc_type;
 
 typedef struct osc_value {

@@ -160,6 +160,17 @@ static osc_status infer_static(osc_model *m, osc_err *err) {
     return OSC_OK;
 }
 
+/* Runs after dispatch, so a model that also uses an unsupported op is reported by its op. */
+static osc_status check_tensor_types(const osc_model *m, osc_err *err) {
+    for (int32_t v = 0; v < m->g.n_values; v++) {
+        const osc_value *val = &m->g.values[v];
+        if (val->decl.non_tensor)
+            return osc_fail(err, OSC_ERR_UNSUPPORTED, "value '%s' has %s type; only tensors are "
+                            "supported", val->name, val->decl.non_tensor);
+    }
+    return OSC_OK;
+}
+
 static osc_status order_inputs(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
     m->input_order = osc_pool_alloc(&m->pool, ((size_t)g->n_inputs + 1) * sizeof(int32_t));
@@ -199,6 +210,7 @@ osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_d
     osc_pool_init(&m->pool, &m->alloc, 0);
     osc_status st = osc_loader_parse_model(buf, len, base_dir, &m->pool, &m->g, &err);
     if (!st) st = dispatch(m, &err);
+    if (!st) st = check_tensor_types(m, &err);
     if (!st) st = order_inputs(m, &err);
     if (!st) st = plan_buffers(m, &err);
     if (!st) st = infer_static(m, &err);

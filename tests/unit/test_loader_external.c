@@ -1,5 +1,4 @@
-/* test_loader_external.c: tensor payloads in external files (data_location == EXTERNAL):
- * good ranges, and every way a location, offset or length can be refused. */
+/* test_loader_external.c: external tensor data: good ranges and every refused location/range. */
 #define _XOPEN_SOURCE 700 /* symlink */
 #include <stdio.h>
 #include <stdlib.h>

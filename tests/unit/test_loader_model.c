@@ -1,5 +1,4 @@
-/* test_loader_model.c: ModelProto -> osc_graph: writer round trip, every structural check,
- * hostile bytes, allocation failures, a 10,000-node chain, osc_read_file. */
+/* test_loader_model.c: ModelProto -> osc_graph: round trip, structural checks, hostile input. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,7 @@ static osc_mw *roundtrip_model(void) {
     osc_mw_names(mw, "gen", "gname");
     osc_mw_opset(mw, "", 18);
     osc_mw_opset(mw, "com.example", 2);
-    int64_t d_n3[2] = {-1, 3}, d_unk[2] = {-1, -1}, d2[1] = {2}, d23[2] = {2, 3}, d3[1] = {3};
+    int64_t d_n3[2] = {-1, 3}, d_unk[2] = {-1, -1}, d2[1] = {2}, d3[1] = {3};
     const char *n_n3[2] = {"N", NULL};
     osc_mw_input(mw, "data", OSC_FLOAT, 2, d_n3, n_n3);
     osc_mw_input(mw, "idx", OSC_INT64, 2, d_unk, NULL);
@@ -67,7 +66,6 @@ static osc_mw *roundtrip_model(void) {
     osc_mw_output(mw, "q", OSC_INT4, 1, d3, NULL);
     osc_mw_value_info(mw, "s", OSC_FLOAT, 2, d_n3, n_n3);
     osc_mw_value_info(mw, "unused", OSC_FLOAT, 0, NULL, NULL);
-    (void)d23;
     return mw;
 }
 
@@ -529,6 +527,16 @@ static osc_status pc_parse(pc_graph *pc, lu_model *m) {
     return st;
 }
 
+/* The loaded value `name` carries no tensor type and its decl.non_tensor names `kind`. */
+static void check_non_tensor(const lu_model *m, const char *name, const char *kind) {
+    const osc_type *t = &m->g.values[lu_value(&m->g, name)].decl;
+    if (!t->non_tensor || !strstr(t->non_tensor, kind))
+        fail_msg("value '%s': decl.non_tensor is %s, want %s", name,
+                 t->non_tensor ? t->non_tensor : "NULL", kind);
+}
+
+/* Non-tensor types load: the kind is recorded on the value (the runtime refuses it after
+ * naming any unsupported op) and the decl is otherwise unknown. */
 static void test_non_tensor_types(void **state) {
     (void)state;
     pc_graph pc;
@@ -537,26 +545,32 @@ static void test_non_tensor_types(void **state) {
     pc.type.value_case = ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
     pc.type.sequence_type = &pc.seq;
     pc.seq.elem_type = &pc.inner;
-    lu_expect(pc_parse(&pc, &m), OSC_ERR_UNSUPPORTED, m.err.msg, "graph input 'v'",
-              "sequence", "only tensors");
+    lu_expect(pc_parse(&pc, &m), OSC_OK, m.err.msg, "");
+    check_non_tensor(&m, "v", "sequence");
+    check_type(&m.g.values[lu_value(&m.g, "v")].decl, 0, -1, NULL, NULL);
+    assert_true(m.g.values[lu_value(&m.g, "v")].is_input);
     lu_model_free(&m);
 
     pc.type.value_case = ONNX__TYPE_PROTO__VALUE_MAP_TYPE;
     pc.type.map_type = &pc.map;
     pc.map.has_key_type = 1, pc.map.key_type = OSC_INT64, pc.map.value_type = &pc.inner;
-    lu_expect(pc_parse(&pc, &m), OSC_ERR_UNSUPPORTED, m.err.msg, "graph input 'v'", "map");
+    lu_expect(pc_parse(&pc, &m), OSC_OK, m.err.msg, "");
+    check_non_tensor(&m, "v", "map");
     lu_model_free(&m);
 
     pc.type.value_case = ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE;
     pc.type.optional_type = &pc.opt;
     pc.opt.elem_type = &pc.inner;
-    lu_expect(pc_parse(&pc, &m), OSC_ERR_UNSUPPORTED, m.err.msg, "graph input 'v'", "optional");
+    lu_expect(pc_parse(&pc, &m), OSC_OK, m.err.msg, "");
+    check_non_tensor(&m, "v", "optional");
     lu_model_free(&m);
 
     pc.type.value_case = ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE;
     pc.type.sparse_tensor_type = &pc.sp;
     pc.sp.has_elem_type = 1, pc.sp.elem_type = OSC_FLOAT;
-    lu_expect(pc_parse(&pc, &m), OSC_ERR_UNSUPPORTED, m.err.msg, "graph input 'v'", "sparse");
+    lu_expect(pc_parse(&pc, &m), OSC_OK, m.err.msg, "");
+    check_non_tensor(&m, "v", "sparse tensor");
+    check_type(&m.g.values[lu_value(&m.g, "v")].decl, 0, -1, NULL, NULL);
     lu_model_free(&m);
 
     /* a kind newer than this onnx.proto (opaque_type = 7) arrives as an unknown field */
@@ -566,18 +580,82 @@ static void test_non_tensor_types(void **state) {
                                        .len = 1, .data = empty_len};
     pc.type.base.n_unknown_fields = 1;
     pc.type.base.unknown_fields = &uf;
-    lu_expect(pc_parse(&pc, &m), OSC_ERR_UNSUPPORTED, m.err.msg, "graph input 'v'",
-              "does not know", "field 7");
+    lu_expect(pc_parse(&pc, &m), OSC_OK, m.err.msg, "");
+    check_non_tensor(&m, "v", "unknown");
     lu_model_free(&m);
 
-    /* on a graph output and a value_info too */
+    /* on a graph output and on value_info too: x (float tensor input) -> Identity -> v ->
+     * Identity -> y (output). */
+    Onnx__TypeProto map2, opt2;
+    onnx__type_proto__init(&map2);
+    onnx__type_proto__init(&opt2);
+    Onnx__NodeProto n1, n2;
+    onnx__node_proto__init(&n1);
+    onnx__node_proto__init(&n2);
+    char *in1[1] = {"x"}, *out1[1] = {"v"}, *in2[1] = {"v"}, *out2[1] = {"y"};
+    n1.op_type = n2.op_type = "Identity";
+    n1.n_input = n1.n_output = n2.n_input = n2.n_output = 1;
+    n1.input = in1, n1.output = out1, n2.input = in2, n2.output = out2;
+    Onnx__NodeProto *nodes[2] = {&n1, &n2};
+    Onnx__ValueInfoProto xi, yo, vinfo[3];
+    onnx__value_info_proto__init(&xi);
+    onnx__value_info_proto__init(&yo);
+    xi.name = "x", xi.type = &pc.inner; /* float tensor */
+    yo.name = "y";
+    Onnx__ValueInfoProto *ins[1] = {&xi}, *outs[1] = {&yo}, *vis[3] = {&vinfo[0], &vinfo[1],
+                                                                      &vinfo[2]};
+    for (int i = 0; i < 3; i++) onnx__value_info_proto__init(&vinfo[i]);
+
     pc_init(&pc);
     pc.type.value_case = ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
     pc.type.sequence_type = &pc.seq;
     pc.seq.elem_type = &pc.inner;
-    pc.mp.graph.n_input = 0;
-    pc.mp.graph.n_value_info = 1, pc.mp.graph.value_info = pc.vis;
-    lu_expect(pc_parse(&pc, &m), OSC_ERR_UNSUPPORTED, m.err.msg, "value_info 'v'", "sequence");
+    pc.mp.graph.n_node = 2, pc.mp.graph.node = nodes;
+    pc.mp.graph.n_input = 1, pc.mp.graph.input = ins;
+    pc.mp.graph.n_output = 1, pc.mp.graph.output = outs;
+    yo.type = &pc.type; /* graph output y: a sequence */
+    lu_expect(pc_parse(&pc, &m), OSC_OK, m.err.msg, "");
+    check_non_tensor(&m, "y", "sequence");
+    check_type(&m.g.values[lu_value(&m.g, "y")].decl, 0, -1, NULL, NULL);
+    assert_null(m.g.values[lu_value(&m.g, "x")].decl.non_tensor);
+    assert_null(m.g.values[lu_value(&m.g, "v")].decl.non_tensor);
+    lu_model_free(&m);
+
+    /* graph output x, already declared a tensor by graph input x: flag added, dtype kept */
+    yo.type = NULL;
+    Onnx__ValueInfoProto xo = xi;
+    xo.type = &pc.type;
+    Onnx__ValueInfoProto *outs2[2] = {&yo, &xo};
+    pc.mp.graph.n_output = 2, pc.mp.graph.output = outs2;
+    lu_expect(pc_parse(&pc, &m), OSC_OK, m.err.msg, "");
+    check_non_tensor(&m, "x", "sequence");
+    assert_int_equal(m.g.values[lu_value(&m.g, "x")].decl.dtype, OSC_FLOAT);
+    assert_null(m.g.values[lu_value(&m.g, "y")].decl.non_tensor);
+    lu_model_free(&m);
+    pc.mp.graph.n_output = 1, pc.mp.graph.output = outs;
+
+    /* value_info: v (declared nowhere else) a map; x (a tensor graph input) an optional; y
+     * (already declared by the untyped output) a sequence; an unused name is ignored */
+    pc.map.has_key_type = 1, pc.map.key_type = OSC_INT64, pc.map.value_type = &pc.inner;
+    map2.value_case = ONNX__TYPE_PROTO__VALUE_MAP_TYPE, map2.map_type = &pc.map;
+    pc.opt.elem_type = &pc.inner;
+    opt2.value_case = ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE, opt2.optional_type = &pc.opt;
+    vinfo[0].name = "v", vinfo[0].type = &map2;
+    vinfo[1].name = "x", vinfo[1].type = &opt2;
+    vinfo[2].name = "y", vinfo[2].type = &pc.type;
+    pc.mp.graph.n_value_info = 3, pc.mp.graph.value_info = vis;
+    lu_expect(pc_parse(&pc, &m), OSC_OK, m.err.msg, "");
+    check_non_tensor(&m, "v", "map");
+    check_type(&m.g.values[lu_value(&m.g, "v")].decl, 0, -1, NULL, NULL);
+    check_non_tensor(&m, "x", "optional");
+    check_non_tensor(&m, "y", "sequence");
+    lu_model_free(&m);
+
+    vinfo[0].name = "unused";
+    pc.mp.graph.n_value_info = 1;
+    lu_expect(pc_parse(&pc, &m), OSC_OK, m.err.msg, "");
+    assert_int_equal(m.g.n_values, 3); /* x, v, y */
+    for (int32_t i = 0; i < m.g.n_values; i++) assert_null(m.g.values[i].decl.non_tensor);
     lu_model_free(&m);
 }
 
@@ -811,7 +889,8 @@ static osc_status nested_model(int levels, lu_model *m) {
 static void test_nesting_bomb(void **state) {
     (void)state;
     lu_model m;
-    lu_expect(nested_model(20, &m), OSC_ERR_UNSUPPORTED, m.err.msg, "graph input 'v'", "sequence");
+    lu_expect(nested_model(20, &m), OSC_OK, m.err.msg, ""); /* deep but within the limit */
+    check_non_tensor(&m, "v", "sequence");
     lu_model_free(&m);
     lu_expect(nested_model(5000, &m), OSC_ERR_LIMIT, m.err.msg, "deeper than 100");
     lu_model_free(&m);

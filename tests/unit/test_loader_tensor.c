@@ -1,5 +1,4 @@
-/* test_loader_tensor.c: TensorProto decoding (every encoding and dtype), its validation, and
- * the public osc_tensor_decode_pb / osc_tensor_encode_pb round trip. */
+/* test_loader_tensor.c: TensorProto decoding (every encoding, every dtype) and encoding. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -348,6 +348,35 @@ static void defaults_and_declared_outputs(void **state) {
     assert_non_null(strstr(g_msg, "graph output 'y2'"));
 }
 
+/* The loader accepts non-tensor types so that an unsupported op is named first; when every op
+ * is supported, the runtime refuses the non-tensor value itself. The value_info is appended as
+ * a second `graph` field, which protobuf merges into the first. */
+static void non_tensor_value_refused(void **state) {
+    (void)state;
+    const int64_t dd[2] = {3, 3}, id[2] = {2, 3};
+    const unsigned char extra[] = {0x3a, 0x0c,                   /* ModelProto.graph */
+                                   0x6a, 0x0a,                   /* GraphProto.value_info */
+                                   0x0a, 0x04, 'd', 'a', 't', 'a', /* name */
+                                   0x12, 0x02, 0x22, 0x00};      /* type: sequence_type {} */
+    for (int op = 0; op < 2; op++) {
+        osc_mw *mw = se_model(18, op ? "Foo" : "ScatterElements", dd, NULL, id, NULL);
+        void *buf;
+        size_t len;
+        assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+        osc_mw_free(mw);
+        unsigned char *all = malloc(len + sizeof extra);
+        memcpy(all, buf, len);
+        memcpy(all + len, extra, sizeof extra);
+        osc_model *m;
+        assert_int_equal(osc_model_load_buffer(all, len + sizeof extra, NULL, NULL, &m, g_msg,
+                                               sizeof g_msg), OSC_ERR_UNSUPPORTED);
+        assert_non_null(strstr(g_msg, op ? "unsupported op Foo-18"
+                                         : "value 'data' has a sequence type"));
+        free(all);
+        free(buf);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spec_example_end_to_end),
@@ -358,6 +387,7 @@ int main(void) {
         cmocka_unit_test(inplace_reuses_dying_data),
         cmocka_unit_test(failed_run_leaves_nothing),
         cmocka_unit_test(defaults_and_declared_outputs),
+        cmocka_unit_test(non_tensor_value_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
