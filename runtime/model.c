@@ -92,8 +92,9 @@ static osc_status plan_buffers(osc_model *m, osc_err *err) {
         for (int32_t j = 0; j < n->n_outputs; j++) {
             int32_t v = n->outputs[j], d = n->n_inputs > 0 ? n->inputs[0] : -1;
             if (v < 0) continue;
+            /* graph outputs have last_use == n_nodes, so they never die at a node */
             bool share = j == 0 && n->kernel->inplace0 && d >= 0 && m->buf_of[d] >= 0 &&
-                         !g->values[d].is_output && m->last_use[d] == i;
+                         m->last_use[d] == i;
             for (int32_t q = 1; share && q < n->n_inputs; q++)
                 if (n->inputs[q] == d) share = false;
             int32_t b = share ? m->buf_of[d] : m->n_bufs++;

@@ -273,6 +273,44 @@ static void inplace_reuses_dying_data(void **state) {
     }
 }
 
+/* ScatterElements(t, rev, t): t dies here but is also read as updates, so the output must not
+ * take its buffer (the writes would clobber updates not yet read). Expect reverse(t). */
+static void no_inplace_when_data_is_read_twice(void **state) {
+    (void)state;
+    const int64_t d[1] = {4}, one[1] = {1};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, d, NULL);
+    osc_mw_input(mw, "i", OSC_INT64, 1, one, NULL);
+    osc_mw_input(mw, "u", OSC_FLOAT, 1, one, NULL);
+    osc_mw_input(mw, "rev", OSC_INT64, 1, d, NULL);
+    const char *in1[3] = {"x", "i", "u"}, *o1[1] = {"t"}, *in2[3] = {"t", "rev", "t"},
+               *o2[1] = {"y"};
+    osc_mw_node(mw, "ScatterElements", "first", 3, in1, 1, o1);
+    osc_mw_node(mw, "ScatterElements", "second", 3, in2, 1, o2);
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, d, NULL);
+    osc_model *m;
+    osc_session *s;
+    assert_int_equal(load(mw, NULL, &m), OSC_OK);
+    assert_int_equal(osc_model_arena_bytes(m), 2 * 64); /* t and y: two buffers */
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    float x[4] = {1, 2, 3, 4}, u = 9;
+    int64_t i = 0, rev[4] = {3, 2, 1, 0};
+    osc_tensor tx = view(OSC_FLOAT, 1, d, x, sizeof x), ti = view(OSC_INT64, 1, one, &i, 8),
+               tu = view(OSC_FLOAT, 1, one, &u, 4), tr = view(OSC_INT64, 1, d, rev, sizeof rev);
+    osc_session_set_input(s, "x", &tx);
+    osc_session_set_input(s, "i", &ti);
+    osc_session_set_input(s, "u", &tu);
+    osc_session_set_input(s, "rev", &tr);
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    osc_tensor y;
+    assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+    const float want[4] = {4, 3, 2, 9};
+    assert_memory_equal(y.data, want, sizeof want);
+    osc_session_free(s);
+    osc_model_free(m);
+}
+
 static void failed_run_leaves_nothing(void **state) {
     (void)state;
     const int64_t dd[2] = {3, 3}, id[2] = {2, 3};
@@ -385,6 +423,7 @@ int main(void) {
         cmocka_unit_test(input_checks),
         cmocka_unit_test(symbolic_dims_replan),
         cmocka_unit_test(inplace_reuses_dying_data),
+        cmocka_unit_test(no_inplace_when_data_is_read_twice),
         cmocka_unit_test(failed_run_leaves_nothing),
         cmocka_unit_test(defaults_and_declared_outputs),
         cmocka_unit_test(non_tensor_value_refused),
