@@ -96,7 +96,8 @@ typedef struct osc_options {
     void *alloc_ud;          /* passed to alloc */
     uint64_t max_bytes;      /* cap on bytes a model or a session allocates; 0: no cap */
     int32_t strict;          /* 1: deprecated ops (Scatter-11) are errors, not warnings */
-    int32_t reserved[7];     /* zero */
+    int32_t profile;         /* 1: sessions time every node (osc_session_node_ns) */
+    int32_t reserved[6];     /* zero */
 } osc_options;
 
 /* Fills *opts with the defaults. */
@@ -180,6 +181,9 @@ OSC_API osc_status osc_session_run(osc_session *s);
 /* Output i of the last successful run. The data is owned by the session and valid until the
  * next run or osc_session_free. */
 OSC_API osc_status osc_session_output(osc_session *s, size_t index, osc_tensor *out);
+/* Nanoseconds node i (osc_model_node order) took in the last run; 0 unless the model was
+ * loaded with opts.profile = 1, or for a node that did not run. */
+OSC_API uint64_t osc_session_node_ns(const osc_session *s, size_t node);
 /* Message of the session's last failure ("" after a success). */
 OSC_API const char *osc_session_error(const osc_session *s);
 

@@ -1,6 +1,7 @@
 /* session.c: sessions (bound inputs, one arena, outputs) and the executor that runs nodes. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "dtype.h"
 #include "model.h"
@@ -18,6 +19,7 @@ struct osc_session {
     void *arena;
     uint64_t arena_size;
     osc_pool strings;         /* bytes of strings made during a run */
+    uint64_t *node_ns;        /* per node: time of the last run (opts.profile), else NULL */
     bool ok;                  /* outputs readable */
     max_align_t empty;        /* data of zero-size values when the arena is empty */
 };
@@ -38,7 +40,10 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     s->vals = osc_calloc(&s->alloc, nv, sizeof *s->vals);
     s->offsets = osc_calloc(&s->alloc, (size_t)m->n_bufs + 1, sizeof *s->offsets);
     osc_pool_init(&s->strings, &s->alloc, 0);
-    if (!s->bound || !s->is_bound || !s->plan_inputs || !s->vals || !s->offsets) {
+    if (m->opts.profile)
+        s->node_ns = osc_calloc(&s->alloc, (size_t)m->g.n_nodes + 1, sizeof *s->node_ns);
+    if (!s->bound || !s->is_bound || !s->plan_inputs || !s->vals || !s->offsets ||
+        (m->opts.profile && !s->node_ns)) {
         osc_session_free(s);
         return OSC_ERR_NOMEM;
     }
@@ -59,11 +64,22 @@ void osc_session_free(osc_session *s) {
     osc_free(&s->alloc, s->plan_inputs, ni * sizeof *s->plan_inputs);
     osc_free(&s->alloc, s->vals, nv * sizeof *s->vals);
     osc_free(&s->alloc, s->offsets, ((size_t)m->n_bufs + 1) * sizeof *s->offsets);
+    osc_free(&s->alloc, s->node_ns, ((size_t)m->g.n_nodes + 1) * sizeof *s->node_ns);
     osc_allocator a = s->alloc;
     osc_free(&a, s, sizeof *s);
 }
 
 const char *osc_session_error(const osc_session *s) { return s ? s->err.msg : "no session"; }
+
+uint64_t osc_session_node_ns(const osc_session *s, size_t node) {
+    return (s && s->node_ns && node < (size_t)s->m->g.n_nodes) ? s->node_ns[node] : 0;
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static const char *dims_str(const int64_t *dims, int32_t rank, char *buf, size_t size) {
     size_t p = 0;
@@ -243,6 +259,7 @@ osc_status osc_session_run(osc_session *s) {
     if (!st) st = prepare_run(s);
     if (st) return st;
     osc_pool_reset(&s->strings);
+    if (s->node_ns) memset(s->node_ns, 0, (size_t)g->n_nodes * sizeof *s->node_ns);
     for (int32_t i = 0; i < g->n_nodes; i++) {
         const osc_node *n = &g->nodes[i];
         const osc_tensor *ins[8] = {0};
@@ -251,7 +268,9 @@ osc_status osc_session_run(osc_session *s) {
         osc_kctx k = {.err = &s->err, .graph = g, .node = n,
                       .since_version = n->kernel->since_version, .alloc = &s->alloc,
                       .strings = &s->strings, .strict = m->opts.strict != 0};
+        uint64_t t0 = s->node_ns ? now_ns() : 0;
         st = n->kernel->run(&k, ins, n->n_inputs, &s->vals[n->outputs[0]], n->n_outputs);
+        if (s->node_ns) s->node_ns[i] = now_ns() - t0;
         if (st) return st;
     }
     st = own_string_outputs(s);

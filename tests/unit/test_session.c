@@ -85,6 +85,37 @@ static void spec_example_end_to_end(void **state) {
     osc_model_free(m);
 }
 
+/* opts.profile makes a session record each node's time; without it nothing is recorded. */
+static void profiling_records_node_times(void **state) {
+    (void)state;
+    const int64_t dd[2] = {3, 3}, id[2] = {2, 3};
+    for (int on = 0; on < 2; on++) {
+        osc_options o;
+        osc_options_init(&o);
+        o.profile = on;
+        osc_model *m;
+        osc_session *s;
+        assert_int_equal(load(se_model(18, "ScatterElements", dd, NULL, id, NULL), &o, &m),
+                         OSC_OK);
+        assert_int_equal(osc_session_create(m, &s), OSC_OK);
+        float data[9] = {0}, upd[6] = {0};
+        int64_t idx[6] = {0};
+        osc_tensor td = view(OSC_FLOAT, 2, dd, data, sizeof data);
+        osc_tensor ti = view(OSC_INT64, 2, id, idx, sizeof idx);
+        osc_tensor tu = view(OSC_FLOAT, 2, id, upd, sizeof upd);
+        osc_session_set_input(s, "data", &td);
+        osc_session_set_input(s, "indices", &ti);
+        osc_session_set_input(s, "updates", &tu);
+        assert_int_equal(osc_session_node_ns(s, 0), 0); /* nothing ran yet */
+        assert_int_equal(osc_session_run(s), OSC_OK);
+        if (on) assert_true(osc_session_node_ns(s, 0) > 0);
+        else assert_int_equal(osc_session_node_ns(s, 0), 0);
+        assert_int_equal(osc_session_node_ns(s, 1), 0); /* no such node */
+        osc_session_free(s);
+        osc_model_free(m);
+    }
+}
+
 static int64_t resolved(int64_t opset, const char *op, size_t *warnings) {
     const int64_t dd[2] = {3, 3}, id[2] = {2, 3};
     osc_model *m;
@@ -419,6 +450,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spec_example_end_to_end),
         cmocka_unit_test(dispatch_by_opset),
+        cmocka_unit_test(profiling_records_node_times),
         cmocka_unit_test(strict_mode_refuses_deprecated),
         cmocka_unit_test(input_checks),
         cmocka_unit_test(symbolic_dims_replan),
