@@ -146,6 +146,10 @@ typedef struct osc_node_desc {
     const char *domain;     /* "" for the default ONNX domain */
     int64_t since_version;  /* version of the kernel the node resolved to */
     int64_t opset;          /* the model's opset for the node's domain */
+    int32_t n_inputs;
+    const char *const *inputs;   /* value names; "" for an omitted optional input */
+    int32_t n_outputs;
+    const char *const *outputs;
 } osc_node_desc;
 
 OSC_API int64_t osc_model_ir_version(const osc_model *m);
@@ -159,6 +163,12 @@ OSC_API osc_status osc_model_input(const osc_model *m, size_t i, osc_value_desc 
 OSC_API osc_status osc_model_output(const osc_model *m, size_t i, osc_value_desc *out);
 OSC_API size_t osc_model_node_count(const osc_model *m);
 OSC_API osc_status osc_model_node(const osc_model *m, size_t i, osc_node_desc *out);
+/* INT attribute `name` of node i (OSC_ERR_ARG when absent or not an int). */
+OSC_API osc_status osc_model_node_attr_int(const osc_model *m, size_t i, const char *name,
+                                           int64_t *value);
+/* STRING attribute `name` of node i (owned by the model; OSC_ERR_ARG when absent). */
+OSC_API osc_status osc_model_node_attr_str(const osc_model *m, size_t i, const char *name,
+                                           const char **value);
 /* Arena bytes the execution plan needs; 0 when shapes are only known at run. */
 OSC_API uint64_t osc_model_arena_bytes(const osc_model *m);
 OSC_API size_t osc_model_warning_count(const osc_model *m);

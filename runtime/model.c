@@ -184,6 +184,27 @@ static osc_status order_inputs(osc_model *m, osc_err *err) {
     return OSC_OK;
 }
 
+/* Names of each node's inputs and outputs, for osc_model_node. */
+static osc_status name_node_io(osc_model *m, osc_err *err) {
+    const osc_graph *g = &m->g;
+    size_t total = 0;
+    for (int32_t i = 0; i < g->n_nodes; i++)
+        total += (size_t)g->nodes[i].n_inputs + (size_t)g->nodes[i].n_outputs;
+    m->io_names = osc_pool_alloc(&m->pool, (total + 1) * sizeof *m->io_names);
+    m->io_start = osc_pool_alloc(&m->pool, ((size_t)g->n_nodes + 1) * sizeof *m->io_start);
+    if (!m->io_names || !m->io_start) return osc_fail(err, OSC_ERR_NOMEM, "out of memory");
+    int32_t k = 0;
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        const osc_node *n = &g->nodes[i];
+        m->io_start[i] = k;
+        for (int32_t j = 0; j < n->n_inputs; j++)
+            m->io_names[k++] = n->inputs[j] >= 0 ? g->values[n->inputs[j]].name : "";
+        for (int32_t j = 0; j < n->n_outputs; j++)
+            m->io_names[k++] = n->outputs[j] >= 0 ? g->values[n->outputs[j]].name : "";
+    }
+    return OSC_OK;
+}
+
 static void copy_msg(char *msg, size_t msg_size, const osc_err *err) {
     if (msg && msg_size) snprintf(msg, msg_size, "%s", err->msg);
 }
@@ -213,6 +234,7 @@ osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_d
     if (!st) st = dispatch(m, &err);
     if (!st) st = check_tensor_types(m, &err);
     if (!st) st = order_inputs(m, &err);
+    if (!st) st = name_node_io(m, &err);
     if (!st) st = plan_buffers(m, &err);
     if (!st) st = infer_static(m, &err);
     if (st) {
@@ -316,6 +338,32 @@ osc_status osc_model_node(const osc_model *m, size_t i, osc_node_desc *out) {
     out->domain = n->domain;
     out->since_version = n->kernel->since_version;
     out->opset = n->opset;
+    out->n_inputs = n->n_inputs;
+    out->inputs = &m->io_names[m->io_start[i]];
+    out->n_outputs = n->n_outputs;
+    out->outputs = &m->io_names[m->io_start[i] + n->n_inputs];
+    return OSC_OK;
+}
+
+static const osc_attr *node_attr(const osc_model *m, size_t i, const char *name, int32_t type) {
+    if (!m || !name || i >= (size_t)m->g.n_nodes) return NULL;
+    const osc_attr *a = osc_node_attr(&m->g.nodes[i], name);
+    return (a && a->type == type) ? a : NULL;
+}
+
+osc_status osc_model_node_attr_int(const osc_model *m, size_t i, const char *name,
+                                   int64_t *value) {
+    const osc_attr *a = node_attr(m, i, name, OSC_ATTR_INT);
+    if (!a || !value) return OSC_ERR_ARG;
+    *value = a->i;
+    return OSC_OK;
+}
+
+osc_status osc_model_node_attr_str(const osc_model *m, size_t i, const char *name,
+                                   const char **value) {
+    const osc_attr *a = node_attr(m, i, name, OSC_ATTR_STRING);
+    if (!a || !value) return OSC_ERR_ARG;
+    *value = a->s;
     return OSC_OK;
 }
 

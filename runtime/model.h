@@ -21,6 +21,8 @@ struct osc_model {
     uint64_t arena_bytes;  /* plan size for static shapes, 0 otherwise */
     int32_t n_warnings;
     const char **warnings;
+    const char **io_names;   /* per node: input names then output names (introspection) */
+    int32_t *io_start;       /* per node: index of its first name in io_names */
 };
 
 /* Runs every kernel's infer in node order: vals[v] must have dtype/shape for graph inputs and

@@ -123,6 +123,10 @@ static int64_t resolved(int64_t opset, const char *op, size_t *warnings) {
     osc_node_desc nd;
     assert_int_equal(osc_model_node(m, 0, &nd), OSC_OK);
     assert_int_equal(nd.opset, opset);
+    assert_int_equal(nd.n_inputs, 3);
+    assert_string_equal(nd.inputs[1], "indices");
+    assert_int_equal(nd.n_outputs, 1);
+    assert_string_equal(nd.outputs[0], "y");
     if (warnings) *warnings = osc_model_warning_count(m);
     osc_model_free(m);
     return nd.since_version;
@@ -275,6 +279,12 @@ static void inplace_reuses_dying_data(void **state) {
     (void)state;
     for (int t_out = 0; t_out < 2; t_out++) {
         osc_model *m = chain(t_out);
+        const char *sv;
+        int64_t iv;
+        assert_int_equal(osc_model_node_attr_str(m, 1, "reduction", &sv), OSC_OK);
+        assert_string_equal(sv, "add");
+        assert_int_equal(osc_model_node_attr_int(m, 1, "reduction", &iv), OSC_ERR_ARG);
+        assert_int_equal(osc_model_node_attr_str(m, 0, "reduction", &sv), OSC_ERR_ARG);
         assert_int_equal(osc_model_arena_bytes(m), (t_out ? 2 : 1) * 256 * sizeof(float));
         osc_session *s;
         assert_int_equal(osc_session_create(m, &s), OSC_OK);
@@ -386,6 +396,8 @@ static void defaults_and_declared_outputs(void **state) {
     assert_int_equal(load(mw, NULL, &m), OSC_OK);
     assert_int_equal(osc_model_input_count(m), 3);
     osc_value_desc vd;
+    int64_t iv;
+    assert_int_equal(osc_model_node_attr_int(m, 0, "axis", &iv), OSC_ERR_ARG); /* absent */
     assert_int_equal(osc_model_input(m, 2, &vd), OSC_OK); /* defaults come last */
     assert_string_equal(vd.name, "indices");
     assert_true(vd.has_default);
