@@ -40,6 +40,11 @@ typedef struct osc_kernel {
     int32_t min_inputs, max_inputs, n_outputs;
     bool inplace0;        /* output 0 may share input 0's buffer */
     bool deprecated;      /* warn at load (error in strict mode) */
+    /* Bit i set: infer reads the DATA of input i (a shape, axes, a count...), not only its shape.
+     * The executor calls infer only once that data is known (a constant, a folded value, or a
+     * value computed earlier in the run). 0 for ops whose output shapes follow from input shapes;
+     * ops whose output shape depends on their own data (NonZero) set the bit of that input. */
+    uint32_t infer_reads;
     osc_check_fn check;
     osc_infer_fn infer;
     osc_run_fn run;

@@ -3,26 +3,16 @@
 
 #include "ops.h"
 
+/* ROW: the scatter family's shape; FULL_ROW: any row (outputs, infer_reads) for other families. */
+#define FULL_ROW(op, ver, min_in, max_in, n_out, inplace, reads, pfx) \
+    {"", op, ver, min_in, max_in, n_out, inplace, false, reads, pfx##_check, pfx##_infer, \
+     pfx##_run}
 #define ROW(op, ver, min_in, max_in, inplace, depr, pfx) \
-    {"", op, ver, min_in, max_in, 1, inplace, depr, pfx##_check, pfx##_infer, pfx##_run}
+    {"", op, ver, min_in, max_in, 1, inplace, depr, 0, pfx##_check, pfx##_infer, pfx##_run}
 
+/* One table: each op family lists its rows in its own file, included here. */
 static const osc_kernel k_kernels[] = {
-    ROW("Scatter", 9, 3, 3, true, false, osc_se),
-    ROW("Scatter", 11, 3, 3, true, true, osc_se),
-    ROW("ScatterElements", 11, 3, 3, true, false, osc_se),
-    ROW("ScatterElements", 13, 3, 3, true, false, osc_se),
-    ROW("ScatterElements", 16, 3, 3, true, false, osc_se),
-    ROW("ScatterElements", 18, 3, 3, true, false, osc_se),
-    ROW("ScatterND", 11, 3, 3, true, false, osc_snd),
-    ROW("ScatterND", 13, 3, 3, true, false, osc_snd),
-    ROW("ScatterND", 16, 3, 3, true, false, osc_snd),
-    ROW("ScatterND", 18, 3, 3, true, false, osc_snd),
-    ROW("TensorScatter", 24, 2, 3, true, false, osc_ts),
-    ROW("GatherElements", 11, 2, 2, false, false, osc_ge),
-    ROW("GatherElements", 13, 2, 2, false, false, osc_ge),
-    ROW("GatherND", 11, 2, 2, false, false, osc_gnd),
-    ROW("GatherND", 12, 2, 2, false, false, osc_gnd),
-    ROW("GatherND", 13, 2, 2, false, false, osc_gnd),
+#include "rows_scatter.h"
 };
 
 const osc_kernel *osc_kernel_find(const char *domain, const char *op_type, int64_t opset) {
