@@ -1,0 +1,11 @@
+# tests/torch.cmake: the graphs exported from PyTorch (tests/torch/, made by gen_torch_models.py)
+# run through `onnx-scatter test`. Every folder must pass: a failure or a skip fails the entry.
+if(NOT TARGET onnx-scatter)
+  return() # OSC_BUILD_TOOLS=OFF: nothing to run these through
+endif()
+
+find_program(OSC_SH sh REQUIRED)
+add_test(NAME torch_exports
+  COMMAND ${OSC_SH} "${CMAKE_CURRENT_SOURCE_DIR}/cli/nodetests.sh" $<TARGET_FILE:onnx-scatter>
+          "${CMAKE_CURRENT_SOURCE_DIR}/torch" --no-skip "*_opset*")
+set_tests_properties(torch_exports PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "cli;torch")
