@@ -2,6 +2,8 @@
 #include <string.h>
 
 #include "ops.h"
+#include "shape_ops.h"
+#include "elementwise.h"
 
 /* ROW: the scatter family's shape; FULL_ROW: any row (outputs, infer_reads) for other families. */
 #define FULL_ROW(op, ver, min_in, max_in, n_out, inplace, reads, pfx) \
@@ -13,6 +15,8 @@
 /* One table: each op family lists its rows in its own file, included here. */
 static const osc_kernel k_kernels[] = {
 #include "rows_scatter.h"
+#include "rows_shape.h"
+#include "rows_elementwise.h"
 };
 
 const osc_kernel *osc_kernel_find(const char *domain, const char *op_type, int64_t opset) {

@@ -46,12 +46,43 @@ void kh_attr_str(kh *h, const char *name, const char *s) {
     a->s_len = strlen(s);
 }
 
+void kh_attr_ints(kh *h, const char *name, const int64_t *v, size_t n) {
+    osc_attr *a = &h->attrs[h->node.n_attrs++];
+    a->name = name;
+    a->type = OSC_ATTR_INTS;
+    a->ints = (int64_t *)v;
+    a->n = n;
+}
+
+void kh_attr_float(kh *h, const char *name, float v) {
+    osc_attr *a = &h->attrs[h->node.n_attrs++];
+    a->name = name;
+    a->type = OSC_ATTR_FLOAT;
+    a->f = v;
+}
+
+void kh_attr_floats(kh *h, const char *name, const float *v, size_t n) {
+    osc_attr *a = &h->attrs[h->node.n_attrs++];
+    a->name = name;
+    a->type = OSC_ATTR_FLOATS;
+    a->floats = (float *)v;
+    a->n = n;
+}
+
+void kh_attr_tensor(kh *h, const char *name, osc_tensor *t) {
+    osc_attr *a = &h->attrs[h->node.n_attrs++];
+    a->name = name;
+    a->type = OSC_ATTR_TENSOR;
+    a->t = t;
+}
+
 osc_status kh_check(kh *h) {
     if (!h->kernel) return osc_fail(&h->err, OSC_ERR_UNSUPPORTED, "no kernel");
     return h->kernel->check(&h->k, &h->node);
 }
 
 static osc_status run(kh *h, int32_t n_in, const osc_tensor *const *in, bool inplace) {
+    if (n_in > KH_MAX_INPUTS) return osc_fail(&h->err, OSC_ERR_ARG, "too many inputs");
     osc_status st = kh_check(h);
     if (st) return st;
     h->node.n_inputs = n_in;
@@ -82,10 +113,50 @@ osc_status kh_run_inplace(kh *h, int32_t n_in, const osc_tensor *const *in) {
     return run(h, n_in, in, true);
 }
 
+/* Node wiring plus check and infer into outs[0..n_out-1]. */
+static osc_status infer_outs(kh *h, int32_t n_in, const osc_tensor *const *in, int32_t n_out) {
+    if (n_in > KH_MAX_INPUTS || n_out < 1 || n_out > KH_MAX_OUTPUTS)
+        return osc_fail(&h->err, OSC_ERR_ARG, "too many inputs or outputs");
+    osc_status st = kh_check(h);
+    if (st) return st;
+    h->node.n_inputs = n_in;
+    h->node.n_outputs = n_out;
+    for (int32_t i = 0; i < n_in; i++) h->inputs[i] = in[i] ? i : -1;
+    for (int32_t j = 0; j < n_out; j++) h->outputs[j] = j;
+    memset(h->outs, 0, sizeof h->outs);
+    h->n_outs = n_out;
+    return h->kernel->infer(&h->k, in, n_in, h->outs, n_out);
+}
+
+osc_status kh_infer(kh *h, int32_t n_in, const osc_tensor *const *in, int32_t n_out) {
+    return infer_outs(h, n_in, in, n_out);
+}
+
+osc_status kh_run_multi(kh *h, int32_t n_in, const osc_tensor *const *in, int32_t n_out) {
+    osc_status st = infer_outs(h, n_in, in, n_out);
+    if (st) return st;
+    for (int32_t j = 0; j < n_out; j++) {
+        osc_tensor *o = &h->outs[j];
+        int64_t count = osc_tensor_count(o);
+        size_t nbytes;
+        if (count < 0 || !osc_dtype_bytes(o->dtype, count, &nbytes))
+            return osc_fail(&h->err, OSC_ERR_SHAPE, "bad size of output %d", (int)j);
+        o->nbytes = nbytes;
+        o->data = malloc(nbytes ? nbytes : 1);
+        h->owns_outs = true;
+        memset(o->data, 0xA5, nbytes);
+    }
+    h->out = h->outs[0]; /* a view: kh_free frees outs[] */
+    return h->kernel->run(&h->k, in, n_in, h->outs, n_out);
+}
+
 void kh_free(kh *h) {
     if (h->owns_out) free(h->out.data); /* in-place outputs belong to the caller's input */
     h->out.data = NULL;
     h->owns_out = false;
+    for (int32_t j = 0; h->owns_outs && j < KH_MAX_OUTPUTS; j++) free(h->outs[j].data);
+    memset(h->outs, 0, sizeof h->outs);
+    h->owns_outs = false;
     osc_pool_free(&h->strings);
 }
 

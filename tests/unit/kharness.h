@@ -7,6 +7,8 @@
 #include "runtime/reduce.h"
 
 #define KH_MAX_ATTRS 8
+#define KH_MAX_INPUTS 8  /* inputs a harness node can have */
+#define KH_MAX_OUTPUTS 4 /* outputs kh_run_multi and kh_infer handle */
 
 typedef struct kh {
     osc_err err;
@@ -14,19 +16,29 @@ typedef struct kh {
     osc_pool strings;
     osc_node node;
     osc_attr attrs[KH_MAX_ATTRS];
-    int32_t inputs[4];
-    int32_t outputs[1];
+    int32_t inputs[KH_MAX_INPUTS];
+    int32_t outputs[KH_MAX_OUTPUTS];
     const osc_kernel *kernel;
     osc_kctx k;
     osc_tensor out;       /* output after kh_run; data malloc'ed by the harness */
     bool owns_out;
     int n_warnings;
+    /* kh_run_multi / kh_infer: every output (data malloc'ed by kh_run_multi); after
+     * kh_run_multi, `out` is a view of outs[0] so single-output checks work unchanged */
+    osc_tensor outs[KH_MAX_OUTPUTS];
+    int32_t n_outs;
+    bool owns_outs;
 } kh;
 
 /* A node of op_type resolved at `opset` (kernel NULL when no row matches). */
 void kh_init(kh *h, const char *op_type, int64_t opset);
 void kh_attr_int(kh *h, const char *name, int64_t v);
 void kh_attr_str(kh *h, const char *name, const char *s);
+/* List, float and tensor attributes; the values are borrowed until kh_free. */
+void kh_attr_ints(kh *h, const char *name, const int64_t *v, size_t n);
+void kh_attr_float(kh *h, const char *name, float v);
+void kh_attr_floats(kh *h, const char *name, const float *v, size_t n);
+void kh_attr_tensor(kh *h, const char *name, osc_tensor *t);
 /* Runs check; OSC_ERR_UNSUPPORTED when no kernel row matched. */
 osc_status kh_check(kh *h);
 /* check (if not done) + infer + allocate output (filled with byte 0xA5) + run.
@@ -34,6 +46,12 @@ osc_status kh_check(kh *h);
 osc_status kh_run(kh *h, int32_t n_in, const osc_tensor *const *in);
 /* Like kh_run, but the output buffer is in[0]'s buffer (in-place), as the executor does. */
 osc_status kh_run_inplace(kh *h, int32_t n_in, const osc_tensor *const *in);
+/* check (if not done) + infer only, into outs[0..n_out-1]; no buffers, no run. Inputs whose
+ * data is NULL stand for values not known yet (infer must only read infer_reads inputs). */
+osc_status kh_infer(kh *h, int32_t n_in, const osc_tensor *const *in, int32_t n_out);
+/* Like kh_run for a kernel with n_out outputs: each output in outs[] gets its own buffer filled
+ * with byte 0xA5; the kernel receives outs as its output array. */
+osc_status kh_run_multi(kh *h, int32_t n_in, const osc_tensor *const *in, int32_t n_out);
 void kh_free(kh *h);
 
 /* A tensor view over caller memory. */

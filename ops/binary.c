@@ -1,0 +1,271 @@
+/* binary.c: Add, Sub, Mul, Div, Mod, Equal, Less, LessOrEqual, Greater, GreaterOrEqual, And, Or:
+ * two inputs, multidirectional broadcasting, loops generated for every dtype from OSC_STD_TYPES. */
+#include <math.h>
+#include <string.h>
+
+#include "elementwise.h"
+#include "ew_common.h"
+
+enum {
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_FMOD, OP_EQ, OP_LT, OP_LE, OP_GT, OP_GE, OP_AND,
+    OP_OR, OP_COUNT
+};
+
+typedef struct bin_op {
+    const char *name;
+    int32_t op;      /* Mod: OP_MOD, turned into OP_FMOD by the attribute */
+    bool to_bool;    /* output dtype is bool, not the inputs' */
+} bin_op;
+
+static const bin_op k_ops[] = {
+    {"Add", OP_ADD, false},     {"Sub", OP_SUB, false},          {"Mul", OP_MUL, false},
+    {"Div", OP_DIV, false},     {"Mod", OP_MOD, false},          {"Equal", OP_EQ, true},
+    {"Less", OP_LT, true},      {"LessOrEqual", OP_LE, true},    {"Greater", OP_GT, true},
+    {"GreaterOrEqual", OP_GE, true}, {"And", OP_AND, true},      {"Or", OP_OR, true},
+};
+
+static const char *const k_what[2] = {"A", "B"};
+
+/* ---- Scalar rules per dtype class: S_<CLS>_<OP>(T, x, y). ---- */
+
+/* Integers: add/sub/mul wrap modulo 2^bits (computed in uint64_t, no signed overflow). Division
+ * truncates toward zero as C does; a zero divisor never gets here (run scans for it first);
+ * INT_MIN / -1 wraps to INT_MIN and INT_MIN % -1 is 0, both without the C trap. */
+#define S_SINT_ADD(T, x, y) ((T)((uint64_t)(x) + (uint64_t)(y)))
+#define S_SINT_SUB(T, x, y) ((T)((uint64_t)(x) - (uint64_t)(y)))
+#define S_SINT_MUL(T, x, y) ((T)((uint64_t)(x) * (uint64_t)(y)))
+#define S_SINT_DIV(T, x, y) ((y) == -1 ? (T)(0 - (uint64_t)(x)) : (T)((x) / (y)))
+#define S_SINT_MOD(T, x, y) ((T)mod_floor((int64_t)(x), (int64_t)(y)))
+#define S_SINT_FMOD(T, x, y) ((y) == -1 ? (T)0 : (T)((x) % (y)))
+#define S_SINT_EQ(T, x, y) ((uint8_t)((x) == (y)))
+#define S_SINT_LT(T, x, y) ((uint8_t)((x) < (y)))
+#define S_SINT_LE(T, x, y) ((uint8_t)((x) <= (y)))
+#define S_SINT_GT(T, x, y) ((uint8_t)((x) > (y)))
+#define S_SINT_GE(T, x, y) ((uint8_t)((x) >= (y)))
+#define S_UINT_ADD S_SINT_ADD
+#define S_UINT_SUB S_SINT_SUB
+#define S_UINT_MUL S_SINT_MUL
+#define S_UINT_DIV(T, x, y) ((T)((x) / (y)))
+#define S_UINT_MOD(T, x, y) ((T)((x) % (y)))
+#define S_UINT_FMOD S_UINT_MOD
+#define S_UINT_EQ S_SINT_EQ
+#define S_UINT_LT S_SINT_LT
+#define S_UINT_LE S_SINT_LE
+#define S_UINT_GT S_SINT_GT
+#define S_UINT_GE S_SINT_GE
+
+/* numpy's integer mod: the remainder takes the divisor's sign. */
+static inline int64_t mod_floor(int64_t x, int64_t y) {
+    if (y == -1) return 0;
+    int64_t r = x % y;
+    if (r != 0 && ((r < 0) != (y < 0))) r += y;
+    return r;
+}
+
+/* IEEE float/double; a zero divisor gives Inf/NaN as IEEE says. fmod is exact, so computing
+ * it in double is exact for float too. */
+#define S_FLOAT_ADD(T, x, y) ((T)((x) + (y)))
+#define S_FLOAT_SUB(T, x, y) ((T)((x) - (y)))
+#define S_FLOAT_MUL(T, x, y) ((T)((x) * (y)))
+#define S_FLOAT_DIV(T, x, y) ((T)((x) / (y)))
+#define S_FLOAT_FMOD(T, x, y) ((T)fmod((double)(x), (double)(y)))
+#define S_FLOAT_EQ S_SINT_EQ
+#define S_FLOAT_LT S_SINT_LT
+#define S_FLOAT_LE S_SINT_LE
+#define S_FLOAT_GT S_SINT_GT
+#define S_FLOAT_GE S_SINT_GE
+
+/* float16/bfloat16: the float rule on the widened values, rounded back to nearest even (exact:
+ * float's 24 bits are >= 2p+2 for both, so the double rounding is innocuous). */
+#define HALF(TO, FROM, OP, x, y) TO(S_FLOAT_##OP(float, FROM(x), FROM(y)))
+#define HCMP(FROM, OP, x, y) S_FLOAT_##OP(float, FROM(x), FROM(y))
+#define S_F16_ADD(T, x, y) HALF(OSC_F2H, OSC_H2F, ADD, x, y)
+#define S_F16_SUB(T, x, y) HALF(OSC_F2H, OSC_H2F, SUB, x, y)
+#define S_F16_MUL(T, x, y) HALF(OSC_F2H, OSC_H2F, MUL, x, y)
+#define S_F16_DIV(T, x, y) HALF(OSC_F2H, OSC_H2F, DIV, x, y)
+#define S_F16_FMOD(T, x, y) HALF(OSC_F2H, OSC_H2F, FMOD, x, y)
+#define S_F16_EQ(T, x, y) HCMP(OSC_H2F, EQ, x, y)
+#define S_F16_LT(T, x, y) HCMP(OSC_H2F, LT, x, y)
+#define S_F16_LE(T, x, y) HCMP(OSC_H2F, LE, x, y)
+#define S_F16_GT(T, x, y) HCMP(OSC_H2F, GT, x, y)
+#define S_F16_GE(T, x, y) HCMP(OSC_H2F, GE, x, y)
+#define S_BF16_ADD(T, x, y) HALF(OSC_F2B, OSC_B2F, ADD, x, y)
+#define S_BF16_SUB(T, x, y) HALF(OSC_F2B, OSC_B2F, SUB, x, y)
+#define S_BF16_MUL(T, x, y) HALF(OSC_F2B, OSC_B2F, MUL, x, y)
+#define S_BF16_DIV(T, x, y) HALF(OSC_F2B, OSC_B2F, DIV, x, y)
+#define S_BF16_FMOD(T, x, y) HALF(OSC_F2B, OSC_B2F, FMOD, x, y)
+#define S_BF16_EQ(T, x, y) HCMP(OSC_B2F, EQ, x, y)
+#define S_BF16_LT(T, x, y) HCMP(OSC_B2F, LT, x, y)
+#define S_BF16_LE(T, x, y) HCMP(OSC_B2F, LE, x, y)
+#define S_BF16_GT(T, x, y) HCMP(OSC_B2F, GT, x, y)
+#define S_BF16_GE(T, x, y) HCMP(OSC_B2F, GE, x, y)
+
+/* bool (bytes 0/1; any nonzero byte counts as true) */
+#define S_BOOL_EQ(T, x, y) ((uint8_t)(!(x) == !(y)))
+#define S_BOOL_AND(T, x, y) ((uint8_t)((x) && (y)))
+#define S_BOOL_OR(T, x, y) ((uint8_t)((x) || (y)))
+
+/* strings: equal bytes */
+static inline uint8_t str_eq(osc_string x, osc_string y) {
+    return x.len == y.len && (x.len == 0 || memcmp(x.ptr, y.ptr, x.len) == 0);
+}
+#define S_STRING_EQ(T, x, y) str_eq(x, y)
+
+/* ---- Loops: one per (dtype, op) the class defines, from the type list. ---- */
+#define DEF(E, T, CLS, OP, OT) OSC_EW_LOOP2(bin_##E##_##OP, T, OT, S_##CLS##_##OP(T, x, y))
+#define DEF_NUM(E, T, CLS)                                                                  \
+    DEF(E, T, CLS, ADD, T) DEF(E, T, CLS, SUB, T) DEF(E, T, CLS, MUL, T)                    \
+    DEF(E, T, CLS, DIV, T) DEF(E, T, CLS, FMOD, T) DEF(E, T, CLS, EQ, uint8_t)              \
+    DEF(E, T, CLS, LT, uint8_t) DEF(E, T, CLS, LE, uint8_t) DEF(E, T, CLS, GT, uint8_t)     \
+    DEF(E, T, CLS, GE, uint8_t)
+#define DEFINE_FLOAT(E, T) DEF_NUM(E, T, FLOAT)
+#define DEFINE_F16(E, T) DEF_NUM(E, T, F16)
+#define DEFINE_BF16(E, T) DEF_NUM(E, T, BF16)
+#define DEFINE_SINT(E, T) DEF_NUM(E, T, SINT) DEF(E, T, SINT, MOD, T)
+#define DEFINE_UINT(E, T) DEF_NUM(E, T, UINT) DEF(E, T, UINT, MOD, T)
+#define DEFINE_BOOL(E, T) \
+    DEF(E, T, BOOL, EQ, uint8_t) DEF(E, T, BOOL, AND, uint8_t) DEF(E, T, BOOL, OR, uint8_t)
+#define DEFINE_STRING(E, T) DEF(E, T, STRING, EQ, uint8_t)
+#define DEFINE_COMPLEX(E, T)
+#define DEFINE(E, T, CLS) DEFINE_##CLS(E, T)
+OSC_STD_TYPES(DEFINE)
+
+/* Tables in enum order; NULL where the class has no such op. */
+#define TAB_NUM(E, MOD)                                                                     \
+    {bin_##E##_ADD, bin_##E##_SUB, bin_##E##_MUL, bin_##E##_DIV, MOD, bin_##E##_FMOD,      \
+     bin_##E##_EQ, bin_##E##_LT, bin_##E##_LE, bin_##E##_GT, bin_##E##_GE, NULL, NULL}
+#define TAB_FLOAT(E) TAB_NUM(E, NULL)
+#define TAB_F16(E) TAB_NUM(E, NULL)
+#define TAB_BF16(E) TAB_NUM(E, NULL)
+#define TAB_SINT(E) TAB_NUM(E, bin_##E##_MOD)
+#define TAB_UINT(E) TAB_NUM(E, bin_##E##_MOD)
+#define TAB_BOOL(E) \
+    {NULL, NULL, NULL, NULL, NULL, NULL, bin_##E##_EQ, NULL, NULL, NULL, NULL, bin_##E##_AND, \
+     bin_##E##_OR}
+#define TAB_STRING(E) \
+    {NULL, NULL, NULL, NULL, NULL, NULL, bin_##E##_EQ, NULL, NULL, NULL, NULL, NULL, NULL}
+#define TAB_COMPLEX(E) {NULL}
+
+static osc_ew_loop2 loop_get(int32_t dtype, int32_t op) {
+#define CASE(E, T, CLS)                                                \
+    case E: {                                                          \
+        static const osc_ew_loop2 fns[OP_COUNT] = TAB_##CLS(E);        \
+        return fns[op];                                                \
+    }
+    switch (dtype) {
+        OSC_STD_TYPES(CASE)
+        default: return NULL;
+    }
+#undef CASE
+}
+
+static bool is_float(int32_t dtype) {
+    return dtype == OSC_FLOAT || dtype == OSC_DOUBLE || dtype == OSC_FLOAT16 ||
+           dtype == OSC_BFLOAT16;
+}
+
+static const bin_op *find_op(const char *name) {
+    for (size_t i = 0; i < sizeof k_ops / sizeof k_ops[0]; i++)
+        if (strcmp(k_ops[i].name, name) == 0) return &k_ops[i];
+    return NULL;
+}
+
+osc_status osc_bin_check(osc_kctx *k, osc_node *node) {
+    static const char *const k_none[] = {NULL}, *const k_mod[] = {"fmod", NULL};
+    const bin_op *op = find_op(node->op_type);
+    if (!op) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a binary elementwise op");
+    osc_status st = osc_attr_known(k, node, op->op == OP_MOD ? k_mod : k_none);
+    if (st) return st;
+    int64_t fmod_attr = 0;
+    if (op->op == OP_MOD) {
+        st = osc_attr_int(k, node, "fmod", 0, &fmod_attr);
+        if (st) return st;
+        if (fmod_attr != 0 && fmod_attr != 1)
+            return osc_kfail(k, OSC_ERR_MODEL, "attribute 'fmod' = %lld; allowed: 0 or 1",
+                             (long long)fmod_attr);
+    }
+    node->params.mode = (int32_t)fmod_attr; /* Mod: 1 = C fmod, 0 = numpy (divisor's sign) */
+    return OSC_OK;
+}
+
+/* Everything infer promises and run relies on: dtypes, the broadcast shape (into *want), the
+ * loop and the op code. O(rank), so run repeats it. */
+static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *want, osc_ew_loop2 *loop, int32_t *op_out) {
+    const bin_op *op = find_op(k->node->op_type);
+    if (!op) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a binary elementwise op");
+    osc_status st = OSC_OK;
+    for (int32_t i = 0; i < 2 && !st; i++) st = osc_ew_input(k, in, n_in, i, k_what[i]);
+    if (!st) st = osc_ew_check_type(k, 0, "A", in[0], osc_ew_types(op->name, k->since_version));
+    if (!st) st = osc_check_same_dtype(k, 0, "A", in[0], 1, "B", in[1]);
+    if (st) return st;
+    int32_t code = op->op;
+    if (code == OP_MOD) {
+        if (k->node->params.mode) code = OP_FMOD;
+        else if (is_float(in[0]->dtype))
+            return osc_kfail(k, OSC_ERR_MODEL, "attribute 'fmod' is 0 but input 0 'A' (%s) has "
+                             "dtype %s; the spec requires fmod=1 for floating-point inputs",
+                             osc_kinput_name(k, 0), osc_dtype_get(in[0]->dtype)->name);
+    }
+    memset(want, 0, sizeof *want);
+    want->rank = in[0]->rank;
+    memcpy(want->dims, in[0]->dims, sizeof want->dims);
+    st = osc_bcast_merge(k, want, 1, "B", in[1]);
+    if (st) return st;
+    want->dtype = op->to_bool ? OSC_BOOL : in[0]->dtype;
+    *loop = loop_get(in[0]->dtype, code);
+    if (!*loop)
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no %s loop for dtype %s", op->name,
+                         osc_dtype_get(in[0]->dtype)->name);
+    *op_out = code;
+    return OSC_OK;
+}
+
+osc_status osc_bin_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
+                         int32_t n_out) {
+    osc_tensor want;
+    osc_ew_loop2 loop;
+    int32_t op;
+    osc_status st = validate(k, in, n_in, &want, &loop, &op);
+    if (st) return st;
+    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
+    osc_same_shape(&out[0], &want);
+    return OSC_OK;
+}
+
+/* Integer division and remainder: fails on the first zero divisor, before anything is written.
+ * Every element of B feeds some output element once the output is non-empty. Zero is the
+ * all-zero byte pattern for every integer dtype, so one loop serves them all. */
+static osc_status check_divisor(osc_kctx *k, const osc_tensor *b) {
+    const size_t esize = osc_dtype_get(b->dtype)->bits / 8;
+    const int64_t n = osc_tensor_count(b);
+    const unsigned char *p = b->data;
+    for (int64_t i = 0; i < n; i++, p += esize) {
+        size_t z = 0;
+        while (z < esize && p[z] == 0) z++;
+        if (z == esize)
+            return osc_kfail(k, OSC_ERR_ARG, "input 1 'B' (%s): division by zero at flat "
+                             "position %lld (value 0; an integer divisor must be nonzero)",
+                             osc_kinput_name(k, 1), (long long)i);
+    }
+    return OSC_OK;
+}
+
+osc_status osc_bin_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
+                       int32_t n_out) {
+    osc_tensor want;
+    osc_ew_loop2 loop;
+    int32_t op;
+    osc_status st = validate(k, in, n_in, &want, &loop, &op);
+    if (!st) st = osc_ew_check_io(k, in, 2, k_what, out, n_out, &want);
+    if (st) return st;
+    osc_bcast_it it;
+    if (!osc_bcast_begin(&it, out, 2, in)) return OSC_OK; /* empty output */
+    if ((op == OP_DIV || op == OP_MOD || op == OP_FMOD) && !is_float(in[1]->dtype)) {
+        st = check_divisor(k, in[1]);
+        if (st) return st;
+    }
+    /* Validation is complete: from here on the output is written. */
+    loop(&it, out->data, in[0]->data, in[1]->data);
+    return OSC_OK;
+}

@@ -1,0 +1,55 @@
+/* ew_common.h: what the elementwise kernels share: per-version dtype sets, input/output checks
+ * and the loop macro their X-macro expansions use. Internal to ops/ (binary.c, unary.c, ...). */
+#ifndef OSC_EW_COMMON_H
+#define OSC_EW_COMMON_H
+
+#include "../runtime/dtype.h"
+#include "broadcast.h"
+#include "ops.h"
+
+/* A set of dtypes: bit d for dtype number d (every osc_dtype is < 32). */
+#define OSC_TBIT(d) (1u << (d))
+
+/* The tensor dtypes op version (op_type, since) accepts for its type variable T (Cast: T1 and
+ * T2, which are the same set in every version); 0 for an op version the table does not list. */
+uint32_t osc_ew_types(const char *op_type, int64_t since);
+
+/* Fails (OSC_ERR_MODEL) unless input i is present and has a valid shape. */
+osc_status osc_ew_input(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t i,
+                        const char *what);
+/* Fails (OSC_ERR_UNSUPPORTED) unless t's dtype is in `types`; the message names the input and
+ * lists the dtypes this op version accepts. */
+osc_status osc_ew_check_type(osc_kctx *k, int32_t i, const char *what, const osc_tensor *t,
+                             uint32_t types);
+/* Run time: fails unless there is an output whose dtype and shape equal want's (what infer
+ * computed) and whose buffer holds it, and unless each of in[0..n_in-1] (all present) holds its
+ * shape. what[i] names input i; what == NULL names them "data_<i>" (variadic Min/Max).
+ * Nothing is written. */
+osc_status osc_ew_check_io(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           const char *const *what, const osc_tensor *out, int32_t n_out,
+                           const osc_tensor *want);
+
+/* Defines `static void NAME(osc_bcast_it *it, void *o, const void *a, const void *b)`: for every
+ * row of the iterator (which must hold a first row), o[k] = EXPR with x = a[...], y = b[...]
+ * (elements of type T) and o of type OT. Used with X-macro lists, never written out per type. */
+#define OSC_EW_LOOP2(NAME, T, OT, EXPR)                                                     \
+    static void NAME(osc_bcast_it *it, void *o, const void *a, const void *b) {            \
+        do {                                                                                \
+            const T *pa = (const T *)a + it->off[0], *pb = (const T *)b + it->off[1];       \
+            OT *po = (OT *)o + it->out_off;                                                 \
+            const int64_t sa = it->step[0], sb = it->step[1], n = it->len;                 \
+            for (int64_t j = 0; j < n; j++) {                                               \
+                const T x = pa[j * sa], y = pb[j * sb];                                     \
+                po[j] = (EXPR);                                                             \
+            }                                                                               \
+        } while (osc_bcast_next(it));                                                       \
+    }
+typedef void (*osc_ew_loop2)(osc_bcast_it *it, void *o, const void *a, const void *b);
+
+/* Scalar helpers for float16/bfloat16: computed in float, rounded back to nearest even. */
+#define OSC_H2F(x) osc_f16_to_f32(x)
+#define OSC_F2H(x) osc_f32_to_f16(x)
+#define OSC_B2F(x) osc_bf16_to_f32(x)
+#define OSC_F2B(x) osc_f32_to_bf16(x)
+
+#endif

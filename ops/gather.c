@@ -1,0 +1,82 @@
+/* gather.c: Gather-1/11/13: take whole slices of data along one axis at the given indices. */
+#include <string.h>
+
+#include "../runtime/dtype.h"
+#include "shape_ops.h"
+
+osc_status osc_gather_check(osc_kctx *k, osc_node *node) {
+    static const char *const known[] = {"axis", NULL};
+    int64_t axis;
+    osc_status st = osc_attr_known(k, node, known);
+    if (!st) st = osc_attr_int(k, node, "axis", 0, &axis);
+    return st;
+}
+
+/* out = data.shape[:axis] ++ indices.shape ++ data.shape[axis+1:] */
+static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *o, int32_t *axis_out) {
+    int64_t count;
+    osc_status st = osc_sh_need(k, in, n_in, 0, "data");
+    if (!st) st = osc_sh_need(k, in, n_in, 1, "indices");
+    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_sh_all_types(k->since_version));
+    if (!st) st = osc_check_index_dtype(k, 1, "indices", in[1], true);
+    if (!st) st = osc_sh_count(k, 0, "data", in[0], &count);
+    if (!st) st = osc_sh_count(k, 1, "indices", in[1], &count);
+    if (st) return st;
+    const osc_tensor *data = in[0], *idx = in[1];
+    int32_t r = data->rank, q = idx->rank, axis;
+    if (r < 1)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) has rank 0; expected rank >= 1",
+                         osc_kinput_name(k, 0));
+    if ((st = osc_norm_axis(k, osc_sh_attr_i(k->node, "axis", 0), r, &axis))) return st;
+    if (q + r - 1 > OSC_MAX_RANK)
+        return osc_kfail(k, OSC_ERR_LIMIT, "output rank %d exceeds %d", (int)(q + r - 1),
+                         OSC_MAX_RANK);
+    memset(o, 0, sizeof *o);
+    o->dtype = data->dtype;
+    o->rank = q + r - 1;
+    memcpy(o->dims, data->dims, (size_t)axis * sizeof(int64_t));
+    memcpy(o->dims + axis, idx->dims, (size_t)q * sizeof(int64_t));
+    memcpy(o->dims + axis + q, data->dims + axis + 1, (size_t)(r - axis - 1) * sizeof(int64_t));
+    if (osc_tensor_count(o) < 0)
+        return osc_kfail(k, OSC_ERR_LIMIT, "the output would have more than 2^63-1 elements");
+    *axis_out = axis;
+    return OSC_OK;
+}
+
+osc_status osc_gather_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                            osc_tensor *out, int32_t n_out) {
+    int32_t axis;
+    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    return geometry(k, in, n_in, &out[0], &axis);
+}
+
+osc_status osc_gather_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                          osc_tensor *out, int32_t n_out) {
+    osc_tensor want;
+    int32_t axis;
+    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    osc_status st = geometry(k, in, n_in, &want, &axis);
+    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
+    if (!st) st = osc_sh_check_inputs(k, in, n_in);
+    if (st) return st;
+    const osc_tensor *data = in[0], *idx = in[1];
+    const int64_t s = data->dims[axis];
+    /* every index in [-s, s-1] before the first write, even when the output is empty */
+    if ((st = osc_check_index_range(k, idx, axis, s))) return st;
+    if (osc_tensor_count(&want) == 0) return OSC_OK;
+    /* non-empty output: data is non-empty too (s > 0 once an index passed), so these products
+     * are factors of valid counts */
+    int64_t outer = osc_dims_prod(data->dims, axis);
+    int64_t inner = osc_dims_prod(data->dims + axis + 1, data->rank - axis - 1);
+    int64_t n = osc_tensor_count(idx);
+    unsigned bits = osc_sh_bits(data->dtype);
+    int64_t o = 0;
+    for (int64_t r = 0; r < outer; r++)
+        for (int64_t j = 0; j < n; j++, o += inner) {
+            int64_t v = osc_index_at(idx, j);
+            if (v < 0) v += s;
+            osc_copy_elems(out[0].data, o, data->data, (r * s + v) * inner, inner, bits);
+        }
+    return OSC_OK;
+}

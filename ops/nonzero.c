@@ -1,0 +1,83 @@
+/* nonzero.c: NonZero-9/13: the coordinates of the non-zero elements, one column each. */
+#include <string.h>
+
+#include "../runtime/dtype.h"
+#include "shape_ops.h"
+
+/* numpy's truth value: NaN is non-zero, -0.0 is zero, a string is non-zero when non-empty, a
+ * complex number when either part is. */
+static bool nonzero_at(const osc_tensor *t, int64_t i) {
+    const void *p = t->data;
+    switch (t->dtype) {
+    case OSC_FLOAT: return ((const float *)p)[i] != 0;
+    case OSC_DOUBLE: return ((const double *)p)[i] != 0;
+    case OSC_FLOAT16:
+    case OSC_BFLOAT16: return (((const uint16_t *)p)[i] & 0x7fffu) != 0;
+    case OSC_INT8:
+    case OSC_UINT8:
+    case OSC_BOOL: return ((const uint8_t *)p)[i] != 0;
+    case OSC_INT16:
+    case OSC_UINT16: return ((const uint16_t *)p)[i] != 0;
+    case OSC_INT32:
+    case OSC_UINT32: return ((const uint32_t *)p)[i] != 0;
+    case OSC_INT64:
+    case OSC_UINT64: return ((const uint64_t *)p)[i] != 0;
+    case OSC_STRING: return ((const osc_string *)p)[i].len != 0;
+    case OSC_COMPLEX64:
+        return ((const osc_complex64 *)p)[i].re != 0 || ((const osc_complex64 *)p)[i].im != 0;
+    default:
+        return ((const osc_complex128 *)p)[i].re != 0 || ((const osc_complex128 *)p)[i].im != 0;
+    }
+}
+
+osc_status osc_nonzero_check(osc_kctx *k, osc_node *node) {
+    static const char *const none[] = {NULL};
+    return osc_attr_known(k, node, none);
+}
+
+/* [rank, count of non-zeros]: depends on the data, so infer reads it (infer_reads bit 0). A
+ * scalar gives [0, n] as the spec says, not numpy's [1, n]. */
+static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *o) {
+    int64_t count, nnz = 0;
+    osc_status st = osc_sh_need(k, in, n_in, 0, "X");
+    if (!st) st = osc_sh_check_type(k, 0, "X", in[0], osc_sh_all_types(k->since_version));
+    if (!st) st = osc_sh_count(k, 0, "X", in[0], &count);
+    if (!st) st = osc_sh_need_data(k, 0, "X", in[0]);
+    if (st) return st;
+    for (int64_t i = 0; i < count; i++) nnz += nonzero_at(in[0], i);
+    memset(o, 0, sizeof *o);
+    o->dtype = OSC_INT64;
+    o->rank = 2;
+    o->dims[0] = in[0]->rank;
+    o->dims[1] = nnz;
+    return OSC_OK;
+}
+
+osc_status osc_nonzero_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                             osc_tensor *out, int32_t n_out) {
+    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    return geometry(k, in, n_in, &out[0]);
+}
+
+osc_status osc_nonzero_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *out, int32_t n_out) {
+    osc_tensor want;
+    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    osc_status st = geometry(k, in, n_in, &want);
+    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
+    if (st) return st;
+    const osc_tensor *x = in[0];
+    const int32_t r = x->rank;
+    const int64_t nnz = want.dims[1], count = osc_tensor_count(x);
+    int64_t idx[OSC_MAX_RANK] = {0}, j = 0, *o = out[0].data;
+    if (r == 0 || nnz == 0) return OSC_OK; /* no rows or no columns */
+    for (int64_t i = 0; i < count; i++) {
+        if (nonzero_at(x, i)) {
+            for (int32_t d = 0; d < r; d++) o[d * nnz + j] = idx[d];
+            j++;
+        }
+        for (int32_t d = r - 1; d >= 0 && ++idx[d] == x->dims[d]; d--) idx[d] = 0;
+    }
+    return OSC_OK;
+}

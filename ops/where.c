@@ -1,0 +1,87 @@
+/* where.c: Where-9/16: out = condition ? X : Y, the three inputs broadcast together. */
+#include <string.h>
+
+#include "elementwise.h"
+#include "ew_common.h"
+
+typedef void (*where_loop)(osc_bcast_it *it, void *o, const void *c, const void *x,
+                           const void *y);
+
+/* One selecting loop per dtype; strings and complex numbers are copied as values (a string
+ * element is a view of the input's bytes, as every kernel here copies strings). */
+#define DEFINE(E, T, CLS)                                                                    \
+    static void where_##E(osc_bcast_it *it, void *o, const void *c, const void *x,          \
+                          const void *y) {                                                   \
+        do {                                                                                 \
+            const uint8_t *pc = (const uint8_t *)c + it->off[0];                             \
+            const T *px = (const T *)x + it->off[1], *py = (const T *)y + it->off[2];        \
+            T *po = (T *)o + it->out_off;                                                    \
+            const int64_t sc = it->step[0], sx = it->step[1], sy = it->step[2];             \
+            for (int64_t j = 0; j < it->len; j++)                                            \
+                po[j] = pc[j * sc] ? px[j * sx] : py[j * sy];                                \
+        } while (osc_bcast_next(it));                                                        \
+    }
+OSC_STD_TYPES(DEFINE)
+#undef DEFINE
+
+static where_loop loop_get(int32_t dtype) {
+#define CASE(E, T, CLS) \
+    case E: return where_##E;
+    switch (dtype) {
+        OSC_STD_TYPES(CASE)
+        default: return NULL;
+    }
+#undef CASE
+}
+
+static const char *const k_what[3] = {"condition", "X", "Y"};
+
+osc_status osc_where_check(osc_kctx *k, osc_node *node) {
+    static const char *const k_none[] = {NULL};
+    return osc_attr_known(k, node, k_none);
+}
+
+static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *want, where_loop *loop) {
+    osc_status st = OSC_OK;
+    for (int32_t i = 0; i < 3 && !st; i++) st = osc_ew_input(k, in, n_in, i, k_what[i]);
+    if (!st) st = osc_ew_check_type(k, 0, "condition", in[0], OSC_TBIT(OSC_BOOL));
+    if (!st)
+        st = osc_ew_check_type(k, 1, "X", in[1], osc_ew_types("Where", k->since_version));
+    if (!st) st = osc_check_same_dtype(k, 1, "X", in[1], 2, "Y", in[2]);
+    if (st) return st;
+    memset(want, 0, sizeof *want);
+    osc_same_shape(want, in[0]);
+    for (int32_t i = 1; i < 3 && !st; i++) st = osc_bcast_merge(k, want, i, k_what[i], in[i]);
+    if (st) return st;
+    want->dtype = in[1]->dtype;
+    *loop = loop_get(in[1]->dtype);
+    if (!*loop)
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no Where loop for dtype %s",
+                         osc_dtype_get(in[1]->dtype)->name);
+    return OSC_OK;
+}
+
+osc_status osc_where_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *out, int32_t n_out) {
+    osc_tensor want;
+    where_loop loop;
+    osc_status st = validate(k, in, n_in, &want, &loop);
+    if (st) return st;
+    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
+    osc_same_shape(&out[0], &want);
+    return OSC_OK;
+}
+
+osc_status osc_where_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                         osc_tensor *out, int32_t n_out) {
+    osc_tensor want;
+    where_loop loop;
+    osc_status st = validate(k, in, n_in, &want, &loop);
+    if (!st) st = osc_ew_check_io(k, in, 3, k_what, out, n_out, &want);
+    if (st) return st;
+    osc_bcast_it it;
+    if (osc_bcast_begin(&it, out, 3, in))
+        loop(&it, out->data, in[0]->data, in[1]->data, in[2]->data);
+    return OSC_OK;
+}
