@@ -2,14 +2,43 @@
 #ifndef ONNX_SCATTER_H
 #define ONNX_SCATTER_H
 
+/* This header is the API reference. Conventions that hold for every call unless it says otherwise:
+ *
+ * - Status: calls that can fail return an osc_status; OSC_OK is 0. A NULL handle or a NULL
+ *   required pointer gives OSC_ERR_ARG. Calls returning a count, a size or a string return 0 or
+ *   NULL for a NULL handle or an index out of range (osc_session_error: "no session").
+ * - Messages: a failed load writes a one-line message into the caller's msg buffer; a failed
+ *   session call leaves one readable with osc_session_error(). A model, being immutable and
+ *   shared, keeps no "last message": its introspection calls can only fail with OSC_ERR_ARG
+ *   (bad index or name), which needs none. Messages are at most OSC_MESSAGE_SIZE - 1 bytes.
+ * - Memory: every byte the library allocates goes through the opts.alloc hook of the model
+ *   (sessions use their model's hook), except osc_tensor_decode_pb/encode_pb, which use malloc
+ *   as documented there. The library never keeps a pointer to caller memory beyond what each call
+ *   states, never frees caller memory and never writes to caller buffers it was not given for
+ *   writing (see opts.inplace_inputs and osc_session_set_output_buffer).
+ * - Threads: there is no global mutable state. A model may be used from any number of threads
+ *   at once (it is immutable after load); a session must be used by one thread at a time. Two
+ *   sessions, of the same model or not, run concurrently. A custom opts.alloc hook is then
+ *   called from those threads at once and must be thread-safe (malloc/realloc/free are).
+ * - The library never prints, never exits or aborts, and does not install signal handlers.
+ * - Compatibility: names are never removed or renumbered; new status codes, dtypes, struct
+ *   fields (taken from reserved[]) and calls are only ever appended. While the major version is
+ *   0, a new minor version may change the ABI (the shared library's SONAME carries
+ *   MAJOR.MINOR); patch versions never do. */
+
 #include <stddef.h>
 #include <stdint.h>
 
+/* Version of this header. osc_version() gives the library's; compare them when loading the
+ * shared library dynamically. */
 #define OSC_VERSION_MAJOR 0
 #define OSC_VERSION_MINOR 1
 #define OSC_VERSION_PATCH 0
 #define OSC_VERSION_STRING "0.1.0"
 
+/* OSC_API marks exported calls. The shared library exports exactly these (all osc_-prefixed);
+ * users of the static library may define OSC_STATIC_DEFINE (the CMake package does), which
+ * makes OSC_API empty. */
 #if defined(OSC_STATIC_DEFINE) || !defined(__GNUC__)
 #define OSC_API
 #else
@@ -22,6 +51,10 @@ extern "C" {
 
 /* Largest tensor rank the runtime stores. A model with a larger rank is refused at load. */
 #define OSC_MAX_RANK 32
+
+/* Size of a buffer that holds any message of the library, NUL included: load messages
+ * (msg/msg_size), osc_session_error() and warnings are never longer. */
+#define OSC_MESSAGE_SIZE 512
 
 /* Every call that can fail returns one of these. New codes are only ever appended. */
 typedef enum osc_status {
@@ -78,7 +111,8 @@ typedef struct osc_string {
 
 /* A tensor view. The struct never owns `data`; who does is said at each call.
  * Elements are dense, row-major, little-endian. Strings: `data` is an osc_string[count].
- * Sub-byte types (int4, uint2, ...) are packed; nbytes is ceil(count * bits / 8). */
+ * Sub-byte types (int4, uint2, ...) are packed; nbytes is ceil(count * bits / 8).
+ * `data` must be aligned for the element type (malloc'ed memory always is). */
 typedef struct osc_tensor {
     int32_t dtype; /* osc_dtype */
     int32_t rank;  /* 0 for a scalar */
@@ -88,22 +122,50 @@ typedef struct osc_tensor {
 } osc_tensor;
 
 /* realloc-shaped allocator: nsize == 0 frees ptr (returns NULL); otherwise returns a block of
- * nsize bytes (aligned for any type) holding the first min(osize, nsize) bytes of ptr, or NULL. */
+ * nsize bytes (aligned for any type) holding the first min(osize, nsize) bytes of ptr, or NULL
+ * (the library then fails the call with OSC_ERR_NOMEM and releases what it holds; ptr stays
+ * valid). osize is the exact size the block was allocated with (0 when ptr is NULL). Called
+ * concurrently when sessions run on several threads (see Threads above). */
 typedef void *(*osc_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 
+/* Load options. Fill with osc_options_init, then set fields. The model keeps a copy. */
 typedef struct osc_options {
     osc_alloc_fn alloc;      /* NULL: the C library's realloc/free */
     void *alloc_ud;          /* passed to alloc */
-    uint64_t max_bytes;      /* cap on bytes a model or a session allocates; 0: no cap */
+    /* Cap on the bytes requested from the allocator, counted separately for the model (at load
+     * and after) and for each session (its tables, arena and string bytes; caller buffers do not
+     * count). A request over the cap fails like an allocation failure (OSC_ERR_NOMEM, or
+     * OSC_ERR_LIMIT where the loader can tell the cap was the cause). 0: no cap. */
+    uint64_t max_bytes;
     int32_t strict;          /* 1: deprecated ops (Scatter-11) are errors, not warnings */
     int32_t profile;         /* 1: sessions time every node (osc_session_node_ns) */
-    int32_t reserved[6];     /* zero */
+    /* 1: a scatter node (Scatter, ScatterElements, ScatterND, TensorScatter) whose data input
+     * (input 0) is a graph input without a default, read by no later node, not a graph output,
+     * not read again by the node itself and not a string tensor, writes its output into the
+     * caller's buffer of that input instead of the arena (no copy, no arena space). The runtime
+     * then writes to that caller buffer, whose contents afterwards are unspecified, and the run
+     * consumes the input: see osc_session_set_input and osc_model_node_inplace.
+     * 0 (default): the runtime never writes to input buffers. */
+    int32_t inplace_inputs;
+    /* For later: the number of threads one run may use. Accepted (0: the default, >= 1: that
+     * many), checked (< 0 is OSC_ERR_ARG at load) and stored (osc_model_options); every run
+     * currently executes on the calling thread only, whatever the value. Results will not
+     * depend on it (duplicate indices keep their row-major order). */
+    int32_t threads;
+    /* Cap on one session's arena (the block holding intermediate values and outputs not in
+     * caller buffers). Checked whenever a session plans (first run, new input shapes, new output
+     * buffers), before anything is allocated or written: over the cap the run fails with
+     * OSC_ERR_LIMIT. 0: no cap. Independent of max_bytes, which bounds all allocations. */
+    uint64_t max_arena_bytes;
+    int32_t reserved[2];     /* zero (a non-zero value is OSC_ERR_ARG at load) */
 } osc_options;
 
-/* Fills *opts with the defaults. */
+/* Fills *opts with the defaults: every field zero (no cap, realloc/free, not strict). */
 OSC_API void osc_options_init(osc_options *opts);
 
+/* Version of the library ("0.1.0"; static storage). */
 OSC_API const char *osc_version(void);
+/* English name of a status ("out of memory"; static storage; "unknown status" otherwise). */
 OSC_API const char *osc_status_name(osc_status s);
 /* ONNX name of a dtype ("float", "int64", "bfloat16", ...); "undefined" for unknown numbers. */
 OSC_API const char *osc_dtype_name(int32_t dtype);
@@ -119,18 +181,28 @@ OSC_API int64_t osc_tensor_count(const osc_tensor *t);
 typedef struct osc_model osc_model;
 
 /* Loads an ONNX ModelProto from a file. External data is resolved relative to the file's folder.
- * On success *out is a new model (free with osc_model_free). On failure *out is NULL, nothing
- * is leaked, and a one-line message is written to msg (if msg_size > 0). */
+ * opts may be NULL (defaults); it is copied. On success *out is a new model (free with
+ * osc_model_free) and msg receives "" (warnings are read with osc_model_warning). On failure
+ * *out is NULL, everything allocated is freed, and a one-line message is written to msg
+ * (truncated to msg_size - 1 bytes; nothing when msg is NULL or msg_size is 0). */
 OSC_API osc_status osc_model_load_file(const char *path, const osc_options *opts, osc_model **out,
                                        char *msg, size_t msg_size);
-/* Same from memory; the buffer may be freed after the call. base_dir (may be NULL: external
- * data is then refused) is the folder external data paths are relative to. */
+/* Same from memory. The model copies what it keeps: buf may be freed as soon as the call
+ * returns. base_dir (may be NULL: external data is then refused) is the folder external data
+ * paths are relative to. */
 OSC_API osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_dir,
                                          const osc_options *opts, osc_model **out, char *msg,
                                          size_t msg_size);
+/* Frees the model and every string it handed out. Its sessions must be freed first.
+ * NULL is a no-op. */
 OSC_API void osc_model_free(osc_model *m);
 
-/* Introspection. Strings returned are owned by the model and live as long as it does. */
+/* The options the model was loaded with (alloc hook, caps, strict, profile, inplace_inputs,
+ * threads as given). */
+OSC_API osc_status osc_model_options(const osc_model *m, osc_options *out);
+
+/* Introspection. Strings returned are owned by the model and live as long as it does. The
+ * calls only read the model, so they are safe from any thread. */
 typedef struct osc_value_desc {
     const char *name;
     int32_t dtype;                          /* OSC_UNDEFINED when the model does not say */
@@ -152,15 +224,21 @@ typedef struct osc_node_desc {
     const char *const *outputs;
 } osc_node_desc;
 
+/* The model's IR version; 0 for NULL. */
 OSC_API int64_t osc_model_ir_version(const osc_model *m);
+/* Opsets the model imports: domain ("" for ai.onnx) and version of entry i. */
 OSC_API size_t osc_model_opset_count(const osc_model *m);
 OSC_API osc_status osc_model_opset(const osc_model *m, size_t i, const char **domain,
                                    int64_t *version);
-OSC_API size_t osc_model_input_count(const osc_model *m);  /* inputs without a default first */
+/* Graph inputs callers bind: those without a default first, then those backed by an
+ * initializer, each group in model order. This is the index osc_session_set_input_at takes. */
+OSC_API size_t osc_model_input_count(const osc_model *m);
 OSC_API size_t osc_model_output_count(const osc_model *m);
-/* Input/output i. Shapes are the inferred ones where the model's shapes are static. */
+/* Input/output i. Shapes are the inferred ones where the model's shapes are static; otherwise
+ * the declared ones, symbolic dims as -1 with their dim_names. */
 OSC_API osc_status osc_model_input(const osc_model *m, size_t i, osc_value_desc *out);
 OSC_API osc_status osc_model_output(const osc_model *m, size_t i, osc_value_desc *out);
+/* Nodes in execution order, each with the kernel version it resolved to. */
 OSC_API size_t osc_model_node_count(const osc_model *m);
 OSC_API osc_status osc_model_node(const osc_model *m, size_t i, osc_node_desc *out);
 /* INT attribute `name` of node i (OSC_ERR_ARG when absent or not an int). */
@@ -169,43 +247,103 @@ OSC_API osc_status osc_model_node_attr_int(const osc_model *m, size_t i, const c
 /* STRING attribute `name` of node i (owned by the model; OSC_ERR_ARG when absent). */
 OSC_API osc_status osc_model_node_attr_str(const osc_model *m, size_t i, const char *name,
                                            const char **value);
-/* Arena bytes the execution plan needs; 0 when shapes are only known at run. */
+
+/* Where a node writes its output, decided at load (osc_model_node_inplace). */
+typedef enum osc_inplace {
+    OSC_INPLACE_NONE = 0,         /* into a buffer of its own (arena) */
+    OSC_INPLACE_INTERMEDIATE = 1, /* over its data input, an intermediate that dies there */
+    OSC_INPLACE_INPUT = 2         /* into the caller's buffer of a graph input (inplace_inputs) */
+} osc_inplace;
+/* In-place mode of node i's output 0 (an osc_inplace). OSC_INPLACE_INPUT only happens with
+ * opts.inplace_inputs = 1; it is also reported for a node that continues in place on a value
+ * already held in a caller's input buffer. */
+OSC_API osc_status osc_model_node_inplace(const osc_model *m, size_t i, int32_t *mode);
+
+/* Arena bytes the execution plan needs without caller output buffers; 0 when shapes are only
+ * known at run (see osc_session_arena_bytes for a session's actual arena). */
 OSC_API uint64_t osc_model_arena_bytes(const osc_model *m);
+/* Warnings of the load (e.g. a deprecated op), in order; NULL when i is out of range. */
 OSC_API size_t osc_model_warning_count(const osc_model *m);
 OSC_API const char *osc_model_warning(const osc_model *m, size_t i);
 
 /* ---- Sessions: one per thread; each holds its arena and its inputs/outputs. ---- */
 typedef struct osc_session osc_session;
 
-/* The model must outlive the session. */
+/* Creates a session: its tables come from the model's allocator (the arena only at the first
+ * run). The model must outlive the session. On failure *out is NULL and nothing is leaked; the
+ * only failures are OSC_ERR_ARG (NULL argument) and OSC_ERR_NOMEM, so no message is needed. */
 OSC_API osc_status osc_session_create(const osc_model *m, osc_session **out);
+/* Frees the session, its arena and every output it owns. NULL is a no-op. */
 OSC_API void osc_session_free(osc_session *s);
-/* Binds an input by graph-input name or by index (osc_model_input order). The tensor's dims and
- * data are borrowed until the next set_input of that input or osc_session_free; the runtime
- * never writes to them. Binding an input with a default overrides the default. */
+/* Binds an input by graph-input name or by index (osc_model_input order). The osc_tensor is
+ * copied; its data is borrowed until the next set_input of that input, a run that consumes it, or
+ * osc_session_free; the runtime never writes to them unless the model was loaded with
+ * opts.inplace_inputs and osc_model_node_inplace reports OSC_INPLACE_INPUT for a node reading
+ * it. Such an input is consumed: once a run starts executing nodes it is unbound (bind it again
+ * before every run) and its buffer's contents are unspecified. Binding an input with a default
+ * overrides the default. On failure (OSC_ERR_ARG: unknown name or index, inconsistent tensor;
+ * OSC_ERR_SHAPE: dtype, rank or a static dim differs from the declaration) the previous binding
+ * stays and osc_session_error() says why. A new binding invalidates the last run's outputs. */
 OSC_API osc_status osc_session_set_input(osc_session *s, const char *name, const osc_tensor *t);
 OSC_API osc_status osc_session_set_input_at(osc_session *s, size_t index, const osc_tensor *t);
-/* Runs the graph. On failure no output is readable, the inputs are untouched and
- * osc_session_error() says what went wrong (node, input, position, value, allowed range). */
+/* Gives output `index` (osc_model_output order) a caller buffer of nbytes bytes, aligned for the
+ * output's element type (a misaligned one works, through a copy); data == NULL removes it.
+ * Borrowed until the next call for that index or osc_session_free. Each successful run then
+ * leaves the output in that buffer: written there directly (zero copy) when its arena buffer is
+ * not shared with something else, else copied at the end; osc_session_output_mode says which.
+ * For string outputs the buffer receives the osc_string array; the bytes stay owned by the
+ * session until the next run.
+ * Checked at run, before any node runs (the run fails with OSC_ERR_ARG and writes nothing): the
+ * buffer holds the output's nbytes, and it overlaps no input buffer nor other output buffer.
+ * On a run failing in a node, a buffer written directly may hold the value its producing node
+ * computed (if that node ran before the failing one); all other caller buffers are untouched.
+ * A buffer written directly is also the workspace of the values that share its arena buffer
+ * in place, so it may be written before its own node runs. Fails with OSC_ERR_ARG for an index
+ * out of range or NULL data with nbytes > 0. Invalidates the last run's outputs. */
+OSC_API osc_status osc_session_set_output_buffer(osc_session *s, size_t index, void *data,
+                                                 size_t nbytes);
+/* Runs the graph. On failure no output is readable, osc_session_error() says what went wrong
+ * (node, input, position, value, allowed range), the session stays usable (fix the inputs and run
+ * again), and caller buffers are as set_input and set_output_buffer describe: untouched unless
+ * written in place or directly by a node that ran. A plan (shapes, arena) is made at the first run
+ * and again only when input shapes or output buffers change. */
 OSC_API osc_status osc_session_run(osc_session *s);
-/* Output i of the last successful run. The data is owned by the session and valid until the
- * next run or osc_session_free. */
+/* Output i of the last successful run: dtype, shape, nbytes and data. data is the caller's
+ * buffer when one was set; otherwise it is owned by the session and valid until the next run,
+ * set_input, set_output_buffer or osc_session_free (it may point into a caller input buffer
+ * consumed in place, or, for an output that is a graph input, at that input's data).
+ * OSC_ERR_STATE when the last run failed or none ran since the last binding. */
 OSC_API osc_status osc_session_output(osc_session *s, size_t index, osc_tensor *out);
+
+/* How output i of the last successful run reached the caller (osc_session_output_mode). */
+typedef enum osc_output_mode {
+    OSC_OUTPUT_SESSION = 0, /* owned by the session (no caller buffer) */
+    OSC_OUTPUT_DIRECT = 1,  /* computed directly in the caller's buffer, no copy */
+    OSC_OUTPUT_COPIED = 2   /* computed elsewhere and copied into the caller's buffer */
+} osc_output_mode;
+/* Mode (an osc_output_mode) of output i in the last successful run; OSC_ERR_STATE otherwise. */
+OSC_API osc_status osc_session_output_mode(osc_session *s, size_t index, int32_t *mode);
+/* Bytes of the arena the session holds (0 before the first run; it grows to the largest plan
+ * and is kept between runs). */
+OSC_API uint64_t osc_session_arena_bytes(const osc_session *s);
 /* Nanoseconds node i (osc_model_node order) took in the last run; 0 unless the model was
  * loaded with opts.profile = 1, or for a node that did not run. */
 OSC_API uint64_t osc_session_node_ns(const osc_session *s, size_t node);
-/* Message of the session's last failure ("" after a success). */
+/* Message of the session's last failure ("" after a success); owned by the session, valid until
+ * its next call. "no session" for NULL. */
 OSC_API const char *osc_session_error(const osc_session *s);
 
 /* ---- TensorProto (.pb) files, as used by the ONNX node tests. ---- */
 /* Decodes a serialized TensorProto into *out (data allocated with malloc, one block, strings
- * included; free with osc_tensor_free_data). name receives the tensor's name (may be NULL). */
+ * included; free with osc_tensor_free_data). name receives the tensor's name (may be NULL).
+ * On failure *out holds no allocation and msg says why. */
 OSC_API osc_status osc_tensor_decode_pb(const void *buf, size_t len, osc_tensor *out, char *name,
                                         size_t name_size, char *msg, size_t msg_size);
 /* Serializes *t as a TensorProto with raw_data (string_data for strings) into a malloc'ed
- * buffer (*buf, *len); free it with free(). */
+ * buffer (*buf, *len); free it with free(). On failure *buf is NULL and msg says why. */
 OSC_API osc_status osc_tensor_encode_pb(const osc_tensor *t, const char *name, void **buf,
                                         size_t *len, char *msg, size_t msg_size);
+/* Frees the data of a tensor from osc_tensor_decode_pb and sets data to NULL. */
 OSC_API void osc_tensor_free_data(osc_tensor *t);
 
 #ifdef __cplusplus

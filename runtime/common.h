@@ -9,7 +9,8 @@
 
 #include "onnx_scatter.h"
 
-#define OSC_MSG_SIZE 512
+/* Every message buffer; the public OSC_MESSAGE_SIZE promises callers this bound. */
+#define OSC_MSG_SIZE OSC_MESSAGE_SIZE
 
 /* Status plus message; one per model-load, per session. */
 typedef struct osc_err {

@@ -11,7 +11,10 @@ static void add_warning(void *ud, const char *msg) {
     osc_model *m = ud;
     const char **w = osc_pool_alloc(&m->pool, ((size_t)m->n_warnings + 1) * sizeof *w);
     const char *copy = osc_pool_strdup(&m->pool, msg);
-    if (!w || !copy) return; /* a warning lost to memory pressure is not worth failing a load */
+    if (!w || !copy) { /* the API promises every warning: the load fails instead */
+        m->warn_lost = true;
+        return;
+    }
     if (m->n_warnings) memcpy(w, m->warnings, (size_t)m->n_warnings * sizeof *w);
     w[m->n_warnings++] = copy;
     m->warnings = w;
@@ -64,21 +67,57 @@ static osc_status dispatch(osc_model *m, osc_err *err) {
         }
         osc_status st = kr->check(&k, n);
         if (st) return st;
+        if (m->warn_lost)
+            return osc_fail(err, OSC_ERR_NOMEM, "node '%s' (%s): out of memory storing a warning",
+                            n->name, n->op_type);
     }
     return OSC_OK;
 }
 
+/* The ops whose output 0 has, by their spec, exactly the dtype and shape of input 0: only these
+ * write into a caller's input buffer, which holds nothing more than that input. */
+static bool scatter_op(const osc_node *n) {
+    static const char *const ops[] = {"Scatter", "ScatterElements", "ScatterND", "TensorScatter"};
+    if (n->domain[0]) return false;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(n->op_type, ops[i]) == 0) return true;
+    return false;
+}
+
+/* A graph input whose caller buffer a node may write in place (opts.inplace_inputs): bound by
+ * the caller (no default: a default lives in the shared, immutable model) and not a string
+ * tensor (the caller's osc_string array and bytes are theirs to free). Returns its input_order
+ * index, or -1. */
+static int32_t inplace_input_index(const osc_model *m, int32_t v) {
+    const osc_value *val = &m->g.values[v];
+    if (!m->opts.inplace_inputs || !val->is_input || val->producer >= 0 || val->init ||
+        val->decl.dtype == OSC_UNDEFINED || val->decl.dtype == OSC_STRING)
+        return -1;
+    for (int32_t i = 0; i < m->n_inputs; i++)
+        if (m->input_order[i] == v) return i;
+    return -1;
+}
+
 /* Lifetimes and arena buffers. A node output gets its own buffer, except that an in-place
- * capable output shares input 0's buffer when that input is an intermediate (not a graph
- * input, initializer or graph output) used by no later node and not read twice by this node. */
+ * capable output shares input 0's buffer when that input dies at the node (used by no later
+ * node; graph outputs never die) and is not read twice by it, and the input is an intermediate
+ * or, with opts.inplace_inputs and a scatter op, a graph input the caller binds (its buffer then
+ * becomes one held by the caller: no arena space; values in it must be scatter outputs). */
 static osc_status plan_buffers(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
     int32_t nv = g->n_values, nn = g->n_nodes;
+    /* a buffer per node output at most, plus one per graph input held in place */
+    size_t nb_max = (size_t)nv + 1;
     m->last_use = osc_pool_alloc(&m->pool, ((size_t)nv + 1) * sizeof *m->last_use);
     m->buf_of = osc_pool_alloc(&m->pool, ((size_t)nv + 1) * sizeof *m->buf_of);
-    m->buf_first = osc_pool_alloc(&m->pool, ((size_t)nv + 1) * sizeof *m->buf_first);
-    m->buf_last = osc_pool_alloc(&m->pool, ((size_t)nv + 1) * sizeof *m->buf_last);
-    if (!m->last_use || !m->buf_of || !m->buf_first || !m->buf_last)
+    m->buf_first = osc_pool_alloc(&m->pool, nb_max * sizeof *m->buf_first);
+    m->buf_last = osc_pool_alloc(&m->pool, nb_max * sizeof *m->buf_last);
+    m->buf_input = osc_pool_alloc(&m->pool, nb_max * sizeof *m->buf_input);
+    m->node_inplace = osc_pool_alloc(&m->pool, ((size_t)nn + 1) * sizeof *m->node_inplace);
+    m->input_inplace = osc_pool_alloc(&m->pool, ((size_t)m->n_inputs + 1) *
+                                                    sizeof *m->input_inplace);
+    if (!m->last_use || !m->buf_of || !m->buf_first || !m->buf_last || !m->buf_input ||
+        !m->node_inplace || !m->input_inplace)
         return osc_fail(err, OSC_ERR_NOMEM, "out of memory planning the model");
     for (int32_t v = 0; v < nv; v++) m->last_use[v] = m->buf_of[v] = -1;
     for (int32_t i = 0; i < nn; i++)
@@ -89,22 +128,59 @@ static osc_status plan_buffers(osc_model *m, osc_err *err) {
     m->n_bufs = 0;
     for (int32_t i = 0; i < nn; i++) {
         const osc_node *n = &g->nodes[i];
+        m->node_inplace[i] = OSC_INPLACE_NONE;
         for (int32_t j = 0; j < n->n_outputs; j++) {
             int32_t v = n->outputs[j], d = n->n_inputs > 0 ? n->inputs[0] : -1;
             if (v < 0) continue;
-            /* graph outputs have last_use == n_nodes, so they never die at a node */
-            bool share = j == 0 && n->kernel->inplace0 && d >= 0 && m->buf_of[d] >= 0 &&
-                         m->last_use[d] == i;
+            bool share = j == 0 && n->kernel->inplace0 && d >= 0 && m->last_use[d] == i;
             for (int32_t q = 1; share && q < n->n_inputs; q++)
                 if (n->inputs[q] == d) share = false;
+            if (share && m->buf_of[d] >= 0 && m->buf_input[m->buf_of[d]] >= 0 && !scatter_op(n))
+                share = false; /* d lives in a caller's input buffer: only scatters fit there */
+            if (share && m->buf_of[d] < 0) { /* a graph input or an initializer */
+                int32_t in = scatter_op(n) ? inplace_input_index(m, d) : -1;
+                share = in >= 0;
+                if (share) {
+                    int32_t b = m->n_bufs++;
+                    m->buf_first[b] = 0;
+                    m->buf_last[b] = i;
+                    m->buf_input[b] = in;
+                    m->buf_of[d] = b;
+                    m->input_inplace[in] = true;
+                }
+            }
             int32_t b = share ? m->buf_of[d] : m->n_bufs++;
-            if (!share) m->buf_first[b] = i;
+            if (!share) {
+                m->buf_first[b] = i;
+                m->buf_input[b] = -1;
+            } else {
+                m->node_inplace[i] = m->buf_input[b] >= 0 ? OSC_INPLACE_INPUT
+                                                          : OSC_INPLACE_INTERMEDIATE;
+            }
             m->buf_of[v] = b;
-            int32_t end = m->last_use[v] < 0 ? i : m->last_use[v];
-            if (!share || end > m->buf_last[b]) m->buf_last[b] = end;
+            int32_t end_ = m->last_use[v] < 0 ? i : m->last_use[v];
+            if (!share || end_ > m->buf_last[b]) m->buf_last[b] = end_;
         }
     }
     return OSC_OK;
+}
+
+void osc_buffer_need(const osc_model *m, const osc_tensor *vals, uint64_t *need) {
+    for (int32_t b = 0; b < m->n_bufs; b++) need[b] = 0;
+    for (int32_t v = 0; v < m->g.n_values; v++) {
+        int32_t b = m->buf_of[v];
+        if (b >= 0 && m->buf_input[b] < 0 && vals[v].nbytes > need[b]) need[b] = vals[v].nbytes;
+    }
+}
+
+uint64_t osc_plan_run(const osc_model *m, const uint64_t *need, const bool *external,
+                      uint64_t *sizes, int32_t *scratch, uint64_t *offsets) {
+    for (int32_t b = 0; b < m->n_bufs; b++) {
+        bool outside = m->buf_input[b] >= 0 || (external && external[b]);
+        /* aligned sizes keep every value's end inside its buffer's OSC_ALIGN-rounded slot */
+        sizes[b] = outside ? 0 : (need[b] + OSC_ALIGN - 1) & ~(uint64_t)(OSC_ALIGN - 1);
+    }
+    return osc_plan_place(m->n_bufs, sizes, m->buf_first, m->buf_last, offsets, scratch);
 }
 
 static bool type_static(const osc_type *t) {
@@ -135,9 +211,14 @@ static osc_status infer_static(osc_model *m, osc_err *err) {
         const osc_value *val = &g->values[g->inputs[i]];
         if (!val->init && !type_static(&val->decl)) return OSC_OK;
     }
+    size_t nb = (size_t)m->n_bufs + 1;
     osc_tensor *vals = osc_pool_alloc(&m->pool, ((size_t)g->n_values + 1) * sizeof *vals);
-    uint64_t *offsets = osc_pool_alloc(&m->pool, ((size_t)m->n_bufs + 1) * sizeof *offsets);
-    if (!vals || !offsets) return osc_fail(err, OSC_ERR_NOMEM, "out of memory inferring shapes");
+    uint64_t *offsets = osc_pool_alloc(&m->pool, nb * sizeof *offsets);
+    uint64_t *need = osc_pool_alloc(&m->pool, nb * sizeof *need);
+    uint64_t *sizes = osc_pool_alloc(&m->pool, nb * sizeof *sizes);
+    int32_t *scratch = osc_pool_alloc(&m->pool, 3 * nb * sizeof *scratch);
+    if (!vals || !offsets || !need || !sizes || !scratch)
+        return osc_fail(err, OSC_ERR_NOMEM, "out of memory inferring shapes");
     for (int32_t v = 0; v < g->n_values; v++)
         if (g->values[v].producer < 0) seed_value(&g->values[v], &vals[v]);
     osc_status st = osc_infer_all(m, vals, err);
@@ -155,8 +236,8 @@ static osc_status infer_static(osc_model *m, osc_err *err) {
                             val->name, osc_dtype_get(val->decl.dtype)->name, val->decl.rank,
                             osc_dtype_get(t->dtype)->name, t->rank);
     }
-    st = osc_plan_arena(m, vals, offsets, &m->arena_bytes, err);
-    if (st) return st;
+    osc_buffer_need(m, vals, need);
+    m->arena_bytes = osc_plan_run(m, need, NULL, sizes, scratch, offsets);
     m->static_vals = vals;
     return OSC_OK;
 }
@@ -209,6 +290,19 @@ static void copy_msg(char *msg, size_t msg_size, const osc_err *err) {
     if (msg && msg_size) snprintf(msg, msg_size, "%s", err->msg);
 }
 
+/* Fields a newer header may give meaning to must be zero, so that meaning is never ignored. */
+static osc_status check_options(const osc_options *opts, osc_err *err) {
+    if (!opts) return OSC_OK;
+    if (opts->threads < 0)
+        return osc_fail(err, OSC_ERR_ARG, "opts.threads is %d; expected 0 (default) or more",
+                        (int)opts->threads);
+    for (size_t i = 0; i < sizeof opts->reserved / sizeof opts->reserved[0]; i++)
+        if (opts->reserved[i])
+            return osc_fail(err, OSC_ERR_ARG, "opts.reserved[%zu] is %d; reserved fields must be "
+                            "zero (call osc_options_init)", i, (int)opts->reserved[i]);
+    return OSC_OK;
+}
+
 osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_dir,
                                  const osc_options *opts, osc_model **out, char *msg,
                                  size_t msg_size) {
@@ -217,6 +311,10 @@ osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_d
     if (out) *out = NULL;
     if (!out || (!buf && len)) {
         osc_fail(&err, OSC_ERR_ARG, "osc_model_load_buffer: NULL argument");
+        copy_msg(msg, msg_size, &err);
+        return err.status;
+    }
+    if (check_options(opts, &err)) {
         copy_msg(msg, msg_size, &err);
         return err.status;
     }
@@ -257,6 +355,10 @@ osc_status osc_model_load_file(const char *path, const osc_options *opts, osc_mo
     if (out) *out = NULL;
     if (!path || !out) {
         osc_fail(&err, OSC_ERR_ARG, "osc_model_load_file: NULL argument");
+        copy_msg(msg, msg_size, &err);
+        return err.status;
+    }
+    if (check_options(opts, &err)) { /* before reading a possibly large file */
         copy_msg(msg, msg_size, &err);
         return err.status;
     }
@@ -372,4 +474,16 @@ size_t osc_model_warning_count(const osc_model *m) { return m ? (size_t)m->n_war
 
 const char *osc_model_warning(const osc_model *m, size_t i) {
     return (m && i < (size_t)m->n_warnings) ? m->warnings[i] : NULL;
+}
+
+osc_status osc_model_options(const osc_model *m, osc_options *out) {
+    if (!m || !out) return OSC_ERR_ARG;
+    *out = m->opts;
+    return OSC_OK;
+}
+
+osc_status osc_model_node_inplace(const osc_model *m, size_t i, int32_t *mode) {
+    if (!m || !mode || i >= (size_t)m->g.n_nodes) return OSC_ERR_ARG;
+    *mode = m->node_inplace[i];
+    return OSC_OK;
 }

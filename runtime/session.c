@@ -1,4 +1,4 @@
-/* session.c: sessions (bound inputs, one arena, outputs) and the executor that runs nodes. */
+/* session.c: sessions (inputs, caller output buffers, arena) and the executor that runs nodes. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -13,37 +13,69 @@ struct osc_session {
     osc_tensor *bound;        /* per model input (input_order index); data borrowed */
     bool *is_bound;
     osc_tensor *vals;         /* per value: shape and data of the current run */
-    uint64_t *offsets;        /* per arena buffer */
-    osc_tensor *plan_inputs;  /* input shapes the current plan was made for */
-    bool planned;
+    osc_tensor *plan_inputs;  /* input shapes vals' inferred shapes were made for */
+    bool inferred;            /* vals hold the shapes for plan_inputs */
+    bool planned;             /* offsets hold a plan for those shapes and `direct` */
+    /* per buffer (n_bufs + 1 entries each) */
+    uint64_t *offsets;        /* place in the arena */
+    uint64_t *need;           /* bytes its values need */
+    uint64_t *sizes;          /* planner input */
+    int32_t *scratch;         /* planner scratch, 3 per buffer */
+    int32_t *direct;          /* output index whose caller buffer holds it, or -1 */
+    int32_t *plan_direct;     /* `direct` the current plan was made for */
+    bool *external;           /* direct[b] >= 0, as the planner takes it */
     void *arena;
     uint64_t arena_size;
     osc_pool strings;         /* bytes of strings made during a run */
     uint64_t *node_ns;        /* per node: time of the last run (opts.profile), else NULL */
+    /* per graph output */
+    void **out_data;          /* caller buffer or NULL (borrowed) */
+    size_t *out_cap;          /* its bytes */
+    int32_t *out_mode;        /* osc_output_mode of the last successful run */
     bool ok;                  /* outputs readable */
     max_align_t empty;        /* data of zero-size values when the arena is empty */
 };
 
+/* Sizes of every per-session table, so create and free agree. */
+typedef struct sizes_of {
+    size_t ni, nv, nb, nn, no;
+} sizes_of;
+
+static sizes_of table_sizes(const osc_model *m) {
+    sizes_of z = {(size_t)m->n_inputs + 1, (size_t)m->g.n_values + 1, (size_t)m->n_bufs + 1,
+                  (size_t)m->g.n_nodes + 1, (size_t)m->g.n_outputs + 1};
+    return z;
+}
+
 osc_status osc_session_create(const osc_model *m, osc_session **out) {
+    if (out) *out = NULL;
     if (!m || !out) return OSC_ERR_ARG;
-    *out = NULL;
     osc_allocator a = m->alloc;
-    a.used = 0;
+    a.used = 0; /* the cap counts each session on its own */
     osc_session *s = osc_calloc(&a, 1, sizeof *s);
     if (!s) return OSC_ERR_NOMEM;
     s->alloc = a;
     s->m = m;
-    size_t ni = (size_t)m->n_inputs + 1, nv = (size_t)m->g.n_values + 1;
-    s->bound = osc_calloc(&s->alloc, ni, sizeof *s->bound);
-    s->is_bound = osc_calloc(&s->alloc, ni, sizeof *s->is_bound);
-    s->plan_inputs = osc_calloc(&s->alloc, ni, sizeof *s->plan_inputs);
-    s->vals = osc_calloc(&s->alloc, nv, sizeof *s->vals);
-    s->offsets = osc_calloc(&s->alloc, (size_t)m->n_bufs + 1, sizeof *s->offsets);
+    sizes_of z = table_sizes(m);
     osc_pool_init(&s->strings, &s->alloc, 0);
-    if (m->opts.profile)
-        s->node_ns = osc_calloc(&s->alloc, (size_t)m->g.n_nodes + 1, sizeof *s->node_ns);
-    if (!s->bound || !s->is_bound || !s->plan_inputs || !s->vals || !s->offsets ||
-        (m->opts.profile && !s->node_ns)) {
+    s->bound = osc_calloc(&s->alloc, z.ni, sizeof *s->bound);
+    s->is_bound = osc_calloc(&s->alloc, z.ni, sizeof *s->is_bound);
+    s->plan_inputs = osc_calloc(&s->alloc, z.ni, sizeof *s->plan_inputs);
+    s->vals = osc_calloc(&s->alloc, z.nv, sizeof *s->vals);
+    s->offsets = osc_calloc(&s->alloc, z.nb, sizeof *s->offsets);
+    s->need = osc_calloc(&s->alloc, z.nb, sizeof *s->need);
+    s->sizes = osc_calloc(&s->alloc, z.nb, sizeof *s->sizes);
+    s->scratch = osc_calloc(&s->alloc, 3 * z.nb, sizeof *s->scratch);
+    s->direct = osc_calloc(&s->alloc, z.nb, sizeof *s->direct);
+    s->plan_direct = osc_calloc(&s->alloc, z.nb, sizeof *s->plan_direct);
+    s->external = osc_calloc(&s->alloc, z.nb, sizeof *s->external);
+    s->out_data = osc_calloc(&s->alloc, z.no, sizeof *s->out_data);
+    s->out_cap = osc_calloc(&s->alloc, z.no, sizeof *s->out_cap);
+    s->out_mode = osc_calloc(&s->alloc, z.no, sizeof *s->out_mode);
+    if (m->opts.profile) s->node_ns = osc_calloc(&s->alloc, z.nn, sizeof *s->node_ns);
+    if (!s->bound || !s->is_bound || !s->plan_inputs || !s->vals || !s->offsets || !s->need ||
+        !s->sizes || !s->scratch || !s->direct || !s->plan_direct || !s->external ||
+        !s->out_data || !s->out_cap || !s->out_mode || (m->opts.profile && !s->node_ns)) {
         osc_session_free(s);
         return OSC_ERR_NOMEM;
     }
@@ -55,21 +87,31 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
 
 void osc_session_free(osc_session *s) {
     if (!s) return;
-    const osc_model *m = s->m;
-    size_t ni = (size_t)m->n_inputs + 1, nv = (size_t)m->g.n_values + 1;
+    sizes_of z = table_sizes(s->m);
     osc_pool_free(&s->strings);
     osc_free(&s->alloc, s->arena, s->arena_size);
-    osc_free(&s->alloc, s->bound, ni * sizeof *s->bound);
-    osc_free(&s->alloc, s->is_bound, ni * sizeof *s->is_bound);
-    osc_free(&s->alloc, s->plan_inputs, ni * sizeof *s->plan_inputs);
-    osc_free(&s->alloc, s->vals, nv * sizeof *s->vals);
-    osc_free(&s->alloc, s->offsets, ((size_t)m->n_bufs + 1) * sizeof *s->offsets);
-    osc_free(&s->alloc, s->node_ns, ((size_t)m->g.n_nodes + 1) * sizeof *s->node_ns);
+    osc_free(&s->alloc, s->bound, z.ni * sizeof *s->bound);
+    osc_free(&s->alloc, s->is_bound, z.ni * sizeof *s->is_bound);
+    osc_free(&s->alloc, s->plan_inputs, z.ni * sizeof *s->plan_inputs);
+    osc_free(&s->alloc, s->vals, z.nv * sizeof *s->vals);
+    osc_free(&s->alloc, s->offsets, z.nb * sizeof *s->offsets);
+    osc_free(&s->alloc, s->need, z.nb * sizeof *s->need);
+    osc_free(&s->alloc, s->sizes, z.nb * sizeof *s->sizes);
+    osc_free(&s->alloc, s->scratch, 3 * z.nb * sizeof *s->scratch);
+    osc_free(&s->alloc, s->direct, z.nb * sizeof *s->direct);
+    osc_free(&s->alloc, s->plan_direct, z.nb * sizeof *s->plan_direct);
+    osc_free(&s->alloc, s->external, z.nb * sizeof *s->external);
+    osc_free(&s->alloc, s->out_data, z.no * sizeof *s->out_data);
+    osc_free(&s->alloc, s->out_cap, z.no * sizeof *s->out_cap);
+    osc_free(&s->alloc, s->out_mode, z.no * sizeof *s->out_mode);
+    osc_free(&s->alloc, s->node_ns, z.nn * sizeof *s->node_ns);
     osc_allocator a = s->alloc;
     osc_free(&a, s, sizeof *s);
 }
 
 const char *osc_session_error(const osc_session *s) { return s ? s->err.msg : "no session"; }
+
+uint64_t osc_session_arena_bytes(const osc_session *s) { return s ? s->arena_size : 0; }
 
 uint64_t osc_session_node_ns(const osc_session *s, size_t node) {
     return (s && s->node_ns && node < (size_t)s->m->g.n_nodes) ? s->node_ns[node] : 0;
@@ -189,38 +231,158 @@ static bool same_shape(const osc_tensor *a, const osc_tensor *b) {
            memcmp(a->dims, b->dims, (size_t)a->rank * sizeof a->dims[0]) == 0;
 }
 
-/* Re-infers shapes and re-plans the arena when input shapes differ from the last plan. The
- * new arena is allocated before the old one is freed, so a failure keeps the session usable. */
-static osc_status prepare_run(osc_session *s) {
-    const osc_model *m = s->m;
-    bool changed = !s->planned;
-    for (int32_t i = 0; !changed && i < m->n_inputs; i++)
-        changed = !same_shape(&s->plan_inputs[i], &s->vals[m->input_order[i]]);
-    if (!changed) return OSC_OK;
-    s->planned = false;
-    osc_status st = osc_infer_all(m, s->vals, &s->err);
-    uint64_t size = 0;
-    if (!st) st = osc_plan_arena(m, s->vals, s->offsets, &size, &s->err);
-    if (st) return st;
-    if (size > SIZE_MAX) return osc_fail(&s->err, OSC_ERR_LIMIT, "arena of %llu bytes is too "
-                                         "large to address", (unsigned long long)size);
-    if (size > s->arena_size) {
-        void *arena = osc_malloc(&s->alloc, (size_t)size);
-        if (!arena)
-            return osc_fail(&s->err, OSC_ERR_NOMEM, "cannot allocate an arena of %llu bytes%s",
-                            (unsigned long long)size,
-                            s->alloc.cap ? " (the max_bytes cap was reached)" : "");
-        osc_free(&s->alloc, s->arena, s->arena_size);
-        s->arena = arena;
-        s->arena_size = size;
+/* Alignment a buffer must have to hold elements of dtype (sub-byte and byte types: 1). */
+static size_t elem_align(int32_t dtype) {
+    switch (dtype) {
+    case OSC_STRING: return _Alignof(osc_string);
+    case OSC_COMPLEX64: return _Alignof(float);
+    case OSC_COMPLEX128: return _Alignof(double);
+    default: {
+        size_t bits = osc_dtype_get(dtype)->bits;
+        return bits >= 8 ? bits / 8 : 1;
     }
+    }
+}
+
+static bool overlap(const void *a, size_t na, const void *b, size_t nb) {
+    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    return na && nb && pa < pb + nb && pb < pa + na;
+}
+
+/* Caller buffers the run will write must be large enough and must not alias memory it reads or
+ * writes otherwise; all of it is checked before any node runs. */
+static osc_status check_buffers(osc_session *s) {
+    const osc_model *m = s->m;
+    const osc_graph *g = &m->g;
+    char dims[256];
+    for (int32_t o = 0; o < g->n_outputs; o++) {
+        if (!s->out_data[o]) continue;
+        const osc_tensor *t = &s->vals[g->outputs[o]];
+        const char *name = g->values[g->outputs[o]].name;
+        if (s->out_cap[o] < t->nbytes)
+            return osc_fail(&s->err, OSC_ERR_ARG, "output '%s' (index %d): the caller buffer has "
+                            "%zu bytes; the output, %s %s, needs %zu", name, o, s->out_cap[o],
+                            osc_dtype_get(t->dtype)->name,
+                            dims_str(t->dims, t->rank, dims, sizeof dims), t->nbytes);
+        for (int32_t i = 0; i < m->n_inputs; i++) {
+            const osc_tensor *in = &s->vals[m->input_order[i]];
+            if (overlap(s->out_data[o], s->out_cap[o], in->data, in->nbytes))
+                return osc_fail(&s->err, OSC_ERR_ARG, "output '%s' (index %d): the caller buffer "
+                                "overlaps the buffer of input '%s'", name, o,
+                                g->values[m->input_order[i]].name);
+        }
+        for (int32_t q = 0; q < o; q++)
+            if (s->out_data[q] && overlap(s->out_data[o], s->out_cap[o], s->out_data[q],
+                                          s->out_cap[q]))
+                return osc_fail(&s->err, OSC_ERR_ARG, "output '%s' (index %d): the caller buffer "
+                                "overlaps the one of output %d", name, o, q);
+    }
+    for (int32_t i = 0; i < m->n_inputs; i++) {
+        if (!m->input_inplace[i]) continue;
+        const osc_tensor *in = &s->vals[m->input_order[i]];
+        for (int32_t j = 0; j < m->n_inputs; j++) {
+            const osc_tensor *other = &s->vals[m->input_order[j]];
+            if (j != i && overlap(in->data, in->nbytes, other->data, other->nbytes))
+                return osc_fail(&s->err, OSC_ERR_ARG, "input '%s' is written in place "
+                                "(opts.inplace_inputs) but its buffer overlaps the one of input "
+                                "'%s'", g->values[m->input_order[i]].name,
+                                g->values[m->input_order[j]].name);
+        }
+    }
+    /* Values computed in a caller's input buffer must fit it. Scatter outputs have their data
+     * input's shape, so this only guards the invariant. */
+    for (int32_t v = 0; v < g->n_values; v++) {
+        int32_t b = m->buf_of[v];
+        if (b < 0 || m->buf_input[b] < 0) continue;
+        const osc_tensor *in = &s->vals[m->input_order[m->buf_input[b]]];
+        if (s->vals[v].nbytes > in->nbytes)
+            return osc_fail(&s->err, OSC_ERR_SHAPE, "value '%s' needs %zu bytes but is computed "
+                            "in place in input '%s' of %zu bytes", g->values[v].name,
+                            s->vals[v].nbytes, g->values[m->input_order[m->buf_input[b]]].name,
+                            in->nbytes);
+    }
+    return OSC_OK;
+}
+
+/* Which arena buffers a caller output buffer replaces (zero copy): the output's own buffer when
+ * it is not held in an input buffer, not claimed by an earlier output listing the same value,
+ * and the caller buffer holds every value sharing it, aligned for each. */
+static void choose_direct(osc_session *s) {
+    const osc_model *m = s->m;
+    const osc_graph *g = &m->g;
+    for (int32_t b = 0; b < m->n_bufs; b++) s->direct[b] = -1;
+    for (int32_t o = 0; o < g->n_outputs; o++) {
+        int32_t b = m->buf_of[g->outputs[o]];
+        if (!s->out_data[o] || b < 0 || m->buf_input[b] >= 0 || s->direct[b] >= 0 ||
+            s->need[b] > s->out_cap[o])
+            continue;
+        bool aligned = true;
+        for (int32_t v = 0; aligned && v < g->n_values; v++)
+            if (m->buf_of[v] == b)
+                aligned = (uintptr_t)s->out_data[o] % elem_align(s->vals[v].dtype) == 0;
+        if (aligned) s->direct[b] = o;
+    }
+}
+
+/* Points every buffered value at its memory: a caller input buffer (in place), a caller output
+ * buffer (direct) or the arena. Done at every run: caller pointers change without a re-plan. */
+static void place_values(osc_session *s) {
+    const osc_model *m = s->m;
     for (int32_t v = 0; v < m->g.n_values; v++) {
         int32_t b = m->buf_of[v];
-        if (b >= 0) s->vals[v].data = s->arena ? (void *)((char *)s->arena + s->offsets[b])
-                                       : (void *)&s->empty;
+        if (b < 0) continue;
+        if (m->buf_input[b] >= 0) s->vals[v].data = s->vals[m->input_order[m->buf_input[b]]].data;
+        else if (s->direct[b] >= 0) s->vals[v].data = s->out_data[s->direct[b]];
+        else s->vals[v].data = s->arena ? (void *)((char *)s->arena + s->offsets[b])
+                                        : (void *)&s->empty;
     }
-    for (int32_t i = 0; i < m->n_inputs; i++) s->plan_inputs[i] = s->vals[m->input_order[i]];
-    s->planned = true;
+}
+
+/* Re-infers shapes when input shapes differ from the last inference, checks caller buffers,
+ * re-plans the arena when shapes or direct outputs changed. The new arena is allocated before
+ * the old one is freed, so a failure keeps the session usable. Nothing is written here. */
+static osc_status prepare_run(osc_session *s) {
+    const osc_model *m = s->m;
+    bool changed = !s->inferred;
+    for (int32_t i = 0; !changed && i < m->n_inputs; i++)
+        changed = !same_shape(&s->plan_inputs[i], &s->vals[m->input_order[i]]);
+    if (changed) {
+        s->inferred = s->planned = false;
+        osc_status st = osc_infer_all(m, s->vals, &s->err);
+        if (st) return st;
+        for (int32_t i = 0; i < m->n_inputs; i++) s->plan_inputs[i] = s->vals[m->input_order[i]];
+        osc_buffer_need(m, s->vals, s->need);
+        s->inferred = true;
+    }
+    osc_status st = check_buffers(s);
+    if (st) return st;
+    choose_direct(s);
+    size_t nb = (size_t)m->n_bufs;
+    if (!s->planned || memcmp(s->direct, s->plan_direct, nb * sizeof *s->direct) != 0) {
+        s->planned = false;
+        for (size_t b = 0; b < nb; b++) s->external[b] = s->direct[b] >= 0;
+        uint64_t size = osc_plan_run(m, s->need, s->external, s->sizes, s->scratch, s->offsets);
+        if (m->opts.max_arena_bytes && size > m->opts.max_arena_bytes)
+            return osc_fail(&s->err, OSC_ERR_LIMIT, "the run needs an arena of %llu bytes; "
+                            "opts.max_arena_bytes is %llu", (unsigned long long)size,
+                            (unsigned long long)m->opts.max_arena_bytes);
+        if (size > SIZE_MAX)
+            return osc_fail(&s->err, OSC_ERR_LIMIT, "arena of %llu bytes is too large to address",
+                            (unsigned long long)size);
+        if (size > s->arena_size) {
+            void *arena = osc_malloc(&s->alloc, (size_t)size);
+            if (!arena)
+                return osc_fail(&s->err, OSC_ERR_NOMEM, "cannot allocate an arena of %llu "
+                                "bytes%s", (unsigned long long)size,
+                                s->alloc.cap ? " (or the max_bytes cap was reached)" : "");
+            osc_free(&s->alloc, s->arena, s->arena_size);
+            s->arena = arena;
+            s->arena_size = size;
+        }
+        memcpy(s->plan_direct, s->direct, nb * sizeof *s->direct);
+        s->planned = true;
+    }
+    place_values(s);
     return OSC_OK;
 }
 
@@ -241,6 +403,24 @@ static osc_status own_string_outputs(osc_session *s) {
     return OSC_OK;
 }
 
+/* Outputs with a caller buffer not written directly are copied there; only after every node
+ * succeeded, so those buffers are untouched by a failed run. */
+static void finish_outputs(osc_session *s) {
+    const osc_graph *g = &s->m->g;
+    for (int32_t o = 0; o < g->n_outputs; o++) {
+        const osc_tensor *t = &s->vals[g->outputs[o]];
+        int32_t b = s->m->buf_of[g->outputs[o]];
+        if (!s->out_data[o]) {
+            s->out_mode[o] = OSC_OUTPUT_SESSION;
+        } else if (b >= 0 && s->direct[b] == o) {
+            s->out_mode[o] = OSC_OUTPUT_DIRECT;
+        } else {
+            if (t->nbytes) memcpy(s->out_data[o], t->data, t->nbytes);
+            s->out_mode[o] = OSC_OUTPUT_COPIED;
+        }
+    }
+}
+
 osc_status osc_session_run(osc_session *s) {
     if (!s) return OSC_ERR_ARG;
     const osc_model *m = s->m;
@@ -253,11 +433,16 @@ osc_status osc_session_run(osc_session *s) {
         else if (g->values[v].init) s->vals[v] = *g->values[v].init;
         else
             return osc_fail(&s->err, OSC_ERR_ARG, "input '%s' (index %d) is not bound: call "
-                            "osc_session_set_input first", g->values[v].name, i);
+                            "osc_session_set_input first%s", g->values[v].name, i,
+                            m->input_inplace[i] ? " (it is written in place, so every run "
+                                                  "consumes it)" : "");
     }
     osc_status st = check_symbols(s);
     if (!st) st = prepare_run(s);
     if (st) return st;
+    /* From here nodes write: an input written in place is consumed, whatever the outcome. */
+    for (int32_t i = 0; i < m->n_inputs; i++)
+        if (m->input_inplace[i]) s->is_bound[i] = false;
     osc_pool_reset(&s->strings);
     if (s->node_ns) memset(s->node_ns, 0, (size_t)g->n_nodes * sizeof *s->node_ns);
     for (int32_t i = 0; i < g->n_nodes; i++) {
@@ -275,18 +460,52 @@ osc_status osc_session_run(osc_session *s) {
     }
     st = own_string_outputs(s);
     if (st) return st;
+    finish_outputs(s);
     s->ok = true;
     return OSC_OK;
 }
 
-osc_status osc_session_output(osc_session *s, size_t index, osc_tensor *out) {
-    if (!s || !out) return OSC_ERR_ARG;
-    if (index >= (size_t)s->m->g.n_outputs || !s->ok) osc_err_clear(&s->err);
+/* The checks the output calls share: OSC_ERR_ARG for a bad index, OSC_ERR_STATE without a
+ * successful run since the last binding; either leaves a message. */
+static osc_status output_ready(osc_session *s, size_t index) {
+    osc_err_clear(&s->err);
     if (index >= (size_t)s->m->g.n_outputs)
         return osc_fail(&s->err, OSC_ERR_ARG, "output index %zu is out of range [0, %d]", index,
                         s->m->g.n_outputs - 1);
     if (!s->ok)
         return osc_fail(&s->err, OSC_ERR_STATE, "no successful run: outputs are not available");
+    return OSC_OK;
+}
+
+osc_status osc_session_output(osc_session *s, size_t index, osc_tensor *out) {
+    if (!s || !out) return OSC_ERR_ARG;
+    osc_status st = output_ready(s, index);
+    if (st) return st;
     *out = s->vals[s->m->g.outputs[index]];
+    if (s->out_mode[index] == OSC_OUTPUT_COPIED) out->data = s->out_data[index];
+    return OSC_OK;
+}
+
+osc_status osc_session_output_mode(osc_session *s, size_t index, int32_t *mode) {
+    if (!s || !mode) return OSC_ERR_ARG;
+    osc_status st = output_ready(s, index);
+    if (st) return st;
+    *mode = s->out_mode[index];
+    return OSC_OK;
+}
+
+osc_status osc_session_set_output_buffer(osc_session *s, size_t index, void *data,
+                                         size_t nbytes) {
+    if (!s) return OSC_ERR_ARG;
+    osc_err_clear(&s->err);
+    if (index >= (size_t)s->m->g.n_outputs)
+        return osc_fail(&s->err, OSC_ERR_ARG, "output index %zu is out of range [0, %d]", index,
+                        s->m->g.n_outputs - 1);
+    if (!data && nbytes)
+        return osc_fail(&s->err, OSC_ERR_ARG, "output %zu: data is NULL but nbytes is %zu",
+                        index, nbytes);
+    s->out_data[index] = data;
+    s->out_cap[index] = data ? nbytes : 0;
+    s->ok = false;
     return OSC_OK;
 }

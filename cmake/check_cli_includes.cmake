@@ -1,0 +1,16 @@
+# check_cli_includes.cmake: cmake -P script: the CLI's sources include only system headers, their
+# own cli.h and the public onnx_scatter.h (the CLI is a client of the public API). -DDIR=tools
+file(GLOB sources "${DIR}/*.c" "${DIR}/*.h")
+set(bad "")
+foreach(f IN LISTS sources)
+  file(STRINGS "${f}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+  foreach(inc IN LISTS includes)
+    if(NOT inc MATCHES "\"(cli\\.h|onnx_scatter\\.h)\"")
+      list(APPEND bad "${f}: ${inc}")
+    endif()
+  endforeach()
+endforeach()
+if(bad)
+  string(REPLACE ";" "\n  " bad "${bad}")
+  message(FATAL_ERROR "the CLI includes non-public headers:\n  ${bad}")
+endif()
