@@ -222,6 +222,7 @@ typedef struct osc_node_desc {
     const char *const *inputs;   /* value names; "" for an omitted optional input */
     int32_t n_outputs;
     const char *const *outputs;
+    int32_t folded;              /* 1: computed at load from constants; it does not run */
 } osc_node_desc;
 
 /* The model's IR version; 0 for NULL. */

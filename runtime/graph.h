@@ -63,6 +63,7 @@ typedef struct osc_node {
     const struct osc_kernel *kernel;
     int64_t opset;       /* the model's opset for this node's domain */
     osc_params params;
+    bool folded;         /* computed at load (constant inputs); its outputs carry `init` */
 } osc_node;
 
 /* Declared type of a value (graph input/output/value_info). */

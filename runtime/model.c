@@ -20,9 +20,13 @@ static void add_warning(void *ud, const char *msg) {
     m->warnings = w;
 }
 
-/* Resolves each node to a kernel row and runs the row's attribute check. */
-static osc_status dispatch(osc_model *m, osc_err *err) {
+/* Resolves every node to a kernel row. When some ops have no kernel, the message names the first
+ * and lists every other unsupported op too, so a user sees all that is missing at once. */
+static osc_status resolve(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
+    int32_t first = -1, missing = 0;
+    char also[256] = "";
+    size_t used = 0;
     for (int32_t i = 0; i < g->n_nodes; i++) {
         osc_node *n = &g->nodes[i];
         n->opset = osc_graph_opset(g, n->domain);
@@ -31,14 +35,40 @@ static osc_status dispatch(osc_model *m, osc_err *err) {
                             "node '%s' (%s): the model imports no opset for domain '%s'", n->name,
                             n->op_type, n->domain[0] ? n->domain : "ai.onnx");
         n->kernel = osc_kernel_find(n->domain, n->op_type, n->opset);
-        if (!n->kernel)
-            return osc_fail(err, OSC_ERR_UNSUPPORTED,
-                            "unsupported op %s-%lld (node '%s', domain '%s', opset %lld)%s",
-                            n->op_type, (long long)n->opset, n->name,
-                            n->domain[0] ? n->domain : "ai.onnx", (long long)n->opset,
-                            osc_kernel_known(n->domain, n->op_type)
-                                ? ": the opset is older than the first version implemented"
-                                : "");
+        if (n->kernel) continue;
+        missing++;
+        if (first < 0) {
+            first = i;
+            continue;
+        }
+        bool seen = strcmp(n->op_type, g->nodes[first].op_type) == 0;
+        for (int32_t j = first + 1; !seen && j < i; j++)
+            seen = !g->nodes[j].kernel && strcmp(g->nodes[j].op_type, n->op_type) == 0 &&
+                   strcmp(g->nodes[j].domain, n->domain) == 0;
+        if (!seen && used < sizeof also)
+            used += (size_t)snprintf(also + used, sizeof also - used, "%s%s-%lld",
+                                     used ? ", " : "", n->op_type, (long long)n->opset);
+    }
+    if (first < 0) return OSC_OK;
+    const osc_node *n = &g->nodes[first];
+    return osc_fail(err, OSC_ERR_UNSUPPORTED,
+                    "unsupported op %s-%lld (node '%s', domain '%s', opset %lld)%s; %d node(s) "
+                    "without a kernel%s%s", n->op_type, (long long)n->opset, n->name,
+                    n->domain[0] ? n->domain : "ai.onnx", (long long)n->opset,
+                    osc_kernel_known(n->domain, n->op_type)
+                        ? ": the opset is older than the first version implemented" : "",
+                    (int)missing, used ? "; also unsupported: " : "", also);
+}
+
+/* Checks each node against its row (input/output counts, attributes) and sizes the scratch the
+ * executor needs. */
+static osc_status dispatch(osc_model *m, osc_err *err) {
+    osc_graph *g = &m->g;
+    osc_status st = resolve(m, err);
+    if (st) return st;
+    m->max_in = m->max_out = 1;
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        osc_node *n = &g->nodes[i];
         const osc_kernel *kr = n->kernel;
         int32_t given = n->n_inputs;
         while (given > 0 && n->inputs[given - 1] < 0) given--; /* trailing omitted optionals */
@@ -52,10 +82,13 @@ static osc_status dispatch(osc_model *m, osc_err *err) {
             if (n->inputs[j] < 0)
                 return osc_fail(err, OSC_ERR_MODEL, "node '%s' (%s-%lld): required input %d is "
                                 "empty", n->name, n->op_type, (long long)kr->since_version, j);
-        if (n->outputs[0] < 0)
-            return osc_fail(err, OSC_ERR_MODEL, "node '%s' (%s): its output is empty", n->name,
-                            n->op_type);
+        for (int32_t j = 0; j < n->n_outputs; j++)
+            if (n->outputs[j] < 0)
+                return osc_fail(err, OSC_ERR_MODEL, "node '%s' (%s): output %d is empty; this "
+                                "runtime needs every output named", n->name, n->op_type, j);
         n->n_inputs = given;
+        if (given > m->max_in) m->max_in = given;
+        if (n->n_outputs > m->max_out) m->max_out = n->n_outputs;
         osc_kctx k = {.err = err, .graph = g, .node = n, .since_version = kr->since_version,
                       .alloc = &m->alloc, .strict = m->opts.strict != 0, .warn = add_warning,
                       .warn_ud = m};
@@ -65,7 +98,7 @@ static osc_status dispatch(osc_model *m, osc_err *err) {
                                  "deprecated ops");
             osc_kwarn(&k, "deprecated; it still runs, with the semantics its spec states");
         }
-        osc_status st = kr->check(&k, n);
+        st = kr->check(&k, n);
         if (st) return st;
         if (m->warn_lost)
             return osc_fail(err, OSC_ERR_NOMEM, "node '%s' (%s): out of memory storing a warning",
@@ -121,7 +154,7 @@ static osc_status plan_buffers(osc_model *m, osc_err *err) {
         return osc_fail(err, OSC_ERR_NOMEM, "out of memory planning the model");
     for (int32_t v = 0; v < nv; v++) m->last_use[v] = m->buf_of[v] = -1;
     for (int32_t i = 0; i < nn; i++)
-        for (int32_t j = 0; j < g->nodes[i].n_inputs; j++)
+        for (int32_t j = 0; !g->nodes[i].folded && j < g->nodes[i].n_inputs; j++)
             if (g->nodes[i].inputs[j] >= 0) m->last_use[g->nodes[i].inputs[j]] = i;
     for (int32_t o = 0; o < g->n_outputs; o++) m->last_use[g->outputs[o]] = nn;
 
@@ -129,7 +162,7 @@ static osc_status plan_buffers(osc_model *m, osc_err *err) {
     for (int32_t i = 0; i < nn; i++) {
         const osc_node *n = &g->nodes[i];
         m->node_inplace[i] = OSC_INPLACE_NONE;
-        for (int32_t j = 0; j < n->n_outputs; j++) {
+        for (int32_t j = 0; !n->folded && j < n->n_outputs; j++) {
             int32_t v = n->outputs[j], d = n->n_inputs > 0 ? n->inputs[0] : -1;
             if (v < 0) continue;
             bool share = j == 0 && n->kernel->inplace0 && d >= 0 && m->last_use[d] == i;
@@ -204,9 +237,95 @@ static void seed_value(const osc_value *val, osc_tensor *t) {
     if (count >= 0) osc_dtype_bytes(t->dtype, count, &t->nbytes);
 }
 
+/* A value whose data no caller can change: an initializer that is not a graph input, or the
+ * output of a folded node. */
+static bool is_constant(const osc_value *val) { return val->init && !val->is_input; }
+
+/* Shape and Size read only their input's shape: they fold whenever that shape is static. */
+static bool shape_only_op(const osc_node *n) {
+    return !n->domain[0] && (strcmp(n->op_type, "Shape") == 0 || strcmp(n->op_type, "Size") == 0);
+}
+
+static osc_node_io model_io(osc_model *m) {
+    osc_node_io io = {osc_pool_alloc(&m->pool, (size_t)m->max_in * sizeof *io.ins),
+                      osc_pool_alloc(&m->pool, (size_t)m->max_out * sizeof *io.outs)};
+    return io;
+}
+
+/* Computes at load every node whose inputs are constants (or, for Shape/Size, have static
+ * shapes), so shape subgraphs (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) cost nothing
+ * at run. Outputs over OSC_FOLD_MAX bytes stay nodes, to bound the model's memory. A folded
+ * node's outputs become constants in the model's pool; the node no longer runs. */
+#define OSC_FOLD_MAX ((size_t)1 << 20)
+static osc_status fold_constants(osc_model *m, osc_err *err) {
+    osc_graph *g = &m->g;
+    size_t nv = (size_t)g->n_values + 1;
+    osc_tensor *vals = osc_pool_alloc(&m->pool, nv * sizeof *vals);
+    bool *shaped = osc_pool_alloc(&m->pool, nv * sizeof *shaped);
+    bool *known = osc_pool_alloc(&m->pool, nv * sizeof *known);
+    osc_node_io io = model_io(m);
+    if (!vals || !shaped || !known || !io.ins || !io.outs)
+        return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");
+    for (int32_t v = 0; v < g->n_values; v++) {
+        const osc_value *val = &g->values[v];
+        if (is_constant(val)) vals[v] = *val->init;
+        else if (val->is_input && !val->init && type_static(&val->decl)) seed_value(val, &vals[v]);
+        shaped[v] = is_constant(val) || (val->is_input && !val->init && type_static(&val->decl));
+        known[v] = is_constant(val);
+    }
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        osc_node *n = &g->nodes[i];
+        bool ready = osc_node_ready(m, i, known), all_known = true;
+        for (int32_t j = 0; j < n->n_inputs; j++) {
+            int32_t v = n->inputs[j];
+            if (v < 0) continue;
+            ready = ready && shaped[v];
+            all_known = all_known && known[v];
+        }
+        if (!ready) continue;
+        int32_t stop;
+        osc_status st = osc_infer_range(m, vals, known, i, i + 1, &stop, io, err);
+        if (st) return st;
+        bool fold = all_known || shape_only_op(n);
+        for (int32_t j = 0; j < n->n_outputs; j++) {
+            shaped[n->outputs[j]] = true;
+            fold = fold && vals[n->outputs[j]].nbytes <= OSC_FOLD_MAX;
+        }
+        if (!fold) continue;
+        for (int32_t j = 0; j < n->n_outputs; j++) {
+            osc_tensor *t = &vals[n->outputs[j]];
+            t->data = osc_pool_alloc(&m->pool, t->nbytes);
+            if (!t->data) return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");
+        }
+        osc_kctx k = {.err = err, .graph = g, .node = n,
+                      .since_version = n->kernel->since_version, .alloc = &m->alloc,
+                      .strings = &m->pool, .strict = m->opts.strict != 0};
+        st = osc_run_node(m, i, vals, io, &k);
+        if (st) return st;
+        for (int32_t j = 0; j < n->n_outputs; j++) {
+            osc_tensor *t = osc_pool_alloc(&m->pool, sizeof *t);
+            if (!t) return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");
+            *t = vals[n->outputs[j]];
+            g->values[n->outputs[j]].init = t;
+            known[n->outputs[j]] = true;
+        }
+        n->folded = true;
+    }
+    /* Left to run: does any node's output shape depend on data a run supplies? */
+    for (int32_t i = 0; i < g->n_nodes && !m->dynamic; i++) {
+        const osc_node *n = &g->nodes[i];
+        for (int32_t j = 0; !n->folded && j < n->n_inputs && j < 32; j++)
+            if ((n->kernel->infer_reads >> j & 1u) && n->inputs[j] >= 0 &&
+                !is_constant(&g->values[n->inputs[j]]))
+                m->dynamic = true;
+    }
+    return OSC_OK;
+}
+
 /* When every input is static, infer all shapes now, check declared outputs, and plan. */
 static osc_status infer_static(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
+    if (m->dynamic) return OSC_OK;
     for (int32_t i = 0; i < g->n_inputs; i++) {
         const osc_value *val = &g->values[g->inputs[i]];
         if (!val->init && !type_static(&val->decl)) return OSC_OK;
@@ -220,8 +339,11 @@ static osc_status infer_static(osc_model *m, osc_err *err) {
     if (!vals || !offsets || !need || !sizes || !scratch)
         return osc_fail(err, OSC_ERR_NOMEM, "out of memory inferring shapes");
     for (int32_t v = 0; v < g->n_values; v++)
-        if (g->values[v].producer < 0) seed_value(&g->values[v], &vals[v]);
-    osc_status st = osc_infer_all(m, vals, err);
+        if (g->values[v].producer < 0 || g->values[v].init) seed_value(&g->values[v], &vals[v]);
+    osc_node_io io = model_io(m);
+    if (!io.ins || !io.outs) return osc_fail(err, OSC_ERR_NOMEM, "out of memory inferring shapes");
+    int32_t stop;
+    osc_status st = osc_infer_range(m, vals, NULL, 0, g->n_nodes, &stop, io, err);
     if (st) return st;
     for (int32_t o = 0; o < g->n_outputs; o++) {
         const osc_value *val = &g->values[g->outputs[o]];
@@ -333,6 +455,7 @@ osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_d
     if (!st) st = check_tensor_types(m, &err);
     if (!st) st = order_inputs(m, &err);
     if (!st) st = name_node_io(m, &err);
+    if (!st) st = fold_constants(m, &err);
     if (!st) st = plan_buffers(m, &err);
     if (!st) st = infer_static(m, &err);
     if (st) {
@@ -444,6 +567,7 @@ osc_status osc_model_node(const osc_model *m, size_t i, osc_node_desc *out) {
     out->inputs = &m->io_names[m->io_start[i]];
     out->n_outputs = n->n_outputs;
     out->outputs = &m->io_names[m->io_start[i] + n->n_inputs];
+    out->folded = n->folded;
     return OSC_OK;
 }
 

@@ -27,20 +27,33 @@ struct osc_model {
     bool warn_lost;        /* a warning could not be stored: the load fails (NOMEM) */
     int32_t n_warnings;
     const char **warnings;
+    /* Some node's output shape depends on data only known at run (a graph input's or an
+     * intermediate's): every run infers stage by stage (osc_infer_range) instead of reusing a
+     * plan keyed by input shapes. */
+    bool dynamic;
+    int32_t max_in, max_out; /* most inputs / outputs of any node: executor scratch sizes */
     const char **io_names;   /* per node: input names then output names (introspection) */
     int32_t *io_start;       /* per node: index of its first name in io_names */
 };
 
-/* Runs every kernel's infer in node order: vals[v] must have dtype/shape for graph inputs and
- * initializers; fills them for every node output (nbytes too). */
-osc_status osc_infer_all(const osc_model *m, osc_tensor *vals, osc_err *err);
+/* Scratch for calling kernels: m->max_in input pointers and m->max_out output tensors. */
+typedef struct osc_node_io {
+    const osc_tensor **ins;
+    osc_tensor *outs;
+} osc_node_io;
 
-/* Places each buffer in one arena from the sizes of the values that use it: offsets[b] and
- * *arena_size. Buffers whose lifetimes [first, last] overlap never overlap in memory.
- * Unaware of buffers held in caller input buffers (opts.inplace_inputs) and of caps: the
- * runtime plans with osc_plan_run. */
-osc_status osc_plan_arena(const osc_model *m, const osc_tensor *vals, uint64_t *offsets,
-                          uint64_t *arena_size, osc_err *err);
+/* True when every input whose data node i's infer reads (its row's infer_reads) is known:
+ * known[v] (NULL: all known), or the input is omitted. */
+bool osc_node_ready(const osc_model *m, int32_t i, const bool *known);
+/* Runs infer for nodes from..end-1 in order (folded nodes keep their constant outputs),
+ * stopping at the first node that is not osc_node_ready: *stop is that node, or end.
+ * vals[v] must have dtype/shape (and data where known) for every input of those nodes; fills
+ * dtype/shape/nbytes of their outputs (data NULL). */
+osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *known, int32_t from,
+                           int32_t end, int32_t *stop, osc_node_io io, osc_err *err);
+/* Runs node i's kernel on vals (outputs' data already placed). */
+osc_status osc_run_node(const osc_model *m, int32_t i, osc_tensor *vals, osc_node_io io,
+                        osc_kctx *k);
 
 /* Bytes each buffer's values need (their largest nbytes, unaligned) into need[0..n_bufs-1];
  * 0 for buffers held in caller input buffers. */

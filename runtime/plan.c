@@ -4,22 +4,35 @@
 #include "dtype.h"
 #include "model.h"
 
-osc_status osc_infer_all(const osc_model *m, osc_tensor *vals, osc_err *err) {
+bool osc_node_ready(const osc_model *m, int32_t i, const bool *known) {
+    const osc_node *n = &m->g.nodes[i];
+    uint32_t reads = n->kernel->infer_reads;
+    for (int32_t j = 0; reads && known && j < n->n_inputs && j < 32; j++)
+        if ((reads >> j & 1u) && n->inputs[j] >= 0 && !known[n->inputs[j]]) return false;
+    return true;
+}
+
+static void gather_inputs(const osc_node *n, osc_tensor *vals, osc_node_io io) {
+    for (int32_t j = 0; j < n->n_inputs; j++)
+        io.ins[j] = n->inputs[j] >= 0 ? &vals[n->inputs[j]] : NULL;
+}
+
+osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *known, int32_t from,
+                           int32_t end, int32_t *stop, osc_node_io io, osc_err *err) {
     const osc_graph *g = &m->g;
-    for (int32_t i = 0; i < g->n_nodes; i++) {
+    int32_t i = from;
+    for (; i < end; i++) {
         const osc_node *n = &g->nodes[i];
-        const osc_tensor *ins[8] = {0};
-        osc_tensor scratch[4];
-        osc_tensor *outs = scratch;
-        for (int32_t j = 0; j < n->n_inputs && j < 8; j++)
-            ins[j] = n->inputs[j] >= 0 ? &vals[n->inputs[j]] : NULL;
-        memset(scratch, 0, sizeof scratch);
+        if (n->folded) continue;
+        if (!osc_node_ready(m, i, known)) break;
+        gather_inputs(n, vals, io);
+        memset(io.outs, 0, (size_t)n->n_outputs * sizeof *io.outs);
         osc_kctx k = {.err = err, .graph = g, .node = n,
                       .since_version = n->kernel->since_version, .strict = m->opts.strict != 0};
-        osc_status st = n->kernel->infer(&k, ins, n->n_inputs, outs, n->n_outputs);
+        osc_status st = n->kernel->infer(&k, io.ins, n->n_inputs, io.outs, n->n_outputs);
         if (st) return st;
         for (int32_t j = 0; j < n->n_outputs; j++) {
-            osc_tensor *o = &outs[j];
+            osc_tensor *o = &io.outs[j];
             int64_t count = osc_tensor_count(o);
             if (count < 0 || !osc_dtype_bytes(o->dtype, count, &o->nbytes))
                 return osc_fail(err, OSC_ERR_LIMIT,
@@ -29,7 +42,16 @@ osc_status osc_infer_all(const osc_model *m, osc_tensor *vals, osc_err *err) {
             if (n->outputs[j] >= 0) vals[n->outputs[j]] = *o;
         }
     }
+    *stop = i;
     return OSC_OK;
+}
+
+osc_status osc_run_node(const osc_model *m, int32_t i, osc_tensor *vals, osc_node_io io,
+                        osc_kctx *k) {
+    const osc_node *n = &m->g.nodes[i];
+    gather_inputs(n, vals, io);
+    for (int32_t j = 0; j < n->n_outputs; j++) io.outs[j] = vals[n->outputs[j]];
+    return n->kernel->run(k, io.ins, n->n_inputs, io.outs, n->n_outputs);
 }
 
 static uint64_t align_up(uint64_t x) { return (x + OSC_ALIGN - 1) & ~(uint64_t)(OSC_ALIGN - 1); }
@@ -103,26 +125,4 @@ bool osc_plan_valid(int32_t n, const uint64_t *sizes, const int32_t *first, cons
         }
     }
     return true;
-}
-
-osc_status osc_plan_arena(const osc_model *m, const osc_tensor *vals, uint64_t *offsets,
-                          uint64_t *arena_size, osc_err *err) {
-    int32_t nb = m->n_bufs;
-    osc_allocator a = m->alloc; /* scratch only: accounting stays local to this call */
-    a.used = 0;
-    uint64_t *sizes = osc_calloc(&a, (size_t)nb + 1, sizeof *sizes);
-    int32_t *scratch = osc_calloc(&a, 3 * (size_t)nb + 1, sizeof *scratch);
-    if (!sizes || !scratch) {
-        osc_free(&a, sizes, ((size_t)nb + 1) * sizeof *sizes);
-        osc_free(&a, scratch, (3 * (size_t)nb + 1) * sizeof *scratch);
-        return osc_fail(err, OSC_ERR_NOMEM, "out of memory planning %d buffers", nb);
-    }
-    for (int32_t v = 0; v < m->g.n_values; v++) {
-        int32_t b = m->buf_of[v];
-        if (b >= 0 && vals[v].nbytes > sizes[b]) sizes[b] = align_up(vals[v].nbytes);
-    }
-    *arena_size = osc_plan_place(nb, sizes, m->buf_first, m->buf_last, offsets, scratch);
-    osc_free(&a, sizes, ((size_t)nb + 1) * sizeof *sizes);
-    osc_free(&a, scratch, (3 * (size_t)nb + 1) * sizeof *scratch);
-    return OSC_OK;
 }

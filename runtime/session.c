@@ -32,6 +32,10 @@ struct osc_session {
     void **out_data;          /* caller buffer or NULL (borrowed) */
     size_t *out_cap;          /* its bytes */
     int32_t *out_mode;        /* osc_output_mode of the last successful run */
+    osc_node_io io;           /* kernel call scratch: m->max_in inputs, m->max_out outputs */
+    bool *known;              /* per value: data known (dynamic models, staged inference) */
+    void **buf_data;          /* per buffer: memory of the current run (dynamic models) */
+    osc_pool stages;          /* arenas of the stages of a dynamic run, freed at the next */
     bool ok;                  /* outputs readable */
     max_align_t empty;        /* data of zero-size values when the arena is empty */
 };
@@ -58,6 +62,11 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     s->m = m;
     sizes_of z = table_sizes(m);
     osc_pool_init(&s->strings, &s->alloc, 0);
+    osc_pool_init(&s->stages, &s->alloc, 0);
+    s->io.ins = osc_calloc(&s->alloc, (size_t)m->max_in, sizeof *s->io.ins);
+    s->io.outs = osc_calloc(&s->alloc, (size_t)m->max_out, sizeof *s->io.outs);
+    s->known = osc_calloc(&s->alloc, z.nv, sizeof *s->known);
+    s->buf_data = osc_calloc(&s->alloc, z.nb, sizeof *s->buf_data);
     s->bound = osc_calloc(&s->alloc, z.ni, sizeof *s->bound);
     s->is_bound = osc_calloc(&s->alloc, z.ni, sizeof *s->is_bound);
     s->plan_inputs = osc_calloc(&s->alloc, z.ni, sizeof *s->plan_inputs);
@@ -75,7 +84,8 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     if (m->opts.profile) s->node_ns = osc_calloc(&s->alloc, z.nn, sizeof *s->node_ns);
     if (!s->bound || !s->is_bound || !s->plan_inputs || !s->vals || !s->offsets || !s->need ||
         !s->sizes || !s->scratch || !s->direct || !s->plan_direct || !s->external ||
-        !s->out_data || !s->out_cap || !s->out_mode || (m->opts.profile && !s->node_ns)) {
+        !s->out_data || !s->out_cap || !s->out_mode || (m->opts.profile && !s->node_ns) ||
+        !s->io.ins || !s->io.outs || !s->known || !s->buf_data) {
         osc_session_free(s);
         return OSC_ERR_NOMEM;
     }
@@ -89,6 +99,11 @@ void osc_session_free(osc_session *s) {
     if (!s) return;
     sizes_of z = table_sizes(s->m);
     osc_pool_free(&s->strings);
+    osc_pool_free(&s->stages);
+    osc_free(&s->alloc, s->io.ins, (size_t)s->m->max_in * sizeof *s->io.ins);
+    osc_free(&s->alloc, s->io.outs, (size_t)s->m->max_out * sizeof *s->io.outs);
+    osc_free(&s->alloc, s->known, z.nv * sizeof *s->known);
+    osc_free(&s->alloc, s->buf_data, z.nb * sizeof *s->buf_data);
     osc_free(&s->alloc, s->arena, s->arena_size);
     osc_free(&s->alloc, s->bound, z.ni * sizeof *s->bound);
     osc_free(&s->alloc, s->is_bound, z.ni * sizeof *s->is_bound);
@@ -249,9 +264,10 @@ static bool overlap(const void *a, size_t na, const void *b, size_t nb) {
     return na && nb && pa < pb + nb && pb < pa + na;
 }
 
-/* Caller buffers the run will write must be large enough and must not alias memory it reads or
- * writes otherwise; all of it is checked before any node runs. */
-static osc_status check_buffers(osc_session *s) {
+/* Caller output buffers must hold their outputs and alias nothing else the run reads or writes.
+ * Static models check before any node runs; dynamic ones once every shape is known, before the
+ * outputs are copied (the only writes to them). */
+static osc_status check_output_buffers(osc_session *s) {
     const osc_model *m = s->m;
     const osc_graph *g = &m->g;
     char dims[256];
@@ -277,6 +293,14 @@ static osc_status check_buffers(osc_session *s) {
                 return osc_fail(&s->err, OSC_ERR_ARG, "output '%s' (index %d): the caller buffer "
                                 "overlaps the one of output %d", name, o, q);
     }
+    return OSC_OK;
+}
+
+/* Inputs written in place (opts.inplace_inputs) must not overlap other inputs, and the values
+ * computed in them by nodes from..to-1 must fit. Checked before those nodes run. */
+static osc_status check_inplace(osc_session *s, int32_t from, int32_t to) {
+    const osc_model *m = s->m;
+    const osc_graph *g = &m->g;
     for (int32_t i = 0; i < m->n_inputs; i++) {
         if (!m->input_inplace[i]) continue;
         const osc_tensor *in = &s->vals[m->input_order[i]];
@@ -292,8 +316,8 @@ static osc_status check_buffers(osc_session *s) {
     /* Values computed in a caller's input buffer must fit it. Scatter outputs have their data
      * input's shape, so this only guards the invariant. */
     for (int32_t v = 0; v < g->n_values; v++) {
-        int32_t b = m->buf_of[v];
-        if (b < 0 || m->buf_input[b] < 0) continue;
+        int32_t b = m->buf_of[v], p = g->values[v].producer;
+        if (b < 0 || m->buf_input[b] < 0 || p < from || p >= to) continue;
         const osc_tensor *in = &s->vals[m->input_order[m->buf_input[b]]];
         if (s->vals[v].nbytes > in->nbytes)
             return osc_fail(&s->err, OSC_ERR_SHAPE, "value '%s' needs %zu bytes but is computed "
@@ -348,13 +372,15 @@ static osc_status prepare_run(osc_session *s) {
         changed = !same_shape(&s->plan_inputs[i], &s->vals[m->input_order[i]]);
     if (changed) {
         s->inferred = s->planned = false;
-        osc_status st = osc_infer_all(m, s->vals, &s->err);
+        int32_t stop;
+        osc_status st = osc_infer_range(m, s->vals, NULL, 0, m->g.n_nodes, &stop, s->io, &s->err);
         if (st) return st;
         for (int32_t i = 0; i < m->n_inputs; i++) s->plan_inputs[i] = s->vals[m->input_order[i]];
         osc_buffer_need(m, s->vals, s->need);
         s->inferred = true;
     }
-    osc_status st = check_buffers(s);
+    osc_status st = check_output_buffers(s);
+    if (!st) st = check_inplace(s, 0, m->g.n_nodes);
     if (st) return st;
     choose_direct(s);
     size_t nb = (size_t)m->n_bufs;
@@ -421,6 +447,78 @@ static void finish_outputs(osc_session *s) {
     }
 }
 
+/* Runs nodes from..to-1 (folded ones are constants already); in a dynamic model each output
+ * becomes known data for the inference of later stages. */
+static osc_status run_nodes(osc_session *s, int32_t from, int32_t to) {
+    const osc_model *m = s->m;
+    const osc_graph *g = &m->g;
+    for (int32_t i = from; i < to; i++) {
+        const osc_node *n = &g->nodes[i];
+        if (n->folded) continue;
+        osc_kctx k = {.err = &s->err, .graph = g, .node = n,
+                      .since_version = n->kernel->since_version, .alloc = &s->alloc,
+                      .strings = &s->strings, .strict = m->opts.strict != 0};
+        uint64_t t0 = s->node_ns ? now_ns() : 0;
+        osc_status st = osc_run_node(m, i, s->vals, s->io, &k);
+        if (s->node_ns) s->node_ns[i] = now_ns() - t0;
+        if (st) return st;
+        for (int32_t j = 0; m->dynamic && j < n->n_outputs; j++) s->known[n->outputs[j]] = true;
+    }
+    return OSC_OK;
+}
+
+/* A dynamic model runs in stages: infer as far as known data allows, place that stage's new
+ * buffers in an arena of its own (earlier stages' buffers stay where they are), run the stage,
+ * repeat. Outputs are always copied to caller buffers at the end (no zero copy here). */
+static osc_status run_dynamic(osc_session *s) {
+    const osc_model *m = s->m;
+    const osc_graph *g = &m->g;
+    uint64_t total = 0;
+    osc_pool_reset(&s->stages);
+    for (int32_t v = 0; v < g->n_values; v++)
+        s->known[v] = g->values[v].producer < 0 || g->values[v].init; /* inputs, constants */
+    for (int32_t b = 0; b < m->n_bufs; b++) {
+        s->direct[b] = -1;
+        s->buf_data[b] = m->buf_input[b] >= 0 ? s->vals[m->input_order[m->buf_input[b]]].data
+                                               : NULL;
+    }
+    osc_status st = check_inplace(s, 0, 0);
+    if (st) return st;
+    for (int32_t i = 0; i < m->n_inputs; i++) /* nodes write from here: consumed */
+        if (m->input_inplace[i]) s->is_bound[i] = false;
+    for (int32_t from = 0, stop; from < g->n_nodes; from = stop) {
+        st = osc_infer_range(m, s->vals, s->known, from, g->n_nodes, &stop, s->io, &s->err);
+        if (st) return st;
+        if (stop == from)
+            return osc_fail(&s->err, OSC_ERR_MODEL, "node '%s' (%s): its output shape depends on "
+                            "data no earlier node computes", g->nodes[from].name,
+                            g->nodes[from].op_type);
+        osc_buffer_need(m, s->vals, s->need);
+        for (int32_t b = 0; b < m->n_bufs; b++)
+            s->external[b] = m->buf_first[b] < from || m->buf_first[b] >= stop;
+        uint64_t size = osc_plan_run(m, s->need, s->external, s->sizes, s->scratch, s->offsets);
+        total += size;
+        if (m->opts.max_arena_bytes && total > m->opts.max_arena_bytes)
+            return osc_fail(&s->err, OSC_ERR_LIMIT, "the run needs arenas of %llu bytes so far; "
+                            "opts.max_arena_bytes is %llu", (unsigned long long)total,
+                            (unsigned long long)m->opts.max_arena_bytes);
+        char *arena = size <= SIZE_MAX ? osc_pool_alloc(&s->stages, (size_t)size) : NULL;
+        if (!arena)
+            return osc_fail(&s->err, OSC_ERR_NOMEM, "cannot allocate a stage arena of %llu bytes",
+                            (unsigned long long)size);
+        for (int32_t b = 0; b < m->n_bufs; b++)
+            if (!s->external[b] && m->buf_input[b] < 0) s->buf_data[b] = arena + s->offsets[b];
+        for (int32_t v = 0; v < g->n_values; v++) {
+            int32_t p = g->values[v].producer, b = m->buf_of[v];
+            if (b >= 0 && p >= from && p < stop) s->vals[v].data = s->buf_data[b];
+        }
+        st = check_inplace(s, from, stop);
+        if (!st) st = run_nodes(s, from, stop);
+        if (st) return st;
+    }
+    return check_output_buffers(s);
+}
+
 osc_status osc_session_run(osc_session *s) {
     if (!s) return OSC_ERR_ARG;
     const osc_model *m = s->m;
@@ -438,27 +536,20 @@ osc_status osc_session_run(osc_session *s) {
                                                   "consumes it)" : "");
     }
     osc_status st = check_symbols(s);
-    if (!st) st = prepare_run(s);
     if (st) return st;
-    /* From here nodes write: an input written in place is consumed, whatever the outcome. */
-    for (int32_t i = 0; i < m->n_inputs; i++)
-        if (m->input_inplace[i]) s->is_bound[i] = false;
     osc_pool_reset(&s->strings);
     if (s->node_ns) memset(s->node_ns, 0, (size_t)g->n_nodes * sizeof *s->node_ns);
-    for (int32_t i = 0; i < g->n_nodes; i++) {
-        const osc_node *n = &g->nodes[i];
-        const osc_tensor *ins[8] = {0};
-        for (int32_t j = 0; j < n->n_inputs; j++)
-            ins[j] = n->inputs[j] >= 0 ? &s->vals[n->inputs[j]] : NULL;
-        osc_kctx k = {.err = &s->err, .graph = g, .node = n,
-                      .since_version = n->kernel->since_version, .alloc = &s->alloc,
-                      .strings = &s->strings, .strict = m->opts.strict != 0};
-        uint64_t t0 = s->node_ns ? now_ns() : 0;
-        st = n->kernel->run(&k, ins, n->n_inputs, &s->vals[n->outputs[0]], n->n_outputs);
-        if (s->node_ns) s->node_ns[i] = now_ns() - t0;
+    if (m->dynamic) {
+        st = run_dynamic(s);
+    } else {
+        st = prepare_run(s);
         if (st) return st;
+        /* From here nodes write: an input written in place is consumed, whatever the outcome. */
+        for (int32_t i = 0; i < m->n_inputs; i++)
+            if (m->input_inplace[i]) s->is_bound[i] = false;
+        st = run_nodes(s, 0, g->n_nodes);
     }
-    st = own_string_outputs(s);
+    if (!st) st = own_string_outputs(s);
     if (st) return st;
     finish_outputs(s);
     s->ok = true;

@@ -458,6 +458,93 @@ static void non_tensor_value_refused(void **state) {
     }
 }
 
+/* y = Reshape(x, Shape(t)): with t static, Shape folds at load and the plan is static; with t
+ * symbolic the reshape target is only known at run (staged inference), and changes with t. */
+static osc_mw *reshape_model(bool symbolic) {
+    const int64_t xd[1] = {6}, td[2] = {symbolic ? -1 : 2, symbolic ? -1 : 3};
+    const char *tn[2] = {"A", "B"};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, xd, NULL);
+    osc_mw_input(mw, "t", OSC_FLOAT, 2, td, symbolic ? tn : NULL);
+    const char *in1[1] = {"t"}, *o1[1] = {"s"}, *in2[2] = {"x", "s"}, *o2[1] = {"y"};
+    osc_mw_node(mw, "Shape", "shape", 1, in1, 1, o1);
+    osc_mw_node(mw, "Reshape", "reshape", 2, in2, 1, o2);
+    osc_mw_output(mw, "y", OSC_FLOAT, -1, NULL, NULL);
+    return mw;
+}
+
+static void folding_and_staged_shapes(void **state) {
+    (void)state;
+    for (int sym = 0; sym < 2; sym++) {
+        osc_model *m;
+        osc_session *s;
+        assert_int_equal(load(reshape_model(sym), NULL, &m), OSC_OK);
+        osc_node_desc nd;
+        assert_int_equal(osc_model_node(m, 0, &nd), OSC_OK);
+        assert_int_equal(nd.folded, !sym);
+        assert_int_equal(osc_model_node(m, 1, &nd), OSC_OK);
+        assert_int_equal(nd.folded, 0);
+        if (!sym) assert_true(osc_model_arena_bytes(m) > 0); /* planned at load */
+        else assert_int_equal(osc_model_arena_bytes(m), 0);
+        assert_int_equal(osc_session_create(m, &s), OSC_OK);
+        float x[6] = {1, 2, 3, 4, 5, 6}, t[6] = {0};
+        const int64_t xd[1] = {6};
+        osc_tensor tx = view(OSC_FLOAT, 1, xd, x, sizeof x);
+        assert_int_equal(osc_session_set_input(s, "x", &tx), OSC_OK);
+        for (int shape = 0; shape < (sym ? 3 : 1); shape++) {
+            const int64_t dims[3][2] = {{2, 3}, {3, 2}, {6, 1}};
+            osc_tensor tt = view(OSC_FLOAT, 2, dims[shape], t, sizeof t);
+            assert_int_equal(osc_session_set_input(s, "t", &tt), OSC_OK);
+            assert_int_equal(osc_session_run(s), OSC_OK);
+            osc_tensor y;
+            assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+            assert_int_equal(y.rank, 2);
+            assert_int_equal(y.dims[0], dims[shape][0]);
+            assert_int_equal(y.dims[1], dims[shape][1]);
+            assert_memory_equal(y.data, x, sizeof x);
+        }
+        osc_session_free(s);
+        osc_model_free(m);
+    }
+}
+
+/* The reshape target is a graph input: its DATA changes between runs while every input shape
+ * stays the same, so a plan cached by input shapes would be stale. */
+static void data_dependent_shape_from_input(void **state) {
+    (void)state;
+    const int64_t xd[1] = {6}, sd[1] = {2};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, xd, NULL);
+    osc_mw_input(mw, "shape", OSC_INT64, 1, sd, NULL);
+    const char *in[2] = {"x", "shape"}, *out[1] = {"y"};
+    osc_mw_node(mw, "Reshape", "reshape", 2, in, 1, out);
+    osc_mw_output(mw, "y", OSC_FLOAT, -1, NULL, NULL);
+    osc_model *m;
+    osc_session *s;
+    assert_int_equal(load(mw, NULL, &m), OSC_OK);
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    float x[6] = {1, 2, 3, 4, 5, 6};
+    int64_t shape[2] = {2, 3};
+    osc_tensor tx = view(OSC_FLOAT, 1, xd, x, sizeof x), ts = view(OSC_INT64, 1, sd, shape, 16);
+    osc_session_set_input(s, "x", &tx);
+    osc_session_set_input(s, "shape", &ts);
+    osc_tensor y;
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+    assert_int_equal(y.dims[0], 2);
+    shape[0] = 3, shape[1] = -1;
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+    assert_int_equal(y.dims[0], 3);
+    assert_int_equal(y.dims[1], 2);
+    shape[0] = 4; /* 4 x ? cannot hold 6 elements */
+    assert_int_equal(osc_session_run(s), OSC_ERR_SHAPE);
+    osc_session_free(s);
+    osc_model_free(m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spec_example_end_to_end),
@@ -471,6 +558,8 @@ int main(void) {
         cmocka_unit_test(failed_run_leaves_nothing),
         cmocka_unit_test(defaults_and_declared_outputs),
         cmocka_unit_test(non_tensor_value_refused),
+        cmocka_unit_test(folding_and_staged_shapes),
+        cmocka_unit_test(data_dependent_shape_from_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
