@@ -5,13 +5,19 @@ set(OSC_NODE_TESTS_DIR "${PROJECT_SOURCE_DIR}/../shared/onnx-node-tests" CACHE P
 set(OSC_DEBIAN_NODE_TESTS_DIR "/usr/share/libonnx-testdata/data/node" CACHE PATH
   "Debian's ONNX 1.12 node tests (package libonnx-testdata)")
 
-# Unit tests of the CLI's comparison and printing, built from the tools/ sources.
+# Unit tests of the CLI's pieces, built from the tools/ sources (not the tool itself, which
+# OSC_BUILD_TOOLS=OFF leaves out).
 set(_tools "${PROJECT_SOURCE_DIR}/tools")
-osc_unit_test(test_cli_compare cli/test_cli_compare.c "${_tools}/compare.c" "${_tools}/elem.c"
-  "${_tools}/print.c")
-osc_unit_test(test_cli_print cli/test_cli_print.c "${_tools}/print.c" "${_tools}/elem.c")
-target_include_directories(test_cli_compare PRIVATE "${_tools}")
-target_include_directories(test_cli_print PRIVATE "${_tools}")
+add_library(osc_cli_core STATIC "${_tools}/compare.c" "${_tools}/elem.c" "${_tools}/encode.c"
+  "${_tools}/numfmt.c" "${_tools}/print.c" "${_tools}/npy.c" "${_tools}/literal.c"
+  "${_tools}/json.c" "${_tools}/usage.c" "${_tools}/random.c" "${_tools}/shapes.c")
+target_link_libraries(osc_cli_core PRIVATE onnxscatter osc_flags)
+target_include_directories(osc_cli_core PUBLIC "${_tools}")
+foreach(_t compare print npy literal random)
+  osc_unit_test(test_cli_${_t} cli/test_cli_${_t}.c)
+  target_link_libraries(test_cli_${_t} PRIVATE osc_cli_core)
+  set_tests_properties(test_cli_${_t} PROPERTIES LABELS "unit;cli")
+endforeach()
 
 if(NOT TARGET onnx-scatter)
   return() # OSC_BUILD_TOOLS=OFF: nothing to run these through
@@ -32,7 +38,13 @@ endfunction()
 osc_nodetests(cli_nodetests_families_1_23 "${OSC_NODE_TESTS_DIR}" 120 --expect-pass 25 --no-skip ${_families})
 osc_nodetests(cli_nodetests_families_debian "${OSC_DEBIAN_NODE_TESTS_DIR}" 120 --expect-pass 15 --no-skip ${_families})
 osc_nodetests(cli_nodetests_all_1_23 "${OSC_NODE_TESTS_DIR}" 900)
-osc_nodetests(cli_nodetests_all_debian "${OSC_DEBIAN_NODE_TESTS_DIR}" 900)
+# ONNX 1.12's data disagrees with the spec these three follow (ONNX 1.23 agrees with us): its
+# float -> bfloat16 reference truncates instead of rounding to nearest even, and its CastLike
+# expansions feed a [1] tensor to an input the model declares [3,4].
+osc_nodetests(cli_nodetests_all_debian "${OSC_DEBIAN_NODE_TESTS_DIR}" 900
+  --known-fail test_cast_FLOAT_to_BFLOAT16
+  --known-fail test_castlike_BFLOAT16_to_FLOAT_expanded
+  --known-fail test_castlike_FLOAT_to_BFLOAT16_expanded)
 set_tests_properties(cli_nodetests_families_1_23 cli_nodetests_families_debian PROPERTIES LABELS cli)
 set_tests_properties(cli_nodetests_all_1_23 cli_nodetests_all_debian PROPERTIES LABELS "cli;nodetests")
 
@@ -40,3 +52,15 @@ set_tests_properties(cli_nodetests_all_1_23 cli_nodetests_all_debian PROPERTIES 
 add_test(NAME cli_behaviour COMMAND ${OSC_SH} "${_cli}/behaviour.sh" $<TARGET_FILE:onnx-scatter>
   "${CMAKE_CURRENT_BINARY_DIR}/cli_behaviour" "${OSC_NODE_TESTS_DIR}" "${OSC_DEBIAN_NODE_TESTS_DIR}")
 set_tests_properties(cli_behaviour PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS cli)
+
+# Feature tests of the command line: generated models and files, a strict JSON checker.
+add_executable(gen_cli_models cli/gen_cli_models.c)
+target_link_libraries(gen_cli_models PRIVATE onnxscatter osc_flags)
+add_executable(json_query cli/json_query.c)
+target_link_libraries(json_query PRIVATE osc_flags)
+foreach(_s inputs json bench testcmd docs)
+  add_test(NAME cli_${_s} COMMAND ${OSC_SH} "${_cli}/${_s}.sh" $<TARGET_FILE:onnx-scatter>
+    "${CMAKE_CURRENT_BINARY_DIR}/cli_${_s}" $<TARGET_FILE:gen_cli_models> $<TARGET_FILE:json_query>
+    "${PROJECT_SOURCE_DIR}")
+  set_tests_properties(cli_${_s} PROPERTIES TIMEOUT 300 LABELS cli)
+endforeach()

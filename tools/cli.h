@@ -11,16 +11,29 @@
 /* Exit codes of every subcommand. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
+/* The thread count the runtime actually uses (it has no threads yet); --threads N is
+ * accepted and reported next to this. */
+#define CLI_THREADS_USED 1
+
+/* A list of malloc'ed strings. */
+typedef struct cli_strlist {
+    char **items;
+    size_t count, cap;
+} cli_strlist;
+
 /* Subcommands: argv[0] is the subcommand name. Each returns an exit code. */
 int cmd_run(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
-/* Help texts (usage.c). */
+/* Help texts (usage.c). cli_usage_of("run") is run's help printer; NULL for unknown names. */
 void usage_main(FILE *f);
 void usage_run(FILE *f);
 void usage_test(FILE *f);
 void usage_info(FILE *f);
+void usage_bench(FILE *f);
+void (*cli_usage_of(const char *cmd))(FILE *);
 /* True when arg is -h or --help. */
 int cli_is_help(const char *arg);
 /* Prints "onnx-scatter[ CMD]: MESSAGE" plus a hint to stderr as one line; returns CLI_USAGE. */
@@ -35,6 +48,17 @@ int cli_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+
+/* ---- Arguments (args.c). ---- */
+/* Value of an option given as "--opt VALUE", "SHORT VALUE" or "--opt=VALUE" (shrt may be
+ * NULL); "" when the value is missing; NULL when argv[*i] is not this option. */
+const char *cli_opt_value(int argc, char **argv, int *i, const char *lng, const char *shrt);
+/* Whole-string integer in [lo, hi] / double >= 0; nonzero when s is not one. */
+int cli_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out);
+int cli_parse_double(const char *s, double *out);
+/* Splits "NAME=VALUE" (both non-empty): *name malloc'ed, *value points into arg. Nonzero when
+ * arg has no such form (then *name is NULL). */
+int cli_split_assign(const char *arg, char **name, const char **value);
 
 /* ---- Files (fileio.c), plain stdio. On failure they return nonzero and write a one-line
  * message naming the path and the reason into msg. ---- */
@@ -53,10 +77,6 @@ int cli_is_file(const char *path);
 char *cli_join(const char *a, const char *b);
 
 /* ---- Node-test folders (discover.c). ---- */
-typedef struct cli_strlist {
-    char **items;
-    size_t count, cap;
-} cli_strlist;
 /* Appends a malloc'ed copy of s; nonzero when out of memory. */
 int cli_strlist_push(cli_strlist *l, const char *s);
 void cli_strlist_free(cli_strlist *l);
@@ -67,6 +87,22 @@ int cli_find_tests(const char *path, cli_strlist *l, char *msg, size_t msg_size)
 void cli_sort_tests(cli_strlist *l);
 /* Adds the test_data_set_N subfolders of dir to l in increasing N. */
 int cli_find_data_sets(const char *dir, cli_strlist *l, char *msg, size_t msg_size);
+/* The .pb files of one data set folder: PREFIX_K.pb for K = 0, 1, ... while they exist. */
+typedef struct cli_pbset {
+    osc_tensor *t;
+    char (*names)[256]; /* TensorProto names */
+    size_t count;
+} cli_pbset;
+/* Loads dir/prefix_K.pb for every K present. 0, or 1 with the reason in msg. */
+int cli_pbset_load(const char *dir, const char *prefix, cli_pbset *p, char *msg, size_t msg_size);
+void cli_pbset_free(cli_pbset *p);
+/* Binds input_K.pb to the graph input of its name, else to graph input K; every input
+ * without a default must be bound. 0, or 1 with the reason in msg. */
+/* ONNX <= 1.12 node-test data stores bfloat16 tensors as uint16 (same bits): where the model
+ * wants bfloat16 (`want`), a uint16 tensor (a caller's copy of the view) is read as bfloat16. */
+void cli_bf16_quirk(osc_tensor *t, int32_t want);
+int cli_pbset_bind(const osc_model *m, osc_session *s, const cli_pbset *in, char *msg,
+                   size_t msg_size);
 /* Last path component (without trailing slashes) copied into buf. */
 const char *cli_basename(const char *path, char *buf, size_t size);
 
@@ -91,21 +127,192 @@ int64_t cli_elem_signed(const osc_tensor *t, int64_t i);
 uint64_t cli_elem_unsigned(const osc_tensor *t, int64_t i);
 /* Raw bits of element i for exact comparison of non-tolerant float kinds (bits <= 64). */
 uint64_t cli_elem_bits(const osc_tensor *t, int64_t i);
+/* Value of the bits of a float16/bfloat16/float8/float4 element. */
+double cli_decode_float(int32_t dtype, uint64_t bits);
 /* Formats element i readably (shortest round-trip floats, quoted strings) into buf. */
 void cli_elem_format(const osc_tensor *t, int64_t i, char *buf, size_t size);
+/* Fewest significant digits that read back as v (as a float when as_float, else as a double),
+ * written plainly ("10", "0.1") unless the exponent is below -4 or above 15 ("3e-07"). */
+void cli_format_real(double v, int as_float, char *buf, size_t size);
+
+/* ---- Writing elements (encode.c). ---- */
+/* Bits of the element of a float dtype nearest to v (ties to even; float8/float4 saturate to
+ * their largest finite value; NaN to a NaN code where the format has one). */
+uint64_t cli_encode_float(int32_t dtype, double v);
+/* Element i of t: raw bits (integers, bool, packed types), a real or a complex value. */
+void cli_elem_set_bits(osc_tensor *t, int64_t i, uint64_t bits);
+void cli_elem_set_float(osc_tensor *t, int64_t i, double v);
+void cli_elem_set_complex(osc_tensor *t, int64_t i, double re, double im);
+/* Makes *t a zeroed tensor of dtype and shape in one malloc'ed block (free(t->data)) with
+ * `extra` more bytes after the nbytes of elements (string bytes go there). Nonzero with a
+ * message when too large or out of memory. */
+int cli_tensor_alloc(osc_tensor *t, int32_t dtype, int32_t rank, const int64_t *dims,
+                     size_t extra, char *msg, size_t msg_size);
+
+/* ---- numpy .npy files (npy.c). ---- */
+/* True when the bytes start with the .npy magic. */
+int cli_is_npy(const void *buf, size_t len);
+/* Decodes a .npy file (format 1.0/2.0/3.0; any byte order; C or Fortran order; bool, int,
+ * uint, float16/32/64, complex64/128, 'U' and 'S' strings) into *t, C order, little-endian
+ * (free(t->data)). Nonzero with a one-line message on malformed or unsupported files. */
+int cli_npy_decode(const void *buf, size_t len, osc_tensor *t, char *msg, size_t msg_size);
+/* True when .npy can hold dtype at all (strings still need valid UTF-8). */
+int cli_npy_supports(int32_t dtype);
+/* Encodes *t exactly as np.save does (format 1.0, 2.0 for huge headers) into a malloc'ed
+ * buffer. 0 on success; 1 when numpy cannot hold this tensor (reason in msg: bfloat16,
+ * float8, 4-bit, strings that are not UTF-8); -1 when out of memory. */
+int cli_npy_encode(const osc_tensor *t, void **buf, size_t *len, char *msg, size_t msg_size);
+
+/* ---- Inline literals (literal.c). ---- */
+/* ONNX dtype name ("float", "int64") or a numpy alias ("float32", "f8", "str"); 0 if unknown. */
+int32_t cli_dtype_from_name(const char *name);
+/* True when text reads as a literal: starts with '[', or is one scalar with optional :DTYPE. */
+int cli_looks_like_literal(const char *text);
+/* Parses a literal into *t (free(t->data)). The dtype: the ':DTYPE' suffix, else model_dtype,
+ * else from the values (int64, float, bool, complex64 or string). Nonzero with a message. */
+int cli_literal_parse(const char *text, int32_t model_dtype, osc_tensor *t, char *msg,
+                      size_t msg_size);
+
+/* ---- numpy element formats (numfmt.c). ---- */
+typedef struct cli_ffmt { /* numpy's FloatingFormat: fitted to values, then applied */
+    int32_t dtype;        /* precision of the digits: float, double, float16, ... */
+    int plus;             /* sign always shown (imaginary parts) */
+    int n_finite, has_nan, has_inf, has_neginf;
+    double max_abs, min_abs;
+    int fix_int, fix_frac, sci_int, sci_frac, sci_exp; /* widest parts seen */
+    int exp_mode, pad_left, pad_right, precision, exp_size;
+} cli_ffmt;
+typedef struct cli_nfmt {
+    int32_t dtype;
+    cli_kind kind;
+    cli_ffmt re, im;
+    int width; /* integers */
+} cli_nfmt;
+/* begin, add every element shown, end; then format each element to the common width. */
+void cli_nfmt_begin(cli_nfmt *f, int32_t dtype);
+void cli_nfmt_add(cli_nfmt *f, const osc_tensor *t, int64_t i);
+void cli_nfmt_end(cli_nfmt *f);
+void cli_nfmt_format(const cli_nfmt *f, const osc_tensor *t, int64_t i, char *buf, size_t size);
+/* Element i as numpy prints a 0-d array ("1.5", "1e+20", "True", "(1+2j)", raw string). */
+void cli_format_scalar(const osc_tensor *t, int64_t i, char *buf, size_t size);
 
 /* ---- Printing (print.c). ---- */
 /* "[2, 3]" or "[N, 3]" (symbolic dims by name, unknown as ?) or "?" for unknown rank. */
 void cli_format_shape(int32_t rank, const int64_t *dims, const char *const *dim_names, char *buf,
                       size_t size);
-/* "NAME: DTYPE [SHAPE]" then the values numpy-style; tensors with more than max_elems elements
- * show the first and last few items of each dim around "...". */
+/* The values as numpy's print(array) shows them, in a malloc'ed string (no final newline);
+ * tensors with more than max_elems elements show 3 items at each end of each long dim around
+ * "...". Nonzero when out of memory. */
+int cli_format_tensor(const osc_tensor *t, int64_t max_elems, char **text);
+/* "NAME: DTYPE [SHAPE]", newline, then cli_format_tensor's text and a newline. */
 void cli_print_tensor(FILE *f, const char *name, const osc_tensor *t, int64_t max_elems);
 
+/* ---- JSON (json.c): valid JSON always; non-finite floats as "nan", "inf", "-inf". ---- */
+void cli_json_str(FILE *f, const char *s);              /* NULL: null */
+void cli_json_bytes(FILE *f, const char *s, size_t n);  /* non-UTF-8 bytes as \u00XX */
+void cli_json_number(FILE *f, double v);
+/* [2,3]; symbolic dims by name ("N"), unknown ones null; null for an unknown rank. */
+void cli_json_shape(FILE *f, int32_t rank, const int64_t *dims, const char *const *dim_names);
+/* One element: number, true/false, string, or [re,im] for complex. */
+void cli_json_elem(FILE *f, const osc_tensor *t, int64_t i);
+/* The values as nested lists, as numpy's tolist() gives them. */
+void cli_json_data(FILE *f, const osc_tensor *t);
+/* {"name":..,"dtype":..,"shape":[..],"data":[..]} */
+void cli_json_tensor(FILE *f, const char *name, const osc_tensor *t);
+
 /* ---- Comparison (compare.c). ---- */
-/* 0 when act matches exp (dtype, shape, values under the node-test tolerance); otherwise 1 and
- * the first mismatch ("output 'NAME' ...: expected X, got Y") in msg. */
-int cli_compare(const char *name, const osc_tensor *exp, const osc_tensor *act, char *msg,
-                size_t msg_size);
+typedef struct cli_tol {
+    double rtol, atol; /* float kinds match when |a - b| <= atol + rtol * |b| (b expected) */
+} cli_tol;
+extern const cli_tol cli_default_tol; /* the node tests': rtol 1e-3, atol 1e-7 */
+/* 0 when act matches exp (dtype, shape, values under tol; NaN equals NaN; non-float kinds
+ * exactly); otherwise 1 and the first mismatch ("output 'NAME' ...: expected X, got Y"). */
+int cli_compare(const char *name, const osc_tensor *exp, const osc_tensor *act, const cli_tol *tol,
+                char *msg, size_t msg_size);
+/* Raises *err to the largest |act - exp| over the elements (complex: modulus; bool: 0/1).
+ * 1 with msg when dtype or shape differ or an element has no numeric difference (NaN against
+ * a number, different strings). */
+int cli_max_abs_err(const char *name, const osc_tensor *exp, const osc_tensor *act, double *err,
+                    char *msg, size_t msg_size);
+
+/* ---- Shapes of graph values (shapes.c). ---- */
+typedef struct cli_vshape {
+    const char *name; /* owned by the model */
+    int32_t rank;
+    int64_t dims[OSC_MAX_RANK];
+} cli_vshape;
+typedef struct cli_shapes {
+    cli_vshape *v;
+    size_t n, cap;
+} cli_shapes;
+/* True for the default ONNX domain ("" or "ai.onnx"), whose op names the CLI knows. */
+int cli_onnx_domain(const char *domain);
+const cli_vshape *cli_shapes_get(const cli_shapes *s, const char *name); /* NULL: unknown */
+int cli_shapes_set(cli_shapes *s, const char *name, int32_t rank, const int64_t *dims);
+void cli_shapes_free(cli_shapes *s);
+/* From the shapes already set (the bound inputs), adds the static shapes of inputs keeping
+ * their defaults, then each node's output in node order, then static graph outputs.
+ * Nonzero when out of memory. */
+int cli_shapes_propagate(cli_shapes *s, const osc_model *m);
+/* "[2, 3] [1, 2] [1, 2] -> [2, 3]" for node i ("?" where unknown, "-" for omitted inputs). */
+void cli_shapes_node(const cli_shapes *s, const osc_model *m, size_t node, char *buf, size_t size);
+
+/* ---- Random inputs (random.c). ---- */
+typedef struct cli_irange { /* valid values of an index input */
+    int set;      /* some node reads this input as indices */
+    int k;        /* 0: each element in [lo[0], hi[0]]; else tuples of k (the last dim) */
+    int64_t lo[OSC_MAX_RANK], hi[OSC_MAX_RANK];
+    int distinct; /* ScatterND with reduction none: no repeated tuple when there is room */
+} cli_irange;
+/* Fills ranges[i] (osc_model_input order) for inputs read as indices by Scatter,
+ * ScatterElements, GatherElements (input 1), ScatterND, GatherND (input 1) and TensorScatter
+ * (write_indices, input 2), from the value shapes in sh. */
+int cli_index_ranges(const osc_model *m, const cli_shapes *sh, cli_irange *ranges);
+/* Bytes cli_random_fill needs after the elements (strings). */
+size_t cli_random_extra(int32_t dtype, int64_t count);
+/* Fills the allocated tensor t (graph input number `input`) from seed: indices within r when
+ * r->set; else floats in [-1, 1), integers in [-100, 100] ([0, 100] unsigned), bools, short
+ * lowercase strings. Nonzero with msg when no index value is valid. */
+int cli_random_fill(osc_tensor *t, const cli_irange *r, uint64_t seed, size_t input, char *msg,
+                    size_t msg_size);
+
+/* ---- Inputs of run and bench (inputs.c). ---- */
+typedef struct cli_input_opts {
+    cli_strlist pos;           /* positional FILE or LITERAL, in osc_model_input order */
+    cli_strlist names, values; /* --input NAME=VALUE */
+    cli_strlist dims;          /* --dim NAME=SIZE, as given */
+    int random;                /* --random [SEED] */
+    uint64_t seed;
+} cli_input_opts;
+/* Parses argv[*i] when it is --input/-i, --dim or --random (advancing *i over its value):
+ * returns CLI_OK or an exit code after printing the error; -1 when it is none of them. */
+int cli_input_option(int argc, char **argv, int *i, cli_input_opts *o, const char *cmd);
+void cli_input_opts_free(cli_input_opts *o);
+
+enum { CLI_SRC_FILE = 1, CLI_SRC_LITERAL, CLI_SRC_RANDOM };
+typedef struct cli_input {
+    osc_tensor t;
+    int bound;         /* t is set: the session gets it */
+    int lib_owned;     /* t.data came from osc_tensor_decode_pb */
+    int kind;          /* CLI_SRC_* */
+    const char *value; /* the file path or literal text (argv) */
+} cli_input;
+typedef struct cli_inputs {
+    size_t n; /* osc_model_input_count */
+    cli_input *in;
+    int random;
+    uint64_t seed;
+} cli_inputs;
+/* Loads, checks and (with --random) generates the inputs; see inputs.c for exit codes. */
+int cli_inputs_load(const osc_model *m, const cli_input_opts *o, const char *cmd, cli_inputs *in);
+/* Binds every loaded input to s; CLI_FAIL after printing the library's message. */
+int cli_inputs_bind(const osc_model *m, osc_session *s, const cli_inputs *in);
+/* Sets the shapes of the loaded inputs in sh; nonzero when out of memory. */
+int cli_inputs_shapes(const osc_model *m, const cli_inputs *in, cli_shapes *sh);
+/* "from 'x.npy'", "literal [1,2]" or "--random", for messages. */
+const char *cli_input_source(const cli_input *in, char *buf, size_t size);
+/* [{"name","dtype","shape","source"}] of the loaded inputs (source: path, literal, random). */
+void cli_inputs_json(FILE *f, const osc_model *m, const cli_inputs *in);
+void cli_inputs_free(cli_inputs *in);
 
 #endif

@@ -1,6 +1,8 @@
 /* cmd_info.c: `onnx-scatter info MODEL`: what a model declares and how it resolved. */
 #include <string.h>
 
+#include <stdio.h>
+
 #include "cli.h"
 
 /* Domain as users know it: the default domain "" is "ai.onnx". */
@@ -45,12 +47,82 @@ static void print_model(const osc_model *m) {
         printf("  %s\n", osc_model_warning(m, i));
 }
 
+static void json_value(const osc_value_desc *v, int is_input) {
+    fputs("{\"name\":", stdout);
+    cli_json_str(stdout, v->name);
+    fputs(",\"dtype\":", stdout);
+    cli_json_str(stdout, v->dtype ? osc_dtype_name(v->dtype) : NULL);
+    fputs(",\"shape\":", stdout);
+    cli_json_shape(stdout, v->rank, v->dims, v->dim_names);
+    if (is_input) printf(",\"has_default\":%s", v->has_default ? "true" : "false");
+    fputs("}", stdout);
+}
+
+static void json_names(const char *const *names, int32_t n) {
+    fputs("[", stdout);
+    for (int32_t k = 0; k < n; k++) {
+        if (k) fputc(',', stdout);
+        cli_json_str(stdout, names[k]);
+    }
+    fputs("]", stdout);
+}
+
+/* The same facts as print_model, as one JSON object on one line. */
+static void json_model(const char *path, const osc_model *m) {
+    osc_value_desc v;
+    osc_node_desc n;
+    fputs("{\"model\":", stdout);
+    cli_json_str(stdout, path);
+    printf(",\"ir_version\":%lld,\"opsets\":[", (long long)osc_model_ir_version(m));
+    for (size_t i = 0; i < osc_model_opset_count(m); i++) {
+        const char *dom = NULL;
+        int64_t ver = 0;
+        if (osc_model_opset(m, i, &dom, &ver) != OSC_OK) continue;
+        printf("%s{\"domain\":", i ? "," : "");
+        cli_json_str(stdout, domain_name(dom));
+        printf(",\"version\":%lld}", (long long)ver);
+    }
+    fputs("],\"inputs\":[", stdout);
+    for (size_t i = 0; i < osc_model_input_count(m); i++)
+        if (osc_model_input(m, i, &v) == OSC_OK) fputs(i ? "," : "", stdout), json_value(&v, 1);
+    fputs("],\"outputs\":[", stdout);
+    for (size_t i = 0; i < osc_model_output_count(m); i++)
+        if (osc_model_output(m, i, &v) == OSC_OK) fputs(i ? "," : "", stdout), json_value(&v, 0);
+    fputs("],\"nodes\":[", stdout);
+    for (size_t i = 0; i < osc_model_node_count(m); i++) {
+        if (osc_model_node(m, i, &n) != OSC_OK) continue;
+        printf("%s{\"index\":%zu,\"name\":", i ? "," : "", i);
+        cli_json_str(stdout, n.name);
+        fputs(",\"op_type\":", stdout);
+        cli_json_str(stdout, n.op_type);
+        fputs(",\"domain\":", stdout);
+        cli_json_str(stdout, domain_name(n.domain));
+        printf(",\"opset\":%lld,\"kernel_version\":%lld,\"inputs\":", (long long)n.opset,
+               (long long)n.since_version);
+        json_names(n.inputs, n.n_inputs);
+        fputs(",\"outputs\":", stdout);
+        json_names(n.outputs, n.n_outputs);
+        fputs("}", stdout);
+    }
+    printf("],\"arena_bytes\":%llu,\"warnings\":[", (unsigned long long)osc_model_arena_bytes(m));
+    for (size_t i = 0; i < osc_model_warning_count(m); i++) {
+        if (i) fputc(',', stdout);
+        cli_json_str(stdout, osc_model_warning(m, i));
+    }
+    fputs("]}\n", stdout);
+}
+
 int cmd_info(int argc, char **argv) {
     const char *path = NULL;
+    int json = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             usage_info(stdout);
             return CLI_OK;
+        }
+        if (!strcmp(argv[i], "--json")) {
+            json = 1;
+            continue;
         }
         if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("info", "unknown option '%s'", argv[i]);
         if (path) return cli_usage_error("info", "one MODEL only, got '%s' too", argv[i]);
@@ -63,8 +135,12 @@ int cmd_info(int argc, char **argv) {
     osc_options_init(&opts);
     osc_status st = osc_model_load_file(path, &opts, &m, msg, sizeof msg);
     if (st != OSC_OK) return cli_error("cannot load '%s' (%s): %s", path, osc_status_name(st), msg);
-    printf("model: %s\n", path);
-    print_model(m);
+    if (json) {
+        json_model(path, m);
+    } else {
+        printf("model: %s\n", path);
+        print_model(m);
+    }
     osc_model_free(m);
     return CLI_OK;
 }

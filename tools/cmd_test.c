@@ -1,109 +1,26 @@
 /* cmd_test.c: `onnx-scatter test PATH...`: runs ONNX node-test folders and checks every output. */
+/* Folders run in parallel with -j N (a model and its sessions per folder; the library keeps no
+ * global state), and their lines are printed in sorted order as they finish. */
+#include <fnmatch.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 #define MSG_SIZE 2048
-
-/* The .pb files of one data set: prefix_K.pb for K = 0, 1, ... while they exist. */
-typedef struct pb_set {
-    osc_tensor *t;
-    char (*names)[256];
-    size_t count;
-} pb_set;
-
-static void pb_set_free(pb_set *p) {
-    for (size_t k = 0; k < p->count; k++) osc_tensor_free_data(&p->t[k]);
-    free(p->t);
-    free(p->names);
-    memset(p, 0, sizeof *p);
-}
-
-/* Loads dir/prefix_K.pb for every K present. Returns 0, or 1 with the reason in msg. */
-static int pb_set_load(const char *dir, const char *prefix, pb_set *p, char *msg, size_t msg_size) {
-    char file[64], why[1024];
-    memset(p, 0, sizeof *p);
-    for (size_t k = 0;; k++) {
-        snprintf(file, sizeof file, "%s_%zu.pb", prefix, k);
-        char *path = cli_join(dir, file);
-        if (!path) goto nomem;
-        if (!cli_is_file(path)) {
-            free(path);
-            return 0;
-        }
-        osc_tensor *t = realloc(p->t, (k + 1) * sizeof *t);
-        if (t) p->t = t;
-        char(*n)[256] = t ? realloc(p->names, (k + 1) * sizeof *n) : NULL;
-        if (n) p->names = n;
-        if (!t || !n) {
-            free(path);
-            goto nomem;
-        }
-        osc_status st = cli_load_tensor(path, &p->t[k], p->names[k], sizeof p->names[k], why,
-                                        sizeof why);
-        free(path);
-        if (st != OSC_OK) {
-            snprintf(msg, msg_size, "%s (%s)", why, osc_status_name(st));
-            return 1;
-        }
-        p->count = k + 1;
-    }
-nomem:
-    snprintf(msg, msg_size, "out of memory");
-    return 1;
-}
-
-/* Binds input_K.pb to the graph input of its name, else to graph input K. */
-static int bind_inputs(const osc_model *m, osc_session *s, const pb_set *in, char *msg,
-                       size_t msg_size) {
-    size_t n = osc_model_input_count(m);
-    char *bound = calloc(n ? n : 1, 1);
-    osc_value_desc d;
-    int rc = 0;
-    if (!bound) {
-        snprintf(msg, msg_size, "out of memory");
-        return 1;
-    }
-    for (size_t k = 0; k < in->count && !rc; k++) {
-        size_t idx = k;
-        for (size_t i = 0; i < n; i++)
-            if (osc_model_input(m, i, &d) == OSC_OK && in->names[k][0] &&
-                !strcmp(d.name, in->names[k]))
-                idx = i;
-        if (idx >= n) {
-            snprintf(msg, msg_size, "input_%zu.pb ('%s') matches no graph input (the model has %zu)",
-                     k, in->names[k], n);
-            rc = 1;
-        } else if (bound[idx]) {
-            osc_model_input(m, idx, &d);
-            snprintf(msg, msg_size, "input_%zu.pb binds graph input '%s' a second time", k, d.name);
-            rc = 1;
-        } else {
-            bound[idx] = 1;
-            osc_status st = osc_session_set_input_at(s, idx, &in->t[k]);
-            if (st != OSC_OK) {
-                snprintf(msg, msg_size, "input_%zu.pb (%s): %s", k, osc_status_name(st),
-                         osc_session_error(s));
-                rc = 1;
-            }
-        }
-    }
-    for (size_t i = 0; i < n && !rc; i++)
-        if (!bound[i] && osc_model_input(m, i, &d) == OSC_OK && !d.has_default) {
-            snprintf(msg, msg_size, "no input_K.pb gives graph input '%s'", d.name);
-            rc = 1;
-        }
-    free(bound);
-    return rc;
-}
+/* More folders than this show a progress line on a terminal. */
+#define PROGRESS_MIN 36
 
 /* Runs one data set folder; 0 when every output matches, else 1 with the reason in msg. */
-static int check_data_set(const osc_model *m, const char *ds, char *msg, size_t msg_size) {
-    pb_set in, out;
+static int check_data_set(const osc_model *m, const char *ds, const cli_tol *tol, char *msg,
+                          size_t msg_size) {
+    cli_pbset in, out;
     osc_session *s = NULL;
-    int rc = pb_set_load(ds, "input", &in, msg, msg_size);
-    if (!rc) rc = pb_set_load(ds, "output", &out, msg, msg_size);
+    int rc = cli_pbset_load(ds, "input", &in, msg, msg_size);
+    if (!rc) rc = cli_pbset_load(ds, "output", &out, msg, msg_size);
     else memset(&out, 0, sizeof out);
     if (!rc && out.count != osc_model_output_count(m)) {
         snprintf(msg, msg_size, "%zu output_K.pb files for %zu model outputs", out.count,
@@ -114,7 +31,7 @@ static int check_data_set(const osc_model *m, const char *ds, char *msg, size_t 
         snprintf(msg, msg_size, "cannot create a session (out of memory)");
         rc = 1;
     }
-    if (!rc) rc = bind_inputs(m, s, &in, msg, msg_size);
+    if (!rc) rc = cli_pbset_bind(m, s, &in, msg, msg_size);
     if (!rc && osc_session_run(s) != OSC_OK) {
         snprintf(msg, msg_size, "run failed: %s", osc_session_error(s));
         rc = 1;
@@ -126,86 +43,257 @@ static int check_data_set(const osc_model *m, const char *ds, char *msg, size_t 
             snprintf(msg, msg_size, "cannot read output %zu: %s", k, osc_session_error(s));
             rc = 1;
         } else {
-            rc = cli_compare(d.name, &out.t[k], &act, msg, msg_size);
+            rc = cli_compare(d.name, &out.t[k], &act, tol, msg, msg_size);
         }
     }
     if (s) osc_session_free(s);
-    pb_set_free(&in);
-    pb_set_free(&out);
+    cli_pbset_free(&in);
+    cli_pbset_free(&out);
     return rc;
 }
+
+typedef enum tstatus { T_PASS, T_FAIL, T_SKIP } tstatus;
+
+typedef struct result {
+    int done;
+    tstatus status;
+    char msg[MSG_SIZE]; /* why it failed or was skipped */
+    double ms;
+} result;
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Runs the node test in folder dir into r (thread-safe: touches nothing shared). */
+static void run_test(const char *dir, const cli_tol *tol, result *r) {
+    char msg[MSG_SIZE] = "out of memory";
+    cli_strlist sets = {0};
+    osc_model *m = NULL;
+    osc_options opts;
+    double t0 = now_ms();
+    char *model = cli_join(dir, "model.onnx");
+    osc_options_init(&opts);
+    osc_status st = model ? osc_model_load_file(model, &opts, &m, msg, sizeof msg) : OSC_ERR_NOMEM;
+    free(model);
+    r->status = T_PASS;
+    if (st == OSC_ERR_UNSUPPORTED) {
+        r->status = T_SKIP;
+        snprintf(r->msg, sizeof r->msg, "%s", msg);
+    } else if (st != OSC_OK) {
+        r->status = T_FAIL;
+        snprintf(r->msg, sizeof r->msg, "cannot load model.onnx (%s): %s", osc_status_name(st), msg);
+    } else if (cli_find_data_sets(dir, &sets, msg, sizeof msg)) {
+        r->status = T_FAIL;
+        snprintf(r->msg, sizeof r->msg, "%s", msg);
+    } else if (sets.count == 0) {
+        r->status = T_FAIL;
+        snprintf(r->msg, sizeof r->msg, "no test_data_set_N folder: nothing to check");
+    }
+    for (size_t i = 0; i < sets.count && r->status == T_PASS; i++) {
+        if (!check_data_set(m, sets.items[i], tol, msg, sizeof msg)) continue;
+        char ds[64];
+        r->status = T_FAIL;
+        snprintf(r->msg, sizeof r->msg, "%s: %s", cli_basename(sets.items[i], ds, sizeof ds), msg);
+    }
+    cli_strlist_free(&sets);
+    if (m) osc_model_free(m);
+    r->ms = now_ms() - t0;
+}
+
+typedef struct test_opts {
+    cli_tol tol;
+    long jobs;
+    int json;
+    int progress; /* -1: on a terminal with many folders; 0 never; 1 always */
+    cli_strlist filters;
+} test_opts;
 
 typedef struct tally {
     size_t passed, failed, skipped;
 } tally;
 
-/* Runs the node test in folder dir and prints its one line. */
-static void run_test(const char *dir, tally *t) {
-    char name[256], msg[MSG_SIZE] = "out of memory";
-    cli_strlist sets = {0};
-    osc_model *m = NULL;
-    osc_options opts;
-    int failed = 0;
+/* Work shared by the -j threads: the next folder to take, and who finished. */
+typedef struct pool {
+    const cli_strlist *dirs;
+    const cli_tol *tol;
+    result *res;
+    size_t next;
+    pthread_mutex_t mu;
+    pthread_cond_t done;
+} pool;
+
+static void *worker(void *arg) {
+    pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        size_t i = p->next++;
+        pthread_mutex_unlock(&p->mu);
+        if (i >= p->dirs->count) return NULL;
+        result r = {0};
+        run_test(p->dirs->items[i], p->tol, &r);
+        pthread_mutex_lock(&p->mu);
+        p->res[i] = r;
+        p->res[i].done = 1;
+        pthread_cond_broadcast(&p->done);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+static void progress(const tally *t, size_t total) {
+    fprintf(stderr, "\r\033[K[%zu/%zu] %zu passed, %zu failed, %zu skipped",
+            t->passed + t->failed + t->skipped, total, t->passed, t->failed, t->skipped);
+    fflush(stderr);
+}
+
+/* Prints the line (or JSON object) of test i and counts it. */
+static void report(const test_opts *o, const char *dir, const result *r, size_t i, tally *t) {
+    static const char *const words[] = {"PASS", "FAIL", "SKIP"};
+    char name[256];
     cli_basename(dir, name, sizeof name);
-    char *model = cli_join(dir, "model.onnx");
-    osc_options_init(&opts);
-    osc_status st = model ? osc_model_load_file(model, &opts, &m, msg, sizeof msg) : OSC_ERR_NOMEM;
-    free(model);
-    if (st == OSC_ERR_UNSUPPORTED) {
-        printf("SKIP %s: %s\n", name, msg);
-        t->skipped++;
-        return;
+    if (o->json) {
+        static const char *const status[] = {"pass", "fail", "skip"};
+        printf("%s{\"name\":", i ? ",\n" : "");
+        cli_json_str(stdout, name);
+        fputs(",\"path\":", stdout);
+        cli_json_str(stdout, dir);
+        printf(",\"status\":\"%s\"", status[r->status]);
+        if (r->status != T_PASS) {
+            fputs(",\"message\":", stdout);
+            cli_json_str(stdout, r->msg);
+        }
+        printf(",\"ms\":%.3f}", r->ms);
+    } else if (r->status == T_PASS) {
+        printf("PASS %s\n", name);
+    } else {
+        printf("%s %s: %s\n", words[r->status], name, r->msg);
     }
-    if (st != OSC_OK) {
-        printf("FAIL %s: cannot load model.onnx (%s): %s\n", name, osc_status_name(st), msg);
-        t->failed++;
-        return;
+    fflush(stdout); /* progress stays visible if a later test crashes the process */
+    if (r->status == T_PASS) t->passed++;
+    else if (r->status == T_FAIL) t->failed++;
+    else t->skipped++;
+}
+
+static void run_all(const test_opts *o, const cli_strlist *dirs, tally *t) {
+    int show = o->progress == 1 || (o->progress < 0 && dirs->count > PROGRESS_MIN && isatty(2));
+    size_t n = dirs->count, jobs = o->jobs < 1 ? 1 : (size_t)o->jobs;
+    result *res = calloc(n ? n : 1, sizeof *res);
+    pthread_t *th = calloc(jobs, sizeof *th);
+    pool p = {.dirs = dirs, .tol = &o->tol, .res = res};
+    size_t started = 0;
+    if (!res || !th) jobs = 1; /* no memory for a pool: run inline below, one result at a time */
+    if (jobs > n) jobs = n;
+    if (jobs > 1) {
+        pthread_mutex_init(&p.mu, NULL);
+        pthread_cond_init(&p.done, NULL);
+        while (started < jobs && pthread_create(&th[started], NULL, worker, &p) == 0) started++;
     }
-    if (cli_find_data_sets(dir, &sets, msg, sizeof msg)) {
-        printf("FAIL %s: %s\n", name, msg);
-        failed = 1;
-    } else if (sets.count == 0) {
-        printf("FAIL %s: no test_data_set_N folder: nothing to check\n", name);
-        failed = 1;
+    for (size_t i = 0; i < n; i++) {
+        result one = {0}, *r = res ? &res[i] : &one;
+        if (started) {
+            pthread_mutex_lock(&p.mu);
+            while (!r->done) pthread_cond_wait(&p.done, &p.mu);
+            pthread_mutex_unlock(&p.mu);
+        } else {
+            run_test(dirs->items[i], &o->tol, r);
+        }
+        if (show) fputs("\r\033[K", stderr);
+        report(o, dirs->items[i], r, i, t);
+        if (show) progress(t, n);
     }
-    for (size_t i = 0; i < sets.count && !failed; i++) {
-        if (!check_data_set(m, sets.items[i], msg, sizeof msg)) continue;
-        char ds[64];
-        printf("FAIL %s: %s: %s\n", name, cli_basename(sets.items[i], ds, sizeof ds), msg);
-        failed = 1;
+    for (size_t k = 0; k < started; k++) pthread_join(th[k], NULL);
+    if (jobs > 1) {
+        pthread_mutex_destroy(&p.mu);
+        pthread_cond_destroy(&p.done);
     }
-    if (!failed) printf("PASS %s\n", name);
-    if (failed) t->failed++;
-    else t->passed++;
-    cli_strlist_free(&sets);
-    osc_model_free(m);
+    if (show) fputs("\r\033[K", stderr);
+    free(res);
+    free(th);
+}
+
+/* Keeps the folders whose name matches one of the --filter globs. */
+static void apply_filters(const cli_strlist *filters, cli_strlist *dirs) {
+    size_t kept = 0;
+    for (size_t i = 0; i < dirs->count; i++) {
+        char name[256];
+        int match = 0;
+        cli_basename(dirs->items[i], name, sizeof name);
+        for (size_t f = 0; f < filters->count && !match; f++)
+            match = fnmatch(filters->items[f], name, 0) == 0;
+        if (match) dirs->items[kept++] = dirs->items[i];
+        else free(dirs->items[i]);
+    }
+    dirs->count = kept;
+}
+
+static int parse_test_args(int argc, char **argv, test_opts *o, cli_strlist *paths) {
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int64_t n;
+        if ((v = cli_opt_value(argc, argv, &i, "--filter", "-f")) != NULL) {
+            if (!v[0]) return cli_usage_error("test", "--filter wants a GLOB, e.g. 'test_scatter*'");
+            if (cli_strlist_push(&o->filters, v)) return cli_error("out of memory");
+        } else if ((v = cli_opt_value(argc, argv, &i, "--jobs", "-j")) != NULL) {
+            if (cli_parse_int(v, 1, 256, &n)) return cli_usage_error("test", "-j wants a count from 1 to 256, got '%s'", v);
+            o->jobs = (long)n;
+        } else if (!strncmp(argv[i], "-j", 2) && argv[i][2]) { /* -j4 */
+            if (cli_parse_int(argv[i] + 2, 1, 256, &n)) return cli_usage_error("test", "-j wants a count from 1 to 256, got '%s'", argv[i] + 2);
+            o->jobs = (long)n;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--rtol", NULL)) != NULL) {
+            if (cli_parse_double(v, &o->tol.rtol)) return cli_usage_error("test", "--rtol wants a number >= 0, got '%s'", v);
+        } else if ((v = cli_opt_value(argc, argv, &i, "--atol", NULL)) != NULL) {
+            if (cli_parse_double(v, &o->tol.atol)) return cli_usage_error("test", "--atol wants a number >= 0, got '%s'", v);
+        } else if (!strcmp(argv[i], "--json")) {
+            o->json = 1;
+        } else if (!strcmp(argv[i], "--progress")) {
+            o->progress = 1;
+        } else if (!strcmp(argv[i], "--no-progress")) {
+            o->progress = 0;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage_error("test", "unknown option '%s'", argv[i]);
+        } else if (cli_strlist_push(paths, argv[i])) {
+            return cli_error("out of memory");
+        }
+    }
+    if (!paths->count) return cli_usage_error("test", "missing PATH (a node-test folder or a folder of them)");
+    return CLI_OK;
 }
 
 int cmd_test(int argc, char **argv) {
-    cli_strlist dirs = {0};
-    char msg[MSG_SIZE];
-    int npaths = 0;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i++)
         if (cli_is_help(argv[i])) {
             usage_test(stdout);
             return CLI_OK;
         }
-        if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("test", "unknown option '%s'", argv[i]);
-        npaths++;
+    test_opts o = {.tol = cli_default_tol, .jobs = 1, .progress = -1};
+    cli_strlist paths = {0}, dirs = {0};
+    char msg[MSG_SIZE];
+    int rc = parse_test_args(argc, argv, &o, &paths);
+    for (size_t i = 0; i < paths.count && rc == CLI_OK; i++)
+        if (cli_find_tests(paths.items[i], &dirs, msg, sizeof msg)) rc = cli_error("%s", msg);
+    if (rc == CLI_OK && o.filters.count) {
+        apply_filters(&o.filters, &dirs);
+        if (!dirs.count)
+            rc = cli_error("no node-test folder matches --filter '%s'%s: check the pattern "
+                           "(it matches folder names, e.g. 'test_scatter*')",
+                           o.filters.items[0], o.filters.count > 1 ? " or the others" : "");
     }
-    if (!npaths) return cli_usage_error("test", "missing PATH (a node-test folder or a folder of them)");
-    for (int i = 1; i < argc; i++)
-        if (cli_find_tests(argv[i], &dirs, msg, sizeof msg)) {
-            cli_strlist_free(&dirs);
-            return cli_error("%s", msg);
-        }
-    cli_sort_tests(&dirs);
-    tally t = {0};
-    for (size_t i = 0; i < dirs.count; i++) {
-        run_test(dirs.items[i], &t);
-        fflush(stdout); /* progress stays visible if a later test crashes the process */
+    if (rc == CLI_OK) {
+        tally t = {0};
+        cli_sort_tests(&dirs);
+        if (o.json) fputs("{\"tests\":[\n", stdout);
+        run_all(&o, &dirs, &t);
+        if (o.json)
+            printf("\n],\"passed\":%zu,\"failed\":%zu,\"skipped\":%zu,\"jobs\":%ld,\"rtol\":%g,"
+                   "\"atol\":%g}\n", t.passed, t.failed, t.skipped, o.jobs, o.tol.rtol, o.tol.atol);
+        else
+            printf("%zu passed, %zu failed, %zu skipped\n", t.passed, t.failed, t.skipped);
+        rc = t.failed ? CLI_FAIL : CLI_OK;
     }
-    printf("%zu passed, %zu failed, %zu skipped\n", t.passed, t.failed, t.skipped);
+    cli_strlist_free(&paths);
     cli_strlist_free(&dirs);
-    return t.failed ? CLI_FAIL : CLI_OK;
+    cli_strlist_free(&o.filters);
+    return rc;
 }

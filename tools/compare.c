@@ -4,28 +4,27 @@
 
 #include "cli.h"
 
-/* The node-test tolerance: |a - b| <= atol + rtol * |b| (b expected), NaN equals NaN. */
-#define CMP_ATOL 1e-7
-#define CMP_RTOL 1e-3
+const cli_tol cli_default_tol = {1e-3, 1e-7};
 
-static int close_enough(double exp, double act) {
+/* |a - b| <= atol + rtol * |b| (b expected), NaN equals NaN. */
+static int close_enough(const cli_tol *tol, double exp, double act) {
     if (isnan(exp) || isnan(act)) return isnan(exp) && isnan(act);
     if (isinf(exp) || isinf(act)) return exp == act; /* inf - inf is within inf * rtol */
-    return fabs(act - exp) <= CMP_ATOL + CMP_RTOL * fabs(exp);
+    return fabs(act - exp) <= tol->atol + tol->rtol * fabs(exp);
 }
 
 /* Element i equal? Tolerant kinds per the node tests, everything else exact. */
-static int elem_equal(const osc_tensor *exp, const osc_tensor *act, int64_t i) {
+static int elem_equal(const cli_tol *tol, const osc_tensor *exp, const osc_tensor *act, int64_t i) {
     switch (cli_dtype_kind(exp->dtype)) {
     case CLI_KIND_FLOAT:
         if (cli_dtype_tolerant(exp->dtype))
-            return close_enough(cli_elem_float(exp, i), cli_elem_float(act, i));
+            return close_enough(tol, cli_elem_float(exp, i), cli_elem_float(act, i));
         return cli_elem_bits(exp, i) == cli_elem_bits(act, i); /* float8/float4: exact bits */
     case CLI_KIND_COMPLEX: {
         double er, ei, ar, ai;
         cli_elem_complex(exp, i, &er, &ei);
         cli_elem_complex(act, i, &ar, &ai);
-        return close_enough(er, ar) && close_enough(ei, ai);
+        return close_enough(tol, er, ar) && close_enough(tol, ei, ai);
     }
     case CLI_KIND_STRING: {
         const osc_string *e = (const osc_string *)exp->data + i, *a = (const osc_string *)act->data + i;
@@ -36,8 +35,9 @@ static int elem_equal(const osc_tensor *exp, const osc_tensor *act, int64_t i) {
     }
 }
 
-int cli_compare(const char *name, const osc_tensor *exp, const osc_tensor *act, char *msg,
-                size_t msg_size) {
+/* Same dtype and shape; else 1 with the difference in msg. */
+static int same_type(const char *name, const osc_tensor *exp, const osc_tensor *act, char *msg,
+                     size_t msg_size) {
     char a[256], b[256];
     if (exp->dtype != act->dtype) {
         snprintf(msg, msg_size, "output '%s': dtype expected %s, got %s", name,
@@ -55,18 +55,77 @@ int cli_compare(const char *name, const osc_tensor *exp, const osc_tensor *act, 
         snprintf(msg, msg_size, "output '%s': cannot compare dtype %d", name, (int)exp->dtype);
         return 1;
     }
-    int64_t count = osc_tensor_count(exp);
-    if (count < 0) {
+    if (osc_tensor_count(exp) < 0) {
         snprintf(msg, msg_size, "output '%s': invalid expected shape", name);
         return 1;
     }
+    return 0;
+}
+
+int cli_compare(const char *name, const osc_tensor *exp_in, const osc_tensor *act,
+                const cli_tol *tol, char *msg, size_t msg_size) {
+    char a[256], b[256];
+    osc_tensor exp_view = *exp_in;
+    cli_bf16_quirk(&exp_view, act->dtype);
+    const osc_tensor *exp = &exp_view;
+    if (same_type(name, exp, act, msg, msg_size)) return 1;
+    int64_t count = osc_tensor_count(exp);
     for (int64_t i = 0; i < count; i++) {
-        if (elem_equal(exp, act, i)) continue;
+        if (elem_equal(tol, exp, act, i)) continue;
         cli_elem_format(exp, i, a, sizeof a);
         cli_elem_format(act, i, b, sizeof b);
         snprintf(msg, msg_size, "output '%s' at flat index %lld: expected %s, got %s", name,
                  (long long)i, a, b);
         return 1;
+    }
+    return 0;
+}
+
+/* |act - exp| of element i: complex by modulus, bool as 0/1, strings 0 when equal and NAN
+ * otherwise; NaN against NaN (and equal infinities) count 0, NaN against a number NAN. */
+static double elem_abs_err(const osc_tensor *exp, const osc_tensor *act, int64_t i) {
+    switch (cli_dtype_kind(exp->dtype)) {
+    case CLI_KIND_FLOAT: {
+        double e = cli_elem_float(exp, i), g = cli_elem_float(act, i);
+        if (isnan(e) || isnan(g)) return isnan(e) && isnan(g) ? 0 : NAN;
+        return e == g ? 0 : fabs(g - e);
+    }
+    case CLI_KIND_COMPLEX: {
+        double er, ei, gr, gi;
+        cli_elem_complex(exp, i, &er, &ei);
+        cli_elem_complex(act, i, &gr, &gi);
+        if (isnan(er) || isnan(ei) || isnan(gr) || isnan(gi))
+            return (isnan(er) == isnan(gr) && isnan(ei) == isnan(gi)) ? 0 : NAN;
+        return (er == gr && ei == gi) ? 0 : hypot(gr - er, gi - ei);
+    }
+    case CLI_KIND_SIGNED: {
+        int64_t e = cli_elem_signed(exp, i), g = cli_elem_signed(act, i);
+        return e > g ? (double)((uint64_t)e - (uint64_t)g) : (double)((uint64_t)g - (uint64_t)e);
+    }
+    case CLI_KIND_UNSIGNED: {
+        uint64_t e = cli_elem_unsigned(exp, i), g = cli_elem_unsigned(act, i);
+        return e > g ? (double)(e - g) : (double)(g - e);
+    }
+    case CLI_KIND_BOOL: return (cli_elem_bits(exp, i) != 0) != (cli_elem_bits(act, i) != 0);
+    default: return elem_equal(&cli_default_tol, exp, act, i) ? 0 : NAN;
+    }
+}
+
+int cli_max_abs_err(const char *name, const osc_tensor *exp, const osc_tensor *act, double *err,
+                    char *msg, size_t msg_size) {
+    if (same_type(name, exp, act, msg, msg_size)) return 1;
+    int64_t count = osc_tensor_count(exp);
+    for (int64_t i = 0; i < count; i++) {
+        double e = elem_abs_err(exp, act, i);
+        if (isnan(e)) {
+            char a[256], b[256];
+            cli_elem_format(exp, i, a, sizeof a);
+            cli_elem_format(act, i, b, sizeof b);
+            snprintf(msg, msg_size, "output '%s' at flat index %lld: expected %s, got %s", name,
+                     (long long)i, a, b);
+            return 1;
+        }
+        if (e > *err) *err = e;
     }
     return 0;
 }

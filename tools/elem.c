@@ -90,17 +90,21 @@ static double small_float(int32_t dtype, unsigned v) {
     return s ? -x : x;
 }
 
-double cli_elem_float(const osc_tensor *t, int64_t i) {
-    if (t->dtype == OSC_FLOAT) return ((const float *)t->data)[i];
-    if (t->dtype == OSC_DOUBLE) return ((const double *)t->data)[i];
-    uint64_t bits = cli_elem_bits(t, i);
-    if (t->dtype == OSC_BFLOAT16) { /* the upper half of a float32 */
+double cli_decode_float(int32_t dtype, uint64_t bits) {
+    if (dtype == OSC_BFLOAT16) { /* the upper half of a float32 */
         uint32_t u = (uint32_t)bits << 16;
         float f;
         memcpy(&f, &u, sizeof f);
         return f;
     }
-    return small_float(t->dtype, (unsigned)bits);
+    return small_float(dtype, (unsigned)bits);
+}
+
+double cli_elem_float(const osc_tensor *t, int64_t i) {
+    if (t->dtype == OSC_FLOAT) return ((const float *)t->data)[i];
+    if (t->dtype == OSC_DOUBLE) return ((const double *)t->data)[i];
+    uint64_t bits = cli_elem_bits(t, i);
+    return cli_decode_float(t->dtype, bits);
 }
 
 void cli_elem_complex(const osc_tensor *t, int64_t i, double *re, double *im) {
@@ -124,9 +128,7 @@ int64_t cli_elem_signed(const osc_tensor *t, int64_t i) {
 
 uint64_t cli_elem_unsigned(const osc_tensor *t, int64_t i) { return cli_elem_bits(t, i); }
 
-/* Fewest significant digits that read back as the same value (as float when as_float, else as
- * double), printed plainly ("10", "0.1") unless the exponent is below -4 or above 15 ("3e-07"). */
-static void format_real(double v, int as_float, char *buf, size_t size) {
+void cli_format_real(double v, int as_float, char *buf, size_t size) {
     if (isnan(v)) { snprintf(buf, size, "nan"); return; }
     if (isinf(v)) { snprintf(buf, size, v < 0 ? "-inf" : "inf"); return; }
     char e[40];
@@ -160,14 +162,14 @@ static void format_string(const osc_string *s, char *buf, size_t size) {
 void cli_elem_format(const osc_tensor *t, int64_t i, char *buf, size_t size) {
     switch (cli_dtype_kind(t->dtype)) {
     case CLI_KIND_FLOAT:
-        format_real(cli_elem_float(t, i), t->dtype != OSC_DOUBLE, buf, size);
+        cli_format_real(cli_elem_float(t, i), t->dtype != OSC_DOUBLE, buf, size);
         return;
     case CLI_KIND_COMPLEX: {
         double re, im;
         char a[40], b[40];
         cli_elem_complex(t, i, &re, &im);
-        format_real(re, t->dtype == OSC_COMPLEX64, a, sizeof a);
-        format_real(fabs(im), t->dtype == OSC_COMPLEX64, b, sizeof b);
+        cli_format_real(re, t->dtype == OSC_COMPLEX64, a, sizeof a);
+        cli_format_real(fabs(im), t->dtype == OSC_COMPLEX64, b, sizeof b);
         snprintf(buf, size, "(%s%c%sj)", a, signbit(im) && !isnan(im) ? '-' : '+', b);
         return;
     }

@@ -1,10 +1,14 @@
-/* print.c: prints shapes and tensors readably (numpy-style nesting, long dims summarised). */
+/* print.c: prints shapes, and tensors laid out as numpy's print(array) does. */
+/* The layout follows numpy's _formatArray (numpy >= 1.14): line width 75, a blank line less
+ * per deeper dim, summarised to 3 items at each end of every long dim with "..." once the
+ * tensor has more than max_elems elements; elements come from numfmt.c. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-/* Items shown at each end of a summarised dim. */
 #define EDGE_ITEMS 3
+#define LINE_WIDTH 75
 
 void cli_format_shape(int32_t rank, const int64_t *dims, const char *const *dim_names, char *buf,
                       size_t size) {
@@ -25,57 +29,183 @@ void cli_format_shape(int32_t rank, const int64_t *dims, const char *const *dim_
     if (o < size) snprintf(buf + o, size - o, "]");
 }
 
+/* A growable string; on out of memory it stops growing and sets oom. */
+typedef struct sb {
+    char *p;
+    size_t n, cap;
+    int oom;
+} sb;
+
+static void sb_put(sb *b, const char *s, size_t n) {
+    if (b->oom) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + n + 1) cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p) { b->oom = 1; return; }
+        b->p = p, b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+}
+
+static void sb_puts(sb *b, const char *s) { sb_put(b, s, strlen(s)); }
+
+static void sb_spaces(sb *b, int n) {
+    for (int i = 0; i < n; i++) sb_put(b, " ", 1);
+}
+
+/* Characters (not bytes) of a UTF-8 string, for line widths. */
+static size_t chars(const char *s, size_t n) {
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
 typedef struct printer {
-    FILE *f;
     const osc_tensor *t;
     int64_t strides[OSC_MAX_RANK];
     int summarise;
+    cli_nfmt fmt;
+    int oom;
 } printer;
 
-/* Prints the sub-tensor of dim d starting at flat offset off; col is the current indent. */
-static void print_dim(printer *p, int32_t d, int64_t off) {
-    const osc_tensor *t = p->t;
-    char buf[256];
-    if (d == t->rank) {
-        cli_elem_format(t, off, buf, sizeof buf);
-        fputs(buf, p->f);
+/* Items of dim d shown: all, or EDGE_ITEMS at each end around "...". */
+static int summarised(const printer *p, int32_t d) {
+    return p->summarise && p->t->dims[d] > 2 * EDGE_ITEMS;
+}
+
+/* Feeds every element that will be shown to the formatter (numpy fits the format to the
+ * shown elements only). */
+static void fit(printer *p, int32_t d, int64_t off) {
+    if (d == p->t->rank) {
+        cli_nfmt_add(&p->fmt, p->t, off);
         return;
     }
-    int64_t n = t->dims[d];
-    fputc('[', p->f);
+    int64_t n = p->t->dims[d];
     for (int64_t i = 0; i < n; i++) {
-        if (i) {
-            if (d == t->rank - 1) {
-                fputs(", ", p->f);
-            } else { /* one blank line less per deeper dim, as numpy does */
-                fputc(',', p->f);
-                for (int32_t k = d; k < t->rank - 1; k++) fputc('\n', p->f);
-                fprintf(p->f, "%*s", (int)d + 1, "");
-            }
-        }
-        if (p->summarise && n > 2 * EDGE_ITEMS && i == EDGE_ITEMS) {
-            fputs("...", p->f);
-            i = n - EDGE_ITEMS - 1; /* the loop's i++ lands on the first trailing item */
-            continue;
-        }
-        print_dim(p, d + 1, off + i * p->strides[d]);
+        if (summarised(p, d) && i == EDGE_ITEMS) i = n - EDGE_ITEMS;
+        fit(p, d + 1, off + i * p->strides[d]);
     }
-    fputc(']', p->f);
+}
+
+/* numpy's _extendLine: appends word to line, first moving line into s when it would pass
+ * width (unless the line holds only its indent, where wrapping would not help). */
+static void extend(sb *s, sb *line, size_t *line_chars, const char *word, size_t width, int indent) {
+    size_t wc = chars(word, strlen(word));
+    if (*line_chars + wc > width && *line_chars > (size_t)indent) {
+        size_t n = line->n;
+        while (n && line->p[n - 1] == ' ') n--;
+        sb_put(s, line->p, n);
+        sb_puts(s, "\n");
+        line->n = 0;
+        sb_spaces(line, indent);
+        *line_chars = (size_t)indent;
+    }
+    sb_puts(line, word);
+    *line_chars += wc;
+}
+
+/* numpy's recurser: the text of the sub-tensor at dim d, offset off, with hanging indent
+ * `indent` (blanks) and `width` columns left. Returns a malloc'ed string. */
+static char *rec(printer *p, int32_t d, int64_t off, int indent, int width) {
+    const osc_tensor *t = p->t;
+    char buf[1024];
+    sb s = {0};
+    if (d == t->rank) {
+        cli_nfmt_format(&p->fmt, t, off, buf, sizeof buf);
+        sb_puts(&s, buf);
+        if (s.oom) p->oom = 1;
+        return s.p;
+    }
+    int64_t n = t->dims[d];
+    int sum = summarised(p, d);
+    int64_t lead = sum ? EDGE_ITEMS : 0, trail = sum ? EDGE_ITEMS : n;
+    if (d == t->rank - 1) {
+        size_t elem_width = (size_t)(width - 1), line_chars = (size_t)indent;
+        sb line = {0};
+        sb_spaces(&line, indent);
+        for (int64_t k = 0; k < lead + trail; k++) {
+            int64_t i = k < lead ? k : n - (lead + trail - k);
+            if (sum && k == lead) {
+                extend(&s, &line, &line_chars, "...", elem_width, indent);
+                sb_puts(&line, " "), line_chars++;
+            }
+            cli_nfmt_format(&p->fmt, t, off + i * p->strides[d], buf, sizeof buf);
+            extend(&s, &line, &line_chars, buf, elem_width, indent);
+            if (k + 1 < lead + trail) sb_puts(&line, " "), line_chars++;
+        }
+        if (line.p) sb_put(&s, line.p, line.n);
+        if (line.oom) p->oom = 1;
+        free(line.p);
+    } else {
+        int32_t blank = t->rank - d - 1; /* newlines between rows: one more per deeper dim */
+        for (int64_t k = 0; k < lead + trail; k++) {
+            int64_t i = k < lead ? k : n - (lead + trail - k);
+            if (sum && k == lead) {
+                sb_spaces(&s, indent);
+                sb_puts(&s, "...");
+                for (int32_t b = 0; b < blank; b++) sb_puts(&s, "\n");
+            }
+            char *nested = rec(p, d + 1, off + i * p->strides[d], indent + 1, width - 1);
+            sb_spaces(&s, indent);
+            if (nested) sb_puts(&s, nested);
+            free(nested);
+            if (k + 1 < lead + trail)
+                for (int32_t b = 0; b < blank; b++) sb_puts(&s, "\n");
+        }
+    }
+    /* drop the hanging indent of the first line and wrap in [] */
+    sb out = {0};
+    sb_puts(&out, "[");
+    if (s.p && s.n >= (size_t)indent) sb_put(&out, s.p + indent, s.n - (size_t)indent);
+    sb_puts(&out, "]");
+    if (s.oom || out.oom) p->oom = 1;
+    free(s.p);
+    return out.p;
+}
+
+int cli_format_tensor(const osc_tensor *t, int64_t max_elems, char **text) {
+    char buf[1024];
+    *text = NULL;
+    int64_t count = osc_tensor_count(t);
+    sb out = {0};
+    if (count < 0) sb_puts(&out, "(invalid shape)");
+    else if (cli_dtype_kind(t->dtype) == CLI_KIND_OTHER) sb_puts(&out, "(values of an unknown dtype)");
+    else if (t->rank == 0) {
+        cli_format_scalar(t, 0, buf, sizeof buf);
+        sb_puts(&out, buf);
+    } else if (count == 0) {
+        sb_puts(&out, "[]");
+    } else {
+        printer p = {.t = t, .summarise = count > max_elems};
+        int64_t s = 1;
+        for (int32_t d = t->rank - 1; d >= 0; d--) p.strides[d] = s, s *= t->dims[d];
+        cli_nfmt_begin(&p.fmt, t->dtype);
+        fit(&p, 0, 0);
+        cli_nfmt_end(&p.fmt);
+        char *body = rec(&p, 0, 0, 1, LINE_WIDTH);
+        if (body) sb_puts(&out, body);
+        free(body);
+        if (p.oom) out.oom = 1;
+    }
+    if (out.oom) {
+        free(out.p);
+        return 1;
+    }
+    *text = out.p;
+    return 0;
 }
 
 void cli_print_tensor(FILE *f, const char *name, const osc_tensor *t, int64_t max_elems) {
-    char shape[512];
+    char shape[512], *text;
     cli_format_shape(t->rank, t->dims, NULL, shape, sizeof shape);
     fprintf(f, "%s: %s %s\n", name, osc_dtype_name(t->dtype), shape);
-    int64_t count = osc_tensor_count(t);
-    if (count < 0) { fputs("(invalid shape)\n", f); return; }
-    if (cli_dtype_kind(t->dtype) == CLI_KIND_OTHER) { fputs("(values of an unknown dtype)\n", f); return; }
-    printer p = {.f = f, .t = t, .summarise = count > max_elems};
-    int64_t s = 1;
-    for (int32_t d = t->rank - 1; d >= 0; d--) {
-        p.strides[d] = s;
-        s *= t->dims[d];
+    if (cli_format_tensor(t, max_elems, &text)) {
+        fputs("(out of memory formatting the values)\n", f);
+        return;
     }
-    print_dim(&p, 0, 0);
-    fputc('\n', f);
+    fprintf(f, "%s\n", text);
+    free(text);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # setup-deps.sh: installs the Debian packages onnx-scatter needs, only those missing.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libprotobuf-c-dev protobuf-c-compiler libonnx-dev libcmocka-dev libonnx-testdata)
+pkgs=(build-essential cmake pkg-config libprotobuf-c-dev protobuf-c-compiler libonnx-dev libcmocka-dev libonnx-testdata
+  clang valgrind gcovr) # clang: libFuzzer harnesses; valgrind: leak check; gcovr: coverage
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,4 +1,5 @@
 /* usage.c: help texts and the one-line error reporters of the command line. */
+/* docs/cli.md is generated from these texts (tools/gen-cli-doc.sh); a test keeps it in step. */
 #include <stdarg.h>
 #include <string.h>
 
@@ -10,66 +11,168 @@ void usage_main(FILE *f) {
           "Runs ONNX models built from scatter/gather-family ops.\n"
           "\n"
           "commands:\n"
-          "  run MODEL [FILE.pb...] [--input NAME=FILE.pb]... [--output-dir DIR]\n"
-          "                 run a model once and print its outputs\n"
-          "  test PATH...   run ONNX node-test folders and check every output\n"
-          "  info MODEL     show a model's inputs, outputs, nodes and kernels\n"
+          "  run MODEL [INPUT...]    run a model once and print its outputs like numpy\n"
+          "  bench MODEL|CASE_DIR    time runs; --profile adds a per-node table\n"
+          "  test PATH...            run ONNX node-test folders and check every output\n"
+          "  info MODEL              show a model's inputs, outputs, nodes and kernels\n"
+          "  help COMMAND            show a command's help (same as COMMAND --help)\n"
           "\n"
           "options:\n"
-          "  -h, --help     show this help (also: onnx-scatter COMMAND --help)\n"
+          "  -h, --help     show this help\n"
           "  --version      show the version\n"
+          "\n"
+          "Inputs are .npy files (np.save), TensorProto .pb files or literals such as\n"
+          "'[[1,0],[2,1]]:int64'. run, bench, test and info take --json for scripts.\n"
+          "Errors are one line on stderr.\n"
           "\n"
           "exit status: 0 success, 1 model or runtime error or failed test, 2 usage error\n"
           "\n"
-          "example:\n"
-          "  onnx-scatter test onnx-node-tests/test_scatternd\n",
+          "examples:\n"
+          "  onnx-scatter run model.onnx --input data=data.npy --input indices='[[1,0]]'\n"
+          "  onnx-scatter bench model.onnx --random --profile\n",
+          f);
+}
+
+/* The input options run and bench share. */
+static void usage_inputs(FILE *f) {
+    fputs("inputs (graph input order: inputs without a default first; see 'info'):\n"
+          "  INPUT                   positional: binds the next graph input, in order\n"
+          "  -i, --input NAME=VALUE  binds graph input NAME\n"
+          "      VALUE is a file, .npy (numpy format 1.0-3.0, either byte order, C or\n"
+          "      Fortran order) or TensorProto .pb, told apart by their bytes; or a\n"
+          "      literal: a scalar or nested list, commas or blanks between items,\n"
+          "      optional :DTYPE (default: the model's dtype), e.g. '[[1,0],[2,1]]:int64',\n"
+          "      '[1.5 nan -inf]', 'true', \"['a','b']:string\", '1+2j'. A file whose\n"
+          "      name reads as a number is taken as a file when it exists.\n"
+          "  --random [SEED]         fill every input not given from its declared dtype\n"
+          "                          and shape; SEED (default 0) is the next argument\n"
+          "                          when it is a plain number; same seed, same values.\n"
+          "                          Floats in [-1, 1), ints in [-100, 100]; indices\n"
+          "                          of Scatter*/Gather* nodes within the data dims,\n"
+          "                          ScatterND tuples distinct where they fit\n"
+          "  --dim NAME=SIZE         size of the symbolic dim NAME for --random (given\n"
+          "                          inputs must agree with it)\n"
+          "An input whose dtype or shape differs from the model's is an error (exit 1)\n"
+          "naming the input, what the model expects and what was given.\n",
           f);
 }
 
 void usage_run(FILE *f) {
-    fputs("usage: onnx-scatter run MODEL [FILE.pb...] [--input NAME=FILE.pb]... [--output-dir DIR]\n"
+    fputs("usage: onnx-scatter run MODEL [INPUT...] [options]\n"
           "\n"
-          "Runs MODEL once and prints each output (name, dtype, shape, values).\n"
-          "\n"
-          "  FILE.pb                 a TensorProto bound to the next graph input, in order\n"
-          "                          (inputs without a default first)\n"
-          "  -i, --input NAME=FILE.pb  bind FILE.pb to the graph input NAME\n"
-          "  -o, --output-dir DIR    also write each output as DIR/NAME.pb (DIR is created)\n"
-          "  --full                  print every value (default: long tensors are summarised)\n"
-          "\n"
-          "Every input without a default must be given.\n"
+          "Runs MODEL once and prints each output: 'NAME: DTYPE [SHAPE]', then the values\n"
+          "as numpy's print() shows them (tensors over 1000 elements summarised with ...).\n"
+          "\n",
+          f);
+    usage_inputs(f);
+    fputs("\n"
+          "outputs:\n"
+          "  --full                  print every value, never '...'\n"
+          "  -o, --output-dir DIR    also write each output to DIR/NAME.npy (DIR created)\n"
+          "  --format npy|pb         file format for --output-dir (default npy; outputs\n"
+          "                          numpy cannot hold, e.g. bfloat16, go to .pb with a\n"
+          "                          note on stderr)\n"
+          "  --json                  print one JSON object instead: model, threads (1),\n"
+          "                          run_ms, seed (with --random), inputs [{name, dtype,\n"
+          "                          shape, source}], outputs [{name, dtype, shape, data}]\n"
+          "                          with data as nested lists (NaN/inf as \"nan\", \"inf\",\n"
+          "                          \"-inf\"; complex as [re, im]), files (with -o)\n"
           "\n"
           "examples:\n"
-          "  onnx-scatter run model.onnx --input data=data.pb --input indices=idx.pb \\\n"
-          "      --input updates=upd.pb\n"
-          "  onnx-scatter run model.onnx input_0.pb input_1.pb input_2.pb --output-dir out\n",
+          "  onnx-scatter run model.onnx data.npy '[[1,0],[2,1]]' updates.npy\n"
+          "  onnx-scatter run model.onnx --input data=x.npy --random 7 --dim N=4\n"
+          "  onnx-scatter run model.onnx input_0.pb input_1.pb input_2.pb -o out\n",
+          f);
+}
+
+void usage_bench(FILE *f) {
+    fputs("usage: onnx-scatter bench MODEL [INPUT...] [options]\n"
+          "       onnx-scatter bench CASE_DIR... [options]\n"
+          "\n"
+          "Loads the model and binds the inputs once, then times each osc_session_run call:\n"
+          "WARMUP untimed runs, then RUNS timed ones; prints min, median and max.\n"
+          "\n"
+          "A CASE_DIR is a node-test folder (model.onnx + test_data_set_0/) or a folder of\n"
+          "them: its inputs come from test_data_set_0, and each case prints one JSON line\n"
+          "for scripts that compare runtimes:\n"
+          "  {\"case\":..,\"impl\":\"onnx-scatter\",\"threads\":1,\"runs\":..,\"median_ms\":..,\n"
+          "   \"min_ms\":..,\"max_ms\":..,\"max_abs_err\":..}\n"
+          "max_abs_err is the largest |got - expected| over all outputs of the last run;\n"
+          "null, with \"mismatch\", when an output differs in dtype, shape, or by NaN or a\n"
+          "string. A case that fails prints {\"case\",\"impl\",\"threads\",\"error\"} and exit\n"
+          "status 1.\n"
+          "\n"
+          "options:\n"
+          "  -n, --runs RUNS         timed runs (default 20)\n"
+          "  -w, --warmup WARMUP     untimed runs first (default 2)\n"
+          "  --threads N             accepted; the runtime is single-threaded for now, so\n"
+          "                          1 thread is used and reported\n"
+          "  --profile               per node: op, kernel version, input -> output\n"
+          "                          shapes, median time and share of the median run\n"
+          "  --json                  MODEL: one JSON object (model, impl, threads,\n"
+          "                          threads_requested, runs, warmup, median_ms, min_ms,\n"
+          "                          max_ms, nodes with --profile)\n"
+          "\n",
+          f);
+    usage_inputs(f);
+    fputs("\n"
+          "examples:\n"
+          "  onnx-scatter bench model.onnx --random --dim N=1024 --profile\n"
+          "  onnx-scatter bench onnx-node-tests/test_scatternd_add -n 100\n",
           f);
 }
 
 void usage_test(FILE *f) {
-    fputs("usage: onnx-scatter test PATH...\n"
+    fputs("usage: onnx-scatter test PATH... [options]\n"
           "\n"
-          "Each PATH is an ONNX node-test folder (model.onnx + test_data_set_N/) or a folder of\n"
-          "them. Runs every data set, checks every output's dtype, shape and values (floats:\n"
-          "|a-b| <= 1e-7 + 1e-3*|b|) and prints one line per test, sorted by name:\n"
+          "Each PATH is an ONNX node-test folder (model.onnx + test_data_set_N/) or a\n"
+          "folder of them. Runs every data set, checks every output's dtype, shape and\n"
+          "values (floats: |a-b| <= atol + rtol*|b|, NaN equals NaN; other types\n"
+          "exactly) and prints one line per test, sorted by name:\n"
           "  PASS NAME | FAIL NAME: first mismatch or error | SKIP NAME: unsupported op\n"
           "then 'N passed, N failed, N skipped'. Exit status 1 when a test failed.\n"
           "\n"
+          "options:\n"
+          "  -f, --filter GLOB       only folders whose name matches GLOB (repeatable)\n"
+          "  -j, --jobs N            run N folders at a time (output order unchanged)\n"
+          "  --rtol R, --atol A      float tolerance (default 1e-3 and 1e-7)\n"
+          "  --json                  print {\"tests\":[{name, path, status (pass, fail,\n"
+          "                          skip), message, ms}], passed, failed, skipped, jobs,\n"
+          "                          rtol, atol}, one test per line\n"
+          "  --progress              show the progress line on stderr even when it is not\n"
+          "                          a terminal (default: on a terminal, over 36 folders)\n"
+          "  --no-progress           never show it\n"
+          "\n"
           "example:\n"
-          "  onnx-scatter test /usr/share/libonnx-testdata/data/node\n",
+          "  onnx-scatter test /usr/share/libonnx-testdata/data/node -f 'test_scatter*'\n",
           f);
 }
 
 void usage_info(FILE *f) {
-    fputs("usage: onnx-scatter info MODEL\n"
+    fputs("usage: onnx-scatter info MODEL [--json]\n"
           "\n"
-          "Shows the IR version, opsets, inputs and outputs (dtypes, shapes, symbolic dims by\n"
-          "name), each node with the kernel version it resolved to, the arena size and the\n"
-          "model's warnings.\n"
+          "Shows the IR version, opsets, inputs and outputs (dtypes, shapes, symbolic dims\n"
+          "by name), each node with the kernel version it resolved to, the arena size and\n"
+          "the model's warnings.\n"
+          "\n"
+          "  --json                  print one JSON object: model, ir_version, opsets\n"
+          "                          [{domain, version}], inputs and outputs [{name, dtype,\n"
+          "                          shape (symbolic dims by name, unknown ones null),\n"
+          "                          has_default}], nodes [{index, name, op_type, domain,\n"
+          "                          opset, kernel_version, inputs, outputs}], arena_bytes,\n"
+          "                          warnings\n"
           "\n"
           "example:\n"
           "  onnx-scatter info test_scatternd/model.onnx\n",
           f);
+}
+
+void (*cli_usage_of(const char *cmd))(FILE *) {
+    if (!strcmp(cmd, "run")) return usage_run;
+    if (!strcmp(cmd, "bench")) return usage_bench;
+    if (!strcmp(cmd, "test")) return usage_test;
+    if (!strcmp(cmd, "info")) return usage_info;
+    return NULL;
 }
 
 int cli_is_help(const char *arg) { return !strcmp(arg, "-h") || !strcmp(arg, "--help"); }

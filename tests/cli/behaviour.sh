@@ -56,8 +56,13 @@ cli info a.onnx b.onnx; check "info with two models -> 2" status_is 2
 
 # ---- help and version: exit 0 ----
 cli --version; check "--version" eval 'status_is 0 && out_has "^onnx-scatter [0-9][0-9]*\.[0-9][0-9]*\.[0-9]"'
-cli --help; check "--help lists the commands" eval 'status_is 0 && out_has "^usage:" && out_has "  run " && out_has "  test " && out_has "  info "'
-for sub in run test info; do
+cli --help; check "--help lists the commands" eval 'status_is 0 && out_has "^usage:" && out_has "  run " && out_has "  bench " && out_has "  test " && out_has "  info "'
+for sub in run bench test info; do
+    "$tool" $sub --help >"$work/help1"
+    cli help $sub; check "help $sub = $sub --help" eval 'status_is 0 && cmp -s "$work/out" "$work/help1"'
+done
+cli help frob; check "help of an unknown command -> 2" eval 'status_is 2 && one_error_line frob'
+for sub in run bench test info; do
     cli $sub --help; check "$sub --help has an example" eval "status_is 0 && out_has '^usage: onnx-scatter $sub' && out_has 'example'"
 done
 
@@ -73,7 +78,7 @@ cli test "$work/no-such-dir"; check "test missing folder -> 1" eval 'status_is 1
 src=
 for d in "$@"; do
     if [ -f "$d/test_scatter_elements_with_axis/model.onnx" ] && [ -f "$d/test_scatternd_add/model.onnx" ] &&
-        [ -f "$d/test_abs/model.onnx" ]; then
+        [ -f "$d/test_lstm_defaults/model.onnx" ]; then
         src=$d
         break
     fi
@@ -87,7 +92,7 @@ fi
 echo "node tests from $src"
 cp -R "$src/test_scatter_elements_with_axis" "$work/sea"
 cp -R "$src/test_scatternd_add" "$work/snd"
-cp -R "$src/test_abs" "$work/test_abs"
+cp -R "$src/test_lstm_defaults" "$work/test_unsupported" # an op this runtime does not have
 sea=$work/sea/test_data_set_0 snd=$work/snd/test_data_set_0
 
 cli test "$work/sea"; check "test: official folder passes" eval 'status_is 0 && out_has "^PASS sea$" && out_last_is "1 passed, 0 failed, 0 skipped"'
@@ -101,11 +106,11 @@ check "info: node with its kernel version" eval 'out_has "^nodes: 1$" && out_has
 check "info: arena and warnings" eval 'out_has "^arena_bytes: [0-9]" && out_has "^warnings: [0-9]"'
 
 # run: positional inputs and named inputs give the same output file.
-cli run "$work/sea/model.onnx" "$sea/input_0.pb" "$sea/input_1.pb" "$sea/input_2.pb" --output-dir "$work/out_pos"
-check "run: positional inputs print the output" eval 'status_is 0 && out_has "^y: float \[1, 5\]$" && out_has "^\[\[1, 1\.1, 3, 2\.1, 5\]\]$"'
-check "run: --output-dir writes NAME.pb" test -s "$work/out_pos/y.pb"
+cli run "$work/sea/model.onnx" "$sea/input_0.pb" "$sea/input_1.pb" "$sea/input_2.pb" --output-dir "$work/out_pos" --format pb
+check "run: positional inputs print the output like numpy" eval 'status_is 0 && out_has "^y: float \[1, 5\]$" && out_has "^\[\[1\.  1\.1 3\.  2\.1 5\. \]\]$"'
+check "run: --output-dir --format pb writes NAME.pb" test -s "$work/out_pos/y.pb"
 cli run "$work/sea/model.onnx" --input updates="$sea/input_2.pb" --input data="$sea/input_0.pb" \
-    -i indices="$sea/input_1.pb" -o "$work/out_named"
+    -i indices="$sea/input_1.pb" -o "$work/out_named" --format=pb
 check "run: named inputs give the same .pb" eval 'status_is 0 && cmp -s "$work/out_pos/y.pb" "$work/out_named/y.pb"'
 
 # run errors that name the input.
@@ -125,7 +130,7 @@ cli test "$work/sea"; check "test: accepts the .pb written by run" eval 'status_
 # test: an altered expected output fails. ScatterND-add run on its own expected output adds the
 # updates twice, so the new "expected" differs from what the model computes.
 cli run "$work/snd/model.onnx" --input data="$snd/output_0.pb" --input indices="$snd/input_1.pb" \
-    --input updates="$snd/input_2.pb" --output-dir "$work/out_alt"
+    --input updates="$snd/input_2.pb" --output-dir "$work/out_alt" --format pb
 check "run: scatternd_add on altered data" eval 'status_is 0 && test -s "$work/out_alt/y.pb" && ! cmp -s "$work/out_alt/y.pb" "$snd/output_0.pb"'
 cli test "$work/snd"; check "test: scatternd_add passes before the change" eval 'status_is 0 && out_has "^PASS snd$"'
 cp "$work/out_alt/y.pb" "$snd/output_0.pb"
@@ -133,10 +138,10 @@ cli test "$work/snd"
 check "test: altered output -> FAIL line, exit 1" eval 'status_is 1 && out_has "^FAIL snd: test_data_set_0: output .y. at flat index [0-9]*: expected .*, got " && out_last_is "0 passed, 1 failed, 0 skipped"'
 
 # test: an unsupported op is a SKIP (exit 0); a folder of folders runs sorted by name.
-cli test "$work/test_abs"
-check "test: unsupported op -> SKIP, exit 0" eval 'status_is 0 && out_has "^SKIP test_abs: .*Abs" && out_last_is "0 passed, 0 failed, 1 skipped"'
+cli test "$work/test_unsupported"
+check "test: unsupported op -> SKIP, exit 0" eval 'status_is 0 && out_has "^SKIP test_unsupported: .*LSTM" && out_last_is "0 passed, 0 failed, 1 skipped"'
 cli test "$work"
-check "test: folder of folders, sorted" eval 'status_is 1 && [ "$(cut -d" " -f1-2 "$work/out" | tr "\n" " ")" = "PASS sea FAIL snd: SKIP test_abs: 1 passed, "  ]'
+check "test: folder of folders, sorted" eval 'status_is 1 && [ "$(cut -d" " -f1-2 "$work/out" | tr "\n" " ")" = "PASS sea FAIL snd: SKIP test_unsupported: 1 passed, "  ]'
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

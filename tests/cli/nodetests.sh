@@ -1,16 +1,20 @@
 #!/bin/sh
 # nodetests.sh: runs official ONNX node-test folders through `onnx-scatter test` for ctest.
 #
-# usage: nodetests.sh ONNX_SCATTER DIR [--expect-pass N] [--no-skip] [PATTERN...]
+# usage: nodetests.sh ONNX_SCATTER DIR [--expect-pass N] [--no-skip] [--known-fail TEST]...
+#                     [PATTERN...]
+#   --known-fail: a test whose expected data this runtime rightly disagrees with (say why where
+#   it is passed); it must FAIL, any other FAIL fails the entry.
 #   PATTERNs (shell globs like 'test_scatter*') pick subfolders of DIR; without any, all of DIR.
 # Exit: 0 when `test` exits 0, its summary counts every selected folder, and the optional
 # expectations hold; 77 (ctest SKIP_RETURN_CODE) when DIR is absent; 1 otherwise.
 
 tool=$1 dir=$2
 shift 2
-expect_pass='' no_skip=0
+expect_pass='' no_skip=0 known=''
 while [ $# -gt 0 ]; do
     case $1 in
+    --known-fail) known="$known $2"; shift 2 ;;
     --expect-pass) expect_pass=$2; shift 2 ;;
     --no-skip) no_skip=1; shift ;;
     *) break ;;
@@ -57,7 +61,15 @@ set -- $counts
 passed=$1 failed=$2 skipped=$3
 [ $((passed + failed + skipped)) -eq "$selected" ] ||
     fail "the summary counts $((passed + failed + skipped)) tests for $selected folders"
-if [ "$failed" -ne 0 ] || [ $rc -ne 0 ]; then fail "$failed tests failed (exit status $rc)"; fi
+for t in $known; do
+    printf '%s\n' "$out" | grep -q "^FAIL $t:" || fail "$t was expected to FAIL (known data quirk)"
+done
+unknown=$(printf '%s\n' "$out" | grep '^FAIL ' | while read -r _ name _; do
+    name=${name%:}
+    case " $known " in *" $name "*) ;; *) echo "$name" ;; esac
+done)
+[ -z "$unknown" ] || fail "tests failed: $(echo $unknown)"
+if [ -z "$known" ] && [ $rc -ne 0 ]; then fail "$failed tests failed (exit status $rc)"; fi
 [ $no_skip -eq 0 ] || [ "$skipped" -eq 0 ] || fail "$skipped tests skipped; every one must run here"
 # A skip must say what is unsupported: an op it names, a non-tensor type, or a feature of an
 # op that is documented as not implemented (e.g. casts between strings and numbers).

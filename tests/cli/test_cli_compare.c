@@ -23,7 +23,7 @@ static osc_tensor vec(int32_t dtype, int64_t n, const void *data, size_t nbytes)
 
 static int cmp(const osc_tensor *exp, const osc_tensor *act) {
     g_msg[0] = '\0';
-    return cli_compare("y", exp, act, g_msg, sizeof g_msg);
+    return cli_compare("y", exp, act, &cli_default_tol, g_msg, sizeof g_msg);
 }
 
 static void expect_msg(const char *want) {
@@ -181,13 +181,77 @@ static void test_strings_and_bools(void **state) {
     expect_msg("output 'y' at flat index 1: expected false, got true");
 }
 
+static void test_tolerance_options(void **state) {
+    (void)state;
+    const double e[] = {100.0}, a[] = {100.5};
+    osc_tensor te = vec(OSC_DOUBLE, 1, e, sizeof e), ta = vec(OSC_DOUBLE, 1, a, sizeof a);
+    cli_tol loose = {1e-2, 0}, abs_only = {0, 0.5}, tight = {0, 0.4};
+    assert_int_equal(cmp(&te, &ta), 1); /* 0.5 > 1e-7 + 1e-3 * 100 */
+    assert_int_equal(cli_compare("y", &te, &ta, &loose, g_msg, sizeof g_msg), 0);
+    assert_int_equal(cli_compare("y", &te, &ta, &abs_only, g_msg, sizeof g_msg), 0);
+    assert_int_equal(cli_compare("y", &te, &ta, &tight, g_msg, sizeof g_msg), 1);
+}
+
+static void test_max_abs_err(void **state) {
+    (void)state;
+    const float e[] = {1, 2, NAN, INFINITY}, a[] = {1.25f, 1.5f, NAN, INFINITY}, n[] = {1, 2, 3, INFINITY};
+    osc_tensor te = vec(OSC_FLOAT, 4, e, sizeof e), ta = vec(OSC_FLOAT, 4, a, sizeof a);
+    double err = 0;
+    assert_int_equal(cli_max_abs_err("y", &te, &ta, &err, g_msg, sizeof g_msg), 0);
+    assert_true(err == 0.5); /* NaN against NaN and equal infinities count 0 */
+    ta.data = (void *)n;
+    assert_int_equal(cli_max_abs_err("y", &te, &ta, &err, g_msg, sizeof g_msg), 1);
+    expect_msg("output 'y' at flat index 2: expected nan, got 3");
+    const int64_t ie[] = {INT64_MIN}, ia[] = {INT64_MAX};
+    te = vec(OSC_INT64, 1, ie, 8), ta = vec(OSC_INT64, 1, ia, 8);
+    err = 0;
+    assert_int_equal(cli_max_abs_err("y", &te, &ta, &err, g_msg, sizeof g_msg), 0);
+    assert_true(err == 18446744073709551615.0); /* no signed overflow on the way */
+    const float ce[] = {0, 0}, ca[] = {3, 4};
+    te = vec(OSC_COMPLEX64, 1, ce, 8), ta = vec(OSC_COMPLEX64, 1, ca, 8);
+    err = 0;
+    assert_int_equal(cli_max_abs_err("y", &te, &ta, &err, g_msg, sizeof g_msg), 0);
+    assert_true(err == 5.0);
+    const osc_string se[] = {{"a", 1}}, sa[] = {{"b", 1}};
+    te = vec(OSC_STRING, 1, se, sizeof se), ta = vec(OSC_STRING, 1, sa, sizeof sa);
+    assert_int_equal(cli_max_abs_err("y", &te, &ta, &err, g_msg, sizeof g_msg), 1);
+}
+
+/* encode(decode(code)) == code for every non-NaN code of the small float formats: the
+ * encoder used by literals and --random rounds to the nearest representable value. */
+static void test_encode_round_trip(void **state) {
+    (void)state;
+    for (uint32_t c = 0; c < 65536; c++) {
+        double h = cli_decode_float(OSC_FLOAT16, c), b = cli_decode_float(OSC_BFLOAT16, c);
+        if (h == h && cli_encode_float(OSC_FLOAT16, h) != c) fail_msg("float16 0x%04x", c);
+        if (b == b && cli_encode_float(OSC_BFLOAT16, b) != c) fail_msg("bfloat16 0x%04x", c);
+    }
+    const int32_t small[] = {OSC_FLOAT8E4M3FN, OSC_FLOAT8E4M3FNUZ, OSC_FLOAT8E5M2,
+                             OSC_FLOAT8E5M2FNUZ, OSC_FLOAT8E8M0, OSC_FLOAT4E2M1};
+    for (size_t k = 0; k < sizeof small / sizeof small[0]; k++)
+        for (uint32_t c = 0; c < (1u << osc_dtype_bits(small[k])); c++) {
+            double v = cli_decode_float(small[k], c);
+            if (v == v && cli_encode_float(small[k], v) != c) fail_msg("%s 0x%02x", osc_dtype_name(small[k]), c);
+        }
+    /* ties to even, overflow, NaN */
+    assert_int_equal(cli_encode_float(OSC_FLOAT16, 1.0 + ldexp(1, -11)), 0x3C00);
+    assert_int_equal(cli_encode_float(OSC_FLOAT16, 1.0 + 3 * ldexp(1, -11)), 0x3C02);
+    assert_int_equal(cli_encode_float(OSC_FLOAT16, 65520.0), 0x7C00);
+    assert_int_equal(cli_encode_float(OSC_FLOAT16, 65519.0), 0x7BFF);
+    assert_int_equal(cli_encode_float(OSC_FLOAT16, -ldexp(1, -25)), 0x8000); /* tie to -0 */
+    assert_int_equal(cli_encode_float(OSC_BFLOAT16, NAN) & 0x7FC0, 0x7FC0);
+    assert_int_equal(cli_encode_float(OSC_FLOAT8E4M3FN, 1000.0), 0x7E); /* saturates at 448 */
+    assert_int_equal(cli_encode_float(OSC_FLOAT8E5M2, -INFINITY), 0xFC);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_float_tolerance), cmocka_unit_test(test_nan_inf),
         cmocka_unit_test(test_dtype_and_shape), cmocka_unit_test(test_ints_exact),
         cmocka_unit_test(test_half_floats),     cmocka_unit_test(test_small_floats),
         cmocka_unit_test(test_packed_ints),     cmocka_unit_test(test_complex),
-        cmocka_unit_test(test_strings_and_bools),
+        cmocka_unit_test(test_strings_and_bools), cmocka_unit_test(test_tolerance_options),
+        cmocka_unit_test(test_max_abs_err),     cmocka_unit_test(test_encode_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

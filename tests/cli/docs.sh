@@ -1,0 +1,36 @@
+#!/bin/sh
+# docs.sh: docs/cli.md is exactly what tools/gen-cli-doc.sh makes of the --help texts, and every
+# subcommand's help has an example and its exit statuses are documented.
+#
+# usage: docs.sh ONNX_SCATTER WORK_DIR GEN_CLI_MODELS JSON_QUERY SOURCE_DIR
+# Last line: "N passed, N failed".
+# shellcheck disable=SC2016 # checks expand when they run
+tool=$1 work=$2 src=$5
+. "$(dirname "$0")/lib.sh"
+rm -rf "$work"
+mkdir -p "$work" || exit 1
+
+sh "$src/tools/gen-cli-doc.sh" "$tool" >"$work/cli.md"
+rc=$?
+check "docs/cli.md is up to date (regenerate: tools/gen-cli-doc.sh BUILD/tools/onnx-scatter > docs/cli.md)" eval 'status_is 0 && cmp -s "$work/cli.md" "$src/docs/cli.md" ||
+    { diff "$src/docs/cli.md" "$work/cli.md" | head -n 20; false; }'
+for sub in run bench test info; do
+    cli $sub --help
+    check "$sub --help: usage line, an example, exit 0, nothing on stderr" eval 'status_is 0 && out_has "^usage: onnx-scatter $sub" &&
+        out_has "^examples\?:$" && [ ! -s "$work/err" ]'
+done
+cli --help
+check "--help: exit statuses and errors documented" eval 'status_is 0 && out_has "exit status: 0 success, 1 model or runtime error or failed test, 2 usage error" &&
+    out_has "Errors are one line on stderr"'
+cli bench --help
+check "bench --help: the thread count used is documented" eval 'out_has "1 thread is used and reported"'
+cli --version
+check "--version" eval 'status_is 0 && out_has "^onnx-scatter [0-9]*\.[0-9]*\.[0-9]* (library [0-9]*\.[0-9]*\.[0-9]*)$"'
+# help texts fit an 80-column terminal
+for sub in "" run bench test info; do
+    # shellcheck disable=SC2086
+    "$tool" $sub --help >"$work/help"
+    check "help '$sub' lines fit 80 columns" eval '[ "$(awk "length > 80" "$work/help" | wc -l)" -eq 0 ]'
+done
+
+finish

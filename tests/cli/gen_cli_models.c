@@ -1,0 +1,286 @@
+/* gen_cli_models.c: writes the models, .npy/.pb files and node-test folders the CLI tests use. */
+/* The .npy files are assembled byte by byte here (not with tools/npy.c), as np.save writes
+ * them for a (2, 3) array: a 128-byte header, then the data. Usage: gen_cli_models OUT_DIR */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "loader/writer.h"
+#include "onnx_scatter.h"
+
+static const char *g_dir;
+static int g_failed;
+
+static void write_file(const char *name, const void *buf, size_t len) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
+        fprintf(stderr, "gen_cli_models: cannot write %s\n", path);
+        g_failed = 1;
+    }
+}
+
+static void write_model(const char *name, osc_mw *mw) {
+    void *buf;
+    size_t len;
+    if (osc_mw_serialize(mw, &buf, &len) != OSC_OK) {
+        fprintf(stderr, "gen_cli_models: %s: %s\n", name, osc_mw_error(mw));
+        g_failed = 1;
+    } else {
+        write_file(name, buf, len);
+        free(buf);
+    }
+    osc_mw_free(mw);
+}
+
+static void write_pb(const char *file, const char *name, const osc_tensor *t) {
+    void *buf;
+    size_t len;
+    char msg[256];
+    if (osc_tensor_encode_pb(t, name, &buf, &len, msg, sizeof msg) != OSC_OK) {
+        fprintf(stderr, "gen_cli_models: %s: %s\n", file, msg);
+        g_failed = 1;
+        return;
+    }
+    write_file(file, buf, len);
+    free(buf);
+}
+
+/* A .npy file: magic, version 1.0, u16 header length 118, the dict padded with blanks to 127
+ * bytes, '\n', then the data bytes. */
+static void write_npy(const char *file, const char *dict, const void *data, size_t n) {
+    unsigned char buf[4096];
+    size_t dl = strlen(dict);
+    memcpy(buf, "\x93NUMPY\x01\x00\x76\x00", 10);
+    memcpy(buf + 10, dict, dl);
+    memset(buf + 10 + dl, ' ', 117 - dl);
+    buf[127] = '\n';
+    memcpy(buf + 128, data, n);
+    write_file(file, buf, 128 + n);
+}
+
+/* GatherElements(data T[A, B], indices int64[A, B], axis 0) -> y T[A, B]: with indices
+ * [[0,0,0],[1,1,1]] y equals data, so y.npy must equal the data file byte for byte. */
+static void gather_model(int32_t dtype) {
+    char name[64];
+    const int64_t dims[2] = {-1, -1};
+    const char *names[2] = {"A", "B"};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "data", dtype, 2, dims, names);
+    osc_mw_input(mw, "indices", OSC_INT64, 2, dims, names);
+    const char *in[2] = {"data", "indices"}, *out[1] = {"y"};
+    int n = osc_mw_node(mw, "GatherElements", "gather", 2, in, 1, out);
+    osc_mw_attr_int(mw, n, "axis", 0);
+    osc_mw_output(mw, "y", dtype, 2, dims, names);
+    snprintf(name, sizeof name, "ge_%s.onnx", osc_dtype_name(dtype));
+    write_model(name, mw);
+}
+
+/* The (2, 3) test arrays of every dtype numpy has, and their descr. */
+static void numpy_arrays(void) {
+    static const struct { int32_t dtype; const char *descr; int size; } types[] = {
+        {OSC_BOOL, "|b1", 1},      {OSC_INT8, "|i1", 1},   {OSC_UINT8, "|u1", 1},
+        {OSC_INT16, "<i2", 2},     {OSC_UINT16, "<u2", 2}, {OSC_INT32, "<i4", 4},
+        {OSC_UINT32, "<u4", 4},    {OSC_INT64, "<i8", 8},  {OSC_UINT64, "<u8", 8},
+        {OSC_FLOAT16, "<f2", 2},   {OSC_FLOAT, "<f4", 4},  {OSC_DOUBLE, "<f8", 8},
+        {OSC_COMPLEX64, "<c8", 8}, {OSC_COMPLEX128, "<c16", 16},
+    };
+    const double vals[6] = {0, 1.5, -2, 3.25, 100, -0.5};
+    const int64_t ints[6] = {0, 1, -2, 3, 100, -7};
+    const uint16_t halfs[6] = {0x0000, 0x3E00, 0xC000, 0x4280, 0x5640, 0xB800}; /* = vals */
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+        unsigned char data[6 * 16];
+        int32_t dt = types[k].dtype;
+        for (int i = 0; i < 6; i++) {
+            unsigned char *p = data + i * types[k].size;
+            float f = (float)vals[i];
+            switch (dt) {
+            case OSC_BOOL: p[0] = i % 3 == 0; break;
+            case OSC_FLOAT16: memcpy(p, &halfs[i], 2); break;
+            case OSC_FLOAT: memcpy(p, &f, 4); break;
+            case OSC_DOUBLE: memcpy(p, &vals[i], 8); break;
+            case OSC_COMPLEX64: memcpy(p, &f, 4), f = (float)-vals[5 - i], memcpy(p + 4, &f, 4); break;
+            case OSC_COMPLEX128: {
+                double im = -vals[5 - i];
+                memcpy(p, &vals[i], 8), memcpy(p + 8, &im, 8);
+                break;
+            }
+            default: { /* integers, little-endian two's complement, truncated */
+                uint64_t u = (uint64_t)ints[i];
+                for (int b = 0; b < types[k].size; b++) p[b] = (unsigned char)(u >> (8 * b));
+            }
+            }
+        }
+        char dict[128], file[64];
+        snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (2, 3), }",
+                 types[k].descr);
+        snprintf(file, sizeof file, "x_%s.npy", osc_dtype_name(dt));
+        write_npy(file, dict, data, 6 * (size_t)types[k].size);
+        gather_model(dt);
+    }
+    /* strings: ['a', 'bc', '', 'é', 'xyz', '😀'] as '<U3' (UTF-32LE, NUL padded) */
+    const uint32_t cps[6][3] = {{'a'}, {'b', 'c'}, {0}, {0xE9}, {'x', 'y', 'z'}, {0x1F600}};
+    unsigned char u[6 * 12];
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 3; j++)
+            for (int b = 0; b < 4; b++) u[12 * i + 4 * j + b] = (unsigned char)(cps[i][j] >> (8 * b));
+    write_npy("x_string.npy", "{'descr': '<U3', 'fortran_order': False, 'shape': (2, 3), }", u, sizeof u);
+    gather_model(OSC_STRING);
+    /* the same int32 array [[1, 2, 3], [4, -5, 6]] big-endian and in Fortran order */
+    const int32_t c[6] = {1, 2, 3, 4, -5, 6};
+    unsigned char be[24], fo[24];
+    for (int i = 0; i < 6; i++)
+        for (int b = 0; b < 4; b++) be[4 * i + b] = (unsigned char)((uint32_t)c[i] >> (8 * (3 - b)));
+    const int order[6] = {0, 3, 1, 4, 2, 5}; /* column by column */
+    for (int i = 0; i < 6; i++) memcpy(fo + 4 * i, &c[order[i]], 4);
+    write_npy("c_int32.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }", c, 24);
+    write_npy("be_int32.npy", "{'descr': '>i4', 'fortran_order': False, 'shape': (2, 3), }", be, 24);
+    write_npy("f_int32.npy", "{'descr': '<i4', 'fortran_order': True, 'shape': (2, 3), }", fo, 24);
+    /* malformed files */
+    write_npy("bad_shape.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (2, -3), }", c, 24);
+    write_npy("short.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 4), }", c, 24);
+    write_file("not_npy.npy", "\x93NUMPX garbage", 14);
+    /* a float (2, 2) for dtype/shape mismatches */
+    const float f4[4] = {1, 2, 3, 4};
+    write_npy("f_2x2.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", f4, 16);
+}
+
+/* bfloat16 and strings via .pb: data and the expected output (named y) */
+static void pb_files(void) {
+    const uint16_t bf[6] = {0x3F80, 0xC049, 0x0000, 0x7F80, 0x4120, 0xBF00};
+    osc_tensor t = {.dtype = OSC_BFLOAT16, .rank = 2, .dims = {2, 3}, .data = (void *)bf, .nbytes = 12};
+    write_pb("x_bfloat16.pb", "data", &t);
+    write_pb("y_bfloat16.pb", "y", &t);
+    const osc_string s[6] = {{"a", 1}, {"\xff\x00z", 3}, {"", 0}, {"\xc3\xa9", 2}, {"xyz", 3}, {"q", 1}};
+    t = (osc_tensor){.dtype = OSC_STRING, .rank = 2, .dims = {2, 3}, .data = (void *)s, .nbytes = sizeof s};
+    write_pb("x_string.pb", "data", &t); /* not UTF-8, embedded NUL: .npy cannot hold it */
+    write_pb("y_string.pb", "y", &t);
+    gather_model(OSC_BFLOAT16);
+}
+
+/* Scatter and gather nodes chained over symbolic dims: --random must give in-range indices
+ * for all of them (element indices, ND tuples, batch_dims). */
+static void random_model(void) {
+    const char *NC[2] = {"N", "C"}, *KC[2] = {"K", "C"}, *M1[2] = {"M", NULL}, *MC[2] = {"M", "C"};
+    const char *P2[2] = {"P", NULL}, *NG[2] = {"N", "G"}, *NQ1[3] = {"N", "Q", NULL};
+    const int64_t d2[2] = {-1, -1}, m1[2] = {-1, 1}, p2[2] = {-1, 2}, q1[3] = {-1, -1, 1};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    osc_mw_input(mw, "data", OSC_FLOAT, 2, d2, NC);
+    osc_mw_input(mw, "i0", OSC_INT64, 2, d2, KC);
+    osc_mw_input(mw, "u0", OSC_FLOAT, 2, d2, KC);
+    osc_mw_input(mw, "i1", OSC_INT64, 2, m1, M1);
+    osc_mw_input(mw, "u1", OSC_FLOAT, 2, d2, MC);
+    osc_mw_input(mw, "i2", OSC_INT64, 2, p2, P2);
+    osc_mw_input(mw, "i3", OSC_INT32, 2, d2, NG);
+    osc_mw_input(mw, "i4", OSC_INT64, 3, q1, NQ1);
+    const char *s0[3] = {"data", "i0", "u0"}, *a[1] = {"a"};
+    int n = osc_mw_node(mw, "ScatterElements", "s0", 3, s0, 1, a);
+    osc_mw_attr_int(mw, n, "axis", -2);
+    const char *s1[3] = {"a", "i1", "u1"}, *b[1] = {"b"};
+    osc_mw_node(mw, "ScatterND", "s1", 3, s1, 1, b);
+    const char *g0[2] = {"b", "i2"}, *y0[1] = {"y0"};
+    osc_mw_node(mw, "GatherND", "g0", 2, g0, 1, y0);
+    const char *g1[2] = {"b", "i3"}, *y1[1] = {"y1"};
+    n = osc_mw_node(mw, "GatherElements", "g1", 2, g1, 1, y1);
+    osc_mw_attr_int(mw, n, "axis", 1);
+    const char *g2[2] = {"b", "i4"}, *y2[1] = {"y2"};
+    n = osc_mw_node(mw, "GatherND", "g2", 2, g2, 1, y2);
+    osc_mw_attr_int(mw, n, "batch_dims", 1);
+    const int64_t p[1] = {-1}, nq[2] = {-1, -1};
+    const char *P[1] = {"P"}, *NQ[2] = {"N", "Q"};
+    osc_mw_output(mw, "y0", OSC_FLOAT, 1, p, P);
+    osc_mw_output(mw, "y1", OSC_FLOAT, 2, d2, NG);
+    osc_mw_output(mw, "y2", OSC_FLOAT, 2, nq, NQ);
+    write_model("random.onnx", mw);
+
+    /* TensorScatter: write_indices w must keep w + T <= S */
+    const int64_t d3[3] = {-1, -1, 4}, bd[1] = {-1};
+    const char *BSH[3] = {"B", "S", NULL}, *BTH[3] = {"B", "T", NULL}, *B[1] = {"B"};
+    mw = osc_mw_new(10);
+    osc_mw_opset(mw, "", 24);
+    osc_mw_input(mw, "past", OSC_FLOAT, 3, d3, BSH);
+    osc_mw_input(mw, "update", OSC_FLOAT, 3, d3, BTH);
+    osc_mw_input(mw, "write_indices", OSC_INT64, 1, bd, B);
+    const char *ts[3] = {"past", "update", "write_indices"}, *y[1] = {"present"};
+    osc_mw_node(mw, "TensorScatter", "ts", 3, ts, 1, y);
+    osc_mw_output(mw, "present", OSC_FLOAT, 3, d3, BSH);
+    write_model("tscatter.onnx", mw);
+
+    /* static shapes, two nodes, for bench --profile */
+    const int64_t dd[2] = {256, 64}, id[2] = {16, 64}, gd[2] = {256, 8};
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    osc_mw_input(mw, "data", OSC_FLOAT, 2, dd, NULL);
+    osc_mw_input(mw, "indices", OSC_INT64, 2, id, NULL);
+    osc_mw_input(mw, "updates", OSC_FLOAT, 2, id, NULL);
+    osc_mw_input(mw, "gidx", OSC_INT64, 2, gd, NULL);
+    const char *pin[3] = {"data", "indices", "updates"}, *pa[1] = {"scattered"};
+    osc_mw_node(mw, "ScatterElements", "scatter", 3, pin, 1, pa);
+    const char *gin[2] = {"scattered", "gidx"}, *py[1] = {"y"};
+    n = osc_mw_node(mw, "GatherElements", "gather", 2, gin, 1, py);
+    osc_mw_attr_int(mw, n, "axis", 1);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, gd, NULL);
+    write_model("profile.onnx", mw);
+}
+
+/* NAME (under cases/ or errcases/): a node-test folder of ge_float/ge_int64 with its expected
+ * output scaled; bad_index puts an out-of-range index into input_1.pb. */
+static void node_case(const char *name, int32_t dtype, double scale, int bad_index) {
+    char dir[512], file[600];
+    snprintf(dir, sizeof dir, "%s/%s", g_dir, name);
+    mkdir(dir, 0755);
+    snprintf(file, sizeof file, "%s/test_data_set_0", dir);
+    mkdir(file, 0755);
+    snprintf(file, sizeof file, "ge_%s.onnx", osc_dtype_name(dtype));
+    char src[1300];
+    snprintf(src, sizeof src, "%s/%s", g_dir, file);
+    FILE *f = fopen(src, "rb");
+    unsigned char buf[4096];
+    size_t len = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f) fclose(f);
+    snprintf(file, sizeof file, "%s/model.onnx", name);
+    write_file(file, buf, len);
+    const float x[6] = {1, 2.5f, -3, 4, 0.5f, 100};
+    const int64_t xi[6] = {1, 2, -3, 4, 5, 100}, idx[6] = {0, 0, 0, 1, 1, bad_index ? 7 : 1};
+    float y[6];
+    for (int i = 0; i < 6; i++) y[i] = (float)(x[i] * scale);
+    osc_tensor t = {.dtype = dtype, .rank = 2, .dims = {2, 3}, .data = dtype == OSC_FLOAT ? (void *)x : (void *)xi,
+                    .nbytes = dtype == OSC_FLOAT ? sizeof x : sizeof xi};
+    snprintf(file, sizeof file, "%s/test_data_set_0/input_0.pb", name);
+    write_pb(file, "data", &t);
+    osc_tensor ti = {.dtype = OSC_INT64, .rank = 2, .dims = {2, 3}, .data = (void *)idx, .nbytes = sizeof idx};
+    snprintf(file, sizeof file, "%s/test_data_set_0/input_1.pb", name);
+    write_pb(file, "indices", &ti);
+    if (dtype == OSC_FLOAT) t.data = y;
+    snprintf(file, sizeof file, "%s/test_data_set_0/output_0.pb", name);
+    write_pb(file, "y", &t);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: gen_cli_models OUT_DIR\n");
+        return 2;
+    }
+    g_dir = argv[1];
+    char cases[1024];
+    mkdir(g_dir, 0755);
+    snprintf(cases, sizeof cases, "%s/cases", g_dir);
+    mkdir(cases, 0755);
+    snprintf(cases, sizeof cases, "%s/errcases", g_dir);
+    mkdir(cases, 0755);
+    numpy_arrays();
+    pb_files();
+    random_model();
+    node_case("cases/test_ge_float", OSC_FLOAT, 1.0, 0);
+    node_case("cases/test_ge_int64", OSC_INT64, 1.0, 0);
+    node_case("cases/test_ge_close", OSC_FLOAT, 1.01, 0); /* passes only with --rtol >= 0.01 */
+    node_case("cases/test_ge_wrong", OSC_FLOAT, -1.0, 0);
+    node_case("cases/misc_ge_float", OSC_FLOAT, 1.0, 0);
+    node_case("errcases/test_ge_badindex", OSC_FLOAT, 1.0, 1);
+    node_case("errcases/test_ge_ok", OSC_FLOAT, 1.0, 0);
+    return g_failed;
+}

@@ -1,0 +1,346 @@
+/* inputs.c: the input options of run and bench: .pb/.npy files, literals, --random, --dim. */
+/* Contract: cli_inputs_load returns CLI_OK with every required input bound, CLI_USAGE (2) for
+ * a wrong command line (unknown input, input given twice, bad literal, missing input, bad
+ * --dim) or CLI_FAIL (1) for a file that cannot be read or a tensor that does not match the
+ * model; it prints the one-line message itself. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_input_opts_free(cli_input_opts *o) {
+    cli_strlist_free(&o->pos);
+    cli_strlist_free(&o->names);
+    cli_strlist_free(&o->values);
+    cli_strlist_free(&o->dims);
+}
+
+int cli_input_option(int argc, char **argv, int *i, cli_input_opts *o, const char *cmd) {
+    const char *v;
+    if ((v = cli_opt_value(argc, argv, i, "--input", "-i")) != NULL) {
+        char *name;
+        const char *value;
+        if (cli_split_assign(v, &name, &value))
+            return cli_usage_error(cmd, "--input wants NAME=FILE or NAME=LITERAL, got '%s'", v);
+        int bad = cli_strlist_push(&o->names, name) || cli_strlist_push(&o->values, value);
+        free(name);
+        return bad ? cli_error("out of memory") : CLI_OK;
+    }
+    if ((v = cli_opt_value(argc, argv, i, "--dim", NULL)) != NULL) {
+        char *name;
+        const char *value;
+        int64_t n;
+        if (cli_split_assign(v, &name, &value) || cli_parse_int(value, 0, INT64_MAX, &n)) {
+            free(name);
+            return cli_usage_error(cmd, "--dim wants NAME=SIZE with SIZE >= 0, got '%s'", v);
+        }
+        free(name);
+        return cli_strlist_push(&o->dims, v) ? cli_error("out of memory") : CLI_OK;
+    }
+    if (!strncmp(argv[*i], "--random", 8) && (argv[*i][8] == '\0' || argv[*i][8] == '=')) {
+        const char *seed = argv[*i][8] == '=' ? argv[*i] + 9 : NULL;
+        /* the optional SEED: the next argument when it is a plain number */
+        if (!seed && *i + 1 < argc && argv[*i + 1][0] >= '0' && argv[*i + 1][0] <= '9' &&
+            strspn(argv[*i + 1], "0123456789") == strlen(argv[*i + 1]))
+            seed = argv[++*i];
+        int64_t s = 0;
+        if (seed && cli_parse_int(seed, 0, INT64_MAX, &s))
+            return cli_usage_error(cmd, "--random wants a SEED from 0 to 2^63-1, got '%s'", seed);
+        o->random = 1, o->seed = (uint64_t)s;
+        return CLI_OK;
+    }
+    return -1;
+}
+
+const char *cli_input_source(const cli_input *in, char *buf, size_t size) {
+    if (in->kind == CLI_SRC_RANDOM) snprintf(buf, size, "--random");
+    else if (in->kind == CLI_SRC_LITERAL) snprintf(buf, size, "literal %.200s", in->value);
+    else snprintf(buf, size, "'%.250s'", in->value);
+    return buf;
+}
+
+void cli_inputs_free(cli_inputs *in) {
+    for (size_t i = 0; i < in->n; i++) {
+        if (!in->in[i].t.data) continue;
+        if (in->in[i].lib_owned) osc_tensor_free_data(&in->in[i].t);
+        else free(in->in[i].t.data);
+    }
+    free(in->in);
+    memset(in, 0, sizeof *in);
+}
+
+/* ---- symbolic dims: NAME -> size, with where the size came from ---- */
+
+typedef struct sym {
+    const char *name, *from; /* from: an input name or "--dim" */
+    int64_t value;
+} sym;
+
+typedef struct symtab {
+    sym *s;
+    size_t n;
+} symtab;
+
+static sym *sym_find(symtab *t, const char *name) {
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->s[i].name, name)) return &t->s[i];
+    return NULL;
+}
+
+/* "float [N, 3]" for the model's declaration of input d. */
+static void declared(const osc_value_desc *d, char *buf, size_t size) {
+    char shape[512];
+    cli_format_shape(d->rank, d->dims, d->dim_names, shape, sizeof shape);
+    snprintf(buf, size, "%s %s", d->dtype ? osc_dtype_name(d->dtype) : "(any dtype)", shape);
+}
+
+/* Checks tensor t against input d; binds new symbolic dims. CLI_FAIL with a message naming
+ * the input, what the model expects and what was given. */
+static int check_input(const osc_value_desc *d, const osc_tensor *t, const char *source,
+                       symtab *syms) {
+    char want[600], got[600], note[300] = "";
+    int bad = (d->dtype && t->dtype != d->dtype) || (d->rank >= 0 && t->rank != d->rank);
+    for (int32_t k = 0; !bad && d->rank >= 0 && k < d->rank; k++) {
+        if (d->dims[k] >= 0) bad = t->dims[k] != d->dims[k];
+        else if (d->dim_names[k]) {
+            sym *s = sym_find(syms, d->dim_names[k]);
+            if (s && s->value != t->dims[k]) {
+                bad = 1;
+                snprintf(note, sizeof note, " (%s = %lld, from %s%s%s)", s->name,
+                         (long long)s->value, strcmp(s->from, "--dim") ? "input '" : "",
+                         s->from, strcmp(s->from, "--dim") ? "'" : "");
+            } else if (!s) {
+                syms->s[syms->n++] = (sym){d->dim_names[k], d->name, t->dims[k]};
+            }
+        }
+    }
+    if (!bad) return CLI_OK;
+    char shape[512];
+    declared(d, want, sizeof want);
+    cli_format_shape(t->rank, t->dims, NULL, shape, sizeof shape);
+    snprintf(got, sizeof got, "%s %s", osc_dtype_name(t->dtype), shape);
+    return cli_error("input '%s': the model expects %s%s, got %s from %s", d->name, want, note, got,
+                     source);
+}
+
+/* Loads VALUE for input d: a literal, or a .npy or .pb file (told apart by their bytes). */
+static int load_value(const osc_value_desc *d, const char *value, const char *cmd, cli_input *in) {
+    char msg[1024];
+    in->value = value;
+    if (cli_looks_like_literal(value) && !cli_is_file(value)) {
+        in->kind = CLI_SRC_LITERAL;
+        if (cli_literal_parse(value, d->dtype, &in->t, msg, sizeof msg))
+            return cli_usage_error(cmd, "input '%s': %s", d->name, msg);
+        return CLI_OK;
+    }
+    void *buf;
+    size_t len;
+    in->kind = CLI_SRC_FILE;
+    if (cli_read_file(value, &buf, &len, msg, sizeof msg))
+        return cli_error("input '%s': %s", d->name, msg);
+    int rc = CLI_OK;
+    if (cli_is_npy(buf, len)) {
+        if (cli_npy_decode(buf, len, &in->t, msg, sizeof msg))
+            rc = cli_error("input '%s': '%s': %s", d->name, value, msg);
+    } else {
+        osc_status st = osc_tensor_decode_pb(buf, len, &in->t, NULL, 0, msg, sizeof msg);
+        if (st != OSC_OK)
+            rc = cli_error("input '%s': '%s' is neither a .npy file nor a TensorProto .pb (%s)",
+                           d->name, value, msg);
+        else
+            in->lib_owned = 1;
+    }
+    free(buf);
+    in->bound = rc == CLI_OK;
+    return rc;
+}
+
+/* Which VALUE feeds each input (NULL when none): positional ones in order, then --input. */
+static int assign(const osc_model *m, const cli_input_opts *o, const char *cmd, const char **vals) {
+    size_t n = osc_model_input_count(m);
+    osc_value_desc d;
+    if (o->pos.count > n)
+        return cli_usage_error(cmd, "%zu inputs given but the model has %zu", o->pos.count, n);
+    for (size_t i = 0; i < o->pos.count; i++) vals[i] = o->pos.items[i];
+    for (size_t k = 0; k < o->names.count; k++) {
+        size_t i = 0;
+        while (i < n && !(osc_model_input(m, i, &d) == OSC_OK && !strcmp(d.name, o->names.items[k])))
+            i++;
+        if (i == n) {
+            char list[512] = "";
+            for (size_t j = 0; j < n && osc_model_input(m, j, &d) == OSC_OK; j++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "",
+                         d.name);
+            return cli_usage_error(cmd, "the model has no input '%s' (inputs: %s)",
+                                   o->names.items[k], list);
+        }
+        if (vals[i]) return cli_usage_error(cmd, "input '%s' given twice", o->names.items[k]);
+        vals[i] = o->values.items[k];
+    }
+    return CLI_OK;
+}
+
+/* Every --dim NAME must name a symbolic dim of some input; the sizes go into syms. */
+static int take_dims(const osc_model *m, const cli_input_opts *o, const char *cmd, symtab *syms) {
+    osc_value_desc d;
+    for (size_t k = 0; k < o->dims.count; k++) {
+        const char *arg = o->dims.items[k], *eq = strchr(arg, '=');
+        const char *name = NULL;
+        char names[512] = "";
+        for (size_t i = 0; i < osc_model_input_count(m) && osc_model_input(m, i, &d) == OSC_OK; i++)
+            for (int32_t j = 0; j < d.rank; j++) {
+                if (!d.dim_names[j]) continue;
+                if (strlen(d.dim_names[j]) == (size_t)(eq - arg) &&
+                    !strncmp(d.dim_names[j], arg, (size_t)(eq - arg)))
+                    name = d.dim_names[j];
+                if (!strstr(names, d.dim_names[j]))
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                             names[0] ? ", " : "", d.dim_names[j]);
+            }
+        if (!name)
+            return cli_usage_error(cmd, "--dim %s: no input has a dim named '%.*s' (%s%s)", arg,
+                                   (int)(eq - arg), arg, names[0] ? "symbolic dims: " : "none has symbolic dims",
+                                   names);
+        if (sym_find(syms, name)) return cli_usage_error(cmd, "--dim %s given twice", name);
+        syms->s[syms->n++] = (sym){name, "--dim", strtoll(eq + 1, NULL, 10)};
+    }
+    return CLI_OK;
+}
+
+/* Shape of a random input: static dims, and symbolic ones from --dim or other inputs. */
+static int random_shape(const osc_value_desc *d, symtab *syms, const char *cmd, int64_t *dims) {
+    if (!d->dtype || d->rank < 0)
+        return cli_usage_error(cmd, "input '%s' declares no %s, so --random cannot make it: give "
+                               "it with --input %s=FILE", d->name, d->dtype ? "shape" : "dtype",
+                               d->name);
+    for (int32_t k = 0; k < d->rank; k++) {
+        if (d->dims[k] >= 0) {
+            dims[k] = d->dims[k];
+            continue;
+        }
+        sym *s = d->dim_names[k] ? sym_find(syms, d->dim_names[k]) : NULL;
+        if (!d->dim_names[k])
+            return cli_usage_error(cmd, "input '%s' dim %d has no size nor name in the model: give "
+                                   "the input with --input %s=FILE", d->name, (int)k, d->name);
+        if (!s)
+            return cli_usage_error(cmd, "input '%s' has the symbolic dim '%s': give its size "
+                                   "with --dim %s=SIZE", d->name, d->dim_names[k], d->dim_names[k]);
+        dims[k] = s->value;
+    }
+    return CLI_OK;
+}
+
+/* Makes every unbound input without a default from its declaration, then fills them, with
+ * index inputs in range for the nodes reading them. */
+static int make_random(const osc_model *m, const cli_input_opts *o, const char *cmd, symtab *syms,
+                       cli_inputs *in) {
+    size_t n = in->n;
+    osc_value_desc d;
+    char msg[512];
+    int rc = CLI_OK;
+    for (size_t i = 0; i < n && rc == CLI_OK; i++) {
+        int64_t dims[OSC_MAX_RANK];
+        if (in->in[i].bound || osc_model_input(m, i, &d) != OSC_OK || d.has_default) continue;
+        if ((rc = random_shape(&d, syms, cmd, dims)) != CLI_OK) break;
+        osc_tensor shape = {.rank = d.rank};
+        memcpy(shape.dims, dims, (size_t)d.rank * sizeof *dims);
+        size_t extra = cli_random_extra(d.dtype, osc_tensor_count(&shape));
+        if (cli_tensor_alloc(&in->in[i].t, d.dtype, d.rank, dims, extra, msg, sizeof msg))
+            return cli_error("input '%s': %s", d.name, msg);
+        in->in[i].bound = 1, in->in[i].kind = CLI_SRC_RANDOM;
+    }
+    if (rc != CLI_OK) return rc;
+    cli_shapes sh = {0};
+    cli_irange *ranges = calloc(n ? n : 1, sizeof *ranges);
+    if (!ranges || cli_inputs_shapes(m, in, &sh) || cli_shapes_propagate(&sh, m) ||
+        cli_index_ranges(m, &sh, ranges))
+        rc = cli_error("out of memory");
+    for (size_t i = 0; i < n && rc == CLI_OK; i++) {
+        if (in->in[i].kind != CLI_SRC_RANDOM || osc_model_input(m, i, &d) != OSC_OK) continue;
+        if (cli_random_fill(&in->in[i].t, &ranges[i], o->seed, i, msg, sizeof msg))
+            rc = cli_usage_error(cmd, "--random: input '%s': %s", d.name, msg);
+    }
+    free(ranges);
+    cli_shapes_free(&sh);
+    return rc;
+}
+
+int cli_inputs_load(const osc_model *m, const cli_input_opts *o, const char *cmd, cli_inputs *in) {
+    size_t n = osc_model_input_count(m);
+    osc_value_desc d;
+    memset(in, 0, sizeof *in);
+    in->in = calloc(n ? n : 1, sizeof *in->in);
+    const char **vals = calloc(n ? n : 1, sizeof *vals);
+    symtab syms = {calloc(n * OSC_MAX_RANK + o->dims.count + 1, sizeof(sym)), 0};
+    int rc = (in->in && vals && syms.s) ? CLI_OK : cli_error("out of memory");
+    in->n = in->in ? n : 0;
+    if (rc == CLI_OK) rc = take_dims(m, o, cmd, &syms);
+    if (rc == CLI_OK) rc = assign(m, o, cmd, vals);
+    for (size_t i = 0; i < n && rc == CLI_OK; i++) {
+        if (!vals[i] || osc_model_input(m, i, &d) != OSC_OK) continue;
+        rc = load_value(&d, vals[i], cmd, &in->in[i]);
+        in->in[i].bound = rc == CLI_OK;
+        char source[300];
+        if (rc == CLI_OK)
+            rc = check_input(&d, &in->in[i].t, cli_input_source(&in->in[i], source, sizeof source), &syms);
+    }
+    for (size_t i = 0; i < n && rc == CLI_OK && !o->random; i++) {
+        if (in->in[i].bound || osc_model_input(m, i, &d) != OSC_OK || d.has_default) continue;
+        char want[600];
+        declared(&d, want, sizeof want);
+        rc = cli_usage_error(cmd, "missing input '%s' (%s): add --input %s=FILE, or --random",
+                             d.name, want, d.name);
+    }
+    if (rc == CLI_OK && o->random) rc = make_random(m, o, cmd, &syms, in);
+    in->seed = o->seed, in->random = o->random;
+    free(vals);
+    free(syms.s);
+    if (rc != CLI_OK) cli_inputs_free(in);
+    return rc;
+}
+
+int cli_inputs_bind(const osc_model *m, osc_session *s, const cli_inputs *in) {
+    osc_value_desc d;
+    char source[300];
+    for (size_t i = 0; i < in->n; i++) {
+        if (!in->in[i].bound || osc_model_input(m, i, &d) != OSC_OK) continue;
+        osc_status st = osc_session_set_input_at(s, i, &in->in[i].t);
+        if (st != OSC_OK)
+            return cli_error("input '%s' from %s (%s): %s", d.name,
+                             cli_input_source(&in->in[i], source, sizeof source),
+                             osc_status_name(st), osc_session_error(s));
+    }
+    return CLI_OK;
+}
+
+int cli_inputs_shapes(const osc_model *m, const cli_inputs *in, cli_shapes *sh) {
+    osc_value_desc d;
+    for (size_t i = 0; i < in->n; i++)
+        if (in->in[i].bound && osc_model_input(m, i, &d) == OSC_OK &&
+            cli_shapes_set(sh, d.name, in->in[i].t.rank, in->in[i].t.dims))
+            return 1;
+    return 0;
+}
+
+void cli_inputs_json(FILE *f, const osc_model *m, const cli_inputs *in) {
+    osc_value_desc d;
+    fputs("[", f);
+    int first = 1;
+    for (size_t i = 0; i < in->n; i++) {
+        if (!in->in[i].bound || osc_model_input(m, i, &d) != OSC_OK) continue;
+        const osc_tensor *t = &in->in[i].t;
+        fputs(first ? "{\"name\":" : ",{\"name\":", f);
+        first = 0;
+        cli_json_str(f, d.name);
+        fputs(",\"dtype\":", f);
+        cli_json_str(f, osc_dtype_name(t->dtype));
+        fputs(",\"shape\":", f);
+        cli_json_shape(f, t->rank, t->dims, NULL);
+        fputs(",\"source\":", f);
+        cli_json_str(f, in->in[i].kind == CLI_SRC_FILE      ? in->in[i].value
+                        : in->in[i].kind == CLI_SRC_LITERAL ? "literal"
+                                                            : "random");
+        fputs("}", f);
+    }
+    fputs("]", f);
+}

@@ -1,0 +1,225 @@
+/* random.c: --random: reproducible input values, with in-range indices for scatter/gather ops. */
+/* Values come from splitmix64, so a seed gives the same tensors on every platform. Each input
+ * draws from its own stream (seed, input position), so one input's size never changes
+ * another's values. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [lo, hi] (lo <= hi), without modulo bias. */
+static int64_t uniform(uint64_t *s, int64_t lo, int64_t hi) {
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1, x;
+    if (span == 0) return (int64_t)splitmix(s); /* the whole int64 range */
+    uint64_t limit = UINT64_MAX - UINT64_MAX % span;
+    do x = splitmix(s); while (x >= limit);
+    return (int64_t)((uint64_t)lo + x % span);
+}
+
+static double unit(uint64_t *s) { return (double)(splitmix(s) >> 11) * 0x1.0p-53; }
+
+/* ---- index ranges from the graph ---- */
+
+static long input_pos(const osc_model *m, const char *name) {
+    osc_value_desc d;
+    for (size_t i = 0; name && name[0] && i < osc_model_input_count(m); i++)
+        if (osc_model_input(m, i, &d) == OSC_OK && !strcmp(d.name, name)) return (long)i;
+    return -1;
+}
+
+/* Narrows r to the range nr (the first constraint sets it; later ones intersect). */
+static void narrow(cli_irange *r, const cli_irange *nr) {
+    if (!r->set) {
+        *r = *nr;
+        r->set = 1;
+        return;
+    }
+    if (r->k != nr->k) return; /* used as element indices and as tuples: keep the first */
+    for (int j = 0; j < (r->k ? r->k : 1); j++) {
+        if (nr->lo[j] > r->lo[j]) r->lo[j] = nr->lo[j];
+        if (nr->hi[j] < r->hi[j]) r->hi[j] = nr->hi[j];
+    }
+    r->distinct |= nr->distinct;
+}
+
+/* Range for element indices along `axis` of data (negative axis counts from the back); when
+ * data's shape is unknown, 0 (valid whenever the dim is not empty). */
+static void element_range(const cli_vshape *data, int64_t axis, cli_irange *nr) {
+    nr->k = 0, nr->lo[0] = 0, nr->hi[0] = 0;
+    if (!data) return;
+    if (axis < 0) axis += data->rank;
+    if (axis < 0 || axis >= data->rank) return;
+    nr->lo[0] = -data->dims[axis], nr->hi[0] = data->dims[axis] - 1;
+}
+
+/* Tuple components j in [0, data.dims[first + j] - 1], k = indices' last dim. */
+static void tuple_range(const cli_vshape *data, const cli_vshape *idx, int64_t first, cli_irange *nr) {
+    nr->k = 0, nr->lo[0] = 0, nr->hi[0] = 0;
+    if (!data || !idx || idx->rank < 1) return;
+    int64_t k = idx->dims[idx->rank - 1];
+    if (k < 1 || first < 0 || first + k > data->rank) return;
+    nr->k = (int)k;
+    for (int64_t j = 0; j < k; j++) nr->lo[j] = 0, nr->hi[j] = data->dims[first + j] - 1;
+}
+
+int cli_index_ranges(const osc_model *m, const cli_shapes *sh, cli_irange *ranges) {
+    for (size_t i = 0; i < osc_model_node_count(m); i++) {
+        osc_node_desc n;
+        if (osc_model_node(m, i, &n) != OSC_OK || n.n_inputs < 2 || !cli_onnx_domain(n.domain))
+            continue;
+        const char *op = n.op_type, *reduction = NULL;
+        const cli_vshape *data = cli_shapes_get(sh, n.inputs[0]);
+        const cli_vshape *idx = cli_shapes_get(sh, n.inputs[1]);
+        cli_irange nr;
+        memset(&nr, 0, sizeof nr);
+        int pos = 1;
+        int64_t attr = 0;
+        if (!strcmp(op, "Scatter") || !strcmp(op, "ScatterElements") || !strcmp(op, "GatherElements")) {
+            osc_model_node_attr_int(m, i, "axis", &attr);
+            element_range(data, attr, &nr);
+        } else if (!strcmp(op, "ScatterND")) {
+            tuple_range(data, idx, 0, &nr);
+            nr.distinct = osc_model_node_attr_str(m, i, "reduction", &reduction) != OSC_OK ||
+                          !strcmp(reduction, "none");
+        } else if (!strcmp(op, "GatherND")) {
+            osc_model_node_attr_int(m, i, "batch_dims", &attr);
+            tuple_range(data, idx, attr, &nr);
+        } else if (!strcmp(op, "TensorScatter")) {
+            /* write_indices: 0 <= w <= max_seq - seq_len along axis (default -2) of the cache */
+            if (n.n_inputs < 3) continue;
+            pos = 2, attr = -2;
+            osc_model_node_attr_int(m, i, "axis", &attr);
+            const cli_vshape *upd = idx;
+            nr.lo[0] = nr.hi[0] = 0;
+            if (data && upd && upd->rank == data->rank) {
+                int64_t a = attr < 0 ? attr + data->rank : attr;
+                if (a >= 0 && a < data->rank) nr.hi[0] = data->dims[a] - upd->dims[a];
+            }
+        } else {
+            continue;
+        }
+        long in = input_pos(m, n.inputs[pos]);
+        if (in >= 0) narrow(&ranges[in], &nr);
+    }
+    return 0;
+}
+
+/* ---- filling ---- */
+
+static int gcd_is_one(uint64_t a, uint64_t b) {
+    while (b) {
+        uint64_t t = a % b;
+        a = b, b = t;
+    }
+    return a == 1;
+}
+
+/* Fills t with index tuples (its last dim is r->k). With r->distinct and enough room, tuples
+ * come from an affine permutation t -> (a*t + b) mod space, so no two are equal. */
+static void fill_tuples(osc_tensor *t, const cli_irange *r, uint64_t *s) {
+    int64_t count = osc_tensor_count(t), tuples = r->k ? count / r->k : 0;
+    uint64_t space = 1;
+    for (int j = 0; j < r->k && space; j++) {
+        uint64_t w = (uint64_t)(r->hi[j] - r->lo[j] + 1);
+        space = w && space <= UINT32_MAX / w ? space * w : 0;
+    }
+    int perm = r->distinct && space > 1 && (uint64_t)tuples <= space;
+    uint64_t a = 1, b = 0;
+    if (perm) {
+        do a = (uint64_t)uniform(s, 1, (int64_t)space - 1); while (!gcd_is_one(a, space));
+        b = (uint64_t)uniform(s, 0, (int64_t)space - 1);
+    }
+    for (int64_t q = 0; q < tuples; q++) {
+        uint64_t code = perm ? (a * (uint64_t)q + b) % space : 0;
+        for (int j = r->k - 1; j >= 0; j--) {
+            int64_t v;
+            if (perm) {
+                uint64_t w = (uint64_t)(r->hi[j] - r->lo[j] + 1);
+                v = r->lo[j] + (int64_t)(code % w);
+                code /= w;
+            } else {
+                v = uniform(s, r->lo[j], r->hi[j]);
+            }
+            cli_elem_set_bits(t, q * r->k + j, (uint64_t)v);
+        }
+    }
+}
+
+/* A finite value of a small float format (float8, float4): random codes, NaN/inf redrawn. */
+static uint64_t small_float_code(int32_t dtype, uint64_t *s) {
+    size_t bits = osc_dtype_bits(dtype);
+    for (;;) {
+        uint64_t c = splitmix(s) & ((1u << bits) - 1u);
+        double v = cli_decode_float(dtype, c);
+        if (v == v && v - v == 0 && (v < 0 ? -v : v) <= 4.0) return c;
+    }
+}
+
+int cli_random_fill(osc_tensor *t, const cli_irange *r, uint64_t seed, size_t input, char *msg,
+                    size_t msg_size) {
+    uint64_t s = seed ^ (0xD1B54A32D192ED03ull * (input + 1));
+    int64_t count = osc_tensor_count(t);
+    cli_kind kind = cli_dtype_kind(t->dtype);
+    if (r && r->set) {
+        if (kind != CLI_KIND_SIGNED && kind != CLI_KIND_UNSIGNED) return 0;
+        int empty = 0;
+        for (int j = 0; j < (r->k ? r->k : 1); j++) empty |= r->hi[j] < r->lo[j];
+        if (empty && count > 0) {
+            snprintf(msg, msg_size, "no index value is valid (the dim it indexes is empty or the "
+                     "sequence does not fit): give this input with --input");
+            return 1;
+        }
+        if (r->k) {
+            fill_tuples(t, r, &s);
+            return 0;
+        }
+        for (int64_t i = 0; i < count; i++)
+            cli_elem_set_bits(t, i, (uint64_t)uniform(&s, r->lo[0], r->hi[0]));
+        return 0;
+    }
+    size_t bits = osc_dtype_bits(t->dtype);
+    for (int64_t i = 0; i < count; i++) {
+        switch (kind) {
+        case CLI_KIND_FLOAT:
+            if (bits <= 8) cli_elem_set_bits(t, i, small_float_code(t->dtype, &s));
+            else cli_elem_set_float(t, i, 2 * unit(&s) - 1);
+            break;
+        case CLI_KIND_COMPLEX: {
+            double re = 2 * unit(&s) - 1;
+            cli_elem_set_complex(t, i, re, 2 * unit(&s) - 1);
+            break;
+        }
+        case CLI_KIND_SIGNED: { /* small values; int4/int2 over their whole range */
+            int64_t hi = bits >= 8 ? 100 : (1 << (bits - 1)) - 1, lo = bits >= 8 ? -100 : -hi - 1;
+            cli_elem_set_bits(t, i, (uint64_t)uniform(&s, lo, hi));
+            break;
+        }
+        case CLI_KIND_UNSIGNED:
+            cli_elem_set_bits(t, i, (uint64_t)uniform(&s, 0, bits >= 8 ? 100 : (1 << bits) - 1));
+            break;
+        case CLI_KIND_BOOL: cli_elem_set_bits(t, i, splitmix(&s) >> 63); break;
+        case CLI_KIND_STRING: {
+            /* short lowercase words, stored after the osc_string array (see cli_random_extra) */
+            osc_string *str = (osc_string *)t->data + i;
+            char *p = (char *)t->data + t->nbytes + (size_t)i * 8;
+            size_t len = (size_t)uniform(&s, 1, 8);
+            for (size_t k = 0; k < len; k++) p[k] = (char)('a' + uniform(&s, 0, 25));
+            str->ptr = p, str->len = len;
+            break;
+        }
+        default: break;
+        }
+    }
+    return 0;
+}
+
+size_t cli_random_extra(int32_t dtype, int64_t count) {
+    return dtype == OSC_STRING && count > 0 ? (size_t)count * 8 : 0;
+}
