@@ -35,6 +35,10 @@ static int elem_equal(const cli_tol *tol, const osc_tensor *exp, const osc_tenso
     }
 }
 
+void cli_bf16_quirk(osc_tensor *t, int32_t want) {
+    if (t->dtype == OSC_UINT16 && want == OSC_BFLOAT16) t->dtype = OSC_BFLOAT16;
+}
+
 /* Same dtype and shape; else 1 with the difference in msg. */
 static int same_type(const char *name, const osc_tensor *exp, const osc_tensor *act, char *msg,
                      size_t msg_size) {

@@ -44,10 +44,6 @@ nomem:
     return 1;
 }
 
-void cli_bf16_quirk(osc_tensor *t, int32_t want) {
-    if (t->dtype == OSC_UINT16 && want == OSC_BFLOAT16) t->dtype = OSC_BFLOAT16;
-}
-
 int cli_pbset_bind(const osc_model *m, osc_session *s, const cli_pbset *in, char *msg,
                    size_t msg_size) {
     size_t n = osc_model_input_count(m);

@@ -1,0 +1,1 @@
+2x2yz2wBupdates

@@ -1,0 +1,1 @@
+2axw2b2yzBoutput

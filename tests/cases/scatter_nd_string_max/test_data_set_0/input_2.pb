@@ -1,0 +1,1 @@
+2apples2a2ap2€Bupdates

@@ -1,0 +1,1 @@
+2apples2b2€Boutput
