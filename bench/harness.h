@@ -1,0 +1,77 @@
+/* harness.h: declarations shared by the benchmark harness files (cases, C loops, processes). */
+#ifndef OSC_BENCH_HARNESS_H
+#define OSC_BENCH_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "onnx_scatter.h"
+
+#define BENCH_MAX_INPUTS 8
+
+/* One node-test folder loaded into memory: the decoded inputs of test_data_set_0 (malloc'ed by
+ * osc_tensor_decode_pb) and, unless skipped, output_0.pb. */
+typedef struct bench_case {
+    char dir[1024];
+    char name[256];         /* the folder's last component */
+    osc_tensor in[BENCH_MAX_INPUTS];
+    size_t n_in;
+    osc_tensor expected;    /* data NULL when not loaded */
+} bench_case;
+
+/* Loads dir/test_data_set_0/input_K.pb (K = 0, 1, ... while present) and, when want_expected,
+ * output_0.pb. 0 on success; else 1 with msg set and nothing held. */
+int case_load(bench_case *bc, const char *dir, int want_expected, char *msg, size_t msg_size);
+void case_free(bench_case *bc);
+
+/* The plain C contender: what a programmer would write by hand for this one node, specialised
+ * to its op and shapes but not tuned: memcpy(out, data), then one loop over the updates in
+ * row-major order (so duplicates land in the same order as in the runtime and the results are
+ * bit-identical). It normalises negative indices but checks no bounds. */
+typedef enum cloop_kind { CL_NONE, CL_SE2D, CL_ND, CL_TS } cloop_kind;
+typedef struct cloop {
+    cloop_kind kind;
+    int add;                /* reduction add on float32; otherwise plain assignment */
+    size_t esize;           /* bytes per element of data */
+    int32_t index_bits;     /* 32 or 64 */
+    int64_t axis;           /* CL_SE2D: 0 or 1 */
+    const osc_tensor *data, *idx, *upd;
+    char why[160];          /* CL_NONE: why the case has no C loop */
+} cloop;
+
+/* Describes node 0 of model m for the C loop; kind CL_NONE (why set) when not covered. */
+void cloop_prepare(cloop *c, const osc_model *m, const bench_case *bc);
+/* Applies the updates to out, which already holds a copy of data (or is data, in place). */
+void cloop_scatter(const cloop *c, void *out);
+
+/* Runs argv (argv[0] looked up in PATH) with stdout to a pipe and returns its first line that
+ * starts with `prefix` (without the newline) in line; waits for the child. 0 on success, else 1
+ * with the reason in line. */
+int child_line(char *const argv[], const char *prefix, char *line, size_t size);
+
+/* The onnxruntime-node peer process (bench/ort/ort_bench.js serve), driven line by line. */
+typedef struct ort_peer {
+    FILE *to, *from;
+    int pid;
+    int dead;               /* a write or read failed: the process is gone */
+    char version[64];
+} ort_peer;
+
+/* Starts node on script; 0 when it answers hello, else 1 with the reason in msg. */
+int peer_start(ort_peer *p, const char *node, const char *script, char *msg, size_t msg_size);
+/* Sends one command line and reads one answer line into *line (getline buffer, *cap).
+ * 0 when the answer starts with "ok" (the rest, after "ok ", in *rest), else 1 (the answer or
+ * the I/O failure in *rest). */
+int peer_cmd(ort_peer *p, const char *cmd, char **line, size_t *cap, const char **rest);
+/* Reads one more line (for multi-line answers); NULL at end of stream. */
+const char *peer_read(ort_peer *p, char **line, size_t *cap);
+void peer_stop(ort_peer *p);
+
+/* Peak RSS helpers (Linux): resets the process's high-water mark to its current RSS (writes 5 to
+ * /proc/self/clear_refs; 0 on success), and reads a field of /proc/self/status in kB (-1 when
+ * absent). */
+int rss_reset_peak(void);
+long rss_status_kb(const char *field);
+
+#endif
