@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# gen-support-table.sh: the README's per-op table of official node-test results, made by running them.
+# Usage: tools/gen-support-table.sh ONNX_SCATTER NODE_TEST_DIR [--update README.md | --check README.md]
+# Every test folder runs once; its status counts for every op type its model uses (from `info`),
+# and a SKIP whose message names a node ("node '' (Cast-13): ...") counts for that node's op.
+# Ops that no passing, failing or node-named skipped test uses do not appear.
+set -euo pipefail
+tool="$1" dir="$2" mode="${3:-}" readme="${4:-}"
+[ -d "$dir" ] || { echo "node-test folder '$dir' not found" >&2; exit 77; }
+tally=$(mktemp)
+trap 'rm -f "$tally"' EXIT
+for t in "$dir"/*/; do
+  t=${t%/}
+  [ -f "$t/model.onnx" ] || continue
+  line=$("$tool" test --json "$t" | grep '"status"' || true)
+  status=$(printf '%s' "$line" | sed -n 's/.*"status":"\([a-z]*\)".*/\1/p')
+  case "$status" in
+    pass|fail)
+      "$tool" info --json "$t/model.onnx" | grep -o '"op_type":"[^"]*"' | sort -u |
+        sed "s/\"op_type\":\"\(.*\)\"/\1 $status/" >>"$tally" ;;
+    skip)
+      printf '%s' "$line" | sed -n "s/.*\"message\":\"node '[^']*' (\([A-Za-z]*\)-[0-9]*).*/\1 skip/p" >>"$tally" ;;
+  esac
+done
+table=$(
+  echo "| op | official tests using it | passed | failed | skipped |"
+  echo "|---|---:|---:|---:|---:|"
+  sort "$tally" | awk '
+    { n[$1]++; c[$1 " " $2]++ }
+    END { for (op in n) printf "| %s | %d | %d | %d | %d |\n", op, n[op], c[op " pass"], c[op " fail"], c[op " skip"] }' |
+    sort
+)
+case "$mode" in
+  "") printf '%s\n' "$table" ;;
+  --update|--check)
+    begin='<!-- support-table:begin -->' end='<!-- support-table:end -->'
+    new=$(awk -v b="$begin" -v e="$end" -v t="$table" '
+      $0 == b { print; print t; skip = 1; next }
+      $0 == e { skip = 0 }
+      !skip { print }' "$readme")
+    if [ "$mode" = --update ]; then
+      printf '%s\n' "$new" >"$readme"
+    elif [ "$new" != "$(cat "$readme")" ]; then
+      echo "FAIL: the support table in $readme is out of date; run: $0 $tool $dir --update $readme"
+      echo "0 passed, 1 failed"
+      exit 1
+    else
+      echo "1 passed, 0 failed"
+    fi ;;
+  *) echo "usage: $0 ONNX_SCATTER NODE_TEST_DIR [--update|--check README.md]" >&2; exit 2 ;;
+esac
