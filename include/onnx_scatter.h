@@ -128,14 +128,27 @@ typedef struct osc_tensor {
  * concurrently when sessions run on several threads (see Threads above). */
 typedef void *(*osc_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 
-/* Load options. Fill with osc_options_init, then set fields. The model keeps a copy. */
+/* osc_options.max_bytes value meaning "no cap at all". */
+#define OSC_NO_LIMIT UINT64_MAX
+/* Defaults of the limits in osc_options (a field left 0 takes these). */
+#define OSC_DEFAULT_MAX_NODES 50000    /* nodes in a graph */
+#define OSC_DEFAULT_MAX_STRING_MIB 64  /* MiB in one string element */
+
+/* Load options. Fill with osc_options_init, then set fields. The model keeps a copy.
+ * Limits (max_bytes, max_nodes, max_rank, max_string_mib) are on by default: an untrusted model
+ * or input over one of them fails with OSC_ERR_LIMIT and a message naming the limit, before the
+ * memory is allocated. A value out of its range fails the load with OSC_ERR_ARG. */
 typedef struct osc_options {
     osc_alloc_fn alloc;      /* NULL: the C library's realloc/free */
     void *alloc_ud;          /* passed to alloc */
-    /* Cap on the bytes requested from the allocator, counted separately for the model (at load
-     * and after) and for each session (its tables, arena and string bytes; caller buffers do not
-     * count). A request over the cap fails like an allocation failure (OSC_ERR_NOMEM, or
-     * OSC_ERR_LIMIT where the loader can tell the cap was the cause). 0: no cap. */
+    /* Cap on the bytes requested from the allocator, counted separately for the model (reading
+     * the file, load, and after) and for each session (its tables, arena and string bytes;
+     * caller buffers and memory-mapped external data do not count). A request over the cap
+     * fails with OSC_ERR_LIMIT; nothing is allocated. A model whose static shapes need an arena
+     * over the cap even with every output in a caller buffer fails at load.
+     * 0 (default): half of the memory this process may use, read at each load: the smallest of
+     * physical memory, the process's cgroup v2 memory.max and RLIMIT_AS (no cap when none can be
+     * read). OSC_NO_LIMIT: no cap. */
     uint64_t max_bytes;
     int32_t strict;          /* 1: deprecated ops (Scatter-11) are errors, not warnings */
     int32_t profile;         /* 1: sessions time every node (osc_session_node_ns) */
@@ -157,10 +170,25 @@ typedef struct osc_options {
      * buffers), before anything is allocated or written: over the cap the run fails with
      * OSC_ERR_LIMIT. 0: no cap. Independent of max_bytes, which bounds all allocations. */
     uint64_t max_arena_bytes;
-    int32_t reserved[2];     /* zero (a non-zero value is OSC_ERR_ARG at load) */
+    /* Most nodes a graph may have (checked before anything is allocated for them). 0: the
+     * default, OSC_DEFAULT_MAX_NODES; else 1 to INT32_MAX. Loading is linear in the nodes except
+     * the arena planner, which is quadratic in the values that need a buffer. */
+    int32_t max_nodes;
+    /* Largest rank of any tensor: declared (graph inputs, outputs, value_info), initializers and
+     * attribute tensors at load, bound inputs, and every value shape inference computes. 0: the
+     * default, OSC_MAX_RANK; else 1 to OSC_MAX_RANK. */
+    uint8_t max_rank;
+    /* Longest string element, in MiB (2^20 bytes): string initializers and attribute strings at
+     * load, bound string inputs, and the string outputs of a run (which reduction "add" makes by
+     * concatenation; checked once the run's nodes have run, so a caller buffer of that output may
+     * hold its osc_string array). Strings inside a run are bounded by max_bytes.
+     * 0: the default, OSC_DEFAULT_MAX_STRING_MIB; else 1 to 255. */
+    uint8_t max_string_mib;
+    uint8_t reserved[2];     /* zero (a non-zero value is OSC_ERR_ARG at load) */
 } osc_options;
 
-/* Fills *opts with the defaults: every field zero (no cap, realloc/free, not strict). */
+/* Fills *opts with the defaults: every field zero (realloc/free, not strict, default limits:
+ * see each field). */
 OSC_API void osc_options_init(osc_options *opts);
 
 /* Version of the library ("0.1.0"; static storage). */
@@ -272,7 +300,8 @@ typedef struct osc_session osc_session;
 
 /* Creates a session: its tables come from the model's allocator (the arena only at the first
  * run). The model must outlive the session. On failure *out is NULL and nothing is leaked; the
- * only failures are OSC_ERR_ARG (NULL argument) and OSC_ERR_NOMEM, so no message is needed. */
+ * only failures are OSC_ERR_ARG (NULL argument), OSC_ERR_NOMEM and OSC_ERR_LIMIT (its tables
+ * exceed opts.max_bytes), so no message is needed. */
 OSC_API osc_status osc_session_create(const osc_model *m, osc_session **out);
 /* Frees the session, its arena and every output it owns. NULL is a no-op. */
 OSC_API void osc_session_free(osc_session *s);

@@ -6,7 +6,7 @@
 #include "pb.h"
 
 osc_status osc_attr_from_pb(const Onnx__AttributeProto *ap, const char *node, osc_tdec *d,
-                            osc_attr *out) {
+                            const osc_limits *lim, osc_attr *out) {
     osc_pool *pool = d->pool;
     memset(out, 0, sizeof *out);
     const char *name = ap->name ? ap->name : "";
@@ -24,6 +24,10 @@ osc_status osc_attr_from_pb(const Onnx__AttributeProto *ap, const char *node, os
     case OSC_ATTR_INT: out->i = ap->i; break;
     case OSC_ATTR_FLOAT: out->f = ap->f; break;
     case OSC_ATTR_STRING:
+        if (lim && ap->s.len > lim->max_string)
+            return osc_fail(d->err, OSC_ERR_LIMIT, "%s attribute '%s' is a string of %zu bytes; "
+                            "the limit is %llu (opts.max_string_mib)", node, name, ap->s.len,
+                            (unsigned long long)lim->max_string);
         out->s_len = ap->s.len;
         out->s = osc_pool_strndup(pool, (const char *)ap->s.data, ap->s.len);
         need = ap->s.len + 1;
@@ -54,7 +58,7 @@ osc_status osc_attr_from_pb(const Onnx__AttributeProto *ap, const char *node, os
         if (!out->t) goto nomem;
         const char *saved = d->label;
         d->label = label;
-        osc_status st = osc_tensor_from_pb(ap->t, d, out->t);
+        osc_status st = osc_tensor_from_pb_lim(ap->t, d, lim, out->t);
         d->label = saved;
         if (st) return st;
         break;

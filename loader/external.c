@@ -1,4 +1,5 @@
-/* external.c: tensor payloads stored outside the model (data_location == EXTERNAL). */
+/* external.c: tensor payloads stored outside the model (data_location == EXTERNAL): where the
+ * location may point, reading the range, or memory-mapping it. */
 #define _XOPEN_SOURCE 700 /* realpath, pread */
 #include <errno.h>
 #include <fcntl.h>
@@ -6,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -135,13 +137,58 @@ osc_status osc_external_resolve(const Onnx__TensorProto *tp, const osc_tdec *d, 
     return OSC_OK;
 }
 
-osc_status osc_external_read(const osc_extref *ref, const osc_tdec *d, void *dst) {
-    /* O_NOFOLLOW: the resolved path has no symlinks left; one swapped in since is refused. */
+/* Opens the resolved file again for reading. O_NOFOLLOW: the resolved path has no symlinks
+ * left, so one swapped in since is refused; O_NONBLOCK: a FIFO swapped in cannot block the open.
+ * The file must still be a regular file holding the range. -1 with the error reported. */
+static int open_again(const osc_extref *ref, const osc_tdec *d) {
     char eb[128];
-    int fd = open(ref->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return osc_fail(d->err, OSC_ERR_IO, "%s: external data file '%.200s': %s", d->label,
-                        ref->path, errstr(errno, eb, sizeof eb));
+    int fd = open(ref->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        osc_fail(d->err, OSC_ERR_IO, "%s: external data file '%.200s': %s", d->label, ref->path,
+                 errstr(errno, eb, sizeof eb));
+        return -1;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        osc_fail(d->err, OSC_ERR_IO, "%s: external data file '%.200s' is no longer a regular "
+                 "file", d->label, ref->path);
+        close(fd);
+        return -1;
+    }
+    if ((int64_t)sb.st_size < ref->offset + ref->length) {
+        osc_fail(d->err, OSC_ERR_IO, "%s: external data file '%.200s' shrank to %lld bytes; the "
+                 "range ends at %lld", d->label, ref->path, (long long)sb.st_size,
+                 (long long)(ref->offset + ref->length));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static void unmap(void *addr, size_t len) { munmap(addr, len); }
+
+osc_status osc_external_map(const osc_extref *ref, const osc_tdec *d, void **out) {
+    long page = sysconf(_SC_PAGESIZE);
+    if (!d->pool || page <= 0 || ref->length <= 0) return OSC_ERR_UNSUPPORTED;
+    int fd = open_again(ref, d);
+    if (fd < 0) return d->err->status;
+    int64_t start = ref->offset - ref->offset % page;
+    size_t delta = (size_t)(ref->offset - start), len = (size_t)ref->length + delta;
+    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, (off_t)start);
+    close(fd); /* the mapping keeps the file */
+    if (p == MAP_FAILED) return OSC_ERR_UNSUPPORTED; /* e.g. a file system without mmap */
+    if (!osc_pool_defer(d->pool, unmap, p, len)) {
+        munmap(p, len);
+        return osc_pool_nomem(d->err, d->pool, 64, d->label);
+    }
+    *out = (char *)p + delta;
+    return OSC_OK;
+}
+
+osc_status osc_external_read(const osc_extref *ref, const osc_tdec *d, void *dst) {
+    char eb[128];
+    int fd = open_again(ref, d);
+    if (fd < 0) return d->err->status;
     char *p = dst;
     int64_t done = 0;
     while (done < ref->length) {

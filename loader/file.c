@@ -22,7 +22,8 @@ osc_status osc_read_file(osc_allocator *a, const char *path, void **buf, size_t 
                         !a ? "allocator" : !path ? "path" : !buf ? "buf" : "len");
     *buf = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO (refused below) must not wait for a writer */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return osc_fail(err, OSC_ERR_IO, "cannot open '%.300s': %s", path,
                         errstr(errno, eb, sizeof eb));

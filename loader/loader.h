@@ -11,6 +11,12 @@
  * every graph output produced. Does not check ops or attributes (the runtime does). */
 osc_status osc_loader_parse_model(const void *buf, size_t len, const char *base_dir,
                                   osc_pool *pool, osc_graph *g, osc_err *err);
+/* The same under limits (NULL: the defaults of osc_limits_resolve): max_nodes, max_rank of every
+ * tensor and declared type, max_string of every string element and string attribute; over one,
+ * OSC_ERR_LIMIT before anything is allocated for it. */
+osc_status osc_loader_parse_model_lim(const void *buf, size_t len, const char *base_dir,
+                                      const osc_limits *lim, osc_pool *pool, osc_graph *g,
+                                      osc_err *err);
 
 /* Reads a whole file into a buffer from `a` (free with osc_free(a, *buf, *len)). */
 osc_status osc_read_file(osc_allocator *a, const char *path, void **buf, size_t *len,

@@ -12,6 +12,7 @@ typedef struct ctx {
     osc_allocator *a;
     osc_err *err;
     const char *base_dir;
+    const osc_limits *lim;
     osc_names names;
     bool *declared;  /* per value: decl already set by a graph input/initializer/output */
 } ctx;
@@ -134,8 +135,8 @@ static osc_status load_inputs(ctx *c) {
         if (v->is_input)
             return osc_fail(c->err, OSC_ERR_MODEL, "graph input '%s' is listed twice (position "
                             "%zu repeats an earlier input)", vi->name, i);
-        osc_status st = osc_type_from_pb(vi->type, "graph input", vi->name, c->pool, &v->decl,
-                                         c->err);
+        osc_status st = osc_type_from_pb(vi->type, "graph input", vi->name, c->lim->max_rank,
+                                         c->pool, &v->decl, c->err);
         if (st) return st;
         v->is_input = true;
         c->declared[id] = true;
@@ -184,7 +185,7 @@ static osc_status load_initializers(ctx *c) {
         char label[300];
         snprintf(label, sizeof label, "initializer '%.200s'", tp->name);
         osc_tdec d = {label, c->base_dir, c->pool, true, c->err};
-        osc_status st = osc_tensor_from_pb(tp, &d, t);
+        osc_status st = osc_tensor_from_pb_lim(tp, &d, c->lim, t);
         if (st) return st;
         v->init = t;
         if (v->is_input) {
@@ -284,7 +285,7 @@ static osc_status load_node(ctx *c, size_t i) {
     if (st) return st;
     osc_tdec d = {label, c->base_dir, c->pool, true, c->err};
     for (size_t a = 0; a < np->n_attribute; a++) {
-        st = osc_attr_from_pb(np->attribute[a], label, &d, &n->attrs[a]);
+        st = osc_attr_from_pb(np->attribute[a], label, &d, c->lim, &n->attrs[a]);
         if (st) return st;
         n->n_attrs++;
     }
@@ -358,7 +359,8 @@ static osc_status load_outputs(ctx *c) {
             return osc_fail(c->err, OSC_ERR_MODEL, "graph output '%s' is not produced by any "
                             "node, graph input or initializer", vi->name);
         osc_type t;
-        osc_status st = osc_type_from_pb(vi->type, "graph output", vi->name, c->pool, &t, c->err);
+        osc_status st = osc_type_from_pb(vi->type, "graph output", vi->name, c->lim->max_rank,
+                                         c->pool, &t, c->err);
         if (st) return st;
         apply_type(c, id, &t);
         v->is_output = true;
@@ -372,8 +374,8 @@ static osc_status load_value_info(ctx *c) {
     for (size_t i = 0; i < gp->n_value_info; i++) {
         const Onnx__ValueInfoProto *vi = gp->value_info[i];
         osc_type t;
-        osc_status st = osc_type_from_pb(vi->type, "value_info", str(vi->name), c->pool, &t,
-                                         c->err);
+        osc_status st = osc_type_from_pb(vi->type, "value_info", str(vi->name),
+                                         c->lim->max_rank, c->pool, &t, c->err);
         if (st) return st;
         int32_t id = vi->name && vi->name[0] ? osc_names_find(&c->names, vi->name) : -1;
         if (id < 0) continue; /* about a name the graph does not use */
@@ -393,6 +395,9 @@ static osc_status load_model(ctx *c, const Onnx__ModelProto *mp) {
     c->gp = mp->graph;
     g->name = dup(c, str(c->gp->name));
     if (!g->name) return c->err->status;
+    if (c->gp->n_node > (size_t)c->lim->max_nodes)
+        return osc_fail(c->err, OSC_ERR_LIMIT, "graph has %zu nodes; the limit is %d "
+                        "(opts.max_nodes)", c->gp->n_node, (int)c->lim->max_nodes);
     if (c->gp->n_sparse_initializer)
         return osc_fail(c->err, OSC_ERR_UNSUPPORTED, "graph has %zu sparse initializers; "
                         "sparse tensors are not supported", c->gp->n_sparse_initializer);
@@ -404,6 +409,15 @@ static osc_status load_model(ctx *c, const Onnx__ModelProto *mp) {
 
 osc_status osc_loader_parse_model(const void *buf, size_t len, const char *base_dir,
                                   osc_pool *pool, osc_graph *g, osc_err *err) {
+    return osc_loader_parse_model_lim(buf, len, base_dir, NULL, pool, g, err);
+}
+
+osc_status osc_loader_parse_model_lim(const void *buf, size_t len, const char *base_dir,
+                                      const osc_limits *lim, osc_pool *pool, osc_graph *g,
+                                      osc_err *err) {
+    osc_limits def = {0, (uint64_t)OSC_DEFAULT_MAX_STRING_MIB << 20, OSC_DEFAULT_MAX_NODES,
+                      OSC_MAX_RANK};
+    if (!lim) lim = &def;
     if (!pool || !g || !err || (!buf && len)) {
         if (err) osc_fail(err, OSC_ERR_ARG, "osc_loader_parse_model: NULL argument");
         return OSC_ERR_ARG;
@@ -419,14 +433,15 @@ osc_status osc_loader_parse_model(const void *buf, size_t len, const char *base_
     if (!mp) {
         if (pa.failed && pa.failed_status == OSC_ERR_LIMIT)
             return osc_fail(err, OSC_ERR_LIMIT, "parsing the model: %zu more bytes would "
-                            "exceed the byte cap of %llu", pa.failed_size,
+                            "exceed the byte cap opts.max_bytes (%llu)", pa.failed_size,
                             (unsigned long long)pool->alloc->cap);
         if (pa.failed)
             return osc_fail(err, OSC_ERR_NOMEM, "parsing the model: out of memory allocating "
                             "%zu bytes", pa.failed_size);
         return osc_fail(err, OSC_ERR_PARSE, "bytes are not a valid ModelProto (%zu bytes)", len);
     }
-    ctx c = {.g = g, .pool = pool, .a = pool->alloc, .err = err, .base_dir = base_dir};
+    ctx c = {.g = g, .pool = pool, .a = pool->alloc, .err = err, .base_dir = base_dir,
+             .lim = lim};
     st = load_model(&c, mp);
     osc_names_free(&c.names);
     if (c.declared) osc_free(c.a, c.declared, ((size_t)g->n_values + 1) * sizeof *c.declared);

@@ -54,9 +54,19 @@ typedef struct osc_tdec {
     osc_err *err;
 } osc_tdec;
 
-/* Decodes *tp into *out (dims, dtype, data, nbytes). Validates dtype, rank, dims, element
- * count and the payload size of whichever encoding is used. On failure *out is zeroed and
- * nothing is left allocated outside the pool. */
+/* Smallest external payload that is memory-mapped rather than read (smaller ones cost more to
+ * map than to copy). */
+#define OSC_MMAP_MIN ((size_t)64 << 10)
+
+/* Decodes *tp into *out (dims, dtype, data, nbytes). Validates dtype, rank (<= lim->max_rank),
+ * dims, element count, string lengths (<= lim->max_string) and the payload size of whichever
+ * encoding is used, before allocating anything for the payload. lim NULL: OSC_MAX_RANK and the
+ * default string limit. With a pool, external payloads of at least OSC_MMAP_MIN bytes at an
+ * offset that is a multiple of 16 are memory-mapped (read-only, unmapped when the pool is freed)
+ * instead of copied. On failure *out is zeroed and nothing is left allocated outside the pool. */
+osc_status osc_tensor_from_pb_lim(const Onnx__TensorProto *tp, const osc_tdec *d,
+                                  const osc_limits *lim, osc_tensor *out);
+/* osc_tensor_from_pb_lim with lim NULL. */
 osc_status osc_tensor_from_pb(const Onnx__TensorProto *tp, const osc_tdec *d, osc_tensor *out);
 
 /* ---- external.c: data_location == EXTERNAL ---- */
@@ -74,6 +84,10 @@ osc_status osc_external_resolve(const Onnx__TensorProto *tp, const osc_tdec *d, 
                                 osc_extref *ref);
 /* Reads the resolved range into dst (ref->length bytes). */
 osc_status osc_external_read(const osc_extref *ref, const osc_tdec *d, void *dst);
+/* Maps the resolved range read-only into *out, unmapped when d->pool is freed. The file is opened
+ * again without following symlinks and must still be a regular file holding the range.
+ * OSC_ERR_UNSUPPORTED (nothing reported in d->err) when mapping is not possible: read instead. */
+osc_status osc_external_map(const osc_extref *ref, const osc_tdec *d, void **out);
 
 /* ---- names.c: name -> value id hash map (open addressing) ---- */
 
@@ -99,17 +113,18 @@ void osc_names_free(osc_names *m);
 
 /* ---- type_pb.c / attr_pb.c: pieces of a graph ---- */
 
-/* TypeProto of a graph input/output/value_info -> osc_type (strings copied to pool).
+/* TypeProto of a graph input/output/value_info -> osc_type (strings copied to pool); a rank
+ * over max_rank is OSC_ERR_LIMIT.
  * `role` and `name` name the value in messages ("graph input", "x"). A NULL type, or a
  * tensor type without elem_type/shape, leaves dtype 0 / rank -1. A non-tensor type (sequence,
  * map, optional, sparse tensor, or a kind unknown to this onnx.proto) is accepted: it sets
  * out->non_tensor ("a sequence", ..., "an unknown") and leaves dtype 0 / rank -1. */
 osc_status osc_type_from_pb(const Onnx__TypeProto *tp, const char *role, const char *name,
-                            osc_pool *pool, osc_type *out, osc_err *err);
+                            int32_t max_rank, osc_pool *pool, osc_type *out, osc_err *err);
 
 /* AttributeProto -> osc_attr. `node` names the node in messages; TENSOR values are decoded
- * with `d` (its label is replaced). */
+ * with `d` (its label is replaced) under `lim`, which also bounds STRING values. */
 osc_status osc_attr_from_pb(const Onnx__AttributeProto *ap, const char *node, osc_tdec *d,
-                            osc_attr *out);
+                            const osc_limits *lim, osc_attr *out);
 
 #endif

@@ -78,9 +78,10 @@ bool osc_pb_in_pool(const void *p) {
 osc_status osc_nomem(osc_err *err, const osc_allocator *a, uint64_t n, const char *what) {
     if (over_cap(a, n))
         return osc_fail(err, OSC_ERR_LIMIT,
-                        "%s: %llu more bytes would exceed the byte cap (%llu of %llu in use)",
-                        what, (unsigned long long)n, (unsigned long long)a->used,
-                        (unsigned long long)a->cap);
+                        "%s: %llu more bytes would exceed the byte cap opts.max_bytes (%llu; "
+                        "%llu in use)",
+                        what, (unsigned long long)n, (unsigned long long)a->cap,
+                        (unsigned long long)a->used);
     return osc_fail(err, OSC_ERR_NOMEM, "%s: out of memory allocating %llu bytes", what,
                     (unsigned long long)n);
 }

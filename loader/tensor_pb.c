@@ -73,15 +73,16 @@ static osc_status sink_fail(const osc_tdec *d, size_t n) {
 }
 
 /* Checks dtype, rank and dims; fills out->dtype/rank/dims and the element count. */
-static osc_status decode_header(const Onnx__TensorProto *tp, const osc_tdec *d, osc_tensor *out,
-                                int64_t *count) {
+static osc_status decode_header(const Onnx__TensorProto *tp, const osc_tdec *d,
+                                const osc_limits *lim, osc_tensor *out, int64_t *count) {
     int32_t dtype = tp->has_data_type ? tp->data_type : 0;
     if (!osc_dtype_valid(dtype))
         return osc_fail(d->err, OSC_ERR_MODEL, "%s: unknown dtype %d (allowed 1..%d)", d->label,
                         (int)dtype, OSC_DTYPE_COUNT - 1);
-    if (tp->n_dims > OSC_MAX_RANK)
-        return osc_fail(d->err, OSC_ERR_LIMIT, "%s: rank %zu exceeds the limit of %d", d->label,
-                        tp->n_dims, OSC_MAX_RANK);
+    int32_t max_rank = lim ? lim->max_rank : OSC_MAX_RANK;
+    if (tp->n_dims > (size_t)max_rank)
+        return osc_fail(d->err, OSC_ERR_LIMIT, "%s: rank %zu exceeds the limit of %d "
+                        "(opts.max_rank)", d->label, tp->n_dims, (int)max_rank);
     out->dtype = dtype;
     out->rank = (int32_t)tp->n_dims;
     for (size_t i = 0; i < tp->n_dims; i++) {
@@ -140,15 +141,21 @@ static int pick_field(const Onnx__TensorProto *tp, const osc_tdec *d, const size
     return first;
 }
 
-static osc_status decode_strings(const Onnx__TensorProto *tp, const osc_tdec *d, int64_t count,
-                                 osc_tensor *out) {
+static osc_status decode_strings(const Onnx__TensorProto *tp, const osc_tdec *d,
+                                 const osc_limits *lim, int64_t count, osc_tensor *out) {
     if ((uint64_t)count != tp->n_string_data)
         return osc_fail(d->err, OSC_ERR_MODEL, "%s: string_data has %zu values; expected %lld",
                         d->label, tp->n_string_data, (long long)count);
+    uint64_t max_len = lim ? lim->max_string : (uint64_t)OSC_DEFAULT_MAX_STRING_MIB << 20;
     size_t total = tp->n_string_data * sizeof(osc_string);
-    for (size_t i = 0; i < tp->n_string_data; i++)
+    for (size_t i = 0; i < tp->n_string_data; i++) {
+        if (tp->string_data[i].len > max_len)
+            return osc_fail(d->err, OSC_ERR_LIMIT, "%s: string element %zu has %zu bytes; the "
+                            "limit is %llu (opts.max_string_mib)", d->label, i,
+                            tp->string_data[i].len, (unsigned long long)max_len);
         if (__builtin_add_overflow(total, tp->string_data[i].len, &total))
             return osc_fail(d->err, OSC_ERR_MODEL, "%s: string bytes overflow size_t", d->label);
+    }
     char *block = sink_alloc(d, total);
     if (!block) return sink_fail(d, total);
     osc_string *s = (osc_string *)(void *)block;
@@ -254,9 +261,14 @@ static osc_status inline_payload(const Onnx__TensorProto *tp, const osc_tdec *d,
 }
 
 osc_status osc_tensor_from_pb(const Onnx__TensorProto *tp, const osc_tdec *d, osc_tensor *out) {
+    return osc_tensor_from_pb_lim(tp, d, NULL, out);
+}
+
+osc_status osc_tensor_from_pb_lim(const Onnx__TensorProto *tp, const osc_tdec *d,
+                                  const osc_limits *lim, osc_tensor *out) {
     memset(out, 0, sizeof *out);
     int64_t count = 0;
-    osc_status st = decode_header(tp, d, out, &count);
+    osc_status st = decode_header(tp, d, lim, out, &count);
     if (st) goto fail;
     int32_t dtype = out->dtype;
     int per;
@@ -272,7 +284,7 @@ osc_status osc_tensor_from_pb(const Onnx__TensorProto *tp, const osc_tdec *d, os
         goto fail;
     }
     if (field == P_STRING) {
-        st = decode_strings(tp, d, count, out);
+        st = decode_strings(tp, d, lim, count, out);
         if (st) goto fail;
         return OSC_OK;
     }
@@ -292,6 +304,18 @@ osc_status osc_tensor_from_pb(const Onnx__TensorProto *tp, const osc_tdec *d, os
     if (p.src && d->borrow && d->pool && p.src_w == p.w && osc_pb_in_pool(p.src)) {
         out->data = (void *)p.src; /* protobuf-c's copy already lives in the model's pool */
         return OSC_OK;
+    }
+    /* Large external payloads at an offset aligned for any element are mapped, not copied. */
+    if (external && d->pool && nbytes >= OSC_MMAP_MIN && ref.offset % 16 == 0) {
+        void *mapped = NULL;
+        st = osc_external_map(&ref, d, &mapped);
+        if (!st && k_class[dtype] == C_BOOL) st = check_bools(d, mapped, nbytes, "external data");
+        if (!st) {
+            out->data = mapped;
+            return OSC_OK;
+        }
+        if (st != OSC_ERR_UNSUPPORTED) goto fail; /* a mapping stays registered in the pool */
+        st = OSC_OK;
     }
     void *dst = sink_alloc(d, nbytes);
     if (!dst) {

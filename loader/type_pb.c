@@ -5,7 +5,7 @@
 #include "pb.h"
 
 osc_status osc_type_from_pb(const Onnx__TypeProto *tp, const char *role, const char *name,
-                            osc_pool *pool, osc_type *out, osc_err *err) {
+                            int32_t max_rank, osc_pool *pool, osc_type *out, osc_err *err) {
     memset(out, 0, sizeof *out);
     out->rank = -1;
     if (!tp) return OSC_OK;
@@ -37,9 +37,9 @@ osc_status osc_type_from_pb(const Onnx__TypeProto *tp, const char *role, const c
     out->dtype = dtype;
     const Onnx__TensorShapeProto *sh = tt->shape;
     if (!sh) return OSC_OK;
-    if (sh->n_dim > OSC_MAX_RANK)
-        return osc_fail(err, OSC_ERR_LIMIT, "%s '%s' has rank %zu; the limit is %d", role, name,
-                        sh->n_dim, OSC_MAX_RANK);
+    if (sh->n_dim > (size_t)max_rank)
+        return osc_fail(err, OSC_ERR_LIMIT, "%s '%s' has rank %zu; the limit is %d (opts.max_rank)",
+                        role, name, sh->n_dim, (int)max_rank);
     out->rank = (int32_t)sh->n_dim;
     for (size_t i = 0; i < sh->n_dim; i++) {
         const Onnx__TensorShapeProto__Dimension *dm = sh->dim[i];

@@ -54,7 +54,7 @@ osc_status osc_gather_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_
 osc_status osc_gather_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                           osc_tensor *out, int32_t n_out) {
     osc_tensor want;
-    int32_t axis;
+    int32_t axis = 0; /* set by geometry on success; initialised for -Wmaybe-uninitialized */
     if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
     osc_status st = geometry(k, in, n_in, &want, &axis);
     if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);

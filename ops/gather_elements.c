@@ -3,6 +3,7 @@
 
 #include "../runtime/dtype.h"
 #include "ops.h"
+#include "scatter_loops.h"
 
 static const char *const k_what[2] = {"data", "indices"};
 
@@ -88,32 +89,30 @@ osc_status osc_ge_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
     if (st || n == 0) return st;
 
     /* n > 0 and every index passed osc_check_index_range, so data has no zero dim: its strides
-     * cannot overflow. step[d] moves the source offset with indices dim d (0 along axis: the index
-     * supplies that coordinate); wrap[d] = step[d] * dims[d] <= data's count undoes a carry. */
-    int64_t stride[OSC_MAX_RANK], step[OSC_MAX_RANK], wrap[OSC_MAX_RANK], c[OSC_MAX_RANK];
-    if (!osc_row_strides(data, stride))
+     * cannot overflow. Block by block of the index tensor, each element one typed move. */
+    osc_elem_walk w;
+    if (!osc_elem_walk_init(&w, data, idx, axis))
         return osc_kfail(k, OSC_ERR_LIMIT, "input 0 'data' (%s) has more than 2^63-1 elements",
                          osc_kinput_name(k, 0));
-    const int32_t r = data->rank;
-    for (int32_t d = 0; d < r; d++) {
-        step[d] = d == axis ? 0 : stride[d];
-        wrap[d] = step[d] * idx->dims[d];
-        c[d] = 0;
-    }
+    const osc_elem_fn loop = osc_ge_loop(data->dtype, idx->dtype, w.axis_last);
+    if (!loop) /* validate() accepted only standard dtypes, which all have a loop */
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'data' (%s) has dtype %s, not "
+                         "supported by this op", osc_kinput_name(k, 0),
+                         osc_dtype_get(data->dtype)->name);
     const size_t esize = osc_dtype_get(data->dtype)->bits / 8;
-    char *o = out->data;
-    const char *src = data->data;
+    const size_t isize = idx->dtype == OSC_INT32 ? sizeof(int32_t) : sizeof(int64_t);
+    const int64_t per_block = w.block.rows * w.block.n;
+    size_t data_bytes = 0;
+    osc_dtype_bytes(data->dtype, osc_tensor_count(data), &data_bytes); /* checked above */
+    osc_elem_block b = w.block;
+    b.pf = data_bytes >= OSC_PREFETCH_MIN_BYTES ? OSC_PREFETCH_DIST : 0;
     int64_t base = 0;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t v = osc_index_at(idx, i);
-        if (v < 0) v += s;
-        memcpy(o + (size_t)i * esize, src + (size_t)(base + v * stride[axis]) * esize, esize);
-        for (int32_t d = r - 1; d >= 0; d--) {
-            base += step[d];
-            if (++c[d] < idx->dims[d]) break;
-            base -= wrap[d];
-            c[d] = 0;
-        }
+    for (int64_t blk = 0, flat = 0; blk < w.blocks; blk++, flat += per_block) {
+        b.dst = (char *)out->data + (size_t)flat * esize;
+        b.src = (const char *)data->data + (size_t)base * esize;
+        b.idx = (const char *)idx->data + (size_t)flat * isize;
+        loop(&b); /* moves only: never fails */
+        base = osc_elem_walk_next(&w);
     }
     return OSC_OK;
 }

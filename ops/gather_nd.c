@@ -4,6 +4,7 @@
 
 #include "../runtime/dtype.h"
 #include "ops.h"
+#include "scatter_loops.h"
 
 /* Sizes both infer and run derive from the input shapes, so run never relies on state left by
  * an earlier infer. */
@@ -109,6 +110,14 @@ osc_status osc_gnd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
     /* component j of every tuple against data dim b + j, before any write */
     if ((st = osc_check_index_tuples(k, idx, g.batches * g.tuples * g.k, g.k, dims, g.b)))
         return st;
+    /* the output must hold what it receives: the executor sizes it by infer, a direct caller
+     * must too (found by tests/bad/test_kernel_contract.c: it wrote past a smaller buffer) */
+    size_t esize = osc_dtype_get(data->dtype)->bits / 8;
+    size_t need = (size_t)(g.batches * g.tuples * g.slice) * esize;
+    if (out[0].dtype != data->dtype || out[0].nbytes < need || (need && !out[0].data))
+        return osc_kfail(k, OSC_ERR_ARG, "output 0 (dtype %s, %zu bytes) cannot hold the "
+                         "gathered %s elements (%zu bytes)", osc_dtype_get(out[0].dtype)->name,
+                         out[0].nbytes, osc_dtype_get(data->dtype)->name, need);
     /* An empty output writes nothing. A non-empty one has batches, tuples and a slice, all
      * validated above, so every data dim is non-zero and the strides below cannot overflow. */
     if (g.batches * g.tuples * g.slice == 0) return OSC_OK;
@@ -118,17 +127,21 @@ osc_status osc_gnd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
     stride[nd - 1] = 1;
     for (int32_t j = nd - 1; j > 0; j--) stride[j - 1] = stride[j] * dims[j];
     int64_t batch_elems = stride[0] * dims[0];
-    size_t esize = osc_dtype_get(data->dtype)->bits / 8, slice_bytes = (size_t)g.slice * esize;
-    const char *base = data->data;
-    char *dst = out[0].data;
-    const int64_t *v = idx->data;
-    for (int64_t bi = 0; bi < g.batches; bi++, base += (size_t)batch_elems * esize) {
-        for (int64_t t = 0; t < g.tuples; t++, v += g.k, dst += slice_bytes) {
-            int64_t off = 0;
-            for (int32_t j = 0; j < g.k; j++)
-                off += (v[j] < 0 ? v[j] + dims[j] : v[j]) * stride[j];
-            memcpy(dst, base + (size_t)off * esize, slice_bytes);
-        }
+    /* per batch, one typed move per single-element tuple, one memcpy per longer slice */
+    const osc_nd_fn loop = osc_gnd_loop(data->dtype);
+    if (!loop) /* geometry() accepted only standard dtypes, which all have a loop */
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'data' (%s) has dtype %s, not "
+                         "supported by this op", osc_kinput_name(k, 0),
+                         osc_dtype_get(data->dtype)->name);
+    size_t data_bytes = (size_t)g.count * esize;
+    osc_nd_block b = {.dst = out[0].data, .src = data->data, .idx = idx->data, .dims = dims,
+                      .stride = stride, .tuples = g.tuples, .slice = g.slice, .k = g.k,
+                      .pf = data_bytes >= OSC_PREFETCH_MIN_BYTES ? OSC_PREFETCH_DIST : 0};
+    for (int64_t bi = 0; bi < g.batches; bi++) {
+        loop(&b); /* moves only: never fails */
+        b.dst = (char *)b.dst + (size_t)(g.tuples * g.slice) * esize;
+        b.src = (const char *)b.src + (size_t)batch_elems * esize;
+        b.idx += g.tuples * g.k;
     }
     return OSC_OK;
 }

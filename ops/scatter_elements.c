@@ -4,6 +4,7 @@
 #include "../runtime/dtype.h"
 #include "../runtime/reduce.h"
 #include "ops.h"
+#include "scatter_loops.h"
 
 static const char *const k_what[3] = {"data", "indices", "updates"};
 
@@ -112,47 +113,76 @@ osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
                          data_bytes);
     if (data->dtype == OSC_STRING && k->node->params.reduction == OSC_RED_ADD && !k->strings)
         return osc_kfail(k, OSC_ERR_STATE, "string 'add' needs a string pool and none was given");
-    const int64_t s = data->dims[axis];
-    st = osc_check_index_range(k, idx, axis, s);
-    if (st) return st;
-
-    /* Validation is complete: from here on the output is written. */
-    if (out->data != data->data && data_bytes) memcpy(out->data, data->data, data_bytes);
-    const int64_t n = osc_tensor_count(idx);
-    if (n == 0) return OSC_OK;
-
-    /* n > 0 and every index passed osc_check_index_range, so data has no zero dim: its strides
-     * cannot overflow. step[d] moves the output offset with updates dim d (0 along axis: the index
-     * supplies that coordinate); wrap[d] = step[d] * dims[d] <= data's count undoes a carry. */
-    int64_t stride[OSC_MAX_RANK], step[OSC_MAX_RANK], wrap[OSC_MAX_RANK], c[OSC_MAX_RANK];
-    if (!osc_row_strides(data, stride))
+    const int64_t s = data->dims[axis], n = osc_tensor_count(idx);
+    const int32_t red = k->node->params.reduction;
+    const bool copy = out->data != data->data;
+    const size_t esize = osc_dtype_get(data->dtype)->bits / 8;
+    /* n > 0 and indices that pass the check mean data has no zero dim; with a zero dim the
+     * strides are 0, never an overflow, so the walk fails only on impossible shapes. */
+    osc_elem_walk w;
+    if (n > 0 && !osc_elem_walk_init(&w, data, idx, axis))
         return osc_kfail(k, OSC_ERR_LIMIT, "input 0 'data' (%s) has more than 2^63-1 elements",
                          osc_kinput_name(k, 0));
-    const int32_t r = data->rank;
-    for (int32_t d = 0; d < r; d++) {
-        step[d] = d == axis ? 0 : stride[d];
-        wrap[d] = step[d] * idx->dims[d];
-        c[d] = 0;
-    }
-    const size_t esize = osc_dtype_get(data->dtype)->bits / 8;
+    /* Rows along an innermost axis are short spans of data: copy mode copies a group of rows
+     * just before scattering into them, while they are in cache. */
+    const bool local_rows = n > 0 && w.axis_last && w.block.row_step > 0 &&
+                            (size_t)w.block.row_step * esize <= OSC_FUSE_ROW_MAX_BYTES;
+    const bool fuse_rows = local_rows && copy;
+    /* Otherwise a large output is scattered bucket by bucket; that path checks every index
+     * itself and writes nothing unless all passed. */
+    if (n > 0 && !local_rows && osc_bucket_pays(data_bytes, n) &&
+        osc_se_bucketed(k->alloc, &w, data->dtype, red, idx->dtype, idx->data, upd->data,
+                        out->data, copy ? data->data : NULL,
+                        osc_tensor_count(data)) == OSC_BK_DONE)
+        return OSC_OK;
+    /* the direct loops, or a bucketed run that was skipped or found a bad index: name it */
+    st = osc_check_index_range(k, idx, axis, s);
+    if (st) return st;
+    const osc_elem_fn loop = n > 0 ? osc_se_loop(data->dtype, red, idx->dtype, w.axis_last)
+                                   : NULL;
+    if (n > 0 && !loop) /* validate() found a combiner; the typed loops cover the same pairs */
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' is not defined for %s",
+                         osc_reduction_name(red), osc_dtype_get(data->dtype)->name);
+
+    /* Validation is complete: from here on the output is written. */
+    if (copy && data_bytes && !fuse_rows) memcpy(out->data, data->data, data_bytes);
+    if (n == 0) return OSC_OK;
+
+    /* Block by block in updates order, so duplicates combine in order. fuse_rows: blocks
+     * and rows follow each other through data (the axis is innermost, so every outer dim
+     * steps forward), and `done` bytes of out are copied so far. */
+    const size_t isize = idx->dtype == OSC_INT32 ? sizeof(int32_t) : sizeof(int64_t);
+    const int64_t group = fuse_rows ? osc_fuse_rows(w.block.row_step * (int64_t)esize)
+                                    : w.block.rows;
     char *o = out->data;
-    const char *u = upd->data;
+    const char *src = data->data;
+    size_t done = 0;
+    osc_elem_block b = w.block;
+    /* (rows along an innermost axis stay in cache: nothing to prefetch there) */
+    b.pf = data_bytes >= OSC_PREFETCH_MIN_BYTES && !local_rows ? OSC_PREFETCH_DIST : 0;
+    b.strings = k->strings;
     int64_t base = 0;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t v = osc_index_at(idx, i);
-        if (v < 0) v += s;
-        int64_t off = base + v * stride[axis];
-        /* One element at a time, in updates order, so duplicates combine deterministically. */
-        if (!fn(k->strings, o + (size_t)off * esize, u + (size_t)i * esize, 1))
-            return osc_kfail(k, OSC_ERR_NOMEM, "out of memory concatenating strings at input 2 "
-                             "'updates' (%s) flat position %lld", osc_kinput_name(k, 2),
-                             (long long)i);
-        for (int32_t d = r - 1; d >= 0; d--) {
-            base += step[d];
-            if (++c[d] < idx->dims[d]) break;
-            base -= wrap[d];
-            c[d] = 0;
+    for (int64_t blk = 0, flat = 0; blk < w.blocks; blk++) {
+        for (int64_t r0 = 0; r0 < w.block.rows; r0 += group, flat += b.rows * b.n) {
+            b.rows = w.block.rows - r0 < group ? w.block.rows - r0 : group;
+            const int64_t first = base + r0 * w.block.row_step;
+            if (fuse_rows) {
+                size_t upto = (size_t)(first + b.rows * w.block.row_step) * esize;
+                if (upto > data_bytes) upto = data_bytes;
+                if (upto > done) memcpy(o + done, src + done, upto - done);
+                if (upto > done) done = upto;
+            }
+            b.dst = o + (size_t)first * esize;
+            b.src = (const char *)upd->data + (size_t)flat * esize;
+            b.idx = (const char *)idx->data + (size_t)flat * isize;
+            int64_t failed = loop(&b);
+            if (failed >= 0)
+                return osc_kfail(k, OSC_ERR_NOMEM, "out of memory concatenating strings at "
+                                 "input 2 'updates' (%s) flat position %lld",
+                                 osc_kinput_name(k, 2), (long long)(flat + failed));
         }
+        base = osc_elem_walk_next(&w);
     }
+    if (fuse_rows && done < data_bytes) memcpy(o + done, src + done, data_bytes - done);
     return OSC_OK;
 }

@@ -5,6 +5,7 @@
 #include "../runtime/dtype.h"
 #include "../runtime/reduce.h"
 #include "ops.h"
+#include "scatter_loops.h"
 
 /* Sizes both infer and run derive from the input shapes, so run never relies on state left by
  * an earlier infer. */
@@ -107,33 +108,52 @@ osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
     osc_status st = geometry(k, in, n_in, &g);
     if (st) return st;
     const osc_tensor *data = in[0], *idx = in[1], *upd = in[2];
-    /* every tuple component against its data dim, before any write */
-    if ((st = osc_check_index_tuples(k, idx, g.n_tuples * g.k, g.k, data->dims, 0))) return st;
-
+    const int32_t red = k->node->params.reduction;
     size_t esize = osc_dtype_get(data->dtype)->bits / 8;
     char *dst = out[0].data;
-    if (dst != data->data && g.count > 0) memcpy(dst, data->data, (size_t)g.count * esize);
+    const bool copy = dst != data->data;
+    /* the output must hold data's elements: the executor sizes it by infer, a direct caller
+     * must too (tests/bad/test_kernel_contract.c) */
+    size_t need = (size_t)g.count * esize;
+    if (out[0].dtype != data->dtype || out[0].nbytes < need || (need && !dst))
+        return osc_kfail(k, OSC_ERR_ARG, "output 0 (dtype %s, %zu bytes) cannot hold input 0 "
+                         "'data' (%s): dtype %s, %zu bytes", osc_dtype_get(out[0].dtype)->name,
+                         out[0].nbytes, osc_kinput_name(k, 0), osc_dtype_get(data->dtype)->name,
+                         need);
+    /* element strides of data; no overflow since count > 0 when they are used */
+    int64_t stride[OSC_MAX_RANK];
+    if (g.count > 0) {
+        stride[data->rank - 1] = 1;
+        for (int32_t j = data->rank - 1; j > 0; j--) stride[j - 1] = stride[j] * data->dims[j];
+    }
+    osc_nd_block b = {.dst = dst, .src = upd->data, .idx = idx->data, .dims = data->dims,
+                      .stride = stride, .tuples = g.n_tuples, .slice = g.slice, .k = g.k,
+                      .strings = k->strings};
+    /* Single elements into a large output: bucket by bucket (see ops/scatter_loops.c); that
+     * path checks every tuple itself and writes nothing unless all passed. */
+    if (g.slice == 1 && g.count > 0 && osc_bucket_pays(need, g.n_tuples) &&
+        osc_snd_bucketed(k->alloc, &b, data->dtype, red, dst, copy ? data->data : NULL,
+                         g.count) == OSC_BK_DONE)
+        return OSC_OK;
+    /* every tuple component against its data dim, before any write */
+    if ((st = osc_check_index_tuples(k, idx, g.n_tuples * g.k, g.k, data->dims, 0))) return st;
+    const osc_nd_fn loop = osc_snd_loop(data->dtype, red);
+    if (!loop) /* geometry() found a combiner; the typed loops cover the same pairs */
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' is not defined for dtype %s "
+                         "(input 0 'data' (%s))", osc_reduction_name(red),
+                         osc_dtype_get(data->dtype)->name, osc_kinput_name(k, 0));
+
+    if (copy && g.count > 0) memcpy(dst, data->data, (size_t)g.count * esize);
     /* count == 0: either the slice is empty or a dim under the index is 0, and then the index
      * check above has already refused every tuple. */
     if (g.count == 0 || g.n_tuples == 0) return OSC_OK;
-
-    int64_t stride[OSC_MAX_RANK]; /* element strides of data; no overflow since count > 0 */
-    stride[data->rank - 1] = 1;
-    for (int32_t j = data->rank - 1; j > 0; j--) stride[j - 1] = stride[j] * data->dims[j];
-    const int64_t *v = idx->data;
-    const char *src = upd->data;
-    size_t slice_bytes = (size_t)g.slice * esize;
+    b.pf = (size_t)g.count * esize >= OSC_PREFETCH_MIN_BYTES ? OSC_PREFETCH_DIST : 0;
     /* Tuples in row-major order, one after another: duplicates are applied in order, so the
-     * result is deterministic ("none": the last write wins). */
-    for (int64_t t = 0; t < g.n_tuples; t++, v += g.k, src += slice_bytes) {
-        int64_t off = 0;
-        for (int32_t j = 0; j < g.k; j++)
-            off += (v[j] < 0 ? v[j] + data->dims[j] : v[j]) * stride[j];
-        /* only string add allocates; running out of memory there is the one failure after
-         * writes have begun */
-        if (!g.fn(k->strings, dst + (size_t)off * esize, src, g.slice))
-            return osc_kfail(k, OSC_ERR_NOMEM, "out of memory concatenating strings for "
-                             "update tuple %lld", (long long)t);
-    }
+     * result is deterministic ("none": the last write wins). Only string add allocates;
+     * running out of memory there is the one failure after writes have begun. */
+    int64_t failed = loop(&b);
+    if (failed >= 0)
+        return osc_kfail(k, OSC_ERR_NOMEM, "out of memory concatenating strings for "
+                         "update tuple %lld", (long long)failed);
     return OSC_OK;
 }

@@ -1,9 +1,15 @@
-/* common.c: error messages, the allocator hook with byte accounting, and the chunk pool. */
+/* common.c: error messages, resource limits, the allocator hook with byte accounting, and the
+ * chunk pool. */
 #include "common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+/* The struct size is part of the ABI: new fields come out of reserved[] (LP64 layout). */
+_Static_assert(sizeof(void *) != 8 || sizeof(osc_options) == 56, "osc_options changed size");
 
 osc_status osc_fail(osc_err *e, osc_status status, const char *fmt, ...) {
     if (e->status != OSC_OK) return e->status; /* keep the root cause */
@@ -30,16 +36,108 @@ static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return realloc(ptr, nsize);
 }
 
-void osc_allocator_init(osc_allocator *a, const osc_options *opts) {
+/* A decimal number at the start of a small file ("max" or anything else: 0). */
+static uint64_t read_u64_file(const char *path) {
+    FILE *f = fopen(path, "re");
+    if (!f) return 0;
+    char buf[64];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    uint64_t v = 0;
+    for (size_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; i++) {
+        if (v > (UINT64_MAX - 9) / 10) return 0;
+        v = v * 10 + (uint64_t)(buf[i] - '0');
+    }
+    return v;
+}
+
+/* memory.max of the process's cgroup v2 ("0::/path" in /proc/self/cgroup); 0 when unlimited or
+ * not readable. */
+static uint64_t cgroup_limit(void) {
+    FILE *f = fopen("/proc/self/cgroup", "re");
+    if (!f) return 0;
+    char line[512], path[640];
+    uint64_t v = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "0::", 3) != 0) continue;
+        line[strcspn(line, "\n")] = '\0';
+        snprintf(path, sizeof path, "/sys/fs/cgroup%s/memory.max",
+                 strcmp(line + 3, "/") == 0 ? "" : line + 3);
+        v = read_u64_file(path);
+        break;
+    }
+    fclose(f);
+    return v;
+}
+
+static uint64_t min_known(uint64_t a, uint64_t b) { return !a ? b : !b ? a : a < b ? a : b; }
+
+uint64_t osc_default_max_bytes(void) {
+    uint64_t mem = 0;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0 && (uint64_t)pages <= UINT64_MAX / (uint64_t)page)
+        mem = (uint64_t)pages * (uint64_t)page;
+    mem = min_known(mem, cgroup_limit());
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        mem = min_known(mem, (uint64_t)rl.rlim_cur);
+    return mem / 2;
+}
+
+osc_status osc_limits_resolve(const osc_options *opts, osc_limits *lim, osc_err *err) {
+    osc_options def;
+    if (!opts) {
+        memset(&def, 0, sizeof def);
+        opts = &def;
+    }
+    if (opts->max_nodes < 0)
+        return osc_fail(err, OSC_ERR_ARG, "opts.max_nodes is %d; expected 0 (default %d) or more",
+                        (int)opts->max_nodes, OSC_DEFAULT_MAX_NODES);
+    if (opts->max_rank > OSC_MAX_RANK)
+        return osc_fail(err, OSC_ERR_ARG, "opts.max_rank is %d; expected 0 (default %d) to %d",
+                        (int)opts->max_rank, OSC_MAX_RANK, OSC_MAX_RANK);
+    lim->max_nodes = opts->max_nodes ? opts->max_nodes : OSC_DEFAULT_MAX_NODES;
+    lim->max_rank = opts->max_rank ? opts->max_rank : OSC_MAX_RANK;
+    lim->max_string = (uint64_t)(opts->max_string_mib ? opts->max_string_mib
+                                                       : OSC_DEFAULT_MAX_STRING_MIB) << 20;
+    lim->max_bytes = opts->max_bytes == OSC_NO_LIMIT ? 0
+                     : opts->max_bytes ? opts->max_bytes
+                                       : osc_default_max_bytes();
+    return OSC_OK;
+}
+
+void osc_allocator_init_cap(osc_allocator *a, const osc_options *opts, uint64_t cap) {
     a->fn = (opts && opts->alloc) ? opts->alloc : default_alloc;
     a->ud = opts ? opts->alloc_ud : NULL;
-    a->cap = opts ? opts->max_bytes : 0;
+    a->cap = cap;
     a->used = 0;
+    a->capped = false;
+}
+
+void osc_allocator_init(osc_allocator *a, const osc_options *opts) {
+    uint64_t cap = !opts || !opts->max_bytes ? osc_default_max_bytes()
+                   : opts->max_bytes == OSC_NO_LIMIT ? 0
+                                                     : opts->max_bytes;
+    osc_allocator_init_cap(a, opts, cap);
+}
+
+osc_status osc_cap_explain(osc_err *e, osc_allocator *a, const char *whose) {
+    if (e->status != OSC_ERR_NOMEM || !a->capped) return e->status;
+    char orig[OSC_MSG_SIZE];
+    snprintf(orig, sizeof orig, "%s", e->msg);
+    e->status = OSC_ERR_LIMIT;
+    snprintf(e->msg, sizeof e->msg, "byte cap reached: %s would need more than opts.max_bytes = "
+             "%llu bytes (%.400s)", whose, (unsigned long long)a->cap, orig);
+    a->capped = false;
+    return e->status;
 }
 
 void *osc_realloc(osc_allocator *a, void *p, size_t osize, size_t nsize) {
-    if (nsize > osize && a->cap && (nsize - osize > a->cap || a->used + (nsize - osize) > a->cap))
+    if (nsize > osize && a->cap && (nsize - osize > a->cap || a->used + (nsize - osize) > a->cap)) {
+        a->capped = true;
         return NULL;
+    }
     if (nsize == 0) {
         if (p) {
             a->fn(a->ud, p, osize, 0);
@@ -74,10 +172,29 @@ struct osc_pool_block {
     max_align_t align[]; /* payload */
 };
 
+struct osc_pool_cleanup {
+    osc_pool_cleanup *next;
+    void (*fn)(void *addr, size_t len);
+    void *addr;
+    size_t len;
+};
+
 void osc_pool_init(osc_pool *p, osc_allocator *a, size_t chunk) {
     p->alloc = a;
     p->head = NULL;
     p->chunk = chunk ? chunk : 16384;
+    p->cleanups = NULL;
+}
+
+bool osc_pool_defer(osc_pool *p, void (*fn)(void *addr, size_t len), void *addr, size_t len) {
+    osc_pool_cleanup *c = osc_pool_alloc(p, sizeof *c);
+    if (!c) return false;
+    c->fn = fn;
+    c->addr = addr;
+    c->len = len;
+    c->next = p->cleanups;
+    p->cleanups = c;
+    return true;
 }
 
 void *osc_pool_alloc(osc_pool *p, size_t n) {
@@ -118,6 +235,8 @@ char *osc_pool_strdup(osc_pool *p, const char *s) {
 }
 
 void osc_pool_reset(osc_pool *p) {
+    for (osc_pool_cleanup *c = p->cleanups; c; c = c->next) c->fn(c->addr, c->len);
+    p->cleanups = NULL; /* the records live in the blocks freed below */
     osc_pool_block *b = p->head;
     while (b) {
         osc_pool_block *next = b->next;

@@ -24,28 +24,55 @@ osc_status osc_fail(osc_err *e, osc_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void osc_err_clear(osc_err *e);
 
-/* The allocator hook plus byte accounting against a cap (opts.max_bytes; 0 = none). */
+/* The limits of osc_options, resolved (defaults applied) once per load; a model and its
+ * sessions read them from the model. */
+typedef struct osc_limits {
+    uint64_t max_bytes;   /* 0: no cap */
+    uint64_t max_string;  /* bytes of one string element */
+    int32_t max_nodes;
+    int32_t max_rank;
+} osc_limits;
+
+/* Checks the limit fields of opts (NULL: all defaults) and fills *lim; OSC_ERR_ARG with a
+ * message for a value out of its range. Reads the machine's memory when max_bytes is 0. */
+osc_status osc_limits_resolve(const osc_options *opts, osc_limits *lim, osc_err *err);
+/* Half of the memory this process may use: min(physical memory, cgroup v2 memory.max,
+ * RLIMIT_AS) / 2; 0 (no cap) when none of them can be read. Reads the system each call. */
+uint64_t osc_default_max_bytes(void);
+
+/* The allocator hook plus byte accounting against a cap (0 = none). */
 typedef struct osc_allocator {
     osc_alloc_fn fn;
     void *ud;
     uint64_t cap;
     uint64_t used;
+    bool capped;  /* a request was refused because of the cap (reset by whoever reports it) */
 } osc_allocator;
 
+/* The hook of opts and the cap osc_limits_resolve gives max_bytes (opts NULL: defaults). */
 void osc_allocator_init(osc_allocator *a, const osc_options *opts);
-/* NULL on failure or when the cap would be exceeded (the caller reports OSC_ERR_NOMEM). */
+/* The same with the cap given (0: none). */
+void osc_allocator_init_cap(osc_allocator *a, const osc_options *opts, uint64_t cap);
+/* NULL on failure or when the cap would be exceeded (then a->capped is set; the caller reports
+ * OSC_ERR_NOMEM, which osc_cap_explain turns into OSC_ERR_LIMIT). */
 void *osc_malloc(osc_allocator *a, size_t n);
 void *osc_calloc(osc_allocator *a, size_t count, size_t size);
 void *osc_realloc(osc_allocator *a, void *p, size_t osize, size_t nsize);
 void osc_free(osc_allocator *a, void *p, size_t n);
+/* Call when a model load or a run failed: if the failure is OSC_ERR_NOMEM and the allocator
+ * refused a request because of its cap, the status becomes OSC_ERR_LIMIT and the message says
+ * so, naming `whose` budget ("the model", "this session"). Returns the (new) status. */
+osc_status osc_cap_explain(osc_err *e, osc_allocator *a, const char *whose);
 
 /* A pool: many small allocations freed together (a loaded model, the strings of one run).
  * Large requests get their own block; everything is released by osc_pool_free/reset. */
 typedef struct osc_pool_block osc_pool_block;
+typedef struct osc_pool_cleanup osc_pool_cleanup;
 typedef struct osc_pool {
     osc_allocator *alloc;
     osc_pool_block *head;
     size_t chunk;  /* default chunk size */
+    osc_pool_cleanup *cleanups; /* run by osc_pool_reset, newest first */
 } osc_pool;
 
 void osc_pool_init(osc_pool *p, osc_allocator *a, size_t chunk);
@@ -53,7 +80,11 @@ void osc_pool_init(osc_pool *p, osc_allocator *a, size_t chunk);
 void *osc_pool_alloc(osc_pool *p, size_t n);
 char *osc_pool_strdup(osc_pool *p, const char *s);
 char *osc_pool_strndup(osc_pool *p, const char *s, size_t n);
-void osc_pool_reset(osc_pool *p);  /* frees every block */
+/* Registers fn(addr, len), run when the pool is reset or freed: resources that live as long as
+ * the pool but are not its memory (a memory-mapped file). False when out of memory: the caller
+ * still owns the resource and releases it itself. */
+bool osc_pool_defer(osc_pool *p, void (*fn)(void *addr, size_t len), void *addr, size_t len);
+void osc_pool_reset(osc_pool *p);  /* runs the cleanups, then frees every block */
 void osc_pool_free(osc_pool *p);
 
 /* Checked 64-bit arithmetic: false on overflow. */

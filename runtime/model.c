@@ -41,7 +41,9 @@ static osc_status resolve(osc_model *m, osc_err *err) {
             first = i;
             continue;
         }
-        bool seen = strcmp(n->op_type, g->nodes[first].op_type) == 0;
+        /* once the list is full, nothing more is appended: skip the scan, which would make a
+         * graph of many distinct unknown ops quadratic */
+        bool seen = used >= sizeof also - 1 || strcmp(n->op_type, g->nodes[first].op_type) == 0;
         for (int32_t j = first + 1; !seen && j < i; j++)
             seen = !g->nodes[j].kernel && strcmp(g->nodes[j].op_type, n->op_type) == 0 &&
                    strcmp(g->nodes[j].domain, n->domain) == 0;
@@ -285,6 +287,7 @@ static osc_status fold_constants(osc_model *m, osc_err *err) {
         if (!ready) continue;
         int32_t stop;
         osc_status st = osc_infer_range(m, vals, known, i, i + 1, &stop, io, err);
+        if (!st) st = osc_check_ranks(m, vals, i, i + 1, err);
         if (st) return st;
         bool fold = all_known || shape_only_op(n);
         for (int32_t j = 0; j < n->n_outputs; j++) {
@@ -322,6 +325,47 @@ static osc_status fold_constants(osc_model *m, osc_err *err) {
     return OSC_OK;
 }
 
+/* The smallest arena any run can have is the plan with every graph output in a caller buffer.
+ * When even that exceeds the byte cap, no session could ever run: refuse the model now, before
+ * a session allocates anything (a model claiming a 10^12-element intermediate fails here). */
+static osc_status check_min_arena(osc_model *m, const uint64_t *need, uint64_t *sizes,
+                                  int32_t *scratch, uint64_t *offsets, osc_err *err) {
+    if (!m->lim.max_bytes || m->arena_bytes <= m->lim.max_bytes) return OSC_OK;
+    bool *outside = osc_pool_alloc(&m->pool, ((size_t)m->n_bufs + 1) * sizeof *outside);
+    if (!outside) return osc_fail(err, OSC_ERR_NOMEM, "out of memory inferring shapes");
+    for (int32_t o = 0; o < m->g.n_outputs; o++)
+        if (m->buf_of[m->g.outputs[o]] >= 0) outside[m->buf_of[m->g.outputs[o]]] = true;
+    uint64_t least = osc_plan_run(m, need, outside, sizes, scratch, offsets);
+    if (least <= m->lim.max_bytes) return OSC_OK;
+    int32_t big = -1; /* the largest value that must live in the arena, for the message */
+    for (int32_t v = 0; v < m->g.n_values; v++) {
+        int32_t b = m->buf_of[v];
+        if (b >= 0 && !outside[b] && m->buf_input[b] < 0 &&
+            (big < 0 || m->static_vals[v].nbytes > m->static_vals[big].nbytes))
+            big = v;
+    }
+    return osc_fail(err, OSC_ERR_LIMIT, "the model's shapes need an arena of at least %llu bytes "
+                    "(largest value '%s', %zu bytes); opts.max_bytes is %llu",
+                    (unsigned long long)least, big >= 0 ? m->g.values[big].name : "?",
+                    big >= 0 ? m->static_vals[big].nbytes : (size_t)0,
+                    (unsigned long long)m->lim.max_bytes);
+}
+
+osc_status osc_check_ranks(const osc_model *m, const osc_tensor *vals, int32_t from, int32_t to,
+                           osc_err *err) {
+    for (int32_t i = from; i < to; i++) {
+        const osc_node *n = &m->g.nodes[i];
+        for (int32_t j = 0; !n->folded && j < n->n_outputs; j++) {
+            int32_t v = n->outputs[j];
+            if (v >= 0 && vals[v].rank > m->lim.max_rank)
+                return osc_fail(err, OSC_ERR_LIMIT, "node '%s' (%s): output '%s' has rank %d; the "
+                                "limit is %d (opts.max_rank)", n->name, n->op_type,
+                                m->g.values[v].name, (int)vals[v].rank, (int)m->lim.max_rank);
+        }
+    }
+    return OSC_OK;
+}
+
 /* When every input is static, infer all shapes now, check declared outputs, and plan. */
 static osc_status infer_static(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
@@ -344,6 +388,7 @@ static osc_status infer_static(osc_model *m, osc_err *err) {
     if (!io.ins || !io.outs) return osc_fail(err, OSC_ERR_NOMEM, "out of memory inferring shapes");
     int32_t stop;
     osc_status st = osc_infer_range(m, vals, NULL, 0, g->n_nodes, &stop, io, err);
+    if (!st) st = osc_check_ranks(m, vals, 0, g->n_nodes, err);
     if (st) return st;
     for (int32_t o = 0; o < g->n_outputs; o++) {
         const osc_value *val = &g->values[g->outputs[o]];
@@ -361,7 +406,7 @@ static osc_status infer_static(osc_model *m, osc_err *err) {
     osc_buffer_need(m, vals, need);
     m->arena_bytes = osc_plan_run(m, need, NULL, sizes, scratch, offsets);
     m->static_vals = vals;
-    return OSC_OK;
+    return check_min_arena(m, need, sizes, scratch, offsets, err);
 }
 
 /* Runs after dispatch, so a model that also uses an unsupported op is reported by its op. */
@@ -436,21 +481,25 @@ osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_d
         copy_msg(msg, msg_size, &err);
         return err.status;
     }
-    if (check_options(opts, &err)) {
+    osc_limits lim;
+    if (check_options(opts, &err) || osc_limits_resolve(opts, &lim, &err)) {
         copy_msg(msg, msg_size, &err);
         return err.status;
     }
-    osc_allocator_init(&a, opts);
+    osc_allocator_init_cap(&a, opts, lim.max_bytes);
     osc_model *m = osc_calloc(&a, 1, sizeof *m);
     if (!m) {
         osc_fail(&err, OSC_ERR_NOMEM, "out of memory allocating the model");
+        osc_cap_explain(&err, &a, "the model");
         copy_msg(msg, msg_size, &err);
         return err.status;
     }
     m->alloc = a;
+    m->lim = lim;
     if (opts) m->opts = *opts;
     osc_pool_init(&m->pool, &m->alloc, 0);
-    osc_status st = osc_loader_parse_model(buf, len, base_dir, &m->pool, &m->g, &err);
+    osc_status st = osc_loader_parse_model_lim(buf, len, base_dir, &m->lim, &m->pool, &m->g,
+                                               &err);
     if (!st) st = dispatch(m, &err);
     if (!st) st = check_tensor_types(m, &err);
     if (!st) st = order_inputs(m, &err);
@@ -460,6 +509,7 @@ osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_d
     if (!st) st = infer_static(m, &err);
     if (st) {
         if (err.status == OSC_OK) osc_fail(&err, st, "model load failed");
+        st = osc_cap_explain(&err, &m->alloc, "the model");
         copy_msg(msg, msg_size, &err);
         osc_model_free(m);
         return st;
@@ -481,11 +531,12 @@ osc_status osc_model_load_file(const char *path, const osc_options *opts, osc_mo
         copy_msg(msg, msg_size, &err);
         return err.status;
     }
-    if (check_options(opts, &err)) { /* before reading a possibly large file */
-        copy_msg(msg, msg_size, &err);
+    osc_limits lim;
+    if (check_options(opts, &err) || osc_limits_resolve(opts, &lim, &err)) {
+        copy_msg(msg, msg_size, &err); /* before reading a possibly large file */
         return err.status;
     }
-    osc_allocator_init(&a, opts);
+    osc_allocator_init_cap(&a, opts, lim.max_bytes);
     osc_status st = osc_read_file(&a, path, &buf, &len, &err);
     if (st) {
         copy_msg(msg, msg_size, &err);

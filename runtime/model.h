@@ -8,6 +8,7 @@
 struct osc_model {
     osc_allocator alloc;   /* load-time allocations and the model's pool */
     osc_options opts;
+    osc_limits lim;        /* opts' limits resolved at load (defaults applied) */
     osc_pool pool;
     osc_graph g;
     int32_t n_inputs;      /* graph inputs, those without a default first */
@@ -51,6 +52,10 @@ bool osc_node_ready(const osc_model *m, int32_t i, const bool *known);
  * dtype/shape/nbytes of their outputs (data NULL). */
 osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *known, int32_t from,
                            int32_t end, int32_t *stop, osc_node_io io, osc_err *err);
+/* OSC_ERR_LIMIT when an output of nodes from..to-1 (not folded) in vals has a rank over the
+ * model's max_rank. Called after every inference. */
+osc_status osc_check_ranks(const osc_model *m, const osc_tensor *vals, int32_t from, int32_t to,
+                           osc_err *err);
 /* Runs node i's kernel on vals (outputs' data already placed). */
 osc_status osc_run_node(const osc_model *m, int32_t i, osc_tensor *vals, osc_node_io io,
                         osc_kctx *k);

@@ -2,7 +2,10 @@
 #ifndef OSC_REDUCE_H
 #define OSC_REDUCE_H
 
+#include <string.h>
+
 #include "common.h"
+#include "dtype.h"
 #include "graph.h"
 
 /* dst[j] = f(dst[j], src[j]) for 0 <= j < n, for elements of one dtype. `strings` supplies
@@ -22,5 +25,84 @@ osc_reduce_fn osc_reduce_get(int32_t dtype, int32_t reduction);
 /* "none", "add", "mul", "max", "min"; OSC_RED_* from a string (-1 when unknown). */
 const char *osc_reduction_name(int32_t reduction);
 int32_t osc_reduction_parse(const char *s);
+
+/* ---- The scalar rules behind every combiner ----
+ * OSC_COMBINE_<CLASS>_<RED>(T, a, b) is the new value of an element of storage type T that
+ * holds a when update b arrives (CLASS as in OSC_STD_TYPES, RED one of ADD MUL MAX MIN). They
+ * are the one definition of the semantics above: osc_reduce_get's span loops and the typed
+ * scatter loops of ops/scatter_loops.c both expand them, so every path rounds, wraps and
+ * treats NaN the same way. Arguments may be evaluated more than once. String add is not an
+ * expression (it allocates): osc_string_append. */
+#define OSC_IS_NAN(x) ((x) != (x))
+/* numpy maximum/minimum: keep a when a >= b (or a is NaN), else b (so a NaN in b wins too) */
+#define OSC_FMAX(a, b) (((a) >= (b) || OSC_IS_NAN(a)) ? (a) : (b))
+#define OSC_FMIN(a, b) (((a) <= (b) || OSC_IS_NAN(a)) ? (a) : (b))
+
+#define OSC_COMBINE_FLOAT_ADD(T, a, b) ((T)((a) + (b)))
+#define OSC_COMBINE_FLOAT_MUL(T, a, b) ((T)((a) * (b)))
+#define OSC_COMBINE_FLOAT_MAX(T, a, b) OSC_FMAX(a, b)
+#define OSC_COMBINE_FLOAT_MIN(T, a, b) OSC_FMIN(a, b)
+
+/* Integers wrap: compute modulo 2^64 in uint64_t, then truncate to T. */
+#define OSC_COMBINE_SINT_ADD(T, a, b) ((T)((uint64_t)(a) + (uint64_t)(b)))
+#define OSC_COMBINE_SINT_MUL(T, a, b) ((T)((uint64_t)(a) * (uint64_t)(b)))
+#define OSC_COMBINE_SINT_MAX(T, a, b) ((a) >= (b) ? (a) : (b))
+#define OSC_COMBINE_SINT_MIN(T, a, b) ((a) <= (b) ? (a) : (b))
+#define OSC_COMBINE_UINT_ADD OSC_COMBINE_SINT_ADD
+#define OSC_COMBINE_UINT_MUL OSC_COMBINE_SINT_MUL
+#define OSC_COMBINE_UINT_MAX OSC_COMBINE_SINT_MAX
+#define OSC_COMBINE_UINT_MIN OSC_COMBINE_SINT_MIN
+
+#define OSC_COMBINE_BOOL_ADD(T, a, b) ((T)((a) | (b)))
+#define OSC_COMBINE_BOOL_MUL(T, a, b) ((T)((a) & (b)))
+#define OSC_COMBINE_BOOL_MAX OSC_COMBINE_BOOL_ADD
+#define OSC_COMBINE_BOOL_MIN OSC_COMBINE_BOOL_MUL
+
+/* float16/bfloat16: in float, rounded back to nearest even after every single update */
+#define OSC_HALF_OP(TO, FROM, OP, a, b) TO(OP(float, FROM(a), FROM(b)))
+#define OSC_COMBINE_F16_ADD(T, a, b) \
+    OSC_HALF_OP(osc_f32_to_f16, osc_f16_to_f32, OSC_COMBINE_FLOAT_ADD, a, b)
+#define OSC_COMBINE_F16_MUL(T, a, b) \
+    OSC_HALF_OP(osc_f32_to_f16, osc_f16_to_f32, OSC_COMBINE_FLOAT_MUL, a, b)
+#define OSC_COMBINE_F16_MAX(T, a, b) \
+    OSC_HALF_OP(osc_f32_to_f16, osc_f16_to_f32, OSC_COMBINE_FLOAT_MAX, a, b)
+#define OSC_COMBINE_F16_MIN(T, a, b) \
+    OSC_HALF_OP(osc_f32_to_f16, osc_f16_to_f32, OSC_COMBINE_FLOAT_MIN, a, b)
+#define OSC_COMBINE_BF16_ADD(T, a, b) \
+    OSC_HALF_OP(osc_f32_to_bf16, osc_bf16_to_f32, OSC_COMBINE_FLOAT_ADD, a, b)
+#define OSC_COMBINE_BF16_MUL(T, a, b) \
+    OSC_HALF_OP(osc_f32_to_bf16, osc_bf16_to_f32, OSC_COMBINE_FLOAT_MUL, a, b)
+#define OSC_COMBINE_BF16_MAX(T, a, b) \
+    OSC_HALF_OP(osc_f32_to_bf16, osc_bf16_to_f32, OSC_COMBINE_FLOAT_MAX, a, b)
+#define OSC_COMBINE_BF16_MIN(T, a, b) \
+    OSC_HALF_OP(osc_f32_to_bf16, osc_bf16_to_f32, OSC_COMBINE_FLOAT_MIN, a, b)
+
+#define OSC_CPLX_NAN(z) (OSC_IS_NAN((z).re) || OSC_IS_NAN((z).im))
+/* numpy's CGE/CLE: a NaN imaginary part on either side makes the comparison false, so with
+ * the OSC_CPLX_NAN(a) test below a NaN on either side wins, as for real floats. */
+#define OSC_CPLX_IM_OK(a, b) (!OSC_IS_NAN((a).im) && !OSC_IS_NAN((b).im))
+#define OSC_CPLX_GE(a, b) \
+    (((a).re > (b).re && OSC_CPLX_IM_OK(a, b)) || ((a).re == (b).re && (a).im >= (b).im))
+#define OSC_CPLX_LE(a, b) \
+    (((a).re < (b).re && OSC_CPLX_IM_OK(a, b)) || ((a).re == (b).re && (a).im <= (b).im))
+#define OSC_COMBINE_COMPLEX_ADD(T, a, b) ((T){(a).re + (b).re, (a).im + (b).im})
+#define OSC_COMBINE_COMPLEX_MUL(T, a, b) \
+    ((T){(a).re * (b).re - (a).im * (b).im, (a).re * (b).im + (a).im * (b).re})
+#define OSC_COMBINE_COMPLEX_MAX(T, a, b) ((OSC_CPLX_GE(a, b) || OSC_CPLX_NAN(a)) ? (a) : (b))
+#define OSC_COMBINE_COMPLEX_MIN(T, a, b) ((OSC_CPLX_LE(a, b) || OSC_CPLX_NAN(a)) ? (a) : (b))
+
+/* Byte-wise order of two strings, a proper prefix first: <0, 0, >0. */
+static inline int osc_string_cmp(osc_string a, osc_string b) {
+    size_t n = a.len < b.len ? a.len : b.len;
+    int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+    if (c) return c;
+    return (a.len > b.len) - (a.len < b.len);
+}
+#define OSC_COMBINE_STRING_MAX(T, a, b) (osc_string_cmp(a, b) >= 0 ? (a) : (b))
+#define OSC_COMBINE_STRING_MIN(T, a, b) (osc_string_cmp(a, b) <= 0 ? (a) : (b))
+
+/* String add: *d becomes *d followed by s, in new bytes from `strings` (d unchanged when s is
+ * empty). False, with *d unchanged, only when that allocation fails. */
+bool osc_string_append(osc_pool *strings, osc_string *d, osc_string s);
 
 #endif

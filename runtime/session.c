@@ -56,8 +56,9 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     if (!m || !out) return OSC_ERR_ARG;
     osc_allocator a = m->alloc;
     a.used = 0; /* the cap counts each session on its own */
+    a.capped = false;
     osc_session *s = osc_calloc(&a, 1, sizeof *s);
-    if (!s) return OSC_ERR_NOMEM;
+    if (!s) return a.capped ? OSC_ERR_LIMIT : OSC_ERR_NOMEM;
     s->alloc = a;
     s->m = m;
     sizes_of z = table_sizes(m);
@@ -86,8 +87,9 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
         !s->sizes || !s->scratch || !s->direct || !s->plan_direct || !s->external ||
         !s->out_data || !s->out_cap || !s->out_mode || (m->opts.profile && !s->node_ns) ||
         !s->io.ins || !s->io.outs || !s->known || !s->buf_data) {
+        osc_status st = s->alloc.capped ? OSC_ERR_LIMIT : OSC_ERR_NOMEM;
         osc_session_free(s);
-        return OSC_ERR_NOMEM;
+        return st;
     }
     for (int32_t v = 0; v < m->g.n_values; v++)
         if (m->g.values[v].init) s->vals[v] = *m->g.values[v].init;
@@ -160,6 +162,9 @@ static osc_status check_input(osc_session *s, int32_t v, const osc_tensor *t) {
     if (!osc_dtype_valid(t->dtype) || t->rank < 0 || t->rank > OSC_MAX_RANK)
         return osc_fail(&s->err, OSC_ERR_ARG, "input '%s': dtype %d or rank %d is invalid",
                         val->name, (int)t->dtype, (int)t->rank);
+    if (t->rank > s->m->lim.max_rank)
+        return osc_fail(&s->err, OSC_ERR_LIMIT, "input '%s': rank %d; the limit is %d "
+                        "(opts.max_rank)", val->name, (int)t->rank, (int)s->m->lim.max_rank);
     int64_t count = osc_tensor_count(t);
     size_t need;
     if (count < 0 || !osc_dtype_bytes(t->dtype, count, &need))
@@ -175,19 +180,26 @@ static osc_status check_input(osc_session *s, int32_t v, const osc_tensor *t) {
         return osc_fail(&s->err, OSC_ERR_SHAPE, "input '%s': expected dtype %s, given %s",
                         val->name, osc_dtype_get(want_dtype)->name,
                         osc_dtype_get(t->dtype)->name);
-    if (d->rank < 0) return OSC_OK;
-    bool bad = d->rank != t->rank;
+    bool bad = d->rank >= 0 && d->rank != t->rank; /* rank -1: any shape */
     for (int32_t i = 0; !bad && i < d->rank; i++) bad = d->dims[i] >= 0 && d->dims[i] != t->dims[i];
     if (bad)
         return osc_fail(&s->err, OSC_ERR_SHAPE, "input '%s': expected shape %s, given %s",
                         val->name, dims_str(d->dims, d->rank, want, sizeof want),
                         dims_str(t->dims, t->rank, got, sizeof got));
+    /* whatever the declaration: a string input of unknown shape was once bound unchecked, and a
+     * NULL pointer with a length then reached the kernels (found by tests/bad/test_misuse.c) */
     if (t->dtype == OSC_STRING) {
         const osc_string *str = t->data;
-        for (int64_t i = 0; i < count; i++)
+        for (int64_t i = 0; i < count; i++) {
             if (str[i].len && !str[i].ptr)
                 return osc_fail(&s->err, OSC_ERR_ARG, "input '%s': string %lld has length %zu "
                                 "and a NULL pointer", val->name, (long long)i, str[i].len);
+            if (str[i].len > s->m->lim.max_string)
+                return osc_fail(&s->err, OSC_ERR_LIMIT, "input '%s': string %lld has %zu bytes; "
+                                "the limit is %llu (opts.max_string_mib)", val->name,
+                                (long long)i, str[i].len,
+                                (unsigned long long)s->m->lim.max_string);
+        }
     }
     return OSC_OK;
 }
@@ -374,6 +386,7 @@ static osc_status prepare_run(osc_session *s) {
         s->inferred = s->planned = false;
         int32_t stop;
         osc_status st = osc_infer_range(m, s->vals, NULL, 0, m->g.n_nodes, &stop, s->io, &s->err);
+        if (!st) st = osc_check_ranks(m, s->vals, 0, m->g.n_nodes, &s->err);
         if (st) return st;
         for (int32_t i = 0; i < m->n_inputs; i++) s->plan_inputs[i] = s->vals[m->input_order[i]];
         osc_buffer_need(m, s->vals, s->need);
@@ -397,10 +410,15 @@ static osc_status prepare_run(osc_session *s) {
                             (unsigned long long)size);
         if (size > s->arena_size) {
             void *arena = osc_malloc(&s->alloc, (size_t)size);
+            if (!arena && s->alloc.capped)
+                return osc_fail(&s->err, OSC_ERR_LIMIT, "the run needs an arena of %llu bytes; "
+                                "with the %llu bytes this session holds that exceeds "
+                                "opts.max_bytes (%llu)", (unsigned long long)size,
+                                (unsigned long long)s->alloc.used,
+                                (unsigned long long)s->alloc.cap);
             if (!arena)
-                return osc_fail(&s->err, OSC_ERR_NOMEM, "cannot allocate an arena of %llu "
-                                "bytes%s", (unsigned long long)size,
-                                s->alloc.cap ? " (or the max_bytes cap was reached)" : "");
+                return osc_fail(&s->err, OSC_ERR_NOMEM, "cannot allocate an arena of %llu bytes",
+                                (unsigned long long)size);
             osc_free(&s->alloc, s->arena, s->arena_size);
             s->arena = arena;
             s->arena_size = size;
@@ -421,6 +439,11 @@ static osc_status own_string_outputs(osc_session *s) {
         osc_string *str = t->data;
         int64_t count = osc_tensor_count(t);
         for (int64_t i = 0; i < count; i++) {
+            if (str[i].len > s->m->lim.max_string)
+                return osc_fail(&s->err, OSC_ERR_LIMIT, "output '%s': string %lld has %zu bytes; "
+                                "the limit is %llu (opts.max_string_mib)",
+                                g->values[g->outputs[o]].name, (long long)i, str[i].len,
+                                (unsigned long long)s->m->lim.max_string);
             char *copy = osc_pool_strndup(&s->strings, str[i].ptr, str[i].len);
             if (!copy) return osc_fail(&s->err, OSC_ERR_NOMEM, "out of memory copying strings");
             str[i].ptr = copy;
@@ -488,6 +511,7 @@ static osc_status run_dynamic(osc_session *s) {
         if (m->input_inplace[i]) s->is_bound[i] = false;
     for (int32_t from = 0, stop; from < g->n_nodes; from = stop) {
         st = osc_infer_range(m, s->vals, s->known, from, g->n_nodes, &stop, s->io, &s->err);
+        if (!st) st = osc_check_ranks(m, s->vals, from, stop, &s->err);
         if (st) return st;
         if (stop == from)
             return osc_fail(&s->err, OSC_ERR_MODEL, "node '%s' (%s): its output shape depends on "
@@ -519,12 +543,10 @@ static osc_status run_dynamic(osc_session *s) {
     return check_output_buffers(s);
 }
 
-osc_status osc_session_run(osc_session *s) {
-    if (!s) return OSC_ERR_ARG;
+/* osc_session_run without the byte-cap explanation. */
+static osc_status run(osc_session *s) {
     const osc_model *m = s->m;
     const osc_graph *g = &m->g;
-    osc_err_clear(&s->err);
-    s->ok = false;
     for (int32_t i = 0; i < m->n_inputs; i++) {
         int32_t v = m->input_order[i];
         if (s->is_bound[i]) s->vals[v] = s->bound[i];
@@ -554,6 +576,15 @@ osc_status osc_session_run(osc_session *s) {
     finish_outputs(s);
     s->ok = true;
     return OSC_OK;
+}
+
+osc_status osc_session_run(osc_session *s) {
+    if (!s) return OSC_ERR_ARG;
+    osc_err_clear(&s->err);
+    s->ok = false;
+    s->alloc.capped = false;
+    osc_status st = run(s);
+    return st ? osc_cap_explain(&s->err, &s->alloc, "this session") : st;
 }
 
 /* The checks the output calls share: OSC_ERR_ARG for a bad index, OSC_ERR_STATE without a

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # run-tests.sh: the whole test suite: plain and ASan+UBSan builds (warnings are errors), the
 # installed package (the embedding example built against it by find_package and by pkg-config),
-# and the concurrency test under ThreadSanitizer.
-# Usage: tools/run-tests.sh [plain|sanitize|install|tsan|all]   (default: all)
+# the concurrency test under ThreadSanitizer, the three fuzz harnesses (OSC_FUZZ_SECONDS each,
+# default 60), valgrind over the scatter-family node tests and the malformed suite, and line and
+# branch coverage of loader/, runtime/ and ops/ over the whole suite (thresholds enforced).
+# Usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|all]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-all}"
@@ -36,6 +38,42 @@ tsan() {
     cmake --build build-tsan -j"$jobs" --target test_threads >/dev/null &&
     (cd build-tsan && ctest --output-on-failure -L threads)
 }
+# libFuzzer harnesses (clang, ASan+UBSan), each for OSC_FUZZ_SECONDS (fuzz/run.sh).
+fuzz() {
+  OSC_FUZZ_BUILD=build-fuzz fuzz/run.sh "${OSC_FUZZ_SECONDS:-60}"
+}
+# valgrind (memcheck, leaks) over the plain build: the scatter-family node tests through the CLI
+# (one process) and the malformed suite through the API runner (one process, every case loaded,
+# run, and run again in place). Any error or definite/indirect leak exits 99, which fails the
+# stage. The suite through the CLI (one process per case, ~1 s each under valgrind) is checked by
+# LeakSanitizer instead: ctest bad_cli in the `sanitize` stage. The `plain` build is reused.
+leak() {
+  local vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect)
+  local node="${OSC_NODE_TESTS_DIR:-../shared/onnx-node-tests}" fam=() d t
+  for d in "$node" /usr/share/libonnx-testdata/data/node; do
+    for t in "$d"/test_scatter* "$d"/test_tensorscatter* "$d"/test_gather_elements* "$d"/test_gathernd*; do
+      [ -f "$t/model.onnx" ] && fam+=("$t")
+    done
+  done
+  configure build-test && cmake --build build-test -j"$jobs" >/dev/null &&
+    echo "valgrind: ${#fam[@]} node tests" &&
+    { [ ${#fam[@]} -eq 0 ] || "${vg[@]}" build-test/tools/onnx-scatter test "${fam[@]}" | tail -n 1; } &&
+    echo "valgrind: malformed suite, API" && "${vg[@]}" build-test/tests/test_bad tests/bad/cases --slow | tail -n 1
+}
+# gcov line and branch coverage of loader/, runtime/ and ops/ over the whole ctest suite (-O0),
+# printed per file; fails under 95% of lines or 85% of branches. docs/security.md explains what
+# stays uncovered.
+coverage() {
+  local g=(gcovr -r . --object-directory build-cov -f loader/ -f runtime/ -f ops/
+    --exclude-unreachable-branches -j"$jobs")
+  # -O0 makes gcc's -Wformat-truncation noisy in tools/: the build log is shown only on failure
+  configure build-cov -DOSC_COVERAGE=ON -DCMAKE_BUILD_TYPE=Debug -DOSC_WERROR=OFF &&
+    { cmake --build build-cov -j"$jobs" >build-cov/build.log 2>&1 || { tail -n 40 build-cov/build.log; false; }; } &&
+    find build-cov -name '*.gcda' -delete &&
+    (cd build-cov && ctest --output-on-failure -j"$jobs" >/dev/null) &&
+    "${g[@]}" -o build-cov/coverage.txt && cat build-cov/coverage.txt &&
+    "${g[@]}" --print-summary --fail-under-line 95 --fail-under-branch 85 -o /dev/null
+}
 # `all` runs every stage even when one fails, then names the failed ones.
 all() {
   local failed=()
@@ -43,6 +81,9 @@ all() {
   echo "== install"; install_check || failed+=(install)
   echo "== sanitize"; run build-asan -DOSC_SANITIZE=ON || failed+=(sanitize)
   echo "== tsan"; tsan || failed+=(tsan)
+  echo "== fuzz"; fuzz || failed+=(fuzz)
+  echo "== leak"; leak || failed+=(leak)
+  echo "== coverage"; coverage || failed+=(coverage)
   [ ${#failed[@]} -eq 0 ] || { echo "FAILED stages: ${failed[*]}" >&2; return 1; }
   echo "all stages passed"
 }
@@ -51,6 +92,9 @@ case "$mode" in
   sanitize) run build-asan -DOSC_SANITIZE=ON ;;
   install) install_check ;;
   tsan) tsan ;;
+  fuzz) fuzz ;;
+  leak) leak ;;
+  coverage) coverage ;;
   all) all ;;
-  *) echo "usage: tools/run-tests.sh [plain|sanitize|install|tsan|all]" >&2; exit 2 ;;
+  *) echo "usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|all]" >&2; exit 2 ;;
 esac

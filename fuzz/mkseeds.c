@@ -1,0 +1,211 @@
+/* mkseeds.c: builds the seed corpora of the three harnesses from folders holding model.onnx and
+ * optionally test_data_set_0/input_K.pb (the official node tests, read in place, and the
+ * malformed suite tests/bad): OUT/load/NAME (the model), OUT/run/NAME (flags, model and input
+ * stream in fuzz_run.c's layout), OUT/inputs/NAME_K.pb and NAME_K.npy (each input tensor).
+ * Usage: osc-fuzz-mkseeds OUT FOLDER...   (a FOLDER without model.onnx is searched one level) */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "onnx_scatter.h"
+
+/* snprintf into an array; true when the result was truncated (the caller skips that path). */
+#define FMT(buf, ...) (snprintf(buf, sizeof buf, __VA_ARGS__) >= (int)sizeof buf)
+
+static int read_all(const char *path, uint8_t **buf, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *b = malloc(cap);
+    for (size_t r; b && (r = fread(b + n, 1, cap - n, f)) > 0;) {
+        n += r;
+        if (n == cap) {
+            uint8_t *nb = realloc(b, cap *= 2);
+            if (!nb) free(b);
+            b = nb;
+        }
+    }
+    fclose(f);
+    if (!b) return -1;
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+/* Seeds over this size are left out: they would raise libFuzzer's max_len and slow every run. */
+#define MAX_SEED ((size_t)32 << 10)
+
+static void write_all(const char *path, const void *a, size_t na, const void *b, size_t nb) {
+    if (na + nb > MAX_SEED) return;
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "mkseeds: cannot write %s\n", path);
+        exit(1);
+    }
+    if (na) fwrite(a, 1, na, f);
+    if (nb) fwrite(b, 1, nb, f);
+    fclose(f);
+}
+
+/* A growing byte buffer. */
+typedef struct bytes {
+    uint8_t *p;
+    size_t n, cap;
+} bytes;
+
+static void put(bytes *b, const void *src, size_t n) {
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + n) cap *= 2;
+        uint8_t *p = realloc(b->p, cap);
+        if (!p) exit(1);
+        b->p = p;
+        b->cap = cap;
+    }
+    if (n) memcpy(b->p + b->n, src, n);
+    b->n += n;
+}
+
+static void put_byte(bytes *b, int v) {
+    uint8_t c = (uint8_t)v;
+    put(b, &c, 1);
+}
+
+#define MAX_PB 16
+
+static void seed_folder(const char *out, const char *dir, const char *name) {
+    char path[4096];
+    uint8_t *model;
+    size_t model_len;
+    if (FMT(path, "%s/model.onnx", dir)) return;
+    if (read_all(path, &model, &model_len) != 0) return;
+    if (!FMT(path, "%s/load/%s", out, name)) write_all(path, model, model_len, NULL, 0);
+
+    /* input_K.pb of the first data set, decoded */
+    osc_tensor pb[MAX_PB];
+    char pbname[MAX_PB][256];
+    int n_pb = 0;
+    for (; n_pb < MAX_PB; n_pb++) {
+        uint8_t *buf;
+        size_t len;
+        char msg[OSC_MESSAGE_SIZE];
+        if (FMT(path, "%s/test_data_set_0/input_%d.pb", dir, n_pb)) break;
+        if (read_all(path, &buf, &len) != 0) break;
+        char dst[4096];
+        if (!FMT(dst, "%s/inputs/%s_%d.pb", out, name, n_pb)) write_all(dst, buf, len, NULL, 0);
+        osc_status st = osc_tensor_decode_pb(buf, len, &pb[n_pb], pbname[n_pb], 256, msg,
+                                             sizeof msg);
+        free(buf);
+        if (st != OSC_OK) break;
+        void *npy;
+        size_t npy_len;
+        if (cli_npy_encode(&pb[n_pb], &npy, &npy_len, msg, sizeof msg) == 0) {
+            if (!FMT(dst, "%s/inputs/%s_%d.npy", out, name, n_pb))
+                write_all(dst, npy, npy_len, NULL, 0);
+            free(npy);
+        }
+    }
+
+    /* the run seed: flags 0, the model, then each input in osc_model_input order */
+    bytes s = {0};
+    put_byte(&s, 0);
+    for (int k = 0; k < 4; k++) put_byte(&s, (int)(model_len >> (8 * k)));
+    put(&s, model, model_len);
+    osc_model *m = NULL;
+    char msg[OSC_MESSAGE_SIZE];
+    if (osc_model_load_buffer(model, model_len, dir, NULL, &m, msg, sizeof msg) == OSC_OK) {
+        for (size_t i = 0; i < osc_model_input_count(m); i++) {
+            osc_value_desc vd;
+            osc_model_input(m, i, &vd);
+            if (vd.has_default) continue;
+            const osc_tensor *t = NULL;
+            for (int k = 0; k < n_pb && !t; k++)
+                if (strcmp(pbname[k], vd.name) == 0) t = &pb[k];
+            if (!t && (int)i < n_pb) t = &pb[i];
+            if (!t) break;
+            if (!vd.dtype) put_byte(&s, t->dtype - 1);
+            if (vd.rank < 0) put_byte(&s, t->rank);
+            for (int32_t d = 0; d < t->rank; d++)
+                if (vd.rank < 0 || vd.dims[d] < 0) put_byte(&s, (int)t->dims[d]);
+            if (t->dtype == OSC_STRING) {
+                const osc_string *str = t->data;
+                size_t count = t->nbytes / sizeof *str;
+                for (size_t e = 0; e < count; e++) /* lengths, then bytes (at most 255) */
+                    put_byte(&s, str[e].len > 255 ? 255 : (int)str[e].len);
+                for (size_t e = 0; e < count; e++)
+                    put(&s, str[e].ptr, str[e].len > 255 ? 255 : str[e].len);
+            } else {
+                put(&s, t->data, t->nbytes);
+            }
+        }
+        osc_model_free(m);
+    }
+    if (!FMT(path, "%s/run/%s", out, name)) write_all(path, s.p, s.n, NULL, 0);
+    free(s.p);
+    for (int k = 0; k < n_pb; k++) osc_tensor_free_data(&pb[k]);
+    free(model);
+}
+
+static int has_model(const char *dir) {
+    char path[4096];
+    struct stat sb;
+    if (FMT(path, "%s/model.onnx", dir)) return 0;
+    return stat(path, &sb) == 0;
+}
+
+/* "PARENT_BASE" from a folder path, so node tests of two ONNX releases do not collide. */
+static void seed_name(const char *path, char *buf, size_t size) {
+    char tmp[4096];
+    if (FMT(tmp, "%s", path)) tmp[0] = '\0';
+    size_t n = strlen(tmp);
+    while (n > 1 && tmp[n - 1] == '/') tmp[--n] = '\0';
+    char *b = strrchr(tmp, '/');
+    if (!b) {
+        snprintf(buf, size, "%s", tmp);
+        return;
+    }
+    *b = '\0';
+    char *p = strrchr(tmp, '/');
+    snprintf(buf, size, "%s_%s", p ? p + 1 : tmp, b + 1);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: osc-fuzz-mkseeds OUT FOLDER...\n");
+        return 2;
+    }
+    const char *out = argv[1];
+    const char *subs[] = {"", "/load", "/run", "/inputs"};
+    for (size_t i = 0; i < 4; i++) {
+        char p[4096];
+        if (FMT(p, "%s%s", out, subs[i])) return 1;
+        mkdir(p, 0755);
+    }
+    int n = 0;
+    for (int a = 2; a < argc; a++) {
+        char name[512];
+        if (has_model(argv[a])) {
+            seed_name(argv[a], name, sizeof name);
+            seed_folder(out, argv[a], name);
+            n++;
+            continue;
+        }
+        DIR *d = opendir(argv[a]);
+        if (!d) continue;
+        for (struct dirent *e; (e = readdir(d));) {
+            char sub[4096];
+            if (e->d_name[0] == '.') continue;
+            if (FMT(sub, "%s/%s", argv[a], e->d_name)) continue;
+            if (!has_model(sub)) continue;
+            seed_name(sub, name, sizeof name);
+            seed_folder(out, sub, name);
+            n++;
+        }
+        closedir(d);
+    }
+    printf("mkseeds: %d folders -> %s\n", n, out);
+    return 0;
+}

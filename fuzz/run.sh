@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# run.sh: builds the libFuzzer harnesses (clang, ASan+UBSan) and runs each for a given time.
+# Seeds are made at run time from the official node tests (read in place, files over 32 KiB left
+# out) and the malformed suite tests/bad, plus fuzz/regress/ (inputs that once crashed). The growing corpus stays in the
+# work folder (never committed). A finding stops that harness; its input is saved as
+# WORK/HARNESS/crash-* and the script exits 1 after running the other harnesses.
+# Usage: fuzz/run.sh [SECONDS] [HARNESS...]      (default: 60 seconds; load run inputs)
+# Environment: OSC_FUZZ_BUILD (default build-fuzz), OSC_FUZZ_WORK (default BUILD/work),
+#              OSC_NODE_TESTS_DIR, OSC_DEBIAN_NODE_TESTS_DIR, OSC_FUZZ_ARGS (more libFuzzer flags).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs="${1:-60}"
+[ $# -gt 0 ] && shift
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(load run inputs)
+build="${OSC_FUZZ_BUILD:-build-fuzz}"
+work="${OSC_FUZZ_WORK:-$build/work}"
+node="${OSC_NODE_TESTS_DIR:-../shared/onnx-node-tests}"
+debian="${OSC_DEBIAN_NODE_TESTS_DIR:-/usr/share/libonnx-testdata/data/node}"
+
+CC=clang cmake -S . -B "$build" -DOSC_FUZZ=ON -DOSC_BUILD_TESTS=OFF -DOSC_BUILD_TOOLS=OFF \
+  -DOSC_INSTALL=OFF -DOSC_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j"$(nproc)" --target osc-fuzz-load osc-fuzz-run osc-fuzz-inputs \
+  osc-fuzz-mkseeds >/dev/null
+
+# Every node test (other ops still exercise the parser, and the companion kernels run), the
+# malformed suite; folders that are absent are skipped.
+dirs=()
+for d in "$node" "$debian"; do [ -d "$d" ] && dirs+=("$d"); done
+rm -rf "$work/seeds"
+mkdir -p "$work"
+"$build/fuzz/osc-fuzz-mkseeds" "$work/seeds" "${dirs[@]}" tests/bad >/dev/null
+
+failed=()
+for h in "${harnesses[@]}"; do
+  mkdir -p "$work/$h/corpus"
+  extra=()
+  [ -d "fuzz/regress/$h" ] && extra+=("fuzz/regress/$h")
+  echo "== fuzz $h: ${secs}s"
+  # -timeout: one input taking 10 s is a finding (every input must finish in bounded time);
+  # -rss_limit_mb/-malloc_limit_mb: the harnesses cap the library at 256 MiB, so a larger
+  # allocation is a limit the library failed to enforce.
+  if ! "$build/fuzz/osc-fuzz-$h" -max_total_time="$secs" -dict=fuzz/onnx.dict -timeout=10 \
+      -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
+      -artifact_prefix="$work/$h/" ${OSC_FUZZ_ARGS:-} \
+      "$work/$h/corpus" "$work/seeds/$h" "${extra[@]}" >"$work/$h/log" 2>&1; then
+    failed+=("$h")
+    tail -n 60 "$work/$h/log" >&2
+  fi
+  grep -E "^(#[0-9]+ *DONE|stat::number_of_executed_units|stat::peak_rss_mb)" "$work/$h/log" || true
+done
+[ ${#failed[@]} -eq 0 ] || { echo "fuzz: findings in ${failed[*]} (inputs in $work/<harness>/)" >&2; exit 1; }
+echo "fuzz: no findings"

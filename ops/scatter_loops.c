@@ -1,0 +1,650 @@
+/* scatter_loops.c: the typed scatter/gather loops of scatter_loops.h, expanded from OSC_STD_TYPES. */
+#include "scatter_loops.h"
+
+#include <string.h>
+
+#include "../runtime/dtype.h"
+#include "../runtime/reduce.h"
+#include "ops.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH_W(p) __builtin_prefetch((p), 1, 3)
+#define PREFETCH_R(p) __builtin_prefetch((p), 0, 3)
+#else
+#define PREFETCH_W(p) ((void)(p))
+#define PREFETCH_R(p) ((void)(p))
+#endif
+
+/* An index of an element loop, normalised: callers checked it lies in [-s, s-1]. */
+#define NORM(v, s) ((v) < 0 ? (v) + (s) : (v))
+
+/* ---- One element update: APPLY_<CLASS>(RED, T, p, b, sp) combines update b into *p and is
+ * false only when string add runs out of memory. Everything but string add is an expression
+ * of the OSC_COMBINE_* rules, and `true` folds away. ---- */
+#define APPLY_SCALAR(CLS, RED, T, p, b) (*(p) = OSC_COMBINE_##CLS##_##RED(T, *(p), (b)), true)
+#define APPLY_FLOAT(RED, T, p, b, sp) APPLY_SCALAR(FLOAT, RED, T, p, b)
+#define APPLY_F16(RED, T, p, b, sp) APPLY_SCALAR(F16, RED, T, p, b)
+#define APPLY_BF16(RED, T, p, b, sp) APPLY_SCALAR(BF16, RED, T, p, b)
+#define APPLY_SINT(RED, T, p, b, sp) APPLY_SCALAR(SINT, RED, T, p, b)
+#define APPLY_UINT(RED, T, p, b, sp) APPLY_SCALAR(UINT, RED, T, p, b)
+#define APPLY_BOOL(RED, T, p, b, sp) APPLY_SCALAR(BOOL, RED, T, p, b)
+#define APPLY_COMPLEX(RED, T, p, b, sp) APPLY_SCALAR(COMPLEX, RED, T, p, b)
+#define APPLY_STRING(RED, T, p, b, sp) APPLY_STRING_##RED(p, b, sp)
+#define APPLY_STRING_ADD(p, b, sp) osc_string_append((sp), (p), (b))
+#define APPLY_STRING_MAX(p, b, sp) APPLY_SCALAR(STRING, MAX, osc_string, p, b)
+#define APPLY_STRING_MIN(p, b, sp) APPLY_SCALAR(STRING, MIN, osc_string, p, b)
+
+/* apply_<E>_<RED>(p, b, sp): the element update of that dtype and reduction, as a function
+ * the loops below inline. */
+#define APPLY_FN(E, T, CLS, RED)                                                           \
+    static inline bool apply_##E##_##RED(T *p, T b, osc_pool *sp) {                        \
+        (void)sp;                                                                          \
+        return APPLY_##CLS(RED, T, p, b, sp);                                              \
+    }
+
+/* ---- Element loops (ScatterElements, GatherElements) ----
+ * ELEM_LOOP walks one osc_elem_block: AT(o, f, X) handles data-shaped element o and flat
+ * element f (a statement that may return), PF(o, X) prefetches data-shaped element o; X is
+ * passed through (an element size or an apply function). LAST selects the axis-innermost
+ * layout at compile time. The prefetching loop stops pf elements before the end of a row, so
+ * it reads no index past the row. */
+#define ELEM_LOOP(IT, LAST, AT, PF, X)                                                     \
+    const IT *ix = b->idx;                                                                 \
+    const int64_t n = b->n, s = b->s, as = b->astride, js = (LAST) ? 0 : b->jstride;      \
+    const int64_t pf = b->pf;                                                              \
+    for (int64_t r = 0; r < b->rows; r++, ix += n) {                                       \
+        const int64_t ob = r * b->row_step, fb = r * n;                                    \
+        int64_t j = 0;                                                                     \
+        if (pf > 0 && n > pf)                                                              \
+            for (; j < n - pf; j++) {                                                      \
+                const int64_t w = NORM((int64_t)ix[j + pf], s);                            \
+                PF(ob + w * as + (j + pf) * js, X);                                        \
+                const int64_t v = NORM((int64_t)ix[j], s);                                 \
+                AT(ob + v * as + j * js, fb + j, X);                                       \
+            }                                                                              \
+        for (; j < n; j++) {                                                               \
+            const int64_t v = NORM((int64_t)ix[j], s);                                     \
+            AT(ob + v * as + j * js, fb + j, X);                                           \
+        }                                                                                  \
+    }                                                                                      \
+    return -1;
+
+/* ScatterElements with a reduction, per (dtype, reduction, index type); one loop serves
+ * both layouts (jstride is 0 along an innermost axis): only the moves of reduction none,
+ * where the loop is all there is, are compiled per layout. */
+#define SE_RED_FN(E, T, RED, IT)                                                           \
+    static int64_t se_##E##_##RED##_##IT(const osc_elem_block *b) {                        \
+        T *d = b->dst;                                                                     \
+        const T *u = b->src;                                                               \
+        osc_pool *sp = b->strings;                                                         \
+        ELEM_LOOP(IT, 0, SE_RED_AT, SE_RED_PF, apply_##E##_##RED)                          \
+    }
+#define SE_RED_AT(o, f, FN) \
+    if (!FN(&d[o], u[f], sp)) return (f)
+#define SE_RED_PF(o, FN) PREFETCH_W(&d[o])
+
+/* ScatterElements (reduction none) and GatherElements move SZ bytes per element. */
+#define SE_NONE_FN(SZ, IT, LAST)                                                           \
+    static int64_t se_none##SZ##_##IT##_##LAST(const osc_elem_block *b) {                 \
+        char *d = b->dst;                                                                  \
+        const char *u = b->src;                                                            \
+        ELEM_LOOP(IT, LAST, SE_NONE_AT, SE_NONE_PF, SZ)                                    \
+    }
+#define SE_NONE_AT(o, f, SZ) memcpy(d + (o) * SZ, u + (f) * SZ, SZ)
+#define SE_NONE_PF(o, SZ) PREFETCH_W(d + (o) * SZ)
+#define GE_FN(SZ, IT, LAST)                                                                \
+    static int64_t ge##SZ##_##IT##_##LAST(const osc_elem_block *b) {                      \
+        char *d = b->dst;                                                                  \
+        const char *u = b->src;                                                            \
+        ELEM_LOOP(IT, LAST, GE_AT, GE_PF, SZ)                                              \
+    }
+#define GE_AT(o, f, SZ) memcpy(d + (f) * SZ, u + (o) * SZ, SZ)
+#define GE_PF(o, SZ) PREFETCH_R(u + (o) * SZ)
+
+/* ---- Tuple loops (ScatterND, GatherND) ---- */
+
+/* Element offset of one tuple; k == 1 (rows or elements of a 1-d index) is the common case. */
+static inline int64_t tuple_offset(const int64_t *v, int32_t k, const int64_t *dims,
+                                   const int64_t *stride) {
+    if (k == 1) return NORM(v[0], dims[0]) * stride[0];
+    int64_t off = 0;
+    for (int32_t j = 0; j < k; j++) off += NORM(v[j], dims[j]) * stride[j];
+    return off;
+}
+
+/* TUPLE_LOOP walks one osc_nd_block: AT(o, f, X) handles the slice at data-shaped element o
+ * and flat element f, PF(o, X) prefetches the slice at data-shaped element o. */
+#define TUPLE_LOOP(AT, PF, X)                                                              \
+    const int64_t *ix = b->idx, *dims = b->dims, *st = b->stride;                          \
+    const int64_t slice = b->slice, pf = b->pf, nt = b->tuples;                            \
+    const int32_t k = b->k;                                                                \
+    for (int64_t t = 0; t < nt; t++, ix += k) {                                            \
+        if (pf > 0 && t + pf < nt) PF(tuple_offset(ix + pf * k, k, dims, st), X);          \
+        AT(tuple_offset(ix, k, dims, st), t * slice, X);                                   \
+    }                                                                                      \
+    return -1;
+
+/* Up to 8 cache lines of a slice: enough for short rows without flooding the queue. */
+#define PF_SLICE(MACRO, p, bytes)                                                          \
+    do {                                                                                   \
+        const char *p_ = (const char *)(p);                                                \
+        size_t nb_ = (bytes) < 512 ? (bytes) : 512;                                        \
+        for (size_t q_ = 0; q_ < nb_; q_ += 64) MACRO(p_ + q_);                            \
+    } while (0)
+
+#define SND_RED_FN(E, T, RED)                                                              \
+    static int64_t snd_##E##_##RED(const osc_nd_block *b) {                                \
+        T *d = b->dst;                                                                     \
+        const T *u = b->src;                                                               \
+        osc_pool *sp = b->strings;                                                         \
+        TUPLE_LOOP(SND_RED_AT, SND_RED_PF, apply_##E##_##RED)                              \
+    }
+#define SND_RED_AT(o, f, FN)                                                               \
+    for (int64_t e_ = 0; e_ < slice; e_++)                                                 \
+        if (!FN(&d[(o) + e_], u[(f) + e_], sp)) return t
+#define SND_RED_PF(o, FN) PF_SLICE(PREFETCH_W, d + (o), (size_t)slice * sizeof *d)
+
+/* none: one typed move for single elements, one memmove per longer slice (memmove: updates
+ * may be the very buffer of the output when a caller passes the same tensor twice). */
+#define SND_NONE_FN(SZ)                                                                    \
+    static int64_t snd_none##SZ(const osc_nd_block *b) {                                   \
+        char *d = b->dst;                                                                  \
+        const char *u = b->src;                                                            \
+        if (b->slice == 1) {                                                               \
+            TUPLE_LOOP(SND_NONE1_AT, SND_NONE_PF, SZ)                                      \
+        }                                                                                  \
+        TUPLE_LOOP(SND_NONE_AT, SND_NONE_PF, SZ)                                           \
+    }
+#define SND_NONE1_AT(o, f, SZ) memcpy(d + (o) * SZ, u + (f) * SZ, SZ)
+#define SND_NONE_AT(o, f, SZ) memmove(d + (o) * SZ, u + (f) * SZ, (size_t)slice * SZ)
+#define SND_NONE_PF(o, SZ) PF_SLICE(PREFETCH_W, d + (o) * SZ, (size_t)slice * SZ)
+#define GND_FN(SZ)                                                                         \
+    static int64_t gnd##SZ(const osc_nd_block *b) {                                        \
+        char *d = b->dst;                                                                  \
+        const char *u = b->src;                                                            \
+        if (b->slice == 1) {                                                               \
+            TUPLE_LOOP(GND1_AT, GND_PF, SZ)                                                \
+        }                                                                                  \
+        TUPLE_LOOP(GND_AT, GND_PF, SZ)                                                     \
+    }
+#define GND1_AT(o, f, SZ) memcpy(d + (f) * SZ, u + (o) * SZ, SZ)
+#define GND_AT(o, f, SZ) memcpy(d + (f) * SZ, u + (o) * SZ, (size_t)slice * SZ)
+#define GND_PF(o, SZ) PF_SLICE(PREFETCH_R, u + (o) * SZ, (size_t)slice * SZ)
+
+/* ---- Bucketed scatter ----
+ * A random scatter into a tensor far larger than the caches misses on nearly every element,
+ * and in copy mode it reads back the lines the copy has just written out. So for large
+ * outputs the elements are first partitioned, in order, by the 2^shift-element region of the
+ * output they land in (offset in the region and value, in chunks of BK_CH entries chained per
+ * region), then applied region by region; in copy mode each region is copied from data just
+ * before its updates, so they hit lines the copy left in cache and the output is written once.
+ * The partition reads every index anyway and checks it on the way, so this path needs no
+ * separate validation pass: it writes nothing but its own memory until every index passed.
+ * Each output element receives its updates in the same order as from the direct loops, so the
+ * results are bit-identical. */
+#define BK_CH 256
+
+typedef struct bk_state {
+    int32_t shift;
+    uint32_t mask;           /* 2^shift - 1 */
+    int64_t nb;              /* regions */
+    int32_t *first, *cur, *fill; /* per region: first and last chunk (-1: none), entries in last */
+    int32_t *next;           /* per chunk: the next chunk of its region, -1 at the end */
+    char *chunks;            /* chunk c: uint32_t off[BK_CH], then BK_CH values */
+    size_t chunk_bytes;
+    int32_t used;            /* chunks handed out */
+} bk_state;
+
+/* Appends (element o of the output, the SZ bytes at vp) to o's region. A region starts with
+ * fill == BK_CH and no chunk, so its first entry takes the slow path like a full chunk. */
+#define BK_PUT(bk, o, vp, SZ)                                                              \
+    do {                                                                                   \
+        const int64_t o_ = (o), r_ = o_ >> (bk)->shift;                                    \
+        int32_t c_ = (bk)->cur[r_], f_ = (bk)->fill[r_];                                   \
+        if (f_ == BK_CH) {                                                                 \
+            const int32_t n_ = (bk)->used++;                                               \
+            if (c_ < 0)                                                                    \
+                (bk)->first[r_] = n_;                                                      \
+            else                                                                           \
+                (bk)->next[c_] = n_;                                                       \
+            (bk)->next[n_] = -1;                                                           \
+            (bk)->cur[r_] = c_ = n_;                                                       \
+            f_ = 0;                                                                        \
+        }                                                                                  \
+        char *ch_ = (bk)->chunks + (size_t)c_ * (bk)->chunk_bytes;                         \
+        ((uint32_t *)(void *)ch_)[f_] = (uint32_t)o_ & (bk)->mask;                         \
+        memcpy(ch_ + BK_CH * sizeof(uint32_t) + (size_t)f_ * SZ, (vp), SZ);                \
+        (bk)->fill[r_] = f_ + 1;                                                           \
+    } while (0)
+
+/* Partition of one osc_elem_block whose element 0 is output element `base`; false at the
+ * first index outside [-s, s-1] (then the caller discards the partition). */
+typedef bool (*bk_se_part_fn)(bk_state *bk, const osc_elem_block *b, int64_t base);
+#define BK_SE_PART_FN(SZ, IT)                                                              \
+    static bool bkse##SZ##_##IT(bk_state *bk, const osc_elem_block *b, int64_t base) {     \
+        const IT *ix = b->idx;                                                             \
+        const char *u = b->src;                                                            \
+        const int64_t n = b->n, s = b->s, as = b->astride, js = b->jstride;                \
+        for (int64_t r = 0; r < b->rows; r++, ix += n) {                                   \
+            const int64_t ob = base + r * b->row_step;                                     \
+            const char *ur = u + (size_t)(r * n) * SZ;                                     \
+            for (int64_t j = 0; j < n; j++) {                                              \
+                const int64_t v = NORM((int64_t)ix[j], s);                                 \
+                if ((uint64_t)v >= (uint64_t)s) return false;                              \
+                BK_PUT(bk, ob + v * as + j * js, ur + (size_t)j * SZ, SZ);                 \
+            }                                                                              \
+        }                                                                                  \
+        return true;                                                                       \
+    }
+
+/* Partition of ScatterND's single-element tuples (slice 1); false at the first component
+ * outside [-dims[j], dims[j]-1]. */
+typedef bool (*bk_nd_part_fn)(bk_state *bk, const osc_nd_block *b);
+#define BK_ND_PART_FN(SZ)                                                                  \
+    static bool bknd##SZ(bk_state *bk, const osc_nd_block *b) {                            \
+        const int64_t *ix = b->idx, *dims = b->dims, *st = b->stride;                      \
+        const char *u = b->src;                                                            \
+        const int32_t k = b->k;                                                            \
+        for (int64_t t = 0; t < b->tuples; t++, ix += k) {                                 \
+            int64_t off = 0;                                                               \
+            for (int32_t j = 0; j < k; j++) {                                              \
+                const int64_t v = NORM(ix[j], dims[j]);                                    \
+                if ((uint64_t)v >= (uint64_t)dims[j]) return false;                        \
+                off += v * st[j];                                                          \
+            }                                                                              \
+            BK_PUT(bk, off, u + (size_t)t * SZ, SZ);                                       \
+        }                                                                                  \
+        return true;                                                                       \
+    }
+
+/* Applies region r's entries, in order, to `region` (its element 0). */
+typedef void (*bk_apply_fn)(const bk_state *bk, int64_t r, void *region);
+#define BK_CHUNKS(bk, r, BODY)                                                             \
+    for (int32_t c = (bk)->first[r]; c >= 0; c = (bk)->next[c]) {                          \
+        const int32_t cnt = (bk)->next[c] < 0 ? (bk)->fill[r] : BK_CH;                     \
+        const char *ch = (bk)->chunks + (size_t)c * (bk)->chunk_bytes;                     \
+        const uint32_t *off = (const uint32_t *)(const void *)ch;                          \
+        const char *val = ch + BK_CH * sizeof(uint32_t);                                   \
+        for (int32_t e = 0; e < cnt; e++) BODY;                                            \
+    }
+#define BK_APPLY_RED_FN(E, T, RED)                                                         \
+    static void bkap_##E##_##RED(const bk_state *bk, int64_t r, void *region) {            \
+        T *d = region;                                                                     \
+        BK_CHUNKS(bk, r, apply_##E##_##RED(&d[off[e]], ((const T *)(const void *)val)[e], NULL)) \
+    }
+#define BK_APPLY_NONE_FN(SZ)                                                               \
+    static void bkap_none##SZ(const bk_state *bk, int64_t r, void *region) {               \
+        char *d = region;                                                                  \
+        BK_CHUNKS(bk, r, memcpy(d + (size_t)off[e] * SZ, val + (size_t)e * SZ, SZ))         \
+    }
+
+/* ---- Expansion ---- */
+
+/* Element sizes of reduction none: every standard dtype's size is one of them. */
+#define ELEM_SIZES(X) X(1) X(2) X(4) X(8) X(16)
+
+#define SIZE_FNS(SZ)                                                                       \
+    SE_NONE_FN(SZ, int32_t, 0) SE_NONE_FN(SZ, int32_t, 1)                                  \
+    SE_NONE_FN(SZ, int64_t, 0) SE_NONE_FN(SZ, int64_t, 1)                                  \
+    GE_FN(SZ, int32_t, 0) GE_FN(SZ, int32_t, 1)                                            \
+    GE_FN(SZ, int64_t, 0) GE_FN(SZ, int64_t, 1)                                            \
+    SND_NONE_FN(SZ) GND_FN(SZ)                                                             \
+    BK_SE_PART_FN(SZ, int32_t) BK_SE_PART_FN(SZ, int64_t)                                  \
+    BK_ND_PART_FN(SZ) BK_APPLY_NONE_FN(SZ)
+ELEM_SIZES(SIZE_FNS)
+
+#define RED_FNS(E, T, CLS, RED)                                                            \
+    APPLY_FN(E, T, CLS, RED)                                                               \
+    SE_RED_FN(E, T, RED, int32_t) SE_RED_FN(E, T, RED, int64_t)                            \
+    SND_RED_FN(E, T, RED)
+/* add and mul for every class but strings (no mul; add concatenates, through APPLY_STRING). */
+#define TYPE_FNS(E, T, CLS) TYPE_FNS_##CLS(E, T, CLS)
+#define TYPE_FNS_ANY(E, T, CLS)                                                            \
+    RED_FNS(E, T, CLS, ADD) RED_FNS(E, T, CLS, MUL) RED_FNS(E, T, CLS, MAX) RED_FNS(E, T, CLS, MIN) \
+    BK_APPLY_RED_FN(E, T, ADD) BK_APPLY_RED_FN(E, T, MUL) BK_APPLY_RED_FN(E, T, MAX)        \
+    BK_APPLY_RED_FN(E, T, MIN)
+#define TYPE_FNS_FLOAT TYPE_FNS_ANY
+#define TYPE_FNS_F16 TYPE_FNS_ANY
+#define TYPE_FNS_BF16 TYPE_FNS_ANY
+#define TYPE_FNS_SINT TYPE_FNS_ANY
+#define TYPE_FNS_UINT TYPE_FNS_ANY
+#define TYPE_FNS_BOOL TYPE_FNS_ANY
+#define TYPE_FNS_COMPLEX TYPE_FNS_ANY
+/* (strings never take the bucketed path: no bkap_ functions) */
+#define TYPE_FNS_STRING(E, T, CLS) \
+    RED_FNS(E, T, CLS, ADD) RED_FNS(E, T, CLS, MAX) RED_FNS(E, T, CLS, MIN)
+OSC_STD_TYPES(TYPE_FNS)
+#define se_OSC_STRING_MUL_int32_t NULL
+#define se_OSC_STRING_MUL_int64_t NULL
+#define snd_OSC_STRING_MUL NULL
+
+/* Element size of a standard dtype; 0 for any other. */
+static size_t std_size(int32_t dtype) {
+    switch (dtype) {
+#define SIZE_CASE(E, T, CLS) \
+    case E: return sizeof(T);
+        OSC_STD_TYPES(SIZE_CASE)
+#undef SIZE_CASE
+        default: return 0;
+    }
+}
+
+/* Table slot of an index dtype and layout: [int32/int64][inner/last]; -1 for other dtypes. */
+static int idx_slot(int32_t index_dtype, bool axis_last) {
+    if (index_dtype != OSC_INT32 && index_dtype != OSC_INT64) return -1;
+    return (index_dtype == OSC_INT64) * 2 + (axis_last ? 1 : 0);
+}
+
+#define ELEM_SLOTS(P) {P##int32_t_0, P##int32_t_1, P##int64_t_0, P##int64_t_1}
+/* the same function for both layouts */
+#define ELEM_SLOTS1(P) {P##int32_t, P##int32_t, P##int64_t, P##int64_t}
+
+osc_elem_fn osc_se_loop(int32_t dtype, int32_t reduction, int32_t index_dtype, bool axis_last) {
+    int slot = idx_slot(index_dtype, axis_last);
+    size_t size = std_size(dtype);
+    if (slot < 0 || size == 0 || reduction < 0 || reduction >= OSC_RED_COUNT) return NULL;
+    if (reduction == OSC_RED_NONE) {
+        switch (size) {
+#define NONE_CASE(SZ)                                                                      \
+    case SZ: {                                                                             \
+        static const osc_elem_fn fns[4] = ELEM_SLOTS(se_none##SZ##_);                      \
+        return fns[slot];                                                                  \
+    }
+            ELEM_SIZES(NONE_CASE)
+#undef NONE_CASE
+            default: return NULL;
+        }
+    }
+    switch (dtype) {
+#define RED_CASE(E, T, CLS)                                                                \
+    case E: {                                                                              \
+        static const osc_elem_fn fns[OSC_RED_COUNT][4] = {                                 \
+            {NULL, NULL, NULL, NULL}, ELEM_SLOTS1(se_##E##_ADD_),                          \
+            ELEM_SLOTS1(se_##E##_MUL_), ELEM_SLOTS1(se_##E##_MAX_),                        \
+            ELEM_SLOTS1(se_##E##_MIN_)};                                                   \
+        return fns[reduction][slot];                                                       \
+    }
+        OSC_STD_TYPES(RED_CASE)
+#undef RED_CASE
+        default: return NULL;
+    }
+}
+
+osc_elem_fn osc_ge_loop(int32_t dtype, int32_t index_dtype, bool axis_last) {
+    int slot = idx_slot(index_dtype, axis_last);
+    if (slot < 0) return NULL;
+    switch (std_size(dtype)) {
+#define GE_CASE(SZ)                                                                        \
+    case SZ: {                                                                             \
+        static const osc_elem_fn fns[4] = ELEM_SLOTS(ge##SZ##_);                           \
+        return fns[slot];                                                                  \
+    }
+        ELEM_SIZES(GE_CASE)
+#undef GE_CASE
+        default: return NULL;
+    }
+}
+
+osc_nd_fn osc_snd_loop(int32_t dtype, int32_t reduction) {
+    size_t size = std_size(dtype);
+    if (size == 0 || reduction < 0 || reduction >= OSC_RED_COUNT) return NULL;
+    if (reduction == OSC_RED_NONE) {
+        switch (size) {
+#define NONE_CASE(SZ) \
+    case SZ: return snd_none##SZ;
+            ELEM_SIZES(NONE_CASE)
+#undef NONE_CASE
+            default: return NULL;
+        }
+    }
+    switch (dtype) {
+#define RED_CASE(E, T, CLS)                                                                \
+    case E: {                                                                              \
+        static const osc_nd_fn fns[OSC_RED_COUNT] = {NULL, snd_##E##_ADD, snd_##E##_MUL,   \
+                                                     snd_##E##_MAX, snd_##E##_MIN};        \
+        return fns[reduction];                                                             \
+    }
+        OSC_STD_TYPES(RED_CASE)
+#undef RED_CASE
+        default: return NULL;
+    }
+}
+
+osc_nd_fn osc_gnd_loop(int32_t dtype) {
+    switch (std_size(dtype)) {
+#define GND_CASE(SZ) \
+    case SZ: return gnd##SZ;
+        ELEM_SIZES(GND_CASE)
+#undef GND_CASE
+        default: return NULL;
+    }
+}
+
+/* ---- The bucketed drivers ---- */
+
+/* Regions of about OSC_BK_REGION_BYTES: one being applied and the chunks being read fit in L2. At
+ * most BK_MAX_REGIONS of them (larger regions beyond that), so that the partition writes to a
+ * bounded number of streams. */
+#ifndef OSC_BK_REGION_BYTES /* (tests build with tiny regions to run every path) */
+#define OSC_BK_REGION_BYTES ((size_t)256 << 10)
+#endif
+#define BK_MAX_REGIONS 4096
+
+/* Sizes the partition of n entries of esize bytes over an output of count elements and takes
+ * its memory from `a` (one block, *bytes long). False when that does not fit the limits or
+ * the allocation fails; a refusal by the allocator's cap is not reported (the caller falls
+ * back to the direct loops), so a->capped is left as it was. */
+static bool bk_init(bk_state *bk, osc_allocator *a, int64_t count, size_t esize, int64_t n,
+                    void **mem, size_t *bytes) {
+    if (!a || count <= 0 || n <= 0) return false;
+    int32_t shift = 0;
+    while (((size_t)1 << shift) * esize < OSC_BK_REGION_BYTES) shift++;
+    while (((count - 1) >> shift) + 1 > BK_MAX_REGIONS) shift++;
+    if (shift > 31) return false; /* offsets in a region are uint32_t */
+    const int64_t nb = ((count - 1) >> shift) + 1;
+    /* every region's chain has at most one chunk that is not full */
+    const int64_t cap = n / BK_CH + (nb < n ? nb : n) + 1;
+    if (cap > INT32_MAX) return false;
+    const size_t chunk_bytes = BK_CH * (sizeof(uint32_t) + esize);
+    size_t chunks_bytes, ints;
+    if (__builtin_mul_overflow((size_t)cap, chunk_bytes, &chunks_bytes)) return false;
+    ints = (size_t)(3 * nb + cap);
+    if (__builtin_add_overflow(chunks_bytes, ints * sizeof(int32_t), bytes)) return false;
+    const bool capped = a->capped;
+    char *m = osc_malloc(a, *bytes);
+    if (!m) {
+        a->capped = capped;
+        return false;
+    }
+    *mem = m;
+    bk->shift = shift;
+    bk->mask = (uint32_t)(((uint64_t)1 << shift) - 1);
+    bk->nb = nb;
+    bk->chunks = m; /* chunk_bytes is a multiple of 16: every value array stays aligned */
+    bk->chunk_bytes = chunk_bytes;
+    bk->first = (int32_t *)(void *)(m + chunks_bytes);
+    bk->cur = bk->first + nb;
+    bk->fill = bk->cur + nb;
+    bk->next = bk->fill + nb;
+    bk->used = 0;
+    for (int64_t r = 0; r < nb; r++) {
+        bk->first[r] = bk->cur[r] = -1;
+        bk->fill[r] = BK_CH;
+    }
+    return true;
+}
+
+/* Region by region: copy it from data (unless in place), then apply its entries. */
+static void bk_apply_all(const bk_state *bk, bk_apply_fn apply, char *out, const char *data,
+                         int64_t count, size_t esize) {
+    const int64_t len = (int64_t)1 << bk->shift;
+    for (int64_t r = 0; r < bk->nb; r++) {
+        const int64_t lo = r << bk->shift;
+        char *region = out + (size_t)lo * esize;
+        if (data)
+            memcpy(region, data + (size_t)lo * esize,
+                   (size_t)(count - lo < len ? count - lo : len) * esize);
+        if (bk->first[r] >= 0) apply(bk, r, region);
+    }
+}
+
+static bk_apply_fn bk_apply_get(int32_t dtype, int32_t reduction, size_t size) {
+    if (reduction == OSC_RED_NONE) {
+        switch (size) {
+#define NONE_CASE(SZ) \
+    case SZ: return bkap_none##SZ;
+            ELEM_SIZES(NONE_CASE)
+#undef NONE_CASE
+            default: return NULL;
+        }
+    }
+    if (reduction < 0 || reduction >= OSC_RED_COUNT) return NULL;
+    switch (dtype) {
+#define RED_CASE(E, T, CLS) BK_RED_CASE_##CLS(E)
+#define BK_RED_CASE_ANY(E)                                                                 \
+    case E: {                                                                              \
+        static const bk_apply_fn fns[OSC_RED_COUNT] = {NULL, bkap_##E##_ADD, bkap_##E##_MUL, \
+                                                       bkap_##E##_MAX, bkap_##E##_MIN};    \
+        return fns[reduction];                                                             \
+    }
+#define BK_RED_CASE_FLOAT BK_RED_CASE_ANY
+#define BK_RED_CASE_F16 BK_RED_CASE_ANY
+#define BK_RED_CASE_BF16 BK_RED_CASE_ANY
+#define BK_RED_CASE_SINT BK_RED_CASE_ANY
+#define BK_RED_CASE_UINT BK_RED_CASE_ANY
+#define BK_RED_CASE_BOOL BK_RED_CASE_ANY
+#define BK_RED_CASE_COMPLEX BK_RED_CASE_ANY
+#define BK_RED_CASE_STRING(E)
+        OSC_STD_TYPES(RED_CASE)
+#undef RED_CASE
+        default: return NULL;
+    }
+}
+
+osc_bk_result osc_se_bucketed(osc_allocator *a, const osc_elem_walk *w, int32_t dtype,
+                              int32_t reduction, int32_t index_dtype, const void *idx,
+                              const void *upd, void *out, const void *data, int64_t count) {
+    const size_t esize = std_size(dtype);
+    const int slot = idx_slot(index_dtype, w->axis_last);
+    const bk_apply_fn apply = bk_apply_get(dtype, reduction, esize);
+    if (dtype == OSC_STRING || slot < 0 || !apply) return OSC_BK_SKIPPED;
+    bk_se_part_fn part = NULL;
+    switch (esize) {
+#define PART_CASE(SZ)                                                                      \
+    case SZ: {                                                                             \
+        static const bk_se_part_fn fns[4] = ELEM_SLOTS1(bkse##SZ##_);                      \
+        part = fns[slot];                                                                  \
+        break;                                                                             \
+    }
+        ELEM_SIZES(PART_CASE)
+#undef PART_CASE
+        default: return OSC_BK_SKIPPED;
+    }
+    const int64_t per_block = w->block.rows * w->block.n;
+    bk_state bk;
+    void *mem;
+    size_t bytes;
+    if (!bk_init(&bk, a, count, esize, w->blocks * per_block, &mem, &bytes))
+        return OSC_BK_SKIPPED;
+    osc_elem_walk wk = *w;
+    osc_elem_block b = wk.block;
+    const size_t isize = index_dtype == OSC_INT32 ? sizeof(int32_t) : sizeof(int64_t);
+    int64_t base = 0;
+    for (int64_t blk = 0, flat = 0; blk < wk.blocks; blk++, flat += per_block) {
+        b.idx = (const char *)idx + (size_t)flat * isize;
+        b.src = (const char *)upd + (size_t)flat * esize;
+        if (!part(&bk, &b, base)) {
+            osc_free(a, mem, bytes);
+            return OSC_BK_BAD_INDEX;
+        }
+        base = osc_elem_walk_next(&wk);
+    }
+    bk_apply_all(&bk, apply, out, data, count, esize);
+    osc_free(a, mem, bytes);
+    return OSC_BK_DONE;
+}
+
+osc_bk_result osc_snd_bucketed(osc_allocator *a, const osc_nd_block *b, int32_t dtype,
+                               int32_t reduction, void *out, const void *data, int64_t count) {
+    const size_t esize = std_size(dtype);
+    const bk_apply_fn apply = bk_apply_get(dtype, reduction, esize);
+    if (dtype == OSC_STRING || b->slice != 1 || !apply) return OSC_BK_SKIPPED;
+    bk_nd_part_fn part = NULL;
+    switch (esize) {
+#define PART_CASE(SZ) \
+    case SZ: part = bknd##SZ; break;
+        ELEM_SIZES(PART_CASE)
+#undef PART_CASE
+        default: return OSC_BK_SKIPPED;
+    }
+    bk_state bk;
+    void *mem;
+    size_t bytes;
+    if (!bk_init(&bk, a, count, esize, b->tuples, &mem, &bytes)) return OSC_BK_SKIPPED;
+    if (!part(&bk, b)) {
+        osc_free(a, mem, bytes);
+        return OSC_BK_BAD_INDEX;
+    }
+    bk_apply_all(&bk, apply, out, data, count, esize);
+    osc_free(a, mem, bytes);
+    return OSC_BK_DONE;
+}
+
+/* ---- The block walk of ScatterElements/GatherElements ---- */
+
+bool osc_elem_walk_init(osc_elem_walk *w, const osc_tensor *data, const osc_tensor *idx,
+                        int32_t axis) {
+    int64_t stride[OSC_MAX_RANK];
+    if (!osc_row_strides(data, stride)) return false;
+    w->block = (osc_elem_block){0};
+    w->base = 0;
+    /* dims kept: (index size, data stride, is the axis); at least the axis */
+    int64_t size[OSC_MAX_RANK], st[OSC_MAX_RANK];
+    bool is_axis[OSC_MAX_RANK];
+    int32_t m = 0;
+    for (int32_t d = 0; d < data->rank; d++) {
+        const int64_t n = idx->dims[d];
+        if (d != axis && n == 1) continue; /* its coordinate is always 0 */
+        /* merged coordinate c = c_prev * n + c_d has offset c * stride[d] exactly when the
+         * previous kept dim's stride is n * stride[d] */
+        if (d != axis && m > 0 && !is_axis[m - 1] && st[m - 1] == n * stride[d]) {
+            size[m - 1] *= n; /* a factor of idx's valid count */
+            st[m - 1] = stride[d];
+            continue;
+        }
+        size[m] = n;
+        st[m] = stride[d];
+        is_axis[m] = d == axis;
+        m++;
+    }
+    osc_elem_block *b = &w->block;
+    b->s = data->dims[axis];
+    b->astride = stride[axis];
+    b->n = size[m - 1];
+    w->axis_last = is_axis[m - 1];
+    b->jstride = w->axis_last ? 0 : st[m - 1];
+    b->rows = 1;
+    if (m >= 2) {
+        b->rows = size[m - 2];
+        b->row_step = is_axis[m - 2] ? 0 : st[m - 2];
+    }
+    w->blocks = 1;
+    w->nd = m >= 2 ? m - 2 : 0;
+    for (int32_t d = 0; d < w->nd; d++) {
+        w->size[d] = size[d];
+        w->step[d] = is_axis[d] ? 0 : st[d]; /* the index supplies the axis coordinate */
+        w->c[d] = 0;
+        w->blocks *= size[d];
+    }
+    return true;
+}
+
+int64_t osc_elem_walk_next(osc_elem_walk *w) {
+    for (int32_t d = w->nd - 1; d >= 0; d--) {
+        w->base += w->step[d];
+        if (++w->c[d] < w->size[d]) break;
+        w->base -= w->step[d] * w->size[d];
+        w->c[d] = 0;
+    }
+    return w->base;
+}

@@ -1,0 +1,49 @@
+#!/bin/sh
+# cli_bad.sh: runs the malformed-model suite through the command line: `onnx-scatter run
+# model.onnx [test_data_set_0/input_K.pb...]` must exit 0 for an OSC_OK case and 1 otherwise with
+# a message on stderr, and finish within the time limit. An optional wrapper (valgrind) runs the
+# CLI; its own failure exit code (99 for the valgrind command tools/run-tests.sh uses) fails the case.
+# Usage: cli_bad.sh ONNX_SCATTER CASES_DIR WORK_DIR [LIMIT_SECONDS [WRAPPER...]]
+set -u
+cli="$1" cases="$2" work="$3" limit="${4:-1}"
+shift 3
+[ $# -gt 0 ] && shift
+mkdir -p "$work"
+failed=0 count=0
+for dir in "$cases"/*/; do
+  dir="${dir%/}"
+  name="${dir##*/}"
+  [ -f "$dir/expect" ] || continue
+  read -r want stage <"$dir/expect"
+  inputs=""
+  k=0
+  while [ -f "$dir/test_data_set_0/input_$k.pb" ]; do
+    inputs="$inputs $dir/test_data_set_0/input_$k.pb"
+    k=$((k + 1))
+  done
+  start=$(date +%s%N)
+  # shellcheck disable=SC2086 # inputs: paths without blanks, split on purpose
+  "$@" "$cli" run "$dir/model.onnx" $inputs >"$work/$name.out" 2>"$work/$name.err"
+  rc=$?
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  count=$((count + 1))
+  why=""
+  if [ "$want" = OSC_OK ]; then
+    [ "$rc" -eq 0 ] || why="exit $rc, expected 0: $(head -c 300 "$work/$name.err")"
+  elif [ "$rc" -ne 1 ]; then
+    why="exit $rc, expected 1: $(head -c 300 "$work/$name.err")"
+  elif [ ! -s "$work/$name.err" ]; then
+    why="exit 1 without a message on stderr"
+  elif [ "$(grep -c '' "$work/$name.err")" -ne 1 ]; then
+    why="stderr has more than one line: $(head -c 300 "$work/$name.err")"
+  fi
+  [ -z "$why" ] && [ "$ms" -gt $((limit * 1000)) ] && why="took $ms ms (limit ${limit} s)"
+  if [ -n "$why" ]; then
+    echo "FAIL $name: $why"
+    failed=$((failed + 1))
+  else
+    echo "PASS $name ($ms ms): $(head -c 160 "$work/$name.err")"
+  fi
+done
+echo "$count cases, $failed failed"
+[ "$count" -gt 0 ] && [ "$failed" -eq 0 ]
