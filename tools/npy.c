@@ -307,7 +307,10 @@ static int decode_strings(const elem_type *et, const unsigned char *data, int fo
     int64_t count = 1;
     for (int32_t d = 0; d < rank; d++) count *= dims[d];
     size_t total = 0;
-    for (int64_t i = 0; i < count; i++) {
+    /* Zero-width items (<U0, |S0) are all empty and take no file bytes, so the file does not
+     * bound their count: skip the measuring pass; the osc_string array allocation below bounds
+     * it (an absurd count fails there instead of looping). */
+    for (int64_t i = 0; et->itemsize && i < count; i++) {
         size_t n = string_item(et, data + (size_t)i * et->itemsize, NULL);
         if (n == (size_t)-1) {
             snprintf(msg, msg_size, "string element %lld holds an invalid code point", (long long)i);
