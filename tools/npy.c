@@ -308,9 +308,14 @@ static int decode_strings(const elem_type *et, const unsigned char *data, int fo
     for (int32_t d = 0; d < rank; d++) count *= dims[d];
     size_t total = 0;
     /* Zero-width items (<U0, |S0) are all empty and take no file bytes, so the file does not
-     * bound their count: skip the measuring pass; the osc_string array allocation below bounds
-     * it (an absurd count fails there instead of looping). */
-    for (int64_t i = 0; et->itemsize && i < count; i++) {
+     * bound their count: a tiny header could claim billions. Such arrays are degenerate; read at
+     * most 2^20 of them (16 MiB of osc_string). */
+    if (et->itemsize == 0 && count > ((int64_t)1 << 20)) {
+        snprintf(msg, msg_size, "zero-width strings: %lld elements claimed; at most %lld are read",
+                 (long long)count, (long long)1 << 20);
+        return 1;
+    }
+    for (int64_t i = 0; i < count; i++) {
         size_t n = string_item(et, data + (size_t)i * et->itemsize, NULL);
         if (n == (size_t)-1) {
             snprintf(msg, msg_size, "string element %lld holds an invalid code point", (long long)i);
