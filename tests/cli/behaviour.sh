@@ -6,39 +6,9 @@
 # Exit: 1 when a check failed; else 77 (ctest skip) when no node-test folder was found for the
 # checks that need one; else 0. Last line: "N passed, N failed".
 
-# Checks are given to `eval` in single quotes on purpose: they expand when the check runs.
-# shellcheck disable=SC2016
-
 tool=$1 work=$2
 shift 2
-passed=0 failed=0
-
-# check NAME COMMAND...: one result line per check.
-check() {
-    name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-        echo "ok   $name"
-    else
-        failed=$((failed + 1))
-        echo "FAIL $name"
-        [ -s "$work/out" ] && sed 's/^/     stdout: /' "$work/out" | head -n 8
-        [ -s "$work/err" ] && sed 's/^/     stderr: /' "$work/err" | head -n 8
-    fi
-}
-
-# cli ARGS...: runs the tool, stdout in $work/out, stderr in $work/err, exit status in $rc.
-cli() {
-    "$tool" "$@" >"$work/out" 2>"$work/err"
-    rc=$?
-}
-
-status_is() { [ "$rc" -eq "$1" ]; }
-out_has() { grep -q -e "$1" "$work/out"; }
-out_last_is() { [ "$(tail -n 1 "$work/out")" = "$1" ]; }
-# A failure says what went wrong on exactly one stderr line, and prints nothing on stdout.
-one_error_line() { [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -s "$work/out" ] && grep -q -e "$1" "$work/err"; }
+. "$(dirname "$0")/lib.sh"
 
 rm -rf "$work"
 mkdir -p "$work" || exit 1
