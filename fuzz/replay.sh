@@ -14,7 +14,7 @@ for d in "$node" "$debian"; do
     [ -f "$t/model.onnx" ] && set -- "$@" "$t"
   done
 done
-"$bin/osc-fuzz-mkseeds" "$work/seeds" "$@" "$src/tests/bad"
+"$bin/osc-fuzz-mkseeds" "$work/seeds" "$@" "$src/tests/bad/cases"
 for h in load run inputs; do
   extra=""
   [ -d "$src/fuzz/regress/$h" ] && extra="$src/fuzz/regress/$h"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # run.sh: builds the libFuzzer harnesses (clang, ASan+UBSan) and runs each for a given time.
 # Seeds are made at run time from the official node tests (read in place, files over 32 KiB left
-# out) and the malformed suite tests/bad, plus fuzz/regress/ (inputs that once crashed). The growing corpus stays in the
-# work folder (never committed). A finding stops that harness; its input is saved as
-# WORK/HARNESS/crash-* and the script exits 1 after running the other harnesses.
+# out) and the malformed suite tests/bad/cases, plus fuzz/regress/ (inputs that once failed). The
+# growing corpus stays in the work folder (never committed). A finding stops that harness; its
+# input is saved as WORK/HARNESS/crash-* (or timeout-*, oom-*) and the script exits 1 after
+# running the other harnesses.
 # Usage: fuzz/run.sh [SECONDS] [HARNESS...]      (default: 60 seconds; load run inputs)
 # Environment: OSC_FUZZ_BUILD (default build-fuzz), OSC_FUZZ_WORK (default BUILD/work),
 #              OSC_NODE_TESTS_DIR, OSC_DEBIAN_NODE_TESTS_DIR, OSC_FUZZ_ARGS (more libFuzzer flags).
@@ -29,7 +30,7 @@ dirs=()
 for d in "$node" "$debian"; do [ -d "$d" ] && dirs+=("$d"); done
 rm -rf "$work/seeds"
 mkdir -p "$work"
-"$build/fuzz/osc-fuzz-mkseeds" "$work/seeds" "${dirs[@]}" tests/bad >/dev/null
+"$build/fuzz/osc-fuzz-mkseeds" "$work/seeds" "${dirs[@]}" tests/bad/cases >/dev/null
 
 failed=()
 for h in "${harnesses[@]}"; do

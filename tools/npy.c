@@ -232,7 +232,12 @@ static void fw_init(fortran_walk *w, int32_t rank, const int64_t *dims) {
     memset(w, 0, sizeof *w);
     w->rank = rank;
     int64_t s = 1;
-    for (int32_t d = 0; d < rank; d++) w->dims[d] = dims[d], w->fstride[d] = s, s *= dims[d];
+    /* The caller checked the element count: a product can only overflow when a later dim is 0,
+     * and then the walk never steps. */
+    for (int32_t d = 0; d < rank; d++) {
+        w->dims[d] = dims[d], w->fstride[d] = s;
+        if (__builtin_mul_overflow(s, dims[d], &s)) s = 0;
+    }
 }
 
 static void fw_next(fortran_walk *w) {
@@ -301,11 +306,11 @@ static size_t string_item(const elem_type *et, const unsigned char *src, unsigne
     return n;
 }
 
+/* count: the element count of dims, already checked (osc_tensor_count: no overflow, 0 when a dim
+ * is 0). */
 static int decode_strings(const elem_type *et, const unsigned char *data, int fortran,
-                          osc_tensor *t, int32_t rank, const int64_t *dims, char *msg,
-                          size_t msg_size) {
-    int64_t count = 1;
-    for (int32_t d = 0; d < rank; d++) count *= dims[d];
+                          osc_tensor *t, int32_t rank, const int64_t *dims, int64_t count,
+                          char *msg, size_t msg_size) {
     size_t total = 0;
     /* Zero-width items (<U0, |S0) are all empty and take no file bytes, so the file does not
      * bound their count: a tiny header could claim billions. Such arrays are degenerate; read at
@@ -392,7 +397,7 @@ int cli_npy_decode(const void *buf, size_t len, osc_tensor *t, char *msg, size_t
     }
     const unsigned char *data = b + pre + hlen;
     if (et.dtype == OSC_STRING)
-        return decode_strings(&et, data, h.fortran, t, h.rank, h.dims, msg, msg_size);
+        return decode_strings(&et, data, h.fortran, t, h.rank, h.dims, count, msg, msg_size);
     if (cli_tensor_alloc(t, et.dtype, h.rank, h.dims, 0, msg, msg_size)) return 1;
     unsigned char *out = t->data;
     fortran_walk w;
