@@ -60,6 +60,13 @@ int cli_parse_double(const char *s, double *out);
  * arg has no such form (then *name is NULL). */
 int cli_split_assign(const char *arg, char **name, const char **value);
 
+/* ---- Limits (limits.c). ---- */
+/* The limit options of every subcommand (--max-bytes N|none, --max-arena-bytes N|none,
+ * --max-nodes N, --max-rank N, --max-string-mib N) set the matching osc_options field.
+ * Returns -1 when argv[*i] is none of them, else CLI_OK or CLI_USAGE (message printed). */
+int cli_limit_option(int argc, char **argv, int *i, osc_options *opts, const char *cmd);
+void usage_limits(FILE *f);
+
 /* ---- Files (fileio.c), plain stdio. On failure they return nonzero and write a one-line
  * message naming the path and the reason into msg. ---- */
 int cli_read_file(const char *path, void **buf, size_t *len, char *msg, size_t msg_size);

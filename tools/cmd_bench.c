@@ -15,6 +15,7 @@ typedef struct bench_args {
     int64_t runs, warmup, threads;
     int profile, json, cases;
     cli_input_opts in;
+    osc_options opts; /* limits; profile is set from the flag */
 } bench_args;
 
 /* Times of the timed runs, and per node when profiling ([run * nodes + node], ns). */
@@ -186,9 +187,8 @@ static int bench_model(const bench_args *a) {
     cli_shapes sh = {0};
     timings t = {0};
     stats st = {0};
-    osc_options opts;
+    osc_options opts = a->opts;
     char msg[1024];
-    osc_options_init(&opts);
     opts.profile = a->profile;
     osc_status ost = osc_model_load_file(path, &opts, &m, msg, sizeof msg);
     if (ost != OSC_OK) return cli_error("cannot load '%s' (%s): %s", path, osc_status_name(ost), msg);
@@ -258,10 +258,9 @@ static int bench_case(const bench_args *a, const char *dir, char *msg, size_t ms
     cli_shapes sh = {0};
     timings t = {0};
     stats st = {0};
-    osc_options opts;
+    osc_options opts = a->opts;
     double err = 0;
     char mismatch[1024] = "";
-    osc_options_init(&opts);
     opts.profile = a->profile;
     cli_basename(dir, name, sizeof name);
     char *model = cli_join(dir, "model.onnx");
@@ -347,6 +346,7 @@ static int parse_args(int argc, char **argv, bench_args *a) {
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc = cli_input_option(argc, argv, &i, &a->in, "bench");
+        if (rc < 0) rc = cli_limit_option(argc, argv, &i, &a->opts, "bench");
         if (rc >= 0) {
             if (rc != CLI_OK) return rc;
         } else if ((v = cli_opt_value(argc, argv, &i, "--runs", "-n")) != NULL) {
@@ -385,6 +385,7 @@ int cmd_bench(int argc, char **argv) {
             return CLI_OK;
         }
     bench_args a = {.runs = DEFAULT_RUNS, .warmup = DEFAULT_WARMUP, .threads = 1};
+    osc_options_init(&a.opts);
     int rc = parse_args(argc, argv, &a);
     if (rc == CLI_OK) rc = a.cases ? bench_cases(&a) : bench_model(&a);
     cli_strlist_free(&a.targets);

@@ -115,10 +115,17 @@ static void json_model(const char *path, const osc_model *m) {
 int cmd_info(int argc, char **argv) {
     const char *path = NULL;
     int json = 0;
+    osc_options opts;
+    osc_options_init(&opts);
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             usage_info(stdout);
             return CLI_OK;
+        }
+        int rc = cli_limit_option(argc, argv, &i, &opts, "info");
+        if (rc >= 0) {
+            if (rc != CLI_OK) return rc;
+            continue;
         }
         if (!strcmp(argv[i], "--json")) {
             json = 1;
@@ -130,9 +137,7 @@ int cmd_info(int argc, char **argv) {
     }
     if (!path) return cli_usage_error("info", "missing MODEL");
     osc_model *m = NULL;
-    osc_options opts;
     char msg[1024];
-    osc_options_init(&opts);
     osc_status st = osc_model_load_file(path, &opts, &m, msg, sizeof msg);
     if (st != OSC_OK) return cli_error("cannot load '%s' (%s): %s", path, osc_status_name(st), msg);
     if (json) {

@@ -14,12 +14,14 @@ typedef struct run_args {
     const char *model, *out_dir, *format; /* format: "npy" or "pb" */
     int full, json;
     cli_input_opts in;
+    osc_options opts;
 } run_args;
 
 static int parse_args(int argc, char **argv, run_args *a) {
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc = cli_input_option(argc, argv, &i, &a->in, "run");
+        if (rc < 0) rc = cli_limit_option(argc, argv, &i, &a->opts, "run");
         if (rc >= 0) {
             if (rc != CLI_OK) return rc;
         } else if ((v = cli_opt_value(argc, argv, &i, "--output-dir", "-o")) != NULL) {
@@ -160,14 +162,13 @@ int cmd_run(int argc, char **argv) {
             return CLI_OK;
         }
     run_args a = {.format = "npy"};
+    osc_options_init(&a.opts);
     osc_model *m = NULL;
     cli_inputs in = {0};
     int rc = parse_args(argc, argv, &a);
     if (rc == CLI_OK) {
-        osc_options opts;
         char msg[1024];
-        osc_options_init(&opts);
-        osc_status st = osc_model_load_file(a.model, &opts, &m, msg, sizeof msg);
+        osc_status st = osc_model_load_file(a.model, &a.opts, &m, msg, sizeof msg);
         if (st != OSC_OK)
             rc = cli_error("cannot load '%s' (%s): %s", a.model, osc_status_name(st), msg);
     }

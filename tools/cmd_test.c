@@ -68,15 +68,13 @@ static double now_ms(void) {
 }
 
 /* Runs the node test in folder dir into r (thread-safe: touches nothing shared). */
-static void run_test(const char *dir, const cli_tol *tol, result *r) {
+static void run_test(const char *dir, const cli_tol *tol, const osc_options *opts, result *r) {
     char msg[MSG_SIZE] = "out of memory";
     cli_strlist sets = {0};
     osc_model *m = NULL;
-    osc_options opts;
     double t0 = now_ms();
     char *model = cli_join(dir, "model.onnx");
-    osc_options_init(&opts);
-    osc_status st = model ? osc_model_load_file(model, &opts, &m, msg, sizeof msg) : OSC_ERR_NOMEM;
+    osc_status st = model ? osc_model_load_file(model, opts, &m, msg, sizeof msg) : OSC_ERR_NOMEM;
     free(model);
     r->status = T_PASS;
     if (st == OSC_ERR_UNSUPPORTED) {
@@ -105,6 +103,7 @@ static void run_test(const char *dir, const cli_tol *tol, result *r) {
 
 typedef struct test_opts {
     cli_tol tol;
+    osc_options opts; /* limits */
     long jobs;
     int json;
     int progress; /* -1: on a terminal with many folders; 0 never; 1 always */
@@ -119,6 +118,7 @@ typedef struct tally {
 typedef struct pool {
     const cli_strlist *dirs;
     const cli_tol *tol;
+    const osc_options *opts;
     result *res;
     size_t next;
     pthread_mutex_t mu;
@@ -133,7 +133,7 @@ static void *worker(void *arg) {
         pthread_mutex_unlock(&p->mu);
         if (i >= p->dirs->count) return NULL;
         result r = {0};
-        run_test(p->dirs->items[i], p->tol, &r);
+        run_test(p->dirs->items[i], p->tol, p->opts, &r);
         pthread_mutex_lock(&p->mu);
         p->res[i] = r;
         p->res[i].done = 1;
@@ -181,7 +181,7 @@ static void run_all(const test_opts *o, const cli_strlist *dirs, tally *t) {
     size_t n = dirs->count, jobs = o->jobs < 1 ? 1 : (size_t)o->jobs;
     result *res = calloc(n ? n : 1, sizeof *res);
     pthread_t *th = calloc(jobs, sizeof *th);
-    pool p = {.dirs = dirs, .tol = &o->tol, .res = res};
+    pool p = {.dirs = dirs, .tol = &o->tol, .opts = &o->opts, .res = res};
     size_t started = 0;
     if (!res || !th) jobs = 1; /* no memory for a pool: run inline below, one result at a time */
     if (jobs > n) jobs = n;
@@ -197,7 +197,7 @@ static void run_all(const test_opts *o, const cli_strlist *dirs, tally *t) {
             while (!r->done) pthread_cond_wait(&p.done, &p.mu);
             pthread_mutex_unlock(&p.mu);
         } else {
-            run_test(dirs->items[i], &o->tol, r);
+            run_test(dirs->items[i], &o->tol, &o->opts, r);
         }
         if (show) fputs("\r\033[K", stderr);
         report(o, dirs->items[i], r, i, t);
@@ -232,7 +232,10 @@ static int parse_test_args(int argc, char **argv, test_opts *o, cli_strlist *pat
     for (int i = 1; i < argc; i++) {
         const char *v;
         int64_t n;
-        if ((v = cli_opt_value(argc, argv, &i, "--filter", "-f")) != NULL) {
+        int rc = cli_limit_option(argc, argv, &i, &o->opts, "test");
+        if (rc >= 0) {
+            if (rc != CLI_OK) return rc;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--filter", "-f")) != NULL) {
             if (!v[0]) return cli_usage_error("test", "--filter wants a GLOB, e.g. 'test_scatter*'");
             if (cli_strlist_push(&o->filters, v)) return cli_error("out of memory");
         } else if ((v = cli_opt_value(argc, argv, &i, "--jobs", "-j")) != NULL) {
@@ -268,6 +271,7 @@ int cmd_test(int argc, char **argv) {
             return CLI_OK;
         }
     test_opts o = {.tol = cli_default_tol, .jobs = 1, .progress = -1};
+    osc_options_init(&o.opts);
     cli_strlist paths = {0}, dirs = {0};
     char msg[MSG_SIZE];
     int rc = parse_test_args(argc, argv, &o, &paths);

@@ -77,7 +77,10 @@ void usage_run(FILE *f) {
           "                          shape, source}], outputs [{name, dtype, shape, data}]\n"
           "                          with data as nested lists (NaN/inf as \"nan\", \"inf\",\n"
           "                          \"-inf\"; complex as [re, im]), files (with -o)\n"
-          "\n"
+          "\n",
+          f);
+    usage_limits(f);
+    fputs("\n"
           "examples:\n"
           "  onnx-scatter run model.onnx data.npy '[[1,0],[2,1]]' updates.npy\n"
           "  onnx-scatter run model.onnx --input data=x.npy --random 7 --dim N=4\n"
@@ -115,6 +118,8 @@ void usage_bench(FILE *f) {
           "\n",
           f);
     usage_inputs(f);
+    fputc('\n', f);
+    usage_limits(f);
     fputs("\n"
           "examples:\n"
           "  onnx-scatter bench model.onnx --random --dim N=1024 --profile\n"
@@ -142,14 +147,17 @@ void usage_test(FILE *f) {
           "  --progress              show the progress line on stderr even when it is not\n"
           "                          a terminal (default: on a terminal, over 36 folders)\n"
           "  --no-progress           never show it\n"
-          "\n"
+          "\n",
+          f);
+    usage_limits(f);
+    fputs("\n"
           "example:\n"
           "  onnx-scatter test /usr/share/libonnx-testdata/data/node -f 'test_scatter*'\n",
           f);
 }
 
 void usage_info(FILE *f) {
-    fputs("usage: onnx-scatter info MODEL [--json]\n"
+    fputs("usage: onnx-scatter info MODEL [--json] [limits]\n"
           "\n"
           "Shows the IR version, opsets, inputs and outputs (dtypes, shapes, symbolic dims\n"
           "by name), each node with the kernel version it resolved to, the arena size and\n"
@@ -161,7 +169,10 @@ void usage_info(FILE *f) {
           "                          has_default}], nodes [{index, name, op_type, domain,\n"
           "                          opset, kernel_version, inputs, outputs}], arena_bytes,\n"
           "                          warnings\n"
-          "\n"
+          "\n",
+          f);
+    usage_limits(f);
+    fputs("\n"
           "example:\n"
           "  onnx-scatter info test_scatternd/model.onnx\n",
           f);
@@ -187,12 +198,24 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
     return CLI_USAGE;
 }
 
+/* The library names a limit by its osc_options field ("opts.max_rank"); the command line
+ * adds the flag that sets it ("--max-rank"). */
+static void limit_hint(FILE *f, const char *text) {
+    const char *p = strstr(text, "opts.max_");
+    if (!p) return;
+    fputs(" [command line: --", f);
+    for (p += 5; (*p >= 'a' && *p <= 'z') || *p == '_'; p++) fputc(*p == '_' ? '-' : *p, f);
+    fputc(']', f);
+}
+
 int cli_error(const char *fmt, ...) {
+    char text[4096];
     va_list ap;
-    fputs("onnx-scatter: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "onnx-scatter: %s", text);
+    limit_hint(stderr, text);
     fputc('\n', stderr);
     return CLI_FAIL;
 }

@@ -1,0 +1,80 @@
+/* limits.c: the resource-limit options every subcommand takes (--max-bytes and friends),
+ * parsed straight into the osc_options the command loads with. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* "N", "N" + K/M/G/T (powers of 1024, optional "iB"), or "none" (*out = none_value).
+ * Returns 0 when parsed, 1 otherwise. */
+static int parse_bytes(const char *s, uint64_t none_value, uint64_t *out) {
+    static const char units[] = "KMGT";
+    char *end;
+    if (!strcmp(s, "none")) {
+        *out = none_value;
+        return 0;
+    }
+    if (*s < '0' || *s > '9') return 1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno) return 1;
+    if (*end) {
+        const char *u = strchr(units, end[0]);
+        if (!u || !end[0] || (end[1] && strcmp(end + 1, "iB"))) return 1;
+        for (int k = 0; k <= u - units; k++) {
+            if (v > UINT64_MAX / 1024) return 1;
+            v *= 1024;
+        }
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_limit_option(int argc, char **argv, int *i, osc_options *opts, const char *cmd) {
+    const char *v;
+    int64_t n;
+    uint64_t b;
+    if ((v = cli_opt_value(argc, argv, i, "--max-bytes", NULL)) != NULL) {
+        /* 0 would mean "the default" to the library; the flag says "none" for no cap */
+        if (parse_bytes(v, OSC_NO_LIMIT, &b) || b == 0)
+            return cli_usage_error(cmd, "--max-bytes wants a byte count >= 1 (suffix K, M, G "
+                                   "or T allowed) or 'none', got '%s'", v);
+        opts->max_bytes = b;
+    } else if ((v = cli_opt_value(argc, argv, i, "--max-arena-bytes", NULL)) != NULL) {
+        if (parse_bytes(v, 0, &b) || (b == 0 && strcmp(v, "none")))
+            return cli_usage_error(cmd, "--max-arena-bytes wants a byte count >= 1 (suffix K, "
+                                   "M, G or T allowed) or 'none', got '%s'", v);
+        opts->max_arena_bytes = b;
+    } else if ((v = cli_opt_value(argc, argv, i, "--max-nodes", NULL)) != NULL) {
+        if (cli_parse_int(v, 1, INT32_MAX, &n))
+            return cli_usage_error(cmd, "--max-nodes wants a count from 1 to %d, got '%s'",
+                                   INT32_MAX, v);
+        opts->max_nodes = (int32_t)n;
+    } else if ((v = cli_opt_value(argc, argv, i, "--max-rank", NULL)) != NULL) {
+        if (cli_parse_int(v, 1, OSC_MAX_RANK, &n))
+            return cli_usage_error(cmd, "--max-rank wants a rank from 1 to %d, got '%s'",
+                                   OSC_MAX_RANK, v);
+        opts->max_rank = (uint8_t)n;
+    } else if ((v = cli_opt_value(argc, argv, i, "--max-string-mib", NULL)) != NULL) {
+        if (cli_parse_int(v, 1, 255, &n))
+            return cli_usage_error(cmd, "--max-string-mib wants a size in MiB from 1 to 255, "
+                                   "got '%s'", v);
+        opts->max_string_mib = (uint8_t)n;
+    } else {
+        return -1;
+    }
+    return CLI_OK;
+}
+
+void usage_limits(FILE *f) {
+    fputs("limits (refused with a clear error before anything is allocated):\n"
+          "  --max-bytes N|none      bytes the model, and each run, may allocate (default:\n"
+          "                          half of the memory this process may use); N takes a\n"
+          "                          K, M, G or T suffix (powers of 1024)\n"
+          "  --max-arena-bytes N|none  largest arena of one run (default: none)\n"
+          "  --max-nodes N           most nodes in a graph (default 50000)\n"
+          "  --max-rank N            largest tensor rank, 1 to 32 (default 32)\n"
+          "  --max-string-mib N      longest string element in MiB, 1 to 255 (default 64)\n",
+          f);
+}
