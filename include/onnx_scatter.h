@@ -130,6 +130,7 @@ typedef void *(*osc_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 
 /* osc_options.max_bytes value meaning "no cap at all". */
 #define OSC_NO_LIMIT UINT64_MAX
+#define OSC_MAX_THREADS 256            /* largest opts.threads */
 /* Defaults of the limits in osc_options (a field left 0 takes these). */
 #define OSC_DEFAULT_MAX_NODES 50000    /* nodes in a graph */
 #define OSC_DEFAULT_MAX_STRING_MIB 64  /* MiB in one string element */
@@ -160,10 +161,13 @@ typedef struct osc_options {
      * consumes the input: see osc_session_set_input and osc_model_node_inplace.
      * 0 (default): the runtime never writes to input buffers. */
     int32_t inplace_inputs;
-    /* For later: the number of threads one run may use. Accepted (0: the default, >= 1: that
-     * many), checked (< 0 is OSC_ERR_ARG at load) and stored (osc_model_options); every run
-     * currently executes on the calling thread only, whatever the value. Results will not
-     * depend on it (duplicate indices keep their row-major order). */
+    /* Threads one run may use, counting the calling thread: 0 (default) or 1: the calling
+     * thread only; 2 to OSC_MAX_THREADS: each session starts threads - 1 workers when it is
+     * created (they sleep between runs and end with osc_session_free; a run never starts a
+     * thread). Large scatters split the data copy by range and the updates by destination, so
+     * outputs are bit-identical whatever the value, duplicates and reductions included. When
+     * the workers cannot be started the session runs on one thread
+     * (osc_session_threads). Out of range: OSC_ERR_ARG at load. */
     int32_t threads;
     /* Cap on one session's arena (the block holding intermediate values and outputs not in
      * caller buffers). Checked whenever a session plans (first run, new input shapes, new output
@@ -356,6 +360,9 @@ OSC_API osc_status osc_session_output_mode(osc_session *s, size_t index, int32_t
 /* Bytes of the arena the session holds (0 before the first run; it grows to the largest plan
  * and is kept between runs). */
 OSC_API uint64_t osc_session_arena_bytes(const osc_session *s);
+/* Threads the session's runs use, counting the caller: 1, or opts.threads when its workers
+ * started (0 for NULL). */
+OSC_API int32_t osc_session_threads(const osc_session *s);
 /* Nanoseconds node i (osc_model_node order) took in the last run; 0 unless the model was
  * loaded with opts.profile = 1, or for a node that did not run. */
 OSC_API uint64_t osc_session_node_ns(const osc_session *s, size_t node);

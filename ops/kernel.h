@@ -4,6 +4,7 @@
 #define OSC_KERNEL_H
 
 #include "../runtime/graph.h"
+#include "../runtime/tpool.h"
 
 /* What a kernel may use while it checks, infers or runs one node. */
 typedef struct osc_kctx {
@@ -14,6 +15,8 @@ typedef struct osc_kctx {
     osc_allocator *alloc;
     osc_pool *strings;      /* per-run pool for bytes of new strings (string add) */
     bool strict;
+    /* Run time: the session's threads (osc_tpool_run; NULL: the calling thread only). */
+    osc_tpool *tpool;
     /* Warnings at load: kernels call osc_kwarn; the model stores them. NULL at run time. */
     void (*warn)(void *ud, const char *msg);
     void *warn_ud;

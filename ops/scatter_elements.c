@@ -93,6 +93,74 @@ osc_status osc_se_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
     return OSC_OK;
 }
 
+/* The direct loops over rows u0..u1-1 of the walk (block by block, in groups of `group` rows);
+ * with fuse, bytes [done, end) of the output are copied from data along the way, each group
+ * just before its rows. */
+typedef struct se_job {
+    osc_elem_walk w;      /* at block 0 */
+    osc_elem_fn loop;
+    char *out;
+    const char *data;     /* NULL: in place */
+    const char *idx, *upd;
+    size_t esize, isize, bytes;
+    int64_t group, pf;
+    bool fuse;
+    osc_pool *strings;
+} se_job;
+
+/* -1, or the flat position at which string add ran out of memory. */
+static int64_t se_rows(const se_job *j, int64_t u0, int64_t u1, size_t done, size_t end) {
+    osc_elem_walk w = j->w;
+    const int64_t rows = w.block.rows, n = w.block.n, step = w.block.row_step;
+    int64_t r = u0 % rows, base = u0 < u1 ? osc_elem_walk_seek(&w, u0 / rows) : 0;
+    osc_elem_block b = w.block;
+    b.pf = j->pf;
+    b.strings = j->strings;
+    for (int64_t u = u0; u < u1;) {
+        b.rows = rows - r < j->group ? rows - r : j->group;
+        if (b.rows > u1 - u) b.rows = u1 - u;
+        const int64_t first = base + r * step;
+        if (j->fuse) {
+            size_t upto = (size_t)(first + b.rows * step) * j->esize;
+            if (upto > end) upto = end;
+            if (upto > done) memcpy(j->out + done, j->data + done, upto - done);
+            if (upto > done) done = upto;
+        }
+        b.dst = j->out + (size_t)first * j->esize;
+        b.src = j->upd + (size_t)(u * n) * j->esize;
+        b.idx = j->idx + (size_t)(u * n) * j->isize;
+        const int64_t failed = j->loop(&b);
+        if (failed >= 0) return u * n + failed;
+        u += b.rows;
+        r += b.rows;
+        if (r == rows) {
+            r = 0;
+            base = osc_elem_walk_next(&w);
+        }
+    }
+    if (j->fuse && done < end) memcpy(j->out + done, j->data + done, end - done);
+    return -1;
+}
+
+/* Data-shaped byte offset of row u of the walk (rows along an innermost axis: increasing). */
+static size_t se_row_byte(const se_job *j, int64_t u) {
+    osc_elem_walk w = j->w;
+    const int64_t rows = w.block.rows;
+    return (size_t)(osc_elem_walk_seek(&w, u / rows) + u % rows * w.block.row_step) * j->esize;
+}
+
+/* One thread's rows; with fuse it copies the output from its first row's offset to the next
+ * part's (the first part from 0, the last to the end). */
+static void se_part(void *ctx, int32_t part, int32_t parts) {
+    const se_job *j = ctx;
+    const int64_t units = j->w.blocks * j->w.block.rows;
+    int64_t u0, u1;
+    osc_par_range(units, 1, part, parts, &u0, &u1);
+    size_t from = part == 0 ? 0 : u0 < units ? se_row_byte(j, u0) : j->bytes;
+    size_t to = part == parts - 1 ? j->bytes : u1 < units ? se_row_byte(j, u1) : j->bytes;
+    se_rows(j, u0, u1, from, to); /* -1: strings never run here */
+}
+
 osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
                       int32_t n_out) {
     int32_t axis;
@@ -127,12 +195,11 @@ osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
      * just before scattering into them, while they are in cache. */
     const bool local_rows = n > 0 && w.axis_last && w.block.row_step > 0 &&
                             (size_t)w.block.row_step * esize <= OSC_FUSE_ROW_MAX_BYTES;
-    const bool fuse_rows = local_rows && copy;
     /* Otherwise a large output is scattered bucket by bucket; that path checks every index
      * itself and writes nothing unless all passed. */
     if (n > 0 && !local_rows && osc_bucket_pays(data_bytes, n) &&
-        osc_se_bucketed(k->alloc, &w, data->dtype, red, idx->dtype, idx->data, upd->data,
-                        out->data, copy ? data->data : NULL,
+        osc_se_bucketed(k->alloc, k->tpool, &w, data->dtype, red, idx->dtype, idx->data,
+                        upd->data, out->data, copy ? data->data : NULL,
                         osc_tensor_count(data)) == OSC_BK_DONE)
         return OSC_OK;
     /* the direct loops, or a bucketed run that was skipped or found a bad index: name it */
@@ -145,44 +212,31 @@ osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
                          osc_reduction_name(red), osc_dtype_get(data->dtype)->name);
 
     /* Validation is complete: from here on the output is written. */
-    if (copy && data_bytes && !fuse_rows) memcpy(out->data, data->data, data_bytes);
-    if (n == 0) return OSC_OK;
-
-    /* Block by block in updates order, so duplicates combine in order. fuse_rows: blocks
-     * and rows follow each other through data (the axis is innermost, so every outer dim
-     * steps forward), and `done` bytes of out are copied so far. */
-    const size_t isize = idx->dtype == OSC_INT32 ? sizeof(int32_t) : sizeof(int64_t);
-    const int64_t group = fuse_rows ? osc_fuse_rows(w.block.row_step * (int64_t)esize)
-                                    : w.block.rows;
-    char *o = out->data;
-    const char *src = data->data;
-    size_t done = 0;
-    osc_elem_block b = w.block;
-    /* (rows along an innermost axis stay in cache: nothing to prefetch there) */
-    b.pf = data_bytes >= OSC_PREFETCH_MIN_BYTES && !local_rows ? OSC_PREFETCH_DIST : 0;
-    b.strings = k->strings;
-    int64_t base = 0;
-    for (int64_t blk = 0, flat = 0; blk < w.blocks; blk++) {
-        for (int64_t r0 = 0; r0 < w.block.rows; r0 += group, flat += b.rows * b.n) {
-            b.rows = w.block.rows - r0 < group ? w.block.rows - r0 : group;
-            const int64_t first = base + r0 * w.block.row_step;
-            if (fuse_rows) {
-                size_t upto = (size_t)(first + b.rows * w.block.row_step) * esize;
-                if (upto > data_bytes) upto = data_bytes;
-                if (upto > done) memcpy(o + done, src + done, upto - done);
-                if (upto > done) done = upto;
-            }
-            b.dst = o + (size_t)first * esize;
-            b.src = (const char *)upd->data + (size_t)flat * esize;
-            b.idx = (const char *)idx->data + (size_t)flat * isize;
-            int64_t failed = loop(&b);
-            if (failed >= 0)
-                return osc_kfail(k, OSC_ERR_NOMEM, "out of memory concatenating strings at "
-                                 "input 2 'updates' (%s) flat position %lld",
-                                 osc_kinput_name(k, 2), (long long)(flat + failed));
-        }
-        base = osc_elem_walk_next(&w);
+    if (n == 0) {
+        if (copy) osc_par_memcpy(k->tpool, out->data, data->data, data_bytes);
+        return OSC_OK;
     }
-    if (fuse_rows && done < data_bytes) memcpy(o + done, src + done, data_bytes - done);
+    se_job j = {.w = w, .loop = loop, .out = out->data, .data = copy ? data->data : NULL,
+                .idx = idx->data, .upd = upd->data, .esize = esize,
+                .isize = idx->dtype == OSC_INT32 ? sizeof(int32_t) : sizeof(int64_t),
+                .bytes = data_bytes, .strings = k->strings};
+    j.fuse = local_rows && copy;
+    j.group = j.fuse ? osc_fuse_rows(w.block.row_step * (int64_t)esize) : w.block.rows;
+    /* (rows along an innermost axis stay in cache: nothing to prefetch there) */
+    j.pf = data_bytes >= OSC_PREFETCH_MIN_BYTES && !local_rows ? OSC_PREFETCH_DIST : 0;
+    const bool par = k->tpool && data->dtype != OSC_STRING &&
+                     (copy ? data_bytes : (size_t)n * esize) >= OSC_PAR_MIN_BYTES;
+    if (copy && !j.fuse) osc_par_memcpy(par ? k->tpool : NULL, out->data, data->data, data_bytes);
+    /* Threads split the rows when they write disjoint elements: along an innermost axis every
+     * other kept dim is off the axis, so different rows never meet. */
+    if (par && local_rows) {
+        osc_tpool_run(k->tpool, se_part, &j);
+        return OSC_OK;
+    }
+    const int64_t failed = se_rows(&j, 0, w.blocks * w.block.rows, 0, data_bytes);
+    if (failed >= 0)
+        return osc_kfail(k, OSC_ERR_NOMEM, "out of memory concatenating strings at input 2 "
+                         "'updates' (%s) flat position %lld", osc_kinput_name(k, 2),
+                         (long long)failed);
     return OSC_OK;
 }

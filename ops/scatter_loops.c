@@ -118,9 +118,12 @@ static inline int64_t tuple_offset(const int64_t *v, int32_t k, const int64_t *d
     const int64_t *ix = b->idx, *dims = b->dims, *st = b->stride;                          \
     const int64_t slice = b->slice, pf = b->pf, nt = b->tuples;                            \
     const int32_t k = b->k;                                                                \
+    const int64_t lo = b->lo;                                                              \
+    const uint64_t span = b->hi > 0 ? (uint64_t)(b->hi - lo) : UINT64_MAX;                 \
     for (int64_t t = 0; t < nt; t++, ix += k) {                                            \
         if (pf > 0 && t + pf < nt) PF(tuple_offset(ix + pf * k, k, dims, st), X);          \
-        AT(tuple_offset(ix, k, dims, st), t * slice, X);                                   \
+        const int64_t o_ = tuple_offset(ix, k, dims, st);                                  \
+        if ((uint64_t)(o_ - lo) < span) AT(o_, t * slice, X);                              \
     }                                                                                      \
     return -1;
 
@@ -474,20 +477,6 @@ static bool bk_init(bk_state *bk, osc_allocator *a, int64_t count, size_t esize,
     return true;
 }
 
-/* Region by region: copy it from data (unless in place), then apply its entries. */
-static void bk_apply_all(const bk_state *bk, bk_apply_fn apply, char *out, const char *data,
-                         int64_t count, size_t esize) {
-    const int64_t len = (int64_t)1 << bk->shift;
-    for (int64_t r = 0; r < bk->nb; r++) {
-        const int64_t lo = r << bk->shift;
-        char *region = out + (size_t)lo * esize;
-        if (data)
-            memcpy(region, data + (size_t)lo * esize,
-                   (size_t)(count - lo < len ? count - lo : len) * esize);
-        if (bk->first[r] >= 0) apply(bk, r, region);
-    }
-}
-
 static bk_apply_fn bk_apply_get(int32_t dtype, int32_t reduction, size_t size) {
     if (reduction == OSC_RED_NONE) {
         switch (size) {
@@ -521,9 +510,113 @@ static bk_apply_fn bk_apply_get(int32_t dtype, int32_t reduction, size_t size) {
     }
 }
 
-osc_bk_result osc_se_bucketed(osc_allocator *a, const osc_elem_walk *w, int32_t dtype,
-                              int32_t reduction, int32_t index_dtype, const void *idx,
-                              const void *upd, void *out, const void *data, int64_t count) {
+/* Parts of a bucketed scatter: threads beyond this many take no part (their share of the
+ * memory traffic would be too small to pay for another partition). */
+#define BK_MAX_PARTS 8
+
+/* One bucketed scatter: the partition of each part, then the regions. */
+typedef struct bk_job {
+    int32_t parts;
+    bk_state bk[BK_MAX_PARTS];
+    bool ok[BK_MAX_PARTS];       /* the part's indices were all in range */
+    int64_t units;               /* ScatterElements: rows of the walk's blocks; ScatterND: tuples */
+    /* ScatterElements */
+    bk_se_part_fn se_part;
+    const osc_elem_walk *w;
+    const char *idx, *upd;
+    size_t isize;
+    /* ScatterND */
+    bk_nd_part_fn nd_part;
+    const osc_nd_block *nb;
+    /* regions */
+    bk_apply_fn apply;
+    char *out;
+    const char *data;            /* NULL: in place */
+    int64_t count;
+    size_t esize;
+} bk_job;
+
+static void bk_partition(void *ctx, int32_t part, int32_t parts) {
+    bk_job *j = ctx;
+    (void)parts;
+    if (part >= j->parts) return;
+    int64_t u0, u1;
+    osc_par_range(j->units, 1, part, j->parts, &u0, &u1);
+    bool ok = true;
+    if (j->nd_part) {
+        osc_nd_block b = *j->nb;
+        b.idx += u0 * b.k;
+        b.src = (const char *)b.src + (size_t)u0 * j->esize;
+        b.tuples = u1 - u0;
+        ok = j->nd_part(&j->bk[part], &b);
+    } else if (u1 > u0) {
+        /* rows u0..u1-1 of the walk, block by block */
+        osc_elem_walk w = *j->w;
+        const int64_t rows = w.block.rows, n = w.block.n;
+        int64_t r = u0 % rows, base = osc_elem_walk_seek(&w, u0 / rows);
+        osc_elem_block b = w.block;
+        for (int64_t u = u0; u < u1 && ok;) {
+            b.rows = rows - r < u1 - u ? rows - r : u1 - u;
+            b.idx = j->idx + (size_t)(u * n) * j->isize;
+            b.src = j->upd + (size_t)(u * n) * j->esize;
+            ok = j->se_part(&j->bk[part], &b, base + r * w.block.row_step);
+            u += b.rows;
+            r = 0;
+            base = osc_elem_walk_next(&w);
+        }
+    }
+    j->ok[part] = ok;
+}
+
+/* Regions of this part's range: copy each from data (unless in place), then apply its entries
+ * part by part. */
+static void bk_regions(void *ctx, int32_t part, int32_t parts) {
+    const bk_job *j = ctx;
+    const bk_state *bk0 = &j->bk[0];
+    const int64_t len = (int64_t)1 << bk0->shift;
+    int64_t r0, r1;
+    osc_par_range(bk0->nb, 1, part, parts, &r0, &r1);
+    for (int64_t r = r0; r < r1; r++) {
+        const int64_t lo = r << bk0->shift;
+        char *region = j->out + (size_t)lo * j->esize;
+        if (j->data)
+            memcpy(region, j->data + (size_t)lo * j->esize,
+                   (size_t)(j->count - lo < len ? j->count - lo : len) * j->esize);
+        for (int32_t q = 0; q < j->parts; q++)
+            if (j->bk[q].first[r] >= 0) j->apply(&j->bk[q], r, region);
+    }
+}
+
+/* Sizes every part's partition (entries: updates per unit), runs them and, when every index
+ * was in range, the regions. Memory: one block per part from `a`, freed before returning. */
+static osc_bk_result bk_run(bk_job *j, osc_allocator *a, osc_tpool *tp, int64_t per_unit) {
+    void *mem[BK_MAX_PARTS] = {0};
+    size_t bytes[BK_MAX_PARTS] = {0};
+    const int32_t threads = osc_tpool_size(tp);
+    j->parts = threads < BK_MAX_PARTS ? threads : BK_MAX_PARTS;
+    if (j->parts > j->units) j->parts = (int32_t)j->units;
+    osc_bk_result res = OSC_BK_DONE;
+    for (int32_t p = 0; p < j->parts && res == OSC_BK_DONE; p++) {
+        int64_t u0, u1;
+        osc_par_range(j->units, 1, p, j->parts, &u0, &u1);
+        if (!bk_init(&j->bk[p], a, j->count, j->esize, (u1 - u0) * per_unit, &mem[p], &bytes[p]))
+            res = OSC_BK_SKIPPED;
+    }
+    if (res == OSC_BK_DONE) {
+        osc_tpool_run(j->parts > 1 ? tp : NULL, bk_partition, j);
+        for (int32_t p = 0; p < j->parts; p++)
+            if (!j->ok[p]) res = OSC_BK_BAD_INDEX;
+    }
+    if (res == OSC_BK_DONE) osc_tpool_run(tp, bk_regions, j);
+    for (int32_t p = 0; p < j->parts; p++)
+        if (mem[p]) osc_free(a, mem[p], bytes[p]);
+    return res;
+}
+
+osc_bk_result osc_se_bucketed(osc_allocator *a, osc_tpool *tp, const osc_elem_walk *w,
+                              int32_t dtype, int32_t reduction, int32_t index_dtype,
+                              const void *idx, const void *upd, void *out, const void *data,
+                              int64_t count) {
     const size_t esize = std_size(dtype);
     const int slot = idx_slot(index_dtype, w->axis_last);
     const bk_apply_fn apply = bk_apply_get(dtype, reduction, esize);
@@ -540,32 +633,16 @@ osc_bk_result osc_se_bucketed(osc_allocator *a, const osc_elem_walk *w, int32_t 
 #undef PART_CASE
         default: return OSC_BK_SKIPPED;
     }
-    const int64_t per_block = w->block.rows * w->block.n;
-    bk_state bk;
-    void *mem;
-    size_t bytes;
-    if (!bk_init(&bk, a, count, esize, w->blocks * per_block, &mem, &bytes))
-        return OSC_BK_SKIPPED;
-    osc_elem_walk wk = *w;
-    osc_elem_block b = wk.block;
-    const size_t isize = index_dtype == OSC_INT32 ? sizeof(int32_t) : sizeof(int64_t);
-    int64_t base = 0;
-    for (int64_t blk = 0, flat = 0; blk < wk.blocks; blk++, flat += per_block) {
-        b.idx = (const char *)idx + (size_t)flat * isize;
-        b.src = (const char *)upd + (size_t)flat * esize;
-        if (!part(&bk, &b, base)) {
-            osc_free(a, mem, bytes);
-            return OSC_BK_BAD_INDEX;
-        }
-        base = osc_elem_walk_next(&wk);
-    }
-    bk_apply_all(&bk, apply, out, data, count, esize);
-    osc_free(a, mem, bytes);
-    return OSC_BK_DONE;
+    bk_job j = {.units = w->blocks * w->block.rows, .se_part = part, .w = w, .idx = idx,
+                .upd = upd, .isize = index_dtype == OSC_INT32 ? sizeof(int32_t)
+                                                            : sizeof(int64_t),
+                .apply = apply, .out = out, .data = data, .count = count, .esize = esize};
+    return bk_run(&j, a, tp, w->block.n);
 }
 
-osc_bk_result osc_snd_bucketed(osc_allocator *a, const osc_nd_block *b, int32_t dtype,
-                               int32_t reduction, void *out, const void *data, int64_t count) {
+osc_bk_result osc_snd_bucketed(osc_allocator *a, osc_tpool *tp, const osc_nd_block *b,
+                               int32_t dtype, int32_t reduction, void *out, const void *data,
+                               int64_t count) {
     const size_t esize = std_size(dtype);
     const bk_apply_fn apply = bk_apply_get(dtype, reduction, esize);
     if (dtype == OSC_STRING || b->slice != 1 || !apply) return OSC_BK_SKIPPED;
@@ -577,17 +654,9 @@ osc_bk_result osc_snd_bucketed(osc_allocator *a, const osc_nd_block *b, int32_t 
 #undef PART_CASE
         default: return OSC_BK_SKIPPED;
     }
-    bk_state bk;
-    void *mem;
-    size_t bytes;
-    if (!bk_init(&bk, a, count, esize, b->tuples, &mem, &bytes)) return OSC_BK_SKIPPED;
-    if (!part(&bk, b)) {
-        osc_free(a, mem, bytes);
-        return OSC_BK_BAD_INDEX;
-    }
-    bk_apply_all(&bk, apply, out, data, count, esize);
-    osc_free(a, mem, bytes);
-    return OSC_BK_DONE;
+    bk_job j = {.units = b->tuples, .nd_part = part, .nb = b, .apply = apply, .out = out,
+                .data = data, .count = count, .esize = esize};
+    return bk_run(&j, a, tp, 1);
 }
 
 /* ---- The block walk of ScatterElements/GatherElements ---- */
@@ -645,6 +714,16 @@ int64_t osc_elem_walk_next(osc_elem_walk *w) {
         if (++w->c[d] < w->size[d]) break;
         w->base -= w->step[d] * w->size[d];
         w->c[d] = 0;
+    }
+    return w->base;
+}
+
+int64_t osc_elem_walk_seek(osc_elem_walk *w, int64_t blk) {
+    w->base = 0;
+    for (int32_t d = w->nd - 1; d >= 0; d--) {
+        w->c[d] = blk % w->size[d];
+        blk /= w->size[d];
+        w->base += w->c[d] * w->step[d];
     }
     return w->base;
 }

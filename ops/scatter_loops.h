@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "../runtime/common.h"
+#include "../runtime/tpool.h"
 #include "onnx_scatter.h"
 
 /* The loops replace a call through osc_reduce_fn per element (and an index-type switch per
@@ -83,17 +84,22 @@ bool osc_elem_walk_init(osc_elem_walk *w, const osc_tensor *data, const osc_tens
                         int32_t axis);
 /* Advances to the next block and returns its data-shaped element offset. */
 int64_t osc_elem_walk_next(osc_elem_walk *w);
+/* Moves to block blk (0 <= blk < blocks) and returns its data-shaped element offset. */
+int64_t osc_elem_walk_seek(osc_elem_walk *w, int64_t blk);
 
 /* ScatterND/GatherND work: `tuples` tuples of k int64 components at idx (component j in
  * [-dims[j], dims[j]-1], normalised by adding dims[j]); tuple t addresses the slice of `slice`
  * elements at element sum_j v_j*stride[j] of the data-shaped tensor, and elements
- * [t*slice, t*slice + slice) of the flat one. Tuples are applied in order. */
+ * [t*slice, t*slice + slice) of the flat one. Tuples are applied in order. hi > 0: only the
+ * tuples whose data-shaped element lies in [lo, hi) (one thread's share of a scatter's
+ * output, split at slice boundaries); hi == 0: all. */
 typedef struct osc_nd_block {
     void *dst;          /* ScatterND: the output (data-shaped); GatherND: the output (flat) */
     const void *src;    /* ScatterND: updates (flat); GatherND: data of one batch */
     const int64_t *idx;
     const int64_t *dims, *stride;
     int64_t tuples, slice, pf;
+    int64_t lo, hi;
     int32_t k;
     osc_pool *strings;
 } osc_nd_block;
@@ -134,11 +140,17 @@ static inline bool osc_bucket_pays(size_t bytes, int64_t n) {
  * and upd are the index and updates tensors' data; out has count elements; data is the
  * tensor to copy into out first, or NULL when out already holds it (in place). Temporary
  * memory, about (4 + element size) bytes per update, comes from `a`. */
-osc_bk_result osc_se_bucketed(osc_allocator *a, const osc_elem_walk *w, int32_t dtype,
-                              int32_t reduction, int32_t index_dtype, const void *idx,
-                              const void *upd, void *out, const void *data, int64_t count);
+osc_bk_result osc_se_bucketed(osc_allocator *a, osc_tpool *tp, const osc_elem_walk *w,
+                              int32_t dtype, int32_t reduction, int32_t index_dtype,
+                              const void *idx, const void *upd, void *out, const void *data,
+                              int64_t count);
 /* ScatterND with slice == 1 (b as for osc_snd_loop; its dst and pf are not used). */
-osc_bk_result osc_snd_bucketed(osc_allocator *a, const osc_nd_block *b, int32_t dtype,
-                               int32_t reduction, void *out, const void *data, int64_t count);
+osc_bk_result osc_snd_bucketed(osc_allocator *a, osc_tpool *tp, const osc_nd_block *b,
+                               int32_t dtype, int32_t reduction, void *out, const void *data,
+                               int64_t count);
+/* With a pool (tp non-NULL, of n threads) both partition the updates in n consecutive parts
+ * at once, each into a partition of its own, then apply the output regions in n ranges, each
+ * region taking the parts' entries in part order: every element still receives its updates
+ * in row-major order, so the result is the one thread's, bit for bit. */
 
 #endif

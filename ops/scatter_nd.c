@@ -101,6 +101,25 @@ osc_status osc_snd_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     return OSC_OK;
 }
 
+typedef struct snd_job {
+    osc_nd_block b;
+    osc_nd_fn loop;
+    const char *data; /* NULL: in place */
+    size_t esize;
+    int64_t count;
+} snd_job;
+
+static void snd_part(void *ctx, int32_t part, int32_t parts) {
+    const snd_job *j = ctx;
+    osc_nd_block b = j->b;
+    osc_par_range(j->count, b.slice, part, parts, &b.lo, &b.hi);
+    if (b.hi <= b.lo) return;
+    if (j->data)
+        memcpy((char *)b.dst + (size_t)b.lo * j->esize, j->data + (size_t)b.lo * j->esize,
+               (size_t)(b.hi - b.lo) * j->esize);
+    if (b.tuples > 0) j->loop(&b); /* -1: only string add can fail */
+}
+
 osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
                        int32_t n_out) {
     snd_geom g;
@@ -132,8 +151,8 @@ osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
     /* Single elements into a large output: bucket by bucket (see ops/scatter_loops.c); that
      * path checks every tuple itself and writes nothing unless all passed. */
     if (g.slice == 1 && g.count > 0 && osc_bucket_pays(need, g.n_tuples) &&
-        osc_snd_bucketed(k->alloc, &b, data->dtype, red, dst, copy ? data->data : NULL,
-                         g.count) == OSC_BK_DONE)
+        osc_snd_bucketed(k->alloc, k->tpool, &b, data->dtype, red, dst,
+                         copy ? data->data : NULL, g.count) == OSC_BK_DONE)
         return OSC_OK;
     /* every tuple component against its data dim, before any write */
     if ((st = osc_check_index_tuples(k, idx, g.n_tuples * g.k, g.k, data->dims, 0))) return st;
@@ -143,11 +162,21 @@ osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
                          "(input 0 'data' (%s))", osc_reduction_name(red),
                          osc_dtype_get(data->dtype)->name, osc_kinput_name(k, 0));
 
-    if (copy && g.count > 0) memcpy(dst, data->data, (size_t)g.count * esize);
     /* count == 0: either the slice is empty or a dim under the index is 0, and then the index
      * check above has already refused every tuple. */
-    if (g.count == 0 || g.n_tuples == 0) return OSC_OK;
+    if (g.count == 0) return OSC_OK;
     b.pf = (size_t)g.count * esize >= OSC_PREFETCH_MIN_BYTES ? OSC_PREFETCH_DIST : 0;
+    /* Threads: each copies its range of the output (split at slice boundaries) and applies the
+     * tuples that land in it, in order (strings stay on one thread: their pool is not shared) */
+    if (k->tpool && data->dtype != OSC_STRING &&
+        (copy ? need : (size_t)g.n_tuples * (size_t)g.slice * esize) >= OSC_PAR_MIN_BYTES) {
+        snd_job j = {.b = b, .loop = loop, .data = copy ? data->data : NULL, .esize = esize,
+                     .count = g.count};
+        osc_tpool_run(k->tpool, snd_part, &j);
+        return OSC_OK;
+    }
+    if (copy) memcpy(dst, data->data, need);
+    if (g.n_tuples == 0) return OSC_OK;
     /* Tuples in row-major order, one after another: duplicates are applied in order, so the
      * result is deterministic ("none": the last write wins). Only string add allocates;
      * running out of memory there is the one failure after writes have begun. */

@@ -117,7 +117,7 @@ osc_status osc_ts_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
     if (!osc_dtype_bytes(past->dtype, g.count, &nbytes))
         return osc_kfail(k, OSC_ERR_LIMIT, "input 0 'past_cache' (%s): byte size overflows",
                          osc_kinput_name(k, 0));
-    if (out[0].data != past->data && nbytes > 0) memcpy(out[0].data, past->data, nbytes);
+    if (out[0].data != past->data) osc_par_memcpy(k->tpool, out[0].data, past->data, nbytes);
     int64_t run = g.seq * g.inner; /* elements of one (batch, outer) row of update */
     if (run == 0 || g.batch == 0 || g.outer == 0) return OSC_OK;
 

@@ -460,9 +460,9 @@ static void copy_msg(char *msg, size_t msg_size, const osc_err *err) {
 /* Fields a newer header may give meaning to must be zero, so that meaning is never ignored. */
 static osc_status check_options(const osc_options *opts, osc_err *err) {
     if (!opts) return OSC_OK;
-    if (opts->threads < 0)
-        return osc_fail(err, OSC_ERR_ARG, "opts.threads is %d; expected 0 (default) or more",
-                        (int)opts->threads);
+    if (opts->threads < 0 || opts->threads > OSC_MAX_THREADS)
+        return osc_fail(err, OSC_ERR_ARG, "opts.threads is %d; expected 0 (default) to %d",
+                        (int)opts->threads, OSC_MAX_THREADS);
     for (size_t i = 0; i < sizeof opts->reserved / sizeof opts->reserved[0]; i++)
         if (opts->reserved[i])
             return osc_fail(err, OSC_ERR_ARG, "opts.reserved[%zu] is %d; reserved fields must be "

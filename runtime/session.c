@@ -5,6 +5,7 @@
 
 #include "dtype.h"
 #include "model.h"
+#include "tpool.h"
 
 struct osc_session {
     const osc_model *m;
@@ -38,6 +39,7 @@ struct osc_session {
     osc_pool stages;          /* arenas of the stages of a dynamic run, freed at the next */
     bool ok;                  /* outputs readable */
     max_align_t empty;        /* data of zero-size values when the arena is empty */
+    osc_tpool *tpool;         /* opts.threads >= 2: the workers; NULL: the caller alone */
 };
 
 /* Sizes of every per-session table, so create and free agree. */
@@ -93,6 +95,7 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     }
     for (int32_t v = 0; v < m->g.n_values; v++)
         if (m->g.values[v].init) s->vals[v] = *m->g.values[v].init;
+    s->tpool = osc_tpool_new(&s->alloc, m->opts.threads);
     *out = s;
     return OSC_OK;
 }
@@ -100,6 +103,7 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
 void osc_session_free(osc_session *s) {
     if (!s) return;
     sizes_of z = table_sizes(s->m);
+    osc_tpool_free(s->tpool);
     osc_pool_free(&s->strings);
     osc_pool_free(&s->stages);
     osc_free(&s->alloc, s->io.ins, (size_t)s->m->max_in * sizeof *s->io.ins);
@@ -129,6 +133,8 @@ void osc_session_free(osc_session *s) {
 const char *osc_session_error(const osc_session *s) { return s ? s->err.msg : "no session"; }
 
 uint64_t osc_session_arena_bytes(const osc_session *s) { return s ? s->arena_size : 0; }
+
+int32_t osc_session_threads(const osc_session *s) { return s ? osc_tpool_size(s->tpool) : 0; }
 
 uint64_t osc_session_node_ns(const osc_session *s, size_t node) {
     return (s && s->node_ns && node < (size_t)s->m->g.n_nodes) ? s->node_ns[node] : 0;
@@ -480,7 +486,8 @@ static osc_status run_nodes(osc_session *s, int32_t from, int32_t to) {
         if (n->folded) continue;
         osc_kctx k = {.err = &s->err, .graph = g, .node = n,
                       .since_version = n->kernel->since_version, .alloc = &s->alloc,
-                      .strings = &s->strings, .strict = m->opts.strict != 0};
+                      .strings = &s->strings, .strict = m->opts.strict != 0,
+                      .tpool = s->tpool};
         uint64_t t0 = s->node_ns ? now_ns() : 0;
         osc_status st = osc_run_node(m, i, s->vals, s->io, &k);
         if (s->node_ns) s->node_ns[i] = now_ns() - t0;

@@ -40,3 +40,43 @@ endif()
 # Rewrites the committed tests/cases from cases.c (run after editing the table).
 add_custom_target(osc-regen-cases COMMAND osc-gen-cases "${CMAKE_CURRENT_SOURCE_DIR}/cases"
   COMMENT "Regenerating tests/cases from tests/cases/cases.c")
+
+# The same library built with tiny size thresholds (runtime/tpool.h, ops/scatter_loops.*), so
+# the small random cases of test_diff take every threaded, bucketed and row-fused path: run
+# with opts.threads 1, 2 and 3 (OSC_DIFF_THREADS), each case checked against the oracle.
+foreach(_t osc_ops osc_runtime)
+  get_target_property(_src ${_t} SOURCES)
+  get_target_property(_dir ${_t} SOURCE_DIR)
+  list(TRANSFORM _src PREPEND "${_dir}/")
+  add_library(${_t}_tiny OBJECT ${_src})
+  target_link_libraries(${_t}_tiny PRIVATE osc_flags)
+  target_compile_definitions(${_t}_tiny PRIVATE OSC_PAR_MIN_BYTES=1 OSC_BUCKET_MIN_BYTES=1
+    OSC_BK_REGION_BYTES=64 OSC_FUSE_ROW_BYTES=16)
+endforeach()
+add_library(onnxscatter_tiny STATIC $<TARGET_OBJECTS:osc_ops_tiny> $<TARGET_OBJECTS:osc_runtime_tiny>
+  $<TARGET_OBJECTS:osc_loader> $<TARGET_OBJECTS:osc_proto>)
+target_include_directories(onnxscatter_tiny PUBLIC "${PROJECT_SOURCE_DIR}/include")
+target_link_libraries(onnxscatter_tiny PUBLIC PkgConfig::PROTOBUFC m Threads::Threads
+  PRIVATE osc_sanitize)
+target_compile_definitions(onnxscatter_tiny INTERFACE OSC_STATIC_DEFINE)
+add_library(osc_test_oracle_tiny STATIC oracle/oracle.c diff/dcase.c)
+target_link_libraries(osc_test_oracle_tiny PUBLIC onnxscatter_tiny osc_flags)
+target_include_directories(osc_test_oracle_tiny PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}")
+add_executable(test_diff_tiny diff/test_diff.c)
+target_link_libraries(test_diff_tiny PRIVATE osc_test_oracle_tiny osc_flags PkgConfig::CMOCKA)
+# 1 thread: the 50,000 cases; 2 and 3: 20,000 each (a session starts its workers per case),
+# 3,000 under ThreadSanitizer (tools/run-tests.sh tsan).
+if(OSC_TSAN)
+  set(_cases 3000)
+else()
+  set(_cases 20000)
+endif()
+foreach(_n 1 2 3)
+  add_test(NAME test_diff_tiny_${_n}t COMMAND test_diff_tiny)
+  set(_env "OSC_DIFF_THREADS=${_n}")
+  if(_n GREATER 1 OR OSC_TSAN)
+    list(APPEND _env "OSC_DIFF_CASES=${_cases}")
+  endif()
+  set_tests_properties(test_diff_tiny_${_n}t PROPERTIES LABELS "unit;oracle;threads" TIMEOUT 300
+    ENVIRONMENT "${_env}")
+endforeach()

@@ -32,10 +32,11 @@ install_check() {
   rm -rf "$tmp"
   return "$rc"
 }
-# ThreadSanitizer instruments the whole library; only the concurrency test needs building.
+# ThreadSanitizer instruments the whole library; only the concurrency tests need building
+# (test_threads: sessions on several threads; test_diff_tiny: runs on a session's own threads).
 tsan() {
   configure build-tsan -DOSC_TSAN=ON &&
-    cmake --build build-tsan -j"$jobs" --target test_threads >/dev/null &&
+    cmake --build build-tsan -j"$jobs" --target test_threads test_diff_tiny >/dev/null &&
     (cd build-tsan && ctest --output-on-failure -L threads)
 }
 # libFuzzer harnesses (clang, ASan+UBSan), each for OSC_FUZZ_SECONDS (fuzz/run.sh).

@@ -592,6 +592,11 @@ static void add_node(osc_mw *mw, const dcase *c, const char *first, const char *
     if (c->mode >= 0) osc_mw_attr_string(mw, n, "mode", c->mode ? "circular" : "linear");
 }
 
+int32_t dc_threads(void) {
+    const char *v = getenv("OSC_DIFF_THREADS");
+    return v ? (int32_t)atoi(v) : 0;
+}
+
 void dc_exec_run(const dcase *c, dc_exec *x) {
     memset(x, 0, sizeof *x);
     osc_mw *mw = osc_mw_new(10);
@@ -617,7 +622,10 @@ void dc_exec_run(const dcase *c, dc_exec *x) {
         return;
     }
     osc_mw_free(mw);
-    x->st = osc_model_load_buffer(buf, len, NULL, NULL, &x->m, x->msg, sizeof x->msg);
+    osc_options o;
+    osc_options_init(&o);
+    o.threads = dc_threads();
+    x->st = osc_model_load_buffer(buf, len, NULL, &o, &x->m, x->msg, sizeof x->msg);
     free(buf);
     if (x->st) {
         x->failed_at_load = true;
@@ -625,6 +633,12 @@ void dc_exec_run(const dcase *c, dc_exec *x) {
     }
     if ((x->st = osc_session_create(x->m, &x->s)) != OSC_OK) {
         snprintf(x->msg, sizeof x->msg, "session_create failed");
+        return;
+    }
+    if (osc_session_threads(x->s) != (o.threads > 1 ? o.threads : 1)) { /* no quiet fallback */
+        x->st = OSC_ERR_STATE;
+        snprintf(x->msg, sizeof x->msg, "the session runs %d threads, not %d",
+                 (int)osc_session_threads(x->s), (int)o.threads);
         return;
     }
     for (int i = 0; i < c->n_in && !x->st; i++)

@@ -77,6 +77,8 @@ typedef struct dc_exec {
     char msg[640];
     osc_tensor out;      /* output 0 after a successful run (owned by the session) */
 } dc_exec;
+/* opts.threads of every run: $OSC_DIFF_THREADS, default 0. */
+int32_t dc_threads(void);
 void dc_exec_run(const dcase *c, dc_exec *x);
 void dc_exec_free(dc_exec *x);
 

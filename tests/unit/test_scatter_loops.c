@@ -122,10 +122,15 @@ static void se_direct(const osc_elem_walk *w0, int32_t dtype, int32_t red, int32
     }
 }
 
-static void check_se_bucketed(int32_t dtype, int32_t red, int32_t idtype, int32_t axis,
-                              const int64_t *ddims, const int64_t *idims, uint64_t seed) {
+/* threads: 1 (no pool), or a pool of that many (partition and regions split among them) */
+static void check_se_bucketed_t(int32_t dtype, int32_t red, int32_t idtype, int32_t axis,
+                                const int64_t *ddims, const int64_t *idims, uint64_t seed,
+                                int32_t threads) {
     osc_allocator a;
     osc_allocator_init(&a, NULL);
+    osc_tpool *tp = osc_tpool_new(&a, threads);
+    assert_int_equal(osc_tpool_size(tp), threads);
+    const uint64_t pool_bytes = a.used;
     osc_tensor data = shape(dtype, 2, ddims), idx = shape(idtype, 2, idims);
     const size_t esize = osc_dtype_get(dtype)->bits / 8, isize = idtype == OSC_INT32 ? 4 : 8;
     const int64_t count = osc_tensor_count(&data), n = osc_tensor_count(&idx);
@@ -152,24 +157,31 @@ static void check_se_bucketed(int32_t dtype, int32_t red, int32_t idtype, int32_
     se_direct(&w, dtype, red, idtype, ix, u, want, esize);
     /* copy mode */
     memset(got, 0x5A, (size_t)count * esize);
-    assert_int_equal(osc_se_bucketed(&a, &w, dtype, red, idtype, ix, u, got, d, count),
+    assert_int_equal(osc_se_bucketed(&a, tp, &w, dtype, red, idtype, ix, u, got, d, count),
                      OSC_BK_DONE);
     assert_memory_equal(got, want, (size_t)count * esize);
     /* in place */
     memcpy(got, d, (size_t)count * esize);
-    assert_int_equal(osc_se_bucketed(&a, &w, dtype, red, idtype, ix, u, got, NULL, count),
+    assert_int_equal(osc_se_bucketed(&a, tp, &w, dtype, red, idtype, ix, u, got, NULL, count),
                      OSC_BK_DONE);
     assert_memory_equal(got, want, (size_t)count * esize);
     /* one index out of range, late: nothing written */
     if (idtype == OSC_INT64) ((int64_t *)(void *)ix)[n - 2] = s;
     else ((int32_t *)(void *)ix)[n - 2] = (int32_t)-s - 1;
     memset(got, 0x5A, (size_t)count * esize);
-    assert_int_equal(osc_se_bucketed(&a, &w, dtype, red, idtype, ix, u, got, d, count),
+    assert_int_equal(osc_se_bucketed(&a, tp, &w, dtype, red, idtype, ix, u, got, d, count),
                      OSC_BK_BAD_INDEX);
     for (int64_t i = 0; i < count * (int64_t)esize; i++)
         if (got[i] != 0x5A) fail_msg("byte %lld written despite a bad index", (long long)i);
-    assert_int_equal(a.used, 0); /* the partition's memory went back */
+    assert_int_equal(a.used, pool_bytes); /* the partition's memory went back */
+    osc_tpool_free(tp);
+    assert_int_equal(a.used, 0);
     free(d), free(u), free(ix), free(want), free(got);
+}
+
+static void check_se_bucketed(int32_t dtype, int32_t red, int32_t idtype, int32_t axis,
+                              const int64_t *ddims, const int64_t *idims, uint64_t seed) {
+    for (int32_t t = 1; t <= 3; t++) check_se_bucketed_t(dtype, red, idtype, axis, ddims, idims, seed, t);
 }
 
 static void test_se_bucketed(void **state) {
@@ -202,17 +214,22 @@ static void test_se_bucketed_skips_strings(void **state) {
     assert_true(osc_elem_walk_init(&w, &data, &idx, 0));
     osc_string d[4] = {{0}}, u[2] = {{0}};
     int64_t ix[2] = {0, 1};
-    assert_int_equal(osc_se_bucketed(&a, &w, OSC_STRING, OSC_RED_NONE, OSC_INT64, ix, u, d,
+    osc_tpool *tp = NULL;
+    assert_int_equal(osc_se_bucketed(&a, tp, &w, OSC_STRING, OSC_RED_NONE, OSC_INT64, ix, u, d,
                                      NULL, 4),
                      OSC_BK_SKIPPED);
 }
 
 /* ---- bucketed ScatterND (single elements) == direct loop ---- */
 
-static void check_snd_bucketed(int32_t dtype, int32_t red, int32_t k, int32_t rank,
-                               const int64_t *dims, int64_t tuples, uint64_t seed) {
+static void check_snd_bucketed_t(int32_t dtype, int32_t red, int32_t k, int32_t rank,
+                                 const int64_t *dims, int64_t tuples, uint64_t seed,
+                                 int32_t threads) {
     osc_allocator a;
     osc_allocator_init(&a, NULL);
+    osc_tpool *tp = osc_tpool_new(&a, threads);
+    assert_int_equal(osc_tpool_size(tp), threads);
+    const uint64_t pool_bytes = a.used;
     osc_tensor data = shape(dtype, rank, dims);
     const size_t esize = osc_dtype_get(dtype)->bits / 8;
     const int64_t count = osc_tensor_count(&data);
@@ -241,18 +258,25 @@ static void check_snd_bucketed(int32_t dtype, int32_t red, int32_t k, int32_t ra
     assert_non_null(fn);
     assert_int_equal(fn(&b), -1);
     memset(got, 0x5A, (size_t)count * esize);
-    assert_int_equal(osc_snd_bucketed(&a, &b, dtype, red, got, d, count), OSC_BK_DONE);
+    assert_int_equal(osc_snd_bucketed(&a, tp, &b, dtype, red, got, d, count), OSC_BK_DONE);
     assert_memory_equal(got, want, (size_t)count * esize);
     memcpy(got, d, (size_t)count * esize);
-    assert_int_equal(osc_snd_bucketed(&a, &b, dtype, red, got, NULL, count), OSC_BK_DONE);
+    assert_int_equal(osc_snd_bucketed(&a, tp, &b, dtype, red, got, NULL, count), OSC_BK_DONE);
     assert_memory_equal(got, want, (size_t)count * esize);
     ix[(tuples - 1) * k] = -dims[0] - 1; /* the last tuple out of range */
     memset(got, 0x5A, (size_t)count * esize);
-    assert_int_equal(osc_snd_bucketed(&a, &b, dtype, red, got, d, count), OSC_BK_BAD_INDEX);
+    assert_int_equal(osc_snd_bucketed(&a, tp, &b, dtype, red, got, d, count), OSC_BK_BAD_INDEX);
     for (int64_t i = 0; i < count * (int64_t)esize; i++)
         if (got[i] != 0x5A) fail_msg("byte %lld written despite a bad index", (long long)i);
+    assert_int_equal(a.used, pool_bytes);
+    osc_tpool_free(tp);
     assert_int_equal(a.used, 0);
     free(d), free(u), free(ix), free(want), free(got);
+}
+
+static void check_snd_bucketed(int32_t dtype, int32_t red, int32_t k, int32_t rank,
+                               const int64_t *dims, int64_t tuples, uint64_t seed) {
+    for (int32_t t = 1; t <= 3; t++) check_snd_bucketed_t(dtype, red, k, rank, dims, tuples, seed, t);
 }
 
 static void test_snd_bucketed(void **state) {

@@ -1,0 +1,137 @@
+/* tpool.c: the session thread pool (pthreads; workers sleep on a condition variable between jobs). */
+#include "tpool.h"
+
+#include <pthread.h>
+#include <string.h>
+
+struct osc_tpool {
+    osc_allocator *alloc;
+    int32_t n;                /* threads counting the caller */
+    int32_t started;          /* workers running */
+    pthread_mutex_t mu;
+    pthread_cond_t wake, done;
+    uint64_t gen;             /* bumped per job (and at shutdown) */
+    int32_t pending;          /* workers still on the current job */
+    int stop;
+    osc_task_fn fn;
+    void *ctx;
+    pthread_t th[];
+};
+
+typedef struct worker_arg {
+    osc_tpool *p;
+    int32_t part;
+} worker_arg;
+
+static void *worker(void *arg) {
+    osc_tpool *p = ((worker_arg *)arg)->p;
+    const int32_t part = ((worker_arg *)arg)->part;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (p->gen == seen && !p->stop) pthread_cond_wait(&p->wake, &p->mu);
+        if (p->stop) break;
+        seen = p->gen;
+        osc_task_fn fn = p->fn;
+        void *ctx = p->ctx;
+        pthread_mutex_unlock(&p->mu);
+        fn(ctx, part, p->n);
+        pthread_mutex_lock(&p->mu);
+        if (--p->pending == 0) pthread_cond_signal(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static void stop_workers(osc_tpool *p) {
+    pthread_mutex_lock(&p->mu);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+    for (int32_t i = 0; i < p->started; i++) pthread_join(p->th[i], NULL);
+}
+
+osc_tpool *osc_tpool_new(osc_allocator *a, int32_t n) {
+    if (n < 2) return NULL;
+    const size_t size = sizeof(osc_tpool) + (size_t)(n - 1) * (sizeof(pthread_t) +
+                                                               sizeof(worker_arg));
+    const bool capped = a->capped;
+    osc_tpool *p = osc_malloc(a, size);
+    if (!p) {
+        a->capped = capped; /* not an error: the session runs on one thread */
+        return NULL;
+    }
+    memset(p, 0, size);
+    p->alloc = a;
+    p->n = n;
+    worker_arg *args = (worker_arg *)(void *)(p->th + (n - 1));
+    if (pthread_mutex_init(&p->mu, NULL)) goto no_mutex;
+    if (pthread_cond_init(&p->wake, NULL)) goto no_wake;
+    if (pthread_cond_init(&p->done, NULL)) goto no_done;
+    for (; p->started < n - 1; p->started++) {
+        args[p->started] = (worker_arg){p, p->started + 1};
+        if (pthread_create(&p->th[p->started], NULL, worker, &args[p->started])) break;
+    }
+    if (p->started == n - 1) return p;
+    stop_workers(p);
+    pthread_cond_destroy(&p->done);
+no_done:
+    pthread_cond_destroy(&p->wake);
+no_wake:
+    pthread_mutex_destroy(&p->mu);
+no_mutex:
+    osc_free(a, p, size);
+    return NULL;
+}
+
+void osc_tpool_free(osc_tpool *p) {
+    if (!p) return;
+    stop_workers(p);
+    pthread_cond_destroy(&p->done);
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->mu);
+    osc_free(p->alloc, p, sizeof(osc_tpool) + (size_t)(p->n - 1) * (sizeof(pthread_t) +
+                                                                   sizeof(worker_arg)));
+}
+
+int32_t osc_tpool_size(const osc_tpool *p) { return p ? p->n : 1; }
+
+void osc_tpool_run(osc_tpool *p, osc_task_fn fn, void *ctx) {
+    if (!p) {
+        fn(ctx, 0, 1);
+        return;
+    }
+    pthread_mutex_lock(&p->mu);
+    p->fn = fn;
+    p->ctx = ctx;
+    p->pending = p->n - 1;
+    p->gen++;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+    fn(ctx, 0, p->n);
+    pthread_mutex_lock(&p->mu);
+    while (p->pending > 0) pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+typedef struct copy_job {
+    char *dst;
+    const char *src;
+    size_t n;
+} copy_job;
+
+static void copy_part(void *ctx, int32_t part, int32_t parts) {
+    const copy_job *j = ctx;
+    int64_t lo, hi;
+    osc_par_range((int64_t)j->n, 4096, part, parts, &lo, &hi);
+    if (hi > lo) memcpy(j->dst + lo, j->src + lo, (size_t)(hi - lo));
+}
+
+void osc_par_memcpy(osc_tpool *p, void *dst, const void *src, size_t n) {
+    if (!p || n < OSC_PAR_MIN_BYTES) {
+        if (n) memcpy(dst, src, n);
+        return;
+    }
+    copy_job j = {dst, src, n};
+    osc_tpool_run(p, copy_part, &j);
+}
