@@ -454,7 +454,7 @@ static bool bk_init(bk_state *bk, osc_allocator *a, int64_t count, size_t esize,
     ints = (size_t)(3 * nb + cap);
     if (__builtin_add_overflow(chunks_bytes, ints * sizeof(int32_t), bytes)) return false;
     const bool capped = a->capped;
-    char *m = osc_malloc(a, *bytes);
+    char *m = osc_malloc_large(a, *bytes);
     if (!m) {
         a->capped = capped;
         return false;

@@ -1,10 +1,12 @@
 /* common.c: error messages, resource limits, the allocator hook with byte accounting, and the
  * chunk pool. */
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 #include "common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -152,6 +154,19 @@ void *osc_realloc(osc_allocator *a, void *p, size_t osize, size_t nsize) {
 }
 
 void *osc_malloc(osc_allocator *a, size_t n) { return osc_realloc(a, NULL, 0, n ? n : 1); }
+
+void *osc_malloc_large(osc_allocator *a, size_t n) {
+    void *p = osc_malloc(a, n);
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    if (p && n >= OSC_HUGE_MIN_BYTES && a->fn == default_alloc) {
+        const uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+        const uintptr_t hi = ((uintptr_t)p + n) & ~(huge - 1);
+        if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* advice only */
+    }
+#endif
+    return p;
+}
 
 void *osc_calloc(osc_allocator *a, size_t count, size_t size) {
     size_t n;

@@ -57,6 +57,12 @@ void osc_allocator_init_cap(osc_allocator *a, const osc_options *opts, uint64_t 
  * OSC_ERR_NOMEM, which osc_cap_explain turns into OSC_ERR_LIMIT). */
 void *osc_malloc(osc_allocator *a, size_t n);
 void *osc_calloc(osc_allocator *a, size_t count, size_t size);
+/* osc_malloc for a large block written at random (arenas, bucket partitions): from
+ * OSC_HUGE_MIN_BYTES on, and with the C library's allocator only, the 2 MiB-aligned part of
+ * the block is advised to use transparent huge pages (fewer TLB misses; no effect where THP
+ * is off). */
+#define OSC_HUGE_MIN_BYTES ((size_t)4 << 20)
+void *osc_malloc_large(osc_allocator *a, size_t n);
 void *osc_realloc(osc_allocator *a, void *p, size_t osize, size_t nsize);
 void osc_free(osc_allocator *a, void *p, size_t n);
 /* Call when a model load or a run failed: if the failure is OSC_ERR_NOMEM and the allocator

@@ -415,7 +415,7 @@ static osc_status prepare_run(osc_session *s) {
             return osc_fail(&s->err, OSC_ERR_LIMIT, "arena of %llu bytes is too large to address",
                             (unsigned long long)size);
         if (size > s->arena_size) {
-            void *arena = osc_malloc(&s->alloc, (size_t)size);
+            void *arena = osc_malloc_large(&s->alloc, (size_t)size);
             if (!arena && s->alloc.capped)
                 return osc_fail(&s->err, OSC_ERR_LIMIT, "the run needs an arena of %llu bytes; "
                                 "with the %llu bytes this session holds that exceeds "

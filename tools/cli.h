@@ -11,10 +11,6 @@
 /* Exit codes of every subcommand. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
-/* The thread count the runtime actually uses (it has no threads yet); --threads N is
- * accepted and reported next to this. */
-#define CLI_THREADS_USED 1
-
 /* A list of malloc'ed strings. */
 typedef struct cli_strlist {
     char **items;
@@ -60,12 +56,13 @@ int cli_parse_double(const char *s, double *out);
  * arg has no such form (then *name is NULL). */
 int cli_split_assign(const char *arg, char **name, const char **value);
 
-/* ---- Limits (limits.c). ---- */
-/* The limit options of every subcommand (--max-bytes N|none, --max-arena-bytes N|none,
- * --max-nodes N, --max-rank N, --max-string-mib N) set the matching osc_options field.
+/* ---- Runtime options (runtime_opts.c). ---- */
+/* The runtime options of every subcommand (--threads N, --max-bytes N|none,
+ * --max-arena-bytes N|none, --max-nodes N, --max-rank N, --max-string-mib N) set the matching
+ * osc_options field.
  * Returns -1 when argv[*i] is none of them, else CLI_OK or CLI_USAGE (message printed). */
-int cli_limit_option(int argc, char **argv, int *i, osc_options *opts, const char *cmd);
-void usage_limits(FILE *f);
+int cli_runtime_option(int argc, char **argv, int *i, osc_options *opts, const char *cmd);
+void usage_runtime(FILE *f);
 
 /* ---- Files (fileio.c), plain stdio. On failure they return nonzero and write a one-line
  * message naming the path and the reason into msg. ---- */

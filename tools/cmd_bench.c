@@ -12,7 +12,7 @@
 
 typedef struct bench_args {
     cli_strlist targets; /* MODEL, or node-test folders */
-    int64_t runs, warmup, threads;
+    int64_t runs, warmup;
     int profile, json, cases;
     cli_input_opts in;
     osc_options opts; /* limits; profile is set from the flag */
@@ -24,6 +24,9 @@ typedef struct timings {
     uint64_t *node_ns;
     size_t runs, nodes;
 } timings;
+
+/* The thread count asked for (--threads; 1 by default). */
+static int32_t requested(const bench_args *a) { return a->opts.threads > 1 ? a->opts.threads : 1; }
 
 static double now_ms(void) {
     struct timespec ts;
@@ -202,10 +205,10 @@ static int bench_model(const bench_args *a) {
     if (rc == CLI_OK && a->json) {
         fputs("{\"model\":", stdout);
         cli_json_str(stdout, path);
-        printf(",\"impl\":\"onnx-scatter\",\"threads\":%d,\"threads_requested\":%lld,\"runs\":%lld,"
+        printf(",\"impl\":\"onnx-scatter\",\"threads\":%d,\"threads_requested\":%d,\"runs\":%lld,"
                "\"warmup\":%lld,\"median_ms\":%.6f,\"min_ms\":%.6f,\"max_ms\":%.6f",
-               CLI_THREADS_USED, (long long)a->threads, (long long)a->runs, (long long)a->warmup,
-               st.median, st.min, st.max);
+               (int)osc_session_threads(s), (int)requested(a), (long long)a->runs,
+               (long long)a->warmup, st.median, st.min, st.max);
         if (in.random) printf(",\"seed\":%llu", (unsigned long long)in.seed);
         if (a->profile) json_profile(m, &sh, &st);
         fputs("}\n", stdout);
@@ -214,10 +217,11 @@ static int bench_model(const bench_args *a) {
         fmt_time(st.min, lo, sizeof lo);
         fmt_time(st.median, mid, sizeof mid);
         fmt_time(st.max, hi, sizeof hi);
-        printf("%s: %lld runs after %lld warmup, %d thread", path, (long long)a->runs,
-               (long long)a->warmup, CLI_THREADS_USED);
-        if (a->threads != CLI_THREADS_USED)
-            printf(" (%lld requested; the runtime is single-threaded for now)", (long long)a->threads);
+        const int32_t used = osc_session_threads(s);
+        printf("%s: %lld runs after %lld warmup, %d thread%s", path, (long long)a->runs,
+               (long long)a->warmup, (int)used, used == 1 ? "" : "s");
+        if (used != requested(a))
+            printf(" (%d requested; the workers could not be started)", (int)requested(a));
         printf("\n  min %s   median %s   max %s\n", lo, mid, hi);
         if (a->profile) print_profile(m, &sh, &st, t.runs);
     }
@@ -296,7 +300,8 @@ static int bench_case(const bench_args *a, const char *dir, char *msg, size_t ms
     }
     fputs("{\"case\":", stdout);
     cli_json_str(stdout, name);
-    printf(",\"impl\":\"onnx-scatter\",\"threads\":%d", CLI_THREADS_USED);
+    printf(",\"impl\":\"onnx-scatter\",\"threads\":%d", s ? (int)osc_session_threads(s)
+                                                               : (int)requested(a));
     if (rc == CLI_OK) {
         printf(",\"runs\":%lld,\"median_ms\":%.6f,\"min_ms\":%.6f,\"max_ms\":%.6f,\"max_abs_err\":",
                (long long)a->runs, st.median, st.min, st.max);
@@ -346,7 +351,7 @@ static int parse_args(int argc, char **argv, bench_args *a) {
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc = cli_input_option(argc, argv, &i, &a->in, "bench");
-        if (rc < 0) rc = cli_limit_option(argc, argv, &i, &a->opts, "bench");
+        if (rc < 0) rc = cli_runtime_option(argc, argv, &i, &a->opts, "bench");
         if (rc >= 0) {
             if (rc != CLI_OK) return rc;
         } else if ((v = cli_opt_value(argc, argv, &i, "--runs", "-n")) != NULL) {
@@ -355,9 +360,6 @@ static int parse_args(int argc, char **argv, bench_args *a) {
         } else if ((v = cli_opt_value(argc, argv, &i, "--warmup", "-w")) != NULL) {
             if (cli_parse_int(v, 0, 100000000, &a->warmup))
                 return cli_usage_error("bench", "-w wants a warmup count >= 0, got '%s'", v);
-        } else if ((v = cli_opt_value(argc, argv, &i, "--threads", NULL)) != NULL) {
-            if (cli_parse_int(v, 1, 4096, &a->threads))
-                return cli_usage_error("bench", "--threads wants a count >= 1, got '%s'", v);
         } else if (!strcmp(argv[i], "--profile")) {
             a->profile = 1;
         } else if (!strcmp(argv[i], "--json")) {
@@ -384,7 +386,7 @@ int cmd_bench(int argc, char **argv) {
             usage_bench(stdout);
             return CLI_OK;
         }
-    bench_args a = {.runs = DEFAULT_RUNS, .warmup = DEFAULT_WARMUP, .threads = 1};
+    bench_args a = {.runs = DEFAULT_RUNS, .warmup = DEFAULT_WARMUP};
     osc_options_init(&a.opts);
     int rc = parse_args(argc, argv, &a);
     if (rc == CLI_OK) rc = a.cases ? bench_cases(&a) : bench_model(&a);

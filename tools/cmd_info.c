@@ -122,7 +122,7 @@ int cmd_info(int argc, char **argv) {
             usage_info(stdout);
             return CLI_OK;
         }
-        int rc = cli_limit_option(argc, argv, &i, &opts, "info");
+        int rc = cli_runtime_option(argc, argv, &i, &opts, "info");
         if (rc >= 0) {
             if (rc != CLI_OK) return rc;
             continue;

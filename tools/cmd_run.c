@@ -21,7 +21,7 @@ static int parse_args(int argc, char **argv, run_args *a) {
     for (int i = 1; i < argc; i++) {
         const char *v;
         int rc = cli_input_option(argc, argv, &i, &a->in, "run");
-        if (rc < 0) rc = cli_limit_option(argc, argv, &i, &a->opts, "run");
+        if (rc < 0) rc = cli_runtime_option(argc, argv, &i, &a->opts, "run");
         if (rc >= 0) {
             if (rc != CLI_OK) return rc;
         } else if ((v = cli_opt_value(argc, argv, &i, "--output-dir", "-o")) != NULL) {
@@ -93,11 +93,12 @@ static double now_ms(void) {
 /* {"model","threads","run_ms"[,"seed"],"inputs":[..],"outputs":[{name,dtype,shape,data}]
  *  [,"files":[..]]} on one line. */
 static void print_json(const osc_model *m, const run_args *a, const cli_inputs *in,
-                       const osc_tensor *outs, const char (*paths)[1024], double ms) {
+                       const osc_tensor *outs, const char (*paths)[1024], double ms,
+                       int32_t threads) {
     size_t n = osc_model_output_count(m);
     fputs("{\"model\":", stdout);
     cli_json_str(stdout, a->model);
-    printf(",\"threads\":%d,\"run_ms\":%.6f", CLI_THREADS_USED, ms);
+    printf(",\"threads\":%d,\"run_ms\":%.6f", (int)threads, ms);
     if (in->random) printf(",\"seed\":%llu", (unsigned long long)in->seed);
     fputs(",\"inputs\":", stdout);
     cli_inputs_json(stdout, m, in);
@@ -143,7 +144,7 @@ static int run_model(const osc_model *m, const run_args *a, const cli_inputs *in
             rc = write_output(a, d.name, &outs[k], paths[k], sizeof paths[k]);
     }
     /* printed only once everything worked, so a failure leaves stdout empty */
-    if (rc == CLI_OK && a->json) print_json(m, a, in, outs, (const char(*)[1024])paths, ms);
+    if (rc == CLI_OK && a->json) print_json(m, a, in, outs, (const char(*)[1024])paths, ms, osc_session_threads(s));
     for (size_t k = 0; k < n && rc == CLI_OK && !a->json; k++) {
         osc_value_desc d;
         osc_model_output(m, k, &d);

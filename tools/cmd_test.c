@@ -232,7 +232,7 @@ static int parse_test_args(int argc, char **argv, test_opts *o, cli_strlist *pat
     for (int i = 1; i < argc; i++) {
         const char *v;
         int64_t n;
-        int rc = cli_limit_option(argc, argv, &i, &o->opts, "test");
+        int rc = cli_runtime_option(argc, argv, &i, &o->opts, "test");
         if (rc >= 0) {
             if (rc != CLI_OK) return rc;
         } else if ((v = cli_opt_value(argc, argv, &i, "--filter", "-f")) != NULL) {

@@ -72,14 +72,14 @@ void usage_run(FILE *f) {
           "  --format npy|pb         file format for --output-dir (default npy; outputs\n"
           "                          numpy cannot hold, e.g. bfloat16, go to .pb with a\n"
           "                          note on stderr)\n"
-          "  --json                  print one JSON object instead: model, threads (1),\n"
+          "  --json                  print one JSON object instead: model, threads,\n"
           "                          run_ms, seed (with --random), inputs [{name, dtype,\n"
           "                          shape, source}], outputs [{name, dtype, shape, data}]\n"
           "                          with data as nested lists (NaN/inf as \"nan\", \"inf\",\n"
           "                          \"-inf\"; complex as [re, im]), files (with -o)\n"
           "\n",
           f);
-    usage_limits(f);
+    usage_runtime(f);
     fputs("\n"
           "examples:\n"
           "  onnx-scatter run model.onnx data.npy '[[1,0],[2,1]]' updates.npy\n"
@@ -98,7 +98,7 @@ void usage_bench(FILE *f) {
           "A CASE_DIR is a node-test folder (model.onnx + test_data_set_0/) or a folder of\n"
           "them: its inputs come from test_data_set_0, and each case prints one JSON line\n"
           "for scripts that compare runtimes:\n"
-          "  {\"case\":..,\"impl\":\"onnx-scatter\",\"threads\":1,\"runs\":..,\"median_ms\":..,\n"
+          "  {\"case\":..,\"impl\":\"onnx-scatter\",\"threads\":..,\"runs\":..,\"median_ms\":..,\n"
           "   \"min_ms\":..,\"max_ms\":..,\"max_abs_err\":..}\n"
           "max_abs_err is the largest |got - expected| over all outputs of the last run;\n"
           "null, with \"mismatch\", when an output differs in dtype, shape, or by NaN or a\n"
@@ -108,8 +108,6 @@ void usage_bench(FILE *f) {
           "options:\n"
           "  -n, --runs RUNS         timed runs (default 20)\n"
           "  -w, --warmup WARMUP     untimed runs first (default 2)\n"
-          "  --threads N             accepted; the runtime is single-threaded for now, so\n"
-          "                          1 thread is used and reported\n"
           "  --profile               per node: op, kernel version, input -> output\n"
           "                          shapes, median time and share of the median run\n"
           "  --json                  MODEL: one JSON object (model, impl, threads,\n"
@@ -119,7 +117,7 @@ void usage_bench(FILE *f) {
           f);
     usage_inputs(f);
     fputc('\n', f);
-    usage_limits(f);
+    usage_runtime(f);
     fputs("\n"
           "examples:\n"
           "  onnx-scatter bench model.onnx --random --dim N=1024 --profile\n"
@@ -149,7 +147,7 @@ void usage_test(FILE *f) {
           "  --no-progress           never show it\n"
           "\n",
           f);
-    usage_limits(f);
+    usage_runtime(f);
     fputs("\n"
           "example:\n"
           "  onnx-scatter test /usr/share/libonnx-testdata/data/node -f 'test_scatter*'\n",
@@ -171,7 +169,7 @@ void usage_info(FILE *f) {
           "                          warnings\n"
           "\n",
           f);
-    usage_limits(f);
+    usage_runtime(f);
     fputs("\n"
           "example:\n"
           "  onnx-scatter info test_scatternd/model.onnx\n",

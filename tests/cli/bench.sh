@@ -24,11 +24,12 @@ check "bench --profile: one row per node with op, kernel version, shapes, time, 
     out_has "^ *1  gather   GatherElements  *13  \[256, 64\] \[256, 8\] -> \[256, 8\]  *$unit  *[0-9.]*%$" &&
     out_has "(outside the nodes: binding, shape checks, planning)  *$unit  *[0-9.]*%$"'
 check "bench --profile: the shares add up to 100%" eval '[ "$(sed -n "s/.* \([0-9.]*\)%$/\1/p" "$work/out" | awk "{s += \$1} END {print (s > 99.6 && s < 100.4)}")" = 1 ]'
+cli bench "$m/profile.onnx" --random -n 3
+check "bench: 1 thread by default" eval 'status_is 0 && out_has ", 1 thread$"'
 cli bench "$m/profile.onnx" --random -n 3 --threads 4
-check "bench --threads: the count used (1) and the one asked for" eval 'status_is 0 &&
-    out_has ", 1 thread (4 requested; the runtime is single-threaded for now)$"'
+check "bench --threads 4: the session runs 4 threads" eval 'status_is 0 && out_has ", 4 threads$"'
 cli bench "$m/profile.onnx" --random -n 7 --threads 4 --profile --json
-check "bench --json: threads used and requested, ordered times, node times measured" eval 'status_is 0 && jq_is threads 1 &&
+check "bench --json: threads used and requested, ordered times, node times measured" eval 'status_is 0 && jq_is threads 4 &&
     jq_is threads_requested 4 && jq_is runs 7 &&
     [ "$(printf "%s %s %s %s\n" "$("$jq" "$work/out" min_ms)" "$("$jq" "$work/out" median_ms)" "$("$jq" "$work/out" max_ms)" "$("$jq" "$work/out" nodes.0.median_ms)" |
         awk "{print (\$1 <= \$2 && \$2 <= \$3 && \$4 > 0)}")" = 1 ]'
@@ -42,7 +43,7 @@ check "bench --profile: shapes through symbolic dims" eval 'status_is 0 &&
 cli bench; check "bench without MODEL -> 2" eval 'status_is 2 && one_error_line "missing MODEL or CASE_DIR"'
 cli bench "$m/profile.onnx" -n 0; check "bench -n 0 -> 2" eval 'status_is 2 && one_error_line "-n wants a run count"'
 cli bench "$m/profile.onnx" -w x; check "bench -w x -> 2" eval 'status_is 2 && one_error_line "-w wants a warmup count"'
-cli bench "$m/profile.onnx" --threads 0; check "bench --threads 0 -> 2" eval 'status_is 2 && one_error_line "--threads wants a count"'
+cli bench "$m/profile.onnx" --threads 0; check "bench --threads 0 -> 2" eval 'status_is 2 && one_error_line "--threads wants a count from 1 to 256"'
 cli bench "$m/profile.onnx" --bogus; check "bench unknown option -> 2" eval 'status_is 2 && one_error_line "unknown option .--bogus."'
 cli bench "$m/profile.onnx"; check "bench missing inputs -> 2" eval 'status_is 2 && one_error_line "missing input .data."'
 cli bench "$m/cases" --random; check "bench CASE_DIR with --random -> 2" eval 'status_is 2 && one_error_line "brings its own inputs"'

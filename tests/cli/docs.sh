@@ -23,7 +23,7 @@ cli --help
 check "--help: exit statuses and errors documented" eval 'status_is 0 && out_has "exit status: 0 success, 1 model or runtime error or failed test, 2 usage error" &&
     out_has "Errors are one line on stderr"'
 cli bench --help
-check "bench --help: the thread count used is documented" eval 'out_has "1 thread is used and reported"'
+check "bench --help: --threads and the limits are documented" eval 'out_has "--threads N  *threads one run may use" && out_has "--max-bytes N|none"'
 cli --version
 check "--version" eval 'status_is 0 && out_has "^onnx-scatter [0-9]*\.[0-9]*\.[0-9]* (library [0-9]*\.[0-9]*\.[0-9]*)$"'
 # help texts fit an 80-column terminal

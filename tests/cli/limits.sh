@@ -1,12 +1,13 @@
 #!/bin/sh
-# limits.sh: the resource-limit flags of run, bench, test and info (--max-bytes, --max-arena-bytes,
-# --max-nodes, --max-rank, --max-string-mib): each limit is enforced with one error line naming
-# it and its flag (exit 1), lifts when raised, and bad values are usage errors (exit 2).
+# limits.sh: the runtime options of run, bench, test and info: --threads, and the limits
+# (--max-bytes, --max-arena-bytes, --max-nodes, --max-rank, --max-string-mib): each limit is
+# enforced with one error line naming it and its flag (exit 1), lifts when raised, and bad
+# values are usage errors (exit 2).
 #
 # usage: limits.sh ONNX_SCATTER WORK_DIR GEN_CLI_MODELS JSON_QUERY SOURCE_DIR
 # Last line: "N passed, N failed".
 # shellcheck disable=SC2016 # checks expand when they run
-tool=$1 work=$2 gen=$3 src=$5
+tool=$1 work=$2 gen=$3 jq=$4 src=$5
 . "$(dirname "$0")/lib.sh"
 rm -rf "$work"
 mkdir -p "$work" || exit 1
@@ -60,10 +61,17 @@ check "bench CASE_DIR --max-arena-bytes 8 reports the limit" eval 'status_is 1 &
 cli bench "$ex/model.onnx" --random -n 1 -w 0 --max-bytes 1K
 check "bench MODEL --max-bytes 1K refuses the model" eval 'status_is 1 && one_error_line "--max-bytes"'
 
+# ---- --threads: the session's thread count, same output ----
+cli run "$ex/model.onnx" --random 3 --threads 2 --json
+check "run --threads 2 --json reports 2 threads" eval 'status_is 0 && jq_is threads 2'
+"$tool" run "$ex/model.onnx" --random 3 >"$work/one"
+cli run "$ex/model.onnx" --random 3 --threads 3
+check "run --threads 3 prints what 1 thread prints" eval 'status_is 0 && cmp -s "$work/out" "$work/one"'
+
 # ---- bad values: usage errors naming the flag ----
 for bad in "--max-rank 0" "--max-rank 33" "--max-bytes 0" "--max-bytes 12X" "--max-bytes -5" \
     "--max-bytes 20000000T" "--max-arena-bytes 0" "--max-nodes -1" "--max-nodes 3000000000" \
-    "--max-string-mib 256" "--max-string-mib none" "--max-rank"; do
+    "--max-string-mib 256" "--max-string-mib none" "--max-rank" "--threads 0" "--threads 257"; do
     flag=${bad%% *}
     # shellcheck disable=SC2086 # the flag and its value are two words
     cli run "$ex/model.onnx" --random $bad

@@ -1,5 +1,5 @@
-/* limits.c: the resource-limit options every subcommand takes (--max-bytes and friends),
- * parsed straight into the osc_options the command loads with. */
+/* runtime_opts.c: the options every subcommand passes to the runtime (--threads, --max-bytes
+ * and the other limits), parsed straight into the osc_options the command loads with. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +31,16 @@ static int parse_bytes(const char *s, uint64_t none_value, uint64_t *out) {
     return 0;
 }
 
-int cli_limit_option(int argc, char **argv, int *i, osc_options *opts, const char *cmd) {
+int cli_runtime_option(int argc, char **argv, int *i, osc_options *opts, const char *cmd) {
     const char *v;
     int64_t n;
     uint64_t b;
-    if ((v = cli_opt_value(argc, argv, i, "--max-bytes", NULL)) != NULL) {
+    if ((v = cli_opt_value(argc, argv, i, "--threads", NULL)) != NULL) {
+        if (cli_parse_int(v, 1, OSC_MAX_THREADS, &n))
+            return cli_usage_error(cmd, "--threads wants a count from 1 to %d, got '%s'",
+                                   OSC_MAX_THREADS, v);
+        opts->threads = (int32_t)n;
+    } else if ((v = cli_opt_value(argc, argv, i, "--max-bytes", NULL)) != NULL) {
         /* 0 would mean "the default" to the library; the flag says "none" for no cap */
         if (parse_bytes(v, OSC_NO_LIMIT, &b) || b == 0)
             return cli_usage_error(cmd, "--max-bytes wants a byte count >= 1 (suffix K, M, G "
@@ -67,8 +72,11 @@ int cli_limit_option(int argc, char **argv, int *i, osc_options *opts, const cha
     return CLI_OK;
 }
 
-void usage_limits(FILE *f) {
-    fputs("limits (refused with a clear error before anything is allocated):\n"
+void usage_runtime(FILE *f) {
+    fputs("runtime:\n"
+          "  --threads N             threads one run may use, counting the caller (default\n"
+          "                          1); results are the same, bit for bit, for any N\n"
+          "limits (refused with a clear error before anything is allocated):\n"
           "  --max-bytes N|none      bytes the model, and each run, may allocate (default:\n"
           "                          half of the memory this process may use); N takes a\n"
           "                          K, M, G or T suffix (powers of 1024)\n"
