@@ -89,6 +89,7 @@ typedef struct options {
 typedef struct result {
     char name[256], what[512], extra[512];
     int64_t rounds, warmup;
+    double io_kb;            /* bytes of the inputs plus the output, in KiB */
     contender c[C_COUNT];
 } result;
 
@@ -184,11 +185,8 @@ static int setup(bench *b, int id, contender *c, int need_scratch) {
                 fprintf(stderr, "bench: %s: %s: %s\n", b->bc.name, k_names[id], c->note);
             }
         }
-        if (threads_of(id) == 2) {
-            osc_options got;
-            osc_model_options(c->m, &got);
-            snprintf(c->note, sizeof c->note, "opts.threads = %d", (int)got.threads);
-        }
+        if (threads_of(id) == 2)
+            snprintf(c->note, sizeof c->note, "%d threads", (int)osc_session_threads(c->s));
     } else if (id == C_LOOP || id == C_LOOP_INPL) {
         if (b->loop.kind == CL_NONE) {
             snprintf(c->note, sizeof c->note, "%s", b->loop.why);
@@ -463,6 +461,8 @@ static int run_case(bench *b, const char *dir, result *r, const char *self) {
     }
     snprintf(r->name, sizeof r->name, "%s", b->bc.name);
     b->data_bytes = b->bc.in[0].nbytes;
+    r->io_kb = (double)b->data_bytes / 1024; /* the output is data-shaped */
+    for (size_t i = 0; i < b->bc.n_in; i++) r->io_kb += (double)b->bc.in[i].nbytes / 1024;
     contender *all = r->c;
     for (int id = 0; id < C_COUNT; id++) all[id].rss_base_kb = all[id].rss_peak_kb = -1;
     printf("== %s\n", b->bc.name);
@@ -628,23 +628,28 @@ static void write_markdown(const char *path, const result *res, size_t n, const 
         return;
     }
     fputs("## Headline\n\nMedian time of one run, and the ratio of medians measured in the same "
-          "rounds (lower is better for onnx-scatter; 1.00 = as fast as the reference).\n"
-          "opts.threads = 2 changes nothing yet (runs use one thread), so copy 2t and copy 1t run "
-          "the same code: their ratio (A/A) shows the noise of this run.\n\n"
-          "| case | copy 1t ms | C loop ms | copy ÷ C loop | in-place 1t ms | C loop in-place ms "
-          "| in-place ÷ C loop in-place | ORT 1t ms | copy ÷ ORT | in-place ÷ ORT "
-          "| A/A: copy 2t ÷ 1t |\n"
-          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", f);
+          "rounds (lower is better for onnx-scatter; 1.00 = as fast as the reference). "
+          "RSS ÷ I/O: peak RSS of the copy 1t child over the bytes of the case's inputs plus "
+          "its output.\n\n"
+          "| case | copy 1t ms | ÷ C loop | ÷ ORT 1t | copy 2t ms | 2t ÷ 1t | in-place 1t ms "
+          "| in-place ÷ copy | in-place 2t ms | ORT 1t ms | ORT 2t ÷ 1t | RSS ÷ I/O |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", f);
     for (size_t i = 0; i < n; i++) {
         const contender *c = res[i].c;
         fprintf(f, "| %s |", res[i].name);
-        md_num(f, c[C_COPY1].med), md_num(f, c[C_LOOP].med);
-        md_ratio(f, &c[C_COPY1], &c[C_LOOP]);
-        md_num(f, c[C_INPL1].med), md_num(f, c[C_LOOP_INPL].med);
-        md_ratio(f, &c[C_INPL1], &c[C_LOOP_INPL]);
-        md_num(f, c[C_ORT1].n_ms ? c[C_ORT1].med : NAN);
-        md_ratio(f, &c[C_COPY1], &c[C_ORT1]), md_ratio(f, &c[C_INPL1], &c[C_ORT1]);
+        md_num(f, c[C_COPY1].med);
+        md_ratio(f, &c[C_COPY1], &c[C_LOOP]), md_ratio(f, &c[C_COPY1], &c[C_ORT1]);
+        md_num(f, c[C_COPY2].med);
         md_ratio(f, &c[C_COPY2], &c[C_COPY1]);
+        md_num(f, c[C_INPL1].med);
+        md_ratio(f, &c[C_INPL1], &c[C_COPY1]);
+        md_num(f, c[C_INPL2].med);
+        md_num(f, c[C_ORT1].n_ms ? c[C_ORT1].med : NAN);
+        md_ratio(f, &c[C_ORT2], &c[C_ORT1]);
+        if (c[C_COPY1].rss_peak_kb > 0 && res[i].io_kb > 0)
+            fprintf(f, " %.2f |", (double)c[C_COPY1].rss_peak_kb / res[i].io_kb);
+        else
+            fputs(" – |", f);
         fputc('\n', f);
     }
     if (!b->peer_ok && b->ort_reason[0])
