@@ -436,12 +436,14 @@ static osc_status prepare_run(osc_session *s) {
     return OSC_OK;
 }
 
-/* String outputs made by nodes may point into input strings: give them their own bytes. */
+/* String outputs made by nodes may point into input strings: give them their own bytes.
+ * Constants (initializers, values folded at load) are the model's: shared, never rewritten. */
 static osc_status own_string_outputs(osc_session *s) {
     const osc_graph *g = &s->m->g;
     for (int32_t o = 0; o < g->n_outputs; o++) {
         osc_tensor *t = &s->vals[g->outputs[o]];
-        if (t->dtype != OSC_STRING || g->values[g->outputs[o]].producer < 0) continue;
+        const osc_value *v = &g->values[g->outputs[o]];
+        if (t->dtype != OSC_STRING || v->producer < 0 || v->init) continue;
         osc_string *str = t->data;
         int64_t count = osc_tensor_count(t);
         for (int64_t i = 0; i < count; i++) {

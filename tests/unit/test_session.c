@@ -509,6 +509,44 @@ static void folding_and_staged_shapes(void **state) {
     }
 }
 
+/* A string output folded at load (Identity of a string initializer) is the model's constant:
+ * runs must neither rewrite it nor leave it pointing into a session's per-run string bytes
+ * (fuzz finding: the second run read strings the first run's pool had freed). */
+static void folded_string_output_stays_the_models(void **state) {
+    (void)state;
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    const osc_string sv[2] = {{"a", 1}, {"bc", 2}};
+    const int64_t d[1] = {2};
+    osc_tensor init = view(OSC_STRING, 1, d, (void *)sv, sizeof sv);
+    osc_mw_initializer(mw, "s", &init);
+    const char *in[1] = {"s"}, *out[1] = {"y"};
+    osc_mw_node(mw, "Identity", "i", 1, in, 1, out);
+    osc_mw_output(mw, "y", OSC_STRING, 1, d, NULL);
+    osc_model *m;
+    assert_int_equal(load(mw, NULL, &m), OSC_OK);
+    osc_node_desc nd;
+    assert_int_equal(osc_model_node(m, 0, &nd), OSC_OK);
+    assert_int_equal(nd.folded, 1);
+    osc_session *s1, *s2;
+    assert_int_equal(osc_session_create(m, &s1), OSC_OK);
+    assert_int_equal(osc_session_create(m, &s2), OSC_OK);
+    for (int run = 0; run < 4; run++) { /* s1 twice (its string bytes are reset per run) */
+        osc_session *s = run == 2 ? s2 : s1;
+        assert_int_equal(osc_session_run(s), OSC_OK);
+        osc_tensor y;
+        assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+        const osc_string *got = y.data;
+        assert_int_equal(got[0].len, 1);
+        assert_memory_equal(got[0].ptr, "a", 1);
+        assert_int_equal(got[1].len, 2);
+        assert_memory_equal(got[1].ptr, "bc", 2);
+    }
+    osc_session_free(s1);
+    osc_session_free(s2);
+    osc_model_free(m);
+}
+
 /* The reshape target is a graph input: its DATA changes between runs while every input shape
  * stays the same, so a plan cached by input shapes would be stale. */
 static void data_dependent_shape_from_input(void **state) {
@@ -559,6 +597,7 @@ int main(void) {
         cmocka_unit_test(defaults_and_declared_outputs),
         cmocka_unit_test(non_tensor_value_refused),
         cmocka_unit_test(folding_and_staged_shapes),
+        cmocka_unit_test(folded_string_output_stays_the_models),
         cmocka_unit_test(data_dependent_shape_from_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
