@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../runtime/copy.h"
 #include "../runtime/dtype.h"
 #include "../runtime/reduce.h"
 #include "ops.h"
@@ -115,8 +116,8 @@ static void snd_part(void *ctx, int32_t part, int32_t parts) {
     osc_par_range(j->count, b.slice, part, parts, &b.lo, &b.hi);
     if (b.hi <= b.lo) return;
     if (j->data)
-        memcpy((char *)b.dst + (size_t)b.lo * j->esize, j->data + (size_t)b.lo * j->esize,
-               (size_t)(b.hi - b.lo) * j->esize);
+        osc_copy_big((char *)b.dst + (size_t)b.lo * j->esize, j->data + (size_t)b.lo * j->esize,
+                     (size_t)(b.hi - b.lo) * j->esize);
     if (b.tuples > 0) j->loop(&b); /* -1: only string add can fail */
 }
 
@@ -175,7 +176,7 @@ osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
         osc_tpool_run(k->tpool, snd_part, &j);
         return OSC_OK;
     }
-    if (copy) memcpy(dst, data->data, need);
+    if (copy) osc_copy_big(dst, data->data, need);
     if (g.n_tuples == 0) return OSC_OK;
     /* Tuples in row-major order, one after another: duplicates are applied in order, so the
      * result is deterministic ("none": the last write wins). Only string add allocates;

@@ -1,6 +1,8 @@
 /* tpool.c: the session thread pool (pthreads; workers sleep on a condition variable between jobs). */
 #include "tpool.h"
 
+#include "copy.h"
+
 #include <pthread.h>
 #include <string.h>
 
@@ -124,12 +126,12 @@ static void copy_part(void *ctx, int32_t part, int32_t parts) {
     const copy_job *j = ctx;
     int64_t lo, hi;
     osc_par_range((int64_t)j->n, 4096, part, parts, &lo, &hi);
-    if (hi > lo) memcpy(j->dst + lo, j->src + lo, (size_t)(hi - lo));
+    osc_copy_big(j->dst + lo, j->src + lo, (size_t)(hi - lo));
 }
 
 void osc_par_memcpy(osc_tpool *p, void *dst, const void *src, size_t n) {
     if (!p || n < OSC_PAR_MIN_BYTES) {
-        if (n) memcpy(dst, src, n);
+        osc_copy_big(dst, src, n);
         return;
     }
     copy_job j = {dst, src, n};

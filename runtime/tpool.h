@@ -29,7 +29,8 @@ int32_t osc_tpool_size(const osc_tpool *p);
  * reentrant: one job at a time per pool (a session runs one node at a time). */
 void osc_tpool_run(osc_tpool *p, osc_task_fn fn, void *ctx);
 
-/* memcpy of n bytes, split into one range per thread when n >= OSC_PAR_MIN_BYTES. */
+/* osc_copy_big of n bytes (a scatter's data copy), split into one range per thread when
+ * n >= OSC_PAR_MIN_BYTES. */
 void osc_par_memcpy(osc_tpool *p, void *dst, const void *src, size_t n);
 
 /* [*lo, *hi): part `part` of `parts` of [0, n) with boundaries at multiples of `align`. */
