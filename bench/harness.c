@@ -26,6 +26,7 @@
  * --rss-child, or the node script's rss mode) that loads the case, resets the kernel's peak-RSS
  * mark (writing 5 to /proc/self/clear_refs), notes VmRSS ("base": the inputs and the process
  * itself), sets the contender up and runs it 3 times, then reads VmHWM ("peak"). */
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -646,7 +647,7 @@ static void write_markdown(const char *path, const result *res, size_t n, const 
         md_num(f, c[C_INPL2].med);
         md_num(f, c[C_ORT1].n_ms ? c[C_ORT1].med : NAN);
         md_ratio(f, &c[C_ORT2], &c[C_ORT1]);
-        if (c[C_COPY1].rss_peak_kb > 0 && res[i].io_kb > 0)
+        if (c[C_COPY1].rss_peak_kb > 0 && res[i].io_kb >= 1024) /* (not for tiny cases) */
             fprintf(f, " %.2f |", (double)c[C_COPY1].rss_peak_kb / res[i].io_kb);
         else
             fputs(" – |", f);
@@ -708,6 +709,9 @@ static int rss_child(const char *which, const char *dir) {
     b.data_bytes = b.bc.in[0].nbytes;
     contender c;
     memset(&c, 0, sizeof c);
+    /* the .pb buffers the loader freed stay in the C library's heap; give them back so that
+     * the base is the process and the inputs, not the reading of the files */
+    malloc_trim(0);
     if (rss_reset_peak()) {
         fprintf(stderr, "bench: cannot reset the peak RSS (/proc/self/clear_refs)\n");
         return 1;
