@@ -104,8 +104,7 @@ typedef struct se_job {
     const char *idx, *upd;
     size_t esize, isize, bytes;
     int64_t group, pf;
-    bool fuse;            /* copy mode along an innermost axis */
-    bool sweep;           /* in place along an innermost axis: prefetch each group's rows */
+    bool fuse;
     osc_pool *strings;
 } se_job;
 
@@ -126,10 +125,6 @@ static int64_t se_rows(const se_job *j, int64_t u0, int64_t u1, size_t done, siz
             if (upto > end) upto = end;
             if (upto > done) memcpy(j->out + done, j->data + done, upto - done);
             if (upto > done) done = upto;
-        } else if (j->sweep) { /* in order, as the copy would bring them in */
-            const char *p = j->out + (size_t)first * j->esize;
-            for (size_t o = 0; o < (size_t)(b.rows * step) * j->esize; o += 64)
-                __builtin_prefetch(p + o, 1, 3);
         }
         b.dst = j->out + (size_t)first * j->esize;
         b.src = j->upd + (size_t)(u * n) * j->esize;
@@ -226,15 +221,12 @@ osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
                 .isize = idx->dtype == OSC_INT32 ? sizeof(int32_t) : sizeof(int64_t),
                 .bytes = data_bytes, .strings = k->strings};
     j.fuse = local_rows && copy;
-    j.sweep = local_rows && !copy && data->dtype != OSC_STRING;
-    j.group = j.fuse || j.sweep ? osc_fuse_rows(w.block.row_step * (int64_t)esize)
-                                : w.block.rows;
+    j.group = j.fuse ? osc_fuse_rows(w.block.row_step * (int64_t)esize) : w.block.rows;
     /* (rows along an innermost axis stay in cache: nothing to prefetch there) */
     j.pf = data_bytes >= OSC_PREFETCH_MIN_BYTES && !local_rows ? OSC_PREFETCH_DIST : 0;
     const bool par = k->tpool && data->dtype != OSC_STRING &&
                      (copy ? data_bytes : (size_t)n * esize) >= OSC_PAR_MIN_BYTES;
-    if (copy && !j.fuse)
-        osc_par_memcpy(par ? k->tpool : NULL, out->data, data->data, data_bytes);
+    if (copy && !j.fuse) osc_par_memcpy(par ? k->tpool : NULL, out->data, data->data, data_bytes);
     /* Threads split the rows when they write disjoint elements: along an innermost axis every
      * other kept dim is off the axis, so different rows never meet. */
     if (par && local_rows) {
