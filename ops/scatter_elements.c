@@ -1,6 +1,7 @@
 /* scatter_elements.c: Scatter-9/11, ScatterElements-11/13/16/18: copy data, combine updates. */
 #include <string.h>
 
+#include "../runtime/copy.h"
 #include "../runtime/dtype.h"
 #include "../runtime/reduce.h"
 #include "ops.h"
@@ -226,7 +227,11 @@ osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
     j.pf = data_bytes >= OSC_PREFETCH_MIN_BYTES && !local_rows ? OSC_PREFETCH_DIST : 0;
     const bool par = k->tpool && data->dtype != OSC_STRING &&
                      (copy ? data_bytes : (size_t)n * esize) >= OSC_PAR_MIN_BYTES;
-    if (copy && !j.fuse) osc_par_memcpy(par ? k->tpool : NULL, out->data, data->data, data_bytes);
+    /* (the loop below then runs on this thread: a copy small enough to stay in the caches
+     * stays in this thread's) */
+    if (copy && !j.fuse)
+        osc_par_memcpy(par && data_bytes >= OSC_STREAM_MIN_BYTES ? k->tpool : NULL, out->data,
+                       data->data, data_bytes);
     /* Threads split the rows when they write disjoint elements: along an innermost axis every
      * other kept dim is off the axis, so different rows never meet. */
     if (par && local_rows) {

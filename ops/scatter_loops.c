@@ -580,13 +580,7 @@ static void bk_regions(void *ctx, int32_t part, int32_t parts) {
         const int64_t lo = r << bk0->shift;
         char *region = j->out + (size_t)lo * j->esize;
         const size_t bytes = (size_t)(j->count - lo < len ? j->count - lo : len) * j->esize;
-        if (j->data) {
-            memcpy(region, j->data + (size_t)lo * j->esize, bytes);
-        } else if (bytes >= 4096) {
-            /* in place: ask for the region's lines in order first, as the copy brings them
-             * in copy mode, so that the updates in random order hit the cache */
-            for (size_t b = 0; b < bytes; b += 64) PREFETCH_W(region + b);
-        }
+        if (j->data) memcpy(region, j->data + (size_t)lo * j->esize, bytes);
         for (int32_t q = 0; q < j->parts; q++)
             if (j->bk[q].first[r] >= 0) j->apply(&j->bk[q], r, region);
     }
