@@ -15,8 +15,10 @@ typedef struct osc_kctx {
     osc_allocator *alloc;
     osc_pool *strings;      /* per-run pool for bytes of new strings (string add) */
     bool strict;
-    /* Run time: the session's threads (osc_tpool_run; NULL: the calling thread only). */
+    /* Run time: the session's threads (osc_tpool_run; NULL: the calling thread only) and its
+     * scratch block, kept between runs (NULL: kernels take paths that need none). */
     osc_tpool *tpool;
+    osc_scratch *scratch;
     /* Warnings at load: kernels call osc_kwarn; the model stores them. NULL at run time. */
     void (*warn)(void *ud, const char *msg);
     void *warn_ud;

@@ -199,7 +199,7 @@ osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
     /* Otherwise a large output is scattered bucket by bucket; that path checks every index
      * itself and writes nothing unless all passed. */
     if (n > 0 && !local_rows && osc_bucket_pays(data_bytes, n) &&
-        osc_se_bucketed(k->alloc, k->tpool, &w, data->dtype, red, idx->dtype, idx->data,
+        osc_se_bucketed(k->scratch, k->tpool, &w, data->dtype, red, idx->dtype, idx->data,
                         upd->data, out->data, copy ? data->data : NULL,
                         osc_tensor_count(data)) == OSC_BK_DONE)
         return OSC_OK;

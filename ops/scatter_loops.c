@@ -433,33 +433,25 @@ osc_nd_fn osc_gnd_loop(int32_t dtype) {
 #endif
 #define BK_MAX_REGIONS 4096
 
-/* Sizes the partition of n entries of esize bytes over an output of count elements and takes
- * its memory from `a` (one block, *bytes long). False when that does not fit the limits or
- * the allocation fails; a refusal by the allocator's cap is not reported (the caller falls
- * back to the direct loops), so a->capped is left as it was. */
-static bool bk_init(bk_state *bk, osc_allocator *a, int64_t count, size_t esize, int64_t n,
-                    void **mem, size_t *bytes) {
-    if (!a || count <= 0 || n <= 0) return false;
+/* Lays out in m the partition of n entries of esize bytes over an output of count elements
+ * (m NULL: only sizes it). Returns its bytes (a multiple of 64), 0 when it does not fit the
+ * limits below. */
+static size_t bk_layout(bk_state *bk, char *m, int64_t count, size_t esize, int64_t n) {
+    if (count <= 0 || n <= 0) return 0;
     int32_t shift = 0;
     while (((size_t)1 << shift) * esize < OSC_BK_REGION_BYTES) shift++;
     while (((count - 1) >> shift) + 1 > BK_MAX_REGIONS) shift++;
-    if (shift > 31) return false; /* offsets in a region are uint32_t */
+    if (shift > 31) return 0; /* offsets in a region are uint32_t */
     const int64_t nb = ((count - 1) >> shift) + 1;
     /* every region's chain has at most one chunk that is not full */
     const int64_t cap = n / BK_CH + (nb < n ? nb : n) + 1;
-    if (cap > INT32_MAX) return false;
+    if (cap > INT32_MAX) return 0;
     const size_t chunk_bytes = BK_CH * (sizeof(uint32_t) + esize);
-    size_t chunks_bytes, ints;
-    if (__builtin_mul_overflow((size_t)cap, chunk_bytes, &chunks_bytes)) return false;
-    ints = (size_t)(3 * nb + cap);
-    if (__builtin_add_overflow(chunks_bytes, ints * sizeof(int32_t), bytes)) return false;
-    const bool capped = a->capped;
-    char *m = osc_malloc_large(a, *bytes);
-    if (!m) {
-        a->capped = capped;
-        return false;
-    }
-    *mem = m;
+    size_t chunks_bytes, bytes;
+    if (__builtin_mul_overflow((size_t)cap, chunk_bytes, &chunks_bytes)) return 0;
+    const size_t ints = (size_t)(3 * nb + cap);
+    if (__builtin_add_overflow(chunks_bytes, ints * sizeof(int32_t) + 63, &bytes)) return 0;
+    if (!m) return bytes & ~(size_t)63;
     bk->shift = shift;
     bk->mask = (uint32_t)(((uint64_t)1 << shift) - 1);
     bk->nb = nb;
@@ -474,7 +466,7 @@ static bool bk_init(bk_state *bk, osc_allocator *a, int64_t count, size_t esize,
         bk->first[r] = bk->cur[r] = -1;
         bk->fill[r] = BK_CH;
     }
-    return true;
+    return bytes & ~(size_t)63;
 }
 
 static bk_apply_fn bk_apply_get(int32_t dtype, int32_t reduction, size_t size) {
@@ -586,33 +578,34 @@ static void bk_regions(void *ctx, int32_t part, int32_t parts) {
     }
 }
 
-/* Sizes every part's partition (entries: updates per unit), runs them and, when every index
- * was in range, the regions. Memory: one block per part from `a`, freed before returning. */
-static osc_bk_result bk_run(bk_job *j, osc_allocator *a, osc_tpool *tp, int64_t per_unit) {
-    void *mem[BK_MAX_PARTS] = {0};
-    size_t bytes[BK_MAX_PARTS] = {0};
+/* Lays out every part's partition (entries: updates per unit) in the scratch block, runs them
+ * and, when every index was in range, the regions. */
+static osc_bk_result bk_run(bk_job *j, osc_scratch *sc, osc_tpool *tp, int64_t per_unit) {
+    size_t at[BK_MAX_PARTS + 1] = {0};
     const int32_t threads = osc_tpool_size(tp);
     j->parts = threads < BK_MAX_PARTS ? threads : BK_MAX_PARTS;
     if (j->parts > j->units) j->parts = (int32_t)j->units;
-    osc_bk_result res = OSC_BK_DONE;
-    for (int32_t p = 0; p < j->parts && res == OSC_BK_DONE; p++) {
+    for (int32_t p = 0; p < j->parts; p++) {
         int64_t u0, u1;
         osc_par_range(j->units, 1, p, j->parts, &u0, &u1);
-        if (!bk_init(&j->bk[p], a, j->count, j->esize, (u1 - u0) * per_unit, &mem[p], &bytes[p]))
-            res = OSC_BK_SKIPPED;
+        const size_t bytes = bk_layout(NULL, NULL, j->count, j->esize, (u1 - u0) * per_unit);
+        if (!bytes || __builtin_add_overflow(at[p], bytes, &at[p + 1])) return OSC_BK_SKIPPED;
     }
-    if (res == OSC_BK_DONE) {
-        osc_tpool_run(j->parts > 1 ? tp : NULL, bk_partition, j);
-        for (int32_t p = 0; p < j->parts; p++)
-            if (!j->ok[p]) res = OSC_BK_BAD_INDEX;
+    char *mem = sc ? osc_scratch_get(sc, at[j->parts]) : NULL;
+    if (!mem) return OSC_BK_SKIPPED;
+    for (int32_t p = 0; p < j->parts; p++) {
+        int64_t u0, u1;
+        osc_par_range(j->units, 1, p, j->parts, &u0, &u1);
+        bk_layout(&j->bk[p], mem + at[p], j->count, j->esize, (u1 - u0) * per_unit);
     }
-    if (res == OSC_BK_DONE) osc_tpool_run(tp, bk_regions, j);
+    osc_tpool_run(j->parts > 1 ? tp : NULL, bk_partition, j);
     for (int32_t p = 0; p < j->parts; p++)
-        if (mem[p]) osc_free(a, mem[p], bytes[p]);
-    return res;
+        if (!j->ok[p]) return OSC_BK_BAD_INDEX;
+    osc_tpool_run(tp, bk_regions, j);
+    return OSC_BK_DONE;
 }
 
-osc_bk_result osc_se_bucketed(osc_allocator *a, osc_tpool *tp, const osc_elem_walk *w,
+osc_bk_result osc_se_bucketed(osc_scratch *sc, osc_tpool *tp, const osc_elem_walk *w,
                               int32_t dtype, int32_t reduction, int32_t index_dtype,
                               const void *idx, const void *upd, void *out, const void *data,
                               int64_t count) {
@@ -636,10 +629,10 @@ osc_bk_result osc_se_bucketed(osc_allocator *a, osc_tpool *tp, const osc_elem_wa
                 .upd = upd, .isize = index_dtype == OSC_INT32 ? sizeof(int32_t)
                                                             : sizeof(int64_t),
                 .apply = apply, .out = out, .data = data, .count = count, .esize = esize};
-    return bk_run(&j, a, tp, w->block.n);
+    return bk_run(&j, sc, tp, w->block.n);
 }
 
-osc_bk_result osc_snd_bucketed(osc_allocator *a, osc_tpool *tp, const osc_nd_block *b,
+osc_bk_result osc_snd_bucketed(osc_scratch *sc, osc_tpool *tp, const osc_nd_block *b,
                                int32_t dtype, int32_t reduction, void *out, const void *data,
                                int64_t count) {
     const size_t esize = std_size(dtype);
@@ -655,7 +648,7 @@ osc_bk_result osc_snd_bucketed(osc_allocator *a, osc_tpool *tp, const osc_nd_blo
     }
     bk_job j = {.units = b->tuples, .nd_part = part, .nb = b, .apply = apply, .out = out,
                 .data = data, .count = count, .esize = esize};
-    return bk_run(&j, a, tp, 1);
+    return bk_run(&j, sc, tp, 1);
 }
 
 /* ---- The block walk of ScatterElements/GatherElements ---- */

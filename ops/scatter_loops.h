@@ -138,14 +138,15 @@ static inline bool osc_bucket_pays(size_t bytes, int64_t n) {
 
 /* ScatterElements over the whole walk (w as osc_elem_walk_init left it; not modified): idx
  * and upd are the index and updates tensors' data; out has count elements; data is the
- * tensor to copy into out first, or NULL when out already holds it (in place). Temporary
- * memory, about (4 + element size) bytes per update, comes from `a`. */
-osc_bk_result osc_se_bucketed(osc_allocator *a, osc_tpool *tp, const osc_elem_walk *w,
+ * tensor to copy into out first, or NULL when out already holds it (in place). The partition,
+ * about (4 + element size) bytes per update, lives in the scratch block sc (kept for the next
+ * run); sc NULL, or a block that cannot grow: OSC_BK_SKIPPED. */
+osc_bk_result osc_se_bucketed(osc_scratch *sc, osc_tpool *tp, const osc_elem_walk *w,
                               int32_t dtype, int32_t reduction, int32_t index_dtype,
                               const void *idx, const void *upd, void *out, const void *data,
                               int64_t count);
 /* ScatterND with slice == 1 (b as for osc_snd_loop; its dst and pf are not used). */
-osc_bk_result osc_snd_bucketed(osc_allocator *a, osc_tpool *tp, const osc_nd_block *b,
+osc_bk_result osc_snd_bucketed(osc_scratch *sc, osc_tpool *tp, const osc_nd_block *b,
                                int32_t dtype, int32_t reduction, void *out, const void *data,
                                int64_t count);
 /* With a pool (tp non-NULL, of n threads) both partition the updates in n consecutive parts

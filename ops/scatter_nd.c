@@ -152,7 +152,7 @@ osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
     /* Single elements into a large output: bucket by bucket (see ops/scatter_loops.c); that
      * path checks every tuple itself and writes nothing unless all passed. */
     if (g.slice == 1 && g.count > 0 && osc_bucket_pays(need, g.n_tuples) &&
-        osc_snd_bucketed(k->alloc, k->tpool, &b, data->dtype, red, dst,
+        osc_snd_bucketed(k->scratch, k->tpool, &b, data->dtype, red, dst,
                          copy ? data->data : NULL, g.count) == OSC_BK_DONE)
         return OSC_OK;
     /* every tuple component against its data dim, before any write */

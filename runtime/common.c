@@ -168,6 +168,25 @@ void *osc_malloc_large(osc_allocator *a, size_t n) {
     return p;
 }
 
+void *osc_scratch_get(osc_scratch *s, size_t n) {
+    if (n <= s->size) return s->p;
+    osc_scratch_free(s);
+    const bool capped = s->alloc->capped;
+    s->p = osc_malloc_large(s->alloc, n);
+    if (!s->p) {
+        s->alloc->capped = capped;
+        return NULL;
+    }
+    s->size = n;
+    return s->p;
+}
+
+void osc_scratch_free(osc_scratch *s) {
+    if (s->p) osc_free(s->alloc, s->p, s->size);
+    s->p = NULL;
+    s->size = 0;
+}
+
 void *osc_calloc(osc_allocator *a, size_t count, size_t size) {
     size_t n;
     if (__builtin_mul_overflow(count, size, &n)) return NULL;

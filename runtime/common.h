@@ -70,6 +70,20 @@ void osc_free(osc_allocator *a, void *p, size_t n);
  * so, naming `whose` budget ("the model", "this session"). Returns the (new) status. */
 osc_status osc_cap_explain(osc_err *e, osc_allocator *a, const char *whose);
 
+/* A block kept from one run to the next (a session's scratch for the bucketed scatters): it
+ * grows to the largest request and is freed with its owner, so repeated runs of the same shapes
+ * allocate nothing. */
+typedef struct osc_scratch {
+    osc_allocator *alloc;
+    void *p;
+    size_t size;
+} osc_scratch;
+/* At least n bytes (contents unspecified), the same block as before when it is large enough.
+ * NULL when it cannot grow; a refusal by the cap is not reported (a->capped is left as it was):
+ * callers fall back to a path that needs no scratch. */
+void *osc_scratch_get(osc_scratch *s, size_t n);
+void osc_scratch_free(osc_scratch *s);
+
 /* A pool: many small allocations freed together (a loaded model, the strings of one run).
  * Large requests get their own block; everything is released by osc_pool_free/reset. */
 typedef struct osc_pool_block osc_pool_block;

@@ -40,6 +40,7 @@ struct osc_session {
     bool ok;                  /* outputs readable */
     max_align_t empty;        /* data of zero-size values when the arena is empty */
     osc_tpool *tpool;         /* opts.threads >= 2: the workers; NULL: the caller alone */
+    osc_scratch kscratch;     /* kernels' scratch block, kept between runs */
 };
 
 /* Sizes of every per-session table, so create and free agree. */
@@ -96,6 +97,7 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     for (int32_t v = 0; v < m->g.n_values; v++)
         if (m->g.values[v].init) s->vals[v] = *m->g.values[v].init;
     s->tpool = osc_tpool_new(&s->alloc, m->opts.threads);
+    s->kscratch.alloc = &s->alloc;
     *out = s;
     return OSC_OK;
 }
@@ -104,6 +106,7 @@ void osc_session_free(osc_session *s) {
     if (!s) return;
     sizes_of z = table_sizes(s->m);
     osc_tpool_free(s->tpool);
+    osc_scratch_free(&s->kscratch);
     osc_pool_free(&s->strings);
     osc_pool_free(&s->stages);
     osc_free(&s->alloc, s->io.ins, (size_t)s->m->max_in * sizeof *s->io.ins);
@@ -489,7 +492,7 @@ static osc_status run_nodes(osc_session *s, int32_t from, int32_t to) {
         osc_kctx k = {.err = &s->err, .graph = g, .node = n,
                       .since_version = n->kernel->since_version, .alloc = &s->alloc,
                       .strings = &s->strings, .strict = m->opts.strict != 0,
-                      .tpool = s->tpool};
+                      .tpool = s->tpool, .scratch = &s->kscratch};
         uint64_t t0 = s->node_ns ? now_ns() : 0;
         osc_status st = osc_run_node(m, i, s->vals, s->io, &k);
         if (s->node_ns) s->node_ns[i] = now_ns() - t0;

@@ -525,6 +525,79 @@ static void string_output_buffer(void **state) {
     osc_model_free(m);
 }
 
+
+/* Counts the allocations (new blocks and growing reallocs) made through the hook. */
+static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    (void)osize;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    ++*(long *)ud;
+    return realloc(ptr, nsize);
+}
+
+/* After the first run, runs of the same shapes allocate nothing: the arena, the bucketed
+ * scatter's partition (a ScatterND add of 2^16 single elements into 2^22 floats, large enough
+ * for that path) and, with threads, the pool are all kept by the session. */
+static void repeated_runs_allocate_nothing(void **state) {
+    (void)state;
+    const int64_t count = (int64_t)1 << 22, n = (int64_t)1 << 16;
+    for (int32_t threads = 1; threads <= 2; threads++) {
+        osc_mw *mw = osc_mw_new(8);
+        osc_mw_opset(mw, "", 18);
+        const int64_t dd[1] = {count}, id[2] = {n, 1}, ud[1] = {n};
+        osc_mw_input(mw, "data", OSC_FLOAT, 1, dd, NULL);
+        osc_mw_input(mw, "indices", OSC_INT64, 2, id, NULL);
+        osc_mw_input(mw, "updates", OSC_FLOAT, 1, ud, NULL);
+        const char *in[3] = {"data", "indices", "updates"}, *out[1] = {"y"};
+        int node = osc_mw_node(mw, "ScatterND", "s", 3, in, 1, out);
+        osc_mw_attr_string(mw, node, "reduction", "add");
+        osc_mw_output(mw, "y", OSC_FLOAT, 1, dd, NULL);
+        void *buf;
+        size_t len;
+        assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+        osc_mw_free(mw);
+        long allocs = 0;
+        osc_options o;
+        osc_options_init(&o);
+        o.alloc = counting_alloc;
+        o.alloc_ud = &allocs;
+        o.threads = threads;
+        osc_model *m = load_or_fail(buf, &len, &o, OSC_OK);
+        float *data = calloc((size_t)count, sizeof *data), *upd = malloc((size_t)n * sizeof *upd);
+        int64_t *idx = malloc((size_t)n * sizeof *idx);
+        assert_true(data && upd && idx);
+        for (int64_t i = 0; i < n; i++) {
+            idx[i] = (i * 7919) % count; /* spread over the output, some repeated below */
+            upd[i] = 1.0f;
+        }
+        osc_session *s;
+        assert_int_equal(osc_session_create(m, &s), OSC_OK);
+        assert_int_equal(osc_session_threads(s), threads);
+        osc_tensor td = {.dtype = OSC_FLOAT, .rank = 1, .dims = {count}, .data = data,
+                         .nbytes = (size_t)count * sizeof *data};
+        osc_tensor ti = {.dtype = OSC_INT64, .rank = 2, .dims = {n, 1}, .data = idx,
+                         .nbytes = (size_t)n * sizeof *idx};
+        osc_tensor tu = {.dtype = OSC_FLOAT, .rank = 1, .dims = {n}, .data = upd,
+                         .nbytes = (size_t)n * sizeof *upd};
+        assert_int_equal(osc_session_set_input(s, "data", &td), OSC_OK);
+        assert_int_equal(osc_session_set_input(s, "indices", &ti), OSC_OK);
+        assert_int_equal(osc_session_set_input(s, "updates", &tu), OSC_OK);
+        assert_int_equal(osc_session_run(s), OSC_OK);
+        const long after_first = allocs;
+        for (int run = 0; run < 3; run++) assert_int_equal(osc_session_run(s), OSC_OK);
+        assert_int_equal(allocs, after_first);
+        osc_tensor y;
+        assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+        const float *yv = y.data;
+        assert_true(yv[0] == 1.0f && yv[7919] == 1.0f && yv[1] == 0.0f);
+        osc_session_free(s);
+        osc_model_free(m);
+        free(data), free(upd), free(idx);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(versions_and_messages),
@@ -537,6 +610,7 @@ int main(void) {
         cmocka_unit_test(inplace_inputs_not_eligible),
         cmocka_unit_test(arena_cap),
         cmocka_unit_test(string_output_buffer),
+        cmocka_unit_test(repeated_runs_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -131,6 +131,7 @@ static void check_se_bucketed_t(int32_t dtype, int32_t red, int32_t idtype, int3
     osc_tpool *tp = osc_tpool_new(&a, threads);
     assert_int_equal(osc_tpool_size(tp), threads);
     const uint64_t pool_bytes = a.used;
+    osc_scratch sc = {&a, NULL, 0};
     osc_tensor data = shape(dtype, 2, ddims), idx = shape(idtype, 2, idims);
     const size_t esize = osc_dtype_get(dtype)->bits / 8, isize = idtype == OSC_INT32 ? 4 : 8;
     const int64_t count = osc_tensor_count(&data), n = osc_tensor_count(&idx);
@@ -157,23 +158,24 @@ static void check_se_bucketed_t(int32_t dtype, int32_t red, int32_t idtype, int3
     se_direct(&w, dtype, red, idtype, ix, u, want, esize);
     /* copy mode */
     memset(got, 0x5A, (size_t)count * esize);
-    assert_int_equal(osc_se_bucketed(&a, tp, &w, dtype, red, idtype, ix, u, got, d, count),
+    assert_int_equal(osc_se_bucketed(&sc, tp, &w, dtype, red, idtype, ix, u, got, d, count),
                      OSC_BK_DONE);
     assert_memory_equal(got, want, (size_t)count * esize);
     /* in place */
     memcpy(got, d, (size_t)count * esize);
-    assert_int_equal(osc_se_bucketed(&a, tp, &w, dtype, red, idtype, ix, u, got, NULL, count),
+    assert_int_equal(osc_se_bucketed(&sc, tp, &w, dtype, red, idtype, ix, u, got, NULL, count),
                      OSC_BK_DONE);
     assert_memory_equal(got, want, (size_t)count * esize);
     /* one index out of range, late: nothing written */
     if (idtype == OSC_INT64) ((int64_t *)(void *)ix)[n - 2] = s;
     else ((int32_t *)(void *)ix)[n - 2] = (int32_t)-s - 1;
     memset(got, 0x5A, (size_t)count * esize);
-    assert_int_equal(osc_se_bucketed(&a, tp, &w, dtype, red, idtype, ix, u, got, d, count),
+    assert_int_equal(osc_se_bucketed(&sc, tp, &w, dtype, red, idtype, ix, u, got, d, count),
                      OSC_BK_BAD_INDEX);
     for (int64_t i = 0; i < count * (int64_t)esize; i++)
         if (got[i] != 0x5A) fail_msg("byte %lld written despite a bad index", (long long)i);
-    assert_int_equal(a.used, pool_bytes); /* the partition's memory went back */
+    assert_int_equal(a.used, pool_bytes + sc.size); /* the partition is the scratch block */
+    osc_scratch_free(&sc);
     osc_tpool_free(tp);
     assert_int_equal(a.used, 0);
     free(d), free(u), free(ix), free(want), free(got);
@@ -215,7 +217,8 @@ static void test_se_bucketed_skips_strings(void **state) {
     osc_string d[4] = {{0}}, u[2] = {{0}};
     int64_t ix[2] = {0, 1};
     osc_tpool *tp = NULL;
-    assert_int_equal(osc_se_bucketed(&a, tp, &w, OSC_STRING, OSC_RED_NONE, OSC_INT64, ix, u, d,
+    osc_scratch sc = {&a, NULL, 0};
+    assert_int_equal(osc_se_bucketed(&sc, tp, &w, OSC_STRING, OSC_RED_NONE, OSC_INT64, ix, u, d,
                                      NULL, 4),
                      OSC_BK_SKIPPED);
 }
@@ -230,6 +233,7 @@ static void check_snd_bucketed_t(int32_t dtype, int32_t red, int32_t k, int32_t 
     osc_tpool *tp = osc_tpool_new(&a, threads);
     assert_int_equal(osc_tpool_size(tp), threads);
     const uint64_t pool_bytes = a.used;
+    osc_scratch sc = {&a, NULL, 0};
     osc_tensor data = shape(dtype, rank, dims);
     const size_t esize = osc_dtype_get(dtype)->bits / 8;
     const int64_t count = osc_tensor_count(&data);
@@ -258,17 +262,18 @@ static void check_snd_bucketed_t(int32_t dtype, int32_t red, int32_t k, int32_t 
     assert_non_null(fn);
     assert_int_equal(fn(&b), -1);
     memset(got, 0x5A, (size_t)count * esize);
-    assert_int_equal(osc_snd_bucketed(&a, tp, &b, dtype, red, got, d, count), OSC_BK_DONE);
+    assert_int_equal(osc_snd_bucketed(&sc, tp, &b, dtype, red, got, d, count), OSC_BK_DONE);
     assert_memory_equal(got, want, (size_t)count * esize);
     memcpy(got, d, (size_t)count * esize);
-    assert_int_equal(osc_snd_bucketed(&a, tp, &b, dtype, red, got, NULL, count), OSC_BK_DONE);
+    assert_int_equal(osc_snd_bucketed(&sc, tp, &b, dtype, red, got, NULL, count), OSC_BK_DONE);
     assert_memory_equal(got, want, (size_t)count * esize);
     ix[(tuples - 1) * k] = -dims[0] - 1; /* the last tuple out of range */
     memset(got, 0x5A, (size_t)count * esize);
-    assert_int_equal(osc_snd_bucketed(&a, tp, &b, dtype, red, got, d, count), OSC_BK_BAD_INDEX);
+    assert_int_equal(osc_snd_bucketed(&sc, tp, &b, dtype, red, got, d, count), OSC_BK_BAD_INDEX);
     for (int64_t i = 0; i < count * (int64_t)esize; i++)
         if (got[i] != 0x5A) fail_msg("byte %lld written despite a bad index", (long long)i);
-    assert_int_equal(a.used, pool_bytes);
+    assert_int_equal(a.used, pool_bytes + sc.size);
+    osc_scratch_free(&sc);
     osc_tpool_free(tp);
     assert_int_equal(a.used, 0);
     free(d), free(u), free(ix), free(want), free(got);
