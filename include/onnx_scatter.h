@@ -143,7 +143,8 @@ typedef struct osc_options {
     osc_alloc_fn alloc;      /* NULL: the C library's realloc/free */
     void *alloc_ud;          /* passed to alloc */
     /* Cap on the bytes requested from the allocator, counted separately for the model (reading
-     * the file, load, and after) and for each session (its tables, arena and string bytes;
+     * the file, load, and after) and for each session (its tables, arena, string bytes and the
+     * scratch block of large scatters, kept between runs;
      * caller buffers and memory-mapped external data do not count). A request over the cap
      * fails with OSC_ERR_LIMIT; nothing is allocated. A model whose static shapes need an arena
      * over the cap even with every output in a caller buffer fails at load.
