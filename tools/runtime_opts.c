@@ -20,8 +20,8 @@ static int parse_bytes(const char *s, uint64_t none_value, uint64_t *out) {
     unsigned long long v = strtoull(s, &end, 10);
     if (errno) return 1;
     if (*end) {
-        const char *u = strchr(units, end[0]);
-        if (!u || !end[0] || (end[1] && strcmp(end + 1, "iB"))) return 1;
+        const char *u = strchr(units, end[0]); /* end[0] is not '\0' here */
+        if (!u || (end[1] && strcmp(end + 1, "iB"))) return 1;
         for (int k = 0; k <= u - units; k++) {
             if (v > UINT64_MAX / 1024) return 1;
             v *= 1024;

@@ -542,22 +542,10 @@ static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
  * for that path) and, with threads, the pool are all kept by the session. */
 static void repeated_runs_allocate_nothing(void **state) {
     (void)state;
-    const int64_t count = (int64_t)1 << 22, n = (int64_t)1 << 16;
+    const long long count = 1LL << 22, n = 1LL << 16, id[2] = {n, 1};
     for (int32_t threads = 1; threads <= 2; threads++) {
-        osc_mw *mw = osc_mw_new(8);
-        osc_mw_opset(mw, "", 18);
-        const int64_t dd[1] = {count}, id[2] = {n, 1}, ud[1] = {n};
-        osc_mw_input(mw, "data", OSC_FLOAT, 1, dd, NULL);
-        osc_mw_input(mw, "indices", OSC_INT64, 2, id, NULL);
-        osc_mw_input(mw, "updates", OSC_FLOAT, 1, ud, NULL);
-        const char *in[3] = {"data", "indices", "updates"}, *out[1] = {"y"};
-        int node = osc_mw_node(mw, "ScatterND", "s", 3, in, 1, out);
-        osc_mw_attr_string(mw, node, "reduction", "add");
-        osc_mw_output(mw, "y", OSC_FLOAT, 1, dd, NULL);
-        void *buf;
         size_t len;
-        assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-        osc_mw_free(mw);
+        void *buf = emb_scatternd_add_model(count, n, &len);
         long allocs = 0;
         osc_options o;
         osc_options_init(&o);
@@ -569,18 +557,15 @@ static void repeated_runs_allocate_nothing(void **state) {
         int64_t *idx = malloc((size_t)n * sizeof *idx);
         assert_true(data && upd && idx);
         for (int64_t i = 0; i < n; i++) {
-            idx[i] = (i * 7919) % count; /* spread over the output, some repeated below */
+            idx[i] = (i * 7919) % count; /* spread over the output */
             upd[i] = 1.0f;
         }
         osc_session *s;
         assert_int_equal(osc_session_create(m, &s), OSC_OK);
         assert_int_equal(osc_session_threads(s), threads);
-        osc_tensor td = {.dtype = OSC_FLOAT, .rank = 1, .dims = {count}, .data = data,
-                         .nbytes = (size_t)count * sizeof *data};
-        osc_tensor ti = {.dtype = OSC_INT64, .rank = 2, .dims = {n, 1}, .data = idx,
-                         .nbytes = (size_t)n * sizeof *idx};
-        osc_tensor tu = {.dtype = OSC_FLOAT, .rank = 1, .dims = {n}, .data = upd,
-                         .nbytes = (size_t)n * sizeof *upd};
+        osc_tensor td = emb_view(OSC_FLOAT, 1, &count, data, (size_t)count * sizeof *data);
+        osc_tensor ti = emb_view(OSC_INT64, 2, id, idx, (size_t)n * sizeof *idx);
+        osc_tensor tu = emb_view(OSC_FLOAT, 1, &n, upd, (size_t)n * sizeof *upd);
         assert_int_equal(osc_session_set_input(s, "data", &td), OSC_OK);
         assert_int_equal(osc_session_set_input(s, "indices", &ti), OSC_OK);
         assert_int_equal(osc_session_set_input(s, "updates", &tu), OSC_OK);

@@ -42,6 +42,20 @@ void emb_chain_expect(const float *x, long n, long long i, float u, float v, flo
     y[k] += v;
 }
 
+void *emb_scatternd_add_model(long long count, long long n, size_t *len) {
+    const int64_t dd[1] = {count}, id[2] = {n, 1}, ud[1] = {n};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    osc_mw_input(mw, "data", OSC_FLOAT, 1, dd, NULL);
+    osc_mw_input(mw, "indices", OSC_INT64, 2, id, NULL);
+    osc_mw_input(mw, "updates", OSC_FLOAT, 1, ud, NULL);
+    const char *in[3] = {"data", "indices", "updates"}, *out[1] = {"y"};
+    int node = osc_mw_node(mw, "ScatterND", "s", 3, in, 1, out);
+    osc_mw_attr_string(mw, node, "reduction", "add");
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, dd, NULL);
+    return finish(mw, len);
+}
+
 void *emb_string_model(size_t *len) {
     const int64_t d4[1] = {4}, d2[1] = {2};
     osc_mw *mw = osc_mw_new(8);

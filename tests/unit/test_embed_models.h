@@ -26,6 +26,10 @@ void *emb_scatter11_model(size_t *len);
  * Enough warnings that storing them needs new memory from the allocator, not only pool space. */
 void *emb_many_warnings_model(int n, size_t *len);
 
+/* ScatterND-18 with reduction add: data float[count], indices int64[n, 1], updates float[n]
+ * -> y float[count]. */
+void *emb_scatternd_add_model(long long count, long long n, size_t *len);
+
 /* A tensor view with dims copied. */
 osc_tensor emb_view(int32_t dtype, int32_t rank, const long long *dims, void *data, size_t nbytes);
 

@@ -122,16 +122,36 @@ static void se_direct(const osc_elem_walk *w0, int32_t dtype, int32_t red, int32
     }
 }
 
+/* The allocator, pool (threads: 1 = none) and scratch block a bucketed run gets. */
+typedef struct bk_env {
+    osc_allocator a;
+    osc_tpool *tp;
+    uint64_t pool_bytes;
+    osc_scratch sc;
+} bk_env;
+
+static void env_open(bk_env *e, int32_t threads) {
+    osc_allocator_init(&e->a, NULL);
+    e->tp = osc_tpool_new(&e->a, threads);
+    assert_int_equal(osc_tpool_size(e->tp), threads);
+    e->pool_bytes = e->a.used;
+    e->sc = (osc_scratch){&e->a, NULL, 0};
+}
+
+/* The partition lived in the scratch block only; everything goes back. */
+static void env_close(bk_env *e) {
+    assert_int_equal(e->a.used, e->pool_bytes + e->sc.size);
+    osc_scratch_free(&e->sc);
+    osc_tpool_free(e->tp);
+    assert_int_equal(e->a.used, 0);
+}
+
 /* threads: 1 (no pool), or a pool of that many (partition and regions split among them) */
 static void check_se_bucketed_t(int32_t dtype, int32_t red, int32_t idtype, int32_t axis,
                                 const int64_t *ddims, const int64_t *idims, uint64_t seed,
                                 int32_t threads) {
-    osc_allocator a;
-    osc_allocator_init(&a, NULL);
-    osc_tpool *tp = osc_tpool_new(&a, threads);
-    assert_int_equal(osc_tpool_size(tp), threads);
-    const uint64_t pool_bytes = a.used;
-    osc_scratch sc = {&a, NULL, 0};
+    bk_env e;
+    env_open(&e, threads);
     osc_tensor data = shape(dtype, 2, ddims), idx = shape(idtype, 2, idims);
     const size_t esize = osc_dtype_get(dtype)->bits / 8, isize = idtype == OSC_INT32 ? 4 : 8;
     const int64_t count = osc_tensor_count(&data), n = osc_tensor_count(&idx);
@@ -158,32 +178,31 @@ static void check_se_bucketed_t(int32_t dtype, int32_t red, int32_t idtype, int3
     se_direct(&w, dtype, red, idtype, ix, u, want, esize);
     /* copy mode */
     memset(got, 0x5A, (size_t)count * esize);
-    assert_int_equal(osc_se_bucketed(&sc, tp, &w, dtype, red, idtype, ix, u, got, d, count),
+    assert_int_equal(osc_se_bucketed(&e.sc, e.tp, &w, dtype, red, idtype, ix, u, got, d, count),
                      OSC_BK_DONE);
     assert_memory_equal(got, want, (size_t)count * esize);
     /* in place */
     memcpy(got, d, (size_t)count * esize);
-    assert_int_equal(osc_se_bucketed(&sc, tp, &w, dtype, red, idtype, ix, u, got, NULL, count),
+    assert_int_equal(osc_se_bucketed(&e.sc, e.tp, &w, dtype, red, idtype, ix, u, got, NULL,
+                                     count),
                      OSC_BK_DONE);
     assert_memory_equal(got, want, (size_t)count * esize);
     /* one index out of range, late: nothing written */
     if (idtype == OSC_INT64) ((int64_t *)(void *)ix)[n - 2] = s;
     else ((int32_t *)(void *)ix)[n - 2] = (int32_t)-s - 1;
     memset(got, 0x5A, (size_t)count * esize);
-    assert_int_equal(osc_se_bucketed(&sc, tp, &w, dtype, red, idtype, ix, u, got, d, count),
+    assert_int_equal(osc_se_bucketed(&e.sc, e.tp, &w, dtype, red, idtype, ix, u, got, d, count),
                      OSC_BK_BAD_INDEX);
     for (int64_t i = 0; i < count * (int64_t)esize; i++)
         if (got[i] != 0x5A) fail_msg("byte %lld written despite a bad index", (long long)i);
-    assert_int_equal(a.used, pool_bytes + sc.size); /* the partition is the scratch block */
-    osc_scratch_free(&sc);
-    osc_tpool_free(tp);
-    assert_int_equal(a.used, 0);
+    env_close(&e);
     free(d), free(u), free(ix), free(want), free(got);
 }
 
 static void check_se_bucketed(int32_t dtype, int32_t red, int32_t idtype, int32_t axis,
                               const int64_t *ddims, const int64_t *idims, uint64_t seed) {
-    for (int32_t t = 1; t <= 3; t++) check_se_bucketed_t(dtype, red, idtype, axis, ddims, idims, seed, t);
+    for (int32_t t = 1; t <= 3; t++)
+        check_se_bucketed_t(dtype, red, idtype, axis, ddims, idims, seed, t);
 }
 
 static void test_se_bucketed(void **state) {
@@ -208,19 +227,18 @@ static void test_se_bucketed(void **state) {
 /* Strings never take the bucketed path (string add allocates per element). */
 static void test_se_bucketed_skips_strings(void **state) {
     (void)state;
-    osc_allocator a;
-    osc_allocator_init(&a, NULL);
+    bk_env e;
+    env_open(&e, 1);
     osc_tensor data = shape(OSC_STRING, 1, (const int64_t[]){4});
     osc_tensor idx = shape(OSC_INT64, 1, (const int64_t[]){2});
     osc_elem_walk w;
     assert_true(osc_elem_walk_init(&w, &data, &idx, 0));
     osc_string d[4] = {{0}}, u[2] = {{0}};
     int64_t ix[2] = {0, 1};
-    osc_tpool *tp = NULL;
-    osc_scratch sc = {&a, NULL, 0};
-    assert_int_equal(osc_se_bucketed(&sc, tp, &w, OSC_STRING, OSC_RED_NONE, OSC_INT64, ix, u, d,
-                                     NULL, 4),
+    assert_int_equal(osc_se_bucketed(&e.sc, e.tp, &w, OSC_STRING, OSC_RED_NONE, OSC_INT64, ix,
+                                     u, d, NULL, 4),
                      OSC_BK_SKIPPED);
+    env_close(&e);
 }
 
 /* ---- bucketed ScatterND (single elements) == direct loop ---- */
@@ -228,12 +246,8 @@ static void test_se_bucketed_skips_strings(void **state) {
 static void check_snd_bucketed_t(int32_t dtype, int32_t red, int32_t k, int32_t rank,
                                  const int64_t *dims, int64_t tuples, uint64_t seed,
                                  int32_t threads) {
-    osc_allocator a;
-    osc_allocator_init(&a, NULL);
-    osc_tpool *tp = osc_tpool_new(&a, threads);
-    assert_int_equal(osc_tpool_size(tp), threads);
-    const uint64_t pool_bytes = a.used;
-    osc_scratch sc = {&a, NULL, 0};
+    bk_env e;
+    env_open(&e, threads);
     osc_tensor data = shape(dtype, rank, dims);
     const size_t esize = osc_dtype_get(dtype)->bits / 8;
     const int64_t count = osc_tensor_count(&data);
@@ -262,26 +276,25 @@ static void check_snd_bucketed_t(int32_t dtype, int32_t red, int32_t k, int32_t 
     assert_non_null(fn);
     assert_int_equal(fn(&b), -1);
     memset(got, 0x5A, (size_t)count * esize);
-    assert_int_equal(osc_snd_bucketed(&sc, tp, &b, dtype, red, got, d, count), OSC_BK_DONE);
+    assert_int_equal(osc_snd_bucketed(&e.sc, e.tp, &b, dtype, red, got, d, count), OSC_BK_DONE);
     assert_memory_equal(got, want, (size_t)count * esize);
     memcpy(got, d, (size_t)count * esize);
-    assert_int_equal(osc_snd_bucketed(&sc, tp, &b, dtype, red, got, NULL, count), OSC_BK_DONE);
+    assert_int_equal(osc_snd_bucketed(&e.sc, e.tp, &b, dtype, red, got, NULL, count), OSC_BK_DONE);
     assert_memory_equal(got, want, (size_t)count * esize);
     ix[(tuples - 1) * k] = -dims[0] - 1; /* the last tuple out of range */
     memset(got, 0x5A, (size_t)count * esize);
-    assert_int_equal(osc_snd_bucketed(&sc, tp, &b, dtype, red, got, d, count), OSC_BK_BAD_INDEX);
+    assert_int_equal(osc_snd_bucketed(&e.sc, e.tp, &b, dtype, red, got, d, count),
+                     OSC_BK_BAD_INDEX);
     for (int64_t i = 0; i < count * (int64_t)esize; i++)
         if (got[i] != 0x5A) fail_msg("byte %lld written despite a bad index", (long long)i);
-    assert_int_equal(a.used, pool_bytes + sc.size);
-    osc_scratch_free(&sc);
-    osc_tpool_free(tp);
-    assert_int_equal(a.used, 0);
+    env_close(&e);
     free(d), free(u), free(ix), free(want), free(got);
 }
 
 static void check_snd_bucketed(int32_t dtype, int32_t red, int32_t k, int32_t rank,
                                const int64_t *dims, int64_t tuples, uint64_t seed) {
-    for (int32_t t = 1; t <= 3; t++) check_snd_bucketed_t(dtype, red, k, rank, dims, tuples, seed, t);
+    for (int32_t t = 1; t <= 3; t++)
+        check_snd_bucketed_t(dtype, red, k, rank, dims, tuples, seed, t);
 }
 
 static void test_snd_bucketed(void **state) {
