@@ -221,7 +221,7 @@ osc_status osc_session_set_input_at(osc_session *s, size_t index, const osc_tens
                         s->m->n_inputs - 1);
     osc_status st = check_input(s, s->m->input_order[index], t);
     if (st) return st;
-    s->bound[index] = *t;
+    osc_tensor_assign(&s->bound[index], t);
     s->is_bound[index] = true;
     s->ok = false;
     return OSC_OK;
@@ -561,8 +561,8 @@ static osc_status run(osc_session *s) {
     const osc_graph *g = &m->g;
     for (int32_t i = 0; i < m->n_inputs; i++) {
         int32_t v = m->input_order[i];
-        if (s->is_bound[i]) s->vals[v] = s->bound[i];
-        else if (g->values[v].init) s->vals[v] = *g->values[v].init;
+        if (s->is_bound[i]) osc_tensor_assign(&s->vals[v], &s->bound[i]);
+        else if (g->values[v].init) osc_tensor_assign(&s->vals[v], g->values[v].init);
         else
             return osc_fail(&s->err, OSC_ERR_ARG, "input '%s' (index %d) is not bound: call "
                             "osc_session_set_input first%s", g->values[v].name, i,
