@@ -1,4 +1,5 @@
-/* cloops.c: the plain C contender of the benchmark: a straightforward scatter loop per op. */
+/* cloops.c: the plain C contenders of the benchmark: a straightforward scatter loop per op, and
+ * memcpy on two threads. */
 #include <string.h>
 
 #include "harness.h"
@@ -131,4 +132,60 @@ void cloop_scatter(const cloop *c, void *out) {
                 memcpy((char *)out + ((b * pd[1] + h) * pd[2] + w[b]) * pd[3] * es,
                        u + (b * ud[1] + h) * ud[2] * ud[3] * es, row);
     }
+}
+
+/* ---- memcpy on two threads ---- */
+
+static void *pcopy_main(void *arg) {
+    pcopy *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->quit && p->done == p->posted) pthread_cond_wait(&p->cv, &p->mu);
+        if (p->quit) break;
+        pthread_mutex_unlock(&p->mu);
+        size_t h = p->n / 2;
+        memcpy(p->dst + h, p->src + h, p->n - h);
+        pthread_mutex_lock(&p->mu);
+        p->done = p->posted;
+        pthread_cond_broadcast(&p->cv);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+int pcopy_start(pcopy *p) {
+    memset(p, 0, sizeof *p);
+    if (pthread_mutex_init(&p->mu, NULL)) return 1;
+    if (pthread_cond_init(&p->cv, NULL)) {
+        pthread_mutex_destroy(&p->mu);
+        return 1;
+    }
+    if (pthread_create(&p->thread, NULL, pcopy_main, p)) {
+        pthread_cond_destroy(&p->cv);
+        pthread_mutex_destroy(&p->mu);
+        return 1;
+    }
+    return 0;
+}
+
+void pcopy_run(pcopy *p, void *dst, const void *src, size_t n) {
+    pthread_mutex_lock(&p->mu);
+    p->dst = dst, p->src = src, p->n = n;
+    p->posted++;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    memcpy(dst, src, n / 2);
+    pthread_mutex_lock(&p->mu);
+    while (p->done != p->posted) pthread_cond_wait(&p->cv, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void pcopy_stop(pcopy *p) {
+    pthread_mutex_lock(&p->mu);
+    p->quit = 1;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    pthread_join(p->thread, NULL);
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->mu);
 }

@@ -36,20 +36,25 @@
 #include "harness.h"
 
 enum {
-    C_COPY1, C_COPY2, C_INPL1, C_INPL2, C_LOOP, C_LOOP_INPL, C_MEMCPY, C_ORT1, C_ORT2, C_COUNT
+    C_COPY1, C_COPY2, C_INPL1, C_INPL2, C_LOOP, C_LOOP_INPL, C_MEMCPY, C_MEMCPY2, C_ORT1, C_ORT2,
+    C_COUNT
 };
 
 static const char *const k_names[C_COUNT] = {
     "onnx-scatter copy 1t", "onnx-scatter copy 2t", "onnx-scatter in-place 1t",
-    "onnx-scatter in-place 2t", "C loop copy", "C loop in-place", "memcpy",
+    "onnx-scatter in-place 2t", "C loop copy", "C loop in-place", "memcpy 1t", "memcpy 2t",
     "onnxruntime 1t", "onnxruntime 2t"};
-static const char *const k_ids[C_COUNT] = {"copy1", "copy2", "inplace1", "inplace2", "loop",
-                                           "loop_inplace", "memcpy", "ort1", "ort2"};
+static const char *const k_ids[C_COUNT] = {"copy1",        "copy2",  "inplace1", "inplace2",
+                                           "loop",         "loop_inplace", "memcpy", "memcpy2",
+                                           "ort1",         "ort2"};
 
 static int is_osc(int id) { return id <= C_INPL2; }
 static int is_inplace(int id) { return id == C_INPL1 || id == C_INPL2 || id == C_LOOP_INPL; }
 static int is_ort(int id) { return id == C_ORT1 || id == C_ORT2; }
-static int threads_of(int id) { return id == C_COPY2 || id == C_INPL2 || id == C_ORT2 ? 2 : 1; }
+static int threads_of(int id) {
+    return id == C_COPY2 || id == C_INPL2 || id == C_MEMCPY2 || id == C_ORT2 ? 2 : 1;
+}
+static int is_memcpy(int id) { return id == C_MEMCPY || id == C_MEMCPY2; }
 /* Denominators of the ratio columns (-1: no ratio). "÷ C loop": an onnx-scatter contender over
  * the C loop of the same mode. "÷ ORT": onnx-scatter over onnxruntime with the same thread
  * count; the C loops over onnxruntime 1t. */
@@ -67,6 +72,8 @@ typedef struct contender {
     osc_model *m;
     osc_session *s;
     void *buf;               /* C loop / memcpy output */
+    pcopy pc;                /* memcpy 2t: its helper thread */
+    int pc_on;
     double *ms;              /* timed runs */
     size_t n_ms;
     int64_t calls;           /* calls per round (a burst), set after each warm-up round */
@@ -76,6 +83,7 @@ typedef struct contender {
     int checks, mismatches;
     char check[256];         /* result of the last check */
     long rss_base_kb, rss_peak_kb; /* -1: not measured */
+    long rss_file_kb;        /* file-backed part of the base (code pages); -1: not measured */
     double med, min, max;
 } contender;
 
@@ -156,7 +164,7 @@ static osc_tensor data_view(const bench *b, void *data) {
 
 static int setup(bench *b, int id, contender *c, int need_scratch) {
     char msg[OSC_MESSAGE_SIZE];
-    c->rss_base_kb = c->rss_peak_kb = -1;
+    c->rss_base_kb = c->rss_peak_kb = c->rss_file_kb = -1;
     if (is_osc(id)) {
         osc_options opts;
         osc_options_init(&opts);
@@ -197,9 +205,13 @@ static int setup(bench *b, int id, contender *c, int need_scratch) {
             snprintf(c->note, sizeof c->note, "out of memory");
             return 1;
         }
-    } else if (id == C_MEMCPY) {
+    } else if (is_memcpy(id)) {
         if (!(c->buf = malloc(b->data_bytes ? b->data_bytes : 1))) {
             snprintf(c->note, sizeof c->note, "out of memory");
+            return 1;
+        }
+        if (id == C_MEMCPY2 && !(c->pc_on = !pcopy_start(&c->pc))) {
+            snprintf(c->note, sizeof c->note, "cannot start a second thread");
             return 1;
         }
     }
@@ -213,6 +225,8 @@ static int setup(bench *b, int id, contender *c, int need_scratch) {
 }
 
 static void teardown(contender *c) {
+    if (c->pc_on) pcopy_stop(&c->pc);
+    c->pc_on = 0;
     osc_session_free(c->s);
     osc_model_free(c->m);
     free(c->buf);
@@ -254,6 +268,8 @@ static int run_once(bench *b, int id, contender *c, void *scratch, int restore, 
     c0 = now_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = now_ms(CLOCK_MONOTONIC);
     if (id == C_MEMCPY) {
         memcpy(c->buf, bc->in[0].data, b->data_bytes);
+    } else if (id == C_MEMCPY2) {
+        pcopy_run(&c->pc, c->buf, bc->in[0].data, b->data_bytes);
     } else if (id == C_LOOP) {
         memcpy(c->buf, bc->in[0].data, b->data_bytes);
         cloop_scatter(&b->loop, c->buf);
@@ -313,7 +329,7 @@ static int check(bench *b, int id, contender *all) {
     size_t n = 0, n_ref = 0;
     const void *got = output_of(b, id, c, &n), *ref;
     const char *what;
-    if (id == C_MEMCPY) {
+    if (is_memcpy(id)) {
         ref = b->bc.in[0].data, n_ref = b->data_bytes, what = "data";
     } else if (id == C_COPY1 || !all[C_COPY1].active) {
         ref = b->bc.expected.data, n_ref = b->bc.expected.nbytes, what = "output_0.pb";
@@ -443,11 +459,13 @@ static void rss_pass(bench *b, result *r, const char *self) {
         snprintf(t, sizeof t, "%d", threads_of(id));
         char *argv_c[] = {(char *)self, "--rss-child", (char *)k_ids[id], b->bc.dir, NULL};
         char *argv_o[] = {(char *)b->o->node, (char *)b->o->ort_script, "rss", b->bc.dir, t, NULL};
+        c->rss_file_kb = -1; /* (the onnxruntime child does not report it) */
         if (child_line(is_ort(id) ? argv_o : argv_c, "rss ", line, sizeof line) ||
-            sscanf(line, "rss %ld %ld", &c->rss_base_kb, &c->rss_peak_kb) != 2) {
+            sscanf(line, "rss %ld %ld %ld", &c->rss_base_kb, &c->rss_peak_kb,
+                   &c->rss_file_kb) < 2) {
             fprintf(stderr, "bench: %s: %s: peak RSS not measured: %s\n", b->bc.name,
                     k_names[id], line);
-            c->rss_base_kb = c->rss_peak_kb = -1;
+            c->rss_base_kb = c->rss_peak_kb = c->rss_file_kb = -1;
         }
     }
 }
@@ -465,7 +483,8 @@ static int run_case(bench *b, const char *dir, result *r, const char *self) {
     r->io_kb = (double)b->data_bytes / 1024; /* the output is data-shaped */
     for (size_t i = 0; i < b->bc.n_in; i++) r->io_kb += (double)b->bc.in[i].nbytes / 1024;
     contender *all = r->c;
-    for (int id = 0; id < C_COUNT; id++) all[id].rss_base_kb = all[id].rss_peak_kb = -1;
+    for (int id = 0; id < C_COUNT; id++)
+        all[id].rss_base_kb = all[id].rss_peak_kb = all[id].rss_file_kb = -1;
     printf("== %s\n", b->bc.name);
     fflush(stdout);
 
@@ -630,11 +649,16 @@ static void write_markdown(const char *path, const result *res, size_t n, const 
     }
     fputs("## Headline\n\nMedian time of one run, and the ratio of medians measured in the same "
           "rounds (lower is better for onnx-scatter; 1.00 = as fast as the reference). "
+          "memcpy 2t ÷ 1t: glibc memcpy of data split over two threads against one, in the "
+          "same rounds (what two threads can gain on a pure copy here). "
           "RSS ÷ I/O: peak RSS of the copy 1t child over the bytes of the case's inputs plus "
-          "its output.\n\n"
-          "| case | copy 1t ms | ÷ C loop | ÷ ORT 1t | copy 2t ms | 2t ÷ 1t | in-place 1t ms "
-          "| in-place ÷ copy | in-place 2t ms | ORT 1t ms | ORT 2t ÷ 1t | RSS ÷ I/O |\n"
-          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", f);
+          "its output; in parentheses the same without the file-backed pages (the program's "
+          "and the C library's code) the child had mapped before the run. Both only for cases "
+          "of at least 1 MiB.\n\n"
+          "| case | copy 1t ms | ÷ C loop | ÷ ORT 1t | copy 2t ms | 2t ÷ 1t | memcpy 2t ÷ 1t "
+          "| in-place 1t ms | in-place ÷ copy | in-place 2t ms | ORT 1t ms | ORT 2t ÷ 1t "
+          "| RSS ÷ I/O |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", f);
     for (size_t i = 0; i < n; i++) {
         const contender *c = res[i].c;
         fprintf(f, "| %s |", res[i].name);
@@ -642,13 +666,19 @@ static void write_markdown(const char *path, const result *res, size_t n, const 
         md_ratio(f, &c[C_COPY1], &c[C_LOOP]), md_ratio(f, &c[C_COPY1], &c[C_ORT1]);
         md_num(f, c[C_COPY2].med);
         md_ratio(f, &c[C_COPY2], &c[C_COPY1]);
+        const int big = res[i].io_kb >= 1024; /* (ratios of tiny cases say nothing) */
+        md_ratio(f, &c[C_MEMCPY2], big ? &c[C_MEMCPY] : NULL);
         md_num(f, c[C_INPL1].med);
         md_ratio(f, &c[C_INPL1], &c[C_COPY1]);
         md_num(f, c[C_INPL2].med);
         md_num(f, c[C_ORT1].n_ms ? c[C_ORT1].med : NAN);
         md_ratio(f, &c[C_ORT2], &c[C_ORT1]);
-        if (c[C_COPY1].rss_peak_kb > 0 && res[i].io_kb >= 1024) /* (not for tiny cases) */
-            fprintf(f, " %.2f |", (double)c[C_COPY1].rss_peak_kb / res[i].io_kb);
+        const contender *rc = &c[C_COPY1];
+        if (rc->rss_peak_kb > 0 && big && rc->rss_file_kb >= 0)
+            fprintf(f, " %.2f (%.2f) |", (double)rc->rss_peak_kb / res[i].io_kb,
+                    (double)(rc->rss_peak_kb - rc->rss_file_kb) / res[i].io_kb);
+        else if (rc->rss_peak_kb > 0 && big)
+            fprintf(f, " %.2f |", (double)rc->rss_peak_kb / res[i].io_kb);
         else
             fputs(" – |", f);
         fputc('\n', f);
@@ -716,7 +746,7 @@ static int rss_child(const char *which, const char *dir) {
         fprintf(stderr, "bench: cannot reset the peak RSS (/proc/self/clear_refs)\n");
         return 1;
     }
-    long base = rss_status_kb("VmRSS");
+    long base = rss_status_kb("VmRSS"), file = rss_status_kb("RssFile");
     /* the C loop needs a model to describe the node; it is freed before anything is measured */
     if (id == C_LOOP || id == C_LOOP_INPL) {
         contender d;
@@ -725,7 +755,7 @@ static int rss_child(const char *which, const char *dir) {
         cloop_prepare(&b.loop, d.m, &b.bc);
         teardown(&d);
         rss_reset_peak();
-        base = rss_status_kb("VmRSS");
+        base = rss_status_kb("VmRSS"), file = rss_status_kb("RssFile");
     }
     if (setup(&b, id, &c, 0)) {
         fprintf(stderr, "bench: %s\n", c.note);
@@ -739,7 +769,9 @@ static int rss_child(const char *which, const char *dir) {
             return 1;
         }
     }
-    printf("rss %ld %ld\n", base, rss_status_kb("VmHWM"));
+    /* the file-backed pages mapped at base (the program's and the C library's code) stay
+     * mapped: the peak less them bounds the memory the run itself holds from above */
+    printf("rss %ld %ld %ld\n", base, rss_status_kb("VmHWM"), file);
     teardown(&c);
     case_free(&b.bc);
     return 0;

@@ -2,6 +2,7 @@
 #ifndef OSC_BENCH_HARNESS_H
 #define OSC_BENCH_HARNESS_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,6 +45,24 @@ typedef struct cloop {
 void cloop_prepare(cloop *c, const osc_model *m, const bench_case *bc);
 /* Applies the updates to out, which already holds a copy of data (or is data, in place). */
 void cloop_scatter(const cloop *c, void *out);
+
+/* memcpy on two threads: a helper thread, started once, copies the second half while the
+ * caller copies the first (the "two-thread memcpy" the issue's premise is about). */
+typedef struct pcopy {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint64_t posted, done;  /* jobs handed to the helper / finished by it */
+    int quit;
+    char *dst;
+    const char *src;
+    size_t n;
+} pcopy;
+
+/* 0 when the helper runs; else 1 (nothing to stop). */
+int pcopy_start(pcopy *p);
+void pcopy_run(pcopy *p, void *dst, const void *src, size_t n);
+void pcopy_stop(pcopy *p);
 
 /* Runs argv (argv[0] looked up in PATH) with stdout to a pipe and returns its first line that
  * starts with `prefix` (without the newline) in line; waits for the child. 0 on success, else 1

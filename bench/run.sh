@@ -114,19 +114,24 @@ onnxruntime through \`bench/ort/ort_bench.js\`.
   (\`opts.inplace_inputs = 1\`: the node writes into the caller's data buffer), each with
   \`opts.threads\` 1 and 2; *C loop copy*: \`memcpy(out, data)\` + one plain loop over the updates
   (row-major, so duplicates land in the runtime's order; no bounds checks), compiled in the
-  harness with the same flags; *C loop in-place*: the loop alone; *memcpy* of data alone.
+  harness with the same flags; *C loop in-place*: the loop alone; *memcpy 1t* of data alone;
+  *memcpy 2t*: the same copy split in two halves, one on a helper thread started once per case
+  (it tests the issue's premise that two threads copy 2-3x faster than one on this machine).
 - **In-place runs consume their input**: before each in-place run the harness copies the
   pristine data into a scratch buffer and binds it, outside the timed region. That copy leaves
   small data warm in cache and flushes the cache for large data, the same for the C loop in-place.
 - **Correctness**: outputs are compared byte for byte in the first and last rounds: copy 1t with
-  \`output_0.pb\`, every other contender with copy 1t (memcpy with data; onnxruntime with
+  \`output_0.pb\`, every other contender with copy 1t (the memcpys with data; onnxruntime with
   \`output_0.pb\`). "bit-identical" in the last column.
 - **CPU/wall**: process CPU time over wall time of the timed runs (about 1.0 = one busy thread);
   not shown for runs under 0.05 ms.
 - **Peak RSS**: each contender runs again (3 runs) in a child process of its own that loads the
   case, resets the kernel's high-water mark (\`echo 5 > /proc/self/clear_refs\`), notes VmRSS
   (base: the process and its inputs) and reads VmHWM at the end. "peak" is VmHWM; "over base"
-  is what the contender added. onnxruntime's child is a node process (its base includes node
+  is what the contender added. The headline's RSS ÷ I/O also gives, in parentheses, the peak
+  less the file-backed pages mapped at base (RssFile: the harness's and the C library's code,
+  about 2 MiB, shared with every process that maps them): an upper bound of the memory the run
+  itself holds. onnxruntime's child is a node process (its base includes node
   and the inputs in JavaScript arrays; its peak includes the copy of the output that
   onnxruntime-node makes for every result).
 

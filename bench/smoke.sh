@@ -33,8 +33,8 @@ out=$("$harness" "${args[@]}" "${dirs[@]}" 2>&1); rc=$?
 echo "$out"
 [[ $rc -eq 0 ]] || { echo "FAIL: the harness exited $rc"; exit 1; }
 if grep -q "MISMATCH\|NOT IN PLACE\|not measured" <<<"$out"; then echo "FAIL: see above"; exit 1; fi
-# every contender ran and was checked: 7 (9 with onnxruntime) bit-identical rows per case
-per=7; [[ -n $ort ]] && per=9
+# every contender ran and was checked: 8 (10 with onnxruntime) bit-identical rows per case
+per=8; [[ -n $ort ]] && per=10
 want=$(( ${#cases[@]} * per ))
 got=$(grep -c "^  .*bit-identical" <<<"$out")
 [[ $got -eq $want ]] || { echo "FAIL: $got bit-identical contenders, expected $want"; exit 1; }
