@@ -2,6 +2,7 @@
 #ifndef OSC_COPY_H
 #define OSC_COPY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* From this size on a copy whose destination is not read again soon (the data copy of a
@@ -14,7 +15,10 @@
 #endif
 
 /* memcpy(dst, src, n) for non-overlapping buffers, streaming from OSC_STREAM_MIN_BYTES on
- * (x86-64; memcpy elsewhere). */
+ * (x86-64, with AVX2 stores when the CPU has them; memcpy elsewhere). */
 void osc_copy_big(void *dst, const void *src, size_t n);
+/* The same with the store width chosen by the caller (avx2 only where the CPU has it): lets the
+ * tests run both widths on any x86-64 machine with AVX2. */
+void osc_copy_stream(void *dst, const void *src, size_t n, bool avx2);
 
 #endif

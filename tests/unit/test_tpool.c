@@ -73,8 +73,9 @@ static void ranges_tile(void **state) {
             }
 }
 
-/* Streaming copies at every destination alignment and around the size threshold equal memcpy,
- * and write nothing outside [dst, dst + n). */
+/* Streaming copies (through the pool, osc_copy_big, and each store width) at every destination
+ * alignment up to 39 and around the size threshold equal memcpy, and write nothing outside
+ * [dst, dst + n). */
 static void big_copies_equal_memcpy(void **state) {
     (void)state;
     osc_allocator a;
@@ -87,13 +88,21 @@ static void big_copies_equal_memcpy(void **state) {
     for (size_t i = 0; i < max + 64; i++) src[i] = (unsigned char)(i * 131 + 7);
     const size_t sizes[] = {0, 1, 127, 128, 200, OSC_STREAM_MIN_BYTES - 1, OSC_STREAM_MIN_BYTES,
                             OSC_STREAM_MIN_BYTES + 63, OSC_STREAM_MIN_BYTES + 257};
+#if defined(__x86_64__) && defined(__GNUC__)
+    const bool avx2 = __builtin_cpu_supports("avx2");
+#else
+    const bool avx2 = false;
+#endif
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
-        for (size_t off = 0; off < 17; off += 3)
-            for (int par = 0; par < 2; par++) {
+        for (size_t off = 0; off < 40; off += 3)
+            for (int how = 0; how < 4; how++) {
                 const size_t n = sizes[k];
                 memset(dst, 0xEE, max + 64);
-                if (par) osc_par_memcpy(p, dst + off, src + 5, n);
-                else osc_copy_big(dst + off, src + 5, n);
+                if (how == 0) osc_par_memcpy(p, dst + off, src + 5, n);
+                else if (how == 1) osc_copy_big(dst + off, src + 5, n);
+                else if (how == 2) osc_copy_stream(dst + off, src + 5, n, false);
+                else if (avx2) osc_copy_stream(dst + off, src + 5, n, true);
+                else continue;
                 assert_memory_equal(dst + off, src + 5, n);
                 for (size_t i = 0; i < off; i++) assert_int_equal(dst[i], 0xEE);
                 for (size_t i = off + n; i < off + n + 32; i++) assert_int_equal(dst[i], 0xEE);
