@@ -120,7 +120,8 @@ static inline int64_t tuple_offset(const int64_t *v, int32_t k, const int64_t *d
     const int32_t k = b->k;                                                                \
     const int64_t lo = b->lo;                                                              \
     const uint64_t span = b->hi > 0 ? (uint64_t)(b->hi - lo) : UINT64_MAX;                 \
-    for (int64_t t = 0; t < pf && t < nt; t++) PF(tuple_offset(ix + t * k, k, dims, st), X);  \
+    for (int64_t t = 0; t < pf && t < nt; t++) /* the first pf slices, before any write */ \
+        PF(tuple_offset(ix + t * k, k, dims, st), X);                                      \
     for (int64_t t = 0; t < nt; t++, ix += k) {                                            \
         if (pf > 0 && t + pf < nt) PF(tuple_offset(ix + pf * k, k, dims, st), X);          \
         const int64_t o_ = tuple_offset(ix, k, dims, st);                                  \

@@ -118,7 +118,7 @@ static inline bool osc_add_ok(int64_t a, int64_t b, int64_t *out) {
 /* *dst = *src for what a tensor holds (dtype, rank, dims[0..rank-1], data, nbytes): the dims
  * past rank are left as they were. osc_tensor is 280 bytes, mostly dims; runs copy tensors
  * between the session's tables, and after the caller's own work has pushed those tables out of
- * the caches a whole copy costs about five cache misses where this costs two (bench/). */
+ * the caches a whole copy costs about five cache misses where this costs two (docs/design.md). */
 static inline void osc_tensor_assign(osc_tensor *dst, const osc_tensor *src) {
     int32_t rank = src->rank >= 0 && src->rank <= OSC_MAX_RANK ? src->rank : 0;
     dst->dtype = src->dtype;

@@ -50,7 +50,8 @@ osc_status osc_run_node(const osc_model *m, int32_t i, osc_tensor *vals, osc_nod
                         osc_kctx *k) {
     const osc_node *n = &m->g.nodes[i];
     gather_inputs(n, vals, io);
-    for (int32_t j = 0; j < n->n_outputs; j++) osc_tensor_assign(&io.outs[j], &vals[n->outputs[j]]);
+    for (int32_t j = 0; j < n->n_outputs; j++)
+        osc_tensor_assign(&io.outs[j], &vals[n->outputs[j]]);
     return n->kernel->run(k, io.ins, n->n_inputs, io.outs, n->n_outputs);
 }
 
