@@ -189,7 +189,12 @@ typedef struct osc_options {
      * hold its osc_string array). Strings inside a run are bounded by max_bytes.
      * 0: the default, OSC_DEFAULT_MAX_STRING_MIB; else 1 to 255. */
     uint8_t max_string_mib;
-    uint8_t reserved[2];     /* zero (a non-zero value is OSC_ERR_ARG at load) */
+    /* 1: a model importing a version of the default operator set newer than the newest this
+     * library knows (osc_opset_newest) runs each node with the kernel of that newest version,
+     * and the model reports a warning saying so. 0 (default): such a model is refused at load
+     * (OSC_ERR_UNSUPPORTED), since a newer version may have changed an op's meaning. */
+    uint8_t newer_opsets;
+    uint8_t reserved[1];     /* zero (a non-zero value is OSC_ERR_ARG at load) */
 } osc_options;
 
 /* Fills *opts with the defaults: every field zero (realloc/free, not strict, default limits:
@@ -299,6 +304,24 @@ OSC_API uint64_t osc_model_arena_bytes(const osc_model *m);
 /* Warnings of the load (e.g. a deprecated op), in order; NULL when i is out of range. */
 OSC_API size_t osc_model_warning_count(const osc_model *m);
 OSC_API const char *osc_model_warning(const osc_model *m, size_t i);
+
+/* ---- Operators this build implements (the kernel registry, in table order). ---- */
+typedef struct osc_op_desc {
+    const char *domain;     /* "" for the default ONNX domain */
+    const char *op_type;
+    int64_t since_version;  /* the op versions this kernel implements: a model whose opset for */
+    int64_t until_version;  /* the domain is in [since_version, until_version] uses it */
+    int32_t min_inputs;
+    int32_t max_inputs;     /* -1: any number (a variadic op) */
+    int32_t n_outputs;
+    int32_t deprecated;     /* 1: the version is deprecated (a warning at load; strict: error) */
+} osc_op_desc;
+OSC_API size_t osc_op_count(void);
+/* Row i of the registry; OSC_ERR_ARG when i is out of range or out is NULL. */
+OSC_API osc_status osc_op_at(size_t i, osc_op_desc *out);
+/* The newest version of a domain's operator set this build knows ("" or "ai.onnx"); -1 for a
+ * domain it has no kernels for. See opts.newer_opsets. */
+OSC_API int64_t osc_opset_newest(const char *domain);
 
 /* ---- Sessions: one per thread; each holds its arena and its inputs/outputs. ---- */
 typedef struct osc_session osc_session;

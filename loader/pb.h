@@ -4,7 +4,7 @@
 
 #include "onnx.pb-c.h"
 
-#include "../runtime/graph.h"
+#include "../runtime/core/graph.h"
 
 /* ---- pb_alloc.c: a ProtobufCAllocator over an osc_allocator ---- */
 

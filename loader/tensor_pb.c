@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "pb.h"
 
 /* The machine is little-endian x86-64, as ONNX's raw_data is: raw bytes are copied (or kept)

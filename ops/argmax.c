@@ -2,10 +2,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
-osc_status osc_argmax_check(osc_kctx *k, osc_node *node) {
+osc_status osc_argmax_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const v1[] = {"axis", "keepdims", NULL};
     static const char *const v12[] = {"axis", "keepdims", "select_last_index", NULL};
     int64_t axis;

@@ -164,13 +164,19 @@ static bool is_float(int32_t dtype) {
            dtype == OSC_BFLOAT16;
 }
 
+/* What init parses: the op (from the node's op type) and Mod's fmod. */
+typedef struct bin_params {
+    const bin_op *op;
+    bool fmod;           /* Mod: true = C fmod, false = numpy (the divisor's sign) */
+} bin_params;
+
 static const bin_op *find_op(const char *name) {
     for (size_t i = 0; i < sizeof k_ops / sizeof k_ops[0]; i++)
         if (strcmp(k_ops[i].name, name) == 0) return &k_ops[i];
     return NULL;
 }
 
-osc_status osc_bin_check(osc_kctx *k, osc_node *node) {
+osc_status osc_bin_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_none[] = {NULL}, *const k_mod[] = {"fmod", NULL};
     const bin_op *op = find_op(node->op_type);
     if (!op) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a binary elementwise op");
@@ -184,7 +190,11 @@ osc_status osc_bin_check(osc_kctx *k, osc_node *node) {
             return osc_kfail(k, OSC_ERR_MODEL, "attribute 'fmod' = %lld; allowed: 0 or 1",
                              (long long)fmod_attr);
     }
-    node->params.mode = (int32_t)fmod_attr; /* Mod: 1 = C fmod, 0 = numpy (divisor's sign) */
+    bin_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->op = op;
+    p->fmod = fmod_attr != 0;
+    *params = p;
     return OSC_OK;
 }
 
@@ -192,8 +202,8 @@ osc_status osc_bin_check(osc_kctx *k, osc_node *node) {
  * loop and the op code. O(rank), so run repeats it. */
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *want, osc_ew_loop2 *loop, int32_t *op_out) {
-    const bin_op *op = find_op(k->node->op_type);
-    if (!op) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a binary elementwise op");
+    const bin_params *p = k->params;
+    const bin_op *op = p->op;
     osc_status st = OSC_OK;
     for (int32_t i = 0; i < 2 && !st; i++) st = osc_ew_input(k, in, n_in, i, k_what[i]);
     if (!st) st = osc_ew_check_type(k, 0, "A", in[0], osc_ew_types(op->name, k->since_version));
@@ -201,7 +211,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     if (st) return st;
     int32_t code = op->op;
     if (code == OP_MOD) {
-        if (k->node->params.mode) code = OP_FMOD;
+        if (p->fmod) code = OP_FMOD;
         else if (is_float(in[0]->dtype))
             return osc_kfail(k, OSC_ERR_MODEL, "attribute 'fmod' is 0 but input 0 'A' (%s) has "
                              "dtype %s; the spec requires fmod=1 for floating-point inputs",

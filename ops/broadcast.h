@@ -2,7 +2,7 @@
 #ifndef OSC_BROADCAST_H
 #define OSC_BROADCAST_H
 
-#include "kernel.h"
+#include "../runtime/core/kernel.h"
 
 /* Most inputs one iterator walks at once (Where: condition, X, Y). Variadic ops fold pairwise. */
 #define OSC_BCAST_MAX_IN 3

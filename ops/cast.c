@@ -18,10 +18,12 @@
 #include "ew_common.h"
 #include "minifloat.h"
 
-/* Attributes parsed by check. osc_params has no Cast fields (runtime/ is not ours to extend),
- * so: params.mode = 'to'; params.axis = saturate (bit 0) | round_mode << 1. */
-#define P_SATURATE(p) ((int)((p)->axis & 1))
-#define P_ROUND(p) ((int)((p)->axis >> 1))
+/* Attributes init parses. */
+typedef struct cast_params {
+    int32_t to;        /* dtype number */
+    bool saturate;
+    int32_t round;     /* OSC_MF_UP, OSC_MF_DOWN, OSC_MF_NEAREST */
+} cast_params;
 
 enum { K_I64, K_U64, K_F64 }; /* which member of cast_buf a loader filled */
 #define CHUNK 256
@@ -214,7 +216,7 @@ static void store(int32_t dtype, void *dst, int64_t i0, int64_t n, const cast_bu
 
 static bool is_packed(int32_t dtype) { return osc_dtype_get(dtype)->bits < 8; }
 
-osc_status osc_cast_check(osc_kctx *k, osc_node *node) {
+osc_status osc_cast_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_v6[] = {"to", NULL}, *const k_v19[] = {"to", "saturate", NULL},
                              *const k_v24[] = {"to", "saturate", "round_mode", NULL};
     const int64_t v = k->since_version;
@@ -245,8 +247,10 @@ osc_status osc_cast_check(osc_kctx *k, osc_node *node) {
     else
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'round_mode' = '%.64s'; allowed: up, "
                          "down, nearest", round);
-    node->params.mode = (int32_t)to_v;
-    node->params.axis = sat | (int64_t)r << 1;
+    cast_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    *p = (cast_params){(int32_t)to_v, sat != 0, r};
+    *params = p;
     return OSC_OK;
 }
 
@@ -255,7 +259,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     osc_status st = osc_ew_input(k, in, n_in, 0, "input");
     if (!st) st = osc_ew_check_type(k, 0, "input", in[0], osc_ew_types("Cast", k->since_version));
     if (st) return st;
-    const int32_t from = in[0]->dtype, to = k->node->params.mode;
+    const int32_t from = in[0]->dtype, to = ((const cast_params *)k->params)->to;
     if (from != to && (from == OSC_STRING || to == OSC_STRING))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "cast from %s to %s: casts between strings and "
                          "numbers are not implemented", osc_dtype_get(from)->name,
@@ -291,9 +295,9 @@ osc_status osc_cast_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
         if (bytes) memcpy(out->data, in[0]->data, bytes);
         return OSC_OK;
     }
-    const osc_params *p = &k->node->params;
+    const cast_params *p = k->params;
     /* Cast-19..23 turn +-Inf into NaN in the FNUZ kinds even when saturating; 24+ saturate. */
-    const osc_mf_mode mode = {P_SATURATE(p) != 0, k->since_version < 24, P_ROUND(p)};
+    const osc_mf_mode mode = {p->saturate, k->since_version < 24, p->round};
     if (is_packed(to) && bytes) memset(out->data, 0, bytes);
     cast_buf buf;
     for (int64_t i0 = 0; i0 < n; i0 += CHUNK) {

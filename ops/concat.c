@@ -1,10 +1,11 @@
 /* concat.c: Concat-4/11/13: join tensors along one axis. */
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
-osc_status osc_concat_check(osc_kctx *k, osc_node *node) {
+osc_status osc_concat_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const known[] = {"axis", NULL};
     int64_t axis;
     osc_status st = osc_attr_known(k, node, known);

@@ -1,7 +1,7 @@
 /* constant.c: Constant (value or value_* attributes) and ConstantOfShape (a filled tensor). */
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
 /* The attributes that can hold Constant's value, in the spec's order. */
@@ -18,7 +18,8 @@ static const osc_attr *value_attr(const osc_node *node) {
     return NULL;
 }
 
-osc_status osc_constant_check(osc_kctx *k, osc_node *node) {
+osc_status osc_constant_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     /* value only before 11; sparse_value from 11; the value_* forms from 12 */
     static const char *const v1[] = {"value", NULL};
     static const char *const v11[] = {"value", "sparse_value", NULL};
@@ -121,7 +122,8 @@ osc_status osc_constant_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_
 
 /* ---- ConstantOfShape ---- */
 
-osc_status osc_cofshape_check(osc_kctx *k, osc_node *node) {
+osc_status osc_cofshape_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const known[] = {"value", NULL};
     osc_status st = osc_attr_known(k, node, known);
     if (st) return st;

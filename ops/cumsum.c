@@ -1,10 +1,11 @@
 /* cumsum.c: CumSum-11/14: running sums along an axis (exclusive, reverse). */
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
-osc_status osc_cumsum_check(osc_kctx *k, osc_node *node) {
+osc_status osc_cumsum_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const known[] = {"exclusive", "reverse", NULL};
     osc_status st = osc_attr_known(k, node, known);
     if (!st) st = osc_sh_attr_bool(k, node, "exclusive");

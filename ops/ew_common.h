@@ -3,7 +3,7 @@
 #ifndef OSC_EW_COMMON_H
 #define OSC_EW_COMMON_H
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "broadcast.h"
 #include "ops.h"
 

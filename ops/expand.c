@@ -1,17 +1,20 @@
 /* expand.c: Expand (broadcast to a shape) and Tile (repeat along each dim): strided copies. */
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
-static osc_status no_attrs(osc_kctx *k, osc_node *node) {
+static osc_status no_attrs(osc_kctx *k, const osc_node *node) {
     static const char *const none[] = {NULL};
     return osc_attr_known(k, node, none);
 }
 
 /* ---- Expand-8/13 ---- */
 
-osc_status osc_expand_check(osc_kctx *k, osc_node *node) { return no_attrs(k, node); }
+osc_status osc_expand_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
+    return no_attrs(k, node);
+}
 
 static osc_status expand_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                   osc_tensor *o) {
@@ -78,7 +81,10 @@ osc_status osc_expand_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
 
 /* ---- Tile-6/13 ---- */
 
-osc_status osc_tile_check(osc_kctx *k, osc_node *node) { return no_attrs(k, node); }
+osc_status osc_tile_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
+    return no_attrs(k, node);
+}
 
 static osc_status tile_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                 osc_tensor *o) {

@@ -1,19 +1,21 @@
 /* gather_elements.c: GatherElements-11/13: out[..i..] = data[.. indices[..i..] along axis ..]. */
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "ops.h"
 #include "scatter_loops.h"
 
 static const char *const k_what[2] = {"data", "indices"};
 
-osc_status osc_ge_check(osc_kctx *k, osc_node *node) {
+osc_status osc_ge_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_known[] = {"axis", NULL};
     int64_t axis;
     osc_status st = osc_attr_known(k, node, k_known);
     if (!st) st = osc_attr_int(k, node, "axis", 0, &axis);
-    if (st) return st;
-    node->params.axis = axis;
+    osc_se_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->axis = axis;
+    *params = p;
     return OSC_OK;
 }
 
@@ -44,7 +46,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                          "'data' (%s) has rank %d; they must match", osc_kinput_name(k, 1),
                          (int)idx->rank, osc_kinput_name(k, 0), (int)data->rank);
     int32_t axis;
-    st = osc_norm_axis(k, k->node->params.axis, data->rank, &axis);
+    st = osc_norm_axis(k, ((const osc_se_params *)k->params)->axis, data->rank, &axis);
     if (st) return st;
     for (int32_t d = 0; d < data->rank; d++)
         if (d != axis && idx->dims[d] > data->dims[d])

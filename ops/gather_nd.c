@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "ops.h"
 #include "scatter_loops.h"
 
@@ -22,7 +22,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
         return osc_kfail(k, OSC_ERR_MODEL, "needs inputs data and indices");
     const osc_tensor *data = in[0], *idx = in[1];
     osc_status st;
-    int64_t n, b = k->node->params.batch_dims;
+    int64_t n, b = ((const osc_gnd_params *)k->params)->batch_dims;
     char buf[256];
     if ((st = osc_check_std_dtype(k, 0, "data", data))) return st;
     if ((st = osc_check_index_dtype(k, 1, "indices", idx, false))) return st;
@@ -68,7 +68,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
-osc_status osc_gnd_check(osc_kctx *k, osc_node *node) {
+osc_status osc_gnd_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const none[] = {NULL};
     static const char *const batch[] = {"batch_dims", NULL};
     int64_t b = 0;
@@ -78,7 +78,10 @@ osc_status osc_gnd_check(osc_kctx *k, osc_node *node) {
     if (b < 0)
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'batch_dims' = %lld must be >= 0",
                          (long long)b);
-    node->params.batch_dims = b;
+    osc_gnd_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->batch_dims = b;
+    *params = p;
     return OSC_OK;
 }
 

@@ -2,44 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../runtime/dtype.h"
-#include "../runtime/reduce.h"
+#include "../runtime/core/dtype.h"
+#include "reduce.h"
 #include "ops.h"
-
-static int node_prefix(const osc_kctx *k, char *buf, size_t size) {
-    const osc_node *n = k->node;
-    return snprintf(buf, size, "node '%s' (%s-%lld): ", n->name, n->op_type,
-                    (long long)k->since_version);
-}
-
-osc_status osc_kfail(osc_kctx *k, osc_status status, const char *fmt, ...) {
-    char msg[OSC_MSG_SIZE];
-    int p = node_prefix(k, msg, sizeof msg);
-    if (p < 0 || (size_t)p >= sizeof msg) p = 0;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg + p, sizeof msg - (size_t)p, fmt, ap);
-    va_end(ap);
-    return osc_fail(k->err, status, "%s", msg);
-}
-
-void osc_kwarn(osc_kctx *k, const char *fmt, ...) {
-    if (!k->warn) return;
-    char msg[OSC_MSG_SIZE];
-    int p = node_prefix(k, msg, sizeof msg);
-    if (p < 0 || (size_t)p >= sizeof msg) p = 0;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg + p, sizeof msg - (size_t)p, fmt, ap);
-    va_end(ap);
-    k->warn(k->warn_ud, msg);
-}
-
-const char *osc_kinput_name(const osc_kctx *k, int32_t i) {
-    const osc_node *n = k->node;
-    if (!k->graph || i < 0 || i >= n->n_inputs || n->inputs[i] < 0) return "";
-    return k->graph->values[n->inputs[i]].name;
-}
 
 osc_status osc_attr_known(osc_kctx *k, const osc_node *node, const char *const *known) {
     for (int32_t i = 0; i < node->n_attrs; i++) {

@@ -76,7 +76,8 @@ static osc_ew_loop2 loop_get(int32_t dtype, int is_max) {
 #undef CASE
 }
 
-osc_status osc_minmax_check(osc_kctx *k, osc_node *node) {
+osc_status osc_minmax_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const k_none[] = {NULL};
     if (strcmp(node->op_type, "Min") != 0 && strcmp(node->op_type, "Max") != 0)
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not Min or Max");

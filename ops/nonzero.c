@@ -1,7 +1,7 @@
 /* nonzero.c: NonZero-9/13: the coordinates of the non-zero elements, one column each. */
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
 /* numpy's truth value: NaN is non-zero, -0.0 is zero, a string is non-zero when non-empty, a
@@ -30,7 +30,8 @@ static bool nonzero_at(const osc_tensor *t, int64_t i) {
     }
 }
 
-osc_status osc_nonzero_check(osc_kctx *k, osc_node *node) {
+osc_status osc_nonzero_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const none[] = {NULL};
     return osc_attr_known(k, node, none);
 }

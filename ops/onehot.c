@@ -2,10 +2,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
-osc_status osc_onehot_check(osc_kctx *k, osc_node *node) {
+osc_status osc_onehot_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const known[] = {"axis", NULL};
     int64_t axis;
     osc_status st = osc_attr_known(k, node, known);

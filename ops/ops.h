@@ -2,38 +2,35 @@
 #ifndef OSC_OPS_H
 #define OSC_OPS_H
 
-#include "kernel.h"
+#include "../runtime/core/kernel.h"
+#include "reduce.h"
 
-/* Scatter-9, Scatter-11 and ScatterElements-11/13/16/18 (ops/scatter_elements.c) */
-osc_status osc_se_check(osc_kctx *k, osc_node *node);
-osc_status osc_se_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                        int32_t n_out);
-osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                      int32_t n_out);
+/* Parameters the scatter family's init parses (tests read them). */
+typedef struct osc_se_params {   /* Scatter, ScatterElements, GatherElements */
+    int64_t axis;                /* as written (may be negative); normalised by infer */
+    int32_t reduction;           /* OSC_RED_* (OSC_RED_NONE for GatherElements) */
+} osc_se_params;
+typedef struct osc_snd_params {  /* ScatterND */
+    int32_t reduction;
+} osc_snd_params;
+typedef struct osc_gnd_params {  /* GatherND */
+    int64_t batch_dims;
+} osc_gnd_params;
+typedef struct osc_ts_params {   /* TensorScatter */
+    int64_t axis;                /* as written */
+    int32_t mode;                /* 0 linear, 1 circular */
+} osc_ts_params;
+
+/* Scatter-9/11 and ScatterElements-11/13/16/18 (ops/scatter_elements.c) */
+OSC_KERNEL_DECLARE(osc_se)
 /* GatherElements-11/13 (ops/gather_elements.c) */
-osc_status osc_ge_check(osc_kctx *k, osc_node *node);
-osc_status osc_ge_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                        int32_t n_out);
-osc_status osc_ge_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                      int32_t n_out);
+OSC_KERNEL_DECLARE(osc_ge)
 /* ScatterND-11/13/16/18 (ops/scatter_nd.c) */
-osc_status osc_snd_check(osc_kctx *k, osc_node *node);
-osc_status osc_snd_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                         int32_t n_out);
-osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                       int32_t n_out);
+OSC_KERNEL_DECLARE(osc_snd)
 /* GatherND-11/12/13 (ops/gather_nd.c) */
-osc_status osc_gnd_check(osc_kctx *k, osc_node *node);
-osc_status osc_gnd_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                         int32_t n_out);
-osc_status osc_gnd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                       int32_t n_out);
+OSC_KERNEL_DECLARE(osc_gnd)
 /* TensorScatter-24 (ops/tensor_scatter.c) */
-osc_status osc_ts_check(osc_kctx *k, osc_node *node);
-osc_status osc_ts_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                        int32_t n_out);
-osc_status osc_ts_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                      int32_t n_out);
+OSC_KERNEL_DECLARE(osc_ts)
 
 /* ---- Shared helpers (ops/kattr.c) ---- */
 

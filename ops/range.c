@@ -2,12 +2,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
 static const char *const k_what[3] = {"start", "limit", "delta"};
 
-osc_status osc_range_check(osc_kctx *k, osc_node *node) {
+osc_status osc_range_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const none[] = {NULL};
     static const char *const v27[] = {"stash_type", NULL};
     int64_t stash;

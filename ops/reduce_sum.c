@@ -2,10 +2,11 @@
  * noop_with_empty_axes): sums over the chosen axes. */
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
-osc_status osc_rsum_check(osc_kctx *k, osc_node *node) {
+osc_status osc_rsum_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const v1[] = {"axes", "keepdims", NULL};
     static const char *const v13[] = {"keepdims", "noop_with_empty_axes", NULL};
     bool v13p = k->since_version >= 13;

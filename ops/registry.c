@@ -1,16 +1,11 @@
-/* registry.c: the dispatch table, one row per (domain, op_type, since_version). */
+/* registry.c: the table of kernel rows, one per (domain, op, version range), and its lookups. */
 #include <string.h>
 
-#include "ops.h"
-#include "shape_ops.h"
 #include "elementwise.h"
-
-/* ROW: the scatter family's shape; FULL_ROW: any row (outputs, infer_reads) for other families. */
-#define FULL_ROW(op, ver, min_in, max_in, n_out, inplace, reads, pfx) \
-    {"", op, ver, min_in, max_in, n_out, inplace, false, reads, pfx##_check, pfx##_infer, \
-     pfx##_run}
-#define ROW(op, ver, min_in, max_in, inplace, depr, pfx) \
-    {"", op, ver, min_in, max_in, 1, inplace, depr, 0, pfx##_check, pfx##_infer, pfx##_run}
+#include "ops.h"
+#include "registry.h"
+#include "shape_ops.h"
+#include "../runtime/core/dtype.h"
 
 /* One table: each op family lists its rows in its own file, included here. */
 static const osc_kernel k_kernels[] = {
@@ -18,18 +13,26 @@ static const osc_kernel k_kernels[] = {
 #include "rows_shape.h"
 #include "rows_elementwise.h"
 };
+#define K_COUNT (sizeof k_kernels / sizeof k_kernels[0])
 
-const osc_kernel *osc_kernel_find(const char *domain, const char *op_type, int64_t opset) {
-    const osc_kernel *best = NULL;
-    for (size_t i = 0; i < sizeof k_kernels / sizeof k_kernels[0]; i++) {
-        const osc_kernel *r = &k_kernels[i];
-        if (strcmp(r->domain, domain) || strcmp(r->op_type, op_type) || r->since_version > opset)
-            continue;
-        if (!best || r->since_version > best->since_version) best = r;
-    }
-    return best;
+size_t osc_kernel_count(void) { return K_COUNT; }
+
+const osc_kernel *osc_kernel_at(size_t i) { return i < K_COUNT ? &k_kernels[i] : NULL; }
+
+static bool same_op(const osc_kernel *r, const char *domain, const char *op) {
+    return strcmp(r->domain ? r->domain : "", domain) == 0 && strcmp(r->op, op) == 0;
 }
 
-bool osc_kernel_known(const char *domain, const char *op_type) {
-    return osc_kernel_find(domain, op_type, INT64_MAX) != NULL;
+const osc_kernel *osc_kernel_find(const char *domain, const char *op, int64_t opset) {
+    for (size_t i = 0; i < K_COUNT; i++)
+        if (same_op(&k_kernels[i], domain, op) && k_kernels[i].since <= opset &&
+            opset <= k_kernels[i].until)
+            return &k_kernels[i];
+    return NULL;
+}
+
+bool osc_kernel_known(const char *domain, const char *op) {
+    for (size_t i = 0; i < K_COUNT; i++)
+        if (same_op(&k_kernels[i], domain, op)) return true;
+    return false;
 }

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
 /* Each op's output dtype and shape from its inputs (and, for the data-dependent ones, from the
@@ -40,7 +40,8 @@ static osc_status run_with(osc_kctx *k, geometry_fn g, const osc_tensor *const *
 
 /* ---- Reshape-5/13/14/19/21/23/24/25 ---- */
 
-osc_status osc_reshape_check(osc_kctx *k, osc_node *node) {
+osc_status osc_reshape_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const none[] = {NULL};
     static const char *const v14[] = {"allowzero", NULL};
     osc_status st = osc_attr_known(k, node, k->since_version >= 14 ? v14 : none);
@@ -123,7 +124,8 @@ osc_status osc_reshape_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
 
 /* ---- Flatten-1/9/11/13/21/23/24/25 ---- */
 
-osc_status osc_flatten_check(osc_kctx *k, osc_node *node) {
+osc_status osc_flatten_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const known[] = {"axis", NULL};
     int64_t axis;
     osc_status st = osc_attr_known(k, node, known);
@@ -190,7 +192,7 @@ static osc_status read_axes(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     return osc_sh_read_ints(k, 1, "axes", t, false, false, 2 * OSC_MAX_RANK, axes, n);
 }
 
-static osc_status squeeze_check_common(osc_kctx *k, osc_node *node, bool required) {
+static osc_status squeeze_check_common(osc_kctx *k, const osc_node *node, bool required) {
     static const char *const none[] = {NULL};
     static const char *const v1[] = {"axes", NULL};
     bool attr = k->since_version < 13;
@@ -199,7 +201,8 @@ static osc_status squeeze_check_common(osc_kctx *k, osc_node *node, bool require
     return st;
 }
 
-osc_status osc_squeeze_check(osc_kctx *k, osc_node *node) {
+osc_status osc_squeeze_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     return squeeze_check_common(k, node, false);
 }
 
@@ -242,7 +245,8 @@ osc_status osc_squeeze_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return run_with(k, squeeze_geometry, in, n_in, out, n_out);
 }
 
-osc_status osc_unsqueeze_check(osc_kctx *k, osc_node *node) {
+osc_status osc_unsqueeze_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     return squeeze_check_common(k, node, true);
 }
 

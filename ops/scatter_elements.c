@@ -1,15 +1,15 @@
 /* scatter_elements.c: Scatter-9/11, ScatterElements-11/13/16/18: copy data, combine updates. */
 #include <string.h>
 
-#include "../runtime/copy.h"
-#include "../runtime/dtype.h"
-#include "../runtime/reduce.h"
+#include "../runtime/core/copy.h"
+#include "../runtime/core/dtype.h"
+#include "reduce.h"
 #include "ops.h"
 #include "scatter_loops.h"
 
 static const char *const k_what[3] = {"data", "indices", "updates"};
 
-osc_status osc_se_check(osc_kctx *k, osc_node *node) {
+osc_status osc_se_init(osc_kctx *k, const osc_node *node, void **params) {
     /* 'reduction' is listed for every version so that osc_attr_reduction, not the generic
      * unknown-attribute check, explains that it does not exist before opset 16. */
     static const char *const k_known[] = {"axis", "reduction", NULL};
@@ -24,9 +24,11 @@ osc_status osc_se_check(osc_kctx *k, osc_node *node) {
     osc_status st = osc_attr_known(k, node, k_known);
     if (!st) st = osc_attr_int(k, node, "axis", 0, &axis);
     if (!st) st = osc_attr_reduction(k, node, mask, &red);
-    if (st) return st;
-    node->params.axis = axis;
-    node->params.reduction = red;
+    osc_se_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->axis = axis;
+    p->reduction = red;
+    *params = p;
     return OSC_OK;
 }
 
@@ -34,6 +36,7 @@ osc_status osc_se_check(osc_kctx *k, osc_node *node) {
  * that infer saw the same shapes. */
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            int32_t *axis_out, osc_reduce_fn *fn_out) {
+    const osc_se_params *p = k->params;
     char a[256], b[256];
     for (int32_t i = 0; i < 3; i++) {
         if (i >= n_in || !in[i])
@@ -64,7 +67,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                          osc_shape_str(upd, a, sizeof a), osc_kinput_name(k, 1),
                          osc_shape_str(idx, b, sizeof b));
     int32_t axis;
-    st = osc_norm_axis(k, k->node->params.axis, data->rank, &axis);
+    st = osc_norm_axis(k, p->axis, data->rank, &axis);
     if (st) return st;
     for (int32_t d = 0; d < data->rank; d++)
         if (d != axis && idx->dims[d] > data->dims[d])
@@ -73,7 +76,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                              "written out of bounds", osc_kinput_name(k, 1),
                              (long long)idx->dims[d], (int)d, osc_kinput_name(k, 0),
                              (long long)data->dims[d]);
-    int32_t red = k->node->params.reduction;
+    int32_t red = p->reduction;
     osc_reduce_fn fn = osc_reduce_get(data->dtype, red);
     if (!fn)
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' is not defined for %s",
@@ -170,6 +173,7 @@ osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
     if (st) return st;
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     const osc_tensor *data = in[0], *idx = in[1], *upd = in[2];
+    const osc_se_params *p = k->params;
     for (int32_t i = 0; i < 3 && !st; i++) st = osc_check_buffer(k, "input", i, k_what[i], in[i]);
     if (!st) st = osc_check_buffer(k, "output", 0, "output", out);
     if (st) return st;
@@ -180,10 +184,10 @@ osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
                          "'data' (%s): dtype %s, %zu bytes", osc_dtype_get(out->dtype)->name,
                          out->nbytes, osc_kinput_name(k, 0), osc_dtype_get(data->dtype)->name,
                          data_bytes);
-    if (data->dtype == OSC_STRING && k->node->params.reduction == OSC_RED_ADD && !k->strings)
+    if (data->dtype == OSC_STRING && p->reduction == OSC_RED_ADD && !k->strings)
         return osc_kfail(k, OSC_ERR_STATE, "string 'add' needs a string pool and none was given");
     const int64_t s = data->dims[axis], n = osc_tensor_count(idx);
-    const int32_t red = k->node->params.reduction;
+    const int32_t red = p->reduction;
     const bool copy = out->data != data->data;
     const size_t esize = osc_dtype_get(data->dtype)->bits / 8;
     /* n > 0 and indices that pass the check mean data has no zero dim; with a zero dim the

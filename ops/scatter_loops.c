@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "../runtime/dtype.h"
-#include "../runtime/reduce.h"
+#include "../runtime/core/dtype.h"
+#include "reduce.h"
 #include "ops.h"
 
 #if defined(__GNUC__) || defined(__clang__)

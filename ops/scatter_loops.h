@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../runtime/common.h"
-#include "../runtime/tpool.h"
+#include "../runtime/core/common.h"
+#include "../runtime/core/tpool.h"
 #include "onnx_scatter.h"
 
 /* The loops replace a call through osc_reduce_fn per element (and an index-type switch per

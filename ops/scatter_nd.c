@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../runtime/copy.h"
-#include "../runtime/dtype.h"
-#include "../runtime/reduce.h"
+#include "../runtime/core/copy.h"
+#include "../runtime/core/dtype.h"
+#include "reduce.h"
 #include "ops.h"
 #include "scatter_loops.h"
 
@@ -71,15 +71,16 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
         (g->slice = osc_dims_prod(data->dims + g->k, r - g->k)) < 0)
         return osc_kfail(k, OSC_ERR_LIMIT, "input 2 'updates' (%s): slice sizes overflow int64",
                          osc_kinput_name(k, 2));
-    g->fn = osc_reduce_get(data->dtype, k->node->params.reduction);
+    const int32_t red = ((const osc_snd_params *)k->params)->reduction;
+    g->fn = osc_reduce_get(data->dtype, red);
     if (!g->fn)
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' is not defined for dtype %s "
-                         "(input 0 'data' (%s))", osc_reduction_name(k->node->params.reduction),
+                         "(input 0 'data' (%s))", osc_reduction_name(red),
                          osc_dtype_get(data->dtype)->name, osc_kinput_name(k, 0));
     return OSC_OK;
 }
 
-osc_status osc_snd_check(osc_kctx *k, osc_node *node) {
+osc_status osc_snd_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const known[] = {"reduction", NULL};
     const unsigned none_add_mul = (1u << OSC_RED_NONE) | (1u << OSC_RED_ADD) | (1u << OSC_RED_MUL);
     unsigned allowed = k->since_version >= 18   ? none_add_mul | (1u << OSC_RED_MAX) |
@@ -87,9 +88,14 @@ osc_status osc_snd_check(osc_kctx *k, osc_node *node) {
                        : k->since_version >= 16 ? none_add_mul
                                                 : 0u;
     /* reduction first: before 16 its own message ("does not exist before opset 16") is clearer */
-    osc_status st = osc_attr_reduction(k, node, allowed, &node->params.reduction);
-    if (st) return st;
-    return osc_attr_known(k, node, known);
+    int32_t red;
+    osc_status st = osc_attr_reduction(k, node, allowed, &red);
+    if (!st) st = osc_attr_known(k, node, known);
+    osc_snd_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->reduction = red;
+    *params = p;
+    return OSC_OK;
 }
 
 osc_status osc_snd_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
@@ -128,7 +134,7 @@ osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
     osc_status st = geometry(k, in, n_in, &g);
     if (st) return st;
     const osc_tensor *data = in[0], *idx = in[1], *upd = in[2];
-    const int32_t red = k->node->params.reduction;
+    const int32_t red = ((const osc_snd_params *)k->params)->reduction;
     size_t esize = osc_dtype_get(data->dtype)->bits / 8;
     char *dst = out[0].data;
     const bool copy = dst != data->data;

@@ -1,7 +1,7 @@
 /* shape.c: Shape (with start/end from 15) and Size: int64 facts about the input's shape. */
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
 /* Shape and Size read only the input's dtype and shape, never its data. */
@@ -13,7 +13,8 @@ static osc_status check_input(osc_kctx *k, const osc_tensor *const *in, int32_t 
     return st;
 }
 
-osc_status osc_shape_check(osc_kctx *k, osc_node *node) {
+osc_status osc_shape_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const none[] = {NULL};
     static const char *const v15[] = {"start", "end", NULL};
     int64_t v;
@@ -58,7 +59,8 @@ osc_status osc_shape_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     return OSC_OK;
 }
 
-osc_status osc_size_check(osc_kctx *k, osc_node *node) {
+osc_status osc_size_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const none[] = {NULL};
     return osc_attr_known(k, node, none);
 }

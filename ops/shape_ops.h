@@ -4,36 +4,27 @@
 
 #include "ops.h"
 
-/* check/infer/run of one kernel family; versions of an op share one triple and consult
- * k->since_version. */
-#define OSC_SH_DECLARE(pfx)                                                                    \
-    osc_status pfx##_check(osc_kctx *k, osc_node *node);                                       \
-    osc_status pfx##_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,             \
-                           osc_tensor *out, int32_t n_out);                                    \
-    osc_status pfx##_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out, \
-                         int32_t n_out);
-
-OSC_SH_DECLARE(osc_constant)   /* Constant (ops/constant.c) */
-OSC_SH_DECLARE(osc_cofshape)   /* ConstantOfShape (ops/constant.c) */
-OSC_SH_DECLARE(osc_shape)      /* Shape (ops/shape.c) */
-OSC_SH_DECLARE(osc_size)       /* Size (ops/shape.c) */
-OSC_SH_DECLARE(osc_reshape)    /* Reshape (ops/reshape.c) */
-OSC_SH_DECLARE(osc_flatten)    /* Flatten (ops/reshape.c) */
-OSC_SH_DECLARE(osc_squeeze)    /* Squeeze (ops/reshape.c) */
-OSC_SH_DECLARE(osc_unsqueeze)  /* Unsqueeze (ops/reshape.c) */
-OSC_SH_DECLARE(osc_expand)     /* Expand (ops/expand.c) */
-OSC_SH_DECLARE(osc_tile)       /* Tile (ops/expand.c) */
-OSC_SH_DECLARE(osc_concat)     /* Concat (ops/concat.c) */
-OSC_SH_DECLARE(osc_gather)     /* Gather (ops/gather.c) */
-OSC_SH_DECLARE(osc_slice)      /* Slice (ops/slice.c) */
-OSC_SH_DECLARE(osc_transpose)  /* Transpose (ops/transpose.c) */
-OSC_SH_DECLARE(osc_range)      /* Range (ops/range.c) */
-OSC_SH_DECLARE(osc_nonzero)    /* NonZero (ops/nonzero.c) */
-OSC_SH_DECLARE(osc_cumsum)     /* CumSum (ops/cumsum.c) */
-OSC_SH_DECLARE(osc_rsum)       /* ReduceSum (ops/reduce_sum.c) */
-OSC_SH_DECLARE(osc_argmax)     /* ArgMax (ops/argmax.c) */
-OSC_SH_DECLARE(osc_topk)       /* TopK, two outputs (ops/topk.c) */
-OSC_SH_DECLARE(osc_onehot)     /* OneHot (ops/onehot.c) */
+OSC_KERNEL_DECLARE(osc_constant)   /* Constant (ops/constant.c) */
+OSC_KERNEL_DECLARE(osc_cofshape)   /* ConstantOfShape (ops/constant.c) */
+OSC_KERNEL_DECLARE(osc_shape)      /* Shape (ops/shape.c) */
+OSC_KERNEL_DECLARE(osc_size)       /* Size (ops/shape.c) */
+OSC_KERNEL_DECLARE(osc_reshape)    /* Reshape (ops/reshape.c) */
+OSC_KERNEL_DECLARE(osc_flatten)    /* Flatten (ops/reshape.c) */
+OSC_KERNEL_DECLARE(osc_squeeze)    /* Squeeze (ops/reshape.c) */
+OSC_KERNEL_DECLARE(osc_unsqueeze)  /* Unsqueeze (ops/reshape.c) */
+OSC_KERNEL_DECLARE(osc_expand)     /* Expand (ops/expand.c) */
+OSC_KERNEL_DECLARE(osc_tile)       /* Tile (ops/expand.c) */
+OSC_KERNEL_DECLARE(osc_concat)     /* Concat (ops/concat.c) */
+OSC_KERNEL_DECLARE(osc_gather)     /* Gather (ops/gather.c) */
+OSC_KERNEL_DECLARE(osc_slice)      /* Slice (ops/slice.c) */
+OSC_KERNEL_DECLARE(osc_transpose)  /* Transpose (ops/transpose.c) */
+OSC_KERNEL_DECLARE(osc_range)      /* Range (ops/range.c) */
+OSC_KERNEL_DECLARE(osc_nonzero)    /* NonZero (ops/nonzero.c) */
+OSC_KERNEL_DECLARE(osc_cumsum)     /* CumSum (ops/cumsum.c) */
+OSC_KERNEL_DECLARE(osc_rsum)       /* ReduceSum (ops/reduce_sum.c) */
+OSC_KERNEL_DECLARE(osc_argmax)     /* ArgMax (ops/argmax.c) */
+OSC_KERNEL_DECLARE(osc_topk)       /* TopK, two outputs (ops/topk.c) */
+OSC_KERNEL_DECLARE(osc_onehot)     /* OneHot (ops/onehot.c) */
 
 /* ---- Helpers of this family (ops/shape_util.c) ---- */
 

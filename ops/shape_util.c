@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
 uint32_t osc_sh_all_types(int64_t v) {

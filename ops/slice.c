@@ -1,12 +1,13 @@
 /* slice.c: Slice-1 (attributes) and Slice-10/11/13 (inputs, steps): a strided sub-tensor. */
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
 #define SL_MAX (2 * OSC_MAX_RANK) /* more values than axes is an error found after reading */
 
-osc_status osc_slice_check(osc_kctx *k, osc_node *node) {
+osc_status osc_slice_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const none[] = {NULL};
     static const char *const v1[] = {"starts", "ends", "axes", NULL};
     bool attrs = k->since_version < 10;

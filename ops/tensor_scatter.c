@@ -1,7 +1,7 @@
 /* tensor_scatter.c: TensorScatter-24: write a sequence update into a KV cache. */
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "ops.h"
 
 enum { TS_LINEAR = 0, TS_CIRCULAR = 1 };
@@ -33,11 +33,11 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     if ((g->count = osc_tensor_count(past)) < 0)
         return osc_kfail(k, OSC_ERR_LIMIT, "input 0 'past_cache' (%s): element count is "
                          "negative or overflows int64", osc_kinput_name(k, 0));
-    if ((st = osc_norm_axis(k, k->node->params.axis, past->rank, &g->axis))) return st;
+    if ((st = osc_norm_axis(k, ((const osc_ts_params *)k->params)->axis, past->rank, &g->axis))) return st;
     if (g->axis == 0)
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'axis' = %lld is the batch dim 0; the "
                          "sequence axis must be in [1, %d] or [%d, -1]",
-                         (long long)k->node->params.axis, past->rank - 1, 1 - past->rank);
+                         (long long)((const osc_ts_params *)k->params)->axis, past->rank - 1, 1 - past->rank);
     bool fits = upd->rank == past->rank;
     for (int32_t i = 0; fits && i < past->rank; i++)
         fits = i == g->axis ? upd->dims[i] >= 0 && upd->dims[i] <= past->dims[i]
@@ -67,20 +67,23 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
-osc_status osc_ts_check(osc_kctx *k, osc_node *node) {
+osc_status osc_ts_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const known[] = {"axis", "mode", NULL};
     const char *mode;
+    osc_ts_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
     osc_status st = osc_attr_known(k, node, known);
     if (st) return st;
-    if ((st = osc_attr_int(k, node, "axis", -2, &node->params.axis))) return st;
+    if ((st = osc_attr_int(k, node, "axis", -2, &p->axis))) return st;
     if ((st = osc_attr_str(k, node, "mode", "linear", &mode))) return st;
     if (strcmp(mode, "linear") == 0)
-        node->params.mode = TS_LINEAR;
+        p->mode = TS_LINEAR;
     else if (strcmp(mode, "circular") == 0)
-        node->params.mode = TS_CIRCULAR;
+        p->mode = TS_CIRCULAR;
     else
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'mode' = '%.64s' is unknown; allowed: "
                          "linear, circular", mode);
+    *params = p;
     return OSC_OK;
 }
 
@@ -101,7 +104,7 @@ osc_status osc_ts_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
     osc_status st = geometry(k, in, n_in, &g);
     if (st) return st;
     const int64_t *wi = g.wi ? g.wi->data : NULL;
-    bool circular = k->node->params.mode == TS_CIRCULAR;
+    bool circular = ((const osc_ts_params *)k->params)->mode == TS_CIRCULAR;
     /* linear: the whole run [w, w + seq) must lie in [0, max_seq); circular accepts any value */
     for (int64_t bi = 0; wi && !circular && bi < g.batch; bi++)
         if (wi[bi] < 0 || wi[bi] > g.max_seq - g.seq)

@@ -3,10 +3,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
-osc_status osc_topk_check(osc_kctx *k, osc_node *node) {
+osc_status osc_topk_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const v1[] = {"axis", "k", NULL};
     static const char *const v10[] = {"axis", NULL};
     static const char *const v11[] = {"axis", "largest", "sorted", NULL};

@@ -1,10 +1,11 @@
 /* transpose.c: Transpose-1/13/21/23/24/25: output axis i is input axis perm[i]. */
 #include <string.h>
 
-#include "../runtime/dtype.h"
+#include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
-osc_status osc_transpose_check(osc_kctx *k, osc_node *node) {
+osc_status osc_transpose_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const known[] = {"perm", NULL};
     osc_status st = osc_attr_known(k, node, known);
     if (!st) st = osc_sh_attr_ints(k, node, "perm", false);

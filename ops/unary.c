@@ -76,7 +76,7 @@ static int32_t op_code(const char *name) {
 }
 
 /* No version of Neg, Abs, Not or Identity from opset 6 on has an attribute. */
-static osc_status check_no_attrs(osc_kctx *k, osc_node *node) {
+static osc_status check_no_attrs(osc_kctx *k, const osc_node *node) {
     static const char *const k_none[] = {NULL};
     return osc_attr_known(k, node, k_none);
 }
@@ -94,7 +94,8 @@ static osc_status validate_x(osc_kctx *k, const osc_tensor *const *in, int32_t n
     return OSC_OK;
 }
 
-osc_status osc_unary_check(osc_kctx *k, osc_node *node) {
+osc_status osc_unary_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     if (op_code(node->op_type) < 0)
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a unary elementwise op");
     return check_no_attrs(k, node);
@@ -137,7 +138,10 @@ osc_status osc_unary_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     return OSC_OK;
 }
 
-osc_status osc_ident_check(osc_kctx *k, osc_node *node) { return check_no_attrs(k, node); }
+osc_status osc_ident_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
+    return check_no_attrs(k, node);
+}
 
 osc_status osc_ident_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {

@@ -36,7 +36,8 @@ static where_loop loop_get(int32_t dtype) {
 
 static const char *const k_what[3] = {"condition", "X", "Y"};
 
-osc_status osc_where_check(osc_kctx *k, osc_node *node) {
+osc_status osc_where_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)params;
     static const char *const k_none[] = {NULL};
     return osc_attr_known(k, node, k_none);
 }

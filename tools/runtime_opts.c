@@ -66,6 +66,8 @@ int cli_runtime_option(int argc, char **argv, int *i, osc_options *opts, const c
             return cli_usage_error(cmd, "--max-string-mib wants a size in MiB from 1 to 255, "
                                    "got '%s'", v);
         opts->max_string_mib = (uint8_t)n;
+    } else if (!strcmp(argv[*i], "--newer-opsets")) {
+        opts->newer_opsets = 1;
     } else {
         return -1;
     }
@@ -76,6 +78,9 @@ void usage_runtime(FILE *f) {
     fputs("runtime:\n"
           "  --threads N             threads one run may use, counting the caller (default\n"
           "                          1); results are the same, bit for bit, for any N\n"
+          "  --newer-opsets          run a model whose opset is newer than the newest this\n"
+          "                          build knows with the newest kernels (a warning says\n"
+          "                          so); without it such a model is refused\n"
           "limits (refused with a clear error before anything is allocated):\n"
           "  --max-bytes N|none      bytes the model, and each run, may allocate (default:\n"
           "                          half of the memory this process may use); N takes a\n"

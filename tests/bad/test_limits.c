@@ -19,7 +19,7 @@
 #include "loader/writer.h"
 #include "onnx.pb-c.h"
 #include "onnx_scatter.h"
-#include "runtime/common.h"
+#include "runtime/core/common.h"
 
 static char g_msg[OSC_MESSAGE_SIZE];
 

@@ -14,8 +14,8 @@
 #include "loader/loader.h"
 #include "loader/writer.h"
 #include "onnx_scatter.h"
-#include "runtime/dtype.h"
-#include "runtime/reduce.h"
+#include "runtime/core/dtype.h"
+#include "ops/reduce.h"
 
 /* data[4] float, indices[1] int64, updates[1] -> ScatterElements -> y[4]. */
 static osc_model *small_model(void) {

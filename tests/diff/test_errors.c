@@ -12,7 +12,7 @@
 
 #include "loader/writer.h"
 #include "onnx_scatter.h"
-#include "runtime/dtype.h"
+#include "runtime/core/dtype.h"
 
 /* ---- a tracking allocator: new bytes are 0xA5, and blocks made during a run are known ----
  * The arena (where outputs live) is the block of osc_model_arena_bytes() bytes allocated in
@@ -257,12 +257,13 @@ static void expect_error(const char *ctx, const spec *s, bool static_dims, bool 
     osc_model_free(m);
 }
 
-/* A shape or attribute error: load fails with static dims; with unknown dims it fails at load
- * (attribute errors, checked once per node) or at the first run (shape errors). */
-static void expect_invalid(const char *ctx, const spec *s, bool attr_error, osc_status want,
+/* A shape, dtype or attribute error: load fails with static dims; with unknown dims it fails at
+ * load (at_load: attribute errors, checked once per node, and declared dtypes outside an op
+ * version's type constraint) or at the first run (shape errors). */
+static void expect_invalid(const char *ctx, const spec *s, bool at_load, osc_status want,
                            const char *const *subs) {
     expect_error(ctx, s, true, true, want, subs);
-    expect_error(ctx, s, false, attr_error, want, subs);
+    expect_error(ctx, s, false, at_load, want, subs);
 }
 
 #define SUBS(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -478,11 +479,11 @@ static void test_scatter_elements_invalid_nodes(void **state) {
         expect_invalid("axis -3", &e, false, OSC_ERR_MODEL, SUBS("'axis' = -3", "[-2, 1]"));
         e = s;
         e.in[1] = tidx(OSC_INT16, 2, D(2, 3), (const int64_t[]){0, 0, 0, 0, 0, 0});
-        expect_invalid("int16 indices", &e, false, OSC_ERR_SHAPE,
+        expect_invalid("int16 indices", &e, true, OSC_ERR_SHAPE,
                        SUBS("input 1 'indices'", "dtype int16", "expected int32 or int64"));
         e = s;
         e.in[1] = tdata(OSC_FLOAT, 2, D(2, 3));
-        expect_invalid("float indices", &e, false, OSC_ERR_SHAPE,
+        expect_invalid("float indices", &e, true, OSC_ERR_SHAPE,
                        SUBS("dtype float", "int32 or int64"));
         e = s;
         e.in[2] = tdata(OSC_DOUBLE, 2, D(2, 3));
@@ -542,7 +543,7 @@ static void test_scatter_nd_invalid_nodes(void **state) {
         expect_invalid("updates shape k < r", &e, false, OSC_ERR_SHAPE, SUBS("expected [1,2]"));
         e = s;
         e.in[1] = tidx(OSC_INT32, 2, D(1, 2), (const int64_t[]){0, 1});
-        expect_invalid("int32 indices", &e, false, OSC_ERR_SHAPE,
+        expect_invalid("int32 indices", &e, true, OSC_ERR_SHAPE,
                        SUBS("dtype int32", "expected int64"));
         e = s;
         e.in[1] = tidx(OSC_INT64, 0, D(0), (const int64_t[]){0});
@@ -586,7 +587,7 @@ static void test_gather_invalid_nodes(void **state) {
     expect_invalid("GE rank", &e, false, OSC_ERR_SHAPE, SUBS("has rank 1", "must match"));
     e = s;
     e.in[1] = tdata(OSC_UINT8, 2, D(1, 2));
-    expect_invalid("GE uint8 indices", &e, false, OSC_ERR_SHAPE, SUBS("dtype uint8"));
+    expect_invalid("GE uint8 indices", &e, true, OSC_ERR_SHAPE, SUBS("dtype uint8"));
     e = s;
     sattr(&e, "reduction", "add");
     expect_invalid("GE reduction", &e, true, OSC_ERR_MODEL, SUBS("unknown attribute 'reduction'"));
@@ -621,7 +622,7 @@ static void test_gather_invalid_nodes(void **state) {
                    SUBS("unknown attribute 'batch_dims'"));
     e = g;
     e.in[1] = tidx(OSC_INT32, 2, D(2, 1), (const int64_t[]){0, 1});
-    expect_invalid("GND int32 indices", &e, false, OSC_ERR_SHAPE,
+    expect_invalid("GND int32 indices", &e, true, OSC_ERR_SHAPE,
                    SUBS("dtype int32", "expected int64"));
     free_all();
 }
@@ -651,7 +652,7 @@ static void test_tensor_scatter_invalid_nodes(void **state) {
                    SUBS("input 2 'write_indices'", "expected [2]"));
     e = s;
     e.in[2] = tidx(OSC_INT32, 1, D(2), (const int64_t[]){0, 0});
-    expect_invalid("write_indices int32", &e, false, OSC_ERR_SHAPE,
+    expect_invalid("write_indices int32", &e, true, OSC_ERR_SHAPE,
                    SUBS("dtype int32", "expected int64"));
     e = s;
     e.in[1] = tdata(OSC_UINT4, 3, D(2, 1, 3));

@@ -71,6 +71,7 @@ static void run_family(dop op, const char *gather) {
     long long done = 0, nonempty = 0;
     for (size_t i = 0; i < n; i++) {
         if (all[i].op != op || all[i].red != ORA_NONE) continue;
+        if (all[i].version < 13 && all[i].dtype == OSC_BFLOAT16) continue; /* refused at load */
         for (int rep = 0; rep < CASES_PER_COMBO; rep++) {
             long long no = (long long)(i * CASES_PER_COMBO + (size_t)rep);
             drng r;

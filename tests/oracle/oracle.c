@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/dtype.h"
+#include "runtime/core/dtype.h"
 
 struct ora_block {
     ora_block *next;
@@ -459,10 +459,18 @@ static bool reduction_defined(int32_t dtype, int red) {
  * output = copy(data); for every position p of updates, in row-major order:
  * target = coords(p) with coords[axis] replaced by indices[p] (negatives count from the back);
  * output[target] = f(output[target], updates[p]). */
+/* The spec's type constraint T: bfloat16 joins "all tensor types" at version 13. */
+static osc_status check_type_version(int64_t version, int32_t dtype, ora_result *res) {
+    if (version < 13 && dtype == OSC_BFLOAT16)
+        return fail(res, OSC_ERR_SHAPE, "bfloat16 before version 13");
+    return OSC_OK;
+}
+
 osc_status ora_scatter_elements(int64_t version, const osc_tensor *data, const osc_tensor *idx,
                                 const osc_tensor *upd, int64_t axis, int red, ora_result *res) {
     memset(res, 0, sizeof *res);
     osc_status st = check_reduction(version, red, res);
+    if (!st) st = check_type_version(version, data->dtype, res);
     if (st) return st;
     int32_t r = data->rank;
     if (r < 1) return fail(res, OSC_ERR_SHAPE, "data rank 0");
@@ -515,6 +523,7 @@ osc_status ora_scatter_nd(int64_t version, const osc_tensor *data, const osc_ten
                           const osc_tensor *upd, int red, ora_result *res) {
     memset(res, 0, sizeof *res);
     osc_status st = check_reduction(version, red, res);
+    if (!st) st = check_type_version(version, data->dtype, res);
     if (st) return st;
     if (!standard(data->dtype))
         return fail(res, OSC_ERR_UNSUPPORTED, "dtype %lld", (long long)(data->dtype));
@@ -577,6 +586,8 @@ osc_status ora_tensor_scatter(const osc_tensor *past, const osc_tensor *upd, con
     int32_t r = past->rank;
     if (!osc_dtype_valid(past->dtype))
         return fail(res, OSC_ERR_UNSUPPORTED, "dtype %lld", (long long)(past->dtype));
+    if (past->dtype == OSC_UINT2 || past->dtype == OSC_INT2) /* all types of 24, not 25 */
+        return fail(res, OSC_ERR_SHAPE, "dtype %lld", (long long)(past->dtype));
     if (upd->dtype != past->dtype) return fail(res, OSC_ERR_SHAPE, "update dtype");
     if (axis < -r || axis >= r) return fail(res, OSC_ERR_MODEL, "axis %lld", (long long)(axis));
     int32_t a = (int32_t)(axis < 0 ? axis + r : axis);
@@ -616,9 +627,11 @@ osc_status ora_tensor_scatter(const osc_tensor *past, const osc_tensor *upd, con
 
 /* ---- GatherElements ----
  * output has indices' shape; output[c] = data[c with c[axis] = indices[c]]. */
-osc_status ora_gather_elements(const osc_tensor *data, const osc_tensor *idx, int64_t axis,
-                               ora_result *res) {
+osc_status ora_gather_elements(int64_t version, const osc_tensor *data, const osc_tensor *idx,
+                               int64_t axis, ora_result *res) {
     memset(res, 0, sizeof *res);
+    osc_status st = check_type_version(version, data->dtype, res);
+    if (st) return st;
     int32_t r = data->rank;
     if (r < 1) return fail(res, OSC_ERR_SHAPE, "data rank 0");
     if (!standard(data->dtype))
@@ -662,6 +675,8 @@ osc_status ora_gather_nd(int64_t version, const osc_tensor *data, const osc_tens
     memset(res, 0, sizeof *res);
     if (version < 12 && b != 0) return fail(res, OSC_ERR_MODEL, "batch_dims before 12");
     if (b < 0) return fail(res, OSC_ERR_MODEL, "batch_dims %lld < 0", (long long)(b));
+    osc_status st = check_type_version(version, data->dtype, res);
+    if (st) return st;
     if (!standard(data->dtype))
         return fail(res, OSC_ERR_UNSUPPORTED, "dtype %lld", (long long)(data->dtype));
     if (idx->dtype != OSC_INT64)

@@ -61,8 +61,8 @@ osc_status ora_scatter_nd(int64_t version, const osc_tensor *data, const osc_ten
 osc_status ora_tensor_scatter(const osc_tensor *past, const osc_tensor *update,
                               const osc_tensor *write_indices, int64_t axis, bool circular,
                               ora_result *res);
-osc_status ora_gather_elements(const osc_tensor *data, const osc_tensor *idx, int64_t axis,
-                               ora_result *res);
+osc_status ora_gather_elements(int64_t version, const osc_tensor *data, const osc_tensor *idx,
+                               int64_t axis, ora_result *res);
 /* batch_dims must be 0 for version 11 (the attribute does not exist there). */
 osc_status ora_gather_nd(int64_t version, const osc_tensor *data, const osc_tensor *idx,
                          int64_t batch_dims, ora_result *res);

@@ -61,7 +61,7 @@ static void test_oracle_matches_every_hand_written_case(void **state) {
                                     c->has_axis ? c->axis : -2,
                                     c->mode && strcmp(c->mode, "circular") == 0, &res);
         else if (strcmp(c->op, "GatherElements") == 0)
-            st = ora_gather_elements(&in[0], &in[1], axis, &res);
+            st = ora_gather_elements(v, &in[0], &in[1], axis, &res);
         else
             st = ora_gather_nd(v, &in[0], &in[1], c->has_batch_dims ? c->batch_dims : 0, &res);
         if (st) fail_msg("%s: the oracle failed: %s", c->name, res.msg);

@@ -1,6 +1,8 @@
 /* kharness.c: a minimal stand-in for the executor, to unit-test kernels one node at a time. */
 #include "kharness.h"
 
+#include "ops/registry.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +26,8 @@ void kh_init(kh *h, const char *op_type, int64_t opset) {
     h->node.kernel = h->kernel;
     h->k.err = &h->err;
     h->k.node = &h->node;
-    h->k.since_version = h->kernel ? h->kernel->since_version : opset;
+    h->k.since_version = h->kernel ? h->kernel->since : opset;
+    h->k.pool = &h->strings; /* the node's parameters live as long as the harness */
     h->k.alloc = &h->alloc;
     h->k.strings = &h->strings;
     h->k.warn = count_warning;
@@ -78,7 +81,10 @@ void kh_attr_tensor(kh *h, const char *name, osc_tensor *t) {
 
 osc_status kh_check(kh *h) {
     if (!h->kernel) return osc_fail(&h->err, OSC_ERR_UNSUPPORTED, "no kernel");
-    return h->kernel->check(&h->k, &h->node);
+    void *params = NULL;
+    osc_status st = h->kernel->init(&h->k, &h->node, &params);
+    h->node.params = h->k.params = params;
+    return st;
 }
 
 static osc_status run(kh *h, int32_t n_in, const osc_tensor *const *in, bool inplace) {

@@ -3,8 +3,8 @@
 #define OSC_KHARNESS_H
 
 #include "ops/ops.h"
-#include "runtime/dtype.h"
-#include "runtime/reduce.h"
+#include "runtime/core/dtype.h"
+#include "ops/reduce.h"
 
 #define KH_MAX_ATTRS 8
 #define KH_MAX_INPUTS 8  /* inputs a harness node can have */

@@ -11,7 +11,7 @@
 #include "loader/loader.h"
 #include "loader/pb.h"
 #include "loader/writer.h"
-#include "runtime/dtype.h"
+#include "runtime/core/dtype.h"
 
 /* Fails the test unless `st` is `want` and `msg` contains every NULL-terminated needle. */
 #define lu_expect(st, want, msg, ...) \

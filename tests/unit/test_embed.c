@@ -94,9 +94,9 @@ static void options_threads_and_reserved(void **state) {
     load_or_fail(emb_chain_model(8, false, &len), &len, &o, OSC_ERR_ARG);
     assert_non_null(strstr(g_msg, "opts.threads is -1"));
     osc_options_init(&o);
-    o.reserved[1] = 7;
+    o.reserved[0] = 7;
     load_or_fail(emb_chain_model(8, false, &len), &len, &o, OSC_ERR_ARG);
-    assert_non_null(strstr(g_msg, "opts.reserved[1] is 7"));
+    assert_non_null(strstr(g_msg, "opts.reserved[0] is 7"));
     /* threads is accepted and stored; results do not depend on it */
     float want[2][8];
     for (int k = 0; k < 2; k++) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ops/registry.h"
 #include "kharness.h"
 
 #define D(...) ((const int64_t[]){__VA_ARGS__})
@@ -109,7 +110,7 @@ static void rows_versions_and_masks(void **state) {
             {"Squeeze", 12, 11, 0, 1, 1},       {"Squeeze", 13, 13, 0x2, 1, 2},
             {"Unsqueeze", 7, 1, 0, 1, 1},       {"Unsqueeze", 20, 13, 0x2, 2, 2},
             {"Expand", 8, 8, 0x2, 2, 2},        {"Tile", 7, 6, 0x2, 2, 2},
-            {"Concat", 7, 4, 0, 1, 8},          {"Gather", 12, 11, 0, 2, 2},
+            {"Concat", 7, 4, 0, 1, OSC_VARIADIC},          {"Gather", 12, 11, 0, 2, 2},
             {"Slice", 9, 1, 0, 1, 1},           {"Slice", 10, 10, 0x1e, 3, 5},
             {"Transpose", 22, 21, 0, 1, 1},     {"Range", 26, 11, 0x7, 3, 3},
             {"Range", 27, 27, 0x7, 3, 3},       {"NonZero", 13, 13, 0x1, 1, 1},
@@ -121,13 +122,13 @@ static void rows_versions_and_masks(void **state) {
     for (int32_t i = 0; i < N(rows); i++) {
         const osc_kernel *r = osc_kernel_find("", rows[i].op, rows[i].opset);
         if (!r) fail_msg("%s at opset %lld: no row", rows[i].op, (long long)rows[i].opset);
-        if (r->since_version != rows[i].since || r->infer_reads != rows[i].mask ||
-            r->min_inputs != rows[i].lo || r->max_inputs != rows[i].hi)
+        if (r->since != rows[i].since || r->infer_reads != rows[i].mask ||
+            r->inputs.min != rows[i].lo || r->inputs.max != rows[i].hi)
             fail_msg("%s at opset %lld: row %lld mask 0x%x inputs %d..%d", rows[i].op,
-                     (long long)rows[i].opset, (long long)r->since_version, r->infer_reads,
-                     r->min_inputs, r->max_inputs);
+                     (long long)rows[i].opset, (long long)r->since, r->infer_reads,
+                     r->inputs.min, r->inputs.max);
     }
-    assert_int_equal(osc_kernel_find("", "TopK", 24)->n_outputs, 2);
+    assert_int_equal(osc_kernel_find("", "TopK", 24)->outputs, 2);
     /* versions before the first one implemented */
     assert_null(osc_kernel_find("", "Expand", 7));
     assert_null(osc_kernel_find("", "Range", 10));

@@ -8,8 +8,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "runtime/dtype.h"
-#include "runtime/reduce.h"
+#include "runtime/core/dtype.h"
+#include "ops/reduce.h"
 
 /* dst = f(dst, src) elementwise through the table, for non-string classes. */
 static void apply(int32_t dtype, int32_t red, void *dst, const void *src, int64_t n) {

@@ -9,7 +9,7 @@
 
 #include "ops/ops.h"
 #include "ops/scatter_loops.h"
-#include "runtime/dtype.h"
+#include "runtime/core/dtype.h"
 
 /* xorshift64*: reproducible bytes and indices without global state */
 static uint64_t rnd(uint64_t *s) {

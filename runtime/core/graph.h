@@ -37,16 +37,6 @@ typedef struct osc_attr {
     osc_tensor *t;      /* TENSOR (decoded, data in the pool) */
 } osc_attr;
 
-/* Attribute values a kernel's check step parsed; kernels read only these at run time. */
-typedef struct osc_params {
-    int64_t axis;       /* as written (may be negative); normalised by infer */
-    int32_t reduction;  /* OSC_RED_* */
-    int32_t mode;       /* TensorScatter: 0 linear, 1 circular */
-    int64_t batch_dims; /* GatherND */
-} osc_params;
-
-enum { OSC_RED_NONE = 0, OSC_RED_ADD, OSC_RED_MUL, OSC_RED_MAX, OSC_RED_MIN, OSC_RED_COUNT };
-
 struct osc_kernel;
 
 typedef struct osc_node {
@@ -62,7 +52,7 @@ typedef struct osc_node {
     /* Filled when the model is prepared. */
     const struct osc_kernel *kernel;
     int64_t opset;       /* the model's opset for this node's domain */
-    osc_params params;
+    const void *params;  /* what the kernel's init parsed from the attributes */
     bool folded;         /* computed at load (constant inputs); its outputs carry `init` */
 } osc_node;
 

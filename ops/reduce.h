@@ -4,9 +4,11 @@
 
 #include <string.h>
 
-#include "common.h"
-#include "dtype.h"
-#include "graph.h"
+#include "../runtime/core/common.h"
+#include "../runtime/core/dtype.h"
+#include "../runtime/core/graph.h"
+
+enum { OSC_RED_NONE = 0, OSC_RED_ADD, OSC_RED_MUL, OSC_RED_MAX, OSC_RED_MIN, OSC_RED_COUNT };
 
 /* dst[j] = f(dst[j], src[j]) for 0 <= j < n, for elements of one dtype. `strings` supplies
  * bytes for concatenated strings; returns false only when that allocation fails. */

@@ -3,8 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../loader/loader.h"
-#include "dtype.h"
+#include "../../loader/loader.h"
+#include "../../ops/registry.h"
+#include "../core/dtype.h"
 #include "model.h"
 
 static void add_warning(void *ud, const char *msg) {
@@ -18,6 +19,25 @@ static void add_warning(void *ud, const char *msg) {
     if (m->n_warnings) memcpy(w, m->warnings, (size_t)m->n_warnings * sizeof *w);
     w[m->n_warnings++] = copy;
     m->warnings = w;
+}
+
+/* The default domain's opset against the newest this library knows: refused, or with
+ * opts.newer_opsets run with the newest rows and a warning. */
+static osc_status check_opsets(osc_model *m, osc_err *err) {
+    int64_t v = osc_graph_opset(&m->g, "");
+    if (v <= OSC_OPSET_NEWEST) return OSC_OK;
+    if (!m->opts.newer_opsets)
+        return osc_fail(err, OSC_ERR_UNSUPPORTED, "the model imports opset %lld of domain "
+                        "'ai.onnx'; the newest this library knows is %d (a newer version may "
+                        "change what an op means): set opts.newer_opsets (command line: "
+                        "--newer-opsets) to run it with the opset %d kernels", (long long)v,
+                        OSC_OPSET_NEWEST, OSC_OPSET_NEWEST);
+    char msg[OSC_MSG_SIZE];
+    snprintf(msg, sizeof msg, "the model imports opset %lld of domain 'ai.onnx', newer than the "
+             "newest this library knows (%d); its nodes run with the opset %d kernels "
+             "(opts.newer_opsets)", (long long)v, OSC_OPSET_NEWEST, OSC_OPSET_NEWEST);
+    add_warning(m, msg);
+    return OSC_OK;
 }
 
 /* Resolves every node to a kernel row. When some ops have no kernel, the message names the first
@@ -34,7 +54,8 @@ static osc_status resolve(osc_model *m, osc_err *err) {
             return osc_fail(err, OSC_ERR_MODEL,
                             "node '%s' (%s): the model imports no opset for domain '%s'", n->name,
                             n->op_type, n->domain[0] ? n->domain : "ai.onnx");
-        n->kernel = osc_kernel_find(n->domain, n->op_type, n->opset);
+        int64_t v = !n->domain[0] && n->opset > OSC_OPSET_NEWEST ? OSC_OPSET_NEWEST : n->opset;
+        n->kernel = osc_kernel_find(n->domain, n->op_type, v);
         if (n->kernel) continue;
         missing++;
         if (first < 0) {
@@ -74,16 +95,19 @@ static osc_status dispatch(osc_model *m, osc_err *err) {
         const osc_kernel *kr = n->kernel;
         int32_t given = n->n_inputs;
         while (given > 0 && n->inputs[given - 1] < 0) given--; /* trailing omitted optionals */
-        if (given < kr->min_inputs || given > kr->max_inputs || n->n_outputs != kr->n_outputs)
+        if (given < kr->inputs.min || given > kr->inputs.max || n->n_outputs != kr->outputs) {
+            char most[16] = "any number of";
+            if (kr->inputs.max != OSC_VARIADIC)
+                snprintf(most, sizeof most, "%d", (int)kr->inputs.max);
             return osc_fail(err, OSC_ERR_MODEL,
-                            "node '%s' (%s-%lld): has %d inputs and %d outputs; expected %d to %d "
-                            "inputs and %d output(s)", n->name, n->op_type,
-                            (long long)kr->since_version, given, n->n_outputs, kr->min_inputs,
-                            kr->max_inputs, kr->n_outputs);
-        for (int32_t j = 0; j < kr->min_inputs; j++)
+                            "node '%s' (%s-%lld): has %d inputs and %d outputs; expected %d to %s "
+                            "inputs and %d output(s)", n->name, n->op_type, (long long)kr->since,
+                            given, n->n_outputs, kr->inputs.min, most, kr->outputs);
+        }
+        for (int32_t j = 0; j < kr->inputs.min; j++)
             if (n->inputs[j] < 0)
                 return osc_fail(err, OSC_ERR_MODEL, "node '%s' (%s-%lld): required input %d is "
-                                "empty", n->name, n->op_type, (long long)kr->since_version, j);
+                                "empty", n->name, n->op_type, (long long)kr->since, j);
         for (int32_t j = 0; j < n->n_outputs; j++)
             if (n->outputs[j] < 0)
                 return osc_fail(err, OSC_ERR_MODEL, "node '%s' (%s): output %d is empty; this "
@@ -91,17 +115,24 @@ static osc_status dispatch(osc_model *m, osc_err *err) {
         n->n_inputs = given;
         if (given > m->max_in) m->max_in = given;
         if (n->n_outputs > m->max_out) m->max_out = n->n_outputs;
-        osc_kctx k = {.err = err, .graph = g, .node = n, .since_version = kr->since_version,
-                      .alloc = &m->alloc, .strict = m->opts.strict != 0, .warn = add_warning,
-                      .warn_ud = m};
-        if (kr->deprecated) { /* the row's op version is deprecated (Scatter-11) */
+        osc_kctx k = {.err = err, .graph = g, .node = n, .since_version = kr->since,
+                      .alloc = &m->alloc, .pool = &m->pool, .strict = m->opts.strict != 0,
+                      .warn = add_warning, .warn_ud = m};
+        if (kr->flags & OSC_KF_DEPRECATED) { /* the row's op version is deprecated (Scatter-11) */
             if (k.strict)
                 return osc_kfail(&k, OSC_ERR_UNSUPPORTED, "deprecated, and strict mode refuses "
                                  "deprecated ops");
             osc_kwarn(&k, "deprecated; it still runs, with the semantics its spec states");
         }
-        st = kr->check(&k, n);
+        void *params = NULL;
+        st = kr->init(&k, n, &params);
         if (st) return st;
+        n->params = params;
+        for (int32_t j = 0; j < n->n_inputs; j++) { /* dtypes known at load: declared, constant */
+            const osc_value *val = n->inputs[j] >= 0 ? &g->values[n->inputs[j]] : NULL;
+            int32_t dt = !val ? 0 : val->init ? val->init->dtype : val->decl.dtype;
+            if (dt && (st = osc_check_input_type(g, i, j, dt, err))) return st;
+        }
         if (m->warn_lost)
             return osc_fail(err, OSC_ERR_NOMEM, "node '%s' (%s): out of memory storing a warning",
                             n->name, n->op_type);
@@ -109,14 +140,10 @@ static osc_status dispatch(osc_model *m, osc_err *err) {
     return OSC_OK;
 }
 
-/* The ops whose output 0 has, by their spec, exactly the dtype and shape of input 0: only these
+/* Ops whose output 0 has, by their spec, exactly the dtype and shape of input 0: only these
  * write into a caller's input buffer, which holds nothing more than that input. */
-static bool scatter_op(const osc_node *n) {
-    static const char *const ops[] = {"Scatter", "ScatterElements", "ScatterND", "TensorScatter"};
-    if (n->domain[0]) return false;
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (strcmp(n->op_type, ops[i]) == 0) return true;
-    return false;
+static bool fits_input_buffer(const osc_node *n) {
+    return (n->kernel->flags & OSC_KF_INPLACE_INPUT) != 0;
 }
 
 /* A graph input whose caller buffer a node may write in place (opts.inplace_inputs): bound by
@@ -167,13 +194,13 @@ static osc_status plan_buffers(osc_model *m, osc_err *err) {
         for (int32_t j = 0; !n->folded && j < n->n_outputs; j++) {
             int32_t v = n->outputs[j], d = n->n_inputs > 0 ? n->inputs[0] : -1;
             if (v < 0) continue;
-            bool share = j == 0 && n->kernel->inplace0 && d >= 0 && m->last_use[d] == i;
+            bool share = j == 0 && (n->kernel->flags & OSC_KF_INPLACE) && d >= 0 && m->last_use[d] == i;
             for (int32_t q = 1; share && q < n->n_inputs; q++)
                 if (n->inputs[q] == d) share = false;
-            if (share && m->buf_of[d] >= 0 && m->buf_input[m->buf_of[d]] >= 0 && !scatter_op(n))
+            if (share && m->buf_of[d] >= 0 && m->buf_input[m->buf_of[d]] >= 0 && !fits_input_buffer(n))
                 share = false; /* d lives in a caller's input buffer: only scatters fit there */
             if (share && m->buf_of[d] < 0) { /* a graph input or an initializer */
-                int32_t in = scatter_op(n) ? inplace_input_index(m, d) : -1;
+                int32_t in = fits_input_buffer(n) ? inplace_input_index(m, d) : -1;
                 share = in >= 0;
                 if (share) {
                     int32_t b = m->n_bufs++;
@@ -243,11 +270,6 @@ static void seed_value(const osc_value *val, osc_tensor *t) {
  * output of a folded node. */
 static bool is_constant(const osc_value *val) { return val->init && !val->is_input; }
 
-/* Shape and Size read only their input's shape: they fold whenever that shape is static. */
-static bool shape_only_op(const osc_node *n) {
-    return !n->domain[0] && (strcmp(n->op_type, "Shape") == 0 || strcmp(n->op_type, "Size") == 0);
-}
-
 static osc_node_io model_io(osc_model *m) {
     osc_node_io io = {osc_pool_alloc(&m->pool, (size_t)m->max_in * sizeof *io.ins),
                       osc_pool_alloc(&m->pool, (size_t)m->max_out * sizeof *io.outs)};
@@ -289,7 +311,7 @@ static osc_status fold_constants(osc_model *m, osc_err *err) {
         osc_status st = osc_infer_range(m, vals, known, i, i + 1, &stop, io, err);
         if (!st) st = osc_check_ranks(m, vals, i, i + 1, err);
         if (st) return st;
-        bool fold = all_known || shape_only_op(n);
+        bool fold = all_known || (n->kernel->flags & OSC_KF_SHAPE_ONLY);
         for (int32_t j = 0; j < n->n_outputs; j++) {
             shaped[n->outputs[j]] = true;
             fold = fold && vals[n->outputs[j]].nbytes <= OSC_FOLD_MAX;
@@ -300,8 +322,8 @@ static osc_status fold_constants(osc_model *m, osc_err *err) {
             t->data = osc_pool_alloc(&m->pool, t->nbytes);
             if (!t->data) return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");
         }
-        osc_kctx k = {.err = err, .graph = g, .node = n,
-                      .since_version = n->kernel->since_version, .alloc = &m->alloc,
+        osc_kctx k = {.err = err, .graph = g, .node = n, .since_version = n->kernel->since,
+                      .params = n->params, .alloc = &m->alloc,
                       .strings = &m->pool, .strict = m->opts.strict != 0};
         st = osc_run_node(m, i, vals, io, &k);
         if (st) return st;
@@ -500,6 +522,7 @@ osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_d
     osc_pool_init(&m->pool, &m->alloc, 0);
     osc_status st = osc_loader_parse_model_lim(buf, len, base_dir, &m->lim, &m->pool, &m->g,
                                                &err);
+    if (!st) st = check_opsets(m, &err);
     if (!st) st = dispatch(m, &err);
     if (!st) st = check_tensor_types(m, &err);
     if (!st) st = order_inputs(m, &err);
@@ -612,7 +635,7 @@ osc_status osc_model_node(const osc_model *m, size_t i, osc_node_desc *out) {
     out->name = n->name;
     out->op_type = n->op_type;
     out->domain = n->domain;
-    out->since_version = n->kernel->since_version;
+    out->since_version = n->kernel->since;
     out->opset = n->opset;
     out->n_inputs = n->n_inputs;
     out->inputs = &m->io_names[m->io_start[i]];
@@ -661,4 +684,25 @@ osc_status osc_model_node_inplace(const osc_model *m, size_t i, int32_t *mode) {
     if (!m || !mode || i >= (size_t)m->g.n_nodes) return OSC_ERR_ARG;
     *mode = m->node_inplace[i];
     return OSC_OK;
+}
+
+/* ---- the registry ---- */
+
+size_t osc_op_count(void) { return osc_kernel_count(); }
+
+osc_status osc_op_at(size_t i, osc_op_desc *out) {
+    const osc_kernel *r = osc_kernel_at(i);
+    if (!r || !out) return OSC_ERR_ARG;
+    *out = (osc_op_desc){.domain = r->domain ? r->domain : "", .op_type = r->op,
+                         .since_version = r->since, .until_version = r->until,
+                         .min_inputs = r->inputs.min,
+                         .max_inputs = r->inputs.max == OSC_VARIADIC ? -1 : r->inputs.max,
+                         .n_outputs = r->outputs,
+                         .deprecated = (r->flags & OSC_KF_DEPRECATED) != 0};
+    return OSC_OK;
+}
+
+int64_t osc_opset_newest(const char *domain) {
+    if (!domain) return -1;
+    return !domain[0] || strcmp(domain, "ai.onnx") == 0 ? OSC_OPSET_NEWEST : -1;
 }

@@ -2,8 +2,8 @@
 #ifndef OSC_MODEL_H
 #define OSC_MODEL_H
 
-#include "../ops/kernel.h"
-#include "graph.h"
+#include "../core/kernel.h"
+#include "../core/graph.h"
 
 struct osc_model {
     osc_allocator alloc;   /* load-time allocations and the model's pool */
@@ -43,6 +43,10 @@ typedef struct osc_node_io {
     osc_tensor *outs;
 } osc_node_io;
 
+/* Fails (OSC_ERR_SHAPE) unless dtype is in the type constraint of node i's row for input j;
+ * the message names the op version, the input and the allowed types. */
+osc_status osc_check_input_type(const osc_graph *g, int32_t i, int32_t j, int32_t dtype,
+                                 osc_err *err);
 /* True when every input whose data node i's infer reads (its row's infer_reads) is known:
  * known[v] (NULL: all known), or the input is omitted. */
 bool osc_node_ready(const osc_model *m, int32_t i, const bool *known);

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "dtype.h"
+#include "../runtime/core/dtype.h"
 
 /* ---- Span loops: one function per (type, reduction), expanded from the type list; the
  * element rules are the OSC_COMBINE_* macros of reduce.h. ---- */

@@ -1,7 +1,8 @@
 /* plan.c: shape inference over the whole graph and the greedy arena planner. */
+#include <stdio.h>
 #include <string.h>
 
-#include "dtype.h"
+#include "../core/dtype.h"
 #include "model.h"
 
 bool osc_node_ready(const osc_model *m, int32_t i, const bool *known) {
@@ -10,6 +11,19 @@ bool osc_node_ready(const osc_model *m, int32_t i, const bool *known) {
     for (int32_t j = 0; reads && known && j < n->n_inputs && j < 32; j++)
         if ((reads >> j & 1u) && n->inputs[j] >= 0 && !known[n->inputs[j]]) return false;
     return true;
+}
+
+osc_status osc_check_input_type(const osc_graph *g, int32_t i, int32_t j, int32_t dtype,
+                                 osc_err *err) {
+    const osc_node *n = &g->nodes[i];
+    osc_typeset allowed = osc_kernel_types(n->kernel, j);
+    if (dtype > 0 && dtype < 64 && (allowed >> dtype & 1u)) return OSC_OK;
+    char types[320];
+    return osc_fail(err, OSC_ERR_SHAPE, "node '%s' (%s-%lld): input %d '%s' has dtype %s; "
+                    "expected %s (the type constraint of %s-%lld)", n->name, n->op_type,
+                    (long long)n->kernel->since, (int)j, g->values[n->inputs[j]].name,
+                    osc_dtype_get(dtype)->name, osc_typeset_str(allowed, types, sizeof types),
+                    n->op_type, (long long)n->kernel->since);
 }
 
 static void gather_inputs(const osc_node *n, osc_tensor *vals, osc_node_io io) {
@@ -28,8 +42,12 @@ osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *kno
         gather_inputs(n, vals, io);
         memset(io.outs, 0, (size_t)n->n_outputs * sizeof *io.outs);
         osc_kctx k = {.err = err, .graph = g, .node = n,
-                      .since_version = n->kernel->since_version, .strict = m->opts.strict != 0};
-        osc_status st = n->kernel->infer(&k, io.ins, n->n_inputs, io.outs, n->n_outputs);
+                      .since_version = n->kernel->since, .params = n->params,
+                      .strict = m->opts.strict != 0};
+        osc_status st = OSC_OK;
+        for (int32_t j = 0; j < n->n_inputs && !st; j++)
+            if (io.ins[j]) st = osc_check_input_type(&m->g, i, j, io.ins[j]->dtype, err);
+        if (!st) st = n->kernel->infer(&k, io.ins, n->n_inputs, io.outs, n->n_outputs);
         if (st) return st;
         for (int32_t j = 0; j < n->n_outputs; j++) {
             osc_tensor *o = &io.outs[j];

@@ -3,9 +3,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "dtype.h"
+#include "../core/dtype.h"
 #include "model.h"
-#include "tpool.h"
+#include "../core/tpool.h"
 
 struct osc_session {
     const osc_model *m;
@@ -490,7 +490,8 @@ static osc_status run_nodes(osc_session *s, int32_t from, int32_t to) {
         const osc_node *n = &g->nodes[i];
         if (n->folded) continue;
         osc_kctx k = {.err = &s->err, .graph = g, .node = n,
-                      .since_version = n->kernel->since_version, .alloc = &s->alloc,
+                      .since_version = n->kernel->since, .params = n->params,
+                      .alloc = &s->alloc,
                       .strings = &s->strings, .strict = m->opts.strict != 0,
                       .tpool = s->tpool, .scratch = &s->kscratch};
         uint64_t t0 = s->node_ns ? now_ns() : 0;

@@ -1,6 +1,7 @@
 /* dtype.c: the dtype table, half-precision conversions and packed element copies. */
 #include "dtype.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const osc_dtype_info k_dtypes[OSC_DTYPE_COUNT] = {
@@ -119,4 +120,18 @@ void osc_copy_elems(void *dst, int64_t dst_i, const void *src, int64_t src_i, in
         unsigned sh = (unsigned)(di % per) * bits;
         d[di / per] = (uint8_t)((d[di / per] & ~(mask << sh)) | (v << sh));
     }
+}
+
+const char *osc_typeset_str(uint64_t set, char *buf, size_t size) {
+    size_t p = 0;
+    if (size) buf[0] = 0;
+    for (int32_t d = 1; d < OSC_DTYPE_COUNT && size; d++) {
+        if (!(set >> d & 1u)) continue;
+        bool last = !(set >> (d + 1)); /* "a, b or c" */
+        int n = snprintf(buf + p, size - p, "%s%s", !p ? "" : last ? " or " : ", ",
+                         osc_dtype_get(d)->name);
+        if (n < 0 || (size_t)n >= size - p) break; /* cut: what fits stays */
+        p += (size_t)n;
+    }
+    return buf;
 }
