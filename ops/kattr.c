@@ -102,14 +102,7 @@ osc_status osc_check_same_dtype(osc_kctx *k, int32_t ia, const char *a_what, con
 }
 
 const char *osc_shape_str(const osc_tensor *t, char *buf, size_t size) {
-    size_t p = 0;
-    if (size == 0) return buf;
-    buf[0] = '\0';
-    p += (size_t)snprintf(buf + p, size - p, "[");
-    for (int32_t i = 0; i < t->rank && p < size; i++)
-        p += (size_t)snprintf(buf + p, size - p, i ? ",%lld" : "%lld", (long long)t->dims[i]);
-    if (p < size) snprintf(buf + p, size - p, "]");
-    return buf;
+    return osc_dims_str(t->dims, t->rank, buf, size);
 }
 
 void osc_same_shape(osc_tensor *out, const osc_tensor *t) {

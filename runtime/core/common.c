@@ -281,3 +281,16 @@ void osc_pool_reset(osc_pool *p) {
 }
 
 void osc_pool_free(osc_pool *p) { osc_pool_reset(p); }
+
+const char *osc_dims_str(const int64_t *dims, int32_t rank, char *buf, size_t size) {
+    size_t p = 0;
+    if (size == 0) return buf;
+    buf[0] = '\0';
+    p += (size_t)snprintf(buf, size, "[");
+    for (int32_t i = 0; i < rank && p < size; i++) {
+        if (dims[i] < 0) p += (size_t)snprintf(buf + p, size - p, i ? ",?" : "?");
+        else p += (size_t)snprintf(buf + p, size - p, i ? ",%lld" : "%lld", (long long)dims[i]);
+    }
+    if (p < size) snprintf(buf + p, size - p, "]");
+    return buf;
+}

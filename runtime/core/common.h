@@ -127,6 +127,9 @@ static inline void osc_tensor_assign(osc_tensor *dst, const osc_tensor *src) {
     dst->data = src->data;
     dst->nbytes = src->nbytes;
 }
+/* "[2,3,?]" (a negative dim, unknown or symbolic, as "?") into buf; returns buf. The one
+ * formatter of shapes in messages. */
+const char *osc_dims_str(const int64_t *dims, int32_t rank, char *buf, size_t size);
 /* Product of dims[0..n-1] (1 when n == 0); 0 when any dim is 0, even if the other dims alone
  * would overflow; -1 when n or a dim is negative or the product overflows int64. */
 int64_t osc_dims_prod(const int64_t *dims, int32_t n);

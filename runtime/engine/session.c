@@ -149,18 +149,6 @@ static uint64_t now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static const char *dims_str(const int64_t *dims, int32_t rank, char *buf, size_t size) {
-    size_t p = 0;
-    buf[0] = '\0';
-    p += (size_t)snprintf(buf, size, "[");
-    for (int32_t i = 0; i < rank && p < size; i++) {
-        if (dims[i] < 0) p += (size_t)snprintf(buf + p, size - p, i ? ",?" : "?");
-        else p += (size_t)snprintf(buf + p, size - p, i ? ",%lld" : "%lld", (long long)dims[i]);
-    }
-    if (p < size) snprintf(buf + p, size - p, "]");
-    return buf;
-}
-
 /* A caller tensor must be self-consistent and fit the graph input's declared dtype, rank and
  * static dims (symbolic dims are checked together at run). */
 static osc_status check_input(osc_session *s, int32_t v, const osc_tensor *t) {
@@ -178,11 +166,11 @@ static osc_status check_input(osc_session *s, int32_t v, const osc_tensor *t) {
     size_t need;
     if (count < 0 || !osc_dtype_bytes(t->dtype, count, &need))
         return osc_fail(&s->err, OSC_ERR_ARG, "input '%s': dims %s are negative or overflow",
-                        val->name, dims_str(t->dims, t->rank, got, sizeof got));
+                        val->name, osc_dims_str(t->dims, t->rank, got, sizeof got));
     if (t->nbytes != need || (need && !t->data))
         return osc_fail(&s->err, OSC_ERR_ARG, "input '%s': nbytes is %zu but %s %s needs %zu%s",
                         val->name, t->nbytes, osc_dtype_get(t->dtype)->name,
-                        dims_str(t->dims, t->rank, got, sizeof got), need,
+                        osc_dims_str(t->dims, t->rank, got, sizeof got), need,
                         (need && !t->data) ? " (and data is NULL)" : "");
     int32_t want_dtype = d->dtype ? d->dtype : (val->init ? val->init->dtype : 0);
     if (want_dtype && want_dtype != t->dtype)
@@ -193,8 +181,8 @@ static osc_status check_input(osc_session *s, int32_t v, const osc_tensor *t) {
     for (int32_t i = 0; !bad && i < d->rank; i++) bad = d->dims[i] >= 0 && d->dims[i] != t->dims[i];
     if (bad)
         return osc_fail(&s->err, OSC_ERR_SHAPE, "input '%s': expected shape %s, given %s",
-                        val->name, dims_str(d->dims, d->rank, want, sizeof want),
-                        dims_str(t->dims, t->rank, got, sizeof got));
+                        val->name, osc_dims_str(d->dims, d->rank, want, sizeof want),
+                        osc_dims_str(t->dims, t->rank, got, sizeof got));
     /* whatever the declaration: a string input of unknown shape was once bound unchecked, and a
      * NULL pointer with a length then reached the kernels (found by tests/bad/test_misuse.c) */
     if (t->dtype == OSC_STRING) {
@@ -300,7 +288,7 @@ static osc_status check_output_buffers(osc_session *s) {
             return osc_fail(&s->err, OSC_ERR_ARG, "output '%s' (index %d): the caller buffer has "
                             "%zu bytes; the output, %s %s, needs %zu", name, o, s->out_cap[o],
                             osc_dtype_get(t->dtype)->name,
-                            dims_str(t->dims, t->rank, dims, sizeof dims), t->nbytes);
+                            osc_dims_str(t->dims, t->rank, dims, sizeof dims), t->nbytes);
         for (int32_t i = 0; i < m->n_inputs; i++) {
             const osc_tensor *in = &s->vals[m->input_order[i]];
             if (overlap(s->out_data[o], s->out_cap[o], in->data, in->nbytes))
