@@ -112,9 +112,42 @@ static void json_model(const char *path, const osc_model *m) {
     fputs("]}\n", stdout);
 }
 
+/* The kernel registry: one line (or JSON object) per op version range. */
+static void print_ops(int json) {
+    osc_op_desc d;
+    if (json) printf("{\"opset_newest\":%lld,\"ops\":[", (long long)osc_opset_newest(""));
+    else printf("opset_newest: ai.onnx-%lld\nops: %zu kernel versions\n",
+                (long long)osc_opset_newest(""), osc_op_count());
+    for (size_t i = 0; osc_op_at(i, &d) == OSC_OK; i++) {
+        char ins[32];
+        if (d.max_inputs < 0) snprintf(ins, sizeof ins, "%d or more", (int)d.min_inputs);
+        else if (d.max_inputs == d.min_inputs) snprintf(ins, sizeof ins, "%d", (int)d.min_inputs);
+        else snprintf(ins, sizeof ins, "%d to %d", (int)d.min_inputs, (int)d.max_inputs);
+        if (!json) {
+            printf("  %s-%lld: opsets %lld to %lld, inputs %s, outputs %d%s\n", d.op_type,
+                   (long long)d.since_version, (long long)d.since_version,
+                   (long long)d.until_version, ins, (int)d.n_outputs,
+                   d.deprecated ? " (deprecated)" : "");
+            continue;
+        }
+        fputs(i ? ",{\"domain\":" : "{\"domain\":", stdout);
+        cli_json_str(stdout, domain_name(d.domain));
+        fputs(",\"op_type\":", stdout);
+        cli_json_str(stdout, d.op_type);
+        printf(",\"since_version\":%lld,\"until_version\":%lld,\"min_inputs\":%d,"
+               "\"max_inputs\":", (long long)d.since_version, (long long)d.until_version,
+               (int)d.min_inputs);
+        if (d.max_inputs < 0) fputs("null", stdout);
+        else printf("%d", (int)d.max_inputs);
+        printf(",\"outputs\":%d,\"deprecated\":%s}", (int)d.n_outputs,
+               d.deprecated ? "true" : "false");
+    }
+    if (json) fputs("]}\n", stdout);
+}
+
 int cmd_info(int argc, char **argv) {
     const char *path = NULL;
-    int json = 0;
+    int json = 0, ops = 0;
     osc_options opts;
     osc_options_init(&opts);
     for (int i = 1; i < argc; i++) {
@@ -131,9 +164,18 @@ int cmd_info(int argc, char **argv) {
             json = 1;
             continue;
         }
+        if (!strcmp(argv[i], "--ops")) {
+            ops = 1;
+            continue;
+        }
         if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("info", "unknown option '%s'", argv[i]);
         if (path) return cli_usage_error("info", "one MODEL only, got '%s' too", argv[i]);
         path = argv[i];
+    }
+    if (ops && path) return cli_usage_error("info", "--ops takes no MODEL, got '%s'", path);
+    if (ops) {
+        print_ops(json);
+        return CLI_OK;
     }
     if (!path) return cli_usage_error("info", "missing MODEL");
     osc_model *m = NULL;

@@ -175,6 +175,9 @@ int cmd_run(int argc, char **argv) {
     }
     if (rc == CLI_OK) rc = cli_inputs_load(m, &a.in, "run", &in);
     if (rc == CLI_OK) rc = run_model(m, &a, &in);
+    /* after a successful run only: a failure stays one line on stderr */
+    for (size_t i = 0; rc == CLI_OK && i < osc_model_warning_count(m); i++)
+        fprintf(stderr, "onnx-scatter: warning: %s\n", osc_model_warning(m, i));
     cli_inputs_free(&in);
     if (m) osc_model_free(m);
     cli_input_opts_free(&a.in);

@@ -156,11 +156,18 @@ void usage_test(FILE *f) {
 
 void usage_info(FILE *f) {
     fputs("usage: onnx-scatter info MODEL [--json] [limits]\n"
+          "       onnx-scatter info --ops [--json]\n"
           "\n"
           "Shows the IR version, opsets, inputs and outputs (dtypes, shapes, symbolic dims\n"
           "by name), each node with the kernel version it resolved to, the arena size and\n"
           "the model's warnings.\n"
           "\n"
+          "  --ops                   list the operator versions this build implements (the\n"
+          "                          kernel registry): op, the opsets each kernel serves,\n"
+          "                          inputs and outputs; with --json one object: opset_newest,\n"
+          "                          ops [{domain, op_type, since_version, until_version,\n"
+          "                          min_inputs, max_inputs (null: any number), outputs,\n"
+          "                          deprecated}]\n"
           "  --json                  print one JSON object: model, ir_version, opsets\n"
           "                          [{domain, version}], inputs and outputs [{name, dtype,\n"
           "                          shape (symbolic dims by name, unknown ones null),\n"
@@ -172,7 +179,8 @@ void usage_info(FILE *f) {
     usage_runtime(f);
     fputs("\n"
           "example:\n"
-          "  onnx-scatter info test_scatternd/model.onnx\n",
+          "  onnx-scatter info test_scatternd/model.onnx\n"
+          "  onnx-scatter info --ops\n",
           f);
 }
 

@@ -79,6 +79,49 @@ static void gather_model(int32_t dtype) {
     write_model(name, mw);
 }
 
+/* What the registry's rows mean for a model (tests/cli/versions.sh): a Concat of 20 inputs
+ * (variadic ops take any number), a ScatterND-11 with bfloat16 data (outside the type
+ * constraint of version 11, which adds bfloat16 only at 13), and a ScatterElements model that
+ * imports opset 40, newer than any this build knows. */
+static void version_models(void) {
+    enum { N = 20 };
+    char names[N][8];
+    const char *in[N], *out[1] = {"y"};
+    const int64_t one[2] = {1, 2}, all[2] = {N, 2};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "x%d", i);
+        in[i] = names[i];
+        osc_mw_input(mw, names[i], OSC_FLOAT, 2, one, NULL);
+    }
+    osc_mw_attr_int(mw, osc_mw_node(mw, "Concat", "concat", N, in, 1, out), "axis", 0);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, all, NULL);
+    write_model("concat20.onnx", mw);
+
+    const int64_t d4[1] = {4}, d11[2] = {1, 1}, d1[1] = {1};
+    const char *sin[3] = {"data", "indices", "updates"};
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 11);
+    osc_mw_input(mw, "data", OSC_BFLOAT16, 1, d4, NULL);
+    osc_mw_input(mw, "indices", OSC_INT64, 2, d11, NULL);
+    osc_mw_input(mw, "updates", OSC_BFLOAT16, 1, d1, NULL);
+    osc_mw_node(mw, "ScatterND", "snd", 3, sin, 1, out);
+    osc_mw_output(mw, "y", OSC_BFLOAT16, 1, d4, NULL);
+    write_model("scatternd11_bf16.onnx", mw);
+
+    const int64_t d3[1] = {3}, d2[1] = {2};
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 40);
+    osc_mw_input(mw, "data", OSC_FLOAT, 1, d3, NULL);
+    osc_mw_input(mw, "indices", OSC_INT64, 1, d2, NULL);
+    osc_mw_input(mw, "updates", OSC_FLOAT, 1, d2, NULL);
+    osc_mw_attr_string(mw, osc_mw_node(mw, "ScatterElements", "se", 3, sin, 1, out), "reduction",
+                       "add");
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, d3, NULL);
+    write_model("opset40.onnx", mw);
+}
+
 /* The (2, 3) test arrays of every dtype numpy has, and their descr. */
 static void numpy_arrays(void) {
     static const struct { int32_t dtype; const char *descr; int size; } types[] = {
@@ -275,6 +318,7 @@ int main(int argc, char **argv) {
     numpy_arrays();
     pb_files();
     random_model();
+    version_models();
     node_case("cases/test_ge_float", OSC_FLOAT, 1.0, 0);
     node_case("cases/test_ge_int64", OSC_INT64, 1.0, 0);
     node_case("cases/test_ge_close", OSC_FLOAT, 1.01, 0); /* passes only with --rtol >= 0.01 */
