@@ -3,7 +3,8 @@
 # Usage: tools/gen-support-table.sh ONNX_SCATTER NODE_TEST_DIR [--update README.md | --check README.md]
 # Every test folder runs once; its status counts for every op type its model uses (from `info`),
 # and a SKIP whose message names a node ("node '' (Cast-13): ...") counts for that node's op.
-# Ops that no passing, failing or node-named skipped test uses do not appear.
+# Every op of the kernel registry (`info --ops`) has a row with the versions implemented, tests
+# or not; an op that only skipped tests name (a version not implemented) appears too.
 set -euo pipefail
 tool="$1" dir="$2" mode="${3:-}" readme="${4:-}"
 [ -d "$dir" ] || { echo "node-test folder '$dir' not found" >&2; exit 77; }
@@ -22,13 +23,20 @@ for t in "$dir"/*/; do
       printf '%s' "$line" | sed -n "s/.*\"message\":\"node '[^']*' (\([A-Za-z]*\)-[0-9]*).*/\1 skip/p" >>"$tally" ;;
   esac
 done
+# "Op since" per registry row, then the tally: one table row per op.
 table=$(
-  echo "| op | official tests using it | passed | failed | skipped |"
-  echo "|---|---:|---:|---:|---:|"
-  sort "$tally" | awk '
+  echo "| op | versions | official tests using it | passed | failed | skipped |"
+  echo "|---|---|---:|---:|---:|---:|"
+  { "$tool" info --ops | sed -n 's/^  \([A-Za-z]*\)-\([0-9]*\): .*/\1 v\2/p'; cat "$tally"; } | awk '
+    $2 ~ /^v/ { sep = ($1 in v) ? v[$1] ", " : ""; v[$1] = sep substr($2, 2); next }
     { n[$1]++; c[$1 " " $2]++ }
-    END { for (op in n) printf "| %s | %d | %d | %d | %d |\n", op, n[op], c[op " pass"], c[op " fail"], c[op " skip"] }' |
-    sort
+    END {
+      for (op in v) seen[op] = 1
+      for (op in n) seen[op] = 1
+      for (op in seen)
+        printf "| %s | %s | %d | %d | %d | %d |\n", op, (op in v) ? v[op] : "none", n[op],
+               c[op " pass"], c[op " fail"], c[op " skip"]
+    }' | sort
 )
 case "$mode" in
   "") printf '%s\n' "$table" ;;
