@@ -3,19 +3,20 @@
 
 #include "kernel.h"
 
-static int node_prefix(const osc_kctx *k, char *buf, size_t size) {
+/* "node 'n' (Op-V): " followed by the formatted message, into msg. */
+static void node_message(const osc_kctx *k, char *msg, size_t size, const char *fmt, va_list ap) {
     const osc_node *n = k->node;
-    return snprintf(buf, size, "node '%s' (%s-%lld): ", n->name, n->op_type,
-                    (long long)k->since_version);
+    int p = snprintf(msg, size, "node '%s' (%s-%lld): ", n->name, n->op_type,
+                     (long long)k->since_version);
+    if (p < 0 || (size_t)p >= size) p = 0;
+    vsnprintf(msg + p, size - (size_t)p, fmt, ap);
 }
 
 osc_status osc_kfail(osc_kctx *k, osc_status status, const char *fmt, ...) {
     char msg[OSC_MSG_SIZE];
-    int p = node_prefix(k, msg, sizeof msg);
-    if (p < 0 || (size_t)p >= sizeof msg) p = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg + p, sizeof msg - (size_t)p, fmt, ap);
+    node_message(k, msg, sizeof msg, fmt, ap);
     va_end(ap);
     return osc_fail(k->err, status, "%s", msg);
 }
@@ -23,11 +24,9 @@ osc_status osc_kfail(osc_kctx *k, osc_status status, const char *fmt, ...) {
 void osc_kwarn(osc_kctx *k, const char *fmt, ...) {
     if (!k->warn) return;
     char msg[OSC_MSG_SIZE];
-    int p = node_prefix(k, msg, sizeof msg);
-    if (p < 0 || (size_t)p >= sizeof msg) p = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg + p, sizeof msg - (size_t)p, fmt, ap);
+    node_message(k, msg, sizeof msg, fmt, ap);
     va_end(ap);
     k->warn(k->warn_ud, msg);
 }

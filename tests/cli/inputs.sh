@@ -5,12 +5,8 @@
 # The models and files come from gen_cli_models (written into WORK_DIR/m); the .npy files there
 # are assembled byte by byte, as np.save writes them. Last line: "N passed, N failed".
 # shellcheck disable=SC2016 # checks expand when they run
-tool=$1 work=$2 gen=$3 jq=$4
 . "$(dirname "$0")/lib.sh"
-rm -rf "$work"
-mkdir -p "$work" || exit 1
-m=$work/m
-"$gen" "$m" || { echo "FAIL: gen_cli_models"; exit 1; }
+feature_setup "$@"
 ident='[[0,0,0],[1,1,1]]' # GatherElements(axis 0) with these indices returns data unchanged
 
 # ---- .npy round trips: x.npy -> GatherElements identity -> y.npy, byte for byte ----

@@ -5,6 +5,17 @@
 
 passed=0 failed=0
 
+# feature_setup ONNX_SCATTER WORK_DIR GEN_CLI_MODELS JSON_QUERY SOURCE_DIR: the arguments every
+# feature script gets (tests/cli.cmake): sets tool, work, gen, jq, src, empties $work and writes
+# gen_cli_models' files into $m.
+feature_setup() {
+    tool=$1 work=$2 gen=$3 jq=$4 src=$5
+    rm -rf "$work"
+    mkdir -p "$work" || exit 1
+    m=$work/m
+    "$gen" "$m" || { echo "FAIL: gen_cli_models"; exit 1; }
+}
+
 # check NAME COMMAND...: one result line per check; on failure, the last command's output.
 check() {
     name=$1

@@ -7,12 +7,8 @@
 # usage: limits.sh ONNX_SCATTER WORK_DIR GEN_CLI_MODELS JSON_QUERY SOURCE_DIR
 # Last line: "N passed, N failed".
 # shellcheck disable=SC2016 # checks expand when they run
-tool=$1 work=$2 gen=$3 jq=$4 src=$5
 . "$(dirname "$0")/lib.sh"
-rm -rf "$work"
-mkdir -p "$work" || exit 1
-m=$work/m
-"$gen" "$m" || { echo "FAIL: gen_cli_models"; exit 1; }
+feature_setup "$@"
 ex=$src/examples/scatter_elements
 chain=$src/tests/bad/cases/chain_10000_nodes/model.onnx
 
