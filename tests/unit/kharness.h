@@ -39,7 +39,8 @@ void kh_attr_ints(kh *h, const char *name, const int64_t *v, size_t n);
 void kh_attr_float(kh *h, const char *name, float v);
 void kh_attr_floats(kh *h, const char *name, const float *v, size_t n);
 void kh_attr_tensor(kh *h, const char *name, osc_tensor *t);
-/* Runs check; OSC_ERR_UNSUPPORTED when no kernel row matched. */
+/* Runs the row's init (parses the attributes into the node's params); OSC_ERR_UNSUPPORTED when
+ * no kernel row matched. */
 osc_status kh_check(kh *h);
 /* check (if not done) + infer + allocate output (filled with byte 0xA5) + run.
  * in[i] may be NULL for an omitted optional input. */
