@@ -208,7 +208,7 @@ osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
     if (st) return st;
     const osc_elem_fn loop = n > 0 ? osc_se_loop(data->dtype, red, idx->dtype, w.axis_last)
                                    : NULL;
-    if (n > 0 && !loop) /* validate() found the pair defined; the typed loops cover the same pairs */
+    if (n > 0 && !loop) /* validate() found the pair defined; the loops cover the same ones */
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' is not defined for %s",
                          osc_reduction_name(red), osc_dtype_get(data->dtype)->name);
 
