@@ -11,17 +11,43 @@ enum {
     OP_OR, OP_COUNT
 };
 
+/* The dtypes each version accepts for A and B (the rows' .types in ops/rows_elementwise.h,
+ * from the Changelog), oldest first. */
+#define NO_BF16 OSC_EW_NO_BF16
+static const osc_ew_since k_types_arith[] = {
+    {7, OSC_TS_ARITH_V7}, {13, OSC_TS_ARITH_V13}, {14, OSC_TS_REAL}, {0, 0}};
+static const osc_ew_since k_types_mod[] = {
+    {10, NO_BF16(OSC_TS_REAL)}, {13, OSC_TS_REAL}, {0, 0}};
+static const osc_ew_since k_types_equal[] = {
+    {7, OSC_TS_INDEX | OSC_TS(OSC_BOOL)}, {11, NO_BF16(OSC_TS_REAL | OSC_TS(OSC_BOOL))},
+    {13, OSC_TS_REAL | OSC_TS(OSC_BOOL)},
+    {19, OSC_TS_REAL | OSC_TS(OSC_BOOL) | OSC_TS(OSC_STRING)}, {0, 0}};
+static const osc_ew_since k_types_less[] = {
+    {7, NO_BF16(OSC_TS_FLOAT)}, {9, NO_BF16(OSC_TS_REAL)}, {13, OSC_TS_REAL}, {0, 0}};
+static const osc_ew_since k_types_less_eq[] = {
+    {12, NO_BF16(OSC_TS_REAL)}, {16, OSC_TS_REAL}, {0, 0}};
+static const osc_ew_since k_types_logic[] = {{7, OSC_TS(OSC_BOOL)}, {0, 0}};
+
 typedef struct bin_op {
     const char *name;
     int32_t op;      /* Mod: OP_MOD, turned into OP_FMOD by the attribute */
     bool to_bool;    /* output dtype is bool, not the inputs' */
+    const osc_ew_since *types;
 } bin_op;
 
 static const bin_op k_ops[] = {
-    {"Add", OP_ADD, false},     {"Sub", OP_SUB, false},          {"Mul", OP_MUL, false},
-    {"Div", OP_DIV, false},     {"Mod", OP_MOD, false},          {"Equal", OP_EQ, true},
-    {"Less", OP_LT, true},      {"LessOrEqual", OP_LE, true},    {"Greater", OP_GT, true},
-    {"GreaterOrEqual", OP_GE, true}, {"And", OP_AND, true},      {"Or", OP_OR, true},
+    {"Add", OP_ADD, false, k_types_arith},
+    {"Sub", OP_SUB, false, k_types_arith},
+    {"Mul", OP_MUL, false, k_types_arith},
+    {"Div", OP_DIV, false, k_types_arith},
+    {"Mod", OP_MOD, false, k_types_mod},
+    {"Equal", OP_EQ, true, k_types_equal},
+    {"Less", OP_LT, true, k_types_less},
+    {"LessOrEqual", OP_LE, true, k_types_less_eq},
+    {"Greater", OP_GT, true, k_types_less},
+    {"GreaterOrEqual", OP_GE, true, k_types_less_eq},
+    {"And", OP_AND, true, k_types_logic},
+    {"Or", OP_OR, true, k_types_logic},
 };
 
 static const char *const k_what[2] = {"A", "B"};
@@ -159,26 +185,24 @@ static osc_ew_loop2 loop_get(int32_t dtype, int32_t op) {
 #undef CASE
 }
 
+/* float, double, float16, bfloat16 */
 static bool is_float(int32_t dtype) {
-    return dtype == OSC_FLOAT || dtype == OSC_DOUBLE || dtype == OSC_FLOAT16 ||
-           dtype == OSC_BFLOAT16;
+    return dtype >= 0 && dtype < 64 && (OSC_TS_FLOAT & OSC_TS(dtype)) != 0;
 }
 
-/* What init parses: the op (from the node's op type) and Mod's fmod. */
+/* What init parses: the op (from the node's op type), the dtypes its version accepts and
+ * Mod's fmod. */
 typedef struct bin_params {
     const bin_op *op;
+    osc_typeset types;
     bool fmod;           /* Mod: true = C fmod, false = numpy (the divisor's sign) */
 } bin_params;
 
-static const bin_op *find_op(const char *name) {
-    for (size_t i = 0; i < sizeof k_ops / sizeof k_ops[0]; i++)
-        if (strcmp(k_ops[i].name, name) == 0) return &k_ops[i];
-    return NULL;
-}
-
 osc_status osc_bin_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_none[] = {NULL}, *const k_mod[] = {"fmod", NULL};
-    const bin_op *op = find_op(node->op_type);
+    const bin_op *op = NULL;
+    for (size_t i = 0; i < sizeof k_ops / sizeof k_ops[0] && !op; i++)
+        if (strcmp(k_ops[i].name, node->op_type) == 0) op = &k_ops[i];
     if (!op) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a binary elementwise op");
     osc_status st = osc_attr_known(k, node, op->op == OP_MOD ? k_mod : k_none);
     if (st) return st;
@@ -193,6 +217,7 @@ osc_status osc_bin_init(osc_kctx *k, const osc_node *node, void **params) {
     bin_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
     p->op = op;
+    p->types = osc_ew_types_at(op->types, k->since_version);
     p->fmod = fmod_attr != 0;
     *params = p;
     return OSC_OK;
@@ -206,7 +231,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     const bin_op *op = p->op;
     osc_status st = OSC_OK;
     for (int32_t i = 0; i < 2 && !st; i++) st = osc_ew_input(k, in, n_in, i, k_what[i]);
-    if (!st) st = osc_ew_check_type(k, 0, "A", in[0], osc_ew_types(op->name, k->since_version));
+    if (!st) st = osc_ew_check_type(k, 0, "A", in[0], p->types);
     if (!st) st = osc_check_same_dtype(k, 0, "A", in[0], 1, "B", in[1]);
     if (st) return st;
     int32_t code = op->op;

@@ -18,11 +18,22 @@
 #include "ew_common.h"
 #include "minifloat.h"
 
-/* Attributes init parses. */
+/* The dtypes each version casts from and to (T1 and T2 are the same set in every version; the
+ * rows' .types in ops/rows_elementwise.h, from the Changelog), oldest first. */
+#define NO_CPLX(set) ((set) & ~(OSC_TS(OSC_COMPLEX64) | OSC_TS(OSC_COMPLEX128)))
+static const osc_ew_since k_types[] = {
+    {6, OSC_EW_NO_BF16(OSC_TS_REAL | OSC_TS(OSC_BOOL))}, {9, NO_CPLX(OSC_TS_ALL_V1)},
+    {13, NO_CPLX(OSC_TS_ALL_V13)}, {19, NO_CPLX(OSC_TS_ALL_V19)},
+    {21, NO_CPLX(OSC_TS_ALL_V21)}, {23, NO_CPLX(OSC_TS_ALL_V23)},
+    {24, NO_CPLX(OSC_TS_ALL_V24)}, {25, NO_CPLX(OSC_TS_ALL_V25)}, {0, 0}};
+
+/* What init parses: the attributes, and what the version decides. */
 typedef struct cast_params {
     int32_t to;        /* dtype number */
     bool saturate;
     int32_t round;     /* OSC_MF_UP, OSC_MF_DOWN, OSC_MF_NEAREST */
+    bool inf_to_nan;   /* Cast-19..23: +-Inf -> NaN in the FNUZ kinds even when saturating */
+    osc_typeset types; /* of the input (and of 'to') */
 } cast_params;
 
 enum { K_I64, K_U64, K_F64 }; /* which member of cast_buf a loader filled */
@@ -233,7 +244,8 @@ osc_status osc_cast_init(osc_kctx *k, const osc_node *node, void **params) {
     if (to_v <= 0 || to_v >= OSC_DTYPE_COUNT)
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'to' = %lld is not a dtype number "
                          "(allowed: 1 to %d)", (long long)to_v, OSC_DTYPE_COUNT - 1);
-    if (!(osc_ew_types("Cast", v) & OSC_TBIT(to_v))) /* same status as an input dtype */
+    const osc_typeset types = osc_ew_types_at(k_types, v);
+    if (!(types & OSC_TS(to_v))) /* same status as an input dtype */
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "attribute 'to' = %lld (%s): this version does "
                          "not cast to that dtype", (long long)to_v,
                          osc_dtype_get((int32_t)to_v)->name);
@@ -249,17 +261,18 @@ osc_status osc_cast_init(osc_kctx *k, const osc_node *node, void **params) {
                          "down, nearest", round);
     cast_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
-    *p = (cast_params){(int32_t)to_v, sat != 0, r};
+    *p = (cast_params){(int32_t)to_v, sat != 0, r, v < 24, types};
     *params = p;
     return OSC_OK;
 }
 
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *want) {
+    const cast_params *p = k->params;
     osc_status st = osc_ew_input(k, in, n_in, 0, "input");
-    if (!st) st = osc_ew_check_type(k, 0, "input", in[0], osc_ew_types("Cast", k->since_version));
+    if (!st) st = osc_ew_check_type(k, 0, "input", in[0], p->types);
     if (st) return st;
-    const int32_t from = in[0]->dtype, to = ((const cast_params *)k->params)->to;
+    const int32_t from = in[0]->dtype, to = p->to;
     if (from != to && (from == OSC_STRING || to == OSC_STRING))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "cast from %s to %s: casts between strings and "
                          "numbers are not implemented", osc_dtype_get(from)->name,
@@ -297,7 +310,7 @@ osc_status osc_cast_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     }
     const cast_params *p = k->params;
     /* Cast-19..23 turn +-Inf into NaN in the FNUZ kinds even when saturating; 24+ saturate. */
-    const osc_mf_mode mode = {p->saturate, k->since_version < 24, p->round};
+    const osc_mf_mode mode = {p->saturate, p->inf_to_nan, p->round};
     if (is_packed(to) && bytes) memset(out->data, 0, bytes);
     cast_buf buf;
     for (int64_t i0 = 0; i0 < n; i0 += CHUNK) {

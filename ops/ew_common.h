@@ -7,12 +7,19 @@
 #include "broadcast.h"
 #include "ops.h"
 
-/* A set of dtypes: bit d for dtype number d (every osc_dtype is < 32). */
-#define OSC_TBIT(d) (1u << (d))
+/* The dtypes an op accepts from version `since` on (the spec's type constraint, as the
+ * registry rows' .types list it). A kernel keeps one list per op, oldest first, ended by
+ * {0, 0}; init picks the set of its version once and keeps it in its params. */
+typedef struct osc_ew_since {
+    int64_t since;
+    osc_typeset types;
+} osc_ew_since;
 
-/* The tensor dtypes op version (op_type, since) accepts for its type variable T (Cast: T1 and
- * T2, which are the same set in every version); 0 for an op version the table does not list. */
-uint32_t osc_ew_types(const char *op_type, int64_t since);
+/* A set without bfloat16 (the lists before opset 13 mostly lack it). */
+#define OSC_EW_NO_BF16(set) ((set) & ~OSC_TS(OSC_BFLOAT16))
+
+/* The set of the newest entry of `list` whose since <= version; 0 when there is none. */
+osc_typeset osc_ew_types_at(const osc_ew_since *list, int64_t version);
 
 /* Fails (OSC_ERR_MODEL) unless input i is present and has a valid shape. */
 osc_status osc_ew_input(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t i,
@@ -20,7 +27,7 @@ osc_status osc_ew_input(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
 /* Fails (OSC_ERR_UNSUPPORTED) unless t's dtype is in `types`; the message names the input and
  * lists the dtypes this op version accepts. */
 osc_status osc_ew_check_type(osc_kctx *k, int32_t i, const char *what, const osc_tensor *t,
-                             uint32_t types);
+                             osc_typeset types);
 /* Run time: fails unless there is an output whose dtype and shape equal want's (what infer
  * computed) and whose buffer holds it, and unless each of in[0..n_in-1] (all present) holds its
  * shape. what[i] names input i; what == NULL names them "data_<i>" (variadic Min/Max).

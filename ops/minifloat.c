@@ -7,25 +7,23 @@
 
 #include "onnx_scatter.h"
 
-static const osc_mf_fmt k_f16 = {5, 10, 15, OSC_MF_IEEE};
-static const osc_mf_fmt k_bf16 = {8, 7, 127, OSC_MF_IEEE};
-static const osc_mf_fmt k_e4m3fn = {4, 3, 7, OSC_MF_FN};
-static const osc_mf_fmt k_e4m3fnuz = {4, 3, 8, OSC_MF_FNUZ};
-static const osc_mf_fmt k_e5m2 = {5, 2, 15, OSC_MF_IEEE};
-static const osc_mf_fmt k_e5m2fnuz = {5, 2, 16, OSC_MF_FNUZ};
-static const osc_mf_fmt k_e2m1 = {2, 1, 1, OSC_MF_PLAIN};
-static const osc_mf_fmt k_e8m0 = {8, 0, 127, OSC_MF_E8M0};
+/* The formats, X(dtype, exponent bits, mantissa bits, bias, kind): the one place each
+ * dtype's parameters are written; the lookup below is generated from it. */
+#define MF_FORMATS(X)                                                                       \
+    X(OSC_FLOAT16, 5, 10, 15, OSC_MF_IEEE) X(OSC_BFLOAT16, 8, 7, 127, OSC_MF_IEEE)          \
+    X(OSC_FLOAT8E4M3FN, 4, 3, 7, OSC_MF_FN) X(OSC_FLOAT8E4M3FNUZ, 4, 3, 8, OSC_MF_FNUZ)     \
+    X(OSC_FLOAT8E5M2, 5, 2, 15, OSC_MF_IEEE) X(OSC_FLOAT8E5M2FNUZ, 5, 2, 16, OSC_MF_FNUZ)   \
+    X(OSC_FLOAT4E2M1, 2, 1, 1, OSC_MF_PLAIN) X(OSC_FLOAT8E8M0, 8, 0, 127, OSC_MF_E8M0)
 
 const osc_mf_fmt *osc_mf_get(int32_t dtype) {
     switch (dtype) {
-        case OSC_FLOAT16: return &k_f16;
-        case OSC_BFLOAT16: return &k_bf16;
-        case OSC_FLOAT8E4M3FN: return &k_e4m3fn;
-        case OSC_FLOAT8E4M3FNUZ: return &k_e4m3fnuz;
-        case OSC_FLOAT8E5M2: return &k_e5m2;
-        case OSC_FLOAT8E5M2FNUZ: return &k_e5m2fnuz;
-        case OSC_FLOAT4E2M1: return &k_e2m1;
-        case OSC_FLOAT8E8M0: return &k_e8m0;
+#define MF_CASE(E, EB, MB, BIAS, KIND)                                                      \
+    case E: {                                                                               \
+        static const osc_mf_fmt f = {EB, MB, BIAS, KIND};                                   \
+        return &f;                                                                          \
+    }
+        MF_FORMATS(MF_CASE)
+#undef MF_CASE
         default: return NULL;
     }
 }

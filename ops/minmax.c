@@ -76,16 +76,40 @@ static osc_ew_loop2 loop_get(int32_t dtype, int is_max) {
 #undef CASE
 }
 
+/* The dtypes each version accepts (the rows' .types in ops/rows_elementwise.h, from the
+ * Changelog), oldest first; Min and Max share them. */
+static const osc_ew_since k_types[] = {
+    {6, OSC_EW_NO_BF16(OSC_TS_FLOAT)}, {12, OSC_EW_NO_BF16(OSC_TS_REAL)}, {13, OSC_TS_REAL},
+    {0, 0}};
+
+/* What init parses: which op, the dtypes its version accepts, whether it broadcasts. */
+typedef struct minmax_params {
+    const char *name;   /* "Min" or "Max" */
+    int is_max;         /* 0 Min, 1 Max */
+    bool broadcast;     /* from Min-8/Max-8 on; Min-6/Max-6 need equal shapes */
+    osc_typeset types;
+} minmax_params;
+
 osc_status osc_minmax_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const k_none[] = {NULL};
-    if (strcmp(node->op_type, "Min") != 0 && strcmp(node->op_type, "Max") != 0)
-        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not Min or Max");
-    return osc_attr_known(k, node, k_none);
+    const bool is_min = strcmp(node->op_type, "Min") == 0,
+               is_max = strcmp(node->op_type, "Max") == 0;
+    if (!is_min && !is_max) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not Min or Max");
+    osc_status st = osc_attr_known(k, node, k_none);
+    if (st) return st;
+    minmax_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->name = is_max ? "Max" : "Min";
+    p->is_max = is_max;
+    p->broadcast = k->since_version >= 8;
+    p->types = osc_ew_types_at(k_types, k->since_version);
+    *params = p;
+    return OSC_OK;
 }
 
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *want, osc_ew_loop2 *loop) {
+    const minmax_params *p = k->params;
     char name[32], a[256], b[256];
     if (n_in < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs at least one input; it has none");
     osc_status st = OSC_OK;
@@ -93,8 +117,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
         snprintf(name, sizeof name, "data_%d", (int)i);
         st = osc_ew_input(k, in, n_in, i, name);
         if (!st && i == 0)
-            st = osc_ew_check_type(k, 0, name, in[0],
-                                   osc_ew_types(k->node->op_type, k->since_version));
+            st = osc_ew_check_type(k, 0, name, in[0], p->types);
         if (!st && i > 0) st = osc_check_same_dtype(k, 0, "data_0", in[0], i, name, in[i]);
     }
     if (st) return st;
@@ -102,7 +125,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     osc_same_shape(want, in[0]);
     for (int32_t i = 1; i < n_in; i++) {
         snprintf(name, sizeof name, "data_%d", (int)i);
-        if (k->since_version < 8) { /* Min-6/Max-6: no broadcasting */
+        if (!p->broadcast) { /* Min-6/Max-6: no broadcasting */
             if (in[i]->rank != want->rank ||
                 memcmp(in[i]->dims, want->dims, (size_t)want->rank * sizeof want->dims[0]))
                 return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s) has shape %s but input 0 "
@@ -115,9 +138,9 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
         st = osc_bcast_merge(k, want, i, name, in[i]);
         if (st) return st;
     }
-    *loop = loop_get(in[0]->dtype, strcmp(k->node->op_type, "Max") == 0);
+    *loop = loop_get(in[0]->dtype, p->is_max);
     if (!*loop)
-        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no %s loop for dtype %s", k->node->op_type,
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no %s loop for dtype %s", p->name,
                          osc_dtype_get(in[0]->dtype)->name);
     return OSC_OK;
 }

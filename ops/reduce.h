@@ -1,4 +1,5 @@
-/* reduce.h: per-dtype element combiners for scatter reductions (none, add, mul, max, min). */
+/* reduce.h: the scatter reductions (none, add, mul, max, min): which dtypes define them, and
+ * the element rules (OSC_COMBINE_*) the typed loops expand. */
 #ifndef OSC_REDUCE_H
 #define OSC_REDUCE_H
 
@@ -10,31 +11,29 @@
 
 enum { OSC_RED_NONE = 0, OSC_RED_ADD, OSC_RED_MUL, OSC_RED_MAX, OSC_RED_MIN, OSC_RED_COUNT };
 
-/* dst[j] = f(dst[j], src[j]) for 0 <= j < n, for elements of one dtype. `strings` supplies
- * bytes for concatenated strings; returns false only when that allocation fails. */
-typedef bool (*osc_reduce_fn)(osc_pool *strings, void *dst, const void *src, int64_t n);
-
-/* The combiner for (dtype, reduction); NULL when the pair is not defined (string mul, or a
- * dtype that is not one of OSC_STD_TYPES). Semantics (numpy's, as the ONNX reference):
+/* Whether scatter reduction `reduction` (OSC_RED_*) is defined for elements of `dtype`: for
+ * every dtype of OSC_STD_TYPES and every reduction but string mul; false for any other dtype
+ * or reduction number. The typed loops of ops/scatter_loops.h exist for exactly these pairs.
+ * Semantics (numpy's, as the ONNX reference), the OSC_COMBINE_* rules below:
  *  none: assignment;  integers: add/mul wrap modulo 2^bits, max/min as usual;
  *  float/double: IEEE add/mul, max/min return the NaN when either side is NaN, and keep dst
  *  when equal (so max(-0.0, +0.0) keeps dst); float16/bfloat16: computed in float and rounded
  *  to nearest even after every update; bool: add = or, mul = and, max = or, min = and;
  *  string: add concatenates, max/min compare bytes lexicographically (shorter prefix first);
  *  complex: add/mul complex arithmetic, max/min compare (re, im) lexicographically. */
-osc_reduce_fn osc_reduce_get(int32_t dtype, int32_t reduction);
+bool osc_reduction_defined(int32_t dtype, int32_t reduction);
 
 /* "none", "add", "mul", "max", "min"; OSC_RED_* from a string (-1 when unknown). */
 const char *osc_reduction_name(int32_t reduction);
 int32_t osc_reduction_parse(const char *s);
 
-/* ---- The scalar rules behind every combiner ----
+/* ---- The scalar rules behind every reduction ----
  * OSC_COMBINE_<CLASS>_<RED>(T, a, b) is the new value of an element of storage type T that
  * holds a when update b arrives (CLASS as in OSC_STD_TYPES, RED one of ADD MUL MAX MIN). They
- * are the one definition of the semantics above: osc_reduce_get's span loops and the typed
- * scatter loops of ops/scatter_loops.c both expand them, so every path rounds, wraps and
- * treats NaN the same way. Arguments may be evaluated more than once. String add is not an
- * expression (it allocates): osc_string_append. */
+ * are the one definition of the semantics above: the typed scatter loops (ops/scatter_loops.c,
+ * ops/scatter_bucket.c) expand them, so every path rounds, wraps and treats NaN the same way.
+ * Arguments may be evaluated more than once. String add is not an expression (it allocates):
+ * osc_string_append. */
 #define OSC_IS_NAN(x) ((x) != (x))
 /* numpy maximum/minimum: keep a when a >= b (or a is NaN), else b (so a NaN in b wins too) */
 #define OSC_FMAX(a, b) (((a) >= (b) || OSC_IS_NAN(a)) ? (a) : (b))

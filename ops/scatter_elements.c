@@ -35,7 +35,7 @@ osc_status osc_se_init(osc_kctx *k, const osc_node *node, void **params) {
 /* Everything infer promises and run relies on; O(rank), so run repeats it rather than trust
  * that infer saw the same shapes. */
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           int32_t *axis_out, osc_reduce_fn *fn_out) {
+                           int32_t *axis_out) {
     const osc_se_params *p = k->params;
     char a[256], b[256];
     for (int32_t i = 0; i < 3; i++) {
@@ -76,21 +76,18 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                              "written out of bounds", osc_kinput_name(k, 1),
                              (long long)idx->dims[d], (int)d, osc_kinput_name(k, 0),
                              (long long)data->dims[d]);
-    int32_t red = p->reduction;
-    osc_reduce_fn fn = osc_reduce_get(data->dtype, red);
-    if (!fn)
+    const int32_t red = p->reduction;
+    if (!osc_reduction_defined(data->dtype, red))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' is not defined for %s",
                          osc_reduction_name(red), osc_dtype_get(data->dtype)->name);
     *axis_out = axis;
-    *fn_out = fn;
     return OSC_OK;
 }
 
 osc_status osc_se_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
                         int32_t n_out) {
     int32_t axis;
-    osc_reduce_fn fn;
-    osc_status st = validate(k, in, n_in, &axis, &fn);
+    osc_status st = validate(k, in, n_in, &axis);
     if (st) return st;
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     osc_same_shape(&out[0], in[0]);
@@ -168,8 +165,7 @@ static void se_part(void *ctx, int32_t part, int32_t parts) {
 osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
                       int32_t n_out) {
     int32_t axis;
-    osc_reduce_fn fn;
-    osc_status st = validate(k, in, n_in, &axis, &fn);
+    osc_status st = validate(k, in, n_in, &axis);
     if (st) return st;
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     const osc_tensor *data = in[0], *idx = in[1], *upd = in[2];
@@ -212,7 +208,7 @@ osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
     if (st) return st;
     const osc_elem_fn loop = n > 0 ? osc_se_loop(data->dtype, red, idx->dtype, w.axis_last)
                                    : NULL;
-    if (n > 0 && !loop) /* validate() found a combiner; the typed loops cover the same pairs */
+    if (n > 0 && !loop) /* validate() found the pair defined; the loops cover the same ones */
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' is not defined for %s",
                          osc_reduction_name(red), osc_dtype_get(data->dtype)->name);
 

@@ -9,9 +9,10 @@
 #include "../runtime/core/tpool.h"
 #include "onnx_scatter.h"
 
-/* The loops replace a call through osc_reduce_fn per element (and an index-type switch per
- * element) by one call per block: each function is generated from OSC_STD_TYPES and the
- * OSC_COMBINE_* rules of runtime/reduce.h, so results are bit-identical to osc_reduce_get's.
+/* One call per block, no call or index-type switch per element: each function is generated
+ * from OSC_STD_TYPES and the OSC_COMBINE_* rules of ops/reduce.h, so every path (direct,
+ * bucketed, threaded) combines bit for bit the same way. Implemented in scatter_loops.c (the
+ * direct loops), scatter_walk.c (the block walk) and scatter_bucket.c (the bucketed drivers).
  * With reduction none only the element size matters, so those loops exist per size (1, 2, 4,
  * 8, 16 bytes) and move bytes. The direct loops check no index: the kernel has checked every
  * index against its range before calling, as the kernel contract requires (the bucketed
@@ -114,7 +115,7 @@ osc_nd_fn osc_gnd_loop(int32_t dtype);
 
 /* ---- Bucketed scatters (large outputs) ----
  * The elements are partitioned by output region first and applied region by region, each
- * region copied from data just before (see scatter_loops.c). The partition checks every
+ * region copied from data just before (see scatter_bucket.c). The partition checks every
  * index, so the caller runs no index check of its own first. Nothing is written to `out`
  * unless the result is OSC_BK_DONE. */
 typedef enum osc_bk_result {

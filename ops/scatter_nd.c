@@ -15,7 +15,6 @@ typedef struct snd_geom {
     int64_t n_tuples;  /* prod(indices.shape[:-1]) */
     int64_t slice;     /* prod(data.shape[k:]): elements one update slice covers */
     int64_t count;     /* elements of data */
-    osc_reduce_fn fn;
 } snd_geom;
 
 /* "[a0,...,b0,...]": the concatenation of two dim lists, for messages. */
@@ -72,8 +71,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
         return osc_kfail(k, OSC_ERR_LIMIT, "input 2 'updates' (%s): slice sizes overflow int64",
                          osc_kinput_name(k, 2));
     const int32_t red = ((const osc_snd_params *)k->params)->reduction;
-    g->fn = osc_reduce_get(data->dtype, red);
-    if (!g->fn)
+    if (!osc_reduction_defined(data->dtype, red))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' is not defined for dtype %s "
                          "(input 0 'data' (%s))", osc_reduction_name(red),
                          osc_dtype_get(data->dtype)->name, osc_kinput_name(k, 0));
@@ -155,7 +153,7 @@ osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
     osc_nd_block b = {.dst = dst, .src = upd->data, .idx = idx->data, .dims = data->dims,
                       .stride = stride, .tuples = g.n_tuples, .slice = g.slice, .k = g.k,
                       .strings = k->strings};
-    /* Single elements into a large output: bucket by bucket (see ops/scatter_loops.c); that
+    /* Single elements into a large output: bucket by bucket (see ops/scatter_bucket.c); that
      * path checks every tuple itself and writes nothing unless all passed. */
     if (g.slice == 1 && g.count > 0 && osc_bucket_pays(need, g.n_tuples) &&
         osc_snd_bucketed(k->scratch, k->tpool, &b, data->dtype, red, dst,
@@ -164,7 +162,7 @@ osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
     /* every tuple component against its data dim, before any write */
     if ((st = osc_check_index_tuples(k, idx, g.n_tuples * g.k, g.k, data->dims, 0))) return st;
     const osc_nd_fn loop = osc_snd_loop(data->dtype, red);
-    if (!loop) /* geometry() found a combiner; the typed loops cover the same pairs */
+    if (!loop) /* geometry() found the pair defined; the typed loops cover the same pairs */
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' is not defined for dtype %s "
                          "(input 0 'data' (%s))", osc_reduction_name(red),
                          osc_dtype_get(data->dtype)->name, osc_kinput_name(k, 0));

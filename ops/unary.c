@@ -68,12 +68,31 @@ static unary_loop loop_get(int32_t dtype, int32_t op) {
 #undef CASE
 }
 
-static int32_t op_code(const char *name) {
-    if (strcmp(name, "Neg") == 0) return U_NEG;
-    if (strcmp(name, "Abs") == 0) return U_ABS;
-    if (strcmp(name, "Not") == 0) return U_NOT;
-    return -1;
-}
+/* The dtypes each version accepts (the rows' .types in ops/rows_elementwise.h, from the
+ * Changelog), oldest first. */
+static const osc_ew_since k_neg[] = {
+    {6, OSC_EW_NO_BF16(OSC_TS_SIGNED)}, {13, OSC_TS_SIGNED}, {0, 0}};
+static const osc_ew_since k_abs[] = {{6, OSC_EW_NO_BF16(OSC_TS_REAL)}, {13, OSC_TS_REAL}, {0, 0}};
+static const osc_ew_since k_not[] = {{1, OSC_TS(OSC_BOOL)}, {0, 0}};
+static const osc_ew_since k_ident[] = {
+    {1, OSC_TS_ALL_V1},   {13, OSC_TS_ALL_V13}, {19, OSC_TS_ALL_V19}, {21, OSC_TS_ALL_V21},
+    {23, OSC_TS_ALL_V23}, {24, OSC_TS_ALL_V24}, {25, OSC_TS_ALL_V25}, {0, 0}};
+
+typedef struct unary_op {
+    const char *name;
+    int32_t op;                  /* U_* */
+    const osc_ew_since *types;
+} unary_op;
+
+static const unary_op k_ops[U_COUNT] = {
+    {"Neg", U_NEG, k_neg}, {"Abs", U_ABS, k_abs}, {"Not", U_NOT, k_not}};
+
+/* What init parses: the op (Neg, Abs, Not; Identity needs none) and the dtypes its version
+ * accepts. */
+typedef struct unary_params {
+    const unary_op *op;
+    osc_typeset types;
+} unary_params;
 
 /* No version of Neg, Abs, Not or Identity from opset 6 on has an attribute. */
 static osc_status check_no_attrs(osc_kctx *k, const osc_node *node) {
@@ -81,13 +100,22 @@ static osc_status check_no_attrs(osc_kctx *k, const osc_node *node) {
     return osc_attr_known(k, node, k_none);
 }
 
+static osc_status make_params(osc_kctx *k, const unary_op *op, const osc_ew_since *types,
+                              void **params) {
+    unary_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->op = op;
+    p->types = osc_ew_types_at(types, k->since_version);
+    *params = p;
+    return OSC_OK;
+}
+
 /* Shared by both kernels: X present, its dtype allowed by this version, *want = X's shape. */
 static osc_status validate_x(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                              const char *what, osc_tensor *want) {
+    const unary_params *p = k->params;
     osc_status st = osc_ew_input(k, in, n_in, 0, what);
-    if (!st)
-        st = osc_ew_check_type(k, 0, what, in[0],
-                               osc_ew_types(k->node->op_type, k->since_version));
+    if (!st) st = osc_ew_check_type(k, 0, what, in[0], p->types);
     if (st) return st;
     memset(want, 0, sizeof *want);
     osc_same_shape(want, in[0]);
@@ -95,21 +123,23 @@ static osc_status validate_x(osc_kctx *k, const osc_tensor *const *in, int32_t n
 }
 
 osc_status osc_unary_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
-    if (op_code(node->op_type) < 0)
-        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a unary elementwise op");
-    return check_no_attrs(k, node);
+    const unary_op *op = NULL;
+    for (int32_t i = 0; i < U_COUNT && !op; i++)
+        if (strcmp(k_ops[i].name, node->op_type) == 0) op = &k_ops[i];
+    if (!op) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a unary elementwise op");
+    osc_status st = check_no_attrs(k, node);
+    if (st) return st;
+    return make_params(k, op, op->types, params);
 }
 
 static osc_status unary_validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                  osc_tensor *want, unary_loop *loop) {
-    int32_t op = op_code(k->node->op_type);
-    if (op < 0) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a unary elementwise op");
+    const unary_op *op = ((const unary_params *)k->params)->op;
     osc_status st = validate_x(k, in, n_in, "X", want);
     if (st) return st;
-    *loop = loop_get(in[0]->dtype, op);
+    *loop = loop_get(in[0]->dtype, op->op);
     if (!*loop)
-        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no %s loop for dtype %s", k->node->op_type,
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no %s loop for dtype %s", op->name,
                          osc_dtype_get(in[0]->dtype)->name);
     return OSC_OK;
 }
@@ -139,8 +169,9 @@ osc_status osc_unary_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
 }
 
 osc_status osc_ident_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
-    return check_no_attrs(k, node);
+    osc_status st = check_no_attrs(k, node);
+    if (st) return st;
+    return make_params(k, NULL, k_ident, params);
 }
 
 osc_status osc_ident_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,

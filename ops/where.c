@@ -36,19 +36,32 @@ static where_loop loop_get(int32_t dtype) {
 
 static const char *const k_what[3] = {"condition", "X", "Y"};
 
+/* The dtypes X and Y may have per version (the rows' .types in ops/rows_elementwise.h, from
+ * the Changelog), oldest first; condition is bool in every version. */
+static const osc_ew_since k_types[] = {{9, OSC_TS_ALL_V1}, {16, OSC_TS_ALL_V13}, {0, 0}};
+
+/* What init parses: the dtypes of X and Y this version accepts. */
+typedef struct where_params {
+    osc_typeset types;
+} where_params;
+
 osc_status osc_where_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const k_none[] = {NULL};
-    return osc_attr_known(k, node, k_none);
+    osc_status st = osc_attr_known(k, node, k_none);
+    if (st) return st;
+    where_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->types = osc_ew_types_at(k_types, k->since_version);
+    *params = p;
+    return OSC_OK;
 }
 
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *want, where_loop *loop) {
     osc_status st = OSC_OK;
     for (int32_t i = 0; i < 3 && !st; i++) st = osc_ew_input(k, in, n_in, i, k_what[i]);
-    if (!st) st = osc_ew_check_type(k, 0, "condition", in[0], OSC_TBIT(OSC_BOOL));
-    if (!st)
-        st = osc_ew_check_type(k, 1, "X", in[1], osc_ew_types("Where", k->since_version));
+    if (!st) st = osc_ew_check_type(k, 0, "condition", in[0], OSC_TS(OSC_BOOL));
+    if (!st) st = osc_ew_check_type(k, 1, "X", in[1], ((const where_params *)k->params)->types);
     if (!st) st = osc_check_same_dtype(k, 1, "X", in[1], 2, "Y", in[2]);
     if (st) return st;
     memset(want, 0, sizeof *want);

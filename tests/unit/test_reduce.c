@@ -1,4 +1,7 @@
-/* test_reduce.c: the scatter combiners of runtime/reduce.c, per class, against hand values. */
+/* test_reduce.c: the scatter reductions of ops/reduce.h, per class, against hand values: which
+ * (dtype, reduction) pairs are defined, and the OSC_COMBINE_* rules, each checked both as the
+ * rule itself and through the library's typed loop (ops/scatter_loops.h), which must agree
+ * bit for bit. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,12 +13,74 @@
 
 #include "runtime/core/dtype.h"
 #include "ops/reduce.h"
+#include "ops/scatter_loops.h"
 
-/* dst = f(dst, src) elementwise through the table, for non-string classes. */
-static void apply(int32_t dtype, int32_t red, void *dst, const void *src, int64_t n) {
-    osc_reduce_fn fn = osc_reduce_get(dtype, red);
+/* dst[j] = rule(dst[j], src[j]) for j < n: the OSC_COMBINE_* rule of the dtype's class
+ * expanded per dtype from OSC_STD_TYPES (none: assignment), as the typed loops expand it.
+ * String add is not a rule (it allocates): see test_string_add_concatenates. */
+#define RULE_LOOP(T, CLS, RED)                                                              \
+    for (int64_t j = 0; j < n; j++) d_[j] = OSC_COMBINE_##CLS##_##RED(T, d_[j], s_[j]);     \
+    return
+#define RULE_CASES_ANY(T, CLS)                                                              \
+    case OSC_RED_ADD: RULE_LOOP(T, CLS, ADD);                                               \
+    case OSC_RED_MUL: RULE_LOOP(T, CLS, MUL);                                               \
+    case OSC_RED_MAX: RULE_LOOP(T, CLS, MAX);                                               \
+    case OSC_RED_MIN: RULE_LOOP(T, CLS, MIN);
+#define RULE_CASES_FLOAT RULE_CASES_ANY
+#define RULE_CASES_F16 RULE_CASES_ANY
+#define RULE_CASES_BF16 RULE_CASES_ANY
+#define RULE_CASES_SINT RULE_CASES_ANY
+#define RULE_CASES_UINT RULE_CASES_ANY
+#define RULE_CASES_BOOL RULE_CASES_ANY
+#define RULE_CASES_COMPLEX RULE_CASES_ANY
+#define RULE_CASES_STRING(T, CLS)                                                           \
+    case OSC_RED_MAX: RULE_LOOP(T, CLS, MAX);                                               \
+    case OSC_RED_MIN: RULE_LOOP(T, CLS, MIN);
+static void rule_apply(int32_t dtype, int32_t red, void *dst, const void *src, int64_t n) {
+    switch (dtype) {
+#define CASE(E, T, CLS)                                                                     \
+    case E: {                                                                               \
+        T *d_ = dst;                                                                        \
+        const T *s_ = src;                                                                  \
+        switch (red) {                                                                      \
+            case OSC_RED_NONE: memmove(dst, src, (size_t)n * sizeof(T)); return;            \
+            RULE_CASES_##CLS(T, CLS)                                                        \
+            default: break;                                                                 \
+        }                                                                                   \
+        break;                                                                              \
+    }
+        OSC_STD_TYPES(CASE)
+#undef CASE
+        default: break;
+    }
+    fail_msg("no rule for dtype %d reduction %d", (int)dtype, (int)red);
+}
+
+/* The typed ScatterElements loop over one row of n elements, indices 0..n-1 (axis innermost):
+ * dst[j] = f(dst[j], src[j]). -1 when done, else the element where string add failed. */
+static int64_t loop_apply(int32_t dtype, int32_t red, osc_pool *strings, void *dst,
+                          const void *src, int64_t n) {
+    int64_t idx[16];
+    assert_true(n <= 16);
+    for (int64_t j = 0; j < n; j++) idx[j] = j;
+    osc_elem_fn fn = osc_se_loop(dtype, red, OSC_INT64, true);
     assert_non_null(fn);
-    assert_true(fn(NULL, dst, src, n));
+    const osc_elem_block b = {.dst = dst, .src = src, .idx = idx, .rows = 1, .n = n,
+                              .s = n, .astride = 1, .strings = strings};
+    return fn(&b);
+}
+
+/* dst = f(dst, src) elementwise by the rule, for non-string-add pairs; the typed loop must
+ * give the same bytes. */
+static void apply(int32_t dtype, int32_t red, void *dst, const void *src, int64_t n) {
+    assert_true(osc_reduction_defined(dtype, red));
+    const size_t bytes = (size_t)n * (osc_dtype_get(dtype)->bits / 8);
+    unsigned char via_loop[256];
+    assert_true(bytes <= sizeof via_loop);
+    memcpy(via_loop, dst, bytes);
+    rule_apply(dtype, red, dst, src, n);
+    assert_int_equal(loop_apply(dtype, red, NULL, via_loop, src, n), -1);
+    assert_memory_equal(via_loop, dst, bytes);
 }
 
 static osc_string S(const char *s) { return (osc_string){s, strlen(s)}; }
@@ -26,9 +91,9 @@ static void assert_string_is(osc_string s, const char *want, size_t want_len) {
                  (int)want_len, want);
 }
 
-/* ---- the table ---- */
+/* ---- which pairs are defined ---- */
 
-static void test_table_covers_every_std_dtype(void **state) {
+static void test_defined_for_every_std_dtype(void **state) {
     (void)state;
     static const int32_t std[] = {
 #define X(E, T, CLS) E,
@@ -38,18 +103,27 @@ static void test_table_covers_every_std_dtype(void **state) {
     assert_int_equal(sizeof std / sizeof std[0], 16);
     for (size_t i = 0; i < sizeof std / sizeof std[0]; i++)
         for (int32_t r = 0; r < OSC_RED_COUNT; r++) {
-            osc_reduce_fn fn = osc_reduce_get(std[i], r);
-            if (std[i] == OSC_STRING && r == OSC_RED_MUL)
-                assert_null(fn);
-            else if (!fn)
-                fail_msg("no combiner for dtype %d reduction %d", (int)std[i], (int)r);
+            const bool want = !(std[i] == OSC_STRING && r == OSC_RED_MUL);
+            if (osc_reduction_defined(std[i], r) != want)
+                fail_msg("dtype %d reduction %d: defined %d, want %d", (int)std[i], (int)r,
+                         (int)!want, (int)want);
+            /* the typed loops exist for exactly the defined pairs */
+            for (int32_t it = 0; it < 2; it++)
+                for (int last = 0; last < 2; last++)
+                    assert_true((osc_se_loop(std[i], r, it ? OSC_INT64 : OSC_INT32, last) !=
+                                 NULL) == want);
+            assert_true((osc_snd_loop(std[i], r) != NULL) == want);
         }
     static const int32_t not_std[] = {OSC_UNDEFINED, OSC_INT4, OSC_UINT4, OSC_FLOAT8E4M3FN,
-                                      OSC_FLOAT4E2M1, OSC_INT2, -1, OSC_DTYPE_COUNT, 1000};
+                                      OSC_FLOAT4E2M1, OSC_INT2, -1, OSC_DTYPE_COUNT, 64, 1000};
     for (size_t i = 0; i < sizeof not_std / sizeof not_std[0]; i++)
-        for (int32_t r = 0; r < OSC_RED_COUNT; r++) assert_null(osc_reduce_get(not_std[i], r));
-    assert_null(osc_reduce_get(OSC_FLOAT, -1));
-    assert_null(osc_reduce_get(OSC_FLOAT, OSC_RED_COUNT));
+        for (int32_t r = 0; r < OSC_RED_COUNT; r++) {
+            assert_false(osc_reduction_defined(not_std[i], r));
+            assert_null(osc_se_loop(not_std[i], r, OSC_INT64, true));
+            assert_null(osc_snd_loop(not_std[i], r));
+        }
+    assert_false(osc_reduction_defined(OSC_FLOAT, -1));
+    assert_false(osc_reduction_defined(OSC_FLOAT, OSC_RED_COUNT));
 }
 
 static void test_reduction_names(void **state) {
@@ -361,23 +435,23 @@ static void test_string_add_concatenates(void **state) {
     osc_allocator_init(&a, NULL);
     osc_pool pool;
     osc_pool_init(&pool, &a, 0);
-    osc_reduce_fn add = osc_reduce_get(OSC_STRING, OSC_RED_ADD);
-    assert_non_null(add);
+    /* through the typed loop, which appends with osc_string_append */
     static const char ab[] = "ab";
     osc_string d[3] = {{ab, 2}, S(""), {ab, 2}};
     const osc_string s[3] = {S("cd"), S("cd"), S("")};
-    assert_true(add(&pool, d, s, 3));
+    assert_int_equal(loop_apply(OSC_STRING, OSC_RED_ADD, &pool, d, s, 3), -1);
     assert_string_is(d[0], "abcd", 4);
     assert_string_is(d[1], "cd", 2);
     assert_ptr_equal(d[2].ptr, ab); /* nothing appended */
     assert_string_is(d[2], "ab", 2);
-    assert_true(add(&pool, d, s, 1));
+    assert_int_equal(loop_apply(OSC_STRING, OSC_RED_ADD, &pool, d, s, 1), -1);
     assert_string_is(d[0], "abcdcd", 6);
     assert_string_is(s[0], "cd", 2);
     assert_memory_equal(ab, "ab", 3); /* the source bytes are never written */
     osc_pool_free(&pool);
 
-    /* the pool's allocation failing is reported, not a crash */
+    /* the pool's allocation failing is reported, not a crash: the loop names element 0 and
+     * osc_string_append leaves the string as it was */
     osc_options opts;
     osc_options_init(&opts);
     opts.max_bytes = 1;
@@ -385,13 +459,15 @@ static void test_string_add_concatenates(void **state) {
     osc_pool_init(&pool, &a, 0);
     osc_string g[1] = {S("x")};
     const osc_string h[1] = {S("y")};
-    assert_false(add(&pool, g, h, 1));
+    assert_int_equal(loop_apply(OSC_STRING, OSC_RED_ADD, &pool, g, h, 1), 0);
+    assert_false(osc_string_append(&pool, &g[0], h[0]));
+    assert_string_is(g[0], "x", 1);
     osc_pool_free(&pool);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table_covers_every_std_dtype),
+        cmocka_unit_test(test_defined_for_every_std_dtype),
         cmocka_unit_test(test_reduction_names),
         cmocka_unit_test(test_none_assigns),
         cmocka_unit_test(test_unsigned_wrap),
