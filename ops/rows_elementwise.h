@@ -1,7 +1,7 @@
 /* rows_elementwise.h: registry rows of the elementwise ops (included inside ops/registry.c's
  * table). Every version in effect from opset 7 on; a version older than 7 is listed when it is
  * still the current one at opset 7 (Neg-6, Abs-6, Min-6, Max-6, Not-1, Cast-6, Identity-1).
- * Rows of one op share init/infer/run, which consult k->since_version. .types from
+ * Rows of one op share init/infer/run; init reads k->since_version. .types from
  * ../shared/spec/onnx-Changelog.md. */
     {.op = "Add", .since = 7, .until = 12, .inputs = {2, 2}, .outputs = 1,
      .types = {OSC_TS_ARITH_V7}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run},
