@@ -41,7 +41,7 @@ endif()
 add_custom_target(osc-regen-cases COMMAND osc-gen-cases "${CMAKE_CURRENT_SOURCE_DIR}/cases"
   COMMENT "Regenerating tests/cases from tests/cases/cases.c")
 
-# The same library built with tiny size thresholds (runtime/tpool.h, ops/scatter_loops.*), so
+# The same library built with tiny size thresholds (runtime/core/tpool.h, ops/scatter_loops.*), so
 # the small random cases of test_diff take every threaded, bucketed and row-fused path: run
 # with opts.threads 1, 2 and 3 (OSC_DIFF_THREADS), each case checked against the oracle.
 foreach(_t osc_ops osc_runtime)
