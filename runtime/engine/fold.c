@@ -5,10 +5,11 @@
  * output of a folded node. */
 static bool is_constant(const osc_value *val) { return val->init && !val->is_input; }
 
-/* Computes at load every node whose inputs are constants (or, for Shape/Size, have static
- * shapes), so shape subgraphs (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) cost nothing
- * at run. Outputs over OSC_FOLD_MAX bytes stay nodes, to bound the model's memory. A folded
- * node's outputs become constants in the model's pool; the node no longer runs. */
+/* Computes at load every node whose inputs are constants (or, for rows flagged OSC_KF_SHAPE_ONLY
+ * such as Shape and Size, have static shapes), so shape subgraphs (Shape -> Gather -> Unsqueeze
+ * -> Concat -> Reshape) cost nothing at run. Outputs over OSC_FOLD_MAX bytes stay nodes, to
+ * bound the model's memory. A folded node's outputs become constants in the model's pool; the
+ * node no longer runs. */
 #define OSC_FOLD_MAX ((size_t)1 << 20)
 osc_status osc_fold_constants(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;

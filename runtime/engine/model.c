@@ -23,7 +23,8 @@ static void copy_msg(char *msg, size_t msg_size, const osc_err *err) {
     if (msg && msg_size) snprintf(msg, msg_size, "%s", err->msg);
 }
 
-/* Fields a newer header may give meaning to must be zero, so that meaning is never ignored. */
+/* opts.threads within range; fields a newer header may give meaning to must be zero, so that
+ * meaning is never ignored. */
 static osc_status check_options(const osc_options *opts, osc_err *err) {
     if (!opts) return OSC_OK;
     if (opts->threads < 0 || opts->threads > OSC_MAX_THREADS)

@@ -15,8 +15,10 @@ struct osc_model {
     int32_t *input_order;  /* value ids */
     int32_t *last_use;     /* per value: last consuming node; n_nodes for graph outputs; -1 */
     int32_t *buf_of;       /* per value: arena buffer id, -1 when not in the arena */
-    int32_t n_bufs;        /* buffers: node outputs, in-place outputs share their data's */
-    int32_t *buf_first;    /* per buffer: producing node */
+    /* buffers: one per node output (an in-place output shares its input's), plus one per graph
+     * input a node writes in place (opts.inplace_inputs) */
+    int32_t n_bufs;
+    int32_t *buf_first;    /* per buffer: producing node (0 for a caller input buffer) */
     int32_t *buf_last;     /* per buffer: last node that needs it */
     /* per buffer: the input (input_order index) whose caller buffer holds it, -1 for arena
      * buffers. Only with opts.inplace_inputs; such buffers take no arena space. */

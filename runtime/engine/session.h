@@ -17,13 +17,15 @@ struct osc_session {
     bool inferred;            /* vals hold the shapes for plan_inputs */
     bool planned;             /* offsets hold a plan for those shapes and `direct` */
     /* per buffer (n_bufs + 1 entries each) */
-    uint64_t *offsets;        /* place in the arena */
+    uint64_t *offsets;        /* place in the arena (dynamic runs: in the current stage's) */
     uint64_t *need;           /* bytes its values need */
     uint64_t *sizes;          /* planner input */
     int32_t *scratch;         /* planner scratch, 3 per buffer */
     int32_t *direct;          /* output index whose caller buffer holds it, or -1 */
     int32_t *plan_direct;     /* `direct` the current plan was made for */
-    bool *external;           /* direct[b] >= 0, as the planner takes it */
+    /* takes no arena space in the plan being made: static runs direct[b] >= 0, dynamic runs
+     * not made by the current stage */
+    bool *external;
     void *arena;
     uint64_t arena_size;
     osc_pool strings;         /* bytes of strings made during a run */
