@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "loader/writer.h"
+#include "tests/support/writer.h"
 #include "onnx_scatter.h"
 
 static int write_file(const char *dir, const char *name, const void *buf, size_t len) {

@@ -7,17 +7,19 @@ target_link_libraries(test_bad PRIVATE onnxscatter osc_flags)
 
 # Limits, memory-mapped external data, pool cleanups (cmocka; protobuf-c for external models).
 osc_unit_test(test_limits bad/test_limits.c)
-target_link_libraries(test_limits PRIVATE osc_proto)
+target_link_libraries(test_limits PRIVATE osc_proto osc_test_support)
 set_tests_properties(test_limits PROPERTIES LABELS "unit;bad")
 
 # Every public call and writer call with NULL or inconsistent arguments.
 osc_unit_test(test_misuse bad/test_misuse.c)
+target_link_libraries(test_misuse PRIVATE osc_test_support)
 set_tests_properties(test_misuse PROPERTIES LABELS "unit;bad")
 # Every kernel row called directly with no outputs, no inputs, a mismatched output: refused.
 osc_unit_test(test_kernel_contract bad/test_kernel_contract.c)
 set_tests_properties(test_kernel_contract PROPERTIES LABELS "unit;bad")
 # The companion kernels on every numeric dtype against references computed in the test.
 osc_unit_test(test_sweep bad/test_sweep.c)
+target_link_libraries(test_sweep PRIVATE osc_test_support)
 set_tests_properties(test_sweep PROPERTIES LABELS "unit;bad")
 
 set(_bad "${CMAKE_CURRENT_SOURCE_DIR}/bad")

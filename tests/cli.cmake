@@ -18,6 +18,7 @@ foreach(_t compare print npy literal random)
   target_link_libraries(test_cli_${_t} PRIVATE osc_cli_core)
   set_tests_properties(test_cli_${_t} PROPERTIES LABELS "unit;cli")
 endforeach()
+target_link_libraries(test_cli_random PRIVATE osc_test_support) # writes models
 
 if(NOT TARGET onnx-scatter)
   return() # OSC_BUILD_TOOLS=OFF: nothing to run these through
@@ -55,7 +56,7 @@ set_tests_properties(cli_behaviour PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LA
 
 # Feature tests of the command line: generated models and files, a strict JSON checker.
 add_executable(gen_cli_models cli/gen_cli_models.c)
-target_link_libraries(gen_cli_models PRIVATE onnxscatter osc_flags)
+target_link_libraries(gen_cli_models PRIVATE onnxscatter osc_test_support osc_flags)
 add_executable(json_query cli/json_query.c)
 target_link_libraries(json_query PRIVATE osc_flags)
 foreach(_s inputs json bench testcmd docs limits versions)

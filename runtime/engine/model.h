@@ -1,4 +1,4 @@
-/* model.h: the prepared model shared by model.c (load, introspection), plan.c and session.c. */
+/* model.h: the prepared model (struct osc_model) and the calls between the engine's files. */
 #ifndef OSC_MODEL_H
 #define OSC_MODEL_H
 
@@ -15,8 +15,10 @@ struct osc_model {
     int32_t *input_order;  /* value ids */
     int32_t *last_use;     /* per value: last consuming node; n_nodes for graph outputs; -1 */
     int32_t *buf_of;       /* per value: arena buffer id, -1 when not in the arena */
-    int32_t n_bufs;        /* buffers: node outputs, in-place outputs share their data's */
-    int32_t *buf_first;    /* per buffer: producing node */
+    /* buffers: one per node output (an in-place output shares its input's), plus one per graph
+     * input a node writes in place (opts.inplace_inputs) */
+    int32_t n_bufs;
+    int32_t *buf_first;    /* per buffer: producing node (0 for a caller input buffer) */
     int32_t *buf_last;     /* per buffer: last node that needs it */
     /* per buffer: the input (input_order index) whose caller buffer holds it, -1 for arena
      * buffers. Only with opts.inplace_inputs; such buffers take no arena space. */
@@ -43,8 +45,38 @@ typedef struct osc_node_io {
     osc_tensor *outs;
 } osc_node_io;
 
-/* Fails (OSC_ERR_SHAPE) unless dtype is in the type constraint of node i's row for input j;
- * the message names the op version, the input and the allowed types. */
+/* The load steps, in the order osc_model_load_buffer (model.c) calls them; each fails into err. */
+/* dispatch.c: refuses a newer opset than OSC_OPSET_NEWEST (or warns, opts.newer_opsets),
+ * resolves every node to a registry row, checks input/output counts, runs each kernel's init,
+ * checks the dtypes known at load against the rows' type constraints, refuses non-tensor values.
+ * Sets m->max_in and m->max_out. */
+osc_status osc_dispatch(osc_model *m, osc_err *err);
+/* introspect.c: the names of each node's inputs and outputs (m->io_names, m->io_start). */
+osc_status osc_name_node_io(osc_model *m, osc_err *err);
+/* fold.c: computes at load the nodes whose inputs are constants (see fold.c), and sets
+ * m->dynamic. */
+osc_status osc_fold_constants(osc_model *m, osc_err *err);
+/* lifetimes.c: last uses, arena buffers (in-place outputs share their input's), per-node and
+ * per-input in-place modes. */
+osc_status osc_plan_buffers(osc_model *m, osc_err *err);
+/* infer.c: when every input shape is static, infers every shape, checks declared outputs, plans
+ * the arena (m->static_vals, m->arena_bytes) and refuses a model whose smallest arena exceeds
+ * opts.max_bytes. */
+osc_status osc_infer_static(osc_model *m, osc_err *err);
+
+/* infer.c: helpers of folding and inference. */
+/* True when the type has a dtype, a rank and every dim known. */
+bool osc_type_static(const osc_type *t);
+/* The shape (and for an initializer the data) a graph input or initializer has before any
+ * binding, into *t. */
+void osc_seed_value(const osc_value *val, osc_tensor *t);
+/* Kernel call scratch from the model's pool (either pointer NULL when out of memory). */
+osc_node_io osc_node_io_alloc(osc_model *m);
+/* Points io.ins at node n's inputs in vals (NULL for an omitted input). */
+void osc_gather_inputs(const osc_node *n, osc_tensor *vals, osc_node_io io);
+
+/* infer.c: fails (OSC_ERR_SHAPE) unless dtype is in the type constraint of node i's row for
+ * input j; the message names the op version, the input and the allowed types. */
 osc_status osc_check_input_type(const osc_graph *g, int32_t i, int32_t j, int32_t dtype,
                                  osc_err *err);
 /* True when every input whose data node i's infer reads (its row's infer_reads) is known:
@@ -60,12 +92,12 @@ osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *kno
  * model's max_rank. Called after every inference. */
 osc_status osc_check_ranks(const osc_model *m, const osc_tensor *vals, int32_t from, int32_t to,
                            osc_err *err);
-/* Runs node i's kernel on vals (outputs' data already placed). */
+/* exec.c: runs node i's kernel on vals (outputs' data already placed). */
 osc_status osc_run_node(const osc_model *m, int32_t i, osc_tensor *vals, osc_node_io io,
                         osc_kctx *k);
 
-/* Bytes each buffer's values need (their largest nbytes, unaligned) into need[0..n_bufs-1];
- * 0 for buffers held in caller input buffers. */
+/* lifetimes.c: bytes each buffer's values need (their largest nbytes, unaligned) into
+ * need[0..n_bufs-1]; 0 for buffers held in caller input buffers. */
 void osc_buffer_need(const osc_model *m, const osc_tensor *vals, uint64_t *need);
 /* The arena plan of a run from osc_buffer_need's sizes: offsets[b], and the arena size as the
  * result. Buffers with external[b] set (may be NULL; a caller output buffer holds them) or held
@@ -73,8 +105,8 @@ void osc_buffer_need(const osc_model *m, const osc_tensor *vals, uint64_t *need)
 uint64_t osc_plan_run(const osc_model *m, const uint64_t *need, const bool *external,
                       uint64_t *sizes, int32_t *scratch, uint64_t *offsets);
 
-/* Greedy placement core, exposed for tests: sizes/first/last in, offsets out; returns the
- * arena size. Every offset is a multiple of OSC_ALIGN. scratch: n int32_t. */
+/* place.c: the greedy placement core, exposed for tests: sizes/first/last in, offsets out;
+ * returns the arena size. Every offset is a multiple of OSC_ALIGN. scratch: 3 * n int32_t. */
 #define OSC_ALIGN 64
 uint64_t osc_plan_place(int32_t n, const uint64_t *sizes, const int32_t *first,
                         const int32_t *last, uint64_t *offsets, int32_t *scratch);

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "loader/writer.h"
+#include "tests/support/writer.h"
 #include "onnx.pb-c.h"
 #include "onnx_scatter.h"
 #include "runtime/core/common.h"

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "loader/loader.h"
-#include "loader/writer.h"
+#include "tests/support/writer.h"
 #include "onnx_scatter.h"
 #include "runtime/core/dtype.h"
 #include "ops/reduce.h"

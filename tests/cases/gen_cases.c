@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "cases.h"
-#include "loader/writer.h"
+#include "tests/support/writer.h"
 #include "onnx_scatter.h"
 
 static int make_dir(const char *path) {

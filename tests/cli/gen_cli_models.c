@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "loader/writer.h"
+#include "tests/support/writer.h"
 #include "onnx_scatter.h"
 
 static const char *g_dir;

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
-#include "loader/writer.h"
+#include "tests/support/writer.h"
 
 /* data[N, C] -> ScatterElements(axis -1, i0[K, C]) -> ScatterND(i1[M, 2]) -> a;
  * GatherND(a, i2[N, P, 1], batch_dims 1) -> y; TensorScatter(cache[B, S, H], upd[B, T, H], w[B]);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/writer.h"
+#include "tests/support/writer.h"
 #include "runtime/core/dtype.h"
 
 /* ---- random numbers ---- */

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "loader/writer.h"
+#include "tests/support/writer.h"
 #include "onnx_scatter.h"
 #include "runtime/core/dtype.h"
 

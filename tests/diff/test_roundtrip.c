@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "dcase.h"
-#include "loader/writer.h"
+#include "tests/support/writer.h"
 
 #define CASES_PER_COMBO 20
 #define SEED 0x0DD5EEDull

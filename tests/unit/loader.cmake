@@ -8,7 +8,7 @@ set(OSC_DEBIAN_NODE_TESTS_DIR "/usr/share/libonnx-testdata/data/node" CACHE PATH
 
 foreach(t test_loader_tensor test_loader_external test_loader_model test_loader_nodetests)
   osc_unit_test(${t} unit/${t}.c unit/loader_util.c)
-  target_link_libraries(${t} PRIVATE osc_proto)
+  target_link_libraries(${t} PRIVATE osc_proto osc_test_support) # loader_util.h: the writer
   set_tests_properties(${t} PROPERTIES LABELS "unit;loader")
 endforeach()
 target_compile_definitions(test_loader_nodetests PRIVATE

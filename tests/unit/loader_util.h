@@ -10,7 +10,7 @@
 
 #include "loader/loader.h"
 #include "loader/pb.h"
-#include "loader/writer.h"
+#include "tests/support/writer.h"
 #include "runtime/core/dtype.h"
 
 /* Fails the test unless `st` is `want` and `msg` contains every NULL-terminated needle. */

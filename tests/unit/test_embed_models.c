@@ -1,11 +1,11 @@
-/* test_embed_models.c: the shared models of test_embed_models.h, written with loader/writer.h. */
+/* test_embed_models.c: the models of test_embed_models.h, written with tests/support/writer.h. */
 #include "test_embed_models.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/writer.h"
+#include "tests/support/writer.h"
 
 /* Serializes and frees the writer; NULL on any writer error (the tests then fail loudly). */
 static void *finish(osc_mw *mw, size_t *len) {

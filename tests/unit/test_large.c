@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "loader/writer.h"
+#include "tests/support/writer.h"
 #include "onnx_scatter.h"
 
 #define BIG ((int64_t)1 << 32) + 64

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "loader/writer.h"
+#include "tests/support/writer.h"
 #include "onnx_scatter.h"
 
 static char g_msg[512];

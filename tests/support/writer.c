@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader.h"
+#include "loader/loader.h"
 
 /* Field numbers of onnx.proto used here. */
 enum {

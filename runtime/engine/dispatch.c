@@ -1,0 +1,159 @@
+/* dispatch.c: at load, the opset check, each node resolved to a registry row, kernels
+ * initialised, and the dtype checks that need no shapes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../ops/registry.h"
+#include "model.h"
+
+static void add_warning(void *ud, const char *msg) {
+    osc_model *m = ud;
+    const char **w = osc_pool_alloc(&m->pool, ((size_t)m->n_warnings + 1) * sizeof *w);
+    const char *copy = osc_pool_strdup(&m->pool, msg);
+    if (!w || !copy) { /* the API promises every warning: the load fails instead */
+        m->warn_lost = true;
+        return;
+    }
+    if (m->n_warnings) memcpy(w, m->warnings, (size_t)m->n_warnings * sizeof *w);
+    w[m->n_warnings++] = copy;
+    m->warnings = w;
+}
+
+/* The default domain's opset against the newest this library knows: refused, or with
+ * opts.newer_opsets run with the newest rows and a warning. */
+static osc_status check_opsets(osc_model *m, osc_err *err) {
+    int64_t v = osc_graph_opset(&m->g, "");
+    if (v <= OSC_OPSET_NEWEST) return OSC_OK;
+    if (!m->opts.newer_opsets)
+        return osc_fail(err, OSC_ERR_UNSUPPORTED, "the model imports opset %lld of domain "
+                        "'ai.onnx'; the newest this library knows is %d (a newer version may "
+                        "change what an op means): set opts.newer_opsets (command line: "
+                        "--newer-opsets) to run it with the opset %d kernels", (long long)v,
+                        OSC_OPSET_NEWEST, OSC_OPSET_NEWEST);
+    char msg[OSC_MSG_SIZE];
+    snprintf(msg, sizeof msg, "the model imports opset %lld of domain 'ai.onnx', newer than the "
+             "newest this library knows (%d); its nodes run with the opset %d kernels "
+             "(opts.newer_opsets)", (long long)v, OSC_OPSET_NEWEST, OSC_OPSET_NEWEST);
+    add_warning(m, msg);
+    return OSC_OK;
+}
+
+/* Resolves every node to a kernel row. When some ops have no kernel, the message names the first
+ * and lists every other unsupported op too, so a user sees all that is missing at once. */
+static osc_status resolve(osc_model *m, osc_err *err) {
+    osc_graph *g = &m->g;
+    int32_t first = -1, missing = 0;
+    char also[256] = "";
+    size_t used = 0;
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        osc_node *n = &g->nodes[i];
+        n->opset = osc_graph_opset(g, n->domain);
+        if (n->opset < 0)
+            return osc_fail(err, OSC_ERR_MODEL,
+                            "node '%s' (%s): the model imports no opset for domain '%s'", n->name,
+                            n->op_type, n->domain[0] ? n->domain : "ai.onnx");
+        int64_t v = !n->domain[0] && n->opset > OSC_OPSET_NEWEST ? OSC_OPSET_NEWEST : n->opset;
+        n->kernel = osc_kernel_find(n->domain, n->op_type, v);
+        if (n->kernel) continue;
+        missing++;
+        if (first < 0) {
+            first = i;
+            continue;
+        }
+        /* once the list is full, nothing more is appended: skip the scan, which would make a
+         * graph of many distinct unknown ops quadratic */
+        bool seen = used >= sizeof also - 1 || strcmp(n->op_type, g->nodes[first].op_type) == 0;
+        for (int32_t j = first + 1; !seen && j < i; j++)
+            seen = !g->nodes[j].kernel && strcmp(g->nodes[j].op_type, n->op_type) == 0 &&
+                   strcmp(g->nodes[j].domain, n->domain) == 0;
+        if (!seen && used < sizeof also)
+            used += (size_t)snprintf(also + used, sizeof also - used, "%s%s-%lld",
+                                     used ? ", " : "", n->op_type, (long long)n->opset);
+    }
+    if (first < 0) return OSC_OK;
+    const osc_node *n = &g->nodes[first];
+    return osc_fail(err, OSC_ERR_UNSUPPORTED,
+                    "unsupported op %s-%lld (node '%s', domain '%s', opset %lld)%s; %d node(s) "
+                    "without a kernel%s%s", n->op_type, (long long)n->opset, n->name,
+                    n->domain[0] ? n->domain : "ai.onnx", (long long)n->opset,
+                    osc_kernel_known(n->domain, n->op_type)
+                        ? ": the opset is older than the first version implemented" : "",
+                    (int)missing, used ? "; also unsupported: " : "", also);
+}
+
+/* Resolves every node, then checks each against its row (input and output counts, no empty
+ * required input or output), warns about (or in strict mode refuses) a deprecated version, runs
+ * the kernel's init (which checks the attributes), checks the dtypes known at load, and sizes the
+ * scratch the executor needs. */
+static osc_status init_nodes(osc_model *m, osc_err *err) {
+    osc_graph *g = &m->g;
+    osc_status st = resolve(m, err);
+    if (st) return st;
+    m->max_in = m->max_out = 1;
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        osc_node *n = &g->nodes[i];
+        const osc_kernel *kr = n->kernel;
+        int32_t given = n->n_inputs;
+        while (given > 0 && n->inputs[given - 1] < 0) given--; /* trailing omitted optionals */
+        if (given < kr->inputs.min || given > kr->inputs.max || n->n_outputs != kr->outputs) {
+            char most[16] = "any number of";
+            if (kr->inputs.max != OSC_VARIADIC)
+                snprintf(most, sizeof most, "%d", (int)kr->inputs.max);
+            return osc_fail(err, OSC_ERR_MODEL,
+                            "node '%s' (%s-%lld): has %d inputs and %d outputs; expected %d to %s "
+                            "inputs and %d output(s)", n->name, n->op_type, (long long)kr->since,
+                            given, n->n_outputs, kr->inputs.min, most, kr->outputs);
+        }
+        for (int32_t j = 0; j < kr->inputs.min; j++)
+            if (n->inputs[j] < 0)
+                return osc_fail(err, OSC_ERR_MODEL, "node '%s' (%s-%lld): required input %d is "
+                                "empty", n->name, n->op_type, (long long)kr->since, j);
+        for (int32_t j = 0; j < n->n_outputs; j++)
+            if (n->outputs[j] < 0)
+                return osc_fail(err, OSC_ERR_MODEL, "node '%s' (%s): output %d is empty; this "
+                                "runtime needs every output named", n->name, n->op_type, j);
+        n->n_inputs = given;
+        if (given > m->max_in) m->max_in = given;
+        if (n->n_outputs > m->max_out) m->max_out = n->n_outputs;
+        osc_kctx k = {.err = err, .graph = g, .node = n, .since_version = kr->since,
+                      .alloc = &m->alloc, .pool = &m->pool, .strict = m->opts.strict != 0,
+                      .warn = add_warning, .warn_ud = m};
+        if (kr->flags & OSC_KF_DEPRECATED) { /* the row's op version is deprecated (Scatter-11) */
+            if (k.strict)
+                return osc_kfail(&k, OSC_ERR_UNSUPPORTED, "deprecated, and strict mode refuses "
+                                 "deprecated ops");
+            osc_kwarn(&k, "deprecated; it still runs, with the semantics its spec states");
+        }
+        void *params = NULL;
+        st = kr->init(&k, n, &params);
+        if (st) return st;
+        n->params = params;
+        for (int32_t j = 0; j < n->n_inputs; j++) { /* dtypes known at load: declared, constant */
+            const osc_value *val = n->inputs[j] >= 0 ? &g->values[n->inputs[j]] : NULL;
+            int32_t dt = !val ? 0 : val->init ? val->init->dtype : val->decl.dtype;
+            if (dt && (st = osc_check_input_type(g, i, j, dt, err))) return st;
+        }
+        if (m->warn_lost)
+            return osc_fail(err, OSC_ERR_NOMEM, "node '%s' (%s): out of memory storing a warning",
+                            n->name, n->op_type);
+    }
+    return OSC_OK;
+}
+
+/* Runs after init_nodes, so a model that also uses an unsupported op is reported by its op. */
+static osc_status check_tensor_types(const osc_model *m, osc_err *err) {
+    for (int32_t v = 0; v < m->g.n_values; v++) {
+        const osc_value *val = &m->g.values[v];
+        if (val->decl.non_tensor)
+            return osc_fail(err, OSC_ERR_UNSUPPORTED, "value '%s' has %s type; only tensors are "
+                            "supported", val->name, val->decl.non_tensor);
+    }
+    return OSC_OK;
+}
+
+osc_status osc_dispatch(osc_model *m, osc_err *err) {
+    osc_status st = check_opsets(m, err);
+    if (!st) st = init_nodes(m, err);
+    if (!st) st = check_tensor_types(m, err);
+    return st;
+}

@@ -1,0 +1,182 @@
+/* exec.c: running nodes: one node's kernel, a static run, a dynamic run stage by stage, and
+ * osc_session_run. */
+#include <string.h>
+#include <time.h>
+
+#include "session.h"
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+osc_status osc_run_node(const osc_model *m, int32_t i, osc_tensor *vals, osc_node_io io,
+                        osc_kctx *k) {
+    const osc_node *n = &m->g.nodes[i];
+    osc_gather_inputs(n, vals, io);
+    for (int32_t j = 0; j < n->n_outputs; j++)
+        osc_tensor_assign(&io.outs[j], &vals[n->outputs[j]]);
+    return n->kernel->run(k, io.ins, n->n_inputs, io.outs, n->n_outputs);
+}
+
+/* String outputs made by nodes may point into input strings: give them their own bytes.
+ * Constants (initializers, values folded at load) are the model's: shared, never rewritten. */
+static osc_status own_string_outputs(osc_session *s) {
+    const osc_graph *g = &s->m->g;
+    for (int32_t o = 0; o < g->n_outputs; o++) {
+        osc_tensor *t = &s->vals[g->outputs[o]];
+        const osc_value *v = &g->values[g->outputs[o]];
+        if (t->dtype != OSC_STRING || v->producer < 0 || v->init) continue;
+        osc_string *str = t->data;
+        int64_t count = osc_tensor_count(t);
+        for (int64_t i = 0; i < count; i++) {
+            if (str[i].len > s->m->lim.max_string)
+                return osc_fail(&s->err, OSC_ERR_LIMIT, "output '%s': string %lld has %zu bytes; "
+                                "the limit is %llu (opts.max_string_mib)",
+                                g->values[g->outputs[o]].name, (long long)i, str[i].len,
+                                (unsigned long long)s->m->lim.max_string);
+            char *copy = osc_pool_strndup(&s->strings, str[i].ptr, str[i].len);
+            if (!copy) return osc_fail(&s->err, OSC_ERR_NOMEM, "out of memory copying strings");
+            str[i].ptr = copy;
+        }
+    }
+    return OSC_OK;
+}
+
+/* Outputs with a caller buffer not written directly are copied there; only after every node
+ * succeeded, so those buffers are untouched by a failed run. */
+static void finish_outputs(osc_session *s) {
+    const osc_graph *g = &s->m->g;
+    for (int32_t o = 0; o < g->n_outputs; o++) {
+        const osc_tensor *t = &s->vals[g->outputs[o]];
+        int32_t b = s->m->buf_of[g->outputs[o]];
+        if (!s->out_data[o]) {
+            s->out_mode[o] = OSC_OUTPUT_SESSION;
+        } else if (b >= 0 && s->direct[b] == o) {
+            s->out_mode[o] = OSC_OUTPUT_DIRECT;
+        } else {
+            if (t->nbytes) memcpy(s->out_data[o], t->data, t->nbytes);
+            s->out_mode[o] = OSC_OUTPUT_COPIED;
+        }
+    }
+}
+
+/* Runs nodes from..to-1 (folded ones are constants already); in a dynamic model each output
+ * becomes known data for the inference of later stages. */
+static osc_status run_nodes(osc_session *s, int32_t from, int32_t to) {
+    const osc_model *m = s->m;
+    const osc_graph *g = &m->g;
+    for (int32_t i = from; i < to; i++) {
+        const osc_node *n = &g->nodes[i];
+        if (n->folded) continue;
+        osc_kctx k = {.err = &s->err, .graph = g, .node = n,
+                      .since_version = n->kernel->since, .params = n->params,
+                      .alloc = &s->alloc,
+                      .strings = &s->strings, .strict = m->opts.strict != 0,
+                      .tpool = s->tpool, .scratch = &s->kscratch};
+        uint64_t t0 = s->node_ns ? now_ns() : 0;
+        osc_status st = osc_run_node(m, i, s->vals, s->io, &k);
+        if (s->node_ns) s->node_ns[i] = now_ns() - t0;
+        if (st) return st;
+        for (int32_t j = 0; m->dynamic && j < n->n_outputs; j++) s->known[n->outputs[j]] = true;
+    }
+    return OSC_OK;
+}
+
+/* A dynamic model runs in stages: infer as far as known data allows, place that stage's new
+ * buffers in an arena of its own (earlier stages' buffers stay where they are), run the stage,
+ * repeat. Outputs are always copied to caller buffers at the end (no zero copy here). */
+static osc_status run_dynamic(osc_session *s) {
+    const osc_model *m = s->m;
+    const osc_graph *g = &m->g;
+    uint64_t total = 0;
+    osc_pool_reset(&s->stages);
+    for (int32_t v = 0; v < g->n_values; v++)
+        s->known[v] = g->values[v].producer < 0 || g->values[v].init; /* inputs, constants */
+    for (int32_t b = 0; b < m->n_bufs; b++) {
+        s->direct[b] = -1;
+        s->buf_data[b] = m->buf_input[b] >= 0 ? s->vals[m->input_order[m->buf_input[b]]].data
+                                               : NULL;
+    }
+    osc_status st = osc_check_inplace(s, 0, 0);
+    if (st) return st;
+    for (int32_t i = 0; i < m->n_inputs; i++) /* nodes write from here: consumed */
+        if (m->input_inplace[i]) s->is_bound[i] = false;
+    for (int32_t from = 0, stop; from < g->n_nodes; from = stop) {
+        st = osc_infer_range(m, s->vals, s->known, from, g->n_nodes, &stop, s->io, &s->err);
+        if (!st) st = osc_check_ranks(m, s->vals, from, stop, &s->err);
+        if (st) return st;
+        if (stop == from)
+            return osc_fail(&s->err, OSC_ERR_MODEL, "node '%s' (%s): its output shape depends on "
+                            "data no earlier node computes", g->nodes[from].name,
+                            g->nodes[from].op_type);
+        osc_buffer_need(m, s->vals, s->need);
+        for (int32_t b = 0; b < m->n_bufs; b++)
+            s->external[b] = m->buf_first[b] < from || m->buf_first[b] >= stop;
+        uint64_t size = osc_plan_run(m, s->need, s->external, s->sizes, s->scratch, s->offsets);
+        total += size;
+        if (m->opts.max_arena_bytes && total > m->opts.max_arena_bytes)
+            return osc_fail(&s->err, OSC_ERR_LIMIT, "the run needs arenas of %llu bytes so far; "
+                            "opts.max_arena_bytes is %llu", (unsigned long long)total,
+                            (unsigned long long)m->opts.max_arena_bytes);
+        char *arena = size <= SIZE_MAX ? osc_pool_alloc(&s->stages, (size_t)size) : NULL;
+        if (!arena)
+            return osc_fail(&s->err, OSC_ERR_NOMEM, "cannot allocate a stage arena of %llu bytes",
+                            (unsigned long long)size);
+        for (int32_t b = 0; b < m->n_bufs; b++)
+            if (!s->external[b] && m->buf_input[b] < 0) s->buf_data[b] = arena + s->offsets[b];
+        for (int32_t v = 0; v < g->n_values; v++) {
+            int32_t p = g->values[v].producer, b = m->buf_of[v];
+            if (b >= 0 && p >= from && p < stop) s->vals[v].data = s->buf_data[b];
+        }
+        st = osc_check_inplace(s, from, stop);
+        if (!st) st = run_nodes(s, from, stop);
+        if (st) return st;
+    }
+    return osc_check_output_buffers(s);
+}
+
+/* osc_session_run without the byte-cap explanation. */
+static osc_status run(osc_session *s) {
+    const osc_model *m = s->m;
+    const osc_graph *g = &m->g;
+    for (int32_t i = 0; i < m->n_inputs; i++) {
+        int32_t v = m->input_order[i];
+        if (s->is_bound[i]) osc_tensor_assign(&s->vals[v], &s->bound[i]);
+        else if (g->values[v].init) osc_tensor_assign(&s->vals[v], g->values[v].init);
+        else
+            return osc_fail(&s->err, OSC_ERR_ARG, "input '%s' (index %d) is not bound: call "
+                            "osc_session_set_input first%s", g->values[v].name, i,
+                            m->input_inplace[i] ? " (it is written in place, so every run "
+                                                  "consumes it)" : "");
+    }
+    osc_status st = osc_check_symbols(s);
+    if (st) return st;
+    osc_pool_reset(&s->strings);
+    if (s->node_ns) memset(s->node_ns, 0, (size_t)g->n_nodes * sizeof *s->node_ns);
+    if (m->dynamic) {
+        st = run_dynamic(s);
+    } else {
+        st = osc_prepare_run(s);
+        if (st) return st;
+        /* From here nodes write: an input written in place is consumed, whatever the outcome. */
+        for (int32_t i = 0; i < m->n_inputs; i++)
+            if (m->input_inplace[i]) s->is_bound[i] = false;
+        st = run_nodes(s, 0, g->n_nodes);
+    }
+    if (!st) st = own_string_outputs(s);
+    if (st) return st;
+    finish_outputs(s);
+    s->ok = true;
+    return OSC_OK;
+}
+
+osc_status osc_session_run(osc_session *s) {
+    if (!s) return OSC_ERR_ARG;
+    osc_err_clear(&s->err);
+    s->ok = false;
+    s->alloc.capped = false;
+    osc_status st = run(s);
+    return st ? osc_cap_explain(&s->err, &s->alloc, "this session") : st;
+}
