@@ -5,30 +5,45 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+/* Attributes init parses. */
+typedef struct argmax_params {
+    int64_t axis;      /* as written; normalised against the input's rank by infer */
+    bool keepdims;
+    bool select_last;  /* select_last_index (12) */
+} argmax_params;
+
 osc_status osc_argmax_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const v1[] = {"axis", "keepdims", NULL};
     static const char *const v12[] = {"axis", "keepdims", "select_last_index", NULL};
     int64_t axis;
+    bool keep, last;
     osc_status st = osc_attr_known(k, node, k->since_version >= 12 ? v12 : v1);
     if (!st) st = osc_attr_int(k, node, "axis", 0, &axis);
-    if (!st) st = osc_sh_attr_bool(k, node, "keepdims");
-    if (!st) st = osc_sh_attr_bool(k, node, "select_last_index");
-    return st;
+    if (!st) st = osc_sh_attr_bool(k, node, "keepdims", true, &keep);
+    if (!st) st = osc_sh_attr_bool(k, node, "select_last_index", false, &last);
+    argmax_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->axis = axis;
+    p->keepdims = keep;
+    p->select_last = last;
+    *params = p;
+    return OSC_OK;
 }
 
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *o, int32_t *axis) {
+    const argmax_params *p = k->params;
     int64_t count;
-    uint32_t types = OSC_SH_NUMERIC | (k->since_version >= 13 ? OSC_SH_BIT(OSC_BFLOAT16) : 0);
+    /* the eight integers and float16/float/double; bfloat16 from 13 */
+    osc_typeset types = OSC_TS_REAL & ~(k->since_version >= 13 ? 0 : OSC_TS(OSC_BFLOAT16));
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
     if (!st) st = osc_sh_check_type(k, 0, "data", in[0], types);
-    if (!st) st = osc_sh_count(k, 0, "data", in[0], &count);
+    if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
     if (st) return st;
     const osc_tensor *x = in[0];
     /* negative axes are accepted in every version (the text adds them at 11) */
-    if ((st = osc_norm_axis(k, osc_sh_attr_i(k->node, "axis", 0), x->rank, axis))) return st;
-    bool keep = osc_sh_attr_i(k->node, "keepdims", 1) != 0;
+    if ((st = osc_norm_axis(k, p->axis, x->rank, axis))) return st;
+    const bool keep = p->keepdims;
     memset(o, 0, sizeof *o);
     o->dtype = OSC_INT64;
     for (int32_t d = 0; d < x->rank; d++)
@@ -48,20 +63,40 @@ osc_status osc_argmax_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_
 }
 
 /* numpy's order: NaN is larger than everything (the first NaN wins, or the last one with
- * select_last_index); otherwise the first (or last) of equal maxima. */
+ * select_last_index); otherwise the first (or last) of equal maxima. Per type class: the type
+ * values are compared in (VAL), how element p is read (LD) and the comparisons (GT, EQ). */
+#define VAL_FLOAT(T) T
+#define VAL_F16(T) float
+#define VAL_BF16(T) float
+#define VAL_SINT(T) T
+#define VAL_UINT(T) T
+#define LD_FLOAT(T, p) (((const T *)xp)[p])
+#define LD_F16(T, p) (osc_f16_to_f32(((const T *)xp)[p]))
+#define LD_BF16(T, p) (osc_bf16_to_f32(((const T *)xp)[p]))
+#define LD_SINT(T, p) (((const T *)xp)[p])
+#define LD_UINT(T, p) (((const T *)xp)[p])
 #define GT_INT(a, b) ((a) > (b))
 #define EQ_INT(a, b) ((a) == (b))
 #define GT_FLT(a, b) ((a) > (b) || (isnan(a) && !isnan(b)))
 #define EQ_FLT(a, b) ((a) == (b) || (isnan(a) && isnan(b)))
-#define ARGMAX_LOOP(T, LOAD, GT, EQ)                                                          \
+#define CMP_FLOAT FLT
+#define CMP_F16 FLT
+#define CMP_BF16 FLT
+#define CMP_SINT INT
+#define CMP_UINT INT
+#define GT_(c) GT_##c
+#define EQ_(c) EQ_##c
+#define GT(c) GT_(c)
+#define EQ(c) EQ_(c)
+#define ARGMAX_LOOP(T, CLS)                                                                   \
     for (int64_t o = 0; o < outer; o++)                                                       \
         for (int64_t j = 0; j < inner; j++) {                                                 \
             const int64_t base = o * n * inner + j;                                           \
-            T best = LOAD(base);                                                              \
+            VAL_##CLS(T) best = LD_##CLS(T, base);                                            \
             int64_t bi = 0;                                                                   \
             for (int64_t q = 1; q < n; q++) {                                                 \
-                T v = LOAD(base + q * inner);                                                 \
-                if (GT(v, best) || (last && EQ(v, best))) {                                   \
+                VAL_##CLS(T) v = LD_##CLS(T, base + q * inner);                               \
+                if (GT(CMP_##CLS)(v, best) || (last && EQ(CMP_##CLS)(v, best))) {             \
                     best = v;                                                                 \
                     bi = q;                                                                   \
                 }                                                                             \
@@ -71,6 +106,7 @@ osc_status osc_argmax_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_
 
 osc_status osc_argmax_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                           osc_tensor *out, int32_t n_out) {
+    const argmax_params *p = k->params;
     osc_tensor want;
     int32_t axis;
     if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
@@ -82,34 +118,17 @@ osc_status osc_argmax_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     const osc_tensor *x = in[0];
     const int64_t outer = osc_dims_prod(x->dims, axis), n = x->dims[axis];
     const int64_t inner = osc_dims_prod(x->dims + axis + 1, x->rank - axis - 1);
-    const bool last = osc_sh_attr_i(k->node, "select_last_index", 0) != 0;
+    const bool last = p->select_last;
     const void *xp = x->data;
     int64_t *y = out[0].data;
-#define LD_I8(p) (((const int8_t *)xp)[p])
-#define LD_I16(p) (((const int16_t *)xp)[p])
-#define LD_I32(p) (((const int32_t *)xp)[p])
-#define LD_I64(p) (((const int64_t *)xp)[p])
-#define LD_U8(p) (((const uint8_t *)xp)[p])
-#define LD_U16(p) (((const uint16_t *)xp)[p])
-#define LD_U32(p) (((const uint32_t *)xp)[p])
-#define LD_U64(p) (((const uint64_t *)xp)[p])
-#define LD_F(p) (((const float *)xp)[p])
-#define LD_D(p) (((const double *)xp)[p])
-#define LD_H(p) (osc_f16_to_f32(((const uint16_t *)xp)[p]))
-#define LD_B(p) (osc_bf16_to_f32(((const uint16_t *)xp)[p]))
+#define ARGMAX_CASE(E, T, CLS)                                                                \
+    case E: ARGMAX_LOOP(T, CLS) break;
     switch (x->dtype) {
-    case OSC_INT8: ARGMAX_LOOP(int8_t, LD_I8, GT_INT, EQ_INT) break;
-    case OSC_INT16: ARGMAX_LOOP(int16_t, LD_I16, GT_INT, EQ_INT) break;
-    case OSC_INT32: ARGMAX_LOOP(int32_t, LD_I32, GT_INT, EQ_INT) break;
-    case OSC_INT64: ARGMAX_LOOP(int64_t, LD_I64, GT_INT, EQ_INT) break;
-    case OSC_UINT8: ARGMAX_LOOP(uint8_t, LD_U8, GT_INT, EQ_INT) break;
-    case OSC_UINT16: ARGMAX_LOOP(uint16_t, LD_U16, GT_INT, EQ_INT) break;
-    case OSC_UINT32: ARGMAX_LOOP(uint32_t, LD_U32, GT_INT, EQ_INT) break;
-    case OSC_UINT64: ARGMAX_LOOP(uint64_t, LD_U64, GT_INT, EQ_INT) break;
-    case OSC_FLOAT: ARGMAX_LOOP(float, LD_F, GT_FLT, EQ_FLT) break;
-    case OSC_DOUBLE: ARGMAX_LOOP(double, LD_D, GT_FLT, EQ_FLT) break;
-    case OSC_FLOAT16: ARGMAX_LOOP(float, LD_H, GT_FLT, EQ_FLT) break;
-    default: ARGMAX_LOOP(float, LD_B, GT_FLT, EQ_FLT) break;
+        OSC_REAL_TYPES(ARGMAX_CASE)
+    default: /* geometry admitted only real number types */
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'data' has dtype %s",
+                         osc_dtype_get(x->dtype)->name);
     }
+#undef ARGMAX_CASE
     return OSC_OK;
 }

@@ -4,15 +4,23 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+/* Attributes init parses. */
+typedef struct concat_params {
+    int64_t axis;  /* as written; normalised by infer */
+} concat_params;
+
 osc_status osc_concat_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const known[] = {"axis", NULL};
     int64_t axis;
     osc_status st = osc_attr_known(k, node, known);
     if (!st && !osc_node_attr(node, "axis"))
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'axis' is required but missing");
     if (!st) st = osc_attr_int(k, node, "axis", 0, &axis);
-    return st;
+    concat_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->axis = axis;
+    *params = p;
+    return OSC_OK;
 }
 
 /* Every input has input 0's dtype and rank and its dims except along axis. Negative axes are
@@ -24,17 +32,18 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     if (n_in < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs at least one input");
     for (int32_t i = 0; i < n_in; i++) {
         osc_status st = osc_sh_need(k, in, n_in, i, "inputs");
-        if (!st) st = osc_sh_count(k, i, "inputs", in[i], &count);
+        if (!st) st = osc_check_count(k, i, "inputs", in[i], &count);
         if (st) return st;
     }
     const osc_tensor *x = in[0];
-    osc_status st = osc_sh_check_type(k, 0, "inputs", x, osc_sh_all_types(k->since_version));
+    osc_status st = osc_sh_check_type(k, 0, "inputs", x, osc_sh_ts_all(k->since_version));
     if (st) return st;
     if (x->rank < 1)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'inputs' (%s) has rank 0; scalars cannot be "
                          "concatenated", osc_kinput_name(k, 0));
+    const concat_params *p = k->params;
     int32_t axis;
-    if ((st = osc_norm_axis(k, osc_sh_attr_i(k->node, "axis", 0), x->rank, &axis))) return st;
+    if ((st = osc_norm_axis(k, p->axis, x->rank, &axis))) return st;
     osc_same_shape(o, x);
     for (int32_t i = 1; i < n_in; i++) {
         const osc_tensor *t = in[i];

@@ -9,17 +9,16 @@ static const char *const k_value_attrs[] = {"value",        "sparse_value", "val
                                             "value_floats", "value_int",    "value_ints",
                                             "value_string", "value_strings", NULL};
 
-/* The one value attribute check accepted. */
-static const osc_attr *value_attr(const osc_node *node) {
-    for (const char *const *p = k_value_attrs; *p; p++) {
-        const osc_attr *a = osc_node_attr(node, *p);
-        if (a) return a;
-    }
-    return NULL;
-}
+/* What Constant's init took from its value attribute: the output's dtype and shape, and the
+ * bytes of its value (in the model's pool, or in these params for a string). */
+typedef struct constant_params {
+    osc_tensor shape;   /* dtype, rank, dims; no data */
+    const void *data;
+    size_t nbytes;      /* bytes data holds */
+    osc_string str;     /* value_string */
+} constant_params;
 
 osc_status osc_constant_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     /* value only before 11; sparse_value from 11; the value_* forms from 12 */
     static const char *const v1[] = {"value", NULL};
     static const char *const v11[] = {"value", "sparse_value", NULL};
@@ -31,7 +30,7 @@ osc_status osc_constant_init(osc_kctx *k, const osc_node *node, void **params) {
         return osc_kfail(k, OSC_ERR_MODEL, "needs exactly one value attribute (value%s); it has "
                          "%d", ver >= 12 ? ", sparse_value or value_*" : ver >= 11 ? " or "
                          "sparse_value" : "", (int)present);
-    const osc_attr *a = value_attr(node);
+    const osc_attr *a = &node->attrs[0]; /* the one value attribute */
     struct { const char *name; int32_t type; } want[] = {
         {"value", OSC_ATTR_TENSOR},       {"value_float", OSC_ATTR_FLOAT},
         {"value_floats", OSC_ATTR_FLOATS}, {"value_int", OSC_ATTR_INT},
@@ -48,34 +47,57 @@ osc_status osc_constant_init(osc_kctx *k, const osc_node *node, void **params) {
             return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' has attribute type %d; expected "
                              "%d", a->name, (int)a->type, (int)want[i].type);
     if (a->type == OSC_ATTR_TENSOR) {
-        uint32_t allowed = ver >= 9 ? osc_sh_all_types(ver) : OSC_SH_FLOAT3;
-        if (a->t->dtype <= 0 || a->t->dtype >= 32 || !(allowed & OSC_SH_BIT(a->t->dtype)))
+        osc_typeset allowed = ver >= 9 ? osc_sh_ts_all(ver) : OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16);
+        if (!osc_sh_ts_has(allowed, a->t->dtype))
             return osc_kfail(k, OSC_ERR_MODEL, "attribute 'value' has dtype %s, which this op "
                              "version does not allow", osc_dtype_get(a->t->dtype)->name);
         if (osc_tensor_count(a->t) < 0)
             return osc_kfail(k, OSC_ERR_MODEL, "attribute 'value' has an invalid shape");
     }
-    return OSC_OK;
-}
-
-/* Output dtype and shape from the value attribute. */
-static osc_status constant_shape(osc_kctx *k, osc_tensor *o) {
-    const osc_attr *a = value_attr(k->node);
-    memset(o, 0, sizeof *o);
-    if (!a) return osc_kfail(k, OSC_ERR_MODEL, "has no value attribute");
+    constant_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    osc_tensor *o = &p->shape;
     switch (a->type) {
-    case OSC_ATTR_TENSOR: osc_same_shape(o, a->t); break;
-    case OSC_ATTR_FLOAT: o->dtype = OSC_FLOAT; break;
-    case OSC_ATTR_INT: o->dtype = OSC_INT64; break;
-    case OSC_ATTR_STRING: o->dtype = OSC_STRING; break;
+    case OSC_ATTR_TENSOR:
+        osc_same_shape(o, a->t);
+        p->data = a->t->data;
+        p->nbytes = a->t->nbytes;
+        break;
+    case OSC_ATTR_FLOAT:
+        o->dtype = OSC_FLOAT;
+        p->data = &a->f;
+        p->nbytes = sizeof a->f;
+        break;
+    case OSC_ATTR_INT:
+        o->dtype = OSC_INT64;
+        p->data = &a->i;
+        p->nbytes = sizeof a->i;
+        break;
+    case OSC_ATTR_STRING:
+        o->dtype = OSC_STRING;
+        p->str = (osc_string){a->s, a->s_len}; /* the bytes live in the model's pool */
+        p->data = &p->str;
+        p->nbytes = sizeof p->str;
+        break;
     case OSC_ATTR_FLOATS:
     case OSC_ATTR_INTS:
         o->dtype = a->type == OSC_ATTR_FLOATS ? OSC_FLOAT : OSC_INT64;
         o->rank = 1;
         o->dims[0] = (int64_t)a->n;
+        p->data = a->type == OSC_ATTR_FLOATS ? (const void *)a->floats : (const void *)a->ints;
+        p->nbytes = a->n * (a->type == OSC_ATTR_FLOATS ? sizeof *a->floats : sizeof *a->ints);
         break;
     default: return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' cannot be used", a->name);
     }
+    *params = p;
+    return OSC_OK;
+}
+
+/* Output dtype and shape from the value attribute. */
+static osc_status constant_shape(osc_kctx *k, osc_tensor *o) {
+    const constant_params *p = k->params;
+    if (!p) return osc_kfail(k, OSC_ERR_MODEL, "has no value attribute");
+    *o = p->shape;
     return OSC_OK;
 }
 
@@ -94,53 +116,51 @@ osc_status osc_constant_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     osc_status st = constant_shape(k, &want);
     if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
     if (st) return st;
-    const osc_attr *a = value_attr(k->node);
-    switch (a->type) {
-    case OSC_ATTR_TENSOR:
-        if (out[0].nbytes && a->t->nbytes >= out[0].nbytes)
-            memcpy(out[0].data, a->t->data, out[0].nbytes);
-        else if (out[0].nbytes)
-            return osc_kfail(k, OSC_ERR_MODEL, "attribute 'value' holds %zu bytes; its shape "
-                             "needs %zu", a->t->nbytes, out[0].nbytes);
-        break;
-    case OSC_ATTR_FLOAT: memcpy(out[0].data, &a->f, sizeof a->f); break;
-    case OSC_ATTR_INT: memcpy(out[0].data, &a->i, sizeof a->i); break;
-    case OSC_ATTR_STRING: {
-        osc_string s = {a->s, a->s_len}; /* the bytes live in the model's pool */
-        memcpy(out[0].data, &s, sizeof s);
-        break;
-    }
-    case OSC_ATTR_FLOATS:
-        if (a->n) memcpy(out[0].data, a->floats, a->n * sizeof *a->floats);
-        break;
-    default:
-        if (a->n) memcpy(out[0].data, a->ints, a->n * sizeof *a->ints);
-        break;
-    }
+    const constant_params *p = k->params;
+    if (out[0].nbytes && p->nbytes >= out[0].nbytes)
+        memcpy(out[0].data, p->data, out[0].nbytes);
+    else if (out[0].nbytes)
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute 'value' holds %zu bytes; its shape "
+                         "needs %zu", p->nbytes, out[0].nbytes);
     return OSC_OK;
 }
 
 /* ---- ConstantOfShape ---- */
 
+/* ConstantOfShape's value types: numbers and bool at 9, then as "all tensor types" without
+ * string and complex: bfloat16 and float8 from 20 (the 19 list), the later kinds with it. */
+static osc_typeset cofshape_types(int64_t ver) {
+    const osc_typeset not_value = OSC_TS(OSC_STRING) | (0 OSC_COMPLEX_TYPES(OSC_TS_OR_));
+    return osc_sh_ts_all(ver >= 20 ? ver : 1) & ~not_value;
+}
+
+/* The value attribute: its dtype and element (NULL: absent, a float 0). */
+typedef struct cofshape_params {
+    int32_t dtype;
+    const void *value;  /* one element, in the model's pool */
+} cofshape_params;
+
 osc_status osc_cofshape_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const known[] = {"value", NULL};
     osc_status st = osc_attr_known(k, node, known);
     if (st) return st;
     const osc_attr *a = osc_node_attr(node, "value");
-    if (!a) return OSC_OK;
-    if (a->type != OSC_ATTR_TENSOR || !a->t)
+    if (a && (a->type != OSC_ATTR_TENSOR || !a->t))
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'value' must be a tensor (attribute type "
                          "%d)", (int)a->type);
-    uint32_t allowed = osc_sh_cofshape_types(k->since_version);
-    if (a->t->dtype <= 0 || a->t->dtype >= 32 || !(allowed & OSC_SH_BIT(a->t->dtype)))
+    if (a && !osc_sh_ts_has(cofshape_types(k->since_version), a->t->dtype))
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'value' has dtype %s, which this op "
                          "version does not allow", osc_dtype_get(a->t->dtype)->name);
     size_t need = 0;
-    if (osc_tensor_count(a->t) != 1 || !osc_dtype_bytes(a->t->dtype, 1, &need) ||
-        a->t->nbytes < need || !a->t->data)
+    if (a && (osc_tensor_count(a->t) != 1 || !osc_dtype_bytes(a->t->dtype, 1, &need) ||
+              a->t->nbytes < need || !a->t->data))
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'value' must hold exactly one element; it "
                          "has %lld", (long long)osc_tensor_count(a->t));
+    cofshape_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->dtype = a ? a->t->dtype : OSC_FLOAT;
+    p->value = a ? a->t->data : NULL;
+    *params = p;
     return OSC_OK;
 }
 
@@ -161,8 +181,7 @@ static osc_status cofshape_geometry(osc_kctx *k, const osc_tensor *const *in, in
         o->dims[i] = dims[i];
     }
     o->rank = n;
-    const osc_attr *a = osc_node_attr(k->node, "value");
-    o->dtype = a ? a->t->dtype : OSC_FLOAT;
+    o->dtype = ((const cofshape_params *)k->params)->dtype;
     if (osc_tensor_count(o) < 0)
         return osc_kfail(k, OSC_ERR_LIMIT, "input 0 'input' (%s): the output would have more "
                          "than 2^63-1 elements", osc_kinput_name(k, 0));
@@ -183,21 +202,21 @@ osc_status osc_cofshape_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
     if (st) return st;
     int64_t count = osc_tensor_count(&want);
-    const osc_attr *a = osc_node_attr(k->node, "value");
+    const void *value = ((const cofshape_params *)k->params)->value;
     if (count == 0) return OSC_OK;
-    if (!a) { /* float 0.0f is all-zero bits */
+    if (!value) { /* float 0.0f is all-zero bits */
         memset(out[0].data, 0, out[0].nbytes);
         return OSC_OK;
     }
     unsigned bits = osc_sh_bits(want.dtype);
     if (bits < 8) {
-        for (int64_t i = 0; i < count; i++) osc_copy_elems(out[0].data, i, a->t->data, 0, 1, bits);
+        for (int64_t i = 0; i < count; i++) osc_copy_elems(out[0].data, i, value, 0, 1, bits);
         return OSC_OK;
     }
     /* one element, then doubling copies */
     size_t esize = bits / 8, have = esize, total = (size_t)count * esize;
     char *d = out[0].data;
-    memcpy(d, a->t->data, esize);
+    memcpy(d, value, esize);
     while (have < total) {
         size_t n = have < total - have ? have : total - have;
         memcpy(d + have, d, n);

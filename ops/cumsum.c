@@ -4,20 +4,28 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+/* Attributes init parses. */
+typedef struct cumsum_params {
+    bool exclusive, reverse;
+} cumsum_params;
+
 osc_status osc_cumsum_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const known[] = {"exclusive", "reverse", NULL};
+    bool excl, rev;
     osc_status st = osc_attr_known(k, node, known);
-    if (!st) st = osc_sh_attr_bool(k, node, "exclusive");
-    if (!st) st = osc_sh_attr_bool(k, node, "reverse");
-    return st;
+    if (!st) st = osc_sh_attr_bool(k, node, "exclusive", false, &excl);
+    if (!st) st = osc_sh_attr_bool(k, node, "reverse", false, &rev);
+    cumsum_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->exclusive = excl;
+    p->reverse = rev;
+    *params = p;
+    return OSC_OK;
 }
 
-static uint32_t cumsum_types(int64_t ver) {
-    uint32_t m = OSC_SH_BIT(OSC_UINT32) | OSC_SH_BIT(OSC_UINT64) | OSC_SH_BIT(OSC_INT32) |
-                 OSC_SH_BIT(OSC_INT64) | OSC_SH_BIT(OSC_FLOAT) | OSC_SH_BIT(OSC_DOUBLE);
-    if (ver >= 14) m |= OSC_SH_BIT(OSC_FLOAT16) | OSC_SH_BIT(OSC_BFLOAT16);
-    return m;
+/* 32/64-bit integers and float/double; float16 and bfloat16 from 14 */
+static osc_typeset cumsum_types(int64_t ver) {
+    return ver >= 14 ? OSC_TS_ARITH_V13 : OSC_TS_ARITH_V7 & ~OSC_TS(OSC_FLOAT16);
 }
 
 /* The output is shaped like x whatever the axis, so infer never reads axis (no infer_reads
@@ -28,7 +36,7 @@ static osc_status check_inputs(osc_kctx *k, const osc_tensor *const *in, int32_t
     osc_status st = osc_sh_need(k, in, n_in, 0, "x");
     if (!st) st = osc_sh_need(k, in, n_in, 1, "axis");
     if (!st) st = osc_sh_check_type(k, 0, "x", in[0], cumsum_types(k->since_version));
-    if (!st) st = osc_sh_count(k, 0, "x", in[0], &count);
+    if (!st) st = osc_check_count(k, 0, "x", in[0], &count);
     if (!st) st = osc_check_index_dtype(k, 1, "axis", in[1], true);
     if (st) return st;
     /* a scalar; a one-element rank-1 tensor is accepted as onnxruntime does */
@@ -46,27 +54,53 @@ osc_status osc_cumsum_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     return st;
 }
 
-/* One loop per arithmetic: ACC is the running sum's type, LOAD reads x[p] into ACC, ADD adds,
- * STORE writes an ACC to y[p]. x[p] is read before y[p] is written, so in place is safe. */
-#define CUMSUM_LOOP(ACC, LOAD, ADD, STORE)                                                    \
+/* One loop per type: ACC is the running sum's type, LD reads x[p] into ACC, ADD adds, ST
+ * writes an ACC to y[p]. x[p] is read before y[p] is written, so in place is safe. */
+#define CUMSUM_LOOP(T, CLS)                                                                   \
     for (int64_t o = 0; o < outer; o++)                                                       \
         for (int64_t j = 0; j < inner; j++) {                                                 \
-            ACC acc = 0;                                                                      \
+            ACC_##CLS(T) acc = 0;                                                             \
             for (int64_t q = 0; q < n; q++) {                                                 \
                 int64_t p = (o * n + (rev ? n - 1 - q : q)) * inner + j;                      \
-                ACC v = LOAD(p);                                                              \
+                ACC_##CLS(T) v = LD_##CLS(T, p);                                              \
                 if (excl) {                                                                   \
-                    STORE(p, acc);                                                            \
-                    acc = ADD(acc, v);                                                        \
+                    ST_##CLS(T, p, acc);                                                      \
+                    acc = ADD_##CLS(acc, v);                                                  \
                 } else { /* from the first element, so a lone -0.0 stays -0.0 */              \
-                    acc = q ? ADD(acc, v) : v;                                                \
-                    STORE(p, acc);                                                            \
+                    acc = q ? ADD_##CLS(acc, v) : v;                                          \
+                    ST_##CLS(T, p, acc);                                                      \
                 }                                                                             \
             }                                                                                 \
         }
 
+/* Per type class: integers wrap (unsigned arithmetic, then the two's complement bits);
+ * float16/bfloat16 keep the running sum in their own type, rounding after every addition as
+ * numpy's cumsum does; the sum is held in float between steps, which is exact for those
+ * values. */
+#define ACC_FLOAT(T) T
+#define ACC_F16(T) float
+#define ACC_BF16(T) float
+#define ACC_SINT(T) uint64_t
+#define ACC_UINT(T) uint64_t
+#define LD_FLOAT(T, p) (((const T *)xp)[p])
+#define LD_F16(T, p) (osc_f16_to_f32(((const T *)xp)[p]))
+#define LD_BF16(T, p) (osc_bf16_to_f32(((const T *)xp)[p]))
+#define LD_SINT(T, p) ((uint64_t)(int64_t)((const T *)xp)[p])
+#define LD_UINT(T, p) ((uint64_t)((const T *)xp)[p])
+#define ADD_FLOAT(s, v) ((s) + (v))
+#define ADD_F16(s, v) (osc_f16_to_f32(osc_f32_to_f16((s) + (v))))
+#define ADD_BF16(s, v) (osc_bf16_to_f32(osc_f32_to_bf16((s) + (v))))
+#define ADD_SINT(s, v) ((s) + (v))
+#define ADD_UINT(s, v) ((s) + (v))
+#define ST_FLOAT(T, p, s) (((T *)yp)[p] = (s))
+#define ST_F16(T, p, s) (((T *)yp)[p] = osc_f32_to_f16(s))
+#define ST_BF16(T, p, s) (((T *)yp)[p] = osc_f32_to_bf16(s))
+#define ST_SINT(T, p, s) (((T *)yp)[p] = (T)(s))
+#define ST_UINT(T, p, s) (((T *)yp)[p] = (T)(s))
+
 osc_status osc_cumsum_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                           osc_tensor *out, int32_t n_out) {
+    const cumsum_params *prm = k->params;
     osc_tensor want;
     int64_t a;
     int32_t axis;
@@ -85,41 +119,17 @@ osc_status osc_cumsum_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     if (osc_tensor_count(x) == 0) return OSC_OK;
     const int64_t outer = osc_dims_prod(x->dims, axis), n = x->dims[axis];
     const int64_t inner = osc_dims_prod(x->dims + axis + 1, r - axis - 1);
-    const bool excl = osc_sh_attr_i(k->node, "exclusive", 0) != 0;
-    const bool rev = osc_sh_attr_i(k->node, "reverse", 0) != 0;
+    const bool excl = prm->exclusive, rev = prm->reverse;
     const void *xp = x->data;
     void *yp = out[0].data;
-    /* integers wrap (unsigned arithmetic, then the two's complement bits); float16/bfloat16
-     * keep the running sum in their own type, rounding after every addition as numpy's
-     * cumsum does; the sum is held in float between steps, which is exact for those values */
-#define ADD_(s, v) ((s) + (v))
-#define LD_U32(p) ((uint64_t)((const uint32_t *)xp)[p])
-#define ST_U32(p, s) (((uint32_t *)yp)[p] = (uint32_t)(s))
-#define LD_I32(p) ((uint64_t)(int64_t)((const int32_t *)xp)[p])
-#define ST_I32(p, s) (((int32_t *)yp)[p] = (int32_t)(uint32_t)(s))
-#define LD_U64(p) (((const uint64_t *)xp)[p])
-#define ST_U64(p, s) (((uint64_t *)yp)[p] = (s))
-#define LD_I64(p) ((uint64_t)((const int64_t *)xp)[p])
-#define ST_I64(p, s) (((int64_t *)yp)[p] = (int64_t)(s))
-#define LD_F(p) (((const float *)xp)[p])
-#define ST_F(p, s) (((float *)yp)[p] = (s))
-#define LD_D(p) (((const double *)xp)[p])
-#define ST_D(p, s) (((double *)yp)[p] = (s))
-#define LD_H(p) (osc_f16_to_f32(((const uint16_t *)xp)[p]))
-#define ADD_H(s, v) (osc_f16_to_f32(osc_f32_to_f16((s) + (v))))
-#define ST_H(p, s) (((uint16_t *)yp)[p] = osc_f32_to_f16(s))
-#define LD_B(p) (osc_bf16_to_f32(((const uint16_t *)xp)[p]))
-#define ADD_B(s, v) (osc_bf16_to_f32(osc_f32_to_bf16((s) + (v))))
-#define ST_B(p, s) (((uint16_t *)yp)[p] = osc_f32_to_bf16(s))
+#define CUMSUM_CASE(E, T, CLS)                                                                \
+    case E: CUMSUM_LOOP(T, CLS) break;
     switch (x->dtype) {
-    case OSC_UINT32: CUMSUM_LOOP(uint64_t, LD_U32, ADD_, ST_U32) break;
-    case OSC_INT32: CUMSUM_LOOP(uint64_t, LD_I32, ADD_, ST_I32) break;
-    case OSC_UINT64: CUMSUM_LOOP(uint64_t, LD_U64, ADD_, ST_U64) break;
-    case OSC_INT64: CUMSUM_LOOP(uint64_t, LD_I64, ADD_, ST_I64) break;
-    case OSC_FLOAT: CUMSUM_LOOP(float, LD_F, ADD_, ST_F) break;
-    case OSC_DOUBLE: CUMSUM_LOOP(double, LD_D, ADD_, ST_D) break;
-    case OSC_FLOAT16: CUMSUM_LOOP(float, LD_H, ADD_H, ST_H) break;
-    default: CUMSUM_LOOP(float, LD_B, ADD_B, ST_B) break;
+        OSC_REAL_TYPES(CUMSUM_CASE)
+    default: /* infer admitted only real number types */
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'x' has dtype %s",
+                         osc_dtype_get(x->dtype)->name);
     }
+#undef CUMSUM_CASE
     return OSC_OK;
 }

@@ -4,13 +4,21 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+/* Attributes init parses. */
+typedef struct gather_params {
+    int64_t axis;  /* as written; normalised by infer */
+} gather_params;
+
 osc_status osc_gather_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const known[] = {"axis", NULL};
     int64_t axis;
     osc_status st = osc_attr_known(k, node, known);
     if (!st) st = osc_attr_int(k, node, "axis", 0, &axis);
-    return st;
+    gather_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->axis = axis;
+    *params = p;
+    return OSC_OK;
 }
 
 /* out = data.shape[:axis] ++ indices.shape ++ data.shape[axis+1:] */
@@ -19,17 +27,17 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     int64_t count;
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
     if (!st) st = osc_sh_need(k, in, n_in, 1, "indices");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_sh_all_types(k->since_version));
+    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_sh_ts_all(k->since_version));
     if (!st) st = osc_check_index_dtype(k, 1, "indices", in[1], true);
-    if (!st) st = osc_sh_count(k, 0, "data", in[0], &count);
-    if (!st) st = osc_sh_count(k, 1, "indices", in[1], &count);
+    if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
+    if (!st) st = osc_check_count(k, 1, "indices", in[1], &count);
     if (st) return st;
     const osc_tensor *data = in[0], *idx = in[1];
     int32_t r = data->rank, q = idx->rank, axis;
     if (r < 1)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) has rank 0; expected rank >= 1",
                          osc_kinput_name(k, 0));
-    if ((st = osc_norm_axis(k, osc_sh_attr_i(k->node, "axis", 0), r, &axis))) return st;
+    if ((st = osc_norm_axis(k, ((const gather_params *)k->params)->axis, r, &axis))) return st;
     if (q + r - 1 > OSC_MAX_RANK)
         return osc_kfail(k, OSC_ERR_LIMIT, "output rank %d exceeds %d", (int)(q + r - 1),
                          OSC_MAX_RANK);

@@ -113,12 +113,12 @@ void osc_same_shape(osc_tensor *out, const osc_tensor *t) {
 
 osc_status osc_check_count(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
                            int64_t *out) {
+    char buf[256];
     *out = osc_tensor_count(t);
-    if (*out < 0)
-        return osc_kfail(k, OSC_ERR_LIMIT, "input %d '%s' (%s): element count of shape rank %d "
-                         "is negative or overflows int64", input, what, osc_kinput_name(k, input),
-                         (int)t->rank);
-    return OSC_OK;
+    if (*out >= 0) return OSC_OK;
+    return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s) has an invalid shape %s (rank %d, a "
+                     "negative dim or more than 2^63-1 elements)", (int)input, what,
+                     osc_kinput_name(k, input), osc_shape_str(t, buf, sizeof buf), (int)t->rank);
 }
 
 osc_status osc_check_buffer(osc_kctx *k, const char *kind, int32_t i, const char *what,

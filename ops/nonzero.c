@@ -4,30 +4,26 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
-/* numpy's truth value: NaN is non-zero, -0.0 is zero, a string is non-zero when non-empty, a
- * complex number when either part is. */
+/* numpy's truth value, per type class: NaN is non-zero, -0.0 is zero (float16/bfloat16: any
+ * bit but the sign), a string is non-zero when non-empty, a complex number when either part
+ * is. False for a dtype outside OSC_STD_TYPES (geometry admits none). */
+#define NZ_FLOAT(T, x) ((x) != 0)
+#define NZ_F16(T, x) (((x) & 0x7fffu) != 0)
+#define NZ_BF16(T, x) (((x) & 0x7fffu) != 0)
+#define NZ_SINT(T, x) ((x) != 0)
+#define NZ_UINT(T, x) ((x) != 0)
+#define NZ_BOOL(T, x) ((x) != 0)
+#define NZ_STRING(T, x) ((x).len != 0)
+#define NZ_COMPLEX(T, x) ((x).re != 0 || (x).im != 0)
 static bool nonzero_at(const osc_tensor *t, int64_t i) {
     const void *p = t->data;
+#define NZ_CASE(E, T, CLS)                                                                    \
+    case E: return NZ_##CLS(T, ((const T *)p)[i]);
     switch (t->dtype) {
-    case OSC_FLOAT: return ((const float *)p)[i] != 0;
-    case OSC_DOUBLE: return ((const double *)p)[i] != 0;
-    case OSC_FLOAT16:
-    case OSC_BFLOAT16: return (((const uint16_t *)p)[i] & 0x7fffu) != 0;
-    case OSC_INT8:
-    case OSC_UINT8:
-    case OSC_BOOL: return ((const uint8_t *)p)[i] != 0;
-    case OSC_INT16:
-    case OSC_UINT16: return ((const uint16_t *)p)[i] != 0;
-    case OSC_INT32:
-    case OSC_UINT32: return ((const uint32_t *)p)[i] != 0;
-    case OSC_INT64:
-    case OSC_UINT64: return ((const uint64_t *)p)[i] != 0;
-    case OSC_STRING: return ((const osc_string *)p)[i].len != 0;
-    case OSC_COMPLEX64:
-        return ((const osc_complex64 *)p)[i].re != 0 || ((const osc_complex64 *)p)[i].im != 0;
-    default:
-        return ((const osc_complex128 *)p)[i].re != 0 || ((const osc_complex128 *)p)[i].im != 0;
+        OSC_STD_TYPES(NZ_CASE)
+    default: return false;
     }
+#undef NZ_CASE
 }
 
 osc_status osc_nonzero_init(osc_kctx *k, const osc_node *node, void **params) {
@@ -42,8 +38,8 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                            osc_tensor *o) {
     int64_t count, nnz = 0;
     osc_status st = osc_sh_need(k, in, n_in, 0, "X");
-    if (!st) st = osc_sh_check_type(k, 0, "X", in[0], osc_sh_all_types(k->since_version));
-    if (!st) st = osc_sh_count(k, 0, "X", in[0], &count);
+    if (!st) st = osc_sh_check_type(k, 0, "X", in[0], osc_sh_ts_all(k->since_version));
+    if (!st) st = osc_check_count(k, 0, "X", in[0], &count);
     if (!st) st = osc_sh_need_data(k, 0, "X", in[0]);
     if (st) return st;
     for (int64_t i = 0; i < count; i++) nnz += nonzero_at(in[0], i);

@@ -5,37 +5,49 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+/* Attributes init parses. */
+typedef struct onehot_params {
+    int64_t axis;  /* as written; normalised by infer */
+} onehot_params;
+
 osc_status osc_onehot_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const known[] = {"axis", NULL};
     int64_t axis;
     osc_status st = osc_attr_known(k, node, known);
     if (!st) st = osc_attr_int(k, node, "axis", -1, &axis);
-    return st;
+    onehot_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->axis = axis;
+    *params = p;
+    return OSC_OK;
 }
 
+/* the eight integers and float16/float/double (indices and depth) */
+#define OH_NUMERIC (OSC_TS_REAL & ~OSC_TS(OSC_BFLOAT16))
+
 /* Element i of a numeric tensor as int64, casting floats by truncation as the spec says;
- * false for NaN or a float outside int64 (such an index selects nothing). */
+ * false for NaN or a float outside int64 (such an index selects nothing), and for a dtype
+ * that is not a real number type (geometry admits none). Per type class: */
+#define IV_SINT(T) *v = ((const T *)p)[i]; return true;
+#define IV_UINT(T)                                                                            \
+    {                                                                                         \
+        uint64_t u = ((const T *)p)[i];                                                       \
+        *v = u > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)u; /* out of every range anyway */ \
+        return true;                                                                          \
+    }
+#define IV_FLOAT(T) f = ((const T *)p)[i]; break;
+#define IV_F16(T) f = osc_f16_to_f32(((const T *)p)[i]); break;
+#define IV_BF16(T) f = osc_bf16_to_f32(((const T *)p)[i]); break;
 static bool int_value(const osc_tensor *t, int64_t i, int64_t *v) {
     const void *p = t->data;
     double f;
+#define IV_CASE(E, T, CLS)                                                                    \
+    case E: IV_##CLS(T)
     switch (t->dtype) {
-    case OSC_INT8: *v = ((const int8_t *)p)[i]; return true;
-    case OSC_INT16: *v = ((const int16_t *)p)[i]; return true;
-    case OSC_INT32: *v = ((const int32_t *)p)[i]; return true;
-    case OSC_INT64: *v = ((const int64_t *)p)[i]; return true;
-    case OSC_UINT8: *v = ((const uint8_t *)p)[i]; return true;
-    case OSC_UINT16: *v = ((const uint16_t *)p)[i]; return true;
-    case OSC_UINT32: *v = ((const uint32_t *)p)[i]; return true;
-    case OSC_UINT64: {
-        uint64_t u = ((const uint64_t *)p)[i];
-        *v = u > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)u; /* out of every range anyway */
-        return true;
+        OSC_REAL_TYPES(IV_CASE)
+    default: return false;
     }
-    case OSC_FLOAT: f = ((const float *)p)[i]; break;
-    case OSC_DOUBLE: f = ((const double *)p)[i]; break;
-    default: f = osc_f16_to_f32(((const uint16_t *)p)[i]); break;
-    }
+#undef IV_CASE
     if (!(f > -0x1p63 && f < 0x1p63)) return false;
     *v = (int64_t)f;
     return true;
@@ -48,9 +60,9 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     int64_t count;
     for (int32_t i = 0; i < 3; i++) {
         osc_status st = osc_sh_need(k, in, n_in, i, what[i]);
-        if (!st) st = osc_sh_check_type(k, i, what[i], in[i], i < 2 ? OSC_SH_NUMERIC
-                                                                      : osc_sh_all_types(9));
-        if (!st) st = osc_sh_count(k, i, what[i], in[i], &count);
+        if (!st) st = osc_sh_check_type(k, i, what[i], in[i], i < 2 ? OH_NUMERIC
+                                                                      : OSC_TS_ALL_V1);
+        if (!st) st = osc_check_count(k, i, what[i], in[i], &count);
         if (st) return st;
     }
     const osc_tensor *idx = in[0], *dep = in[1], *val = in[2];
@@ -73,7 +85,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     if (r + 1 > OSC_MAX_RANK)
         return osc_kfail(k, OSC_ERR_LIMIT, "output rank %d exceeds %d", r + 1, OSC_MAX_RANK);
     /* axis in [-r-1, r]: negative axes are accepted in every version (the text adds them at 11) */
-    if ((st = osc_norm_axis(k, osc_sh_attr_i(k->node, "axis", -1), r + 1, axis))) return st;
+    if ((st = osc_norm_axis(k, ((const onehot_params *)k->params)->axis, r + 1, axis))) return st;
     memset(o, 0, sizeof *o);
     o->dtype = val->dtype;
     o->rank = r + 1;

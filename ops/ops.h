@@ -66,7 +66,8 @@ osc_status osc_check_same_dtype(osc_kctx *k, int32_t ia, const char *a_what, con
 const char *osc_shape_str(const osc_tensor *t, char *buf, size_t size);
 /* Sets out->dtype/rank/dims from t (output shaped like an input). */
 void osc_same_shape(osc_tensor *out, const osc_tensor *t);
-/* *out = osc_tensor_count(t), else OSC_ERR_LIMIT naming input `input` ("data", ...). */
+/* *out = osc_tensor_count(t), else OSC_ERR_SHAPE naming input `input` ("data", ...) and its
+ * shape: a negative dim, or more than 2^63-1 elements. The one element-count check of ops/. */
 osc_status osc_check_count(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
                            int64_t *out);
 /* Fails (OSC_ERR_ARG) unless t->data holds every element of t's shape (NULL is fine when there

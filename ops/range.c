@@ -7,21 +7,27 @@
 
 static const char *const k_what[3] = {"start", "limit", "delta"};
 
+/* Attributes init parses. */
+typedef struct range_params {
+    int64_t stash_type;  /* 27; OSC_FLOAT (1) before */
+} range_params;
+
 osc_status osc_range_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const none[] = {NULL};
     static const char *const v27[] = {"stash_type", NULL};
     int64_t stash;
     osc_status st = osc_attr_known(k, node, k->since_version >= 27 ? v27 : none);
     if (!st) st = osc_attr_int(k, node, "stash_type", OSC_FLOAT, &stash);
-    return st;
+    range_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->stash_type = stash;
+    *params = p;
+    return OSC_OK;
 }
 
-static uint32_t range_types(int64_t ver) {
-    uint32_t m = OSC_SH_BIT(OSC_FLOAT) | OSC_SH_BIT(OSC_DOUBLE) | OSC_SH_BIT(OSC_INT16) |
-                 OSC_SH_BIT(OSC_INT32) | OSC_SH_BIT(OSC_INT64);
-    if (ver >= 27) m |= OSC_SH_BIT(OSC_FLOAT16) | OSC_SH_BIT(OSC_BFLOAT16);
-    return m;
+/* float, double, int16, int32, int64; float16 and bfloat16 from 27 */
+static osc_typeset range_types(int64_t ver) {
+    return OSC_TS_IEEE | OSC_TS(OSC_INT16) | OSC_TS_INDEX | (ver >= 27 ? OSC_TS_FLOAT : 0);
 }
 
 /* The three scalars, as int64 (integer types) or double (float types; float16/bfloat16 are
@@ -32,21 +38,21 @@ typedef struct rg_vals {
     double f[3];
 } rg_vals;
 
-static double float_at(const osc_tensor *t) {
+/* Reads scalar j of t into v by its type class; false for a dtype Range has no use for
+ * (range_types admits none). */
+#define RV_FLOAT(T) v->f[j] = *(const T *)t->data; return true;
+#define RV_F16(T) v->f[j] = osc_f16_to_f32(*(const T *)t->data); return true;
+#define RV_BF16(T) v->f[j] = osc_bf16_to_f32(*(const T *)t->data); return true;
+#define RV_SINT(T) v->i[j] = *(const T *)t->data; return true;
+static bool read_val(const osc_tensor *t, int32_t j, rg_vals *v) {
+#define RV_CASE(E, T, CLS)                                                                    \
+    case E: RV_##CLS(T)
     switch (t->dtype) {
-    case OSC_FLOAT: return *(const float *)t->data;
-    case OSC_DOUBLE: return *(const double *)t->data;
-    case OSC_FLOAT16: return osc_f16_to_f32(*(const uint16_t *)t->data);
-    default: return osc_bf16_to_f32(*(const uint16_t *)t->data);
+        OSC_FLOAT_TYPES(RV_CASE)
+        OSC_SINT_TYPES(RV_CASE)
+    default: return false;
     }
-}
-
-static int64_t int_at(const osc_tensor *t) {
-    switch (t->dtype) {
-    case OSC_INT16: return *(const int16_t *)t->data;
-    case OSC_INT32: return *(const int32_t *)t->data;
-    default: return *(const int64_t *)t->data;
-    }
+#undef RV_CASE
 }
 
 static osc_status read_vals(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, rg_vals *v) {
@@ -63,12 +69,11 @@ static osc_status read_vals(osc_kctx *k, const osc_tensor *const *in, int32_t n_
                              osc_shape_str(in[i], buf, sizeof buf));
         if ((st = osc_sh_need_data(k, i, k_what[i], in[i]))) return st;
     }
-    int32_t dt = in[0]->dtype;
-    v->is_int = dt == OSC_INT16 || dt == OSC_INT32 || dt == OSC_INT64;
-    for (int32_t i = 0; i < 3; i++) {
-        if (v->is_int) v->i[i] = int_at(in[i]);
-        else v->f[i] = float_at(in[i]);
-    }
+    v->is_int = osc_sh_ts_has(OSC_TS_SINT, in[0]->dtype);
+    for (int32_t i = 0; i < 3; i++)
+        if (!read_val(in[i], i, v))
+            return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input %d '%s' has dtype %s", (int)i,
+                             k_what[i], osc_dtype_get(in[i]->dtype)->name);
     if (v->is_int ? v->i[2] == 0 : v->f[2] == 0)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 2 'delta' (%s) is 0; the range would never "
                          "reach limit", osc_kinput_name(k, 2));
@@ -81,7 +86,7 @@ static osc_status read_vals(osc_kctx *k, const osc_tensor *const *in, int32_t n_
 /* The arithmetic type: double for double; float for float, and for float16/bfloat16 with
  * stash_type 1 (float), the only stash type Range-27 describes. */
 static osc_status check_stash(osc_kctx *k, int32_t dtype) {
-    int64_t stash = osc_sh_attr_i(k->node, "stash_type", OSC_FLOAT);
+    int64_t stash = ((const range_params *)k->params)->stash_type;
     if ((dtype == OSC_FLOAT16 || dtype == OSC_BFLOAT16) && stash != OSC_FLOAT)
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "attribute 'stash_type' = %lld: float16 and "
                          "bfloat16 ranges are computed in float only (stash_type 1)",
@@ -144,23 +149,24 @@ osc_status osc_range_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     if (st) return st;
     const int64_t n = want.dims[0];
     void *o = out[0].data;
-    /* output[i] = start + i * delta, in the arithmetic type; integers cannot leave their type's
-     * range because every value lies between start and limit */
-    for (int64_t i = 0; i < n; i++) {
-        switch (want.dtype) {
-        case OSC_INT16: ((int16_t *)o)[i] = (int16_t)(v.i[0] + i * v.i[2]); break;
-        case OSC_INT32: ((int32_t *)o)[i] = (int32_t)(v.i[0] + i * v.i[2]); break;
-        case OSC_INT64:
-            ((int64_t *)o)[i] = (int64_t)((uint64_t)v.i[0] + (uint64_t)i * (uint64_t)v.i[2]);
-            break;
-        case OSC_DOUBLE: ((double *)o)[i] = v.f[0] + (double)i * v.f[2]; break;
-        default: {
-            float f = (float)v.f[0] + (float)i * (float)v.f[2];
-            if (want.dtype == OSC_FLOAT) ((float *)o)[i] = f;
-            else if (want.dtype == OSC_FLOAT16) ((uint16_t *)o)[i] = osc_f32_to_f16(f);
-            else ((uint16_t *)o)[i] = osc_f32_to_bf16(f);
-        }
-        }
+    /* output[i] = start + i * delta, in the arithmetic type (the type itself for float and
+     * double, float for float16/bfloat16); integers cannot leave their type's range because
+     * every value lies between start and limit (the sum wraps in uint64_t, exact then) */
+#define RS_FLOAT(T) ((T *)o)[i] = (T)v.f[0] + (T)i * (T)v.f[2];
+#define RS_F16(T) ((T *)o)[i] = osc_f32_to_f16((float)v.f[0] + (float)i * (float)v.f[2]);
+#define RS_BF16(T) ((T *)o)[i] = osc_f32_to_bf16((float)v.f[0] + (float)i * (float)v.f[2]);
+#define RS_SINT(T) ((T *)o)[i] = (T)(int64_t)((uint64_t)v.i[0] + (uint64_t)i * (uint64_t)v.i[2]);
+#define RS_CASE(E, T, CLS)                                                                    \
+    case E:                                                                                   \
+        for (int64_t i = 0; i < n; i++) RS_##CLS(T)                                           \
+        break;
+    switch (want.dtype) {
+        OSC_FLOAT_TYPES(RS_CASE)
+        OSC_SINT_TYPES(RS_CASE)
+    default: /* read_vals admitted none */
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'start' has dtype %s",
+                         osc_dtype_get(want.dtype)->name);
     }
+#undef RS_CASE
     return OSC_OK;
 }

@@ -12,10 +12,10 @@ typedef osc_status (*geometry_fn)(osc_kctx *k, const osc_tensor *const *in, int3
                                   osc_tensor *o);
 
 static osc_status check_data(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                             uint32_t types, int64_t *count) {
+                             osc_typeset types, int64_t *count) {
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
     if (!st) st = osc_sh_check_type(k, 0, "data", in[0], types);
-    if (!st) st = osc_sh_count(k, 0, "data", in[0], count);
+    if (!st) st = osc_check_count(k, 0, "data", in[0], count);
     return st;
 }
 
@@ -40,13 +40,22 @@ static osc_status run_with(osc_kctx *k, geometry_fn g, const osc_tensor *const *
 
 /* ---- Reshape-5/13/14/19/21/23/24/25 ---- */
 
+/* Attributes init parses. */
+typedef struct reshape_params {
+    bool allowzero;  /* 14 */
+} reshape_params;
+
 osc_status osc_reshape_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const none[] = {NULL};
     static const char *const v14[] = {"allowzero", NULL};
+    bool allowzero;
     osc_status st = osc_attr_known(k, node, k->since_version >= 14 ? v14 : none);
-    if (!st) st = osc_sh_attr_bool(k, node, "allowzero");
-    return st;
+    if (!st) st = osc_sh_attr_bool(k, node, "allowzero", false, &allowzero);
+    reshape_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->allowzero = allowzero;
+    *params = p;
+    return OSC_OK;
 }
 
 static osc_status reshape_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
@@ -54,12 +63,12 @@ static osc_status reshape_geometry(osc_kctx *k, const osc_tensor *const *in, int
     int64_t count, s[OSC_MAX_RANK];
     int32_t n, neg = -1, zero = -1;
     char buf[256];
-    osc_status st = check_data(k, in, n_in, osc_sh_all_types(k->since_version), &count);
+    osc_status st = check_data(k, in, n_in, osc_sh_ts_all(k->since_version), &count);
     if (!st) st = osc_sh_need(k, in, n_in, 1, "shape");
     if (!st) st = osc_sh_read_ints(k, 1, "shape", in[1], false, false, OSC_MAX_RANK, s, &n);
     if (st) return st;
     const osc_tensor *data = in[0];
-    bool allowzero = osc_sh_attr_i(k->node, "allowzero", 0) != 0;
+    bool allowzero = ((const reshape_params *)k->params)->allowzero;
     memset(o, 0, sizeof *o);
     o->dtype = data->dtype;
     o->rank = n;
@@ -124,25 +133,34 @@ osc_status osc_reshape_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
 
 /* ---- Flatten-1/9/11/13/21/23/24/25 ---- */
 
+/* Attributes init parses. */
+typedef struct flatten_params {
+    int64_t axis;  /* as written; checked against the input's rank by infer */
+} flatten_params;
+
 osc_status osc_flatten_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const known[] = {"axis", NULL};
     int64_t axis;
     osc_status st = osc_attr_known(k, node, known);
     if (!st) st = osc_attr_int(k, node, "axis", 1, &axis);
-    return st;
+    flatten_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->axis = axis;
+    *params = p;
+    return OSC_OK;
 }
 
 static osc_status flatten_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                    osc_tensor *o) {
     int64_t count, ver = k->since_version;
-    osc_status st = check_data(k, in, n_in, ver >= 9 ? osc_sh_all_types(ver) : OSC_SH_FLOAT3,
+    osc_status st = check_data(k, in, n_in, ver >= 9 ? osc_sh_ts_all(ver)
+                                           : OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16),
                                &count);
     if (st) return st;
     const osc_tensor *data = in[0];
     int32_t r = data->rank;
     /* negative axes are accepted in every version (the text adds them at 11) */
-    int64_t axis = osc_sh_attr_i(k->node, "axis", 1);
+    int64_t axis = ((const flatten_params *)k->params)->axis;
     if (axis < -(int64_t)r || axis > r)
         return osc_kfail(k, OSC_ERR_SHAPE, "attribute 'axis' = %lld is out of range [%d, %d] for "
                          "input 0 'data' (%s) of rank %d", (long long)axis, -r, r,
@@ -176,13 +194,11 @@ static osc_status read_axes(osc_kctx *k, const osc_tensor *const *in, int32_t n_
                             int64_t *axes, int32_t *n, bool *present, const char **what) {
     *n = 0;
     if (k->since_version < 13) {
-        const osc_attr *a = osc_node_attr(k->node, "axes");
+        const osc_sh_ints *a = k->params; /* the axes attribute (init bounded it) */
         *what = "attribute 'axes'";
-        *present = a != NULL;
-        if (a) {
-            *n = (int32_t)a->n; /* check bounded it by 2 * OSC_MAX_RANK */
-            if (a->n) memcpy(axes, a->ints, a->n * sizeof *a->ints);
-        }
+        *present = a->present;
+        *n = a->n;
+        if (a->n) memcpy(axes, a->v, (size_t)a->n * sizeof *axes);
         return OSC_OK;
     }
     *what = "input 1 'axes'";
@@ -192,18 +208,23 @@ static osc_status read_axes(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     return osc_sh_read_ints(k, 1, "axes", t, false, false, 2 * OSC_MAX_RANK, axes, n);
 }
 
-static osc_status squeeze_check_common(osc_kctx *k, const osc_node *node, bool required) {
+/* Before 13 the params are the axes attribute (an osc_sh_ints); from 13 there are none. */
+static osc_status squeeze_init_common(osc_kctx *k, const osc_node *node, bool required,
+                                      void **params) {
     static const char *const none[] = {NULL};
     static const char *const v1[] = {"axes", NULL};
     bool attr = k->since_version < 13;
     osc_status st = osc_attr_known(k, node, attr ? v1 : none);
-    if (!st && attr) st = osc_sh_attr_ints(k, node, "axes", required);
-    return st;
+    if (st || !attr) return st;
+    osc_sh_ints *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    if ((st = osc_sh_attr_ints(k, node, "axes", required, p))) return st;
+    *params = p;
+    return OSC_OK;
 }
 
 osc_status osc_squeeze_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
-    return squeeze_check_common(k, node, false);
+    return squeeze_init_common(k, node, false, params);
 }
 
 static osc_status squeeze_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
@@ -212,7 +233,7 @@ static osc_status squeeze_geometry(osc_kctx *k, const osc_tensor *const *in, int
     int32_t n;
     bool present, drop[OSC_MAX_RANK] = {false};
     const char *what;
-    osc_status st = check_data(k, in, n_in, osc_sh_all_types(k->since_version), &count);
+    osc_status st = check_data(k, in, n_in, osc_sh_ts_all(k->since_version), &count);
     if (!st) st = read_axes(k, in, n_in, axes, &n, &present, &what);
     if (st) return st;
     const osc_tensor *data = in[0];
@@ -246,8 +267,7 @@ osc_status osc_squeeze_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
 }
 
 osc_status osc_unsqueeze_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
-    return squeeze_check_common(k, node, true);
+    return squeeze_init_common(k, node, true, params);
 }
 
 static osc_status unsqueeze_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
@@ -256,7 +276,7 @@ static osc_status unsqueeze_geometry(osc_kctx *k, const osc_tensor *const *in, i
     int32_t n;
     bool present, ins[2 * OSC_MAX_RANK] = {false};
     const char *what;
-    osc_status st = check_data(k, in, n_in, osc_sh_all_types(k->since_version), &count);
+    osc_status st = check_data(k, in, n_in, osc_sh_ts_all(k->since_version), &count);
     if (!st && k->since_version >= 13) st = osc_sh_need(k, in, n_in, 1, "axes");
     if (!st) st = read_axes(k, in, n_in, axes, &n, &present, &what);
     if (st) return st;

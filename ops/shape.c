@@ -8,25 +8,37 @@
 static osc_status check_input(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                               int64_t *count) {
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_sh_all_types(k->since_version));
-    if (!st) st = osc_sh_count(k, 0, "data", in[0], count);
+    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_sh_ts_all(k->since_version));
+    if (!st) st = osc_check_count(k, 0, "data", in[0], count);
     return st;
 }
 
+/* Attributes init parses (15). */
+typedef struct shape_params {
+    int64_t start, end;
+    bool has_end;  /* absent: the rank */
+} shape_params;
+
 osc_status osc_shape_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const none[] = {NULL};
     static const char *const v15[] = {"start", "end", NULL};
-    int64_t v;
+    int64_t start, end;
     osc_status st = osc_attr_known(k, node, k->since_version >= 15 ? v15 : none);
-    if (!st) st = osc_attr_int(k, node, "start", 0, &v);
-    if (!st) st = osc_attr_int(k, node, "end", 0, &v);
-    return st;
+    if (!st) st = osc_attr_int(k, node, "start", 0, &start);
+    if (!st) st = osc_attr_int(k, node, "end", 0, &end);
+    shape_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->start = start;
+    p->end = end;
+    p->has_end = osc_node_attr(node, "end") != NULL;
+    *params = p;
+    return OSC_OK;
 }
 
 /* [start, end) of the dims to report, clamped to [0, rank] as the spec says. */
 static void shape_range(const osc_kctx *k, int32_t rank, int64_t *b, int64_t *e) {
-    int64_t s = osc_sh_attr_i(k->node, "start", 0), t = osc_sh_attr_i(k->node, "end", rank);
+    const shape_params *p = k->params;
+    int64_t s = p->start, t = p->has_end ? p->end : rank;
     if (s < 0) s = s < -(int64_t)rank ? 0 : s + rank;
     if (t < 0) t = t < -(int64_t)rank ? 0 : t + rank;
     *b = s > rank ? rank : s;

@@ -2,6 +2,7 @@
 #ifndef OSC_SHAPE_OPS_H
 #define OSC_SHAPE_OPS_H
 
+#include "../runtime/core/dtype.h"
 #include "ops.h"
 
 OSC_KERNEL_DECLARE(osc_constant)   /* Constant (ops/constant.c) */
@@ -28,30 +29,19 @@ OSC_KERNEL_DECLARE(osc_onehot)     /* OneHot (ops/onehot.c) */
 
 /* ---- Helpers of this family (ops/shape_util.c) ---- */
 
-/* Dtype sets, bit d for dtype number d, as the spec's type constraints list them. */
-#define OSC_SH_BIT(d) (1u << (d))
-#define OSC_SH_FLOAT3 (OSC_SH_BIT(OSC_FLOAT16) | OSC_SH_BIT(OSC_FLOAT) | OSC_SH_BIT(OSC_DOUBLE))
-#define OSC_SH_INT8X                                                                      \
-    (OSC_SH_BIT(OSC_UINT8) | OSC_SH_BIT(OSC_UINT16) | OSC_SH_BIT(OSC_UINT32) |             \
-     OSC_SH_BIT(OSC_UINT64) | OSC_SH_BIT(OSC_INT8) | OSC_SH_BIT(OSC_INT16) |               \
-     OSC_SH_BIT(OSC_INT32) | OSC_SH_BIT(OSC_INT64))
-/* the eight integers and float16/float/double (ArgMax, TopK-11, OneHot indices and depth) */
-#define OSC_SH_NUMERIC (OSC_SH_INT8X | OSC_SH_FLOAT3)
-#define OSC_SH_FLOAT8                                                                     \
-    (OSC_SH_BIT(OSC_FLOAT8E4M3FN) | OSC_SH_BIT(OSC_FLOAT8E4M3FNUZ) |                      \
-     OSC_SH_BIT(OSC_FLOAT8E5M2) | OSC_SH_BIT(OSC_FLOAT8E5M2FNUZ))
-/* The "all tensor types" list of an op version: 15 classic types, bfloat16 from 13, the float8
- * kinds from 19, int4/uint4 from 21, float4e2m1 from 23, float8e8m0 from 24, int2/uint2 from
- * 25. Valid for every op whose list follows that history (each row sits at a changelog
- * version, so an op without a 19 row gets the 13 list until its next row). */
-uint32_t osc_sh_all_types(int64_t since_version);
-/* ConstantOfShape's value types: numbers and bool at 9, bfloat16 and float8 from 20, then as
- * osc_sh_all_types from 21 (never string or complex). */
-uint32_t osc_sh_cofshape_types(int64_t since_version);
+/* The spec's "all tensor types" of an op version (OSC_TS_ALL_V1 .. OSC_TS_ALL_V25 of
+ * runtime/core/dtype.h, the newest one at or before since_version). Valid for every op whose
+ * list follows that history (each row sits at a changelog version, so an op without a 19 row
+ * gets the 13 list until its next row). */
+osc_typeset osc_sh_ts_all(int64_t since_version);
+/* True when dtype number d is in the set. */
+static inline bool osc_sh_ts_has(osc_typeset set, int32_t d) {
+    return d > 0 && d < 64 && (set & OSC_TS(d)) != 0;
+}
 
 /* Fails (OSC_ERR_SHAPE) unless t's dtype is in `allowed`; the message lists the allowed types. */
 osc_status osc_sh_check_type(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
-                             uint32_t allowed);
+                             osc_typeset allowed);
 /* Input i when present (i < n_in and not omitted), else NULL. */
 static inline const osc_tensor *osc_sh_in(const osc_tensor *const *in, int32_t n_in, int32_t i) {
     return i < n_in ? in[i] : NULL;
@@ -59,9 +49,6 @@ static inline const osc_tensor *osc_sh_in(const osc_tensor *const *in, int32_t n
 /* Fails (OSC_ERR_MODEL) when input i is absent; names it. */
 osc_status osc_sh_need(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t i,
                        const char *what);
-/* Fails (OSC_ERR_SHAPE) unless t's shape has a valid element count; *count receives it. */
-osc_status osc_sh_count(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
-                        int64_t *count);
 /* Fails unless t's data is present and holds its elements: OSC_ERR_STATE when infer runs
  * before the data of an infer_reads input is known, OSC_ERR_ARG for a short buffer. */
 osc_status osc_sh_need_data(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t);
@@ -74,13 +61,19 @@ osc_status osc_sh_read_ints(osc_kctx *k, int32_t input, const char *what, const 
  * position and value on a value out of range or a repeated axis. */
 osc_status osc_sh_norm_axes(osc_kctx *k, const char *what, int64_t *axes, int32_t n,
                             int32_t rank);
-/* The INT attribute `name` (def when absent). check validated its type, so infer and run read
- * it back with this (osc_params has no room for this family's attributes). */
-int64_t osc_sh_attr_i(const osc_node *node, const char *name, int64_t def);
-/* check-time: the INT attribute `name` must be 0 or 1 when present. */
-osc_status osc_sh_attr_bool(osc_kctx *k, const osc_node *node, const char *name);
-/* check-time: the INTS attribute `name` has the right type (when present). */
-osc_status osc_sh_attr_ints(osc_kctx *k, const osc_node *node, const char *name, bool required);
+/* A list of ints an init parsed from an INTS attribute (axes, perm, starts, ...). */
+typedef struct osc_sh_ints {
+    bool present;                    /* the attribute was given */
+    int32_t n;                       /* values in v (at most 2 * OSC_MAX_RANK) */
+    int64_t v[2 * OSC_MAX_RANK];
+} osc_sh_ints;
+/* Init-time: the INT attribute `name` (def when absent) must be 0 or 1; *out receives it. */
+osc_status osc_sh_attr_bool(osc_kctx *k, const osc_node *node, const char *name, bool def,
+                            bool *out);
+/* Init-time: the INTS attribute `name` (required or not) with at most 2 * OSC_MAX_RANK values,
+ * copied into *out (out->present false and n 0 when absent). */
+osc_status osc_sh_attr_ints(osc_kctx *k, const osc_node *node, const char *name, bool required,
+                            osc_sh_ints *out);
 
 /* Run-time: fails unless out has exactly the dtype and shape `want` (what this run's inputs
  * give) and a buffer that holds it, so a kernel never writes past what the executor sized. */

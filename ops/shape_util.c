@@ -6,37 +6,25 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
-uint32_t osc_sh_all_types(int64_t v) {
-    uint32_t m = OSC_SH_NUMERIC | OSC_SH_BIT(OSC_STRING) | OSC_SH_BIT(OSC_BOOL) |
-                 OSC_SH_BIT(OSC_COMPLEX64) | OSC_SH_BIT(OSC_COMPLEX128);
-    if (v >= 13) m |= OSC_SH_BIT(OSC_BFLOAT16);
-    if (v >= 19) m |= OSC_SH_FLOAT8;
-    if (v >= 21) m |= OSC_SH_BIT(OSC_UINT4) | OSC_SH_BIT(OSC_INT4);
-    if (v >= 23) m |= OSC_SH_BIT(OSC_FLOAT4E2M1);
-    if (v >= 24) m |= OSC_SH_BIT(OSC_FLOAT8E8M0);
-    if (v >= 25) m |= OSC_SH_BIT(OSC_UINT2) | OSC_SH_BIT(OSC_INT2);
-    return m;
-}
-
-uint32_t osc_sh_cofshape_types(int64_t v) {
-    uint32_t m = OSC_SH_NUMERIC | OSC_SH_BIT(OSC_BOOL);
-    if (v >= 20) m |= OSC_SH_BIT(OSC_BFLOAT16) | OSC_SH_FLOAT8;
-    if (v >= 21) m |= OSC_SH_BIT(OSC_UINT4) | OSC_SH_BIT(OSC_INT4);
-    if (v >= 23) m |= OSC_SH_BIT(OSC_FLOAT4E2M1);
-    if (v >= 24) m |= OSC_SH_BIT(OSC_FLOAT8E8M0);
-    if (v >= 25) m |= OSC_SH_BIT(OSC_UINT2) | OSC_SH_BIT(OSC_INT2);
-    return m;
+osc_typeset osc_sh_ts_all(int64_t v) {
+    return v >= 25   ? OSC_TS_ALL_V25
+           : v >= 24 ? OSC_TS_ALL_V24
+           : v >= 23 ? OSC_TS_ALL_V23
+           : v >= 21 ? OSC_TS_ALL_V21
+           : v >= 19 ? OSC_TS_ALL_V19
+           : v >= 13 ? OSC_TS_ALL_V13
+                     : OSC_TS_ALL_V1;
 }
 
 unsigned osc_sh_bits(int32_t dtype) { return osc_dtype_get(dtype)->bits; }
 
 osc_status osc_sh_check_type(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
-                             uint32_t allowed) {
-    if (t->dtype > 0 && t->dtype < 32 && (allowed & OSC_SH_BIT(t->dtype))) return OSC_OK;
+                             osc_typeset allowed) {
+    if (osc_sh_ts_has(allowed, t->dtype)) return OSC_OK;
     char list[400] = "";
     size_t p = 0;
     for (int32_t d = 1; d < OSC_DTYPE_COUNT && p < sizeof list; d++)
-        if (allowed & OSC_SH_BIT(d)) {
+        if (osc_sh_ts_has(allowed, d)) {
             int w = snprintf(list + p, sizeof list - p, "%s%s", p ? ", " : "",
                              osc_dtype_get(d)->name);
             if (w > 0) p += (size_t)w;
@@ -52,19 +40,9 @@ osc_status osc_sh_need(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, i
     return osc_kfail(k, OSC_ERR_MODEL, "input %d '%s' is required but missing", (int)i, what);
 }
 
-osc_status osc_sh_count(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
-                        int64_t *count) {
-    char buf[256];
-    *count = osc_tensor_count(t);
-    if (*count >= 0) return OSC_OK;
-    return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s) has an invalid shape %s (rank %d, a "
-                     "negative dim or more than 2^63-1 elements)", (int)input, what,
-                     osc_kinput_name(k, input), osc_shape_str(t, buf, sizeof buf), (int)t->rank);
-}
-
 osc_status osc_sh_need_data(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t) {
     int64_t count;
-    osc_status st = osc_sh_count(k, input, what, t, &count);
+    osc_status st = osc_check_count(k, input, what, t, &count);
     if (st) return st;
     if (count > 0 && !t->data)
         return osc_kfail(k, OSC_ERR_STATE, "input %d '%s' (%s): its values are not known yet, "
@@ -112,23 +90,23 @@ osc_status osc_sh_norm_axes(osc_kctx *k, const char *what, int64_t *axes, int32_
     return OSC_OK;
 }
 
-int64_t osc_sh_attr_i(const osc_node *node, const char *name, int64_t def) {
-    const osc_attr *a = osc_node_attr(node, name);
-    return a && a->type == OSC_ATTR_INT ? a->i : def;
-}
-
-osc_status osc_sh_attr_bool(osc_kctx *k, const osc_node *node, const char *name) {
+osc_status osc_sh_attr_bool(osc_kctx *k, const osc_node *node, const char *name, bool def,
+                            bool *out) {
     int64_t v;
-    osc_status st = osc_attr_int(k, node, name, 0, &v);
+    osc_status st = osc_attr_int(k, node, name, def, &v);
     if (st) return st;
     if (v != 0 && v != 1)
         return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' = %lld is out of range [0, 1]", name,
                          (long long)v);
+    *out = v != 0;
     return OSC_OK;
 }
 
-osc_status osc_sh_attr_ints(osc_kctx *k, const osc_node *node, const char *name, bool required) {
+osc_status osc_sh_attr_ints(osc_kctx *k, const osc_node *node, const char *name, bool required,
+                            osc_sh_ints *out) {
     const osc_attr *a = osc_node_attr(node, name);
+    out->present = false;
+    out->n = 0;
     if (!a) {
         if (!required) return OSC_OK;
         return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' is required but missing", name);
@@ -139,6 +117,9 @@ osc_status osc_sh_attr_ints(osc_kctx *k, const osc_node *node, const char *name,
     if (a->n > 2 * OSC_MAX_RANK)
         return osc_kfail(k, OSC_ERR_LIMIT, "attribute '%s' has %zu values; at most %d are "
                          "supported", name, a->n, 2 * OSC_MAX_RANK);
+    out->present = true;
+    out->n = (int32_t)a->n;
+    if (a->n) memcpy(out->v, a->ints, a->n * sizeof *a->ints);
     return OSC_OK;
 }
 

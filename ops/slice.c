@@ -6,15 +6,24 @@
 
 #define SL_MAX (2 * OSC_MAX_RANK) /* more values than axes is an error found after reading */
 
+static const char *const k_names[4] = {"starts", "ends", "axes", "steps"};
+
+/* Slice-1's attributes starts, ends, axes (init parses them; none from 10). */
+typedef struct slice_params {
+    osc_sh_ints a[3];
+} slice_params;
+
 osc_status osc_slice_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const none[] = {NULL};
     static const char *const v1[] = {"starts", "ends", "axes", NULL};
     bool attrs = k->since_version < 10;
     osc_status st = osc_attr_known(k, node, attrs ? v1 : none);
-    if (!st && attrs) st = osc_sh_attr_ints(k, node, "starts", true);
-    if (!st && attrs) st = osc_sh_attr_ints(k, node, "ends", true);
-    if (!st && attrs) st = osc_sh_attr_ints(k, node, "axes", false);
+    if (st || !attrs) return st;
+    slice_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    for (int32_t j = 0; j < 3 && !st; j++)
+        st = osc_sh_attr_ints(k, node, k_names[j], j < 2, &p->a[j]); /* axes is optional */
+    if (!st) *params = p;
     return st;
 }
 
@@ -25,18 +34,15 @@ typedef struct sl_args {
     bool present[4];
 } sl_args;
 
-static const char *const k_names[4] = {"starts", "ends", "axes", "steps"};
-
 static osc_status read_args(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                             sl_args *a) {
     memset(a->n, 0, sizeof a->n);
     if (k->since_version < 10) {
+        const slice_params *p = k->params;
         for (int32_t j = 0; j < 3; j++) {
-            const osc_attr *at = osc_node_attr(k->node, k_names[j]);
-            a->present[j] = at != NULL;
-            if (!at) continue;
-            a->n[j] = (int32_t)at->n; /* check bounded it by SL_MAX */
-            if (at->n) memcpy(a->v[j], at->ints, at->n * sizeof *at->ints);
+            a->present[j] = p->a[j].present;
+            a->n[j] = p->a[j].n; /* init bounded it by SL_MAX */
+            if (a->n[j]) memcpy(a->v[j], p->a[j].v, (size_t)a->n[j] * sizeof *a->v[j]);
         }
         a->present[3] = false;
         return OSC_OK;
@@ -61,8 +67,8 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     int64_t count;
     sl_args a;
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_sh_all_types(k->since_version));
-    if (!st) st = osc_sh_count(k, 0, "data", in[0], &count);
+    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_sh_ts_all(k->since_version));
+    if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
     if (!st) st = read_args(k, in, n_in, &a);
     if (st) return st;
     const osc_tensor *data = in[0];

@@ -6,43 +6,60 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+/* Attributes init parses. */
+typedef struct topk_params {
+    int64_t axis;   /* as written; normalised by infer */
+    int64_t k;      /* the attribute before 10 */
+    bool largest;   /* from 11 (true before) */
+    bool sorted;    /* from 11; sorted = 0 leaves the order unspecified: sorted either way */
+} topk_params;
+
 osc_status osc_topk_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const v1[] = {"axis", "k", NULL};
     static const char *const v10[] = {"axis", NULL};
     static const char *const v11[] = {"axis", "largest", "sorted", NULL};
-    int64_t ver = k->since_version, v;
+    int64_t ver = k->since_version, axis, kv;
+    bool largest, sorted;
     osc_status st = osc_attr_known(k, node, ver >= 11 ? v11 : ver >= 10 ? v10 : v1);
-    if (!st) st = osc_attr_int(k, node, "axis", -1, &v);
-    if (!st) st = osc_sh_attr_bool(k, node, "largest");
-    if (!st) st = osc_sh_attr_bool(k, node, "sorted");
+    if (!st) st = osc_attr_int(k, node, "axis", -1, &axis);
+    if (!st) st = osc_sh_attr_bool(k, node, "largest", true, &largest);
+    if (!st) st = osc_sh_attr_bool(k, node, "sorted", true, &sorted);
     if (!st && ver < 10 && !osc_node_attr(node, "k"))
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'k' is required but missing");
-    if (!st) st = osc_attr_int(k, node, "k", 0, &v);
-    return st;
+    if (!st) st = osc_attr_int(k, node, "k", 0, &kv);
+    topk_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->axis = axis;
+    p->k = kv;
+    p->largest = largest;
+    p->sorted = sorted;
+    *params = p;
+    return OSC_OK;
 }
 
-static uint32_t topk_types(int64_t ver) {
-    if (ver < 11) return OSC_SH_FLOAT3;
-    return OSC_SH_NUMERIC | (ver >= 24 ? OSC_SH_BIT(OSC_BFLOAT16) : 0);
+/* float16/float/double before 11; then the eight integers too; bfloat16 from 24 */
+static osc_typeset topk_types(int64_t ver) {
+    if (ver < 11) return OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16);
+    return OSC_TS_REAL & ~(ver >= 24 ? 0 : OSC_TS(OSC_BFLOAT16));
 }
 
 /* Both outputs are X's shape with K along axis; K is the attribute before 10, input 1's value
  * from 10 (infer_reads bit 1). */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *o, int32_t *axis, int64_t *kk) {
+    const topk_params *p = k->params;
     char buf[256];
     int64_t count, kv[1];
     int32_t n = 0;
     osc_status st = osc_sh_need(k, in, n_in, 0, "X");
     if (!st) st = osc_sh_check_type(k, 0, "X", in[0], topk_types(k->since_version));
-    if (!st) st = osc_sh_count(k, 0, "X", in[0], &count);
+    if (!st) st = osc_check_count(k, 0, "X", in[0], &count);
     if (st) return st;
     const osc_tensor *x = in[0];
-    if ((st = osc_norm_axis(k, osc_sh_attr_i(k->node, "axis", -1), x->rank, axis))) return st;
+    if ((st = osc_norm_axis(k, p->axis, x->rank, axis))) return st;
     const char *what = "attribute 'k'";
     if (k->since_version < 10) {
-        kv[0] = osc_sh_attr_i(k->node, "k", 0);
+        kv[0] = p->k;
     } else {
         what = "input 1 'K'";
         st = osc_sh_need(k, in, n_in, 1, "K");
@@ -77,49 +94,35 @@ osc_status osc_topk_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
 /* Three-way comparison of elements a and b (element offsets): NaN above every number and
  * equal to NaN, as numpy's sort orders them; -0.0 equals +0.0. */
 typedef int (*cmp_fn)(const void *x, int64_t a, int64_t b);
-#define CMP_INT(NAME, T)                                                                      \
-    static int NAME(const void *x, int64_t a, int64_t b) {                                    \
-        T va = ((const T *)x)[a], vb = ((const T *)x)[b];                                     \
-        return (va > vb) - (va < vb);                                                         \
-    }
-#define CMP_FLT(NAME, LOAD)                                                                   \
-    static int NAME(const void *x, int64_t a, int64_t b) {                                    \
-        double va = LOAD(x, a), vb = LOAD(x, b);                                              \
-        if (isnan(va) || isnan(vb)) return isnan(va) - isnan(vb);                             \
-        return (va > vb) - (va < vb);                                                         \
-    }
-#define LD_F(x, i) ((double)((const float *)(x))[i])
-#define LD_D(x, i) (((const double *)(x))[i])
-#define LD_H(x, i) ((double)osc_f16_to_f32(((const uint16_t *)(x))[i]))
-#define LD_B(x, i) ((double)osc_bf16_to_f32(((const uint16_t *)(x))[i]))
-CMP_INT(cmp_i8, int8_t)
-CMP_INT(cmp_i16, int16_t)
-CMP_INT(cmp_i32, int32_t)
-CMP_INT(cmp_i64, int64_t)
-CMP_INT(cmp_u8, uint8_t)
-CMP_INT(cmp_u16, uint16_t)
-CMP_INT(cmp_u32, uint32_t)
-CMP_INT(cmp_u64, uint64_t)
-CMP_FLT(cmp_f, LD_F)
-CMP_FLT(cmp_d, LD_D)
-CMP_FLT(cmp_h, LD_H)
-CMP_FLT(cmp_b, LD_B)
+/* Per type class: integers compare as themselves, floats as double (exact). */
+#define CMP_INT(T)                                                                            \
+    T va = ((const T *)x)[a], vb = ((const T *)x)[b];                                         \
+    return (va > vb) - (va < vb);
+#define CMP_FLT(T, LD)                                                                        \
+    double va = LD(T, x, a), vb = LD(T, x, b);                                                \
+    if (isnan(va) || isnan(vb)) return isnan(va) - isnan(vb);                                 \
+    return (va > vb) - (va < vb);
+#define LD_FLOAT(T, x, i) ((double)((const T *)(x))[i])
+#define LD_F16(T, x, i) ((double)osc_f16_to_f32(((const T *)(x))[i]))
+#define LD_BF16(T, x, i) ((double)osc_bf16_to_f32(((const T *)(x))[i]))
+#define CMP_FLOAT(T) CMP_FLT(T, LD_FLOAT)
+#define CMP_F16(T) CMP_FLT(T, LD_F16)
+#define CMP_BF16(T) CMP_FLT(T, LD_BF16)
+#define CMP_SINT(T) CMP_INT(T)
+#define CMP_UINT(T) CMP_INT(T)
+#define DEFINE_CMP(E, T, CLS)                                                                 \
+    static int cmp_##E(const void *x, int64_t a, int64_t b) { CMP_##CLS(T) }
+OSC_REAL_TYPES(DEFINE_CMP)
 
+/* NULL for a dtype without a comparison (geometry admits none). */
 static cmp_fn cmp_for(int32_t dtype) {
+#define CMP_CASE(E, T, CLS)                                                                   \
+    case E: return cmp_##E;
     switch (dtype) {
-    case OSC_INT8: return cmp_i8;
-    case OSC_INT16: return cmp_i16;
-    case OSC_INT32: return cmp_i32;
-    case OSC_INT64: return cmp_i64;
-    case OSC_UINT8: return cmp_u8;
-    case OSC_UINT16: return cmp_u16;
-    case OSC_UINT32: return cmp_u32;
-    case OSC_UINT64: return cmp_u64;
-    case OSC_FLOAT: return cmp_f;
-    case OSC_DOUBLE: return cmp_d;
-    case OSC_FLOAT16: return cmp_h;
-    default: return cmp_b;
+        OSC_REAL_TYPES(CMP_CASE)
+    default: return NULL;
     }
+#undef CMP_CASE
 }
 
 /* Stable bottom-up merge sort of v[0..n) (element offsets, ascending axis index) so that the
@@ -154,13 +157,15 @@ osc_status osc_topk_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     const osc_tensor *x = in[0];
     const int64_t outer = osc_dims_prod(x->dims, axis), n = x->dims[axis];
     const int64_t inner = osc_dims_prod(x->dims + axis + 1, x->rank - axis - 1);
+    const cmp_fn cmp = cmp_for(x->dtype);
+    if (!cmp) /* geometry admitted only real number types */
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'X' has dtype %s",
+                         osc_dtype_get(x->dtype)->name);
     size_t bytes = 2 * (size_t)n * sizeof(int64_t);
     int64_t *v = k->alloc ? osc_malloc(k->alloc, bytes) : NULL;
     if (!v)
         return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate %zu bytes of sort scratch", bytes);
-    /* sorted = 0 leaves the order unspecified: the sorted order is returned then too */
-    const int sign = osc_sh_attr_i(k->node, "largest", 1) ? 1 : -1;
-    const cmp_fn cmp = cmp_for(x->dtype);
+    const int sign = ((const topk_params *)k->params)->largest ? 1 : -1;
     const size_t esize = osc_sh_bits(x->dtype) / 8;
     char *vals = out[0].data;
     int64_t *idx = out[1].data;

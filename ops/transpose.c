@@ -4,34 +4,41 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+/* The perm attribute (init parses it; absent: reverse the dims). */
+typedef struct transpose_params {
+    osc_sh_ints perm;
+} transpose_params;
+
 osc_status osc_transpose_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)params;
     static const char *const known[] = {"perm", NULL};
     osc_status st = osc_attr_known(k, node, known);
-    if (!st) st = osc_sh_attr_ints(k, node, "perm", false);
-    return st;
+    transpose_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    if ((st = osc_sh_attr_ints(k, node, "perm", false, &p->perm))) return st;
+    *params = p;
+    return OSC_OK;
 }
 
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *o, int64_t *perm) {
     int64_t count;
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_sh_all_types(k->since_version));
-    if (!st) st = osc_sh_count(k, 0, "data", in[0], &count);
+    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_sh_ts_all(k->since_version));
+    if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
     if (st) return st;
     const osc_tensor *data = in[0];
     const int32_t r = data->rank;
-    const osc_attr *a = osc_node_attr(k->node, "perm");
-    if (!a) {
+    const osc_sh_ints *a = &((const transpose_params *)k->params)->perm;
+    if (!a->present) {
         for (int32_t i = 0; i < r; i++) perm[i] = r - 1 - i; /* default: reverse the dims */
     } else {
         bool seen[OSC_MAX_RANK] = {false};
-        if ((int64_t)a->n != r)
+        if (a->n != r)
             return osc_kfail(k, OSC_ERR_SHAPE, "attribute 'perm' has %zu values but input 0 "
-                             "'data' (%s) has rank %d; they must match", a->n,
+                             "'data' (%s) has rank %d; they must match", (size_t)a->n,
                              osc_kinput_name(k, 0), (int)r);
         for (int32_t i = 0; i < r; i++) {
-            int64_t p = a->ints[i];
+            int64_t p = a->v[i];
             if (p < 0 || p >= r || seen[p])
                 return osc_kfail(k, OSC_ERR_SHAPE, "attribute 'perm': value %lld at position %d "
                                  "is %s; perm must hold each of [0, %d] once", (long long)p,
