@@ -5,6 +5,8 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_argmax)
+
 /* Attributes init parses. */
 typedef struct argmax_params {
     int64_t axis;      /* as written; normalised against the input's rank by infer */
@@ -34,10 +36,8 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                            osc_tensor *o, int32_t *axis) {
     const argmax_params *p = k->params;
     int64_t count;
-    /* the eight integers and float16/float/double; bfloat16 from 13 */
-    osc_typeset types = OSC_TS_REAL & ~(k->since_version >= 13 ? 0 : OSC_TS(OSC_BFLOAT16));
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], types);
+    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_kernel_types(k->row, 0));
     if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
     if (st) return st;
     const osc_tensor *x = in[0];

@@ -3,51 +3,34 @@
 #include <math.h>
 #include <string.h>
 
-#include "elementwise.h"
 #include "ew_common.h"
+
+OSC_KERNEL_DECLARE(osc_bin)
 
 enum {
     OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_FMOD, OP_EQ, OP_LT, OP_LE, OP_GT, OP_GE, OP_AND,
     OP_OR, OP_COUNT
 };
 
-/* The dtypes each version accepts for A and B (the rows' .types in ops/rows_elementwise.h,
- * from the Changelog), oldest first. */
-#define NO_BF16 OSC_EW_NO_BF16
-static const osc_ew_since k_types_arith[] = {
-    {7, OSC_TS_ARITH_V7}, {13, OSC_TS_ARITH_V13}, {14, OSC_TS_REAL}, {0, 0}};
-static const osc_ew_since k_types_mod[] = {
-    {10, NO_BF16(OSC_TS_REAL)}, {13, OSC_TS_REAL}, {0, 0}};
-static const osc_ew_since k_types_equal[] = {
-    {7, OSC_TS_INDEX | OSC_TS(OSC_BOOL)}, {11, NO_BF16(OSC_TS_REAL | OSC_TS(OSC_BOOL))},
-    {13, OSC_TS_REAL | OSC_TS(OSC_BOOL)},
-    {19, OSC_TS_REAL | OSC_TS(OSC_BOOL) | OSC_TS(OSC_STRING)}, {0, 0}};
-static const osc_ew_since k_types_less[] = {
-    {7, NO_BF16(OSC_TS_FLOAT)}, {9, NO_BF16(OSC_TS_REAL)}, {13, OSC_TS_REAL}, {0, 0}};
-static const osc_ew_since k_types_less_eq[] = {
-    {12, NO_BF16(OSC_TS_REAL)}, {16, OSC_TS_REAL}, {0, 0}};
-static const osc_ew_since k_types_logic[] = {{7, OSC_TS(OSC_BOOL)}, {0, 0}};
-
 typedef struct bin_op {
     const char *name;
     int32_t op;      /* Mod: OP_MOD, turned into OP_FMOD by the attribute */
     bool to_bool;    /* output dtype is bool, not the inputs' */
-    const osc_ew_since *types;
 } bin_op;
 
 static const bin_op k_ops[] = {
-    {"Add", OP_ADD, false, k_types_arith},
-    {"Sub", OP_SUB, false, k_types_arith},
-    {"Mul", OP_MUL, false, k_types_arith},
-    {"Div", OP_DIV, false, k_types_arith},
-    {"Mod", OP_MOD, false, k_types_mod},
-    {"Equal", OP_EQ, true, k_types_equal},
-    {"Less", OP_LT, true, k_types_less},
-    {"LessOrEqual", OP_LE, true, k_types_less_eq},
-    {"Greater", OP_GT, true, k_types_less},
-    {"GreaterOrEqual", OP_GE, true, k_types_less_eq},
-    {"And", OP_AND, true, k_types_logic},
-    {"Or", OP_OR, true, k_types_logic},
+    {"Add", OP_ADD, false},
+    {"Sub", OP_SUB, false},
+    {"Mul", OP_MUL, false},
+    {"Div", OP_DIV, false},
+    {"Mod", OP_MOD, false},
+    {"Equal", OP_EQ, true},
+    {"Less", OP_LT, true},
+    {"LessOrEqual", OP_LE, true},
+    {"Greater", OP_GT, true},
+    {"GreaterOrEqual", OP_GE, true},
+    {"And", OP_AND, true},
+    {"Or", OP_OR, true},
 };
 
 static const char *const k_what[2] = {"A", "B"};
@@ -217,7 +200,7 @@ osc_status osc_bin_init(osc_kctx *k, const osc_node *node, void **params) {
     bin_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
     p->op = op;
-    p->types = osc_ew_types_at(op->types, k->since_version);
+    p->types = osc_kernel_types(k->row, 0);
     p->fmod = fmod_attr != 0;
     *params = p;
     return OSC_OK;

@@ -14,18 +14,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "elementwise.h"
 #include "ew_common.h"
 #include "minifloat.h"
 
-/* The dtypes each version casts from and to (T1 and T2 are the same set in every version; the
- * rows' .types in ops/rows_elementwise.h, from the Changelog), oldest first. */
-#define NO_CPLX(set) ((set) & ~(OSC_TS(OSC_COMPLEX64) | OSC_TS(OSC_COMPLEX128)))
-static const osc_ew_since k_types[] = {
-    {6, OSC_EW_NO_BF16(OSC_TS_REAL | OSC_TS(OSC_BOOL))}, {9, NO_CPLX(OSC_TS_ALL_V1)},
-    {13, NO_CPLX(OSC_TS_ALL_V13)}, {19, NO_CPLX(OSC_TS_ALL_V19)},
-    {21, NO_CPLX(OSC_TS_ALL_V21)}, {23, NO_CPLX(OSC_TS_ALL_V23)},
-    {24, NO_CPLX(OSC_TS_ALL_V24)}, {25, NO_CPLX(OSC_TS_ALL_V25)}, {0, 0}};
+OSC_KERNEL_DECLARE(osc_cast)
 
 /* What init parses: the attributes, and what the version decides. */
 typedef struct cast_params {
@@ -244,7 +236,8 @@ osc_status osc_cast_init(osc_kctx *k, const osc_node *node, void **params) {
     if (to_v <= 0 || to_v >= OSC_DTYPE_COUNT)
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'to' = %lld is not a dtype number "
                          "(allowed: 1 to %d)", (long long)to_v, OSC_DTYPE_COUNT - 1);
-    const osc_typeset types = osc_ew_types_at(k_types, v);
+    /* T1 and T2 are the same set in every version: the row's constraint of the input */
+    const osc_typeset types = osc_kernel_types(k->row, 0);
     if (!(types & OSC_TS(to_v))) /* same status as an input dtype */
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "attribute 'to' = %lld (%s): this version does "
                          "not cast to that dtype", (long long)to_v,

@@ -4,6 +4,8 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_concat)
+
 /* Attributes init parses. */
 typedef struct concat_params {
     int64_t axis;  /* as written; normalised by infer */
@@ -36,7 +38,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
         if (st) return st;
     }
     const osc_tensor *x = in[0];
-    osc_status st = osc_sh_check_type(k, 0, "inputs", x, osc_sh_ts_all(k->since_version));
+    osc_status st = osc_sh_check_type(k, 0, "inputs", x, osc_kernel_types(k->row, 0));
     if (st) return st;
     if (x->rank < 1)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'inputs' (%s) has rank 0; scalars cannot be "

@@ -4,6 +4,9 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_constant)
+OSC_KERNEL_DECLARE(osc_cofshape)
+
 /* The attributes that can hold Constant's value, in the spec's order. */
 static const char *const k_value_attrs[] = {"value",        "sparse_value", "value_float",
                                             "value_floats", "value_int",    "value_ints",

@@ -4,6 +4,8 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_cumsum)
+
 /* Attributes init parses. */
 typedef struct cumsum_params {
     bool exclusive, reverse;
@@ -23,11 +25,6 @@ osc_status osc_cumsum_init(osc_kctx *k, const osc_node *node, void **params) {
     return OSC_OK;
 }
 
-/* 32/64-bit integers and float/double; float16 and bfloat16 from 14 */
-static osc_typeset cumsum_types(int64_t ver) {
-    return ver >= 14 ? OSC_TS_ARITH_V13 : OSC_TS_ARITH_V7 & ~OSC_TS(OSC_FLOAT16);
-}
-
 /* The output is shaped like x whatever the axis, so infer never reads axis (no infer_reads
  * bit); run reads and checks it. */
 static osc_status check_inputs(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) {
@@ -35,7 +32,7 @@ static osc_status check_inputs(osc_kctx *k, const osc_tensor *const *in, int32_t
     int64_t count;
     osc_status st = osc_sh_need(k, in, n_in, 0, "x");
     if (!st) st = osc_sh_need(k, in, n_in, 1, "axis");
-    if (!st) st = osc_sh_check_type(k, 0, "x", in[0], cumsum_types(k->since_version));
+    if (!st) st = osc_sh_check_type(k, 0, "x", in[0], osc_kernel_types(k->row, 0));
     if (!st) st = osc_check_count(k, 0, "x", in[0], &count);
     if (!st) st = osc_check_index_dtype(k, 1, "axis", in[1], true);
     if (st) return st;

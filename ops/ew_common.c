@@ -1,15 +1,8 @@
-/* ew_common.c: the per-version dtype set lookup and the I/O checks the elementwise kernels
- * share. */
+/* ew_common.c: the input/output checks the elementwise kernels share. */
 #include "ew_common.h"
 
 #include <stdio.h>
 #include <string.h>
-
-osc_typeset osc_ew_types_at(const osc_ew_since *list, int64_t version) {
-    osc_typeset types = 0;
-    for (; list->since > 0 && list->since <= version; list++) types = list->types;
-    return types;
-}
 
 osc_status osc_ew_input(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t i,
                         const char *what) {

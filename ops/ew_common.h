@@ -1,4 +1,4 @@
-/* ew_common.h: what the elementwise kernels share: per-version dtype sets, input/output checks
+/* ew_common.h: what the elementwise kernels share: input/output checks
  * and the loop macro their X-macro expansions use. Internal to ops/ (binary.c, unary.c, ...). */
 #ifndef OSC_EW_COMMON_H
 #define OSC_EW_COMMON_H
@@ -6,20 +6,6 @@
 #include "../runtime/core/dtype.h"
 #include "broadcast.h"
 #include "ops.h"
-
-/* The dtypes an op accepts from version `since` on (the spec's type constraint, as the
- * registry rows' .types list it). A kernel keeps one list per op, oldest first, ended by
- * {0, 0}; init picks the set of its version once and keeps it in its params. */
-typedef struct osc_ew_since {
-    int64_t since;
-    osc_typeset types;
-} osc_ew_since;
-
-/* A set without bfloat16 (the lists before opset 13 mostly lack it). */
-#define OSC_EW_NO_BF16(set) ((set) & ~OSC_TS(OSC_BFLOAT16))
-
-/* The set of the newest entry of `list` whose since <= version; 0 when there is none. */
-osc_typeset osc_ew_types_at(const osc_ew_since *list, int64_t version);
 
 /* Fails (OSC_ERR_MODEL) unless input i is present and has a valid shape. */
 osc_status osc_ew_input(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t i,

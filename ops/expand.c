@@ -4,6 +4,9 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_expand)
+OSC_KERNEL_DECLARE(osc_tile)
+
 static osc_status no_attrs(osc_kctx *k, const osc_node *node) {
     static const char *const none[] = {NULL};
     return osc_attr_known(k, node, none);
@@ -21,7 +24,7 @@ static osc_status expand_geometry(osc_kctx *k, const osc_tensor *const *in, int3
     int64_t count, s[OSC_MAX_RANK];
     int32_t n;
     osc_status st = osc_sh_need(k, in, n_in, 0, "input");
-    if (!st) st = osc_sh_check_type(k, 0, "input", in[0], osc_sh_ts_all(k->since_version));
+    if (!st) st = osc_sh_check_type(k, 0, "input", in[0], osc_kernel_types(k->row, 0));
     if (!st) st = osc_check_count(k, 0, "input", in[0], &count);
     if (!st) st = osc_sh_need(k, in, n_in, 1, "shape");
     if (!st) st = osc_sh_read_ints(k, 1, "shape", in[1], false, false, OSC_MAX_RANK, s, &n);
@@ -91,7 +94,7 @@ static osc_status tile_geometry(osc_kctx *k, const osc_tensor *const *in, int32_
     int64_t count, rep[OSC_MAX_RANK];
     int32_t n;
     osc_status st = osc_sh_need(k, in, n_in, 0, "input");
-    if (!st) st = osc_sh_check_type(k, 0, "input", in[0], osc_sh_ts_all(k->since_version));
+    if (!st) st = osc_sh_check_type(k, 0, "input", in[0], osc_kernel_types(k->row, 0));
     if (!st) st = osc_check_count(k, 0, "input", in[0], &count);
     if (!st) st = osc_sh_need(k, in, n_in, 1, "repeats");
     if (!st) st = osc_sh_read_ints(k, 1, "repeats", in[1], false, false, OSC_MAX_RANK, rep, &n);

@@ -4,6 +4,8 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_gather)
+
 /* Attributes init parses. */
 typedef struct gather_params {
     int64_t axis;  /* as written; normalised by infer */
@@ -27,7 +29,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     int64_t count;
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
     if (!st) st = osc_sh_need(k, in, n_in, 1, "indices");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_sh_ts_all(k->since_version));
+    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_kernel_types(k->row, 0));
     if (!st) st = osc_check_index_dtype(k, 1, "indices", in[1], true);
     if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
     if (!st) st = osc_check_count(k, 1, "indices", in[1], &count);

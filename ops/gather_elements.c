@@ -5,6 +5,8 @@
 #include "ops.h"
 #include "scatter_loops.h"
 
+OSC_KERNEL_DECLARE(osc_ge)
+
 static const char *const k_what[2] = {"data", "indices"};
 
 osc_status osc_ge_init(osc_kctx *k, const osc_node *node, void **params) {

@@ -2,8 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "elementwise.h"
 #include "ew_common.h"
+
+OSC_KERNEL_DECLARE(osc_minmax)
 
 /* numpy maximum/minimum: keep x when x >= y (or x is NaN), else y, so a NaN on either side wins
  * and x is kept when the two compare equal. float16/bfloat16 compare the widened values and
@@ -76,12 +77,6 @@ static osc_ew_loop2 loop_get(int32_t dtype, int is_max) {
 #undef CASE
 }
 
-/* The dtypes each version accepts (the rows' .types in ops/rows_elementwise.h, from the
- * Changelog), oldest first; Min and Max share them. */
-static const osc_ew_since k_types[] = {
-    {6, OSC_EW_NO_BF16(OSC_TS_FLOAT)}, {12, OSC_EW_NO_BF16(OSC_TS_REAL)}, {13, OSC_TS_REAL},
-    {0, 0}};
-
 /* What init parses: which op, the dtypes its version accepts, whether it broadcasts. */
 typedef struct minmax_params {
     const char *name;   /* "Min" or "Max" */
@@ -102,7 +97,7 @@ osc_status osc_minmax_init(osc_kctx *k, const osc_node *node, void **params) {
     p->name = is_max ? "Max" : "Min";
     p->is_max = is_max;
     p->broadcast = k->since_version >= 8;
-    p->types = osc_ew_types_at(k_types, k->since_version);
+    p->types = osc_kernel_types(k->row, 0);
     *params = p;
     return OSC_OK;
 }

@@ -4,6 +4,8 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_nonzero)
+
 /* numpy's truth value, per type class: NaN is non-zero, -0.0 is zero (float16/bfloat16: any
  * bit but the sign), a string is non-zero when non-empty, a complex number when either part
  * is. False for a dtype outside OSC_STD_TYPES (geometry admits none). */
@@ -38,7 +40,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                            osc_tensor *o) {
     int64_t count, nnz = 0;
     osc_status st = osc_sh_need(k, in, n_in, 0, "X");
-    if (!st) st = osc_sh_check_type(k, 0, "X", in[0], osc_sh_ts_all(k->since_version));
+    if (!st) st = osc_sh_check_type(k, 0, "X", in[0], osc_kernel_types(k->row, 0));
     if (!st) st = osc_check_count(k, 0, "X", in[0], &count);
     if (!st) st = osc_sh_need_data(k, 0, "X", in[0]);
     if (st) return st;

@@ -5,6 +5,8 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_onehot)
+
 /* Attributes init parses. */
 typedef struct onehot_params {
     int64_t axis;  /* as written; normalised by infer */
@@ -21,9 +23,6 @@ osc_status osc_onehot_init(osc_kctx *k, const osc_node *node, void **params) {
     *params = p;
     return OSC_OK;
 }
-
-/* the eight integers and float16/float/double (indices and depth) */
-#define OH_NUMERIC (OSC_TS_REAL & ~OSC_TS(OSC_BFLOAT16))
 
 /* Element i of a numeric tensor as int64, casting floats by truncation as the spec says;
  * false for NaN or a float outside int64 (such an index selects nothing), and for a dtype
@@ -60,8 +59,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     int64_t count;
     for (int32_t i = 0; i < 3; i++) {
         osc_status st = osc_sh_need(k, in, n_in, i, what[i]);
-        if (!st) st = osc_sh_check_type(k, i, what[i], in[i], i < 2 ? OH_NUMERIC
-                                                                      : OSC_TS_ALL_V1);
+        if (!st) st = osc_sh_check_type(k, i, what[i], in[i], osc_kernel_types(k->row, i));
         if (!st) st = osc_check_count(k, i, what[i], in[i], &count);
         if (st) return st;
     }

@@ -21,17 +21,6 @@ typedef struct osc_ts_params {   /* TensorScatter */
     int32_t mode;                /* 0 linear, 1 circular */
 } osc_ts_params;
 
-/* Scatter-9/11 and ScatterElements-11/13/16/18 (ops/scatter_elements.c) */
-OSC_KERNEL_DECLARE(osc_se)
-/* GatherElements-11/13 (ops/gather_elements.c) */
-OSC_KERNEL_DECLARE(osc_ge)
-/* ScatterND-11/13/16/18 (ops/scatter_nd.c) */
-OSC_KERNEL_DECLARE(osc_snd)
-/* GatherND-11/12/13 (ops/gather_nd.c) */
-OSC_KERNEL_DECLARE(osc_gnd)
-/* TensorScatter-24 (ops/tensor_scatter.c) */
-OSC_KERNEL_DECLARE(osc_ts)
-
 /* ---- Shared helpers (ops/kattr.c) ---- */
 
 /* Fails unless every attribute of the node is in the NULL-terminated `known` list. */

@@ -5,6 +5,8 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_range)
+
 static const char *const k_what[3] = {"start", "limit", "delta"};
 
 /* Attributes init parses. */
@@ -25,11 +27,6 @@ osc_status osc_range_init(osc_kctx *k, const osc_node *node, void **params) {
     return OSC_OK;
 }
 
-/* float, double, int16, int32, int64; float16 and bfloat16 from 27 */
-static osc_typeset range_types(int64_t ver) {
-    return OSC_TS_IEEE | OSC_TS(OSC_INT16) | OSC_TS_INDEX | (ver >= 27 ? OSC_TS_FLOAT : 0);
-}
-
 /* The three scalars, as int64 (integer types) or double (float types; float16/bfloat16 are
  * widened exactly). */
 typedef struct rg_vals {
@@ -39,7 +36,7 @@ typedef struct rg_vals {
 } rg_vals;
 
 /* Reads scalar j of t into v by its type class; false for a dtype Range has no use for
- * (range_types admits none). */
+ * (the row's type constraint admits none). */
 #define RV_FLOAT(T) v->f[j] = *(const T *)t->data; return true;
 #define RV_F16(T) v->f[j] = osc_f16_to_f32(*(const T *)t->data); return true;
 #define RV_BF16(T) v->f[j] = osc_bf16_to_f32(*(const T *)t->data); return true;
@@ -59,7 +56,7 @@ static osc_status read_vals(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     char buf[256];
     for (int32_t i = 0; i < 3; i++) {
         osc_status st = osc_sh_need(k, in, n_in, i, k_what[i]);
-        if (!st) st = osc_sh_check_type(k, i, k_what[i], in[i], range_types(k->since_version));
+        if (!st) st = osc_sh_check_type(k, i, k_what[i], in[i], osc_kernel_types(k->row, i));
         if (!st && i > 0) st = osc_check_same_dtype(k, 0, k_what[0], in[0], i, k_what[i], in[i]);
         if (st) return st;
         /* a scalar; a one-element rank-1 tensor is accepted as onnxruntime does */

@@ -5,6 +5,8 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_rsum)
+
 /* Attributes init parses. */
 typedef struct rsum_params {
     bool keepdims;
@@ -26,11 +28,6 @@ osc_status osc_rsum_init(osc_kctx *k, const osc_node *node, void **params) {
     return st;
 }
 
-/* 32/64-bit integers and float16/float/double; bfloat16 from 13 */
-static osc_typeset rsum_types(int64_t ver) {
-    return ver >= 13 ? OSC_TS_ARITH_V13 : OSC_TS_ARITH_V7;
-}
-
 /* Output shape, and which input dims are summed (none at all for the no-op case). */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *o, bool *red) {
@@ -39,7 +36,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     int32_t n = 0;
     const char *what = "attribute 'axes'";
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], rsum_types(k->since_version));
+    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_kernel_types(k->row, 0));
     if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
     if (st) return st;
     const osc_tensor *data = in[0];

@@ -1,13 +1,19 @@
 /* registry.c: the table of kernel rows, one per (domain, op, version range), and its lookups. */
 #include <string.h>
 
-#include "elementwise.h"
 #include "ops.h"
 #include "registry.h"
 #include "shape_ops.h"
 #include "../runtime/core/dtype.h"
 
-/* One table: each op family lists its rows in its own file, included here. */
+/* Each op family lists its rows, and declares their kernels, in its own file, included twice:
+ * once for the declarations, once inside the table. */
+#define OSC_ROWS_DECLARE
+#include "rows_scatter.h"
+#include "rows_shape.h"
+#include "rows_elementwise.h"
+#undef OSC_ROWS_DECLARE
+
 static const osc_kernel k_kernels[] = {
 #include "rows_scatter.h"
 #include "rows_shape.h"

@@ -6,6 +6,11 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_reshape)
+OSC_KERNEL_DECLARE(osc_flatten)
+OSC_KERNEL_DECLARE(osc_squeeze)
+OSC_KERNEL_DECLARE(osc_unsqueeze)
+
 /* Each op's output dtype and shape from its inputs (and, for the data-dependent ones, from the
  * values of input 1). Infer sets it; run recomputes it and checks the executor's output. */
 typedef osc_status (*geometry_fn)(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
@@ -63,7 +68,7 @@ static osc_status reshape_geometry(osc_kctx *k, const osc_tensor *const *in, int
     int64_t count, s[OSC_MAX_RANK];
     int32_t n, neg = -1, zero = -1;
     char buf[256];
-    osc_status st = check_data(k, in, n_in, osc_sh_ts_all(k->since_version), &count);
+    osc_status st = check_data(k, in, n_in, osc_kernel_types(k->row, 0), &count);
     if (!st) st = osc_sh_need(k, in, n_in, 1, "shape");
     if (!st) st = osc_sh_read_ints(k, 1, "shape", in[1], false, false, OSC_MAX_RANK, s, &n);
     if (st) return st;
@@ -152,10 +157,8 @@ osc_status osc_flatten_init(osc_kctx *k, const osc_node *node, void **params) {
 
 static osc_status flatten_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                    osc_tensor *o) {
-    int64_t count, ver = k->since_version;
-    osc_status st = check_data(k, in, n_in, ver >= 9 ? osc_sh_ts_all(ver)
-                                           : OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16),
-                               &count);
+    int64_t count;
+    osc_status st = check_data(k, in, n_in, osc_kernel_types(k->row, 0), &count);
     if (st) return st;
     const osc_tensor *data = in[0];
     int32_t r = data->rank;
@@ -233,7 +236,7 @@ static osc_status squeeze_geometry(osc_kctx *k, const osc_tensor *const *in, int
     int32_t n;
     bool present, drop[OSC_MAX_RANK] = {false};
     const char *what;
-    osc_status st = check_data(k, in, n_in, osc_sh_ts_all(k->since_version), &count);
+    osc_status st = check_data(k, in, n_in, osc_kernel_types(k->row, 0), &count);
     if (!st) st = read_axes(k, in, n_in, axes, &n, &present, &what);
     if (st) return st;
     const osc_tensor *data = in[0];
@@ -276,7 +279,7 @@ static osc_status unsqueeze_geometry(osc_kctx *k, const osc_tensor *const *in, i
     int32_t n;
     bool present, ins[2 * OSC_MAX_RANK] = {false};
     const char *what;
-    osc_status st = check_data(k, in, n_in, osc_sh_ts_all(k->since_version), &count);
+    osc_status st = check_data(k, in, n_in, osc_kernel_types(k->row, 0), &count);
     if (!st && k->since_version >= 13) st = osc_sh_need(k, in, n_in, 1, "axes");
     if (!st) st = read_axes(k, in, n_in, axes, &n, &present, &what);
     if (st) return st;

@@ -3,6 +3,14 @@
  * still the current one at opset 7 (Neg-6, Abs-6, Min-6, Max-6, Not-1, Cast-6, Identity-1).
  * Rows of one op share init/infer/run; init reads k->since_version. .types from
  * ../shared/spec/onnx-Changelog.md. */
+#ifdef OSC_ROWS_DECLARE /* the kernels of these rows (each defined in the file named) */
+OSC_KERNEL_DECLARE(osc_bin) /* Add, Sub, Mul, Div, Mod, Equal, Less, LessOrEqual, Greater, GreaterOrEqual, And, Or (ops/binary.c): two inputs broadcast together. */
+OSC_KERNEL_DECLARE(osc_unary) /* Neg, Abs, Not (ops/unary.c) */
+OSC_KERNEL_DECLARE(osc_minmax) /* Min, Max (ops/minmax.c): 1..N inputs. */
+OSC_KERNEL_DECLARE(osc_where) /* Where (ops/where.c) */
+OSC_KERNEL_DECLARE(osc_cast) /* Cast (ops/cast.c) */
+OSC_KERNEL_DECLARE(osc_ident) /* Identity (ops/unary.c): tensors of every dtype the version lists, packed ones included. */
+#else
     {.op = "Add", .since = 7, .until = 12, .inputs = {2, 2}, .outputs = 1,
      .types = {OSC_TS_ARITH_V7}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run},
     {.op = "Add", .since = 13, .until = 13, .inputs = {2, 2}, .outputs = 1,
@@ -177,3 +185,4 @@
     {.op = "Identity", .since = 25, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_ALL_V25}, .init = osc_ident_init,
      .infer = osc_ident_infer, .run = osc_ident_run},
+#endif

@@ -1,5 +1,12 @@
 /* rows_scatter.h: registry rows of the scatter family (included inside ops/registry.c's table).
  * One row per op version range; .types from ../shared/spec/onnx-Changelog.md. */
+#ifdef OSC_ROWS_DECLARE /* the kernels of these rows (each defined in the file named) */
+OSC_KERNEL_DECLARE(osc_se) /* Scatter-9/11 and ScatterElements-11/13/16/18 (ops/scatter_elements.c) */
+OSC_KERNEL_DECLARE(osc_snd) /* ScatterND-11/13/16/18 (ops/scatter_nd.c) */
+OSC_KERNEL_DECLARE(osc_ts) /* TensorScatter-24 (ops/tensor_scatter.c) */
+OSC_KERNEL_DECLARE(osc_ge) /* GatherElements-11/13 (ops/gather_elements.c) */
+OSC_KERNEL_DECLARE(osc_gnd) /* GatherND-11/12/13 (ops/gather_nd.c) */
+#else
     {.op = "Scatter", .since = 9, .until = 10, .inputs = {3, 3}, .outputs = 1,
      .flags = OSC_KF_INPLACE | OSC_KF_INPLACE_INPUT,
      .types = {OSC_TS_ALL_V1, OSC_TS_INDEX, OSC_TS_ALL_V1}, .init = osc_se_init,
@@ -59,3 +66,4 @@
     {.op = "GatherND", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1,
      .types = {OSC_TS_ALL_V13, OSC_TS(OSC_INT64)}, .init = osc_gnd_init, .infer = osc_gnd_infer,
      .run = osc_gnd_run},
+#endif

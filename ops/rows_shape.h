@@ -1,6 +1,29 @@
 /* rows_shape.h: registry rows of the shape and data-movement ops (included inside ops/registry.c's
  * table). Every version in effect from opset 7 on; .infer_reads has bit i set when infer needs the
  * values of input i (a shape, axes, K, depth, ...); .types from ../shared/spec/onnx-Changelog.md. */
+#ifdef OSC_ROWS_DECLARE /* the kernels of these rows (each defined in the file named) */
+OSC_KERNEL_DECLARE(osc_constant) /* Constant (ops/constant.c) */
+OSC_KERNEL_DECLARE(osc_cofshape) /* ConstantOfShape (ops/constant.c) */
+OSC_KERNEL_DECLARE(osc_shape) /* Shape (ops/shape.c) */
+OSC_KERNEL_DECLARE(osc_size) /* Size (ops/shape.c) */
+OSC_KERNEL_DECLARE(osc_reshape) /* Reshape (ops/reshape.c) */
+OSC_KERNEL_DECLARE(osc_flatten) /* Flatten (ops/reshape.c) */
+OSC_KERNEL_DECLARE(osc_squeeze) /* Squeeze (ops/reshape.c) */
+OSC_KERNEL_DECLARE(osc_unsqueeze) /* Unsqueeze (ops/reshape.c) */
+OSC_KERNEL_DECLARE(osc_expand) /* Expand (ops/expand.c) */
+OSC_KERNEL_DECLARE(osc_tile) /* Tile (ops/expand.c) */
+OSC_KERNEL_DECLARE(osc_concat) /* Concat (ops/concat.c) */
+OSC_KERNEL_DECLARE(osc_gather) /* Gather (ops/gather.c) */
+OSC_KERNEL_DECLARE(osc_slice) /* Slice (ops/slice.c) */
+OSC_KERNEL_DECLARE(osc_transpose) /* Transpose (ops/transpose.c) */
+OSC_KERNEL_DECLARE(osc_range) /* Range (ops/range.c) */
+OSC_KERNEL_DECLARE(osc_nonzero) /* NonZero (ops/nonzero.c) */
+OSC_KERNEL_DECLARE(osc_cumsum) /* CumSum (ops/cumsum.c) */
+OSC_KERNEL_DECLARE(osc_rsum) /* ReduceSum (ops/reduce_sum.c) */
+OSC_KERNEL_DECLARE(osc_argmax) /* ArgMax (ops/argmax.c) */
+OSC_KERNEL_DECLARE(osc_topk) /* TopK, two outputs (ops/topk.c) */
+OSC_KERNEL_DECLARE(osc_onehot) /* OneHot (ops/onehot.c) */
+#else
     {.op = "Constant", .since = 1, .until = 8, .inputs = {0, 0}, .outputs = 1,
      .init = osc_constant_init, .infer = osc_constant_infer, .run = osc_constant_run},
     {.op = "Constant", .since = 9, .until = 10, .inputs = {0, 0}, .outputs = 1,
@@ -295,3 +318,4 @@
      .infer_reads = 0x2,
      .types = {(OSC_TS_REAL & ~(OSC_TS(OSC_BFLOAT16))), (OSC_TS_REAL & ~(OSC_TS(OSC_BFLOAT16))), OSC_TS_ALL_V1},
      .init = osc_onehot_init, .infer = osc_onehot_infer, .run = osc_onehot_run},
+#endif

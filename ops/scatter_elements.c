@@ -7,6 +7,8 @@
 #include "ops.h"
 #include "scatter_loops.h"
 
+OSC_KERNEL_DECLARE(osc_se)
+
 static const char *const k_what[3] = {"data", "indices", "updates"};
 
 osc_status osc_se_init(osc_kctx *k, const osc_node *node, void **params) {

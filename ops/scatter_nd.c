@@ -8,6 +8,8 @@
 #include "ops.h"
 #include "scatter_loops.h"
 
+OSC_KERNEL_DECLARE(osc_snd)
+
 /* Sizes both infer and run derive from the input shapes, so run never relies on state left by
  * an earlier infer. */
 typedef struct snd_geom {

@@ -4,11 +4,14 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_shape)
+OSC_KERNEL_DECLARE(osc_size)
+
 /* Shape and Size read only the input's dtype and shape, never its data. */
 static osc_status check_input(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                               int64_t *count) {
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_sh_ts_all(k->since_version));
+    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_kernel_types(k->row, 0));
     if (!st) st = osc_check_count(k, 0, "data", in[0], count);
     return st;
 }

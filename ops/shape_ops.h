@@ -5,28 +5,6 @@
 #include "../runtime/core/dtype.h"
 #include "ops.h"
 
-OSC_KERNEL_DECLARE(osc_constant)   /* Constant (ops/constant.c) */
-OSC_KERNEL_DECLARE(osc_cofshape)   /* ConstantOfShape (ops/constant.c) */
-OSC_KERNEL_DECLARE(osc_shape)      /* Shape (ops/shape.c) */
-OSC_KERNEL_DECLARE(osc_size)       /* Size (ops/shape.c) */
-OSC_KERNEL_DECLARE(osc_reshape)    /* Reshape (ops/reshape.c) */
-OSC_KERNEL_DECLARE(osc_flatten)    /* Flatten (ops/reshape.c) */
-OSC_KERNEL_DECLARE(osc_squeeze)    /* Squeeze (ops/reshape.c) */
-OSC_KERNEL_DECLARE(osc_unsqueeze)  /* Unsqueeze (ops/reshape.c) */
-OSC_KERNEL_DECLARE(osc_expand)     /* Expand (ops/expand.c) */
-OSC_KERNEL_DECLARE(osc_tile)       /* Tile (ops/expand.c) */
-OSC_KERNEL_DECLARE(osc_concat)     /* Concat (ops/concat.c) */
-OSC_KERNEL_DECLARE(osc_gather)     /* Gather (ops/gather.c) */
-OSC_KERNEL_DECLARE(osc_slice)      /* Slice (ops/slice.c) */
-OSC_KERNEL_DECLARE(osc_transpose)  /* Transpose (ops/transpose.c) */
-OSC_KERNEL_DECLARE(osc_range)      /* Range (ops/range.c) */
-OSC_KERNEL_DECLARE(osc_nonzero)    /* NonZero (ops/nonzero.c) */
-OSC_KERNEL_DECLARE(osc_cumsum)     /* CumSum (ops/cumsum.c) */
-OSC_KERNEL_DECLARE(osc_rsum)       /* ReduceSum (ops/reduce_sum.c) */
-OSC_KERNEL_DECLARE(osc_argmax)     /* ArgMax (ops/argmax.c) */
-OSC_KERNEL_DECLARE(osc_topk)       /* TopK, two outputs (ops/topk.c) */
-OSC_KERNEL_DECLARE(osc_onehot)     /* OneHot (ops/onehot.c) */
-
 /* ---- Helpers of this family (ops/shape_util.c) ---- */
 
 /* The spec's "all tensor types" of an op version (OSC_TS_ALL_V1 .. OSC_TS_ALL_V25 of

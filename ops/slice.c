@@ -4,6 +4,8 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_slice)
+
 #define SL_MAX (2 * OSC_MAX_RANK) /* more values than axes is an error found after reading */
 
 static const char *const k_names[4] = {"starts", "ends", "axes", "steps"};
@@ -67,7 +69,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     int64_t count;
     sl_args a;
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_sh_ts_all(k->since_version));
+    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_kernel_types(k->row, 0));
     if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
     if (!st) st = read_args(k, in, n_in, &a);
     if (st) return st;

@@ -4,6 +4,8 @@
 #include "../runtime/core/dtype.h"
 #include "ops.h"
 
+OSC_KERNEL_DECLARE(osc_ts)
+
 enum { TS_LINEAR = 0, TS_CIRCULAR = 1 };
 
 /* The cache seen as [batch, outer, max_seq, inner]; update as [batch, outer, seq, inner].

@@ -6,6 +6,8 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_topk)
+
 /* Attributes init parses. */
 typedef struct topk_params {
     int64_t axis;   /* as written; normalised by infer */
@@ -37,12 +39,6 @@ osc_status osc_topk_init(osc_kctx *k, const osc_node *node, void **params) {
     return OSC_OK;
 }
 
-/* float16/float/double before 11; then the eight integers too; bfloat16 from 24 */
-static osc_typeset topk_types(int64_t ver) {
-    if (ver < 11) return OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16);
-    return OSC_TS_REAL & ~(ver >= 24 ? 0 : OSC_TS(OSC_BFLOAT16));
-}
-
 /* Both outputs are X's shape with K along axis; K is the attribute before 10, input 1's value
  * from 10 (infer_reads bit 1). */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
@@ -52,7 +48,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     int64_t count, kv[1];
     int32_t n = 0;
     osc_status st = osc_sh_need(k, in, n_in, 0, "X");
-    if (!st) st = osc_sh_check_type(k, 0, "X", in[0], topk_types(k->since_version));
+    if (!st) st = osc_sh_check_type(k, 0, "X", in[0], osc_kernel_types(k->row, 0));
     if (!st) st = osc_check_count(k, 0, "X", in[0], &count);
     if (st) return st;
     const osc_tensor *x = in[0];

@@ -4,6 +4,8 @@
 #include "../runtime/core/dtype.h"
 #include "shape_ops.h"
 
+OSC_KERNEL_DECLARE(osc_transpose)
+
 /* The perm attribute (init parses it; absent: reverse the dims). */
 typedef struct transpose_params {
     osc_sh_ints perm;
@@ -23,7 +25,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                            osc_tensor *o, int64_t *perm) {
     int64_t count;
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_sh_ts_all(k->since_version));
+    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_kernel_types(k->row, 0));
     if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
     if (st) return st;
     const osc_tensor *data = in[0];

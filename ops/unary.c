@@ -2,8 +2,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "elementwise.h"
 #include "ew_common.h"
+
+OSC_KERNEL_DECLARE(osc_unary)
+OSC_KERNEL_DECLARE(osc_ident)
 
 enum { U_NEG, U_ABS, U_NOT, U_COUNT };
 
@@ -68,24 +70,13 @@ static unary_loop loop_get(int32_t dtype, int32_t op) {
 #undef CASE
 }
 
-/* The dtypes each version accepts (the rows' .types in ops/rows_elementwise.h, from the
- * Changelog), oldest first. */
-static const osc_ew_since k_neg[] = {
-    {6, OSC_EW_NO_BF16(OSC_TS_SIGNED)}, {13, OSC_TS_SIGNED}, {0, 0}};
-static const osc_ew_since k_abs[] = {{6, OSC_EW_NO_BF16(OSC_TS_REAL)}, {13, OSC_TS_REAL}, {0, 0}};
-static const osc_ew_since k_not[] = {{1, OSC_TS(OSC_BOOL)}, {0, 0}};
-static const osc_ew_since k_ident[] = {
-    {1, OSC_TS_ALL_V1},   {13, OSC_TS_ALL_V13}, {19, OSC_TS_ALL_V19}, {21, OSC_TS_ALL_V21},
-    {23, OSC_TS_ALL_V23}, {24, OSC_TS_ALL_V24}, {25, OSC_TS_ALL_V25}, {0, 0}};
-
 typedef struct unary_op {
     const char *name;
     int32_t op;                  /* U_* */
-    const osc_ew_since *types;
 } unary_op;
 
 static const unary_op k_ops[U_COUNT] = {
-    {"Neg", U_NEG, k_neg}, {"Abs", U_ABS, k_abs}, {"Not", U_NOT, k_not}};
+    {"Neg", U_NEG}, {"Abs", U_ABS}, {"Not", U_NOT}};
 
 /* What init parses: the op (Neg, Abs, Not; Identity needs none) and the dtypes its version
  * accepts. */
@@ -100,12 +91,11 @@ static osc_status check_no_attrs(osc_kctx *k, const osc_node *node) {
     return osc_attr_known(k, node, k_none);
 }
 
-static osc_status make_params(osc_kctx *k, const unary_op *op, const osc_ew_since *types,
-                              void **params) {
+static osc_status make_params(osc_kctx *k, const unary_op *op, void **params) {
     unary_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
     p->op = op;
-    p->types = osc_ew_types_at(types, k->since_version);
+    p->types = osc_kernel_types(k->row, 0);
     *params = p;
     return OSC_OK;
 }
@@ -129,7 +119,7 @@ osc_status osc_unary_init(osc_kctx *k, const osc_node *node, void **params) {
     if (!op) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a unary elementwise op");
     osc_status st = check_no_attrs(k, node);
     if (st) return st;
-    return make_params(k, op, op->types, params);
+    return make_params(k, op, params);
 }
 
 static osc_status unary_validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
@@ -171,7 +161,7 @@ osc_status osc_unary_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
 osc_status osc_ident_init(osc_kctx *k, const osc_node *node, void **params) {
     osc_status st = check_no_attrs(k, node);
     if (st) return st;
-    return make_params(k, NULL, k_ident, params);
+    return make_params(k, NULL, params);
 }
 
 osc_status osc_ident_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,

@@ -1,8 +1,9 @@
 /* where.c: Where-9/16: out = condition ? X : Y, the three inputs broadcast together. */
 #include <string.h>
 
-#include "elementwise.h"
 #include "ew_common.h"
+
+OSC_KERNEL_DECLARE(osc_where)
 
 typedef void (*where_loop)(osc_bcast_it *it, void *o, const void *c, const void *x,
                            const void *y);
@@ -36,10 +37,6 @@ static where_loop loop_get(int32_t dtype) {
 
 static const char *const k_what[3] = {"condition", "X", "Y"};
 
-/* The dtypes X and Y may have per version (the rows' .types in ops/rows_elementwise.h, from
- * the Changelog), oldest first; condition is bool in every version. */
-static const osc_ew_since k_types[] = {{9, OSC_TS_ALL_V1}, {16, OSC_TS_ALL_V13}, {0, 0}};
-
 /* What init parses: the dtypes of X and Y this version accepts. */
 typedef struct where_params {
     osc_typeset types;
@@ -51,7 +48,7 @@ osc_status osc_where_init(osc_kctx *k, const osc_node *node, void **params) {
     if (st) return st;
     where_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
-    p->types = osc_ew_types_at(k_types, k->since_version);
+    p->types = osc_kernel_types(k->row, 1);
     *params = p;
     return OSC_OK;
 }

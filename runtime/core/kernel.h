@@ -6,12 +6,15 @@
 #include "graph.h"
 #include "tpool.h"
 
+struct osc_kernel;
+
 /* What a kernel may use while it initialises, infers or runs one node. */
 typedef struct osc_kctx {
     osc_err *err;
     const osc_graph *graph;  /* for value names in messages (NULL in kernel unit tests) */
     const osc_node *node;    /* name and op type, for messages; attributes only in init */
-    int64_t since_version;   /* first version of the row that matched */
+    const struct osc_kernel *row; /* the registry row the node resolved to */
+    int64_t since_version;   /* row->since */
     const void *params;      /* what the kernel's init made for this node (NULL: nothing) */
     osc_allocator *alloc;
     osc_pool *pool;          /* load time: the model's pool (osc_kparams) */

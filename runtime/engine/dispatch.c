@@ -115,7 +115,7 @@ static osc_status init_nodes(osc_model *m, osc_err *err) {
         n->n_inputs = given;
         if (given > m->max_in) m->max_in = given;
         if (n->n_outputs > m->max_out) m->max_out = n->n_outputs;
-        osc_kctx k = {.err = err, .graph = g, .node = n, .since_version = kr->since,
+        osc_kctx k = {.err = err, .graph = g, .node = n, .row = kr, .since_version = kr->since,
                       .alloc = &m->alloc, .pool = &m->pool, .strict = m->opts.strict != 0,
                       .warn = add_warning, .warn_ud = m};
         if (kr->flags & OSC_KF_DEPRECATED) { /* the row's op version is deprecated (Scatter-11) */

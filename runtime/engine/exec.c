@@ -71,7 +71,7 @@ static osc_status run_nodes(osc_session *s, int32_t from, int32_t to) {
         const osc_node *n = &g->nodes[i];
         if (n->folded) continue;
         osc_kctx k = {.err = &s->err, .graph = g, .node = n,
-                      .since_version = n->kernel->since, .params = n->params,
+                      .row = n->kernel, .since_version = n->kernel->since, .params = n->params,
                       .alloc = &s->alloc,
                       .strings = &s->strings, .strict = m->opts.strict != 0,
                       .tpool = s->tpool, .scratch = &s->kscratch};

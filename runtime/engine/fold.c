@@ -53,7 +53,8 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
             t->data = osc_pool_alloc(&m->pool, t->nbytes);
             if (!t->data) return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");
         }
-        osc_kctx k = {.err = err, .graph = g, .node = n, .since_version = n->kernel->since,
+        osc_kctx k = {.err = err, .graph = g, .node = n, .row = n->kernel,
+                      .since_version = n->kernel->since,
                       .params = n->params, .alloc = &m->alloc,
                       .strings = &m->pool, .strict = m->opts.strict != 0};
         st = osc_run_node(m, i, vals, io, &k);

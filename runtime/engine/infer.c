@@ -42,7 +42,7 @@ osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *kno
         osc_gather_inputs(n, vals, io);
         memset(io.outs, 0, (size_t)n->n_outputs * sizeof *io.outs);
         osc_kctx k = {.err = err, .graph = g, .node = n,
-                      .since_version = n->kernel->since, .params = n->params,
+                      .row = n->kernel, .since_version = n->kernel->since, .params = n->params,
                       .strict = m->opts.strict != 0};
         osc_status st = OSC_OK;
         for (int32_t j = 0; j < n->n_inputs && !st; j++)

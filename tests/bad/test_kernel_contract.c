@@ -52,7 +52,7 @@ static void setup_node(fixture *f, const osc_kernel *row, int32_t n_in) {
  * refuses such a node (an op with a required attribute). */
 static bool kctx(fixture *f, const osc_kernel *row, osc_kctx *k) {
     *k = (osc_kctx){.err = &f->err, .graph = &f->g, .node = &f->node,
-                    .since_version = row->since, .pool = &f->pool};
+                    .row = row, .since_version = row->since, .pool = &f->pool};
     void *params = NULL;
     if (row->init(k, &f->node, &params) != OSC_OK) return false;
     f->node.params = k->params = params;

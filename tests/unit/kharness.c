@@ -26,6 +26,7 @@ void kh_init(kh *h, const char *op_type, int64_t opset) {
     h->node.kernel = h->kernel;
     h->k.err = &h->err;
     h->k.node = &h->node;
+    h->k.row = h->kernel;
     h->k.since_version = h->kernel ? h->kernel->since : opset;
     h->k.pool = &h->strings; /* the node's parameters live as long as the harness */
     h->k.alloc = &h->alloc;
