@@ -213,7 +213,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     const bin_params *p = k->params;
     const bin_op *op = p->op;
     osc_status st = OSC_OK;
-    for (int32_t i = 0; i < 2 && !st; i++) st = osc_ew_input(k, in, n_in, i, k_what[i]);
+    for (int32_t i = 0; i < 2 && !st; i++) st = osc_need_input(k, in, n_in, i, k_what[i]);
     if (!st) st = osc_ew_check_type(k, 0, "A", in[0], p->types);
     if (!st) st = osc_check_same_dtype(k, 0, "A", in[0], 1, "B", in[1]);
     if (st) return st;
@@ -244,11 +244,7 @@ osc_status osc_bin_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     osc_tensor want;
     osc_ew_loop2 loop;
     int32_t op;
-    osc_status st = validate(k, in, n_in, &want, &loop, &op);
-    if (st) return st;
-    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
-    osc_same_shape(&out[0], &want);
-    return OSC_OK;
+    return osc_infer_out0(k, validate(k, in, n_in, &want, &loop, &op), &want, out, n_out);
 }
 
 /* Integer division and remainder: fails on the first zero divisor, before anything is written.

@@ -262,7 +262,7 @@ osc_status osc_cast_init(osc_kctx *k, const osc_node *node, void **params) {
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *want) {
     const cast_params *p = k->params;
-    osc_status st = osc_ew_input(k, in, n_in, 0, "input");
+    osc_status st = osc_need_input(k, in, n_in, 0, "input");
     if (!st) st = osc_ew_check_type(k, 0, "input", in[0], p->types);
     if (st) return st;
     const int32_t from = in[0]->dtype, to = p->to;
@@ -279,11 +279,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
 osc_status osc_cast_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                           osc_tensor *out, int32_t n_out) {
     osc_tensor want;
-    osc_status st = validate(k, in, n_in, &want);
-    if (st) return st;
-    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
-    osc_same_shape(&out[0], &want);
-    return OSC_OK;
+    return osc_infer_out0(k, validate(k, in, n_in, &want), &want, out, n_out);
 }
 
 osc_status osc_cast_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,

@@ -193,16 +193,13 @@ static osc_status cofshape_geometry(osc_kctx *k, const osc_tensor *const *in, in
 
 osc_status osc_cofshape_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                               osc_tensor *out, int32_t n_out) {
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return cofshape_geometry(k, in, n_in, &out[0]);
+    return osc_sh_infer_with(k, cofshape_geometry, in, n_in, out, n_out);
 }
 
 osc_status osc_cofshape_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                             osc_tensor *out, int32_t n_out) {
     osc_tensor want;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = cofshape_geometry(k, in, n_in, &want);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
+    osc_status st = osc_sh_run_checks(k, cofshape_geometry, in, n_in, out, n_out, &want);
     if (st) return st;
     int64_t count = osc_tensor_count(&want);
     const void *value = ((const cofshape_params *)k->params)->value;

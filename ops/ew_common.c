@@ -4,19 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-osc_status osc_ew_input(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t i,
-                        const char *what) {
-    char a[256];
-    if (i >= n_in || !in || !in[i])
-        return osc_kfail(k, OSC_ERR_MODEL, "input %d '%s' is required but missing", i, what);
-    if (osc_tensor_count(in[i]) < 0)
-        return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s) has an invalid shape %s (rank %d, "
-                         "negative dim or more than 2^63-1 elements)", i, what,
-                         osc_kinput_name(k, i), osc_shape_str(in[i], a, sizeof a),
-                         (int)in[i]->rank);
-    return OSC_OK;
-}
-
 osc_status osc_ew_check_type(osc_kctx *k, int32_t i, const char *what, const osc_tensor *t,
                              osc_typeset types) {
     if (t->dtype > 0 && t->dtype < 64 && (types & OSC_TS(t->dtype))) return OSC_OK;

@@ -7,9 +7,6 @@
 #include "broadcast.h"
 #include "ops.h"
 
-/* Fails (OSC_ERR_MODEL) unless input i is present and has a valid shape. */
-osc_status osc_ew_input(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t i,
-                        const char *what);
 /* Fails (OSC_ERR_UNSUPPORTED) unless t's dtype is in `types`; the message names the input and
  * lists the dtypes this op version accepts. */
 osc_status osc_ew_check_type(osc_kctx *k, int32_t i, const char *what, const osc_tensor *t,

@@ -56,17 +56,13 @@ static osc_status expand_geometry(osc_kctx *k, const osc_tensor *const *in, int3
 
 osc_status osc_expand_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                             osc_tensor *out, int32_t n_out) {
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return expand_geometry(k, in, n_in, &out[0]);
+    return osc_sh_infer_with(k, expand_geometry, in, n_in, out, n_out);
 }
 
 osc_status osc_expand_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                           osc_tensor *out, int32_t n_out) {
     osc_tensor want;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = expand_geometry(k, in, n_in, &want);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (!st) st = osc_sh_check_inputs(k, in, n_in);
+    osc_status st = osc_sh_run_checks(k, expand_geometry, in, n_in, out, n_out, &want);
     if (st || osc_tensor_count(&want) == 0) return st;
     /* A non-empty output means a non-empty input, so the input's strides cannot overflow. A
      * broadcast dim (size 1 in the input, or absent) reads with stride 0. */
@@ -124,17 +120,13 @@ static osc_status tile_geometry(osc_kctx *k, const osc_tensor *const *in, int32_
 
 osc_status osc_tile_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                           osc_tensor *out, int32_t n_out) {
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return tile_geometry(k, in, n_in, &out[0]);
+    return osc_sh_infer_with(k, tile_geometry, in, n_in, out, n_out);
 }
 
 osc_status osc_tile_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                         osc_tensor *out, int32_t n_out) {
     osc_tensor want;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = tile_geometry(k, in, n_in, &want);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (!st) st = osc_sh_check_inputs(k, in, n_in);
+    osc_status st = osc_sh_run_checks(k, tile_geometry, in, n_in, out, n_out, &want);
     if (st || osc_tensor_count(&want) == 0) return st;
     /* Output dim i is (repeat t, position j) with index t * d_i + j, so the row-major output is
      * the row-major walk of [r_0, d_0, r_1, d_1, ...] reading the input with strides

@@ -25,16 +25,9 @@ osc_status osc_ge_init(osc_kctx *k, const osc_node *node, void **params) {
  * that infer saw the same shapes. */
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            int32_t *axis_out) {
-    char a[256];
     for (int32_t i = 0; i < 2; i++) {
-        if (i >= n_in || !in[i])
-            return osc_kfail(k, OSC_ERR_MODEL, "input %d '%s' is required but missing", i,
-                             k_what[i]);
-        if (osc_tensor_count(in[i]) < 0)
-            return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s) has an invalid shape %s "
-                             "(rank %d, negative dim or more than 2^63-1 elements)", i,
-                             k_what[i], osc_kinput_name(k, i), osc_shape_str(in[i], a, sizeof a),
-                             (int)in[i]->rank);
+        osc_status st = osc_need_input(k, in, n_in, i, k_what[i]);
+        if (st) return st;
     }
     const osc_tensor *data = in[0], *idx = in[1];
     if (data->rank < 1)
@@ -50,13 +43,8 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     int32_t axis;
     st = osc_norm_axis(k, ((const osc_se_params *)k->params)->axis, data->rank, &axis);
     if (st) return st;
-    for (int32_t d = 0; d < data->rank; d++)
-        if (d != axis && idx->dims[d] > data->dims[d])
-            return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'indices' (%s) has size %lld in dim %d "
-                             "but input 0 'data' (%s) has size %lld there; elements would be "
-                             "read out of bounds", osc_kinput_name(k, 1),
-                             (long long)idx->dims[d], (int)d, osc_kinput_name(k, 0),
-                             (long long)data->dims[d]);
+    st = osc_check_index_dims(k, data, idx, axis, "elements would be read out of bounds");
+    if (st) return st;
     *axis_out = axis;
     return OSC_OK;
 }

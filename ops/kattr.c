@@ -105,6 +105,38 @@ const char *osc_shape_str(const osc_tensor *t, char *buf, size_t size) {
     return osc_dims_str(t->dims, t->rank, buf, size);
 }
 
+osc_status osc_need_input(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t i,
+                        const char *what) {
+    char a[256];
+    if (i >= n_in || !in || !in[i])
+        return osc_kfail(k, OSC_ERR_MODEL, "input %d '%s' is required but missing", i, what);
+    if (osc_tensor_count(in[i]) < 0)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s) has an invalid shape %s (rank %d, "
+                         "negative dim or more than 2^63-1 elements)", i, what,
+                         osc_kinput_name(k, i), osc_shape_str(in[i], a, sizeof a),
+                         (int)in[i]->rank);
+    return OSC_OK;
+}
+
+osc_status osc_check_index_dims(osc_kctx *k, const osc_tensor *data, const osc_tensor *idx,
+                                int32_t axis, const char *effect) {
+    for (int32_t d = 0; d < data->rank; d++)
+        if (d != axis && idx->dims[d] > data->dims[d])
+            return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'indices' (%s) has size %lld in dim %d "
+                             "but input 0 'data' (%s) has size %lld there; %s",
+                             osc_kinput_name(k, 1), (long long)idx->dims[d], (int)d,
+                             osc_kinput_name(k, 0), (long long)data->dims[d], effect);
+    return OSC_OK;
+}
+
+osc_status osc_infer_out0(osc_kctx *k, osc_status st, const osc_tensor *want, osc_tensor *out,
+                          int32_t n_out) {
+    if (st) return st;
+    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
+    osc_same_shape(&out[0], want);
+    return OSC_OK;
+}
+
 void osc_same_shape(osc_tensor *out, const osc_tensor *t) {
     out->dtype = t->dtype;
     out->rank = t->rank;

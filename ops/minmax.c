@@ -110,7 +110,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     osc_status st = OSC_OK;
     for (int32_t i = 0; i < n_in && !st; i++) {
         snprintf(name, sizeof name, "data_%d", (int)i);
-        st = osc_ew_input(k, in, n_in, i, name);
+        st = osc_need_input(k, in, n_in, i, name);
         if (!st && i == 0)
             st = osc_ew_check_type(k, 0, name, in[0], p->types);
         if (!st && i > 0) st = osc_check_same_dtype(k, 0, "data_0", in[0], i, name, in[i]);
@@ -144,11 +144,7 @@ osc_status osc_minmax_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_
                             osc_tensor *out, int32_t n_out) {
     osc_tensor want;
     osc_ew_loop2 loop;
-    osc_status st = validate(k, in, n_in, &want, &loop);
-    if (st) return st;
-    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
-    osc_same_shape(&out[0], &want);
-    return OSC_OK;
+    return osc_infer_out0(k, validate(k, in, n_in, &want, &loop), &want, out, n_out);
 }
 
 osc_status osc_minmax_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,

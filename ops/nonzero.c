@@ -55,16 +55,13 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
 
 osc_status osc_nonzero_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                              osc_tensor *out, int32_t n_out) {
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return geometry(k, in, n_in, &out[0]);
+    return osc_sh_infer_with(k, geometry, in, n_in, out, n_out);
 }
 
 osc_status osc_nonzero_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
     osc_tensor want;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = geometry(k, in, n_in, &want);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
+    osc_status st = osc_sh_run_checks(k, geometry, in, n_in, out, n_out, &want);
     if (st) return st;
     const osc_tensor *x = in[0];
     const int32_t r = x->rank;

@@ -55,6 +55,17 @@ osc_status osc_check_same_dtype(osc_kctx *k, int32_t ia, const char *a_what, con
 const char *osc_shape_str(const osc_tensor *t, char *buf, size_t size);
 /* Sets out->dtype/rank/dims from t (output shaped like an input). */
 void osc_same_shape(osc_tensor *out, const osc_tensor *t);
+/* Fails unless input i is present (OSC_ERR_MODEL) and has a valid shape (OSC_ERR_SHAPE). */
+osc_status osc_need_input(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t i,
+                          const char *what);
+/* Fails (OSC_ERR_SHAPE) unless every dim of input 1 'indices' but `axis` is at most input 0
+ * 'data''s; `effect` ends the message ("elements would be read out of bounds"). */
+osc_status osc_check_index_dims(osc_kctx *k, const osc_tensor *data, const osc_tensor *idx,
+                                int32_t axis, const char *effect);
+/* infer's last step for a one-output kernel: st (the validation's status) when it failed, else
+ * out[0] gets want's dtype and shape (OSC_ERR_MODEL when there is no output). */
+osc_status osc_infer_out0(osc_kctx *k, osc_status st, const osc_tensor *want, osc_tensor *out,
+                          int32_t n_out);
 /* *out = osc_tensor_count(t), else OSC_ERR_SHAPE naming input `input` ("data", ...) and its
  * shape: a negative dim, or more than 2^63-1 elements. The one element-count check of ops/. */
 osc_status osc_check_count(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,

@@ -13,9 +13,6 @@ OSC_KERNEL_DECLARE(osc_unsqueeze)
 
 /* Each op's output dtype and shape from its inputs (and, for the data-dependent ones, from the
  * values of input 1). Infer sets it; run recomputes it and checks the executor's output. */
-typedef osc_status (*geometry_fn)(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                                  osc_tensor *o);
-
 static osc_status check_data(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                              osc_typeset types, int64_t *count) {
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
@@ -24,19 +21,11 @@ static osc_status check_data(osc_kctx *k, const osc_tensor *const *in, int32_t n
     return st;
 }
 
-static osc_status infer_with(osc_kctx *k, geometry_fn g, const osc_tensor *const *in,
-                             int32_t n_in, osc_tensor *out, int32_t n_out) {
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return g(k, in, n_in, &out[0]);
-}
-
 /* The bytes are the same in the same order; in place (out == data) there is nothing to do. */
-static osc_status run_with(osc_kctx *k, geometry_fn g, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *out, int32_t n_out) {
+static osc_status run_with(osc_kctx *k, osc_sh_geometry_fn g, const osc_tensor *const *in,
+                           int32_t n_in, osc_tensor *out, int32_t n_out) {
     osc_tensor want;
-    osc_status st = infer_with(k, g, in, n_in, &want, n_out);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (!st) st = osc_check_buffer(k, "input", 0, "data", in[0]);
+    osc_status st = osc_sh_run_checks(k, g, in, n_in, out, n_out, &want);
     if (st) return st;
     if (out[0].data != in[0]->data && out[0].nbytes)
         memcpy(out[0].data, in[0]->data, out[0].nbytes);
@@ -128,7 +117,7 @@ static osc_status reshape_geometry(osc_kctx *k, const osc_tensor *const *in, int
 
 osc_status osc_reshape_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                              osc_tensor *out, int32_t n_out) {
-    return infer_with(k, reshape_geometry, in, n_in, out, n_out);
+    return osc_sh_infer_with(k, reshape_geometry, in, n_in, out, n_out);
 }
 
 osc_status osc_reshape_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
@@ -182,7 +171,7 @@ static osc_status flatten_geometry(osc_kctx *k, const osc_tensor *const *in, int
 
 osc_status osc_flatten_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                              osc_tensor *out, int32_t n_out) {
-    return infer_with(k, flatten_geometry, in, n_in, out, n_out);
+    return osc_sh_infer_with(k, flatten_geometry, in, n_in, out, n_out);
 }
 
 osc_status osc_flatten_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
@@ -261,7 +250,7 @@ static osc_status squeeze_geometry(osc_kctx *k, const osc_tensor *const *in, int
 
 osc_status osc_squeeze_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                              osc_tensor *out, int32_t n_out) {
-    return infer_with(k, squeeze_geometry, in, n_in, out, n_out);
+    return osc_sh_infer_with(k, squeeze_geometry, in, n_in, out, n_out);
 }
 
 osc_status osc_squeeze_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
@@ -299,7 +288,7 @@ static osc_status unsqueeze_geometry(osc_kctx *k, const osc_tensor *const *in, i
 
 osc_status osc_unsqueeze_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                osc_tensor *out, int32_t n_out) {
-    return infer_with(k, unsqueeze_geometry, in, n_in, out, n_out);
+    return osc_sh_infer_with(k, unsqueeze_geometry, in, n_in, out, n_out);
 }
 
 osc_status osc_unsqueeze_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,

@@ -41,14 +41,8 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     const osc_se_params *p = k->params;
     char a[256], b[256];
     for (int32_t i = 0; i < 3; i++) {
-        if (i >= n_in || !in[i])
-            return osc_kfail(k, OSC_ERR_MODEL, "input %d '%s' is required but missing", i,
-                             k_what[i]);
-        if (osc_tensor_count(in[i]) < 0)
-            return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s) has an invalid shape %s "
-                             "(rank %d, negative dim or more than 2^63-1 elements)", i,
-                             k_what[i], osc_kinput_name(k, i), osc_shape_str(in[i], a, sizeof a),
-                             (int)in[i]->rank);
+        osc_status st = osc_need_input(k, in, n_in, i, k_what[i]);
+        if (st) return st;
     }
     const osc_tensor *data = in[0], *idx = in[1], *upd = in[2];
     if (data->rank < 1)
@@ -71,13 +65,8 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     int32_t axis;
     st = osc_norm_axis(k, p->axis, data->rank, &axis);
     if (st) return st;
-    for (int32_t d = 0; d < data->rank; d++)
-        if (d != axis && idx->dims[d] > data->dims[d])
-            return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'indices' (%s) has size %lld in dim %d "
-                             "but input 0 'data' (%s) has size %lld there; updates would be "
-                             "written out of bounds", osc_kinput_name(k, 1),
-                             (long long)idx->dims[d], (int)d, osc_kinput_name(k, 0),
-                             (long long)data->dims[d]);
+    st = osc_check_index_dims(k, data, idx, axis, "updates would be written out of bounds");
+    if (st) return st;
     const int32_t red = p->reduction;
     if (!osc_reduction_defined(data->dtype, red))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' is not defined for %s",
@@ -90,10 +79,7 @@ osc_status osc_se_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
                         int32_t n_out) {
     int32_t axis;
     osc_status st = validate(k, in, n_in, &axis);
-    if (st) return st;
-    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
-    osc_same_shape(&out[0], in[0]);
-    return OSC_OK;
+    return osc_infer_out0(k, st, st ? NULL : in[0], out, n_out);
 }
 
 /* The direct loops over rows u0..u1-1 of the walk (block by block, in groups of `group` rows);

@@ -57,6 +57,16 @@ osc_status osc_sh_attr_ints(osc_kctx *k, const osc_node *node, const char *name,
  * give) and a buffer that holds it, so a kernel never writes past what the executor sized. */
 osc_status osc_sh_check_out(osc_kctx *k, int32_t i, const osc_tensor *out,
                             const osc_tensor *want);
+/* The output dtype and shape of a one-output kernel, from its inputs (the kernel's geometry). */
+typedef osc_status (*osc_sh_geometry_fn)(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                                         osc_tensor *o);
+/* infer of a one-output kernel: out[0] from g (OSC_ERR_MODEL when there is no output). */
+osc_status osc_sh_infer_with(osc_kctx *k, osc_sh_geometry_fn g, const osc_tensor *const *in,
+                             int32_t n_in, osc_tensor *out, int32_t n_out);
+/* run's checks before anything is written: *want from g, out[0] exactly that and holding it,
+ * every present input holding its elements. */
+osc_status osc_sh_run_checks(osc_kctx *k, osc_sh_geometry_fn g, const osc_tensor *const *in,
+                             int32_t n_in, osc_tensor *out, int32_t n_out, osc_tensor *want);
 /* Run-time: every present input holds its elements (osc_check_buffer for each). */
 osc_status osc_sh_check_inputs(osc_kctx *k, const osc_tensor *const *in, int32_t n_in);
 

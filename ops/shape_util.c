@@ -191,3 +191,17 @@ void osc_sh_copy_strided(void *dst, const void *src, unsigned bits, int32_t rank
         if (d < 0) return;
     }
 }
+
+osc_status osc_sh_infer_with(osc_kctx *k, osc_sh_geometry_fn g, const osc_tensor *const *in,
+                             int32_t n_in, osc_tensor *out, int32_t n_out) {
+    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    return g(k, in, n_in, &out[0]);
+}
+
+osc_status osc_sh_run_checks(osc_kctx *k, osc_sh_geometry_fn g, const osc_tensor *const *in,
+                             int32_t n_in, osc_tensor *out, int32_t n_out, osc_tensor *want) {
+    osc_status st = osc_sh_infer_with(k, g, in, n_in, want, n_out);
+    if (!st) st = osc_sh_check_out(k, 0, &out[0], want);
+    if (!st) st = osc_sh_check_inputs(k, in, n_in);
+    return st;
+}

@@ -104,7 +104,7 @@ static osc_status make_params(osc_kctx *k, const unary_op *op, void **params) {
 static osc_status validate_x(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                              const char *what, osc_tensor *want) {
     const unary_params *p = k->params;
-    osc_status st = osc_ew_input(k, in, n_in, 0, what);
+    osc_status st = osc_need_input(k, in, n_in, 0, what);
     if (!st) st = osc_ew_check_type(k, 0, what, in[0], p->types);
     if (st) return st;
     memset(want, 0, sizeof *want);
@@ -138,11 +138,7 @@ osc_status osc_unary_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                            osc_tensor *out, int32_t n_out) {
     osc_tensor want;
     unary_loop loop;
-    osc_status st = unary_validate(k, in, n_in, &want, &loop);
-    if (st) return st;
-    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
-    osc_same_shape(&out[0], &want);
-    return OSC_OK;
+    return osc_infer_out0(k, unary_validate(k, in, n_in, &want, &loop), &want, out, n_out);
 }
 
 osc_status osc_unary_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
@@ -167,11 +163,7 @@ osc_status osc_ident_init(osc_kctx *k, const osc_node *node, void **params) {
 osc_status osc_ident_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
     osc_tensor want;
-    osc_status st = validate_x(k, in, n_in, "input", &want);
-    if (st) return st;
-    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
-    osc_same_shape(&out[0], &want);
-    return OSC_OK;
+    return osc_infer_out0(k, validate_x(k, in, n_in, "input", &want), &want, out, n_out);
 }
 
 osc_status osc_ident_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,

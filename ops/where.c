@@ -56,7 +56,7 @@ osc_status osc_where_init(osc_kctx *k, const osc_node *node, void **params) {
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *want, where_loop *loop) {
     osc_status st = OSC_OK;
-    for (int32_t i = 0; i < 3 && !st; i++) st = osc_ew_input(k, in, n_in, i, k_what[i]);
+    for (int32_t i = 0; i < 3 && !st; i++) st = osc_need_input(k, in, n_in, i, k_what[i]);
     if (!st) st = osc_ew_check_type(k, 0, "condition", in[0], OSC_TS(OSC_BOOL));
     if (!st) st = osc_ew_check_type(k, 1, "X", in[1], ((const where_params *)k->params)->types);
     if (!st) st = osc_check_same_dtype(k, 1, "X", in[1], 2, "Y", in[2]);
@@ -77,11 +77,7 @@ osc_status osc_where_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                            osc_tensor *out, int32_t n_out) {
     osc_tensor want;
     where_loop loop;
-    osc_status st = validate(k, in, n_in, &want, &loop);
-    if (st) return st;
-    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
-    osc_same_shape(&out[0], &want);
-    return OSC_OK;
+    return osc_infer_out0(k, validate(k, in, n_in, &want, &loop), &want, out, n_out);
 }
 
 osc_status osc_where_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
