@@ -3,8 +3,12 @@
 
 #include "ops/registry.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cmocka.h>
 
 static void count_warning(void *ud, const char *msg) {
     (void)msg;
@@ -177,4 +181,14 @@ osc_tensor kh_tensor(int32_t dtype, int32_t rank, const int64_t *dims, const voi
     int64_t count = osc_tensor_count(&t);
     if (count >= 0) osc_dtype_bytes(dtype, count, &t.nbytes);
     return t;
+}
+
+void kh_assert_untouched(const osc_tensor *t) {
+    const unsigned char *p = t->data;
+    for (size_t i = 0; i < t->nbytes; i++)
+        if (p[i] != 0xA5) fail_msg("output byte %zu was written (0x%02x)", i, p[i]);
+}
+
+void kh_assert_msg_has(const kh *h, const char *needle) {
+    if (!strstr(h->err.msg, needle)) fail_msg("message \"%s\" lacks \"%s\"", h->err.msg, needle);
 }

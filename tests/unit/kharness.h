@@ -55,6 +55,11 @@ osc_status kh_infer(kh *h, int32_t n_in, const osc_tensor *const *in, int32_t n_
 osc_status kh_run_multi(kh *h, int32_t n_in, const osc_tensor *const *in, int32_t n_out);
 void kh_free(kh *h);
 
+/* Fails the test unless every byte of t's buffer still holds the harness's fill 0xA5 (nothing
+ * was written), or unless the harness's last message contains needle. */
+void kh_assert_untouched(const osc_tensor *t);
+void kh_assert_msg_has(const kh *h, const char *needle);
+
 /* A tensor view over caller memory. */
 osc_tensor kh_tensor(int32_t dtype, int32_t rank, const int64_t *dims, const void *data);
 

@@ -58,16 +58,6 @@ static osc_tensor vec(int32_t dtype, int64_t n, const void *data) {
     return kh_tensor(dtype, 1, &n, data);
 }
 
-static void assert_all_a5(const osc_tensor *t) {
-    const unsigned char *p = t->data;
-    for (size_t i = 0; i < t->nbytes; i++)
-        if (p[i] != 0xA5) fail_msg("output byte %zu was written (0x%02x)", i, p[i]);
-}
-
-static void assert_msg_has(const kh *h, const char *needle) {
-    if (!strstr(h->err.msg, needle)) fail_msg("message \"%s\" lacks \"%s\"", h->err.msg, needle);
-}
-
 static void assert_string_is(osc_string s, const char *want) {
     size_t n = strlen(want);
     if (s.len != n || (n && memcmp(s.ptr, want, n) != 0))
@@ -410,7 +400,7 @@ static void test_scatter_string_mul_rejected(void **state) {
     osc_tensor d = vec(OSC_STRING, 1, data), i = vec(OSC_INT64, 1, idx),
                u = vec(OSC_STRING, 1, upd);
     assert_int_equal(run3(&h, &d, &i, &u), OSC_ERR_UNSUPPORTED);
-    assert_msg_has(&h, "reduction 'mul' is not defined for string");
+    kh_assert_msg_has(&h, "reduction 'mul' is not defined for string");
     assert_null(h.out.data); /* rejected by infer: nothing allocated, nothing run */
     kh_free(&h);
 }
@@ -458,7 +448,7 @@ static void test_scatter_reduction_attr_versions(void **state) {
     for (size_t v = 0; v < sizeof before16 / sizeof before16[0]; v++) {
         assert_int_equal(check_with_reduction(before16[v].op, before16[v].opset, "none", &h),
                          OSC_ERR_MODEL);
-        assert_msg_has(&h, "'reduction'");
+        kh_assert_msg_has(&h, "'reduction'");
         kh_free(&h);
         assert_int_equal(check_with_reduction(before16[v].op, before16[v].opset, "add", &h),
                          OSC_ERR_MODEL);
@@ -466,7 +456,7 @@ static void test_scatter_reduction_attr_versions(void **state) {
     }
     /* max/min arrive in 18 */
     assert_int_equal(check_with_reduction("ScatterElements", 16, "max", &h), OSC_ERR_UNSUPPORTED);
-    assert_msg_has(&h, "max");
+    kh_assert_msg_has(&h, "max");
     kh_free(&h);
     assert_int_equal(check_with_reduction("ScatterElements", 17, "min", &h), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
@@ -478,7 +468,7 @@ static void test_scatter_reduction_attr_versions(void **state) {
     kh_free(&h);
     /* unknown strings */
     assert_int_equal(check_with_reduction("ScatterElements", 18, "sum", &h), OSC_ERR_MODEL);
-    assert_msg_has(&h, "sum");
+    kh_assert_msg_has(&h, "sum");
     kh_free(&h);
     assert_int_equal(check_with_reduction("ScatterElements", 16, "Add", &h), OSC_ERR_MODEL);
     kh_free(&h);
@@ -491,14 +481,14 @@ static void test_scatter_unknown_and_mistyped_attributes(void **state) {
         init_version(&h, &k_scatter_versions[v]);
         kh_attr_int(&h, "axes", 0);
         assert_int_equal(kh_check(&h), OSC_ERR_MODEL);
-        assert_msg_has(&h, "'axes'");
+        kh_assert_msg_has(&h, "'axes'");
         kh_free(&h);
     }
     kh h;
     kh_init(&h, "ScatterElements", 18);
     kh_attr_str(&h, "axis", "1");
     assert_int_equal(kh_check(&h), OSC_ERR_MODEL);
-    assert_msg_has(&h, "'axis'");
+    kh_assert_msg_has(&h, "'axis'");
     kh_free(&h);
     kh_init(&h, "ScatterElements", 18);
     kh_attr_int(&h, "reduction", 1);
@@ -537,8 +527,8 @@ static void test_scatter_axis_out_of_range(void **state) {
         osc_tensor i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 2}, idx);
         osc_tensor u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 2}, upd);
         assert_int_equal(run3(&h, &d, &i, &u), OSC_ERR_MODEL);
-        assert_msg_has(&h, "'axis'");
-        assert_msg_has(&h, "[-2, 1]");
+        kh_assert_msg_has(&h, "'axis'");
+        kh_assert_msg_has(&h, "[-2, 1]");
         kh_free(&h);
     }
 }
@@ -571,7 +561,7 @@ static void test_scatter_shape_and_dtype_errors(void **state) {
     i = kh_tensor(OSC_INT64, 0, NULL, i64);
     u = kh_tensor(OSC_FLOAT, 0, NULL, f);
     assert_int_equal(infer_only(&h, &d, &i, &u), OSC_ERR_SHAPE);
-    assert_msg_has(&h, "rank");
+    kh_assert_msg_has(&h, "rank");
     kh_free(&h);
 
     /* indices rank != data rank */
@@ -580,7 +570,7 @@ static void test_scatter_shape_and_dtype_errors(void **state) {
     i = kh_tensor(OSC_INT64, 1, (int64_t[]){2}, i64);
     u = kh_tensor(OSC_FLOAT, 1, (int64_t[]){2}, f);
     assert_int_equal(infer_only(&h, &d, &i, &u), OSC_ERR_SHAPE);
-    assert_msg_has(&h, "rank");
+    kh_assert_msg_has(&h, "rank");
     kh_free(&h);
 
     /* updates shape != indices shape */
@@ -589,8 +579,8 @@ static void test_scatter_shape_and_dtype_errors(void **state) {
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){2, 3}, i64);
     u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 2}, f);
     assert_int_equal(infer_only(&h, &d, &i, &u), OSC_ERR_SHAPE);
-    assert_msg_has(&h, "[2,2]");
-    assert_msg_has(&h, "[2,3]");
+    kh_assert_msg_has(&h, "[2,2]");
+    kh_assert_msg_has(&h, "[2,3]");
     kh_free(&h);
 
     /* updates rank != indices rank */
@@ -607,8 +597,8 @@ static void test_scatter_shape_and_dtype_errors(void **state) {
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 4}, i64);
     u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 4}, f);
     assert_int_equal(run3(&h, &d, &i, &u), OSC_ERR_SHAPE);
-    assert_msg_has(&h, "size 4 in dim 1");
-    assert_msg_has(&h, "size 3");
+    kh_assert_msg_has(&h, "size 4 in dim 1");
+    kh_assert_msg_has(&h, "size 3");
     kh_free(&h);
 
     /* updates dtype != data dtype */
@@ -617,7 +607,7 @@ static void test_scatter_shape_and_dtype_errors(void **state) {
     i = kh_tensor(OSC_INT64, 1, (int64_t[]){2}, i64);
     u = kh_tensor(OSC_DOUBLE, 1, (int64_t[]){2}, dbl);
     assert_int_equal(infer_only(&h, &d, &i, &u), OSC_ERR_SHAPE);
-    assert_msg_has(&h, "double");
+    kh_assert_msg_has(&h, "double");
     kh_free(&h);
 
     /* indices neither int32 nor int64 */
@@ -626,7 +616,7 @@ static void test_scatter_shape_and_dtype_errors(void **state) {
     i = kh_tensor(OSC_INT16, 1, (int64_t[]){2}, i16);
     u = kh_tensor(OSC_FLOAT, 1, (int64_t[]){2}, f);
     assert_int_equal(infer_only(&h, &d, &i, &u), OSC_ERR_SHAPE);
-    assert_msg_has(&h, "int16");
+    kh_assert_msg_has(&h, "int16");
     kh_free(&h);
     kh_init(&h, "ScatterElements", 18);
     i = kh_tensor(OSC_FLOAT, 1, (int64_t[]){2}, f);
@@ -639,7 +629,7 @@ static void test_scatter_shape_and_dtype_errors(void **state) {
     i = kh_tensor(OSC_INT64, 1, (int64_t[]){2}, i64);
     u = kh_tensor(OSC_INT4, 1, (int64_t[]){2}, i4);
     assert_int_equal(infer_only(&h, &d, &i, &u), OSC_ERR_UNSUPPORTED);
-    assert_msg_has(&h, "int4");
+    kh_assert_msg_has(&h, "int4");
     kh_free(&h);
 
     /* a negative dim */
@@ -655,7 +645,7 @@ static void test_scatter_shape_and_dtype_errors(void **state) {
     /* a missing input */
     kh_init(&h, "ScatterElements", 18);
     assert_int_equal(infer_only(&h, &d, NULL, &u), OSC_ERR_MODEL);
-    assert_msg_has(&h, "'indices'");
+    kh_assert_msg_has(&h, "'indices'");
     kh_free(&h);
 }
 
@@ -687,11 +677,11 @@ static void test_scatter_out_of_range_index_writes_nothing(void **state) {
                 char want[128];
                 snprintf(want, sizeof want, "flat position %d: value %lld is out of range [-3, 2]",
                          positions[p], (long long)bad_values[b]);
-                assert_msg_has(&h, want);
-                assert_msg_has(&h, "node 'n0' (ScatterElements-18)");
-                assert_msg_has(&h, "input 1 'indices'");
-                assert_msg_has(&h, "axis 0 of size 3");
-                if (!inplace) assert_all_a5(&h.out);
+                kh_assert_msg_has(&h, want);
+                kh_assert_msg_has(&h, "node 'n0' (ScatterElements-18)");
+                kh_assert_msg_has(&h, "input 1 'indices'");
+                kh_assert_msg_has(&h, "axis 0 of size 3");
+                if (!inplace) kh_assert_untouched(&h.out);
                 assert_memory_equal(dcopy, data, sizeof data); /* in-place: data untouched too */
                 assert_int_equal(idx[positions[p]], bad_values[b]);
                 kh_free(&h);
@@ -778,7 +768,7 @@ static void test_scatter_zero_size(void **state) {
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 1}, idx);
     u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 1}, upd);
     assert_int_equal(run3(&h, &d, &i, &u), OSC_ERR_INDEX);
-    assert_msg_has(&h, "value 0 is out of range [0, -1] for axis 1 of size 0");
+    kh_assert_msg_has(&h, "value 0 is out of range [0, -1] for axis 1 of size 0");
     kh_free(&h);
 
     /* indices non-empty where data has a zero dim off the axis: shape error */
@@ -915,9 +905,9 @@ static void test_gather_out_of_range_index_writes_nothing(void **state) {
             char want[128];
             snprintf(want, sizeof want, "flat position %d: value %lld is out of range [-3, 2]",
                      positions[p], (long long)bad_values[b]);
-            assert_msg_has(&h, want);
-            assert_msg_has(&h, "node 'n0' (GatherElements-13)");
-            assert_all_a5(&h.out);
+            kh_assert_msg_has(&h, want);
+            kh_assert_msg_has(&h, "node 'n0' (GatherElements-13)");
+            kh_assert_untouched(&h.out);
             kh_free(&h);
         }
     }
@@ -936,7 +926,7 @@ static void test_gather_errors(void **state) {
     d = kh_tensor(OSC_INT32, 2, (int64_t[]){3, 3}, data);
     i = kh_tensor(OSC_INT64, 1, (int64_t[]){3}, idx);
     assert_int_equal(run2(&h, &d, &i), OSC_ERR_SHAPE);
-    assert_msg_has(&h, "rank");
+    kh_assert_msg_has(&h, "rank");
     kh_free(&h);
 
     /* indices bigger than data off the axis */
@@ -944,7 +934,7 @@ static void test_gather_errors(void **state) {
     d = kh_tensor(OSC_INT32, 2, (int64_t[]){3, 2}, data);
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 3}, idx);
     assert_int_equal(run2(&h, &d, &i), OSC_ERR_SHAPE);
-    assert_msg_has(&h, "size 3 in dim 1");
+    kh_assert_msg_has(&h, "size 3 in dim 1");
     kh_free(&h);
 
     /* axis out of range */
@@ -953,7 +943,7 @@ static void test_gather_errors(void **state) {
     d = kh_tensor(OSC_INT32, 2, (int64_t[]){3, 3}, data);
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 3}, idx);
     assert_int_equal(run2(&h, &d, &i), OSC_ERR_MODEL);
-    assert_msg_has(&h, "[-2, 1]");
+    kh_assert_msg_has(&h, "[-2, 1]");
     kh_free(&h);
 
     /* float indices */
@@ -973,7 +963,7 @@ static void test_gather_errors(void **state) {
     kh_init(&h, "GatherElements", 13);
     kh_attr_str(&h, "reduction", "add");
     assert_int_equal(kh_check(&h), OSC_ERR_MODEL);
-    assert_msg_has(&h, "'reduction'");
+    kh_assert_msg_has(&h, "'reduction'");
     kh_free(&h);
 
     /* zero-size indices: empty output */
@@ -990,7 +980,7 @@ static void test_gather_errors(void **state) {
     d = kh_tensor(OSC_INT32, 2, (int64_t[]){0, 3}, NULL);
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 3}, idx);
     assert_int_equal(run2(&h, &d, &i), OSC_ERR_INDEX);
-    assert_msg_has(&h, "for axis 0 of size 0");
+    kh_assert_msg_has(&h, "for axis 0 of size 0");
     kh_free(&h);
 }
 
