@@ -37,15 +37,7 @@ static osc_model *chain(long n, bool t_out, const osc_options *o) {
 
 /* Binds the chain's inputs; x is the caller's buffer of n floats. */
 static void bind_chain(osc_session *s, float *x, long n, int64_t *i, float *u, float *v) {
-    const long long d[1] = {n}, one[1] = {1};
-    osc_tensor tx = emb_view(OSC_FLOAT, 1, d, x, (size_t)n * sizeof *x);
-    osc_tensor ti = emb_view(OSC_INT64, 1, one, i, sizeof *i);
-    osc_tensor tu = emb_view(OSC_FLOAT, 1, one, u, sizeof *u);
-    osc_tensor tv = emb_view(OSC_FLOAT, 1, one, v, sizeof *v);
-    assert_int_equal(osc_session_set_input(s, "x", &tx), OSC_OK);
-    assert_int_equal(osc_session_set_input(s, "i", &ti), OSC_OK);
-    assert_int_equal(osc_session_set_input(s, "u", &tu), OSC_OK);
-    assert_int_equal(osc_session_set_input(s, "v", &tv), OSC_OK);
+    assert_int_equal(emb_bind_chain(s, x, n, i, u, v), OSC_OK);
 }
 
 static void iota(float *x, long n) {

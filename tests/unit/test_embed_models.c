@@ -116,3 +116,16 @@ osc_tensor emb_view(int32_t dtype, int32_t rank, const long long *dims, void *da
     t.nbytes = nbytes;
     return t;
 }
+
+osc_status emb_bind_chain(osc_session *s, float *x, long n, int64_t *i, float *u, float *v) {
+    const long long d[1] = {n}, one[1] = {1};
+    osc_tensor tx = emb_view(OSC_FLOAT, 1, d, x, (size_t)n * sizeof *x);
+    osc_tensor ti = emb_view(OSC_INT64, 1, one, i, sizeof *i);
+    osc_tensor tu = emb_view(OSC_FLOAT, 1, one, u, sizeof *u);
+    osc_tensor tv = emb_view(OSC_FLOAT, 1, one, v, sizeof *v);
+    osc_status st = osc_session_set_input(s, "x", &tx);
+    if (!st) st = osc_session_set_input(s, "i", &ti);
+    if (!st) st = osc_session_set_input(s, "u", &tu);
+    if (!st) st = osc_session_set_input(s, "v", &tv);
+    return st;
+}

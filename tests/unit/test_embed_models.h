@@ -31,6 +31,8 @@ void *emb_many_warnings_model(int n, size_t *len);
 void *emb_scatternd_add_model(long long count, long long n, size_t *len);
 
 /* A tensor view with dims copied. */
+/* Binds the chain model's inputs x[n], i, u, v (caller buffers); the first failing status. */
+osc_status emb_bind_chain(osc_session *s, float *x, long n, int64_t *i, float *u, float *v);
 osc_tensor emb_view(int32_t dtype, int32_t rank, const long long *dims, void *data, size_t nbytes);
 
 #endif

@@ -109,15 +109,7 @@ static osc_status run_chain(osc_session *s, fault_alloc *fa, long n, bool out_bu
     int64_t i = n - 1;
     for (long k = 0; k < n; k++) x[k] = (float)k;
     emb_chain_expect(x, n, i, u, v, t, want);
-    const long long d[1] = {n}, one[1] = {1};
-    osc_tensor tx = emb_view(OSC_FLOAT, 1, d, x, (size_t)n * sizeof(float));
-    osc_tensor ti = emb_view(OSC_INT64, 1, one, &i, sizeof i);
-    osc_tensor tu = emb_view(OSC_FLOAT, 1, one, &u, sizeof u);
-    osc_tensor tv = emb_view(OSC_FLOAT, 1, one, &v, sizeof v);
-    CHECK(osc_session_set_input(s, "x", &tx) == OSC_OK);
-    CHECK(osc_session_set_input(s, "i", &ti) == OSC_OK);
-    CHECK(osc_session_set_input(s, "u", &tu) == OSC_OK);
-    CHECK(osc_session_set_input(s, "v", &tv) == OSC_OK);
+    CHECK(emb_bind_chain(s, x, n, &i, &u, &v) == OSC_OK);
     if (out_buffer) CHECK(osc_session_set_output_buffer(s, 0, yout, (size_t)n * 4) == OSC_OK);
     osc_status st = osc_session_run(s);
     if (st) {
@@ -125,7 +117,7 @@ static osc_status run_chain(osc_session *s, fault_alloc *fa, long n, bool out_bu
         long saved = fa->fail_at;
         fa->fail_at = 0;
         for (long k = 0; k < n; k++) x[k] = (float)k; /* in place: x may have been written */
-        CHECK(osc_session_set_input(s, "x", &tx) == OSC_OK);
+        CHECK(emb_bind_chain(s, x, n, &i, &u, &v) == OSC_OK);
         CHECK(osc_session_run(s) == OSC_OK); /* usable after a failed run */
         fa->fail_at = saved;
     }

@@ -57,13 +57,7 @@ static bool chain_once(worker *w, osc_session *s, int it) {
     int64_t i = -(int64_t)(1 + it % n);
     for (long k = 0; k < n; k++) x[k] = (float)(k * (w->id + 1));
     emb_chain_expect(x, n, i, u, v, t, want);
-    const long long d[1] = {n}, one[1] = {1};
-    osc_tensor tx = emb_view(OSC_FLOAT, 1, d, x, (size_t)n * sizeof(float));
-    osc_tensor ti = emb_view(OSC_INT64, 1, one, &i, sizeof i);
-    osc_tensor tu = emb_view(OSC_FLOAT, 1, one, &u, sizeof u);
-    osc_tensor tv = emb_view(OSC_FLOAT, 1, one, &v, sizeof v);
-    if (osc_session_set_input(s, "x", &tx) || osc_session_set_input(s, "i", &ti) ||
-        osc_session_set_input(s, "u", &tu) || osc_session_set_input(s, "v", &tv) ||
+    if (emb_bind_chain(s, x, n, &i, &u, &v) ||
         osc_session_set_output_buffer(s, 0, w->out_buffer ? yout : NULL,
                                       w->out_buffer ? sizeof yout : 0)) {
         fail_w(w, "binding", s);
