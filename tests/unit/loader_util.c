@@ -136,3 +136,9 @@ osc_status lu_decode_init(lu_model *m, Onnx__TensorProto *tp, const osc_tensor *
     }
     return st;
 }
+
+osc_status lu_read(const char *path, osc_allocator *a, osc_err *err, void **buf, size_t *len) {
+    osc_allocator_init(a, NULL);
+    osc_err_clear(err);
+    return osc_read_file(a, path, buf, len, err);
+}

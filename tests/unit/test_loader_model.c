@@ -984,14 +984,12 @@ static void test_read_file(void **state) {
     char dir[256], p[512];
     lu_tmpdir(dir, sizeof dir);
     osc_allocator a;
-    osc_allocator_init(&a, NULL);
     osc_err err;
-    osc_err_clear(&err);
     void *buf;
     size_t len;
     snprintf(p, sizeof p, "%s/f.bin", dir);
     lu_write_file(p, "hello", 5);
-    lu_expect(osc_read_file(&a, p, &buf, &len, &err), OSC_OK, err.msg, "");
+    lu_expect(lu_read(p, &a, &err, &buf, &len), OSC_OK, err.msg, "");
     assert_int_equal(len, 5);
     assert_memory_equal(buf, "hello", 5);
     osc_free(&a, buf, len);

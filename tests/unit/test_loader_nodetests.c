@@ -94,12 +94,10 @@ static void check_set(sweep *s, const char *set, const char *prefix,
     for (size_t k = 0;; k++) {
         snprintf(path, sizeof path, "%s/%s_%zu.pb", set, prefix, k);
         osc_allocator a;
-        osc_allocator_init(&a, NULL);
         osc_err err;
-        osc_err_clear(&err);
         void *buf;
         size_t len;
-        if (osc_read_file(&a, path, &buf, &len, &err)) return; /* no more files */
+        if (lu_read(path, &a, &err, &buf, &len)) return; /* no more files */
         const Onnx__ValueInfoProto *vi = k < n_vis ? vis[k] : NULL;
         if (vi && non_tensor(vi)) {
             s->skipped++;
@@ -131,12 +129,10 @@ static void check_test(sweep *s, const char *dir) {
     char path[1400];
     snprintf(path, sizeof path, "%s/model.onnx", dir);
     osc_allocator a;
-    osc_allocator_init(&a, NULL);
     osc_err err;
-    osc_err_clear(&err);
     void *buf;
     size_t len;
-    if (osc_read_file(&a, path, &buf, &len, &err)) {
+    if (lu_read(path, &a, &err, &buf, &len)) {
         failure(s, path, err.msg);
         return;
     }
