@@ -36,9 +36,3 @@ const osc_kernel *osc_kernel_find(const char *domain, const char *op, int64_t op
             return &k_kernels[i];
     return NULL;
 }
-
-bool osc_kernel_known(const char *domain, const char *op) {
-    for (size_t i = 0; i < K_COUNT; i++)
-        if (same_op(&k_kernels[i], domain, op)) return true;
-    return false;
-}

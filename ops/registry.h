@@ -9,7 +9,5 @@ size_t osc_kernel_count(void);
 const osc_kernel *osc_kernel_at(size_t i); /* NULL past the end */
 /* The row of (domain, op) whose version range holds opset; NULL if none. */
 const osc_kernel *osc_kernel_find(const char *domain, const char *op, int64_t opset);
-/* True when some row exists for (domain, op) whatever the version. */
-bool osc_kernel_known(const char *domain, const char *op);
 
 #endif

@@ -35,7 +35,27 @@ static osc_status check_opsets(osc_model *m, osc_err *err) {
              "newest this library knows (%d); its nodes run with the opset %d kernels "
              "(opts.newer_opsets)", (long long)v, OSC_OPSET_NEWEST, OSC_OPSET_NEWEST);
     add_warning(m, msg);
-    return OSC_OK;
+    return m->warn_lost ? osc_fail(err, OSC_ERR_NOMEM, "out of memory storing a warning") : OSC_OK;
+}
+
+/* Why an op the registry has has no row for this opset: older than its first version, or a
+ * version not implemented (the ranges the rows cover, for the message). */
+static void version_gap(const char *domain, const char *op, int64_t opset, char *buf, size_t n) {
+    int64_t lo = INT64_MAX, hi = 0;
+    buf[0] = 0;
+    for (size_t i = 0; osc_kernel_at(i); i++) {
+        const osc_kernel *r = osc_kernel_at(i);
+        if (strcmp(r->op, op) || strcmp(r->domain ? r->domain : "", domain)) continue;
+        if (r->since < lo) lo = r->since;
+        if (r->until > hi) hi = r->until;
+    }
+    if (lo == INT64_MAX) return; /* not in the registry at all */
+    if (opset < lo)
+        snprintf(buf, n, ": the opset is older than the first version implemented (%lld)",
+                 (long long)lo);
+    else
+        snprintf(buf, n, ": this version of the op is not implemented (kernels cover opsets %lld "
+                 "to %lld, with gaps)", (long long)lo, (long long)hi);
 }
 
 /* Resolves every node to a kernel row. When some ops have no kernel, the message names the first
@@ -72,12 +92,13 @@ static osc_status resolve(osc_model *m, osc_err *err) {
     }
     if (first < 0) return OSC_OK;
     const osc_node *n = &g->nodes[first];
+    char why[128];
+    version_gap(n->domain, n->op_type, n->opset, why, sizeof why);
     return osc_fail(err, OSC_ERR_UNSUPPORTED,
                     "unsupported op %s-%lld (node '%s', domain '%s', opset %lld)%s; %d node(s) "
                     "without a kernel%s%s", n->op_type, (long long)n->opset, n->name,
                     n->domain[0] ? n->domain : "ai.onnx", (long long)n->opset,
-                    osc_kernel_known(n->domain, n->op_type)
-                        ? ": the opset is older than the first version implemented" : "",
+                    why,
                     (int)missing, used ? "; also unsupported: " : "", also);
 }
 
