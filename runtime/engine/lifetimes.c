@@ -97,7 +97,7 @@ void osc_buffer_need(const osc_model *m, const osc_tensor *vals, uint64_t *need)
 }
 
 uint64_t osc_plan_run(const osc_model *m, const uint64_t *need, const bool *external,
-                      uint64_t *sizes, int32_t *scratch, uint64_t *offsets) {
+                      uint64_t *sizes, uint64_t *scratch, uint64_t *offsets) {
     for (int32_t b = 0; b < m->n_bufs; b++) {
         bool outside = m->buf_input[b] >= 0 || (external && external[b]);
         /* aligned sizes keep every value's end inside its buffer's OSC_ALIGN-rounded slot */

@@ -38,7 +38,7 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     s->offsets = osc_calloc(&s->alloc, z.nb, sizeof *s->offsets);
     s->need = osc_calloc(&s->alloc, z.nb, sizeof *s->need);
     s->sizes = osc_calloc(&s->alloc, z.nb, sizeof *s->sizes);
-    s->scratch = osc_calloc(&s->alloc, 3 * z.nb, sizeof *s->scratch);
+    s->scratch = osc_calloc(&s->alloc, OSC_PLAN_SCRATCH(z.nb), sizeof *s->scratch);
     s->direct = osc_calloc(&s->alloc, z.nb, sizeof *s->direct);
     s->plan_direct = osc_calloc(&s->alloc, z.nb, sizeof *s->plan_direct);
     s->external = osc_calloc(&s->alloc, z.nb, sizeof *s->external);
@@ -81,7 +81,7 @@ void osc_session_free(osc_session *s) {
     osc_free(&s->alloc, s->offsets, z.nb * sizeof *s->offsets);
     osc_free(&s->alloc, s->need, z.nb * sizeof *s->need);
     osc_free(&s->alloc, s->sizes, z.nb * sizeof *s->sizes);
-    osc_free(&s->alloc, s->scratch, 3 * z.nb * sizeof *s->scratch);
+    osc_free(&s->alloc, s->scratch, OSC_PLAN_SCRATCH(z.nb) * sizeof *s->scratch);
     osc_free(&s->alloc, s->direct, z.nb * sizeof *s->direct);
     osc_free(&s->alloc, s->plan_direct, z.nb * sizeof *s->plan_direct);
     osc_free(&s->alloc, s->external, z.nb * sizeof *s->external);

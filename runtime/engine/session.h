@@ -20,7 +20,7 @@ struct osc_session {
     uint64_t *offsets;        /* place in the arena (dynamic runs: in the current stage's) */
     uint64_t *need;           /* bytes its values need */
     uint64_t *sizes;          /* planner input */
-    int32_t *scratch;         /* planner scratch, 3 per buffer */
+    uint64_t *scratch;        /* planner scratch, OSC_PLAN_SCRATCH(n_bufs + 1) words */
     int32_t *direct;          /* output index whose caller buffer holds it, or -1 */
     int32_t *plan_direct;     /* `direct` the current plan was made for */
     /* takes no arena space in the plan being made: static runs direct[b] >= 0, dynamic runs
