@@ -23,6 +23,9 @@ struct osc_model {
     /* per buffer: the input (input_order index) whose caller buffer holds it, -1 for arena
      * buffers. Only with opts.inplace_inputs; such buffers take no arena space. */
     int32_t *buf_input;
+    /* per node (n_nodes + 1 entries): the first buffer id made at that node or later, so the
+     * buffers nodes from..to-1 make are the ids node_buf0[from]..node_buf0[to]-1 */
+    int32_t *node_buf0;
     int8_t *node_inplace;  /* per node: osc_inplace of output 0 */
     bool *input_inplace;   /* per input (input_order index): a node writes into its buffer */
     osc_tensor *static_vals; /* per value: dtype/shape inferred at load; NULL if not static */
