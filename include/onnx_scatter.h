@@ -134,6 +134,17 @@ typedef void *(*osc_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 /* Defaults of the limits in osc_options (a field left 0 takes these). */
 #define OSC_DEFAULT_MAX_NODES 50000    /* nodes in a graph */
 #define OSC_DEFAULT_MAX_STRING_MIB 64  /* MiB in one string element */
+/* Fixed limits on the counts of a model (not options): over one the load fails with
+ * OSC_ERR_LIMIT and a message naming the count, its value and the limit. They keep every load
+ * check linear (or n log n) in the file; real models stay far below them. */
+#define OSC_MAX_OPSET_IMPORTS 256       /* opset_import entries */
+#define OSC_MAX_NODE_ATTRIBUTES 1024    /* attributes of one node */
+#define OSC_MAX_NODE_IO 65536           /* inputs of one node; outputs of one node */
+#define OSC_MAX_GRAPH_IO 1000000        /* graph inputs; graph outputs */
+#define OSC_MAX_INITIALIZERS 1000000    /* initializers */
+#define OSC_MAX_VALUE_INFO 1000000      /* value_info entries */
+#define OSC_MAX_METADATA 65536          /* metadata_props entries */
+#define OSC_MAX_STRING_ENTRIES 16777216 /* strings of one tensor or one attribute */
 
 /* Load options. Fill with osc_options_init, then set fields. The model keeps a copy.
  * Limits (max_bytes, max_nodes, max_rank, max_string_mib) are on by default: an untrusted model
@@ -176,8 +187,8 @@ typedef struct osc_options {
      * OSC_ERR_LIMIT. 0: no cap. Independent of max_bytes, which bounds all allocations. */
     uint64_t max_arena_bytes;
     /* Most nodes a graph may have (checked before anything is allocated for them). 0: the
-     * default, OSC_DEFAULT_MAX_NODES; else 1 to INT32_MAX. Loading is linear in the nodes except
-     * the arena planner, which is quadratic in the values that need a buffer. */
+     * default, OSC_DEFAULT_MAX_NODES; else 1 to INT32_MAX. Loading is O(n log n) in the nodes
+     * (the arena planner; everything else is linear). */
     int32_t max_nodes;
     /* Largest rank of any tensor: declared (graph inputs, outputs, value_info), initializers and
      * attribute tensors at load, bound inputs, and every value shape inference computes. 0: the

@@ -19,6 +19,10 @@ osc_status osc_attr_from_pb(const Onnx__AttributeProto *ap, const char *node, os
     out->name = osc_pool_strdup(pool, name);
     if (!out->name) return osc_pool_nomem(d->err, pool, strlen(name) + 1, node);
     out->type = ap->has_type ? (int32_t)ap->type : OSC_ATTR_UNDEFINED;
+    if (ap->n_strings > OSC_MAX_STRING_ENTRIES)
+        return osc_fail(d->err, OSC_ERR_LIMIT, "%s attribute '%s': strings entries: %zu; the "
+                        "limit is %d (OSC_MAX_STRING_ENTRIES)", node, name, ap->n_strings,
+                        OSC_MAX_STRING_ENTRIES);
     size_t need = 0;
     switch (out->type) {
     case OSC_ATTR_INT: out->i = ap->i; break;

@@ -53,14 +53,32 @@ static void node_label(char *buf, size_t size, size_t i, const Onnx__NodeProto *
         snprintf(buf, size, "node index %zu (%.60s)", i, str(np->op_type));
 }
 
+static osc_status add_opsets(ctx *c, const Onnx__ModelProto *mp, osc_names *seen);
+
+/* OSC_ERR_LIMIT when a count of the model is over its fixed limit (see onnx_scatter.h). */
+static osc_status count_limit(ctx *c, const char *what, size_t n, size_t limit,
+                              const char *name) {
+    if (n <= limit) return OSC_OK;
+    return osc_fail(c->err, OSC_ERR_LIMIT, "%s: %zu; the limit is %zu (%s)", what, n, limit,
+                    name);
+}
+
 static osc_status load_opsets(ctx *c, const Onnx__ModelProto *mp) {
     osc_graph *g = c->g;
     if (mp->n_opset_import == 0)
         return osc_fail(c->err, OSC_ERR_MODEL, "model has no opset_import");
-    if (mp->n_opset_import > INT32_MAX)
-        return osc_fail(c->err, OSC_ERR_LIMIT, "model has too many opset_import entries");
     g->opsets = alloc(c, mp->n_opset_import, sizeof *g->opsets, "opset_import");
     if (!g->opsets) return c->err->status;
+    osc_names seen; /* domains so far: a duplicate is found in O(1), not by a scan */
+    osc_status st = osc_names_init(&seen, c->a, mp->n_opset_import, "opset_import", c->err);
+    if (st) return st;
+    st = add_opsets(c, mp, &seen);
+    osc_names_free(&seen);
+    return st;
+}
+
+static osc_status add_opsets(ctx *c, const Onnx__ModelProto *mp, osc_names *seen) {
+    osc_graph *g = c->g;
     for (size_t i = 0; i < mp->n_opset_import; i++) {
         const Onnx__OperatorSetIdProto *op = mp->opset_import[i];
         const char *dom = norm_domain(op->domain);
@@ -68,13 +86,14 @@ static osc_status load_opsets(ctx *c, const Onnx__ModelProto *mp) {
             return osc_fail(c->err, OSC_ERR_MODEL,
                             "opset_import %zu (domain '%s') has version %lld; expected >= 1", i,
                             dom, op->has_version ? (long long)op->version : 0LL);
-        for (int32_t j = 0; j < g->n_opsets; j++)
-            if (strcmp(g->opsets[j].domain, dom) == 0)
-                return osc_fail(c->err, OSC_ERR_MODEL,
-                                "opset_import lists domain '%s' twice (entries %d and %zu)", dom,
-                                (int)j, i);
         g->opsets[i].domain = dup(c, dom);
         if (!g->opsets[i].domain) return c->err->status;
+        bool added;
+        int32_t j = osc_names_add(seen, g->opsets[i].domain, &added);
+        if (!added)
+            return osc_fail(c->err, OSC_ERR_MODEL,
+                            "opset_import lists domain '%s' twice (entries %d and %zu)", dom,
+                            (int)j, i);
         g->opsets[i].version = op->version;
         g->n_opsets++;
     }
@@ -123,7 +142,6 @@ static osc_status register_names(ctx *c) {
 static osc_status load_inputs(ctx *c) {
     const Onnx__GraphProto *gp = c->gp;
     osc_graph *g = c->g;
-    if (gp->n_input > INT32_MAX) return osc_fail(c->err, OSC_ERR_LIMIT, "too many graph inputs");
     g->inputs = alloc(c, gp->n_input, sizeof *g->inputs, "graph inputs");
     if (!g->inputs) return c->err->status;
     for (size_t i = 0; i < gp->n_input; i++) {
@@ -213,11 +231,14 @@ static void producer_str(const ctx *c, const osc_value *v, char *buf, size_t siz
 
 static osc_status dup_attrs(ctx *c, const Onnx__NodeProto *np, const char *label) {
     size_t n = np->n_attribute;
+    const char *dup_name = NULL;
     if (n <= 16) { /* the common case: a handful of attributes */
         for (size_t a = 0; a < n; a++)
             for (size_t b = 0; b < a; b++)
-                if (strcmp(str(np->attribute[a]->name), str(np->attribute[b]->name)) == 0)
+                if (strcmp(str(np->attribute[a]->name), str(np->attribute[b]->name)) == 0) {
+                    dup_name = str(np->attribute[a]->name);
                     goto dup;
+                }
         return OSC_OK;
     }
     osc_names m;
@@ -228,18 +249,14 @@ static osc_status dup_attrs(ctx *c, const Onnx__NodeProto *np, const char *label
         osc_names_add(&m, str(np->attribute[a]->name), &added);
         if (!added) {
             osc_names_free(&m);
-            goto dup;
+            return osc_fail(c->err, OSC_ERR_MODEL, "%s has attribute '%s' twice", label,
+                            str(np->attribute[a]->name));
         }
     }
     osc_names_free(&m);
     return OSC_OK;
 dup:
-    for (size_t a = 0; a < n; a++)
-        for (size_t b = 0; b < a; b++)
-            if (strcmp(str(np->attribute[a]->name), str(np->attribute[b]->name)) == 0)
-                return osc_fail(c->err, OSC_ERR_MODEL, "%s has attribute '%s' twice", label,
-                                str(np->attribute[a]->name));
-    return OSC_OK;
+    return osc_fail(c->err, OSC_ERR_MODEL, "%s has attribute '%s' twice", label, dup_name);
 }
 
 static osc_status load_node(ctx *c, size_t i) {
@@ -249,9 +266,16 @@ static osc_status load_node(ctx *c, size_t i) {
     node_label(label, sizeof label, i, np);
     if (!np->op_type || !np->op_type[0])
         return osc_fail(c->err, OSC_ERR_MODEL, "%s has no op_type", label);
-    if (np->n_input > INT32_MAX || np->n_output > INT32_MAX || np->n_attribute > INT32_MAX)
-        return osc_fail(c->err, OSC_ERR_LIMIT, "%s has too many inputs, outputs or attributes",
-                        label);
+    char what[340];
+    snprintf(what, sizeof what, "%s: inputs", label);
+    osc_status lst = count_limit(c, what, np->n_input, OSC_MAX_NODE_IO, "OSC_MAX_NODE_IO");
+    snprintf(what, sizeof what, "%s: outputs", label);
+    if (!lst) lst = count_limit(c, what, np->n_output, OSC_MAX_NODE_IO, "OSC_MAX_NODE_IO");
+    snprintf(what, sizeof what, "%s: attributes", label);
+    if (!lst)
+        lst = count_limit(c, what, np->n_attribute, OSC_MAX_NODE_ATTRIBUTES,
+                          "OSC_MAX_NODE_ATTRIBUTES");
+    if (lst) return lst;
     n->name = dup(c, str(np->name));
     n->op_type = dup(c, np->op_type);
     n->domain = dup(c, norm_domain(np->domain));
@@ -343,7 +367,6 @@ static void apply_type(ctx *c, int32_t id, const osc_type *t) {
 static osc_status load_outputs(ctx *c) {
     const Onnx__GraphProto *gp = c->gp;
     osc_graph *g = c->g;
-    if (gp->n_output > INT32_MAX) return osc_fail(c->err, OSC_ERR_LIMIT, "too many outputs");
     g->outputs = alloc(c, gp->n_output, sizeof *g->outputs, "graph outputs");
     if (!g->outputs) return c->err->status;
     for (size_t i = 0; i < gp->n_output; i++) {
@@ -390,7 +413,21 @@ static osc_status load_model(ctx *c, const Onnx__ModelProto *mp) {
     g->producer_name = dup(c, str(mp->producer_name));
     if (!g->producer_name) return c->err->status;
     if (!mp->graph) return osc_fail(c->err, OSC_ERR_MODEL, "model has no graph");
-    osc_status st = load_opsets(c, mp);
+    const Onnx__GraphProto *gp = mp->graph;
+    osc_status st;
+    if ((st = count_limit(c, "opset_import entries", mp->n_opset_import, OSC_MAX_OPSET_IMPORTS,
+                          "OSC_MAX_OPSET_IMPORTS")) ||
+        (st = count_limit(c, "metadata_props entries", mp->n_metadata_props, OSC_MAX_METADATA,
+                          "OSC_MAX_METADATA")) ||
+        (st = count_limit(c, "graph inputs", gp->n_input, OSC_MAX_GRAPH_IO, "OSC_MAX_GRAPH_IO")) ||
+        (st = count_limit(c, "graph outputs", gp->n_output, OSC_MAX_GRAPH_IO,
+                          "OSC_MAX_GRAPH_IO")) ||
+        (st = count_limit(c, "initializers", gp->n_initializer, OSC_MAX_INITIALIZERS,
+                          "OSC_MAX_INITIALIZERS")) ||
+        (st = count_limit(c, "value_info entries", gp->n_value_info, OSC_MAX_VALUE_INFO,
+                          "OSC_MAX_VALUE_INFO")))
+        return st;
+    st = load_opsets(c, mp);
     if (st) return st;
     c->gp = mp->graph;
     g->name = dup(c, str(c->gp->name));

@@ -143,6 +143,10 @@ static int pick_field(const Onnx__TensorProto *tp, const osc_tdec *d, const size
 
 static osc_status decode_strings(const Onnx__TensorProto *tp, const osc_tdec *d,
                                  const osc_limits *lim, int64_t count, osc_tensor *out) {
+    if (tp->n_string_data > OSC_MAX_STRING_ENTRIES)
+        return osc_fail(d->err, OSC_ERR_LIMIT, "%s: string_data entries: %zu; the limit is %d "
+                        "(OSC_MAX_STRING_ENTRIES)", d->label, tp->n_string_data,
+                        OSC_MAX_STRING_ENTRIES);
     if ((uint64_t)count != tp->n_string_data)
         return osc_fail(d->err, OSC_ERR_MODEL, "%s: string_data has %zu values; expected %lld",
                         d->label, tp->n_string_data, (long long)count);

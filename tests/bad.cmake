@@ -41,3 +41,9 @@ if(TARGET onnx-scatter)
     "${_bad}/cases" "${CMAKE_CURRENT_BINARY_DIR}/bad_cli" ${_bad_limit})
   set_tests_properties(bad_cli PROPERTIES LABELS bad TIMEOUT 120)
 endif()
+
+# The hardening issue's adversaries (planner, dynamic stages, load-time counts) at n and 8n:
+# growth below quadratic (ratios only), count limits refused with their message.
+osc_unit_test(test_scaling bad/test_scaling.c)
+target_link_libraries(test_scaling PRIVATE osc_test_support)
+set_tests_properties(test_scaling PROPERTIES LABELS "unit;bad" TIMEOUT 300)

@@ -140,15 +140,18 @@ osc_status osc_check_inplace(osc_session *s, int32_t from, int32_t to) {
     }
     /* Values computed in a caller's input buffer must fit it. Scatter outputs have their data
      * input's shape, so this only guards the invariant. */
-    for (int32_t v = 0; v < g->n_values; v++) {
-        int32_t b = m->buf_of[v], p = g->values[v].producer;
-        if (b < 0 || m->buf_input[b] < 0 || p < from || p >= to) continue;
-        const osc_tensor *in = &s->vals[m->input_order[m->buf_input[b]]];
-        if (s->vals[v].nbytes > in->nbytes)
-            return osc_fail(&s->err, OSC_ERR_SHAPE, "value '%s' needs %zu bytes but is computed "
-                            "in place in input '%s' of %zu bytes", g->values[v].name,
-                            s->vals[v].nbytes, g->values[m->input_order[m->buf_input[b]]].name,
-                            in->nbytes);
+    for (int32_t p = from; p < to; p++) {
+        const osc_node *n = &g->nodes[p];
+        for (int32_t j = 0; !n->folded && j < n->n_outputs; j++) {
+            int32_t v = n->outputs[j], b = v >= 0 ? m->buf_of[v] : -1;
+            if (b < 0 || m->buf_input[b] < 0) continue;
+            const osc_tensor *in = &s->vals[m->input_order[m->buf_input[b]]];
+            if (s->vals[v].nbytes > in->nbytes)
+                return osc_fail(&s->err, OSC_ERR_SHAPE, "value '%s' needs %zu bytes but is "
+                                "computed in place in input '%s' of %zu bytes",
+                                g->values[v].name, s->vals[v].nbytes,
+                                g->values[m->input_order[m->buf_input[b]]].name, in->nbytes);
+        }
     }
     return OSC_OK;
 }

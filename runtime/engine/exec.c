@@ -84,14 +84,83 @@ static osc_status run_nodes(osc_session *s, int32_t from, int32_t to) {
     return OSC_OK;
 }
 
+/* The arena of stage k (nodes from..stop-1), whose values' shapes are inferred: the buffers
+ * the stage makes get the bytes their values need. When those bytes equal the ones of the
+ * stage's last plan, plan and arena are reused as they are (no placement, no allocation);
+ * else the stage alone is placed again (its buffers are the contiguous ids node_buf0[from]..
+ * node_buf0[stop]-1, so the work is proportional to the stage) and its arena grows when it must.
+ * *total sums the stages' arenas for opts.max_arena_bytes. */
+static osc_status place_stage(osc_session *s, int32_t k, int32_t from, int32_t stop,
+                              uint64_t *total) {
+    const osc_model *m = s->m;
+    const osc_graph *g = &m->g;
+    int32_t b0 = m->node_buf0[from], b1 = m->node_buf0[stop];
+    osc_stage *st = &s->stages[k];
+    for (int32_t b = b0; b < b1; b++) s->need[b] = 0;
+    for (int32_t i = from; i < stop; i++) {
+        const osc_node *n = &g->nodes[i];
+        for (int32_t j = 0; !n->folded && j < n->n_outputs; j++) {
+            int32_t v = n->outputs[j], b = v >= 0 ? m->buf_of[v] : -1;
+            if (b < 0 || m->buf_input[b] >= 0) continue;
+            if (b >= b0) {
+                if (s->vals[v].nbytes > s->need[b]) s->need[b] = s->vals[v].nbytes;
+            } else if (s->vals[v].nbytes > s->need[b]) {
+                /* an in-place output in an earlier stage's buffer: in-place rows keep their
+                 * input's shape, so this only guards the invariant */
+                return osc_fail(&s->err, OSC_ERR_SHAPE, "value '%s' needs %zu bytes but is "
+                                "computed in place in a buffer of %llu bytes", g->values[v].name,
+                                s->vals[v].nbytes, (unsigned long long)s->need[b]);
+            }
+        }
+    }
+    bool same = st->from == from && st->stop == stop;
+    for (int32_t b = b0; same && b < b1; b++) same = s->need[b] == s->plan_need[b];
+    uint64_t size = st->size;
+    if (!same) {
+        st->from = st->stop = -1; /* the offsets change now: valid again once planned */
+        for (int32_t b = b0; b < b1; b++)
+            s->sizes[b] = m->buf_input[b] >= 0 ? 0 : (s->need[b] + OSC_ALIGN - 1) &
+                                                     ~(uint64_t)(OSC_ALIGN - 1);
+        size = osc_plan_place(b1 - b0, s->sizes + b0, m->buf_first + b0, m->buf_last + b0,
+                              s->offsets + b0, s->scratch);
+        s->plans++;
+    }
+    *total += size;
+    if (m->opts.max_arena_bytes && *total > m->opts.max_arena_bytes)
+        return osc_fail(&s->err, OSC_ERR_LIMIT, "the run needs arenas of %llu bytes so far; "
+                        "opts.max_arena_bytes is %llu", (unsigned long long)*total,
+                        (unsigned long long)m->opts.max_arena_bytes);
+    if (!same) {
+        if (size > st->cap) {
+            void *arena = size <= SIZE_MAX ? osc_malloc_large(&s->alloc, (size_t)size) : NULL;
+            if (!arena)
+                return osc_fail(&s->err, OSC_ERR_NOMEM, "cannot allocate a stage arena of %llu "
+                                "bytes", (unsigned long long)size);
+            osc_free(&s->alloc, st->arena, st->cap);
+            st->arena = arena;
+            st->cap = size;
+        }
+        st->from = from;
+        st->stop = stop;
+        st->size = size;
+        for (int32_t b = b0; b < b1; b++) s->plan_need[b] = s->need[b];
+    }
+    for (int32_t b = b0; b < b1; b++)
+        if (m->buf_input[b] < 0)
+            s->buf_data[b] = st->arena ? (char *)st->arena + s->offsets[b] : (void *)&s->empty;
+    return OSC_OK;
+}
+
 /* A dynamic model runs in stages: infer as far as known data allows, place that stage's new
  * buffers in an arena of its own (earlier stages' buffers stay where they are), run the stage,
- * repeat. Outputs are always copied to caller buffers at the end (no zero copy here). */
+ * repeat. Stages are the same at every run (where inference stops depends on the graph only);
+ * each keeps its plan and arena between runs (place_stage). Every step is proportional to the
+ * stage's nodes, so a run is linear in the graph besides the placements it makes. Outputs are
+ * always copied to caller buffers at the end (no zero copy here). */
 static osc_status run_dynamic(osc_session *s) {
     const osc_model *m = s->m;
     const osc_graph *g = &m->g;
     uint64_t total = 0;
-    osc_pool_reset(&s->stages);
     for (int32_t v = 0; v < g->n_values; v++)
         s->known[v] = g->values[v].producer < 0 || g->values[v].init; /* inputs, constants */
     for (int32_t b = 0; b < m->n_bufs; b++) {
@@ -103,7 +172,7 @@ static osc_status run_dynamic(osc_session *s) {
     if (st) return st;
     for (int32_t i = 0; i < m->n_inputs; i++) /* nodes write from here: consumed */
         if (m->input_inplace[i]) s->is_bound[i] = false;
-    for (int32_t from = 0, stop; from < g->n_nodes; from = stop) {
+    for (int32_t from = 0, stop, k = 0; from < g->n_nodes; from = stop, k++) {
         st = osc_infer_range(m, s->vals, s->known, from, g->n_nodes, &stop, s->io, &s->err);
         if (!st) st = osc_check_ranks(m, s->vals, from, stop, &s->err);
         if (st) return st;
@@ -111,24 +180,14 @@ static osc_status run_dynamic(osc_session *s) {
             return osc_fail(&s->err, OSC_ERR_MODEL, "node '%s' (%s): its output shape depends on "
                             "data no earlier node computes", g->nodes[from].name,
                             g->nodes[from].op_type);
-        osc_buffer_need(m, s->vals, s->need);
-        for (int32_t b = 0; b < m->n_bufs; b++)
-            s->external[b] = m->buf_first[b] < from || m->buf_first[b] >= stop;
-        uint64_t size = osc_plan_run(m, s->need, s->external, s->sizes, s->scratch, s->offsets);
-        total += size;
-        if (m->opts.max_arena_bytes && total > m->opts.max_arena_bytes)
-            return osc_fail(&s->err, OSC_ERR_LIMIT, "the run needs arenas of %llu bytes so far; "
-                            "opts.max_arena_bytes is %llu", (unsigned long long)total,
-                            (unsigned long long)m->opts.max_arena_bytes);
-        char *arena = size <= SIZE_MAX ? osc_pool_alloc(&s->stages, (size_t)size) : NULL;
-        if (!arena)
-            return osc_fail(&s->err, OSC_ERR_NOMEM, "cannot allocate a stage arena of %llu bytes",
-                            (unsigned long long)size);
-        for (int32_t b = 0; b < m->n_bufs; b++)
-            if (!s->external[b] && m->buf_input[b] < 0) s->buf_data[b] = arena + s->offsets[b];
-        for (int32_t v = 0; v < g->n_values; v++) {
-            int32_t p = g->values[v].producer, b = m->buf_of[v];
-            if (b >= 0 && p >= from && p < stop) s->vals[v].data = s->buf_data[b];
+        st = place_stage(s, k, from, stop, &total);
+        if (st) return st;
+        for (int32_t i = from; i < stop; i++) {
+            const osc_node *n = &g->nodes[i];
+            for (int32_t j = 0; !n->folded && j < n->n_outputs; j++) {
+                int32_t v = n->outputs[j];
+                if (v >= 0 && m->buf_of[v] >= 0) s->vals[v].data = s->buf_data[m->buf_of[v]];
+            }
         }
         st = osc_check_inplace(s, from, stop);
         if (!st) st = run_nodes(s, from, stop);

@@ -110,7 +110,7 @@ osc_node_io osc_node_io_alloc(osc_model *m) {
  * When even that exceeds the byte cap, no session could ever run: refuse the model now, before
  * a session allocates anything (a model claiming a 10^12-element intermediate fails here). */
 static osc_status check_min_arena(osc_model *m, const uint64_t *need, uint64_t *sizes,
-                                  int32_t *scratch, uint64_t *offsets, osc_err *err) {
+                                  uint64_t *scratch, uint64_t *offsets, osc_err *err) {
     if (!m->lim.max_bytes || m->arena_bytes <= m->lim.max_bytes) return OSC_OK;
     bool *outside = osc_pool_alloc(&m->pool, ((size_t)m->n_bufs + 1) * sizeof *outside);
     if (!outside) return osc_fail(err, OSC_ERR_NOMEM, "out of memory inferring shapes");
@@ -146,7 +146,7 @@ osc_status osc_infer_static(osc_model *m, osc_err *err) {
     uint64_t *offsets = osc_pool_alloc(&m->pool, nb * sizeof *offsets);
     uint64_t *need = osc_pool_alloc(&m->pool, nb * sizeof *need);
     uint64_t *sizes = osc_pool_alloc(&m->pool, nb * sizeof *sizes);
-    int32_t *scratch = osc_pool_alloc(&m->pool, 3 * nb * sizeof *scratch);
+    uint64_t *scratch = osc_pool_alloc(&m->pool, OSC_PLAN_SCRATCH(nb) * sizeof *scratch);
     if (!vals || !offsets || !need || !sizes || !scratch)
         return osc_fail(err, OSC_ERR_NOMEM, "out of memory inferring shapes");
     for (int32_t v = 0; v < g->n_values; v++)

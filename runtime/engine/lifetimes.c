@@ -11,14 +11,12 @@ static bool fits_input_buffer(const osc_node *n) {
  * the caller (no default: a default lives in the shared, immutable model) and not a string
  * tensor (the caller's osc_string array and bytes are theirs to free). Returns its input_order
  * index, or -1. */
-static int32_t inplace_input_index(const osc_model *m, int32_t v) {
+static int32_t inplace_input_index(const osc_model *m, const int32_t *input_at, int32_t v) {
     const osc_value *val = &m->g.values[v];
     if (!m->opts.inplace_inputs || !val->is_input || val->producer >= 0 || val->init ||
         val->decl.dtype == OSC_UNDEFINED || val->decl.dtype == OSC_STRING)
         return -1;
-    for (int32_t i = 0; i < m->n_inputs; i++)
-        if (m->input_order[i] == v) return i;
-    return -1;
+    return input_at[v];
 }
 
 /* Lifetimes and arena buffers. A node output gets its own buffer, except that an in-place
@@ -39,10 +37,15 @@ osc_status osc_plan_buffers(osc_model *m, osc_err *err) {
     m->node_inplace = osc_pool_alloc(&m->pool, ((size_t)nn + 1) * sizeof *m->node_inplace);
     m->input_inplace = osc_pool_alloc(&m->pool, ((size_t)m->n_inputs + 1) *
                                                     sizeof *m->input_inplace);
-    if (!m->last_use || !m->buf_of || !m->buf_first || !m->buf_last || !m->buf_input ||
+    m->node_buf0 = osc_pool_alloc(&m->pool, ((size_t)nn + 1) * sizeof *m->node_buf0);
+    /* per value: its input_order index, -1 (inputs are found in O(1), not by a scan) */
+    int32_t *input_at = osc_pool_alloc(&m->pool, ((size_t)nv + 1) * sizeof *input_at);
+    if (!input_at || !m->node_buf0 || !m->last_use || !m->buf_of || !m->buf_first ||
+        !m->buf_last || !m->buf_input ||
         !m->node_inplace || !m->input_inplace)
         return osc_fail(err, OSC_ERR_NOMEM, "out of memory planning the model");
-    for (int32_t v = 0; v < nv; v++) m->last_use[v] = m->buf_of[v] = -1;
+    for (int32_t v = 0; v < nv; v++) m->last_use[v] = m->buf_of[v] = input_at[v] = -1;
+    for (int32_t i = 0; i < m->n_inputs; i++) input_at[m->input_order[i]] = i;
     for (int32_t i = 0; i < nn; i++)
         for (int32_t j = 0; !g->nodes[i].folded && j < g->nodes[i].n_inputs; j++)
             if (g->nodes[i].inputs[j] >= 0) m->last_use[g->nodes[i].inputs[j]] = i;
@@ -51,6 +54,7 @@ osc_status osc_plan_buffers(osc_model *m, osc_err *err) {
     m->n_bufs = 0;
     for (int32_t i = 0; i < nn; i++) {
         const osc_node *n = &g->nodes[i];
+        m->node_buf0[i] = m->n_bufs;
         m->node_inplace[i] = OSC_INPLACE_NONE;
         for (int32_t j = 0; !n->folded && j < n->n_outputs; j++) {
             int32_t v = n->outputs[j], d = n->n_inputs > 0 ? n->inputs[0] : -1;
@@ -61,7 +65,7 @@ osc_status osc_plan_buffers(osc_model *m, osc_err *err) {
             if (share && m->buf_of[d] >= 0 && m->buf_input[m->buf_of[d]] >= 0 && !fits_input_buffer(n))
                 share = false; /* d lives in a caller's input buffer: only scatters fit there */
             if (share && m->buf_of[d] < 0) { /* a graph input or an initializer */
-                int32_t in = fits_input_buffer(n) ? inplace_input_index(m, d) : -1;
+                int32_t in = fits_input_buffer(n) ? inplace_input_index(m, input_at, d) : -1;
                 share = in >= 0;
                 if (share) {
                     int32_t b = m->n_bufs++;
@@ -85,6 +89,7 @@ osc_status osc_plan_buffers(osc_model *m, osc_err *err) {
             if (!share || end_ > m->buf_last[b]) m->buf_last[b] = end_;
         }
     }
+    m->node_buf0[nn] = m->n_bufs;
     return OSC_OK;
 }
 
@@ -97,7 +102,7 @@ void osc_buffer_need(const osc_model *m, const osc_tensor *vals, uint64_t *need)
 }
 
 uint64_t osc_plan_run(const osc_model *m, const uint64_t *need, const bool *external,
-                      uint64_t *sizes, int32_t *scratch, uint64_t *offsets) {
+                      uint64_t *sizes, uint64_t *scratch, uint64_t *offsets) {
     for (int32_t b = 0; b < m->n_bufs; b++) {
         bool outside = m->buf_input[b] >= 0 || (external && external[b]);
         /* aligned sizes keep every value's end inside its buffer's OSC_ALIGN-rounded slot */

@@ -23,6 +23,9 @@ struct osc_model {
     /* per buffer: the input (input_order index) whose caller buffer holds it, -1 for arena
      * buffers. Only with opts.inplace_inputs; such buffers take no arena space. */
     int32_t *buf_input;
+    /* per node (n_nodes + 1 entries): the first buffer id made at that node or later, so the
+     * buffers nodes from..to-1 make are the ids node_buf0[from]..node_buf0[to]-1 */
+    int32_t *node_buf0;
     int8_t *node_inplace;  /* per node: osc_inplace of output 0 */
     bool *input_inplace;   /* per input (input_order index): a node writes into its buffer */
     osc_tensor *static_vals; /* per value: dtype/shape inferred at load; NULL if not static */
@@ -101,16 +104,24 @@ osc_status osc_run_node(const osc_model *m, int32_t i, osc_tensor *vals, osc_nod
 void osc_buffer_need(const osc_model *m, const osc_tensor *vals, uint64_t *need);
 /* The arena plan of a run from osc_buffer_need's sizes: offsets[b], and the arena size as the
  * result. Buffers with external[b] set (may be NULL; a caller output buffer holds them) or held
- * in an input take no arena space. sizes: n_bufs + 1 entries, scratch: 3 * n_bufs + 1. */
+ * in an input take no arena space. sizes: n_bufs + 1 entries, scratch: OSC_PLAN_SCRATCH(n_bufs + 1). */
 uint64_t osc_plan_run(const osc_model *m, const uint64_t *need, const bool *external,
-                      uint64_t *sizes, int32_t *scratch, uint64_t *offsets);
+                      uint64_t *sizes, uint64_t *scratch, uint64_t *offsets);
 
-/* place.c: the greedy placement core, exposed for tests: sizes/first/last in, offsets out;
- * returns the arena size. Every offset is a multiple of OSC_ALIGN. scratch: 3 * n int32_t. */
+/* place.c: the placement core, exposed for tests: sizes/first/last in (buffer b lives from node
+ * first[b] to node last[b], both included), offsets out; returns the arena size. Sweeps the
+ * buffers by first (the bigger first at one node) and puts each at the lowest offset free of
+ * every buffer alive then (first fit), O(n log n); when at most OSC_PLAN_BY_SIZE_MAX buffers
+ * take space, also places them biggest first (O(n^2), at most 2^24 steps) and keeps the smaller
+ * plan (the greedy-by-size plan on a tie). Every offset is a multiple of OSC_ALIGN.
+ * scratch: OSC_PLAN_SCRATCH(n) words. */
 #define OSC_ALIGN 64
+#define OSC_PLAN_BY_SIZE_MAX 4096
+#define OSC_PLAN_SCRATCH(n) (6 * (size_t)(n) + 1)
 uint64_t osc_plan_place(int32_t n, const uint64_t *sizes, const int32_t *first,
-                        const int32_t *last, uint64_t *offsets, int32_t *scratch);
-/* True when no two buffers live at the same time share a byte (the planner's oracle). */
+                        const int32_t *last, uint64_t *offsets, uint64_t *scratch);
+/* True when no two buffers live at the same time share a byte (the planner's oracle; O(n^2),
+ * for tests). */
 bool osc_plan_valid(int32_t n, const uint64_t *sizes, const int32_t *first, const int32_t *last,
                     const uint64_t *offsets);
 

@@ -26,7 +26,6 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     s->m = m;
     sizes_of z = table_sizes(m);
     osc_pool_init(&s->strings, &s->alloc, 0);
-    osc_pool_init(&s->stages, &s->alloc, 0);
     s->io.ins = osc_calloc(&s->alloc, (size_t)m->max_in, sizeof *s->io.ins);
     s->io.outs = osc_calloc(&s->alloc, (size_t)m->max_out, sizeof *s->io.outs);
     s->known = osc_calloc(&s->alloc, z.nv, sizeof *s->known);
@@ -38,7 +37,7 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     s->offsets = osc_calloc(&s->alloc, z.nb, sizeof *s->offsets);
     s->need = osc_calloc(&s->alloc, z.nb, sizeof *s->need);
     s->sizes = osc_calloc(&s->alloc, z.nb, sizeof *s->sizes);
-    s->scratch = osc_calloc(&s->alloc, 3 * z.nb, sizeof *s->scratch);
+    s->scratch = osc_calloc(&s->alloc, OSC_PLAN_SCRATCH(z.nb), sizeof *s->scratch);
     s->direct = osc_calloc(&s->alloc, z.nb, sizeof *s->direct);
     s->plan_direct = osc_calloc(&s->alloc, z.nb, sizeof *s->plan_direct);
     s->external = osc_calloc(&s->alloc, z.nb, sizeof *s->external);
@@ -46,16 +45,23 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     s->out_cap = osc_calloc(&s->alloc, z.no, sizeof *s->out_cap);
     s->out_mode = osc_calloc(&s->alloc, z.no, sizeof *s->out_mode);
     if (m->opts.profile) s->node_ns = osc_calloc(&s->alloc, z.nn, sizeof *s->node_ns);
+    if (m->dynamic) {
+        s->stages = osc_calloc(&s->alloc, z.nn, sizeof *s->stages);
+        s->plan_need = osc_calloc(&s->alloc, z.nb, sizeof *s->plan_need);
+    }
     if (!s->bound || !s->is_bound || !s->plan_inputs || !s->vals || !s->offsets || !s->need ||
         !s->sizes || !s->scratch || !s->direct || !s->plan_direct || !s->external ||
         !s->out_data || !s->out_cap || !s->out_mode || (m->opts.profile && !s->node_ns) ||
-        !s->io.ins || !s->io.outs || !s->known || !s->buf_data) {
+        !s->io.ins || !s->io.outs || !s->known || !s->buf_data ||
+        (m->dynamic && (!s->stages || !s->plan_need))) {
         osc_status st = s->alloc.capped ? OSC_ERR_LIMIT : OSC_ERR_NOMEM;
         osc_session_free(s);
         return st;
     }
     for (int32_t v = 0; v < m->g.n_values; v++)
         if (m->g.values[v].init) s->vals[v] = *m->g.values[v].init;
+    for (size_t k = 0; m->dynamic && k < z.nn; k++) s->stages[k].from = s->stages[k].stop = -1;
+    for (size_t b = 0; m->dynamic && b < z.nb; b++) s->plan_need[b] = UINT64_MAX; /* none yet */
     s->tpool = osc_tpool_new(&s->alloc, m->opts.threads);
     s->kscratch.alloc = &s->alloc;
     *out = s;
@@ -68,7 +74,10 @@ void osc_session_free(osc_session *s) {
     osc_tpool_free(s->tpool);
     osc_scratch_free(&s->kscratch);
     osc_pool_free(&s->strings);
-    osc_pool_free(&s->stages);
+    for (size_t k = 0; s->stages && k < z.nn; k++)
+        osc_free(&s->alloc, s->stages[k].arena, s->stages[k].cap);
+    osc_free(&s->alloc, s->stages, z.nn * sizeof *s->stages);
+    osc_free(&s->alloc, s->plan_need, z.nb * sizeof *s->plan_need);
     osc_free(&s->alloc, s->io.ins, (size_t)s->m->max_in * sizeof *s->io.ins);
     osc_free(&s->alloc, s->io.outs, (size_t)s->m->max_out * sizeof *s->io.outs);
     osc_free(&s->alloc, s->known, z.nv * sizeof *s->known);
@@ -81,7 +90,7 @@ void osc_session_free(osc_session *s) {
     osc_free(&s->alloc, s->offsets, z.nb * sizeof *s->offsets);
     osc_free(&s->alloc, s->need, z.nb * sizeof *s->need);
     osc_free(&s->alloc, s->sizes, z.nb * sizeof *s->sizes);
-    osc_free(&s->alloc, s->scratch, 3 * z.nb * sizeof *s->scratch);
+    osc_free(&s->alloc, s->scratch, OSC_PLAN_SCRATCH(z.nb) * sizeof *s->scratch);
     osc_free(&s->alloc, s->direct, z.nb * sizeof *s->direct);
     osc_free(&s->alloc, s->plan_direct, z.nb * sizeof *s->plan_direct);
     osc_free(&s->alloc, s->external, z.nb * sizeof *s->external);

@@ -6,6 +6,14 @@
 #include "../core/tpool.h"
 #include "model.h"
 
+/* One stage of a dynamic run: nodes from..stop-1 and the arena of the buffers they make. */
+typedef struct osc_stage {
+    int32_t from, stop;       /* -1, -1 until planned */
+    void *arena;
+    uint64_t cap;             /* bytes allocated */
+    uint64_t size;            /* bytes the plan uses */
+} osc_stage;
+
 struct osc_session {
     const osc_model *m;
     osc_allocator alloc;
@@ -20,7 +28,7 @@ struct osc_session {
     uint64_t *offsets;        /* place in the arena (dynamic runs: in the current stage's) */
     uint64_t *need;           /* bytes its values need */
     uint64_t *sizes;          /* planner input */
-    int32_t *scratch;         /* planner scratch, 3 per buffer */
+    uint64_t *scratch;        /* planner scratch, OSC_PLAN_SCRATCH(n_bufs + 1) words */
     int32_t *direct;          /* output index whose caller buffer holds it, or -1 */
     int32_t *plan_direct;     /* `direct` the current plan was made for */
     /* takes no arena space in the plan being made: static runs direct[b] >= 0, dynamic runs
@@ -37,7 +45,12 @@ struct osc_session {
     osc_node_io io;           /* kernel call scratch: m->max_in inputs, m->max_out outputs */
     bool *known;              /* per value: data known (dynamic models, staged inference) */
     void **buf_data;          /* per buffer: memory of the current run (dynamic models) */
-    osc_pool stages;          /* arenas of the stages of a dynamic run, freed at the next */
+    /* Dynamic models: per stage (n_nodes + 1 entries) its nodes and its arena, kept between
+     * runs; per buffer (n_bufs + 1) the bytes the stage's current plan was made for. A stage
+     * whose buffers need the same bytes as at its last plan reuses plan and arena. */
+    struct osc_stage *stages;
+    uint64_t *plan_need;
+    uint64_t plans;           /* placements made (osc_plan_place calls), for tests */
     bool ok;                  /* outputs readable */
     max_align_t empty;        /* data of zero-size values when the arena is empty */
     osc_tpool *tpool;         /* opts.threads >= 2: the workers; NULL: the caller alone */

@@ -1,0 +1,308 @@
+/* test_scaling.c: the load and run costs the hardening issue measured as quadratic or worse,
+ * built from the issue's inputs at n and 8n. Each test asserts ratios, never absolute times (CI
+ * machines are noisy and may run sanitizers): t(8n)/t(n) under 20 where quadratic growth gives 64
+ * and the cubic placer of earlier versions far more; the same for the bytes a load allocates.
+ * Count limits are checked for their status and message. docs/security.md has the times. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "tests/support/writer.h"
+#include "onnx_scatter.h"
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Bytes in use and their peak, through the allocator hook. */
+typedef struct mem {
+    size_t used, peak;
+} mem;
+
+static void *counting_alloc(void *ud, void *p, size_t osize, size_t nsize) {
+    mem *m = ud;
+    if (nsize == 0) {
+        free(p);
+        m->used -= osize;
+        return NULL;
+    }
+    void *q = realloc(p, nsize);
+    if (q) {
+        m->used = m->used - osize + nsize;
+        if (m->used > m->peak) m->peak = m->used;
+    }
+    return q;
+}
+
+static char g_msg[512];
+
+typedef struct cost {
+    double seconds;
+    size_t peak;
+} cost;
+
+/* Loads the model (min time of `reps` loads) and checks the status. */
+static cost load_cost(osc_mw *mw, int reps, osc_status want) {
+    void *buf;
+    size_t len;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    cost c = {1e9, 0};
+    for (int r = 0; r < reps; r++) {
+        mem m = {0, 0};
+        osc_options o;
+        osc_options_init(&o);
+        o.alloc = counting_alloc;
+        o.alloc_ud = &m;
+        osc_model *model = NULL;
+        double t0 = now();
+        osc_status st = osc_model_load_buffer(buf, len, NULL, &o, &model, g_msg, sizeof g_msg);
+        double t = now() - t0;
+        if (st != want) fprintf(stderr, "load: %s\n", g_msg);
+        assert_int_equal(st, want);
+        osc_model_free(model);
+        if (t < c.seconds) c.seconds = t;
+        c.peak = m.peak;
+    }
+    free(buf);
+    return c;
+}
+
+/* t(8n)/t(n) and bytes(8n)/bytes(n) under 20; times under 2 ms count as 2 ms (timer noise). */
+static void assert_scales(const char *what, cost small, cost big) {
+    double ts = small.seconds < 2e-3 ? 2e-3 : small.seconds;
+    double tr = big.seconds / ts, mr = small.peak ? (double)big.peak / (double)small.peak : 0;
+    fprintf(stderr, "%s: %.4f s -> %.4f s (x%.1f), %zu -> %zu bytes (x%.1f)\n", what,
+            small.seconds, big.seconds, tr, small.peak, big.peak, mr);
+    assert_true(tr < 20);
+    assert_true(mr < 20);
+}
+
+/* Finding 2: M values alive at once (b_i = Neg(x)), then M graph outputs p_j = Add(x,
+ * b_{M-j+1}): each output frees one of the b and takes a slot one lower than the one before.
+ * 16,000 nodes took 32 s to load with the placer of earlier versions. */
+static osc_mw *staircase(int m) {
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    int64_t d = 16;
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, &d, NULL);
+    char a[32], b[32];
+    for (int i = 1; i <= m; i++) {
+        snprintf(b, sizeof b, "b%d", i);
+        const char *in[1] = {"x"}, *out[1] = {b};
+        osc_mw_node(mw, "Neg", NULL, 1, in, 1, out);
+    }
+    for (int j = 1; j <= m; j++) {
+        snprintf(b, sizeof b, "b%d", m - j + 1);
+        snprintf(a, sizeof a, "p%d", j);
+        const char *in[2] = {"x", b}, *out[1] = {a};
+        osc_mw_node(mw, "Add", NULL, 2, in, 1, out);
+        osc_mw_output(mw, a, OSC_FLOAT, 1, &d, NULL);
+    }
+    return mw;
+}
+
+static void planner_staircase(void **state) {
+    (void)state;
+    cost small = load_cost(staircase(1000), 3, OSC_OK);
+    cost big = load_cost(staircase(8000), 1, OSC_OK);
+    assert_scales("staircase 2k -> 16k nodes", small, big);
+}
+
+/* Finding 2: a plain wide graph, n TopK nodes on one input, all outputs graph outputs (50,000
+ * took 24 s). */
+static osc_mw *wide_topk(int n) {
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 11);
+    int64_t d = 16, one = 1, k = 4;
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, &d, NULL);
+    osc_tensor tk;
+    memset(&tk, 0, sizeof tk);
+    tk.dtype = OSC_INT64;
+    tk.rank = 1;
+    tk.dims[0] = 1;
+    tk.data = &k;
+    tk.nbytes = sizeof k;
+    osc_mw_initializer(mw, "k", &tk);
+    char v[32], i[32];
+    for (int t = 0; t < n; t++) {
+        snprintf(v, sizeof v, "v%d", t);
+        snprintf(i, sizeof i, "i%d", t);
+        const char *in[2] = {"x", "k"}, *out[2] = {v, i};
+        osc_mw_node(mw, "TopK", NULL, 2, in, 2, out);
+        int64_t dk = 4;
+        osc_mw_output(mw, v, OSC_FLOAT, 1, &dk, NULL);
+        osc_mw_output(mw, i, OSC_INT64, 1, &dk, NULL);
+    }
+    (void)one;
+    return mw;
+}
+
+static void planner_wide_topk(void **state) {
+    (void)state;
+    cost small = load_cost(wide_topk(2000), 3, OSC_OK);
+    cost big = load_cost(wide_topk(16000), 1, OSC_OK);
+    assert_scales("wide TopK 2k -> 16k nodes", small, big);
+}
+
+/* Finding 4: n opset_import entries (200,000 took 62 s: a quadratic duplicate scan). Over
+ * OSC_MAX_OPSET_IMPORTS: refused, naming the count; under it a duplicate domain is found. */
+static osc_mw *opsets(int n, bool duplicate_last) {
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    char dom[32];
+    for (int i = 1; i < n; i++) {
+        snprintf(dom, sizeof dom, "d%d", duplicate_last && i == n - 1 ? 1 : i);
+        osc_mw_opset(mw, dom, 1);
+    }
+    int64_t d = 4;
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, &d, NULL);
+    const char *in[1] = {"x"}, *out[1] = {"y"};
+    osc_mw_node(mw, "Neg", NULL, 1, in, 1, out);
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, &d, NULL);
+    return mw;
+}
+
+static void opset_imports(void **state) {
+    (void)state;
+    cost small = load_cost(opsets(25000, false), 3, OSC_ERR_LIMIT);
+    cost big = load_cost(opsets(200000, false), 3, OSC_ERR_LIMIT);
+    assert_non_null(strstr(g_msg, "opset_import entries: 200000; the limit is 256"));
+    assert_scales("opset_import 25k -> 200k", small, big);
+    load_cost(opsets(OSC_MAX_OPSET_IMPORTS, true), 1, OSC_ERR_MODEL);
+    assert_non_null(strstr(g_msg, "lists domain 'd1' twice"));
+    load_cost(opsets(OSC_MAX_OPSET_IMPORTS, false), 1, OSC_OK);
+}
+
+/* Finding 4: one node with n attributes, the last a duplicate (100,001 took 26 s). */
+static osc_mw *attrs(int n) {
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    int64_t d = 4;
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, &d, NULL);
+    const char *in[1] = {"x"}, *out[1] = {"y"};
+    int node = osc_mw_node(mw, "Neg", NULL, 1, in, 1, out);
+    char name[32];
+    for (int a = 0; a < n; a++) {
+        snprintf(name, sizeof name, "a%d", a + 1 < n ? a : 0);
+        osc_mw_attr_int(mw, node, name, a);
+    }
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, &d, NULL);
+    return mw;
+}
+
+static void node_attributes(void **state) {
+    (void)state;
+    cost small = load_cost(attrs(12501), 3, OSC_ERR_LIMIT);
+    cost big = load_cost(attrs(100001), 3, OSC_ERR_LIMIT);
+    assert_non_null(strstr(g_msg, "attributes: 100001; the limit is 1024"));
+    assert_scales("attributes 12.5k -> 100k", small, big);
+    load_cost(attrs(OSC_MAX_NODE_ATTRIBUTES), 1, OSC_ERR_MODEL); /* within: the duplicate */
+    assert_non_null(strstr(g_msg, "has attribute 'a0' twice"));
+}
+
+/* Finding 3: `stages` times NonZero -> Reshape -> Cast -> Add on an 8-element input, each
+ * NonZero reading the previous stage's output (2,000 stages took 20.7 s per run, re-planned at
+ * every run). The second run of the same shapes reuses every stage's plan: its time grows
+ * linearly with the stages. */
+static osc_mw *stage_model(int stages) {
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    int64_t d8 = 8, d1 = 1, minus1 = -1, any = -1;
+    float one = 1;
+    osc_mw_input(mw, "v0", OSC_FLOAT, 1, &d8, NULL);
+    osc_tensor t;
+    memset(&t, 0, sizeof t);
+    t.dtype = OSC_INT64;
+    t.rank = 1;
+    t.dims[0] = d1;
+    t.data = &minus1;
+    t.nbytes = sizeof minus1;
+    osc_mw_initializer(mw, "flat", &t);
+    t.dtype = OSC_FLOAT;
+    t.data = &one;
+    t.nbytes = sizeof one;
+    osc_mw_initializer(mw, "one", &t);
+    char prev[32] = "v0", nz[32], r[32], c[32], v[32];
+    for (int i = 1; i <= stages; i++) {
+        snprintf(nz, sizeof nz, "nz%d", i);
+        snprintf(r, sizeof r, "r%d", i);
+        snprintf(c, sizeof c, "c%d", i);
+        snprintf(v, sizeof v, "v%d", i);
+        const char *a[1] = {prev}, *o1[1] = {nz};
+        osc_mw_node(mw, "NonZero", NULL, 1, a, 1, o1);
+        const char *b[2] = {nz, "flat"}, *o2[1] = {r};
+        osc_mw_node(mw, "Reshape", NULL, 2, b, 1, o2);
+        const char *cc[1] = {r}, *o3[1] = {c};
+        int n = osc_mw_node(mw, "Cast", NULL, 1, cc, 1, o3);
+        osc_mw_attr_int(mw, n, "to", OSC_FLOAT);
+        const char *dd[2] = {c, "one"}, *o4[1] = {v};
+        osc_mw_node(mw, "Add", NULL, 2, dd, 1, o4);
+        memcpy(prev, v, sizeof prev);
+    }
+    osc_mw_output(mw, prev, OSC_FLOAT, 1, &any, NULL);
+    return mw;
+}
+
+/* Seconds of the fastest of `reps` batches of 20 runs after the first. */
+static double second_run(int stages, int reps) {
+    void *buf;
+    size_t len;
+    osc_mw *mw = stage_model(stages);
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    osc_model *m;
+    assert_int_equal(osc_model_load_buffer(buf, len, NULL, NULL, &m, g_msg, sizeof g_msg), OSC_OK);
+    free(buf);
+    osc_session *s;
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    float x[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    osc_tensor t;
+    memset(&t, 0, sizeof t);
+    t.dtype = OSC_FLOAT;
+    t.rank = 1;
+    t.dims[0] = 8;
+    t.data = x;
+    t.nbytes = sizeof x;
+    assert_int_equal(osc_session_set_input(s, "v0", &t), OSC_OK);
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    double best = 1e9;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now();
+        for (int k = 0; k < 20; k++) assert_int_equal(osc_session_run(s), OSC_OK);
+        double dt = now() - t0;
+        if (dt < best) best = dt;
+    }
+    osc_tensor y;
+    assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+    assert_true(((const float *)y.data)[7] == 8.0f);
+    osc_session_free(s);
+    osc_model_free(m);
+    return best;
+}
+
+static void dynamic_stages(void **state) {
+    (void)state;
+    cost small = {second_run(500, 3), 0}, big = {second_run(4000, 3), 0};
+    assert_scales("dynamic stages 500 -> 4000, 20 runs after the first", small, big);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(planner_staircase),
+        cmocka_unit_test(planner_wide_topk),
+        cmocka_unit_test(opset_imports),
+        cmocka_unit_test(node_attributes),
+        cmocka_unit_test(dynamic_stages),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
