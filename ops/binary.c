@@ -269,7 +269,7 @@ osc_status osc_bin_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
                        int32_t n_out) {
     osc_tensor want;
     osc_ew_loop2 loop;
-    int32_t op;
+    int32_t op = OP_COUNT; /* set by validate when it succeeds */
     osc_status st = validate(k, in, n_in, &want, &loop, &op);
     if (!st) st = osc_ew_check_io(k, in, 2, k_what, out, n_out, &want);
     if (st) return st;
