@@ -123,8 +123,10 @@ osc_status osc_ts_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
         return osc_kfail(k, OSC_ERR_LIMIT, "input 0 'past_cache' (%s): byte size overflows",
                          osc_kinput_name(k, 0));
     if (out[0].data != past->data) osc_par_memcpy(k->tpool, out[0].data, past->data, nbytes);
-    int64_t run = g.seq * g.inner; /* elements of one (batch, outer) row of update */
-    if (run == 0 || g.batch == 0 || g.outer == 0) return OSC_OK;
+    /* An empty cache means an empty update (every dim but the sequence's is shared, and
+     * seq <= max_seq); only a non-empty one bounds the products below by its element count. */
+    if (g.count == 0 || g.seq == 0) return OSC_OK;
+    const int64_t run = g.seq * g.inner; /* elements of one (batch, outer) row of update */
 
     /* Only the sequence coordinate wraps in circular mode. The spec's pseudocode applies
      * np.mod to the whole (prefix..., seq) tuple, which would also wrap a batch or prefix

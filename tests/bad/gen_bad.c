@@ -628,6 +628,20 @@ static void index_cases(void) {
                   {OSC_INT64, 1, {1}, wi, sizeof wi}};
     emit_model("tensor_scatter_write_past_end", m, "OSC_ERR_INDEX", "run",
                "TensorScatter linear, write index 3 + 2 updates > 4", 3, tsi);
+    /* A zero-element cache whose other dims multiply past 2^63: folded at load (constant
+     * inputs), so even `info` runs the kernel; products of dims must wait for the emptiness
+     * test (a UBSan abort before). */
+    const int64_t big = (int64_t)1 << 62;
+    m = model(24);
+    init(m, tensor("past", OSC_FLOAT, 3, (const int64_t[]){0, big, big}, NULL, 0));
+    init(m, tensor("update", OSC_FLOAT, 3, (const int64_t[]){0, 2, big}, NULL, 0));
+    attr_i(node(m, "TensorScatter", "t", 2, (const char *[]){"past", "update"}, 1,
+                (const char *[]){"y"}),
+           "axis", 1);
+    output(m, "y", OSC_FLOAT, 3, (const int64_t[]){0, big, big});
+    emit_model("tensor_scatter_empty_huge_dims", m, "OSC_OK", "load",
+               "TensorScatter of a [0, 2^62, 2^62] cache folded at load: an empty output", 0,
+               NULL);
 }
 
 static void attr_shape_cases(void) {
