@@ -33,7 +33,7 @@ int32_t osc_reduction_parse(const char *s);
  * are the one definition of the semantics above: the typed scatter loops (ops/scatter_loops.c,
  * ops/scatter_bucket.c) expand them, so every path rounds, wraps and treats NaN the same way.
  * Arguments may be evaluated more than once. String add is not an expression (it allocates):
- * osc_string_append. */
+ * osc_strcat_append. */
 #define OSC_IS_NAN(x) ((x) != (x))
 /* numpy maximum/minimum: keep a when a >= b (or a is NaN), else b (so a NaN in b wins too) */
 #define OSC_FMAX(a, b) (((a) >= (b) || OSC_IS_NAN(a)) ? (a) : (b))
@@ -102,8 +102,19 @@ static inline int osc_string_cmp(osc_string a, osc_string b) {
 #define OSC_COMBINE_STRING_MAX(T, a, b) (osc_string_cmp(a, b) >= 0 ? (a) : (b))
 #define OSC_COMBINE_STRING_MIN(T, a, b) (osc_string_cmp(a, b) <= 0 ? (a) : (b))
 
-/* String add: *d becomes *d followed by s, in new bytes from `strings` (d unchanged when s is
- * empty). False, with *d unchanged, only when that allocation fails. */
-bool osc_string_append(osc_pool *strings, osc_string *d, osc_string s);
+/* String add's concatenations within one kernel run, in linear time and memory: a result
+ * grows in place while it is the newest view of its bytes, and otherwise moves to a buffer
+ * twice its size, so k appends to one element cost O(its final length), not O(k * length).
+ * Bytes come from the run's string pool; the table of buffers made here lives there too. */
+typedef struct osc_strcat_slot osc_strcat_slot;
+typedef struct osc_strcat {
+    osc_pool *pool;
+    osc_strcat_slot *slots; /* open addressing by buffer address */
+    size_t cap, used;
+} osc_strcat;
+void osc_strcat_init(osc_strcat *c, osc_pool *pool);
+/* *d becomes *d followed by s (d unchanged when s is empty). False, with *d unchanged, only
+ * when an allocation fails. The bytes d pointed to are never written. */
+bool osc_strcat_append(osc_strcat *c, osc_string *d, osc_string s);
 
 #endif

@@ -94,7 +94,7 @@ typedef struct se_job {
     size_t esize, isize, bytes;
     int64_t group, pf;
     bool fuse;
-    osc_pool *strings;
+    osc_strcat *strings;
 } se_job;
 
 /* -1, or the flat position at which string add ran out of memory. */
@@ -205,10 +205,12 @@ osc_status osc_se_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
         if (copy) osc_par_memcpy(k->tpool, out->data, data->data, data_bytes);
         return OSC_OK;
     }
+    osc_strcat cat;
+    osc_strcat_init(&cat, k->strings);
     se_job j = {.w = w, .loop = loop, .out = out->data, .data = copy ? data->data : NULL,
                 .idx = idx->data, .upd = upd->data, .esize = esize,
                 .isize = idx->dtype == OSC_INT32 ? sizeof(int32_t) : sizeof(int64_t),
-                .bytes = data_bytes, .strings = k->strings};
+                .bytes = data_bytes, .strings = &cat};
     j.fuse = local_rows && copy;
     j.group = j.fuse ? osc_fuse_rows(w.block.row_step * (int64_t)esize) : w.block.rows;
     /* (rows along an innermost axis stay in cache: nothing to prefetch there) */

@@ -28,14 +28,14 @@
 #define APPLY_BOOL(RED, T, p, b, sp) APPLY_SCALAR(BOOL, RED, T, p, b)
 #define APPLY_COMPLEX(RED, T, p, b, sp) APPLY_SCALAR(COMPLEX, RED, T, p, b)
 #define APPLY_STRING(RED, T, p, b, sp) APPLY_STRING_##RED(p, b, sp)
-#define APPLY_STRING_ADD(p, b, sp) osc_string_append((sp), (p), (b))
+#define APPLY_STRING_ADD(p, b, sp) osc_strcat_append((sp), (p), (b))
 #define APPLY_STRING_MAX(p, b, sp) APPLY_SCALAR(STRING, MAX, osc_string, p, b)
 #define APPLY_STRING_MIN(p, b, sp) APPLY_SCALAR(STRING, MIN, osc_string, p, b)
 
 /* apply_<E>_<RED>(p, b, sp): the element update of that dtype and reduction, as a function
  * the loops below inline. */
 #define APPLY_FN(E, T, CLS, RED)                                                           \
-    static inline bool apply_##E##_##RED(T *p, T b, osc_pool *sp) {                        \
+    static inline bool apply_##E##_##RED(T *p, T b, osc_strcat *sp) {                        \
         (void)sp;                                                                          \
         return APPLY_##CLS(RED, T, p, b, sp);                                              \
     }

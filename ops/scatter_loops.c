@@ -56,7 +56,7 @@
     static int64_t se_##E##_##RED##_##IT(const osc_elem_block *b) {                        \
         T *d = b->dst;                                                                     \
         const T *u = b->src;                                                               \
-        osc_pool *sp = b->strings;                                                         \
+        osc_strcat *sp = b->strings;                                                         \
         ELEM_LOOP(IT, 0, SE_RED_AT, SE_RED_PF, apply_##E##_##RED)                          \
     }
 #define SE_RED_AT(o, f, FN) \
@@ -121,7 +121,7 @@ static inline int64_t tuple_offset(const int64_t *v, int32_t k, const int64_t *d
     static int64_t snd_##E##_##RED(const osc_nd_block *b) {                                \
         T *d = b->dst;                                                                     \
         const T *u = b->src;                                                               \
-        osc_pool *sp = b->strings;                                                         \
+        osc_strcat *sp = b->strings;                                                         \
         TUPLE_LOOP(SND_RED_AT, SND_RED_PF, apply_##E##_##RED)                              \
     }
 #define SND_RED_AT(o, f, FN)                                                               \

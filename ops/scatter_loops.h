@@ -7,6 +7,7 @@
 
 #include "../runtime/core/common.h"
 #include "../runtime/core/tpool.h"
+#include "reduce.h"
 #include "onnx_scatter.h"
 
 /* One call per block, no call or index-type switch per element: each function is generated
@@ -51,7 +52,7 @@ typedef struct osc_elem_block {
     const void *src;    /* scatter: updates (flat); gather: data (data-shaped) */
     const void *idx;    /* int32_t or int64_t, as the loop was chosen for */
     int64_t rows, n, row_step, s, astride, jstride, pf;
-    osc_pool *strings;  /* string add: bytes of the concatenations */
+    osc_strcat *strings; /* string add: the run's concatenations */
 } osc_elem_block;
 
 /* -1 when the block is done; else the element number r*n + j at which string add ran out of
@@ -102,7 +103,7 @@ typedef struct osc_nd_block {
     int64_t tuples, slice, pf;
     int64_t lo, hi;
     int32_t k;
-    osc_pool *strings;
+    osc_strcat *strings;
 } osc_nd_block;
 
 /* -1 when done; else the tuple at which string add ran out of memory (earlier tuples are

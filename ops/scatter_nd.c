@@ -152,9 +152,11 @@ osc_status osc_snd_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
         stride[data->rank - 1] = 1;
         for (int32_t j = data->rank - 1; j > 0; j--) stride[j - 1] = stride[j] * data->dims[j];
     }
+    osc_strcat cat;
+    osc_strcat_init(&cat, k->strings);
     osc_nd_block b = {.dst = dst, .src = upd->data, .idx = idx->data, .dims = data->dims,
                       .stride = stride, .tuples = g.n_tuples, .slice = g.slice, .k = g.k,
-                      .strings = k->strings};
+                      .strings = &cat};
     /* Single elements into a large output: bucket by bucket (see ops/scatter_bucket.c); that
      * path checks every tuple itself and writes nothing unless all passed. */
     if (g.slice == 1 && g.count > 0 && osc_bucket_pays(need, g.n_tuples) &&

@@ -60,13 +60,15 @@ static void rule_apply(int32_t dtype, int32_t red, void *dst, const void *src, i
  * dst[j] = f(dst[j], src[j]). -1 when done, else the element where string add failed. */
 static int64_t loop_apply(int32_t dtype, int32_t red, osc_pool *strings, void *dst,
                           const void *src, int64_t n) {
+    osc_strcat cat;
+    osc_strcat_init(&cat, strings);
     int64_t idx[16];
     assert_true(n <= 16);
     for (int64_t j = 0; j < n; j++) idx[j] = j;
     osc_elem_fn fn = osc_se_loop(dtype, red, OSC_INT64, true);
     assert_non_null(fn);
     const osc_elem_block b = {.dst = dst, .src = src, .idx = idx, .rows = 1, .n = n,
-                              .s = n, .astride = 1, .strings = strings};
+                              .s = n, .astride = 1, .strings = &cat};
     return fn(&b);
 }
 
@@ -435,7 +437,7 @@ static void test_string_add_concatenates(void **state) {
     osc_allocator_init(&a, NULL);
     osc_pool pool;
     osc_pool_init(&pool, &a, 0);
-    /* through the typed loop, which appends with osc_string_append */
+    /* through the typed loop, which appends with osc_strcat_append */
     static const char ab[] = "ab";
     osc_string d[3] = {{ab, 2}, S(""), {ab, 2}};
     const osc_string s[3] = {S("cd"), S("cd"), S("")};
@@ -451,7 +453,7 @@ static void test_string_add_concatenates(void **state) {
     osc_pool_free(&pool);
 
     /* the pool's allocation failing is reported, not a crash: the loop names element 0 and
-     * osc_string_append leaves the string as it was */
+     * osc_strcat_append leaves the string as it was */
     osc_options opts;
     osc_options_init(&opts);
     opts.max_bytes = 1;
@@ -460,7 +462,9 @@ static void test_string_add_concatenates(void **state) {
     osc_string g[1] = {S("x")};
     const osc_string h[1] = {S("y")};
     assert_int_equal(loop_apply(OSC_STRING, OSC_RED_ADD, &pool, g, h, 1), 0);
-    assert_false(osc_string_append(&pool, &g[0], h[0]));
+    osc_strcat cat;
+    osc_strcat_init(&cat, &pool);
+    assert_false(osc_strcat_append(&cat, &g[0], h[0]));
     assert_string_is(g[0], "x", 1);
     osc_pool_free(&pool);
 }
