@@ -48,12 +48,12 @@ size_t osc_gemm_pack_bytes(int32_t dtype, int64_t n, int64_t k);
 void osc_gemm_widen(int32_t dtype, const void *src, float *dst, int64_t count);
 void osc_gemm_narrow(int32_t dtype, const float *src, void *dst, int64_t count);
 
-/* The blocking, for tests that cross every boundary. */
-#define OSC_GEMM_MR 6    /* rows of the register tile */
-#define OSC_GEMM_KC 256  /* depth of a K block */
-/* NR (columns of the register tile) is 2 vectors of 32 bytes: 16 floats, 8 doubles; NC
- * (columns of a packed B block) is OSC_GEMM_NC_BYTES / (KC * element size): 256 floats, 128
- * doubles, a 256 KiB block that stays in L2. */
+/* The blocking, for tests that cross every boundary. The register tile is MR x NR, NR two
+ * vectors: 6 x 32 floats / 6 x 16 doubles with AVX-512, 4 x 16 / 4 x 8 with AVX2, 4 x 8 / 4 x 4
+ * otherwise. KC: depth of a K block; NC (columns of a packed B block) is
+ * OSC_GEMM_NC_BYTES / (KC * element size): 256 floats, 128 doubles, a 256 KiB block that stays
+ * in L2. */
+#define OSC_GEMM_KC 256
 #define OSC_GEMM_NC_BYTES (256 * 1024)
 
 #endif
