@@ -99,7 +99,8 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
             memcpy(&b0, bp, sizeof b0);                                                        \
             memcpy(&b1, bp + W_##E##V, sizeof b1);                                             \
             GEMM_UNROLL for (int r = 0; r < MR_##E##V; r++) {                                  \
-                const vt_##E##V av = (vt_##E##V){0} + ap[r];                                   \
+                /* a broadcast: x - (+0) is x for every x (-0 too), so no add is emitted */ \
+                const vt_##E##V av = ap[r] - (vt_##E##V){0};                                   \
                 c[r][0] += av * b0;                                                            \
                 c[r][1] += av * b1;                                                            \
             }                                                                                  \
