@@ -12,12 +12,14 @@
 #include "rows_scatter.h"
 #include "rows_shape.h"
 #include "rows_elementwise.h"
+#include "rows_matmul.h"
 #undef OSC_ROWS_DECLARE
 
 static const osc_kernel k_kernels[] = {
 #include "rows_scatter.h"
 #include "rows_shape.h"
 #include "rows_elementwise.h"
+#include "rows_matmul.h"
 };
 #define K_COUNT (sizeof k_kernels / sizeof k_kernels[0])
 

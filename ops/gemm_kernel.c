@@ -1,0 +1,298 @@
+/* gemm_kernel.c: the blocked float/double matrix-product kernel, the integer kernels and the
+ * half-precision conversions MatMul and Gemm share (the contract is in gemm_kernel.h). */
+#include "gemm_kernel.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../runtime/core/dtype.h"
+
+/* Multiversioning: one variant of the float/double driver per instruction set, picked at run
+ * time (__builtin_cpu_supports, as runtime/core/copy.c picks its AVX2 copy): AVX-512 (zmm
+ * vectors, 32 registers), AVX2 (ymm, 16 registers) and the default x86-64/other (xmm or what
+ * the target has). Each variant has its own tile shape; they compute the same operations in the
+ * same order for every element (no FMA: -ffp-contract=off, and no variant enables "fma"), so
+ * they give the same bits. Not under ThreadSanitizer (as ops/kattr.c): only the default. */
+#if defined(__SANITIZE_THREAD__)
+#define GEMM_NO_VARIANTS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define GEMM_NO_VARIANTS 1
+#endif
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(GEMM_NO_VARIANTS)
+#define GEMM_X86 1
+#define ATTR_AVX512 __attribute__((target("avx512f,avx512vl")))
+#define ATTR_AVX2 __attribute__((target("avx2")))
+#endif
+#define ATTR_DEFAULT
+
+#if defined(__GNUC__) || defined(__clang__)
+#define GEMM_INLINE static inline __attribute__((always_inline))
+#define GEMM_UNROLL _Pragma("GCC unroll 8")
+#else
+#define GEMM_INLINE static inline
+#define GEMM_UNROLL
+#endif
+
+#define KC OSC_GEMM_KC
+
+/* Vectors of T (GNU C vector extensions): 64, 32 and 16 bytes. */
+#define VEC_TYPES(E, T, CLS)                                                                   \
+    typedef T v16_##E __attribute__((vector_size(16)));                                        \
+    typedef T v32_##E __attribute__((vector_size(32)));                                        \
+    typedef T v64_##E __attribute__((vector_size(64)));
+OSC_IEEE_TYPES(VEC_TYPES)
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* ---- float and double: one template per (dtype E, variant V), from OSC_IEEE_TYPES ----
+ * VB-byte vectors of W elements; an MRV x NR register tile, NR = 2W; NC columns per packed B
+ * block (the same for every variant). */
+#define NC_OF(T) ((int64_t)(OSC_GEMM_NC_BYTES / (KC * sizeof(T))))
+#define GEMM_FLOAT(E, T, V, VB, MRV, ATTR)                                                     \
+    enum { W_##E##V = VB / sizeof(T), NR_##E##V = 2 * (VB / sizeof(T)), MR_##E##V = MRV };     \
+    typedef v##VB##_##E vt_##E##V;                                                             \
+                                                                                               \
+    /* B[pc.., jc..] (kc x nc) into panels of NR columns, each kc x NR, row-major, zero-padded \
+     * past nc. */                                                                             \
+    GEMM_INLINE ATTR void packb_##E##V(const T *b, int64_t brs, int64_t bcs, int64_t kc,       \
+                                        int64_t nc, T *out) {                                  \
+        for (int64_t jp = 0; jp < nc; jp += NR_##E##V) {                                       \
+            const int64_t nr = min64(NR_##E##V, nc - jp);                                      \
+            const T *bj = b + jp * bcs;                                                        \
+            for (int64_t p = 0; p < kc; p++, out += NR_##E##V) {                               \
+                const T *src = bj + p * brs;                                                   \
+                int64_t j = 0;                                                                 \
+                if (bcs == 1) {                                                                \
+                    memcpy(out, src, (size_t)nr * sizeof(T));                                  \
+                    j = nr;                                                                    \
+                }                                                                              \
+                for (; j < nr; j++) out[j] = src[j * bcs];                                     \
+                for (; j < NR_##E##V; j++) out[j] = 0;                                         \
+            }                                                                                  \
+        }                                                                                      \
+    }                                                                                          \
+                                                                                               \
+    /* A[i.., pc..] (mr x kc) into one panel, kc x MR, zero-padded past mr. */                 \
+    GEMM_INLINE ATTR void packa_##E##V(const T *a, int64_t ars, int64_t acs, int64_t mr,       \
+                                        int64_t kc, T *out) {                                  \
+        for (int64_t r = 0; r < MR_##E##V; r++) {                                              \
+            const T *src = a + r * ars;                                                        \
+            if (r < mr)                                                                        \
+                for (int64_t p = 0; p < kc; p++) out[p * MR_##E##V + r] = src[p * acs];        \
+            else                                                                               \
+                for (int64_t p = 0; p < kc; p++) out[p * MR_##E##V + r] = 0;                   \
+        }                                                                                      \
+    }                                                                                          \
+                                                                                               \
+    /* The MR x NR tile at y: (acc ? y + ) sum over p < kc of ap[p][r] * bp[p][j]; only the    \
+     * first mr rows and nr columns are stored. */                                             \
+    GEMM_INLINE ATTR void micro_##E##V(int64_t kc, const T *ap, const T *bp, T *y,             \
+                                        int64_t ldy, int64_t mr, int64_t nr, bool acc) {       \
+        vt_##E##V c[MR_##E##V][2];                                                             \
+        GEMM_UNROLL for (int r = 0; r < MR_##E##V; r++) c[r][0] = c[r][1] = (vt_##E##V){0};    \
+        for (int64_t p = 0; p < kc; p++, ap += MR_##E##V, bp += NR_##E##V) {                   \
+            vt_##E##V b0, b1;                                                                  \
+            memcpy(&b0, bp, sizeof b0);                                                        \
+            memcpy(&b1, bp + W_##E##V, sizeof b1);                                             \
+            GEMM_UNROLL for (int r = 0; r < MR_##E##V; r++) {                                  \
+                /* a broadcast: x - (+0) is x for every x (-0 too), so no add is emitted */ \
+                const vt_##E##V av = ap[r] - (vt_##E##V){0};                                   \
+                c[r][0] += av * b0;                                                            \
+                c[r][1] += av * b1;                                                            \
+            }                                                                                  \
+        }                                                                                      \
+        if (mr == MR_##E##V && nr == NR_##E##V) {                                              \
+            GEMM_UNROLL for (int r = 0; r < MR_##E##V; r++) {                                  \
+                T *yr = y + r * ldy;                                                           \
+                vt_##E##V v0 = c[r][0], v1 = c[r][1];                                          \
+                if (acc) {                                                                     \
+                    vt_##E##V o0, o1;                                                          \
+                    memcpy(&o0, yr, sizeof o0);                                                \
+                    memcpy(&o1, yr + W_##E##V, sizeof o1);                                     \
+                    v0 = o0 + v0;                                                              \
+                    v1 = o1 + v1;                                                              \
+                }                                                                              \
+                memcpy(yr, &v0, sizeof v0);                                                    \
+                memcpy(yr + W_##E##V, &v1, sizeof v1);                                         \
+            }                                                                                  \
+            return;                                                                            \
+        }                                                                                      \
+        T tile[MR_##E##V][NR_##E##V];                                                          \
+        memcpy(tile, c, sizeof tile);                                                          \
+        for (int64_t r = 0; r < mr; r++)                                                       \
+            for (int64_t j = 0; j < nr; j++)                                                   \
+                y[r * ldy + j] = acc ? y[r * ldy + j] + tile[r][j] : tile[r][j];               \
+    }                                                                                          \
+                                                                                               \
+    ATTR static void gemm_##E##V(const osc_gemm_args *g, void *pack) {                         \
+        const T *a = g->a, *b = g->b;                                                          \
+        T *y = g->y, *bpk = pack;                                                              \
+        const int64_t m = g->m, n = g->n, k = g->k;                                            \
+        _Alignas(64) T ap[MR_##E##V * KC];                                                     \
+        for (int64_t jc = 0; jc < n; jc += NC_OF(T)) {                                         \
+            const int64_t nc = min64(NC_OF(T), n - jc);                                        \
+            for (int64_t pc = 0; pc < k; pc += KC) {                                           \
+                const int64_t kc = min64(KC, k - pc);                                          \
+                packb_##E##V(b + pc * g->brs + jc * g->bcs, g->brs, g->bcs, kc, nc, bpk);      \
+                for (int64_t i = 0; i < m; i += MR_##E##V) {                                   \
+                    const int64_t mr = min64(MR_##E##V, m - i);                                \
+                    packa_##E##V(a + i * g->ars + pc * g->acs, g->ars, g->acs, mr, kc, ap);    \
+                    for (int64_t jp = 0; jp < nc; jp += NR_##E##V)                             \
+                        micro_##E##V(kc, ap, bpk + jp * kc, y + i * g->ldy + jc + jp, g->ldy,  \
+                                     mr, min64(NR_##E##V, nc - jp), pc > 0);                   \
+                }                                                                              \
+            }                                                                                  \
+        }                                                                                      \
+    }
+
+/* The variants: AVX-512 6 x 2 zmm (12 of 32 registers hold the tile), AVX2 4 x 2 ymm (8 of
+ * 16: with 6 rows the compiler spilled one accumulator, measured 2x slower), default 4 x 2. */
+#ifdef GEMM_X86
+#define VARIANTS(E, T, CLS)                                                                    \
+    GEMM_FLOAT(E, T, _avx512, 64, 6, ATTR_AVX512)                                              \
+    GEMM_FLOAT(E, T, _avx2, 32, 4, ATTR_AVX2)                                                  \
+    GEMM_FLOAT(E, T, _default, 16, 4, ATTR_DEFAULT)                                            \
+    static void gemm_##E(const osc_gemm_args *g, void *pack) {                                 \
+        if (g->k == 0) {                                                                       \
+            for (int64_t i = 0; i < g->m; i++)                                                 \
+                memset((T *)g->y + i * g->ldy, 0, (size_t)g->n * sizeof(T));                   \
+        } else if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) {  \
+            gemm_##E##_avx512(g, pack);                                                        \
+        } else if (__builtin_cpu_supports("avx2")) {                                           \
+            gemm_##E##_avx2(g, pack);                                                          \
+        } else {                                                                               \
+            gemm_##E##_default(g, pack);                                                       \
+        }                                                                                      \
+    }
+#else
+#define VARIANTS(E, T, CLS)                                                                    \
+    GEMM_FLOAT(E, T, _default, 16, 4, ATTR_DEFAULT)                                            \
+    static void gemm_##E(const osc_gemm_args *g, void *pack) {                                 \
+        if (g->k == 0) {                                                                       \
+            for (int64_t i = 0; i < g->m; i++)                                                 \
+                memset((T *)g->y + i * g->ldy, 0, (size_t)g->n * sizeof(T));                   \
+        } else {                                                                               \
+            gemm_##E##_default(g, pack);                                                       \
+        }                                                                                      \
+    }
+#endif
+OSC_IEEE_TYPES(VARIANTS)
+
+/* ---- integers: exact sums modulo 2^bits, computed in uint64_t (wraps, never overflows a
+ * signed type) and truncated to T; the row of Y is accumulated in place over p. ---- */
+#define GEMM_INT(E, T, CLS)                                                                    \
+    static void gemm_##E(const osc_gemm_args *g, void *pack) {                                 \
+        (void)pack;                                                                            \
+        const T *a = g->a, *b = g->b;                                                          \
+        T *y = g->y;                                                                           \
+        for (int64_t i = 0; i < g->m; i++) {                                                   \
+            T *yr = y + i * g->ldy;                                                            \
+            for (int64_t j = 0; j < g->n; j++) yr[j] = 0;                                      \
+            for (int64_t p = 0; p < g->k; p++) {                                               \
+                const uint64_t av = (uint64_t)a[i * g->ars + p * g->acs];                      \
+                const T *bp = b + p * g->brs;                                                  \
+                for (int64_t j = 0; j < g->n; j++)                                             \
+                    yr[j] = (T)((uint64_t)yr[j] + av * (uint64_t)bp[j * g->bcs]);              \
+            }                                                                                  \
+        }                                                                                      \
+    }
+OSC_INT_TYPES(GEMM_INT)
+
+osc_gemm_fn osc_gemm_get(int32_t dtype) {
+#define CASE(E, T, CLS) \
+    case E: return gemm_##E;
+    switch (dtype) {
+        OSC_IEEE_TYPES(CASE)
+        OSC_INT_TYPES(CASE)
+        default: return NULL;
+    }
+#undef CASE
+}
+
+size_t osc_gemm_pack_bytes(int32_t dtype, int64_t n, int64_t k) {
+    /* the widest variant's NR: two 64-byte vectors */
+#define CASE(E, T, CLS)                                                                        \
+    case E: {                                                                                  \
+        const int64_t nr = 2 * 64 / (int64_t)sizeof(T);                                        \
+        const int64_t nc = (min64(n, NC_OF(T)) + nr - 1) / nr * nr;                            \
+        return (size_t)(min64(k, KC) * nc) * sizeof(T);                                        \
+    }
+    if (n <= 0 || k <= 0) return 0;
+    switch (dtype) {
+        OSC_IEEE_TYPES(CASE)
+        default: return 0;
+    }
+#undef CASE
+}
+
+/* ---- float16/bfloat16 conversions, from OSC_HALF_TYPES ---- */
+#define WIDEN_F16(x) osc_f16_to_f32(x)
+#define WIDEN_BF16(x) osc_bf16_to_f32(x)
+#define NARROW_F16(x) osc_f32_to_f16(x)
+#define NARROW_BF16(x) osc_f32_to_bf16(x)
+
+void osc_gemm_widen(int32_t dtype, const void *src, float *dst, int64_t count) {
+#define CASE(E, T, CLS)                                                                        \
+    case E:                                                                                    \
+        for (int64_t i = 0; i < count; i++) dst[i] = WIDEN_##CLS(((const T *)src)[i]);        \
+        break;
+    switch (dtype) {
+        OSC_HALF_TYPES(CASE)
+        default: break;
+    }
+#undef CASE
+}
+
+void osc_gemm_narrow(int32_t dtype, const float *src, void *dst, int64_t count) {
+#define CASE(E, T, CLS)                                                                        \
+    case E:                                                                                    \
+        for (int64_t i = 0; i < count; i++) ((T *)dst)[i] = NARROW_##CLS(src[i]);             \
+        break;
+    switch (dtype) {
+        OSC_HALF_TYPES(CASE)
+        default: break;
+    }
+#undef CASE
+}
+
+int32_t osc_gemm_compute_dtype(int32_t dtype) {
+#define HALF(E, T, CLS) \
+    case E: return OSC_FLOAT;
+    switch (dtype) {
+        OSC_HALF_TYPES(HALF)
+        default: return osc_gemm_get(dtype) ? dtype : -1;
+    }
+#undef HALF
+}
+
+osc_status osc_gemm_mem_get(osc_kctx *k, size_t pack, int64_t floats, const char *what,
+                            osc_gemm_mem *m) {
+    memset(m, 0, sizeof *m);
+    pack = (pack + 63) / 64 * 64;
+    size_t fb = 0;
+    if (floats < 0 || !osc_dtype_bytes(OSC_FLOAT, floats, &fb) || fb > SIZE_MAX - pack)
+        return osc_kfail(k, OSC_ERR_LIMIT, "the float copies of %s need more than 2^64 bytes",
+                         what);
+    const size_t bytes = pack + fb;
+    if (bytes == 0) return OSC_OK;
+    if (k->scratch) m->p = osc_scratch_get(k->scratch, bytes);
+    if (!m->p && k->alloc) {
+        m->p = osc_malloc(k->alloc, bytes);
+        m->owned = m->p != NULL;
+    }
+    if (!m->p)
+        return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate %zu bytes of scratch (packed panels "
+                         "of B%s%s)", bytes, fb ? ", float copies of " : "", fb ? what : "");
+    m->f = (float *)((char *)m->p + pack);
+    m->size = bytes;
+    return OSC_OK;
+}
+
+void osc_gemm_mem_put(osc_kctx *k, osc_gemm_mem *m) {
+    if (m->owned) osc_free(k->alloc, m->p, m->size);
+    memset(m, 0, sizeof *m);
+}

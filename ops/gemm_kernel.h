@@ -1,0 +1,79 @@
+/* gemm_kernel.h: the matrix-product kernels MatMul and Gemm share (ops/gemm_kernel.c). Internal
+ * to ops/ (matmul.c, gemm.c). */
+#ifndef OSC_GEMM_KERNEL_H
+#define OSC_GEMM_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../runtime/core/kernel.h"
+
+/* Y = A * B for one M x K matrix A and one K x N matrix B, both read through strides so that a
+ * transposed operand needs no copy: element (i, p) of A is a[i*ars + p*acs], element (p, j) of
+ * B is b[p*brs + j*bcs], element (i, j) of Y is y[i*ldy + j]. Y must not overlap A or B.
+ *
+ * float and double (the blocked kernel): B is packed into panels of NR columns (zero-padded)
+ * per block of KC rows and NC columns, A into panels of MR rows (zero-padded) per block, and a
+ * micro-kernel keeps an MR x NR tile of Y in vector registers. Summation order, the documented
+ * semantics: for each element of Y, the products a(i,p)*b(p,j) of one K block
+ * (p in [q*KC, (q+1)*KC)) are added in increasing p to a sum that starts at 0, and the block
+ * sums are added to Y in increasing q (y = block 0, then y = y + block 1, ...). Multiplies and
+ * adds are separate roundings (no FMA). The order depends only on K, never on M, N, the tile
+ * an element falls in, the CPU's vector width or the thread count, so every run gives the same
+ * bits. K == 0 writes zeros.
+ *
+ * Integer dtypes: exact sums modulo 2^bits (two's complement wrap, no undefined behaviour).
+ *
+ * `pack` holds osc_gemm_pack_bytes(dtype, n, k) bytes (float and double; integers need none). */
+typedef struct osc_gemm_args {
+    int64_t m, n, k;
+    const void *a;
+    int64_t ars, acs;
+    const void *b;
+    int64_t brs, bcs;
+    void *y;
+    int64_t ldy;
+} osc_gemm_args;
+
+typedef void (*osc_gemm_fn)(const osc_gemm_args *g, void *pack);
+
+/* The kernel for a compute dtype (float, double and the integer types); NULL for others. */
+osc_gemm_fn osc_gemm_get(int32_t dtype);
+/* Bytes of packed-B scratch the kernel of `dtype` needs for products with n columns and depth
+ * k (0 for integer dtypes and for empty products). */
+size_t osc_gemm_pack_bytes(int32_t dtype, int64_t n, int64_t k);
+
+/* float16/bfloat16 <-> float, element by element (other dtypes: nothing is done). Narrowing
+ * rounds to nearest even. */
+void osc_gemm_widen(int32_t dtype, const void *src, float *dst, int64_t count);
+void osc_gemm_narrow(int32_t dtype, const float *src, void *dst, int64_t count);
+
+/* The blocking, for tests that cross every boundary. The register tile is MR x NR, NR two
+ * vectors: 6 x 32 floats / 6 x 16 doubles with AVX-512, 4 x 16 / 4 x 8 with AVX2, 4 x 8 / 4 x 4
+ * otherwise. KC: depth of a K block; NC (columns of a packed B block) is
+ * OSC_GEMM_NC_BYTES / (KC * element size): 256 floats, 128 doubles, a 256 KiB block that stays
+ * in L2. */
+#define OSC_GEMM_KC 256
+#define OSC_GEMM_NC_BYTES (256 * 1024)
+
+#endif
+
+/* ---- What MatMul and Gemm share around the kernel ---- */
+/* A run's scratch: the packed B block (pack bytes, rounded up to 64), then `floats` floats
+ * (f: the float copies of half-precision operands); from the session's block (k->scratch) when
+ * there is one, else k->alloc. */
+typedef struct osc_gemm_mem {
+    void *p;     /* the packed B block (NULL when both parts are empty) */
+    float *f;    /* the floats */
+    size_t size;
+    bool owned;  /* from k->alloc: osc_gemm_mem_put frees it */
+} osc_gemm_mem;
+/* Fails with OSC_ERR_LIMIT when floats < 0 (a count that overflowed) or the size overflows,
+ * with OSC_ERR_NOMEM when the memory cannot be had; `what` names the floats in messages. */
+osc_status osc_gemm_mem_get(osc_kctx *k, size_t pack, int64_t floats, const char *what,
+                            osc_gemm_mem *m);
+void osc_gemm_mem_put(osc_kctx *k, osc_gemm_mem *m);
+
+/* The dtype the kernel computes in for a tensor dtype: float for float16/bfloat16, else the
+ * dtype itself; -1 when there is no kernel for it. */
+int32_t osc_gemm_compute_dtype(int32_t dtype);
