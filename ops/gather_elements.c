@@ -51,7 +51,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
 
 osc_status osc_ge_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
                         int32_t n_out) {
-    int32_t axis;
+    int32_t axis = 0; /* set by validate when it succeeds */
     osc_status st = validate(k, in, n_in, &axis);
     if (st) return st;
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
@@ -62,7 +62,7 @@ osc_status osc_ge_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
 
 osc_status osc_ge_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
                       int32_t n_out) {
-    int32_t axis;
+    int32_t axis = 0; /* set by validate when it succeeds */
     osc_status st = validate(k, in, n_in, &axis);
     if (st) return st;
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
