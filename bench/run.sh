@@ -27,7 +27,7 @@ log() { printf '\n### %s\n' "$*"; }
 
 log "build (Release) in $build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DOSC_BUILD_BENCH=ON >/dev/null
-cmake --build "$build" -j"$jobs" --target osc-bench-gen osc-bench-harness onnx-scatter >/dev/null
+cmake --build "$build" -j"$jobs" --target osc-bench-gen osc-bench-harness osc-bench-matmul onnx-scatter >/dev/null
 gen=$build/bench/osc-bench-gen harness=$build/bench/osc-bench-harness cli=$build/tools/onnx-scatter
 [[ ${#cases[@]} -gt 0 ]] || mapfile -t cases < <("$gen" --list)
 
@@ -70,6 +70,13 @@ rc=${PIPESTATUS[0]}
 load_after=$(cut -d" " -f1-3 /proc/loadavg)
 set -e
 [[ $rc -eq 0 ]] || { echo "run.sh: the harness reported a failure (exit $rc); docs/performance.md not written" >&2; exit "$rc"; }
+mm=$build/bench/matmul.txt
+if [[ -z $ort_why ]]; then
+  log "MatMul against onnxruntime (bench/mm_compare.sh)"
+  "$root/bench/mm_compare.sh" "$build" 5 | tee "$mm"
+else
+  echo "onnxruntime: $ort_why" >"$mm"
+fi
 [[ $doc -eq 1 ]] || exit 0
 
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -137,5 +144,19 @@ onnxruntime through \`bench/ort/ort_bench.js\`.
 
 EOF
   cat "$results"
+  cat <<EOF
+
+## MatMul against onnxruntime, one thread
+
+\`bench/mm_compare.sh\` (5 rounds; each round times every case with both runtimes, one after the
+other): MatMul of an M x K float matrix by a K x N weight, K = N = 64 or 128, the weight a graph
+input. onnx-scatter: \`onnx-scatter bench\` median of 50 runs, 1 thread; onnxruntime: its
+\`model_run\` profiler time, median of 20 runs, 1 intra-op thread. The table gives the median
+over rounds; osc/ort under 1 means onnx-scatter is faster. The target is at most 1.5.
+
+\`\`\`
+$(cat "$mm")
+\`\`\`
+EOF
 } >"$root/docs/performance.md"
 log "wrote docs/performance.md"
