@@ -13,6 +13,7 @@
 #include "rows_shape.h"
 #include "rows_elementwise.h"
 #include "rows_matmul.h"
+#include "rows_math.h"
 #undef OSC_ROWS_DECLARE
 
 static const osc_kernel k_kernels[] = {
@@ -20,6 +21,7 @@ static const osc_kernel k_kernels[] = {
 #include "rows_shape.h"
 #include "rows_elementwise.h"
 #include "rows_matmul.h"
+#include "rows_math.h"
 };
 #define K_COUNT (sizeof k_kernels / sizeof k_kernels[0])
 

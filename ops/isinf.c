@@ -1,0 +1,109 @@
+/* isinf.c: IsInf (detect_positive, detect_negative) and IsNaN: one float input, a bool output of
+ * its shape. float and double test the value, float16/bfloat16 their widened value, the float8
+ * kinds (version 20) their decoded value (the fn/fnuz kinds have no Inf: never true for IsInf). */
+#include <math.h>
+#include <string.h>
+
+#include "math_common.h"
+#include "minifloat.h"
+
+OSC_KERNEL_DECLARE(osc_isinf)
+
+enum { C_ISINF, C_ISNAN, C_COUNT };
+/* IsInf's op code also holds the detect_* attributes: C_ISINF | (DETECT_* bits << 2). */
+enum { DETECT_POS = 1, DETECT_NEG = 2 };
+
+/* IsInf's rule on a double or float v; `mode` holds the detect_* bits. */
+#define IS_INF(v, mode) \
+    (isinf(v) && (((v) > 0 && ((mode) & DETECT_POS)) || ((v) < 0 && ((mode) & DETECT_NEG))))
+
+#define WIDEN_FLOAT(x) (x)
+#define WIDEN_F16(x) OSC_H2F(x)
+#define WIDEN_BF16(x) OSC_B2F(x)
+
+#define LOOP(E, T, CLS)                                                                     \
+    static void isinf_##E(void *o, const void *a, int64_t n, const osc_mparams *p) {        \
+        const T *pa = a;                                                                    \
+        uint8_t *po = o;                                                                    \
+        const int32_t mode = p->op >> 2;                                                    \
+        for (int64_t j = 0; j < n; j++) po[j] = (uint8_t)IS_INF(WIDEN_##CLS(pa[j]), mode);  \
+    }                                                                                       \
+    static void isnan_##E(void *o, const void *a, int64_t n, const osc_mparams *p) {        \
+        (void)p;                                                                            \
+        const T *pa = a;                                                                    \
+        uint8_t *po = o;                                                                    \
+        for (int64_t j = 0; j < n; j++) po[j] = (uint8_t)(isnan(WIDEN_##CLS(pa[j])) != 0);  \
+    }
+OSC_FLOAT_TYPES(LOOP)
+
+/* The float8 kinds: one byte each, decoded exactly by their format. */
+static void fp8_loop(void *o, const void *a, int64_t n, int32_t op, const osc_mf_fmt *f) {
+    const uint8_t *pa = a;
+    uint8_t *po = o;
+    const int32_t mode = op >> 2;
+    for (int64_t j = 0; j < n; j++) {
+        const double v = osc_mf_decode(f, pa[j]);
+        po[j] = (uint8_t)((op & 3) == C_ISNAN ? isnan(v) != 0 : IS_INF(v, mode));
+    }
+}
+#define FP8(E)                                                                              \
+    static void fp8_##E(void *o, const void *a, int64_t n, const osc_mparams *p) {          \
+        fp8_loop(o, a, n, p->op, osc_mf_get(E));                                            \
+    }
+FP8(OSC_FLOAT8E4M3FN)
+FP8(OSC_FLOAT8E4M3FNUZ)
+FP8(OSC_FLOAT8E5M2)
+FP8(OSC_FLOAT8E5M2FNUZ)
+
+static osc_mloop loop_get(int32_t dtype, int32_t op) {
+    const bool nan = (op & 3) == C_ISNAN;
+#define CASE(E, T, CLS) \
+    case E: return nan ? isnan_##E : isinf_##E;
+    switch (dtype) {
+        OSC_FLOAT_TYPES(CASE)
+        case OSC_FLOAT8E4M3FN: return fp8_OSC_FLOAT8E4M3FN;
+        case OSC_FLOAT8E4M3FNUZ: return fp8_OSC_FLOAT8E4M3FNUZ;
+        case OSC_FLOAT8E5M2: return fp8_OSC_FLOAT8E5M2;
+        case OSC_FLOAT8E5M2FNUZ: return fp8_OSC_FLOAT8E5M2FNUZ;
+        default: return NULL;
+    }
+#undef CASE
+}
+
+osc_status osc_isinf_init(osc_kctx *k, const osc_node *node, void **params) {
+    static const char *const k_none[] = {NULL},
+                             *const k_inf[] = {"detect_positive", "detect_negative", NULL};
+    const bool nan = strcmp(node->op_type, "IsNaN") == 0;
+    if (!nan && strcmp(node->op_type, "IsInf") != 0)
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not IsInf or IsNaN");
+    osc_status st = osc_m_attrs_known(k, node, nan ? k_none : k_inf, false);
+    if (st) return st;
+    int32_t op = C_ISNAN;
+    if (!nan) {
+        int64_t pos = 1, neg = 1;
+        st = osc_attr_int(k, node, "detect_positive", 1, &pos);
+        if (!st) st = osc_attr_int(k, node, "detect_negative", 1, &neg);
+        if (st) return st;
+        if ((pos != 0 && pos != 1) || (neg != 0 && neg != 1))
+            return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' = %lld; allowed: 0 or 1",
+                             pos != 0 && pos != 1 ? "detect_positive" : "detect_negative",
+                             (long long)(pos != 0 && pos != 1 ? pos : neg));
+        op = C_ISINF | (int32_t)((pos ? DETECT_POS : 0) | (neg ? DETECT_NEG : 0)) << 2;
+    }
+    osc_mparams *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->op = op;
+    p->types = osc_kernel_types(k->row, 0);
+    *params = p;
+    return OSC_OK;
+}
+
+osc_status osc_isinf_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *out, int32_t n_out) {
+    return osc_m_unary_infer(k, in, n_in, out, n_out, "X", OSC_BOOL, loop_get);
+}
+
+osc_status osc_isinf_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                         osc_tensor *out, int32_t n_out) {
+    return osc_m_unary_run(k, in, n_in, out, n_out, "X", OSC_BOOL, loop_get);
+}

@@ -1,0 +1,80 @@
+/* math_common.c: attribute parsing and the one-input checks the math kernels share. */
+#include "math_common.h"
+
+#include <math.h>
+#include <string.h>
+
+osc_status osc_m_attr_float(osc_kctx *k, const osc_node *node, const char *name, double def,
+                            double *out) {
+    const osc_attr *a = osc_node_attr(node, name);
+    *out = def;
+    if (!a) return OSC_OK;
+    if (a->type != OSC_ATTR_FLOAT)
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' must be a float (attribute type %d)",
+                         name, (int)a->type);
+    if (isnan(a->f))
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' is NaN; it must be a number", name);
+    *out = a->f;
+    return OSC_OK;
+}
+
+osc_status osc_m_attrs_known(osc_kctx *k, const osc_node *node, const char *const *known,
+                             bool legacy) {
+    for (int32_t i = 0; i < node->n_attrs; i++) {
+        const char *name = node->attrs[i].name;
+        const char *const *q = known;
+        while (*q && strcmp(*q, name) != 0) q++;
+        if (!*q && !(legacy && strcmp(name, "consumed_inputs") == 0))
+            return osc_kfail(k, OSC_ERR_MODEL, "unknown attribute '%s' for this op version",
+                             name);
+    }
+    return OSC_OK;
+}
+
+osc_status osc_m_check_x(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                         const char *what, osc_typeset types, int32_t out_dtype,
+                         osc_tensor *want) {
+    osc_status st = osc_need_input(k, in, n_in, 0, what);
+    if (!st) st = osc_ew_check_type(k, 0, what, in[0], types);
+    if (st) return st;
+    memset(want, 0, sizeof *want);
+    osc_same_shape(want, in[0]);
+    if (out_dtype) want->dtype = out_dtype;
+    return OSC_OK;
+}
+
+static osc_status unary_validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                                 const char *what, int32_t out_dtype, osc_mloop_get get,
+                                 osc_tensor *want, osc_mloop *loop) {
+    const osc_mparams *p = k->params;
+    osc_status st = osc_m_check_x(k, in, n_in, what, p->types, out_dtype, want);
+    if (st) return st;
+    *loop = get(in[0]->dtype, p->op);
+    if (!*loop)
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no %s loop for dtype %s", k->node->op_type,
+                         osc_dtype_get(in[0]->dtype)->name);
+    return OSC_OK;
+}
+
+osc_status osc_m_unary_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                             osc_tensor *out, int32_t n_out, const char *what,
+                             int32_t out_dtype, osc_mloop_get get) {
+    osc_tensor want;
+    osc_mloop loop;
+    return osc_infer_out0(k, unary_validate(k, in, n_in, what, out_dtype, get, &want, &loop),
+                          &want, out, n_out);
+}
+
+osc_status osc_m_unary_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *out, int32_t n_out, const char *what, int32_t out_dtype,
+                           osc_mloop_get get) {
+    const char *const names[1] = {what};
+    osc_tensor want;
+    osc_mloop loop;
+    osc_status st = unary_validate(k, in, n_in, what, out_dtype, get, &want, &loop);
+    if (!st) st = osc_ew_check_io(k, in, 1, names, out, n_out, &want);
+    if (st) return st;
+    /* In place (out->data == in[0]->data) is fine: each loop reads an element first. */
+    loop(out->data, in[0]->data, osc_tensor_count(in[0]), k->params);
+    return OSC_OK;
+}

@@ -1,0 +1,263 @@
+/* pow.c: Pow, z = x^y with z of X's dtype. Versions 7 on broadcast X and Y numpy-style; version 1
+ * broadcasts Y into X only with broadcast=1 (Y's shape a contiguous part of X's from `axis`, or
+ * one element), else the shapes must be equal. From 12 the exponent's dtype may differ from the
+ * base's (T: int32, int64, float16, float, double, bfloat16; T1: every real type).
+ *
+ * Every element pair is loaded to a common form in chunks (one loader per dtype, from the
+ * X-macro lists), then computed:
+ * - a float base: pow in double, rounded once to X's dtype (float16/bfloat16 through float, as
+ *   every kernel here rounds them);
+ * - an integer base with an integer exponent: exact, wrapping modulo 2^bits as integer
+ *   multiplication does; a negative exponent truncates 1/x^n toward zero (1 and -1 keep their
+ *   powers, other bases give 0) and fails for a zero base, before anything is written;
+ * - an integer base with a float exponent: pow in double truncated toward zero as the
+ *   reference's cast does, saturated to the dtype's range, NaN giving 0. */
+#include <math.h>
+#include <string.h>
+
+#include "math_common.h"
+
+OSC_KERNEL_DECLARE(osc_pow)
+
+enum { CHUNK = 256 };
+
+typedef struct pow_params {
+    osc_typeset types[2];
+    bool legacy;          /* version 1: broadcast/axis attributes */
+    bool broadcast;       /* version 1's attribute */
+    bool has_axis;
+    int64_t axis;
+} pow_params;
+
+/* ---- Loaders of n elements from src + off, stepping by step, into double or (integers only)
+ * two's complement bits; stores of n results into dst + off. A float base stores doubles, an
+ * integer base (int32/int64) stores doubles or bits; no version has an unsigned base. ---- */
+#define TO_D_FLOAT(x) ((double)(x))
+#define TO_D_F16(x) ((double)OSC_H2F(x))
+#define TO_D_BF16(x) ((double)OSC_B2F(x))
+#define TO_D_SINT(x) ((double)(x))
+#define TO_D_UINT(x) ((double)(x))
+#define TO_I_SINT(x) ((uint64_t)(int64_t)(x)) /* sign-extended */
+#define TO_I_UINT(x) ((uint64_t)(x))
+#define FROM_D_FLOAT(T, v) ((T)(v))
+#define FROM_D_F16(T, v) OSC_F2H((float)(v))
+#define FROM_D_BF16(T, v) OSC_F2B((float)(v))
+#define FROM_D_SINT(T, v) ((T)sat_int(v, (int)sizeof(T) * 8))
+
+/* v truncated toward zero into the range of a signed integer of `bits` bits, NaN -> 0. */
+static inline int64_t sat_int(double v, int bits) {
+    const double lim = (double)((uint64_t)1 << (bits - 1)); /* 2^(bits-1), exact */
+    if (v != v) return 0;
+    if (v >= lim) return (int64_t)(((uint64_t)1 << (bits - 1)) - 1);
+    if (v <= -lim) return -(int64_t)(((uint64_t)1 << (bits - 1)) - 1) - 1;
+    return (int64_t)v; /* |v| < 2^(bits-1): in range */
+}
+
+typedef void (*ld_d_fn)(double *d, const void *src, int64_t off, int64_t step, int64_t n);
+typedef void (*ld_i_fn)(uint64_t *d, const void *src, int64_t off, int64_t step, int64_t n);
+typedef void (*st_d_fn)(void *dst, int64_t off, const double *v, int64_t n);
+typedef void (*st_i_fn)(void *dst, int64_t off, const uint64_t *v, int64_t n);
+
+#define LD(KIND, E, T, CLS, VT)                                                             \
+    static void ld_##KIND##_##E(VT *d, const void *src, int64_t off, int64_t step, int64_t n) { \
+        const T *s = (const T *)src + off;                                                  \
+        for (int64_t j = 0; j < n; j++) d[j] = TO_##KIND##_##CLS(s[j * step]);              \
+    }
+#define ST_D(E, T, CLS)                                                                     \
+    static void st_d_##E(void *dst, int64_t off, const double *v, int64_t n) {              \
+        T *o = (T *)dst + off;                                                              \
+        for (int64_t j = 0; j < n; j++) o[j] = FROM_D_##CLS(T, v[j]);                       \
+    }
+#define ST_I(E, T)                                                                          \
+    static void st_i_##E(void *dst, int64_t off, const uint64_t *v, int64_t n) {            \
+        T *o = (T *)dst + off;                                                              \
+        for (int64_t j = 0; j < n; j++) o[j] = (T)v[j]; /* modulo 2^bits */                 \
+    }
+#define DEFINE_FLOAT(E, T, CLS) LD(D, E, T, CLS, double) ST_D(E, T, CLS)
+#define DEFINE_SINT(E, T, CLS) DEFINE_FLOAT(E, T, CLS) LD(I, E, T, CLS, uint64_t) ST_I(E, T)
+#define DEFINE_UINT(E, T, CLS) LD(D, E, T, CLS, double) LD(I, E, T, CLS, uint64_t)
+OSC_FLOAT_TYPES(DEFINE_FLOAT)
+OSC_SINT_TYPES(DEFINE_SINT)
+OSC_UINT_TYPES(DEFINE_UINT)
+
+typedef struct pow_io {
+    ld_d_fn ld_d;
+    ld_i_fn ld_i; /* integers only */
+    st_d_fn st_d; /* bases only */
+    st_i_fn st_i; /* integer bases only */
+    bool is_int, is_signed;
+} pow_io;
+
+static void io_get(int32_t dtype, pow_io *io) {
+#define CASE_FLOAT(E, T, CLS) \
+    case E: *io = (pow_io){ld_D_##E, NULL, st_d_##E, NULL, false, false}; return;
+#define CASE_SINT(E, T, CLS) \
+    case E: *io = (pow_io){ld_D_##E, ld_I_##E, st_d_##E, st_i_##E, true, true}; return;
+#define CASE_UINT(E, T, CLS) \
+    case E: *io = (pow_io){ld_D_##E, ld_I_##E, NULL, NULL, true, false}; return;
+    switch (dtype) {
+        OSC_FLOAT_TYPES(CASE_FLOAT)
+        OSC_SINT_TYPES(CASE_SINT)
+        OSC_UINT_TYPES(CASE_UINT)
+        default: memset(io, 0, sizeof *io); /* validate() admits real types only */
+    }
+#undef CASE_FLOAT
+#undef CASE_SINT
+#undef CASE_UINT
+}
+
+/* x^e modulo 2^64 for e >= 0, by squaring. */
+static uint64_t ipow(uint64_t x, uint64_t e) {
+    uint64_t r = 1;
+    while (e) {
+        if (e & 1) r *= x;
+        x *= x;
+        e >>= 1;
+    }
+    return r;
+}
+
+/* x^y for an integer base and an integer exponent (both as two's complement bits; the
+ * exponent negative only when y_signed). *zero_neg: a zero base met a negative exponent. */
+static uint64_t ipow_signed(uint64_t x, uint64_t y, bool y_signed, bool *zero_neg) {
+    if (!y_signed || (int64_t)y >= 0) return ipow(x, y);
+    if (x == 1) return 1;
+    if (x == UINT64_MAX) return (y & 1) ? UINT64_MAX : 1; /* -1 */
+    if (x == 0) *zero_neg = true;
+    return 0;
+}
+
+/* ---- init ---- */
+osc_status osc_pow_init(osc_kctx *k, const osc_node *node, void **params) {
+    static const char *const k_none[] = {NULL}, *const k_v1[] = {"axis", "broadcast", NULL};
+    const bool legacy = k->since_version < 7;
+    osc_status st = osc_m_attrs_known(k, node, legacy ? k_v1 : k_none, false);
+    if (st) return st;
+    pow_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->types[0] = osc_kernel_types(k->row, 0);
+    p->types[1] = osc_kernel_types(k->row, 1);
+    p->legacy = legacy;
+    if (legacy) {
+        int64_t b = 0;
+        st = osc_attr_int(k, node, "broadcast", 0, &b);
+        if (!st) st = osc_attr_int(k, node, "axis", 0, &p->axis);
+        if (st) return st;
+        if (b != 0 && b != 1)
+            return osc_kfail(k, OSC_ERR_MODEL, "attribute 'broadcast' = %lld; allowed: 0 or 1",
+                             (long long)b);
+        p->broadcast = b == 1;
+        p->has_axis = osc_node_attr(node, "axis") != NULL;
+    }
+    *params = p;
+    return OSC_OK;
+}
+
+/* Version 1: Y as a tensor of X's rank (its dims placed from `axis`, 1 elsewhere), which numpy
+ * broadcasting then stretches to X's shape; or the reason it cannot be. */
+static osc_status legacy_y(osc_kctx *k, const osc_tensor *x, const osc_tensor *y,
+                           osc_tensor *y_out) {
+    const pow_params *p = k->params;
+    char a[256], b[256];
+    *y_out = *y;
+    const bool same = y->rank == x->rank &&
+                      !memcmp(y->dims, x->dims, (size_t)x->rank * sizeof x->dims[0]);
+    if (!p->broadcast) {
+        if (same) return OSC_OK;
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'Y' (%s) has shape %s but X has %s; with "
+                         "broadcast=0 the shapes must be equal", osc_kinput_name(k, 1),
+                         osc_shape_str(y, a, sizeof a), osc_shape_str(x, b, sizeof b));
+    }
+    if (osc_tensor_count(y) == 1) {
+        y_out->rank = 0;
+        return OSC_OK;
+    }
+    int64_t axis = p->has_axis ? p->axis : (int64_t)x->rank - y->rank;
+    if (axis < 0) axis += x->rank;
+    if (y->rank > x->rank || axis < 0 || axis + y->rank > x->rank ||
+        memcmp(y->dims, x->dims + axis, (size_t)y->rank * sizeof y->dims[0]))
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'Y' (%s) has shape %s, which is not X's "
+                         "shape %s from axis %lld on (broadcast=1 of version 1)",
+                         osc_kinput_name(k, 1), osc_shape_str(y, a, sizeof a),
+                         osc_shape_str(x, b, sizeof b), (long long)axis);
+    y_out->rank = x->rank;
+    for (int32_t d = 0; d < x->rank; d++)
+        y_out->dims[d] = d >= axis && d < axis + y->rank ? y->dims[d - axis] : 1;
+    return OSC_OK;
+}
+
+/* infer's and run's checks: dtypes, the output shape (into want) and Y as broadcast (y_b). */
+static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *want, osc_tensor *y_b) {
+    const pow_params *p = k->params;
+    osc_status st = osc_m_check_x(k, in, n_in, "X", p->types[0], 0, want);
+    if (!st) st = osc_need_input(k, in, n_in, 1, "Y");
+    if (!st) st = osc_ew_check_type(k, 1, "Y", in[1], p->types[1]);
+    if (!st && k->since_version < 12) st = osc_check_same_dtype(k, 0, "X", in[0], 1, "Y", in[1]);
+    if (st) return st;
+    if (p->legacy) return legacy_y(k, in[0], in[1], y_b);
+    *y_b = *in[1];
+    return osc_bcast_merge(k, want, 1, "Y", in[1]);
+}
+
+osc_status osc_pow_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                         osc_tensor *out, int32_t n_out) {
+    osc_tensor want, y_b;
+    return osc_infer_out0(k, validate(k, in, n_in, &want, &y_b), &want, out, n_out);
+}
+
+/* One pass over the output: compute (write) or only look for a zero base under a negative
+ * integer exponent (check). */
+static bool pass(const osc_tensor *out, const osc_tensor *x, const osc_tensor *y_b,
+                 const pow_io *xo, const pow_io *yo, bool write, int64_t *bad) {
+    osc_bcast_it it;
+    const osc_tensor *ins[2] = {x, y_b};
+    if (!osc_bcast_begin(&it, out, 2, ins)) return true;
+    double xd[CHUNK], yd[CHUNK];
+    uint64_t xi[CHUNK], yi[CHUNK];
+    do {
+        for (int64_t j0 = 0; j0 < it.len; j0 += CHUNK) {
+            const int64_t n = it.len - j0 < CHUNK ? it.len - j0 : CHUNK;
+            const int64_t xoff = it.off[0] + j0 * it.step[0], yoff = it.off[1] + j0 * it.step[1];
+            if (xo->is_int && yo->is_int) {
+                xo->ld_i(xi, x->data, xoff, it.step[0], n);
+                yo->ld_i(yi, y_b->data, yoff, it.step[1], n);
+                bool zero_neg = false;
+                for (int64_t j = 0; j < n; j++) {
+                    xi[j] = ipow_signed(xi[j], yi[j], yo->is_signed, &zero_neg);
+                    if (zero_neg && !write) {
+                        *bad = it.out_off + j0 + j;
+                        return false;
+                    }
+                }
+                if (write) xo->st_i(out->data, it.out_off + j0, xi, n);
+                continue;
+            }
+            xo->ld_d(xd, x->data, xoff, it.step[0], n);
+            yo->ld_d(yd, y_b->data, yoff, it.step[1], n);
+            for (int64_t j = 0; j < n; j++) xd[j] = pow(xd[j], yd[j]);
+            xo->st_d(out->data, it.out_off + j0, xd, n);
+        }
+    } while (osc_bcast_next(&it));
+    return true;
+}
+
+osc_status osc_pow_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                       osc_tensor *out, int32_t n_out) {
+    static const char *const k_what[2] = {"X", "Y"};
+    osc_tensor want, y_b;
+    osc_status st = validate(k, in, n_in, &want, &y_b);
+    if (!st) st = osc_ew_check_io(k, in, 2, k_what, out, n_out, &want);
+    if (st) return st;
+    pow_io xo, yo;
+    io_get(in[0]->dtype, &xo); /* both real types (the rows' type constraints) */
+    io_get(in[1]->dtype, &yo);
+    int64_t bad = -1;
+    if (xo.is_int && yo.is_signed && !pass(out, in[0], &y_b, &xo, &yo, false, &bad))
+        return osc_kfail(k, OSC_ERR_ARG, "output element %lld is 0 to a negative power, which "
+                         "has no integer value (input 0 'X' (%s) is %s)", (long long)bad,
+                         osc_kinput_name(k, 0), osc_dtype_get(in[0]->dtype)->name);
+    /* In place (version 1: X walks with the output) is fine: each chunk is loaded first. */
+    pass(out, in[0], &y_b, &xo, &yo, true, &bad);
+    return OSC_OK;
+}
