@@ -58,15 +58,12 @@ typedef void (*clip_store)(void *dst, double v);
     }
 OSC_REAL_TYPES(LOOP)
 
-static clip_loop loop_get(int32_t dtype, clip_store *store) {
-#define CASE(E, T, CLS) \
-    case E: *store = store_##E; return clip_##E;
-    switch (dtype) {
-        OSC_REAL_TYPES(CASE)
-        default: return NULL;
-    }
-#undef CASE
-}
+/* Per dtype; dtype is a valid number: the row's type set admitted it. */
+#define ENTRY(E, T, CLS) [E] = {clip_##E, store_##E},
+static const struct {
+    clip_loop loop;
+    clip_store store;
+} k_loops[OSC_DTYPE_COUNT] = {OSC_REAL_TYPES(ENTRY)};
 
 osc_status osc_clip_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_none[] = {NULL}, *const k_attrs[] = {"min", "max", NULL};
@@ -89,15 +86,21 @@ osc_status osc_clip_init(osc_kctx *k, const osc_node *node, void **params) {
     return OSC_OK;
 }
 
+static const char *const k_what[3] = {"input", "min", "max"};
+
+/* The inputs the node has, of input, min, max (1 before version 11). */
+static int32_t n_inputs(const clip_params *p, int32_t n_in) {
+    return p->inputs ? (n_in < 3 ? n_in : 3) : 1;
+}
+
 /* infer's and run's checks: the data, and each bound input present of the data's dtype with
  * exactly one element. */
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *want, clip_loop *loop, clip_store *store) {
-    static const char *const k_what[3] = {"input", "min", "max"};
+                           osc_tensor *want) {
     const clip_params *p = k->params;
     osc_status st = osc_m_check_x(k, in, n_in, "input", p->types, 0, want);
     if (st) return st;
-    for (int32_t i = 1; p->inputs && i < n_in && i < 3; i++) {
+    for (int32_t i = 1; i < n_inputs(p, n_in); i++) {
         if (!in[i]) continue; /* omitted */
         char s[256];
         st = osc_check_same_dtype(k, 0, "input", in[0], i, k_what[i], in[i]);
@@ -107,45 +110,35 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                              "scalar (one element)", (int)i, k_what[i], osc_kinput_name(k, i),
                              osc_shape_str(in[i], s, sizeof s));
     }
-    *loop = loop_get(in[0]->dtype, store);
-    if (!*loop)
-        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no Clip loop for dtype %s",
-                         osc_dtype_get(in[0]->dtype)->name);
     return OSC_OK;
 }
 
 osc_status osc_clip_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                           osc_tensor *out, int32_t n_out) {
     osc_tensor want;
-    clip_loop loop;
-    clip_store store;
-    return osc_infer_out0(k, validate(k, in, n_in, &want, &loop, &store), &want, out, n_out);
+    return osc_infer_out0(k, validate(k, in, n_in, &want), &want, out, n_out);
 }
 
 osc_status osc_clip_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                         osc_tensor *out, int32_t n_out) {
-    static const char *const k_what[3] = {"input", "min", "max"};
     const clip_params *p = k->params;
     osc_tensor want;
-    clip_loop loop;
-    clip_store store;
-    osc_status st = validate(k, in, n_in, &want, &loop, &store);
+    osc_status st = validate(k, in, n_in, &want);
     if (st) return st;
     /* every present input must hold its one element */
-    for (int32_t i = 1; p->inputs && i < n_in && i < 3 && !st; i++)
+    const int32_t n = n_inputs(p, n_in);
+    for (int32_t i = 1; i < n && !st; i++)
         if (in[i]) st = osc_check_buffer(k, "input", i, k_what[i], in[i]);
     if (!st) st = osc_ew_check_io(k, in, 1, k_what, out, n_out, &want);
     if (st) return st;
     const void *lo = NULL, *hi = NULL;
     union { double d; int64_t i; } lo_v, hi_v; /* a T of the attribute versions' bounds */
-    if (p->inputs) {
-        if (n_in > 1 && in[1]) lo = in[1]->data;
-        if (n_in > 2 && in[2]) hi = in[2]->data;
-    } else {
-        if (p->has_min) store(&lo_v, p->min), lo = &lo_v;
-        if (p->has_max) store(&hi_v, p->max), hi = &hi_v;
-    }
+    const clip_store store = k_loops[in[0]->dtype].store;
+    if (n > 1 && in[1]) lo = in[1]->data;
+    if (n > 2 && in[2]) hi = in[2]->data;
+    if (p->has_min) store(&lo_v, p->min), lo = &lo_v;
+    if (p->has_max) store(&hi_v, p->max), hi = &hi_v;
     /* In place (out->data == in[0]->data) is fine: the loop reads each element first. */
-    loop(out->data, in[0]->data, osc_tensor_count(in[0]), lo, hi);
+    k_loops[in[0]->dtype].loop(out->data, in[0]->data, osc_tensor_count(in[0]), lo, hi);
     return OSC_OK;
 }

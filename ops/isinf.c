@@ -55,20 +55,14 @@ FP8(OSC_FLOAT8E4M3FNUZ)
 FP8(OSC_FLOAT8E5M2)
 FP8(OSC_FLOAT8E5M2FNUZ)
 
-static osc_mloop loop_get(int32_t dtype, int32_t op) {
-    const bool nan = (op & 3) == C_ISNAN;
-#define CASE(E, T, CLS) \
-    case E: return nan ? isnan_##E : isinf_##E;
-    switch (dtype) {
-        OSC_FLOAT_TYPES(CASE)
-        case OSC_FLOAT8E4M3FN: return fp8_OSC_FLOAT8E4M3FN;
-        case OSC_FLOAT8E4M3FNUZ: return fp8_OSC_FLOAT8E4M3FNUZ;
-        case OSC_FLOAT8E5M2: return fp8_OSC_FLOAT8E5M2;
-        case OSC_FLOAT8E5M2FNUZ: return fp8_OSC_FLOAT8E5M2FNUZ;
-        default: return NULL;
-    }
-#undef CASE
-}
+/* [dtype][C_ISINF or C_ISNAN]; dtype is a valid number: the row's type set admitted it. */
+#define ROW(E, T, CLS) [E] = {isinf_##E, isnan_##E},
+#define ROW8(E) [E] = {fp8_##E, fp8_##E},
+static const osc_mloop k_loops[OSC_DTYPE_COUNT][C_COUNT] = {
+    OSC_FLOAT_TYPES(ROW) ROW8(OSC_FLOAT8E4M3FN) ROW8(OSC_FLOAT8E4M3FNUZ) ROW8(OSC_FLOAT8E5M2)
+    ROW8(OSC_FLOAT8E5M2FNUZ)};
+
+static osc_mloop loop_get(int32_t dtype, int32_t op) { return k_loops[dtype][op & 3]; }
 
 osc_status osc_isinf_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_none[] = {NULL},
@@ -78,17 +72,16 @@ osc_status osc_isinf_init(osc_kctx *k, const osc_node *node, void **params) {
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not IsInf or IsNaN");
     osc_status st = osc_m_attrs_known(k, node, nan ? k_none : k_inf, false);
     if (st) return st;
-    int32_t op = C_ISNAN;
-    if (!nan) {
-        int64_t pos = 1, neg = 1;
-        st = osc_attr_int(k, node, "detect_positive", 1, &pos);
-        if (!st) st = osc_attr_int(k, node, "detect_negative", 1, &neg);
+    int32_t op = nan ? C_ISNAN : C_ISINF;
+    static const int32_t k_bits[2] = {DETECT_POS, DETECT_NEG};
+    for (int32_t i = 0; i < 2 && !nan; i++) { /* k_inf's two attributes */
+        int64_t v = 1;
+        st = osc_attr_int(k, node, k_inf[i], 1, &v);
         if (st) return st;
-        if ((pos != 0 && pos != 1) || (neg != 0 && neg != 1))
+        if (v != 0 && v != 1)
             return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' = %lld; allowed: 0 or 1",
-                             pos != 0 && pos != 1 ? "detect_positive" : "detect_negative",
-                             (long long)(pos != 0 && pos != 1 ? pos : neg));
-        op = C_ISINF | (int32_t)((pos ? DETECT_POS : 0) | (neg ? DETECT_NEG : 0)) << 2;
+                             k_inf[i], (long long)v);
+        if (v) op |= k_bits[i] << 2;
     }
     osc_mparams *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;

@@ -84,25 +84,14 @@ ROUND_EVEN(double, d)
 OSC_FLOAT_TYPES(DEFINE_FLOAT)
 OSC_INT_TYPES(DEFINE_INT)
 
-static osc_mloop loop_get(int32_t dtype, int32_t op) {
-#define CASE_FLOAT(E, T, CLS)                                                               \
-    case E: {                                                                               \
-        static const osc_mloop fns[M_COUNT] = {FLOAT_OPS(ENTRY, E, T, CLS)};                \
-        return fns[op];                                                                     \
-    }
-#define CASE_INT(E, T, CLS)                                                                 \
-    case E: {                                                                               \
-        static const osc_mloop fns[M_COUNT] = {INT_OPS(ENTRY, E, T, CLS)};                  \
-        return fns[op];                                                                     \
-    }
-    switch (dtype) {
-        OSC_FLOAT_TYPES(CASE_FLOAT)
-        OSC_INT_TYPES(CASE_INT)
-        default: return NULL;
-    }
-#undef CASE_FLOAT
-#undef CASE_INT
-}
+/* One row of loops per dtype (NULL where the class has no such op); dtype is a valid number:
+ * the row's type set admitted it. */
+#define ROW_FLOAT(E, T, CLS) [E] = {FLOAT_OPS(ENTRY, E, T, CLS)},
+#define ROW_INT(E, T, CLS) [E] = {INT_OPS(ENTRY, E, T, CLS)},
+static const osc_mloop k_loops[OSC_DTYPE_COUNT][M_COUNT] = {
+    OSC_FLOAT_TYPES(ROW_FLOAT) OSC_INT_TYPES(ROW_INT)};
+
+static osc_mloop loop_get(int32_t dtype, int32_t op) { return k_loops[dtype][op]; }
 
 /* Each op in enum order: its input's name in the spec, whether version 1 has consumed_inputs. */
 typedef struct math_op {

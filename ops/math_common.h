@@ -32,7 +32,8 @@ osc_status osc_m_check_x(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          const char *what, osc_typeset types, int32_t out_dtype,
                          osc_tensor *want);
 /* The one-input kernels' infer and run around a loop lookup: get(dtype, p->op) gives the loop
- * (NULL: no loop for that dtype, an OSC_ERR_UNSUPPORTED naming the op). */
+ * of a dtype in p->types, which must have one (test_ops_math runs every row on every dtype of
+ * its type set). */
 typedef osc_mloop (*osc_mloop_get)(int32_t dtype, int32_t op);
 osc_status osc_m_unary_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                              osc_tensor *out, int32_t n_out, const char *what,

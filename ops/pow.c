@@ -88,23 +88,12 @@ typedef struct pow_io {
     bool is_int, is_signed;
 } pow_io;
 
-static void io_get(int32_t dtype, pow_io *io) {
-#define CASE_FLOAT(E, T, CLS) \
-    case E: *io = (pow_io){ld_D_##E, NULL, st_d_##E, NULL, false, false}; return;
-#define CASE_SINT(E, T, CLS) \
-    case E: *io = (pow_io){ld_D_##E, ld_I_##E, st_d_##E, st_i_##E, true, true}; return;
-#define CASE_UINT(E, T, CLS) \
-    case E: *io = (pow_io){ld_D_##E, ld_I_##E, NULL, NULL, true, false}; return;
-    switch (dtype) {
-        OSC_FLOAT_TYPES(CASE_FLOAT)
-        OSC_SINT_TYPES(CASE_SINT)
-        OSC_UINT_TYPES(CASE_UINT)
-        default: memset(io, 0, sizeof *io); /* validate() admits real types only */
-    }
-#undef CASE_FLOAT
-#undef CASE_SINT
-#undef CASE_UINT
-}
+/* Per dtype; dtype is a valid number: the row's type sets admitted it. */
+#define IO_FLOAT(E, T, CLS) [E] = {ld_D_##E, NULL, st_d_##E, NULL, false, false},
+#define IO_SINT(E, T, CLS) [E] = {ld_D_##E, ld_I_##E, st_d_##E, st_i_##E, true, true},
+#define IO_UINT(E, T, CLS) [E] = {ld_D_##E, ld_I_##E, NULL, NULL, true, false},
+static const pow_io k_io[OSC_DTYPE_COUNT] = {
+    OSC_FLOAT_TYPES(IO_FLOAT) OSC_SINT_TYPES(IO_SINT) OSC_UINT_TYPES(IO_UINT)};
 
 /* x^e modulo 2^64 for e >= 0, by squaring. */
 static uint64_t ipow(uint64_t x, uint64_t e) {
@@ -225,7 +214,7 @@ static bool pass(const osc_tensor *out, const osc_tensor *x, const osc_tensor *y
                 bool zero_neg = false;
                 for (int64_t j = 0; j < n; j++) {
                     xi[j] = ipow_signed(xi[j], yi[j], yo->is_signed, &zero_neg);
-                    if (zero_neg && !write) {
+                    if (zero_neg) { /* only in the check pass, which runs first */
                         *bad = it.out_off + j0 + j;
                         return false;
                     }
@@ -249,9 +238,7 @@ osc_status osc_pow_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     osc_status st = validate(k, in, n_in, &want, &y_b);
     if (!st) st = osc_ew_check_io(k, in, 2, k_what, out, n_out, &want);
     if (st) return st;
-    pow_io xo, yo;
-    io_get(in[0]->dtype, &xo); /* both real types (the rows' type constraints) */
-    io_get(in[1]->dtype, &yo);
+    const pow_io xo = k_io[in[0]->dtype], yo = k_io[in[1]->dtype];
     int64_t bad = -1;
     if (xo.is_int && yo.is_signed && !pass(out, in[0], &y_b, &xo, &yo, false, &bad))
         return osc_kfail(k, OSC_ERR_ARG, "output element %lld is 0 to a negative power, which "

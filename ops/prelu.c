@@ -17,15 +17,9 @@ OSC_KERNEL_DECLARE(osc_prelu)
 #define DEFINE(E, T, CLS) OSC_EW_LOOP2(prelu_##E, T, T, S_##CLS(T, x, y))
 OSC_REAL_TYPES(DEFINE)
 
-static osc_ew_loop2 loop_get(int32_t dtype) {
-#define CASE(E, T, CLS) \
-    case E: return prelu_##E;
-    switch (dtype) {
-        OSC_REAL_TYPES(CASE)
-        default: return NULL;
-    }
-#undef CASE
-}
+/* Per dtype; dtype is a valid number: the row's type set admitted it. */
+#define ENTRY(E, T, CLS) [E] = prelu_##E,
+static const osc_ew_loop2 k_loops[OSC_DTYPE_COUNT] = {OSC_REAL_TYPES(ENTRY)};
 
 osc_status osc_prelu_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_none[] = {NULL};
@@ -39,7 +33,7 @@ osc_status osc_prelu_init(osc_kctx *k, const osc_node *node, void **params) {
 }
 
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *want, osc_ew_loop2 *loop) {
+                           osc_tensor *want) {
     const osc_mparams *p = k->params;
     osc_status st = osc_m_check_x(k, in, n_in, "X", p->types, 0, want);
     if (!st) st = osc_need_input(k, in, n_in, 1, "slope");
@@ -64,26 +58,20 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                              "X's shape)", osc_kinput_name(k, 1), osc_shape_str(s, a, sizeof a),
                              osc_shape_str(x, b, sizeof b));
     }
-    *loop = loop_get(x->dtype);
-    if (!*loop)
-        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no PRelu loop for dtype %s",
-                         osc_dtype_get(x->dtype)->name);
     return OSC_OK;
 }
 
 osc_status osc_prelu_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
     osc_tensor want;
-    osc_ew_loop2 loop;
-    return osc_infer_out0(k, validate(k, in, n_in, &want, &loop), &want, out, n_out);
+    return osc_infer_out0(k, validate(k, in, n_in, &want), &want, out, n_out);
 }
 
 osc_status osc_prelu_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          osc_tensor *out, int32_t n_out) {
     static const char *const k_what[2] = {"X", "slope"};
     osc_tensor want;
-    osc_ew_loop2 loop;
-    osc_status st = validate(k, in, n_in, &want, &loop);
+    osc_status st = validate(k, in, n_in, &want);
     if (!st) st = osc_ew_check_io(k, in, 2, k_what, out, n_out, &want);
     if (st) return st;
     /* A slope of one element of a version-1/6 node broadcasts like a numpy scalar; one of X's
@@ -92,6 +80,7 @@ osc_status osc_prelu_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     if (osc_tensor_count(&s1) == 1) s1.rank = 0;
     const osc_tensor *ins[2] = {in[0], &s1};
     osc_bcast_it it;
-    if (osc_bcast_begin(&it, out, 2, ins)) loop(&it, out->data, in[0]->data, in[1]->data);
+    if (osc_bcast_begin(&it, out, 2, ins))
+        k_loops[in[0]->dtype](&it, out->data, in[0]->data, in[1]->data);
     return OSC_OK;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kharness.h"
+#include "ops/registry.h"
 
 /* ---- helpers ---- */
 
@@ -400,6 +401,9 @@ static void test_activation_attributes(void **state) {
     kh_attr_ints(&h, "consumed_inputs", NULL, 0);
     assert_int_equal(kh_check(&h), OSC_OK);
     kh_free(&h);
+    init(&h, "Relu", 1, 1);
+    kh_attr_int(&h, "foo", 1);
+    init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'foo'");
     init(&h, "Relu", 6, 6); /* dropped at 6 */
     kh_attr_ints(&h, "consumed_inputs", NULL, 0);
     init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'consumed_inputs'");
@@ -536,6 +540,17 @@ static void test_prelu(void **state) {
     assert_int_equal(run2(&h, &tx, &ts), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "before version 7");
     kh_free(&h);
+    osc_tensor t32 = kh_tensor(OSC_FLOAT, 2, (int64_t[]){3, 2}, s6); /* same rank and count */
+    init(&h, "PRelu", 6, 6);
+    assert_int_equal(run2(&h, &tx, &t32), OSC_ERR_SHAPE);
+    kh_assert_msg_has(&h, "[3,2]");
+    kh_free(&h);
+    osc_tensor tx13 = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 3}, x); /* slope [2,3] grows it */
+    osc_tensor ts23 = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, s6);
+    init(&h, "PRelu", 16, 16);
+    assert_int_equal(run2(&h, &tx13, &ts23), OSC_ERR_SHAPE);
+    kh_assert_msg_has(&h, "X's shape [1,3]");
+    kh_free(&h);
     init(&h, "PRelu", 6, 6);
     kh_attr_ints(&h, "consumed_inputs", NULL, 0);
     init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'consumed_inputs'");
@@ -645,9 +660,9 @@ static void test_round_half_even(void **state) {
         assert_int_equal(signbit(o[i]) != 0, signbit(want[i]) != 0); /* -0.5 -> -0 */
     }
     kh_free(&h);
-    static const double xd[4] = {4503599627370495.5, 0.49999999999999994, 3.5, -4.5};
-    static const double wd[4] = {4503599627370496.0, 0.0, 4.0, -4.0};
-    check_f64("Round", 22, 4, xd, wd);
+    static const double xd[6] = {4503599627370495.5, 0.49999999999999994, 3.5, -4.5, 2.5, 2.7};
+    static const double wd[6] = {4503599627370496.0, 0.0, 4.0, -4.0, 2.0, 3.0};
+    check_f64("Round", 22, 6, xd, wd);
     /* bfloat16 from 22 only */
     static const uint16_t b[1] = {0x4020}; /* 2.5 */
     osc_tensor tb = vec(OSC_BFLOAT16, 1, b);
@@ -757,6 +772,12 @@ static void test_isinf_isnan(void **state) {
     check_bool(&h, &t5, (const uint8_t[]){1, 1, 0, 0}, 4);
     init(&h, "IsNaN", 20, 20);
     check_bool(&h, &t5, (const uint8_t[]){0, 0, 1, 0}, 4);
+    init(&h, "IsInf", 20, 20);
+    kh_attr_int(&h, "detect_positive", 0);
+    check_bool(&h, &t5, (const uint8_t[]){0, 1, 0, 0}, 4);
+    init(&h, "IsInf", 20, 20);
+    kh_attr_int(&h, "detect_negative", 0);
+    check_bool(&h, &t5, (const uint8_t[]){1, 0, 0, 0}, 4);
     static const uint8_t e4[3] = {0x7f, 0x7e, 0xff};
     osc_tensor t4 = vec(OSC_FLOAT8E4M3FN, 3, e4);
     init(&h, "IsInf", 20, 20);
@@ -782,6 +803,9 @@ static void test_isinf_isnan(void **state) {
     init(&h, "IsInf", 10, 10);
     kh_attr_float(&h, "detect_negative", 1.0f);
     init_fails(&h, OSC_ERR_MODEL, "must be an int");
+    init(&h, "IsInf", 10, 10);
+    kh_attr_float(&h, "detect_positive", 1.0f);
+    init_fails(&h, OSC_ERR_MODEL, "'detect_positive' must be an int");
     init(&h, "IsNaN", 13, 13);
     kh_attr_int(&h, "detect_negative", 1);
     init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'detect_negative'");
@@ -870,6 +894,11 @@ static void test_clip_inputs(void **state) {
     assert_int_equal(run3(&h, &t, NULL, &thi), OSC_OK);
     o = h.out.data;
     assert_true(o[0] == -2.0f && o[2] == 1.0f);
+    kh_free(&h);
+    init(&h, "Clip", 13, 13); /* max omitted as the last of three inputs */
+    assert_int_equal(run3(&h, &t, &tlo, NULL), OSC_OK);
+    o = h.out.data;
+    assert_true(o[0] == -1.0f && o[2] == 3.0f);
     kh_free(&h);
     init(&h, "Clip", 13, 13); /* data only */
     assert_int_equal(run1(&h, &t), OSC_OK);
@@ -1165,9 +1194,18 @@ static void test_pow_legacy(void **state) {
     kh_attr_int(&h, "broadcast", 1);
     assert_int_equal(run2(&h, &tx, &ty123), OSC_ERR_SHAPE);
     kh_free(&h);
+    init(&h, "Pow", 1, 1); /* axis before the start */
+    kh_attr_int(&h, "broadcast", 1);
+    kh_attr_int(&h, "axis", -5);
+    assert_int_equal(run2(&h, &tx, &ty2), OSC_ERR_SHAPE);
+    kh_assert_msg_has(&h, "from axis -3");
+    kh_free(&h);
     init(&h, "Pow", 1, 1);
     kh_attr_int(&h, "broadcast", 2);
     init_fails(&h, OSC_ERR_MODEL, "'broadcast' = 2");
+    init(&h, "Pow", 1, 1);
+    kh_attr_float(&h, "axis", 0.0f);
+    init_fails(&h, OSC_ERR_MODEL, "'axis' must be an int");
     /* in place: the output is X's shape */
     float buf[6] = {1, 2, 3, 4, 5, 6};
     osc_tensor tb = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, buf);
@@ -1178,6 +1216,45 @@ static void test_pow_legacy(void **state) {
     assert_int_equal(kh_run_inplace(&h, 2, in), OSC_OK);
     assert_memory_equal(buf, w3, sizeof w3);
     kh_free(&h);
+}
+
+/* Every row of these ops runs on every dtype of its type constraint (and Pow on every pair of
+ * base and exponent dtypes): the kernels index their loop tables by dtype without a check. */
+static void test_every_row_every_dtype(void **state) {
+    (void)state;
+    static const char *const k_ops[] = {
+        "Relu",  "LeakyRelu", "Elu",   "Selu",       "Celu",  "Sigmoid", "HardSigmoid",
+        "HardSwish", "Tanh",  "Softplus", "Softsign", "Gelu", "Erf",     "PRelu",
+        "Exp",   "Log",       "Sqrt",  "Reciprocal", "Floor", "Ceil",    "Pow",
+        "Round", "Sign",      "Sin",   "Cos",        "IsInf", "IsNaN",   "Clip"};
+    const size_t n_ops = sizeof k_ops / sizeof k_ops[0];
+    static uint64_t zero[2]; /* one element of any dtype, value 0 (bounds of Clip too) */
+    int runs = 0;
+    for (size_t r = 0; r < osc_kernel_count(); r++) {
+        const osc_kernel *row = osc_kernel_at(r);
+        bool mine = false;
+        for (size_t i = 0; i < n_ops && !mine; i++) mine = strcmp(row->op, k_ops[i]) == 0;
+        if (!mine) continue;
+        const bool pow12 = !strcmp(row->op, "Pow") && row->since >= 12;
+        for (int32_t d = 1; d < OSC_DTYPE_COUNT; d++) {
+            if (!(osc_kernel_types(row, 0) & OSC_TS(d))) continue;
+            for (int32_t e = 1; e < OSC_DTYPE_COUNT; e++) {
+                if (pow12 ? !(osc_kernel_types(row, 1) & OSC_TS(e)) : e != d) continue;
+                osc_tensor x = kh_tensor(d, 1, (int64_t[]){1}, zero);
+                osc_tensor y = kh_tensor(e, 1, (int64_t[]){1}, zero);
+                const osc_tensor *in[3] = {&x, &y, &y};
+                kh h;
+                kh_init(&h, row->op, row->since);
+                osc_status st = kh_run(&h, row->inputs.max, in);
+                if (st)
+                    fail_msg("%s-%lld on %s/%s: %s", row->op, (long long)row->since,
+                             osc_dtype_get(d)->name, osc_dtype_get(e)->name, h.err.msg);
+                kh_free(&h);
+                runs++;
+            }
+        }
+    }
+    assert_true(runs > 300);
 }
 
 int main(void) {
@@ -1200,6 +1277,7 @@ int main(void) {
         cmocka_unit_test(test_pow_float),
         cmocka_unit_test(test_pow_mixed_types),
         cmocka_unit_test(test_pow_legacy),
+        cmocka_unit_test(test_every_row_every_dtype),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
