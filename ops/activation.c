@@ -10,9 +10,11 @@
 
 OSC_KERNEL_DECLARE(osc_act)
 
+/* One code per op in k_ops' order, then Gelu's tanh approximation (a code of its own, chosen at
+ * init, with no k_ops entry). */
 enum {
     A_RELU, A_LEAKY, A_ELU, A_SELU, A_CELU, A_SIGMOID, A_HSIGMOID, A_HSWISH, A_TANH,
-    A_SOFTPLUS, A_SOFTSIGN, A_GELU, A_GELU_TANH, A_ERF, A_COUNT
+    A_SOFTPLUS, A_SOFTSIGN, A_GELU, A_ERF, A_GELU_TANH, A_COUNT
 };
 
 /* ---- Scalar rules in the compute type T (float or double), x of type T. The attributes are
@@ -134,6 +136,7 @@ static const act_op k_ops[] = {
     {"Erf", "input", A_ERF, {NULL}, {0}, false},
 };
 #define N_OPS (sizeof k_ops / sizeof k_ops[0])
+_Static_assert(N_OPS == A_GELU_TANH, "k_ops holds one entry per code before A_GELU_TANH");
 
 static const act_op *op_of(int32_t code) {
     return &k_ops[code == A_GELU_TANH ? A_GELU : code]; /* k_ops is in enum order */

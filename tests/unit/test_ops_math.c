@@ -330,6 +330,12 @@ static void test_gelu_erf(void **state) {
     kh_free(&h);
     init(&h, "Erf", 13, 13);
     assert_int_equal(run1(&h, &t32), OSC_ERR_UNSUPPORTED);
+    kh_assert_msg_has(&h, "input 0 'input'"); /* Erf's input is named 'input' */
+    kh_free(&h);
+    init(&h, "Gelu", 20, 20);
+    kh_attr_str(&h, "approximate", "tanh");
+    assert_int_equal(run1(&h, &t32), OSC_ERR_UNSUPPORTED);
+    kh_assert_msg_has(&h, "input 0 'X'");
     kh_free(&h);
 }
 
