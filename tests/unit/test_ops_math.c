@@ -1212,6 +1212,9 @@ static void test_pow_legacy(void **state) {
     init(&h, "Pow", 1, 1);
     kh_attr_float(&h, "axis", 0.0f);
     init_fails(&h, OSC_ERR_MODEL, "'axis' must be an int");
+    init(&h, "Pow", 1, 1);
+    kh_attr_float(&h, "broadcast", 1.0f);
+    init_fails(&h, OSC_ERR_MODEL, "'broadcast' must be an int");
     /* in place: the output is X's shape */
     float buf[6] = {1, 2, 3, 4, 5, 6};
     osc_tensor tb = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, buf);
