@@ -152,11 +152,11 @@ osc_status osc_act_init(osc_kctx *k, const osc_node *node, void **params) {
     for (int32_t i = 0; i < 3; i++)
         if (op->attr[i]) known[n_known++] = op->attr[i];
     if (op->op == A_GELU) known[n_known++] = "approximate";
-    osc_status st = osc_m_attrs_known(k, node, known, op->legacy_v1 && k->since_version == 1);
+    osc_status st = osc_attr_known_legacy(k, node, known, op->legacy_v1 && k->since_version == 1);
     if (st) return st;
     double v[3] = {0, 0, 0};
     for (int32_t i = 0; i < 3 && !st; i++)
-        if (op->attr[i]) st = osc_m_attr_float(k, node, op->attr[i], op->def[i], &v[i]);
+        if (op->attr[i]) st = osc_attr_float(k, node, op->attr[i], op->def[i], &v[i]);
     if (st) return st;
     if (op->op == A_CELU && v[0] == 0)
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'alpha' = 0; Celu divides by alpha, so "

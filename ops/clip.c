@@ -68,7 +68,7 @@ static const struct {
 osc_status osc_clip_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_none[] = {NULL}, *const k_attrs[] = {"min", "max", NULL};
     const bool inputs = k->since_version >= 11;
-    osc_status st = osc_m_attrs_known(k, node, inputs ? k_none : k_attrs,
+    osc_status st = osc_attr_known_legacy(k, node, inputs ? k_none : k_attrs,
                                       k->since_version == 1);
     if (st) return st;
     clip_params *p = osc_kparams(k, sizeof *p);
@@ -76,8 +76,8 @@ osc_status osc_clip_init(osc_kctx *k, const osc_node *node, void **params) {
     p->inputs = inputs;
     p->types = osc_kernel_types(k->row, 0);
     if (!inputs) {
-        st = osc_m_attr_float(k, node, "min", -INFINITY, &p->min);
-        if (!st) st = osc_m_attr_float(k, node, "max", INFINITY, &p->max);
+        st = osc_attr_float(k, node, "min", -INFINITY, &p->min);
+        if (!st) st = osc_attr_float(k, node, "max", INFINITY, &p->max);
         if (st) return st;
         p->has_min = osc_node_attr(node, "min") != NULL;
         p->has_max = osc_node_attr(node, "max") != NULL;

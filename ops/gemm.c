@@ -24,35 +24,23 @@ typedef struct gm_params {
     osc_typeset types; /* the version's type constraint T */
 } gm_params;
 
-static osc_status attr_float(osc_kctx *k, const osc_node *node, const char *name, float def,
-                             float *out) {
-    const osc_attr *a = osc_node_attr(node, name);
-    *out = def;
-    if (!a) return OSC_OK;
-    if (a->type != OSC_ATTR_FLOAT)
-        return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' must be a float (attribute type %d)",
-                         name, (int)a->type);
-    *out = a->f;
-    return OSC_OK;
-}
-
 osc_status osc_gemm_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_v1[] = {"alpha", "beta", "broadcast", "transA", "transB", NULL};
     static const char *const k_v7[] = {"alpha", "beta", "transA", "transB", NULL};
     const bool old = k->since_version < 7;
     osc_status st = osc_attr_known(k, node, old ? k_v1 : k_v7);
-    float alpha = 1, beta = 1;
+    double alpha = 1, beta = 1;
     int64_t ta = 0, tb = 0, bc = 1;
-    if (!st) st = attr_float(k, node, "alpha", 1.0f, &alpha);
-    if (!st) st = attr_float(k, node, "beta", 1.0f, &beta);
+    if (!st) st = osc_attr_float(k, node, "alpha", 1.0, &alpha);
+    if (!st) st = osc_attr_float(k, node, "beta", 1.0, &beta);
     if (!st) st = osc_attr_int(k, node, "transA", 0, &ta);
     if (!st) st = osc_attr_int(k, node, "transB", 0, &tb);
     if (!st && old) st = osc_attr_int(k, node, "broadcast", 0, &bc);
     if (st) return st;
     gm_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
-    p->alpha = alpha;
-    p->beta = beta;
+    p->alpha = (float)alpha; /* a float attribute: exact */
+    p->beta = (float)beta;
     p->trans_a = ta != 0; /* "transposed if transA is non-zero" (every version's text) */
     p->trans_b = tb != 0;
     p->broadcast = bc != 0;

@@ -70,7 +70,7 @@ osc_status osc_isinf_init(osc_kctx *k, const osc_node *node, void **params) {
     const bool nan = strcmp(node->op_type, "IsNaN") == 0;
     if (!nan && strcmp(node->op_type, "IsInf") != 0)
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not IsInf or IsNaN");
-    osc_status st = osc_m_attrs_known(k, node, nan ? k_none : k_inf, false);
+    osc_status st = osc_attr_known_legacy(k, node, nan ? k_none : k_inf, false);
     if (st) return st;
     int32_t op = nan ? C_ISNAN : C_ISINF;
     static const int32_t k_bits[2] = {DETECT_POS, DETECT_NEG};

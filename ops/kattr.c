@@ -6,14 +6,34 @@
 #include "reduce.h"
 #include "ops.h"
 
-osc_status osc_attr_known(osc_kctx *k, const osc_node *node, const char *const *known) {
+osc_status osc_attr_known_legacy(osc_kctx *k, const osc_node *node, const char *const *known,
+                                 bool legacy) {
     for (int32_t i = 0; i < node->n_attrs; i++) {
+        const char *name = node->attrs[i].name;
         const char *const *p = known;
-        while (*p && strcmp(*p, node->attrs[i].name) != 0) p++;
-        if (!*p)
+        while (*p && strcmp(*p, name) != 0) p++;
+        if (!*p && !(legacy && strcmp(name, "consumed_inputs") == 0))
             return osc_kfail(k, OSC_ERR_MODEL, "unknown attribute '%s' for this op version",
-                             node->attrs[i].name);
+                             name);
     }
+    return OSC_OK;
+}
+
+osc_status osc_attr_known(osc_kctx *k, const osc_node *node, const char *const *known) {
+    return osc_attr_known_legacy(k, node, known, false);
+}
+
+osc_status osc_attr_float(osc_kctx *k, const osc_node *node, const char *name, double def,
+                          double *out) {
+    const osc_attr *a = osc_node_attr(node, name);
+    *out = def;
+    if (!a) return OSC_OK;
+    if (a->type != OSC_ATTR_FLOAT)
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' must be a float (attribute type %d)",
+                         name, (int)a->type);
+    if (a->f != a->f)
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' is NaN; it must be a number", name);
+    *out = a->f;
     return OSC_OK;
 }
 

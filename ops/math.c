@@ -113,7 +113,7 @@ osc_status osc_math_init(osc_kctx *k, const osc_node *node, void **params) {
     for (int32_t i = 0; i < M_COUNT && op < 0; i++)
         if (strcmp(k_ops[i].name, node->op_type) == 0) op = i;
     if (op < 0) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a unary math op");
-    osc_status st = osc_m_attrs_known(k, node, k_none, k_ops[op].legacy_v1 &&
+    osc_status st = osc_attr_known_legacy(k, node, k_none, k_ops[op].legacy_v1 &&
                                                            k->since_version == 1);
     if (st) return st;
     osc_mparams *p = osc_kparams(k, sizeof *p);

@@ -4,33 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-osc_status osc_m_attr_float(osc_kctx *k, const osc_node *node, const char *name, double def,
-                            double *out) {
-    const osc_attr *a = osc_node_attr(node, name);
-    *out = def;
-    if (!a) return OSC_OK;
-    if (a->type != OSC_ATTR_FLOAT)
-        return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' must be a float (attribute type %d)",
-                         name, (int)a->type);
-    if (isnan(a->f))
-        return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' is NaN; it must be a number", name);
-    *out = a->f;
-    return OSC_OK;
-}
-
-osc_status osc_m_attrs_known(osc_kctx *k, const osc_node *node, const char *const *known,
-                             bool legacy) {
-    for (int32_t i = 0; i < node->n_attrs; i++) {
-        const char *name = node->attrs[i].name;
-        const char *const *q = known;
-        while (*q && strcmp(*q, name) != 0) q++;
-        if (!*q && !(legacy && strcmp(name, "consumed_inputs") == 0))
-            return osc_kfail(k, OSC_ERR_MODEL, "unknown attribute '%s' for this op version",
-                             name);
-    }
-    return OSC_OK;
-}
-
 osc_status osc_m_check_x(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          const char *what, osc_typeset types, int32_t out_dtype,
                          osc_tensor *want) {

@@ -1,6 +1,5 @@
 /* math_common.h: what the math and activation kernels share (activation.c, math.c, isinf.c,
- * clip.c, prelu.c, pow.c): float attributes, the legacy attribute of the version-1 rows, the
- * one-input check, and the generic math macro their X-macro expansions use. Internal to ops/. */
+ * clip.c, prelu.c, pow.c): the one-input check, and the generic math macro their X-macro expansions use. Internal to ops/. */
 #ifndef OSC_MATH_COMMON_H
 #define OSC_MATH_COMMON_H
 
@@ -18,14 +17,6 @@ typedef struct osc_mparams {
  * writes o[j], so o may be a (in place) when the element sizes match. */
 typedef void (*osc_mloop)(void *o, const void *a, int64_t n, const osc_mparams *p);
 
-/* FLOAT attribute `name` (def when absent) into *out; a wrong attribute type or a NaN is an
- * error (OSC_ERR_MODEL) naming the attribute. */
-osc_status osc_m_attr_float(osc_kctx *k, const osc_node *node, const char *name, double def,
-                            double *out);
-/* Fails unless every attribute of the node is in the NULL-terminated `known` list, or is the
- * version-1 rows' `consumed_inputs` (a legacy optimisation hint, ignored) when `legacy`. */
-osc_status osc_m_attrs_known(osc_kctx *k, const osc_node *node, const char *const *known,
-                             bool legacy);
 /* Shared by the one-input kernels' infer and run: input 0 (`what`) present, of a dtype in
  * `types`; *want = its shape, with dtype out_dtype (0: the input's). */
 osc_status osc_m_check_x(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,

@@ -25,6 +25,14 @@ typedef struct osc_ts_params {   /* TensorScatter */
 
 /* Fails unless every attribute of the node is in the NULL-terminated `known` list. */
 osc_status osc_attr_known(osc_kctx *k, const osc_node *node, const char *const *known);
+/* The same, also accepting the version-1 rows' `consumed_inputs` (a legacy optimisation hint,
+ * ignored) when `legacy`. */
+osc_status osc_attr_known_legacy(osc_kctx *k, const osc_node *node, const char *const *known,
+                                 bool legacy);
+/* FLOAT attribute `name` (def when absent) into *out; a wrong attribute type or a NaN is an
+ * error (OSC_ERR_MODEL) naming the attribute. */
+osc_status osc_attr_float(osc_kctx *k, const osc_node *node, const char *name, double def,
+                          double *out);
 /* INT attribute `name` (def when absent); a wrong attribute type is an error. */
 osc_status osc_attr_int(osc_kctx *k, const osc_node *node, const char *name, int64_t def,
                         int64_t *out);

@@ -120,7 +120,7 @@ static uint64_t ipow_signed(uint64_t x, uint64_t y, bool y_signed, bool *zero_ne
 osc_status osc_pow_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_none[] = {NULL}, *const k_v1[] = {"axis", "broadcast", NULL};
     const bool legacy = k->since_version < 7;
-    osc_status st = osc_m_attrs_known(k, node, legacy ? k_v1 : k_none, false);
+    osc_status st = osc_attr_known_legacy(k, node, legacy ? k_v1 : k_none, false);
     if (st) return st;
     pow_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;

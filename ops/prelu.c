@@ -23,7 +23,7 @@ static const osc_ew_loop2 k_loops[OSC_DTYPE_COUNT] = {OSC_REAL_TYPES(ENTRY)};
 
 osc_status osc_prelu_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_none[] = {NULL};
-    osc_status st = osc_m_attrs_known(k, node, k_none, k->since_version == 1);
+    osc_status st = osc_attr_known_legacy(k, node, k_none, k->since_version == 1);
     if (st) return st;
     osc_mparams *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;

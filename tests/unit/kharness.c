@@ -120,6 +120,18 @@ osc_status kh_run(kh *h, int32_t n_in, const osc_tensor *const *in) {
     return run(h, n_in, in, false);
 }
 
+osc_status kh_run1(kh *h, const osc_tensor *a) { return kh_run(h, 1, &a); }
+
+osc_status kh_run2(kh *h, const osc_tensor *a, const osc_tensor *b) {
+    const osc_tensor *in[2] = {a, b};
+    return kh_run(h, 2, in);
+}
+
+osc_status kh_run3(kh *h, const osc_tensor *a, const osc_tensor *b, const osc_tensor *c) {
+    const osc_tensor *in[3] = {a, b, c};
+    return kh_run(h, 3, in);
+}
+
 osc_status kh_run_inplace(kh *h, int32_t n_in, const osc_tensor *const *in) {
     return run(h, n_in, in, true);
 }

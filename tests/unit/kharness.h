@@ -45,6 +45,10 @@ osc_status kh_check(kh *h);
 /* check (if not done) + infer + allocate output (filled with byte 0xA5) + run.
  * in[i] may be NULL for an omitted optional input. */
 osc_status kh_run(kh *h, int32_t n_in, const osc_tensor *const *in);
+/* kh_run with one, two or three inputs given directly. */
+osc_status kh_run1(kh *h, const osc_tensor *a);
+osc_status kh_run2(kh *h, const osc_tensor *a, const osc_tensor *b);
+osc_status kh_run3(kh *h, const osc_tensor *a, const osc_tensor *b, const osc_tensor *c);
 /* Like kh_run, but the output buffer is in[0]'s buffer (in-place), as the executor does. */
 osc_status kh_run_inplace(kh *h, int32_t n_in, const osc_tensor *const *in);
 /* check (if not done) + infer only, into outs[0..n_out-1]; no buffers, no run. Inputs whose

@@ -37,20 +37,10 @@ static void init_version(kh *h, const version *v) {
     assert_int_equal(h->kernel->since, v->since);
 }
 
-static osc_status run3(kh *h, const osc_tensor *d, const osc_tensor *i, const osc_tensor *u) {
-    const osc_tensor *in[3] = {d, i, u};
-    return kh_run(h, 3, in);
-}
-
 static osc_status run3_inplace(kh *h, const osc_tensor *d, const osc_tensor *i,
                                const osc_tensor *u) {
     const osc_tensor *in[3] = {d, i, u};
     return kh_run_inplace(h, 3, in);
-}
-
-static osc_status run2(kh *h, const osc_tensor *d, const osc_tensor *i) {
-    const osc_tensor *in[2] = {d, i};
-    return kh_run(h, 2, in);
 }
 
 /* A rank-1 tensor of n elements. */
@@ -81,7 +71,7 @@ static void test_scatter_spec_example1_every_version(void **state) {
         osc_tensor d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){3, 3}, data);
         osc_tensor i = kh_tensor(OSC_INT64, 2, (int64_t[]){2, 3}, idx);
         osc_tensor u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, upd);
-        assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+        assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
         assert_int_equal(h.out.dtype, OSC_FLOAT);
         assert_int_equal(h.out.rank, 2);
         assert_int_equal(h.out.dims[0], 3);
@@ -105,7 +95,7 @@ static void test_scatter_spec_example2_every_version(void **state) {
         osc_tensor d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 5}, data);
         osc_tensor i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 2}, idx);
         osc_tensor u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 2}, upd);
-        assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+        assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
         assert_memory_equal(h.out.data, want, sizeof want);
         kh_free(&h);
     }
@@ -123,7 +113,7 @@ static void test_scatter_int32_indices(void **state) {
     osc_tensor d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){3, 3}, data);
     osc_tensor i = kh_tensor(OSC_INT32, 2, (int64_t[]){2, 3}, idx);
     osc_tensor u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, upd);
-    assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+    assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
 }
@@ -145,7 +135,7 @@ static void test_scatter_negative_indices_every_version(void **state) {
             osc_tensor i = use32 ? kh_tensor(OSC_INT32, 2, (int64_t[]){1, 2}, idx32)
                                  : kh_tensor(OSC_INT64, 2, (int64_t[]){1, 2}, idx);
             osc_tensor u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 2}, upd);
-            assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+            assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
             assert_memory_equal(h.out.data, want, sizeof want);
             kh_free(&h);
         }
@@ -166,7 +156,7 @@ static void test_scatter_negative_axis(void **state) {
         osc_tensor d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 5}, data);
         osc_tensor i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 2}, idx);
         osc_tensor u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 2}, upd);
-        assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+        assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
         assert_int_equal(((const osc_se_params *)h.node.params)->axis, -1); /* stored as written */
         assert_memory_equal(h.out.data, want, sizeof want);
         kh_free(&h);
@@ -182,7 +172,7 @@ static void test_scatter_negative_axis(void **state) {
         osc_tensor d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){3, 3}, data);
         osc_tensor i = kh_tensor(OSC_INT64, 2, (int64_t[]){2, 3}, idx);
         osc_tensor u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, upd);
-        assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+        assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
         assert_memory_equal(h.out.data, want, sizeof want);
         kh_free(&h);
     }
@@ -203,7 +193,7 @@ static void test_scatter_rank3_middle_axis(void **state) {
     osc_tensor d = kh_tensor(OSC_INT32, 3, (int64_t[]){2, 3, 2}, data);
     osc_tensor i = kh_tensor(OSC_INT64, 3, (int64_t[]){2, 2, 1}, idx);
     osc_tensor u = kh_tensor(OSC_INT32, 3, (int64_t[]){2, 2, 1}, upd);
-    assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+    assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
 }
@@ -219,7 +209,7 @@ static void test_scatter_indices_longer_than_data_along_axis(void **state) {
     kh_init(&h, "ScatterElements", 16);
     kh_attr_str(&h, "reduction", "add");
     osc_tensor d = vec(OSC_INT32, 2, data), i = vec(OSC_INT64, 4, idx), u = vec(OSC_INT32, 4, upd);
-    assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+    assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
 }
@@ -234,7 +224,7 @@ static void run_float_reduction(int64_t opset, const char *red, const float *wan
     kh_init(&h, "ScatterElements", opset);
     if (red) kh_attr_str(&h, "reduction", red);
     osc_tensor d = vec(OSC_FLOAT, 4, data), i = vec(OSC_INT64, 4, idx), u = vec(OSC_FLOAT, 4, upd);
-    assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+    assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
     assert_memory_equal(h.out.data, want, 4 * sizeof(float));
     kh_free(&h);
 }
@@ -267,7 +257,7 @@ static void run_bytes(const char *red, int32_t dtype, int64_t n, const void *dat
     kh_init(&h, "ScatterElements", 18);
     kh_attr_str(&h, "reduction", red);
     osc_tensor d = vec(dtype, n, data), i = vec(OSC_INT64, m, idx), u = vec(dtype, m, upd);
-    assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+    assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
     assert_int_equal(h.out.nbytes, want_size);
     assert_memory_equal(h.out.data, want, want_size);
     kh_free(&h);
@@ -327,7 +317,7 @@ static void test_scatter_float_max_min_nan_and_signed_zero(void **state) {
         kh_attr_str(&h, "reduction", reds[r]);
         osc_tensor d = vec(OSC_FLOAT, 4, data), i = vec(OSC_INT64, 4, idx),
                    u = vec(OSC_FLOAT, 4, upd);
-        assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+        assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
         const float *o = h.out.data;
         assert_true(isnan(o[0]));
         assert_true(isnan(o[1]));
@@ -380,7 +370,7 @@ static void test_scatter_string_reductions(void **state) {
         kh_attr_str(&h, "reduction", reds[r]);
         osc_tensor d = vec(OSC_STRING, 3, data), i = vec(OSC_INT64, 4, idx),
                    u = vec(OSC_STRING, 4, upd);
-        assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+        assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
         const osc_string *o = h.out.data;
         for (int j = 0; j < 3; j++) assert_string_is(o[j], want[r][j]);
         assert_string_is(data[0], "ab"); /* inputs untouched */
@@ -399,7 +389,7 @@ static void test_scatter_string_mul_rejected(void **state) {
     kh_attr_str(&h, "reduction", "mul");
     osc_tensor d = vec(OSC_STRING, 1, data), i = vec(OSC_INT64, 1, idx),
                u = vec(OSC_STRING, 1, upd);
-    assert_int_equal(run3(&h, &d, &i, &u), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "reduction 'mul' is not defined for string");
     assert_null(h.out.data); /* rejected by infer: nothing allocated, nothing run */
     kh_free(&h);
@@ -526,7 +516,7 @@ static void test_scatter_axis_out_of_range(void **state) {
         osc_tensor d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 2}, data);
         osc_tensor i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 2}, idx);
         osc_tensor u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 2}, upd);
-        assert_int_equal(run3(&h, &d, &i, &u), OSC_ERR_MODEL);
+        assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_ERR_MODEL);
         kh_assert_msg_has(&h, "'axis'");
         kh_assert_msg_has(&h, "[-2, 1]");
         kh_free(&h);
@@ -596,7 +586,7 @@ static void test_scatter_shape_and_dtype_errors(void **state) {
     d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){3, 3}, f);
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 4}, i64);
     u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 4}, f);
-    assert_int_equal(run3(&h, &d, &i, &u), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "size 4 in dim 1");
     kh_assert_msg_has(&h, "size 3");
     kh_free(&h);
@@ -672,7 +662,7 @@ static void test_scatter_out_of_range_index_writes_nothing(void **state) {
                 osc_tensor d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){3, 3}, dcopy);
                 osc_tensor i = kh_tensor(OSC_INT64, 2, (int64_t[]){2, 3}, idx);
                 osc_tensor u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, upd);
-                osc_status st = inplace ? run3_inplace(&h, &d, &i, &u) : run3(&h, &d, &i, &u);
+                osc_status st = inplace ? run3_inplace(&h, &d, &i, &u) : kh_run3(&h, &d, &i, &u);
                 assert_int_equal(st, OSC_ERR_INDEX);
                 char want[128];
                 snprintf(want, sizeof want, "flat position %d: value %lld is out of range [-3, 2]",
@@ -705,7 +695,7 @@ static void test_scatter_inplace_equals_copy(void **state) {
     osc_tensor d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){3, 3}, data);
     osc_tensor i = kh_tensor(OSC_INT64, 2, (int64_t[]){2, 3}, idx);
     osc_tensor u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, upd);
-    assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+    assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
     assert_memory_equal(h.out.data, want, sizeof want);
     static const float orig[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
     assert_memory_equal(data, orig, sizeof data);
@@ -736,7 +726,7 @@ static void test_scatter_zero_size(void **state) {
     d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){3, 2}, data);
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){0, 2}, NULL);
     u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){0, 2}, NULL);
-    assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+    assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
     assert_memory_equal(h.out.data, data, sizeof data);
     kh_free(&h);
 
@@ -746,7 +736,7 @@ static void test_scatter_zero_size(void **state) {
     d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 0}, NULL);
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){2, 0}, NULL);
     u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 0}, NULL);
-    assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+    assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
     assert_int_equal(h.out.rank, 2);
     assert_int_equal(h.out.dims[0], 2);
     assert_int_equal(h.out.dims[1], 0);
@@ -758,7 +748,7 @@ static void test_scatter_zero_size(void **state) {
     d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){0, 3}, NULL);
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){0, 3}, NULL);
     u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){0, 3}, NULL);
-    assert_int_equal(run3(&h, &d, &i, &u), OSC_OK);
+    assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_OK);
     kh_free(&h);
 
     /* an index into an axis of size 0 is always out of range */
@@ -767,7 +757,7 @@ static void test_scatter_zero_size(void **state) {
     d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 0}, NULL);
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 1}, idx);
     u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 1}, upd);
-    assert_int_equal(run3(&h, &d, &i, &u), OSC_ERR_INDEX);
+    assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_ERR_INDEX);
     kh_assert_msg_has(&h, "value 0 is out of range [0, -1] for axis 1 of size 0");
     kh_free(&h);
 
@@ -776,7 +766,7 @@ static void test_scatter_zero_size(void **state) {
     d = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 0}, NULL);
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 1}, idx);
     u = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 1}, upd);
-    assert_int_equal(run3(&h, &d, &i, &u), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run3(&h, &d, &i, &u), OSC_ERR_SHAPE);
     kh_free(&h);
 }
 
@@ -797,7 +787,7 @@ static void test_gather_spec_examples_every_version(void **state) {
                 osc_tensor d = kh_tensor(OSC_INT32, 2, (int64_t[]){2, 2}, data);
                 osc_tensor i = use32 ? kh_tensor(OSC_INT32, 2, (int64_t[]){2, 2}, idx32)
                                      : kh_tensor(OSC_INT64, 2, (int64_t[]){2, 2}, idx);
-                assert_int_equal(run2(&h, &d, &i), OSC_OK);
+                assert_int_equal(kh_run2(&h, &d, &i), OSC_OK);
                 assert_int_equal(h.out.dtype, OSC_INT32);
                 assert_int_equal(h.out.rank, 2);
                 assert_memory_equal(h.out.data, want, sizeof want);
@@ -813,7 +803,7 @@ static void test_gather_spec_examples_every_version(void **state) {
                 osc_tensor d = kh_tensor(OSC_INT32, 2, (int64_t[]){3, 3}, data);
                 osc_tensor i = use32 ? kh_tensor(OSC_INT32, 2, (int64_t[]){2, 3}, idx32)
                                      : kh_tensor(OSC_INT64, 2, (int64_t[]){2, 3}, idx);
-                assert_int_equal(run2(&h, &d, &i), OSC_OK);
+                assert_int_equal(kh_run2(&h, &d, &i), OSC_OK);
                 assert_int_equal(h.out.dims[0], 2);
                 assert_int_equal(h.out.dims[1], 3);
                 assert_memory_equal(h.out.data, want, sizeof want);
@@ -834,7 +824,7 @@ static void test_gather_negative_indices_and_axis(void **state) {
         kh_init(&h, "GatherElements", 11);
         osc_tensor d = kh_tensor(OSC_INT32, 2, (int64_t[]){3, 3}, data);
         osc_tensor i = kh_tensor(OSC_INT64, 2, (int64_t[]){2, 3}, idx);
-        assert_int_equal(run2(&h, &d, &i), OSC_OK);
+        assert_int_equal(kh_run2(&h, &d, &i), OSC_OK);
         assert_memory_equal(h.out.data, want, sizeof want);
         kh_free(&h);
     }
@@ -847,7 +837,7 @@ static void test_gather_negative_indices_and_axis(void **state) {
         kh_attr_int(&h, "axis", -1);
         osc_tensor d = kh_tensor(OSC_INT32, 2, (int64_t[]){2, 2}, data);
         osc_tensor i = kh_tensor(OSC_INT64, 2, (int64_t[]){2, 2}, idx);
-        assert_int_equal(run2(&h, &d, &i), OSC_OK);
+        assert_int_equal(kh_run2(&h, &d, &i), OSC_OK);
         assert_memory_equal(h.out.data, want, sizeof want);
         kh_free(&h);
     }
@@ -864,7 +854,7 @@ static void test_gather_rank3_middle_axis(void **state) {
     kh_attr_int(&h, "axis", 1);
     osc_tensor d = kh_tensor(OSC_INT64, 3, (int64_t[]){2, 3, 2}, data);
     osc_tensor i = kh_tensor(OSC_INT32, 3, (int64_t[]){2, 2, 1}, idx);
-    assert_int_equal(run2(&h, &d, &i), OSC_OK);
+    assert_int_equal(kh_run2(&h, &d, &i), OSC_OK);
     assert_int_equal(h.out.rank, 3);
     assert_int_equal(h.out.dims[2], 1);
     assert_memory_equal(h.out.data, want, sizeof want);
@@ -880,7 +870,7 @@ static void test_gather_longer_along_axis_and_strings(void **state) {
     kh h;
     kh_init(&h, "GatherElements", 13);
     osc_tensor d = vec(OSC_STRING, 2, data), i = vec(OSC_INT64, 5, idx);
-    assert_int_equal(run2(&h, &d, &i), OSC_OK);
+    assert_int_equal(kh_run2(&h, &d, &i), OSC_OK);
     assert_int_equal(h.out.dims[0], 5);
     for (int j = 0; j < 5; j++) assert_string_is(((const osc_string *)h.out.data)[j], want[j]);
     kh_free(&h);
@@ -901,7 +891,7 @@ static void test_gather_out_of_range_index_writes_nothing(void **state) {
             kh_init(&h, "GatherElements", 13);
             osc_tensor d = kh_tensor(OSC_INT32, 2, (int64_t[]){3, 3}, data);
             osc_tensor i = kh_tensor(OSC_INT64, 2, (int64_t[]){2, 3}, idx);
-            assert_int_equal(run2(&h, &d, &i), OSC_ERR_INDEX);
+            assert_int_equal(kh_run2(&h, &d, &i), OSC_ERR_INDEX);
             char want[128];
             snprintf(want, sizeof want, "flat position %d: value %lld is out of range [-3, 2]",
                      positions[p], (long long)bad_values[b]);
@@ -925,7 +915,7 @@ static void test_gather_errors(void **state) {
     kh_init(&h, "GatherElements", 13);
     d = kh_tensor(OSC_INT32, 2, (int64_t[]){3, 3}, data);
     i = kh_tensor(OSC_INT64, 1, (int64_t[]){3}, idx);
-    assert_int_equal(run2(&h, &d, &i), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &d, &i), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "rank");
     kh_free(&h);
 
@@ -933,7 +923,7 @@ static void test_gather_errors(void **state) {
     kh_init(&h, "GatherElements", 13);
     d = kh_tensor(OSC_INT32, 2, (int64_t[]){3, 2}, data);
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 3}, idx);
-    assert_int_equal(run2(&h, &d, &i), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &d, &i), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "size 3 in dim 1");
     kh_free(&h);
 
@@ -942,21 +932,21 @@ static void test_gather_errors(void **state) {
     kh_attr_int(&h, "axis", -3);
     d = kh_tensor(OSC_INT32, 2, (int64_t[]){3, 3}, data);
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 3}, idx);
-    assert_int_equal(run2(&h, &d, &i), OSC_ERR_MODEL);
+    assert_int_equal(kh_run2(&h, &d, &i), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "[-2, 1]");
     kh_free(&h);
 
     /* float indices */
     kh_init(&h, "GatherElements", 13);
     i = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 3}, f);
-    assert_int_equal(run2(&h, &d, &i), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &d, &i), OSC_ERR_SHAPE);
     kh_free(&h);
 
     /* rank 0 data */
     kh_init(&h, "GatherElements", 13);
     d = kh_tensor(OSC_INT32, 0, NULL, data);
     i = kh_tensor(OSC_INT64, 0, NULL, idx);
-    assert_int_equal(run2(&h, &d, &i), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &d, &i), OSC_ERR_SHAPE);
     kh_free(&h);
 
     /* GatherElements has no 'reduction' */
@@ -970,7 +960,7 @@ static void test_gather_errors(void **state) {
     kh_init(&h, "GatherElements", 13);
     d = kh_tensor(OSC_INT32, 2, (int64_t[]){3, 3}, data);
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){2, 0}, NULL);
-    assert_int_equal(run2(&h, &d, &i), OSC_OK);
+    assert_int_equal(kh_run2(&h, &d, &i), OSC_OK);
     assert_int_equal(h.out.dims[0], 2);
     assert_int_equal(h.out.dims[1], 0);
     kh_free(&h);
@@ -979,7 +969,7 @@ static void test_gather_errors(void **state) {
     kh_init(&h, "GatherElements", 13);
     d = kh_tensor(OSC_INT32, 2, (int64_t[]){0, 3}, NULL);
     i = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 3}, idx);
-    assert_int_equal(run2(&h, &d, &i), OSC_ERR_INDEX);
+    assert_int_equal(kh_run2(&h, &d, &i), OSC_ERR_INDEX);
     kh_assert_msg_has(&h, "for axis 0 of size 0");
     kh_free(&h);
 }

@@ -27,21 +27,6 @@ static void init(kh *h, const char *op, int64_t opset, int64_t since) {
     assert_int_equal(h->kernel->since, since);
 }
 
-static osc_status run1(kh *h, const osc_tensor *a) {
-    const osc_tensor *in[1] = {a};
-    return kh_run(h, 1, in);
-}
-
-static osc_status run2(kh *h, const osc_tensor *a, const osc_tensor *b) {
-    const osc_tensor *in[2] = {a, b};
-    return kh_run(h, 2, in);
-}
-
-static osc_status run3(kh *h, const osc_tensor *a, const osc_tensor *b, const osc_tensor *c) {
-    const osc_tensor *in[3] = {a, b, c};
-    return kh_run(h, 3, in);
-}
-
 static void assert_shape(const osc_tensor *t, int32_t dtype, int32_t rank, const int64_t *dims) {
     assert_int_equal(t->dtype, dtype);
     assert_int_equal(t->rank, rank);
@@ -54,7 +39,7 @@ static void check_f32_bin(const char *op, int64_t opset, int64_t n, const float 
     kh h;
     kh_init(&h, op, opset);
     osc_tensor ta = vec(OSC_FLOAT, n, a), tb = vec(OSC_FLOAT, n, b);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, want, (size_t)n * sizeof *want);
     kh_free(&h);
 }
@@ -103,52 +88,52 @@ static void test_version_gating(void **state) {
     kh h;
     /* Add-13 lacks int8 (added in 14); Add-14 has it. */
     init(&h, "Add", 13, 13);
-    assert_int_equal(run2(&h, &a8, &a8), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run2(&h, &a8, &a8), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "dtype int8");
     kh_assert_msg_has(&h, "bfloat16");
     kh_free(&h);
     init(&h, "Add", 14, 14);
-    assert_int_equal(run2(&h, &a8, &a8), OSC_OK);
+    assert_int_equal(kh_run2(&h, &a8, &a8), OSC_OK);
     kh_free(&h);
     /* Add-7 lacks bfloat16 */
     init(&h, "Add", 7, 7);
-    assert_int_equal(run2(&h, &abf, &abf), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run2(&h, &abf, &abf), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     /* Less-7: floats only; Less-9: ints too */
     init(&h, "Less", 8, 7);
-    assert_int_equal(run2(&h, &a32, &a32), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run2(&h, &a32, &a32), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     init(&h, "Less", 9, 9);
-    assert_int_equal(run2(&h, &a32, &a32), OSC_OK);
+    assert_int_equal(kh_run2(&h, &a32, &a32), OSC_OK);
     kh_free(&h);
     /* Max-8: floats only; Max-12: ints */
     init(&h, "Max", 11, 8);
-    assert_int_equal(run2(&h, &a32, &a32), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run2(&h, &a32, &a32), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     /* Neg never takes unsigned */
     init(&h, "Neg", 13, 13);
-    assert_int_equal(run1(&h, &au8), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &au8), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     /* And takes bool only */
     init(&h, "And", 7, 7);
-    assert_int_equal(run2(&h, &au8, &au8), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run2(&h, &au8, &au8), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     /* Where-9 lacks bfloat16, Where-16 has it */
     static const uint8_t c[2] = {1, 0};
     osc_tensor tc = vec(OSC_BOOL, 2, c);
     init(&h, "Where", 9, 9);
-    assert_int_equal(run3(&h, &tc, &abf, &abf), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run3(&h, &tc, &abf, &abf), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     init(&h, "Where", 16, 16);
-    assert_int_equal(run3(&h, &tc, &abf, &abf), OSC_OK);
+    assert_int_equal(kh_run3(&h, &tc, &abf, &abf), OSC_OK);
     kh_free(&h);
     /* Identity-13 has no float8; 19 does */
     osc_tensor f8 = vec(OSC_FLOAT8E4M3FN, 2, u8);
     init(&h, "Identity", 13, 13);
-    assert_int_equal(run1(&h, &f8), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &f8), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     init(&h, "Identity", 19, 19);
-    assert_int_equal(run1(&h, &f8), OSC_OK);
+    assert_int_equal(kh_run1(&h, &f8), OSC_OK);
     assert_memory_equal(h.out.data, u8, 2);
     kh_free(&h);
 }
@@ -160,7 +145,7 @@ static void test_attributes(void **state) {
     kh h;
     init(&h, "Add", 14, 14);
     kh_attr_int(&h, "broadcast", 1); /* opset < 7 only */
-    assert_int_equal(run2(&h, &t, &t), OSC_ERR_MODEL);
+    assert_int_equal(kh_run2(&h, &t, &t), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "unknown attribute 'broadcast'");
     kh_free(&h);
     init(&h, "Mod", 13, 13);
@@ -193,16 +178,16 @@ static void test_bcast_scalar(void **state) {
     osc_tensor ta = vec(OSC_FLOAT, 3, a), ts = scalar(OSC_FLOAT, &s);
     kh h;
     init(&h, "Add", 14, 14);
-    assert_int_equal(run2(&h, &ta, &ts), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &ts), OSC_OK);
     assert_shape(&h.out, OSC_FLOAT, 1, (int64_t[]){3});
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
     init(&h, "Sub", 14, 14);
-    assert_int_equal(run2(&h, &ts, &ta), OSC_OK); /* scalar first */
+    assert_int_equal(kh_run2(&h, &ts, &ta), OSC_OK); /* scalar first */
     assert_memory_equal(h.out.data, want_rev, sizeof want_rev);
     kh_free(&h);
     init(&h, "Mul", 14, 14); /* scalar x scalar -> scalar */
-    assert_int_equal(run2(&h, &ts, &ts), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ts, &ts), OSC_OK);
     assert_int_equal(h.out.rank, 0);
     assert_true(((float *)h.out.data)[0] == 100.0f);
     kh_free(&h);
@@ -216,7 +201,7 @@ static void test_bcast_3x1_1x4(void **state) {
     osc_tensor tb = kh_tensor(OSC_INT32, 2, (int64_t[]){1, 4}, b);
     kh h;
     init(&h, "Add", 14, 14);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_shape(&h.out, OSC_INT32, 2, (int64_t[]){3, 4});
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
@@ -234,7 +219,7 @@ static void test_bcast_rank_mismatch(void **state) {
     osc_tensor tb = kh_tensor(OSC_INT64, 2, (int64_t[]){4, 1}, b);
     kh h;
     init(&h, "Sub", 14, 14);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_shape(&h.out, OSC_INT64, 3, (int64_t[]){2, 4, 3});
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
@@ -243,7 +228,7 @@ static void test_bcast_rank_mismatch(void **state) {
     static const double wxy[6] = {1, 2, 3, 2, 4, 6};
     osc_tensor tx = vec(OSC_DOUBLE, 3, x), ty = kh_tensor(OSC_DOUBLE, 2, (int64_t[]){2, 3}, y);
     init(&h, "Mul", 14, 14);
-    assert_int_equal(run2(&h, &tx, &ty), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tx, &ty), OSC_OK);
     assert_shape(&h.out, OSC_DOUBLE, 2, (int64_t[]){2, 3});
     assert_memory_equal(h.out.data, wxy, sizeof wxy);
     kh_free(&h);
@@ -256,20 +241,20 @@ static void test_bcast_zero_size(void **state) {
     osc_tensor tb = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 3}, b);
     kh h;
     init(&h, "Add", 14, 14);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_shape(&h.out, OSC_FLOAT, 2, (int64_t[]){0, 3});
     kh_free(&h);
     /* 0 against 1 gives 0; an integer division with an empty output checks no divisor */
     static const int32_t zero = 0;
     osc_tensor te = vec(OSC_INT32, 0, NULL), tz = vec(OSC_INT32, 1, &zero);
     init(&h, "Div", 14, 14);
-    assert_int_equal(run2(&h, &te, &tz), OSC_OK);
+    assert_int_equal(kh_run2(&h, &te, &tz), OSC_OK);
     assert_shape(&h.out, OSC_INT32, 1, (int64_t[]){0});
     kh_free(&h);
     /* 0 against 3 does not broadcast */
     osc_tensor t3 = vec(OSC_FLOAT, 3, b), t0 = vec(OSC_FLOAT, 0, NULL);
     init(&h, "Add", 14, 14);
-    assert_int_equal(run2(&h, &t0, &t3), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &t0, &t3), OSC_ERR_SHAPE);
     kh_free(&h);
 }
 
@@ -280,7 +265,7 @@ static void test_bcast_incompatible(void **state) {
     osc_tensor tb = vec(OSC_FLOAT, 2, b);
     kh h;
     init(&h, "Add", 14, 14);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "node 'n0' (Add-14)");
     kh_assert_msg_has(&h, "input 1 'B'");
     kh_assert_msg_has(&h, "[2,3]");
@@ -290,7 +275,7 @@ static void test_bcast_incompatible(void **state) {
     static const double d[2] = {0};
     osc_tensor td = vec(OSC_DOUBLE, 2, d), tf = vec(OSC_FLOAT, 2, b);
     init(&h, "Add", 14, 14);
-    assert_int_equal(run2(&h, &tf, &td), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tf, &td), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "must match");
     kh_free(&h);
 }
@@ -309,7 +294,7 @@ static void test_float_arith(void **state) {
     kh h;
     init(&h, "Div", 14, 14);
     osc_tensor ta = vec(OSC_FLOAT, 4, a), tb = vec(OSC_FLOAT, 4, b);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     const float *o = h.out.data;
     assert_true(o[0] == 3.0f && o[1] == -0.5f);
     assert_true(isnan(o[2]));
@@ -327,7 +312,7 @@ static void test_half_rounding(void **state) {
     osc_tensor ta = vec(OSC_FLOAT16, 2, a), tb = vec(OSC_FLOAT16, 2, b);
     kh h;
     init(&h, "Add", 14, 14);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
     /* bfloat16: the same with ulp 2^-7 and half-ulp 2^-8 (0x3b80) */
@@ -335,14 +320,14 @@ static void test_half_rounding(void **state) {
     static const uint16_t want_bf[2] = {0x3f80, 0x3f82};
     osc_tensor tc = vec(OSC_BFLOAT16, 2, c), td = vec(OSC_BFLOAT16, 2, d);
     init(&h, "Add", 14, 14);
-    assert_int_equal(run2(&h, &tc, &td), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tc, &td), OSC_OK);
     assert_memory_equal(h.out.data, want_bf, sizeof want_bf);
     kh_free(&h);
     /* float16 overflow: 60000 * 2 = Inf (0x7c00); 60000 is 0x7b53 */
     static const uint16_t big = 0x7b53, two = 0x4000, inf = 0x7c00;
     osc_tensor tbig = scalar(OSC_FLOAT16, &big), ttwo = scalar(OSC_FLOAT16, &two);
     init(&h, "Mul", 14, 14);
-    assert_int_equal(run2(&h, &tbig, &ttwo), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tbig, &ttwo), OSC_OK);
     assert_memory_equal(h.out.data, &inf, 2);
     kh_free(&h);
 }
@@ -354,34 +339,34 @@ static void test_int_wrap(void **state) {
     static const int8_t add8[3] = {-128, 127, -56}, mul8[3] = {127, -128, 16};
     osc_tensor ta = vec(OSC_INT8, 3, a8), tb = vec(OSC_INT8, 3, b8);
     init(&h, "Add", 14, 14);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, add8, sizeof add8);
     kh_free(&h);
     init(&h, "Mul", 14, 14); /* 10000 mod 256 = 16 */
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, mul8, sizeof mul8);
     kh_free(&h);
     static const uint8_t u0 = 0, u1 = 1, umax = 255;
     osc_tensor t0 = scalar(OSC_UINT8, &u0), t1 = scalar(OSC_UINT8, &u1);
     init(&h, "Sub", 14, 14);
-    assert_int_equal(run2(&h, &t0, &t1), OSC_OK);
+    assert_int_equal(kh_run2(&h, &t0, &t1), OSC_OK);
     assert_memory_equal(h.out.data, &umax, 1);
     kh_free(&h);
     static const uint16_t us = 65535, us_sq = 1; /* 65535^2 mod 2^16 = 1, no int overflow */
     osc_tensor tus = scalar(OSC_UINT16, &us);
     init(&h, "Mul", 14, 14);
-    assert_int_equal(run2(&h, &tus, &tus), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tus, &tus), OSC_OK);
     assert_memory_equal(h.out.data, &us_sq, 2);
     kh_free(&h);
     static const int64_t big[2] = {INT64_MAX, INT64_MIN}, one[2] = {1, 2};
     static const int64_t add64[2] = {INT64_MIN, INT64_MIN + 2}, mul64[2] = {INT64_MAX, 0};
     osc_tensor tbig = vec(OSC_INT64, 2, big), tone = vec(OSC_INT64, 2, one);
     init(&h, "Add", 7, 7);
-    assert_int_equal(run2(&h, &tbig, &tone), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tbig, &tone), OSC_OK);
     assert_memory_equal(h.out.data, add64, sizeof add64);
     kh_free(&h);
     init(&h, "Mul", 7, 7);
-    assert_int_equal(run2(&h, &tbig, &tone), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tbig, &tone), OSC_OK);
     assert_memory_equal(h.out.data, mul64, sizeof mul64);
     kh_free(&h);
 }
@@ -394,13 +379,13 @@ static void test_int_div(void **state) {
     osc_tensor ta = vec(OSC_INT32, 5, a), tb = vec(OSC_INT32, 5, b);
     kh h;
     init(&h, "Div", 14, 14);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
     static const uint64_t ua[2] = {UINT64_MAX, 9}, ub[2] = {2, 10}, uw[2] = {UINT64_MAX / 2, 0};
     osc_tensor tua = vec(OSC_UINT64, 2, ua), tub = vec(OSC_UINT64, 2, ub);
     init(&h, "Div", 7, 7);
-    assert_int_equal(run2(&h, &tua, &tub), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tua, &tub), OSC_OK);
     assert_memory_equal(h.out.data, uw, sizeof uw);
     kh_free(&h);
 }
@@ -415,7 +400,7 @@ static void test_div_by_zero(void **state) {
         kh h;
         kh_init(&h, k_ops[i], 14);
         if (i == 2) kh_attr_int(&h, "fmod", 1);
-        assert_int_equal(run2(&h, &ta, &tb), OSC_ERR_ARG);
+        assert_int_equal(kh_run2(&h, &ta, &tb), OSC_ERR_ARG);
         kh_assert_msg_has(&h, "input 1 'B'");
         kh_assert_msg_has(&h, "division by zero at flat position 2");
         kh_assert_untouched(&h.out);
@@ -432,30 +417,30 @@ static void test_mod(void **state) {
     osc_tensor ta = vec(OSC_INT32, 6, a), tb = vec(OSC_INT32, 6, b);
     kh h;
     init(&h, "Mod", 10, 10);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, np_mod, sizeof np_mod);
     kh_free(&h);
     init(&h, "Mod", 13, 13);
     kh_attr_int(&h, "fmod", 1);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, c_fmod, sizeof c_fmod);
     kh_free(&h);
     static const uint8_t ua[2] = {250, 7}, ub[2] = {7, 250}, uw[2] = {5, 7};
     osc_tensor tua = vec(OSC_UINT8, 2, ua), tub = vec(OSC_UINT8, 2, ub);
     init(&h, "Mod", 13, 13);
-    assert_int_equal(run2(&h, &tua, &tub), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tua, &tub), OSC_OK);
     assert_memory_equal(h.out.data, uw, sizeof uw);
     kh_free(&h);
     /* floats need fmod=1 */
     static const float fa[2] = {-7.5f, 7.5f}, fb[2] = {2.0f, -2.0f}, fw[2] = {-1.5f, 1.5f};
     osc_tensor tfa = vec(OSC_FLOAT, 2, fa), tfb = vec(OSC_FLOAT, 2, fb);
     init(&h, "Mod", 13, 13);
-    assert_int_equal(run2(&h, &tfa, &tfb), OSC_ERR_MODEL);
+    assert_int_equal(kh_run2(&h, &tfa, &tfb), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "fmod=1");
     kh_free(&h);
     init(&h, "Mod", 13, 13);
     kh_attr_int(&h, "fmod", 1);
-    assert_int_equal(run2(&h, &tfa, &tfb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tfa, &tfb), OSC_OK);
     assert_memory_equal(h.out.data, fw, sizeof fw);
     kh_free(&h);
 }
@@ -469,17 +454,17 @@ static void test_neg_abs_not(void **state) {
     osc_tensor ta = vec(OSC_INT8, 4, a);
     kh h;
     init(&h, "Neg", 7, 6);
-    assert_int_equal(run1(&h, &ta), OSC_OK);
+    assert_int_equal(kh_run1(&h, &ta), OSC_OK);
     assert_memory_equal(h.out.data, neg, sizeof neg);
     kh_free(&h);
     init(&h, "Abs", 13, 13);
-    assert_int_equal(run1(&h, &ta), OSC_OK);
+    assert_int_equal(kh_run1(&h, &ta), OSC_OK);
     assert_memory_equal(h.out.data, abs_, sizeof abs_);
     kh_free(&h);
     static const float f[3] = {-0.0f, -2.5f, 3.0f};
     osc_tensor tf = vec(OSC_FLOAT, 3, f);
     init(&h, "Abs", 13, 13);
-    assert_int_equal(run1(&h, &tf), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tf), OSC_OK);
     const float *o = h.out.data;
     assert_true(o[0] == 0.0f && !signbit(o[0]) && o[1] == 2.5f && o[2] == 3.0f);
     kh_free(&h);
@@ -487,17 +472,17 @@ static void test_neg_abs_not(void **state) {
     static const uint16_t neg16[2] = {0xbc00, 0x7e00}, abs16[2] = {0x3c00, 0x7e00};
     osc_tensor th = vec(OSC_FLOAT16, 2, h16);
     init(&h, "Neg", 13, 13);
-    assert_int_equal(run1(&h, &th), OSC_OK);
+    assert_int_equal(kh_run1(&h, &th), OSC_OK);
     assert_memory_equal(h.out.data, neg16, sizeof neg16);
     kh_free(&h);
     init(&h, "Abs", 13, 13);
-    assert_int_equal(run1(&h, &th), OSC_OK);
+    assert_int_equal(kh_run1(&h, &th), OSC_OK);
     assert_memory_equal(h.out.data, abs16, sizeof abs16);
     kh_free(&h);
     static const uint8_t b[3] = {0, 1, 1}, nb[3] = {1, 0, 0};
     osc_tensor tb = vec(OSC_BOOL, 3, b);
     init(&h, "Not", 7, 1);
-    assert_int_equal(run1(&h, &tb), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tb), OSC_OK);
     assert_int_equal(h.out.dtype, OSC_BOOL);
     assert_memory_equal(h.out.data, nb, sizeof nb);
     kh_free(&h);
@@ -526,7 +511,7 @@ static void test_compare(void **state) {
     for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
         kh h;
         kh_init(&h, k_cases[i].op, k_cases[i].opset);
-        assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+        assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
         assert_shape(&h.out, OSC_BOOL, 2, (int64_t[]){2, 3});
         assert_memory_equal(h.out.data, k_cases[i].want, 6);
         kh_free(&h);
@@ -538,7 +523,7 @@ static void test_compare(void **state) {
     for (int i = 0; i < 3; i++) {
         kh h;
         kh_init(&h, k_nan_ops[i], 16);
-        assert_int_equal(run2(&h, &tx, &ty), OSC_OK);
+        assert_int_equal(kh_run2(&h, &tx, &ty), OSC_OK);
         static const uint8_t none[2] = {0, 0};
         assert_memory_equal(h.out.data, none, 2);
         kh_free(&h);
@@ -549,7 +534,7 @@ static void test_compare(void **state) {
     osc_tensor thz = vec(OSC_FLOAT16, 2, hz), thw = vec(OSC_FLOAT16, 2, hw);
     kh h;
     init(&h, "Equal", 13, 13);
-    assert_int_equal(run2(&h, &thz, &thw), OSC_OK);
+    assert_int_equal(kh_run2(&h, &thz, &thw), OSC_OK);
     assert_memory_equal(h.out.data, heq, 2);
     kh_free(&h);
 }
@@ -562,11 +547,11 @@ static void test_equal_string(void **state) {
     osc_tensor ts = vec(OSC_STRING, 3, s), tt = vec(OSC_STRING, 3, t);
     kh h;
     init(&h, "Equal", 19, 19);
-    assert_int_equal(run2(&h, &ts, &tt), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ts, &tt), OSC_OK);
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
     init(&h, "Equal", 13, 13); /* strings from 19 on */
-    assert_int_equal(run2(&h, &ts, &tt), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run2(&h, &ts, &tt), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
 }
 
@@ -578,15 +563,15 @@ static void test_and_or(void **state) {
     osc_tensor ta = kh_tensor(OSC_BOOL, 2, (int64_t[]){2, 2}, a), tb = vec(OSC_BOOL, 2, b);
     kh h;
     init(&h, "And", 7, 7);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, and_, 4);
     kh_free(&h);
     init(&h, "Or", 7, 7);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, or_, 4);
     kh_free(&h);
     init(&h, "Equal", 7, 7);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, eq, 4);
     kh_free(&h);
 }
@@ -616,7 +601,7 @@ static void test_min_max(void **state) {
     kh_free(&h);
     /* one input: a copy */
     init(&h, "Min", 13, 13);
-    assert_int_equal(run1(&h, &ta), OSC_OK);
+    assert_int_equal(kh_run1(&h, &ta), OSC_OK);
     assert_memory_equal(h.out.data, a, sizeof a);
     kh_free(&h);
     /* integers, four inputs */
@@ -637,12 +622,12 @@ static void test_min_max(void **state) {
     static const uint16_t hmin[2] = {0x3c00, 0xc000};
     osc_tensor th1 = vec(OSC_FLOAT16, 2, h1), th2 = vec(OSC_FLOAT16, 2, h2);
     init(&h, "Min", 13, 13);
-    assert_int_equal(run2(&h, &th1, &th2), OSC_OK);
+    assert_int_equal(kh_run2(&h, &th1, &th2), OSC_OK);
     assert_memory_equal(h.out.data, hmin, sizeof hmin);
     kh_free(&h);
     /* Min-6/Max-6 do not broadcast */
     init(&h, "Max", 7, 6);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "opset 8");
     kh_free(&h);
     /* a missing input */
@@ -664,7 +649,7 @@ static void test_where(void **state) {
     osc_tensor ty = scalar(OSC_INT64, &y);
     kh h;
     init(&h, "Where", 16, 16);
-    assert_int_equal(run3(&h, &tc, &tx, &ty), OSC_OK);
+    assert_int_equal(kh_run3(&h, &tc, &tx, &ty), OSC_OK);
     assert_shape(&h.out, OSC_INT64, 2, (int64_t[]){2, 3});
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
@@ -674,7 +659,7 @@ static void test_where(void **state) {
     osc_tensor tc3 = vec(OSC_BOOL, 3, c3), txs = vec(OSC_STRING, 1, xs);
     osc_tensor tys = vec(OSC_STRING, 3, ys);
     init(&h, "Where", 9, 9);
-    assert_int_equal(run3(&h, &tc3, &txs, &tys), OSC_OK);
+    assert_int_equal(kh_run3(&h, &tc3, &txs, &tys), OSC_OK);
     const osc_string *o = h.out.data;
     assert_true(o[0].len == 1 && o[0].ptr[0] == 'a');
     assert_true(o[1].len == 1 && o[1].ptr[0] == 'x');
@@ -683,12 +668,12 @@ static void test_where(void **state) {
     /* the condition must be bool; shapes must broadcast */
     osc_tensor bad = vec(OSC_INT64, 3, x);
     init(&h, "Where", 16, 16);
-    assert_int_equal(run3(&h, &bad, &tx, &ty), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run3(&h, &bad, &tx, &ty), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "input 0 'condition'");
     kh_free(&h);
     osc_tensor tc2 = vec(OSC_BOOL, 2, c);
     init(&h, "Where", 16, 16);
-    assert_int_equal(run3(&h, &tc2, &tx, &ty), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run3(&h, &tc2, &tx, &ty), OSC_ERR_SHAPE);
     kh_free(&h);
 }
 
@@ -697,7 +682,7 @@ static void test_where(void **state) {
 static osc_status cast(kh *h, int64_t opset, int32_t to, const osc_tensor *in) {
     kh_init(h, "Cast", opset);
     kh_attr_int(h, "to", to);
-    return run1(h, in);
+    return kh_run1(h, in);
 }
 
 /* float -> int: truncation toward zero; NaN -> 0; out of range saturates (C leaves it
@@ -841,7 +826,7 @@ static void test_cast_float8(void **state) {
     kh_init(&h, "Cast", 19);
     kh_attr_int(&h, "to", OSC_FLOAT8E4M3FN);
     kh_attr_int(&h, "saturate", 0);
-    assert_int_equal(run1(&h, &tf), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tf), OSC_OK);
     assert_memory_equal(h.out.data, nosat, sizeof nosat);
     kh_free(&h);
     /* FNUZ, saturating: -Inf is NaN (0x80) in Cast-19..23, -max (0xff) from Cast-24 on */
@@ -883,7 +868,7 @@ static void test_cast_e8m0_float4(void **state) {
         kh_attr_int(&h, "to", OSC_FLOAT8E8M0);
         kh_attr_str(&h, "round_mode", k_cases[i].mode);
         kh_attr_int(&h, "saturate", k_cases[i].sat);
-        assert_int_equal(run1(&h, &tf), OSC_OK);
+        assert_int_equal(kh_run1(&h, &tf), OSC_OK);
         assert_memory_equal(h.out.data, k_cases[i].want, 5);
         kh_free(&h);
     }
@@ -943,7 +928,7 @@ static void test_identity(void **state) {
     osc_tensor ta = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 3}, a);
     kh h;
     init(&h, "Identity", 16, 16);
-    assert_int_equal(run1(&h, &ta), OSC_OK);
+    assert_int_equal(kh_run1(&h, &ta), OSC_OK);
     assert_shape(&h.out, OSC_INT64, 2, (int64_t[]){1, 3});
     assert_memory_equal(h.out.data, a, sizeof a);
     kh_free(&h);
@@ -957,7 +942,7 @@ static void test_identity(void **state) {
     static const uint8_t p[2] = {0x21, 0x03}; /* three int4 */
     osc_tensor tp = vec(OSC_INT4, 3, p);
     init(&h, "Identity", 21, 21);
-    assert_int_equal(run1(&h, &tp), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tp), OSC_OK);
     assert_memory_equal(h.out.data, p, 2);
     kh_free(&h);
 }

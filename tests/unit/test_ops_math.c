@@ -27,21 +27,6 @@ static void init(kh *h, const char *op, int64_t opset, int64_t since) {
                  (long long)h->kernel->since, (long long)since);
 }
 
-static osc_status run1(kh *h, const osc_tensor *a) {
-    const osc_tensor *in[1] = {a};
-    return kh_run(h, 1, in);
-}
-
-static osc_status run2(kh *h, const osc_tensor *a, const osc_tensor *b) {
-    const osc_tensor *in[2] = {a, b};
-    return kh_run(h, 2, in);
-}
-
-static osc_status run3(kh *h, const osc_tensor *a, const osc_tensor *b, const osc_tensor *c) {
-    const osc_tensor *in[3] = {a, b, c};
-    return kh_run(h, 3, in);
-}
-
 /* |got - want| <= rel * |want| (+ a tiny absolute floor); NaN matches NaN. */
 static void near(double got, double want, double rel, int i) {
     if (isnan(want) && isnan(got)) return;
@@ -56,7 +41,7 @@ static void check_f32(const char *op, int64_t opset, int64_t n, const float *x,
     kh h;
     kh_init(&h, op, opset);
     osc_tensor t = vec(OSC_FLOAT, n, x);
-    assert_int_equal(run1(&h, &t), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t), OSC_OK);
     assert_int_equal(h.out.dtype, OSC_FLOAT);
     for (int64_t i = 0; i < n; i++) near(((float *)h.out.data)[i], want[i], 1e-6, (int)i);
     kh_free(&h);
@@ -68,7 +53,7 @@ static void check_f64(const char *op, int64_t opset, int64_t n, const double *x,
     kh h;
     kh_init(&h, op, opset);
     osc_tensor t = vec(OSC_DOUBLE, n, x);
-    assert_int_equal(run1(&h, &t), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t), OSC_OK);
     assert_int_equal(h.out.dtype, OSC_DOUBLE);
     for (int64_t i = 0; i < n; i++) near(((double *)h.out.data)[i], want[i], 1e-14, (int)i);
     kh_free(&h);
@@ -145,15 +130,15 @@ static void test_relu(void **state) {
     osc_tensor t8 = vec(OSC_INT8, 4, i8), t64 = vec(OSC_INT64, 2, i64);
     kh h;
     init(&h, "Relu", 14, 14);
-    assert_int_equal(run1(&h, &t8), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t8), OSC_OK);
     assert_memory_equal(h.out.data, w8, sizeof w8);
     kh_free(&h);
     init(&h, "Relu", 20, 14);
-    assert_int_equal(run1(&h, &t64), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t64), OSC_OK);
     assert_memory_equal(h.out.data, w64, sizeof w64);
     kh_free(&h);
     init(&h, "Relu", 13, 13);
-    assert_int_equal(run1(&h, &t8), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &t8), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "dtype int8");
     kh_assert_msg_has(&h, "bfloat16");
     kh_assert_untouched(&h.out);
@@ -162,18 +147,18 @@ static void test_relu(void **state) {
     static const uint16_t bf[2] = {0xbf80, 0x4040}; /* -1, 3 */
     osc_tensor tb = vec(OSC_BFLOAT16, 2, bf);
     init(&h, "Relu", 13, 13);
-    assert_int_equal(run1(&h, &tb), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tb), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x0000);
     assert_int_equal(((uint16_t *)h.out.data)[1], 0x4040);
     kh_free(&h);
     init(&h, "Relu", 6, 6);
-    assert_int_equal(run1(&h, &tb), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &tb), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     /* unsigned integers are never a Relu type */
     static const uint8_t u8[1] = {1};
     osc_tensor tu = vec(OSC_UINT8, 1, u8);
     init(&h, "Relu", 14, 14);
-    assert_int_equal(run1(&h, &tu), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &tu), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
 }
 
@@ -187,7 +172,7 @@ static void test_leaky_elu_selu_celu(void **state) {
     init(&h, "LeakyRelu", 6, 6);
     kh_attr_float(&h, "alpha", 0.5f);
     osc_tensor t = vec(OSC_FLOAT, 3, x);
-    assert_int_equal(run1(&h, &t), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t), OSC_OK);
     assert_true(((float *)h.out.data)[0] == -1.0f);
     assert_true(((float *)h.out.data)[2] == 3.0f);
     kh_free(&h);
@@ -199,7 +184,7 @@ static void test_leaky_elu_selu_celu(void **state) {
     kh_attr_float(&h, "alpha", 2.0f);
     static const double xed[2] = {-1.0, 3.0};
     osc_tensor ted = vec(OSC_DOUBLE, 2, xed);
-    assert_int_equal(run1(&h, &ted), OSC_OK);
+    assert_int_equal(kh_run1(&h, &ted), OSC_OK);
     near(((double *)h.out.data)[0], -1.2642411176571153, 1e-14, 0);
     near(((double *)h.out.data)[1], 3.0, 0, 1);
     kh_free(&h);
@@ -212,7 +197,7 @@ static void test_leaky_elu_selu_celu(void **state) {
     kh_attr_float(&h, "gamma", 3.0f);
     kh_attr_ints(&h, "consumed_inputs", NULL, 0); /* the legacy hint of version 1 */
     osc_tensor ts = vec(OSC_FLOAT, 2, xs);
-    assert_int_equal(run1(&h, &ts), OSC_OK);
+    assert_int_equal(kh_run1(&h, &ts), OSC_OK);
     near(((float *)h.out.data)[0], 6 * -0.6321205588285577, 1e-6, 0);
     near(((float *)h.out.data)[1], 6.0, 0, 1);
     kh_free(&h);
@@ -221,7 +206,7 @@ static void test_leaky_elu_selu_celu(void **state) {
     kh_attr_float(&h, "alpha", 2.0f);
     static const float xc[3] = {-2.0f, 0.0f, 1.0f};
     osc_tensor tc = vec(OSC_FLOAT, 3, xc);
-    assert_int_equal(run1(&h, &tc), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tc), OSC_OK);
     near(((float *)h.out.data)[0], -1.2642411176571153, 1e-6, 0);
     near(((float *)h.out.data)[1], 0.0, 0, 1);
     near(((float *)h.out.data)[2], 1.0, 0, 2);
@@ -231,16 +216,16 @@ static void test_leaky_elu_selu_celu(void **state) {
     kh_attr_float(&h, "alpha", -1.0f);
     static const float xn[2] = {-1.0f, 1.0f};
     osc_tensor tn = vec(OSC_FLOAT, 2, xn);
-    assert_int_equal(run1(&h, &tn), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tn), OSC_OK);
     near(((float *)h.out.data)[0], -(2.718281828459045 - 1), 1e-6, 0);
     near(((float *)h.out.data)[1], 1.0, 0, 1);
     kh_free(&h);
     /* Celu-12 is float only; 28 adds float16, bfloat16 and double */
     init(&h, "Celu", 12, 12);
-    assert_int_equal(run1(&h, &ted), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &ted), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     init(&h, "Celu", 28, 28);
-    assert_int_equal(run1(&h, &ted), OSC_OK);
+    assert_int_equal(kh_run1(&h, &ted), OSC_OK);
     near(((double *)h.out.data)[0], -0.6321205588285577, 1e-14, 0);
     kh_free(&h);
     init(&h, "Celu", 12, 12);
@@ -266,7 +251,7 @@ static void test_sigmoid_family(void **state) {
     kh_attr_float(&h, "alpha", 0.5f);
     kh_attr_float(&h, "beta", 0.25f);
     osc_tensor th = vec(OSC_FLOAT, 4, xh);
-    assert_int_equal(run1(&h, &th), OSC_OK);
+    assert_int_equal(kh_run1(&h, &th), OSC_OK);
     static const float w_hs2[4] = {0.0f, 0.25f, 0.75f, 1.0f};
     assert_memory_equal(h.out.data, w_hs2, sizeof w_hs2);
     kh_free(&h);
@@ -299,12 +284,12 @@ static void test_gelu_erf(void **state) {
     init(&h, "Gelu", 20, 20);
     kh_attr_str(&h, "approximate", "none");
     osc_tensor t = vec(OSC_FLOAT, 3, x);
-    assert_int_equal(run1(&h, &t), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t), OSC_OK);
     for (int i = 0; i < 3; i++) near(((float *)h.out.data)[i], w_exact[i], 1e-6, i);
     kh_free(&h);
     init(&h, "Gelu", 20, 20);
     kh_attr_str(&h, "approximate", "tanh");
-    assert_int_equal(run1(&h, &t), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t), OSC_OK);
     for (int i = 0; i < 3; i++) near(((float *)h.out.data)[i], w_tanh[i], 1e-6, i);
     kh_free(&h);
     init(&h, "Gelu", 20, 20);
@@ -321,20 +306,20 @@ static void test_gelu_erf(void **state) {
     static const uint8_t u8[2] = {0, 200}, wu8[2] = {0, 1};
     osc_tensor t32 = vec(OSC_INT32, 5, i32), tu8 = vec(OSC_UINT8, 2, u8);
     init(&h, "Erf", 9, 9);
-    assert_int_equal(run1(&h, &t32), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t32), OSC_OK);
     assert_memory_equal(h.out.data, w32, sizeof w32);
     kh_free(&h);
     init(&h, "Erf", 12, 9);
-    assert_int_equal(run1(&h, &tu8), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tu8), OSC_OK);
     assert_memory_equal(h.out.data, wu8, sizeof wu8);
     kh_free(&h);
     init(&h, "Erf", 13, 13);
-    assert_int_equal(run1(&h, &t32), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &t32), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "input 0 'input'"); /* Erf's input is named 'input' */
     kh_free(&h);
     init(&h, "Gelu", 20, 20);
     kh_attr_str(&h, "approximate", "tanh");
-    assert_int_equal(run1(&h, &t32), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &t32), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "input 0 'X'");
     kh_free(&h);
 }
@@ -347,7 +332,7 @@ static void test_half_types(void **state) {
     osc_tensor th = vec(OSC_FLOAT16, 2, h05);
     kh h;
     init(&h, "Tanh", 6, 6);
-    assert_int_equal(run1(&h, &th), OSC_OK);
+    assert_int_equal(kh_run1(&h, &th), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x3765);
     assert_int_equal(((uint16_t *)h.out.data)[1], 0xb765);
     kh_free(&h);
@@ -356,35 +341,35 @@ static void test_half_types(void **state) {
     osc_tensor tm3 = vec(OSC_FLOAT16, 1, hm3);
     init(&h, "LeakyRelu", 16, 16);
     kh_attr_float(&h, "alpha", 0.1f);
-    assert_int_equal(run1(&h, &tm3), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tm3), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0xb4cd);
     kh_free(&h);
     /* bfloat16: Elu-22 at -1: e^-1 - 1 = -0.63212 -> 0xbf22 (-0.6328125) */
     static const uint16_t bm1[1] = {0xbf80};
     osc_tensor tb = vec(OSC_BFLOAT16, 1, bm1);
     init(&h, "Elu", 22, 22);
-    assert_int_equal(run1(&h, &tb), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tb), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0xbf22);
     kh_free(&h);
     init(&h, "Elu", 21, 6); /* no bfloat16 before 22 */
-    assert_int_equal(run1(&h, &tb), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &tb), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     /* Sigmoid float16 at 0 -> 0.5 exactly; Sqrt bfloat16 of 2 -> 1.4140625 (0x3fb5) */
     static const uint16_t h0[1] = {0x0000}, b2[1] = {0x4000};
     osc_tensor t0 = vec(OSC_FLOAT16, 1, h0), t2 = vec(OSC_BFLOAT16, 1, b2);
     init(&h, "Sigmoid", 13, 13);
-    assert_int_equal(run1(&h, &t0), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t0), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x3800);
     kh_free(&h);
     init(&h, "Sqrt", 13, 13);
-    assert_int_equal(run1(&h, &t2), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t2), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x3fb5);
     kh_free(&h);
     /* Round float16: 2.5 -> 2 (0x4000), 3.5 -> 4 (0x4400) */
     static const uint16_t hr[2] = {0x4100, 0x4300};
     osc_tensor tr = vec(OSC_FLOAT16, 2, hr);
     init(&h, "Round", 11, 11);
-    assert_int_equal(run1(&h, &tr), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tr), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x4000);
     assert_int_equal(((uint16_t *)h.out.data)[1], 0x4400);
     kh_free(&h);
@@ -445,12 +430,12 @@ static void test_unary_errors_and_inplace(void **state) {
     static const int32_t i32[2] = {1, 2};
     osc_tensor ti = vec(OSC_INT32, 2, i32);
     init(&h, "Exp", 13, 13);
-    assert_int_equal(run1(&h, &ti), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &ti), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "input 0 'input'");
     kh_assert_msg_has(&h, "dtype int32");
     kh_free(&h);
     init(&h, "Sqrt", 13, 13);
-    assert_int_equal(run1(&h, &ti), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &ti), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "input 0 'X'");
     kh_free(&h);
     /* run with an output of the wrong shape writes nothing */
@@ -481,7 +466,7 @@ static void test_unary_errors_and_inplace(void **state) {
     /* empty */
     osc_tensor te = kh_tensor(OSC_FLOAT, 2, (int64_t[]){0, 3}, NULL);
     init(&h, "Tanh", 13, 13);
-    assert_int_equal(run1(&h, &te), OSC_OK);
+    assert_int_equal(kh_run1(&h, &te), OSC_OK);
     assert_int_equal(h.out.rank, 2);
     assert_int_equal(h.out.dims[0], 0);
     kh_free(&h);
@@ -501,7 +486,7 @@ static void test_prelu(void **state) {
     osc_tensor tx = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, x), ts = vec(OSC_FLOAT, 3, s3);
     kh h;
     init(&h, "PRelu", 16, 16);
-    assert_int_equal(run2(&h, &tx, &ts), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tx, &ts), OSC_OK);
     assert_int_equal(h.out.rank, 2);
     assert_int_equal(h.out.dims[1], 3);
     assert_memory_equal(h.out.data, w3, sizeof w3);
@@ -511,13 +496,13 @@ static void test_prelu(void **state) {
     static const float w21[6] = {-0.5f, 2, -1.5f, -1, 5, -1.5f};
     osc_tensor t21 = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 1}, s21);
     init(&h, "PRelu", 7, 7);
-    assert_int_equal(run2(&h, &tx, &t21), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tx, &t21), OSC_OK);
     assert_memory_equal(h.out.data, w21, sizeof w21);
     kh_free(&h);
     /* slope [2] does not align with X's last dim 3 */
     osc_tensor t2 = vec(OSC_FLOAT, 2, s21);
     init(&h, "PRelu", 9, 9);
-    assert_int_equal(run2(&h, &tx, &t2), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tx, &t2), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 1 'slope'");
     kh_assert_untouched(&h.out);
     kh_free(&h);
@@ -525,7 +510,7 @@ static void test_prelu(void **state) {
     static const float s6[6] = {1, 1, 1, 1, 1, 1};
     osc_tensor t123 = kh_tensor(OSC_FLOAT, 3, (int64_t[]){1, 2, 3}, s6);
     init(&h, "PRelu", 16, 16);
-    assert_int_equal(run2(&h, &tx, &t123), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tx, &t123), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "does not broadcast to X's shape [2,3]");
     kh_free(&h);
     /* version 6: one element, or X's shape exactly */
@@ -533,28 +518,28 @@ static void test_prelu(void **state) {
     osc_tensor t11 = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 1}, s1);
     static const float w1[6] = {-0.5f, 2, -1.5f, -2, 5, -3};
     init(&h, "PRelu", 6, 6);
-    assert_int_equal(run2(&h, &tx, &t11), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tx, &t11), OSC_OK);
     assert_memory_equal(h.out.data, w1, sizeof w1);
     kh_free(&h);
     osc_tensor tsame = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, s6);
     init(&h, "PRelu", 1, 1);
     kh_attr_ints(&h, "consumed_inputs", NULL, 0);
-    assert_int_equal(run2(&h, &tx, &tsame), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tx, &tsame), OSC_OK);
     assert_memory_equal(h.out.data, x, sizeof x);
     kh_free(&h);
     init(&h, "PRelu", 6, 6);
-    assert_int_equal(run2(&h, &tx, &ts), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tx, &ts), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "before version 7");
     kh_free(&h);
     osc_tensor t32 = kh_tensor(OSC_FLOAT, 2, (int64_t[]){3, 2}, s6); /* same rank and count */
     init(&h, "PRelu", 6, 6);
-    assert_int_equal(run2(&h, &tx, &t32), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tx, &t32), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "[3,2]");
     kh_free(&h);
     osc_tensor tx13 = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 3}, x); /* slope [2,3] grows it */
     osc_tensor ts23 = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, s6);
     init(&h, "PRelu", 16, 16);
-    assert_int_equal(run2(&h, &tx13, &ts23), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tx13, &ts23), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "X's shape [1,3]");
     kh_free(&h);
     init(&h, "PRelu", 6, 6);
@@ -564,23 +549,23 @@ static void test_prelu(void **state) {
     static const int32_t xi[3] = {-3, 4, INT32_MIN}, si[1] = {2}, wi[3] = {-6, 4, 0};
     osc_tensor txi = vec(OSC_INT32, 3, xi), tsi = kh_tensor(OSC_INT32, 0, NULL, si);
     init(&h, "PRelu", 9, 9);
-    assert_int_equal(run2(&h, &txi, &tsi), OSC_OK);
+    assert_int_equal(kh_run2(&h, &txi, &tsi), OSC_OK);
     assert_memory_equal(h.out.data, wi, sizeof wi);
     kh_free(&h);
     static const uint64_t xu[2] = {5, UINT64_MAX}, su[1] = {3};
     osc_tensor txu = vec(OSC_UINT64, 2, xu), tsu = vec(OSC_UINT64, 1, su);
     init(&h, "PRelu", 16, 16);
-    assert_int_equal(run2(&h, &txu, &tsu), OSC_OK);
+    assert_int_equal(kh_run2(&h, &txu, &tsu), OSC_OK);
     assert_memory_equal(h.out.data, xu, sizeof xu);
     kh_free(&h);
     init(&h, "PRelu", 8, 7);
-    assert_int_equal(run2(&h, &txi, &tsi), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run2(&h, &txi, &tsi), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     /* bfloat16 from 16: -2 * 0.5 = -1 */
     static const uint16_t xb[2] = {0xc000, 0x4000}, sb[1] = {0x3f00};
     osc_tensor txb = vec(OSC_BFLOAT16, 2, xb), tsb = vec(OSC_BFLOAT16, 1, sb);
     init(&h, "PRelu", 16, 16);
-    assert_int_equal(run2(&h, &txb, &tsb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &txb, &tsb), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0xbf80);
     assert_int_equal(((uint16_t *)h.out.data)[1], 0x4000);
     kh_free(&h);
@@ -588,7 +573,7 @@ static void test_prelu(void **state) {
     static const uint16_t xh[2] = {0xc000, 0x4000}, sh[1] = {0x3800};
     osc_tensor txh = vec(OSC_FLOAT16, 2, xh), tsh = vec(OSC_FLOAT16, 1, sh);
     init(&h, "PRelu", 16, 16);
-    assert_int_equal(run2(&h, &txh, &tsh), OSC_OK);
+    assert_int_equal(kh_run2(&h, &txh, &tsh), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0xbc00);
     assert_int_equal(((uint16_t *)h.out.data)[1], 0x4000);
     kh_free(&h);
@@ -596,11 +581,11 @@ static void test_prelu(void **state) {
     static const double sd[1] = {0.5};
     osc_tensor tsd = vec(OSC_DOUBLE, 1, sd);
     init(&h, "PRelu", 16, 16);
-    assert_int_equal(run2(&h, &tx, &tsd), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tx, &tsd), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "slope");
     kh_free(&h);
     init(&h, "PRelu", 16, 16);
-    assert_int_equal(run1(&h, &tx), OSC_ERR_MODEL);
+    assert_int_equal(kh_run1(&h, &tx), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "slope");
     kh_free(&h);
     /* in place, and an empty X */
@@ -613,7 +598,7 @@ static void test_prelu(void **state) {
     kh_free(&h);
     osc_tensor te = kh_tensor(OSC_FLOAT, 2, (int64_t[]){0, 3}, NULL);
     init(&h, "PRelu", 16, 16);
-    assert_int_equal(run2(&h, &te, &ts), OSC_OK);
+    assert_int_equal(kh_run2(&h, &te, &ts), OSC_OK);
     assert_int_equal(h.out.dims[0], 0);
     kh_free(&h);
 }
@@ -655,7 +640,7 @@ static void test_round_half_even(void **state) {
     osc_tensor t = vec(OSC_FLOAT, 14, x);
     kh h;
     init(&h, "Round", 11, 11);
-    assert_int_equal(run1(&h, &t), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t), OSC_OK);
     const float *o = h.out.data;
     for (int i = 0; i < 14; i++) {
         if (isnan(want[i])) {
@@ -673,10 +658,10 @@ static void test_round_half_even(void **state) {
     static const uint16_t b[1] = {0x4020}; /* 2.5 */
     osc_tensor tb = vec(OSC_BFLOAT16, 1, b);
     init(&h, "Round", 21, 11);
-    assert_int_equal(run1(&h, &tb), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &tb), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     init(&h, "Round", 22, 22);
-    assert_int_equal(run1(&h, &tb), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tb), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x4000);
     kh_free(&h);
 }
@@ -693,24 +678,24 @@ static void test_sign(void **state) {
     osc_tensor t64 = vec(OSC_INT64, 2, i64);
     kh h;
     init(&h, "Sign", 9, 9);
-    assert_int_equal(run1(&h, &t8), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t8), OSC_OK);
     assert_memory_equal(h.out.data, w8, sizeof w8);
     kh_free(&h);
     init(&h, "Sign", 13, 13);
-    assert_int_equal(run1(&h, &tu), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tu), OSC_OK);
     assert_memory_equal(h.out.data, wu, sizeof wu);
     kh_free(&h);
     init(&h, "Sign", 13, 13);
-    assert_int_equal(run1(&h, &t64), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t64), OSC_OK);
     assert_memory_equal(h.out.data, w64, sizeof w64);
     kh_free(&h);
     static const uint16_t bf[2] = {0xc080, 0x0000}; /* -4, 0 */
     osc_tensor tb = vec(OSC_BFLOAT16, 2, bf);
     init(&h, "Sign", 12, 9);
-    assert_int_equal(run1(&h, &tb), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &tb), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     init(&h, "Sign", 13, 13);
-    assert_int_equal(run1(&h, &tb), OSC_OK);
+    assert_int_equal(kh_run1(&h, &tb), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0xbf80);
     assert_int_equal(((uint16_t *)h.out.data)[1], 0x0000);
     kh_free(&h);
@@ -719,7 +704,7 @@ static void test_sign(void **state) {
 /* ---- IsInf, IsNaN ---- */
 
 static void check_bool(kh *h, const osc_tensor *x, const uint8_t *want, int64_t n) {
-    assert_int_equal(run1(h, x), OSC_OK);
+    assert_int_equal(kh_run1(h, x), OSC_OK);
     assert_int_equal(h->out.dtype, OSC_BOOL);
     assert_memory_equal(h->out.data, want, (size_t)n);
     kh_free(h);
@@ -754,7 +739,7 @@ static void test_isinf_isnan(void **state) {
     static const uint16_t h16[4] = {0x7c00, 0xfc00, 0x7e00, 0x7bff};
     osc_tensor th = vec(OSC_FLOAT16, 4, h16);
     init(&h, "IsInf", 19, 10);
-    assert_int_equal(run1(&h, &th), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &th), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "dtype float16");
     kh_free(&h);
     init(&h, "IsInf", 20, 20);
@@ -764,7 +749,7 @@ static void test_isinf_isnan(void **state) {
     static const uint16_t b16[3] = {0x7f80, 0x7fc0, 0x3f80};
     osc_tensor tb = vec(OSC_BFLOAT16, 3, b16);
     init(&h, "IsNaN", 12, 9);
-    assert_int_equal(run1(&h, &tb), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &tb), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     init(&h, "IsNaN", 13, 13);
     check_bool(&h, &tb, (const uint8_t[]){0, 1, 0}, 3);
@@ -797,7 +782,7 @@ static void test_isinf_isnan(void **state) {
     init(&h, "IsNaN", 20, 20);
     check_bool(&h, &tz5, (const uint8_t[]){1, 0}, 2);
     init(&h, "IsNaN", 19, 13);
-    assert_int_equal(run1(&h, &t5), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &t5), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     /* attributes */
     init(&h, "IsInf", 10, 10);
@@ -827,18 +812,18 @@ static void test_clip_attributes(void **state) {
     init(&h, "Clip", 6, 6);
     kh_attr_float(&h, "min", -1.0f);
     kh_attr_float(&h, "max", 1.0f);
-    assert_int_equal(run1(&h, &t), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t), OSC_OK);
     const float *o = h.out.data;
     assert_true(o[0] == -1.0f && o[1] == 0.5f && o[2] == 1.0f && isnan(o[3]) && o[4] == 1.0f);
     kh_free(&h);
     init(&h, "Clip", 6, 6); /* max only */
     kh_attr_float(&h, "max", 0.0f);
-    assert_int_equal(run1(&h, &t), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t), OSC_OK);
     o = h.out.data;
     assert_true(o[0] == -2.0f && o[1] == 0.0f && o[2] == 0.0f && isnan(o[3]) && o[4] == 0.0f);
     kh_free(&h);
     init(&h, "Clip", 10, 6); /* no bounds: unchanged, Inf included */
-    assert_int_equal(run1(&h, &t), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t), OSC_OK);
     o = h.out.data;
     assert_true(o[0] == -2.0f && o[2] == 3.0f && isnan(o[3]) && o[4] == INFINITY);
     kh_free(&h);
@@ -849,7 +834,7 @@ static void test_clip_attributes(void **state) {
     kh_attr_float(&h, "min", 0.1f);
     kh_attr_float(&h, "max", 0.7f);
     kh_attr_ints(&h, "consumed_inputs", NULL, 0);
-    assert_int_equal(run1(&h, &th), OSC_OK);
+    assert_int_equal(kh_run1(&h, &th), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x2e66); /* 0.0999755859375 */
     assert_int_equal(((uint16_t *)h.out.data)[1], 0x399a); /* 0.7001953125 */
     kh_free(&h);
@@ -859,7 +844,7 @@ static void test_clip_attributes(void **state) {
     init(&h, "Clip", 6, 6);
     kh_attr_float(&h, "min", 2.0f);
     kh_attr_float(&h, "max", 1.0f);
-    assert_int_equal(run1(&h, &td), OSC_OK);
+    assert_int_equal(kh_run1(&h, &td), OSC_OK);
     assert_true(((double *)h.out.data)[0] == 1.0 && ((double *)h.out.data)[1] == 1.0);
     kh_free(&h);
     /* attribute errors */
@@ -876,7 +861,7 @@ static void test_clip_attributes(void **state) {
     static const int32_t i32[1] = {1};
     osc_tensor ti = vec(OSC_INT32, 1, i32);
     init(&h, "Clip", 6, 6);
-    assert_int_equal(run1(&h, &ti), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run1(&h, &ti), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
 }
 
@@ -887,31 +872,31 @@ static void test_clip_inputs(void **state) {
     osc_tensor tlo = kh_tensor(OSC_FLOAT, 0, NULL, &lo), thi = kh_tensor(OSC_FLOAT, 0, NULL, &hi);
     kh h;
     init(&h, "Clip", 11, 11);
-    assert_int_equal(run3(&h, &t, &tlo, &thi), OSC_OK);
+    assert_int_equal(kh_run3(&h, &t, &tlo, &thi), OSC_OK);
     const float *o = h.out.data;
     assert_true(o[0] == -1.0f && o[1] == 0.5f && o[2] == 1.0f && isnan(o[3]));
     kh_free(&h);
     init(&h, "Clip", 13, 13); /* min only (two inputs) */
-    assert_int_equal(run2(&h, &t, &tlo), OSC_OK);
+    assert_int_equal(kh_run2(&h, &t, &tlo), OSC_OK);
     o = h.out.data;
     assert_true(o[0] == -1.0f && o[2] == 3.0f);
     kh_free(&h);
     init(&h, "Clip", 13, 13); /* min omitted, max given */
-    assert_int_equal(run3(&h, &t, NULL, &thi), OSC_OK);
+    assert_int_equal(kh_run3(&h, &t, NULL, &thi), OSC_OK);
     o = h.out.data;
     assert_true(o[0] == -2.0f && o[2] == 1.0f);
     kh_free(&h);
     init(&h, "Clip", 13, 13); /* max omitted as the last of three inputs */
-    assert_int_equal(run3(&h, &t, &tlo, NULL), OSC_OK);
+    assert_int_equal(kh_run3(&h, &t, &tlo, NULL), OSC_OK);
     o = h.out.data;
     assert_true(o[0] == -1.0f && o[2] == 3.0f);
     kh_free(&h);
     init(&h, "Clip", 13, 13); /* data only */
-    assert_int_equal(run1(&h, &t), OSC_OK);
+    assert_int_equal(kh_run1(&h, &t), OSC_OK);
     assert_memory_equal(h.out.data, x, 3 * sizeof(float));
     kh_free(&h);
     init(&h, "Clip", 13, 13); /* min > max: max */
-    assert_int_equal(run3(&h, &t, &thi, &tlo), OSC_OK);
+    assert_int_equal(kh_run3(&h, &t, &thi, &tlo), OSC_OK);
     o = h.out.data;
     assert_true(o[0] == -1.0f && o[1] == -1.0f && o[2] == -1.0f);
     kh_free(&h);
@@ -921,27 +906,27 @@ static void test_clip_inputs(void **state) {
     osc_tensor t8 = vec(OSC_INT8, 4, x8), tlo8 = vec(OSC_INT8, 1, &lo8);
     osc_tensor thi8 = kh_tensor(OSC_INT8, 0, NULL, &hi8);
     init(&h, "Clip", 12, 12);
-    assert_int_equal(run3(&h, &t8, &tlo8, &thi8), OSC_OK);
+    assert_int_equal(kh_run3(&h, &t8, &tlo8, &thi8), OSC_OK);
     assert_memory_equal(h.out.data, w8, sizeof w8);
     kh_free(&h);
     init(&h, "Clip", 11, 11);
-    assert_int_equal(run3(&h, &t8, &tlo8, &thi8), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run3(&h, &t8, &tlo8, &thi8), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     static const uint64_t xu[3] = {0, 1000, UINT64_MAX}, hiu = 999;
     static const uint64_t wu[3] = {0, 999, 999};
     osc_tensor tu = vec(OSC_UINT64, 3, xu), thiu = kh_tensor(OSC_UINT64, 0, NULL, &hiu);
     init(&h, "Clip", 13, 13);
-    assert_int_equal(run3(&h, &tu, NULL, &thiu), OSC_OK);
+    assert_int_equal(kh_run3(&h, &tu, NULL, &thiu), OSC_OK);
     assert_memory_equal(h.out.data, wu, sizeof wu);
     kh_free(&h);
     /* bfloat16 from 13: 3 clipped to 2 */
     static const uint16_t xb[2] = {0x4040, 0x3f80}, hib = 0x4000;
     osc_tensor tb = vec(OSC_BFLOAT16, 2, xb), thib = kh_tensor(OSC_BFLOAT16, 0, NULL, &hib);
     init(&h, "Clip", 12, 12);
-    assert_int_equal(run3(&h, &tb, NULL, &thib), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run3(&h, &tb, NULL, &thib), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     init(&h, "Clip", 13, 13);
-    assert_int_equal(run3(&h, &tb, NULL, &thib), OSC_OK);
+    assert_int_equal(kh_run3(&h, &tb, NULL, &thib), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x4000);
     assert_int_equal(((uint16_t *)h.out.data)[1], 0x3f80);
     kh_free(&h);
@@ -949,21 +934,21 @@ static void test_clip_inputs(void **state) {
     static const double lod = -1.0;
     osc_tensor tlod = kh_tensor(OSC_DOUBLE, 0, NULL, &lod);
     init(&h, "Clip", 13, 13);
-    assert_int_equal(run2(&h, &t, &tlod), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &t, &tlod), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "min");
     kh_assert_untouched(&h.out);
     kh_free(&h);
     static const float two[2] = {0, 1};
     osc_tensor t2 = vec(OSC_FLOAT, 2, two);
     init(&h, "Clip", 13, 13);
-    assert_int_equal(run3(&h, &t, &tlo, &t2), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run3(&h, &t, &tlo, &t2), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 2 'max'");
     kh_assert_msg_has(&h, "[2]");
     kh_assert_untouched(&h.out);
     kh_free(&h);
     osc_tensor tnull = kh_tensor(OSC_FLOAT, 0, NULL, NULL);
     init(&h, "Clip", 13, 13);
-    assert_int_equal(run2(&h, &t, &tnull), OSC_ERR_ARG);
+    assert_int_equal(kh_run2(&h, &t, &tnull), OSC_ERR_ARG);
     kh_assert_msg_has(&h, "input 1 'min' buffer");
     kh_assert_untouched(&h.out);
     kh_free(&h);
@@ -990,7 +975,7 @@ static void test_pow_float(void **state) {
     osc_tensor tx = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 1}, x), ty = vec(OSC_FLOAT, 3, y);
     kh h;
     init(&h, "Pow", 7, 7);
-    assert_int_equal(run2(&h, &tx, &ty), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tx, &ty), OSC_OK);
     assert_int_equal(h.out.rank, 2);
     assert_int_equal(h.out.dims[0], 2);
     assert_int_equal(h.out.dims[1], 3);
@@ -1000,25 +985,25 @@ static void test_pow_float(void **state) {
     static const double xd[3] = {0.0, -8.0, 4.0}, yd[3] = {-1.0, 1.0 / 3, 0.5};
     osc_tensor txd = vec(OSC_DOUBLE, 3, xd), tyd = vec(OSC_DOUBLE, 3, yd);
     init(&h, "Pow", 13, 13);
-    assert_int_equal(run2(&h, &txd, &tyd), OSC_OK);
+    assert_int_equal(kh_run2(&h, &txd, &tyd), OSC_OK);
     const double *od = h.out.data;
     assert_true(isinf(od[0]) && isnan(od[1]) && od[2] == 2.0);
     kh_free(&h);
     /* before 12 the exponent has the base's dtype */
     init(&h, "Pow", 11, 7);
-    assert_int_equal(run2(&h, &tx, &tyd), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tx, &tyd), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "they must match");
     kh_free(&h);
     /* a broadcast mismatch */
     static const float y2[2] = {1, 2};
     osc_tensor tx3 = vec(OSC_FLOAT, 3, y), ty2 = vec(OSC_FLOAT, 2, y2);
     init(&h, "Pow", 15, 15);
-    assert_int_equal(run2(&h, &tx3, &ty2), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tx3, &ty2), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "does not broadcast");
     kh_free(&h);
     /* missing exponent */
     init(&h, "Pow", 15, 15);
-    assert_int_equal(run1(&h, &tx3), OSC_ERR_MODEL);
+    assert_int_equal(kh_run1(&h, &tx3), OSC_ERR_MODEL);
     kh_free(&h);
     init(&h, "Pow", 15, 15);
     kh_attr_int(&h, "broadcast", 1);
@@ -1026,7 +1011,7 @@ static void test_pow_float(void **state) {
     /* empty */
     osc_tensor te = kh_tensor(OSC_FLOAT, 2, (int64_t[]){0, 3}, NULL);
     init(&h, "Pow", 15, 15);
-    assert_int_equal(run2(&h, &te, &ty), OSC_OK);
+    assert_int_equal(kh_run2(&h, &te, &ty), OSC_OK);
     assert_int_equal(h.out.dims[0], 0);
     kh_free(&h);
     /* a row longer than one chunk (256) of the loaders: 600 elements */
@@ -1034,7 +1019,7 @@ static void test_pow_float(void **state) {
     for (int i = 0; i < 600; i++) big[i] = (float)(i % 7);
     osc_tensor tbig = vec(OSC_FLOAT, 600, big), ttwo = kh_tensor(OSC_FLOAT, 0, NULL, &two);
     init(&h, "Pow", 15, 15);
-    assert_int_equal(run2(&h, &tbig, &ttwo), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tbig, &ttwo), OSC_OK);
     for (int i = 0; i < 600; i++)
         assert_true(((float *)h.out.data)[i] == (float)((i % 7) * (i % 7)));
     kh_free(&h);
@@ -1049,7 +1034,7 @@ static void test_pow_mixed_types(void **state) {
     static const float wf[3] = {8.0f, 4.0f, -27.0f};
     osc_tensor txf = vec(OSC_FLOAT, 3, xf), tyi = vec(OSC_INT64, 3, yi);
     init(&h, "Pow", 12, 12);
-    assert_int_equal(run2(&h, &txf, &tyi), OSC_OK);
+    assert_int_equal(kh_run2(&h, &txf, &tyi), OSC_OK);
     assert_int_equal(h.out.dtype, OSC_FLOAT);
     assert_memory_equal(h.out.data, wf, sizeof wf);
     kh_free(&h);
@@ -1059,7 +1044,7 @@ static void test_pow_mixed_types(void **state) {
     static const int32_t wi[6] = {1, 3, INT32_MAX, INT32_MIN, 0, 0};
     osc_tensor txi = vec(OSC_INT32, 6, xi), tyf = vec(OSC_FLOAT, 6, yf);
     init(&h, "Pow", 15, 15);
-    assert_int_equal(run2(&h, &txi, &tyf), OSC_OK);
+    assert_int_equal(kh_run2(&h, &txi, &tyf), OSC_OK);
     assert_int_equal(h.out.dtype, OSC_INT32);
     assert_memory_equal(h.out.data, wi, sizeof wi);
     kh_free(&h);
@@ -1069,7 +1054,7 @@ static void test_pow_mixed_types(void **state) {
     static const int64_t wl[2] = {INT64_MAX, INT64_MIN};
     osc_tensor txl = vec(OSC_INT64, 2, xl), tyl = vec(OSC_DOUBLE, 2, yl);
     init(&h, "Pow", 13, 13);
-    assert_int_equal(run2(&h, &txl, &tyl), OSC_OK);
+    assert_int_equal(kh_run2(&h, &txl, &tyl), OSC_OK);
     assert_memory_equal(h.out.data, wl, sizeof wl);
     kh_free(&h);
     /* integer powers are exact and wrap; negative exponents truncate 1/x^n */
@@ -1078,7 +1063,7 @@ static void test_pow_mixed_types(void **state) {
     static const int64_t wa[8] = {81, -8, 4611686018427387904LL, 1, -1, 1, 0, 0};
     osc_tensor txa = vec(OSC_INT64, 8, xa), tya = vec(OSC_INT64, 8, ya);
     init(&h, "Pow", 12, 12);
-    assert_int_equal(run2(&h, &txa, &tya), OSC_OK);
+    assert_int_equal(kh_run2(&h, &txa, &tya), OSC_OK);
     assert_memory_equal(h.out.data, wa, sizeof wa);
     kh_free(&h);
     static const int32_t x31[2] = {2, 3};
@@ -1087,7 +1072,7 @@ static void test_pow_mixed_types(void **state) {
     static const int32_t w31[2] = {INT32_MIN, 1870418611};
     osc_tensor tx31 = vec(OSC_INT32, 2, x31), ty31 = vec(OSC_INT8, 2, y31);
     init(&h, "Pow", 15, 15);
-    assert_int_equal(run2(&h, &tx31, &ty31), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tx31, &ty31), OSC_OK);
     assert_memory_equal(h.out.data, w31, sizeof w31);
     kh_free(&h);
     /* an unsigned exponent: never negative, 2^(2^63) wraps to 0, 3^uint64 exact mod 2^32 */
@@ -1095,14 +1080,14 @@ static void test_pow_mixed_types(void **state) {
     static const int32_t xu[3] = {2, 2, 0}, wu[3] = {8, 0, 1};
     osc_tensor txu = vec(OSC_INT32, 3, xu), tyu = vec(OSC_UINT64, 3, yu);
     init(&h, "Pow", 12, 12);
-    assert_int_equal(run2(&h, &txu, &tyu), OSC_OK);
+    assert_int_equal(kh_run2(&h, &txu, &tyu), OSC_OK);
     assert_memory_equal(h.out.data, wu, sizeof wu);
     kh_free(&h);
     /* 0 to a negative integer power: refused before anything is written, naming the element */
     static const int64_t xz[3] = {2, 0, 0}, yz[1] = {-1};
     osc_tensor txz = vec(OSC_INT64, 3, xz), tyz = vec(OSC_INT64, 1, yz);
     init(&h, "Pow", 15, 15);
-    assert_int_equal(run2(&h, &txz, &tyz), OSC_ERR_ARG);
+    assert_int_equal(kh_run2(&h, &txz, &tyz), OSC_ERR_ARG);
     kh_assert_msg_has(&h, "output element 1");
     kh_assert_untouched(&h.out);
     kh_free(&h);
@@ -1110,32 +1095,32 @@ static void test_pow_mixed_types(void **state) {
     static const uint16_t xh[1] = {0x4000}, yh[1] = {0x3800};
     osc_tensor txh = vec(OSC_FLOAT16, 1, xh), tyh = vec(OSC_FLOAT16, 1, yh);
     init(&h, "Pow", 12, 12);
-    assert_int_equal(run2(&h, &txh, &tyh), OSC_OK);
+    assert_int_equal(kh_run2(&h, &txh, &tyh), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x3da8);
     kh_free(&h);
     /* bfloat16: a base from 13, an exponent from 15 */
     static const uint16_t xb[1] = {0x4040}, yb[1] = {0x4000}; /* 3, 2 */
     osc_tensor txb = vec(OSC_BFLOAT16, 1, xb), tyb = vec(OSC_BFLOAT16, 1, yb);
     init(&h, "Pow", 12, 12);
-    assert_int_equal(run2(&h, &txb, &tyh), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run2(&h, &txb, &tyh), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     init(&h, "Pow", 14, 13);
-    assert_int_equal(run2(&h, &txb, &tyh), OSC_OK);
+    assert_int_equal(kh_run2(&h, &txb, &tyh), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x3fde); /* 3^0.5 = 1.732 -> 1.734375 */
     kh_free(&h);
     init(&h, "Pow", 14, 13);
-    assert_int_equal(run2(&h, &txb, &tyb), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run2(&h, &txb, &tyb), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "input 1 'Y'");
     kh_free(&h);
     init(&h, "Pow", 15, 15);
-    assert_int_equal(run2(&h, &txb, &tyb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &txb, &tyb), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x4110); /* 9 */
     kh_free(&h);
     /* no integer base other than int32/int64 */
     static const uint8_t xu8[1] = {2};
     osc_tensor txu8 = vec(OSC_UINT8, 1, xu8);
     init(&h, "Pow", 15, 15);
-    assert_int_equal(run2(&h, &txu8, &tyi), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run2(&h, &txu8, &tyi), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
 }
 
@@ -1150,60 +1135,60 @@ static void test_pow_legacy(void **state) {
     kh h;
     init(&h, "Pow", 6, 1);
     kh_attr_int(&h, "broadcast", 1);
-    assert_int_equal(run2(&h, &tx, &ty3), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tx, &ty3), OSC_OK);
     static const float w3[6] = {1, 2, 9, 1, 5, 36};
     assert_memory_equal(h.out.data, w3, sizeof w3);
     kh_free(&h);
     init(&h, "Pow", 1, 1);
     kh_attr_int(&h, "broadcast", 1);
     kh_attr_int(&h, "axis", 0);
-    assert_int_equal(run2(&h, &tx, &ty2), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tx, &ty2), OSC_OK);
     static const float w2[6] = {1, 4, 9, 1, 1, 1};
     assert_memory_equal(h.out.data, w2, sizeof w2);
     kh_free(&h);
     init(&h, "Pow", 1, 1);
     kh_attr_int(&h, "broadcast", 1);
     kh_attr_int(&h, "axis", -2); /* the same, counted from the end */
-    assert_int_equal(run2(&h, &tx, &ty2), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tx, &ty2), OSC_OK);
     assert_memory_equal(h.out.data, w2, sizeof w2);
     kh_free(&h);
     init(&h, "Pow", 1, 1);
     kh_attr_int(&h, "broadcast", 1);
-    assert_int_equal(run2(&h, &tx, &ty11), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tx, &ty11), OSC_OK);
     static const float w1[6] = {1, 4, 9, 16, 25, 36};
     assert_memory_equal(h.out.data, w1, sizeof w1);
     assert_int_equal(h.out.rank, 2);
     kh_free(&h);
     init(&h, "Pow", 1, 1); /* broadcast=0: the shapes must match */
-    assert_int_equal(run2(&h, &tx, &ty3), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tx, &ty3), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "broadcast=0");
     kh_assert_untouched(&h.out);
     kh_free(&h);
     static const float y6[6] = {1, 1, 1, 1, 1, 1};
     osc_tensor ty6 = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, y6);
     init(&h, "Pow", 1, 1);
-    assert_int_equal(run2(&h, &tx, &ty6), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tx, &ty6), OSC_OK);
     assert_memory_equal(h.out.data, x, sizeof x);
     kh_free(&h);
     init(&h, "Pow", 1, 1); /* Y [2] does not end X's shape [2,3] */
     kh_attr_int(&h, "broadcast", 1);
-    assert_int_equal(run2(&h, &tx, &ty2), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tx, &ty2), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "from axis 1");
     kh_free(&h);
     init(&h, "Pow", 1, 1); /* axis past the end */
     kh_attr_int(&h, "broadcast", 1);
     kh_attr_int(&h, "axis", 2);
-    assert_int_equal(run2(&h, &tx, &ty2), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tx, &ty2), OSC_ERR_SHAPE);
     kh_free(&h);
     osc_tensor ty123 = kh_tensor(OSC_FLOAT, 3, (int64_t[]){1, 2, 3}, y6);
     init(&h, "Pow", 1, 1); /* Y of a higher rank */
     kh_attr_int(&h, "broadcast", 1);
-    assert_int_equal(run2(&h, &tx, &ty123), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tx, &ty123), OSC_ERR_SHAPE);
     kh_free(&h);
     init(&h, "Pow", 1, 1); /* axis before the start */
     kh_attr_int(&h, "broadcast", 1);
     kh_attr_int(&h, "axis", -5);
-    assert_int_equal(run2(&h, &tx, &ty2), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tx, &ty2), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "from axis -3");
     kh_free(&h);
     init(&h, "Pow", 1, 1);

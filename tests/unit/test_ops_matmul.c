@@ -27,16 +27,6 @@ static void init(kh *h, const char *op, int64_t opset, int64_t since) {
     assert_int_equal(h->kernel->since, since);
 }
 
-static osc_status run2(kh *h, const osc_tensor *a, const osc_tensor *b) {
-    const osc_tensor *in[2] = {a, b};
-    return kh_run(h, 2, in);
-}
-
-static osc_status run3(kh *h, const osc_tensor *a, const osc_tensor *b, const osc_tensor *c) {
-    const osc_tensor *in[3] = {a, b, c};
-    return kh_run(h, 3, in);
-}
-
 static void assert_shape(const osc_tensor *t, int32_t dtype, int32_t rank, const int64_t *dims) {
     assert_int_equal(t->dtype, dtype);
     assert_int_equal(t->rank, rank);
@@ -79,7 +69,7 @@ static void test_matmul_2d_by_hand(void **state) {
     osc_tensor ta = tens(OSC_FLOAT, 2, da, a), tb = tens(OSC_FLOAT, 2, db, b);
     kh h;
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_shape(&h.out, OSC_FLOAT, 2, dy);
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
@@ -89,7 +79,7 @@ static void test_matmul_2d_by_hand(void **state) {
     ta = tens(OSC_DOUBLE, 2, da, ad);
     tb = tens(OSC_DOUBLE, 2, db, bd);
     init(&h, "MatMul", 1, 1);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, wantd, sizeof wantd);
     kh_free(&h);
 }
@@ -102,21 +92,21 @@ static void test_matmul_1d(void **state) {
     /* 1-D x 1-D: the dot product, a scalar */
     osc_tensor tv = tens(OSC_FLOAT, 1, &d3, v);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &tv, &tv), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tv, &tv), OSC_OK);
     assert_int_equal(h.out.rank, 0);
     assert_true(((float *)h.out.data)[0] == 14);
     kh_free(&h);
     /* 1-D x 2-D: [1,2,3] x [[1,2],[3,4],[5,6]] = [22, 28], shape [2] */
     osc_tensor t32 = tens(OSC_FLOAT, 2, d32, m);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &tv, &t32), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tv, &t32), OSC_OK);
     assert_shape(&h.out, OSC_FLOAT, 1, &d2);
     assert_true(((float *)h.out.data)[0] == 22 && ((float *)h.out.data)[1] == 28);
     kh_free(&h);
     /* 2-D x 1-D: [[1,2,3],[4,5,6]] x [1,2,3] = [14, 32] */
     osc_tensor t23 = tens(OSC_FLOAT, 2, d23, m);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &t23, &tv), OSC_OK);
+    assert_int_equal(kh_run2(&h, &t23, &tv), OSC_OK);
     assert_shape(&h.out, OSC_FLOAT, 1, &d2);
     assert_true(((float *)h.out.data)[0] == 14 && ((float *)h.out.data)[1] == 32);
     kh_free(&h);
@@ -124,7 +114,7 @@ static void test_matmul_1d(void **state) {
     osc_tensor t123 = tens(OSC_FLOAT, 3, d123, m);
     const int64_t d12[2] = {1, 2};
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &t123, &tv), OSC_OK);
+    assert_int_equal(kh_run2(&h, &t123, &tv), OSC_OK);
     assert_shape(&h.out, OSC_FLOAT, 2, d12);
     assert_true(((float *)h.out.data)[0] == 14 && ((float *)h.out.data)[1] == 32);
     kh_free(&h);
@@ -132,7 +122,7 @@ static void test_matmul_1d(void **state) {
     const int64_t d13[2] = {1, 3};
     osc_tensor tv2 = tens(OSC_FLOAT, 1, &d2, v);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &tv2, &t123), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tv2, &t123), OSC_OK);
     assert_shape(&h.out, OSC_FLOAT, 2, d13);
     assert_true(((float *)h.out.data)[0] == 9 && ((float *)h.out.data)[2] == 15);
     kh_free(&h);
@@ -149,7 +139,7 @@ static void test_matmul_batch_broadcast(void **state) {
     osc_tensor ta = tens(OSC_FLOAT, 4, da, a), tb = tens(OSC_FLOAT, 3, db, b);
     kh h;
     init(&h, "MatMul", 9, 9);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_shape(&h.out, OSC_FLOAT, 4, dy);
     const float *y = h.out.data;
     for (int x = 0; x < 2; x++)
@@ -166,7 +156,7 @@ static void test_matmul_batch_broadcast(void **state) {
     ta = tens(OSC_FLOAT, 3, da3, a);
     tb = tens(OSC_FLOAT, 3, db3, b);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_shape(&h.out, OSC_FLOAT, 3, dy3);
     y = h.out.data;
     for (int z = 0; z < 2; z++)
@@ -213,8 +203,8 @@ static void test_matmul_blocks(void **state) {
         kh h, hd;
         init(&h, "MatMul", 13, 13);
         init(&hd, "MatMul", 13, 13);
-        assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
-        assert_int_equal(run2(&hd, &tad, &tbd), OSC_OK);
+        assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
+        assert_int_equal(kh_run2(&hd, &tad, &tbd), OSC_OK);
         const float *y = h.out.data;
         const double *yd = hd.out.data;
         for (int64_t i = 0; i < m; i++)
@@ -252,8 +242,8 @@ static void test_matmul_deterministic(void **state) {
     kh h1, h2;
     init(&h1, "MatMul", 13, 13);
     init(&h2, "MatMul", 13, 13);
-    assert_int_equal(run2(&h1, &ta, &tb), OSC_OK);
-    assert_int_equal(run2(&h2, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h1, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h2, &ta, &tb), OSC_OK);
     assert_memory_equal(h1.out.data, h2.out.data, (size_t)(m * n) * 4);
     kh_free(&h1);
     kh_free(&h2);
@@ -270,7 +260,7 @@ static void test_matmul_int_wrap(void **state) {
     static const int32_t a32[2] = {1 << 30, 1 << 30}, b32[2] = {2, 2};
     osc_tensor ta = tens(OSC_INT32, 2, d12, a32), tb = tens(OSC_INT32, 2, d21, b32);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_shape(&h.out, OSC_INT32, 2, d11);
     assert_int_equal(((int32_t *)h.out.data)[0], 0);
     kh_free(&h);
@@ -278,7 +268,7 @@ static void test_matmul_int_wrap(void **state) {
     ta = tens(OSC_INT32, 2, d12, a32b);
     tb = tens(OSC_INT32, 2, d21, b32b);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_int_equal(((int32_t *)h.out.data)[0], 14);
     kh_free(&h);
     /* int64: INT64_MAX * 2 = -2 (mod 2^64), + (-1)*1 */
@@ -286,7 +276,7 @@ static void test_matmul_int_wrap(void **state) {
     ta = tens(OSC_INT64, 2, d12, a64);
     tb = tens(OSC_INT64, 2, d21, b64);
     init(&h, "MatMul", 9, 9);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_true(((int64_t *)h.out.data)[0] == -3);
     kh_free(&h);
     /* uint32: 0xffffffff * 2 + 3 * 1 = 1 (mod 2^32) */
@@ -294,7 +284,7 @@ static void test_matmul_int_wrap(void **state) {
     ta = tens(OSC_UINT32, 2, d12, au);
     tb = tens(OSC_UINT32, 2, d21, bu);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_true(((uint32_t *)h.out.data)[0] == 1);
     kh_free(&h);
     /* uint64 with a transposed Gemm-13 and C: (2^63 * 2 + 1*7) + 1 = 8 */
@@ -304,7 +294,7 @@ static void test_matmul_int_wrap(void **state) {
     osc_tensor tc = tens(OSC_UINT64, 2, d11, c6);
     init(&h, "Gemm", 13, 13);
     kh_attr_int(&h, "transA", 1);
-    assert_int_equal(run3(&h, &ta, &tb, &tc), OSC_OK);
+    assert_int_equal(kh_run3(&h, &ta, &tb, &tc), OSC_OK);
     assert_true(((uint64_t *)h.out.data)[0] == 8);
     kh_free(&h);
 }
@@ -319,13 +309,13 @@ static void test_matmul_half_rounds_once(void **state) {
     kh h;
     osc_tensor ta = tens(OSC_FLOAT16, 2, d13, ones), tb = tens(OSC_FLOAT16, 2, d31, h_b);
     init(&h, "MatMul", 1, 1);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x3C01);
     kh_free(&h);
     ta = tens(OSC_BFLOAT16, 2, d13, bones);
     tb = tens(OSC_BFLOAT16, 2, d31, bf_b);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x3F81);
     kh_free(&h);
     /* Gemm float16: alpha 0.5, beta 2, C 2^-11: 0.5*(1+2^-10) + 2*2^-11 = 0.5 + 2^-11 + 2^-10
@@ -338,14 +328,14 @@ static void test_matmul_half_rounds_once(void **state) {
     init(&h, "Gemm", 13, 13);
     kh_attr_float(&h, "alpha", 0.5f);
     kh_attr_float(&h, "beta", 2.0f);
-    assert_int_equal(run3(&h, &ta, &tb, &tc), OSC_OK);
+    assert_int_equal(kh_run3(&h, &ta, &tb, &tc), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], osc_f32_to_f16(0.5f + 3.0f / 2048.0f));
     kh_free(&h);
     /* bfloat16 Gemm without C (alpha 1): just the rounded product */
     ta = tens(OSC_BFLOAT16, 2, d13, bones);
     tb = tens(OSC_BFLOAT16, 2, d31, bf_b);
     init(&h, "Gemm", 13, 13);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x3F81);
     kh_free(&h);
 }
@@ -358,7 +348,7 @@ static void test_matmul_empty(void **state) {
     static const float b[12] = {0};
     osc_tensor ta = tens(OSC_FLOAT, 2, d03, NULL), tb = tens(OSC_FLOAT, 2, d34, b);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_shape(&h.out, OSC_FLOAT, 2, d04);
     kh_free(&h);
     /* K = 0: zeros (float and int) */
@@ -366,14 +356,14 @@ static void test_matmul_empty(void **state) {
     ta = tens(OSC_FLOAT, 2, d20, NULL);
     tb = tens(OSC_FLOAT, 2, d03b, NULL);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_shape(&h.out, OSC_FLOAT, 2, d23);
     for (int i = 0; i < 6; i++) assert_true(((float *)h.out.data)[i] == 0);
     kh_free(&h);
     ta = tens(OSC_INT64, 2, d20, NULL);
     tb = tens(OSC_INT64, 2, d03b, NULL);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     for (int i = 0; i < 6; i++) assert_true(((int64_t *)h.out.data)[i] == 0);
     kh_free(&h);
     /* a zero batch dim */
@@ -381,7 +371,7 @@ static void test_matmul_empty(void **state) {
     ta = tens(OSC_FLOAT, 3, d023, NULL);
     tb = tens(OSC_FLOAT, 2, d34, b);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_int_equal(h.out.dims[0], 0);
     kh_free(&h);
     /* Gemm K = 0 with C: beta * C */
@@ -392,14 +382,14 @@ static void test_matmul_empty(void **state) {
     osc_tensor tc = tens(OSC_FLOAT, 1, &d3, c);
     init(&h, "Gemm", 13, 13);
     kh_attr_float(&h, "beta", 2.0f);
-    assert_int_equal(run3(&h, &ta, &tb, &tc), OSC_OK);
+    assert_int_equal(kh_run3(&h, &ta, &tb, &tc), OSC_OK);
     for (int i = 0; i < 6; i++) assert_true(((float *)h.out.data)[i] == 2 * c[i % 3]);
     kh_free(&h);
     /* Gemm M = 0 */
     ta = tens(OSC_FLOAT, 2, d03, NULL);
     tb = tens(OSC_FLOAT, 2, d34, b);
     init(&h, "Gemm", 13, 13);
-    assert_int_equal(run2(&h, &ta, &tb), OSC_OK);
+    assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_shape(&h.out, OSC_FLOAT, 2, d04);
     kh_free(&h);
 }
@@ -456,7 +446,7 @@ static void test_gemm_all_attributes(void **state) {
                             kh_attr_int(&h, "transB", tb);
                             kh_attr_float(&h, "alpha", k_alpha[al]);
                             kh_attr_float(&h, "beta", k_beta[be]);
-                            osc_status st = cf_i >= 0 ? run3(&h, &tA, &tB, &tC) : run2(&h, &tA, &tB);
+                            osc_status st = cf_i >= 0 ? kh_run3(&h, &tA, &tB, &tC) : kh_run2(&h, &tA, &tB);
                             assert_int_equal(st, OSC_OK);
                             const int64_t dy[2] = {M, N};
                             assert_shape(&h.out, dtype, 2, dy);
@@ -495,7 +485,7 @@ static void test_gemm_values(void **state) {
     kh h;
     init(&h, "Gemm", 7, 7);
     kh_attr_float(&h, "alpha", 2.0f);
-    assert_int_equal(run3(&h, &ta, &tb, &tc), OSC_OK);
+    assert_int_equal(kh_run3(&h, &ta, &tb, &tc), OSC_OK);
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
     /* beta 0 and C NaN: C is not read */
@@ -503,7 +493,7 @@ static void test_gemm_values(void **state) {
     osc_tensor tcn = tens(OSC_FLOAT, 1, &d2, cn);
     init(&h, "Gemm", 11, 11);
     kh_attr_float(&h, "beta", 0.0f);
-    assert_int_equal(run3(&h, &ta, &tb, &tcn), OSC_OK);
+    assert_int_equal(kh_run3(&h, &ta, &tb, &tcn), OSC_OK);
     static const float prod[4] = {19, 22, 43, 50};
     assert_memory_equal(h.out.data, prod, sizeof prod);
     kh_free(&h);
@@ -521,7 +511,7 @@ static void test_gemm_values(void **state) {
     double *cc = malloc(8);
     cc[0] = 0.25;
     osc_tensor tcc = tens(OSC_DOUBLE, 0, NULL, cc);
-    assert_int_equal(run3(&h, &ta, &tb, &tcc), OSC_OK);
+    assert_int_equal(kh_run3(&h, &ta, &tb, &tcc), OSC_OK);
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
             double s = 0, mag = 0;
@@ -547,18 +537,18 @@ static void test_gemm_old_broadcast_and_int(void **state) {
     osc_tensor tc2 = tens(OSC_FLOAT, 1, &d2, c2), tc22 = tens(OSC_FLOAT, 2, d22, c22);
     kh h;
     init(&h, "Gemm", 6, 6);
-    assert_int_equal(run3(&h, &ta, &tb, &tc22), OSC_OK);
+    assert_int_equal(kh_run3(&h, &ta, &tb, &tc22), OSC_OK);
     static const float w1[4] = {20, 24, 46, 54};
     assert_memory_equal(h.out.data, w1, sizeof w1);
     kh_free(&h);
     init(&h, "Gemm", 1, 1);
-    assert_int_equal(run3(&h, &ta, &tb, &tc2), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run3(&h, &ta, &tb, &tc2), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "attribute 'broadcast' is 0");
     kh_assert_untouched(&h.out);
     kh_free(&h);
     init(&h, "Gemm", 1, 1);
     kh_attr_int(&h, "broadcast", 1);
-    assert_int_equal(run3(&h, &ta, &tb, &tc2), OSC_OK);
+    assert_int_equal(kh_run3(&h, &ta, &tb, &tc2), OSC_OK);
     static const float w2[4] = {20, 32, 44, 60};
     assert_memory_equal(h.out.data, w2, sizeof w2);
     kh_free(&h);
@@ -570,25 +560,25 @@ static void test_gemm_old_broadcast_and_int(void **state) {
     init(&h, "Gemm", 9, 9);
     kh_attr_float(&h, "alpha", 2.0f);
     kh_attr_float(&h, "beta", -3.0f);
-    assert_int_equal(run3(&h, &tai, &tbi, &tci), OSC_OK);
+    assert_int_equal(kh_run3(&h, &tai, &tbi, &tci), OSC_OK);
     assert_memory_equal(h.out.data, wi, sizeof wi);
     kh_free(&h);
     /* int64 without C (Gemm-11), alpha 1 */
     static const int64_t al[4] = {1, 2, 3, 4}, bl[4] = {5, 6, 7, 8}, wl[4] = {19, 22, 43, 50};
     osc_tensor tal = tens(OSC_INT64, 2, d22, al), tbl = tens(OSC_INT64, 2, d22, bl);
     init(&h, "Gemm", 11, 11);
-    assert_int_equal(run2(&h, &tal, &tbl), OSC_OK);
+    assert_int_equal(kh_run2(&h, &tal, &tbl), OSC_OK);
     assert_memory_equal(h.out.data, wl, sizeof wl);
     kh_free(&h);
     /* a fractional alpha with integers is refused */
     init(&h, "Gemm", 13, 13);
     kh_attr_float(&h, "alpha", 0.5f);
-    assert_int_equal(run3(&h, &tai, &tbi, &tci), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run3(&h, &tai, &tbi, &tci), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "attribute 'alpha' = 0.5 is not a whole number");
     kh_free(&h);
     init(&h, "Gemm", 13, 13);
     kh_attr_float(&h, "beta", 1e30f);
-    assert_int_equal(run3(&h, &tai, &tbi, &tci), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run3(&h, &tai, &tbi, &tci), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "attribute 'beta'");
     kh_free(&h);
 }
@@ -618,40 +608,40 @@ static void test_matmul_errors(void **state) {
     for (size_t i = 0; i < 3; i++) {
         osc_tensor x = tens(bad[i].dtype, 2, d22, bad[i].data);
         kh_init(&h, "MatMul", bad[i].opset);
-        assert_int_equal(run2(&h, &x, &x), OSC_ERR_UNSUPPORTED);
+        assert_int_equal(kh_run2(&h, &x, &x), OSC_ERR_UNSUPPORTED);
         kh_assert_msg_has(&h, "this op version accepts");
         kh_free(&h);
     }
     /* mixed dtypes */
     osc_tensor ti = tens(OSC_INT32, 2, d22, i32);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &t22, &ti), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &t22, &ti), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 1 'B'");
     kh_free(&h);
     /* scalars */
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &ts, &t22), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &ts, &t22), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 0 'A'");
     kh_assert_msg_has(&h, "is a scalar");
     kh_free(&h);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &t22, &ts), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &t22, &ts), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 1 'B'");
     kh_free(&h);
     /* contracted sizes differ: 2-D and 1-D B */
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &t23, &t22), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &t23, &t22), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "[2,3]");
     kh_assert_msg_has(&h, "second-to-last dim (2)");
     kh_free(&h);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &t22, &tv3), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &t22, &tv3), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "only dim (3)");
     kh_free(&h);
     /* batch dims that do not broadcast: [2,3,2] x [3,2,2] */
     osc_tensor tb1 = tens(OSC_FLOAT, 3, d232, f), tb2 = tens(OSC_FLOAT, 3, d322, f);
     init(&h, "MatMul", 13, 13);
-    assert_int_equal(run2(&h, &tb1, &tb2), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tb1, &tb2), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "batch dims do not broadcast: size 2 vs 3");
     kh_free(&h);
     /* an output of more than 2^63-1 elements (infer only: no data) */
@@ -672,7 +662,7 @@ static void test_matmul_errors(void **state) {
     init(&h, "MatMul", 13, 13);
     assert_int_equal(kh_check(&h), OSC_OK);
     h.alloc.cap = h.alloc.used + 1;
-    assert_int_equal(run2(&h, &t22, &t22), OSC_ERR_NOMEM);
+    assert_int_equal(kh_run2(&h, &t22, &t22), OSC_ERR_NOMEM);
     kh_assert_msg_has(&h, "bytes of scratch");
     kh_assert_untouched(&h.out);
     kh_free(&h);
@@ -682,7 +672,7 @@ static void test_matmul_errors(void **state) {
     init(&h, "MatMul", 13, 13);
     assert_int_equal(kh_check(&h), OSC_OK);
     h.alloc.cap = h.alloc.used + 1;
-    assert_int_equal(run2(&h, &th, &th), OSC_ERR_NOMEM);
+    assert_int_equal(kh_run2(&h, &th, &th), OSC_ERR_NOMEM);
     kh_assert_msg_has(&h, "float copies of A, B and Y");
     kh_free(&h);
 }
@@ -698,51 +688,51 @@ static void test_gemm_errors(void **state) {
     kh h;
     /* C required before 11 */
     init(&h, "Gemm", 9, 9);
-    assert_int_equal(run2(&h, &t22, &t22), OSC_ERR_MODEL);
+    assert_int_equal(kh_run2(&h, &t22, &t22), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "input 2 'C' is required");
     kh_free(&h);
     /* A not a matrix */
     init(&h, "Gemm", 13, 13);
-    assert_int_equal(run2(&h, &tv3, &t22), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &tv3, &t22), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "Gemm needs a matrix (rank 2)");
     kh_free(&h);
     init(&h, "Gemm", 13, 13);
-    assert_int_equal(run2(&h, &t22, &t222), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &t22, &t222), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 1 'B'");
     kh_free(&h);
     /* K differs, the message names the transposes */
     init(&h, "Gemm", 13, 13);
     kh_attr_int(&h, "transA", 1);
-    assert_int_equal(run2(&h, &t23, &t32), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &t23, &t32), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "transA=1: K = 2");
     kh_free(&h);
     init(&h, "Gemm", 13, 13);
-    assert_int_equal(run2(&h, &t23, &t22), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &t23, &t22), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "transB=0: K = 2");
     kh_free(&h);
     /* C that does not broadcast: [3] against [2,2]; rank 3 */
     init(&h, "Gemm", 13, 13);
-    assert_int_equal(run3(&h, &t22, &t22, &tv3), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run3(&h, &t22, &t22, &tv3), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "does not broadcast unidirectionally to the output shape [2,2]");
     kh_free(&h);
     init(&h, "Gemm", 13, 13);
-    assert_int_equal(run3(&h, &t22, &t22, &t222), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run3(&h, &t22, &t22, &t222), OSC_ERR_SHAPE);
     kh_free(&h);
     init(&h, "Gemm", 13, 13);
-    assert_int_equal(run3(&h, &t22, &t22, &t32), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run3(&h, &t22, &t22, &t32), OSC_ERR_SHAPE);
     kh_free(&h);
     /* dtypes: B or C differ from A; int8 not listed; bfloat16 not before 13 */
     init(&h, "Gemm", 13, 13);
-    assert_int_equal(run3(&h, &t22, &t22, &td), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run3(&h, &t22, &t22, &td), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 2 'C'");
     kh_free(&h);
     init(&h, "Gemm", 13, 13);
-    assert_int_equal(run2(&h, &t22, &td), OSC_ERR_SHAPE);
+    assert_int_equal(kh_run2(&h, &t22, &td), OSC_ERR_SHAPE);
     kh_free(&h);
     static const uint16_t bfv[4] = {0};
     osc_tensor tbf = tens(OSC_BFLOAT16, 2, d22, bfv);
     init(&h, "Gemm", 11, 11);
-    assert_int_equal(run2(&h, &tbf, &tbf), OSC_ERR_UNSUPPORTED);
+    assert_int_equal(kh_run2(&h, &tbf, &tbf), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "dtype bfloat16");
     kh_free(&h);
     /* attributes: unknown (broadcast from 7 on), wrong types */
@@ -772,7 +762,7 @@ static void test_gemm_errors(void **state) {
     osc_tensor small = tens(OSC_FLOAT, 2, d22, f);
     small.nbytes = 4;
     init(&h, "Gemm", 13, 13);
-    assert_int_equal(run3(&h, &t22, &t22, &small), OSC_ERR_ARG);
+    assert_int_equal(kh_run3(&h, &t22, &t22, &small), OSC_ERR_ARG);
     kh_assert_msg_has(&h, "input 2 'C' buffer");
     kh_assert_untouched(&h.out);
     kh_free(&h);
