@@ -68,8 +68,11 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     const int32_t r = ra > rb ? ra : rb;
     g->brank = r;
     /* Batch strides from the right; the products fit whenever the output has elements (each
-     * factor is then a dim of a tensor with a valid count, or the product holds a 0). */
-    int64_t s_a = g->m * g->kk, s_b = g->kk * g->n;
+     * factor is then a dim of a tensor with a valid count, or the product holds a 0). An empty
+     * tensor's other dims may multiply past 2^63: such a stride is never used, 0 stands in. */
+    int64_t s_a, s_b;
+    if (!osc_mul_ok(g->m, g->kk, &s_a)) s_a = 0;
+    if (!osc_mul_ok(g->kk, g->n, &s_b)) s_b = 0;
     g->batches = g->a_batches = 1;
     for (int32_t d = r - 1; d >= 0; d--) {
         const int32_t da = d - (r - ra), db = d - (r - rb);

@@ -65,7 +65,6 @@ typedef struct osc_complex128 { double re, im; } osc_complex128;
 #define OSC_TS_ALL_V23 (OSC_TS_ALL_V21 | OSC_TS(OSC_FLOAT4E2M1))
 #define OSC_TS_ALL_V24 (OSC_TS_ALL_V23 | OSC_TS(OSC_FLOAT8E8M0))
 #define OSC_TS_ALL_V25 (OSC_TS_ALL_V24 | OSC_TS(OSC_UINT2) | OSC_TS(OSC_INT2))
-#define OSC_TS_ANY (OSC_TS(OSC_DTYPE_COUNT) - 2) /* every dtype number 1..OSC_DTYPE_COUNT-1 */
 
 /* "float, uint8, ... or complex128" (the set's dtype names, in dtype-number order) into buf;
  * returns buf. */
