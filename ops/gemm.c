@@ -216,34 +216,22 @@ osc_status osc_gemm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
     if (st) return st;
     const int64_t count = osc_tensor_count(out);
     if (count == 0) return OSC_OK;
-    const osc_tensor *a = in[0], *b = in[1];
-    const int32_t ct = osc_gemm_compute_dtype(a->dtype);
-    const bool half = ct != a->dtype;
-    const int64_t na = osc_tensor_count(a), nb = osc_tensor_count(b);
-    int64_t floats = 0;
-    if (half && (!osc_add_ok(na, nb, &floats) || !osc_add_ok(floats, count, &floats)))
-        floats = -1;
+    const osc_tensor *a = in[0];
     osc_gemm_mem mem;
-    st = osc_gemm_mem_get(k, osc_gemm_pack_bytes(ct, g.n, g.kk), floats, "A, B and Y", &mem);
+    osc_gemm_ops o;
+    st = osc_gemm_operands(k, a, in[1], out, g.n, g.kk, &mem, &o);
     if (st) return st;
     /* Validation is complete: from here on the output is written. */
-    const void *av = a->data, *bv = b->data;
-    void *yv = out->data;
-    if (half) {
-        float *af = mem.f, *bf = af + na;
-        osc_gemm_widen(a->dtype, a->data, af, na);
-        osc_gemm_widen(b->dtype, b->data, bf, nb);
-        av = af;
-        bv = bf;
-        yv = bf + nb;
-    }
+    const bool half = o.half;
+    const void *av = o.a, *bv = o.b;
+    void *yv = o.y;
     /* A is stored M x K, or K x M when transposed; B K x N, or N x K */
     const osc_gemm_args ga = {
         .m = g.m, .n = g.n, .k = g.kk,
         .a = av, .ars = p->trans_a ? 1 : g.kk, .acs = p->trans_a ? g.m : 1,
         .b = bv, .brs = p->trans_b ? 1 : g.n, .bcs = p->trans_b ? g.kk : 1,
         .y = yv, .ldy = g.n};
-    osc_gemm_get(ct)(&ga, mem.p);
+    osc_gemm_get(o.ct)(&ga, mem.p);
     const bool c_term = g.c && p->beta != 0;
     if (half || c_term || p->alpha != 1) {
         const gm_epi e = {.acc = yv, .y = out->data, .c = c_term ? g.c->data : NULL, .m = g.m,

@@ -296,3 +296,30 @@ void osc_gemm_mem_put(osc_kctx *k, osc_gemm_mem *m) {
     if (m->owned) osc_free(k->alloc, m->p, m->size);
     memset(m, 0, sizeof *m);
 }
+
+osc_status osc_gemm_operands(osc_kctx *k, const osc_tensor *a, const osc_tensor *b,
+                             osc_tensor *out, int64_t n, int64_t kk, osc_gemm_mem *mem,
+                             osc_gemm_ops *o) {
+    o->ct = osc_gemm_compute_dtype(a->dtype);
+    o->half = o->ct != a->dtype;
+    const int64_t na = osc_tensor_count(a), nb = osc_tensor_count(b);
+    int64_t floats = 0; /* float copies of A, B and Y */
+    if (o->half && (!osc_add_ok(na, nb, &floats) ||
+                    !osc_add_ok(floats, osc_tensor_count(out), &floats)))
+        floats = -1;
+    osc_status st = osc_gemm_mem_get(k, osc_gemm_pack_bytes(o->ct, n, kk), floats,
+                                     "A, B and Y", mem);
+    if (st) return st;
+    o->a = a->data;
+    o->b = b->data;
+    o->y = out->data;
+    if (o->half) {
+        float *af = mem->f, *bf = af + na;
+        osc_gemm_widen(a->dtype, a->data, af, na);
+        osc_gemm_widen(b->dtype, b->data, bf, nb);
+        o->a = af;
+        o->b = bf;
+        o->y = bf + nb;
+    }
+    return OSC_OK;
+}

@@ -74,6 +74,21 @@ osc_status osc_gemm_mem_get(osc_kctx *k, size_t pack, int64_t floats, const char
                             osc_gemm_mem *m);
 void osc_gemm_mem_put(osc_kctx *k, osc_gemm_mem *m);
 
+/* The operands of one product, from osc_gemm_operands: the compute dtype; for float16/bfloat16
+ * A and B widened to float in the scratch and a float Y there too (the caller narrows it into
+ * the output); otherwise the tensors' own data and the output's. */
+typedef struct osc_gemm_ops {
+    int32_t ct;
+    bool half;
+    const void *a, *b;
+    void *y;
+} osc_gemm_ops;
+/* Takes the scratch (*mem: the packed B block for n x kk, and the float copies when half) and
+ * fills *o; writes only scratch. Fails as osc_gemm_mem_get does. */
+osc_status osc_gemm_operands(osc_kctx *k, const osc_tensor *a, const osc_tensor *b,
+                             osc_tensor *out, int64_t n, int64_t kk, osc_gemm_mem *mem,
+                             osc_gemm_ops *o);
+
 /* The dtype the kernel computes in for a tensor dtype: float for float16/bfloat16, else the
  * dtype itself; -1 when there is no kernel for it. */
 int32_t osc_gemm_compute_dtype(int32_t dtype);

@@ -123,29 +123,17 @@ osc_status osc_matmul_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     if (st) return st;
     const int64_t count = osc_tensor_count(out);
     if (count == 0) return OSC_OK;
-    const osc_tensor *a = in[0], *b = in[1];
-    const int32_t ct = osc_gemm_compute_dtype(a->dtype);
-    const bool half = ct != a->dtype;
-    const size_t esz = osc_dtype_get(ct)->bits / 8;
-    /* scratch: the packed B block, then (half types) float copies of A, B and the output */
-    const int64_t na = osc_tensor_count(a), nb = osc_tensor_count(b);
-    int64_t floats = 0;
-    if (half && (!osc_add_ok(na, nb, &floats) || !osc_add_ok(floats, count, &floats)))
-        floats = -1;
+    const osc_tensor *a = in[0];
     osc_gemm_mem mem;
-    st = osc_gemm_mem_get(k, osc_gemm_pack_bytes(ct, g.n, g.kk), floats, "A, B and Y", &mem);
+    osc_gemm_ops o;
+    st = osc_gemm_operands(k, a, in[1], out, g.n, g.kk, &mem, &o);
     if (st) return st;
     /* Validation is complete: from here on the output is written. */
-    const void *av = a->data, *bv = b->data;
-    void *yv = out->data;
-    if (half) {
-        float *af = mem.f, *bf = af + na, *yf = bf + nb;
-        osc_gemm_widen(a->dtype, a->data, af, na);
-        osc_gemm_widen(b->dtype, b->data, bf, nb);
-        av = af;
-        bv = bf;
-        yv = yf;
-    }
+    const int32_t ct = o.ct;
+    const bool half = o.half;
+    const size_t esz = osc_dtype_get(ct)->bits / 8;
+    const void *av = o.a, *bv = o.b;
+    void *yv = o.y;
     osc_gemm_fn fn = osc_gemm_get(ct);
     osc_gemm_args ga = {.m = g.m, .n = g.n, .k = g.kk, .a = av, .ars = g.kk, .acs = 1, .b = bv,
                         .brs = g.n, .bcs = 1, .y = yv, .ldy = g.n};
