@@ -14,7 +14,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "tests/support/writer.h"
+#include "tests/support/models.h"
 #include "onnx_scatter.h"
 
 static double now(void) {
@@ -211,54 +211,14 @@ static void node_attributes(void **state) {
     assert_non_null(strstr(g_msg, "has attribute 'a0' twice"));
 }
 
-/* Finding 3: `stages` times NonZero -> Reshape -> Cast -> Add on an 8-element input, each
- * NonZero reading the previous stage's output (2,000 stages took 20.7 s per run, re-planned at
- * every run). The second run of the same shapes reuses every stage's plan: its time grows
- * linearly with the stages. */
-static osc_mw *stage_model(int stages) {
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 13);
-    int64_t d8 = 8, d1 = 1, minus1 = -1, any = -1;
-    float one = 1;
-    osc_mw_input(mw, "v0", OSC_FLOAT, 1, &d8, NULL);
-    osc_tensor t;
-    memset(&t, 0, sizeof t);
-    t.dtype = OSC_INT64;
-    t.rank = 1;
-    t.dims[0] = d1;
-    t.data = &minus1;
-    t.nbytes = sizeof minus1;
-    osc_mw_initializer(mw, "flat", &t);
-    t.dtype = OSC_FLOAT;
-    t.data = &one;
-    t.nbytes = sizeof one;
-    osc_mw_initializer(mw, "one", &t);
-    char prev[32] = "v0", nz[32], r[32], c[32], v[32];
-    for (int i = 1; i <= stages; i++) {
-        snprintf(nz, sizeof nz, "nz%d", i);
-        snprintf(r, sizeof r, "r%d", i);
-        snprintf(c, sizeof c, "c%d", i);
-        snprintf(v, sizeof v, "v%d", i);
-        const char *a[1] = {prev}, *o1[1] = {nz};
-        osc_mw_node(mw, "NonZero", NULL, 1, a, 1, o1);
-        const char *b[2] = {nz, "flat"}, *o2[1] = {r};
-        osc_mw_node(mw, "Reshape", NULL, 2, b, 1, o2);
-        const char *cc[1] = {r}, *o3[1] = {c};
-        int n = osc_mw_node(mw, "Cast", NULL, 1, cc, 1, o3);
-        osc_mw_attr_int(mw, n, "to", OSC_FLOAT);
-        const char *dd[2] = {c, "one"}, *o4[1] = {v};
-        osc_mw_node(mw, "Add", NULL, 2, dd, 1, o4);
-        memcpy(prev, v, sizeof prev);
-    }
-    osc_mw_output(mw, prev, OSC_FLOAT, 1, &any, NULL);
-    return mw;
-}
-
-/* Seconds of the fastest of `reps` batches of 20 runs after the first. */
+/* Finding 3: the stage model (tests/support/models.h; 2,000 stages took 20.7 s per run,
+ * re-planned at every run). The second run of the same shapes reuses every stage's plan: its
+ * time grows linearly with the stages. Seconds of the fastest of `reps` batches of 20 runs
+ * after the first. */
 static double second_run(int stages, int reps) {
     void *buf;
     size_t len;
-    osc_mw *mw = stage_model(stages);
+    osc_mw *mw = osc_test_stage_model(stages);
     assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
     osc_mw_free(mw);
     osc_model *m;

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tests/support/writer.h"
+#include "tests/support/models.h"
 #include "onnx_scatter.h"
 #include "runtime/engine/session.h" /* plans made (osc_session.plans) */
 
@@ -595,41 +595,6 @@ static void *counting_alloc(void *ud, void *p, size_t osize, size_t nsize) {
     return realloc(p, nsize);
 }
 
-/* The stage model of the hardening issue: `stages` times NonZero -> Reshape -> Cast -> Add on an
- * 8-element input, each NonZero reading the previous stage's data (so every group is a stage of
- * its own); with no zero in the input, every stage's shapes are [1,8], [8], [8], [8]. */
-static osc_mw *stage_model(int stages) {
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 13);
-    int64_t d8 = 8, d1 = 1, minus1 = -1;
-    osc_mw_input(mw, "v0", OSC_FLOAT, 1, &d8, NULL);
-    osc_tensor shp = view(OSC_INT64, 1, &d1, &minus1, sizeof minus1);
-    osc_mw_initializer(mw, "flat", &shp);
-    float one[1] = {1};
-    osc_tensor ones = view(OSC_FLOAT, 1, &d1, one, sizeof one);
-    osc_mw_initializer(mw, "one", &ones);
-    char prev[32] = "v0", nz[32], r[32], c[32], v[32];
-    for (int i = 1; i <= stages; i++) {
-        snprintf(nz, sizeof nz, "nz%d", i);
-        snprintf(r, sizeof r, "r%d", i);
-        snprintf(c, sizeof c, "c%d", i);
-        snprintf(v, sizeof v, "v%d", i);
-        const char *a[1] = {prev}, *o1[1] = {nz};
-        osc_mw_node(mw, "NonZero", NULL, 1, a, 1, o1);
-        const char *b[2] = {nz, "flat"}, *o2[1] = {r};
-        osc_mw_node(mw, "Reshape", NULL, 2, b, 1, o2);
-        const char *cc[1] = {r}, *o3[1] = {c};
-        int n = osc_mw_node(mw, "Cast", NULL, 1, cc, 1, o3);
-        osc_mw_attr_int(mw, n, "to", OSC_FLOAT);
-        const char *dd[2] = {c, "one"}, *o4[1] = {v};
-        osc_mw_node(mw, "Add", NULL, 2, dd, 1, o4);
-        memcpy(prev, v, sizeof prev);
-    }
-    int64_t any = -1;
-    osc_mw_output(mw, prev, OSC_FLOAT, 1, &any, NULL);
-    return mw;
-}
-
 /* A dynamic model plans each stage at its first run; a run whose shapes repeat the previous
  * run's reuses every stage's plan and arena: no placement, no allocation. A run with other
  * shapes places the stages again. */
@@ -642,7 +607,7 @@ static void dynamic_stages_plan_once(void **state) {
     o.alloc = counting_alloc;
     o.alloc_ud = &allocs;
     osc_model *m;
-    assert_int_equal(load(stage_model(STAGES), &o, &m), OSC_OK);
+    assert_int_equal(load(osc_test_stage_model(STAGES), &o, &m), OSC_OK);
     osc_session *s;
     assert_int_equal(osc_session_create(m, &s), OSC_OK);
     float x[8] = {1, 2, 3, 4, 5, 6, 7, 8};

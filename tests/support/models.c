@@ -1,0 +1,44 @@
+/* models.c: models more than one test builds. */
+#include <string.h>
+#include <stdio.h>
+
+#include "models.h"
+
+osc_mw *osc_test_stage_model(int stages) {
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    int64_t d8 = 8, d1 = 1, minus1 = -1, any = -1;
+    float one = 1;
+    osc_mw_input(mw, "v0", OSC_FLOAT, 1, &d8, NULL);
+    osc_tensor t;
+    memset(&t, 0, sizeof t);
+    t.dtype = OSC_INT64;
+    t.rank = 1;
+    t.dims[0] = d1;
+    t.data = &minus1;
+    t.nbytes = sizeof minus1;
+    osc_mw_initializer(mw, "flat", &t);
+    t.dtype = OSC_FLOAT;
+    t.data = &one;
+    t.nbytes = sizeof one;
+    osc_mw_initializer(mw, "one", &t);
+    char prev[32] = "v0", nz[32], r[32], c[32], v[32];
+    for (int i = 1; i <= stages; i++) {
+        snprintf(nz, sizeof nz, "nz%d", i);
+        snprintf(r, sizeof r, "r%d", i);
+        snprintf(c, sizeof c, "c%d", i);
+        snprintf(v, sizeof v, "v%d", i);
+        const char *a[1] = {prev}, *o1[1] = {nz};
+        osc_mw_node(mw, "NonZero", NULL, 1, a, 1, o1);
+        const char *b[2] = {nz, "flat"}, *o2[1] = {r};
+        osc_mw_node(mw, "Reshape", NULL, 2, b, 1, o2);
+        const char *cc[1] = {r}, *o3[1] = {c};
+        int n = osc_mw_node(mw, "Cast", NULL, 1, cc, 1, o3);
+        osc_mw_attr_int(mw, n, "to", OSC_FLOAT);
+        const char *dd[2] = {c, "one"}, *o4[1] = {v};
+        osc_mw_node(mw, "Add", NULL, 2, dd, 1, o4);
+        memcpy(prev, v, sizeof prev);
+    }
+    osc_mw_output(mw, prev, OSC_FLOAT, 1, &any, NULL);
+    return mw;
+}
