@@ -95,11 +95,11 @@ static osc_status resolve(osc_model *m, osc_err *err) {
     char why[128];
     version_gap(n->domain, n->op_type, n->opset, why, sizeof why);
     return osc_fail(err, OSC_ERR_UNSUPPORTED,
-                    "unsupported op %s-%lld (node '%s', domain '%s', opset %lld)%s; %d node(s) "
-                    "without a kernel%s%s", n->op_type, (long long)n->opset, n->name,
-                    n->domain[0] ? n->domain : "ai.onnx", (long long)n->opset,
-                    why,
-                    (int)missing, used ? "; also unsupported: " : "", also);
+                    "unsupported op %s-%lld (node '%s', domain '%s', opset %lld)%s; %d of %d node(s) "
+                    "without a kernel (%d supported)%s%s", n->op_type, (long long)n->opset,
+                    n->name, n->domain[0] ? n->domain : "ai.onnx", (long long)n->opset, why,
+                    (int)missing, (int)g->n_nodes, (int)(g->n_nodes - missing),
+                    used ? "; also unsupported: " : "", also);
 }
 
 /* Resolves every node, then checks each against its row (input and output counts, no empty

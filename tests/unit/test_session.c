@@ -153,6 +153,24 @@ static void dispatch_by_opset(void **state) {
     assert_non_null(strstr(g_msg, "unsupported op Foo-18"));
 }
 
+/* The load error counts the nodes with and without a kernel, and names every unsupported op. */
+static void unsupported_counts_supported_nodes(void **state) {
+    (void)state;
+    const int64_t d[1] = {4};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, d, NULL);
+    const char *ops[4] = {"Relu", "Foo", "Neg", "Bar"};
+    const char *names[5] = {"x", "a", "b", "c", "y"};
+    for (int i = 0; i < 4; i++) osc_mw_node(mw, ops[i], ops[i], 1, &names[i], 1, &names[i + 1]);
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, d, NULL);
+    osc_model *m;
+    assert_int_equal(load(mw, NULL, &m), OSC_ERR_UNSUPPORTED);
+    assert_non_null(strstr(g_msg, "unsupported op Foo-18 (node 'Foo'"));
+    assert_non_null(strstr(g_msg, "2 of 4 node(s) without a kernel (2 supported)"));
+    assert_non_null(strstr(g_msg, "also unsupported: Bar-18"));
+}
+
 static void strict_mode_refuses_deprecated(void **state) {
     (void)state;
     const int64_t dd[2] = {3, 3}, id[2] = {2, 3};
@@ -648,6 +666,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spec_example_end_to_end),
         cmocka_unit_test(dispatch_by_opset),
+        cmocka_unit_test(unsupported_counts_supported_nodes),
         cmocka_unit_test(profiling_records_node_times),
         cmocka_unit_test(strict_mode_refuses_deprecated),
         cmocka_unit_test(input_checks),
