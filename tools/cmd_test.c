@@ -59,7 +59,19 @@ typedef struct result {
     tstatus status;
     char msg[MSG_SIZE]; /* why it failed or was skipped */
     double ms;
+    cli_strlist ops; /* the model's distinct op types, in node order (--json prints them) */
 } result;
+
+/* Collects the distinct op types of m's nodes into ops. */
+static void list_ops(const osc_model *m, cli_strlist *ops) {
+    for (size_t i = 0; i < osc_model_node_count(m); i++) {
+        osc_node_desc nd;
+        if (osc_model_node(m, i, &nd) != OSC_OK) continue;
+        size_t k = 0;
+        while (k < ops->count && strcmp(ops->items[k], nd.op_type)) k++;
+        if (k == ops->count && cli_strlist_push(ops, nd.op_type)) return;
+    }
+}
 
 static double now_ms(void) {
     struct timespec ts;
@@ -97,6 +109,7 @@ static void run_test(const char *dir, const cli_tol *tol, const osc_options *opt
         snprintf(r->msg, sizeof r->msg, "%s: %s", cli_basename(sets.items[i], ds, sizeof ds), msg);
     }
     cli_strlist_free(&sets);
+    if (m) list_ops(m, &r->ops);
     if (m) osc_model_free(m);
     r->ms = now_ms() - t0;
 }
@@ -164,6 +177,14 @@ static void report(const test_opts *o, const char *dir, const result *r, size_t 
             fputs(",\"message\":", stdout);
             cli_json_str(stdout, r->msg);
         }
+        if (r->ops.count) {
+            fputs(",\"ops\":[", stdout);
+            for (size_t k = 0; k < r->ops.count; k++) {
+                if (k) fputc(',', stdout);
+                cli_json_str(stdout, r->ops.items[k]);
+            }
+            fputc(']', stdout);
+        }
         printf(",\"ms\":%.3f}", r->ms);
     } else if (r->status == T_PASS) {
         printf("PASS %s\n", name);
@@ -201,6 +222,7 @@ static void run_all(const test_opts *o, const cli_strlist *dirs, tally *t) {
         }
         if (show) fputs("\r\033[K", stderr);
         report(o, dirs->items[i], r, i, t);
+        cli_strlist_free(&r->ops);
         if (show) progress(t, n);
     }
     for (size_t k = 0; k < started; k++) pthread_join(th[k], NULL);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # gen-support-table.sh: the README's per-op table of official node-test results, made by running them.
 # Usage: tools/gen-support-table.sh ONNX_SCATTER NODE_TEST_DIR [--update README.md | --check README.md]
-# Every test folder runs once; its status counts for every op type its model uses (from `info`),
-# and a SKIP whose message names a node ("node '' (Cast-13): ...") counts for that node's op.
+# Every test folder runs once (one `test --json` over the folder); its status counts for every op
+# type its model uses (the "ops" list), and a SKIP whose message names a node
+# ("node '' (Cast-13): ...") counts for that node's op.
 # Every op of the kernel registry (`info --ops`) has a row with the versions implemented, tests
 # or not; an op that only skipped tests name (a version not implemented) appears too.
 set -euo pipefail
@@ -10,19 +11,21 @@ tool="$1" dir="$2" mode="${3:-}" readme="${4:-}"
 [ -d "$dir" ] || { echo "node-test folder '$dir' not found" >&2; exit 77; }
 tally=$(mktemp)
 trap 'rm -f "$tally"' EXIT
-for t in "$dir"/*/; do
-  t=${t%/}
-  [ -f "$t/model.onnx" ] || continue
-  line=$("$tool" test --json "$t" | grep '"status"' || true)
-  status=$(printf '%s' "$line" | sed -n 's/.*"status":"\([a-z]*\)".*/\1/p')
-  case "$status" in
-    pass|fail)
-      "$tool" info --json "$t/model.onnx" | grep -o '"op_type":"[^"]*"' | sort -u |
-        sed "s/\"op_type\":\"\(.*\)\"/\1 $status/" >>"$tally" ;;
-    skip)
-      printf '%s' "$line" | sed -n "s/.*\"message\":\"node '[^']*' (\([A-Za-z]*\)-[0-9]*).*/\1 skip/p" >>"$tally" ;;
-  esac
-done
+# One `test --json` run over every folder (its exit status is 1 when a test fails: that is data
+# here). A pass or fail counts for each op type the model uses (its "ops" list).
+"$tool" test --json --no-progress -j "$(nproc 2>/dev/null || echo 2)" "$dir" | awk '
+  /"status":"(pass|fail)"/ {
+    st = /"status":"pass"/ ? "pass" : "fail"
+    if (match($0, /"ops":\[[^]]*\]/)) {
+      n = split(substr($0, RSTART + 7, RLENGTH - 8), ops, ",")
+      for (i = 1; i <= n; i++) { gsub(/"/, "", ops[i]); print ops[i], st }
+    }
+    next
+  }
+  /"status":"skip"/ && match($0, /"message":"node '"'"'[^'"'"']*'"'"' \([A-Za-z]*-[0-9]*\)/) {
+    m = substr($0, RSTART, RLENGTH); sub(/.*\(/, "", m); sub(/-[0-9]*\)$/, "", m)
+    print m, "skip"
+  }' >"$tally"
 # "Op since" per registry row, then the tally: one table row per op.
 table=$(
   echo "| op | versions | official tests using it | passed | failed | skipped |"

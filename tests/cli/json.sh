@@ -58,6 +58,7 @@ check "test --json: valid, exit 1 with a failure" eval 'status_is 1 && json_ok'
 check "test --json: one entry per folder, sorted, with status" eval 'jq_len tests 5 && jq_is tests.0.name "\"misc_ge_float\"" &&
     jq_is tests.0.status "\"pass\"" && jq_is tests.4.name "\"test_ge_wrong\"" && jq_is tests.4.status "\"fail\"" &&
     "$jq" "$work/out" tests.4.message | grep -q "output .y. at flat index 0: expected -1, got 1"'
+check "test --json: the op types of each loaded model" eval 'jq_is tests.0.ops "[\"GatherElements\"]" && jq_is tests.4.ops "[\"GatherElements\"]"'
 check "test --json: counts and tolerance" eval 'jq_is passed 3 && jq_is failed 2 && jq_is skipped 0 && jq_is rtol 0.001 && jq_is atol 1e-07'
 
 # ---- bench ----
