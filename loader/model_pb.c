@@ -461,13 +461,17 @@ osc_status osc_loader_parse_model_lim(const void *buf, size_t len, const char *b
     }
     memset(g, 0, sizeof *g);
     if (len == 0) return osc_fail(err, OSC_ERR_PARSE, "model bytes are empty");
-    osc_status st = osc_pb_check_depth(&onnx__model_proto__descriptor, buf, len, "model",
-                                       err);
+    osc_status st = osc_pb_prescan(&onnx__model_proto__descriptor, buf, len, "model", err);
     if (st) return st;
     osc_pb_alloc pa;
-    osc_pb_alloc_init(&pa, pool->alloc, pool);
+    osc_pb_alloc_init(&pa, pool->alloc, pool, osc_pb_budget(len));
     Onnx__ModelProto *mp = onnx__model_proto__unpack(&pa.pc, len, buf);
     if (!mp) {
+        if (pa.over_budget)
+            return osc_fail(err, OSC_ERR_LIMIT, "parsing the model: unpacking its %zu bytes "
+                            "needs more than %llu bytes (allowed: %d times its size plus %llu "
+                            "MiB)", len, (unsigned long long)pa.budget, OSC_PB_AMPLIFICATION,
+                            (unsigned long long)(OSC_PB_SLACK >> 20));
         if (pa.failed && pa.failed_status == OSC_ERR_LIMIT)
             return osc_fail(err, OSC_ERR_LIMIT, "parsing the model: %zu more bytes would "
                             "exceed the byte cap opts.max_bytes (%llu)", pa.failed_size,

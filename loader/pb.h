@@ -19,12 +19,26 @@ typedef struct osc_pb_alloc {
     ProtobufCAllocator pc; /* first member: &pa->pc is what protobuf-c receives */
     osc_allocator *a;
     osc_pool *pool;        /* NULL: every block from `a` */
+    uint64_t budget;       /* bytes this unpack may hold at once (osc_pb_budget) */
+    uint64_t charged;      /* bytes it holds now, headers included */
     bool failed;
+    bool over_budget;      /* the failure was the budget, not the allocator */
     size_t failed_size;    /* bytes of the request that failed */
     osc_status failed_status; /* OSC_ERR_LIMIT when the byte cap refused it, else NOMEM */
 } osc_pb_alloc;
 
-void osc_pb_alloc_init(osc_pb_alloc *pa, osc_allocator *a, osc_pool *pool);
+void osc_pb_alloc_init(osc_pb_alloc *pa, osc_allocator *a, osc_pool *pool, uint64_t budget);
+
+/* Unpacking turns a few wire bytes into a whole struct (an empty AttributeProto, 2 bytes on the
+ * wire, becomes 272 bytes), so a small file of empty sub-messages could claim gigabytes inside the
+ * byte cap. One unpack of len bytes may hold at most OSC_PB_AMPLIFICATION * len + OSC_PB_SLACK
+ * bytes: osc_pb_prescan refuses a buffer whose messages and strings alone would need more, before
+ * anything is allocated, and the allocator above enforces the same budget while unpacking.
+ * Real models stay far below it (their bulk is tensor data, unpacked once; a graph of small
+ * nodes and attributes unpacks to about 10 to 25 times its bytes). */
+#define OSC_PB_AMPLIFICATION 48
+#define OSC_PB_SLACK ((uint64_t)16 << 20)
+uint64_t osc_pb_budget(size_t len);
 /* True when p (a block protobuf-c got from an osc_pb_alloc) lives in the pool. */
 bool osc_pb_in_pool(const void *p);
 /* Reports an allocation of n bytes from `a` that just failed: OSC_ERR_LIMIT when the byte cap
@@ -33,15 +47,18 @@ osc_status osc_nomem(osc_err *err, const osc_allocator *a, uint64_t n, const cha
 /* The same for a failed osc_pool_alloc(pool, n) (the pool asks for a whole chunk). */
 osc_status osc_pool_nomem(osc_err *err, const osc_pool *pool, uint64_t n, const char *what);
 
-/* ---- pb_depth.c: nesting guard run before protobuf-c's recursive unpack ---- */
+/* ---- pb_prescan.c: a wire walk run before protobuf-c's recursive unpack ---- */
 
 /* protobuf-c recurses once per nested message without a limit; bytes nesting deeper than this
  * are refused before unpacking so a hostile file cannot exhaust the stack. */
 #define OSC_PB_MAX_DEPTH 100
 /* Walks the wire format of a `desc` message: OSC_ERR_PARSE for malformed wire data,
- * OSC_ERR_LIMIT for nesting deeper than OSC_PB_MAX_DEPTH. */
-osc_status osc_pb_check_depth(const ProtobufCMessageDescriptor *desc, const uint8_t *buf,
-                              size_t len, const char *what, osc_err *err);
+ * OSC_ERR_LIMIT for nesting deeper than OSC_PB_MAX_DEPTH or for messages, strings and unknown
+ * fields that would unpack into more than osc_pb_budget(len) bytes (a lower bound of what
+ * protobuf-c allocates: each message's struct, each string, each unknown field, plus the
+ * allocator's 16-byte header per block). Linear in len. */
+osc_status osc_pb_prescan(const ProtobufCMessageDescriptor *desc, const uint8_t *buf,
+                          size_t len, const char *what, osc_err *err);
 
 /* ---- tensor_pb.c: TensorProto -> osc_tensor ---- */
 

@@ -29,6 +29,12 @@ static void *pb_alloc(void *ud, size_t size) {
         return NULL;
     }
     size_t total = size + sizeof(pb_hdr);
+    if (total > pa->budget - pa->charged) { /* charged <= budget always */
+        pa->failed = pa->over_budget = true;
+        pa->failed_size = total;
+        pa->failed_status = OSC_ERR_LIMIT;
+        return NULL;
+    }
     pb_hdr *h;
     if (pa->pool && size >= OSC_PB_BIG) {
         h = osc_pool_alloc(pa->pool, total);
@@ -49,6 +55,7 @@ static void *pb_alloc(void *ud, size_t size) {
         return NULL;
     }
     h->size = size;
+    pa->charged += total;
     return h + 1;
 }
 
@@ -56,17 +63,20 @@ static void pb_free(void *ud, void *p) {
     osc_pb_alloc *pa = ud;
     if (!p) return;
     pb_hdr *h = (pb_hdr *)p - 1;
-    if (h->owner == OWNER_HEAP) osc_free(pa->a, h, (size_t)h->size + sizeof(pb_hdr));
-    /* pool blocks are released with the pool */
+    if (h->owner != OWNER_HEAP) return; /* pool blocks are released with the pool */
+    pa->charged -= h->size + sizeof(pb_hdr);
+    osc_free(pa->a, h, (size_t)h->size + sizeof(pb_hdr));
 }
 
-void osc_pb_alloc_init(osc_pb_alloc *pa, osc_allocator *a, osc_pool *pool) {
+void osc_pb_alloc_init(osc_pb_alloc *pa, osc_allocator *a, osc_pool *pool, uint64_t budget) {
     pa->pc.alloc = pb_alloc;
     pa->pc.free = pb_free;
     pa->pc.allocator_data = pa;
     pa->a = a;
     pa->pool = pool;
-    pa->failed = false;
+    pa->budget = budget;
+    pa->charged = 0;
+    pa->failed = pa->over_budget = false;
     pa->failed_size = 0;
     pa->failed_status = OSC_OK;
 }

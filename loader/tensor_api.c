@@ -22,16 +22,20 @@ osc_status osc_tensor_decode_pb(const void *buf, size_t len, osc_tensor *out, ch
         return finish(&err, msg, msg_size);
     }
     memset(out, 0, sizeof *out);
-    if (len && osc_pb_check_depth(&onnx__tensor_proto__descriptor, buf, len, "TensorProto",
-                                  &err))
+    if (len && osc_pb_prescan(&onnx__tensor_proto__descriptor, buf, len, "TensorProto", &err))
         return finish(&err, msg, msg_size);
     osc_allocator a;
     osc_allocator_init(&a, NULL);
     osc_pb_alloc pa;
-    osc_pb_alloc_init(&pa, &a, NULL);
+    osc_pb_alloc_init(&pa, &a, NULL, osc_pb_budget(len));
     Onnx__TensorProto *tp = onnx__tensor_proto__unpack(&pa.pc, len, buf);
     if (!tp) {
-        if (pa.failed)
+        if (pa.over_budget)
+            osc_fail(&err, OSC_ERR_LIMIT, "tensor bytes: unpacking %zu bytes needs more than "
+                     "%llu bytes (allowed: %d times their size plus %llu MiB)", len,
+                     (unsigned long long)pa.budget, OSC_PB_AMPLIFICATION,
+                     (unsigned long long)(OSC_PB_SLACK >> 20));
+        else if (pa.failed)
             osc_fail(&err, OSC_ERR_NOMEM, "tensor bytes: out of memory allocating %zu bytes",
                      pa.failed_size);
         else

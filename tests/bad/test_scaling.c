@@ -342,6 +342,76 @@ static void string_add_linear(void **state) {
     }
 }
 
+/* Finding 5: a ModelProto whose graph (or one node) holds n empty sub-messages, 2 bytes each on
+ * the wire: an empty NodeProto unpacks into 104 bytes, an empty AttributeProto into 248. */
+static void *empty_messages(size_t n, bool attributes, size_t *len) {
+    const uint8_t head[] = {0x08, 0x08, 0x42, 0x02, 0x10, 0x12}; /* ir_version 8, opset 18 */
+    size_t body = 2 * n, inner = body;
+    uint8_t *buf = malloc(sizeof head + 2 * 12 + body), *p = buf;
+    assert_non_null(buf);
+    memcpy(p, head, sizeof head);
+    p += sizeof head;
+    if (attributes) body += 1 + 5; /* a node (tag + 5-byte length) around the attributes */
+    *p++ = 0x3a;                   /* graph, field 7 */
+    for (size_t v = body; ; v >>= 7) { /* length varint */
+        *p++ = (uint8_t)((v & 0x7f) | (v >> 7 ? 0x80 : 0));
+        if (!(v >> 7)) break;
+    }
+    if (attributes) {
+        *p++ = 0x0a; /* node, field 1, with a fixed 5-byte length */
+        for (int k = 0; k < 5; k++) *p++ = (uint8_t)(((inner >> (7 * k)) & 0x7f) | (k < 4 ? 0x80 : 0));
+    }
+    for (size_t i = 0; i < n; i++) {
+        *p++ = attributes ? 0x2a : 0x0a; /* attribute (field 5 of a node) or node (field 1) */
+        *p++ = 0x00;
+    }
+    *len = (size_t)(p - buf);
+    return buf;
+}
+
+/* The fastest of three loads, each refused with OSC_ERR_LIMIT; the peak of all. */
+static cost raw_load_cost(const void *buf, size_t len) {
+    cost c = {1e9, 0};
+    for (int r = 0; r < 3; r++) {
+        mem m = {0, 0};
+        osc_options o;
+        osc_options_init(&o);
+        o.alloc = counting_alloc;
+        o.alloc_ud = &m;
+        osc_model *model = NULL;
+        double t0 = now();
+        assert_int_equal(osc_model_load_buffer(buf, len, NULL, &o, &model, g_msg, sizeof g_msg),
+                         OSC_ERR_LIMIT);
+        double t = now() - t0;
+        assert_null(model);
+        if (t < c.seconds) c.seconds = t;
+        if (m.peak > c.peak) c.peak = m.peak;
+    }
+    return c;
+}
+
+/* 9.5 MiB of empty sub-messages took 1.55 GB and 14 s before the count limits ran: now the wire
+ * walk refuses them before protobuf-c allocates anything, in time linear in the bytes. */
+static void protobuf_amplification(void **state) {
+    (void)state;
+    for (int attrs = 0; attrs < 2; attrs++) {
+        size_t n = (size_t)5 << 20, len; /* 10 MiB of 2-byte messages */
+        void *buf = empty_messages(n, attrs, &len);
+        cost c = raw_load_cost(buf, len);
+        fprintf(stderr, "%zu empty %s: %.3f s, %zu bytes peak (file %zu bytes): %s\n", n,
+                attrs ? "attributes" : "nodes", c.seconds, c.peak, len, g_msg);
+        assert_non_null(strstr(g_msg, "would unpack into more than"));
+        assert_non_null(strstr(g_msg, "times its"));
+        assert_true(c.peak < len / 4 + ((size_t)1 << 20)); /* nothing unpacked */
+        free(buf);
+        /* linear: an eighth of the file takes at most a bit over an eighth of the time */
+        void *small = empty_messages(n / 8, attrs, &len);
+        cost cs = raw_load_cost(small, len);
+        free(small);
+        assert_scales("empty sub-messages", cs, c);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(string_add_linear),
@@ -350,6 +420,7 @@ int main(void) {
         cmocka_unit_test(opset_imports),
         cmocka_unit_test(node_attributes),
         cmocka_unit_test(dynamic_stages),
+        cmocka_unit_test(protobuf_amplification),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

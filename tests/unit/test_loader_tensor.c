@@ -554,6 +554,28 @@ static void test_encode_errors(void **state) {
               "NULL");
 }
 
+/* The unpack allocator holds at most its budget at once: a block past it fails as over budget
+ * (a limit, not out of memory), and freeing gives the room back. */
+static void test_pb_alloc_budget(void **state) {
+    (void)state;
+    osc_allocator a;
+    osc_allocator_init(&a, NULL);
+    osc_pb_alloc pa;
+    osc_pb_alloc_init(&pa, &a, NULL, 200); /* 16-byte header per block */
+    void *p = pa.pc.alloc(&pa, 100);
+    assert_non_null(p);
+    assert_null(pa.pc.alloc(&pa, 85)); /* 116 + 101 > 200 */
+    assert_true(pa.failed && pa.over_budget);
+    assert_int_equal(pa.failed_status, OSC_ERR_LIMIT);
+    void *q = pa.pc.alloc(&pa, 84); /* 116 + 100 > 200 still */
+    assert_null(q);
+    pa.pc.free(&pa, p);
+    q = pa.pc.alloc(&pa, 184); /* exactly the budget once p is back */
+    assert_non_null(q);
+    pa.pc.free(&pa, q);
+    assert_int_equal(pa.charged, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_typed_fields),
@@ -569,6 +591,7 @@ int main(void) {
         cmocka_unit_test(test_public_decode_errors),
         cmocka_unit_test(test_encode_roundtrip),
         cmocka_unit_test(test_encode_errors),
+        cmocka_unit_test(test_pb_alloc_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
