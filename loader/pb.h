@@ -34,8 +34,8 @@ void osc_pb_alloc_init(osc_pb_alloc *pa, osc_allocator *a, osc_pool *pool, uint6
  * byte cap. One unpack of len bytes may hold at most OSC_PB_AMPLIFICATION * len + OSC_PB_SLACK
  * bytes: osc_pb_prescan refuses a buffer whose messages and strings alone would need more, before
  * anything is allocated, and the allocator above enforces the same budget while unpacking.
- * Real models stay far below it (their bulk is tensor data, unpacked once; a graph of small
- * nodes and attributes unpacks to about 10 to 25 times its bytes). */
+ * Real models stay below it (their bulk is tensor data, unpacked once; without the slack, the
+ * official node tests' files of a few hundred bytes need at most 32 times their bytes). */
 #define OSC_PB_AMPLIFICATION 48
 #define OSC_PB_SLACK ((uint64_t)16 << 20)
 uint64_t osc_pb_budget(size_t len);
