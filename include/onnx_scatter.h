@@ -163,7 +163,9 @@ typedef struct osc_options {
      * physical memory, the process's cgroup v2 memory.max and RLIMIT_AS (no cap when none can be
      * read). OSC_NO_LIMIT: no cap. */
     uint64_t max_bytes;
-    int32_t strict;          /* 1: deprecated ops (Scatter-11) are errors, not warnings */
+    /* 1: deprecated ops (Scatter-11) and IR versions outside those the library knows are
+     * errors, not warnings */
+    int32_t strict;
     int32_t profile;         /* 1: sessions time every node (osc_session_node_ns) */
     /* 1: a scatter node (Scatter, ScatterElements, ScatterND, TensorScatter) whose data input
      * (input 0) is a graph input without a default, read by no later node, not a graph output,

@@ -97,6 +97,8 @@ typedef struct osc_kernel {
  * (../shared/spec/onnx-Changelog.md); a model importing a newer one is refused unless
  * opts.newer_opsets is set. */
 #define OSC_OPSET_NEWEST 28
+/* The newest ONNX IR version this library knows (ONNX 1.23's node tests declare it). */
+#define OSC_IR_NEWEST 13
 
 /* The dtypes input i of a row accepts (0 for a row with no inputs). */
 osc_typeset osc_kernel_types(const osc_kernel *r, int32_t i);

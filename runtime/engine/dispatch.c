@@ -19,22 +19,34 @@ static void add_warning(void *ud, const char *msg) {
     m->warnings = w;
 }
 
-/* The default domain's opset against the newest this library knows: refused, or with
+/* The IR version against those this library knows (1 to OSC_IR_NEWEST): another one (0 when the
+ * field is missing, negative, or from a newer ONNX) loads with a warning, or fails in strict
+ * mode. Then the default domain's opset against the newest this library knows: refused, or with
  * opts.newer_opsets run with the newest rows and a warning. */
-static osc_status check_opsets(osc_model *m, osc_err *err) {
-    int64_t v = osc_graph_opset(&m->g, "");
-    if (v <= OSC_OPSET_NEWEST) return OSC_OK;
-    if (!m->opts.newer_opsets)
-        return osc_fail(err, OSC_ERR_UNSUPPORTED, "the model imports opset %lld of domain "
-                        "'ai.onnx'; the newest this library knows is %d (a newer version may "
-                        "change what an op means): set opts.newer_opsets (command line: "
-                        "--newer-opsets) to run it with the opset %d kernels", (long long)v,
-                        OSC_OPSET_NEWEST, OSC_OPSET_NEWEST);
+static osc_status check_versions(osc_model *m, osc_err *err) {
     char msg[OSC_MSG_SIZE];
-    snprintf(msg, sizeof msg, "the model imports opset %lld of domain 'ai.onnx', newer than the "
-             "newest this library knows (%d); its nodes run with the opset %d kernels "
-             "(opts.newer_opsets)", (long long)v, OSC_OPSET_NEWEST, OSC_OPSET_NEWEST);
-    add_warning(m, msg);
+    int64_t ir = m->g.ir_version;
+    if (ir < 1 || ir > OSC_IR_NEWEST) {
+        snprintf(msg, sizeof msg, "the model declares IR version %lld; this library knows IR "
+                 "versions 1 to %d and reads it as version %d", (long long)ir, OSC_IR_NEWEST,
+                 OSC_IR_NEWEST);
+        if (m->opts.strict)
+            return osc_fail(err, OSC_ERR_UNSUPPORTED, "%s (strict mode refuses it)", msg);
+        add_warning(m, msg);
+    }
+    int64_t v = osc_graph_opset(&m->g, "");
+    if (v > OSC_OPSET_NEWEST) {
+        if (!m->opts.newer_opsets)
+            return osc_fail(err, OSC_ERR_UNSUPPORTED, "the model imports opset %lld of domain "
+                            "'ai.onnx'; the newest this library knows is %d (a newer version may "
+                            "change what an op means): set opts.newer_opsets (command line: "
+                            "--newer-opsets) to run it with the opset %d kernels", (long long)v,
+                            OSC_OPSET_NEWEST, OSC_OPSET_NEWEST);
+        snprintf(msg, sizeof msg, "the model imports opset %lld of domain 'ai.onnx', newer than "
+                 "the newest this library knows (%d); its nodes run with the opset %d kernels "
+                 "(opts.newer_opsets)", (long long)v, OSC_OPSET_NEWEST, OSC_OPSET_NEWEST);
+        add_warning(m, msg);
+    }
     return m->warn_lost ? osc_fail(err, OSC_ERR_NOMEM, "out of memory storing a warning") : OSC_OK;
 }
 
@@ -173,7 +185,7 @@ static osc_status check_tensor_types(const osc_model *m, osc_err *err) {
 }
 
 osc_status osc_dispatch(osc_model *m, osc_err *err) {
-    osc_status st = check_opsets(m, err);
+    osc_status st = check_versions(m, err);
     if (!st) st = init_nodes(m, err);
     if (!st) st = check_tensor_types(m, err);
     return st;

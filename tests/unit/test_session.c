@@ -153,6 +153,44 @@ static void dispatch_by_opset(void **state) {
     assert_non_null(strstr(g_msg, "unsupported op Foo-18"));
 }
 
+/* An IR version outside 1..13 (missing, negative, or newer) loads with a warning naming it; strict
+ * mode refuses it. */
+static void unknown_ir_version_warns(void **state) {
+    (void)state;
+    const int64_t irs[4] = {0, -1, 14, 13};
+    for (int i = 0; i < 4; i++) {
+        for (int strict = 0; strict < 2; strict++) {
+            const int64_t d[1] = {4};
+            osc_mw *mw = osc_mw_new(irs[i]);
+            osc_mw_opset(mw, "", 18);
+            osc_mw_input(mw, "x", OSC_FLOAT, 1, d, NULL);
+            const char *in[1] = {"x"}, *out[1] = {"y"};
+            osc_mw_node(mw, "Relu", "r", 1, in, 1, out);
+            osc_mw_output(mw, "y", OSC_FLOAT, 1, d, NULL);
+            osc_options o;
+            osc_options_init(&o);
+            o.strict = strict;
+            osc_model *m = NULL;
+            osc_status st = load(mw, &o, &m);
+            char want[96];
+            snprintf(want, sizeof want, "declares IR version %lld; this library knows IR "
+                     "versions 1 to 13", (long long)irs[i]);
+            if (irs[i] == 13) {
+                assert_int_equal(st, OSC_OK);
+                assert_int_equal(osc_model_warning_count(m), 0);
+            } else if (strict) {
+                assert_int_equal(st, OSC_ERR_UNSUPPORTED);
+                assert_non_null(strstr(g_msg, want));
+            } else {
+                assert_int_equal(st, OSC_OK);
+                assert_int_equal(osc_model_warning_count(m), 1);
+                assert_non_null(strstr(osc_model_warning(m, 0), want));
+            }
+            osc_model_free(m);
+        }
+    }
+}
+
 /* The load error counts the nodes with and without a kernel, and names every unsupported op. */
 static void unsupported_counts_supported_nodes(void **state) {
     (void)state;
@@ -667,6 +705,7 @@ int main(void) {
         cmocka_unit_test(spec_example_end_to_end),
         cmocka_unit_test(dispatch_by_opset),
         cmocka_unit_test(unsupported_counts_supported_nodes),
+        cmocka_unit_test(unknown_ir_version_warns),
         cmocka_unit_test(profiling_records_node_times),
         cmocka_unit_test(strict_mode_refuses_deprecated),
         cmocka_unit_test(input_checks),
