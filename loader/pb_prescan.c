@@ -1,5 +1,7 @@
 /* pb_prescan.c: a wire-format walk run before protobuf-c unpacks: it bounds message nesting
  * (protobuf-c recurses once per level) and what the unpack would allocate (osc_pb_budget). */
+#include <string.h>
+
 #include "pb.h"
 
 /* What protobuf-c allocates besides the payload (pb_alloc.c's header per block), and per
@@ -89,6 +91,13 @@ static osc_status walk_msg(walk *w, const ProtobufCMessageDescriptor *desc, cons
         case 2: {
             if (!varint(&p, end, &n)) return bad(w, at, "truncated length");
             if (n > (uint64_t)(end - p)) return bad(w, at, "length past the end of the data");
+            /* protobuf-c keeps a string as a C string: a NUL would silently cut it (a name, an
+             * external-data location) */
+            if (f && f->type == PROTOBUF_C_TYPE_STRING && memchr(p, 0, (size_t)n))
+                return osc_fail(w->err, OSC_ERR_PARSE,
+                                "%s: string field '%s' holds a NUL byte at byte %zu (strings "
+                                "may not contain NUL)", w->what, f->name,
+                                (size_t)((const uint8_t *)memchr(p, 0, (size_t)n) - w->base));
             osc_status st = f ? charge(w, at, delimited_cost(f, n)) : OSC_OK;
             if (!st && f && f->type == PROTOBUF_C_TYPE_MESSAGE)
                 st = walk_msg(w, f->descriptor, p, p + n, depth + 1);

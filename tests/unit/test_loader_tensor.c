@@ -1,4 +1,5 @@
 /* test_loader_tensor.c: TensorProto decoding (every encoding, every dtype) and encoding. */
+#define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,6 +555,34 @@ static void test_encode_errors(void **state) {
               "NULL");
 }
 
+/* A NUL inside a string field (an external-data location "w.bin\0x") is refused before
+ * protobuf-c would cut the string there. */
+static void test_nul_in_string_refused(void **state) {
+    (void)state;
+    Onnx__StringStringEntryProto kv, *kvs[1] = {&kv};
+    onnx__string_string_entry_proto__init(&kv);
+    kv.key = "location";
+    kv.value = "w.binXx";
+    int64_t dims[1] = {1};
+    Onnx__TensorProto tp;
+    onnx__tensor_proto__init(&tp);
+    tp.name = "ext", tp.has_data_type = 1, tp.data_type = OSC_FLOAT, tp.n_dims = 1, tp.dims = dims;
+    tp.has_data_location = 1, tp.data_location = ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+    tp.n_external_data = 1, tp.external_data = kvs;
+    size_t len = onnx__tensor_proto__get_packed_size(&tp);
+    uint8_t *buf = malloc(len);
+    assert_non_null(buf);
+    onnx__tensor_proto__pack(&tp, buf);
+    uint8_t *x = memmem(buf, len, "w.binX", 6);
+    assert_non_null(x);
+    x[5] = 0;
+    osc_tensor t;
+    char msg[OSC_MSG_SIZE];
+    lu_expect(osc_tensor_decode_pb(buf, len, &t, NULL, 0, msg, sizeof msg), OSC_ERR_PARSE, msg,
+              "string field 'value' holds a NUL byte at byte");
+    free(buf);
+}
+
 /* The unpack allocator holds at most its budget at once: a block past it fails as over budget
  * (a limit, not out of memory), and freeing gives the room back. */
 static void test_pb_alloc_budget(void **state) {
@@ -592,6 +621,7 @@ int main(void) {
         cmocka_unit_test(test_encode_roundtrip),
         cmocka_unit_test(test_encode_errors),
         cmocka_unit_test(test_pb_alloc_budget),
+        cmocka_unit_test(test_nul_in_string_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
