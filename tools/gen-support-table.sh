@@ -20,14 +20,14 @@ for t in "$dir"/*/; do
       "$tool" info --json "$t/model.onnx" | grep -o '"op_type":"[^"]*"' | sort -u |
         sed "s/\"op_type\":\"\(.*\)\"/\1 $status/" >>"$tally" ;;
     skip)
-      printf '%s' "$line" | sed -n "s/.*\"message\":\"node '[^']*' (\([A-Za-z]*\)-[0-9]*).*/\1 skip/p" >>"$tally" ;;
+      printf '%s' "$line" | sed -n "s/.*\"message\":\"node '[^']*' (\([A-Za-z][A-Za-z0-9]*\)-[0-9]*).*/\1 skip/p" >>"$tally" ;;
   esac
 done
 # "Op since" per registry row, then the tally: one table row per op.
 table=$(
   echo "| op | versions | official tests using it | passed | failed | skipped |"
   echo "|---|---|---:|---:|---:|---:|"
-  { "$tool" info --ops | sed -n 's/^  \([A-Za-z]*\)-\([0-9]*\): .*/\1 v\2/p'; cat "$tally"; } | awk '
+  { "$tool" info --ops | sed -n 's/^  \([A-Za-z][A-Za-z0-9]*\)-\([0-9]*\): .*/\1 v\2/p'; cat "$tally"; } | awk '
     $2 ~ /^v/ { sep = ($1 in v) ? v[$1] ", " : ""; v[$1] = sep substr($2, 2); next }
     { n[$1]++; c[$1 " " $2]++ }
     END {
