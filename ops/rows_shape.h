@@ -19,8 +19,6 @@ OSC_KERNEL_DECLARE(osc_transpose) /* Transpose (ops/transpose.c) */
 OSC_KERNEL_DECLARE(osc_range) /* Range (ops/range.c) */
 OSC_KERNEL_DECLARE(osc_nonzero) /* NonZero (ops/nonzero.c) */
 OSC_KERNEL_DECLARE(osc_cumsum) /* CumSum (ops/cumsum.c) */
-OSC_KERNEL_DECLARE(osc_rsum) /* ReduceSum (ops/reduce_sum.c) */
-OSC_KERNEL_DECLARE(osc_argmax) /* ArgMax (ops/argmax.c) */
 OSC_KERNEL_DECLARE(osc_topk) /* TopK, two outputs (ops/topk.c) */
 OSC_KERNEL_DECLARE(osc_onehot) /* OneHot (ops/onehot.c) */
 #else
@@ -278,27 +276,6 @@ OSC_KERNEL_DECLARE(osc_onehot) /* OneHot (ops/onehot.c) */
     {.op = "CumSum", .since = 14, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_ARITH_V13, OSC_TS_INDEX}, .init = osc_cumsum_init,
      .infer = osc_cumsum_infer, .run = osc_cumsum_run},
-    {.op = "ReduceSum", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
-     .types = {OSC_TS_ARITH_V7}, .init = osc_rsum_init, .infer = osc_rsum_infer,
-     .run = osc_rsum_run},
-    {.op = "ReduceSum", .since = 11, .until = 12, .inputs = {1, 1}, .outputs = 1,
-     .types = {OSC_TS_ARITH_V7}, .init = osc_rsum_init, .infer = osc_rsum_infer,
-     .run = osc_rsum_run},
-    {.op = "ReduceSum", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 2}, .outputs = 1,
-     .infer_reads = 0x2, .types = {OSC_TS_ARITH_V13, OSC_TS(OSC_INT64)}, .init = osc_rsum_init,
-     .infer = osc_rsum_infer, .run = osc_rsum_run},
-    {.op = "ArgMax", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
-     .types = {(OSC_TS_REAL & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_argmax_init,
-     .infer = osc_argmax_infer, .run = osc_argmax_run},
-    {.op = "ArgMax", .since = 11, .until = 11, .inputs = {1, 1}, .outputs = 1,
-     .types = {(OSC_TS_REAL & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_argmax_init,
-     .infer = osc_argmax_infer, .run = osc_argmax_run},
-    {.op = "ArgMax", .since = 12, .until = 12, .inputs = {1, 1}, .outputs = 1,
-     .types = {(OSC_TS_REAL & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_argmax_init,
-     .infer = osc_argmax_infer, .run = osc_argmax_run},
-    {.op = "ArgMax", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
-     .types = {OSC_TS_REAL}, .init = osc_argmax_init, .infer = osc_argmax_infer,
-     .run = osc_argmax_run},
     {.op = "TopK", .since = 1, .until = 9, .inputs = {1, 1}, .outputs = 2,
      .types = {(OSC_TS_FLOAT & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_topk_init,
      .infer = osc_topk_infer, .run = osc_topk_run},

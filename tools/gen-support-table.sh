@@ -22,7 +22,7 @@ trap 'rm -f "$tally"' EXIT
     }
     next
   }
-  /"status":"skip"/ && match($0, /"message":"node '"'"'[^'"'"']*'"'"' \([A-Za-z]*-[0-9]*\)/) {
+  /"status":"skip"/ && match($0, /"message":"node '"'"'[^'"'"']*'"'"' \([A-Za-z][A-Za-z0-9]*-[0-9]*\)/) {
     m = substr($0, RSTART, RLENGTH); sub(/.*\(/, "", m); sub(/-[0-9]*\)$/, "", m)
     print m, "skip"
   }' >"$tally"
@@ -30,7 +30,7 @@ trap 'rm -f "$tally"' EXIT
 table=$(
   echo "| op | versions | official tests using it | passed | failed | skipped |"
   echo "|---|---|---:|---:|---:|---:|"
-  { "$tool" info --ops | sed -n 's/^  \([A-Za-z]*\)-\([0-9]*\): .*/\1 v\2/p'; cat "$tally"; } | awk '
+  { "$tool" info --ops | sed -n 's/^  \([A-Za-z][A-Za-z0-9]*\)-\([0-9]*\): .*/\1 v\2/p'; cat "$tally"; } | awk '
     $2 ~ /^v/ { sep = ($1 in v) ? v[$1] ", " : ""; v[$1] = sep substr($2, 2); next }
     { n[$1]++; c[$1 " " $2]++ }
     END {

@@ -1,0 +1,528 @@
+/* test_ops_reduce.c: the Reduce* kernels and ArgMin run through kharness; expected values are
+ * worked out by hand in the comments (or, for logs and roots, the formula written out in double
+ * here, never the kernel's own path). */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ops/registry.h"
+#include "kharness.h"
+
+#define D(...) ((const int64_t[]){__VA_ARGS__})
+#define N(a) ((int32_t)(sizeof(a) / sizeof((a)[0])))
+
+static osc_tensor T(int32_t dtype, int32_t rank, const int64_t *dims, const void *data) {
+    return kh_tensor(dtype, rank, dims, data);
+}
+
+static const int64_t k_empty[1]; /* a stand-in pointer for zero-element tensors */
+
+static void expect_shape(const osc_tensor *t, int32_t dtype, int32_t rank, const int64_t *dims) {
+    assert_int_equal(t->dtype, dtype);
+    assert_int_equal(t->rank, rank);
+    for (int32_t i = 0; i < rank; i++) assert_int_equal(t->dims[i], dims[i]);
+}
+
+static void expect_bytes(const osc_tensor *t, const void *want, size_t nbytes) {
+    assert_int_equal(t->nbytes, nbytes);
+    if (nbytes) assert_memory_equal(t->data, want, nbytes);
+}
+
+static void expect_floats(const osc_tensor *t, const double *want, int32_t n) {
+    assert_int_equal(t->dtype, OSC_FLOAT);
+    assert_int_equal(osc_tensor_count(t), n);
+    for (int32_t i = 0; i < n; i++) {
+        double got = ((const float *)t->data)[i];
+        if (!(fabs(got - want[i]) <= 1e-6 * fabs(want[i]) + 1e-6))
+            fail_msg("element %d: %.9g, expected %.9g", (int)i, got, want[i]);
+    }
+}
+
+static void expect_msg(const kh *h, const char *part) {
+    if (!strstr(h->err.msg, part)) fail_msg("message '%s' lacks '%s'", h->err.msg, part);
+}
+
+static void expect_fail(kh *h, osc_status got, osc_status want, const char *part) {
+    if (got != want)
+        fail_msg("status %s, expected %s (%s)", osc_status_name(got), osc_status_name(want),
+                 h->err.msg);
+    if (part) expect_msg(h, part);
+}
+
+static void expect_ok(kh *h, osc_status st) {
+    if (st) fail_msg("status %s: %s", osc_status_name(st), h->err.msg);
+}
+
+/* Runs op at opset on x. axes: NULL for none; given as the attribute when attr, else as input 1
+ * (n values, k_empty for an empty list). keepdims/noop < 0: attribute not set. */
+static osc_status reduce(kh *h, const char *op, int64_t opset, osc_tensor x, const int64_t *axes,
+                         int64_t n, bool attr, int64_t keepdims, int64_t noop) {
+    static osc_tensor t[2];
+    t[0] = x;
+    t[1] = T(OSC_INT64, 1, D(n), axes);
+    const osc_tensor *in[] = {&t[0], &t[1]};
+    kh_init(h, op, opset);
+    if (axes && attr) kh_attr_ints(h, "axes", axes, (size_t)n);
+    if (keepdims >= 0) kh_attr_int(h, "keepdims", keepdims);
+    if (noop >= 0) kh_attr_int(h, "noop_with_empty_axes", noop);
+    return kh_run(h, axes && !attr ? 2 : 1, in);
+}
+
+/* [3,2,2] with x[i][j][k] = 1 + 4i + 2j + k; along axis 1 the pairs are (1,3) (2,4) (5,7) (6,8)
+ * (9,11) (10,12). */
+static const float k_x[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+static const int64_t k_pairs[6][2] = {{1, 3}, {2, 4}, {5, 7}, {6, 8}, {9, 11}, {10, 12}};
+
+static double lse2(double a, double b) { return log(exp(a) + exp(b)); }
+
+/* ======================= values of every reduction, every version ======================= */
+
+static void every_reduction_axis1(void **state) {
+    (void)state;
+    static const char *const ops[] = {"ReduceSum", "ReduceSumSquare", "ReduceMean",
+                                      "ReduceProd", "ReduceL1", "ReduceL2",
+                                      "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
+                                      "ReduceMin"};
+    static const int64_t versions[] = {1, 11, 12, 13, 18, 20, 28};
+    osc_tensor x = T(OSC_FLOAT, 3, D(3, 2, 2), k_x);
+    for (int32_t o = 0; o < N(ops); o++) {
+        double want[6];
+        for (int32_t i = 0; i < 6; i++) {
+            double a = (double)k_pairs[i][0], b = (double)k_pairs[i][1];
+            double w[] = {a + b, a * a + b * b, (a + b) / 2, a * b, a + b,
+                          sqrt(a * a + b * b), log(a + b), lse2(a, b), b, a};
+            want[i] = w[o];
+        }
+        for (int32_t v = 0; v < N(versions); v++) {
+            kh h;
+            bool input = versions[v] >= (strcmp(ops[o], "ReduceSum") == 0 ? 13 : 18);
+            expect_ok(&h, reduce(&h, ops[o], versions[v], x, D(1), 1, !input, -1, -1));
+            expect_shape(&h.out, OSC_FLOAT, 3, D(3, 1, 2));
+            expect_floats(&h.out, want, 6);
+            kh_free(&h);
+            /* the same with keepdims 0 and the axis counted from the end */
+            expect_ok(&h, reduce(&h, ops[o], versions[v], x, D(-2), 1, !input, 0, -1));
+            expect_shape(&h.out, OSC_FLOAT, 2, D(3, 2));
+            expect_floats(&h.out, want, 6);
+            kh_free(&h);
+        }
+    }
+}
+
+static void axes_sets_and_defaults(void **state) {
+    (void)state;
+    osc_tensor x = T(OSC_FLOAT, 3, D(3, 2, 2), k_x);
+    kh h;
+    /* axes [2, 0] (any order): over i and k: j=0: 1+2+5+6+9+10 = 33 -> mean 5.5; j=1 7.5 */
+    expect_ok(&h, reduce(&h, "ReduceMean", 18, x, D(2, 0), 2, false, 1, -1));
+    expect_shape(&h.out, OSC_FLOAT, 3, D(1, 2, 1));
+    expect_bytes(&h.out, (const float[]){5.5f, 7.5f}, 8);
+    kh_free(&h);
+    expect_ok(&h, reduce(&h, "ReduceMax", 13, x, D(0, -1), 2, true, 0, -1));
+    expect_shape(&h.out, OSC_FLOAT, 1, D(2));
+    expect_bytes(&h.out, (const float[]){10, 12}, 8);
+    kh_free(&h);
+    /* no axes: all of them; keepdims 0 gives a scalar */
+    expect_ok(&h, reduce(&h, "ReduceMin", 18, x, NULL, 0, false, 0, -1));
+    expect_shape(&h.out, OSC_FLOAT, 0, NULL);
+    expect_bytes(&h.out, (const float[]){1}, 4);
+    kh_free(&h);
+    expect_ok(&h, reduce(&h, "ReduceProd", 11, T(OSC_FLOAT, 2, D(2, 2), k_x), NULL, 0, true, -1,
+                         -1));
+    expect_shape(&h.out, OSC_FLOAT, 2, D(1, 1));
+    expect_bytes(&h.out, (const float[]){24}, 4);
+    kh_free(&h);
+    /* an empty axes input without noop_with_empty_axes: all axes (1+...+12 = 78) */
+    expect_ok(&h, reduce(&h, "ReduceL1", 18, x, k_empty, 0, false, 1, 0));
+    expect_shape(&h.out, OSC_FLOAT, 3, D(1, 1, 1));
+    expect_bytes(&h.out, (const float[]){78}, 4);
+    kh_free(&h);
+    /* a rank-0 input reduces over nothing: the value itself (sum of squares: its square) */
+    expect_ok(&h, reduce(&h, "ReduceSumSquare", 18, T(OSC_FLOAT, 0, NULL, (const float[]){-3}),
+                         NULL, 0, false, -1, -1));
+    expect_shape(&h.out, OSC_FLOAT, 0, NULL);
+    expect_bytes(&h.out, (const float[]){9}, 4);
+    kh_free(&h);
+}
+
+/* noop_with_empty_axes (18): no reduction, but the non-reduction steps still apply */
+static void noop_with_empty_axes(void **state) {
+    (void)state;
+    const float v[] = {-2, 0.5f, 4};
+    osc_tensor x = T(OSC_FLOAT, 1, D(3), v);
+    static const struct { const char *op; float want[3]; } cases[] = {
+        {"ReduceMax", {-2, 0.5f, 4}},      {"ReduceMean", {-2, 0.5f, 4}},
+        {"ReduceL1", {2, 0.5f, 4}},         {"ReduceL2", {2, 0.5f, 4}},
+        {"ReduceSumSquare", {4, 0.25f, 16}}, {"ReduceProd", {-2, 0.5f, 4}},
+    };
+    for (int32_t c = 0; c < N(cases); c++) {
+        kh h;
+        /* with the axes input empty and with it absent */
+        expect_ok(&h, reduce(&h, cases[c].op, 18, x, k_empty, 0, false, -1, 1));
+        expect_shape(&h.out, OSC_FLOAT, 1, D(3));
+        expect_bytes(&h.out, cases[c].want, 12);
+        kh_free(&h);
+        expect_ok(&h, reduce(&h, cases[c].op, 18, x, NULL, 0, false, 0, 1));
+        expect_bytes(&h.out, cases[c].want, 12);
+        kh_free(&h);
+    }
+    kh h;
+    /* LogSum: log x (the spec's text: "ReduceLogSum returns the Log of input tensor") */
+    const float pos[] = {1, 4};
+    expect_ok(&h, reduce(&h, "ReduceLogSum", 18, T(OSC_FLOAT, 1, D(2), pos), NULL, 0, false, -1,
+                         1));
+    expect_floats(&h.out, (const double[]){0, log(4.0)}, 2);
+    kh_free(&h);
+    /* an axis given: noop_with_empty_axes changes nothing */
+    expect_ok(&h, reduce(&h, "ReduceMax", 18, x, D(0), 1, false, 0, 1));
+    expect_bytes(&h.out, (const float[]){4}, 4);
+    kh_free(&h);
+    /* not an attribute before 18 (ReduceSum: 13) */
+    kh_init(&h, "ReduceMax", 13);
+    kh_attr_int(&h, "noop_with_empty_axes", 1);
+    expect_fail(&h, kh_check(&h), OSC_ERR_MODEL, "noop_with_empty_axes");
+    kh_free(&h);
+}
+
+/* ======================= types ======================= */
+
+static void halves_round_once(void **state) {
+    (void)state;
+    kh h;
+    /* float16 mean of 2048, 1, 1: 2050/3 = 683.33 -> 683.5 (0x6157) when rounded once; summed
+     * in float16 it would be 2048/3 -> 682.5 (0x6155) */
+    const uint16_t hx[] = {0x6800, 0x3c00, 0x3c00};
+    expect_ok(&h, reduce(&h, "ReduceMean", 18, T(OSC_FLOAT16, 1, D(3), hx), NULL, 0, false, 0,
+                         -1));
+    expect_bytes(&h.out, (const uint16_t[]){0x6157}, 2);
+    kh_free(&h);
+    /* float16 product 2 * 3 = 6 (0x4600); L1 of -1, 2: 3 (0x4200) */
+    expect_ok(&h, reduce(&h, "ReduceProd", 1, T(OSC_FLOAT16, 1, D(2), (const uint16_t[]){0x4000,
+                         0x4200}), NULL, 0, true, 0, -1));
+    expect_bytes(&h.out, (const uint16_t[]){0x4600}, 2);
+    kh_free(&h);
+    expect_ok(&h, reduce(&h, "ReduceL1", 18, T(OSC_FLOAT16, 1, D(2), (const uint16_t[]){0xbc00,
+                         0x4000}), NULL, 0, false, 0, -1));
+    expect_bytes(&h.out, (const uint16_t[]){0x4200}, 2);
+    kh_free(&h);
+    /* bfloat16 1, 2, -3: max 2 (0x4000), min -3 (0xc040); from 13 only */
+    const uint16_t bx[] = {0x3f80, 0x4000, 0xc040};
+    osc_tensor xb = T(OSC_BFLOAT16, 1, D(3), bx);
+    expect_ok(&h, reduce(&h, "ReduceMax", 13, xb, NULL, 0, true, 0, -1));
+    expect_bytes(&h.out, (const uint16_t[]){0x4000}, 2);
+    kh_free(&h);
+    expect_ok(&h, reduce(&h, "ReduceMin", 18, xb, NULL, 0, false, 0, -1));
+    expect_bytes(&h.out, (const uint16_t[]){0xc040}, 2);
+    kh_free(&h);
+    /* bfloat16 sum of squares 1 + 4 + 9 = 14 (0x4160) */
+    expect_ok(&h, reduce(&h, "ReduceSumSquare", 18, xb, NULL, 0, false, 0, -1));
+    expect_bytes(&h.out, (const uint16_t[]){0x4160}, 2);
+    kh_free(&h);
+    expect_fail(&h, reduce(&h, "ReduceMax", 12, xb, NULL, 0, true, 0, -1), OSC_ERR_SHAPE,
+                "bfloat16");
+    kh_free(&h);
+    /* double */
+    expect_ok(&h, reduce(&h, "ReduceL2", 18, T(OSC_DOUBLE, 1, D(2), (const double[]){3, -4}),
+                         NULL, 0, false, 0, -1));
+    expect_bytes(&h.out, (const double[]){5}, 8);
+    kh_free(&h);
+}
+
+static void integer_types(void **state) {
+    (void)state;
+    kh h;
+    /* int8/uint8 for max/min from 12 */
+    osc_tensor i8 = T(OSC_INT8, 1, D(3), (const int8_t[]){-5, -2, -9});
+    expect_ok(&h, reduce(&h, "ReduceMax", 12, i8, NULL, 0, true, 0, -1));
+    expect_bytes(&h.out, (const int8_t[]){-2}, 1);
+    kh_free(&h);
+    expect_fail(&h, reduce(&h, "ReduceMax", 11, i8, NULL, 0, true, 0, -1), OSC_ERR_SHAPE,
+                "int8");
+    kh_free(&h);
+    expect_fail(&h, reduce(&h, "ReduceMean", 18, i8, NULL, 0, false, 0, -1), OSC_ERR_SHAPE,
+                "int8");
+    kh_free(&h);
+    osc_tensor u8 = T(OSC_UINT8, 1, D(3), (const uint8_t[]){200, 7, 255});
+    expect_ok(&h, reduce(&h, "ReduceMin", 20, u8, NULL, 0, false, 0, -1));
+    expect_bytes(&h.out, (const uint8_t[]){7}, 1);
+    kh_free(&h);
+    /* uint64 above 2^63 */
+    osc_tensor u64 = T(OSC_UINT64, 1, D(2), (const uint64_t[]){UINT64_MAX, 5});
+    expect_ok(&h, reduce(&h, "ReduceMax", 13, u64, NULL, 0, true, 0, -1));
+    expect_bytes(&h.out, (const uint64_t[]){UINT64_MAX}, 8);
+    kh_free(&h);
+    /* int32 product wraps: 65536 * 65536 = 2^32 = 0 modulo 2^32 */
+    osc_tensor p32 = T(OSC_INT32, 1, D(2), (const int32_t[]){65536, 65536});
+    expect_ok(&h, reduce(&h, "ReduceProd", 13, p32, NULL, 0, true, 0, -1));
+    expect_bytes(&h.out, (const int32_t[]){0}, 4);
+    kh_free(&h);
+    /* int32 mean truncates toward zero: (-7 + 0) / 2 = -3 */
+    osc_tensor m32 = T(OSC_INT32, 1, D(2), (const int32_t[]){-7, 0});
+    expect_ok(&h, reduce(&h, "ReduceMean", 18, m32, NULL, 0, false, 0, -1));
+    expect_bytes(&h.out, (const int32_t[]){-3}, 4);
+    kh_free(&h);
+    /* int64: L1 |-3| + 4 = 7, sum of squares 25, L2 5, LogSum log(7 + 13) = 2.99 -> 2,
+     * LogSumExp log(e^-3 + e^4) = 4.0009 -> 4 */
+    osc_tensor i64 = T(OSC_INT64, 1, D(2), (const int64_t[]){-3, 4});
+    static const struct { const char *op; int64_t want; } cases[] = {
+        {"ReduceL1", 7}, {"ReduceSumSquare", 25}, {"ReduceL2", 5}, {"ReduceLogSumExp", 4}};
+    for (int32_t c = 0; c < N(cases); c++) {
+        expect_ok(&h, reduce(&h, cases[c].op, 18, i64, NULL, 0, false, 0, -1));
+        expect_bytes(&h.out, &cases[c].want, 8);
+        kh_free(&h);
+    }
+    expect_ok(&h, reduce(&h, "ReduceLogSum", 13,
+                         T(OSC_UINT32, 1, D(2), (const uint32_t[]){7, 13}), NULL, 0, true, 0,
+                         -1));
+    expect_bytes(&h.out, (const uint32_t[]){2}, 4);
+    kh_free(&h);
+    /* bool for max/min from 20 only: false < true */
+    osc_tensor b = T(OSC_BOOL, 2, D(2, 2), (const uint8_t[]){0, 1, 0, 0});
+    expect_ok(&h, reduce(&h, "ReduceMax", 20, b, D(1), 1, false, 0, -1));
+    expect_bytes(&h.out, (const uint8_t[]){1, 0}, 2);
+    kh_free(&h);
+    expect_ok(&h, reduce(&h, "ReduceMin", 20, b, D(0), 1, false, 0, -1));
+    expect_bytes(&h.out, (const uint8_t[]){0, 0}, 2);
+    kh_free(&h);
+    expect_fail(&h, reduce(&h, "ReduceMax", 18, b, D(1), 1, false, 0, -1), OSC_ERR_SHAPE,
+                "bool");
+    kh_free(&h);
+}
+
+/* ======================= NaN, infinities, empty sets ======================= */
+
+static void nan_and_infinity(void **state) {
+    (void)state;
+    kh h;
+    /* a NaN wins max and min (numpy) */
+    osc_tensor xn = T(OSC_FLOAT, 1, D(3), (const float[]){1, NAN, 3});
+    expect_ok(&h, reduce(&h, "ReduceMax", 18, xn, NULL, 0, false, 0, -1));
+    assert_true(isnan(((const float *)h.out.data)[0]));
+    kh_free(&h);
+    expect_ok(&h, reduce(&h, "ReduceMin", 11, xn, NULL, 0, true, 0, -1));
+    assert_true(isnan(((const float *)h.out.data)[0]));
+    kh_free(&h);
+    /* log-sum-exp does not overflow: log(2 e^1000) = 1000 + log 2 */
+    osc_tensor big = T(OSC_FLOAT, 1, D(2), (const float[]){1000, 1000});
+    expect_ok(&h, reduce(&h, "ReduceLogSumExp", 18, big, NULL, 0, false, 0, -1));
+    expect_floats(&h.out, (const double[]){1000 + log(2.0)}, 1);
+    kh_free(&h);
+    /* -inf terms vanish, all -inf gives -inf, +inf gives +inf */
+    osc_tensor li = T(OSC_FLOAT, 2, D(3, 2), (const float[]){-INFINITY, 0, -INFINITY, -INFINITY,
+                                                             INFINITY, 5});
+    expect_ok(&h, reduce(&h, "ReduceLogSumExp", 13, li, D(1), 1, true, 0, -1));
+    const float *y = h.out.data;
+    assert_true(y[0] == 0.0f && y[1] == -INFINITY && y[2] == INFINITY);
+    kh_free(&h);
+}
+
+static void empty_sets(void **state) {
+    (void)state;
+    kh h;
+    osc_tensor xf = T(OSC_FLOAT, 2, D(2, 0), k_empty);
+    /* reducing a zero-size axis: the spec's value of an empty reduction, per output element */
+    static const struct { const char *op; float want; } cases[] = {
+        {"ReduceMax", -INFINITY}, {"ReduceMin", INFINITY},      {"ReduceProd", 1},
+        {"ReduceSum", 0},         {"ReduceSumSquare", 0},       {"ReduceL1", 0},
+        {"ReduceL2", 0},          {"ReduceLogSum", -INFINITY}, {"ReduceLogSumExp", -INFINITY}};
+    for (int32_t c = 0; c < N(cases); c++) {
+        expect_ok(&h, reduce(&h, cases[c].op, 18, xf, D(1), 1, false, 1, -1));
+        expect_shape(&h.out, OSC_FLOAT, 2, D(2, 1));
+        expect_bytes(&h.out, (const float[]){cases[c].want, cases[c].want}, 8);
+        kh_free(&h);
+    }
+    expect_ok(&h, reduce(&h, "ReduceMean", 18, xf, D(1), 1, false, 0, -1));
+    assert_true(isnan(((const float *)h.out.data)[0]) && isnan(((const float *)h.out.data)[1]));
+    kh_free(&h);
+    /* integers: the type's lowest / highest value; bool false / true; float16 -inf */
+    expect_ok(&h, reduce(&h, "ReduceMax", 18, T(OSC_INT32, 1, D(0), k_empty), NULL, 0, false, 0,
+                         -1));
+    expect_bytes(&h.out, (const int32_t[]){INT32_MIN}, 4);
+    kh_free(&h);
+    expect_ok(&h, reduce(&h, "ReduceMin", 18, T(OSC_UINT8, 1, D(0), k_empty), NULL, 0, false, 0,
+                         -1));
+    expect_bytes(&h.out, (const uint8_t[]){255}, 1);
+    kh_free(&h);
+    expect_ok(&h, reduce(&h, "ReduceMin", 18, T(OSC_INT8, 1, D(0), k_empty), NULL, 0, false, 0,
+                         -1));
+    expect_bytes(&h.out, (const int8_t[]){127}, 1);
+    kh_free(&h);
+    expect_ok(&h, reduce(&h, "ReduceMax", 20, T(OSC_BOOL, 1, D(0), k_empty), NULL, 0, false, 0,
+                         -1));
+    expect_bytes(&h.out, (const uint8_t[]){0}, 1);
+    kh_free(&h);
+    expect_ok(&h, reduce(&h, "ReduceMin", 20, T(OSC_BOOL, 1, D(0), k_empty), NULL, 0, false, 0,
+                         -1));
+    expect_bytes(&h.out, (const uint8_t[]){1}, 1);
+    kh_free(&h);
+    expect_ok(&h, reduce(&h, "ReduceMax", 13, T(OSC_FLOAT16, 1, D(0), k_empty), NULL, 0, true, 0,
+                         -1));
+    expect_bytes(&h.out, (const uint16_t[]){0xfc00}, 2);
+    kh_free(&h);
+    expect_ok(&h, reduce(&h, "ReduceProd", 18, T(OSC_INT64, 1, D(0), k_empty), NULL, 0, false, 0,
+                         -1));
+    expect_bytes(&h.out, (const int64_t[]){1}, 8);
+    kh_free(&h);
+    /* an empty output (a kept dim of 0) writes nothing */
+    expect_ok(&h, reduce(&h, "ReduceLogSumExp", 18, T(OSC_FLOAT, 2, D(0, 3), k_empty), D(1), 1,
+                         false, 1, -1));
+    expect_shape(&h.out, OSC_FLOAT, 2, D(0, 1));
+    kh_free(&h);
+}
+
+/* ======================= errors ======================= */
+
+static void errors(void **state) {
+    (void)state;
+    osc_tensor x = T(OSC_FLOAT, 3, D(3, 2, 2), k_x);
+    kh h;
+    expect_fail(&h, reduce(&h, "ReduceMax", 18, x, D(3), 1, false, 1, -1), OSC_ERR_SHAPE,
+                "input 1 'axes': value 3 at position 0 is out of range [-3, 2]");
+    expect_msg(&h, "node 'n0' (ReduceMax-18)");
+    kh_free(&h);
+    expect_fail(&h, reduce(&h, "ReduceL2", 11, x, D(0, -4), 2, true, 1, -1), OSC_ERR_SHAPE,
+                "attribute 'axes': value -4 at position 1 is out of range [-3, 2]");
+    kh_free(&h);
+    expect_fail(&h, reduce(&h, "ReduceProd", 18, x, D(1, -2), 2, false, 1, -1), OSC_ERR_SHAPE,
+                "value -2 at position 1 repeats axis 1");
+    kh_free(&h);
+    /* axes input: int64 of rank 1 only */
+    osc_tensor a32 = T(OSC_INT32, 1, D(1), (const int32_t[]){1});
+    const osc_tensor *in[] = {&x, &a32};
+    kh_init(&h, "ReduceMean", 18);
+    expect_fail(&h, kh_run(&h, 2, in), OSC_ERR_SHAPE, "input 1 'axes'");
+    expect_msg(&h, "int32");
+    kh_free(&h);
+    osc_tensor a2 = T(OSC_INT64, 2, D(1, 1), D(1));
+    in[1] = &a2;
+    kh_init(&h, "ReduceMean", 18);
+    expect_fail(&h, kh_run(&h, 2, in), OSC_ERR_SHAPE, "expected rank 1");
+    kh_free(&h);
+    /* infer needs the axes data (the row's infer_reads) */
+    osc_tensor a_nodata = T(OSC_INT64, 1, D(1), NULL);
+    in[1] = &a_nodata;
+    kh_init(&h, "ReduceMin", 18);
+    assert_int_equal(h.kernel->infer_reads, 0x2);
+    expect_fail(&h, kh_infer(&h, 2, in, 1), OSC_ERR_STATE, "axes");
+    kh_free(&h);
+    /* attributes: axes is an input from 18, an attribute before; keepdims is 0 or 1 */
+    kh_init(&h, "ReduceSumSquare", 18);
+    kh_attr_ints(&h, "axes", D(1), 1);
+    expect_fail(&h, kh_check(&h), OSC_ERR_MODEL, "unknown attribute 'axes'");
+    kh_free(&h);
+    kh_init(&h, "ReduceLogSumExp", 13);
+    kh_attr_int(&h, "keepdims", 2);
+    expect_fail(&h, kh_check(&h), OSC_ERR_MODEL, "'keepdims' = 2 is out of range [0, 1]");
+    kh_free(&h);
+    /* versions: a row per changelog version; none before 1 */
+    assert_int_equal(osc_kernel_find("", "ReduceMax", 12)->since, 12);
+    assert_int_equal(osc_kernel_find("", "ReduceMax", 19)->since, 18);
+    assert_int_equal(osc_kernel_find("", "ReduceMin", 28)->since, 20);
+    assert_int_equal(osc_kernel_find("", "ReduceMean", 12)->since, 11);
+    assert_int_equal(osc_kernel_find("", "ReduceL1", 17)->since, 13);
+    assert_int_equal(osc_kernel_find("", "ReduceLogSumExp", 18)->inputs.max, 2);
+    assert_int_equal(osc_kernel_find("", "ReduceProd", 17)->inputs.max, 1);
+    assert_int_equal(osc_kernel_find("", "ArgMin", 12)->since, 12);
+    assert_null(osc_kernel_find("", "ReduceMax", 0));
+}
+
+/* ======================= ArgMin ======================= */
+
+static osc_status argmin(kh *h, int64_t opset, int64_t axis, int64_t keepdims, int64_t last,
+                         osc_tensor x) {
+    static osc_tensor t;
+    t = x;
+    const osc_tensor *in[] = {&t};
+    kh_init(h, "ArgMin", opset);
+    kh_attr_int(h, "axis", axis);
+    if (keepdims >= 0) kh_attr_int(h, "keepdims", keepdims);
+    if (last >= 0) kh_attr_int(h, "select_last_index", last);
+    return kh_run(h, 1, in);
+}
+
+static void argmin_values(void **state) {
+    (void)state;
+    kh h;
+    /* the spec's [[2, 1], [3, 10]]: axis 0 -> [[0, 0]], axis 1 -> [[1], [0]] */
+    osc_tensor x = T(OSC_FLOAT, 2, D(2, 2), (const float[]){2, 1, 3, 10});
+    expect_ok(&h, argmin(&h, 1, 0, -1, -1, x));
+    expect_shape(&h.out, OSC_INT64, 2, D(1, 2));
+    expect_bytes(&h.out, D(0, 0), 16);
+    kh_free(&h);
+    expect_ok(&h, argmin(&h, 11, 1, 1, -1, x));
+    expect_shape(&h.out, OSC_INT64, 2, D(2, 1));
+    expect_bytes(&h.out, D(1, 0), 16);
+    kh_free(&h);
+    expect_ok(&h, argmin(&h, 13, -1, 0, -1, x));
+    expect_shape(&h.out, OSC_INT64, 1, D(2));
+    expect_bytes(&h.out, D(1, 0), 16);
+    kh_free(&h);
+    /* select_last_index: [[2, 2], [3, 10]] along axis 1: first [0, 0], last [1, 0] */
+    osc_tensor xt = T(OSC_FLOAT, 2, D(2, 2), (const float[]){2, 2, 3, 10});
+    expect_ok(&h, argmin(&h, 12, 1, 0, 0, xt));
+    expect_bytes(&h.out, D(0, 0), 16);
+    kh_free(&h);
+    expect_ok(&h, argmin(&h, 13, 1, 0, 1, xt));
+    expect_bytes(&h.out, D(1, 0), 16);
+    kh_free(&h);
+    expect_fail(&h, argmin(&h, 11, 1, 1, 1, xt), OSC_ERR_MODEL, "select_last_index");
+    kh_free(&h);
+    /* NaN first (numpy's argmin): first NaN at 1, last at 3 */
+    osc_tensor xn = T(OSC_FLOAT, 1, D(4), (const float[]){1, NAN, 0, NAN});
+    expect_ok(&h, argmin(&h, 13, 0, 0, 0, xn));
+    expect_bytes(&h.out, D(1), 8);
+    kh_free(&h);
+    expect_ok(&h, argmin(&h, 13, 0, 0, 1, xn));
+    expect_bytes(&h.out, D(3), 8);
+    kh_free(&h);
+    /* integers compare natively; float16 through float */
+    expect_ok(&h, argmin(&h, 13, 0, 0, -1, T(OSC_UINT64, 1, D(3), (const uint64_t[]){
+                                                  UINT64_MAX, 1ull << 63, UINT64_MAX - 1})));
+    expect_bytes(&h.out, D(1), 8);
+    kh_free(&h);
+    expect_ok(&h, argmin(&h, 1, 0, 0, -1, T(OSC_INT8, 1, D(3), (const int8_t[]){-5, -2, -9})));
+    expect_bytes(&h.out, D(2), 8);
+    kh_free(&h);
+    /* float16 1, -2, -2 (0x3c00, 0xc000): the first -2; the last with select_last_index */
+    osc_tensor xh = T(OSC_FLOAT16, 1, D(3), (const uint16_t[]){0x3c00, 0xc000, 0xc000});
+    expect_ok(&h, argmin(&h, 12, 0, 0, 0, xh));
+    expect_bytes(&h.out, D(1), 8);
+    kh_free(&h);
+    expect_ok(&h, argmin(&h, 12, 0, 0, 1, xh));
+    expect_bytes(&h.out, D(2), 8);
+    kh_free(&h);
+    /* bfloat16 from 13 */
+    osc_tensor xb = T(OSC_BFLOAT16, 1, D(2), (const uint16_t[]){0x4000, 0x3f80});
+    expect_fail(&h, argmin(&h, 12, 0, 0, -1, xb), OSC_ERR_SHAPE, "bfloat16");
+    kh_free(&h);
+    expect_ok(&h, argmin(&h, 13, 0, 0, -1, xb));
+    expect_bytes(&h.out, D(1), 8);
+    kh_free(&h);
+    /* an empty axis has no minimum; an empty output is fine; the axis is range-checked */
+    expect_fail(&h, argmin(&h, 13, 1, 1, -1, T(OSC_FLOAT, 2, D(2, 0), k_empty)), OSC_ERR_SHAPE,
+                "size 0 along axis 1; an empty set has no smallest element");
+    kh_free(&h);
+    expect_ok(&h, argmin(&h, 13, 1, 1, -1, T(OSC_FLOAT, 2, D(0, 3), k_empty)));
+    expect_shape(&h.out, OSC_INT64, 2, D(0, 1));
+    kh_free(&h);
+    expect_fail(&h, argmin(&h, 13, -3, 1, -1, x), OSC_ERR_MODEL,
+                "attribute 'axis' = -3 is out of range [-2, 1]");
+    expect_msg(&h, "node 'n0' (ArgMin-13)");
+    kh_free(&h);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_reduction_axis1), cmocka_unit_test(axes_sets_and_defaults),
+        cmocka_unit_test(noop_with_empty_axes),  cmocka_unit_test(halves_round_once),
+        cmocka_unit_test(integer_types),         cmocka_unit_test(nan_and_infinity),
+        cmocka_unit_test(empty_sets),            cmocka_unit_test(errors),
+        cmocka_unit_test(argmin_values),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
