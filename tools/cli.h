@@ -45,6 +45,18 @@ int cli_error(const char *fmt, ...)
 #endif
     ;
 
+/* ---- Terminal-safe text (print.c): every model-, path- or input-derived string printed to a
+ * text stream (not --json, which has its own escaping) goes through these. Control bytes
+ * become \n, \r, \t or \xNN, invalid UTF-8 bytes \xNN, C1 and bidi controls \uNNNN; the rest is
+ * kept. Idempotent (backslashes are kept), so escaping twice is harmless. ---- */
+/* Escapes s[0..n) into out (always terminated; cut with "..." at a character boundary when
+ * size is too small). Returns the length written. */
+size_t cli_text_escape(const char *s, size_t n, char *out, size_t size);
+/* cli_text_escape of a C string (NULL: "(null)") into buf; returns buf, for printf arguments. */
+const char *cli_esc(const char *s, char *buf, size_t size);
+/* Writes s escaped to f, whatever its length. */
+void cli_text_put(FILE *f, const char *s);
+
 /* ---- Arguments (args.c). ---- */
 /* Value of an option given as "--opt VALUE", "SHORT VALUE" or "--opt=VALUE" (shrt may be
  * NULL); "" when the value is missing; NULL when argv[*i] is not this option. */
@@ -63,18 +75,43 @@ int cli_split_assign(const char *arg, char **name, const char **value);
  * Returns -1 when argv[*i] is none of them, else CLI_OK or CLI_USAGE (message printed). */
 int cli_runtime_option(int argc, char **argv, int *i, osc_options *opts, const char *cmd);
 void usage_runtime(FILE *f);
+/* The byte limit the library applies with these options (opts.max_bytes, its default when 0);
+ * 0 for none. The CLI holds what it reads and makes to the same limit: each input file, and
+ * all the inputs of one run together. */
+uint64_t cli_byte_limit(const osc_options *opts);
 
-/* ---- Files (fileio.c), plain stdio. On failure they return nonzero and write a one-line
- * message naming the path and the reason into msg. ---- */
-int cli_read_file(const char *path, void **buf, size_t *len, char *msg, size_t msg_size);
-int cli_write_file(const char *path, const void *buf, size_t len, char *msg, size_t msg_size);
-/* Reads and decodes a TensorProto .pb file into *t (free with osc_tensor_free_data). name, when
- * not NULL, receives the tensor's name. Returns the library status, OSC_ERR_IO for file errors. */
-osc_status cli_load_tensor(const char *path, osc_tensor *t, char *name, size_t name_size, char *msg,
-                           size_t msg_size);
-/* Encodes *t as a TensorProto named `name` and writes it to path. */
-osc_status cli_save_tensor(const char *path, const osc_tensor *t, const char *name, char *msg,
-                           size_t msg_size);
+/* ---- Files (fileio.c). On failure they return nonzero and write a one-line message naming
+ * the path and the reason into msg. ---- */
+/* Reads a whole regular file (a FIFO, device or folder is refused without blocking or reading)
+ * of at most max bytes (0: no limit; a larger file is refused before anything is allocated). */
+int cli_read_file(const char *path, uint64_t max, void **buf, size_t *len, char *msg,
+                  size_t msg_size);
+/* Reads and decodes a TensorProto .pb file (cli_read_file's checks, at most max bytes) into *t
+ * (free with osc_tensor_free_data). name, when not NULL, receives the tensor's name. Returns the
+ * library status; OSC_ERR_IO for file errors, OSC_ERR_LIMIT for a file over max. */
+osc_status cli_load_tensor(const char *path, uint64_t max, osc_tensor *t, char *name,
+                           size_t name_size, char *msg, size_t msg_size);
+/* Files written into one folder all or none: each is written to a new temporary file in the
+ * folder (O_CREAT | O_EXCL | O_NOFOLLOW: nothing planted there is written through), and only
+ * commit renames them to their names (a symlink at a final name is replaced, not followed).
+ * close removes the temporaries left. Each call returns 0, or nonzero with msg. */
+typedef struct cli_outfile {
+    char *name;    /* final file name in the folder */
+    char tmp[64];  /* temporary name; "" once renamed or never created */
+} cli_outfile;
+typedef struct cli_outset {
+    const char *dir;
+    int dirfd;
+    cli_outfile *files;
+    size_t count;
+} cli_outset;
+/* Creates the folder when missing and opens it. */
+int cli_outset_open(cli_outset *o, const char *dir, char *msg, size_t msg_size);
+/* Writes buf to a temporary file that commit renames to FILE (a name in the folder). */
+int cli_outset_add(cli_outset *o, const char *file, const void *buf, size_t len, char *msg,
+                   size_t msg_size);
+int cli_outset_commit(cli_outset *o, char *msg, size_t msg_size);
+void cli_outset_close(cli_outset *o);
 int cli_is_dir(const char *path);
 int cli_is_file(const char *path);
 /* Joins a/b into a malloc'ed string; NULL when out of memory. */
@@ -97,8 +134,10 @@ typedef struct cli_pbset {
     char (*names)[256]; /* TensorProto names */
     size_t count;
 } cli_pbset;
-/* Loads dir/prefix_K.pb for every K present. 0, or 1 with the reason in msg. */
-int cli_pbset_load(const char *dir, const char *prefix, cli_pbset *p, char *msg, size_t msg_size);
+/* Loads dir/prefix_K.pb for every K present (regular files; each, and their tensors together,
+ * at most max bytes: cli_byte_limit, 0 for none). 0, or 1 with the reason in msg. */
+int cli_pbset_load(const char *dir, const char *prefix, uint64_t max, cli_pbset *p, char *msg,
+                   size_t msg_size);
 void cli_pbset_free(cli_pbset *p);
 /* Binds input_K.pb to the graph input of its name, else to graph input K; every input
  * without a default must be bound. 0, or 1 with the reason in msg. */
@@ -158,10 +197,16 @@ int cli_tensor_alloc(osc_tensor *t, int32_t dtype, int32_t rank, const int64_t *
 int cli_is_npy(const void *buf, size_t len);
 /* Decodes a .npy file (format 1.0/2.0/3.0; any byte order; C or Fortran order; bool, int,
  * uint, float16/32/64, complex64/128, 'U' and 'S' strings) into *t, C order, little-endian
- * (free(t->data)). Nonzero with a one-line message on malformed or unsupported files. */
+ * (free(t->data)). Nonzero with a one-line message on malformed or unsupported files, and
+ * (before allocating) for a shape whose tensor would hold more than max_bytes (0: no limit). */
+int cli_npy_decode_max(const void *buf, size_t len, uint64_t max_bytes, osc_tensor *t, char *msg,
+                       size_t msg_size);
+/* cli_npy_decode_max without a byte limit. */
 int cli_npy_decode(const void *buf, size_t len, osc_tensor *t, char *msg, size_t msg_size);
 /* True when .npy can hold dtype at all (strings still need valid UTF-8). */
 int cli_npy_supports(int32_t dtype);
+/* 1 when cli_npy_encode can write t; 0 with the reason in msg (as cli_npy_encode gives it). */
+int cli_npy_holds(const osc_tensor *t, char *msg, size_t msg_size);
 /* Encodes *t exactly as np.save does (format 1.0, 2.0 for huge headers) into a malloc'ed
  * buffer. 0 on success; 1 when numpy cannot hold this tensor (reason in msg: bfloat16,
  * float8, 4-bit, strings that are not UTF-8); -1 when out of memory. */
@@ -307,8 +352,11 @@ typedef struct cli_inputs {
     int random;
     uint64_t seed;
 } cli_inputs;
-/* Loads, checks and (with --random) generates the inputs; see inputs.c for exit codes. */
-int cli_inputs_load(const osc_model *m, const cli_input_opts *o, const char *cmd, cli_inputs *in);
+/* Loads, checks and (with --random) generates the inputs; see inputs.c for exit codes. Every
+ * input file is at most max_bytes (cli_byte_limit; 0: none), and so are all the inputs
+ * together, --random ones measured before they are allocated. */
+int cli_inputs_load(const osc_model *m, const cli_input_opts *o, uint64_t max_bytes,
+                    const char *cmd, cli_inputs *in);
 /* Binds every loaded input to s; CLI_FAIL after printing the library's message. */
 int cli_inputs_bind(const osc_model *m, osc_session *s, const cli_inputs *in);
 /* Sets the shapes of the loaded inputs in sh; nonzero when out of memory. */

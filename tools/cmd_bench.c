@@ -122,9 +122,11 @@ static void print_profile(const osc_model *m, const cli_shapes *sh, const stats 
     for (size_t i = 0; i < n; i++) {
         osc_node_desc d;
         if (osc_model_node(m, i, &d) != OSC_OK) continue;
-        int ln = d.name && d.name[0] ? (int)strlen(d.name) : 1;
+        char esc[1024];
+        int ln = d.name && d.name[0] ? (int)strlen(cli_esc(d.name, esc, sizeof esc)) : 1;
+        int lo = (int)strlen(cli_esc(d.op_type, esc, sizeof esc));
         wname = ln > wname ? ln : wname;
-        wop = (int)strlen(d.op_type) > wop ? (int)strlen(d.op_type) : wop;
+        wop = lo > wop ? lo : wop;
         cli_shapes_node(sh, m, i, shapes, sizeof shapes);
         wshape = (int)strlen(shapes) > wshape ? (int)strlen(shapes) : wshape;
     }
@@ -141,8 +143,13 @@ static void print_profile(const osc_model *m, const cli_shapes *sh, const stats 
         if ((int)strlen(shapes) > wshape) strcpy(shapes + wshape - 3, "...");
         fmt_time(st->node_ms[i], t, sizeof t);
         sum += st->node_ms[i];
-        printf("  %3zu  %-*.*s  %-*s  %6lld  %-*s  %9s  %5.1f%%\n", i, wname, wname,
-               d.name && d.name[0] ? d.name : "-", wop, d.op_type, (long long)d.since_version,
+        /* names from the model, escaped (and cut to the column at a character boundary) */
+        char name[64], op[1024];
+        const char *nm = d.name && d.name[0] ? d.name : "-";
+        cli_text_escape(nm, strlen(nm), name, (size_t)wname + 1);
+        cli_esc(d.op_type, op, sizeof op);
+        printf("  %3zu  %-*s  %-*s  %6lld  %-*s  %9s  %5.1f%%\n", i, wname, name, wop, op,
+               (long long)d.since_version,
                wshape, shapes, t, st->median > 0 ? 100 * st->node_ms[i] / st->median : 0.0);
     }
     double rest = st->median - sum > 0 ? st->median - sum : 0;
@@ -195,7 +202,7 @@ static int bench_model(const bench_args *a) {
     opts.profile = a->profile;
     osc_status ost = osc_model_load_file(path, &opts, &m, msg, sizeof msg);
     if (ost != OSC_OK) return cli_error("cannot load '%s' (%s): %s", path, osc_status_name(ost), msg);
-    int rc = cli_inputs_load(m, &a->in, "bench", &in);
+    int rc = cli_inputs_load(m, &a->in, cli_byte_limit(&opts), "bench", &in);
     if (rc == CLI_OK) rc = osc_session_create(m, &s) == OSC_OK ? CLI_OK : cli_error("out of memory");
     if (rc == CLI_OK) rc = cli_inputs_bind(m, s, &in);
     if (rc == CLI_OK && time_runs(m, s, a, &t, msg, sizeof msg) != CLI_OK) rc = cli_error("%s", msg);
@@ -218,7 +225,8 @@ static int bench_model(const bench_args *a) {
         fmt_time(st.median, mid, sizeof mid);
         fmt_time(st.max, hi, sizeof hi);
         const int32_t used = osc_session_threads(s);
-        printf("%s: %lld runs after %lld warmup, %d thread%s", path, (long long)a->runs,
+        cli_text_put(stdout, path);
+        printf(": %lld runs after %lld warmup, %d thread%s", (long long)a->runs,
                (long long)a->warmup, (int)used, used == 1 ? "" : "s");
         if (used != requested(a))
             printf(" (%d requested; the workers could not be started)", (int)requested(a));
@@ -275,8 +283,9 @@ static int bench_case(const bench_args *a, const char *dir, char *msg, size_t ms
         if (!sets.count) snprintf(msg, msg_size, "no test_data_set_N folder");
         rc = CLI_FAIL;
     }
-    if (rc == CLI_OK && (cli_pbset_load(sets.items[0], "input", &in, msg, msg_size) ||
-                         cli_pbset_load(sets.items[0], "output", &out, msg, msg_size)))
+    if (rc == CLI_OK && (cli_pbset_load(sets.items[0], "input", cli_byte_limit(&opts), &in, msg, msg_size) ||
+                         cli_pbset_load(sets.items[0], "output", cli_byte_limit(&opts), &out, msg,
+                                        msg_size)))
         rc = CLI_FAIL;
     if (rc == CLI_OK && osc_session_create(m, &s) != OSC_OK) {
         snprintf(msg, msg_size, "out of memory");
@@ -338,9 +347,11 @@ static int bench_cases(const bench_args *a) {
     cli_sort_tests(&dirs);
     for (size_t i = 0; i < dirs.count && rc == CLI_OK; i++) {
         if (bench_case(a, dirs.items[i], msg, sizeof msg) == CLI_OK) continue;
-        char name[256];
+        char name[256], esc[1024];
         cli_basename(dirs.items[i], name, sizeof name);
-        fprintf(stderr, "onnx-scatter: bench %s: %s\n", name, msg);
+        fprintf(stderr, "onnx-scatter: bench %s: ", cli_esc(name, esc, sizeof esc));
+        cli_text_put(stderr, msg);
+        fputc('\n', stderr);
         failed = 1;
     }
     cli_strlist_free(&dirs);

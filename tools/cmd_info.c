@@ -9,22 +9,24 @@
 static const char *domain_name(const char *d) { return d && d[0] ? d : "ai.onnx"; }
 
 static void print_value(const osc_value_desc *v, int is_input) {
-    char shape[1024];
+    char shape[1024], name[1024];
     cli_format_shape(v->rank, v->dims, v->dim_names, shape, sizeof shape);
-    printf("  %s: %s %s%s\n", v->name, osc_dtype_name(v->dtype), shape,
+    printf("  %s: %s %s%s\n", cli_esc(v->name, name, sizeof name), osc_dtype_name(v->dtype), shape,
            is_input && v->has_default ? " (has a default)" : "");
 }
 
 static void print_model(const osc_model *m) {
     osc_value_desc v;
     osc_node_desc n;
+    char esc[1024], op[256], dbuf[256]; /* names from the model, escaped for the terminal */
     printf("ir_version: %lld\n", (long long)osc_model_ir_version(m));
     printf("opsets:");
     for (size_t i = 0; i < osc_model_opset_count(m); i++) {
         const char *dom = NULL;
         int64_t ver = 0;
         if (osc_model_opset(m, i, &dom, &ver) == OSC_OK)
-            printf("%s %s-%lld", i ? "," : "", domain_name(dom), (long long)ver);
+            printf("%s %s-%lld", i ? "," : "", cli_esc(domain_name(dom), esc, sizeof esc),
+                   (long long)ver);
     }
     printf("\ninputs: %zu\n", osc_model_input_count(m));
     for (size_t i = 0; i < osc_model_input_count(m); i++)
@@ -35,16 +37,18 @@ static void print_model(const osc_model *m) {
     printf("nodes: %zu\n", osc_model_node_count(m));
     for (size_t i = 0; i < osc_model_node_count(m); i++) {
         if (osc_model_node(m, i, &n) != OSC_OK) continue;
+        cli_esc(n.op_type, op, sizeof op);
         printf("  %zu %s: %s (%s, opset %lld) -> kernel %s-%lld\n", i,
-               n.name && n.name[0] ? n.name : "(unnamed)", n.op_type, domain_name(n.domain),
-               (long long)n.opset, n.op_type, (long long)n.since_version);
+               cli_esc(n.name && n.name[0] ? n.name : "(unnamed)", esc, sizeof esc), op,
+               cli_esc(domain_name(n.domain), dbuf, sizeof dbuf), (long long)n.opset, op,
+               (long long)n.since_version);
     }
     uint64_t arena = osc_model_arena_bytes(m);
     if (arena) printf("arena_bytes: %llu\n", (unsigned long long)arena);
     else printf("arena_bytes: 0 (planned at run: shapes depend on the inputs)\n");
     printf("warnings: %zu\n", osc_model_warning_count(m));
     for (size_t i = 0; i < osc_model_warning_count(m); i++)
-        printf("  %s\n", osc_model_warning(m, i));
+        printf("  %s\n", cli_esc(osc_model_warning(m, i), esc, sizeof esc));
 }
 
 static void json_value(const osc_value_desc *v, int is_input) {
@@ -185,7 +189,9 @@ int cmd_info(int argc, char **argv) {
     if (json) {
         json_model(path, m);
     } else {
-        printf("model: %s\n", path);
+        fputs("model: ", stdout);
+        cli_text_put(stdout, path);
+        fputc('\n', stdout);
         print_model(m);
     }
     osc_model_free(m);

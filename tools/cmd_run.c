@@ -47,40 +47,74 @@ static int parse_args(int argc, char **argv, run_args *a) {
     return CLI_OK;
 }
 
-/* Writes output t to DIR/NAME.npy or DIR/NAME.pb ('/' in the name becomes '_'). A tensor
- * numpy cannot hold (bfloat16, float8, 4-bit, non-UTF-8 strings) goes to .pb with a note on
- * stderr. The path written is left in path. */
-static int write_output(const run_args *a, const char *name, const osc_tensor *t, char *path,
-                        size_t path_size) {
-    char msg[1024], file[512];
+/* File name of output `name` in DIR: NAME.npy or NAME.pb ('/' becomes '_'). A tensor numpy
+ * cannot hold (bfloat16, float8, 4-bit, non-UTF-8 strings) goes to .pb: *npy says which, and
+ * note why. */
+static void output_file(const run_args *a, const char *name, const osc_tensor *t, char *file,
+                        size_t size, int *npy, char *note, size_t note_size) {
     size_t n = 0;
-    for (; name[n] && n + 5 < sizeof file; n++) file[n] = name[n] == '/' ? '_' : name[n];
-    int npy = strcmp(a->format, "npy") == 0;
-    void *buf = NULL;
-    size_t len = 0;
-    if (npy) {
-        int rc = cli_npy_encode(t, &buf, &len, msg, sizeof msg);
-        if (rc < 0) return cli_error("output '%s': %s", name, msg);
-        if (rc > 0) {
-            fprintf(stderr, "onnx-scatter: note: output '%s' is written as .pb: %s\n", name, msg);
-            npy = 0;
+    for (; name[n] && n + 5 < size; n++) file[n] = name[n] == '/' ? '_' : name[n];
+    note[0] = '\0';
+    *npy = strcmp(a->format, "npy") == 0 && cli_npy_holds(t, note, note_size);
+    snprintf(file + n, size - n, *npy ? ".npy" : ".pb");
+}
+
+/* Writes every output to DIR, all or none: the file names are checked for collisions first
+ * (two outputs, one file), then each file is written to a temporary file in DIR, and only when
+ * all are written are they renamed into place. The paths written are left in paths. */
+static int write_outputs(const osc_model *m, const run_args *a, const osc_tensor *outs,
+                         char (*paths)[1024]) {
+    size_t n = osc_model_output_count(m);
+    char msg[1024], esc[512], esc2[512];
+    char(*files)[512] = calloc(n ? n : 1, sizeof *files);
+    char(*notes)[256] = calloc(n ? n : 1, sizeof *notes);
+    int *npy = calloc(n ? n : 1, sizeof *npy);
+    osc_value_desc d, d2;
+    int rc = files && notes && npy ? CLI_OK : cli_error("out of memory");
+    for (size_t k = 0; k < n && rc == CLI_OK; k++) {
+        osc_model_output(m, k, &d);
+        output_file(a, d.name, &outs[k], files[k], sizeof files[k], &npy[k], notes[k],
+                    sizeof notes[k]);
+        for (size_t j = 0; j < k && rc == CLI_OK; j++) {
+            if (strcmp(files[j], files[k])) continue;
+            osc_model_output(m, j, &d2);
+            rc = cli_error("-o %s: outputs '%s' (output %zu) and '%s' (output %zu) would both be "
+                           "written to '%s' ('/' becomes '_'); nothing was written", a->out_dir,
+                           cli_esc(d2.name, esc2, sizeof esc2), j, cli_esc(d.name, esc, sizeof esc),
+                           k, files[k]);
         }
     }
-    snprintf(file + n, sizeof file - n, npy ? ".npy" : ".pb");
-    char *p = cli_join(a->out_dir, file);
-    if (!p) {
-        free(buf);
-        return cli_error("out of memory");
-    }
-    snprintf(path, path_size, "%s", p);
-    int rc = CLI_OK;
-    if (npy) {
-        if (cli_write_file(p, buf, len, msg, sizeof msg)) rc = cli_error("%s", msg);
-    } else if (cli_save_tensor(p, t, name, msg, sizeof msg) != OSC_OK) {
+    cli_outset set;
+    if (rc == CLI_OK && cli_outset_open(&set, a->out_dir, msg, sizeof msg)) {
         rc = cli_error("%s", msg);
+        cli_outset_close(&set);
+    } else if (rc == CLI_OK) {
+        for (size_t k = 0; k < n && rc == CLI_OK; k++) {
+            void *buf = NULL;
+            size_t len = 0;
+            osc_model_output(m, k, &d);
+            if (npy[k] ? cli_npy_encode(&outs[k], &buf, &len, msg, sizeof msg) != 0
+                       : osc_tensor_encode_pb(&outs[k], d.name, &buf, &len, msg, sizeof msg) != OSC_OK)
+                rc = cli_error("cannot encode output '%s': %s", d.name, msg);
+            else if (cli_outset_add(&set, files[k], buf, len, msg, sizeof msg))
+                rc = cli_error("output '%s': %s; nothing was written", d.name, msg);
+            free(buf);
+            char *p = cli_join(a->out_dir, files[k]);
+            snprintf(paths[k], sizeof paths[k], "%s", p ? p : files[k]);
+            free(p);
+        }
+        if (rc == CLI_OK && cli_outset_commit(&set, msg, sizeof msg)) rc = cli_error("%s", msg);
+        cli_outset_close(&set);
     }
-    free(buf);
-    free(p);
+    for (size_t k = 0; k < n && rc == CLI_OK; k++) {
+        if (!notes[k][0]) continue;
+        osc_model_output(m, k, &d);
+        fprintf(stderr, "onnx-scatter: note: output '%s' is written as .pb: %s\n",
+                cli_esc(d.name, esc, sizeof esc), notes[k]);
+    }
+    free(files);
+    free(notes);
+    free(npy);
     return rc;
 }
 
@@ -130,8 +164,6 @@ static int run_model(const osc_model *m, const run_args *a, const cli_inputs *in
     if (rc == CLI_OK && osc_session_run(s) != OSC_OK)
         rc = cli_error("run failed: %s", osc_session_error(s));
     ms = now_ms() - t0;
-    if (rc == CLI_OK && a->out_dir && mkdir(a->out_dir, 0777) != 0 && errno != EEXIST)
-        rc = cli_error("cannot create folder '%s': %s", a->out_dir, strerror(errno));
     size_t n = osc_model_output_count(m);
     osc_tensor *outs = calloc(n ? n : 1, sizeof *outs);
     char(*paths)[1024] = calloc(n ? n : 1, sizeof *paths);
@@ -140,9 +172,8 @@ static int run_model(const osc_model *m, const run_args *a, const cli_inputs *in
         osc_value_desc d;
         if (osc_model_output(m, k, &d) != OSC_OK || osc_session_output(s, k, &outs[k]) != OSC_OK)
             rc = cli_error("cannot read output %zu: %s", k, osc_session_error(s));
-        else if (a->out_dir)
-            rc = write_output(a, d.name, &outs[k], paths[k], sizeof paths[k]);
     }
+    if (rc == CLI_OK && a->out_dir) rc = write_outputs(m, a, outs, paths);
     /* printed only once everything worked, so a failure leaves stdout empty */
     if (rc == CLI_OK && a->json) print_json(m, a, in, outs, (const char(*)[1024])paths, ms, osc_session_threads(s));
     for (size_t k = 0; k < n && rc == CLI_OK && !a->json; k++) {
@@ -173,11 +204,12 @@ int cmd_run(int argc, char **argv) {
         if (st != OSC_OK)
             rc = cli_error("cannot load '%s' (%s): %s", a.model, osc_status_name(st), msg);
     }
-    if (rc == CLI_OK) rc = cli_inputs_load(m, &a.in, "run", &in);
+    if (rc == CLI_OK) rc = cli_inputs_load(m, &a.in, cli_byte_limit(&a.opts), "run", &in);
     if (rc == CLI_OK) rc = run_model(m, &a, &in);
     /* after a successful run only: a failure stays one line on stderr */
     for (size_t i = 0; rc == CLI_OK && i < osc_model_warning_count(m); i++)
-        fprintf(stderr, "onnx-scatter: warning: %s\n", osc_model_warning(m, i));
+        fputs("onnx-scatter: warning: ", stderr), cli_text_put(stderr, osc_model_warning(m, i)),
+            fputc('\n', stderr);
     cli_inputs_free(&in);
     if (m) osc_model_free(m);
     cli_input_opts_free(&a.in);

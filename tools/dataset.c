@@ -1,6 +1,7 @@
 /* dataset.c: the .pb files of a node-test data set (input_K.pb, output_K.pb) and their binding. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -11,14 +12,19 @@ void cli_pbset_free(cli_pbset *p) {
     memset(p, 0, sizeof *p);
 }
 
-int cli_pbset_load(const char *dir, const char *prefix, cli_pbset *p, char *msg, size_t msg_size) {
+int cli_pbset_load(const char *dir, const char *prefix, uint64_t max, cli_pbset *p, char *msg,
+                   size_t msg_size) {
     char file[64], why[1024];
+    uint64_t total = 0;
     memset(p, 0, sizeof *p);
     for (size_t k = 0;; k++) {
         snprintf(file, sizeof file, "%s_%zu.pb", prefix, k);
         char *path = cli_join(dir, file);
+        struct stat sb;
         if (!path) goto nomem;
-        if (!cli_is_file(path)) {
+        /* anything at the name is read (or refused: a FIFO, a device, a folder); only a missing
+         * name ends the set */
+        if (lstat(path, &sb) != 0) {
             free(path);
             return 0;
         }
@@ -30,7 +36,7 @@ int cli_pbset_load(const char *dir, const char *prefix, cli_pbset *p, char *msg,
             free(path);
             goto nomem;
         }
-        osc_status st = cli_load_tensor(path, &p->t[k], p->names[k], sizeof p->names[k], why,
+        osc_status st = cli_load_tensor(path, max, &p->t[k], p->names[k], sizeof p->names[k], why,
                                         sizeof why);
         free(path);
         if (st != OSC_OK) {
@@ -38,6 +44,17 @@ int cli_pbset_load(const char *dir, const char *prefix, cli_pbset *p, char *msg,
             return 1;
         }
         p->count = k + 1;
+        total += p->t[k].nbytes;
+        if (p->t[k].dtype == OSC_STRING)
+            for (size_t i = 0; i < p->t[k].nbytes / sizeof(osc_string); i++)
+                total += ((const osc_string *)p->t[k].data)[i].len;
+        if (max && total > max) {
+            snprintf(msg, msg_size, "%s_0.pb to %s: the tensors together hold %llu bytes, over "
+                     "the byte limit of %llu bytes (opts.max_bytes) (%s)", prefix, file,
+                     (unsigned long long)total, (unsigned long long)max,
+                     osc_status_name(OSC_ERR_LIMIT));
+            return 1;
+        }
     }
 nomem:
     snprintf(msg, msg_size, "out of memory");

@@ -1,76 +1,182 @@
-/* fileio.c: whole-file reads and writes with plain stdio, and TensorProto .pb files on top. */
+/* fileio.c: whole-file reads (regular files only, within the byte limit), TensorProto .pb files
+ * on top, and the all-or-none writing of run's output files. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
-int cli_read_file(const char *path, void **buf, size_t *len, char *msg, size_t msg_size) {
+int cli_read_file(const char *path, uint64_t max, void **buf, size_t *len, char *msg,
+                  size_t msg_size) {
     *buf = NULL, *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    /* O_NONBLOCK: opening a FIFO (refused below) must not wait for a writer */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
         snprintf(msg, msg_size, "cannot open '%s': %s", path, strerror(errno));
         return 1;
     }
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *p = malloc(cap);
-    while (p) {
-        n += fread(p + n, 1, cap - n, f);
-        if (n < cap) break;
-        unsigned char *q = cap > SIZE_MAX / 2 ? NULL : realloc(p, cap * 2);
-        if (!q) { free(p); p = NULL; break; }
-        p = q, cap *= 2;
-    }
-    int bad = !p || ferror(f);
-    fclose(f);
-    if (bad) {
-        snprintf(msg, msg_size, "cannot read '%s': %s", path, p ? "read error" : "out of memory");
-        free(p);
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        snprintf(msg, msg_size, "cannot read '%s': %s", path, strerror(errno));
+        close(fd);
         return 1;
     }
-    *buf = p, *len = n;
+    if (!S_ISREG(sb.st_mode)) { /* read nothing from FIFOs, devices (/dev/zero), folders */
+        snprintf(msg, msg_size, "cannot read '%s': %s, not a regular file", path,
+                 S_ISDIR(sb.st_mode) ? "it is a folder" : S_ISFIFO(sb.st_mode) ? "it is a FIFO"
+                 : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "it is a device"
+                 : "it is a socket or other special file");
+        close(fd);
+        return 1;
+    }
+    uint64_t size = (uint64_t)sb.st_size;
+    if ((max && size > max) || size > SIZE_MAX - 1) {
+        snprintf(msg, msg_size, "'%s' is %llu bytes, over the byte limit of %llu bytes "
+                 "(opts.max_bytes)", path, (unsigned long long)size,
+                 (unsigned long long)(max ? max : SIZE_MAX - 1));
+        close(fd);
+        return 1;
+    }
+    unsigned char *p = malloc(size ? (size_t)size : 1);
+    if (!p) {
+        snprintf(msg, msg_size, "cannot read '%s': out of memory (%llu bytes)", path,
+                 (unsigned long long)size);
+        close(fd);
+        return 1;
+    }
+    size_t done = 0;
+    while (done < size) {
+        size_t want = size - done > ((size_t)1 << 30) ? (size_t)1 << 30 : (size_t)size - done;
+        ssize_t r = read(fd, p + done, want);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            snprintf(msg, msg_size, "cannot read '%s': %s at byte %zu", path,
+                     r < 0 ? strerror(errno) : "the file shrank while reading", done);
+            free(p);
+            close(fd);
+            return 1;
+        }
+        done += (size_t)r;
+    }
+    close(fd); /* a file that grew meanwhile is read as it was at fstat */
+    *buf = p, *len = (size_t)size;
     return 0;
 }
 
-int cli_write_file(const char *path, const void *buf, size_t len, char *msg, size_t msg_size) {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        snprintf(msg, msg_size, "cannot create '%s': %s", path, strerror(errno));
-        return 1;
-    }
-    int bad = fwrite(buf, 1, len, f) != len;
-    bad |= fclose(f) != 0;
-    if (bad) snprintf(msg, msg_size, "cannot write '%s'", path);
-    return bad;
-}
-
-osc_status cli_load_tensor(const char *path, osc_tensor *t, char *name, size_t name_size, char *msg,
-                           size_t msg_size) {
+osc_status cli_load_tensor(const char *path, uint64_t max, osc_tensor *t, char *name,
+                           size_t name_size, char *msg, size_t msg_size) {
     void *buf;
     size_t len;
     char why[512];
     memset(t, 0, sizeof *t);
-    if (cli_read_file(path, &buf, &len, msg, msg_size)) return OSC_ERR_IO;
+    if (cli_read_file(path, max, &buf, &len, msg, msg_size))
+        return strstr(msg, "opts.max_bytes") ? OSC_ERR_LIMIT : OSC_ERR_IO;
     osc_status st = osc_tensor_decode_pb(buf, len, t, name, name_size, why, sizeof why);
     free(buf);
     if (st != OSC_OK) snprintf(msg, msg_size, "'%s': %s", path, why);
     return st;
 }
 
-osc_status cli_save_tensor(const char *path, const osc_tensor *t, const char *name, char *msg,
-                           size_t msg_size) {
-    void *buf = NULL;
-    size_t len = 0;
-    char why[512];
-    osc_status st = osc_tensor_encode_pb(t, name, &buf, &len, why, sizeof why);
-    if (st != OSC_OK) {
-        snprintf(msg, msg_size, "cannot encode output '%s': %s", name, why);
-        return st;
+/* ---- A set of files written into one folder, all or none (run -o DIR). ---- */
+
+int cli_outset_open(cli_outset *o, const char *dir, char *msg, size_t msg_size) {
+    memset(o, 0, sizeof *o);
+    o->dirfd = -1;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        snprintf(msg, msg_size, "cannot create folder '%s': %s", dir, strerror(errno));
+        return 1;
     }
-    if (cli_write_file(path, buf, len, msg, msg_size)) st = OSC_ERR_IO;
-    free(buf);
-    return st;
+    o->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (o->dirfd < 0) {
+        snprintf(msg, msg_size, "cannot open folder '%s': %s", dir, strerror(errno));
+        return 1;
+    }
+    o->dir = dir;
+    return 0;
+}
+
+int cli_outset_add(cli_outset *o, const char *file, const void *buf, size_t len, char *msg,
+                   size_t msg_size) {
+    struct stat sb;
+    /* a folder at the final name cannot be replaced: say so before anything is renamed */
+    if (fstatat(o->dirfd, file, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(sb.st_mode)) {
+        snprintf(msg, msg_size, "cannot write '%s/%s': a folder has that name", o->dir, file);
+        return 1;
+    }
+    cli_outfile *f = realloc(o->files, (o->count + 1) * sizeof *f);
+    if (!f) {
+        snprintf(msg, msg_size, "out of memory");
+        return 1;
+    }
+    o->files = f;
+    f = &o->files[o->count];
+    memset(f, 0, sizeof *f);
+    f->name = malloc(strlen(file) + 1);
+    if (!f->name) {
+        snprintf(msg, msg_size, "out of memory");
+        return 1;
+    }
+    strcpy(f->name, file);
+    o->count++;
+    /* O_EXCL | O_NOFOLLOW: a file or symlink planted under the temporary name is never written
+     * through; another name is tried instead */
+    int fd = -1;
+    for (unsigned k = 0; fd < 0 && k < 100; k++) {
+        snprintf(f->tmp, sizeof f->tmp, ".onnx-scatter.%ld.%zu.%u.tmp", (long)getpid(),
+                 o->count - 1, k);
+        fd = openat(o->dirfd, f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    if (fd < 0) {
+        snprintf(msg, msg_size, "cannot create a file in '%s': %s", o->dir, strerror(errno));
+        f->tmp[0] = '\0';
+        return 1;
+    }
+    const unsigned char *p = buf;
+    size_t done = 0;
+    int e = 0;
+    while (done < len) {
+        ssize_t w = write(fd, p + done, len - done > ((size_t)1 << 30) ? (size_t)1 << 30 : len - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            e = w < 0 ? errno : EIO;
+            break;
+        }
+        done += (size_t)w;
+    }
+    if (close(fd) != 0 && !e) e = errno;
+    if (e) {
+        snprintf(msg, msg_size, "cannot write '%s/%s': %s", o->dir, file, strerror(e));
+        return 1;
+    }
+    return 0;
+}
+
+int cli_outset_commit(cli_outset *o, char *msg, size_t msg_size) {
+    for (size_t k = 0; k < o->count; k++) {
+        /* rename replaces a symlink at the final name itself, never the file it points to */
+        if (renameat(o->dirfd, o->files[k].tmp, o->dirfd, o->files[k].name) != 0) {
+            snprintf(msg, msg_size, "cannot rename a temporary file to '%s/%s': %s (%zu of %zu "
+                     "files were replaced)", o->dir, o->files[k].name, strerror(errno), k, o->count);
+            return 1;
+        }
+        o->files[k].tmp[0] = '\0';
+    }
+    return 0;
+}
+
+void cli_outset_close(cli_outset *o) {
+    for (size_t k = 0; k < o->count; k++) {
+        if (o->files[k].tmp[0]) unlinkat(o->dirfd, o->files[k].tmp, 0);
+        free(o->files[k].name);
+    }
+    free(o->files);
+    if (o->dirfd >= 0) close(o->dirfd);
+    memset(o, 0, sizeof *o);
+    o->dirfd = -1;
 }
 
 int cli_is_dir(const char *path) {

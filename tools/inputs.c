@@ -123,24 +123,57 @@ static int check_input(const osc_value_desc *d, const osc_tensor *t, const char 
                      source);
 }
 
+/* The byte limit of the inputs of one run (cli_byte_limit; 0: none) and what they hold. */
+typedef struct budget {
+    uint64_t max, used;
+} budget;
+
+/* Bytes a tensor holds: its elements, and for strings their bytes too. */
+static uint64_t tensor_bytes(const osc_tensor *t) {
+    uint64_t n = t->nbytes;
+    if (t->dtype == OSC_STRING && t->data)
+        for (size_t i = 0; i < t->nbytes / sizeof(osc_string); i++)
+            n += ((const osc_string *)t->data)[i].len;
+    return n;
+}
+
+/* Counts `bytes` more against the limit; CLI_FAIL with a message naming the input and what
+ * it is when they do not fit. */
+static int charge(budget *b, uint64_t bytes, const osc_value_desc *d, const char *what) {
+    if (!b->max || (bytes <= b->max && b->used <= b->max - bytes)) {
+        b->used += bytes;
+        return CLI_OK;
+    }
+    if (b->used)
+        return cli_error("input '%s': %s needs %llu bytes; with the %llu bytes of the inputs "
+                         "before it, that is over the byte limit of %llu bytes (opts.max_bytes)",
+                         d->name, what, (unsigned long long)bytes, (unsigned long long)b->used,
+                         (unsigned long long)b->max);
+    return cli_error("input '%s': %s needs %llu bytes, over the byte limit of %llu bytes "
+                     "(opts.max_bytes)", d->name, what, (unsigned long long)bytes,
+                     (unsigned long long)b->max);
+}
+
 /* Loads VALUE for input d: a literal, or a .npy or .pb file (told apart by their bytes). */
-static int load_value(const osc_value_desc *d, const char *value, const char *cmd, cli_input *in) {
+static int load_value(const osc_value_desc *d, const char *value, const char *cmd, budget *bud,
+                      cli_input *in) {
     char msg[1024];
     in->value = value;
     if (cli_looks_like_literal(value) && !cli_is_file(value)) {
         in->kind = CLI_SRC_LITERAL;
         if (cli_literal_parse(value, d->dtype, &in->t, msg, sizeof msg))
             return cli_usage_error(cmd, "input '%s': %s", d->name, msg);
-        return CLI_OK;
+        in->bound = 1;
+        return charge(bud, tensor_bytes(&in->t), d, "the literal");
     }
     void *buf;
     size_t len;
     in->kind = CLI_SRC_FILE;
-    if (cli_read_file(value, &buf, &len, msg, sizeof msg))
+    if (cli_read_file(value, bud->max, &buf, &len, msg, sizeof msg))
         return cli_error("input '%s': %s", d->name, msg);
     int rc = CLI_OK;
     if (cli_is_npy(buf, len)) {
-        if (cli_npy_decode(buf, len, &in->t, msg, sizeof msg))
+        if (cli_npy_decode_max(buf, len, bud->max, &in->t, msg, sizeof msg))
             rc = cli_error("input '%s': '%s': %s", d->name, value, msg);
     } else {
         osc_status st = osc_tensor_decode_pb(buf, len, &in->t, NULL, 0, msg, sizeof msg);
@@ -152,6 +185,11 @@ static int load_value(const osc_value_desc *d, const char *value, const char *cm
     }
     free(buf);
     in->bound = rc == CLI_OK;
+    if (rc == CLI_OK) {
+        char what[400];
+        snprintf(what, sizeof what, "the tensor of '%.300s'", value);
+        rc = charge(bud, tensor_bytes(&in->t), d, what);
+    }
     return rc;
 }
 
@@ -233,7 +271,7 @@ static int random_shape(const osc_value_desc *d, symtab *syms, const char *cmd, 
 /* Makes every unbound input without a default from its declaration, then fills them, with
  * index inputs in range for the nodes reading them. */
 static int make_random(const osc_model *m, const cli_input_opts *o, const char *cmd, symtab *syms,
-                       cli_inputs *in) {
+                       budget *bud, cli_inputs *in) {
     size_t n = in->n;
     osc_value_desc d;
     char msg[512];
@@ -244,7 +282,23 @@ static int make_random(const osc_model *m, const cli_input_opts *o, const char *
         if ((rc = random_shape(&d, syms, cmd, dims)) != CLI_OK) break;
         osc_tensor shape = {.rank = d.rank};
         memcpy(shape.dims, dims, (size_t)d.rank * sizeof *dims);
-        size_t extra = cli_random_extra(d.dtype, osc_tensor_count(&shape));
+        /* measured against the byte limit before anything is allocated */
+        int64_t count = osc_tensor_count(&shape);
+        uint64_t bits = osc_dtype_bits(d.dtype), bytes = UINT64_MAX; /* UINT64_MAX: overflow */
+        if (count >= 0 && bits && (uint64_t)count <= (UINT64_MAX - 7) / bits) {
+            bytes = ((uint64_t)count * bits + 7) / 8;
+            uint64_t extra = d.dtype == OSC_STRING ? (uint64_t)count * 8 : 0; /* <= bytes / 2 */
+            bytes += extra;
+        }
+        char what[700], sh[512];
+        cli_format_shape(d.rank, dims, NULL, sh, sizeof sh);
+        snprintf(what, sizeof what, "--random %s %s", osc_dtype_name(d.dtype), sh);
+        if (count < 0 || bytes == UINT64_MAX)
+            return cli_error("input '%s': %s has more elements or bytes than 64-bit sizes hold "
+                             "(byte limit %llu bytes, opts.max_bytes)", d.name, what,
+                             (unsigned long long)bud->max);
+        if ((rc = charge(bud, bytes, &d, what)) != CLI_OK) break;
+        size_t extra = cli_random_extra(d.dtype, count);
         if (cli_tensor_alloc(&in->in[i].t, d.dtype, d.rank, dims, extra, msg, sizeof msg))
             return cli_error("input '%s': %s", d.name, msg);
         in->in[i].bound = 1, in->in[i].kind = CLI_SRC_RANDOM;
@@ -265,7 +319,9 @@ static int make_random(const osc_model *m, const cli_input_opts *o, const char *
     return rc;
 }
 
-int cli_inputs_load(const osc_model *m, const cli_input_opts *o, const char *cmd, cli_inputs *in) {
+int cli_inputs_load(const osc_model *m, const cli_input_opts *o, uint64_t max_bytes,
+                    const char *cmd, cli_inputs *in) {
+    budget bud = {max_bytes, 0};
     size_t n = osc_model_input_count(m);
     osc_value_desc d;
     memset(in, 0, sizeof *in);
@@ -278,7 +334,7 @@ int cli_inputs_load(const osc_model *m, const cli_input_opts *o, const char *cmd
     if (rc == CLI_OK) rc = assign(m, o, cmd, vals);
     for (size_t i = 0; i < n && rc == CLI_OK; i++) {
         if (!vals[i] || osc_model_input(m, i, &d) != OSC_OK) continue;
-        rc = load_value(&d, vals[i], cmd, &in->in[i]);
+        rc = load_value(&d, vals[i], cmd, &bud, &in->in[i]);
         in->in[i].bound = rc == CLI_OK;
         char source[300];
         if (rc == CLI_OK)
@@ -291,7 +347,7 @@ int cli_inputs_load(const osc_model *m, const cli_input_opts *o, const char *cmd
         rc = cli_usage_error(cmd, "missing input '%s' (%s): add --input %s=FILE, or --random",
                              d.name, want, d.name);
     }
-    if (rc == CLI_OK && o->random) rc = make_random(m, o, cmd, &syms, in);
+    if (rc == CLI_OK && o->random) rc = make_random(m, o, cmd, &syms, &bud, in);
     in->seed = o->seed, in->random = o->random;
     free(vals);
     free(syms.s);

@@ -207,27 +207,42 @@ static size_t unescape(const char *s, size_t len, char *out) {
     return n;
 }
 
+/* The integer [+-]DIGITS of text[0..len), whatever its length (leading zeros included): its
+ * magnitude in *mag and sign in *neg; 0 when the magnitude passes 2^64 - 1. */
+static int parse_int(const char *text, size_t len, int *neg, uint64_t *mag) {
+    size_t i = 0;
+    *neg = 0, *mag = 0;
+    if (i < len && (text[i] == '+' || text[i] == '-')) *neg = text[i++] == '-';
+    for (; i < len; i++) {
+        unsigned d = (unsigned)(text[i] - '0');
+        if (d > 9) return 0;
+        if (*mag > (UINT64_MAX - d) / 10) return 0;
+        *mag = *mag * 10 + d;
+    }
+    return 1;
+}
+
 /* Range of the integer dtypes by bit count; wider-than-64 never happens. */
 static int fits_int(const scalar *sc, int32_t dtype, uint64_t *bits) {
     size_t nb = osc_dtype_bits(dtype);
-    char text[64];
-    snprintf(text, sizeof text, "%.*s", (int)(sc->len < 63 ? sc->len : 63), sc->text);
+    int neg = 0;
+    uint64_t mag = 0;
     if (sc->kind == SK_BOOL) return *bits = (uint64_t)sc->re, 1;
+    if (sc->kind == SK_COMPLEX) return 0;
     if (sc->kind == SK_FLOAT) { /* 2.0 is fine, 2.5 is not */
         if (sc->re != floor(sc->re) || fabs(sc->re) > 9007199254740992.0) return 0;
-        snprintf(text, sizeof text, "%.0f", sc->re);
+        neg = sc->re < 0, mag = (uint64_t)fabs(sc->re);
+    } else if (!parse_int(sc->text, sc->len, &neg, &mag)) {
+        return 0;
     }
-    if (sc->kind == SK_COMPLEX) return 0;
-    errno = 0;
     if (cli_dtype_kind(dtype) == CLI_KIND_UNSIGNED) {
-        if (text[0] == '-') return 0;
-        unsigned long long v = strtoull(text, NULL, 10);
-        if (errno || (nb < 64 && v >> nb)) return 0;
-        return *bits = v, 1;
+        if (neg && mag) return 0;
+        if (nb < 64 && mag >> nb) return 0;
+        return *bits = mag, 1;
     }
-    long long v = strtoll(text, NULL, 10);
-    if (errno || (nb < 64 && (v < -(1LL << (nb - 1)) || v >= (1LL << (nb - 1))))) return 0;
-    return *bits = (uint64_t)v, 1;
+    uint64_t lim = (uint64_t)1 << (nb - 1); /* -lim .. lim - 1 */
+    if (neg ? mag > lim : mag >= lim) return 0;
+    return *bits = neg ? (uint64_t)0 - mag : mag, 1;
 }
 
 static int convert(lit *l, int32_t dtype, osc_tensor *t) {

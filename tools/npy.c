@@ -110,8 +110,10 @@ static int parse_shape(hdr *h) {
         if (h->rank == OSC_MAX_RANK) return bad(h, "shape has more than 32 dims");
         int64_t v = 0;
         while (h->p < h->end && *h->p >= '0' && *h->p <= '9') {
-            if (v > (INT64_MAX - 9) / 10) return bad(h, "a shape dim overflows int64");
-            v = v * 10 + (*h->p++ - '0');
+            int digit = *h->p - '0';
+            if (v > (INT64_MAX - digit) / 10)
+                return bad(h, "a shape dim is larger than int64 allows (9223372036854775807)");
+            v = v * 10 + digit, h->p++;
         }
         if (h->p < h->end && *h->p == 'L') h->p++;
         h->dims[h->rank++] = v;
@@ -343,6 +345,11 @@ static int decode_strings(const elem_type *et, const unsigned char *data, int fo
 }
 
 int cli_npy_decode(const void *buf, size_t len, osc_tensor *t, char *msg, size_t msg_size) {
+    return cli_npy_decode_max(buf, len, 0, t, msg, msg_size);
+}
+
+int cli_npy_decode_max(const void *buf, size_t len, uint64_t max_bytes, osc_tensor *t, char *msg,
+                       size_t msg_size) {
     const unsigned char *b = buf;
     memset(t, 0, sizeof *t);
     if (!cli_is_npy(buf, len)) {
@@ -383,13 +390,29 @@ int cli_npy_decode(const void *buf, size_t len, osc_tensor *t, char *msg, size_t
     memcpy(shape.dims, h.dims, sizeof h.dims);
     int64_t count = osc_tensor_count(&shape);
     size_t data_len = len - pre - hlen;
-    if (count < 0 || (et.itemsize && (uint64_t)count > SIZE_MAX / et.itemsize)) {
-        snprintf(msg, msg_size, ".npy shape is too large");
+    char s[256];
+    cli_format_shape(h.rank, h.dims, NULL, s, sizeof s);
+    if (count < 0) {
+        snprintf(msg, msg_size, ".npy shape %s has more elements than int64 holds", s);
+        return 1;
+    }
+    /* the tensor it makes, against the byte limit, before anything is allocated: the elements
+     * (strings: an osc_string each, and their bytes, at most the data's) */
+    uint64_t isz = et.dtype == OSC_STRING ? sizeof(osc_string) : et.itemsize;
+    uint64_t need = isz && (uint64_t)count > UINT64_MAX / isz ? UINT64_MAX : (uint64_t)count * isz;
+    if (et.dtype == OSC_STRING) need = need > UINT64_MAX - data_len ? UINT64_MAX : need + data_len;
+    if (max_bytes && need > max_bytes) {
+        snprintf(msg, msg_size, ".npy shape %s of '%s' makes a tensor of %s%llu bytes, over the "
+                 "byte limit of %llu bytes (opts.max_bytes)", s, h.descr,
+                 need == UINT64_MAX ? "more than " : "", (unsigned long long)need,
+                 (unsigned long long)max_bytes);
+        return 1;
+    }
+    if (et.itemsize && (uint64_t)count > SIZE_MAX / et.itemsize) {
+        snprintf(msg, msg_size, ".npy shape %s of '%s' needs more than 2^64 bytes", s, h.descr);
         return 1;
     }
     if ((size_t)count * et.itemsize != data_len) {
-        char s[256];
-        cli_format_shape(h.rank, h.dims, NULL, s, sizeof s);
         snprintf(msg, msg_size, ".npy data is %zu bytes but shape %s of '%s' needs %zu%s", data_len,
                  s, h.descr, (size_t)count * et.itemsize,
                  data_len < (size_t)count * et.itemsize ? " (the file is truncated)" : "");
@@ -455,6 +478,14 @@ static int string_widths(const osc_tensor *t, size_t *max_cps, char *msg, size_t
         }
         if (cps > *max_cps) *max_cps = cps;
     }
+    return 0;
+}
+
+int cli_npy_holds(const osc_tensor *t, char *msg, size_t msg_size) {
+    size_t max_cps;
+    if (t->dtype == OSC_STRING) return !string_widths(t, &max_cps, msg, msg_size);
+    if (type_of_dtype(t->dtype)) return 1;
+    snprintf(msg, msg_size, "numpy has no %s dtype", osc_dtype_name(t->dtype));
     return 0;
 }
 

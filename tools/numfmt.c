@@ -208,9 +208,9 @@ static void repr_string(const osc_string *s, char *buf, size_t size) {
         size_t run = c >= 0xC2 && c <= 0xF4 ? (c >= 0xF0 ? 4u : c >= 0xE0 ? 3u : 2u) : 1u;
         int utf8 = run > 1 && k + run <= s->len;
         for (size_t j = 1; utf8 && j < run; j++) utf8 = ((unsigned char)s->ptr[k + j] & 0xC0) == 0x80;
-        if (utf8) {
-            memcpy(buf + o, s->ptr + k, run);
-            o += run, k += run - 1;
+        if (utf8) { /* C1 and bidi controls are valid UTF-8 too: they come out as \uNNNN */
+            o += cli_text_escape(s->ptr + k, run, buf + o, size - o);
+            k += run - 1;
         } else if (c == '\\' || c == (unsigned char)q) {
             buf[o++] = '\\', buf[o++] = (char)c;
         } else if (c == '\n' || c == '\r' || c == '\t') {
@@ -288,7 +288,7 @@ void cli_format_scalar(const osc_tensor *t, int64_t i, char *buf, size_t size) {
     case CLI_KIND_BOOL: snprintf(buf, size, "%s", cli_elem_bits(t, i) ? "True" : "False"); return;
     case CLI_KIND_STRING: {
         const osc_string *s = (const osc_string *)t->data + i;
-        snprintf(buf, size, "%.*s", (int)(s->len < size ? s->len : size - 1), s->ptr);
+        cli_text_escape(s->ptr, s->len, buf, size); /* raw as numpy, but never a control */
         return;
     }
     default: cli_elem_format(t, i, buf, size); return;

@@ -1,4 +1,5 @@
-/* print.c: prints shapes, and tensors laid out as numpy's print(array) does. */
+/* print.c: prints shapes and tensors laid out as numpy's print(array) does, and escapes text for a
+ * terminal (cli_text_escape). */
 /* The layout follows numpy's _formatArray (numpy >= 1.14): line width 75, a blank line less
  * per deeper dim, summarised to 3 items at each end of every long dim with "..." once the
  * tensor has more than max_elems elements; elements come from numfmt.c. */
@@ -19,8 +20,10 @@ void cli_format_shape(int32_t rank, const int64_t *dims, const char *const *dim_
     o += (size_t)snprintf(buf + o, size - o, "[");
     for (int32_t d = 0; d < rank && o < size; d++) {
         const char *sep = d ? ", " : "";
-        if (dim_names && dim_names[d])
-            o += (size_t)snprintf(buf + o, size - o, "%s%s", sep, dim_names[d]);
+        char esc[256];
+        if (dim_names && dim_names[d]) /* a name from the model: printable */
+            o += (size_t)snprintf(buf + o, size - o, "%s%s", sep,
+                                  cli_esc(dim_names[d], esc, sizeof esc));
         else if (dims[d] < 0)
             o += (size_t)snprintf(buf + o, size - o, "%s?", sep);
         else
@@ -201,11 +204,108 @@ int cli_format_tensor(const osc_tensor *t, int64_t max_elems, char **text) {
 void cli_print_tensor(FILE *f, const char *name, const osc_tensor *t, int64_t max_elems) {
     char shape[512], *text;
     cli_format_shape(t->rank, t->dims, NULL, shape, sizeof shape);
-    fprintf(f, "%s: %s %s\n", name, osc_dtype_name(t->dtype), shape);
+    cli_text_put(f, name);
+    fprintf(f, ": %s %s\n", osc_dtype_name(t->dtype), shape);
     if (cli_format_tensor(t, max_elems, &text)) {
         fputs("(out of memory formatting the values)\n", f);
         return;
     }
     fprintf(f, "%s\n", text);
     free(text);
+}
+
+/* ---- Terminal-safe text. The escaped form holds only printable ASCII and valid UTF-8 that is
+ * neither a control nor a bidirectional-override code point, so a string from a model, a path
+ * or an input can neither break a line, move the cursor, clear the screen nor reorder what
+ * follows it. Backslashes are kept as they are, so escaping is idempotent: escaping a message
+ * that embeds an escaped name changes nothing more. (Here, not in a file of its own, because
+ * everything that prints links print.c.) ---- */
+
+/* Length of the valid UTF-8 sequence at s[0..n) (overlong forms and surrogates are not valid),
+ * its code point in *cp; 0 when the bytes are not one. */
+static size_t utf8_seq(const unsigned char *s, size_t n, unsigned long *cp) {
+    unsigned c = s[0];
+    size_t len;
+    unsigned lo = 0x80, hi = 0xBF; /* range of the second byte */
+    if (c >= 0xC2 && c <= 0xDF) len = 2, *cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, *cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, *cp = c & 0x07;
+    else return 0;
+    if (c == 0xE0) lo = 0xA0;
+    else if (c == 0xED) hi = 0x9F; /* no surrogates */
+    else if (c == 0xF0) lo = 0x90;
+    else if (c == 0xF4) hi = 0x8F; /* nothing past U+10FFFF */
+    if (n < len || s[1] < lo || s[1] > hi) return 0;
+    for (size_t k = 1; k < len; k++) {
+        if ((s[k] & 0xC0) != 0x80) return 0;
+        *cp = *cp << 6 | (s[k] & 0x3F);
+    }
+    return len;
+}
+
+/* Code points a terminal acts on or that reorder the text around them. */
+static int unsafe_cp(unsigned long cp) {
+    return (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 ||
+           (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E ||
+           cp == 0x200F || cp == 0x061C;
+}
+
+/* The escaped form of the piece at s (one byte or one UTF-8 sequence) into piece; returns the
+ * bytes of s it covers. */
+static size_t escape_one(const unsigned char *s, size_t n, char piece[16], size_t *plen) {
+    unsigned long cp;
+    unsigned c = s[0];
+    size_t len = c >= 0x80 ? utf8_seq(s, n, &cp) : 0;
+    if (len && !unsafe_cp(cp)) {
+        memcpy(piece, s, len);
+        *plen = len;
+        return len;
+    }
+    if (len) {
+        *plen = (size_t)snprintf(piece, 16, "\\u%04lx", cp);
+        return len;
+    }
+    if (c >= 0x20 && c < 0x7F) piece[0] = (char)c, *plen = 1;
+    else if (c == '\n') memcpy(piece, "\\n", 2), *plen = 2;
+    else if (c == '\r') memcpy(piece, "\\r", 2), *plen = 2;
+    else if (c == '\t') memcpy(piece, "\\t", 2), *plen = 2;
+    else *plen = (size_t)snprintf(piece, 16, "\\x%02x", c);
+    return 1;
+}
+
+size_t cli_text_escape(const char *s, size_t n, char *out, size_t size) {
+    size_t o = 0;
+    if (!size) return 0;
+    for (size_t i = 0; i < n;) {
+        char piece[16];
+        size_t plen, used = escape_one((const unsigned char *)s + i, n - i, piece, &plen);
+        if (o + plen + 1 > size) { /* cut at a piece boundary, marked when there is room */
+            if (size >= 4) {
+                while (o + 4 > size) o--;
+                while (o > 0 && ((unsigned char)out[o] & 0xC0) == 0x80) o--; /* whole UTF-8 */
+                memcpy(out + o, "...", 3), o += 3;
+            }
+            break;
+        }
+        memcpy(out + o, piece, plen);
+        o += plen, i += used;
+    }
+    out[o] = '\0';
+    return o;
+}
+
+const char *cli_esc(const char *s, char *buf, size_t size) {
+    if (!s) s = "(null)";
+    cli_text_escape(s, strlen(s), buf, size);
+    return buf;
+}
+
+void cli_text_put(FILE *f, const char *s) {
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        char piece[16];
+        size_t plen;
+        i += escape_one((const unsigned char *)s + i, n - i, piece, &plen);
+        fwrite(piece, 1, plen, f);
+    }
 }

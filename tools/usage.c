@@ -53,7 +53,10 @@ static void usage_inputs(FILE *f) {
           "  --dim NAME=SIZE         size of the symbolic dim NAME for --random (given\n"
           "                          inputs must agree with it)\n"
           "An input whose dtype or shape differs from the model's is an error (exit 1)\n"
-          "naming the input, what the model expects and what was given.\n",
+          "naming the input, what the model expects and what was given. Input files\n"
+          "must be regular files (a FIFO or device is refused without reading); each,\n"
+          "and all the inputs together (--random ones before they are made), must fit\n"
+          "--max-bytes.\n",
           f);
 }
 
@@ -68,7 +71,11 @@ void usage_run(FILE *f) {
     fputs("\n"
           "outputs:\n"
           "  --full                  print every value, never '...'\n"
-          "  -o, --output-dir DIR    also write each output to DIR/NAME.npy (DIR created)\n"
+          "  -o, --output-dir DIR    also write each output to DIR/NAME.npy (DIR created;\n"
+          "                          '/' in NAME becomes '_'); all files or none: two\n"
+          "                          outputs with one file name are refused first, and\n"
+          "                          files are renamed into place only once all are\n"
+          "                          written (a symlink there is replaced, not followed)\n"
           "  --format npy|pb         file format for --output-dir (default npy; outputs\n"
           "                          numpy cannot hold, e.g. bfloat16, go to .pb with a\n"
           "                          note on stderr)\n"
@@ -196,11 +203,13 @@ void (*cli_usage_of(const char *cmd))(FILE *) {
 int cli_is_help(const char *arg) { return !strcmp(arg, "-h") || !strcmp(arg, "--help"); }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
+    char text[4096];
     va_list ap;
-    fprintf(stderr, "onnx-scatter%s%s: ", cmd ? " " : "", cmd ? cmd : "");
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "onnx-scatter%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    cli_text_put(stderr, text); /* arguments and names may hold anything: one line, always */
     fprintf(stderr, " (see 'onnx-scatter%s%s --help')\n", cmd ? " " : "", cmd ? cmd : "");
     return CLI_USAGE;
 }
@@ -221,7 +230,10 @@ int cli_error(const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "onnx-scatter: %s", text);
+    /* the message embeds names from the model, paths and library messages: escaped, so it
+     * stays one line and cannot drive the terminal */
+    fputs("onnx-scatter: ", stderr);
+    cli_text_put(stderr, text);
     limit_hint(stderr, text);
     fputc('\n', stderr);
     return CLI_FAIL;

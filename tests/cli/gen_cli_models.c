@@ -270,6 +270,57 @@ static void random_model(void) {
     write_model("profile.onnx", mw);
 }
 
+/* Models whose names try to drive the terminal or clash as file names (hardening.sh). */
+static void hostile_models(void) {
+    const int64_t d2[2] = {2, 3}, d1[1] = {2}, big[2] = {20000, 20000};
+    /* GatherElements named "n\n" ESC[2J: an out-of-range index makes the run fail with the
+     * node's name in the message; the symbolic dim and the output carry ESC too */
+    const char *sym[1] = {"N\x1b[2J"};
+    const int64_t dsym[1] = {-1};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "data", OSC_FLOAT, 2, d2, NULL);
+    osc_mw_input(mw, "indices", OSC_INT64, 2, d2, NULL);
+    osc_mw_input(mw, "s\x1b]0;title\x07", OSC_FLOAT, 1, dsym, sym);
+    const char *in[2] = {"data", "indices"}, *out[1] = {"y\n\x1b[2J"};
+    int n = osc_mw_node(mw, "GatherElements", "n\n\x1b[2J\xff", 2, in, 1, out);
+    osc_mw_attr_int(mw, n, "axis", 0);
+    const char *in2[1] = {"s\x1b]0;title\x07"}, *out2[1] = {"t"};
+    osc_mw_node(mw, "Identity", "id", 1, in2, 1, out2);
+    osc_mw_output(mw, "y\n\x1b[2J", OSC_FLOAT, 2, d2, NULL);
+    osc_mw_output(mw, "t", OSC_FLOAT, 1, dsym, sym);
+    write_model("evil_names.onnx", mw);
+
+    /* two outputs of x, named as given: a,b (partial writes), a/b,a_b (one file name) */
+    static const char *const pairs[2][3] = {{"two_out.onnx", "a", "b"},
+                                            {"collide.onnx", "a/b", "a_b"}};
+    for (int k = 0; k < 2; k++) {
+        mw = osc_mw_new(8);
+        osc_mw_opset(mw, "", 13);
+        osc_mw_input(mw, "x", OSC_FLOAT, 1, d1, NULL);
+        const char *x[1] = {"x"}, *o1[1] = {pairs[k][1]}, *o2[1] = {pairs[k][2]};
+        osc_mw_node(mw, "Identity", "i1", 1, x, 1, o1);
+        osc_mw_node(mw, "Identity", "i2", 1, x, 1, o2);
+        osc_mw_output(mw, pairs[k][1], OSC_FLOAT, 1, d1, NULL);
+        osc_mw_output(mw, pairs[k][2], OSC_FLOAT, 1, d1, NULL);
+        write_model(pairs[k][0], mw);
+    }
+
+    /* a few hundred bytes declaring four float [20000, 20000] inputs: 6.4 GB with --random */
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    for (int k = 0; k < 4; k++) {
+        char iname[8], oname[8];
+        snprintf(iname, sizeof iname, "in%d", k);
+        snprintf(oname, sizeof oname, "out%d", k);
+        osc_mw_input(mw, iname, OSC_FLOAT, 2, big, NULL);
+        const char *i1[1] = {iname}, *o1[1] = {oname};
+        osc_mw_node(mw, "Identity", NULL, 1, i1, 1, o1);
+        osc_mw_output(mw, oname, OSC_FLOAT, 2, big, NULL);
+    }
+    write_model("big_inputs.onnx", mw);
+}
+
 /* NAME (under cases/ or errcases/): a node-test folder of ge_float/ge_int64 with its expected
  * output scaled; bad_index puts an out-of-range index into input_1.pb. */
 static void node_case(const char *name, int32_t dtype, double scale, int bad_index) {
@@ -319,6 +370,7 @@ int main(int argc, char **argv) {
     pb_files();
     random_model();
     version_models();
+    hostile_models();
     node_case("cases/test_ge_float", OSC_FLOAT, 1.0, 0);
     node_case("cases/test_ge_int64", OSC_INT64, 1.0, 0);
     node_case("cases/test_ge_close", OSC_FLOAT, 1.01, 0); /* passes only with --rtol >= 0.01 */

@@ -266,7 +266,16 @@ static void test_malformed(void **state) {
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (-1,)}", 0, "negative dim"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (3)}", 12, "not a tuple"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': [3]}", 12, "shape must be a tuple"},
-        {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,)}", 0, "overflows"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,)}", 0,
+         "a shape dim is larger than int64 allows (9223372036854775807)"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (9223372036854775808,)}", 0,
+         "larger than int64 allows"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (9223372036854775807,)}", 0,
+         "shape [9223372036854775807] of '<f4' needs more than 2^64 bytes"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 2)}", 0,
+         "has more elements than int64 holds"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000000000000,)}", 0,
+         "data is 0 bytes but shape [1000000000000000000] of '<f4' needs 4000000000000000000"},
         {"{'descr': '<f16', 'fortran_order': False, 'shape': (1,)}", 16, "long double"},
         {"{'descr': '|O', 'fortran_order': False, 'shape': (1,)}", 8, "Python objects"},
         {"{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (1,)}", 8, "datetime"},
@@ -294,6 +303,25 @@ static void test_malformed(void **state) {
     }
     /* broken framing */
     osc_tensor t;
+    /* dims past 9.2e17 are fine when the tensor is (an empty one here) ... */
+    file e;
+    header(&e, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (930000000000000000, 0), }", 128);
+    if (cli_npy_decode(e.b, e.n, &t, g_msg, sizeof g_msg)) fail_msg("refused: %s", g_msg);
+    assert_int_equal(t.dims[0], 930000000000000000LL);
+    free(t.data);
+    /* ... and what refuses a large shape is the byte limit, before allocating */
+    header(&e, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000000000000,), }", 128);
+    assert_int_equal(cli_npy_decode_max(e.b, e.n, 1 << 20, &t, g_msg, sizeof g_msg), 1);
+    if (!strstr(g_msg, ".npy shape [1000000000000000000] of '<f4' makes a tensor of "
+                       "4000000000000000000 bytes, over the byte limit of 1048576 bytes (opts.max_bytes)"))
+        fail_msg("message: %s", g_msg);
+    assert_null(t.data);
+    header(&e, 1, "{'descr': '|S1', 'fortran_order': False, 'shape': (3000,), }", 128);
+    memset(e.b + e.n, 'a', 3000);
+    e.n += 3000; /* 3000 bytes of data, but 17 bytes an element once decoded */
+    assert_int_equal(cli_npy_decode_max(e.b, e.n, 40000, &t, g_msg, sizeof g_msg), 1);
+    if (!strstr(g_msg, "makes a tensor of 51000 bytes, over the byte limit of 40000 bytes"))
+        fail_msg("message: %s", g_msg);
     assert_int_equal(cli_npy_decode("PK\x03\x04 zip", 8, &t, g_msg, sizeof g_msg), 1);
     assert_non_null(strstr(g_msg, "not a .npy file"));
     assert_int_equal(cli_npy_decode("\x93NUMPY\x01", 7, &t, g_msg, sizeof g_msg), 1);
