@@ -213,6 +213,10 @@ typedef struct osc_options {
 /* Fills *opts with the defaults: every field zero (realloc/free, not strict, default limits:
  * see each field). */
 OSC_API void osc_options_init(osc_options *opts);
+/* The byte cap opts.max_bytes = 0 stands for: half of the memory this process may use, min(physical
+ * memory, cgroup v2 memory.max, RLIMIT_AS) / 2; 0 (no cap) when none of them can be read. Reads
+ * the system at each call, as every load does. */
+OSC_API uint64_t osc_default_max_bytes(void);
 
 /* Version of the library ("0.1.0"; static storage). */
 OSC_API const char *osc_version(void);

@@ -3,8 +3,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -76,56 +74,9 @@ int cli_runtime_option(int argc, char **argv, int *i, osc_options *opts, const c
     return CLI_OK;
 }
 
-/* A decimal number at the start of a small file ("max" or anything else: 0). */
-static uint64_t read_u64_file(const char *path) {
-    FILE *f = fopen(path, "re");
-    if (!f) return 0;
-    char buf[64];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    uint64_t v = 0;
-    for (size_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; i++) {
-        if (v > (UINT64_MAX - 9) / 10) return 0;
-        v = v * 10 + (uint64_t)(buf[i] - '0');
-    }
-    return v;
-}
-
-/* memory.max of the process's cgroup v2; 0 when unlimited or not readable. */
-static uint64_t cgroup_limit(void) {
-    FILE *f = fopen("/proc/self/cgroup", "re");
-    if (!f) return 0;
-    char line[512], path[640];
-    uint64_t v = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "0::", 3) != 0) continue;
-        line[strcspn(line, "\n")] = '\0';
-        snprintf(path, sizeof path, "/sys/fs/cgroup%s/memory.max",
-                 strcmp(line + 3, "/") == 0 ? "" : line + 3);
-        v = read_u64_file(path);
-        break;
-    }
-    fclose(f);
-    return v;
-}
-
-static uint64_t min_known(uint64_t a, uint64_t b) { return !a ? b : !b ? a : a < b ? a : b; }
-
 uint64_t cli_byte_limit(const osc_options *opts) {
     if (opts->max_bytes == OSC_NO_LIMIT) return 0;
-    if (opts->max_bytes) return opts->max_bytes;
-    /* the library's documented default (osc_options.max_bytes = 0), which the public header
-     * does not export: half of the smallest of physical memory, cgroup v2 memory.max and
-     * RLIMIT_AS */
-    uint64_t mem = 0;
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    if (pages > 0 && page > 0 && (uint64_t)pages <= UINT64_MAX / (uint64_t)page)
-        mem = (uint64_t)pages * (uint64_t)page;
-    mem = min_known(mem, cgroup_limit());
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-        mem = min_known(mem, (uint64_t)rl.rlim_cur);
-    return mem / 2;
+    return opts->max_bytes ? opts->max_bytes : osc_default_max_bytes();
 }
 
 void usage_runtime(FILE *f) {

@@ -37,9 +37,6 @@ typedef struct osc_limits {
 /* Checks the limit fields of opts (NULL: all defaults) and fills *lim; OSC_ERR_ARG with a
  * message for a value out of its range. Reads the machine's memory when max_bytes is 0. */
 osc_status osc_limits_resolve(const osc_options *opts, osc_limits *lim, osc_err *err);
-/* Half of the memory this process may use: min(physical memory, cgroup v2 memory.max,
- * RLIMIT_AS) / 2; 0 (no cap) when none of them can be read. Reads the system each call. */
-uint64_t osc_default_max_bytes(void);
 
 /* The allocator hook plus byte accounting against a cap (0 = none). */
 typedef struct osc_allocator {
