@@ -137,12 +137,13 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
         for (int32_t j = 0; j < n_out; j++) sizes[j] = dim / n_out;
         return OSC_OK;
     }
-    int64_t sum = 0;
-    for (int32_t j = 0; j < n_out; j++) {
+    for (int32_t j = 0; j < n_out; j++)
         if (sizes[j] < 0)
             return osc_kfail(k, OSC_ERR_SHAPE, "%s 'split': value %lld at position %d is "
                              "negative; sizes must be >= 0", s ? "input 1" : "attribute",
                              (long long)sizes[j], (int)j);
+    int64_t sum = 0;
+    for (int32_t j = 0; j < n_out; j++) {
         if (!osc_add_ok(sum, sizes[j], &sum)) sum = -1;
         if (sum < 0 || sum > dim) break;
     }
