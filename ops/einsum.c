@@ -194,7 +194,8 @@ static osc_status run_two(osc_kctx *k, const es_eq *eq, const es_plan *p,
     for (int32_t role = BATCH; role <= N; role++)
         for (int32_t j = 0; j < p->n_out; j++) {
             const int32_t c = p->out[j], w = p->where[c] & 3;
-            if ((w == 3 ? BATCH : w == 1 ? M : N) == role) lay[n_lay++] = lab[role][cnt[role]++] = c;
+            if ((w == 3 ? BATCH : w == 1 ? M : N) == role)
+                lay[n_lay++] = lab[role][cnt[role]++] = c;
         }
     for (int32_t j = 0; j < p->n_first[0]; j++) {
         const int32_t c = p->first[0][j];
@@ -208,13 +209,15 @@ static osc_status run_two(osc_kctx *k, const es_eq *eq, const es_plan *p,
     es_walk wa = {0}, wb = {0};
     static const int32_t roles_a[3] = {BATCH, M, K}, roles_b[3] = {BATCH, K, N};
     for (int32_t r = 0; r < 3; r++) {
-        for (int32_t j = 0; j < cnt[roles_a[r]]; j++) walk_add(&wa, p, 0, lab[roles_a[r]][j], false);
-        for (int32_t j = 0; j < cnt[roles_b[r]]; j++) walk_add(&wb, p, 1, lab[roles_b[r]][j], false);
+        const int32_t ra = roles_a[r], rb = roles_b[r];
+        for (int32_t j = 0; j < cnt[ra]; j++) walk_add(&wa, p, 0, lab[ra][j], false);
+        for (int32_t j = 0; j < cnt[rb]; j++) walk_add(&wb, p, 1, lab[rb][j], false);
     }
     for (int32_t i = 0; i < 2; i++)
         for (int32_t j = 0; j < p->n_first[i]; j++) {
             const int32_t c = p->first[i][j];
-            if ((p->where[c] & (ES_IN_OUT | 3)) == (1u << i)) walk_add(i ? &wb : &wa, p, i, c, true);
+            if ((p->where[c] & (ES_IN_OUT | 3)) == (1u << i))
+                walk_add(i ? &wb : &wa, p, i, c, true);
         }
     int64_t na = 0, nbb = 0;
     ok = ok && osc_mul_ok(nb, m, &na) && osc_mul_ok(na, kk, &na) && osc_mul_ok(nb, kk, &nbb) &&
@@ -232,22 +235,23 @@ static osc_status run_two(osc_kctx *k, const es_eq *eq, const es_plan *p,
     }
     const bool half = ct != out->dtype, direct = !half && identity;
     const bool big = m >= 8 && n >= 8 && kk >= 8;
-    size_t ba = 0, bb = 0, by = 0, bt = 0, total = 0;
+    size_t ba = 0, bb = 0, by = 0, bt = 0;
     ok = ok && bytes8(ct, na, &ba) && bytes8(ct, nbb, &bb) &&
          (direct || bytes8(ct, count, &by)) &&
          (!half || identity || bytes8(OSC_FLOAT, count, &bt));
-    if (ok) total = ba + bb; /* each below SIZE_MAX/4: osc_dtype_bytes caps them */
-    ok = ok && total >= ba && total + by >= total && total + by + bt >= total + by;
+    const size_t cap = SIZE_MAX / 4 - 1; /* the float count below stays an int64_t */
+    ok = ok && ba <= cap && bb <= cap - ba && by <= cap - ba - bb && bt <= cap - ba - bb - by;
     if (!ok)
         return osc_kfail(k, OSC_ERR_LIMIT, "equation '%s': the gathered operands ([%lld x %lld "
                          "x %lld] and [%lld x %lld x %lld] blocks) exceed the address space",
                          eq->text, (long long)nb, (long long)m, (long long)kk, (long long)nb,
                          (long long)kk, (long long)n);
-    total += by + bt;
+    const size_t total = ba + bb + by + bt;
     osc_gemm_mem mem;
     const size_t pack = big ? osc_gemm_pack_bytes(ct, n, kk) : 0;
-    osc_status st = osc_gemm_mem_get(k, pack, (int64_t)((total + 3) / 4), "the einsum blocks",
-                                     &mem);
+    /* at least one float, so that the block's base is never NULL (an empty contraction) */
+    osc_status st = osc_gemm_mem_get(k, pack, (int64_t)((total + 3) / 4) + 1,
+                                     "the einsum blocks", &mem);
     if (st) return st;
     /* From here on nothing fails: the output is written. */
     char *base = (char *)mem.f;

@@ -653,7 +653,8 @@ static void einsum_attention_shapes(void **state) {
         for (int i = 0; i < I; i++)
             for (int j = 0; j < J; j++) {
                 double s = 0;
-                for (int d = 0; d < DD; d++) s += q[(b * I + i) * DD + d] * kk[(b * J + j) * DD + d];
+                for (int d = 0; d < DD; d++)
+                    s += q[(b * I + i) * DD + d] * kk[(b * J + j) * DD + d];
                 want[(b * I + i) * J + j] = (float)s;
             }
     osc_tensor tq = T(OSC_FLOAT, 4, D(B, H, I, DD), q), tk = T(OSC_FLOAT, 4, D(B, H, J, DD), kk);
@@ -672,7 +673,8 @@ static void einsum_attention_shapes(void **state) {
         for (int n = 0; n < Nn; n++)
             for (int e = 0; e < E; e++) {
                 double s = 0;
-                for (int d = 0; d < Dd; d++) s += x[(b * Nn + n) * Dd + d] * w[(n * Dd + d) * E + e];
+                for (int d = 0; d < Dd; d++)
+                    s += x[(b * Nn + n) * Dd + d] * w[(n * Dd + d) * E + e];
                 want2[(b * Nn + n) * E + e] = (float)s;
             }
     osc_tensor tx = T(OSC_FLOAT, 3, D(Bb, Nn, Dd), x), tw = T(OSC_FLOAT, 3, D(Nn, Dd, E), w);
