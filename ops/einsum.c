@@ -76,24 +76,34 @@ static inline bool es_next(int32_t n, const int64_t *dims, const int64_t *stride
 }
 
 /* dst[i] = sum over the summed dims of src at kept index i (converted to the compute type).
- * The caller guarantees the kept dims hold at least one element; an empty summed dim gives 0
- * without reading. */
+ * The caller guarantees at least one kept dim (a size-1 one stands in for none) holding at
+ * least one element; an empty summed dim gives 0 without reading. The innermost kept and
+ * summed dims run as plain strided loops. */
 #define ES_GATHER(E, T, CLS)                                                                   \
     static void es_gather_##E(const void *src_, void *dst_, const es_walk *w) {                \
         const T *src = src_;                                                                   \
         ES_CT_##CLS(T) *dst = dst_;                                                            \
         int64_t ki[OSC_MAX_RANK] = {0}, si[OSC_MAX_RANK] = {0}, off = 0, o = 0;                \
+        const int64_t n_in = w->kd[w->nk - 1], s_in = w->ks[w->nk - 1];                        \
+        const int32_t ns = w->ns;                                                              \
+        const int64_t n_sum = ns ? w->sd[ns - 1] : 0, s_sum = ns ? w->ss[ns - 1] : 0;          \
         bool empty = false;                                                                    \
-        for (int32_t d = 0; d < w->ns; d++) empty = empty || w->sd[d] == 0;                    \
+        for (int32_t d = 0; d < ns; d++) empty = empty || w->sd[d] == 0;                       \
         do {                                                                                   \
-            ES_CT_##CLS(T) acc = 0;                                                            \
-            if (!empty) {                                                                      \
-                int64_t soff = off;                                                            \
-                do acc = ES_ADD_##CLS(T, acc, ES_LD_##CLS(src[soff]));                         \
-                while (es_next(w->ns, w->sd, w->ss, si, &soff));                               \
+            for (int64_t j = 0; j < n_in; j++) {                                               \
+                ES_CT_##CLS(T) acc = 0;                                                        \
+                int64_t soff = off + j * s_in;                                                 \
+                if (ns == 0) {                                                                 \
+                    acc = ES_LD_##CLS(src[soff]);                                              \
+                } else if (!empty) {                                                           \
+                    do                                                                         \
+                        for (int64_t q = 0; q < n_sum; q++)                                    \
+                            acc = ES_ADD_##CLS(T, acc, ES_LD_##CLS(src[soff + q * s_sum]));    \
+                    while (es_next(ns - 1, w->sd, w->ss, si, &soff));                          \
+                }                                                                              \
+                dst[o++] = acc;                                                                \
             }                                                                                  \
-            dst[o++] = acc;                                                                    \
-        } while (es_next(w->nk, w->kd, w->ks, ki, &off));                                      \
+        } while (es_next(w->nk - 1, w->kd, w->ks, ki, &off));                                  \
     }
 OSC_REAL_TYPES(ES_GATHER)
 #undef ES_GATHER
@@ -174,6 +184,18 @@ static osc_status run_one(osc_kctx *k, const es_plan *p, const osc_tensor *x, os
     return OSC_OK;
 }
 
+/* True when the walk sums nothing and reads its kept dims row-major and contiguously: the
+ * source is then the block itself. */
+static bool dense(const es_walk *w) {
+    int64_t s = 1;
+    if (w->ns) return false;
+    for (int32_t d = w->nk - 1; d >= 0; d--) {
+        if (w->kd[d] != 1 && w->ks[d] != s) return false;
+        s *= w->kd[d]; /* dims of a non-empty block: the product fits */
+    }
+    return true;
+}
+
 /* Rounds a byte count up to 8 (every compute element's alignment); false on overflow. */
 static bool bytes8(int32_t ct, int64_t count, size_t *out) {
     if (!osc_dtype_bytes(ct, count, out) || *out > SIZE_MAX - 8) return false;
@@ -235,8 +257,12 @@ static osc_status run_two(osc_kctx *k, const es_eq *eq, const es_plan *p,
     }
     const bool half = ct != out->dtype, direct = !half && identity;
     const bool big = m >= 8 && n >= 8 && kk >= 8;
+    if (wa.nk == 0) wa.kd[wa.nk++] = 1;
+    if (wb.nk == 0) wb.kd[wb.nk++] = 1;
+    /* an operand already laid out as its block (attention's Q: [batch, M, K]) is used as is */
+    const bool a_as_is = !half && dense(&wa), b_as_is = !half && dense(&wb);
     size_t ba = 0, bb = 0, by = 0, bt = 0;
-    ok = ok && bytes8(ct, na, &ba) && bytes8(ct, nbb, &bb) &&
+    ok = ok && (a_as_is || bytes8(ct, na, &ba)) && (b_as_is || bytes8(ct, nbb, &bb)) &&
          (direct || bytes8(ct, count, &by)) &&
          (!half || identity || bytes8(OSC_FLOAT, count, &bt));
     const size_t cap = SIZE_MAX / 4 - 1; /* the float count below stays an int64_t */
@@ -257,23 +283,22 @@ static osc_status run_two(osc_kctx *k, const es_eq *eq, const es_plan *p,
     char *base = (char *)mem.f;
     void *a = base, *b = base + ba, *y = direct ? out->data : base + ba + bb;
     float *tmp = (float *)(base + ba + bb + by);
-    if (wa.nk == 0) wa.kd[wa.nk++] = 1;
-    if (wb.nk == 0) wb.kd[wb.nk++] = 1;
-    if (na) es_gather(in[0]->dtype, in[0]->data, a, &wa);
-    if (nbb) es_gather(in[1]->dtype, in[1]->data, b, &wb);
+    const void *av = a_as_is ? in[0]->data : a, *bv = b_as_is ? in[1]->data : b;
+    if (na && !a_as_is) es_gather(in[0]->dtype, in[0]->data, a, &wa);
+    if (nbb && !b_as_is) es_gather(in[1]->dtype, in[1]->data, b, &wb);
     const size_t esz = osc_dtype_get(ct)->bits / 8;
     if (big) {
         osc_gemm_fn fn = osc_gemm_get(ct);
         for (int64_t q = 0; q < nb; q++) {
             osc_gemm_args ga = {.m = m, .n = n, .k = kk, .ars = kk, .acs = 1, .brs = n, .bcs = 1,
                                 .ldy = n};
-            ga.a = (const char *)a + (size_t)(q * m * kk) * esz;
-            ga.b = (const char *)b + (size_t)(q * kk * n) * esz;
+            ga.a = (const char *)av + (size_t)(q * m * kk) * esz;
+            ga.b = (const char *)bv + (size_t)(q * kk * n) * esz;
             ga.y = (char *)y + (size_t)(q * m * n) * esz;
             fn(&ga, mem.p);
         }
     } else {
-        es_mm(ct, a, b, y, nb, m, n, kk);
+        es_mm(ct, av, bv, y, nb, m, n, kk);
     }
     if (!direct) {
         const int64_t *dims = out->dims;
