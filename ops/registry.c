@@ -15,6 +15,7 @@
 #include "rows_matmul.h"
 #include "rows_math.h"
 #include "rows_reduce.h"
+#include "rows_layout.h"
 #undef OSC_ROWS_DECLARE
 
 static const osc_kernel k_kernels[] = {
@@ -24,6 +25,7 @@ static const osc_kernel k_kernels[] = {
 #include "rows_matmul.h"
 #include "rows_math.h"
 #include "rows_reduce.h"
+#include "rows_layout.h"
 };
 #define K_COUNT (sizeof k_kernels / sizeof k_kernels[0])
 

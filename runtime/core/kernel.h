@@ -64,6 +64,9 @@ enum {
     OSC_KF_SHAPE_ONLY = 1u << 2,
     /* the op version is deprecated: a warning at load, an error in strict mode */
     OSC_KF_DEPRECATED = 1u << 3,
+    /* variadic outputs (Split): .outputs is the least count, a node may have more; the kernel
+     * reads n_out */
+    OSC_KF_VARIADIC_OUT = 1u << 4,
 };
 
 /* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in runtime/core/dtype.h). */
@@ -78,7 +81,7 @@ typedef struct osc_kernel {
     struct {
         int32_t min, max;
     } inputs;
-    int32_t outputs;
+    int32_t outputs;     /* the count (the least one with OSC_KF_VARIADIC_OUT) */
     uint32_t flags;      /* OSC_KF_* */
     /* Bit i set: infer reads the DATA of input i (a shape, axes, a count...), not only its shape.
      * The executor calls infer only once that data is known (a constant, a folded value, or a

@@ -128,14 +128,17 @@ static osc_status init_nodes(osc_model *m, osc_err *err) {
         const osc_kernel *kr = n->kernel;
         int32_t given = n->n_inputs;
         while (given > 0 && n->inputs[given - 1] < 0) given--; /* trailing omitted optionals */
-        if (given < kr->inputs.min || given > kr->inputs.max || n->n_outputs != kr->outputs) {
+        const bool var_out = (kr->flags & OSC_KF_VARIADIC_OUT) != 0;
+        if (given < kr->inputs.min || given > kr->inputs.max ||
+            (var_out ? n->n_outputs < kr->outputs : n->n_outputs != kr->outputs)) {
             char most[16] = "any number of";
             if (kr->inputs.max != OSC_VARIADIC)
                 snprintf(most, sizeof most, "%d", (int)kr->inputs.max);
             return osc_fail(err, OSC_ERR_MODEL,
                             "node '%s' (%s-%lld): has %d inputs and %d outputs; expected %d to %s "
-                            "inputs and %d output(s)", n->name, n->op_type, (long long)kr->since,
-                            given, n->n_outputs, kr->inputs.min, most, kr->outputs);
+                            "inputs and %s%d output(s)", n->name, n->op_type,
+                            (long long)kr->since, given, n->n_outputs, kr->inputs.min, most,
+                            var_out ? "at least " : "", kr->outputs);
         }
         for (int32_t j = 0; j < kr->inputs.min; j++)
             if (n->inputs[j] < 0)
