@@ -14,6 +14,7 @@
 #include "rows_elementwise.h"
 #include "rows_matmul.h"
 #include "rows_math.h"
+#include "rows_norm.h"
 #undef OSC_ROWS_DECLARE
 
 static const osc_kernel k_kernels[] = {
@@ -22,6 +23,7 @@ static const osc_kernel k_kernels[] = {
 #include "rows_elementwise.h"
 #include "rows_matmul.h"
 #include "rows_math.h"
+#include "rows_norm.h"
 };
 #define K_COUNT (sizeof k_kernels / sizeof k_kernels[0])
 

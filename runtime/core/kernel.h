@@ -78,7 +78,9 @@ typedef struct osc_kernel {
     struct {
         int32_t min, max;
     } inputs;
-    int32_t outputs;
+    int32_t outputs;     /* the most outputs a node may name */
+    /* The fewest (trailing optional outputs, as Dropout's mask); 0: exactly .outputs. */
+    int32_t outputs_min;
     uint32_t flags;      /* OSC_KF_* */
     /* Bit i set: infer reads the DATA of input i (a shape, axes, a count...), not only its shape.
      * The executor calls infer only once that data is known (a constant, a folded value, or a
