@@ -330,8 +330,9 @@ typedef struct osc_op_desc {
     int64_t until_version;  /* the domain is in [since_version, until_version] uses it */
     int32_t min_inputs;
     int32_t max_inputs;     /* -1: any number (a variadic op) */
-    int32_t n_outputs;
+    int32_t n_outputs;      /* the most outputs; -1: any number (Split) */
     int32_t deprecated;     /* 1: the version is deprecated (a warning at load; strict: error) */
+    int32_t min_outputs;    /* the fewest (less than n_outputs when trailing ones are optional) */
 } osc_op_desc;
 OSC_API size_t osc_op_count(void);
 /* Row i of the registry; OSC_ERR_ARG when i is out of range or out is NULL. */

@@ -16,6 +16,7 @@
 #include "rows_math.h"
 #include "rows_reduce.h"
 #include "rows_layout.h"
+#include "rows_norm.h"
 #undef OSC_ROWS_DECLARE
 
 static const osc_kernel k_kernels[] = {
@@ -26,6 +27,7 @@ static const osc_kernel k_kernels[] = {
 #include "rows_math.h"
 #include "rows_reduce.h"
 #include "rows_layout.h"
+#include "rows_norm.h"
 };
 #define K_COUNT (sizeof k_kernels / sizeof k_kernels[0])
 

@@ -116,6 +116,13 @@ static void json_model(const char *path, const osc_model *m) {
     fputs("]}\n", stdout);
 }
 
+/* "2", "1 to 3" or "1 or more" (most < 0: any number). */
+static void count_range(char *buf, size_t size, int32_t least, int32_t most) {
+    if (most < 0) snprintf(buf, size, "%d or more", (int)least);
+    else if (most == least) snprintf(buf, size, "%d", (int)least);
+    else snprintf(buf, size, "%d to %d", (int)least, (int)most);
+}
+
 /* The kernel registry: one line (or JSON object) per op version range. */
 static void print_ops(int json) {
     osc_op_desc d;
@@ -123,15 +130,13 @@ static void print_ops(int json) {
     else printf("opset_newest: ai.onnx-%lld\nops: %zu kernel versions\n",
                 (long long)osc_opset_newest(""), osc_op_count());
     for (size_t i = 0; osc_op_at(i, &d) == OSC_OK; i++) {
-        char ins[32];
-        if (d.max_inputs < 0) snprintf(ins, sizeof ins, "%d or more", (int)d.min_inputs);
-        else if (d.max_inputs == d.min_inputs) snprintf(ins, sizeof ins, "%d", (int)d.min_inputs);
-        else snprintf(ins, sizeof ins, "%d to %d", (int)d.min_inputs, (int)d.max_inputs);
+        char ins[32], outs[32];
+        count_range(ins, sizeof ins, d.min_inputs, d.max_inputs);
+        count_range(outs, sizeof outs, d.min_outputs, d.n_outputs);
         if (!json) {
-            printf("  %s-%lld: opsets %lld to %lld, inputs %s, outputs %d%s\n", d.op_type,
+            printf("  %s-%lld: opsets %lld to %lld, inputs %s, outputs %s%s\n", d.op_type,
                    (long long)d.since_version, (long long)d.since_version,
-                   (long long)d.until_version, ins, (int)d.n_outputs,
-                   d.deprecated ? " (deprecated)" : "");
+                   (long long)d.until_version, ins, outs, d.deprecated ? " (deprecated)" : "");
             continue;
         }
         fputs(i ? ",{\"domain\":" : "{\"domain\":", stdout);
@@ -143,8 +148,10 @@ static void print_ops(int json) {
                (int)d.min_inputs);
         if (d.max_inputs < 0) fputs("null", stdout);
         else printf("%d", (int)d.max_inputs);
-        printf(",\"outputs\":%d,\"deprecated\":%s}", (int)d.n_outputs,
-               d.deprecated ? "true" : "false");
+        printf(",\"min_outputs\":%d,\"max_outputs\":", (int)d.min_outputs);
+        if (d.n_outputs < 0) fputs("null", stdout);
+        else printf("%d", (int)d.n_outputs);
+        printf(",\"deprecated\":%s}", d.deprecated ? "true" : "false");
     }
     if (json) fputs("]}\n", stdout);
 }

@@ -64,15 +64,12 @@ enum {
     OSC_KF_SHAPE_ONLY = 1u << 2,
     /* the op version is deprecated: a warning at load, an error in strict mode */
     OSC_KF_DEPRECATED = 1u << 3,
-    /* variadic outputs (Split): .outputs is the least count, a node may have more; the kernel
-     * reads n_out */
-    OSC_KF_VARIADIC_OUT = 1u << 4,
 };
 
 /* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in runtime/core/dtype.h). */
 typedef uint64_t osc_typeset;
 #define OSC_TYPED_INPUTS 5      /* type constraints a row lists; later inputs take the last */
-#define OSC_VARIADIC INT32_MAX  /* .inputs max of a variadic op */
+#define OSC_VARIADIC INT32_MAX  /* .inputs max, or .outputs, of a variadic op */
 
 typedef struct osc_kernel {
     const char *domain;  /* "" for the default ONNX domain */
@@ -81,7 +78,9 @@ typedef struct osc_kernel {
     struct {
         int32_t min, max;
     } inputs;
-    int32_t outputs;     /* the count (the least one with OSC_KF_VARIADIC_OUT) */
+    int32_t outputs;     /* the most outputs a node may name (OSC_VARIADIC: any number, Split) */
+    /* The fewest (trailing optional outputs, as Dropout's mask); 0: exactly .outputs. */
+    int32_t outputs_min;
     uint32_t flags;      /* OSC_KF_* */
     /* Bit i set: infer reads the DATA of input i (a shape, axes, a count...), not only its shape.
      * The executor calls infer only once that data is known (a constant, a folded value, or a

@@ -128,17 +128,22 @@ static osc_status init_nodes(osc_model *m, osc_err *err) {
         const osc_kernel *kr = n->kernel;
         int32_t given = n->n_inputs;
         while (given > 0 && n->inputs[given - 1] < 0) given--; /* trailing omitted optionals */
-        const bool var_out = (kr->flags & OSC_KF_VARIADIC_OUT) != 0;
-        if (given < kr->inputs.min || given > kr->inputs.max ||
-            (var_out ? n->n_outputs < kr->outputs : n->n_outputs != kr->outputs)) {
-            char most[16] = "any number of";
+        const int32_t out_min = kr->outputs_min ? kr->outputs_min : kr->outputs;
+        /* trailing empty optional outputs are as good as absent */
+        while (n->n_outputs > out_min && n->outputs[n->n_outputs - 1] < 0) n->n_outputs--;
+        if (given < kr->inputs.min || given > kr->inputs.max || n->n_outputs < out_min ||
+            n->n_outputs > kr->outputs) {
+            char most[16] = "any number of", outs[32];
             if (kr->inputs.max != OSC_VARIADIC)
                 snprintf(most, sizeof most, "%d", (int)kr->inputs.max);
+            if (out_min == kr->outputs) snprintf(outs, sizeof outs, "%d", (int)kr->outputs);
+            else if (kr->outputs == OSC_VARIADIC) snprintf(outs, sizeof outs, "at least %d",
+                                                           (int)out_min);
+            else snprintf(outs, sizeof outs, "%d to %d", (int)out_min, (int)kr->outputs);
             return osc_fail(err, OSC_ERR_MODEL,
                             "node '%s' (%s-%lld): has %d inputs and %d outputs; expected %d to %s "
-                            "inputs and %s%d output(s)", n->name, n->op_type,
-                            (long long)kr->since, given, n->n_outputs, kr->inputs.min, most,
-                            var_out ? "at least " : "", kr->outputs);
+                            "inputs and %s output(s)", n->name, n->op_type, (long long)kr->since,
+                            given, n->n_outputs, kr->inputs.min, most, outs);
         }
         for (int32_t j = 0; j < kr->inputs.min; j++)
             if (n->inputs[j] < 0)

@@ -138,7 +138,8 @@ osc_status osc_op_at(size_t i, osc_op_desc *out) {
                          .since_version = r->since, .until_version = r->until,
                          .min_inputs = r->inputs.min,
                          .max_inputs = r->inputs.max == OSC_VARIADIC ? -1 : r->inputs.max,
-                         .n_outputs = r->outputs,
+                         .n_outputs = r->outputs == OSC_VARIADIC ? -1 : r->outputs,
+                         .min_outputs = r->outputs_min ? r->outputs_min : r->outputs,
                          .deprecated = (r->flags & OSC_KF_DEPRECATED) != 0};
     return OSC_OK;
 }

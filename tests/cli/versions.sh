@@ -15,11 +15,14 @@ cli info --ops
 check "info --ops: one line per kernel version" eval 'status_is 0 && out_has "^opset_newest: ai.onnx-28$" &&
     out_has "^  ScatterND-11: opsets 11 to 12, inputs 3, outputs 1$" &&
     out_has "^  Scatter-11: opsets 11 to 28, inputs 3, outputs 1 (deprecated)$" &&
-    out_has "^  Concat-13: opsets 13 to 28, inputs 1 or more, outputs 1$"'
+    out_has "^  Concat-13: opsets 13 to 28, inputs 1 or more, outputs 1$" &&
+    out_has "^  Split-18: opsets 18 to 28, inputs 1 to 2, outputs 1 or more$" &&
+    out_has "^  Dropout-22: opsets 22 to 28, inputs 1 to 3, outputs 1 to 2$"'
 n_text=$(grep -c '^  [A-Za-z][A-Za-z0-9]*-[0-9]*: opsets' "$work/out")
 cli info --ops --json
 check "info --ops --json: the same rows" eval 'status_is 0 && json_ok && jq_is opset_newest 28 &&
-    jq_len ops "$n_text" && jq_is "ops.0.op_type" "\"Scatter\"" && jq_is "ops.0.until_version" 10'
+    jq_len ops "$n_text" && jq_is "ops.0.op_type" "\"Scatter\"" && jq_is "ops.0.until_version" 10 &&
+    jq_is "ops.0.min_outputs" 1 && jq_is "ops.0.max_outputs" 1'
 cli info --ops "$m/concat20.onnx"
 check "info --ops with a MODEL -> 2" eval 'status_is 2 && one_error_line "takes no MODEL"'
 
