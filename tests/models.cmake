@@ -1,0 +1,12 @@
+# tests/models.cmake: whole scatter-heavy models exported from PyTorch (tests/models/, made by
+# gen_models.py: GNN layers, point-cloud pooling, an attention step, MoE routing, ...) run through
+# `onnx-scatter test` against torch eager's outputs. Every folder must pass: a failure or a skip
+# (an op without a kernel) fails the entry.
+if(NOT TARGET onnx-scatter)
+  return() # OSC_BUILD_TOOLS=OFF: nothing to run these through
+endif()
+
+add_test(NAME model_exports
+  COMMAND ${OSC_SH} "${CMAKE_CURRENT_SOURCE_DIR}/cli/nodetests.sh" $<TARGET_FILE:onnx-scatter>
+          "${CMAKE_CURRENT_SOURCE_DIR}/models" --no-skip "*_opset*")
+set_tests_properties(model_exports PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "cli;torch")
