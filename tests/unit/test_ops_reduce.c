@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "ops/registry.h"
+#include "runtime/core/dtype.h"
 #include "kharness.h"
 
 #define D(...) ((const int64_t[]){__VA_ARGS__})
@@ -112,6 +113,132 @@ static void every_reduction_axis1(void **state) {
             kh_free(&h);
         }
     }
+}
+
+/* ---- every dtype each reduction's newest row allows, on the [3,2,2] input above ---- */
+
+/* Element i of a real (or bool) tensor, as double. */
+#define GET_FLOAT(T, p) ((double)*(const T *)(p))
+#define GET_F16(T, p) ((double)osc_f16_to_f32(*(const uint16_t *)(p)))
+#define GET_BF16(T, p) ((double)osc_bf16_to_f32(*(const uint16_t *)(p)))
+#define GET_SINT(T, p) ((double)*(const T *)(p))
+#define GET_UINT(T, p) ((double)*(const T *)(p))
+#define GET_BOOL(T, p) ((double)*(const T *)(p))
+#define GET_CASE(E, T, C) case E: return GET_##C(T, (const T *)t->data + i);
+static double get(const osc_tensor *t, int64_t i) {
+    switch (t->dtype) {
+        OSC_REAL_TYPES(GET_CASE) GET_CASE(OSC_BOOL, uint8_t, BOOL)
+    default: fail_msg("dtype %d", (int)t->dtype);
+    }
+    return 0;
+}
+
+/* x[i] = v of dtype (v small and whole: exact in every type). */
+#define SET_FLOAT(T, p, v) (*(T *)(p) = (T)(v))
+#define SET_F16(T, p, v) (*(uint16_t *)(p) = osc_f32_to_f16((float)(v)))
+#define SET_BF16(T, p, v) (*(uint16_t *)(p) = osc_f32_to_bf16((float)(v)))
+#define SET_SINT(T, p, v) (*(T *)(p) = (T)(v))
+#define SET_UINT(T, p, v) (*(T *)(p) = (T)(v))
+#define SET_BOOL(T, p, v) (*(T *)(p) = (T)((v) != 0))
+#define SET_CASE(E, T, C) case E: SET_##C(T, (T *)buf + i, v); return sizeof(T);
+static size_t set(int32_t dtype, void *buf, int64_t i, double v) {
+    switch (dtype) {
+        OSC_REAL_TYPES(SET_CASE) SET_CASE(OSC_BOOL, uint8_t, BOOL)
+    default: fail_msg("dtype %d", (int)dtype);
+    }
+    return 0;
+}
+
+/* What the reduction of the pair (a, b) stores in dtype: the value in double, then integers
+ * truncated toward zero and wrapped to their width (only ReduceProd of int8 wraps here:
+ * 11 * 12 = 132 -> -124), bool as 0/1. */
+static double expected(int32_t o, int32_t dtype, double a, double b) {
+    double w[] = {a + b, a * a + b * b, (a + b) / 2, a * b, a + b,
+                  sqrt(a * a + b * b), log(a + b), lse2(a, b), b > a ? b : a, b < a ? b : a};
+    double v = w[o];
+    switch (dtype) {
+    case OSC_INT8: return (double)(int8_t)(int64_t)v;
+    case OSC_UINT8: return (double)(uint8_t)(int64_t)v;
+    case OSC_INT16: case OSC_INT32: case OSC_INT64: case OSC_UINT16: case OSC_UINT32:
+    case OSC_UINT64: return trunc(v);
+    case OSC_BOOL: return v != 0;
+    default: return v;
+    }
+}
+
+/* The value an empty reduction stores in dtype (size bytes an element): sums 0, products 1, mean
+ * NaN for floats and 0 for integers, logs and max the lowest value, min the highest. */
+static double expected_empty(int32_t o, int32_t dtype, size_t size) {
+    bool fl = dtype == OSC_FLOAT || dtype == OSC_DOUBLE || dtype == OSC_FLOAT16 ||
+              dtype == OSC_BFLOAT16;
+    bool sgn = dtype == OSC_INT8 || dtype == OSC_INT16 || dtype == OSC_INT32 || dtype == OSC_INT64;
+    double bits = 8.0 * (double)size;
+    double lo = fl ? -INFINITY : sgn ? -ldexp(1, (int)bits - 1) : 0;
+    double hi = fl ? INFINITY : sgn ? ldexp(1, (int)bits - 1) - 1 : ldexp(1, (int)bits) - 1;
+    if (dtype == OSC_BOOL) lo = 0, hi = 1;
+    double w[] = {0, 0, fl ? NAN : 0, 1, 0, 0, lo, lo, lo, hi};
+    return w[o];
+}
+
+static void every_dtype_every_reduction(void **state) {
+    (void)state;
+    static const char *const ops[] = {"ReduceSum", "ReduceSumSquare", "ReduceMean",
+                                      "ReduceProd", "ReduceL1", "ReduceL2",
+                                      "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
+                                      "ReduceMin"};
+    int tried = 0;
+    for (int32_t o = 0; o < N(ops); o++) {
+        const osc_kernel *row = osc_kernel_find("", ops[o], OSC_OPSET_NEWEST);
+        assert_non_null(row);
+        for (int32_t dt = 1; dt < OSC_DTYPE_COUNT; dt++) {
+            if (!(row->types[0] & OSC_TS(dt))) continue;
+            uint64_t buf[12];
+            /* bool: x = 1 except where the value is a multiple of 3 */
+            for (int64_t i = 0; i < 12; i++)
+                set(dt, buf, i, dt == OSC_BOOL ? (double)(k_x[i] != 3 && k_x[i] != 6 &&
+                                                          k_x[i] != 9 && k_x[i] != 12)
+                                               : (double)k_x[i]);
+            osc_tensor x = T(dt, 3, D(3, 2, 2), buf);
+            kh h;
+            expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, x, D(1), 1, false, 0, -1));
+            expect_shape(&h.out, dt, 2, D(3, 2));
+            for (int32_t i = 0; i < 6; i++) {
+                double a = get(&x, k_pairs[i][0] - 1), b = get(&x, k_pairs[i][1] - 1);
+                double want = expected(o, dt, a, b), got = get(&h.out, i);
+                double tol = dt == OSC_FLOAT16 ? 1e-3 : dt == OSC_BFLOAT16 ? 8e-3 : 1e-6;
+                if (!(fabs(got - want) <= tol * fabs(want) + 1e-9))
+                    fail_msg("%s on dtype %d, element %d: %.9g, expected %.9g", ops[o], (int)dt,
+                             (int)i, got, want);
+            }
+            kh_free(&h);
+            /* floats: a NaN makes its own output element NaN, and only that one */
+            if (dt == OSC_FLOAT || dt == OSC_DOUBLE || dt == OSC_FLOAT16 || dt == OSC_BFLOAT16) {
+                set(dt, buf, 0, NAN); /* element 0 of pair 0 */
+                expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, x, D(1), 1, false, 0, -1));
+                for (int32_t i = 0; i < 6; i++)
+                    if (isnan(get(&h.out, i)) != (i == 0))
+                        fail_msg("%s on dtype %d with a NaN: element %d is %.9g", ops[o],
+                                 (int)dt, (int)i, get(&h.out, i));
+                kh_free(&h);
+            }
+            /* the same over an empty axis: [3,0,2] reduced along axis 1 */
+            size_t size = set(dt, buf, 0, 0);
+            osc_tensor e = T(dt, 3, D(3, 0, 2), buf);
+            expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, e, D(1), 1, false, 0, -1));
+            expect_shape(&h.out, dt, 2, D(3, 2));
+            double want = expected_empty(o, dt, size);
+            for (int32_t i = 0; i < 6; i++) {
+                double got = get(&h.out, i);
+                if (!(got == want || (isnan(got) && isnan(want))))
+                    fail_msg("%s on an empty axis of dtype %d, element %d: %.9g, expected %.9g",
+                             ops[o], (int)dt, (int)i, got, want);
+            }
+            kh_free(&h);
+            tried++;
+        }
+    }
+    fprintf(stderr, "%d (reduction, dtype) pairs\n", tried);
+    assert_true(tried >= 10 * 8); /* at least the float and 32/64-bit integer types of each */
 }
 
 static void axes_sets_and_defaults(void **state) {
@@ -516,6 +643,63 @@ static void argmin_values(void **state) {
     kh_free(&h);
 }
 
+/* ArgMax and ArgMin on every dtype their newest rows allow, first and last of ties, along both
+ * axes of a [2,3] input; expected indices found by a plain scan here. NaN first for floats. */
+static void argminmax_every_dtype(void **state) {
+    (void)state;
+    static const char *const ops[] = {"ArgMax", "ArgMin"};
+    static const double vals[6] = {1, 3, 3, 5, 2, 5};
+    int tried = 0;
+    for (int32_t o = 0; o < 2; o++) {
+        const osc_kernel *row = osc_kernel_find("", ops[o], OSC_OPSET_NEWEST);
+        assert_non_null(row);
+        for (int32_t dt = 1; dt < OSC_DTYPE_COUNT; dt++) {
+            if (!(row->types[0] & OSC_TS(dt))) continue;
+            bool fl = dt == OSC_FLOAT || dt == OSC_DOUBLE || dt == OSC_FLOAT16 ||
+                      dt == OSC_BFLOAT16;
+            for (int nan = 0; nan <= fl; nan++) {
+                uint64_t buf[6];
+                for (int64_t i = 0; i < 6; i++) set(dt, buf, i, nan && i == 4 ? NAN : vals[i]);
+                osc_tensor x = T(dt, 2, D(2, 3), buf);
+                for (int64_t axis = 0; axis < 2; axis++) {
+                    for (int64_t last = 0; last < 2; last++) {
+                        int64_t outer = axis ? 2 : 3, n = axis ? 3 : 2, want[3];
+                        for (int64_t e = 0; e < outer; e++) {
+                            int64_t best = 0;
+                            for (int64_t j = 1; j < n; j++) {
+                                double a = get(&x, axis ? e * 3 + j : j * 3 + e);
+                                double b = get(&x, axis ? e * 3 + best : best * 3 + e);
+                                bool better = isnan(b) ? (last && isnan(a))
+                                            : isnan(a) ? true
+                                            : o == 0 ? (a > b || (last && a == b))
+                                                     : (a < b || (last && a == b));
+                                if (better) best = j;
+                            }
+                            want[e] = best;
+                        }
+                        kh h;
+                        static osc_tensor t;
+                        t = x;
+                        const osc_tensor *in[] = {&t};
+                        kh_init(&h, ops[o], OSC_OPSET_NEWEST);
+                        kh_attr_int(&h, "axis", axis);
+                        kh_attr_int(&h, "keepdims", 0);
+                        kh_attr_int(&h, "select_last_index", last);
+                        expect_ok(&h, kh_run(&h, 1, in));
+                        expect_shape(&h.out, OSC_INT64, 1, D(outer));
+                        if (memcmp(h.out.data, want, (size_t)outer * 8))
+                            fail_msg("%s dtype %d axis %d last %d nan %d: wrong indices", ops[o],
+                                     (int)dt, (int)axis, (int)last, nan);
+                        kh_free(&h);
+                        tried++;
+                    }
+                }
+            }
+        }
+    }
+    assert_true(tried >= 2 * 12 * 4);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_reduction_axis1), cmocka_unit_test(axes_sets_and_defaults),
@@ -523,6 +707,8 @@ int main(void) {
         cmocka_unit_test(integer_types),         cmocka_unit_test(nan_and_infinity),
         cmocka_unit_test(empty_sets),            cmocka_unit_test(errors),
         cmocka_unit_test(argmin_values),
+        cmocka_unit_test(every_dtype_every_reduction),
+        cmocka_unit_test(argminmax_every_dtype),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
