@@ -1,7 +1,8 @@
-/* mkseeds.c: builds the seed corpora of the three harnesses from folders holding model.onnx and
+/* mkseeds.c: builds the seed corpora of the four harnesses from folders holding model.onnx and
  * optionally test_data_set_0/input_K.pb (the official node tests, read in place, and the
  * malformed suite tests/bad): OUT/load/NAME (the model), OUT/run/NAME (flags, model and input
- * stream in fuzz_run.c's layout), OUT/inputs/NAME_K.pb and NAME_K.npy (each input tensor).
+ * stream in fuzz_run.c's layout), OUT/inputs/NAME_K.pb and NAME_K.npy (each input tensor), and
+ * OUT/shapes/recipe-HEX (a few fixed recipes of fuzz_shapes.c; it reads no model files).
  * Usage: osc-fuzz-mkseeds OUT FOLDER...   (a FOLDER without model.onnx is searched one level) */
 #include <dirent.h>
 #include <stdio.h>
@@ -172,18 +173,40 @@ static void seed_name(const char *path, char *buf, size_t size) {
     snprintf(buf, size, "%s_%s", p ? p + 1 : tmp, b + 1);
 }
 
+/* Seed recipes of the shapes harness (fuzz_shapes.c): byte 0 picks the shape (byte % 5: live,
+ * stages, strings, fields, mix) and flags, the next bytes sizes and choices. Two per shape. */
+static const char *const shape_recipes[] = {"00203f", "14ff0340", "0110", "15904002",
+                                            "02030810", "1681304005", "0320102030",
+                                            "08a00010ff", "04", "18ff05"};
+
+static void seed_shapes(const char *out) {
+    for (size_t i = 0; i < sizeof shape_recipes / sizeof *shape_recipes; i++) {
+        uint8_t b[16];
+        size_t n = strlen(shape_recipes[i]) / 2;
+        for (size_t k = 0; k < n && k < sizeof b; k++) {
+            unsigned v;
+            sscanf(shape_recipes[i] + 2 * k, "%2x", &v);
+            b[k] = (uint8_t)v;
+        }
+        char path[4096];
+        if (FMT(path, "%s/shapes/recipe-%s", out, shape_recipes[i])) continue;
+        write_all(path, b, n, NULL, 0);
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: osc-fuzz-mkseeds OUT FOLDER...\n");
         return 2;
     }
     const char *out = argv[1];
-    const char *subs[] = {"", "/load", "/run", "/inputs"};
-    for (size_t i = 0; i < 4; i++) {
+    const char *subs[] = {"", "/load", "/run", "/inputs", "/shapes"};
+    for (size_t i = 0; i < 5; i++) {
         char p[4096];
         if (FMT(p, "%s%s", out, subs[i])) return 1;
         mkdir(p, 0755);
     }
+    seed_shapes(out);
     int n = 0;
     for (int a = 2; a < argc; a++) {
         char name[512];

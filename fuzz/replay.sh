@@ -15,7 +15,7 @@ for d in "$node" "$debian"; do
   done
 done
 "$bin/osc-fuzz-mkseeds" "$work/seeds" "$@" "$src/tests/bad/cases"
-for h in load run inputs; do
+for h in load run inputs shapes; do
   extra=""
   [ -d "$src/fuzz/regress/$h" ] && extra="$src/fuzz/regress/$h"
   echo "== $h"

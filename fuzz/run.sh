@@ -5,7 +5,9 @@
 # growing corpus stays in the work folder (never committed). A finding stops that harness; its
 # input is saved as WORK/HARNESS/crash-* (or timeout-*, oom-*) and the script exits 1 after
 # running the other harnesses.
-# Usage: fuzz/run.sh [SECONDS] [HARNESS...]      (default: 60 seconds; load run inputs)
+# shapes (fuzz_shapes.c) reads its input as a recipe, not as a model: its seeds are the few recipes
+# osc-fuzz-mkseeds writes (fuzz/mkseeds.c).
+# Usage: fuzz/run.sh [SECONDS] [HARNESS...]      (default: 60 seconds; load run inputs shapes)
 # Environment: OSC_FUZZ_BUILD (default build-fuzz), OSC_FUZZ_WORK (default BUILD/work),
 #              OSC_NODE_TESTS_DIR, OSC_DEBIAN_NODE_TESTS_DIR, OSC_FUZZ_ARGS (more libFuzzer flags).
 set -euo pipefail
@@ -13,7 +15,7 @@ cd "$(dirname "$0")/.."
 secs="${1:-60}"
 [ $# -gt 0 ] && shift
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(load run inputs)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(load run inputs shapes)
 build="${OSC_FUZZ_BUILD:-build-fuzz}"
 work="${OSC_FUZZ_WORK:-$build/work}"
 node="${OSC_NODE_TESTS_DIR:-../shared/onnx-node-tests}"
@@ -22,7 +24,7 @@ debian="${OSC_DEBIAN_NODE_TESTS_DIR:-/usr/share/libonnx-testdata/data/node}"
 CC=clang cmake -S . -B "$build" -DOSC_FUZZ=ON -DOSC_BUILD_TESTS=OFF -DOSC_BUILD_TOOLS=OFF \
   -DOSC_INSTALL=OFF -DOSC_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc)" --target osc-fuzz-load osc-fuzz-run osc-fuzz-inputs \
-  osc-fuzz-mkseeds >/dev/null
+  osc-fuzz-shapes osc-fuzz-mkseeds >/dev/null
 
 # Every node test (other ops still exercise the parser, and the companion kernels run), the
 # malformed suite; folders that are absent are skipped.
@@ -41,7 +43,9 @@ for h in "${harnesses[@]}"; do
   # -timeout: one input taking 10 s is a finding (every input must finish in bounded time);
   # -rss_limit_mb/-malloc_limit_mb: the harnesses cap the library at 256 MiB, so a larger
   # allocation is a limit the library failed to enforce.
-  if ! "$build/fuzz/osc-fuzz-$h" -max_total_time="$secs" -dict=fuzz/onnx.dict -timeout=10 \
+  dict=(-dict=fuzz/onnx.dict) # protobuf tags; shapes reads recipes, not protobuf
+  [ "$h" = shapes ] && dict=()
+  if ! "$build/fuzz/osc-fuzz-$h" -max_total_time="$secs" "${dict[@]}" -timeout=10 \
       -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
       -artifact_prefix="$work/$h/" ${OSC_FUZZ_ARGS:-} \
       "$work/$h/corpus" "$work/seeds/$h" "${extra[@]}" >"$work/$h/log" 2>&1; then

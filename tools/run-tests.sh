@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run-tests.sh: the whole test suite: plain and ASan+UBSan builds (warnings are errors), the
 # installed package (the embedding example built against it by find_package and by pkg-config),
-# the concurrency test under ThreadSanitizer, the three fuzz harnesses (OSC_FUZZ_SECONDS each,
+# the concurrency test under ThreadSanitizer, the four fuzz harnesses (OSC_FUZZ_SECONDS each,
 # default 60), valgrind over the scatter-family node tests and the malformed suite, and line and
 # branch coverage of loader/, runtime/ and ops/ over the whole suite (thresholds enforced).
 # Usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|all]   (default: all)
