@@ -171,15 +171,22 @@ typedef struct walk {
 #define RED_CASE_LSE(E, T, C) case E: RED_LOOP(LSE, T, C); break;
 #define RED_CASE_MAX(E, T, C) case E: RED_LOOP(MAX, T, C); break;
 #define RED_CASE_MIN(E, T, C) case E: RED_LOOP(MIN, T, C); break;
-#define RED_MINMAX_TYPES(X) OSC_REAL_TYPES(X) X(OSC_BOOL, uint8_t, BOOL)
-RED_FN(SUM, OSC_REAL_TYPES)
-RED_FN(SUMSQ, OSC_REAL_TYPES)
-RED_FN(MEAN, OSC_REAL_TYPES)
-RED_FN(PROD, OSC_REAL_TYPES)
-RED_FN(L1, OSC_REAL_TYPES)
-RED_FN(L2, OSC_REAL_TYPES)
-RED_FN(LOGSUM, OSC_REAL_TYPES)
-RED_FN(LSE, OSC_REAL_TYPES)
+/* The dtypes some row of each reduction admits (rows_reduce.h: OSC_TS_ARITH_V13, and for max/min
+ * int8, uint8 and bool too): no loop is generated for a dtype no row lets through. */
+#define RED_ARITH_TYPES(X)                                                                    \
+    OSC_FLOAT_TYPES(X) X(OSC_INT32, int32_t, SINT) X(OSC_INT64, int64_t, SINT)                \
+    X(OSC_UINT32, uint32_t, UINT) X(OSC_UINT64, uint64_t, UINT)
+#define RED_MINMAX_TYPES(X)                                                                   \
+    RED_ARITH_TYPES(X) X(OSC_INT8, int8_t, SINT) X(OSC_UINT8, uint8_t, UINT)                   \
+    X(OSC_BOOL, uint8_t, BOOL)
+RED_FN(SUM, RED_ARITH_TYPES)
+RED_FN(SUMSQ, RED_ARITH_TYPES)
+RED_FN(MEAN, RED_ARITH_TYPES)
+RED_FN(PROD, RED_ARITH_TYPES)
+RED_FN(L1, RED_ARITH_TYPES)
+RED_FN(L2, RED_ARITH_TYPES)
+RED_FN(LOGSUM, RED_ARITH_TYPES)
+RED_FN(LSE, RED_ARITH_TYPES)
 RED_FN(MAX, RED_MINMAX_TYPES)
 RED_FN(MIN, RED_MINMAX_TYPES)
 

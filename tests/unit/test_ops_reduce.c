@@ -149,21 +149,44 @@ static size_t set(int32_t dtype, void *buf, int64_t i, double v) {
     return 0;
 }
 
-/* What the reduction of the pair (a, b) stores in dtype: the value in double, then integers
- * truncated toward zero and wrapped to their width (only ReduceProd of int8 wraps here:
- * 11 * 12 = 132 -> -124), bool as 0/1. */
-static double expected(int32_t o, int32_t dtype, double a, double b) {
-    double w[] = {a + b, a * a + b * b, (a + b) / 2, a * b, a + b,
-                  sqrt(a * a + b * b), log(a + b), lse2(a, b), b > a ? b : a, b < a ? b : a};
-    double v = w[o];
+/* v (whole) stored into an integer dtype the way integer arithmetic does: modulo 2^bits. */
+#define WRAP_CASE(E, T, C) case E: return (double)(T)iv;
+static double wrap(int32_t dtype, double v) {
+    int64_t iv = (int64_t)v;
     switch (dtype) {
-    case OSC_INT8: return (double)(int8_t)(int64_t)v;
-    case OSC_UINT8: return (double)(uint8_t)(int64_t)v;
-    case OSC_INT16: case OSC_INT32: case OSC_INT64: case OSC_UINT16: case OSC_UINT32:
-    case OSC_UINT64: return trunc(v);
-    case OSC_BOOL: return v != 0;
+        OSC_INT_TYPES(WRAP_CASE)
     default: return v;
     }
+}
+
+/* What the reduction o of the pair (a, b) stores in dtype (size bytes an element), from the value
+ * in double: floats as is; integer sums, products and L1 wrap to the width, Mean truncates, the
+ * ones computed in double (L2, LogSum, LogSumExp) truncate and saturate, NaN giving 0. */
+static double expected(int32_t o, int32_t dtype, size_t size, double a, double b) {
+    double w[] = {a + b, a * a + b * b, (a + b) / 2, a * b, fabs(a) + fabs(b),
+                  sqrt(a * a + b * b), log(a + b), lse2(a, b), b > a ? b : a, b < a ? b : a};
+    double v = w[o];
+    bool fl = dtype == OSC_FLOAT || dtype == OSC_DOUBLE || dtype == OSC_FLOAT16 ||
+              dtype == OSC_BFLOAT16;
+    if (fl) return v;
+    if (dtype == OSC_BOOL) return v != 0;
+    if (o == 5 || o == 6 || o == 7) { /* L2, LogSum, LogSumExp */
+        bool sgn = dtype == OSC_INT8 || dtype == OSC_INT16 || dtype == OSC_INT32 ||
+                   dtype == OSC_INT64;
+        double bits = 8.0 * (double)size;
+        double lo = sgn ? -ldexp(1, (int)bits - 1) : 0;
+        double hi = sgn ? ldexp(1, (int)bits - 1) - 1 : ldexp(1, (int)bits) - 1;
+        if (isnan(v)) return 0;
+        v = trunc(v);
+        return v < lo ? lo : v > hi ? hi : v;
+    }
+    return wrap(dtype, trunc(v));
+}
+
+/* got equals want within tol (relative), NaN equal to NaN. */
+static bool close_to(double got, double want, double tol) {
+    if (isnan(want) || isnan(got)) return isnan(want) && isnan(got);
+    return got == want || fabs(got - want) <= tol * fabs(want) + 1e-9;
 }
 
 /* The value an empty reduction stores in dtype (size bytes an element): sums 0, products 1, mean
@@ -192,47 +215,50 @@ static void every_dtype_every_reduction(void **state) {
         assert_non_null(row);
         for (int32_t dt = 1; dt < OSC_DTYPE_COUNT; dt++) {
             if (!(row->types[0] & OSC_TS(dt))) continue;
+            /* pairs along axis 1: (1,4) (3,-2) (-5,6) (7,-8) (100,120) (11,100): both orders,
+             * signs (unsigned types take |v|), and values past int8 and uint8 */
+            static const double vals[12] = {1, 3, 4, -2, -5, 7, 6, -8, 100, 11, 120, 100};
             uint64_t buf[12];
-            /* bool: x = 1 except where the value is a multiple of 3 */
+            bool uns = dt == OSC_UINT8 || dt == OSC_UINT16 || dt == OSC_UINT32 ||
+                       dt == OSC_UINT64;
+            size_t size = 0;
             for (int64_t i = 0; i < 12; i++)
-                set(dt, buf, i, dt == OSC_BOOL ? (double)(k_x[i] != 3 && k_x[i] != 6 &&
-                                                          k_x[i] != 9 && k_x[i] != 12)
-                                               : (double)k_x[i]);
+                size = set(dt, buf, i, dt == OSC_BOOL ? (double)(i % 3 != 0)
+                                       : uns            ? fabs(vals[i])
+                                                        : vals[i]);
             osc_tensor x = T(dt, 3, D(3, 2, 2), buf);
+            double want[6];
+            for (int32_t i = 0; i < 6; i++)
+                want[i] = expected(o, dt, size, get(&x, k_pairs[i][0] - 1),
+                                   get(&x, k_pairs[i][1] - 1));
             kh h;
             expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, x, D(1), 1, false, 0, -1));
             expect_shape(&h.out, dt, 2, D(3, 2));
-            for (int32_t i = 0; i < 6; i++) {
-                double a = get(&x, k_pairs[i][0] - 1), b = get(&x, k_pairs[i][1] - 1);
-                double want = expected(o, dt, a, b), got = get(&h.out, i);
-                double tol = dt == OSC_FLOAT16 ? 1e-3 : dt == OSC_BFLOAT16 ? 8e-3 : 1e-6;
-                if (!(fabs(got - want) <= tol * fabs(want) + 1e-9))
+            double tol = dt == OSC_FLOAT16 ? 1e-3 : dt == OSC_BFLOAT16 ? 8e-3 : 1e-6;
+            for (int32_t i = 0; i < 6; i++)
+                if (!close_to(get(&h.out, i), want[i], tol))
                     fail_msg("%s on dtype %d, element %d: %.9g, expected %.9g", ops[o], (int)dt,
-                             (int)i, got, want);
-            }
+                             (int)i, get(&h.out, i), want[i]);
             kh_free(&h);
             /* floats: a NaN makes its own output element NaN, and only that one */
             if (dt == OSC_FLOAT || dt == OSC_DOUBLE || dt == OSC_FLOAT16 || dt == OSC_BFLOAT16) {
                 set(dt, buf, 0, NAN); /* element 0 of pair 0 */
                 expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, x, D(1), 1, false, 0, -1));
                 for (int32_t i = 0; i < 6; i++)
-                    if (isnan(get(&h.out, i)) != (i == 0))
+                    if (!close_to(get(&h.out, i), i == 0 ? NAN : want[i], tol))
                         fail_msg("%s on dtype %d with a NaN: element %d is %.9g", ops[o],
                                  (int)dt, (int)i, get(&h.out, i));
                 kh_free(&h);
             }
             /* the same over an empty axis: [3,0,2] reduced along axis 1 */
-            size_t size = set(dt, buf, 0, 0);
             osc_tensor e = T(dt, 3, D(3, 0, 2), buf);
             expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, e, D(1), 1, false, 0, -1));
             expect_shape(&h.out, dt, 2, D(3, 2));
-            double want = expected_empty(o, dt, size);
-            for (int32_t i = 0; i < 6; i++) {
-                double got = get(&h.out, i);
-                if (!(got == want || (isnan(got) && isnan(want))))
+            double empty = expected_empty(o, dt, size);
+            for (int32_t i = 0; i < 6; i++)
+                if (!close_to(get(&h.out, i), empty, 0))
                     fail_msg("%s on an empty axis of dtype %d, element %d: %.9g, expected %.9g",
-                             ops[o], (int)dt, (int)i, got, want);
-            }
+                             ops[o], (int)dt, (int)i, get(&h.out, i), empty);
             kh_free(&h);
             tried++;
         }
