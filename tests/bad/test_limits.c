@@ -1,6 +1,6 @@
 /* test_limits.c: resource limits (options, defaults, byte cap, nodes, rank, string length), each
  * refused with OSC_ERR_LIMIT and a message naming the limit; memory-mapped external data; files
- * that are not regular files; the pool's cleanups; linear-time refusal of many unknown ops. */
+ * that are not regular files; the pool's cleanups; the refusal of many unknown ops at once. */
 #define _XOPEN_SOURCE 700 /* mkdtemp, mkfifo, nftw */
 #include <fcntl.h>
 #include <ftw.h>
@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -38,12 +37,6 @@ static osc_status load(const void *buf, size_t len, const osc_options *o, osc_mo
 /* Fails unless g_msg contains needle. */
 static void msg_has(const char *needle) {
     if (!strstr(g_msg, needle)) fail_msg("message '%s' lacks '%s'", g_msg, needle);
-}
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* x[2] -> n Neg nodes -> y. */
@@ -141,7 +134,8 @@ static void max_nodes(void **state) {
     free(buf);
 }
 
-/* Many distinct unknown ops are refused in time linear in the nodes (the message lists some). */
+/* Many distinct unknown ops are refused with one message that counts them and lists some (its
+ * time, linear in the nodes, is checked as a ratio by tests/bad/test_scaling.c). */
 static void many_unknown_ops_fast(void **state) {
     (void)state;
     enum { N = 40000 };
@@ -161,12 +155,8 @@ static void many_unknown_ops_fast(void **state) {
     size_t len;
     void *buf = serialize(mw, &len);
     osc_model *m;
-    double t0 = now();
     assert_int_equal(load(buf, len, NULL, &m), OSC_ERR_UNSUPPORTED);
-    double dt = now() - t0;
     msg_has("40000 of 40000 node(s) without a kernel (0 supported); also unsupported: Op1-18");
-    /* quadratic, this was 8 * 10^8 string compares; linear, far under a second (ASan too) */
-    assert_true(dt < 2.0);
     free(buf);
 }
 
