@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "tests/support/writer.h"
+#include "tests/support/models.h"
 #include "onnx.pb-c.h"
 #include "onnx_scatter.h"
 #include "runtime/core/common.h"
@@ -136,22 +136,9 @@ static void max_nodes(void **state) {
 
 /* Many distinct unknown ops are refused with one message that counts them and lists some (its
  * time, linear in the nodes, is checked as a ratio by tests/bad/test_scaling.c). */
-static void many_unknown_ops_fast(void **state) {
+static void many_unknown_ops_named(void **state) {
     (void)state;
-    enum { N = 40000 };
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 18);
-    const int64_t d[1] = {2};
-    osc_mw_input(mw, "x", OSC_FLOAT, 1, d, NULL);
-    char prev[32] = "x", cur[32], op[32];
-    for (int i = 0; i < N; i++) {
-        snprintf(cur, sizeof cur, i == N - 1 ? "y" : "v%d", i);
-        snprintf(op, sizeof op, "Op%d", i);
-        const char *in[1] = {prev}, *out[1] = {cur};
-        osc_mw_node(mw, op, NULL, 1, in, 1, out);
-        memcpy(prev, cur, sizeof prev);
-    }
-    osc_mw_output(mw, "y", OSC_FLOAT, 1, d, NULL);
+    osc_mw *mw = osc_test_unknown_ops_model(40000);
     size_t len;
     void *buf = serialize(mw, &len);
     osc_model *m;
@@ -739,7 +726,7 @@ static void cap_explain(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(options_are_checked), cmocka_unit_test(defaults),
-        cmocka_unit_test(max_nodes),           cmocka_unit_test(many_unknown_ops_fast),
+        cmocka_unit_test(max_nodes),           cmocka_unit_test(many_unknown_ops_named),
         cmocka_unit_test(max_rank),            cmocka_unit_test(max_string),
         cmocka_unit_test(byte_cap),            cmocka_unit_test(cap_failures_are_limits),
         cmocka_unit_test(dynamic_caps),        cmocka_unit_test(atomic_large),

@@ -42,3 +42,20 @@ osc_mw *osc_test_stage_model(int stages) {
     osc_mw_output(mw, prev, OSC_FLOAT, 1, &any, NULL);
     return mw;
 }
+
+osc_mw *osc_test_unknown_ops_model(int n) {
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    const int64_t d[1] = {2};
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, d, NULL);
+    char prev[32] = "x", cur[32], op[32];
+    for (int i = 0; i < n; i++) {
+        snprintf(cur, sizeof cur, i == n - 1 ? "y" : "v%d", i);
+        snprintf(op, sizeof op, "Op%d", i);
+        const char *in[1] = {prev}, *out[1] = {cur};
+        osc_mw_node(mw, op, NULL, 1, in, 1, out);
+        memcpy(prev, cur, sizeof prev);
+    }
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, d, NULL);
+    return mw;
+}

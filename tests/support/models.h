@@ -10,4 +10,8 @@
  * [8]. The last value is the graph output. */
 osc_mw *osc_test_stage_model(int stages);
 
+/* A chain x -> Op0 -> Op1 -> ... -> y of n nodes with n distinct op types no runtime has (opset
+ * 18, float [2]): a load refuses it, naming every op once. */
+osc_mw *osc_test_unknown_ops_model(int n);
+
 #endif
