@@ -61,53 +61,8 @@ enum {
     X(GELU_TANH, E, T, CLS) X(ERF, E, T, CLS)
 #define INT_OPS(X, E, T, CLS) X(RELU, E, T, CLS) X(ERF, E, T, CLS)
 
-/* Per float class: the compute type, and the conversions from and to the stored type. */
-#define CT_FLOAT(T) T
-#define CT_F16(T) float
-#define CT_BF16(T) float
-#define WIDEN_FLOAT(x) (x)
-#define WIDEN_F16(x) OSC_H2F(x)
-#define WIDEN_BF16(x) OSC_B2F(x)
-#define NARROW_FLOAT(x) (x)
-#define NARROW_F16(x) OSC_F2H(x)
-#define NARROW_BF16(x) OSC_F2B(x)
-
-#define LOOP_F(OP, E, T, CLS)                                                               \
-    static void act_##OP##_##E(void *o, const void *a, int64_t n, const osc_mparams *p) {   \
-        typedef CT_##CLS(T) ct;                                                             \
-        const ct p_alpha = (ct)p->alpha, p_beta = (ct)p->beta, p_gamma = (ct)p->gamma;      \
-        (void)p_alpha, (void)p_beta, (void)p_gamma;                                         \
-        const T *pa = a;                                                                    \
-        T *po = o;                                                                          \
-        for (int64_t j = 0; j < n; j++) {                                                   \
-            const ct x = WIDEN_##CLS(pa[j]);                                                \
-            po[j] = NARROW_##CLS(F_##OP(ct, x));                                            \
-        }                                                                                   \
-    }
-#define LOOP_I(OP, E, T, CLS)                                                               \
-    static void act_##OP##_##E(void *o, const void *a, int64_t n, const osc_mparams *p) {   \
-        (void)p;                                                                            \
-        const T *pa = a;                                                                    \
-        T *po = o;                                                                          \
-        for (int64_t j = 0; j < n; j++) {                                                   \
-            const T x = pa[j];                                                              \
-            po[j] = I_##CLS##_##OP(T, x);                                                   \
-        }                                                                                   \
-    }
-#define ENTRY(OP, E, T, CLS) [A_##OP] = act_##OP##_##E,
-#define DEFINE_FLOAT(E, T, CLS) FLOAT_OPS(LOOP_F, E, T, CLS)
-#define DEFINE_INT(E, T, CLS) INT_OPS(LOOP_I, E, T, CLS)
-OSC_FLOAT_TYPES(DEFINE_FLOAT)
-OSC_INT_TYPES(DEFINE_INT)
-
-/* One row of loops per dtype (NULL where the class has no such op); dtype is a valid number:
- * the row's type set admitted it. */
-#define ROW_FLOAT(E, T, CLS) [E] = {FLOAT_OPS(ENTRY, E, T, CLS)},
-#define ROW_INT(E, T, CLS) [E] = {INT_OPS(ENTRY, E, T, CLS)},
-static const osc_mloop k_loops[OSC_DTYPE_COUNT][A_COUNT] = {
-    OSC_FLOAT_TYPES(ROW_FLOAT) OSC_INT_TYPES(ROW_INT)};
-
-static osc_mloop loop_get(int32_t dtype, int32_t op) { return k_loops[dtype][op]; }
+#define MOP_ENUM(OP) A_##OP
+OSC_MATH_LOOPS(A_COUNT)
 
 /* Each op: its input's name in the spec, its float attributes and their defaults (the
  * float32 values the spec's schemas hold), and whether its version 1 has consumed_inputs. */

@@ -37,4 +37,52 @@ osc_status osc_m_unary_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
 #define OSC_M(fn, x) _Generic((x), float: fn##f, default: fn)(x)
 #define OSC_M2(fn, x, y) _Generic((x), float: fn##f, default: fn)(x, y)
 
+
+/* ---- The typed loops of a unary math family, generated from its op lists ----
+ * The including file defines FLOAT_OPS(X, E, T, CLS) and INT_OPS(X, E, T, CLS) (the ops each
+ * class has), MOP_ENUM(OP) (the op's index in its table), F_OP(ct, x) for every float op (ct the
+ * compute type; p_alpha, p_beta, p_gamma hold the node's float attributes in ct) and
+ * I_CLS_OP(T, x) for every integer op, then writes OSC_MATH_LOOPS(COUNT): one loop per (op,
+ * dtype), the table of them and `static osc_mloop loop_get(int32_t dtype, int32_t op)`.
+ * float16 and bfloat16 compute in float and round once per element. */
+#define OSC_MCT_FLOAT(T) T
+#define OSC_MCT_F16(T) float
+#define OSC_MCT_BF16(T) float
+#define OSC_MWIDEN_FLOAT(x) (x)
+#define OSC_MWIDEN_F16(x) OSC_H2F(x)
+#define OSC_MWIDEN_BF16(x) OSC_B2F(x)
+#define OSC_MNARROW_FLOAT(x) (x)
+#define OSC_MNARROW_F16(x) OSC_F2H(x)
+#define OSC_MNARROW_BF16(x) OSC_F2B(x)
+#define OSC_MLOOP_F(OP, E, T, CLS)                                                            \
+    static void mloop_##OP##_##E(void *o, const void *a, int64_t n, const osc_mparams *p) {   \
+        typedef OSC_MCT_##CLS(T) ct;                                                          \
+        const ct p_alpha = (ct)p->alpha, p_beta = (ct)p->beta, p_gamma = (ct)p->gamma;        \
+        (void)p_alpha, (void)p_beta, (void)p_gamma;                                           \
+        const T *pa = a;                                                                      \
+        T *po = o;                                                                            \
+        for (int64_t j = 0; j < n; j++) {                                                     \
+            const ct x = OSC_MWIDEN_##CLS(pa[j]);                                             \
+            po[j] = OSC_MNARROW_##CLS(F_##OP(ct, x));                                         \
+        }                                                                                     \
+    }
+#define OSC_MLOOP_I(OP, E, T, CLS)                                                            \
+    static void mloop_##OP##_##E(void *o, const void *a, int64_t n, const osc_mparams *p) {   \
+        (void)p;                                                                              \
+        const T *pa = a;                                                                      \
+        T *po = o;                                                                            \
+        for (int64_t j = 0; j < n; j++) po[j] = I_##CLS##_##OP(T, pa[j]);                     \
+    }
+#define OSC_MENTRY(OP, E, T, CLS) [MOP_ENUM(OP)] = mloop_##OP##_##E,
+#define OSC_MDEFINE_FLOAT(E, T, CLS) FLOAT_OPS(OSC_MLOOP_F, E, T, CLS)
+#define OSC_MDEFINE_INT(E, T, CLS) INT_OPS(OSC_MLOOP_I, E, T, CLS)
+#define OSC_MROW_FLOAT(E, T, CLS) [E] = {FLOAT_OPS(OSC_MENTRY, E, T, CLS)},
+#define OSC_MROW_INT(E, T, CLS) [E] = {INT_OPS(OSC_MENTRY, E, T, CLS)},
+#define OSC_MATH_LOOPS(COUNT)                                                                 \
+    OSC_FLOAT_TYPES(OSC_MDEFINE_FLOAT)                                                        \
+    OSC_INT_TYPES(OSC_MDEFINE_INT)                                                            \
+    static const osc_mloop k_loops[OSC_DTYPE_COUNT][COUNT] = {                                \
+        OSC_FLOAT_TYPES(OSC_MROW_FLOAT) OSC_INT_TYPES(OSC_MROW_INT)};                         \
+    static osc_mloop loop_get(int32_t dtype, int32_t op) { return k_loops[dtype][op]; }
+
 #endif
