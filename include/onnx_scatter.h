@@ -32,9 +32,9 @@
 /* Version of this header. osc_version() gives the library's; compare them when loading the
  * shared library dynamically. */
 #define OSC_VERSION_MAJOR 0
-#define OSC_VERSION_MINOR 1
+#define OSC_VERSION_MINOR 2
 #define OSC_VERSION_PATCH 0
-#define OSC_VERSION_STRING "0.1.0"
+#define OSC_VERSION_STRING "0.2.0"
 
 /* OSC_API marks exported calls. The shared library exports exactly these (all osc_-prefixed);
  * users of the static library may define OSC_STATIC_DEFINE (the CMake package does), which
@@ -207,7 +207,14 @@ typedef struct osc_options {
      * and the model reports a warning saying so. 0 (default): such a model is refused at load
      * (OSC_ERR_UNSUPPORTED), since a newer version may have changed an op's meaning. */
     uint8_t newer_opsets;
-    uint8_t reserved[1];     /* zero (a non-zero value is OSC_ERR_ARG at load) */
+    /* 1: load the graph as written. 0 (default): a load-time pass rewrites the exporters'
+     * element-wise spelling of message passing (an index Expanded to the updates' shape, a
+     * Gather of source rows, elementwise ops on them, a ScatterElements onto zeros) into one
+     * node that walks the edges once, reading one index per row; results are bit-identical
+     * either way (docs/design.md, "Fusion"). osc_model_node reports what each fused node
+     * replaced. */
+    uint8_t no_fusion;
+    uint8_t reserved[7];     /* zero (a non-zero value is OSC_ERR_ARG at load) */
 } osc_options;
 
 /* Fills *opts with the defaults: every field zero (realloc/free, not strict, default limits:
@@ -218,7 +225,7 @@ OSC_API void osc_options_init(osc_options *opts);
  * the system at each call, as every load does. */
 OSC_API uint64_t osc_default_max_bytes(void);
 
-/* Version of the library ("0.1.0"; static storage). */
+/* Version of the library ("0.2.0"; static storage). */
 OSC_API const char *osc_version(void);
 /* English name of a status ("out of memory"; static storage; "unknown status" otherwise). */
 OSC_API const char *osc_status_name(osc_status s);

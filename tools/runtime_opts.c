@@ -68,6 +68,8 @@ int cli_runtime_option(int argc, char **argv, int *i, osc_options *opts, const c
         opts->max_string_mib = (uint8_t)n;
     } else if (!strcmp(argv[*i], "--newer-opsets")) {
         opts->newer_opsets = 1;
+    } else if (!strcmp(argv[*i], "--no-fusion")) {
+        opts->no_fusion = 1;
     } else {
         return -1;
     }
@@ -86,6 +88,8 @@ void usage_runtime(FILE *f) {
           "  --newer-opsets          run a model whose opset is newer than the newest this\n"
           "                          build knows with the newest kernels (a warning says\n"
           "                          so); without it such a model is refused\n"
+          "  --no-fusion             run the graph as written: no gather-scatter fusion\n"
+          "                          (results are the same, bit for bit)\n"
           "limits (refused with a clear error before anything is allocated):\n"
           "  --max-bytes N|none      bytes the model, and each run, may allocate (default:\n"
           "                          half of the memory this process may use); N takes a\n"

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 /* The struct size is part of the ABI: new fields come out of reserved[] (LP64 layout). */
-_Static_assert(sizeof(void *) != 8 || sizeof(osc_options) == 56, "osc_options changed size");
+_Static_assert(sizeof(void *) != 8 || sizeof(osc_options) == 64, "osc_options changed size");
 
 osc_status osc_fail(osc_err *e, osc_status status, const char *fmt, ...) {
     if (e->status != OSC_OK) return e->status; /* keep the root cause */
