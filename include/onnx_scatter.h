@@ -285,6 +285,11 @@ typedef struct osc_node_desc {
     int32_t n_outputs;
     const char *const *outputs;
     int32_t folded;              /* 1: computed at load from constants; it does not run */
+    /* A node the fusion pass made (opts.no_fusion): the n_fused nodes of the model it
+     * replaced, in graph order (their names and op types); 0 and NULL for other nodes. */
+    int32_t n_fused;
+    const char *const *fused_names;
+    const char *const *fused_ops;
 } osc_node_desc;
 
 /* The model's IR version; 0 for NULL. */

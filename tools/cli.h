@@ -54,6 +54,9 @@ int cli_error(const char *fmt, ...)
 size_t cli_text_escape(const char *s, size_t n, char *out, size_t size);
 /* cli_text_escape of a C string (NULL: "(null)") into buf; returns buf, for printf arguments. */
 const char *cli_esc(const char *s, char *buf, size_t size);
+/* What a fused node replaced, escaped: "Gather '/g', Mul '/m', ScatterElements '/s'" ("" for
+ * a node the fusion pass did not make). */
+const char *cli_fused_str(const osc_node_desc *d, char *buf, size_t size);
 /* Writes s escaped to f, whatever its length. */
 void cli_text_put(FILE *f, const char *s);
 
@@ -262,6 +265,8 @@ void cli_json_bytes(FILE *f, const char *s, size_t n);  /* non-UTF-8 bytes as \u
 void cli_json_number(FILE *f, double v);
 /* [2,3]; symbolic dims by name ("N"), unknown ones null; null for an unknown rank. */
 void cli_json_shape(FILE *f, int32_t rank, const int64_t *dims, const char *const *dim_names);
+/* ,"fused":[{"op":...,"name":...},...] for a node the fusion pass made; nothing otherwise. */
+void cli_json_fused(FILE *f, const osc_node_desc *d);
 /* One element: number, true/false, string, or [re,im] for complex. */
 void cli_json_elem(FILE *f, const osc_tensor *t, int64_t i);
 /* The values as nested lists, as numpy's tolist() gives them. */

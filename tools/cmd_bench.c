@@ -152,6 +152,12 @@ static void print_profile(const osc_model *m, const cli_shapes *sh, const stats 
                (long long)d.since_version,
                wshape, shapes, t, st->median > 0 ? 100 * st->node_ms[i] / st->median : 0.0);
     }
+    for (size_t i = 0; i < n; i++) {
+        osc_node_desc d;
+        char fused[2048];
+        if (osc_model_node(m, i, &d) == OSC_OK && d.n_fused)
+            printf("  %3zu  fused from: %s\n", i, cli_fused_str(&d, fused, sizeof fused));
+    }
     double rest = st->median - sum > 0 ? st->median - sum : 0;
     fmt_time(rest, t, sizeof t);
     printf("  %3s  %-*s  %9s  %5.1f%%\n", "", wname + wop + wshape + 12,
@@ -181,6 +187,7 @@ static void json_profile(const osc_model *m, const cli_shapes *sh, const stats *
             }
             fputs("]", stdout);
         }
+        cli_json_fused(stdout, &d);
         printf(",\"median_ms\":%.6f,\"share\":%.4f}", st->node_ms[i],
                st->median > 0 ? st->node_ms[i] / st->median : 0.0);
     }

@@ -42,6 +42,8 @@ static void print_model(const osc_model *m) {
                cli_esc(n.name && n.name[0] ? n.name : "(unnamed)", esc, sizeof esc), op,
                cli_esc(domain_name(n.domain), dbuf, sizeof dbuf), (long long)n.opset, op,
                (long long)n.since_version);
+        char fused[2048];
+        if (n.n_fused) printf("      fused from: %s\n", cli_fused_str(&n, fused, sizeof fused));
     }
     uint64_t arena = osc_model_arena_bytes(m);
     if (arena) printf("arena_bytes: %llu\n", (unsigned long long)arena);
@@ -106,6 +108,7 @@ static void json_model(const char *path, const osc_model *m) {
         json_names(n.inputs, n.n_inputs);
         fputs(",\"outputs\":", stdout);
         json_names(n.outputs, n.n_outputs);
+        cli_json_fused(stdout, &n);
         fputs("}", stdout);
     }
     printf("],\"arena_bytes\":%llu,\"warnings\":[", (unsigned long long)osc_model_arena_bytes(m));

@@ -47,6 +47,19 @@ void cli_json_number(FILE *f, double v) {
     fputs(buf, f);
 }
 
+void cli_json_fused(FILE *f, const osc_node_desc *d) {
+    if (!d->n_fused) return;
+    fputs(",\"fused\":[", f);
+    for (int32_t k = 0; k < d->n_fused; k++) {
+        fputs(k ? ",{\"op\":" : "{\"op\":", f);
+        cli_json_str(f, d->fused_ops[k]);
+        fputs(",\"name\":", f);
+        cli_json_str(f, d->fused_names[k]);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
 void cli_json_shape(FILE *f, int32_t rank, const int64_t *dims, const char *const *dim_names) {
     if (rank < 0) {
         fputs("null", f);

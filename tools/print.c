@@ -300,6 +300,20 @@ const char *cli_esc(const char *s, char *buf, size_t size) {
     return buf;
 }
 
+const char *cli_fused_str(const osc_node_desc *d, char *buf, size_t size) {
+    size_t o = 0;
+    if (size) buf[0] = '\0';
+    for (int32_t k = 0; k < d->n_fused && o < size; k++) {
+        char op[256], name[512];
+        int w = snprintf(buf + o, size - o, "%s%s '%s'", k ? ", " : "",
+                         cli_esc(d->fused_ops[k], op, sizeof op),
+                         cli_esc(d->fused_names[k], name, sizeof name));
+        if (w < 0) break;
+        o += (size_t)w;
+    }
+    return buf;
+}
+
 void cli_text_put(FILE *f, const char *s) {
     size_t n = strlen(s);
     for (size_t i = 0; i < n;) {

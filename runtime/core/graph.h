@@ -54,6 +54,11 @@ typedef struct osc_node {
     int64_t opset;       /* the model's opset for this node's domain */
     const void *params;  /* what the kernel's init parsed from the attributes */
     bool folded;         /* computed at load (constant inputs); its outputs carry `init` */
+    /* A node the fusion pass made: the nodes it replaced (names and op types, in graph
+     * order, this node's original among them); 0 and NULL otherwise. */
+    int32_t n_fused;
+    const char **fused_names;
+    const char **fused_ops;
 } osc_node;
 
 /* Declared type of a value (graph input/output/value_info). */

@@ -66,6 +66,41 @@ enum {
     OSC_KF_DEPRECATED = 1u << 3,
 };
 
+/* ---- Load-time fusion (runtime/engine/fuse.c). A row may name a fuse hook: the pass calls
+ * it for every node that resolved to the row and still runs, in graph order, and the hook may
+ * propose to replace the node, and the single-consumer chain that feeds it, by one node of a
+ * fused kernel (a row of its own, outside the registry: no model names it). The engine applies
+ * the rewrite; nodes of the chain whose outputs nothing reads any more are removed. */
+#define OSC_FUSE_MAX_IN 12    /* inputs of a fused node */
+#define OSC_FUSE_MAX_NODES 12 /* nodes a rewrite may remove besides the node itself */
+
+/* What a hook sees: the graph after constant folding, every value's dtype and shape where
+ * static (shaped[v]; data too for constants), and how many run-time readers each value has
+ * (inputs of nodes that still run, plus one for a graph output). */
+typedef struct osc_fuse_view {
+    const osc_graph *graph;
+    const osc_tensor *vals;
+    const bool *shaped;
+    const int32_t *uses;
+} osc_fuse_view;
+
+/* A hook's proposal: node `node` becomes a node of `row` (shown as domain "osc", op `op`)
+ * with these inputs (value ids, -1 for an omitted one) and params; `absorbed` lists the nodes
+ * of the chain it computes, removed once nothing else reads their outputs. */
+typedef struct osc_fusion {
+    const struct osc_kernel *row;
+    const char *op;
+    int32_t n_inputs;
+    int32_t inputs[OSC_FUSE_MAX_IN];
+    const void *params;
+    int32_t n_absorbed;
+    int32_t absorbed[OSC_FUSE_MAX_NODES];
+} osc_fusion;
+
+/* True when the hook filled *f; false leaves the node as it is (with k->err set only when out
+ * of memory). k->node is the node, k->pool the model's pool (osc_kparams). */
+typedef bool (*osc_fuse_fn)(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f);
+
 /* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in runtime/core/dtype.h). */
 typedef uint64_t osc_typeset;
 #define OSC_TYPED_INPUTS 5      /* type constraints a row lists; later inputs take the last */
@@ -93,6 +128,7 @@ typedef struct osc_kernel {
     osc_init_fn init;
     osc_infer_fn infer;
     osc_run_fn run;
+    osc_fuse_fn fuse; /* NULL: nothing to fuse at nodes of this row */
 } osc_kernel;
 
 /* The newest version of the default domain's operator set this library knows

@@ -68,6 +68,8 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
         }
         n->folded = true;
     }
+    m->fold_vals = vals;
+    m->fold_shaped = shaped;
     /* Left to run: does any node's output shape depend on data a run supplies? */
     for (int32_t i = 0; i < g->n_nodes && !m->dynamic; i++) {
         const osc_node *n = &g->nodes[i];

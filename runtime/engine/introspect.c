@@ -83,6 +83,9 @@ osc_status osc_model_node(const osc_model *m, size_t i, osc_node_desc *out) {
     out->n_outputs = n->n_outputs;
     out->outputs = &m->io_names[m->io_start[i] + n->n_inputs];
     out->folded = n->folded;
+    out->n_fused = n->n_fused;
+    out->fused_names = n->fused_names;
+    out->fused_ops = n->fused_ops;
     return OSC_OK;
 }
 

@@ -38,6 +38,10 @@ struct osc_model {
      * plan keyed by input shapes. */
     bool dynamic;
     int32_t max_in, max_out; /* most inputs / outputs of any node: executor scratch sizes */
+    /* What folding learnt, for the fusion pass: per value, dtype and shape where static
+     * (fold_shaped), data where constant. */
+    osc_tensor *fold_vals;
+    bool *fold_shaped;
     const char **io_names;   /* per node: input names then output names (introspection) */
     int32_t *io_start;       /* per node: index of its first name in io_names */
 };
@@ -59,6 +63,9 @@ osc_status osc_name_node_io(osc_model *m, osc_err *err);
 /* fold.c: computes at load the nodes whose inputs are constants (see fold.c), and sets
  * m->dynamic. */
 osc_status osc_fold_constants(osc_model *m, osc_err *err);
+/* fuse.c: unless opts.no_fusion or the model is dynamic, offers every node whose row has a
+ * fuse hook to it, applies the rewrites and removes the nodes they made dead. */
+osc_status osc_fuse(osc_model *m, osc_err *err);
 /* lifetimes.c: last uses, arena buffers (in-place outputs share their input's), per-node and
  * per-input in-place modes. */
 osc_status osc_plan_buffers(osc_model *m, osc_err *err);

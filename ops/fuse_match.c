@@ -1,0 +1,225 @@
+/* fuse_match.c: the fuse hook of ScatterElements and ScatterND (kernel.h's osc_fuse_fn): finds
+ * the exporters' element-wise spelling of message passing around a scatter and proposes the
+ * fused node of fused_scatter.h. Every condition is checked on the static shapes folding found;
+ * where one fails the graph stays as it is and runs unfused. */
+#include <string.h>
+
+#include "fused_scatter.h"
+#include "ops.h"
+#include "reduce.h"
+
+typedef struct match {
+    const osc_fuse_view *v;
+    osc_fusion *f;
+    osc_fs_params p;
+    int32_t dtype;
+} match;
+
+static bool is_op(const osc_node *n, const char *op) {
+    return !strcmp(n->op_type, op) && n->domain[0] == '\0';
+}
+/* The node computing value id v at run time (not folded), or NULL. */
+static const osc_node *producer(const osc_fuse_view *v, int32_t id) {
+    int32_t i = id >= 0 ? v->graph->values[id].producer : -1;
+    return i >= 0 && !v->graph->nodes[i].folded ? &v->graph->nodes[i] : NULL;
+}
+static int32_t node_index(const osc_fuse_view *v, const osc_node *n) {
+    return (int32_t)(n - v->graph->nodes);
+}
+static const osc_tensor *shape_of(const osc_fuse_view *v, int32_t id) {
+    return id >= 0 && v->shaped[id] ? &v->vals[id] : NULL;
+}
+static bool absorb(match *m, const osc_node *n) {
+    if (m->f->n_absorbed == OSC_FUSE_MAX_NODES) return false;
+    m->f->absorbed[m->f->n_absorbed++] = node_index(m->v, n);
+    return true;
+}
+static bool same_dims(const osc_tensor *a, const osc_tensor *b) {
+    return a->rank == b->rank && !memcmp(a->dims, b->dims, (size_t)a->rank * sizeof a->dims[0]);
+}
+static bool all_zero(const void *p, size_t n) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i]) return false;
+    return true;
+}
+
+/* A step's operand o, broadcast against the step's shape s ([E, ...]): how a row reads it. */
+static bool plan_operand(osc_kctx *k, osc_fs_step *st, const osc_tensor *s, const osc_tensor *o,
+                         int64_t row) {
+    if (o->rank > s->rank) return false;
+    int64_t bs[OSC_MAX_RANK], stride = 1; /* o's strides aligned to s, 0 where it broadcasts */
+    for (int32_t d = s->rank - 1; d >= 0; d--) {
+        const int32_t od = d - (s->rank - o->rank);
+        const int64_t dim = od >= 0 ? o->dims[od] : 1;
+        if (dim != 1 && dim != s->dims[d]) return false;
+        bs[d] = dim == 1 ? 0 : stride;
+        stride *= dim;
+    }
+    bool row_const = true, full = true;
+    int64_t want = 1;
+    for (int32_t d = s->rank - 1; d >= 1; d--) {
+        row_const = row_const && bs[d] == 0;
+        full = full && (bs[d] == want || s->dims[d] == 1);
+        want *= s->dims[d];
+    }
+    st->estride = s->rank > 0 ? bs[0] : 0;
+    st->read = row_const ? OSC_FS_ROW : full ? OSC_FS_FULL : OSC_FS_TABLE;
+    st->orank = o->rank;
+    memcpy(st->odims, o->dims, (size_t)o->rank * sizeof o->dims[0]);
+    if (st->read != OSC_FS_TABLE) return true;
+    if (row > OSC_FS_TABLE_MAX) return false;
+    int64_t *t = osc_kparams(k, (size_t)row * sizeof *t);
+    if (!t) return false;
+    for (int64_t i = 0; i < row; i++) { /* row element i as a multi-index over s's dims 1.. */
+        int64_t rest = i, off = 0;
+        for (int32_t d = s->rank - 1; d >= 1; d--) {
+            off += rest % s->dims[d] * bs[d];
+            rest /= s->dims[d];
+        }
+        t[i] = off;
+    }
+    st->table = t;
+    return true;
+}
+
+/* Walks back from the updates (value cur) through single-reader elementwise steps and row-
+ * preserving Reshapes to a Gather along axis 0; true when one was reached, with the steps
+ * (in evaluation order), the operands and the Gather's inputs filled in. */
+static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
+    const osc_fuse_view *v = m->v;
+    const osc_node *n = producer(v, cur);
+    const osc_tensor *ct = shape_of(v, cur);
+    if (!n || !ct || ct->rank < 1 || v->uses[cur] != 1 || depth > OSC_FUSE_MAX_NODES - 2)
+        return false;
+    if (is_op(n, "Gather")) {
+        const osc_tensor *x = shape_of(v, n->inputs[0]), *src = shape_of(v, n->inputs[1]);
+        const osc_attr *ax = osc_node_attr(n, "axis");
+        int64_t axis = ax ? ax->i : 0;
+        if (!x || !src || x->dtype != m->dtype || x->rank < 1 || src->rank != 1 ||
+            (axis != 0 && axis != -x->rank) || src->dims[0] != m->p.edges || !absorb(m, n))
+            return false;
+        m->p.gather = true;
+        m->f->inputs[2] = n->inputs[0];
+        m->f->inputs[3] = n->inputs[1];
+        return true;
+    }
+    if (is_op(n, "Reshape")) {
+        const osc_tensor *in = shape_of(v, n->inputs[0]);
+        if (!in || in->rank < 1 || in->dims[0] != ct->dims[0]) return false;
+        return absorb(m, n) && chain(k, m, n->inputs[0], depth + 1);
+    }
+    static const char *const k_ops[] = {"Add", "Sub", "Mul", "Div"};
+    int32_t op = -1;
+    for (int32_t i = 0; i < 4; i++)
+        if (is_op(n, k_ops[i])) op = i;
+    if (op < 0 || m->p.n_steps == OSC_FS_MAX_STEPS) return false;
+    const int32_t n_steps = m->p.n_steps, n_absorbed = m->f->n_absorbed;
+    for (int32_t side = 0; side < 2; side++) { /* which input carries the chain */
+        const int32_t c = n->inputs[side], o = n->inputs[1 - side];
+        const osc_tensor *cs = shape_of(v, c), *os = shape_of(v, o);
+        if (!cs || !os || c == o || cs->dtype != m->dtype || os->dtype != m->dtype ||
+            !same_dims(cs, ct))
+            continue;
+        osc_fs_step *st = &m->p.steps[n_steps];
+        memset(st, 0, sizeof *st);
+        st->op = op;
+        st->operand_first = side == 1;
+        st->rank = ct->rank;
+        memcpy(st->dims, ct->dims, (size_t)ct->rank * sizeof ct->dims[0]);
+        m->f->inputs[4 + n_steps] = o;
+        m->p.n_steps = n_steps + 1;
+        if (plan_operand(k, st, ct, os, m->p.row) && absorb(m, n) &&
+            chain(k, m, c, depth + 1))
+            return true;
+        if (k->err->status) return false;
+        m->p.n_steps = n_steps; /* undo, try the other side */
+        m->f->n_absorbed = n_absorbed;
+    }
+    return false;
+}
+
+/* Data that is all zeros and read by nothing else: the fused node zero-fills its output
+ * instead, and a Constant or ConstantOfShape making it is absorbed. */
+static bool zero_data(match *m, int32_t data) {
+    const osc_fuse_view *v = m->v;
+    const osc_value *val = &v->graph->values[data];
+    if (v->uses[data] != 1) return false;
+    if (val->init && !val->is_input) return all_zero(val->init->data, val->init->nbytes);
+    const osc_node *n = producer(v, data);
+    if (!n) return false;
+    const osc_attr *a = osc_node_attr(n, "value");
+    bool zero = false;
+    if (is_op(n, "Constant")) zero = a && a->t && a->t->dtype == m->dtype &&
+                                     all_zero(a->t->data, a->t->nbytes);
+    else if (is_op(n, "ConstantOfShape"))
+        zero = a ? a->t && a->t->dtype == m->dtype && all_zero(a->t->data, a->t->nbytes)
+                 : m->dtype == OSC_FLOAT; /* (the default value is a float 0) */
+    return zero && absorb(m, n);
+}
+
+bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f) {
+    const osc_node *n = &v->graph->nodes[node];
+    const bool nd = is_op(n, "ScatterND");
+    if ((!nd && !is_op(n, "ScatterElements")) || n->n_inputs != 3) return false;
+    const int32_t data = n->inputs[0], idx = n->inputs[1], upd = n->inputs[2];
+    const osc_tensor *dt = shape_of(v, data), *it = shape_of(v, idx), *ut = shape_of(v, upd);
+    if (!dt || !it || !ut || (dt->dtype != OSC_FLOAT && dt->dtype != OSC_DOUBLE) ||
+        ut->dtype != dt->dtype || dt->rank < 1 || ut->rank != dt->rank ||
+        memcmp(ut->dims + 1, dt->dims + 1, (size_t)(dt->rank - 1) * sizeof dt->dims[0]) != 0)
+        return false;
+    match m = {.v = v, .f = f, .dtype = dt->dtype};
+    m.p.edges = ut->dims[0];
+    m.p.row = osc_tensor_count(ut) / (m.p.edges ? m.p.edges : 1);
+    if (m.p.edges == 0) return false;
+    int32_t dst;
+    if (nd) { /* ScatterND with [E, 1] indices: one row index per update row already */
+        m.p.reduction = ((const osc_snd_params *)n->params)->reduction;
+        if (it->rank != 2 || it->dims[0] != m.p.edges || it->dims[1] != 1) return false;
+        dst = idx;
+        m.p.dst_stride = 1;
+    } else { /* ScatterElements along axis 0, its indices an Expand of one index per row */
+        const osc_se_params *sp = n->params;
+        const osc_node *ex = producer(v, idx);
+        const osc_tensor *u = ex && is_op(ex, "Expand") ? shape_of(v, ex->inputs[0]) : NULL;
+        if ((sp->axis != 0 && sp->axis != -dt->rank) || !u || u->rank != ut->rank ||
+            !same_dims(it, ut) || (u->dims[0] != m.p.edges && u->dims[0] != 1))
+            return false;
+        for (int32_t d = 1; d < u->rank; d++)
+            if (u->dims[d] != 1) return false;
+        m.p.reduction = sp->reduction;
+        dst = ex->inputs[0];
+        m.p.dst_stride = u->dims[0] == 1 ? 0 : 1;
+        if (!absorb(&m, ex)) return false;
+    }
+    f->inputs[1] = dst;
+    const int32_t before_chain = f->n_absorbed;
+    if (!chain(k, &m, upd, 0)) {
+        if (k->err->status || nd) return false; /* ScatterND gains nothing from the index */
+        m.p.n_steps = 0;
+        f->n_absorbed = before_chain;
+        f->inputs[2] = upd;
+        f->inputs[3] = -1;
+    }
+    m.p.zero_data = zero_data(&m, data);
+    f->inputs[0] = m.p.zero_data ? -1 : data;
+    m.p.rank = dt->rank;
+    memcpy(m.p.dims, dt->dims, (size_t)dt->rank * sizeof dt->dims[0]);
+    /* the steps were found from the scatter back: run them from the Gather forward */
+    for (int32_t a = 0, b = m.p.n_steps - 1; a < b; a++, b--) {
+        osc_fs_step t = m.p.steps[a];
+        m.p.steps[a] = m.p.steps[b];
+        m.p.steps[b] = t;
+        int32_t ti = f->inputs[4 + a];
+        f->inputs[4 + a] = f->inputs[4 + b];
+        f->inputs[4 + b] = ti;
+    }
+    osc_fs_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return false;
+    *p = m.p;
+    f->params = p;
+    f->row = &osc_fused_scatter_row;
+    f->op = m.p.gather ? "GatherScatter" : "RowScatter";
+    f->n_inputs = 4 + m.p.n_steps;
+    return true;
+}

@@ -1,0 +1,279 @@
+/* fused_scatter.c: the fused gather-scatter kernel (fused_scatter.h): one pass over the edges,
+ * reading one destination index, one source row and the steps' operands per edge, combining
+ * the row into the output in place. Every index is checked before the first write; threads
+ * split the destination rows (each walks all edges in order and applies those it owns), so
+ * every output row sees its updates in edge order, as the unfused ScatterElements applies
+ * them: results are bit-identical to the unfused graph for any thread count. */
+#include <string.h>
+
+#include "../runtime/core/dtype.h"
+#include "fused_scatter.h"
+#include "ops.h"
+#include "reduce.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p, w) __builtin_prefetch((p), (w), 3)
+#else
+#define PREFETCH(p, w) ((void)(p))
+#endif
+#define FS_PF 8 /* edges ahead whose rows are prefetched */
+
+/* Index i of an int32 or int64 tensor's data. */
+static inline int64_t ix(const void *p, bool i64, int64_t i) {
+    return i64 ? ((const int64_t *)p)[i] : ((const int32_t *)p)[i];
+}
+static inline int64_t norm(int64_t v, int64_t s) { return v < 0 ? v + s : v; }
+
+typedef struct fs_job {
+    const osc_fs_params *p;
+    char *out;
+    const char *data;          /* NULL: zero fill, or in place */
+    bool zero;
+    const void *dst, *src;
+    bool dst64, src64;
+    const char *x;
+    const char *opnd[OSC_FS_MAX_STEPS];
+    int64_t n_rows, x_rows;    /* output rows, rows of X */
+    size_t esize;
+    int64_t bounds[OSC_MAX_THREADS + 1]; /* part t owns output rows [bounds[t], bounds[t+1]) */
+    void (*edges)(const struct fs_job *j, int64_t lo, int64_t hi);
+} fs_job;
+
+/* The typed edge loop of one dtype and reduction: updates whose destination row lies in
+ * [lo, hi), in edge order. */
+#define FS_NONE(T, a, b) (b)
+#define FS_ADD(T, a, b) OSC_COMBINE_FLOAT_ADD(T, a, b)
+#define FS_MUL(T, a, b) OSC_COMBINE_FLOAT_MUL(T, a, b)
+#define FS_MAX(T, a, b) OSC_COMBINE_FLOAT_MAX(T, a, b)
+#define FS_MIN(T, a, b) OSC_COMBINE_FLOAT_MIN(T, a, b)
+#define FS_ROW_LOOP(T, RED, EXPR)                                                          \
+    for (int64_t i = 0; i < R; i++) o[i] = FS_##RED(T, o[i], (T)(EXPR))
+#define FS_EDGES(TN, T, RED)                                                               \
+    static void fs_##TN##_##RED(const fs_job *j, int64_t lo, int64_t hi) {                 \
+        const osc_fs_params *p = j->p;                                                     \
+        const int64_t R = p->row, E = p->edges, N = j->n_rows, XN = j->x_rows;             \
+        const int64_t ds = p->dst_stride;                                                  \
+        T *out = (T *)(void *)j->out;                                                      \
+        const T *x = (const T *)(const void *)j->x;                                        \
+        for (int64_t e = 0; e < E; e++) {                                                  \
+            if (e + FS_PF < E) {                                                           \
+                const int64_t dn = norm(ix(j->dst, j->dst64, (e + FS_PF) * ds), N);        \
+                PREFETCH(out + dn * R, 1);                                                 \
+                if (p->gather) PREFETCH(x + norm(ix(j->src, j->src64, e + FS_PF), XN) * R, 0); \
+            }                                                                              \
+            const int64_t d = norm(ix(j->dst, j->dst64, e * ds), N);                       \
+            if (d < lo || d >= hi) continue;                                               \
+            T *o = out + d * R;                                                            \
+            const T *xr = x + (p->gather ? norm(ix(j->src, j->src64, e), XN) : e) * R;     \
+            const osc_fs_step *s0 = &p->steps[0];                                          \
+            if (p->n_steps == 0) {                                                         \
+                FS_ROW_LOOP(T, RED, xr[i]);                                                \
+            } else if (p->n_steps == 1 && s0->read == OSC_FS_ROW) {                        \
+                const T w = ((const T *)(const void *)j->opnd[0])[e * s0->estride];        \
+                switch (s0->op * 2 + s0->operand_first) {                                  \
+                case OSC_FS_ADD * 2: case OSC_FS_ADD * 2 + 1: FS_ROW_LOOP(T, RED, xr[i] + w); break; \
+                case OSC_FS_SUB * 2: FS_ROW_LOOP(T, RED, xr[i] - w); break;                \
+                case OSC_FS_SUB * 2 + 1: FS_ROW_LOOP(T, RED, w - xr[i]); break;            \
+                case OSC_FS_MUL * 2: case OSC_FS_MUL * 2 + 1: FS_ROW_LOOP(T, RED, xr[i] * w); break; \
+                case OSC_FS_DIV * 2: FS_ROW_LOOP(T, RED, xr[i] / w); break;                \
+                default: FS_ROW_LOOP(T, RED, w / xr[i]); break;                            \
+                }                                                                          \
+            } else {                                                                       \
+                for (int64_t i = 0; i < R; i++) {                                          \
+                    T v = xr[i];                                                           \
+                    for (int32_t s = 0; s < p->n_steps; s++) {                             \
+                        const osc_fs_step *st = &p->steps[s];                              \
+                        const int64_t at = e * st->estride + (st->read == OSC_FS_ROW ? 0   \
+                                           : st->read == OSC_FS_FULL ? i : st->table[i]);  \
+                        const T w = ((const T *)(const void *)j->opnd[s])[at];             \
+                        const T a = st->operand_first ? w : v, b = st->operand_first ? v : w; \
+                        v = st->op == OSC_FS_ADD ? (T)(a + b) : st->op == OSC_FS_SUB ? (T)(a - b) \
+                          : st->op == OSC_FS_MUL ? (T)(a * b) : (T)(a / b);                \
+                    }                                                                      \
+                    o[i] = FS_##RED(T, o[i], v);                                           \
+                }                                                                          \
+            }                                                                              \
+        }                                                                                  \
+    }
+#define FS_TYPE(TN, T)                                                                     \
+    FS_EDGES(TN, T, NONE) FS_EDGES(TN, T, ADD) FS_EDGES(TN, T, MUL) FS_EDGES(TN, T, MAX)    \
+    FS_EDGES(TN, T, MIN)
+FS_TYPE(f32, float)
+FS_TYPE(f64, double)
+
+typedef void (*fs_edges_fn)(const fs_job *j, int64_t lo, int64_t hi);
+static fs_edges_fn edges_fn(int32_t dtype, int32_t red) {
+    static const fs_edges_fn f32[] = {[OSC_RED_NONE] = fs_f32_NONE, [OSC_RED_ADD] = fs_f32_ADD,
+                                      [OSC_RED_MUL] = fs_f32_MUL, [OSC_RED_MAX] = fs_f32_MAX,
+                                      [OSC_RED_MIN] = fs_f32_MIN};
+    static const fs_edges_fn f64[] = {[OSC_RED_NONE] = fs_f64_NONE, [OSC_RED_ADD] = fs_f64_ADD,
+                                      [OSC_RED_MUL] = fs_f64_MUL, [OSC_RED_MAX] = fs_f64_MAX,
+                                      [OSC_RED_MIN] = fs_f64_MIN};
+    if (red < 0 || red > OSC_RED_MIN) return NULL;
+    return dtype == OSC_FLOAT ? f32[red] : dtype == OSC_DOUBLE ? f64[red] : NULL;
+}
+
+/* One part: its rows of the output start as data (or zeros), then its edges. */
+static void fs_part(void *ctx, int32_t part, int32_t parts) {
+    (void)parts;
+    const fs_job *j = ctx;
+    const int64_t lo = j->bounds[part], hi = j->bounds[part + 1];
+    const size_t row_bytes = (size_t)j->p->row * j->esize;
+    if (hi > lo && j->zero) memset(j->out + (size_t)lo * row_bytes, 0, (size_t)(hi - lo) * row_bytes);
+    else if (hi > lo && j->data)
+        memcpy(j->out + (size_t)lo * row_bytes, j->data + (size_t)lo * row_bytes,
+               (size_t)(hi - lo) * row_bytes);
+    j->edges(j, lo, hi);
+}
+
+/* Splits the output rows into `parts` ranges holding about as many edges each (a histogram of
+ * the destinations), so two threads share the work whatever the degrees. */
+static void split_rows(fs_job *j, int32_t parts) {
+    enum { B = 1024 };
+    int64_t count[B] = {0};
+    const int64_t N = j->n_rows, width = (N + B - 1) / B, E = j->p->edges;
+    for (int64_t e = 0; e < E; e++)
+        count[norm(ix(j->dst, j->dst64, e * j->p->dst_stride), N) / width]++;
+    j->bounds[0] = 0;
+    int64_t seen = 0;
+    int32_t t = 1;
+    for (int64_t b = 0; b < B && t < parts; b++) {
+        seen += count[b];
+        while (t < parts && seen * parts >= E * t) j->bounds[t++] = (b + 1) * width < N ? (b + 1) * width : N;
+    }
+    while (t <= parts) j->bounds[t++] = N;
+}
+
+static const char *const k_what[4] = {"data", "indices", "updates", "source indices"};
+
+/* Everything run relies on, against the shapes the fusion was checked with. */
+static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) {
+    const osc_fs_params *p = k->params;
+    char a[256];
+    for (int32_t i = 1; i < 3; i++) {
+        osc_status st = osc_need_input(k, in, n_in, i, k_what[i]);
+        if (st) return st;
+    }
+    const int32_t dtype = in[2]->dtype;
+    if (dtype != OSC_FLOAT && dtype != OSC_DOUBLE)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 2 (%s) has dtype %s; expected float or double",
+                         osc_kinput_name(k, 2), osc_dtype_get(dtype)->name);
+    const osc_tensor *data = n_in > 0 ? in[0] : NULL, *x = in[2];
+    if (data && (data->dtype != dtype || data->rank != p->rank ||
+                 memcmp(data->dims, p->dims, (size_t)p->rank * sizeof p->dims[0]) != 0))
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) is %s %s; the fusion was made "
+                         "for %s data of the output's shape", osc_kinput_name(k, 0),
+                         osc_dtype_get(data->dtype)->name, osc_shape_str(data, a, sizeof a),
+                         osc_dtype_get(dtype)->name);
+    osc_status st = osc_check_index_dtype(k, 1, "indices", in[1], true);
+    if (st) return st;
+    if (osc_tensor_count(in[1]) != (p->dst_stride ? p->edges : 1))
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'indices' (%s) has %lld elements; expected "
+                         "%lld", osc_kinput_name(k, 1), (long long)osc_tensor_count(in[1]),
+                         (long long)(p->dst_stride ? p->edges : 1));
+    int64_t x_rows = p->edges;
+    if (p->gather) {
+        st = osc_need_input(k, in, n_in, 3, k_what[3]);
+        if (!st) st = osc_check_index_dtype(k, 3, "source indices", in[3], true);
+        if (st) return st;
+        x_rows = x->rank > 0 ? x->dims[0] : 0;
+        if (osc_tensor_count(in[3]) != p->edges)
+            return osc_kfail(k, OSC_ERR_SHAPE, "input 3 'source indices' (%s) has %lld elements; "
+                             "expected %lld", osc_kinput_name(k, 3),
+                             (long long)osc_tensor_count(in[3]), (long long)p->edges);
+    }
+    if (x->rank < 1 || osc_tensor_count(x) != x_rows * p->row)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 2 (%s) has shape %s; expected %lld rows of "
+                         "%lld elements", osc_kinput_name(k, 2), osc_shape_str(x, a, sizeof a),
+                         (long long)x_rows, (long long)p->row);
+    for (int32_t s = 0; s < p->n_steps; s++) {
+        const osc_fs_step *sp = &p->steps[s];
+        const osc_tensor *o = 4 + s < n_in ? in[4 + s] : NULL;
+        if (!o || o->dtype != dtype || o->rank != sp->orank ||
+            memcmp(o->dims, sp->odims, (size_t)sp->orank * sizeof sp->odims[0]) != 0)
+            return osc_kfail(k, OSC_ERR_SHAPE, "input %d (operand of step %d, %s) is not the %s "
+                             "tensor of the shape the fusion was made for", 4 + s, s + 1,
+                             osc_kinput_name(k, 4 + s), osc_dtype_get(dtype)->name);
+    }
+    if (!edges_fn(dtype, p->reduction))
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' on %s",
+                         osc_reduction_name(p->reduction), osc_dtype_get(dtype)->name);
+    return OSC_OK;
+}
+
+static osc_status fs_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *out, int32_t n_out) {
+    const osc_fs_params *p = k->params;
+    osc_status st = check(k, in, n_in);
+    if (st) return st;
+    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
+    out->dtype = in[2]->dtype;
+    out->rank = p->rank;
+    memcpy(out->dims, p->dims, (size_t)p->rank * sizeof p->dims[0]);
+    return OSC_OK;
+}
+
+/* Every source index within [-rows, rows-1] of X, or the first that is not, named. */
+static osc_status check_sources(osc_kctx *k, const osc_tensor *src, int64_t rows) {
+    const int64_t n = osc_tensor_count(src);
+    const bool i64 = src->dtype == OSC_INT64;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t v = ix(src->data, i64, i);
+        if (v < -rows || v >= rows)
+            return osc_kfail(k, OSC_ERR_INDEX, "input 3 'source indices' (%s, the indices of the "
+                             "fused Gather) flat position %lld: value %lld is out of range "
+                             "[%lld, %lld] for axis 0 of size %lld", osc_kinput_name(k, 3),
+                             (long long)i, (long long)v, (long long)-rows,
+                             (long long)(rows - 1), (long long)rows);
+    }
+    return OSC_OK;
+}
+
+static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                         osc_tensor *out, int32_t n_out) {
+    const osc_fs_params *p = k->params;
+    osc_status st = check(k, in, n_in);
+    if (st) return st;
+    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
+    const osc_tensor *data = n_in > 0 ? in[0] : NULL;
+    const int64_t n_rows = p->rank > 0 ? p->dims[0] : 1;
+    fs_job j = {.p = p, .out = out->data, .dst = in[1]->data, .dst64 = in[1]->dtype == OSC_INT64,
+                .x = in[2]->data, .n_rows = n_rows, .x_rows = in[2]->dims[0],
+                .esize = osc_dtype_get(in[2]->dtype)->bits / 8,
+                .edges = edges_fn(in[2]->dtype, p->reduction)};
+    const size_t bytes = (size_t)(n_rows * p->row) * j.esize;
+    if (out->dtype != in[2]->dtype || out->nbytes < bytes)
+        return osc_kfail(k, OSC_ERR_ARG, "output 0 (%zu bytes) cannot hold the %zu-byte result",
+                         out->nbytes, bytes);
+    st = osc_check_index_range(k, in[1], 0, n_rows);
+    if (!st && p->gather) st = check_sources(k, in[3], j.x_rows);
+    if (st) return st;
+    /* Validation is complete: from here on the output is written. */
+    j.zero = !data || p->zero_data;
+    j.data = !j.zero && data->data != out->data ? data->data : NULL;
+    if (p->gather) {
+        j.src = in[3]->data;
+        j.src64 = in[3]->dtype == OSC_INT64;
+    }
+    for (int32_t s = 0; s < p->n_steps; s++) j.opnd[s] = in[4 + s]->data;
+    const size_t work = bytes + (size_t)(p->edges * p->row) * j.esize;
+    const int32_t parts = k->tpool && work >= OSC_PAR_MIN_BYTES && n_rows > 1
+                              ? osc_tpool_size(k->tpool) : 1;
+    if (parts > 1) {
+        split_rows(&j, parts);
+        osc_tpool_run(k->tpool, fs_part, &j);
+    } else {
+        j.bounds[0] = 0;
+        j.bounds[1] = n_rows;
+        fs_part(&j, 0, 1);
+    }
+    return OSC_OK;
+}
+
+const osc_kernel osc_fused_scatter_row = {
+    .domain = "osc", .op = "GatherScatter", .since = 1, .until = 1,
+    .inputs = {3, OSC_FUSE_MAX_IN}, .outputs = 1, .flags = OSC_KF_INPLACE,
+    .types = {OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE), OSC_TS_INDEX,
+              OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE), OSC_TS_INDEX,
+              OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE)},
+    .infer = fs_infer, .run = fs_run};

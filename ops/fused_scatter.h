@@ -1,0 +1,52 @@
+/* fused_scatter.h: the fused gather-scatter node (ops/fused_scatter.c), made by the fuse hook of
+ * ScatterElements and ScatterND (ops/fuse_match.c), never named by a model.
+ *
+ * The node computes what this chain computes, edge by edge, with no E x C intermediate:
+ *     G = Gather(X, src, axis 0)              (or G = the updates themselves: "RowScatter")
+ *     M = step_n(... step_1(G) ...)           (Add, Sub, Mul, Div with a broadcast operand;
+ *                                              row-preserving Reshapes in between)
+ *     out = data; out[dst[e], j] (reduction)= M[e, j]   for e in order, j along the row
+ * where dst is the scatter's index before it was Expanded to M's shape (one index per row).
+ * Inputs: 0 data (omitted: the output starts as zeros), 1 dst, 2 X (or the updates), 3 src
+ * (omitted for RowScatter), 4.. one operand per step. */
+#ifndef OSC_FUSED_SCATTER_H
+#define OSC_FUSED_SCATTER_H
+
+#include "../runtime/core/kernel.h"
+
+enum { OSC_FS_ADD, OSC_FS_SUB, OSC_FS_MUL, OSC_FS_DIV };
+/* How a step's operand is read along a row of R elements: one value per edge (ROW), the row
+ * itself (FULL), or through a table of R offsets (TABLE), each from e * estride. */
+enum { OSC_FS_ROW, OSC_FS_FULL, OSC_FS_TABLE };
+#define OSC_FS_MAX_STEPS (OSC_FUSE_MAX_IN - 4)
+#define OSC_FS_TABLE_MAX 65536 /* longest row a TABLE operand may have */
+
+typedef struct osc_fs_step {
+    int32_t op;          /* OSC_FS_* operation */
+    bool operand_first;  /* op(operand, value) instead of op(value, operand) */
+    int32_t read;        /* OSC_FS_ROW, FULL or TABLE */
+    int64_t estride;     /* operand elements from one edge to the next (0: shared) */
+    const int64_t *table; /* TABLE: the offset of each row element */
+    int32_t rank;        /* the shape the operand broadcasts against ([E, ...]), and the */
+    int64_t dims[OSC_MAX_RANK]; /* operand's shape it was checked with, for the run's checks */
+    int32_t orank;
+    int64_t odims[OSC_MAX_RANK];
+} osc_fs_step;
+
+typedef struct osc_fs_params {
+    int32_t reduction;   /* OSC_RED_* of the scatter */
+    bool gather;         /* input 2 is gathered by input 3; else input 2 is the updates */
+    bool zero_data;      /* data is all zeros: the output is zero-filled, data never read */
+    int64_t edges;       /* E: rows of updates */
+    int64_t row;         /* R: elements per row (of the updates, of data, of X) */
+    int64_t dst_stride;  /* elements of input 1 from one edge's index to the next (0 or 1) */
+    int32_t rank;        /* the output's (= data's) shape */
+    int64_t dims[OSC_MAX_RANK];
+    int32_t n_steps;
+    osc_fs_step steps[OSC_FS_MAX_STEPS];
+} osc_fs_params;
+
+/* The fused kernel's row ("GatherScatter" and "RowScatter" nodes). */
+extern const osc_kernel osc_fused_scatter_row;
+
+#endif
