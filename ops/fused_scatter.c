@@ -36,7 +36,11 @@ typedef struct fs_job {
     int64_t n_rows, x_rows;    /* output rows, rows of X */
     size_t esize;
     int64_t bounds[OSC_MAX_THREADS + 1]; /* part t owns output rows [bounds[t], bounds[t+1]) */
-    void (*edges)(const struct fs_job *j, int64_t lo, int64_t hi);
+    /* With threads: the edges of part t, in order, are list[at[t]] .. list[at[t+1]-1]; NULL:
+     * every part walks all edges and skips the rows it does not own. */
+    const uint32_t *list;
+    int64_t at[OSC_MAX_THREADS + 1];
+    void (*edges)(const struct fs_job *j, int32_t part, int64_t lo, int64_t hi);
 } fs_job;
 
 /* The typed edge loop of one dtype and reduction: updates whose destination row lies in
@@ -49,18 +53,25 @@ typedef struct fs_job {
 #define FS_ROW_LOOP(T, RED, EXPR)                                                          \
     for (int64_t i = 0; i < R; i++) o[i] = FS_##RED(T, o[i], (T)(EXPR))
 #define FS_EDGES(TN, T, RED)                                                               \
-    static void fs_##TN##_##RED(const fs_job *j, int64_t lo, int64_t hi) {                 \
+    static void fs_##TN##_##RED(const fs_job *j, int32_t part, int64_t lo, int64_t hi) {   \
         const osc_fs_params *p = j->p;                                                     \
-        const int64_t R = p->row, E = p->edges, N = j->n_rows, XN = j->x_rows;             \
+        const int64_t R = p->row, N = j->n_rows, XN = j->x_rows;                           \
         const int64_t ds = p->dst_stride;                                                  \
+        const uint32_t *list = j->list;                                                    \
+        const int64_t q0 = list ? j->at[part] : 0, q1 = list ? j->at[part + 1] : p->edges; \
         T *out = (T *)(void *)j->out;                                                      \
         const T *x = (const T *)(const void *)j->x;                                        \
-        for (int64_t e = 0; e < E; e++) {                                                  \
-            if (e + FS_PF < E) {                                                           \
-                const int64_t dn = norm(ix(j->dst, j->dst64, (e + FS_PF) * ds), N);        \
-                PREFETCH(out + dn * R, 1);                                                 \
-                if (p->gather) PREFETCH(x + norm(ix(j->src, j->src64, e + FS_PF), XN) * R, 0); \
+        for (int64_t q = q0; q < q1; q++) {                                                \
+            if (q + FS_PF < q1) { /* the rows of a later edge this part owns */           \
+                const int64_t en = list ? list[q + FS_PF] : q + FS_PF;                     \
+                const int64_t dn = norm(ix(j->dst, j->dst64, en * ds), N);                 \
+                if (dn >= lo && dn < hi) {                                                 \
+                    PREFETCH(out + dn * R, 1);                                             \
+                    if (p->gather)                                                         \
+                        PREFETCH(x + norm(ix(j->src, j->src64, en), XN) * R, 0);           \
+                }                                                                          \
             }                                                                              \
+            const int64_t e = list ? list[q] : q;                                          \
             const int64_t d = norm(ix(j->dst, j->dst64, e * ds), N);                       \
             if (d < lo || d >= hi) continue;                                               \
             T *o = out + d * R;                                                            \
@@ -101,7 +112,7 @@ typedef struct fs_job {
 FS_TYPE(f32, float)
 FS_TYPE(f64, double)
 
-typedef void (*fs_edges_fn)(const fs_job *j, int64_t lo, int64_t hi);
+typedef void (*fs_edges_fn)(const fs_job *j, int32_t part, int64_t lo, int64_t hi);
 static fs_edges_fn edges_fn(int32_t dtype, int32_t red) {
     static const fs_edges_fn f32[] = {[OSC_RED_NONE] = fs_f32_NONE, [OSC_RED_ADD] = fs_f32_ADD,
                                       [OSC_RED_MUL] = fs_f32_MUL, [OSC_RED_MAX] = fs_f32_MAX,
@@ -123,25 +134,43 @@ static void fs_part(void *ctx, int32_t part, int32_t parts) {
     else if (hi > lo && j->data)
         memcpy(j->out + (size_t)lo * row_bytes, j->data + (size_t)lo * row_bytes,
                (size_t)(hi - lo) * row_bytes);
-    j->edges(j, lo, hi);
+    j->edges(j, part, lo, hi);
 }
 
 /* Splits the output rows into `parts` ranges holding about as many edges each (a histogram of
- * the destinations), so two threads share the work whatever the degrees. */
-static void split_rows(fs_job *j, int32_t parts) {
+ * the destinations), so two threads share the work whatever the degrees; then, when the
+ * scratch block can hold them, lists each part's edges in order, so that no thread walks the
+ * edges of another. */
+static void split_rows(fs_job *j, int32_t parts, osc_scratch *scratch) {
     enum { B = 1024 };
     int64_t count[B] = {0};
-    const int64_t N = j->n_rows, width = (N + B - 1) / B, E = j->p->edges;
-    for (int64_t e = 0; e < E; e++)
-        count[norm(ix(j->dst, j->dst64, e * j->p->dst_stride), N) / width]++;
-    j->bounds[0] = 0;
+    const int64_t N = j->n_rows, width = (N + B - 1) / B, E = j->p->edges, ds = j->p->dst_stride;
+    for (int64_t e = 0; e < E; e++) count[norm(ix(j->dst, j->dst64, e * ds), N) / width]++;
+    j->bounds[0] = j->at[0] = 0;
     int64_t seen = 0;
     int32_t t = 1;
     for (int64_t b = 0; b < B && t < parts; b++) {
         seen += count[b];
-        while (t < parts && seen * parts >= E * t) j->bounds[t++] = (b + 1) * width < N ? (b + 1) * width : N;
+        for (; t < parts && seen * parts >= E * t; t++) {
+            j->bounds[t] = (b + 1) * width < N ? (b + 1) * width : N;
+            j->at[t] = seen;
+        }
     }
-    while (t <= parts) j->bounds[t++] = N;
+    for (; t <= parts; t++) {
+        j->bounds[t] = N;
+        j->at[t] = E;
+    }
+    uint32_t *list = E <= UINT32_MAX && scratch ? osc_scratch_get(scratch, (size_t)E * 4) : NULL;
+    if (!list) return;
+    int64_t next[OSC_MAX_THREADS];
+    memcpy(next, j->at, (size_t)parts * sizeof next[0]);
+    for (int64_t e = 0; e < E; e++) {
+        const int64_t d = norm(ix(j->dst, j->dst64, e * ds), N);
+        int32_t q = 0;
+        while (q + 1 < parts && d >= j->bounds[q + 1]) q++;
+        list[next[q]++] = (uint32_t)e;
+    }
+    j->list = list;
 }
 
 static const char *const k_what[4] = {"data", "indices", "updates", "source indices"};
@@ -260,7 +289,7 @@ static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     const int32_t parts = k->tpool && work >= OSC_PAR_MIN_BYTES && n_rows > 1
                               ? osc_tpool_size(k->tpool) : 1;
     if (parts > 1) {
-        split_rows(&j, parts);
+        split_rows(&j, parts, k->scratch);
         osc_tpool_run(k->tpool, fs_part, &j);
     } else {
         j.bounds[0] = 0;

@@ -62,6 +62,43 @@ osc_status osc_gather_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     return geometry(k, in, n_in, &out[0], &axis);
 }
 
+typedef struct gather_job {
+    void *out;
+    const void *data;
+    const osc_tensor *idx;
+    int64_t s, outer, inner, n;
+    unsigned bits;
+} gather_job;
+
+/* Output slices for indices [j0, j1) of every outer block: elements of 1 to 8 bytes one by
+ * one (the common gather of scalars by an edge list), anything else slice by slice. */
+#define GATHER_ELEMS(T)                                                                    \
+    for (int64_t r = 0; r < g->outer; r++) {                                               \
+        T *o = (T *)g->out + r * g->n;                                                     \
+        const T *d = (const T *)g->data + r * g->s;                                        \
+        for (int64_t j = j0; j < j1; j++) {                                                \
+            const int64_t v = osc_index_at(g->idx, j);                                     \
+            o[j] = d[v < 0 ? v + g->s : v];                                                \
+        }                                                                                  \
+    }
+static void gather_part(void *ctx, int32_t part, int32_t parts) {
+    const gather_job *g = ctx;
+    int64_t j0, j1;
+    osc_par_range(g->n, 1, part, parts, &j0, &j1);
+    if (g->inner == 1 && g->bits == 8) GATHER_ELEMS(uint8_t)
+    else if (g->inner == 1 && g->bits == 16) GATHER_ELEMS(uint16_t)
+    else if (g->inner == 1 && g->bits == 32) GATHER_ELEMS(uint32_t)
+    else if (g->inner == 1 && g->bits == 64) GATHER_ELEMS(uint64_t)
+    else
+        for (int64_t r = 0; r < g->outer; r++)
+            for (int64_t j = j0; j < j1; j++) {
+                int64_t v = osc_index_at(g->idx, j);
+                if (v < 0) v += g->s;
+                osc_copy_elems(g->out, (r * g->n + j) * g->inner, g->data,
+                               (r * g->s + v) * g->inner, g->inner, g->bits);
+            }
+}
+
 osc_status osc_gather_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                           osc_tensor *out, int32_t n_out) {
     osc_tensor want;
@@ -78,16 +115,13 @@ osc_status osc_gather_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     if (osc_tensor_count(&want) == 0) return OSC_OK;
     /* non-empty output: data is non-empty too (s > 0 once an index passed), so these products
      * are factors of valid counts */
-    int64_t outer = osc_dims_prod(data->dims, axis);
-    int64_t inner = osc_dims_prod(data->dims + axis + 1, data->rank - axis - 1);
-    int64_t n = osc_tensor_count(idx);
-    unsigned bits = osc_sh_bits(data->dtype);
-    int64_t o = 0;
-    for (int64_t r = 0; r < outer; r++)
-        for (int64_t j = 0; j < n; j++, o += inner) {
-            int64_t v = osc_index_at(idx, j);
-            if (v < 0) v += s;
-            osc_copy_elems(out[0].data, o, data->data, (r * s + v) * inner, inner, bits);
-        }
+    gather_job j = {.out = out[0].data, .data = data->data, .idx = idx, .s = s,
+                    .outer = osc_dims_prod(data->dims, axis),
+                    .inner = osc_dims_prod(data->dims + axis + 1, data->rank - axis - 1),
+                    .n = osc_tensor_count(idx), .bits = osc_sh_bits(data->dtype)};
+    /* slices of whole bytes: the output splits into index ranges, one per thread */
+    const bool par = k->tpool && j.bits >= 8 && data->dtype != OSC_STRING &&
+                     (size_t)osc_tensor_count(&want) * (j.bits / 8) >= OSC_PAR_MIN_BYTES;
+    osc_tpool_run(par ? k->tpool : NULL, gather_part, &j);
     return OSC_OK;
 }
