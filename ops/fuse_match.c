@@ -223,3 +223,36 @@ bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fus
     f->n_inputs = 4 + m.p.n_steps;
     return true;
 }
+
+/* GatherElements along axis 0 whose index is an Expand of one index per row, and whose rows
+ * span whole rows of data: RowGather, reading the index before the Expand. */
+bool osc_fuse_gather_elements(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f) {
+    const osc_node *n = &v->graph->nodes[node];
+    if (!is_op(n, "GatherElements") || n->n_inputs != 2) return false;
+    const osc_tensor *dt = shape_of(v, n->inputs[0]), *it = shape_of(v, n->inputs[1]);
+    const osc_node *ex = producer(v, n->inputs[1]);
+    const osc_tensor *u = ex && is_op(ex, "Expand") ? shape_of(v, ex->inputs[0]) : NULL;
+    const int64_t axis = ((const osc_se_params *)n->params)->axis;
+    if (!dt || !it || !u || dt->rank < 1 || dt->dtype == OSC_STRING ||
+        osc_dtype_get(dt->dtype)->bits < 8 || (axis != 0 && axis != -dt->rank) ||
+        it->rank != dt->rank || u->rank != dt->rank || it->dims[0] == 0 ||
+        memcmp(it->dims + 1, dt->dims + 1, (size_t)(dt->rank - 1) * sizeof dt->dims[0]) != 0 ||
+        (u->dims[0] != it->dims[0] && u->dims[0] != 1))
+        return false;
+    for (int32_t d = 1; d < u->rank; d++)
+        if (u->dims[d] != 1) return false;
+    osc_rg_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return false;
+    p->rows = it->dims[0];
+    p->dst_stride = u->dims[0] == 1 ? 0 : 1;
+    p->rank = it->rank;
+    memcpy(p->dims, it->dims, (size_t)it->rank * sizeof it->dims[0]);
+    f->row = &osc_row_gather_row;
+    f->op = "RowGather";
+    f->params = p;
+    f->n_inputs = 2;
+    f->inputs[0] = n->inputs[0];
+    f->inputs[1] = ex->inputs[0];
+    f->absorbed[f->n_absorbed++] = node_index(v, ex);
+    return true;
+}

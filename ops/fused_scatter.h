@@ -49,4 +49,15 @@ typedef struct osc_fs_params {
 /* The fused kernel's row ("GatherScatter" and "RowScatter" nodes). */
 extern const osc_kernel osc_fused_scatter_row;
 
+/* RowGather (ops/fused_gather.c): GatherElements(data, Expand(U, shape), axis 0) with U one
+ * index per row, read as it is: out[e, ...] = data[U[e], ...], a row copied per index.
+ * Inputs: 0 data, 1 U. */
+typedef struct osc_rg_params {
+    int64_t rows;        /* E: rows of the output */
+    int64_t dst_stride;  /* elements of U from one row's index to the next (0 or 1) */
+    int32_t rank;        /* the output's shape */
+    int64_t dims[OSC_MAX_RANK];
+} osc_rg_params;
+extern const osc_kernel osc_row_gather_row;
+
 #endif

@@ -6,8 +6,9 @@ OSC_KERNEL_DECLARE(osc_snd) /* ScatterND-11/13/16/18 (ops/scatter_nd.c) */
 OSC_KERNEL_DECLARE(osc_ts) /* TensorScatter-24 (ops/tensor_scatter.c) */
 OSC_KERNEL_DECLARE(osc_ge) /* GatherElements-11/13 (ops/gather_elements.c) */
 OSC_KERNEL_DECLARE(osc_gnd) /* GatherND-11/12/13 (ops/gather_nd.c) */
-/* the fuse hook of ScatterElements and ScatterND (ops/fuse_match.c) */
+/* the fuse hooks of ScatterElements and ScatterND, and of GatherElements (ops/fuse_match.c) */
 bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f);
+bool osc_fuse_gather_elements(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f);
 #else
     {.op = "Scatter", .since = 9, .until = 10, .inputs = {3, 3}, .outputs = 1,
      .flags = OSC_KF_INPLACE | OSC_KF_INPLACE_INPUT,
@@ -55,10 +56,10 @@ bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fus
      .infer = osc_ts_infer, .run = osc_ts_run},
     {.op = "GatherElements", .since = 11, .until = 12, .inputs = {2, 2}, .outputs = 1,
      .types = {OSC_TS_ALL_V1, OSC_TS_INDEX}, .init = osc_ge_init, .infer = osc_ge_infer,
-     .run = osc_ge_run},
+     .run = osc_ge_run, .fuse = osc_fuse_gather_elements},
     {.op = "GatherElements", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {2, 2},
      .outputs = 1, .types = {OSC_TS_ALL_V13, OSC_TS_INDEX}, .init = osc_ge_init,
-     .infer = osc_ge_infer, .run = osc_ge_run},
+     .infer = osc_ge_infer, .run = osc_ge_run, .fuse = osc_fuse_gather_elements},
     {.op = "GatherND", .since = 11, .until = 11, .inputs = {2, 2}, .outputs = 1,
      .types = {OSC_TS_ALL_V1, OSC_TS(OSC_INT64)}, .init = osc_gnd_init, .infer = osc_gnd_infer,
      .run = osc_gnd_run},

@@ -258,6 +258,19 @@ void *osc_pool_alloc(osc_pool *p, size_t n) {
     return r;
 }
 
+bool osc_pool_release(osc_pool *p, void *ptr, size_t n) {
+    const size_t need = (n + 15) & ~(size_t)15;
+    for (osc_pool_block **at = &p->head; ptr && *at; at = &(*at)->next) {
+        osc_pool_block *b = *at;
+        if ((void *)b->align != ptr) continue;
+        if (b->size != need || b->used != need) return false;
+        *at = b->next;
+        osc_free(p->alloc, b, sizeof *b + b->size);
+        return true;
+    }
+    return false;
+}
+
 char *osc_pool_strndup(osc_pool *p, const char *s, size_t n) {
     char *r = osc_pool_alloc(p, n + 1);
     if (r && n) memcpy(r, s, n);

@@ -115,6 +115,15 @@ osc_status osc_fuse(osc_model *m, osc_err *err) {
         if (st) return st;
         any = true;
     }
-    if (any) compact(g, gone);
+    if (!any) return OSC_OK;
+    /* A removed node's tensor attributes (the zeros of an absorbed Constant) are read by
+     * nothing now: give back those that have a block of their own. */
+    for (int32_t i = 0; i < g->n_nodes; i++)
+        for (int32_t a = 0; gone[i] && a < g->nodes[i].n_attrs; a++) {
+            osc_tensor *t = g->nodes[i].attrs[a].t;
+            if (t && t->dtype != OSC_STRING && osc_pool_release(&m->pool, t->data, t->nbytes))
+                t->data = NULL;
+        }
+    compact(g, gone);
     return OSC_OK;
 }
