@@ -80,6 +80,16 @@ static bool plan_operand(osc_kctx *k, osc_fs_step *st, const osc_tensor *s, cons
         t[i] = off;
     }
     st->table = t;
+    /* blocks of equal offsets, evenly spaced: read one value per block */
+    int64_t blk = 1;
+    while (blk < row && t[blk] == 0) blk++;
+    bool blocked = row % blk == 0;
+    for (int64_t i = 0; blocked && i < row; i++) blocked = t[i] == i / blk * (blk < row ? t[blk] : 0);
+    if (blocked) {
+        st->read = OSC_FS_BLOCK;
+        st->block = blk;
+        st->block_stride = blk < row ? t[blk] : 0;
+    }
     return true;
 }
 

@@ -52,6 +52,25 @@ typedef struct fs_job {
 #define FS_MIN(T, a, b) OSC_COMBINE_FLOAT_MIN(T, a, b)
 #define FS_ROW_LOOP(T, RED, EXPR)                                                          \
     for (int64_t i = 0; i < R; i++) o[i] = FS_##RED(T, o[i], (T)(EXPR))
+/* One step over the row buffer v (R elements): v[i] = op(v[i], W) or op(W, v[i]), W the
+ * operand's element for i (an expression of i). */
+#define FS_ROW_MAX 1024 /* rows up to this long are evaluated step by step in a buffer */
+#define FS_FOR(V, N, EXPR)                                                                 \
+    {                                                                                      \
+        for (int64_t i = 0; i < (N); i++) (V)[i] = (EXPR);                                 \
+        break;                                                                             \
+    }
+#define FS_STEP(T, st, V, N, W)                                                            \
+    do {                                                                                   \
+        switch ((st)->op * 2 + (st)->operand_first) {                                      \
+        case OSC_FS_ADD * 2: case OSC_FS_ADD * 2 + 1: FS_FOR(V, N, (T)((V)[i] + (W)))      \
+        case OSC_FS_SUB * 2: FS_FOR(V, N, (T)((V)[i] - (W)))                               \
+        case OSC_FS_SUB * 2 + 1: FS_FOR(V, N, (T)((W) - (V)[i]))                           \
+        case OSC_FS_MUL * 2: case OSC_FS_MUL * 2 + 1: FS_FOR(V, N, (T)((V)[i] * (W)))      \
+        case OSC_FS_DIV * 2: FS_FOR(V, N, (T)((V)[i] / (W)))                               \
+        default: FS_FOR(V, N, (T)((W) / (V)[i]))                                           \
+        }                                                                                  \
+    } while (0)
 #define FS_EDGES(TN, T, RED)                                                               \
     static void fs_##TN##_##RED(const fs_job *j, int32_t part, int64_t lo, int64_t hi) {   \
         const osc_fs_params *p = j->p;                                                     \
@@ -89,6 +108,27 @@ typedef struct fs_job {
                 case OSC_FS_DIV * 2: FS_ROW_LOOP(T, RED, xr[i] / w); break;                \
                 default: FS_ROW_LOOP(T, RED, w / xr[i]); break;                            \
                 }                                                                          \
+            } else if (R <= FS_ROW_MAX) { /* step by step along the row, each op hoisted */ \
+                T v[FS_ROW_MAX];                                                           \
+                memcpy(v, xr, (size_t)R * sizeof(T));                                      \
+                for (int32_t s = 0; s < p->n_steps; s++) {                                 \
+                    const osc_fs_step *st = &p->steps[s];                                  \
+                    const T *w = (const T *)(const void *)j->opnd[s] + e * st->estride;    \
+                    const int64_t *tb = st->table;                                         \
+                    if (st->read == OSC_FS_ROW) {                                          \
+                        FS_STEP(T, st, v, R, w[0]);                                        \
+                    } else if (st->read == OSC_FS_FULL) {                                  \
+                        FS_STEP(T, st, v, R, w[i]);                                        \
+                    } else if (st->read == OSC_FS_BLOCK) {                                 \
+                        for (int64_t b = 0; b < R / st->block; b++) {                      \
+                            const T wb = w[b * st->block_stride];                          \
+                            FS_STEP(T, st, v + b * st->block, st->block, wb);              \
+                        }                                                                  \
+                    } else {                                                               \
+                        FS_STEP(T, st, v, R, w[tb[i]]);                                    \
+                    }                                                                      \
+                }                                                                          \
+                FS_ROW_LOOP(T, RED, v[i]);                                                 \
             } else {                                                                       \
                 for (int64_t i = 0; i < R; i++) {                                          \
                     T v = xr[i];                                                           \

@@ -15,9 +15,11 @@
 #include "../runtime/core/kernel.h"
 
 enum { OSC_FS_ADD, OSC_FS_SUB, OSC_FS_MUL, OSC_FS_DIV };
-/* How a step's operand is read along a row of R elements: one value per edge (ROW), the row
- * itself (FULL), or through a table of R offsets (TABLE), each from e * estride. */
-enum { OSC_FS_ROW, OSC_FS_FULL, OSC_FS_TABLE };
+/* How a step's operand is read along a row of R elements, from e * estride: one value per edge
+ * (ROW), the row itself (FULL), one value per block of `block` consecutive elements, block b
+ * at b * block_stride (BLOCK: an [E, H, 1] operand against [E, H, C]), or through a table of R
+ * offsets (TABLE). */
+enum { OSC_FS_ROW, OSC_FS_FULL, OSC_FS_BLOCK, OSC_FS_TABLE };
 #define OSC_FS_MAX_STEPS (OSC_FUSE_MAX_IN - 4)
 #define OSC_FS_TABLE_MAX 65536 /* longest row a TABLE operand may have */
 
@@ -27,6 +29,7 @@ typedef struct osc_fs_step {
     int32_t read;        /* OSC_FS_ROW, FULL or TABLE */
     int64_t estride;     /* operand elements from one edge to the next (0: shared) */
     const int64_t *table; /* TABLE: the offset of each row element */
+    int64_t block, block_stride; /* BLOCK */
     int32_t rank;        /* the shape the operand broadcasts against ([E, ...]), and the */
     int64_t dims[OSC_MAX_RANK]; /* operand's shape it was checked with, for the run's checks */
     int32_t orank;
