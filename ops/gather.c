@@ -70,25 +70,43 @@ typedef struct gather_job {
     unsigned bits;
 } gather_job;
 
-/* Output slices for indices [j0, j1) of every outer block: elements of 1 to 8 bytes one by
- * one (the common gather of scalars by an edge list), anything else slice by slice. */
-#define GATHER_ELEMS(T)                                                                    \
-    for (int64_t r = 0; r < g->outer; r++) {                                               \
-        T *o = (T *)g->out + r * g->n;                                                     \
-        const T *d = (const T *)g->data + r * g->s;                                        \
-        for (int64_t j = j0; j < j1; j++) {                                                \
-            const int64_t v = osc_index_at(g->idx, j);                                     \
-            o[j] = d[v < 0 ? v + g->s : v];                                                \
+/* Output slices for indices [j0, j1) of every outer block. A slice of whole bytes is one
+ * chunk: chunks of 1, 2, 4 or 8 bytes (a gather of scalars, or of pairs of floats, by an edge
+ * list) move as integers of that size, larger ones by memcpy; sub-byte slices by element. */
+#define GATHER_CHUNKS(T) /* memcpy of a constant size: one move, any alignment */          \
+    if (g->idx->dtype == OSC_INT32) GATHER_LOOP(T, int32_t)                                \
+    else GATHER_LOOP(T, int64_t)
+#define GATHER_LOOP(T, IT) /* the index read through a local: stores cannot alias it */    \
+    {                                                                                      \
+        const IT *ix = g->idx->data;                                                       \
+        const int64_t s = g->s;                                                            \
+        for (int64_t r = 0; r < g->outer; r++) {                                           \
+            char *o = (char *)g->out + (size_t)(r * g->n) * sizeof(T);                     \
+            const char *d = (const char *)g->data + (size_t)(r * s) * sizeof(T);           \
+            for (int64_t j = j0; j < j1; j++) {                                            \
+                const int64_t v = ix[j];                                                   \
+                memcpy(o + (size_t)j * sizeof(T), d + (size_t)(v < 0 ? v + s : v) * sizeof(T), \
+                       sizeof(T));                                                         \
+            }                                                                              \
         }                                                                                  \
     }
 static void gather_part(void *ctx, int32_t part, int32_t parts) {
     const gather_job *g = ctx;
     int64_t j0, j1;
     osc_par_range(g->n, 1, part, parts, &j0, &j1);
-    if (g->inner == 1 && g->bits == 8) GATHER_ELEMS(uint8_t)
-    else if (g->inner == 1 && g->bits == 16) GATHER_ELEMS(uint16_t)
-    else if (g->inner == 1 && g->bits == 32) GATHER_ELEMS(uint32_t)
-    else if (g->inner == 1 && g->bits == 64) GATHER_ELEMS(uint64_t)
+    const size_t chunk = g->bits >= 8 ? (size_t)g->inner * (g->bits / 8) : 0;
+    if (chunk == 1) GATHER_CHUNKS(uint8_t)
+    else if (chunk == 2) GATHER_CHUNKS(uint16_t)
+    else if (chunk == 4) GATHER_CHUNKS(uint32_t)
+    else if (chunk == 8) GATHER_CHUNKS(uint64_t)
+    else if (chunk > 0)
+        for (int64_t r = 0; r < g->outer; r++)
+            for (int64_t j = j0; j < j1; j++) {
+                int64_t v = osc_index_at(g->idx, j);
+                if (v < 0) v += g->s;
+                memcpy((char *)g->out + (size_t)(r * g->n + j) * chunk,
+                       (const char *)g->data + (size_t)(r * g->s + v) * chunk, chunk);
+            }
     else
         for (int64_t r = 0; r < g->outer; r++)
             for (int64_t j = j0; j < j1; j++) {
