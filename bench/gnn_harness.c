@@ -498,7 +498,7 @@ static void write_markdown(const char *path, const result *res, size_t n, const 
     for (size_t i = 0; i < n; i++) {
         const result *r = &res[i];
         const contender *c = r->c;
-        fprintf(f, "\n### %s\n\n%s. Model bytes (inputs, constants, outputs): %.1f MiB. %lld "
+        fprintf(f, "\n#### %s\n\n%s. Model bytes (inputs, constants, outputs): %.1f MiB. %lld "
                 "timed rounds after %lld warm-up.\n\n", r->name, r->what, r->model_mib,
                 (long long)r->rounds, (long long)r->warmup);
         fputs("| contender | runs | median ms | min ms | max ms | ÷ ORT 1t | ÷ ORT 2t | ÷ C loop "
