@@ -116,43 +116,12 @@ typedef struct bench {
     int failed;
 } bench;
 
-/* splitmix64: the per-round order is a deterministic shuffle. */
-static uint64_t mix(uint64_t *s) {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-static double now_ms(clockid_t clk) {
-    struct timespec ts;
-    clock_gettime(clk, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* CPU time (all threads) over wall time of the timed runs: about 1 for one busy thread, 2 for
  * two. Reading the process CPU clock is a system call of a few hundred ns that falls inside the
  * interval, so runs under 0.05 ms get no figure. */
 static int cpu_meaningful(const contender *c) { return c->wall_ms > 0 && c->med >= 0.05; }
 
-static void stats(contender *c) {
-    c->med = c->min = c->max = NAN;
-    if (!c->n_ms) return;
-    double *v = malloc(c->n_ms * sizeof *v);
-    if (!v) return;
-    memcpy(v, c->ms, c->n_ms * sizeof *v);
-    qsort(v, c->n_ms, sizeof *v, cmp_double);
-    size_t n = c->n_ms;
-    c->med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    c->min = v[0];
-    c->max = v[n - 1];
-    free(v);
-}
+static void stats(contender *c) { bench_summary(c->ms, c->n_ms, &c->med, &c->min, &c->max); }
 
 /* ---- contender setup (shared by the timed runs and the RSS child) ---- */
 
@@ -246,9 +215,9 @@ static int run_once(bench *b, int id, contender *c, void *scratch, int restore, 
             osc_tensor t = data_view(b, scratch);
             if (osc_session_set_input_at(c->s, 0, &t) != OSC_OK) goto osc_fail;
         }
-        c0 = now_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = now_ms(CLOCK_MONOTONIC);
+        c0 = bench_now_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = bench_now_ms(CLOCK_MONOTONIC);
         osc_status st = osc_session_run(c->s);
-        *ms = now_ms(CLOCK_MONOTONIC) - t0, *cpu = now_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        *ms = bench_now_ms(CLOCK_MONOTONIC) - t0, *cpu = bench_now_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
         if (st != OSC_OK) goto osc_fail;
         return 0;
     }
@@ -265,7 +234,7 @@ static int run_once(bench *b, int id, contender *c, void *scratch, int restore, 
         *ms = strtod(rest, NULL), *cpu = 0;
         return 0;
     }
-    c0 = now_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = now_ms(CLOCK_MONOTONIC);
+    c0 = bench_now_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = bench_now_ms(CLOCK_MONOTONIC);
     if (id == C_MEMCPY) {
         memcpy(c->buf, bc->in[0].data, b->data_bytes);
     } else if (id == C_MEMCPY2) {
@@ -276,7 +245,7 @@ static int run_once(bench *b, int id, contender *c, void *scratch, int restore, 
     } else {
         cloop_scatter(&b->loop, scratch);
     }
-    *ms = now_ms(CLOCK_MONOTONIC) - t0, *cpu = now_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    *ms = bench_now_ms(CLOCK_MONOTONIC) - t0, *cpu = bench_now_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
     return 0;
 osc_fail:
     snprintf(c->note, sizeof c->note, "run failed: %s", osc_session_error(c->s));
@@ -354,34 +323,20 @@ static int check(bench *b, int id, contender *all) {
 /* Parses the "times T N ms..." lines that answer "finish W1 W2" (runs to drop per session) into
  * the onnxruntime contenders' ms arrays. */
 static void ort_finish(bench *b, contender *all) {
-    char cmd[96];
     const char *rest;
-    snprintf(cmd, sizeof cmd, "finish %lld %lld", (long long)all[C_ORT1].warm_runs,
-             (long long)all[C_ORT2].warm_runs);
-    if (peer_cmd(&b->peer, cmd, &b->line, &b->cap, &rest)) {
-        for (int t = 1; t <= 2; t++) {
-            contender *c = &all[t == 1 ? C_ORT1 : C_ORT2];
-            if (c->active) snprintf(c->note, sizeof c->note, "no timings: %.200s", rest);
-            c->active = 0;
-        }
-        return;
-    }
-    const char *l;
-    while ((l = peer_read(&b->peer, &b->line, &b->cap)) && strcmp(l, "end") != 0) {
-        int t = 0, used = 0;
-        long n = 0;
-        if (sscanf(l, "times %d %ld%n", &t, &n, &used) != 2 || (t != 1 && t != 2)) continue;
-        contender *c = &all[t == 1 ? C_ORT1 : C_ORT2];
-        if (!c->active) continue; /* failed during the rounds: no timings */
-        free(c->ms);
-        c->ms = calloc((size_t)(n > 0 ? n : 1), sizeof *c->ms);
-        c->n_ms = 0;
-        const char *p = l + used;
-        char *end;
-        for (long i = 0; c->ms && i < n; i++, p = end) {
-            double v = strtod(p, &end);
-            if (end == p) break;
-            c->ms[c->n_ms++] = v;
+    const int64_t warm[2] = {all[C_ORT1].warm_runs, all[C_ORT2].warm_runs};
+    double *times[2];
+    size_t n[2];
+    int bad = peer_finish(&b->peer, warm, times, n, &b->line, &b->cap, &rest);
+    for (int t = 0; t < 2; t++) {
+        contender *c = &all[t ? C_ORT2 : C_ORT1];
+        if (bad && c->active) snprintf(c->note, sizeof c->note, "no timings: %.200s", rest);
+        if (bad) c->active = 0;
+        if (c->active && times[t]) {
+            free(c->ms);
+            c->ms = times[t], c->n_ms = n[t];
+        } else {
+            free(times[t]); /* failed during the rounds: no timings */
         }
     }
 }
@@ -427,17 +382,17 @@ static void profile_pass(bench *b, result *r, int64_t runs) {
     for (size_t k = 0; ok && k < b->bc.n_in; k++)
         ok = osc_session_set_input_at(s, k, &b->bc.in[k]) == OSC_OK;
     for (int64_t i = -2; ok && i < runs; i++) {
-        double t0 = now_ms(CLOCK_MONOTONIC);
+        double t0 = bench_now_ms(CLOCK_MONOTONIC);
         ok = osc_session_run(s) == OSC_OK;
         if (i < 0) continue;
-        run[i] = now_ms(CLOCK_MONOTONIC) - t0;
+        run[i] = bench_now_ms(CLOCK_MONOTONIC) - t0;
         node[i] = 0;
         for (size_t n = 0; n < osc_model_node_count(m); n++)
             node[i] += (double)osc_session_node_ns(s, n) / 1e6;
     }
     if (ok && runs > 0) {
-        qsort(run, (size_t)runs, sizeof *run, cmp_double);
-        qsort(node, (size_t)runs, sizeof *node, cmp_double);
+        qsort(run, (size_t)runs, sizeof *run, bench_cmp_double);
+        qsort(node, (size_t)runs, sizeof *node, bench_cmp_double);
         double mr = run[runs / 2], mn = node[runs / 2];
         snprintf(r->extra, sizeof r->extra, "with opts.profile = 1 (copy, 1 thread, %lld runs): "
                  "median run %.4g ms, of which the node %.4g ms (%.0f%%); %.3g us outside the "
@@ -534,12 +489,8 @@ static int run_case(bench *b, const char *dir, result *r, const char *self) {
     for (int id = 0; id < C_COUNT; id++) all[id].calls = 1;
     for (int64_t round = 0; round < total; round++) {
         int timed = round >= o->warmup;
-        double r0 = now_ms(CLOCK_MONOTONIC);
-        for (int j = 0; j < C_COUNT; j++) order[j] = j;
-        for (int j = C_COUNT - 1; round > 0 && j > 0; j--) {
-            int k = (int)(mix(&seed) % (uint64_t)(j + 1)), t = order[j];
-            order[j] = order[k], order[k] = t;
-        }
+        double r0 = bench_now_ms(CLOCK_MONOTONIC);
+        bench_shuffle(order, C_COUNT, (int)round, &seed);
         for (int j = 0; j < C_COUNT; j++) {
             int id = order[j];
             contender *c = &all[id];
@@ -553,7 +504,7 @@ static int run_case(bench *b, const char *dir, result *r, const char *self) {
             }
             int64_t n = is_ort(id) ? 1 : c->calls;
             for (int64_t i = 0; i < n && c->active; i++) {
-                double ms = 0, cpu = 0, w0 = now_ms(CLOCK_MONOTONIC);
+                double ms = 0, cpu = 0, w0 = bench_now_ms(CLOCK_MONOTONIC);
                 if (run_once(b, id, c, b->scratch, 1, &ms, &cpu, c->calls)) {
                     fprintf(stderr, "bench: %s: %s: %s\n", b->bc.name, k_names[id], c->note);
                     c->active = 0;
@@ -561,7 +512,7 @@ static int run_case(bench *b, const char *dir, result *r, const char *self) {
                     break;
                 }
                 if (is_ort(id)) {
-                    c->est_ms = ms > 0 ? ms : (now_ms(CLOCK_MONOTONIC) - w0) / (double)c->calls;
+                    c->est_ms = ms > 0 ? ms : (bench_now_ms(CLOCK_MONOTONIC) - w0) / (double)c->calls;
                     if (!timed) c->warm_runs += c->calls;
                     /* let node finish freeing its copies of the output */
                     struct timespec pause = {0, 2000000};
@@ -576,7 +527,7 @@ static int run_case(bench *b, const char *dir, result *r, const char *self) {
             }
             if (c->active && (round == 0 || round == total - 1)) b->failed |= check(b, id, all);
         }
-        round_ms = now_ms(CLOCK_MONOTONIC) - r0;
+        round_ms = bench_now_ms(CLOCK_MONOTONIC) - r0;
         if (round < o->warmup - 1) {
             for (int id = 0; id < C_COUNT; id++) { /* bursts from the next round on */
                 double k = o->burst_ms / (all[id].est_ms > 1e-6 ? all[id].est_ms : 1e-6);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "onnx_scatter.h"
 
@@ -20,6 +21,10 @@ typedef struct bench_case {
     size_t n_in;
     osc_tensor expected;    /* data NULL when not loaded */
 } bench_case;
+
+/* Reads a TensorProto file into *t (data malloc'ed: osc_tensor_free_data). 1 when the file does
+ * not exist; 0 loaded; -1 failed (msg set). */
+int tensor_load_pb(const char *path, osc_tensor *t, char *msg, size_t msg_size);
 
 /* Loads dir/test_data_set_0/input_K.pb (K = 0, 1, ... while present) and, when want_expected,
  * output_0.pb. 0 on success; else 1 with msg set and nothing held. */
@@ -86,6 +91,22 @@ int peer_cmd(ort_peer *p, const char *cmd, char **line, size_t *cap, const char 
 /* Reads one more line (for multi-line answers); NULL at end of stream. */
 const char *peer_read(ort_peer *p, char **line, size_t *cap);
 void peer_stop(ort_peer *p);
+
+/* Ends the case on the peer ("finish W1 W2": the first W1 runs of its 1-thread session and W2 of
+ * its 2-thread one are dropped) and reads onnxruntime's profiler times in ms: times[t - 1] (malloc'ed)
+ * and n[t - 1] for the t-thread session; a session the peer reports nothing for gets NULL, 0.
+ * 0 on success; else 1 with *rest saying why. */
+int peer_finish(ort_peer *p, const int64_t warm[2], double *times[2], size_t n[2], char **line,
+                size_t *cap, const char **rest);
+
+/* Timing (clock.c). bench_shuffle: order = 0..n-1, shuffled unless round is 0 (splitmix64 from
+ * *seed, so every run of the harness uses the same orders). bench_summary: median, min, max of
+ * v (NaN when n is 0). */
+uint64_t bench_mix(uint64_t *s);
+void bench_shuffle(int *order, int n, int round, uint64_t *seed);
+double bench_now_ms(clockid_t clk);
+int bench_cmp_double(const void *a, const void *b);
+void bench_summary(const double *v, size_t n, double *med, double *min, double *max);
 
 /* Peak RSS helpers (Linux): resets the process's high-water mark to its current RSS (writes 5 to
  * /proc/self/clear_refs; 0 on success), and reads a field of /proc/self/status in kB (-1 when

@@ -28,8 +28,7 @@ static void *read_file(const char *path, size_t *len) {
     return buf;
 }
 
-/* 1 when the file does not exist; 0 loaded; -1 failed (msg set). */
-static int load_pb(const char *path, osc_tensor *t, char *msg, size_t msg_size) {
+int tensor_load_pb(const char *path, osc_tensor *t, char *msg, size_t msg_size) {
     size_t len;
     void *buf = read_file(path, &len);
     if (!buf) {
@@ -57,7 +56,7 @@ int case_load(bench_case *bc, const char *dir, int want_expected, char *msg, siz
     char path[1400];
     for (size_t k = 0; k < BENCH_MAX_INPUTS; k++) {
         snprintf(path, sizeof path, "%s/test_data_set_0/input_%zu.pb", bc->dir, k);
-        int rc = load_pb(path, &bc->in[k], msg, msg_size);
+        int rc = tensor_load_pb(path, &bc->in[k], msg, msg_size);
         if (rc < 0) goto fail;
         if (rc > 0) break;
         bc->n_in = k + 1;
@@ -68,7 +67,7 @@ int case_load(bench_case *bc, const char *dir, int want_expected, char *msg, siz
     }
     if (want_expected) {
         snprintf(path, sizeof path, "%s/test_data_set_0/output_0.pb", bc->dir);
-        int rc = load_pb(path, &bc->expected, msg, msg_size);
+        int rc = tensor_load_pb(path, &bc->expected, msg, msg_size);
         if (rc > 0) snprintf(msg, msg_size, "%s: not found", path);
         if (rc) goto fail;
     }
@@ -210,6 +209,31 @@ const char *peer_read(ort_peer *p, char **line, size_t *cap) {
     if (n < 0) return NULL;
     (*line)[strcspn(*line, "\n")] = '\0';
     return *line;
+}
+
+int peer_finish(ort_peer *p, const int64_t warm[2], double *times[2], size_t n[2], char **line,
+                size_t *cap, const char **rest) {
+    char cmd[96];
+    times[0] = times[1] = NULL, n[0] = n[1] = 0;
+    snprintf(cmd, sizeof cmd, "finish %lld %lld", (long long)warm[0], (long long)warm[1]);
+    if (peer_cmd(p, cmd, line, cap, rest)) return 1;
+    const char *l;
+    while ((l = peer_read(p, line, cap)) && strcmp(l, "end") != 0) {
+        int t = 0, used = 0;
+        long count = 0;
+        if (sscanf(l, "times %d %ld%n", &t, &count, &used) != 2 || (t != 1 && t != 2)) continue;
+        free(times[t - 1]);
+        times[t - 1] = calloc((size_t)(count > 0 ? count : 1), sizeof *times[0]);
+        n[t - 1] = 0;
+        const char *q = l + used;
+        char *end;
+        for (long i = 0; times[t - 1] && i < count; i++, q = end) {
+            double v = strtod(q, &end);
+            if (end == q) break;
+            times[t - 1][n[t - 1]++] = v;
+        }
+    }
+    return 0;
 }
 
 void peer_stop(ort_peer *p) {

@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
-# run.sh: builds (Release), generates the cases, runs the harness, writes docs/performance.md.
-# usage: bench/run.sh [--build DIR] [--seconds S] [--no-ort] [--no-doc] [CASE...]
+# run.sh: builds (Release), generates the cases, runs the harnesses, writes docs/performance.md.
+# usage: bench/run.sh [--build DIR] [--seconds S] [--no-ort] [--no-doc] [--gnn] [--gnn-scale S] [CASE...]
 #   --build DIR   build folder (default: build-bench in the repository; the cases go to DIR/bench/cases)
-#   --seconds S   about S seconds of timed rounds per case (default 25; at least 15 rounds anyway)
+#   --seconds S   about S seconds of timed rounds per case (default 25; at least 15 rounds anyway, 5
+#                 for the GNN layers)
 #   --no-ort      leave onnxruntime out
 #   --no-doc      print the results, do not rewrite docs/performance.md
+#   --gnn         only issue 15's GNN layers; rewrites only their section of docs/performance.md
+#   --gnn-scale S GNN graphs with 1/S of the nodes and edges (quick checks; the doc says so)
+#   CASE...       only these scatter cases, and no GNN layers (the doc keeps its GNN section)
+# Without --gnn or CASEs: the scatter cases, MatMul against onnxruntime, then the GNN layers (made by
+# tests/models/gen_models.py --bench into DIR/bench/gnn, again only when the script changes).
 # onnxruntime is optional: without node, or when `npm install --ignore-scripts` of bench/ort fails,
 # the suite says "onnxruntime: not available (REASON)" and runs the rest.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=$root/build-bench seconds=25 ort=1 doc=1 cases=()
+build=$root/build-bench seconds=25 ort=1 doc=1 cases=() gnn_only=0 gnn_scale=1
 while [[ $# -gt 0 ]]; do
   case $1 in
     --build) build=$2; shift ;;
     --seconds) seconds=$2; shift ;;
     --no-ort) ort=0 ;;
     --no-doc) doc=0 ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --gnn) gnn_only=1 ;;
+    --gnn-scale) gnn_scale=$2; shift ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) cases+=("$1") ;;
   esac
@@ -24,29 +32,49 @@ while [[ $# -gt 0 ]]; do
 done
 jobs=$(nproc)
 log() { printf '\n### %s\n' "$*"; }
+run_scatter=$((1 - gnn_only)) run_gnn=1
+[[ ${#cases[@]} -eq 0 || $gnn_only -eq 1 ]] || run_gnn=0
 
 log "build (Release) in $build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DOSC_BUILD_BENCH=ON >/dev/null
-cmake --build "$build" -j"$jobs" --target osc-bench-gen osc-bench-harness osc-bench-matmul onnx-scatter >/dev/null
+cmake --build "$build" -j"$jobs" --target osc-bench-gen osc-bench-harness osc-bench-matmul \
+  osc-bench-gnn onnx-scatter >/dev/null
 gen=$build/bench/osc-bench-gen harness=$build/bench/osc-bench-harness cli=$build/tools/onnx-scatter
 [[ ${#cases[@]} -gt 0 ]] || mapfile -t cases < <("$gen" --list)
 
-# The cases depend only on the generator: regenerate when its binary changed.
-out=$build/bench/cases
-stamp=$(sha256sum "$gen" | cut -d' ' -f1)
-if [[ $(cat "$out/.stamp" 2>/dev/null) != "$stamp" ]]; then
-  log "generate ${#cases[@]} cases in $out"
-  rm -rf "$out" && mkdir -p "$out"
-  "$gen" "$out" "${cases[@]}"
-  echo "$stamp" >"$out/.stamp"
-else
-  log "cases in $out are up to date"
+if [[ $run_scatter -eq 1 ]]; then
+  # The cases depend only on the generator: regenerate when its binary changed.
+  out=$build/bench/cases
+  stamp=$(sha256sum "$gen" | cut -d' ' -f1)
+  if [[ $(cat "$out/.stamp" 2>/dev/null) != "$stamp" ]]; then
+    log "generate ${#cases[@]} cases in $out"
+    rm -rf "$out" && mkdir -p "$out"
+    "$gen" "$out" "${cases[@]}"
+    echo "$stamp" >"$out/.stamp"
+  else
+    log "cases in $out are up to date"
+  fi
+  dirs=()
+  for c in "${cases[@]}"; do dirs+=("$out/$c"); done
+  log "onnx-scatter test on the cases"
+  "$cli" test "${dirs[@]}"
 fi
-dirs=()
-for c in "${cases[@]}"; do dirs+=("$out/$c"); done
 
-log "onnx-scatter test on the cases"
-"$cli" test "${dirs[@]}"
+gnn_out=$build/bench/gnn gnn_dirs=()
+if [[ $run_gnn -eq 1 ]]; then
+  # The GNN cases depend on the Python generator (and its TensorProto encoder) and the scale.
+  models=$root/tests/models
+  stamp="$(cat "$models/gen_models.py" "$root/tests/torch/gen_torch_models.py" | sha256sum | cut -d' ' -f1) scale $gnn_scale"
+  if [[ $(cat "$gnn_out/.stamp" 2>/dev/null) != "$stamp" ]]; then
+    log "generate the GNN layers in $gnn_out (tests/models/gen_models.py --bench, about a minute)"
+    rm -rf "$gnn_out" && mkdir -p "$gnn_out"
+    "${OSC_BENCH_PYTHON:-/usr/bin/python3}" "$models/gen_models.py" --bench "$gnn_out" --scale "$gnn_scale"
+    echo "$stamp" >"$gnn_out/.stamp"
+  else
+    log "GNN layers in $gnn_out are up to date"
+  fi
+  gnn_dirs=("$gnn_out"/gnn_*)
+fi
 
 ort_args=() ort_why=""
 if [[ $ort -eq 0 ]]; then
@@ -61,21 +89,39 @@ elif [[ ! -d $root/bench/ort/node_modules/onnxruntime-node ]]; then
 fi
 if [[ -z $ort_why ]]; then ort_args=(--ort "$root/bench/ort/ort_bench.js"); else ort_args=(--ort-off "$ort_why"); fi
 
-log "harness"
-load_before=$(cut -d" " -f1-3 /proc/loadavg)
-results=$build/bench/results.md
-set +e
-"$harness" --seconds "$seconds" "${ort_args[@]}" --markdown "$results" "${dirs[@]}" 2>&1 | tee "$build/bench/harness.log"
-rc=${PIPESTATUS[0]}
-load_after=$(cut -d" " -f1-3 /proc/loadavg)
-set -e
-[[ $rc -eq 0 ]] || { echo "run.sh: the harness reported a failure (exit $rc); docs/performance.md not written" >&2; exit "$rc"; }
-mm=$build/bench/matmul.txt
-if [[ -z $ort_why ]]; then
-  log "MatMul against onnxruntime (bench/mm_compare.sh)"
-  "$root/bench/mm_compare.sh" "$build" 5 | tee "$mm"
-else
-  echo "onnxruntime: $ort_why" >"$mm"
+# Runs a harness (the arguments) with its output also in the log file (the first argument); on
+# failure stops the script, no doc written. Sets load_before / load_after (1, 5, 15 min averages).
+run_harness() {
+  local log=$1 rc; shift
+  load_before=$(cut -d" " -f1-3 /proc/loadavg)
+  set +e
+  "$@" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  load_after=$(cut -d" " -f1-3 /proc/loadavg)
+  [[ $rc -eq 0 ]] || { echo "run.sh: the harness reported a failure (exit $rc); docs/performance.md not written" >&2; exit "$rc"; }
+}
+
+if [[ $run_scatter -eq 1 ]]; then
+  log "harness"
+  results=$build/bench/results.md
+  run_harness "$build/bench/harness.log" \
+    "$harness" --seconds "$seconds" "${ort_args[@]}" --markdown "$results" "${dirs[@]}"
+  scatter_load="$load_before; after: $load_after"
+  mm=$build/bench/matmul.txt
+  if [[ -z $ort_why ]]; then
+    log "MatMul against onnxruntime (bench/mm_compare.sh)"
+    "$root/bench/mm_compare.sh" "$build" 5 | tee "$mm"
+  else
+    echo "onnxruntime: $ort_why" >"$mm"
+  fi
+fi
+if [[ $run_gnn -eq 1 ]]; then
+  log "GNN layers (osc-bench-gnn)"
+  gnn_results=$build/bench/gnn_results.md
+  run_harness "$build/bench/gnn.log" "$build/bench/osc-bench-gnn" --seconds "$seconds" \
+    "${ort_args[@]}" --markdown "$gnn_results" "${gnn_dirs[@]}"
+  gnn_load="$load_before; after: $load_after"
 fi
 [[ $doc -eq 1 ]] || exit 0
 
@@ -83,6 +129,13 @@ commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [[ -z $(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null) ]] || commit="$commit (with uncommitted changes)"
 cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 mem=$(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
+doc_file=$root/docs/performance.md gnn_heading="## GNN layers (issue 15)"
+# The doc has two parts, each rewritten only by a run that measured it: everything before the GNN
+# heading (scatter cases, MatMul), and the GNN section from that heading to the end.
+part_a=$build/bench/doc_scatter.md part_b=$build/bench/doc_gnn.md
+if [[ $run_scatter -eq 0 ]]; then sed "/^$gnn_heading\$/,\$d" "$doc_file" >"$part_a"; fi
+if [[ $run_gnn -eq 0 ]]; then sed -n "/^$gnn_heading\$/,\$p" "$doc_file" >"$part_b"; fi
+if [[ $run_scatter -eq 1 ]]; then
 ortv=$(grep -m1 '^onnx-scatter' "$build/bench/harness.log" | sed -n 's/.*onnxruntime onnxruntime-node \(.*\)/onnxruntime-node \1 (its bundled libonnxruntime)/p')
 {
   cat <<EOF
@@ -96,7 +149,7 @@ onnxruntime through \`bench/ort/ort_bench.js\`.
 - Machine: $jobs CPUs ($cpu), $mem RAM, Linux $(uname -r); $(cc --version | head -1)
 - onnx-scatter: Release build (\`-O3\`), static library, public API only
 - onnxruntime: ${ortv:-not available (${ort_why:-see the log})}
-- Load average (1, 5, 15 min) before the harness: $load_before; after: $load_after (other work on the
+- Load average (1, 5, 15 min) before the harness: $scatter_load (other work on the
   machine lengthens times, widens min-max and lowers CPU/wall)
 
 ## Method
@@ -158,5 +211,71 @@ over rounds; osc/ort under 1 means onnx-scatter is faster. The target is at most
 $(cat "$mm")
 \`\`\`
 EOF
-} >"$root/docs/performance.md"
+} >"$part_a"
+fi
+if [[ $run_gnn -eq 1 ]]; then
+  scale_note=""
+  [[ $gnn_scale == 1 ]] || scale_note=" **Scaled down: 1/$gnn_scale of the nodes and edges (--gnn-scale $gnn_scale), not the issue's sizes.**"
+{
+  cat <<EOF
+$gnn_heading
+
+Written by \`bench/run.sh\` (\`bench/run.sh --gnn\` reruns this section alone). Issue 15's
+message-passing layers as PyTorch exporters write them, timed by \`bench/gnn_harness.c\`
+(\`osc-bench-gnn\`) against onnxruntime and a hand-written C layer.
+
+- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $commit (the onnx-scatter and C layer binaries
+  were built from it); the machine, compiler and onnxruntime of the top of this page
+- Load average (1, 5, 15 min) before the harness: $gnn_load
+
+### Method
+
+- **Cases**: \`tests/models/gen_models.py --bench\` exports one layer each with torch 1.13's
+  \`torch.onnx.export\` (static shapes; opset 17 for GCN and GraphSAGE, 18 for GAT and EdgeConv,
+  whose scatter max the script rewrites to ScatterElements reduction "max"), the layers written
+  as PyTorch Geometric writes them with plain torch ops (index_select, scatter_add_ with an
+  expanded index). Graph inputs x and edge_index; the weights and the exporter's constants
+  (torch.zeros becomes a Constant) are in the model; \`output_0.pb\` comes from torch eager.
+  Random graphs from a fixed seed; EdgeConv on the k = 20 nearest-neighbour graph of random 3-D
+  points.$scale_note
+  - gnn_gcn: GCNConv 64 -> 64 with self loops and symmetric normalisation, 100,000 nodes,
+    1,000,000 edges;
+  - gnn_sage: SAGEConv (mean) 64 -> 64, L2-normalised, same graph size;
+  - gnn_gat: GATConv 64 -> 2 heads of 32, self loops, segment softmax (ScatterElements max, then
+    add), 50,000 nodes, 500,000 edges;
+  - gnn_edgeconv: EdgeConv, MLP (Linear 6 -> 64, ReLU, Linear 64 -> 64) on [x_i, x_j - x_i], max
+    aggregation, 20,000 points, 400,000 edges.
+- **Contenders**: onnx-scatter with default options (the load-time fusion on) at
+  \`opts.threads\` 1 and 2; onnx-scatter *unfused* (\`opts.no_fusion = 1\`), 1 thread;
+  onnxruntime (graphOptimizationLevel "all", 1 and 2 intra-op threads, spinning off, the output
+  pre-allocated); the *C loop*: \`bench/gnn_loops.c\`, the layer written by hand in plain
+  single-threaded C (dense linear as an i-k-j loop the compiler vectorises, one pass over the
+  edges per aggregation, temporaries allocated once), compiled with the library's flags
+  (\`-O3\`, no \`-march\`, \`-ffp-contract=off\`), weights read from the case's \`layer/\`.
+- **Rounds**: every round runs each contender once, in a fresh shuffled order; 1 warm-up round,
+  then as many as fit in about ${seconds} s (at least 5). Times are medians; ratios are ratios of
+  medians. Timed region: \`osc_session_run\` (inputs bound once), the C layer's function, and
+  onnxruntime's own \`model_run\` profiler event.
+- **Correctness** (first and last round): onnx-scatter 1t, the C loop and onnxruntime against
+  \`output_0.pb\` within |got - want| <= 1e-5 + 1e-4 |want| (torch sums in another order);
+  onnx-scatter 2t and unfused against onnx-scatter 1t **bit for bit** (any difference is a
+  MISMATCH that fails the run).
+- **Peak RSS**: each contender runs 3 times in a child process of its own that has loaded the
+  inputs (VmHWM after resetting the mark). onnxruntime's child is a node process (about 50 MiB of
+  node before anything is loaded). *Model bytes*: the bytes of the case's inputs, the model's
+  initializers and Constant nodes, and its output; RSS ÷ model bytes near 1 would mean no memory
+  beyond the model's own tensors.
+- **Columns**: ÷ C loop and ÷ ORT 1t: onnx-scatter 1t over them; 2t ÷ ORT 2t: onnx-scatter 2t
+  over onnxruntime 2t; fused ÷ unfused: onnx-scatter 1t over unfused 1t (1.00 until the fusion
+  pass rewrites something: each case's line says how many graph nodes each has); ÷ ORT 1t RSS:
+  peak RSS over onnxruntime 1t's.
+
+### Results
+
+EOF
+  cat "$gnn_results"
+} >"$part_b"
+fi
+if [[ -s $part_b ]]; then printf '%s\n\n%s\n' "$(cat "$part_a")" "$(cat "$part_b")"; else cat "$part_a"; fi >"$doc_file.tmp"
+mv "$doc_file.tmp" "$doc_file"
 log "wrote docs/performance.md"

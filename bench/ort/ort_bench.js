@@ -7,7 +7,9 @@
 //   run T K        -> ok MS | error REASON   K runs in a row of the T-thread session, then a
 //                                            garbage collection (node --expose-gc); MS: the
 //                                            JavaScript wall time per run, in ms
-//   check T        -> ok bit-identical | ok MISMATCH: ...   last output vs output_0.pb, bytewise
+//   check T [RTOL ATOL] -> ok bit-identical | ok within ... | ok MISMATCH: ...   last output vs
+//                  output_0.pb: bytewise, or, given RTOL and ATOL, float32 elements within
+//                  |got - want| <= ATOL + RTOL |want| pass (the GNN layers: torch sums in another order)
 //   finish W1 W2   -> ok, then "times T N ms..." per session (ORT's "model_run" durations in ms,
 //                     the first W1 runs of session 1, W2 of session 2 dropped), then "end"
 //   quit
@@ -44,7 +46,8 @@ const TYPES = {
   11: ['float64', Float64Array], 12: ['uint32', Uint32Array], 13: ['uint64', BigUint64Array],
 };
 
-function parseTensor(buf, file) {
+// headerOnly: stop at raw_data (dims and data_type come first in the files osc and torch write).
+function parseTensor(buf, file, headerOnly) {
   const varint = (b, p) => {
     let v = 0n, shift = 0n;
     for (;;) {
@@ -65,6 +68,7 @@ function parseTensor(buf, file) {
       else if (field === 2) t.dtype = Number(v);
     } else if (wire === 2) {
       const len = Number(varint(buf, p));
+      if (headerOnly && field === 9) break;
       const s = buf.subarray(p.i, p.i + len);
       p.i += len;
       if (field === 1) {
@@ -80,16 +84,31 @@ function parseTensor(buf, file) {
   }
   const ty = TYPES[t.dtype];
   if (!ty) throw new Error(`${file}: unsupported data_type ${t.dtype}`);
+  if (headerOnly) return { type: ty[0], array: ty[1], dims: t.dims };
   // copy into a fresh (aligned) buffer: the typed array views need element alignment
   const bytes = new Uint8Array(t.raw.length);
   bytes.set(t.raw);
   t.type = ty[0];
+  t.array = ty[1];
   t.data = new ty[1](bytes.buffer);
   t.bytes = bytes;
   return t;
 }
 
 function readTensor(file) { return parseTensor(fs.readFileSync(file), file); }
+
+// The type and shape of a tensor file, from its first 64 KiB: without reading a large output
+// into memory before the peak-RSS measurement starts.
+function readSpec(file) {
+  const fd = fs.openSync(file, 'r'), buf = Buffer.alloc(65536);
+  try {
+    return parseTensor(buf.subarray(0, fs.readSync(fd, buf, 0, buf.length, 0)), file, true);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const outputFile = (dir) => path.join(dir, 'test_data_set_0', 'output_0.pb');
 
 function loadInputs(dir) {
   const set = path.join(dir, 'test_data_set_0');
@@ -121,16 +140,16 @@ function sessionOptions(threads, profilePrefix) {
   return o;
 }
 
-// A session with its feeds bound and its output pre-allocated.
-async function openSession(dir, inputs, threads, profilePrefix) {
+// A session with its feeds bound and its output pre-allocated, shaped as spec (output_0.pb).
+async function openSession(dir, inputs, spec, threads, profilePrefix) {
   const s = await ort.InferenceSession.create(path.join(dir, 'model.onnx'),
                                               sessionOptions(threads, profilePrefix));
   if (s.inputNames.length !== inputs.length)
     throw new Error(`the model has ${s.inputNames.length} inputs, the case ${inputs.length}`);
   const feeds = {};
   s.inputNames.forEach((n, k) => { feeds[n] = new ort.Tensor(inputs[k].type, inputs[k].data, inputs[k].dims); });
-  // the output has data's type and shape (every scatter-family op)
-  const d = inputs[0], out = new ort.Tensor(d.type, new d.data.constructor(d.data.length), d.dims);
+  const count = spec.dims.reduce((a, b) => a * b, 1);
+  const out = new ort.Tensor(spec.type, new spec.array(count), spec.dims);
   const fetches = { [s.outputNames[0]]: out };
   return { s, feeds, fetches, out, runs: 0, prefix: profilePrefix };
 }
@@ -141,7 +160,7 @@ async function runOnce(x) {
   x.runs++;
 }
 
-function compare(x, expected) {
+function compare(x, expected, tol) {
   const got = x.last;
   if (!got) return 'MISMATCH: no output';
   const g = new Uint8Array(got.data.buffer, got.data.byteOffset, got.data.byteLength);
@@ -150,14 +169,20 @@ function compare(x, expected) {
   let diff = 0, first = -1;
   for (let i = 0; i < g.length; i++) if (g[i] !== w[i]) { diff++; if (first < 0) first = i; }
   if (!diff) return 'bit-identical';
-  let elems = 0, maxAbs = 0;
+  let elems = 0, beyond = 0, maxAbs = 0;
   if (got.type === 'float32') {
     const ev = expected.data;
     for (let i = 0; i < ev.length; i++)
       if (got.data[i] !== ev[i] && !(Number.isNaN(got.data[i]) && Number.isNaN(ev[i]))) {
+        const d = Math.abs(got.data[i] - ev[i]);
         elems++;
-        maxAbs = Math.max(maxAbs, Math.abs(got.data[i] - ev[i]));
+        maxAbs = Math.max(maxAbs, d);
+        if (tol && !(d <= tol.atol + tol.rtol * Math.abs(ev[i]))) beyond++;
       }
+    if (tol && !beyond)
+      return `within rtol ${tol.rtol} atol ${tol.atol}: max abs diff ${maxAbs.toPrecision(3)}`;
+    if (tol)
+      return `MISMATCH: ${beyond} of ${ev.length} elements beyond rtol ${tol.rtol} atol ${tol.atol}, max abs diff ${maxAbs.toPrecision(3)}`;
     return `MISMATCH: ${elems} of ${ev.length} elements differ from output_0.pb, max abs diff ${maxAbs.toPrecision(3)}`;
   }
   return `MISMATCH: ${diff} bytes differ from output_0.pb, first at byte ${first}`;
@@ -199,10 +224,10 @@ async function serve() {
         await release();
         expected = null;
         const inputs = loadInputs(arg);
-        expected = readTensor(path.join(arg, 'test_data_set_0', 'output_0.pb'));
+        expected = readTensor(outputFile(arg));
         caseNo++;
         for (const t of [1, 2])
-          sess[t] = await openSession(arg, inputs, t, path.join(tmp, `c${caseNo}_t${t}`));
+          sess[t] = await openSession(arg, inputs, expected, t, path.join(tmp, `c${caseNo}_t${t}`));
         out('ok');
       } else if (cmd === 'run') {
         const x = sess[args[0]], k = Number(args[1] || 1);
@@ -213,9 +238,10 @@ async function serve() {
         if (global.gc) global.gc(); // free the burst's output copies now, not during the next contender
         out(`ok ${perRun}`); // JavaScript wall ms per run: the harness sizes bursts with it
       } else if (cmd === 'check') {
-        const x = sess[arg];
-        if (!x) throw new Error(`no session ${arg}`);
-        out(`ok ${compare(x, expected)}`);
+        const x = sess[args[0]];
+        if (!x) throw new Error(`no session ${args[0]}`);
+        const tol = args.length >= 3 ? { rtol: Number(args[1]), atol: Number(args[2]) } : null;
+        out(`ok ${compare(x, expected, tol)}`);
       } else if (cmd === 'finish') {
         const lines = [];
         for (const t of Object.keys(sess)) {
@@ -241,10 +267,10 @@ async function serve() {
 
 async function rss(dir, threads) {
   if (!ort) throw new Error(ortError);
-  const inputs = loadInputs(dir);
+  const inputs = loadInputs(dir), spec = readSpec(outputFile(dir));
   fs.writeFileSync('/proc/self/clear_refs', '5');
   const base = rssKb('VmRSS');
-  const x = await openSession(dir, inputs, Number(threads), null);
+  const x = await openSession(dir, inputs, spec, Number(threads), null);
   for (let i = 0; i < 3; i++) await runOnce(x);
   console.log(`rss ${base} ${rssKb('VmHWM')}`);
   await x.s.release();
@@ -256,9 +282,9 @@ async function standalone(dirs) {
   console.log(`onnxruntime-node ${ort.env.versions.node}`);
   for (const [i, dir] of dirs.entries()) {
     const inputs = loadInputs(dir);
-    const expected = readTensor(path.join(dir, 'test_data_set_0', 'output_0.pb'));
+    const expected = readTensor(outputFile(dir));
     for (const t of [1, 2]) {
-      const x = await openSession(dir, inputs, t, path.join(tmp, `c${i}_t${t}`));
+      const x = await openSession(dir, inputs, expected, t, path.join(tmp, `c${i}_t${t}`));
       for (let r = 0; r < 23; r++) await runOnce(x);
       const ms = profileTimes(x, 3).sort((a, b) => a - b);
       const med = (ms[(ms.length - 1) >> 1] + ms[ms.length >> 1]) / 2;

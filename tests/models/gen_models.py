@@ -25,9 +25,17 @@ Debian's torch (1.13) has three export problems these models are written around:
 Needs Debian's python3-torch and python3-onnx (the rewrite). Run with Debian's interpreter:
 
     /usr/bin/python3 tests/models/gen_models.py [OUT_DIR]   # default: this script's folder
+    /usr/bin/python3 tests/models/gen_models.py --bench OUT_DIR [--scale S]
 
 It rewrites OUT/README.md (what each model is, which opsets were made, op types used).
+
+The gnn_* models are issue 15's benchmark layers (GCN, GraphSAGE, GAT, EdgeConv; one layer each):
+small graphs here, full size with --bench (OUT/gnn_<layer>/, no opset in the name; bench/run.sh
+makes them in its build folder; --scale S divides the node and edge counts for quick checks).
+Their folders also hold layer/: the module's parameters and layer.txt, which bench/gnn_loops.c
+(the hand-written C layer the benchmark compares with) reads.
 """
+import argparse
 import io
 import os
 import shutil
@@ -145,6 +153,16 @@ class GCNConv(nn.Module):
         return scatter_sum(msg, col, x.shape[0]) + self.bias
 
 
+def gcn_norm(edge_index, n):
+    """PyG's gcn_norm: self loops appended, each edge weighted 1 / sqrt(deg(src) deg(dst))."""
+    loop = torch.arange(n)
+    row = torch.cat([edge_index[0], loop])
+    col = torch.cat([edge_index[1], loop])
+    dis = count(col, n).pow(-0.5)
+    dis = dis.masked_fill(dis == float("inf"), 0.0)
+    return row, col, dis.index_select(0, row) * dis.index_select(0, col)
+
+
 class GCN(nn.Module):
     """Two GCN layers with self loops and symmetric normalisation, log-softmax classes."""
     def __init__(self):
@@ -152,15 +170,15 @@ class GCN(nn.Module):
         self.c1, self.c2 = GCNConv(6, 8), GCNConv(8, 3)
 
     def forward(self, x, edge_index):
-        n = x.shape[0]
-        loop = torch.arange(n)
-        row = torch.cat([edge_index[0], loop])
-        col = torch.cat([edge_index[1], loop])
-        dis = count(col, n).pow(-0.5)
-        dis = dis.masked_fill(dis == float("inf"), 0.0)
-        norm = dis.index_select(0, row) * dis.index_select(0, col)
+        row, col, norm = gcn_norm(edge_index, x.shape[0])
         h = F.relu(self.c1(x, row, col, norm))
         return F.log_softmax(self.c2(h, row, col, norm), dim=1)
+
+
+class GCNLayer(GCNConv):
+    """One GCNConv as PyG runs it, normalisation included (a benchmark case of issue 15)."""
+    def forward(self, x, edge_index):
+        return super().forward(x, *gcn_norm(edge_index, x.shape[0]))
 
 
 class SAGEConv(nn.Module):
@@ -183,6 +201,12 @@ class SAGE(nn.Module):
     def forward(self, x, edge_index):
         h = F.relu(self.c1(x, edge_index[0], edge_index[1]))
         return self.c2(h, edge_index[0], edge_index[1])
+
+
+class SAGELayer(SAGEConv):
+    """One SAGEConv taking edge_index (a benchmark case of issue 15)."""
+    def forward(self, x, edge_index):
+        return super().forward(x, edge_index[0], edge_index[1])
 
 
 class GINConv(nn.Module):
@@ -209,16 +233,15 @@ class GIN(nn.Module):
         return self.head(scatter_sum(h, batch, self.graphs))
 
 
-class GAT(nn.Module):
-    """One GAT layer, two heads, segment softmax over incoming edges, then a classifier."""
-    def __init__(self, heads=2, ch=4):
+class GATConv(nn.Module):
+    """PyG's GATConv: self loops, segment softmax over incoming edges, heads concatenated."""
+    def __init__(self, i, heads, ch):
         super().__init__()
         self.h, self.c = heads, ch
-        self.lin = nn.Linear(6, heads * ch, bias=False)
+        self.lin = nn.Linear(i, heads * ch, bias=False)
         self.att_src = nn.Parameter(torch.randn(1, heads, ch))
         self.att_dst = nn.Parameter(torch.randn(1, heads, ch))
         self.bias = nn.Parameter(torch.randn(heads * ch) * 0.1)
-        self.head = nn.Linear(heads * ch, 3)
 
     def forward(self, x, edge_index):
         n = x.shape[0]
@@ -231,15 +254,24 @@ class GAT(nn.Module):
         e = F.leaky_relu(a_s.index_select(0, src) + a_d.index_select(0, dst), 0.2)
         alpha = segment_softmax(e, dst, n)
         msg = (h.index_select(0, src) * alpha.unsqueeze(-1)).reshape(-1, self.h * self.c)
-        out = F.elu(scatter_sum(msg, dst, n) + self.bias)
-        return F.log_softmax(self.head(out), dim=-1)
+        return scatter_sum(msg, dst, n) + self.bias
+
+
+class GAT(GATConv):
+    """One GAT layer, two heads, then ELU and a classifier."""
+    def __init__(self, heads=2, ch=4):
+        super().__init__(6, heads, ch)
+        self.head = nn.Linear(heads * ch, 3)
+
+    def forward(self, x, edge_index):
+        return F.log_softmax(self.head(F.elu(super().forward(x, edge_index))), dim=-1)
 
 
 class EdgeConv(nn.Module):
     """DGCNN's EdgeConv: max over incoming edges of MLP([x_i, x_j - x_i])."""
-    def __init__(self):
+    def __init__(self, i=6, o=8):
         super().__init__()
-        self.mlp = nn.Sequential(nn.Linear(12, 8), nn.ReLU(), nn.Linear(8, 8))
+        self.mlp = nn.Sequential(nn.Linear(2 * i, o), nn.ReLU(), nn.Linear(o, o))
 
     def forward(self, x, edge_index):
         x_j, x_i = x.index_select(0, edge_index[0]), x.index_select(0, edge_index[1])
@@ -379,6 +411,28 @@ def normal(g, *shape):
     return torch.randn(*shape, generator=g)
 
 
+def knn_edges(pos, k):
+    """[2, n k] int64: each point i receives edges j -> i from its k nearest neighbours other than
+    itself (PyG's knn_graph), grouped by i."""
+    n, nbr = pos.shape[0], []
+    for s in range(0, n, 2048):  # in blocks: 20,000 points make a 1.6 GB distance matrix
+        d = torch.cdist(pos[s:s + 2048], pos)
+        d[torch.arange(d.shape[0]), torch.arange(s, s + d.shape[0])] = float("inf")
+        nbr.append(d.topk(k, dim=1, largest=False).indices)
+    return torch.stack([torch.cat(nbr).reshape(-1), torch.arange(n).repeat_interleave(k)])
+
+
+def random_graph(n, e, ch):
+    return lambda g: (normal(g, n, ch), edges(g, n, e))
+
+
+def point_cloud(n, k):
+    def make(g):
+        pos = normal(g, n, 3)
+        return pos, knn_edges(pos, k)
+    return make
+
+
 def bn_stats(module, g):
     """Give every BatchNorm non-trivial running statistics and affine parameters."""
     for m in module.modules():
@@ -390,16 +444,48 @@ def bn_stats(module, g):
     return module
 
 
+def add_model(M, name, module, names, outs, make, opsets, note, layer=None):
+    """M[name] = dict(module, names, outs, make(generator) -> inputs, opsets, note, layer); layer
+    names the C loop of bench/gnn_loops.c that computes the same thing (issue 15's cases)."""
+    torch.manual_seed(len(M) + 100)
+    module = module()
+    bn_stats(module, gen(len(M) + 200))
+    M[name] = dict(module=module.eval(), names=names, outs=outs, make=make, opsets=opsets,
+                   note=note, layer=layer)
+
+
+# Issue 15's benchmark: (nodes, edges) per layer; for EdgeConv (points, k nearest neighbours).
+GNN_BENCH = {"gcn": (100000, 1000000), "sage": (100000, 1000000), "gat": (50000, 500000),
+             "edgeconv": (20000, 20)}
+GNN_SMALL = {"gcn": (300, 2000), "sage": (300, 2000), "gat": (300, 2000), "edgeconv": (100, 20)}
+
+
+def gnn_layers(M, sizes, suffix):
+    """The four one-layer cases of issue 15 on graphs of the given sizes, named gnn_<layer>."""
+    def add(layer, module, make, opset, note):
+        add_model(M, "gnn_" + layer + suffix, module, ["x", "edge_index"], ["y"], make, (opset,),
+                  note, layer)
+    n, e = sizes["gcn"]
+    add("gcn", lambda: GCNLayer(64, 64), random_graph(n, e, 64), 17,
+        "one GCNConv 64 -> 64 (self loops, symmetric normalisation), %d nodes, %d edges" % (n, e))
+    n, e = sizes["sage"]
+    add("sage", lambda: SAGELayer(64, 64), random_graph(n, e, 64), 17,
+        "one SAGEConv 64 -> 64 (mean aggregation, L2-normalised), %d nodes, %d edges" % (n, e))
+    n, e = sizes["gat"]
+    add("gat", lambda: GATConv(64, 2, 32), random_graph(n, e, 64), MAX_OPSET,
+        "one GATConv 64 -> 2 heads x 32 (segment softmax with scatter max), %d nodes, %d edges"
+        % (n, e))
+    n, k = sizes["edgeconv"]
+    add("edgeconv", lambda: EdgeConv(3, 64), point_cloud(n, k), MAX_OPSET,
+        "one EdgeConv 3 -> 64, max aggregation, %d points, k = %d nearest neighbours" % (n, k))
+
+
 def models():
-    """name -> dict(module, names, outs, make(seed) -> inputs, opsets, note)."""
+    """name -> dict(module, names, outs, make(generator) -> inputs, opsets, note, layer)."""
     M = {}
 
-    def add(name, module, names, outs, make, opsets, note):
-        torch.manual_seed(len(M) + 100)
-        module = module()
-        bn_stats(module, gen(len(M) + 200))
-        M[name] = dict(module=module.eval(), names=names, outs=outs, make=make, opsets=opsets,
-                       note=note)
+    def add(*args):
+        add_model(M, *args)
 
     n, e = 8, 20
     gnn = (lambda g: (normal(g, n, 6), edges(g, n, e)))
@@ -457,6 +543,7 @@ def models():
     add("sparse_embedding_update", SparseEmbeddingUpdate, ["weight", "accum", "ids", "grads"],
         ["weight_out", "accum_out"], sparse, (16, 17),
         "row-wise Adagrad step on an embedding table, repeated ids accumulate")
+    gnn_layers(M, GNN_SMALL, "_small")
     return M
 
 
@@ -499,22 +586,67 @@ def write_folder(folder, model, test, outputs):
     return sorted({(n.domain + "." if n.domain else "") + n.op_type for n in m.graph.node})
 
 
+def write_layer(folder, p, model):
+    """folder/layer/, what bench/gnn_loops.c reads: the module's parameters (one .pb each, named
+    as in its state_dict) and layer.txt: the layer's name and the bytes of the model's constants
+    (initializers and Constant nodes), for the benchmark's peak RSS over model bytes."""
+    d = os.path.join(folder, "layer")
+    os.makedirs(d)
+    g = onnx.load_from_string(model).graph
+    consts = list(g.initializer) + [a.t for n in g.node if n.op_type == "Constant"
+                                    for a in n.attribute if a.name == "value"]
+    with open(os.path.join(d, "layer.txt"), "w") as fh:
+        fh.write("layer %s\nconstant_bytes %d\n"
+                 % (p["layer"], sum(numpy_helper.to_array(t).nbytes for t in consts)))
+    for name, t in p["module"].state_dict().items():
+        with open(os.path.join(d, name + ".pb"), "wb") as fh:
+            fh.write(tensor_proto(name, t))
+
+
+def make_folder(folder, p, opset):
+    """Exports p at opset into the node-test folder; returns (op types used, model bytes)."""
+    model = export(p, opset)
+    test = p["make"](gen(2))
+    with torch.no_grad():
+        y = p["module"](*[t.clone() for t in test])
+    y = y if isinstance(y, tuple) else (y,)
+    ops = write_folder(folder, model, list(zip(p["names"], test)), list(zip(p["outs"], y)))
+    if p["layer"]:
+        write_layer(folder, p, model)
+    return ops, len(model)
+
+
+def bench(out_dir, scale):
+    """Issue 15's cases as OUT/gnn_<layer>/, node and edge counts divided by scale (EdgeConv
+    keeps k). Built in bench/run.sh's build folder, never committed."""
+    sizes = {k: (a // scale, b if k == "edgeconv" else b // scale) for k, (a, b) in
+             GNN_BENCH.items()}
+    M = {}
+    gnn_layers(M, sizes, "")
+    for name, p in M.items():
+        _, size = make_folder(os.path.join(out_dir, name), p, p["opsets"][0])
+        print("%s: %s; model %d bytes" % (name, p["note"], size), flush=True)
+    return 0
+
+
 def main():
-    out_dir = sys.argv[1] if len(sys.argv) > 1 else HERE
+    ap = argparse.ArgumentParser(description="Exports the models of tests/models (see the "
+                                 "docstring), or with --bench issue 15's benchmark cases.")
+    ap.add_argument("out_dir", nargs="?", default=HERE, help="default: this script's folder")
+    ap.add_argument("--bench", metavar="OUT_DIR", help="write the GNN benchmark cases there")
+    ap.add_argument("--scale", type=int, default=1, help="--bench: divide node and edge counts")
+    a = ap.parse_args()
+    if a.bench:
+        return bench(a.bench, max(a.scale, 1))
     made, op_use = [], {}
     for name, p in models().items():
         for opset in p["opsets"]:
-            folder = os.path.join(out_dir, "%s_opset%d" % (name, opset))
-            model = export(p, opset)
-            test = p["make"](gen(2))
-            with torch.no_grad():
-                y = p["module"](*[t.clone() for t in test])
-            y = y if isinstance(y, tuple) else (y,)
-            ops = write_folder(folder, model, list(zip(p["names"], test)), list(zip(p["outs"], y)))
-            made.append((name, opset, len(model)))
+            ops, size = make_folder(os.path.join(a.out_dir, "%s_opset%d" % (name, opset)), p,
+                                    opset)
+            made.append((name, opset, size))
             for op in ops:
                 op_use.setdefault(op, set()).add(name)
-    write_readme(out_dir, made, op_use)
+    write_readme(a.out_dir, made, op_use)
     print("%d folders, %d bytes of models" % (len(made), sum(s for _, _, s in made)))
     return 0
 
@@ -531,6 +663,9 @@ def write_readme(out_dir, made, op_use):
         "itself in eager mode. `tests/models.cmake` runs every folder through `onnx-scatter test`.",
         "The script's docstring says which torch 1.13 export bugs the models are written around and",
         "how the opset-18 ScatterElements max form is produced.",
+        "The `gnn_*_small` folders are issue 15's benchmark layers on small graphs; their `layer/`",
+        "holds the module's parameters for `bench/gnn_loops.c` (ctest `bench_gnn_smoke` runs them",
+        "through `osc-bench-gnn`; `bench/run.sh --gnn` times them at full size).",
         "",
         "torch version: `%s`" % torch.__version__,
         "",
