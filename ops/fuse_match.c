@@ -266,3 +266,56 @@ bool osc_fuse_gather_elements(osc_kctx *k, const osc_fuse_view *v, int32_t node,
     f->absorbed[f->n_absorbed++] = node_index(v, ex);
     return true;
 }
+
+/* The broadcast of the shapes in[0..n-1] into out; false when they do not broadcast. */
+static bool broadcast(const osc_tensor *const *in, int32_t n, osc_tensor *out) {
+    out->rank = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (in[i]->rank > out->rank) out->rank = in[i]->rank;
+    for (int32_t d = 0; d < out->rank; d++) {
+        int64_t dim = 1;
+        for (int32_t i = 0; i < n; i++) {
+            const int32_t k = d - (out->rank - in[i]->rank);
+            const int64_t x = k >= 0 ? in[i]->dims[k] : 1;
+            if (x != 1 && dim != 1 && x != dim) return false;
+            if (x != 1) dim = x;
+        }
+        out->dims[d] = dim;
+    }
+    return true;
+}
+
+/* An elementwise op broadcasting its inputs together reads an Expand's input as it is when the
+ * Expand only grew it to a shape the op reaches anyway: the Expand is a broadcast view, and the
+ * node keeps its own kernel. */
+bool osc_fuse_broadcast(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f) {
+    (void)k;
+    const osc_node *n = &v->graph->nodes[node];
+    const osc_tensor *out = shape_of(v, n->n_outputs > 0 ? n->outputs[0] : -1);
+    if (!out || n->n_inputs > OSC_FUSE_MAX_IN) return false;
+    const osc_tensor *in[OSC_FUSE_MAX_IN];
+    for (int32_t j = 0; j < n->n_inputs; j++) {
+        f->inputs[j] = n->inputs[j];
+        if (!(in[j] = shape_of(v, n->inputs[j]))) return false;
+    }
+    for (int32_t j = 0; j < n->n_inputs; j++) {
+        const osc_node *ex = producer(v, n->inputs[j]);
+        const osc_tensor *u = ex && is_op(ex, "Expand") && v->uses[n->inputs[j]] == 1
+                                  ? shape_of(v, ex->inputs[0]) : NULL;
+        if (!u || u->dtype != in[j]->dtype || f->n_absorbed == OSC_FUSE_MAX_NODES) continue;
+        const osc_tensor *was = in[j];
+        osc_tensor b;
+        in[j] = u;
+        if (broadcast(in, n->n_inputs, &b) && same_dims(&b, out)) {
+            f->inputs[j] = ex->inputs[0];
+            f->absorbed[f->n_absorbed++] = node_index(v, ex);
+        } else {
+            in[j] = was;
+        }
+    }
+    if (!f->n_absorbed) return false;
+    f->row = n->kernel;
+    f->params = n->params;
+    f->n_inputs = n->n_inputs;
+    return true;
+}

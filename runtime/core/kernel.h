@@ -84,8 +84,8 @@ typedef struct osc_fuse_view {
     const int32_t *uses;
 } osc_fuse_view;
 
-/* A hook's proposal: node `node` becomes a node of `row` (shown as domain "osc", op `op`)
- * with these inputs (value ids, -1 for an omitted one) and params; `absorbed` lists the nodes
+/* A hook's proposal: node `node` becomes a node of `row` (shown as domain "osc", op `op`; with
+ * op NULL it keeps its op type and domain) with these inputs (value ids, -1 for an omitted one) and params; `absorbed` lists the nodes
  * of the chain it computes, removed once nothing else reads their outputs. */
 typedef struct osc_fusion {
     const struct osc_kernel *row;

@@ -66,8 +66,10 @@ static osc_status apply(osc_model *m, int32_t i, const osc_fusion *f, int32_t *u
     n->n_inputs = f->n_inputs;
     n->kernel = f->row;
     n->params = f->params;
-    n->op_type = f->op;
-    n->domain = "osc";
+    if (f->op) { /* a fused kernel's node (else the node keeps its op, reading new inputs) */
+        n->op_type = f->op;
+        n->domain = "osc";
+    }
     if (f->n_inputs > m->max_in) m->max_in = f->n_inputs;
     return OSC_OK;
 }
