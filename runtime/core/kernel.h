@@ -64,6 +64,10 @@ enum {
     OSC_KF_SHAPE_ONLY = 1u << 2,
     /* the op version is deprecated: a warning at load, an error in strict mode */
     OSC_KF_DEPRECATED = 1u << 3,
+    /* output 0 may take input 0's buffer when that value dies at the node and has, by the
+     * static shapes known at load, output 0's dtype and shape (an op that broadcasts its inputs
+     * may write over input 0 only when input 0 is not the one broadcast) */
+    OSC_KF_INPLACE_SAME = 1u << 4,
 };
 
 /* ---- Load-time fusion (runtime/engine/fuse.c). A row may name a fuse hook: the pass calls

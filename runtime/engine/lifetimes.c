@@ -1,5 +1,20 @@
 /* lifetimes.c: value lifetimes, in-place buffers, the bytes each buffer needs, a run's plan. */
+#include <string.h>
+
 #include "model.h"
+
+/* Whether node n's output 0 may share input 0's buffer (OSC_KF_INPLACE, or OSC_KF_INPLACE_SAME
+ * with static shapes showing input 0 as output 0's equal). */
+static bool inplace_ok(const osc_model *m, const osc_node *n) {
+    if (n->kernel->flags & OSC_KF_INPLACE) return true;
+    if (!(n->kernel->flags & OSC_KF_INPLACE_SAME) || !m->fold_shaped || n->n_inputs < 1 ||
+        n->n_outputs < 1 || n->inputs[0] < 0 || n->outputs[0] < 0 ||
+        !m->fold_shaped[n->inputs[0]] || !m->fold_shaped[n->outputs[0]])
+        return false;
+    const osc_tensor *a = &m->fold_vals[n->inputs[0]], *b = &m->fold_vals[n->outputs[0]];
+    return a->dtype == b->dtype && a->rank == b->rank &&
+           memcmp(a->dims, b->dims, (size_t)a->rank * sizeof a->dims[0]) == 0;
+}
 
 /* Ops whose output 0 has, by their spec, exactly the dtype and shape of input 0: only these
  * write into a caller's input buffer, which holds nothing more than that input. */
@@ -59,7 +74,7 @@ osc_status osc_plan_buffers(osc_model *m, osc_err *err) {
         for (int32_t j = 0; !n->folded && j < n->n_outputs; j++) {
             int32_t v = n->outputs[j], d = n->n_inputs > 0 ? n->inputs[0] : -1;
             if (v < 0) continue;
-            bool share = j == 0 && (n->kernel->flags & OSC_KF_INPLACE) && d >= 0 && m->last_use[d] == i;
+            bool share = j == 0 && inplace_ok(m, n) && d >= 0 && m->last_use[d] == i;
             for (int32_t q = 1; share && q < n->n_inputs; q++)
                 if (n->inputs[q] == d) share = false;
             if (share && m->buf_of[d] >= 0 && m->buf_input[m->buf_of[d]] >= 0 && !fits_input_buffer(n))
