@@ -231,7 +231,7 @@ osc_status osc_gemm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
         .a = av, .ars = p->trans_a ? 1 : g.kk, .acs = p->trans_a ? g.m : 1,
         .b = bv, .brs = p->trans_b ? 1 : g.n, .bcs = p->trans_b ? g.kk : 1,
         .y = yv, .ldy = g.n};
-    osc_gemm_get(o.ct)(&ga, mem.p);
+    osc_gemm_par(k, osc_gemm_get(o.ct), o.ct, &ga, &mem);
     const bool c_term = g.c && p->beta != 0;
     if (half || c_term || p->alpha != 1) {
         const gm_epi e = {.acc = yv, .y = out->data, .c = c_term ? g.c->data : NULL, .m = g.m,

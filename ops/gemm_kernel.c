@@ -307,9 +307,15 @@ osc_status osc_gemm_operands(osc_kctx *k, const osc_tensor *a, const osc_tensor 
     if (o->half && (!osc_add_ok(na, nb, &floats) ||
                     !osc_add_ok(floats, osc_tensor_count(out), &floats)))
         floats = -1;
-    osc_status st = osc_gemm_mem_get(k, osc_gemm_pack_bytes(o->ct, n, kk), floats,
-                                     "A, B and Y", mem);
+    /* one packed-B block per thread (osc_gemm_par) */
+    const size_t pack = (osc_gemm_pack_bytes(o->ct, n, kk) + 63) / 64 * 64;
+    const int32_t parts = osc_tpool_size(k->tpool);
+    osc_status st = pack > SIZE_MAX / (size_t)parts
+                        ? osc_kfail(k, OSC_ERR_LIMIT, "the packed panels of B need more than "
+                                    "2^64 bytes")
+                        : osc_gemm_mem_get(k, pack * (size_t)parts, floats, "A, B and Y", mem);
     if (st) return st;
+    mem->pack = pack;
     o->a = a->data;
     o->b = b->data;
     o->y = out->data;
@@ -322,4 +328,34 @@ osc_status osc_gemm_operands(osc_kctx *k, const osc_tensor *a, const osc_tensor 
         o->y = bf + nb;
     }
     return OSC_OK;
+}
+
+typedef struct gemm_job {
+    osc_gemm_fn fn;
+    const osc_gemm_args *g;
+    char *pack;
+    size_t pack_stride, esize;
+} gemm_job;
+
+/* Part `part` of the rows of Y, with its own block of packed B. */
+static void gemm_part(void *ctx, int32_t part, int32_t parts) {
+    const gemm_job *j = ctx;
+    osc_gemm_args g = *j->g;
+    int64_t r0, r1;
+    osc_par_range(j->g->m, 1, part, parts, &r0, &r1);
+    if (r1 <= r0) return;
+    g.m = r1 - r0;
+    g.a = (const char *)g.a + (size_t)(r0 * g.ars) * j->esize;
+    g.y = (char *)g.y + (size_t)(r0 * g.ldy) * j->esize;
+    j->fn(&g, j->pack + (size_t)part * j->pack_stride);
+}
+
+void osc_gemm_par(osc_kctx *k, osc_gemm_fn fn, int32_t dtype, const osc_gemm_args *g,
+                  const osc_gemm_mem *mem) {
+    const size_t esize = osc_dtype_get(dtype)->bits / 8;
+    /* rows split among threads: every element of Y is computed as on one thread */
+    const bool par = k->tpool && g->m > 1 &&
+                     (double)g->m * (double)g->n * (double)g->k * (double)esize >= OSC_PAR_MIN_BYTES;
+    gemm_job j = {.fn = fn, .g = g, .pack = mem->p, .pack_stride = mem->pack, .esize = esize};
+    osc_tpool_run(par ? k->tpool : NULL, gemm_part, &j);
 }

@@ -66,6 +66,7 @@ typedef struct osc_gemm_mem {
     void *p;     /* the packed B block (NULL when both parts are empty) */
     float *f;    /* the floats */
     size_t size;
+    size_t pack; /* bytes of one thread's packed B block (osc_gemm_operands) */
     bool owned;  /* from k->alloc: osc_gemm_mem_put frees it */
 } osc_gemm_mem;
 /* Fails with OSC_ERR_LIMIT when floats < 0 (a count that overflowed) or the size overflows,
@@ -88,6 +89,12 @@ typedef struct osc_gemm_ops {
 osc_status osc_gemm_operands(osc_kctx *k, const osc_tensor *a, const osc_tensor *b,
                              osc_tensor *out, int64_t n, int64_t kk, osc_gemm_mem *mem,
                              osc_gemm_ops *o);
+
+/* Runs fn on g, the rows of Y split among k->tpool's threads when the product is large, each
+ * with its own block of mem's packed B (as osc_gemm_operands sized it); the bits are those of
+ * one call. */
+void osc_gemm_par(osc_kctx *k, osc_gemm_fn fn, int32_t dtype, const osc_gemm_args *g,
+                  const osc_gemm_mem *mem);
 
 /* The dtype the kernel computes in for a tensor dtype: float for float16/bfloat16, else the
  * dtype itself; -1 when there is no kernel for it. */

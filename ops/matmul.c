@@ -142,7 +142,7 @@ osc_status osc_matmul_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     if (b_shared && g.a_batches == g.batches) {
         /* one B for every matrix of A, which is then one tall (batches*M) x K matrix */
         ga.m = g.batches * g.m;
-        fn(&ga, mem.p);
+        osc_gemm_par(k, fn, ct, &ga, &mem);
     } else {
         int64_t c[OSC_MAX_RANK] = {0}, oa = 0, ob = 0;
         for (int64_t bi = 0; bi < g.batches; bi++) {
