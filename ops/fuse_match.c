@@ -181,7 +181,9 @@ bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fus
     match m = {.v = v, .f = f, .dtype = dt->dtype};
     m.p.edges = ut->dims[0];
     m.p.row = osc_tensor_count(ut) / (m.p.edges ? m.p.edges : 1);
-    if (m.p.edges == 0) return false;
+    /* no edges, or rows of no elements: nothing to gain, and the unfused graph checks no
+     * destination index (its expanded index has no elements) where the fused node would */
+    if (m.p.edges == 0 || m.p.row == 0) return false;
     int32_t dst;
     if (nd) { /* ScatterND with [E, 1] indices: one row index per update row already */
         m.p.reduction = ((const osc_snd_params *)n->params)->reduction;
@@ -245,7 +247,7 @@ bool osc_fuse_gather_elements(osc_kctx *k, const osc_fuse_view *v, int32_t node,
     const int64_t axis = ((const osc_se_params *)n->params)->axis;
     if (!dt || !it || !u || dt->rank < 1 || dt->dtype == OSC_STRING ||
         osc_dtype_get(dt->dtype)->bits < 8 || (axis != 0 && axis != -dt->rank) ||
-        it->rank != dt->rank || u->rank != dt->rank || it->dims[0] == 0 ||
+        it->rank != dt->rank || u->rank != dt->rank || osc_tensor_count(it) == 0 ||
         memcmp(it->dims + 1, dt->dims + 1, (size_t)(dt->rank - 1) * sizeof dt->dims[0]) != 0 ||
         (u->dims[0] != it->dims[0] && u->dims[0] != 1))
         return false;
