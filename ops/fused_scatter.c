@@ -177,22 +177,65 @@ static void fs_part(void *ctx, int32_t part, int32_t parts) {
     j->edges(j, part, lo, hi);
 }
 
+/* Splitting the rows among threads: destinations are counted in SPLIT_B buckets of equal
+ * width; part boundaries fall on bucket boundaries. */
+#define SPLIT_B 1024
+typedef struct split_job {
+    fs_job *j;
+    int32_t phase;          /* 0: histograms, 1: counts per part, 2: the lists */
+    int64_t width;          /* rows per bucket */
+    int64_t *hist;          /* [parts][SPLIT_B] */
+    int64_t *cnt;           /* [parts][parts]: edges of thread t's range owned by part q */
+    int32_t part_of[SPLIT_B];
+    uint32_t *list;
+} split_job;
+
+/* One thread's range of edges, in the phase the job is at. */
+static void split_part(void *ctx, int32_t t, int32_t parts) {
+    split_job *sj = ctx;
+    const fs_job *j = sj->j;
+    const int64_t N = j->n_rows, ds = j->p->dst_stride;
+    int64_t e0, e1;
+    osc_par_range(j->p->edges, 1, t, parts, &e0, &e1);
+    int64_t *h = sj->hist + (size_t)t * SPLIT_B, *c = sj->cnt + (size_t)t * parts;
+    for (int64_t e = e0; e < e1; e++) {
+        const int64_t b = norm(ix(j->dst, j->dst64, e * ds), N) / sj->width;
+        if (sj->phase == 0) h[b]++;
+        else if (sj->phase == 1) c[sj->part_of[b]]++;
+        else sj->list[c[sj->part_of[b]]++] = (uint32_t)e;
+    }
+}
+
 /* Splits the output rows into `parts` ranges holding about as many edges each (a histogram of
- * the destinations), so two threads share the work whatever the degrees; then, when the
- * scratch block can hold them, lists each part's edges in order, so that no thread walks the
- * edges of another. */
-static void split_rows(fs_job *j, int32_t parts, osc_scratch *scratch) {
-    enum { B = 1024 };
-    int64_t count[B] = {0};
-    const int64_t N = j->n_rows, width = (N + B - 1) / B, E = j->p->edges, ds = j->p->dst_stride;
-    for (int64_t e = 0; e < E; e++) count[norm(ix(j->dst, j->dst64, e * ds), N) / width]++;
+ * the destinations), so threads share the work whatever the degrees, and lists each part's
+ * edges in edge order, so that no thread walks another's. The three passes over the edges run
+ * on the threads too. Without scratch memory the parts split the rows evenly and each walks
+ * every edge, skipping those of other parts. */
+static void split_rows(fs_job *j, osc_tpool *pool, osc_scratch *scratch) {
+    const int32_t parts = osc_tpool_size(pool);
+    const int64_t N = j->n_rows, E = j->p->edges;
+    split_job sj = {.j = j, .width = (N + SPLIT_B - 1) / SPLIT_B};
+    const size_t counts = ((size_t)parts * SPLIT_B + (size_t)parts * (size_t)parts) * 8;
+    char *mem = E <= UINT32_MAX && scratch
+                    ? osc_scratch_get(scratch, counts + (size_t)E * sizeof(uint32_t)) : NULL;
     j->bounds[0] = j->at[0] = 0;
+    if (!mem) {
+        for (int32_t t = 1; t <= parts; t++) j->bounds[t] = N * t / parts;
+        return;
+    }
+    memset(mem, 0, counts);
+    sj.hist = (int64_t *)(void *)mem;
+    sj.cnt = sj.hist + (size_t)parts * SPLIT_B;
+    sj.list = (uint32_t *)(void *)(mem + counts);
+    osc_tpool_run(pool, split_part, &sj);
     int64_t seen = 0;
     int32_t t = 1;
-    for (int64_t b = 0; b < B && t < parts; b++) {
-        seen += count[b];
+    for (int32_t b = 0; b < SPLIT_B; b++) {
+        for (int32_t q = 1; q < parts; q++) sj.hist[b] += sj.hist[(size_t)q * SPLIT_B + b];
+        sj.part_of[b] = t - 1;
+        seen += sj.hist[b];
         for (; t < parts && seen * parts >= E * t; t++) {
-            j->bounds[t] = (b + 1) * width < N ? (b + 1) * width : N;
+            j->bounds[t] = (b + 1) * sj.width < N ? (b + 1) * sj.width : N;
             j->at[t] = seen;
         }
     }
@@ -200,17 +243,21 @@ static void split_rows(fs_job *j, int32_t parts, osc_scratch *scratch) {
         j->bounds[t] = N;
         j->at[t] = E;
     }
-    uint32_t *list = E <= UINT32_MAX && scratch ? osc_scratch_get(scratch, (size_t)E * 4) : NULL;
-    if (!list) return;
-    int64_t next[OSC_MAX_THREADS];
-    memcpy(next, j->at, (size_t)parts * sizeof next[0]);
-    for (int64_t e = 0; e < E; e++) {
-        const int64_t d = norm(ix(j->dst, j->dst64, e * ds), N);
-        int32_t q = 0;
-        while (q + 1 < parts && d >= j->bounds[q + 1]) q++;
-        list[next[q]++] = (uint32_t)e;
+    sj.phase = 1;
+    osc_tpool_run(pool, split_part, &sj);
+    /* thread t's edges of part q go after part q's edges of threads 0..t-1 */
+    for (int32_t q = 0; q < parts; q++) {
+        int64_t at = j->at[q];
+        for (int32_t u = 0; u < parts; u++) {
+            int64_t *c = &sj.cnt[(size_t)u * parts + q];
+            const int64_t n = *c;
+            *c = at;
+            at += n;
+        }
     }
-    j->list = list;
+    sj.phase = 2;
+    osc_tpool_run(pool, split_part, &sj);
+    j->list = sj.list;
 }
 
 static const char *const k_what[4] = {"data", "indices", "updates", "source indices"};
@@ -329,7 +376,7 @@ static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     const int32_t parts = k->tpool && work >= OSC_PAR_MIN_BYTES && n_rows > 1
                               ? osc_tpool_size(k->tpool) : 1;
     if (parts > 1) {
-        split_rows(&j, parts, k->scratch);
+        split_rows(&j, k->tpool, k->scratch);
         osc_tpool_run(k->tpool, fs_part, &j);
     } else {
         j.bounds[0] = 0;
