@@ -1,0 +1,14 @@
+# tests/fusion.cmake: the gather-scatter fusion pass (issue 15). test_fusion: pattern boundaries
+# (fused or not), outputs with fusion on equal to fusion off and to loops in the test, bit for
+# bit, on 1 and 2 threads; test_fusion_tiny: the same against the tiny-threshold library
+# (oracle.cmake), where 2 and 3 threads really split the fused kernel's rows.
+osc_unit_test(test_fusion unit/test_fusion.c)
+target_link_libraries(test_fusion PRIVATE osc_test_support)
+set_tests_properties(test_fusion PROPERTIES LABELS "unit;fusion" TIMEOUT 120)
+
+add_executable(test_fusion_tiny unit/test_fusion.c)
+target_link_libraries(test_fusion_tiny PRIVATE osc_test_support_tiny osc_flags PkgConfig::CMOCKA)
+target_include_directories(test_fusion_tiny PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+target_compile_definitions(test_fusion_tiny PRIVATE OSC_FUSION_TINY)
+add_test(NAME test_fusion_tiny COMMAND test_fusion_tiny)
+set_tests_properties(test_fusion_tiny PROPERTIES LABELS "unit;fusion;threads" TIMEOUT 300)
