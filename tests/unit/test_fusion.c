@@ -486,6 +486,7 @@ static void describe(const osc_model *m, result *r) {
         assert_int_equal(osc_model_node_inplace(m, i, &r->inplace), OSC_OK);
         if (!d.n_fused) continue;
         r->fused_nodes++;
+            if (r->fused_nodes > 1) cat(r->fused, sizeof r->fused, "|");
         for (int32_t k = 0; k < d.n_fused; k++) cat(r->fused, sizeof r->fused, d.fused_ops[k]);
     }
 }
@@ -584,6 +585,30 @@ static void check_case(const fcase *c, uint32_t seed) {
 
 static void check_cases(const fcase *cases, size_t n) {
     for (size_t i = 0; i < n; i++) check_case(&cases[i], 0x9e3779b9u * (uint32_t)(i + 1));
+}
+
+/* Loads with fusion on and off on every thread count: the nodes after fusion and what each
+ * fused node replaced ("|" between fused nodes), the last node's in-place mode when fused, and
+ * output 0 equal to want, bit for bit. */
+static void check_graph(const char *name, const void *buf, size_t len, const inst *in,
+                        const char *nodes, const char *fused, int32_t inplace,
+                        const osc_tensor *want) {
+    const fcase c = {.name = name};
+    for (int f = 0; f < 2; f++)
+        for (int k = 0; k < N_THREADS; k++) {
+            result r;
+            char what[64];
+            snprintf(what, sizeof what, "fusion %s, %d threads", f ? "on" : "off", k_threads[k]);
+            run(&c, buf, len, in, f == 1, k_threads[k], NULL, 0, &r);
+            if (f == 1 && (strcmp(r.nodes, nodes) || strcmp(r.fused, fused)))
+                fail_msg("%s: nodes after fusion '%s' (fused from '%s'); want '%s' ('%s')", name,
+                         r.nodes, r.fused, nodes, fused);
+            if (f == 1 && r.inplace != inplace)
+                fail_msg("%s: the last node's in-place mode is %d, want %d", name, r.inplace,
+                         inplace);
+            same_bytes(&c, what, &r, want);
+            free(r.data);
+        }
 }
 
 /* ---- the cases ---- */
@@ -846,6 +871,85 @@ static void boundaries_not_fused(void **state) {
     check_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* Two scatters reading one Expand-ed index: the first fusion leaves the Expand (the second still
+ * reads it), the second removes it. The second scatter's data is the first's output, dying
+ * there: it writes over it in place (or, when that output is also a graph output, copies it). */
+static void shared_index_chained_scatters(void **state) {
+    (void)state;
+    enum { N = 7, E = 40, M = 9, C = 3 };
+    for (int y1_out = 0; y1_out < 2; y1_out++) {
+        inst in;
+        memset(&in, 0, sizeof in);
+        g_rng = 99u + (uint32_t)y1_out;
+        const int64_t xd[2] = {M, C}, e1[1] = {E}, wd[2] = {E, 1};
+        osc_tensor *x = add_input(&in, "x", OSC_FLOAT, 2, xd);
+        osc_tensor *src = add_input(&in, "src", OSC_INT64, 1, e1);
+        osc_tensor *src2 = add_input(&in, "src2", OSC_INT64, 1, e1);
+        osc_tensor *dst = add_input(&in, "dst", OSC_INT64, 1, e1);
+        osc_tensor *w = add_input(&in, "w0", OSC_FLOAT, 2, wd);
+        for (int64_t i = 0; i < M * C; i++) set(x, i, rnd_value());
+        for (int64_t i = 0; i < E; i++) {
+            ((int64_t *)src->data)[i] = rnd_index(M);
+            ((int64_t *)src2->data)[i] = rnd_index(M);
+            ((int64_t *)dst->data)[i] = rnd_index(N);
+            set(w, i, rnd_value());
+        }
+        osc_mw *mw = osc_mw_new(8);
+        osc_mw_opset(mw, "", 18);
+        for (int i = 0; i < in.n; i++)
+            osc_mw_input(mw, in.name[i], in.t[i].dtype, in.t[i].rank, in.t[i].dims, NULL);
+        const int64_t nd[2] = {N, C}, ed[2] = {E, C}, one[1] = {1};
+        osc_tensor zeros = tensor(OSC_FLOAT, 2, nd);
+        osc_mw_initializer(mw, "zeros", &zeros);
+        osc_tensor axes = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)one,
+                           .nbytes = 8};
+        osc_tensor shape = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = (void *)ed,
+                            .nbytes = 16};
+        osc_mw_initializer(mw, "axes", &axes);
+        osc_mw_initializer(mw, "shape", &shape);
+#define NODE(OP, NAME, N_IN, OUT, ...) \
+        osc_mw_node(mw, OP, NAME, N_IN, (const char *[]){__VA_ARGS__}, 1, (const char *[]){OUT})
+        NODE("Unsqueeze", "unsqueeze", 2, "dst_col", "dst", "axes");
+        NODE("Expand", "expand", 2, "idx", "dst_col", "shape");
+        NODE("Gather", "gather1", 2, "g1", "x", "src");
+        NODE("Mul", "mul", 2, "m1", "g1", "w0");
+        int s1 = NODE("ScatterElements", "scatter1", 3, "y1", "zeros", "idx", "m1");
+        NODE("Gather", "gather2", 2, "g2", "x", "src2");
+        int s2 = NODE("ScatterElements", "scatter2", 3, "y2", "y1", "idx", "g2");
+#undef NODE
+        osc_mw_attr_string(mw, s1, "reduction", "add");
+        osc_mw_attr_string(mw, s2, "reduction", "max");
+        osc_mw_output(mw, "y2", OSC_FLOAT, 2, nd, NULL);
+        if (y1_out) osc_mw_output(mw, "y1", OSC_FLOAT, 2, nd, NULL);
+        void *buf;
+        size_t len;
+        assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+        osc_mw_free(mw);
+        /* the expected y2: y1 = sum of x[src] * w per destination row, then the max with x[src2] */
+        double y[N * C] = {0};
+        for (int64_t e = 0; e < E; e++)
+            for (int64_t j = 0; j < C; j++) {
+                const int64_t d = norm(((int64_t *)dst->data)[e], N) * C + j;
+                const double g = get(x, norm(((int64_t *)src->data)[e], M) * C + j);
+                y[d] = rnd_to(OSC_FLOAT, y[d] + rnd_to(OSC_FLOAT, g * get(w, e)));
+            }
+        for (int64_t e = 0; e < E; e++)
+            for (int64_t j = 0; j < C; j++) {
+                const int64_t d = norm(((int64_t *)dst->data)[e], N) * C + j;
+                const double g = get(x, norm(((int64_t *)src2->data)[e], M) * C + j);
+                y[d] = g > y[d] ? g : y[d];
+            }
+        for (int64_t i = 0; i < N * C; i++) set(&zeros, i, y[i]); /* now the expected y2 */
+        check_graph(y1_out ? "chained_scatters_y1_output" : "chained_scatters", buf, len, &in,
+                    "Unsqueeze GatherScatter GatherScatter",
+                    "Gather Mul ScatterElements | Expand Gather ScatterElements",
+                    y1_out ? OSC_INPLACE_NONE : OSC_INPLACE_INTERMEDIATE, &zeros);
+        free(zeros.data);
+        free(buf);
+        free_inst(&in);
+    }
+}
+
 /* The basic case against numbers worked out by hand (not by the test's loops): x rows
  * [1 2], [3 4], [5 6]; edges (src -> dst, weight): 0->1 (2), 2->1 (0.5), 1->0 (-1), -1->-2
  * (1) on zeros [3, 2]: row 0 = -[3 4]; row 1 = 2[1 2] + 0.5[5 6] + [5 6] = [9.5 13]. */
@@ -984,6 +1088,7 @@ int main(void) {
         cmocka_unit_test(fused_steps_and_operands),
         cmocka_unit_test(fused_data_kinds_and_scatternd),
         cmocka_unit_test(boundaries_not_fused),
+        cmocka_unit_test(shared_index_chained_scatters),
         cmocka_unit_test(index_out_of_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
