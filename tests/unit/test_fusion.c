@@ -77,6 +77,7 @@ typedef struct fcase {
     const int64_t *dst, *src; /* E values each; NULL: pseudo-random, negatives and duplicates */
     int64_t opset;     /* 0: 18 */
     bool nan;          /* float inputs are quiet NaNs, each with its own payload */
+    bool dst32, src32; /* int32 dst, src (else int64) */
 } fcase;
 
 /* ---- the tensors of one case ---- */
@@ -100,7 +101,9 @@ static double rnd_value(void) {
     return rnd32() & 1 ? -v : v;
 }
 /* An index in [-range, range): negative ones too. */
-static int64_t rnd_index(int64_t range) { return (int64_t)(rnd32() % (uint32_t)(2 * range)) - range; }
+static int64_t rnd_index(int64_t range) {
+    return (int64_t)(rnd32() % (uint32_t)(2 * range)) - range;
+}
 static bool is_int(int32_t dt) { return dt == OSC_INT32 || dt == OSC_INT64; }
 static size_t esize(int32_t dt) { return dt == OSC_DOUBLE || dt == OSC_INT64 ? 8 : 4; }
 
@@ -177,10 +180,10 @@ static void make_inst(const fcase *c, uint32_t seed, inst *in) {
         osc_tensor *x = add_input(in, "x", dt, 1 + c->rrank, xd);
         for (int64_t i = 0; i < osc_tensor_count(x); i++)
             set(x, i, is_int(dt) ? (double)((int)(rnd32() % 7) - 3) : rnd_value());
-        osc_tensor *src = add_input(in, "src", OSC_INT64, 1, &e);
+        osc_tensor *src = add_input(in, "src", c->src32 ? OSC_INT32 : OSC_INT64, 1, &e);
         for (int64_t i = 0; i < e; i++) {
             const int64_t range = c->boundary == B_GATHER_AXIS1 ? c->row[0] : c->m;
-            ((int64_t *)src->data)[i] = c->src ? c->src[i] : rnd_index(range);
+            set(src, i, (double)(c->src ? c->src[i] : rnd_index(range)));
         }
     } else {
         osc_tensor *u = add_input(in, "upd", dt, (int)in->urank, in->udims);
@@ -194,9 +197,9 @@ static void make_inst(const fcase *c, uint32_t seed, inst *in) {
         for (int64_t i = 0; i < osc_tensor_count(ix); i++)
             ((int64_t *)ix->data)[i] = rnd_index(range);
     } else {
-        osc_tensor *dst = add_input(in, "dst", OSC_INT64, 1, &nd);
+        osc_tensor *dst = add_input(in, "dst", c->dst32 ? OSC_INT32 : OSC_INT64, 1, &nd);
         for (int64_t i = 0; i < nd; i++)
-            ((int64_t *)dst->data)[i] = c->dst ? c->dst[i] : rnd_index(range);
+            set(dst, i, (double)(c->dst ? c->dst[i] : rnd_index(range)));
     }
     static const char *const wn[2] = {"w0", "w1"};
     for (int s = 0; s < c->n_steps; s++) {
@@ -423,18 +426,18 @@ static void expect(const fcase *c, const inst *in, osc_tensor *out) {
             double v;
             if (upd) v = get(upd, e * r + i);
             else if (c->boundary == B_GATHER_AXIS1) /* g[e, i] = x[e, src[i]] */
-                v = get(x, e * c->row[0] + norm(((const int64_t *)src->data)[i], c->row[0]));
-            else v = get(x, norm(((const int64_t *)src->data)[e], c->m) * r + i);
+                v = get(x, e * c->row[0] + norm((int64_t)get(src, i), c->row[0]));
+            else v = get(x, norm((int64_t)get(src, e), c->m) * r + i);
             for (int s = 0; s < c->n_steps; s++) {
                 const double opnd = operand_at(c, &c->steps[s], w[s], e, i);
                 v = c->steps[s].first ? apply_op(dt, c->steps[s].op, opnd, v)
                                       : apply_op(dt, c->steps[s].op, v, opnd);
             }
             int64_t at;
-            if (ix || u) at = norm(((const int64_t *)(ix ? ix : u)->data)[e * r + i], c->n) * r + i;
+            if (ix || u) at = norm((int64_t)get(ix ? ix : u, e * r + i), c->n) * r + i;
             else if (c->boundary == B_AXIS1)
-                at = e * r + norm(((const int64_t *)dst->data)[e], r);
-            else at = norm(((const int64_t *)dst->data)[c->u_one ? 0 : e], c->n) * r + i;
+                at = e * r + norm((int64_t)get(dst, e), r);
+            else at = norm((int64_t)get(dst, c->u_one ? 0 : e), c->n) * r + i;
             double *t = &o[at];
             if (!strcmp(red, "none")) *t = v;
             else if (!strcmp(red, "add")) *t = rnd_to(dt, *t + v);
@@ -676,6 +679,15 @@ static void fused_basic_and_reductions(void **state) {
          .reduction = "add", .n = 5, .e = 12, .rrank = 1, .row = {3}, .no_gather = true},
         {"row_scatter_none_input_data", "Unsqueeze RowScatter", "Expand ScatterElements",
          .data = D_INPUT, .n = 5, .e = 12, .rrank = 1, .row = {3}, .no_gather = true},
+        {"int32_dst_and_src", FUSED_GCN, .data = D_INPUT, .reduction = "min", .n = 9,
+         .e = 60, .m = 7, .rrank = 1, .row = {3}, .n_steps = 1, .steps = MUL_ROW,
+         .dst32 = true, .src32 = true},
+        {"int32_dst_int64_src_one_destination", FUSED_GCN, .reduction = "add", .n = 9,
+         .e = 60, .m = 7, .rrank = 1, .row = {3}, .n_steps = 1, .steps = MUL_ROW,
+         .dst32 = true, .u_one = true},
+        {"int32_src_scatternd", "Unsqueeze GatherScatter", "Gather Mul ScatterND", .nd = true,
+         .reduction = "mul", .data = D_INPUT, .n = 9, .e = 60, .m = 7, .rrank = 1, .row = {3},
+         .n_steps = 1, .steps = MUL_ROW, .src32 = true},
         {"negative_axes", FUSED_GCN, .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
          .row = {4}, .n_steps = 1, .steps = MUL_ROW, .boundary = B_NEG_AXES},
         /* two output rows, many edges: with 3 threads a part owns no row */
@@ -1058,8 +1070,9 @@ static void index_out_of_range(void **state) {
 static const int64_t k_dst4[4] = {0, 1, 2, 3}, k_src4[4] = {0, 1, 2, 0};
 static const fcase k_nan_cases[] = {
     {"nan_add_operand_first_row", "Unsqueeze GatherScatter",
-     "Gather Add Expand ScatterElements", .n = 4, .e = 4, .m = 3, .rrank = 1, .row = {3}, .n_steps = 1, .steps = {{"Add", true, 2, {EDGES, 1}}}, .dst = k_dst4,
-     .src = k_src4, .nan = true},
+     "Gather Add Expand ScatterElements", .n = 4, .e = 4, .m = 3, .rrank = 1, .row = {3},
+     .n_steps = 1, .steps = {{"Add", true, 2, {EDGES, 1}}}, .dst = k_dst4, .src = k_src4,
+     .nan = true},
     {"nan_mul_operand_first_row", FUSED_GCN, .n = 4, .e = 4, .m = 3, .rrank = 1,
      .row = {3}, .n_steps = 1, .steps = {{"Mul", true, 2, {EDGES, 1}}}, .dst = k_dst4,
      .src = k_src4, .nan = true},
