@@ -7,7 +7,9 @@
  * (test_fusion_tiny: OSC_PAR_MIN_BYTES is 1, so the 2-thread runs split the fused kernel's
  * destination rows between the threads, and 3 threads are run too). Also: out-of-range
  * destination and source indices fail the run with OSC_ERR_INDEX, a message naming the input,
- * the position, the value and the range, and a caller output buffer left untouched. */
+ * the position, the value and the range, and a caller output buffer left untouched.
+ * Known issues, cases that fail today (see known_issues at the end): OSC_FUSION_KNOWN_ISSUES=
+ * zero_row (ctest test_fusion_known_bug_zero_row expects that failure) and =nan. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
