@@ -964,6 +964,65 @@ static void shared_index_chained_scatters(void **state) {
     }
 }
 
+/* The Gather reads the scatter's own data (y = x + messages from x, x an intermediate that
+ * dies at the scatter): the fused node reads x twice, so it must not write over it in place
+ * (a row updated early would be gathered later). Reduction none, many edges and duplicates. */
+static void gather_reads_the_data(void **state) {
+    (void)state;
+    enum { N = 6, E = 50, C = 4 };
+    inst in;
+    memset(&in, 0, sizeof in);
+    g_rng = 4242u;
+    const int64_t xd[2] = {N, C}, e1[1] = {E}, wd[2] = {E, 1};
+    osc_tensor *xin = add_input(&in, "x_in", OSC_FLOAT, 2, xd);
+    osc_tensor *src = add_input(&in, "src", OSC_INT64, 1, e1);
+    osc_tensor *dst = add_input(&in, "dst", OSC_INT64, 1, e1);
+    osc_tensor *w = add_input(&in, "w0", OSC_FLOAT, 2, wd);
+    for (int64_t i = 0; i < N * C; i++) set(xin, i, rnd_value());
+    for (int64_t i = 0; i < E; i++) {
+        ((int64_t *)src->data)[i] = rnd_index(N);
+        ((int64_t *)dst->data)[i] = rnd_index(N);
+        set(w, i, rnd_value());
+    }
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    for (int i = 0; i < in.n; i++)
+        osc_mw_input(mw, in.name[i], in.t[i].dtype, in.t[i].rank, in.t[i].dims, NULL);
+    const int64_t ed[2] = {E, C}, one[1] = {1};
+    osc_tensor axes = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)one,
+                       .nbytes = 8};
+    osc_tensor shape = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = (void *)ed,
+                        .nbytes = 16};
+    osc_mw_initializer(mw, "axes", &axes);
+    osc_mw_initializer(mw, "shape", &shape);
+#define NODE(OP, NAME, N_IN, OUT, ...) \
+    osc_mw_node(mw, OP, NAME, N_IN, (const char *[]){__VA_ARGS__}, 1, (const char *[]){OUT})
+    NODE("Neg", "neg", 1, "x", "x_in");
+    NODE("Unsqueeze", "unsqueeze", 2, "dst_col", "dst", "axes");
+    NODE("Expand", "expand", 2, "idx", "dst_col", "shape");
+    NODE("Gather", "gather", 2, "g", "x", "src");
+    NODE("Mul", "mul", 2, "m", "g", "w0");
+    NODE("ScatterElements", "scatter", 3, "y", "x", "idx", "m");
+#undef NODE
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, xd, NULL);
+    void *buf;
+    size_t len;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    osc_tensor want = tensor(OSC_FLOAT, 2, xd);
+    for (int64_t i = 0; i < N * C; i++) set(&want, i, -get(xin, i));
+    for (int64_t e = 0; e < E; e++) /* every message from x as it was before the scatter */
+        for (int64_t j = 0; j < C; j++)
+            set(&want, norm(((int64_t *)dst->data)[e], N) * C + j,
+                rnd_to(OSC_FLOAT, -get(xin, norm(((int64_t *)src->data)[e], N) * C + j) *
+                                      get(w, e)));
+    check_graph("gather_reads_the_data", buf, len, &in, "Neg Unsqueeze GatherScatter",
+                "Expand Gather Mul ScatterElements", OSC_INPLACE_NONE, &want);
+    free(want.data);
+    free(buf);
+    free_inst(&in);
+}
+
 /* The basic case against numbers worked out by hand (not by the test's loops): x rows
  * [1 2], [3 4], [5 6]; edges (src -> dst, weight): 0->1 (2), 2->1 (0.5), 1->0 (-1), -1->-2
  * (1) on zeros [3, 2]: row 0 = -[3 4]; row 1 = 2[1 2] + 0.5[5 6] + [5 6] = [9.5 13]. */
@@ -1133,6 +1192,7 @@ int main(void) {
         cmocka_unit_test(fused_data_kinds_and_scatternd),
         cmocka_unit_test(boundaries_not_fused),
         cmocka_unit_test(shared_index_chained_scatters),
+        cmocka_unit_test(gather_reads_the_data),
         cmocka_unit_test(index_out_of_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
