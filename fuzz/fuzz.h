@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "onnx_scatter.h"
 
@@ -24,6 +25,46 @@ static inline void fuzz_check_msg(osc_status st, const char *msg, size_t size) {
     while (n < size && msg[n]) n++;
     if (n == size) __builtin_trap();             /* not NUL-terminated */
     if (st != OSC_OK && n == 0) __builtin_trap(); /* a failure without a message */
+}
+
+/* Statuses a fused and an unfused load or run of one model may differ in: resources (the
+ * fused graph needs less memory). */
+static inline int fuzz_resource_status(osc_status st) {
+    return st == OSC_ERR_LIMIT || st == OSC_ERR_NOMEM;
+}
+
+/* Aborts unless sessions a (fusion on) and b (fusion off) of one model, both after a successful
+ * run, hold the same outputs: dtype, shape and bytes, except that two float or double NaNs are
+ * equal whatever their payloads and signs (tests/unit/test_fusion.c, known issue). */
+static inline void fuzz_same_outputs(osc_session *a, osc_session *b, size_t n_out) {
+    for (size_t o = 0; o < n_out; o++) {
+        osc_tensor x, y;
+        if (osc_session_output(a, o, &x) != OSC_OK || osc_session_output(b, o, &y) != OSC_OK ||
+            x.dtype != y.dtype || x.rank != y.rank || x.nbytes != y.nbytes)
+            __builtin_trap();
+        for (int32_t d = 0; d < x.rank; d++)
+            if (x.dims[d] != y.dims[d]) __builtin_trap();
+        const size_t es = x.dtype == OSC_FLOAT ? 4 : x.dtype == OSC_DOUBLE ? 8 : 0;
+        if (!es) {
+            if (x.dtype != OSC_STRING && memcmp(x.data, y.data, x.nbytes) != 0) __builtin_trap();
+            continue;
+        }
+        for (size_t i = 0; i < x.nbytes; i += es) {
+            const uint8_t *p = (const uint8_t *)x.data + i, *q = (const uint8_t *)y.data + i;
+            if (memcmp(p, q, es) == 0) continue;
+            double u, v;
+            if (es == 4) {
+                float fu, fv;
+                memcpy(&fu, p, 4);
+                memcpy(&fv, q, 4);
+                u = fu, v = fv;
+            } else {
+                memcpy(&u, p, 8);
+                memcpy(&v, q, 8);
+            }
+            if (!(u != u && v != v)) __builtin_trap(); /* not both NaN: they differ */
+        }
+    }
 }
 
 #endif

@@ -1,11 +1,13 @@
 /* fuzz_run.c: libFuzzer harness for load + run: a model and input tensors derived from the same
  * bytes, bound, run (once or twice), outputs read back. A failed run of a one-node model must
- * leave every caller buffer as it was (kernels check every index before writing).
+ * leave every caller buffer as it was (kernels check every index before writing). With flag 64
+ * the model is loaded again with the fusion pass off and run on the same inputs: the outcome and
+ * the outputs must be the same (fuzz_same_outputs: NaNs of any payload aside).
  *
  * Input layout (fuzz/mkseeds.c writes seeds in it):
  *   byte 0        flags: 1 inplace_inputs, 2 caller output buffers, 4 run twice, 8 also bind
  *                 inputs that have a default, 16 integer elements from one signed byte each
- *                 (so indices are often in range), 32 strict
+ *                 (so indices are often in range), 32 strict, 64 compare with fusion off
  *   bytes 1..4    model length L, little-endian (clipped to what is there)
  *   next L bytes  the ModelProto
  *   the rest      the input stream, read per input in osc_model_input order: a dtype byte when
@@ -13,6 +15,7 @@
  *                 unknown dim (dim = byte % 16), then the elements: nbytes raw bytes (flag 16:
  *                 one byte per integer element), strings as a length byte then the bytes.
  *                 Past the end of the stream every byte reads as 0. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +23,10 @@
 
 #define MAX_ELEMS 4096  /* per input: keeps each execution fast */
 
-enum { F_INPLACE = 1, F_OUTBUF = 2, F_TWICE = 4, F_DEFAULTS = 8, F_SMALLINT = 16, F_STRICT = 32 };
+enum {
+    F_INPLACE = 1, F_OUTBUF = 2, F_TWICE = 4, F_DEFAULTS = 8, F_SMALLINT = 16, F_STRICT = 32,
+    F_NOFUSION_DIFF = 64
+};
 
 typedef struct stream {
     const uint8_t *p;
@@ -148,6 +154,60 @@ static osc_status run_once(osc_session *s, const osc_model *m, input *ins, size_
     return st;
 }
 
+/* F_NOFUSION_DIFF: the model loaded with opts.no_fusion (and no in-place inputs) and run on the
+ * inputs as first bound, with caller output buffers of the same sizes (outcap[o], 0: none); st
+ * is the fused session's outcome. */
+static void unfused_agrees(const uint8_t *model, size_t len, const osc_options *fused,
+                           osc_session *sess, osc_status st, input *ins, size_t n_in,
+                           const size_t *outcap, size_t n_out) {
+    osc_options o = *fused;
+    o.no_fusion = 1;
+    o.inplace_inputs = 0;
+    osc_model *m = NULL;
+    osc_session *s2 = NULL;
+    char msg[OSC_MESSAGE_SIZE];
+    osc_status ld = osc_model_load_buffer(model, len, NULL, &o, &m, msg, sizeof msg);
+    fuzz_check_msg(ld, msg, sizeof msg);
+    if (ld != OSC_OK || osc_session_create(m, &s2) != OSC_OK) {
+        if (ld != OSC_OK && !fuzz_resource_status(ld)) __builtin_trap(); /* fused loaded */
+        osc_model_free(m);
+        return;
+    }
+    /* the inputs as first bound, in blocks of their own: the fused session's outputs may live
+     * in the caller's input buffers it consumed in place */
+    void **blocks = calloc(n_in + n_out + 1, sizeof *blocks);
+    for (size_t o2 = 0; blocks && o2 < n_out; o2++) {
+        if (!outcap[o2]) continue;
+        if (!(blocks[n_in + o2] = malloc(outcap[o2]))) goto done;
+        if (osc_session_set_output_buffer(s2, o2, blocks[n_in + o2], outcap[o2]) != OSC_OK)
+            __builtin_trap();
+    }
+    for (size_t i = 0; blocks && i < n_in; i++) {
+        if (!ins[i].bound) continue;
+        if (!(blocks[i] = malloc(ins[i].copy_n ? ins[i].copy_n : 1))) goto done;
+        memcpy(blocks[i], ins[i].copy, ins[i].copy_n);
+        osc_tensor t = ins[i].t;
+        t.data = blocks[i];
+        if (osc_session_set_input_at(s2, i, &t) != OSC_OK) __builtin_trap();
+    }
+    if (blocks) {
+        osc_status st2 = osc_session_run(s2);
+        const char *err = osc_session_error(s2);
+        fuzz_check_msg(st2, err, strlen(err) + 1);
+        if (st != st2 && !fuzz_resource_status(st) && !fuzz_resource_status(st2)) {
+            fprintf(stderr, "fuzz_run: fused %s (%s), unfused %s (%s)\n", osc_status_name(st),
+                    osc_session_error(sess), osc_status_name(st2), err);
+            __builtin_trap();
+        }
+        if (st == OSC_OK && st2 == OSC_OK) fuzz_same_outputs(sess, s2, osc_model_output_count(m));
+    }
+done:
+    osc_session_free(s2);
+    for (size_t i = 0; blocks && i < n_in + n_out; i++) free(blocks[i]);
+    free(blocks);
+    osc_model_free(m);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;
     return 0;
@@ -218,6 +278,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         osc_status st2 = run_once(sess, m, ins, n_in, outbuf, outcap, n_out);
         if (st2 != st) __builtin_trap(); /* same inputs, same outcome */
     }
+    if (flags & F_NOFUSION_DIFF)
+        unfused_agrees(data + 5, len, &o, sess, st, ins, n_in, outcap, n_out);
 done:
     osc_session_free(sess);
     for (size_t i = 0; ins && i < n_in; i++) free_input(&ins[i]);

@@ -1,7 +1,8 @@
 /* mkseeds.c: builds the seed corpora of the four harnesses from folders holding model.onnx and
  * optionally test_data_set_0/input_K.pb (the official node tests, read in place, and the
  * malformed suite tests/bad): OUT/load/NAME (the model), OUT/run/NAME (flags, model and input
- * stream in fuzz_run.c's layout), OUT/inputs/NAME_K.pb and NAME_K.npy (each input tensor), and
+ * stream in fuzz_run.c's layout; NAME-nofusion-diff too, with flag 64, when the model fuses),
+ * OUT/inputs/NAME_K.pb and NAME_K.npy (each input tensor), and
  * OUT/shapes/recipe-HEX (a few fixed recipes of fuzz_shapes.c; it reads no model files).
  * Usage: osc-fuzz-mkseeds OUT FOLDER...   (a FOLDER without model.onnx is searched one level) */
 #include <dirent.h>
@@ -110,14 +111,20 @@ static void seed_folder(const char *out, const char *dir, const char *name) {
         }
     }
 
-    /* the run seed: flags 0, the model, then each input in osc_model_input order */
+    /* the run seed: flags 0, the model, then each input in osc_model_input order; a model the
+     * fusion pass rewrites gets a second one with flag 64 (compare with fusion off) */
     bytes s = {0};
     put_byte(&s, 0);
     for (int k = 0; k < 4; k++) put_byte(&s, (int)(model_len >> (8 * k)));
     put(&s, model, model_len);
     osc_model *m = NULL;
     char msg[OSC_MESSAGE_SIZE];
+    int fused = 0;
     if (osc_model_load_buffer(model, model_len, dir, NULL, &m, msg, sizeof msg) == OSC_OK) {
+        for (size_t i = 0; i < osc_model_node_count(m); i++) {
+            osc_node_desc nd;
+            fused |= osc_model_node(m, i, &nd) == OSC_OK && nd.n_fused > 0;
+        }
         for (size_t i = 0; i < osc_model_input_count(m); i++) {
             osc_value_desc vd;
             osc_model_input(m, i, &vd);
@@ -145,6 +152,10 @@ static void seed_folder(const char *out, const char *dir, const char *name) {
         osc_model_free(m);
     }
     if (!FMT(path, "%s/run/%s", out, name)) write_all(path, s.p, s.n, NULL, 0);
+    if (fused && !FMT(path, "%s/run/%s-nofusion-diff", out, name)) {
+        s.p[0] = 64;
+        write_all(path, s.p, s.n, NULL, 0);
+    }
     free(s.p);
     for (int k = 0; k < n_pb; k++) osc_tensor_free_data(&pb[k]);
     free(model);
@@ -173,15 +184,26 @@ static void seed_name(const char *path, char *buf, size_t size) {
     snprintf(buf, size, "%s_%s", p ? p + 1 : tmp, b + 1);
 }
 
-/* Seed recipes of the shapes harness (fuzz_shapes.c): byte 0 picks the shape (byte % 5: live,
- * stages, strings, fields, mix) and flags, the next bytes sizes and choices. Two per shape. */
-static const char *const shape_recipes[] = {"00203f", "14ff0340", "0110", "15904002",
-                                            "02030810", "1681304005", "0320102030",
-                                            "08a00010ff", "04", "18ff05"};
+/* Seed recipes of the shapes harness (fuzz_shapes.c): byte 0 picks the shape (byte % 6: live,
+ * stages, strings, fields, mix, fusion) and flags (bits 3-5), the next bytes sizes and choices.
+ * Two per shape, eight for fusion: a GCN layer, heads Reshaped with a per-head weight (double,
+ * max), ScatterND with two steps onto input data, RowScatter onto ones, the Gather's output read
+ * twice (opset 16), symbolic dims, a mismatched Expand shape, int64 data. */
+static const char *const shape_recipes[] = {
+    "00203f", "12ff0340", "0110", "13904002", "02030810", "1481304005", "0320102030",
+    "09a00010ff", "04", "1cff05",
+    "0500000000000000" "040b050103010008",
+    "05002003030200000" "40e05020203010010",
+    "0500010001030000" "0412050102020601" "0308",
+    "05001200020400000" "2080001010000803f",
+    "0502040000000000" "040b050103010008",
+    "1100000000000000" "040b050103010008",
+    "0500800000000000" "040b0501030100080102",
+    "0500000500030000" "040b050103010008"};
 
 static void seed_shapes(const char *out) {
     for (size_t i = 0; i < sizeof shape_recipes / sizeof *shape_recipes; i++) {
-        uint8_t b[16];
+        uint8_t b[32];
         size_t n = strlen(shape_recipes[i]) / 2;
         for (size_t k = 0; k < n && k < sizeof b; k++) {
             unsigned v;

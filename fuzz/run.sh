@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # run.sh: builds the libFuzzer harnesses (clang, ASan+UBSan) and runs each for a given time.
 # Seeds are made at run time from the official node tests (read in place, files over 32 KiB left
-# out) and the malformed suite tests/bad/cases, plus fuzz/regress/ (inputs that once failed). The
+# out), the malformed suite tests/bad/cases and the whole models of tests/models (GNN layers the
+# fusion pass rewrites: their run seeds also come with flag 64, fused against unfused), plus
+# fuzz/regress/ (inputs that once failed). The
 # growing corpus stays in the work folder (never committed). A finding stops that harness; its
 # input is saved as WORK/HARNESS/crash-* (or timeout-*, oom-*) and the script exits 1 after
 # running the other harnesses.
@@ -27,12 +29,12 @@ cmake --build "$build" -j"$(nproc)" --target osc-fuzz-load osc-fuzz-run osc-fuzz
   osc-fuzz-shapes osc-fuzz-mkseeds >/dev/null
 
 # Every node test (other ops still exercise the parser, and the companion kernels run), the
-# malformed suite; folders that are absent are skipped.
+# malformed suite, the whole models; folders that are absent are skipped.
 dirs=()
 for d in "$node" "$debian"; do [ -d "$d" ] && dirs+=("$d"); done
 rm -rf "$work/seeds"
 mkdir -p "$work"
-"$build/fuzz/osc-fuzz-mkseeds" "$work/seeds" "${dirs[@]}" tests/bad/cases >/dev/null
+"$build/fuzz/osc-fuzz-mkseeds" "$work/seeds" "${dirs[@]}" tests/bad/cases tests/models >/dev/null
 
 failed=()
 for h in "${harnesses[@]}"; do

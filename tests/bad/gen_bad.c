@@ -6,6 +6,7 @@
  * Usage: osc-gen-bad OUT */
 #define _XOPEN_SOURCE 700 /* symlink, mkdir */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -879,6 +880,130 @@ static void tensor_cases(void) {
                "string initializer [3] with 2 string_data values", 0, NULL);
 }
 
+/* ---- the gather-scatter fusion pattern (ops/fuse_match.c), malformed around the pass ---- */
+
+/* What to change in the GCN-layer model of fused_model. */
+typedef struct fuse_opts {
+    bool src_init;      /* src is an initializer holding src_init_v, not a graph input */
+    int64_t src_init_v[3];
+    bool nd;            /* ScatterND with dst Unsqueezed to [E, 1] (an initializer: nd_dst) */
+    int64_t nd_dst[3];
+    int64_t shape[2];   /* the Expand's shape; {0, 0}: the updates' [3, 2] */
+    int src_rank;       /* 2: src is [3, 1] */
+    int32_t data_dtype; /* 0: float */
+    bool no_edges;      /* E = 0 instead of 3 */
+} fuse_opts;
+
+/* y = ScatterElements(zeros [4, 2], Expand(Unsqueeze(dst, [1]), [E, 2]),
+ *                     Gather(x [3, 2], src) * w [E, 1], reduction add): a GCN layer, which the
+ * fusion pass turns into one GatherScatter node. Graph inputs x, src (unless an initializer),
+ * dst (unless ScatterND's indices are an initializer), w. */
+static Onnx__ModelProto *fused_model(const fuse_opts *o) {
+    static const float zeros[8] = {0};
+    static const double dzeros[8] = {0};
+    const int64_t e = o->no_edges ? 0 : 3, de[1] = {e}, ed[2] = {e, 1}, xd[2] = {3, 2};
+    const int64_t sd[2] = {e, 1}, nd[2] = {4, 2};
+    Onnx__ModelProto *m = model(18);
+    input(m, "x", OSC_FLOAT, 2, xd);
+    if (o->src_init) init(m, tensor("src", OSC_INT64, 1, de, o->src_init_v, (size_t)e * 8));
+    else input(m, "src", OSC_INT64, o->src_rank == 2 ? 2 : 1, o->src_rank == 2 ? sd : de);
+    if (o->nd) init(m, tensor("dst", OSC_INT64, 1, de, o->nd_dst, (size_t)e * 8));
+    else input(m, "dst", OSC_INT64, 1, de);
+    input(m, "w", OSC_FLOAT, 2, ed);
+    const int32_t dt = o->data_dtype ? o->data_dtype : OSC_FLOAT;
+    init(m, tensor("zeros", dt, 2, nd, dt == OSC_DOUBLE ? (const void *)dzeros : zeros,
+                   dt == OSC_DOUBLE ? sizeof dzeros : sizeof zeros));
+    init(m, tensor("axes", OSC_INT64, 1, d1, (const int64_t[]){1}, 8));
+    const int64_t shape[2] = {o->shape[0] ? o->shape[0] : e, o->shape[0] ? o->shape[1] : 2};
+    init(m, tensor("shape", OSC_INT64, 1, d2, shape, sizeof shape));
+    node(m, "Unsqueeze", "unsqueeze", 2, (const char *[]){"dst", "axes"}, 1,
+         (const char *[]){"dst_col"});
+    node(m, "Gather", "gather", 2, (const char *[]){"x", "src"}, 1, (const char *[]){"g"});
+    node(m, "Mul", "mul", 2, (const char *[]){"g", "w"}, 1, (const char *[]){"msg"});
+    Onnx__NodeProto *n;
+    if (o->nd) {
+        n = node(m, "ScatterND", "scatter", 3, (const char *[]){"zeros", "dst_col", "msg"}, 1,
+                 (const char *[]){"y"});
+    } else {
+        node(m, "Expand", "expand", 2, (const char *[]){"dst_col", "shape"}, 1,
+             (const char *[]){"idx"});
+        n = node(m, "ScatterElements", "scatter", 3, (const char *[]){"zeros", "idx", "msg"}, 1,
+                 (const char *[]){"y"});
+    }
+    attr_s(n, "reduction", "add");
+    output(m, "y", dt, 2, nd);
+    return m;
+}
+
+static const float k_fx[6] = {1, 2, 3, 4, 5, 6}, k_fw[3] = {0.5f, 2, -1};
+
+/* The fused GCN layer run with src and dst given (graph inputs x, src, dst, w). */
+static void fused_run_case(const char *name, const char *status, const char *why,
+                           const int64_t *src, const int64_t *dst) {
+    fuse_opts o = {0};
+    tin ins[4] = {{OSC_FLOAT, 2, {3, 2}, k_fx, sizeof k_fx}, {OSC_INT64, 1, {3}, src, 24},
+                  {OSC_INT64, 1, {3}, dst, 24}, {OSC_FLOAT, 2, {3, 1}, k_fw, sizeof k_fw}};
+    emit_model(name, fused_model(&o), status, "run", why, 4, ins);
+}
+
+static void fusion_cases(void) {
+    static const int64_t ok[3] = {0, 2, 1}, neg[3] = {-3, 0, -1};
+    fused_run_case("fused_gcn_valid", "OSC_OK", "the fused GCN layer (control): src [0, 2, 1], "
+                   "dst [0, 2, 1]", ok, ok);
+    fused_run_case("fused_gcn_negative_valid", "OSC_OK", "the fused GCN layer, src [-3, 0, -1], "
+                   "dst [-3, 0, -1]: the lowest valid values", neg, neg);
+    fused_run_case("fused_dst_past_end", "OSC_ERR_INDEX", "fused GCN layer, dst [0, 2, 4] on 4 "
+                   "rows: the destination past the end, last position", ok,
+                   (const int64_t[]){0, 2, 4});
+    fused_run_case("fused_dst_below", "OSC_ERR_INDEX", "fused GCN layer, dst [-5, 0, 1] on 4 "
+                   "rows: below -rows, first position", ok, (const int64_t[]){-5, 0, 1});
+    fused_run_case("fused_dst_int64_min", "OSC_ERR_INDEX", "fused GCN layer, dst INT64_MIN "
+                   "(negating it overflows)", ok, (const int64_t[]){0, INT64_MIN, 1});
+    fused_run_case("fused_src_past_end", "OSC_ERR_INDEX", "fused GCN layer, src [0, 3, 1] on 3 "
+                   "rows of x: the fused Gather's index past the end", (const int64_t[]){0, 3, 1},
+                   ok);
+    fused_run_case("fused_src_int64_max", "OSC_ERR_INDEX", "fused GCN layer, src INT64_MAX",
+                   (const int64_t[]){0, 1, INT64_MAX}, ok);
+    /* an initializer index: the Gather's src (the Gather still runs, so it fuses) */
+    fuse_opts o = {.src_init = true, .src_init_v = {0, 1, -4}};
+    tin ins[3] = {{OSC_FLOAT, 2, {3, 2}, k_fx, sizeof k_fx}, {OSC_INT64, 1, {3}, ok, 24},
+                  {OSC_FLOAT, 2, {3, 1}, k_fw, sizeof k_fw}};
+    emit_model("fused_src_initializer_below", fused_model(&o), "OSC_ERR_INDEX", "run",
+               "fused GCN layer whose Gather index is an initializer [0, 1, -4] on 3 rows", 3,
+               ins);
+    /* ScatterND: indices Unsqueeze(an initializer), folded at load; the Gather chain fuses */
+    o = (fuse_opts){.nd = true, .nd_dst = {1, 4, 0}};
+    tin nd_ins[3] = {{OSC_FLOAT, 2, {3, 2}, k_fx, sizeof k_fx}, {OSC_INT64, 1, {3}, ok, 24},
+                     {OSC_FLOAT, 2, {3, 1}, k_fw, sizeof k_fw}};
+    emit_model("fused_scatter_nd_initializer_past_end", fused_model(&o), "OSC_ERR_INDEX", "run",
+               "fused ScatterND GCN layer whose indices are Unsqueeze(initializer [1, 4, 0]) on 4 "
+               "rows", 3, nd_ins);
+    o = (fuse_opts){.nd = true, .nd_dst = {1, 3, -4}};
+    emit_model("fused_scatter_nd_initializer_valid", fused_model(&o), "OSC_OK", "run",
+               "fused ScatterND GCN layer, indices Unsqueeze(initializer [1, 3, -4]) (control)",
+               3, nd_ins);
+    /* shapes that do not fit: refused at load, before the pass sees them */
+    o = (fuse_opts){.shape = {3, 1}};
+    emit_model("fused_expand_shape_mismatch", fused_model(&o), "OSC_ERR_SHAPE", "load",
+               "fused GCN layer whose Expand makes [3, 1] indices for [3, 2] updates", 0, NULL);
+    o = (fuse_opts){.shape = {2, 3}};
+    emit_model("fused_expand_shape_not_broadcast", fused_model(&o), "OSC_ERR_SHAPE", "load",
+               "fused GCN layer whose Expand shape [2, 3] does not broadcast with [3, 1]", 0, NULL);
+    o = (fuse_opts){.src_rank = 2};
+    emit_model("fused_gather_index_rank_2", fused_model(&o), "OSC_ERR_SHAPE", "load",
+               "fused GCN layer whose Gather index is [3, 1]: the updates become [3, 3, 2]", 0,
+               NULL);
+    o = (fuse_opts){.data_dtype = OSC_DOUBLE};
+    emit_model("fused_data_double_updates_float", fused_model(&o), "OSC_ERR_SHAPE", "load",
+               "fused GCN layer with double zeros and float messages", 0, NULL);
+    /* no edges: the pass leaves the graph as it is; the output is the zeros */
+    o = (fuse_opts){.no_edges = true};
+    tin none[4] = {{OSC_FLOAT, 2, {3, 2}, k_fx, sizeof k_fx}, {OSC_INT64, 1, {0}, ok, 0},
+                   {OSC_INT64, 1, {0}, ok, 0}, {OSC_FLOAT, 2, {0, 1}, k_fw, 0}};
+    emit_model("fused_pattern_no_edges", fused_model(&o), "OSC_OK", "run",
+               "the GCN layer with 0 edges: not fused (nothing to walk), runs", 4, none);
+}
+
 static void chain_case(void) {
     /* 10,000 Neg nodes (an even count: y == x): must load and run, fast */
     enum { N = 10000 };
@@ -997,6 +1122,7 @@ int main(int argc, char **argv) {
     more_structure_cases();
     index_cases();
     attr_shape_cases();
+    fusion_cases();
     tensor_cases();
     chain_case();
     external_cases();
