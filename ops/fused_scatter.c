@@ -63,10 +63,12 @@ typedef struct fs_job {
 #define FS_STEP(T, st, V, N, W)                                                            \
     do {                                                                                   \
         switch ((st)->op * 2 + (st)->operand_first) {                                      \
-        case OSC_FS_ADD * 2: case OSC_FS_ADD * 2 + 1: FS_FOR(V, N, (T)((V)[i] + (W)))      \
+        case OSC_FS_ADD * 2: FS_FOR(V, N, (T)((V)[i] + (W)))                               \
+        case OSC_FS_ADD * 2 + 1: FS_FOR(V, N, (T)((W) + (V)[i]))                           \
         case OSC_FS_SUB * 2: FS_FOR(V, N, (T)((V)[i] - (W)))                               \
         case OSC_FS_SUB * 2 + 1: FS_FOR(V, N, (T)((W) - (V)[i]))                           \
-        case OSC_FS_MUL * 2: case OSC_FS_MUL * 2 + 1: FS_FOR(V, N, (T)((V)[i] * (W)))      \
+        case OSC_FS_MUL * 2: FS_FOR(V, N, (T)((V)[i] * (W)))                               \
+        case OSC_FS_MUL * 2 + 1: FS_FOR(V, N, (T)((W) * (V)[i]))                           \
         case OSC_FS_DIV * 2: FS_FOR(V, N, (T)((V)[i] / (W)))                               \
         default: FS_FOR(V, N, (T)((W) / (V)[i]))                                           \
         }                                                                                  \
@@ -101,10 +103,12 @@ typedef struct fs_job {
             } else if (p->n_steps == 1 && s0->read == OSC_FS_ROW) {                        \
                 const T w = ((const T *)(const void *)j->opnd[0])[e * s0->estride];        \
                 switch (s0->op * 2 + s0->operand_first) {                                  \
-                case OSC_FS_ADD * 2: case OSC_FS_ADD * 2 + 1: FS_ROW_LOOP(T, RED, xr[i] + w); break; \
+                case OSC_FS_ADD * 2: FS_ROW_LOOP(T, RED, xr[i] + w); break;                \
+                case OSC_FS_ADD * 2 + 1: FS_ROW_LOOP(T, RED, w + xr[i]); break;            \
                 case OSC_FS_SUB * 2: FS_ROW_LOOP(T, RED, xr[i] - w); break;                \
                 case OSC_FS_SUB * 2 + 1: FS_ROW_LOOP(T, RED, w - xr[i]); break;            \
-                case OSC_FS_MUL * 2: case OSC_FS_MUL * 2 + 1: FS_ROW_LOOP(T, RED, xr[i] * w); break; \
+                case OSC_FS_MUL * 2: FS_ROW_LOOP(T, RED, xr[i] * w); break;                \
+                case OSC_FS_MUL * 2 + 1: FS_ROW_LOOP(T, RED, w * xr[i]); break;            \
                 case OSC_FS_DIV * 2: FS_ROW_LOOP(T, RED, xr[i] / w); break;                \
                 default: FS_ROW_LOOP(T, RED, w / xr[i]); break;                            \
                 }                                                                          \

@@ -21,11 +21,3 @@ if(TARGET onnx-scatter)
     "${CMAKE_CURRENT_SOURCE_DIR}/models")
   set_tests_properties(fusion_exact PROPERTIES LABELS "cli;fusion" TIMEOUT 300)
 endif()
-
-# A known bug of the fused kernel, expected to fail (test_fusion.c, k_zero_row_cases): rows of
-# zero elements with an out-of-range destination fail fused and run unfused. The entry passes
-# while the failure is exactly that one; once fixed it fails: make the cases regular ones.
-add_test(NAME test_fusion_known_bug_zero_row COMMAND test_fusion)
-set_tests_properties(test_fusion_known_bug_zero_row PROPERTIES LABELS "unit;fusion"
-  ENVIRONMENT "OSC_FUSION_KNOWN_ISSUES=zero_row"
-  PASS_REGULAR_EXPRESSION "zero_row_row_scatter_dst_out_of_range \\(fusion on, 1 thread\\): run failed: node 'scatter' \\(RowScatter-1\\): input 1 'indices' \\(dst_col\\) flat position 1: value 9 is out of range")
