@@ -10,7 +10,8 @@ set(OSC_DEBIAN_NODE_TESTS_DIR "/usr/share/libonnx-testdata/data/node" CACHE PATH
 set(_tools "${PROJECT_SOURCE_DIR}/tools")
 add_library(osc_cli_core STATIC "${_tools}/compare.c" "${_tools}/elem.c" "${_tools}/encode.c"
   "${_tools}/numfmt.c" "${_tools}/print.c" "${_tools}/npy.c" "${_tools}/literal.c"
-  "${_tools}/json.c" "${_tools}/usage.c" "${_tools}/random.c" "${_tools}/shapes.c")
+  "${_tools}/json.c" "${_tools}/usage.c" "${_tools}/random.c" "${_tools}/ranges.c"
+  "${_tools}/shapes.c")
 target_link_libraries(osc_cli_core PRIVATE onnxscatter osc_flags)
 target_include_directories(osc_cli_core PUBLIC "${_tools}")
 foreach(_t compare print npy literal random)
@@ -59,7 +60,7 @@ add_executable(gen_cli_models cli/gen_cli_models.c)
 target_link_libraries(gen_cli_models PRIVATE onnxscatter osc_test_support osc_flags)
 add_executable(json_query cli/json_query.c)
 target_link_libraries(json_query PRIVATE osc_flags)
-foreach(_s inputs json bench testcmd docs limits versions hardening)
+foreach(_s inputs json bench testcmd docs limits versions hardening random)
   add_test(NAME cli_${_s} COMMAND ${OSC_SH} "${_cli}/${_s}.sh" $<TARGET_FILE:onnx-scatter>
     "${CMAKE_CURRENT_BINARY_DIR}/cli_${_s}" $<TARGET_FILE:gen_cli_models> $<TARGET_FILE:json_query>
     "${PROJECT_SOURCE_DIR}")

@@ -311,22 +311,29 @@ int cli_shapes_propagate(cli_shapes *s, const osc_model *m);
 /* "[2, 3] [1, 2] [1, 2] -> [2, 3]" for node i ("?" where unknown, "-" for omitted inputs). */
 void cli_shapes_node(const cli_shapes *s, const osc_model *m, size_t node, char *buf, size_t size);
 
-/* ---- Random inputs (random.c). ---- */
-typedef struct cli_irange { /* valid values of an index input */
-    int set;      /* some node reads this input as indices */
+/* ---- Random inputs (random.c, ranges.c). ---- */
+typedef struct cli_irange { /* the values --random may draw for an integer input */
+    int set;      /* some node constrains this input */
     int k;        /* 0: each element in [lo[0], hi[0]]; else tuples of k (the last dim) */
     int64_t lo[OSC_MAX_RANK], hi[OSC_MAX_RANK];
     int distinct; /* ScatterND with reduction none: no repeated tuple when there is room */
+    int none;     /* a reader no random value satisfies: why says which and why */
+    char why[700];
+    char lo_by[700], hi_by[700]; /* the readers that set the lowest and highest bounds */
 } cli_irange;
-/* Fills ranges[i] (osc_model_input order) for inputs read as indices by Scatter,
- * ScatterElements, GatherElements (input 1), ScatterND, GatherND (input 1) and TensorScatter
- * (write_indices, input 2), from the value shapes in sh. */
+/* Fills ranges[i] (osc_model_input order) for the integer inputs: each is followed through the
+ * ops that pass values on (Unsqueeze, Reshape, Cast, Concat, Identity, Expand, ...) to the nodes
+ * that read it as indices, positions or shapes (ranges.c says which and what they accept), and
+ * gets the intersection. Shapes from sh (the bound inputs, cli_shapes_propagate), else from
+ * osc_model_value. The model should be loaded with opts.no_fusion (fused nodes are not read).
+ * Nonzero when out of memory. */
 int cli_index_ranges(const osc_model *m, const cli_shapes *sh, cli_irange *ranges);
 /* Bytes cli_random_fill needs after the elements (strings). */
 size_t cli_random_extra(int32_t dtype, int64_t count);
-/* Fills the allocated tensor t (graph input number `input`) from seed: indices within r when
- * r->set; else floats in [-1, 1), integers in [-100, 100] ([0, 100] unsigned), bools, short
- * lowercase strings. Nonzero with msg when no index value is valid. */
+/* Fills the allocated tensor t (graph input number `input`) from seed: integers within r when
+ * r->set (clamped to the dtype); else floats in [-1, 1), integers in [-100, 100] ([0, 100]
+ * unsigned), bools, short lowercase strings. Nonzero with msg when no value is valid (r->none,
+ * or an empty range: msg names the readers). */
 int cli_random_fill(osc_tensor *t, const cli_irange *r, uint64_t seed, size_t input, char *msg,
                     size_t msg_size);
 
@@ -337,6 +344,11 @@ typedef struct cli_input_opts {
     cli_strlist dims;          /* --dim NAME=SIZE, as given */
     int random;                /* --random [SEED] */
     uint64_t seed;
+    const char *save_dir;      /* --save-inputs DIR */
+    /* set by the command before cli_inputs_load: the model's file and load options (--random
+     * reads the graph as written, without fusion, from a second load) */
+    const char *model_path;
+    osc_options model_opts;
 } cli_input_opts;
 /* Parses argv[*i] when it is --input/-i, --dim or --random (advancing *i over its value):
  * returns CLI_OK or an exit code after printing the error; -1 when it is none of them. */

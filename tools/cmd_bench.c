@@ -209,7 +209,9 @@ static int bench_model(const bench_args *a) {
     opts.profile = a->profile;
     osc_status ost = osc_model_load_file(path, &opts, &m, msg, sizeof msg);
     if (ost != OSC_OK) return cli_error("cannot load '%s' (%s): %s", path, osc_status_name(ost), msg);
-    int rc = cli_inputs_load(m, &a->in, cli_byte_limit(&opts), "bench", &in);
+    cli_input_opts io = a->in;
+    io.model_path = path, io.model_opts = opts;
+    int rc = cli_inputs_load(m, &io, cli_byte_limit(&opts), "bench", &in);
     if (rc == CLI_OK) rc = osc_session_create(m, &s) == OSC_OK ? CLI_OK : cli_error("out of memory");
     if (rc == CLI_OK) rc = cli_inputs_bind(m, s, &in);
     if (rc == CLI_OK && time_runs(m, s, a, &t, msg, sizeof msg) != CLI_OK) rc = cli_error("%s", msg);

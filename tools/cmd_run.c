@@ -204,6 +204,7 @@ int cmd_run(int argc, char **argv) {
         if (st != OSC_OK)
             rc = cli_error("cannot load '%s' (%s): %s", a.model, osc_status_name(st), msg);
     }
+    a.in.model_path = a.model, a.in.model_opts = a.opts;
     if (rc == CLI_OK) rc = cli_inputs_load(m, &a.in, cli_byte_limit(&a.opts), "run", &in);
     if (rc == CLI_OK) rc = run_model(m, &a, &in);
     /* after a successful run only: a failure stays one line on stderr */
