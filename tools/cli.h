@@ -82,6 +82,12 @@ void usage_runtime(FILE *f);
  * 0 for none. The CLI holds what it reads and makes to the same limit: each input file, and
  * all the inputs of one run together. */
 uint64_t cli_byte_limit(const osc_options *opts);
+/* The model's load warnings (deprecated ops, a stale declared output shape, a newer opset or IR
+ * version), each on one stderr line "onnx-scatter: warning: [WHERE: ]MESSAGE" (where may be
+ * NULL), in the order the library gives them. Commands call it once per model. */
+void cli_print_warnings(const osc_model *m, const char *where);
+/* ,"warnings":[...] (always, [] when there are none). */
+void cli_json_warnings(FILE *f, const osc_model *m);
 
 /* ---- Files (fileio.c). On failure they return nonzero and write a one-line message naming
  * the path and the reason into msg. ---- */

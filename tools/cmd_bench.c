@@ -226,6 +226,7 @@ static int bench_model(const bench_args *a) {
                (int)osc_session_threads(s), (int)requested(a), (long long)a->runs,
                (long long)a->warmup, st.median, st.min, st.max);
         if (in.random) printf(",\"seed\":%llu", (unsigned long long)in.seed);
+        cli_json_warnings(stdout, m);
         if (a->profile) json_profile(m, &sh, &st);
         fputs("}\n", stdout);
     } else if (rc == CLI_OK) {
@@ -242,6 +243,7 @@ static int bench_model(const bench_args *a) {
         printf("\n  min %s   median %s   max %s\n", lo, mid, hi);
         if (a->profile) print_profile(m, &sh, &st, t.runs);
     }
+    if (rc == CLI_OK) cli_print_warnings(m, NULL);
     free(st.node_ms);
     timings_free(&t);
     cli_shapes_free(&sh);
@@ -334,8 +336,10 @@ static int bench_case(const bench_args *a, const char *dir, char *msg, size_t ms
         fputs(",\"error\":", stdout);
         cli_json_str(stdout, msg);
     }
+    if (m) cli_json_warnings(stdout, m);
     fputs("}\n", stdout);
     fflush(stdout);
+    if (m) cli_print_warnings(m, name);
     free(st.node_ms);
     timings_free(&t);
     cli_shapes_free(&sh);

@@ -136,6 +136,7 @@ static void print_json(const osc_model *m, const run_args *a, const cli_inputs *
     if (in->random) printf(",\"seed\":%llu", (unsigned long long)in->seed);
     fputs(",\"inputs\":", stdout);
     cli_inputs_json(stdout, m, in);
+    cli_json_warnings(stdout, m);
     fputs(",\"outputs\":[", stdout);
     for (size_t k = 0; k < n; k++) {
         osc_value_desc d;
@@ -208,9 +209,7 @@ int cmd_run(int argc, char **argv) {
     if (rc == CLI_OK) rc = cli_inputs_load(m, &a.in, cli_byte_limit(&a.opts), "run", &in);
     if (rc == CLI_OK) rc = run_model(m, &a, &in);
     /* after a successful run only: a failure stays one line on stderr */
-    for (size_t i = 0; rc == CLI_OK && i < osc_model_warning_count(m); i++)
-        fputs("onnx-scatter: warning: ", stderr), cli_text_put(stderr, osc_model_warning(m, i)),
-            fputc('\n', stderr);
+    if (rc == CLI_OK) cli_print_warnings(m, NULL);
     cli_inputs_free(&in);
     if (m) osc_model_free(m);
     cli_input_opts_free(&a.in);

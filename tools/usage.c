@@ -93,7 +93,8 @@ void usage_run(FILE *f) {
           "                          note on stderr)\n"
           "  --json                  print one JSON object instead: model, threads,\n"
           "                          run_ms, seed (with --random), inputs [{name, dtype,\n"
-          "                          shape, source}], outputs [{name, dtype, shape, data}]\n"
+          "                          shape, source}], warnings (the model's, as text),\n"
+          "                          outputs [{name, dtype, shape, data}]\n"
           "                          with data as nested lists (NaN/inf as \"nan\", \"inf\",\n"
           "                          \"-inf\"; complex as [re, im]), files (with -o)\n"
           "\n",
@@ -118,7 +119,7 @@ void usage_bench(FILE *f) {
           "them: its inputs come from test_data_set_0, and each case prints one JSON line\n"
           "for scripts that compare runtimes:\n"
           "  {\"case\":..,\"impl\":\"onnx-scatter\",\"threads\":..,\"runs\":..,\"median_ms\":..,\n"
-          "   \"min_ms\":..,\"max_ms\":..,\"max_abs_err\":..}\n"
+          "   \"min_ms\":..,\"max_ms\":..,\"max_abs_err\":..,\"warnings\":[..]}\n"
           "max_abs_err is the largest |got - expected| over all outputs of the last run;\n"
           "null, with \"mismatch\", when an output differs in dtype, shape, or by NaN or a\n"
           "string. A case that fails prints {\"case\",\"impl\",\"threads\",\"error\"} and exit\n"
@@ -131,7 +132,7 @@ void usage_bench(FILE *f) {
           "                          shapes, median time and share of the median run\n"
           "  --json                  MODEL: one JSON object (model, impl, threads,\n"
           "                          threads_requested, runs, warmup, median_ms, min_ms,\n"
-          "                          max_ms, nodes with --profile)\n"
+          "                          max_ms, warnings, nodes with --profile)\n"
           "\n",
           f);
     usage_inputs(f);
@@ -160,8 +161,8 @@ void usage_test(FILE *f) {
           "  --rtol R, --atol A      float tolerance (default 1e-3 and 1e-7)\n"
           "  --json                  print {\"tests\":[{name, path, status (pass, fail,\n"
           "                          skip), message, ops (the model's op types, when it\n"
-          "                          loaded), ms}], passed, failed, skipped, jobs, rtol,\n"
-          "                          atol}, one test per line\n"
+          "                          loaded), warnings (its load warnings), ms}], passed,\n"
+          "                          failed, skipped, jobs, rtol, atol}, one test per line\n"
           "  --progress              show the progress line on stderr even when it is not\n"
           "                          a terminal (default: on a terminal, over 36 folders)\n"
           "  --no-progress           never show it\n"

@@ -420,6 +420,53 @@ static void walk_models(void) {
     write_model("ident.onnx", mw);
 }
 
+/* Models that load with warnings (warnings.sh): a deprecated Scatter-11, also as a node-test
+ * folder warncases/test_scatter11; an output declared [2, 4] that the graph computes [2, 3]. */
+static void warning_models(void) {
+    const int64_t dd[2] = {1, 5}, di[2] = {1, 2};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 11);
+    osc_mw_input(mw, "data", OSC_FLOAT, 2, dd, NULL);
+    osc_mw_input(mw, "indices", OSC_INT64, 2, di, NULL);
+    osc_mw_input(mw, "updates", OSC_FLOAT, 2, di, NULL);
+    const char *in[3] = {"data", "indices", "updates"}, *out[1] = {"y"};
+    osc_mw_attr_int(mw, osc_mw_node(mw, "Scatter", "old", 3, in, 1, out), "axis", 1);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, dd, NULL);
+    write_model("scatter11.onnx", mw);
+    static const char *const dirs[3] = {"warncases", "warncases/test_scatter11",
+                                        "warncases/test_scatter11/test_data_set_0"};
+    char src[1100];
+    for (int k = 0; k < 3; k++) {
+        snprintf(src, sizeof src, "%s/%s", g_dir, dirs[k]);
+        mkdir(src, 0755);
+    }
+    snprintf(src, sizeof src, "%s/scatter11.onnx", g_dir);
+    FILE *f = fopen(src, "rb");
+    unsigned char buf[4096];
+    size_t len = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f) fclose(f);
+    write_file("warncases/test_scatter11/model.onnx", buf, len);
+    const float x[5] = {1, 2, 3, 4, 5}, u[2] = {1.5f, 2.5f}, y[5] = {1, 1.5f, 3, 2.5f, 5};
+    const int64_t idx[2] = {1, 3};
+    osc_tensor t = {.dtype = OSC_FLOAT, .rank = 2, .dims = {1, 5}, .data = (void *)x, .nbytes = 20};
+    write_pb("warncases/test_scatter11/test_data_set_0/input_0.pb", "data", &t);
+    osc_tensor ti = {.dtype = OSC_INT64, .rank = 2, .dims = {1, 2}, .data = (void *)idx, .nbytes = 16};
+    write_pb("warncases/test_scatter11/test_data_set_0/input_1.pb", "indices", &ti);
+    osc_tensor tu = {.dtype = OSC_FLOAT, .rank = 2, .dims = {1, 2}, .data = (void *)u, .nbytes = 8};
+    write_pb("warncases/test_scatter11/test_data_set_0/input_2.pb", "updates", &tu);
+    t.data = (void *)y;
+    write_pb("warncases/test_scatter11/test_data_set_0/output_0.pb", "y", &t);
+
+    const int64_t d23[2] = {2, 3}, d24[2] = {2, 4};
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", OSC_FLOAT, 2, d23, NULL);
+    const char *ix[1] = {"x"}, *iy[1] = {"y"};
+    osc_mw_node(mw, "Identity", "id", 1, ix, 1, iy);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, d24, NULL);
+    write_model("stale_shape.onnx", mw);
+}
+
 /* NAME (under cases/ or errcases/): a node-test folder of ge_float/ge_int64 with its expected
  * output scaled; bad_index puts an out-of-range index into input_1.pb. */
 static void node_case(const char *name, int32_t dtype, double scale, int bad_index) {
@@ -471,6 +518,7 @@ int main(int argc, char **argv) {
     version_models();
     hostile_models();
     walk_models();
+    warning_models();
     node_case("cases/test_ge_float", OSC_FLOAT, 1.0, 0);
     node_case("cases/test_ge_int64", OSC_INT64, 1.0, 0);
     node_case("cases/test_ge_close", OSC_FLOAT, 1.01, 0); /* passes only with --rtol >= 0.01 */
