@@ -133,6 +133,8 @@ void cli_strlist_free(cli_strlist *l);
 /* Adds the node-test folders of PATH to l: PATH itself when it holds model.onnx, else each direct
  * subfolder holding model.onnx. Returns 0, or nonzero with a message when PATH is neither. */
 int cli_find_tests(const char *path, cli_strlist *l, char *msg, size_t msg_size);
+/* Keeps the folders whose last path component matches one of the globs (fnmatch). */
+void cli_filter_tests(const cli_strlist *filters, cli_strlist *dirs);
 /* Sorts test folders by their last path component, then by full path. */
 void cli_sort_tests(cli_strlist *l);
 /* Adds the test_data_set_N subfolders of dir to l in increasing N. */
@@ -258,6 +260,9 @@ void cli_format_scalar(const osc_tensor *t, int64_t i, char *buf, size_t size);
 /* "[2, 3]" or "[N, 3]" (symbolic dims by name, unknown as ?) or "?" for unknown rank. */
 void cli_format_shape(int32_t rank, const int64_t *dims, const char *const *dim_names, char *buf,
                       size_t size);
+/* How the CLI names node i of a model: its name (escaped), or "#INDEX OP" when the model
+ * leaves it unnamed, the library's spelling ("node #12 ScatterND (ScatterND-11): ..."). */
+const char *cli_node_label(const osc_node_desc *d, size_t i, char *buf, size_t size);
 /* The values as numpy's print(array) shows them, in a malloc'ed string (no final newline);
  * tensors with more than max_elems elements show 3 items at each end of each long dim around
  * "...". Nonzero when out of memory. */

@@ -1,7 +1,6 @@
 /* cmd_test.c: `onnx-scatter test PATH...`: runs ONNX node-test folders and checks every output. */
 /* Folders run in parallel with -j N (a model and its sessions per folder; the library keeps no
  * global state), and their lines are printed in sorted order as they finish. */
-#include <fnmatch.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,21 +254,6 @@ static void run_all(const test_opts *o, const cli_strlist *dirs, tally *t) {
     free(th);
 }
 
-/* Keeps the folders whose name matches one of the --filter globs. */
-static void apply_filters(const cli_strlist *filters, cli_strlist *dirs) {
-    size_t kept = 0;
-    for (size_t i = 0; i < dirs->count; i++) {
-        char name[256];
-        int match = 0;
-        cli_basename(dirs->items[i], name, sizeof name);
-        for (size_t f = 0; f < filters->count && !match; f++)
-            match = fnmatch(filters->items[f], name, 0) == 0;
-        if (match) dirs->items[kept++] = dirs->items[i];
-        else free(dirs->items[i]);
-    }
-    dirs->count = kept;
-}
-
 static int parse_test_args(int argc, char **argv, test_opts *o, cli_strlist *paths) {
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -320,7 +304,7 @@ int cmd_test(int argc, char **argv) {
     for (size_t i = 0; i < paths.count && rc == CLI_OK; i++)
         if (cli_find_tests(paths.items[i], &dirs, msg, sizeof msg)) rc = cli_error("%s", msg);
     if (rc == CLI_OK && o.filters.count) {
-        apply_filters(&o.filters, &dirs);
+        cli_filter_tests(&o.filters, &dirs);
         if (!dirs.count)
             rc = cli_error("no node-test folder matches --filter '%s'%s: check the pattern "
                            "(it matches folder names, e.g. 'test_scatter*')",

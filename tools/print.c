@@ -11,6 +11,13 @@
 #define EDGE_ITEMS 3
 #define LINE_WIDTH 75
 
+const char *cli_node_label(const osc_node_desc *d, size_t i, char *buf, size_t size) {
+    if (d->name && d->name[0]) return cli_esc(d->name, buf, size);
+    char op[200];
+    snprintf(buf, size, "#%zu %s", i, cli_esc(d->op_type, op, sizeof op));
+    return buf;
+}
+
 void cli_format_shape(int32_t rank, const int64_t *dims, const char *const *dim_names, char *buf,
                       size_t size) {
     size_t o = 0;

@@ -467,6 +467,53 @@ static void warning_models(void) {
     write_model("stale_shape.onnx", mw);
 }
 
+/* For bench --profile (profile.sh): x [8, 4] -> an unnamed Mul -> a; a Constant [5, 4]
+ * (folded at load); idx [5] -> Unsqueeze -> Expand -> GatherElements(a, axis 0), which the
+ * fusion pass turns into a RowGather. And skipcases/: a node-test folder whose model uses an op
+ * this build lacks (Conv), next to one that runs. */
+static void profile_models(void) {
+    const int64_t dx[2] = {8, 4}, di[1] = {5}, shape[2] = {5, 4}, ax[1] = {1};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", OSC_FLOAT, 2, dx, NULL);
+    osc_mw_input(mw, "idx", OSC_INT64, 1, di, NULL);
+    init_ints(mw, "ax", 1, ax, 1);
+    osc_tensor st = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = (void *)shape, .nbytes = 16};
+    const char *xx[2] = {"x", "x"}, *ao[1] = {"a"}, *co[1] = {"shape"};
+    osc_mw_node(mw, "Mul", NULL, 2, xx, 1, ao);
+    osc_mw_attr_tensor(mw, osc_mw_node(mw, "Constant", "const", 0, NULL, 1, co), "value", &st);
+    const char *u[2] = {"idx", "ax"}, *uo[1] = {"u"}, *e[2] = {"u", "shape"}, *eo[1] = {"e"};
+    osc_mw_node(mw, "Unsqueeze", "unsq", 2, u, 1, uo);
+    osc_mw_node(mw, "Expand", "expand", 2, e, 1, eo);
+    const char *g[2] = {"a", "e"}, *go[1] = {"y"};
+    osc_mw_attr_int(mw, osc_mw_node(mw, "GatherElements", "rows", 2, g, 1, go), "axis", 0);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, shape, NULL);
+    write_model("chain.onnx", mw);
+
+    static const char *const dirs[3] = {"skipcases", "skipcases/test_conv",
+                                        "skipcases/test_conv/test_data_set_0"};
+    char path[1100];
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/%s", g_dir, dirs[k]);
+        mkdir(path, 0755);
+    }
+    const int64_t d4[4] = {1, 1, 2, 2};
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", OSC_FLOAT, 4, d4, NULL);
+    osc_mw_input(mw, "w", OSC_FLOAT, 4, d4, NULL);
+    const char *ci[2] = {"x", "w"}, *cy[1] = {"y"};
+    osc_mw_node(mw, "Conv", NULL, 2, ci, 1, cy);
+    osc_mw_output(mw, "y", OSC_FLOAT, 4, (const int64_t[4]){1, 1, 1, 1}, NULL);
+    write_model("skipcases/test_conv/model.onnx", mw);
+    const float v[4] = {1, 2, 3, 4}, y1[1] = {30};
+    osc_tensor t = {.dtype = OSC_FLOAT, .rank = 4, .dims = {1, 1, 2, 2}, .data = (void *)v, .nbytes = 16};
+    write_pb("skipcases/test_conv/test_data_set_0/input_0.pb", "x", &t);
+    write_pb("skipcases/test_conv/test_data_set_0/input_1.pb", "w", &t);
+    osc_tensor ty = {.dtype = OSC_FLOAT, .rank = 4, .dims = {1, 1, 1, 1}, .data = (void *)y1, .nbytes = 4};
+    write_pb("skipcases/test_conv/test_data_set_0/output_0.pb", "y", &ty);
+}
+
 /* NAME (under cases/ or errcases/): a node-test folder of ge_float/ge_int64 with its expected
  * output scaled; bad_index puts an out-of-range index into input_1.pb. */
 static void node_case(const char *name, int32_t dtype, double scale, int bad_index) {
@@ -519,6 +566,7 @@ int main(int argc, char **argv) {
     hostile_models();
     walk_models();
     warning_models();
+    profile_models();
     node_case("cases/test_ge_float", OSC_FLOAT, 1.0, 0);
     node_case("cases/test_ge_int64", OSC_INT64, 1.0, 0);
     node_case("cases/test_ge_close", OSC_FLOAT, 1.01, 0); /* passes only with --rtol >= 0.01 */
@@ -526,5 +574,6 @@ int main(int argc, char **argv) {
     node_case("cases/misc_ge_float", OSC_FLOAT, 1.0, 0);
     node_case("errcases/test_ge_badindex", OSC_FLOAT, 1.0, 1);
     node_case("errcases/test_ge_ok", OSC_FLOAT, 1.0, 0);
+    node_case("skipcases/test_ge_float", OSC_FLOAT, 1.0, 0);
     return g_failed;
 }
