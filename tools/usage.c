@@ -198,8 +198,11 @@ void usage_info(FILE *f) {
           "       onnx-scatter info --ops [--json]\n"
           "\n"
           "Shows the IR version, opsets, inputs and outputs (dtypes, shapes, symbolic dims\n"
-          "by name), each node with the kernel version it resolved to, the arena size and\n"
-          "the model's warnings.\n"
+          "by name), each node with the kernel version it resolved to and its attributes,\n"
+          "what load did to it (folded at load: computed once from constants, its outputs\n"
+          "shown as the constants they became; fused: the nodes a fused node replaced),\n"
+          "the arena size and the model's warnings. A node the model leaves unnamed is\n"
+          "#INDEX OP, as in every message.\n"
           "\n"
           "  --ops                   list the operator versions this build implements (the\n"
           "                          kernel registry): op, the opsets each kernel serves,\n"
@@ -212,8 +215,9 @@ void usage_info(FILE *f) {
           "                          [{domain, version}], inputs and outputs [{name, dtype,\n"
           "                          shape (symbolic dims by name, unknown ones null),\n"
           "                          has_default}], nodes [{index, name, op_type, domain,\n"
-          "                          opset, kernel_version, inputs, outputs}], arena_bytes,\n"
-          "                          warnings\n"
+          "                          opset, kernel_version, inputs, outputs, folded,\n"
+          "                          attributes {name: value; a tensor as {dtype, shape}},\n"
+          "                          fused}], arena_bytes, warnings\n"
           "\n",
           f);
     usage_runtime(f);

@@ -490,6 +490,18 @@ static void profile_models(void) {
     osc_mw_output(mw, "y", OSC_FLOAT, 2, shape, NULL);
     write_model("chain.onnx", mw);
 
+    /* unnamed nodes: Identity, then GatherElements(axis 1, reduction-free) reading its output */
+    const int64_t d23[2] = {2, 3};
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "data", OSC_FLOAT, 2, d23, NULL);
+    osc_mw_input(mw, "indices", OSC_INT64, 2, d23, NULL);
+    const char *ii[1] = {"data"}, *io[1] = {"d2"}, *gi2[2] = {"d2", "indices"}, *gy[1] = {"y"};
+    osc_mw_node(mw, "Identity", NULL, 1, ii, 1, io);
+    osc_mw_attr_int(mw, osc_mw_node(mw, "GatherElements", NULL, 2, gi2, 1, gy), "axis", 1);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, d23, NULL);
+    write_model("unnamed.onnx", mw);
+
     static const char *const dirs[3] = {"skipcases", "skipcases/test_conv",
                                         "skipcases/test_conv/test_data_set_0"};
     char path[1100];
