@@ -90,13 +90,27 @@ void usage_run(FILE *f) {
           "                          written (a symlink there is replaced, not followed)\n"
           "  --format npy|pb         file format for --output-dir (default npy; outputs\n"
           "                          numpy cannot hold, e.g. bfloat16, go to .pb with a\n"
-          "                          note on stderr)\n"
+          "                          note on stderr); without -o a usage error\n"
+          "  -O, --output NAME       print (and write, with -o) only output NAME;\n"
+          "                          repeatable; an unknown NAME is a usage error listing\n"
+          "                          the outputs\n"
+          "  --dump DIR              also write every value the run computes to DIR as\n"
+          "                          NAME.npy ('/' in NAME becomes '_'; .pb when numpy\n"
+          "                          cannot hold it; ~2 added when two names give one\n"
+          "                          file), the values folded at load included, and\n"
+          "                          DIR/dump.txt listing file, value, dtype, shape and\n"
+          "                          node: for comparing an exported graph with its\n"
+          "                          framework, value by value. Loads the graph as\n"
+          "                          written (--no-fusion), so every value it names\n"
+          "                          exists. When a node fails, the values computed\n"
+          "                          before it are written\n"
           "  --json                  print one JSON object instead: model, threads,\n"
           "                          run_ms, seed (with --random), inputs [{name, dtype,\n"
           "                          shape, source}], warnings (the model's, as text),\n"
           "                          outputs [{name, dtype, shape, data}]\n"
           "                          with data as nested lists (NaN/inf as \"nan\", \"inf\",\n"
-          "                          \"-inf\"; complex as [re, im]), files (with -o)\n"
+          "                          \"-inf\"; complex as [re, im]), files (with -o),\n"
+          "                          dump (with --dump)\n"
           "\n",
           f);
     usage_runtime(f);
@@ -104,7 +118,8 @@ void usage_run(FILE *f) {
           "examples:\n"
           "  onnx-scatter run model.onnx data.npy '[[1,0],[2,1]]' updates.npy\n"
           "  onnx-scatter run model.onnx --input data=x.npy --random 7 --dim N=4\n"
-          "  onnx-scatter run model.onnx input_0.pb input_1.pb input_2.pb -o out\n",
+          "  onnx-scatter run model.onnx input_0.pb input_1.pb input_2.pb -o out\n"
+          "  onnx-scatter run model.onnx --random -O y --dump values\n",
           f);
 }
 
