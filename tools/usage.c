@@ -188,14 +188,31 @@ void usage_test(FILE *f) {
           "  PASS NAME | FAIL NAME: first mismatch or error | SKIP NAME: unsupported op\n"
           "then 'N passed, N failed, N skipped'. Exit status 1 when a test failed.\n"
           "\n"
+          "Debian's ONNX 1.12 node tests (/usr/share/libonnx-testdata/data/node) have\n"
+          "three tests whose expected data predates today's spec and that therefore FAIL\n"
+          "here: test_cast_FLOAT_to_BFLOAT16 (ONNX 1.12 made its bfloat16 data by\n"
+          "truncating; the spec, ONNX 1.23's data and this runtime round to nearest\n"
+          "even) and test_castlike_BFLOAT16_to_FLOAT_expanded,\n"
+          "test_castlike_FLOAT_to_BFLOAT16_expanded (their data gives a [1] tensor to an\n"
+          "input the model declares [3, 4]). The source tree lists them, with these\n"
+          "reasons, in tests/cli/known-fail-debian-1.12.txt, the file ctest passes to\n"
+          "--known-fail; give it too and the run exits 0.\n"
+          "\n"
           "options:\n"
           "  -f, --filter GLOB       only folders whose name matches GLOB (repeatable)\n"
           "  -j, --jobs N            run N folders at a time (output order unchanged)\n"
           "  --rtol R, --atol A      float tolerance (default 1e-3 and 1e-7)\n"
+          "  --known-fail FILE       FILE lists tests expected to fail, one name or glob\n"
+          "                          per line ('#' starts a comment: say why there).\n"
+          "                          Such a failure prints 'KNOWN NAME: ...' and does\n"
+          "                          not fail the run; the summary adds 'N known\n"
+          "                          failures'; a listed test that passes is a PASS\n"
+          "                          with a note on stderr\n"
           "  --json                  print {\"tests\":[{name, path, status (pass, fail,\n"
-          "                          skip), message, ops (the model's op types, when it\n"
-          "                          loaded), warnings (its load warnings), ms}], passed,\n"
-          "                          failed, skipped, jobs, rtol, atol}, one test per line\n"
+          "                          skip, known_fail), message, ops (the model's op\n"
+          "                          types, when it loaded), warnings (its load\n"
+          "                          warnings), ms}], passed, failed, skipped,\n"
+          "                          known_failed, jobs, rtol, atol}, one test per line\n"
           "  --progress              show the progress line on stderr even when it is not\n"
           "                          a terminal (default: on a terminal, over 36 folders)\n"
           "  --no-progress           never show it\n"
@@ -203,8 +220,10 @@ void usage_test(FILE *f) {
           f);
     usage_runtime(f);
     fputs("\n"
-          "example:\n"
-          "  onnx-scatter test /usr/share/libonnx-testdata/data/node -f 'test_scatter*'\n",
+          "examples:\n"
+          "  onnx-scatter test /usr/share/libonnx-testdata/data/node -f 'test_scatter*'\n"
+          "  onnx-scatter test /usr/share/libonnx-testdata/data/node -j 2 \\\n"
+          "      --known-fail tests/cli/known-fail-debian-1.12.txt\n",
           f);
 }
 
