@@ -87,8 +87,11 @@ static void narrow(cli_irange *r, int c_lo, int c_hi, int64_t lo, int64_t hi, co
     }
     if (c_lo < 0 || !r->k) c_lo = 0, c_hi = comps - 1;
     for (int j = c_lo; j <= c_hi && j < comps; j++) {
-        if (lo > r->lo[j]) r->lo[j] = lo, snprintf(r->lo_by, sizeof r->lo_by, "%s", who);
-        if (hi < r->hi[j]) r->hi[j] = hi, snprintf(r->hi_by, sizeof r->hi_by, "%s", who);
+        /* (messages longer than the fields are cut) */
+        if (lo > r->lo[j])
+            r->lo[j] = lo, snprintf(r->lo_by, sizeof r->lo_by, "%.*s", (int)sizeof r->lo_by - 1, who);
+        if (hi < r->hi[j])
+            r->hi[j] = hi, snprintf(r->hi_by, sizeof r->hi_by, "%.*s", (int)sizeof r->hi_by - 1, who);
     }
 }
 
@@ -96,7 +99,7 @@ static void narrow(cli_irange *r, int c_lo, int c_hi, int64_t lo, int64_t hi, co
 static void refuse(cli_irange *r, const char *why) {
     if (r->none) return;
     r->none = 1;
-    snprintf(r->why, sizeof r->why, "%s", why);
+    snprintf(r->why, sizeof r->why, "%.*s", (int)sizeof r->why - 1, why);
 }
 
 /* Components c_lo..c_hi of index tuples over data dims first.. of `data` (k = the tuples'

@@ -14,9 +14,12 @@ case "$mode" in
   *) tools/setup-deps.sh all ;;
 esac
 jobs="$(nproc)"
+# OSC_NODE_TESTS_DIR (environment): where the ONNX 1.23 node tests are, when not in
+# ../shared/onnx-node-tests (README, "Tests").
 configure() { # build dir, extra cmake flags
   local dir="$1"; shift
-  cmake -S . -B "$dir" -DOSC_WERROR=ON "$@" >/dev/null
+  cmake -S . -B "$dir" -DOSC_WERROR=ON ${OSC_NODE_TESTS_DIR:+"-DOSC_NODE_TESTS_DIR=$OSC_NODE_TESTS_DIR"} \
+    "$@" >/dev/null
 }
 # Every step is chained with &&: `all` calls the stages under ||, where set -e does not apply.
 run() { # build dir, extra cmake flags: build everything, run every test
