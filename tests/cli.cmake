@@ -11,7 +11,8 @@ set(_tools "${PROJECT_SOURCE_DIR}/tools")
 add_library(osc_cli_core STATIC "${_tools}/compare.c" "${_tools}/elem.c" "${_tools}/encode.c"
   "${_tools}/numfmt.c" "${_tools}/print.c" "${_tools}/npy.c" "${_tools}/literal.c"
   "${_tools}/json.c" "${_tools}/usage.c" "${_tools}/random.c" "${_tools}/ranges.c"
-  "${_tools}/shapes.c")
+  "${_tools}/shapes.c" "${_tools}/inputs.c" "${_tools}/fileio.c" "${_tools}/discover.c"
+  "${_tools}/runtime_opts.c" "${_tools}/args.c")
 target_link_libraries(osc_cli_core PRIVATE onnxscatter osc_flags)
 target_include_directories(osc_cli_core PUBLIC "${_tools}")
 foreach(_t compare print npy literal random)
@@ -20,6 +21,11 @@ foreach(_t compare print npy literal random)
   set_tests_properties(test_cli_${_t} PROPERTIES LABELS "unit;cli")
 endforeach()
 target_link_libraries(test_cli_random PRIVATE osc_test_support) # writes models
+# --random on every model of tests/torch and tests/models, seeds 1 to 20, in one process
+osc_unit_test(test_cli_random_models cli/test_cli_random_models.c)
+target_link_libraries(test_cli_random_models PRIVATE osc_cli_core)
+target_compile_definitions(test_cli_random_models PRIVATE OSC_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+set_tests_properties(test_cli_random_models PROPERTIES LABELS "unit;cli;torch")
 
 if(NOT TARGET onnx-scatter)
   return() # OSC_BUILD_TOOLS=OFF: nothing to run these through

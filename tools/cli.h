@@ -54,8 +54,8 @@ int cli_error(const char *fmt, ...)
 size_t cli_text_escape(const char *s, size_t n, char *out, size_t size);
 /* cli_text_escape of a C string (NULL: "(null)") into buf; returns buf, for printf arguments. */
 const char *cli_esc(const char *s, char *buf, size_t size);
-/* What a fused node replaced, escaped: "Gather '/g', Mul '/m', ScatterElements '/s'" ("" for
- * a node the fusion pass did not make). */
+/* What a fused node replaced, escaped: "Gather '/g', Mul '/m', ScatterElements '/s'" (an
+ * unnamed node by its op alone; "" for a node the fusion pass did not make). */
 const char *cli_fused_str(const osc_node_desc *d, char *buf, size_t size);
 /* Writes s escaped to f, whatever its length. */
 void cli_text_put(FILE *f, const char *s);
