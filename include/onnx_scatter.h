@@ -316,6 +316,38 @@ OSC_API osc_status osc_model_node_attr_int(const osc_model *m, size_t i, const c
 OSC_API osc_status osc_model_node_attr_str(const osc_model *m, size_t i, const char *name,
                                            const char **value);
 
+/* One attribute of a node, as the model states it (osc_model_node_attr_at). */
+typedef struct osc_attr_desc {
+    const char *name;
+    int32_t type;           /* ONNX AttributeProto.AttributeType: 1 FLOAT, 2 INT, 3 STRING,
+                             * 4 TENSOR, 6 FLOATS, 7 INTS; other types (STRINGS, GRAPH, ...)
+                             * come with their name and type only */
+    int64_t i;              /* INT */
+    float f;                /* FLOAT */
+    const char *s;          /* STRING: s_len bytes (NUL-terminated too) */
+    size_t s_len;
+    size_t n;               /* elements of ints (INTS) or floats (FLOATS) */
+    const int64_t *ints;
+    const float *floats;
+    const osc_tensor *t;    /* TENSOR (NULL for other types) */
+} osc_attr_desc;
+/* Attributes of node i (0 for a bad index), and attribute k of them (OSC_ERR_ARG when out of
+ * range). A node the fusion pass made keeps its scatter's attributes. Owned by the model. */
+OSC_API size_t osc_model_node_attr_count(const osc_model *m, size_t i);
+OSC_API osc_status osc_model_node_attr_at(const osc_model *m, size_t i, size_t k,
+                                          osc_attr_desc *out);
+
+/* Any value of the graph by name: a graph input or output, an initializer, a node's output.
+ * dtype and shape are the ones inferred at load where they are static (for every value when
+ * every input shape is, else for those folding could work out), otherwise the declared ones
+ * (graph inputs and outputs, value_info; rank -1 when nothing says). OSC_ERR_ARG for a name no
+ * value of the graph has (a value the fusion pass made unneeded is gone). Linear in the values. */
+OSC_API osc_status osc_model_value(const osc_model *m, const char *name, osc_value_desc *out);
+/* The data of a value known at load: an initializer that is not a graph input, or an output of
+ * a node folded at load (osc_node_desc.folded). *out is a view owned by the model. OSC_ERR_ARG
+ * for any other value or an unknown name. */
+OSC_API osc_status osc_model_value_data(const osc_model *m, const char *name, osc_tensor *out);
+
 /* Where a node writes its output, decided at load (osc_model_node_inplace). */
 typedef enum osc_inplace {
     OSC_INPLACE_NONE = 0,         /* into a buffer of its own (arena) */
@@ -420,6 +452,16 @@ OSC_API int32_t osc_session_threads(const osc_session *s);
 /* Nanoseconds node i (osc_model_node order) took in the last run; 0 unless the model was
  * loaded with opts.profile = 1, or for a node that did not run. */
 OSC_API uint64_t osc_session_node_ns(const osc_session *s, size_t node);
+/* Observer of a run: osc_session_run calls it on the calling thread right after each node
+ * that runs (osc_model_node order; folded nodes do not run) has succeeded, with the tensors
+ * the node read (NULL for an omitted input) and wrote. They are views valid during the call
+ * only, and must not be written. For debugging and profiling: shapes a node really had,
+ * intermediate values. */
+typedef void (*osc_node_hook)(void *ud, size_t node, const osc_tensor *const *inputs,
+                              int32_t n_inputs, const osc_tensor *outputs, int32_t n_outputs);
+/* Sets the session's hook (fn NULL: none, the default); ud is passed to it. OSC_ERR_ARG for a
+ * NULL session. */
+OSC_API osc_status osc_session_set_node_hook(osc_session *s, osc_node_hook fn, void *ud);
 /* Message of the session's last failure ("" after a success); owned by the session, valid until
  * its next call. "no session" for NULL. */
 OSC_API const char *osc_session_error(const osc_session *s);

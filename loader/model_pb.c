@@ -45,12 +45,13 @@ static void *alloc(ctx *c, size_t count, size_t size, const char *what) {
     return p;
 }
 
-/* "node 'n' (index 3, ScatterND)", or "node index 3 (ScatterND)" when unnamed. */
+/* "node 'n' (index 3, ScatterND)", or "node #3 ScatterND" when unnamed (osc_node_label's
+ * spelling). */
 static void node_label(char *buf, size_t size, size_t i, const Onnx__NodeProto *np) {
     if (np->name && np->name[0])
         snprintf(buf, size, "node '%.150s' (index %zu, %.60s)", np->name, i, str(np->op_type));
     else
-        snprintf(buf, size, "node index %zu (%.60s)", i, str(np->op_type));
+        snprintf(buf, size, "node #%zu %.60s", i, str(np->op_type));
 }
 
 static osc_status add_opsets(ctx *c, const Onnx__ModelProto *mp, osc_names *seen);

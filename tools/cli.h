@@ -54,8 +54,8 @@ int cli_error(const char *fmt, ...)
 size_t cli_text_escape(const char *s, size_t n, char *out, size_t size);
 /* cli_text_escape of a C string (NULL: "(null)") into buf; returns buf, for printf arguments. */
 const char *cli_esc(const char *s, char *buf, size_t size);
-/* What a fused node replaced, escaped: "Gather '/g', Mul '/m', ScatterElements '/s'" ("" for
- * a node the fusion pass did not make). */
+/* What a fused node replaced, escaped: "Gather '/g', Mul '/m', ScatterElements '/s'" (an
+ * unnamed node by its op alone; "" for a node the fusion pass did not make). */
 const char *cli_fused_str(const osc_node_desc *d, char *buf, size_t size);
 /* Writes s escaped to f, whatever its length. */
 void cli_text_put(FILE *f, const char *s);
@@ -82,6 +82,12 @@ void usage_runtime(FILE *f);
  * 0 for none. The CLI holds what it reads and makes to the same limit: each input file, and
  * all the inputs of one run together. */
 uint64_t cli_byte_limit(const osc_options *opts);
+/* The model's load warnings (deprecated ops, a stale declared output shape, a newer opset or IR
+ * version), each on one stderr line "onnx-scatter: warning: [WHERE: ]MESSAGE" (where may be
+ * NULL), in the order the library gives them. Commands call it once per model. */
+void cli_print_warnings(const osc_model *m, const char *where);
+/* ,"warnings":[...] (always, [] when there are none). */
+void cli_json_warnings(FILE *f, const osc_model *m);
 
 /* ---- Files (fileio.c). On failure they return nonzero and write a one-line message naming
  * the path and the reason into msg. ---- */
@@ -127,6 +133,8 @@ void cli_strlist_free(cli_strlist *l);
 /* Adds the node-test folders of PATH to l: PATH itself when it holds model.onnx, else each direct
  * subfolder holding model.onnx. Returns 0, or nonzero with a message when PATH is neither. */
 int cli_find_tests(const char *path, cli_strlist *l, char *msg, size_t msg_size);
+/* Keeps the folders whose last path component matches one of the globs (fnmatch). */
+void cli_filter_tests(const cli_strlist *filters, cli_strlist *dirs);
 /* Sorts test folders by their last path component, then by full path. */
 void cli_sort_tests(cli_strlist *l);
 /* Adds the test_data_set_N subfolders of dir to l in increasing N. */
@@ -252,6 +260,9 @@ void cli_format_scalar(const osc_tensor *t, int64_t i, char *buf, size_t size);
 /* "[2, 3]" or "[N, 3]" (symbolic dims by name, unknown as ?) or "?" for unknown rank. */
 void cli_format_shape(int32_t rank, const int64_t *dims, const char *const *dim_names, char *buf,
                       size_t size);
+/* How the CLI names node i of a model: its name (escaped), or "#INDEX OP" when the model
+ * leaves it unnamed, the library's spelling ("node #12 ScatterND (ScatterND-11): ..."). */
+const char *cli_node_label(const osc_node_desc *d, size_t i, char *buf, size_t size);
 /* The values as numpy's print(array) shows them, in a malloc'ed string (no final newline);
  * tensors with more than max_elems elements show 3 items at each end of each long dim around
  * "...". Nonzero when out of memory. */
@@ -311,22 +322,29 @@ int cli_shapes_propagate(cli_shapes *s, const osc_model *m);
 /* "[2, 3] [1, 2] [1, 2] -> [2, 3]" for node i ("?" where unknown, "-" for omitted inputs). */
 void cli_shapes_node(const cli_shapes *s, const osc_model *m, size_t node, char *buf, size_t size);
 
-/* ---- Random inputs (random.c). ---- */
-typedef struct cli_irange { /* valid values of an index input */
-    int set;      /* some node reads this input as indices */
+/* ---- Random inputs (random.c, ranges.c). ---- */
+typedef struct cli_irange { /* the values --random may draw for an integer input */
+    int set;      /* some node constrains this input */
     int k;        /* 0: each element in [lo[0], hi[0]]; else tuples of k (the last dim) */
     int64_t lo[OSC_MAX_RANK], hi[OSC_MAX_RANK];
     int distinct; /* ScatterND with reduction none: no repeated tuple when there is room */
+    int none;     /* a reader no random value satisfies: why says which and why */
+    char why[700];
+    char lo_by[700], hi_by[700]; /* the readers that set the lowest and highest bounds */
 } cli_irange;
-/* Fills ranges[i] (osc_model_input order) for inputs read as indices by Scatter,
- * ScatterElements, GatherElements (input 1), ScatterND, GatherND (input 1) and TensorScatter
- * (write_indices, input 2), from the value shapes in sh. */
+/* Fills ranges[i] (osc_model_input order) for the integer inputs: each is followed through the
+ * ops that pass values on (Unsqueeze, Reshape, Cast, Concat, Identity, Expand, ...) to the nodes
+ * that read it as indices, positions or shapes (ranges.c says which and what they accept), and
+ * gets the intersection. Shapes from sh (the bound inputs, cli_shapes_propagate), else from
+ * osc_model_value. The model should be loaded with opts.no_fusion (fused nodes are not read).
+ * Nonzero when out of memory. */
 int cli_index_ranges(const osc_model *m, const cli_shapes *sh, cli_irange *ranges);
 /* Bytes cli_random_fill needs after the elements (strings). */
 size_t cli_random_extra(int32_t dtype, int64_t count);
-/* Fills the allocated tensor t (graph input number `input`) from seed: indices within r when
- * r->set; else floats in [-1, 1), integers in [-100, 100] ([0, 100] unsigned), bools, short
- * lowercase strings. Nonzero with msg when no index value is valid. */
+/* Fills the allocated tensor t (graph input number `input`) from seed: integers within r when
+ * r->set (clamped to the dtype); else floats in [-1, 1), integers in [-100, 100] ([0, 100]
+ * unsigned), bools, short lowercase strings. Nonzero with msg when no value is valid (r->none,
+ * or an empty range: msg names the readers). */
 int cli_random_fill(osc_tensor *t, const cli_irange *r, uint64_t seed, size_t input, char *msg,
                     size_t msg_size);
 
@@ -337,6 +355,11 @@ typedef struct cli_input_opts {
     cli_strlist dims;          /* --dim NAME=SIZE, as given */
     int random;                /* --random [SEED] */
     uint64_t seed;
+    const char *save_dir;      /* --save-inputs DIR */
+    /* set by the command before cli_inputs_load: the model's file and load options (--random
+     * reads the graph as written, without fusion, from a second load) */
+    const char *model_path;
+    osc_options model_opts;
 } cli_input_opts;
 /* Parses argv[*i] when it is --input/-i, --dim or --random (advancing *i over its value):
  * returns CLI_OK or an exit code after printing the error; -1 when it is none of them. */

@@ -15,6 +15,56 @@ static void print_value(const osc_value_desc *v, int is_input) {
            is_input && v->has_default ? " (has a default)" : "");
 }
 
+/* A few elements of a small tensor attribute, "{5, 4}" ("" for more than 8 or none). */
+static void small_values(const osc_tensor *t, char *buf, size_t size) {
+    int64_t n = osc_tensor_count(t);
+    size_t o = 0;
+    buf[0] = '\0';
+    if (n < 1 || n > 8 || !t->data) return;
+    for (int64_t i = 0; i < n && o < size; i++) {
+        char e[64];
+        cli_elem_format(t, i, e, sizeof e);
+        o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : " {", e);
+    }
+    if (o < size) snprintf(buf + o, size - o, "}");
+}
+
+/* One attribute as "name=value": numbers, 'strings', [lists], tensor DTYPE [SHAPE] {values}. */
+static void format_attr(const osc_attr_desc *a, char *buf, size_t size) {
+    char esc[512], v[1024] = "";
+    size_t o = 0;
+    switch (a->type) {
+    case 1: cli_format_real(a->f, 1, v, sizeof v); break;
+    case 2: /* Cast's and friends' dtype numbers read better with their names */
+        if (!strcmp(a->name, "to") || !strcmp(a->name, "dtype"))
+            snprintf(v, sizeof v, "%lld (%s)", (long long)a->i, osc_dtype_name((int32_t)a->i));
+        else
+            snprintf(v, sizeof v, "%lld", (long long)a->i);
+        break;
+    case 3: snprintf(v, sizeof v, "'%s'", cli_esc(a->s, esc, sizeof esc)); break;
+    case 4:
+        if (a->t) {
+            char shape[256], vals[512];
+            cli_format_shape(a->t->rank, a->t->dims, NULL, shape, sizeof shape);
+            small_values(a->t, vals, sizeof vals);
+            snprintf(v, sizeof v, "tensor %s %s%s", osc_dtype_name(a->t->dtype), shape, vals);
+        }
+        break;
+    case 6: case 7:
+        o += (size_t)snprintf(v, sizeof v, "[");
+        for (size_t k = 0; k < a->n && o < sizeof v; k++) {
+            char e[64];
+            if (a->type == 7) snprintf(e, sizeof e, "%lld", (long long)a->ints[k]);
+            else cli_format_real(a->floats[k], 1, e, sizeof e);
+            o += (size_t)snprintf(v + o, sizeof v - o, "%s%s", k ? ", " : "", e);
+        }
+        if (o < sizeof v) snprintf(v + o, sizeof v - o, "]");
+        break;
+    default: snprintf(v, sizeof v, "(attribute type %d)", (int)a->type); break;
+    }
+    snprintf(buf, size, "%s=%s", cli_esc(a->name, esc, sizeof esc), v);
+}
+
 static void print_model(const osc_model *m) {
     osc_value_desc v;
     osc_node_desc n;
@@ -34,16 +84,41 @@ static void print_model(const osc_model *m) {
     printf("outputs: %zu\n", osc_model_output_count(m));
     for (size_t i = 0; i < osc_model_output_count(m); i++)
         if (osc_model_output(m, i, &v) == OSC_OK) print_value(&v, 0);
-    printf("nodes: %zu\n", osc_model_node_count(m));
-    for (size_t i = 0; i < osc_model_node_count(m); i++) {
+    size_t nn = osc_model_node_count(m), folded = 0, fused = 0;
+    for (size_t i = 0; i < nn; i++)
+        if (osc_model_node(m, i, &n) == OSC_OK) folded += n.folded != 0, fused += n.n_fused > 0;
+    printf("nodes: %zu (%zu folded at load, %zu fused)\n", nn, folded, fused);
+    for (size_t i = 0; i < nn; i++) {
         if (osc_model_node(m, i, &n) != OSC_OK) continue;
         cli_esc(n.op_type, op, sizeof op);
-        printf("  %zu %s: %s (%s, opset %lld) -> kernel %s-%lld\n", i,
-               cli_esc(n.name && n.name[0] ? n.name : "(unnamed)", esc, sizeof esc), op,
+        printf("  %zu %s: %s (%s, opset %lld) -> kernel %s-%lld", i,
+               cli_node_label(&n, i, esc, sizeof esc), op,
                cli_esc(domain_name(n.domain), dbuf, sizeof dbuf), (long long)n.opset, op,
                (long long)n.since_version);
-        char fused[2048];
-        if (n.n_fused) printf("      fused from: %s\n", cli_fused_str(&n, fused, sizeof fused));
+        if (n.folded) { /* what folding made of it: the constant each output became */
+            fputs(", folded at load: ", stdout);
+            for (int32_t k = 0; k < n.n_outputs; k++) {
+                osc_tensor t;
+                char shape[256], vals[512], oname[512];
+                if (osc_model_value_data(m, n.outputs[k], &t) != OSC_OK) continue;
+                cli_format_shape(t.rank, t.dims, NULL, shape, sizeof shape);
+                small_values(&t, vals, sizeof vals);
+                printf("%s'%s' = %s %s%s", k ? ", " : "", cli_esc(n.outputs[k], oname, sizeof oname),
+                       osc_dtype_name(t.dtype), shape, vals);
+            }
+        }
+        fputc('\n', stdout);
+        size_t na = osc_model_node_attr_count(m, i);
+        for (size_t k = 0; k < na; k++) {
+            osc_attr_desc a;
+            char text[2048];
+            if (osc_model_node_attr_at(m, i, k, &a) != OSC_OK) continue;
+            format_attr(&a, text, sizeof text);
+            printf("%s%s", k ? ", " : "      attributes: ", text);
+        }
+        if (na) fputc('\n', stdout);
+        char fusedby[2048];
+        if (n.n_fused) printf("      fused from: %s\n", cli_fused_str(&n, fusedby, sizeof fusedby));
     }
     uint64_t arena = osc_model_arena_bytes(m);
     if (arena) printf("arena_bytes: %llu\n", (unsigned long long)arena);
@@ -71,6 +146,37 @@ static void json_names(const char *const *names, int32_t n) {
         cli_json_str(stdout, names[k]);
     }
     fputs("]", stdout);
+}
+
+/* An attribute's value: a number, a string, a list, or {"dtype", "shape"} for a tensor (null
+ * for the types the library gives by name only). */
+static void json_attr(const osc_attr_desc *a) {
+    switch (a->type) {
+    case 1: cli_json_number(stdout, a->f); break;
+    case 2: printf("%lld", (long long)a->i); break;
+    case 3: cli_json_bytes(stdout, a->s, a->s_len); break;
+    case 4:
+        if (!a->t) {
+            fputs("null", stdout);
+            break;
+        }
+        fputs("{\"dtype\":", stdout);
+        cli_json_str(stdout, osc_dtype_name(a->t->dtype));
+        fputs(",\"shape\":", stdout);
+        cli_json_shape(stdout, a->t->rank, a->t->dims, NULL);
+        fputc('}', stdout);
+        break;
+    case 6: case 7:
+        fputc('[', stdout);
+        for (size_t k = 0; k < a->n; k++) {
+            if (k) fputc(',', stdout);
+            if (a->type == 7) printf("%lld", (long long)a->ints[k]);
+            else cli_json_number(stdout, a->floats[k]);
+        }
+        fputc(']', stdout);
+        break;
+    default: fputs("null", stdout); break;
+    }
 }
 
 /* The same facts as print_model, as one JSON object on one line. */
@@ -108,6 +214,16 @@ static void json_model(const char *path, const osc_model *m) {
         json_names(n.inputs, n.n_inputs);
         fputs(",\"outputs\":", stdout);
         json_names(n.outputs, n.n_outputs);
+        printf(",\"folded\":%s,\"attributes\":{", n.folded ? "true" : "false");
+        for (size_t k = 0; k < osc_model_node_attr_count(m, i); k++) {
+            osc_attr_desc a;
+            if (osc_model_node_attr_at(m, i, k, &a) != OSC_OK) continue;
+            if (k) fputc(',', stdout);
+            cli_json_str(stdout, a.name);
+            fputc(':', stdout);
+            json_attr(&a);
+        }
+        fputs("}", stdout);
         cli_json_fused(stdout, &n);
         fputs("}", stdout);
     }

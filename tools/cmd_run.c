@@ -12,7 +12,10 @@
 
 typedef struct run_args {
     const char *model, *out_dir, *format; /* format: "npy" or "pb" */
-    int full, json;
+    int full, json, format_given;
+    const char *dump_dir;  /* --dump DIR */
+    cli_strlist only;      /* -O NAME: the outputs to print and write (none: all) */
+    int *want;             /* per model output: selected (from only) */
     cli_input_opts in;
     osc_options opts;
 } run_args;
@@ -30,7 +33,13 @@ static int parse_args(int argc, char **argv, run_args *a) {
         } else if ((v = cli_opt_value(argc, argv, &i, "--format", NULL)) != NULL) {
             if (strcmp(v, "npy") && strcmp(v, "pb"))
                 return cli_usage_error("run", "--format wants npy or pb, got '%s'", v);
-            a->format = v;
+            a->format = v, a->format_given = 1;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--output", "-O")) != NULL) {
+            if (!v[0]) return cli_usage_error("run", "-O wants an output NAME");
+            if (cli_strlist_push(&a->only, v)) return cli_error("out of memory");
+        } else if ((v = cli_opt_value(argc, argv, &i, "--dump", NULL)) != NULL) {
+            if (!v[0]) return cli_usage_error("run", "--dump wants a folder");
+            a->dump_dir = v;
         } else if (!strcmp(argv[i], "--full")) {
             a->full = 1;
         } else if (!strcmp(argv[i], "--json")) {
@@ -44,7 +53,94 @@ static int parse_args(int argc, char **argv, run_args *a) {
         }
     }
     if (!a->model) return cli_usage_error("run", "missing MODEL");
+    if (a->format_given && !a->out_dir)
+        return cli_usage_error("run", "--format %s sets the format of the files -o DIR writes: "
+                               "add -o DIR (printed outputs have no file format)", a->format);
+    /* the dump names the values of the graph as written (fusion would hide some) */
+    if (a->dump_dir) a->opts.no_fusion = 1;
     return CLI_OK;
+}
+
+/* -O NAME: each must be an output of the model; marks a->want. */
+static int select_outputs(const osc_model *m, run_args *a) {
+    size_t n = osc_model_output_count(m);
+    osc_value_desc d;
+    a->want = calloc(n ? n : 1, sizeof *a->want);
+    if (!a->want) return cli_error("out of memory");
+    for (size_t k = 0; k < n; k++) a->want[k] = a->only.count == 0;
+    for (size_t j = 0; j < a->only.count; j++) {
+        size_t k = 0;
+        while (k < n && !(osc_model_output(m, k, &d) == OSC_OK && !strcmp(d.name, a->only.items[j])))
+            k++;
+        if (k < n) {
+            a->want[k] = 1;
+            continue;
+        }
+        char list[512] = "";
+        for (size_t q = 0; q < n && osc_model_output(m, q, &d) == OSC_OK; q++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", q ? ", " : "", d.name);
+        return cli_usage_error("run", "-O %s: the model has no output '%s' (outputs: %s)",
+                               a->only.items[j], a->only.items[j], list);
+    }
+    return CLI_OK;
+}
+
+/* ---- --dump DIR: every value the run computes, as it is computed (the node hook) ---- */
+
+typedef struct dumper {
+    const osc_model *m;
+    cli_outset set;
+    cli_strlist files;   /* file names used so far (a second value with one file name gets ~2) */
+    FILE *index;         /* DIR/dump.txt, written to a string first */
+    char *index_buf;
+    size_t index_len;
+    int failed;
+    char msg[1024];
+} dumper;
+
+/* Writes value `name` (computed by node i) as NAME.npy, or NAME.pb when numpy cannot hold it. */
+static void dump_value(dumper *dp, size_t i, const char *name, const osc_tensor *t) {
+    char file[700], base[600], note[256], label[512], shape[256];
+    size_t k = 0;
+    if (dp->failed || !name[0]) return;
+    for (; name[k] && k + 1 < sizeof base; k++) base[k] = name[k] == '/' ? '_' : name[k];
+    base[k] = '\0';
+    int npy = cli_npy_holds(t, note, sizeof note);
+    snprintf(file, sizeof file, "%s.%s", base, npy ? "npy" : "pb");
+    for (int v = 2; ; v++) { /* names that differ only by '/' and '_' must not overwrite */
+        size_t q = 0;
+        while (q < dp->files.count && strcmp(dp->files.items[q], file)) q++;
+        if (q == dp->files.count) break;
+        snprintf(file, sizeof file, "%s~%d.%s", base, v, npy ? "npy" : "pb");
+    }
+    void *buf = NULL;
+    size_t len = 0;
+    if (npy ? cli_npy_encode(t, &buf, &len, dp->msg, sizeof dp->msg) != 0
+            : osc_tensor_encode_pb(t, name, &buf, &len, dp->msg, sizeof dp->msg) != OSC_OK) {
+        dp->failed = 1;
+        free(buf);
+        return;
+    }
+    if (cli_outset_add(&dp->set, file, buf, len, dp->msg, sizeof dp->msg) ||
+        cli_strlist_push(&dp->files, file))
+        dp->failed = 1;
+    free(buf);
+    osc_node_desc nd;
+    if (osc_model_node(dp->m, i, &nd) != OSC_OK) return;
+    cli_format_shape(t->rank, t->dims, NULL, shape, sizeof shape);
+    fprintf(dp->index, "%s\t", file);
+    cli_text_put(dp->index, name);
+    fprintf(dp->index, "\t%s %s\tnode %s (%s)%s\n", osc_dtype_name(t->dtype), shape,
+            cli_node_label(&nd, i, label, sizeof label), nd.op_type, nd.folded ? ", folded at load" : "");
+}
+
+static void dump_hook(void *ud, size_t node, const osc_tensor *const *in, int32_t n_in,
+                      const osc_tensor *out, int32_t n_out) {
+    dumper *dp = ud;
+    osc_node_desc nd;
+    (void)in, (void)n_in;
+    if (osc_model_node(dp->m, node, &nd) != OSC_OK) return;
+    for (int32_t k = 0; k < n_out && k < nd.n_outputs; k++) dump_value(dp, node, nd.outputs[k], &out[k]);
 }
 
 /* File name of output `name` in DIR: NAME.npy or NAME.pb ('/' becomes '_'). A tensor numpy
@@ -72,11 +168,12 @@ static int write_outputs(const osc_model *m, const run_args *a, const osc_tensor
     osc_value_desc d, d2;
     int rc = files && notes && npy ? CLI_OK : cli_error("out of memory");
     for (size_t k = 0; k < n && rc == CLI_OK; k++) {
+        if (!a->want[k]) continue;
         osc_model_output(m, k, &d);
         output_file(a, d.name, &outs[k], files[k], sizeof files[k], &npy[k], notes[k],
                     sizeof notes[k]);
         for (size_t j = 0; j < k && rc == CLI_OK; j++) {
-            if (strcmp(files[j], files[k])) continue;
+            if (!a->want[j] || strcmp(files[j], files[k])) continue;
             osc_model_output(m, j, &d2);
             rc = cli_error("-o %s: outputs '%s' (output %zu) and '%s' (output %zu) would both be "
                            "written to '%s' ('/' becomes '_'); nothing was written", a->out_dir,
@@ -92,6 +189,7 @@ static int write_outputs(const osc_model *m, const run_args *a, const osc_tensor
         for (size_t k = 0; k < n && rc == CLI_OK; k++) {
             void *buf = NULL;
             size_t len = 0;
+            if (!a->want[k]) continue;
             osc_model_output(m, k, &d);
             if (npy[k] ? cli_npy_encode(&outs[k], &buf, &len, msg, sizeof msg) != 0
                        : osc_tensor_encode_pb(&outs[k], d.name, &buf, &len, msg, sizeof msg) != OSC_OK)
@@ -107,7 +205,7 @@ static int write_outputs(const osc_model *m, const run_args *a, const osc_tensor
         cli_outset_close(&set);
     }
     for (size_t k = 0; k < n && rc == CLI_OK; k++) {
-        if (!notes[k][0]) continue;
+        if (!a->want[k] || !notes[k][0]) continue;
         osc_model_output(m, k, &d);
         fprintf(stderr, "onnx-scatter: note: output '%s' is written as .pb: %s\n",
                 cli_esc(d.name, esc, sizeof esc), notes[k]);
@@ -136,23 +234,77 @@ static void print_json(const osc_model *m, const run_args *a, const cli_inputs *
     if (in->random) printf(",\"seed\":%llu", (unsigned long long)in->seed);
     fputs(",\"inputs\":", stdout);
     cli_inputs_json(stdout, m, in);
+    cli_json_warnings(stdout, m);
     fputs(",\"outputs\":[", stdout);
+    int first = 1;
     for (size_t k = 0; k < n; k++) {
         osc_value_desc d;
+        if (!a->want[k]) continue;
         osc_model_output(m, k, &d);
-        if (k) fputc(',', stdout);
+        if (!first) fputc(',', stdout);
+        first = 0;
         cli_json_tensor(stdout, d.name, &outs[k]);
     }
     fputs("]", stdout);
     if (a->out_dir) {
         fputs(",\"files\":[", stdout);
+        first = 1;
         for (size_t k = 0; k < n; k++) {
-            if (k) fputc(',', stdout);
+            if (!a->want[k]) continue;
+            if (!first) fputc(',', stdout);
+            first = 0;
             cli_json_str(stdout, paths[k]);
         }
         fputs("]", stdout);
     }
+    if (a->dump_dir) fputs(",\"dump\":", stdout), cli_json_str(stdout, a->dump_dir);
     fputs("}\n", stdout);
+}
+
+/* Starts the dump: the folder, the index, the hook on s. */
+static int dump_open(dumper *dp, const char *dir, osc_session *s) {
+    if (cli_outset_open(&dp->set, dir, dp->msg, sizeof dp->msg)) {
+        cli_outset_close(&dp->set);
+        return cli_error("--dump %s: %s", dir, dp->msg);
+    }
+    dp->index = open_memstream(&dp->index_buf, &dp->index_len);
+    if (!dp->index) {
+        cli_outset_close(&dp->set);
+        return cli_error("out of memory");
+    }
+    fputs("# file\tvalue\tdtype [shape]\tnode (op)\n", dp->index);
+    osc_session_set_node_hook(s, dump_hook, dp);
+    return CLI_OK;
+}
+
+/* Adds the values folded at load (constants, computed before the run), the index dump.txt,
+ * and renames everything into place. A note on stderr says how much was written (after a
+ * failed run too). */
+static int dump_close(dumper *dp, const char *dir, int ran) {
+    for (size_t i = 0; i < osc_model_node_count(dp->m); i++) {
+        osc_node_desc nd;
+        if (osc_model_node(dp->m, i, &nd) != OSC_OK || !nd.folded) continue;
+        for (int32_t k = 0; k < nd.n_outputs; k++) {
+            osc_tensor t;
+            if (osc_model_value_data(dp->m, nd.outputs[k], &t) == OSC_OK)
+                dump_value(dp, i, nd.outputs[k], &t);
+        }
+    }
+    fclose(dp->index);
+    dp->index = NULL;
+    int rc = CLI_OK;
+    if (dp->failed)
+        rc = cli_error("--dump %s: %s; nothing was written", dir, dp->msg);
+    else if (cli_outset_add(&dp->set, "dump.txt", dp->index_buf, dp->index_len, dp->msg,
+                            sizeof dp->msg) || cli_outset_commit(&dp->set, dp->msg, sizeof dp->msg))
+        rc = cli_error("--dump %s: %s", dir, dp->msg);
+    else if (!ran) /* the run's own error line comes first and stays the last word */
+        fprintf(stderr, "onnx-scatter: note: --dump: the %zu values computed before the failing "
+                "node are in %s (dump.txt lists them)\n", dp->files.count, dir);
+    cli_outset_close(&dp->set);
+    cli_strlist_free(&dp->files);
+    free(dp->index_buf);
+    return rc;
 }
 
 /* Runs once, then prints (text or JSON) and writes the outputs. */
@@ -160,10 +312,18 @@ static int run_model(const osc_model *m, const run_args *a, const cli_inputs *in
     osc_session *s = NULL;
     int rc = osc_session_create(m, &s) == OSC_OK ? CLI_OK : cli_error("out of memory");
     if (rc == CLI_OK) rc = cli_inputs_bind(m, s, in);
+    dumper dp = {.m = m};
+    if (rc == CLI_OK && a->dump_dir) rc = dump_open(&dp, a->dump_dir, s);
     double t0 = now_ms(), ms = 0;
     if (rc == CLI_OK && osc_session_run(s) != OSC_OK)
         rc = cli_error("run failed: %s", osc_session_error(s));
     ms = now_ms() - t0;
+    /* what the run computed is written even when a node failed: the values before it are what
+     * one compares with the framework */
+    if (a->dump_dir && dp.index) {
+        int drc = dump_close(&dp, a->dump_dir, rc == CLI_OK);
+        if (rc == CLI_OK) rc = drc;
+    }
     size_t n = osc_model_output_count(m);
     osc_tensor *outs = calloc(n ? n : 1, sizeof *outs);
     char(*paths)[1024] = calloc(n ? n : 1, sizeof *paths);
@@ -178,6 +338,7 @@ static int run_model(const osc_model *m, const run_args *a, const cli_inputs *in
     if (rc == CLI_OK && a->json) print_json(m, a, in, outs, (const char(*)[1024])paths, ms, osc_session_threads(s));
     for (size_t k = 0; k < n && rc == CLI_OK && !a->json; k++) {
         osc_value_desc d;
+        if (!a->want[k]) continue;
         osc_model_output(m, k, &d);
         cli_print_tensor(stdout, d.name, &outs[k], a->full ? INT64_MAX : PRINT_MAX_ELEMS);
     }
@@ -204,14 +365,16 @@ int cmd_run(int argc, char **argv) {
         if (st != OSC_OK)
             rc = cli_error("cannot load '%s' (%s): %s", a.model, osc_status_name(st), msg);
     }
+    a.in.model_path = a.model, a.in.model_opts = a.opts;
+    if (rc == CLI_OK) rc = select_outputs(m, &a);
     if (rc == CLI_OK) rc = cli_inputs_load(m, &a.in, cli_byte_limit(&a.opts), "run", &in);
     if (rc == CLI_OK) rc = run_model(m, &a, &in);
     /* after a successful run only: a failure stays one line on stderr */
-    for (size_t i = 0; rc == CLI_OK && i < osc_model_warning_count(m); i++)
-        fputs("onnx-scatter: warning: ", stderr), cli_text_put(stderr, osc_model_warning(m, i)),
-            fputc('\n', stderr);
+    if (rc == CLI_OK) cli_print_warnings(m, NULL);
     cli_inputs_free(&in);
     if (m) osc_model_free(m);
     cli_input_opts_free(&a.in);
+    cli_strlist_free(&a.only);
+    free(a.want);
     return rc;
 }

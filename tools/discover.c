@@ -1,6 +1,7 @@
 /* discover.c: finds node-test folders (model.onnx + test_data_set_N/) and their data sets. */
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,4 +131,18 @@ int cli_find_data_sets(const char *dir, cli_strlist *l, char *msg, size_t msg_si
     else if (l->count - before > 1)
         qsort(l->items + before, l->count - before, sizeof l->items[0], cmp_data_sets);
     return rc;
+}
+
+void cli_filter_tests(const cli_strlist *filters, cli_strlist *dirs) {
+    size_t kept = 0;
+    for (size_t i = 0; i < dirs->count; i++) {
+        char name[256];
+        int match = 0;
+        cli_basename(dirs->items[i], name, sizeof name);
+        for (size_t f = 0; f < filters->count && !match; f++)
+            match = fnmatch(filters->items[f], name, 0) == 0;
+        if (match) dirs->items[kept++] = dirs->items[i];
+        else free(dirs->items[i]);
+    }
+    dirs->count = kept;
 }

@@ -3,7 +3,7 @@
 # Usage: tools/gen-support-table.sh ONNX_SCATTER NODE_TEST_DIR [--update README.md | --check README.md]
 # Every test folder runs once (one `test --json` over the folder); its status counts for every op
 # type its model uses (the "ops" list), and a SKIP whose message names a node
-# ("node '' (Cast-13): ...") counts for that node's op.
+# ("node #0 Cast (Cast-13): ...", "node 'name' (Cast-13): ...") counts for that node's op.
 # Every op of the kernel registry (`info --ops`) has a row with the versions implemented, tests
 # or not; an op that only skipped tests name (a version not implemented) appears too.
 set -euo pipefail
@@ -22,7 +22,7 @@ trap 'rm -f "$tally"' EXIT
     }
     next
   }
-  /"status":"skip"/ && match($0, /"message":"node '"'"'[^'"'"']*'"'"' \([A-Za-z][A-Za-z0-9]*-[0-9]*\)/) {
+  /"status":"skip"/ && match($0, /"message":"node ('"'"'[^'"'"']*'"'"'|#[0-9]+ [A-Za-z0-9]+) \([A-Za-z][A-Za-z0-9]*-[0-9]*\)/) {
     m = substr($0, RSTART, RLENGTH); sub(/.*\(/, "", m); sub(/-[0-9]*\)$/, "", m)
     print m, "skip"
   }' >"$tally"

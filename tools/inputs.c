@@ -37,6 +37,11 @@ int cli_input_option(int argc, char **argv, int *i, cli_input_opts *o, const cha
         free(name);
         return cli_strlist_push(&o->dims, v) ? cli_error("out of memory") : CLI_OK;
     }
+    if ((v = cli_opt_value(argc, argv, i, "--save-inputs", NULL)) != NULL) {
+        if (!v[0]) return cli_usage_error(cmd, "--save-inputs wants a folder");
+        o->save_dir = v;
+        return CLI_OK;
+    }
     if (!strncmp(argv[*i], "--random", 8) && (argv[*i][8] == '\0' || argv[*i][8] == '=')) {
         const char *seed = argv[*i][8] == '=' ? argv[*i] + 9 : NULL;
         /* the optional SEED: the next argument when it is a plain number */
@@ -304,18 +309,67 @@ static int make_random(const osc_model *m, const cli_input_opts *o, const char *
         in->in[i].bound = 1, in->in[i].kind = CLI_SRC_RANDOM;
     }
     if (rc != CLI_OK) return rc;
+    /* The ranges come from the graph as written: fused nodes (domain "osc") hide the Gathers
+     * and Expands the walk follows, so such a model is read again without fusion. */
+    const osc_model *g = m;
+    osc_model *plain = NULL;
+    for (size_t i = 0; i < osc_model_node_count(m) && g == m && o->model_path; i++) {
+        osc_node_desc nd;
+        if (osc_model_node(m, i, &nd) != OSC_OK || cli_onnx_domain(nd.domain)) continue;
+        osc_options po = o->model_opts;
+        po.no_fusion = 1;
+        po.profile = 0;
+        if (osc_model_load_file(o->model_path, &po, &plain, msg, sizeof msg) == OSC_OK) g = plain;
+    }
     cli_shapes sh = {0};
     cli_irange *ranges = calloc(n ? n : 1, sizeof *ranges);
-    if (!ranges || cli_inputs_shapes(m, in, &sh) || cli_shapes_propagate(&sh, m) ||
-        cli_index_ranges(m, &sh, ranges))
+    if (!ranges || cli_inputs_shapes(m, in, &sh) || cli_shapes_propagate(&sh, g) ||
+        cli_index_ranges(g, &sh, ranges))
         rc = cli_error("out of memory");
     for (size_t i = 0; i < n && rc == CLI_OK; i++) {
         if (in->in[i].kind != CLI_SRC_RANDOM || osc_model_input(m, i, &d) != OSC_OK) continue;
-        if (cli_random_fill(&in->in[i].t, &ranges[i], o->seed, i, msg, sizeof msg))
-            rc = cli_usage_error(cmd, "--random: input '%s': %s", d.name, msg);
+        char big[3000];
+        if (cli_random_fill(&in->in[i].t, &ranges[i], o->seed, i, big, sizeof big))
+            rc = cli_usage_error(cmd, "--random: input '%s': %s; give it with --input %s=FILE",
+                                 d.name, big, d.name);
     }
     free(ranges);
     cli_shapes_free(&sh);
+    if (plain) osc_model_free(plain);
+    return rc;
+}
+
+/* --save-inputs DIR: every input of the run as DIR/NAME.npy (when numpy holds its dtype) and
+ * DIR/NAME.pb (a TensorProto named after the input), '/' in NAME as '_'; all files or none. */
+static int save_inputs(const osc_model *m, const char *dir, const cli_inputs *in) {
+    char msg[1024], file[600], note[256];
+    cli_outset set;
+    osc_value_desc d;
+    if (cli_outset_open(&set, dir, msg, sizeof msg)) {
+        cli_outset_close(&set);
+        return cli_error("--save-inputs %s: %s", dir, msg);
+    }
+    int rc = CLI_OK;
+    for (size_t i = 0; i < in->n && rc == CLI_OK; i++) {
+        if (!in->in[i].bound || osc_model_input(m, i, &d) != OSC_OK) continue;
+        size_t k = 0;
+        for (; d.name[k] && k + 5 < sizeof file; k++) file[k] = d.name[k] == '/' ? '_' : d.name[k];
+        for (int pb = 0; pb < 2 && rc == CLI_OK; pb++) {
+            void *buf = NULL;
+            size_t len = 0;
+            if (!pb && !cli_npy_holds(&in->in[i].t, note, sizeof note)) continue; /* .pb only */
+            snprintf(file + k, sizeof file - k, pb ? ".pb" : ".npy");
+            if (pb ? osc_tensor_encode_pb(&in->in[i].t, d.name, &buf, &len, msg, sizeof msg) != OSC_OK
+                   : cli_npy_encode(&in->in[i].t, &buf, &len, msg, sizeof msg) != 0)
+                rc = cli_error("--save-inputs: cannot encode input '%s': %s", d.name, msg);
+            else if (cli_outset_add(&set, file, buf, len, msg, sizeof msg))
+                rc = cli_error("--save-inputs: input '%s': %s; nothing was written", d.name, msg);
+            free(buf);
+        }
+    }
+    if (rc == CLI_OK && cli_outset_commit(&set, msg, sizeof msg))
+        rc = cli_error("--save-inputs: %s", msg);
+    cli_outset_close(&set);
     return rc;
 }
 
@@ -349,6 +403,8 @@ int cli_inputs_load(const osc_model *m, const cli_input_opts *o, uint64_t max_by
     }
     if (rc == CLI_OK && o->random) rc = make_random(m, o, cmd, &syms, &bud, in);
     in->seed = o->seed, in->random = o->random;
+    /* written before the run, so a run that fails can be replayed */
+    if (rc == CLI_OK && o->save_dir) rc = save_inputs(m, o->save_dir, in);
     free(vals);
     free(syms.s);
     if (rc != CLI_OK) cli_inputs_free(in);

@@ -11,6 +11,13 @@
 #define EDGE_ITEMS 3
 #define LINE_WIDTH 75
 
+const char *cli_node_label(const osc_node_desc *d, size_t i, char *buf, size_t size) {
+    if (d->name && d->name[0]) return cli_esc(d->name, buf, size);
+    char op[200];
+    snprintf(buf, size, "#%zu %s", i, cli_esc(d->op_type, op, sizeof op));
+    return buf;
+}
+
 void cli_format_shape(int32_t rank, const int64_t *dims, const char *const *dim_names, char *buf,
                       size_t size) {
     size_t o = 0;
@@ -304,10 +311,11 @@ const char *cli_fused_str(const osc_node_desc *d, char *buf, size_t size) {
     size_t o = 0;
     if (size) buf[0] = '\0';
     for (int32_t k = 0; k < d->n_fused && o < size; k++) {
-        char op[256], name[512];
-        int w = snprintf(buf + o, size - o, "%s%s '%s'", k ? ", " : "",
-                         cli_esc(d->fused_ops[k], op, sizeof op),
-                         cli_esc(d->fused_names[k], name, sizeof name));
+        char op[256], name[520] = "", esc[512];
+        if (d->fused_names[k][0]) /* an unnamed node's index is gone with it: its op says it */
+            snprintf(name, sizeof name, " '%s'", cli_esc(d->fused_names[k], esc, sizeof esc));
+        int w = snprintf(buf + o, size - o, "%s%s%s", k ? ", " : "",
+                         cli_esc(d->fused_ops[k], op, sizeof op), name);
         if (w < 0) break;
         o += (size_t)w;
     }

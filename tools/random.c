@@ -25,92 +25,6 @@ static int64_t uniform(uint64_t *s, int64_t lo, int64_t hi) {
 
 static double unit(uint64_t *s) { return (double)(splitmix(s) >> 11) * 0x1.0p-53; }
 
-/* ---- index ranges from the graph ---- */
-
-static long input_pos(const osc_model *m, const char *name) {
-    osc_value_desc d;
-    for (size_t i = 0; name && name[0] && i < osc_model_input_count(m); i++)
-        if (osc_model_input(m, i, &d) == OSC_OK && !strcmp(d.name, name)) return (long)i;
-    return -1;
-}
-
-/* Narrows r to the range nr (the first constraint sets it; later ones intersect). */
-static void narrow(cli_irange *r, const cli_irange *nr) {
-    if (!r->set) {
-        *r = *nr;
-        r->set = 1;
-        return;
-    }
-    if (r->k != nr->k) return; /* used as element indices and as tuples: keep the first */
-    for (int j = 0; j < (r->k ? r->k : 1); j++) {
-        if (nr->lo[j] > r->lo[j]) r->lo[j] = nr->lo[j];
-        if (nr->hi[j] < r->hi[j]) r->hi[j] = nr->hi[j];
-    }
-    r->distinct |= nr->distinct;
-}
-
-/* Range for element indices along `axis` of data (negative axis counts from the back); when
- * data's shape is unknown, 0 (valid whenever the dim is not empty). */
-static void element_range(const cli_vshape *data, int64_t axis, cli_irange *nr) {
-    nr->k = 0, nr->lo[0] = 0, nr->hi[0] = 0;
-    if (!data) return;
-    if (axis < 0) axis += data->rank;
-    if (axis < 0 || axis >= data->rank) return;
-    nr->lo[0] = -data->dims[axis], nr->hi[0] = data->dims[axis] - 1;
-}
-
-/* Tuple components j in [0, data.dims[first + j] - 1], k = indices' last dim. */
-static void tuple_range(const cli_vshape *data, const cli_vshape *idx, int64_t first, cli_irange *nr) {
-    nr->k = 0, nr->lo[0] = 0, nr->hi[0] = 0;
-    if (!data || !idx || idx->rank < 1) return;
-    int64_t k = idx->dims[idx->rank - 1];
-    if (k < 1 || first < 0 || first + k > data->rank) return;
-    nr->k = (int)k;
-    for (int64_t j = 0; j < k; j++) nr->lo[j] = 0, nr->hi[j] = data->dims[first + j] - 1;
-}
-
-int cli_index_ranges(const osc_model *m, const cli_shapes *sh, cli_irange *ranges) {
-    for (size_t i = 0; i < osc_model_node_count(m); i++) {
-        osc_node_desc n;
-        if (osc_model_node(m, i, &n) != OSC_OK || n.n_inputs < 2 || !cli_onnx_domain(n.domain))
-            continue;
-        const char *op = n.op_type, *reduction = NULL;
-        const cli_vshape *data = cli_shapes_get(sh, n.inputs[0]);
-        const cli_vshape *idx = cli_shapes_get(sh, n.inputs[1]);
-        cli_irange nr;
-        memset(&nr, 0, sizeof nr);
-        int pos = 1;
-        int64_t attr = 0;
-        if (!strcmp(op, "Scatter") || !strcmp(op, "ScatterElements") || !strcmp(op, "GatherElements")) {
-            osc_model_node_attr_int(m, i, "axis", &attr);
-            element_range(data, attr, &nr);
-        } else if (!strcmp(op, "ScatterND")) {
-            tuple_range(data, idx, 0, &nr);
-            nr.distinct = osc_model_node_attr_str(m, i, "reduction", &reduction) != OSC_OK ||
-                          !strcmp(reduction, "none");
-        } else if (!strcmp(op, "GatherND")) {
-            osc_model_node_attr_int(m, i, "batch_dims", &attr);
-            tuple_range(data, idx, attr, &nr);
-        } else if (!strcmp(op, "TensorScatter")) {
-            /* write_indices: 0 <= w <= max_seq - seq_len along axis (default -2) of the cache */
-            if (n.n_inputs < 3) continue;
-            pos = 2, attr = -2;
-            osc_model_node_attr_int(m, i, "axis", &attr);
-            const cli_vshape *upd = idx;
-            nr.lo[0] = nr.hi[0] = 0;
-            if (data && upd && upd->rank == data->rank) {
-                int64_t a = attr < 0 ? attr + data->rank : attr;
-                if (a >= 0 && a < data->rank) nr.hi[0] = data->dims[a] - upd->dims[a];
-            }
-        } else {
-            continue;
-        }
-        long in = input_pos(m, n.inputs[pos]);
-        if (in >= 0) narrow(&ranges[in], &nr);
-    }
-    return 0;
-}
-
 /* ---- filling ---- */
 
 static int gcd_is_one(uint64_t a, uint64_t b) {
@@ -167,21 +81,39 @@ int cli_random_fill(osc_tensor *t, const cli_irange *r, uint64_t seed, size_t in
     uint64_t s = seed ^ (0xD1B54A32D192ED03ull * (input + 1));
     int64_t count = osc_tensor_count(t);
     cli_kind kind = cli_dtype_kind(t->dtype);
-    if (r && r->set) {
-        if (kind != CLI_KIND_SIGNED && kind != CLI_KIND_UNSIGNED) return 0;
+    if (r && (r->set || r->none) && (kind == CLI_KIND_SIGNED || kind == CLI_KIND_UNSIGNED)) {
+        if (r->none) {
+            snprintf(msg, msg_size, "no random value is safe: %s", r->why);
+            return count > 0;
+        }
+        cli_irange c = *r; /* clamped to what the dtype holds */
+        size_t bits = osc_dtype_bits(t->dtype);
+        int uns = kind == CLI_KIND_UNSIGNED;
+        int64_t tlo = uns ? 0 : bits >= 64 ? INT64_MIN : -(INT64_C(1) << (bits - 1));
+        int64_t thi = bits >= 63 ? INT64_MAX
+                      : uns      ? (INT64_C(1) << bits) - 1
+                                 : (INT64_C(1) << (bits - 1)) - 1;
         int empty = 0;
-        for (int j = 0; j < (r->k ? r->k : 1); j++) empty |= r->hi[j] < r->lo[j];
+        for (int j = 0; j < (c.k ? c.k : 1); j++) {
+            if (c.lo[j] < tlo) c.lo[j] = tlo;
+            if (c.hi[j] > thi) c.hi[j] = thi;
+            empty |= c.hi[j] < c.lo[j];
+        }
         if (empty && count > 0) {
-            snprintf(msg, msg_size, "no index value is valid (the dim it indexes is empty or the "
-                     "sequence does not fit): give this input with --input");
+            if (!strcmp(r->lo_by, r->hi_by) || !r->lo_by[0] || !r->hi_by[0])
+                snprintf(msg, msg_size, "no value is valid for %s",
+                         r->lo_by[0] ? r->lo_by : r->hi_by);
+            else
+                snprintf(msg, msg_size, "no value is valid for every node reading it: %s; %s",
+                         r->lo_by, r->hi_by);
             return 1;
         }
-        if (r->k) {
-            fill_tuples(t, r, &s);
+        if (c.k) {
+            fill_tuples(t, &c, &s);
             return 0;
         }
         for (int64_t i = 0; i < count; i++)
-            cli_elem_set_bits(t, i, (uint64_t)uniform(&s, r->lo[0], r->hi[0]));
+            cli_elem_set_bits(t, i, (uint64_t)uniform(&s, c.lo[0], c.hi[0]));
         return 0;
     }
     size_t bits = osc_dtype_bits(t->dtype);

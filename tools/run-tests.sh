@@ -8,11 +8,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-all}"
-tools/setup-deps.sh
+case "$mode" in
+  plain | sanitize | install | tsan) tools/setup-deps.sh test ;;
+  fuzz | leak | coverage) tools/setup-deps.sh "$mode" ;;
+  *) tools/setup-deps.sh all ;;
+esac
 jobs="$(nproc)"
+# OSC_NODE_TESTS_DIR (environment): where the ONNX 1.23 node tests are, when not in
+# ../shared/onnx-node-tests (README, "Tests").
 configure() { # build dir, extra cmake flags
   local dir="$1"; shift
-  cmake -S . -B "$dir" -DOSC_WERROR=ON "$@" >/dev/null
+  cmake -S . -B "$dir" -DOSC_WERROR=ON ${OSC_NODE_TESTS_DIR:+"-DOSC_NODE_TESTS_DIR=$OSC_NODE_TESTS_DIR"} \
+    "$@" >/dev/null
 }
 # Every step is chained with &&: `all` calls the stages under ||, where set -e does not apply.
 run() { # build dir, extra cmake flags: build everything, run every test
@@ -77,19 +84,27 @@ coverage() {
     "${g[@]}" -o build-cov/coverage.txt && cat build-cov/coverage.txt &&
     "${g[@]}" --print-summary --fail-under-line 95 --fail-under-branch 85 -o /dev/null
 }
-# `all` runs every stage even when one fails, then names the failed ones.
+# `all` runs every stage even when one fails, says how long each took, then names the failed
+# ones.
 all() {
-  local failed=()
-  echo "== plain"; run build-test || failed+=(plain)
-  echo "== install"; install_check || failed+=(install)
-  echo "== sanitize"; run build-asan -DOSC_SANITIZE=ON || failed+=(sanitize)
-  echo "== tsan"; tsan || failed+=(tsan)
-  echo "== fuzz"; fuzz || failed+=(fuzz)
-  echo "== leak"; leak || failed+=(leak)
-  echo "== coverage"; coverage || failed+=(coverage)
+  local failed=() st t0 t1
+  for st in plain install sanitize tsan fuzz leak coverage; do
+    echo "== $st"
+    t0=$SECONDS
+    "stage_$st" || failed+=("$st")
+    t1=$SECONDS
+    echo "== $st: $((t1 - t0)) s"
+  done
   [ ${#failed[@]} -eq 0 ] || { echo "FAILED stages: ${failed[*]}" >&2; return 1; }
-  echo "all stages passed"
+  echo "all stages passed in $SECONDS s"
 }
+stage_plain() { run build-test; }
+stage_install() { install_check; }
+stage_sanitize() { run build-asan -DOSC_SANITIZE=ON; }
+stage_tsan() { tsan; }
+stage_fuzz() { fuzz; }
+stage_leak() { leak; }
+stage_coverage() { coverage; }
 case "$mode" in
   plain) run build-test ;;
   sanitize) run build-asan -DOSC_SANITIZE=ON ;;

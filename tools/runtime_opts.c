@@ -70,10 +70,30 @@ int cli_runtime_option(int argc, char **argv, int *i, osc_options *opts, const c
         opts->newer_opsets = 1;
     } else if (!strcmp(argv[*i], "--no-fusion")) {
         opts->no_fusion = 1;
+    } else if (!strcmp(argv[*i], "--strict")) {
+        opts->strict = 1;
     } else {
         return -1;
     }
     return CLI_OK;
+}
+
+void cli_print_warnings(const osc_model *m, const char *where) {
+    for (size_t i = 0; i < osc_model_warning_count(m); i++) {
+        fputs("onnx-scatter: warning: ", stderr);
+        if (where) cli_text_put(stderr, where), fputs(": ", stderr);
+        cli_text_put(stderr, osc_model_warning(m, i));
+        fputc('\n', stderr);
+    }
+}
+
+void cli_json_warnings(FILE *f, const osc_model *m) {
+    fputs(",\"warnings\":[", f);
+    for (size_t i = 0; i < osc_model_warning_count(m); i++) {
+        if (i) fputc(',', f);
+        cli_json_str(f, osc_model_warning(m, i));
+    }
+    fputc(']', f);
 }
 
 uint64_t cli_byte_limit(const osc_options *opts) {
@@ -90,6 +110,12 @@ void usage_runtime(FILE *f) {
           "                          so); without it such a model is refused\n"
           "  --no-fusion             run the graph as written: no gather-scatter fusion\n"
           "                          (results are the same, bit for bit)\n"
+          "  --strict                the model's warnings are errors (exit 1): deprecated\n"
+          "                          ops (Scatter-11), a declared output shape the graph\n"
+          "                          does not compute, an IR version this build does not\n"
+          "                          know. Without it each warning is one stderr line\n"
+          "                          'onnx-scatter: warning: ...', once per model, after\n"
+          "                          the command's output, and in --json \"warnings\"\n"
           "limits (refused with a clear error before anything is allocated):\n"
           "  --max-bytes N|none      bytes the model, and each run, may allocate (default:\n"
           "                          half of the memory this process may use); N takes a\n"

@@ -1,10 +1,32 @@
 #!/usr/bin/env bash
-# setup-deps.sh: installs the Debian packages onnx-scatter needs, only those missing.
+# setup-deps.sh: installs the Debian packages one step needs, only those missing.
+# Usage: tools/setup-deps.sh [STEP...]   (default: quickstart)
+#   quickstart  build the library and the CLI, run the README's examples: compiler, CMake,
+#               pkg-config, protobuf-c, the onnx.proto of libonnx-dev, python3-numpy (the
+#               README's numpy example)
+#   test        the test suite's builds (tools/run-tests.sh plain, sanitize, install, tsan):
+#               quickstart's, plus cmocka and Debian's ONNX 1.12 node tests (libonnx-testdata)
+#   fuzz        test's, plus clang (libFuzzer)
+#   leak        test's, plus valgrind
+#   coverage    test's, plus gcovr
+#   all         every one of them
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libprotobuf-c-dev protobuf-c-compiler libonnx-dev libcmocka-dev libonnx-testdata
-  clang valgrind gcovr) # clang: libFuzzer harnesses; valgrind: leak check; gcovr: coverage
+base=(build-essential cmake pkg-config libprotobuf-c-dev protobuf-c-compiler libonnx-dev)
+pkgs=()
+[ $# -gt 0 ] || set -- quickstart
+for step in "$@"; do
+  case "$step" in
+    quickstart) pkgs+=("${base[@]}" python3-numpy) ;;
+    test | plain | sanitize | install | tsan) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata) ;;
+    fuzz) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata clang) ;;
+    leak) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata valgrind) ;;
+    coverage) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata gcovr) ;;
+    all) pkgs+=("${base[@]}" python3-numpy libcmocka-dev libonnx-testdata clang valgrind gcovr) ;;
+    *) echo "usage: tools/setup-deps.sh [quickstart|test|fuzz|leak|coverage|all]..." >&2; exit 2 ;;
+  esac
+done
 missing=()
-for p in "${pkgs[@]}"; do
+for p in $(printf '%s\n' "${pkgs[@]}" | sort -u); do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -105,6 +105,10 @@ typedef struct osc_graph {
 
 /* Attribute lookup by name; NULL when absent. */
 const osc_attr *osc_node_attr(const osc_node *n, const char *name);
+/* How messages name node n of g: 'NAME' (quoted) when the model names it, else #INDEX OP
+ * (INDEX in g's current order, as osc_model_node counts: "#12 ScatterND"), the one spelling the
+ * command line uses too. Written into buf; returns buf. */
+const char *osc_node_label(const osc_graph *g, const osc_node *n, char *buf, size_t size);
 /* Opset version the model imports for a domain ("" == "ai.onnx"); -1 if none. */
 int64_t osc_graph_opset(const osc_graph *g, const char *domain);
 

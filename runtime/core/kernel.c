@@ -3,10 +3,12 @@
 
 #include "kernel.h"
 
-/* "node 'n' (Op-V): " followed by the formatted message, into msg. */
+/* "node 'n' (Op-V): " ("node #3 Op (Op-V): " when unnamed), then the formatted message. */
 static void node_message(const osc_kctx *k, char *msg, size_t size, const char *fmt, va_list ap) {
     const osc_node *n = k->node;
-    int p = snprintf(msg, size, "node '%s' (%s-%lld): ", n->name, n->op_type,
+    char label[256];
+    int p = snprintf(msg, size, "node %s (%s-%lld): ",
+                     osc_node_label(k->graph, n, label, sizeof label), n->op_type,
                      (long long)k->since_version);
     if (p < 0 || (size_t)p >= size) p = 0;
     vsnprintf(msg + p, size - (size_t)p, fmt, ap);

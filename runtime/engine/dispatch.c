@@ -6,7 +6,7 @@
 #include "../../ops/registry.h"
 #include "model.h"
 
-static void add_warning(void *ud, const char *msg) {
+void osc_model_warn(void *ud, const char *msg) {
     osc_model *m = ud;
     const char **w = osc_pool_alloc(&m->pool, ((size_t)m->n_warnings + 1) * sizeof *w);
     const char *copy = osc_pool_strdup(&m->pool, msg);
@@ -32,7 +32,7 @@ static osc_status check_versions(osc_model *m, osc_err *err) {
                  OSC_IR_NEWEST);
         if (m->opts.strict)
             return osc_fail(err, OSC_ERR_UNSUPPORTED, "%s (strict mode refuses it)", msg);
-        add_warning(m, msg);
+        osc_model_warn(m, msg);
     }
     int64_t v = osc_graph_opset(&m->g, "");
     if (v > OSC_OPSET_NEWEST) {
@@ -45,7 +45,7 @@ static osc_status check_versions(osc_model *m, osc_err *err) {
         snprintf(msg, sizeof msg, "the model imports opset %lld of domain 'ai.onnx', newer than "
                  "the newest this library knows (%d); its nodes run with the opset %d kernels "
                  "(opts.newer_opsets)", (long long)v, OSC_OPSET_NEWEST, OSC_OPSET_NEWEST);
-        add_warning(m, msg);
+        osc_model_warn(m, msg);
     }
     return m->warn_lost ? osc_fail(err, OSC_ERR_NOMEM, "out of memory storing a warning") : OSC_OK;
 }
@@ -75,15 +75,16 @@ static void version_gap(const char *domain, const char *op, int64_t opset, char 
 static osc_status resolve(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
     int32_t first = -1, missing = 0;
-    char also[256] = "";
+    char also[256] = "", label[256];
     size_t used = 0;
     for (int32_t i = 0; i < g->n_nodes; i++) {
         osc_node *n = &g->nodes[i];
         n->opset = osc_graph_opset(g, n->domain);
         if (n->opset < 0)
             return osc_fail(err, OSC_ERR_MODEL,
-                            "node '%s' (%s): the model imports no opset for domain '%s'", n->name,
-                            n->op_type, n->domain[0] ? n->domain : "ai.onnx");
+                            "node %s (%s): the model imports no opset for domain '%s'",
+                            osc_node_label(g, n, label, sizeof label), n->op_type,
+                            n->domain[0] ? n->domain : "ai.onnx");
         int64_t v = !n->domain[0] && n->opset > OSC_OPSET_NEWEST ? OSC_OPSET_NEWEST : n->opset;
         n->kernel = osc_kernel_find(n->domain, n->op_type, v);
         if (n->kernel) continue;
@@ -107,9 +108,9 @@ static osc_status resolve(osc_model *m, osc_err *err) {
     char why[128];
     version_gap(n->domain, n->op_type, n->opset, why, sizeof why);
     return osc_fail(err, OSC_ERR_UNSUPPORTED,
-                    "unsupported op %s-%lld (node '%s', domain '%s', opset %lld)%s; %d of %d node(s) "
+                    "unsupported op %s-%lld (node %s, domain '%s', opset %lld)%s; %d of %d node(s) "
                     "without a kernel (%d supported)%s%s", n->op_type, (long long)n->opset,
-                    n->name, n->domain[0] ? n->domain : "ai.onnx", (long long)n->opset, why,
+                    osc_node_label(g, n, label, sizeof label), n->domain[0] ? n->domain : "ai.onnx", (long long)n->opset, why,
                     (int)missing, (int)g->n_nodes, (int)(g->n_nodes - missing),
                     used ? "; also unsupported: " : "", also);
 }
@@ -122,6 +123,7 @@ static osc_status init_nodes(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
     osc_status st = resolve(m, err);
     if (st) return st;
+    char label[256];
     m->max_in = m->max_out = 1;
     for (int32_t i = 0; i < g->n_nodes; i++) {
         osc_node *n = &g->nodes[i];
@@ -141,24 +143,25 @@ static osc_status init_nodes(osc_model *m, osc_err *err) {
                                                            (int)out_min);
             else snprintf(outs, sizeof outs, "%d to %d", (int)out_min, (int)kr->outputs);
             return osc_fail(err, OSC_ERR_MODEL,
-                            "node '%s' (%s-%lld): has %d inputs and %d outputs; expected %d to %s "
-                            "inputs and %s output(s)", n->name, n->op_type, (long long)kr->since,
+                            "node %s (%s-%lld): has %d inputs and %d outputs; expected %d to %s "
+                            "inputs and %s output(s)", osc_node_label(g, n, label, sizeof label), n->op_type, (long long)kr->since,
                             given, n->n_outputs, kr->inputs.min, most, outs);
         }
         for (int32_t j = 0; j < kr->inputs.min; j++)
             if (n->inputs[j] < 0)
-                return osc_fail(err, OSC_ERR_MODEL, "node '%s' (%s-%lld): required input %d is "
-                                "empty", n->name, n->op_type, (long long)kr->since, j);
+                return osc_fail(err, OSC_ERR_MODEL, "node %s (%s-%lld): required input %d is "
+                                "empty", osc_node_label(g, n, label, sizeof label), n->op_type, (long long)kr->since, j);
         for (int32_t j = 0; j < n->n_outputs; j++)
             if (n->outputs[j] < 0)
-                return osc_fail(err, OSC_ERR_MODEL, "node '%s' (%s): output %d is empty; this "
-                                "runtime needs every output named", n->name, n->op_type, j);
+                return osc_fail(err, OSC_ERR_MODEL, "node %s (%s): output %d is empty; this "
+                                "runtime needs every output named",
+                                osc_node_label(g, n, label, sizeof label), n->op_type, j);
         n->n_inputs = given;
         if (given > m->max_in) m->max_in = given;
         if (n->n_outputs > m->max_out) m->max_out = n->n_outputs;
         osc_kctx k = {.err = err, .graph = g, .node = n, .row = kr, .since_version = kr->since,
                       .alloc = &m->alloc, .pool = &m->pool, .strict = m->opts.strict != 0,
-                      .warn = add_warning, .warn_ud = m};
+                      .warn = osc_model_warn, .warn_ud = m};
         if (kr->flags & OSC_KF_DEPRECATED) { /* the row's op version is deprecated (Scatter-11) */
             if (k.strict)
                 return osc_kfail(&k, OSC_ERR_UNSUPPORTED, "deprecated, and strict mode refuses "
@@ -175,8 +178,8 @@ static osc_status init_nodes(osc_model *m, osc_err *err) {
             if (dt && (st = osc_check_input_type(g, i, j, dt, err))) return st;
         }
         if (m->warn_lost)
-            return osc_fail(err, OSC_ERR_NOMEM, "node '%s' (%s): out of memory storing a warning",
-                            n->name, n->op_type);
+            return osc_fail(err, OSC_ERR_NOMEM, "node %s (%s): out of memory storing a warning",
+                            osc_node_label(g, n, label, sizeof label), n->op_type);
     }
     return OSC_OK;
 }

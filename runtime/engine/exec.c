@@ -79,6 +79,8 @@ static osc_status run_nodes(osc_session *s, int32_t from, int32_t to) {
         osc_status st = osc_run_node(m, i, s->vals, s->io, &k);
         if (s->node_ns) s->node_ns[i] = now_ns() - t0;
         if (st) return st;
+        if (s->hook) s->hook(s->hook_ud, (size_t)i, s->io.ins, n->n_inputs, s->io.outs,
+                             n->n_outputs);
         for (int32_t j = 0; m->dynamic && j < n->n_outputs; j++) s->known[n->outputs[j]] = true;
     }
     return OSC_OK;
@@ -176,9 +178,11 @@ static osc_status run_dynamic(osc_session *s) {
         st = osc_infer_range(m, s->vals, s->known, from, g->n_nodes, &stop, s->io, &s->err);
         if (!st) st = osc_check_ranks(m, s->vals, from, stop, &s->err);
         if (st) return st;
+        char label[256];
         if (stop == from)
-            return osc_fail(&s->err, OSC_ERR_MODEL, "node '%s' (%s): its output shape depends on "
-                            "data no earlier node computes", g->nodes[from].name,
+            return osc_fail(&s->err, OSC_ERR_MODEL, "node %s (%s): its output shape depends on "
+                            "data no earlier node computes",
+                            osc_node_label(g, &g->nodes[from], label, sizeof label),
                             g->nodes[from].op_type);
         st = place_stage(s, k, from, stop, &total);
         if (st) return st;

@@ -1,5 +1,6 @@
 /* infer.c: shape inference: over a range of nodes (osc_infer_range), rank and input type checks,
  * and the static inference and arena plan at load when every input shape is known. */
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/dtype.h"
@@ -18,9 +19,10 @@ osc_status osc_check_input_type(const osc_graph *g, int32_t i, int32_t j, int32_
     const osc_node *n = &g->nodes[i];
     osc_typeset allowed = osc_kernel_types(n->kernel, j);
     if (dtype > 0 && dtype < 64 && (allowed >> dtype & 1u)) return OSC_OK;
-    char types[320];
-    return osc_fail(err, OSC_ERR_SHAPE, "node '%s' (%s-%lld): input %d '%s' has dtype %s; "
-                    "expected %s (the type constraint of %s-%lld)", n->name, n->op_type,
+    char types[320], label[256];
+    return osc_fail(err, OSC_ERR_SHAPE, "node %s (%s-%lld): input %d '%s' has dtype %s; "
+                    "expected %s (the type constraint of %s-%lld)",
+                    osc_node_label(g, n, label, sizeof label), n->op_type,
                     (long long)n->kernel->since, (int)j, g->values[n->inputs[j]].name,
                     osc_dtype_get(dtype)->name, osc_typeset_str(allowed, types, sizeof types),
                     n->op_type, (long long)n->kernel->since);
@@ -52,10 +54,11 @@ osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *kno
         for (int32_t j = 0; j < n->n_outputs; j++) {
             osc_tensor *o = &io.outs[j];
             int64_t count = osc_tensor_count(o);
+            char label[256];
             if (count < 0 || !osc_dtype_bytes(o->dtype, count, &o->nbytes))
                 return osc_fail(err, OSC_ERR_LIMIT,
-                                "node '%s' (%s): output %d has too many elements to address",
-                                n->name, n->op_type, j);
+                                "node %s (%s): output %d has too many elements to address",
+                                osc_node_label(g, n, label, sizeof label), n->op_type, j);
             o->data = NULL;
             if (n->outputs[j] >= 0) vals[n->outputs[j]] = *o;
         }
@@ -70,9 +73,11 @@ osc_status osc_check_ranks(const osc_model *m, const osc_tensor *vals, int32_t f
         const osc_node *n = &m->g.nodes[i];
         for (int32_t j = 0; !n->folded && j < n->n_outputs; j++) {
             int32_t v = n->outputs[j];
+            char label[256];
             if (v >= 0 && vals[v].rank > m->lim.max_rank)
-                return osc_fail(err, OSC_ERR_LIMIT, "node '%s' (%s): output '%s' has rank %d; the "
-                                "limit is %d (opts.max_rank)", n->name, n->op_type,
+                return osc_fail(err, OSC_ERR_LIMIT, "node %s (%s): output '%s' has rank %d; the "
+                                "limit is %d (opts.max_rank)",
+                                osc_node_label(&m->g, n, label, sizeof label), n->op_type,
                                 m->g.values[v].name, (int)vals[v].rank, (int)m->lim.max_rank);
         }
     }
@@ -161,14 +166,25 @@ osc_status osc_infer_static(osc_model *m, osc_err *err) {
         const osc_value *val = &g->values[g->outputs[o]];
         const osc_tensor *t = &vals[g->outputs[o]];
         bool bad = (val->decl.dtype && val->decl.dtype != t->dtype) ||
-                   (val->decl.rank >= 0 && val->decl.rank != t->rank);
+                   (val->decl.rank >= 0 && val->decl.rank != t->rank), stale = false;
         for (int32_t d = 0; !bad && val->decl.rank >= 0 && d < t->rank; d++)
-            bad = val->decl.dims[d] >= 0 && val->decl.dims[d] != t->dims[d];
-        if (bad)
-            return osc_fail(err, OSC_ERR_SHAPE, "graph output '%s' is declared as %s rank %d but "
-                            "the graph computes %s rank %d (shape differs or dtype differs)",
-                            val->name, osc_dtype_get(val->decl.dtype)->name, val->decl.rank,
-                            osc_dtype_get(t->dtype)->name, t->rank);
+            stale = stale || (val->decl.dims[d] >= 0 && val->decl.dims[d] != t->dims[d]);
+        if (!bad && !stale) continue;
+        /* A stale declared dim (an exporter's leftover) is what onnxruntime warns about and
+         * runs with the computed shape; a dtype or rank that differs is an error. */
+        char msg[OSC_MSG_SIZE], want[160], got[160];
+        snprintf(msg, sizeof msg, "graph output '%s' is declared as %s %s but the graph computes "
+                 "%s %s", val->name, osc_dtype_get(val->decl.dtype)->name,
+                 val->decl.rank < 0 ? "(any shape)"
+                                    : osc_dims_str(val->decl.dims, val->decl.rank, want, sizeof want),
+                 osc_dtype_get(t->dtype)->name, osc_dims_str(t->dims, t->rank, got, sizeof got));
+        if (bad) return osc_fail(err, OSC_ERR_SHAPE, "%s", msg);
+        if (m->opts.strict)
+            return osc_fail(err, OSC_ERR_SHAPE, "%s (strict mode refuses a stale declared shape)",
+                            msg);
+        snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "; the computed shape is used");
+        osc_model_warn(m, msg);
+        if (m->warn_lost) return osc_fail(err, OSC_ERR_NOMEM, "out of memory storing a warning");
     }
     osc_buffer_need(m, vals, need);
     m->arena_bytes = osc_plan_run(m, need, NULL, sizes, scratch, offsets);

@@ -111,6 +111,56 @@ osc_status osc_model_node_attr_str(const osc_model *m, size_t i, const char *nam
     return OSC_OK;
 }
 
+size_t osc_model_node_attr_count(const osc_model *m, size_t i) {
+    return m && i < (size_t)m->g.n_nodes ? (size_t)m->g.nodes[i].n_attrs : 0;
+}
+
+osc_status osc_model_node_attr_at(const osc_model *m, size_t i, size_t k, osc_attr_desc *out) {
+    if (!m || !out || i >= (size_t)m->g.n_nodes || k >= (size_t)m->g.nodes[i].n_attrs)
+        return OSC_ERR_ARG;
+    const osc_attr *a = &m->g.nodes[i].attrs[k];
+    *out = (osc_attr_desc){.name = a->name, .type = a->type, .i = a->i, .f = a->f, .s = a->s,
+                           .s_len = a->s_len, .n = a->n, .ints = a->ints, .floats = a->floats,
+                           .t = a->t};
+    if (a->type != OSC_ATTR_INTS) out->ints = NULL;
+    if (a->type != OSC_ATTR_FLOATS) out->floats = NULL;
+    if (a->type != OSC_ATTR_INTS && a->type != OSC_ATTR_FLOATS) out->n = 0;
+    if (a->type != OSC_ATTR_TENSOR) out->t = NULL;
+    return OSC_OK;
+}
+
+/* The value named `name` that is still part of the graph (an input, a constant, or produced
+ * by a node); -1 otherwise. */
+static int32_t find_value(const osc_model *m, const char *name) {
+    for (int32_t v = 0; m && name && v < m->g.n_values; v++) {
+        const osc_value *val = &m->g.values[v];
+        if (strcmp(val->name, name) == 0)
+            return val->is_input || val->init || val->producer >= 0 || val->is_output ? v : -1;
+    }
+    return -1;
+}
+
+osc_status osc_model_value(const osc_model *m, const char *name, osc_value_desc *out) {
+    int32_t v = find_value(m, name);
+    if (v < 0 || !out) return OSC_ERR_ARG;
+    describe(m, v, out);
+    if (!m->static_vals && m->fold_shaped && m->fold_shaped[v]) { /* what folding worked out */
+        const osc_tensor *t = &m->fold_vals[v];
+        out->dtype = t->dtype;
+        out->rank = t->rank;
+        memcpy(out->dims, t->dims, sizeof out->dims);
+        memset(out->dim_names, 0, sizeof out->dim_names);
+    }
+    return OSC_OK;
+}
+
+osc_status osc_model_value_data(const osc_model *m, const char *name, osc_tensor *out) {
+    int32_t v = find_value(m, name);
+    if (v < 0 || !out || !m->g.values[v].init || m->g.values[v].is_input) return OSC_ERR_ARG;
+    *out = *m->g.values[v].init;
+    return OSC_OK;
+}
+
 uint64_t osc_model_arena_bytes(const osc_model *m) { return m ? m->arena_bytes : 0; }
 size_t osc_model_warning_count(const osc_model *m) { return m ? (size_t)m->n_warnings : 0; }
 

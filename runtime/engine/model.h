@@ -52,6 +52,10 @@ typedef struct osc_node_io {
     osc_tensor *outs;
 } osc_node_io;
 
+/* dispatch.c: appends a warning (msg is copied) to the model's list; ud is the osc_model. When
+ * it cannot be stored, m->warn_lost is set and the load must fail. */
+void osc_model_warn(void *ud, const char *msg);
+
 /* The load steps, in the order osc_model_load_buffer (model.c) calls them; each fails into err. */
 /* dispatch.c: refuses a newer opset than OSC_OPSET_NEWEST (or warns, opts.newer_opsets),
  * resolves every node to a registry row, checks input/output counts, runs each kernel's init,
@@ -69,9 +73,10 @@ osc_status osc_fuse(osc_model *m, osc_err *err);
 /* lifetimes.c: last uses, arena buffers (in-place outputs share their input's), per-node and
  * per-input in-place modes. */
 osc_status osc_plan_buffers(osc_model *m, osc_err *err);
-/* infer.c: when every input shape is static, infers every shape, checks declared outputs, plans
- * the arena (m->static_vals, m->arena_bytes) and refuses a model whose smallest arena exceeds
- * opts.max_bytes. */
+/* infer.c: when every input shape is static, infers every shape, checks declared outputs (a
+ * declared static dim the graph computes otherwise is a warning and the computed shape wins;
+ * strict mode refuses it; another dtype or rank is an error), plans the arena (m->static_vals,
+ * m->arena_bytes) and refuses a model whose smallest arena exceeds opts.max_bytes. */
 osc_status osc_infer_static(osc_model *m, osc_err *err);
 
 /* infer.c: helpers of folding and inference. */

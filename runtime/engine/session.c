@@ -104,6 +104,13 @@ void osc_session_free(osc_session *s) {
 
 const char *osc_session_error(const osc_session *s) { return s ? s->err.msg : "no session"; }
 
+osc_status osc_session_set_node_hook(osc_session *s, osc_node_hook fn, void *ud) {
+    if (!s) return OSC_ERR_ARG;
+    s->hook = fn;
+    s->hook_ud = ud;
+    return OSC_OK;
+}
+
 uint64_t osc_session_arena_bytes(const osc_session *s) { return s ? s->arena_size : 0; }
 
 int32_t osc_session_threads(const osc_session *s) { return s ? osc_tpool_size(s->tpool) : 0; }

@@ -55,6 +55,8 @@ struct osc_session {
     max_align_t empty;        /* data of zero-size values when the arena is empty */
     osc_tpool *tpool;         /* opts.threads >= 2: the workers; NULL: the caller alone */
     osc_scratch kscratch;     /* kernels' scratch block, kept between runs */
+    osc_node_hook hook;       /* osc_session_set_node_hook */
+    void *hook_ud;
 };
 
 /* bindings.c. Each fails into s->err with a message naming the input or output. */

@@ -321,6 +321,211 @@ static void hostile_models(void) {
     write_model("big_inputs.onnx", mw);
 }
 
+/* An int64 initializer of n values. */
+static void init_ints(osc_mw *mw, const char *name, int32_t rank, const int64_t *v, int64_t n) {
+    osc_tensor t = {.dtype = OSC_INT64, .rank = rank, .dims = {n}, .data = (void *)v,
+                    .nbytes = (size_t)n * sizeof *v};
+    osc_mw_initializer(mw, name, &t);
+}
+
+/* Integer inputs that reach their readers through other ops (random.sh): --random must follow
+ * them. idx -> Unsqueeze -> Cast -> Gather(x [6, 4]); rows (int32) -> Cast, cols -> Unsqueeze
+ * -> Concat(axis -1) -> ScatterND(x) tuples (rows in [0, 5], cols in [0, 3]); labels ->
+ * OneHot(depth 7); start -> Unsqueeze -> Slice(x, axes [1]) starts; keep -> Reshape(x) target
+ * of x's rank. Then models where no random value is safe. */
+static void walk_models(void) {
+    const int64_t dx[2] = {6, 4}, d3[1] = {3}, d5[1] = {5}, d2[1] = {2};
+    const int64_t ax1[1] = {1}, axm1[1] = {-1}, ax0[1] = {0}, big[1] = {100}, depth[1] = {7};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", OSC_FLOAT, 2, dx, NULL);
+    osc_mw_input(mw, "idx", OSC_INT64, 1, d3, NULL);
+    osc_mw_input(mw, "rows", OSC_INT32, 1, d3, NULL);
+    osc_mw_input(mw, "cols", OSC_INT64, 1, d3, NULL);
+    osc_mw_input(mw, "u", OSC_FLOAT, 1, d3, NULL);
+    osc_mw_input(mw, "labels", OSC_INT64, 1, d5, NULL);
+    osc_mw_input(mw, "start", OSC_INT64, 0, NULL, NULL);
+    osc_mw_input(mw, "keep", OSC_INT64, 1, d2, NULL);
+    init_ints(mw, "ax1", 1, ax1, 1);
+    init_ints(mw, "axm1", 1, axm1, 1);
+    init_ints(mw, "ax0", 1, ax0, 1);
+    init_ints(mw, "big", 1, big, 1);
+    init_ints(mw, "depth", 0, depth, 1);
+    const float onoff[2] = {0, 1};
+    osc_tensor v = {.dtype = OSC_FLOAT, .rank = 1, .dims = {2}, .data = (void *)onoff, .nbytes = 8};
+    osc_mw_initializer(mw, "onoff", &v);
+    const char *a[2] = {"idx", "ax1"}, *ao[1] = {"idx_u"};
+    osc_mw_node(mw, "Unsqueeze", "unsq", 2, a, 1, ao);
+    const char *b[1] = {"idx_u"}, *bo[1] = {"idx_c"};
+    osc_mw_attr_int(mw, osc_mw_node(mw, "Cast", "cast", 1, b, 1, bo), "to", OSC_INT32);
+    const char *c[2] = {"x", "idx_c"}, *co[1] = {"g"};
+    osc_mw_node(mw, "Gather", "gather", 2, c, 1, co);
+    const char *d[1] = {"rows"}, *dout[1] = {"rows64"};
+    osc_mw_attr_int(mw, osc_mw_node(mw, "Cast", "cast_rows", 1, d, 1, dout), "to", OSC_INT64);
+    const char *e[2] = {"rows64", "axm1"}, *eo[1] = {"rows_u"};
+    osc_mw_node(mw, "Unsqueeze", "unsq_rows", 2, e, 1, eo);
+    const char *f[2] = {"cols", "axm1"}, *fo[1] = {"cols_u"};
+    osc_mw_node(mw, "Unsqueeze", "unsq_cols", 2, f, 1, fo);
+    const char *h[2] = {"rows_u", "cols_u"}, *ho[1] = {"tuples"};
+    osc_mw_attr_int(mw, osc_mw_node(mw, "Concat", "concat", 2, h, 1, ho), "axis", -1);
+    const char *k[3] = {"x", "tuples", "u"}, *ko[1] = {"s"};
+    osc_mw_node(mw, "ScatterND", "scatter", 3, k, 1, ko);
+    const char *l[3] = {"labels", "depth", "onoff"}, *lo[1] = {"oh"};
+    osc_mw_node(mw, "OneHot", "onehot", 3, l, 1, lo);
+    const char *q[2] = {"start", "ax0"}, *qo[1] = {"start_u"};
+    osc_mw_node(mw, "Unsqueeze", "unsq_start", 2, q, 1, qo);
+    const char *r[4] = {"x", "start_u", "big", "ax1"}, *ro[1] = {"sl"};
+    osc_mw_node(mw, "Slice", "slice", 4, r, 1, ro);
+    const char *t[2] = {"x", "keep"}, *to[1] = {"rs"};
+    osc_mw_node(mw, "Reshape", "reshape", 2, t, 1, to);
+    const int64_t dg[3] = {3, 1, 4}, doh[2] = {5, 7};
+    osc_mw_output(mw, "g", OSC_FLOAT, 3, dg, NULL);
+    osc_mw_output(mw, "s", OSC_FLOAT, 2, dx, NULL);
+    osc_mw_output(mw, "oh", OSC_FLOAT, 2, doh, NULL);
+    osc_mw_output(mw, "sl", OSC_FLOAT, 2, (const int64_t[2]){-1, -1}, NULL);
+    osc_mw_output(mw, "rs", OSC_FLOAT, 2, dx, NULL);
+    write_model("walk.onnx", mw);
+
+    /* idx -> Unsqueeze -> Gather over e [0, 3]: no index fits an empty axis */
+    const int64_t de[2] = {0, 3};
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "e", OSC_FLOAT, 2, de, NULL);
+    osc_mw_input(mw, "idx", OSC_INT64, 1, d2, NULL);
+    init_ints(mw, "ax1", 1, ax1, 1);
+    const char *ea[2] = {"idx", "ax1"}, *eao[1] = {"idx_u"};
+    osc_mw_node(mw, "Unsqueeze", "unsq", 2, ea, 1, eao);
+    const char *eb[2] = {"e", "idx_u"}, *ebo[1] = {"y"};
+    osc_mw_node(mw, "Gather", "gather", 2, eb, 1, ebo);
+    osc_mw_output(mw, "y", OSC_FLOAT, 3, (const int64_t[3]){2, 1, 3}, NULL);
+    write_model("walk_empty.onnx", mw);
+
+    /* shape (three values) -> Reshape(x [6, 4]): no random target fits x */
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", OSC_FLOAT, 2, dx, NULL);
+    osc_mw_input(mw, "shape", OSC_INT64, 1, d3, NULL);
+    const char *ra[2] = {"x", "shape"}, *rao[1] = {"y"};
+    osc_mw_node(mw, "Reshape", "reshape", 2, ra, 1, rao);
+    osc_mw_output(mw, "y", OSC_FLOAT, 3, (const int64_t[3]){-1, -1, -1}, NULL);
+    write_model("walk_reshape.onnx", mw);
+
+    /* Identity of any tensor (no type declared): prints what --save-inputs wrote */
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", 0, -1, NULL, NULL);
+    const char *ix[1] = {"x"}, *iy[1] = {"y"};
+    osc_mw_node(mw, "Identity", "id", 1, ix, 1, iy);
+    osc_mw_output(mw, "y", 0, -1, NULL, NULL);
+    write_model("ident.onnx", mw);
+}
+
+/* Models that load with warnings (warnings.sh): a deprecated Scatter-11, also as a node-test
+ * folder warncases/test_scatter11; an output declared [2, 4] that the graph computes [2, 3]. */
+static void warning_models(void) {
+    const int64_t dd[2] = {1, 5}, di[2] = {1, 2};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 11);
+    osc_mw_input(mw, "data", OSC_FLOAT, 2, dd, NULL);
+    osc_mw_input(mw, "indices", OSC_INT64, 2, di, NULL);
+    osc_mw_input(mw, "updates", OSC_FLOAT, 2, di, NULL);
+    const char *in[3] = {"data", "indices", "updates"}, *out[1] = {"y"};
+    osc_mw_attr_int(mw, osc_mw_node(mw, "Scatter", "old", 3, in, 1, out), "axis", 1);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, dd, NULL);
+    write_model("scatter11.onnx", mw);
+    static const char *const dirs[3] = {"warncases", "warncases/test_scatter11",
+                                        "warncases/test_scatter11/test_data_set_0"};
+    char src[1100];
+    for (int k = 0; k < 3; k++) {
+        snprintf(src, sizeof src, "%s/%s", g_dir, dirs[k]);
+        mkdir(src, 0755);
+    }
+    snprintf(src, sizeof src, "%s/scatter11.onnx", g_dir);
+    FILE *f = fopen(src, "rb");
+    unsigned char buf[4096];
+    size_t len = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f) fclose(f);
+    write_file("warncases/test_scatter11/model.onnx", buf, len);
+    const float x[5] = {1, 2, 3, 4, 5}, u[2] = {1.5f, 2.5f}, y[5] = {1, 1.5f, 3, 2.5f, 5};
+    const int64_t idx[2] = {1, 3};
+    osc_tensor t = {.dtype = OSC_FLOAT, .rank = 2, .dims = {1, 5}, .data = (void *)x, .nbytes = 20};
+    write_pb("warncases/test_scatter11/test_data_set_0/input_0.pb", "data", &t);
+    osc_tensor ti = {.dtype = OSC_INT64, .rank = 2, .dims = {1, 2}, .data = (void *)idx, .nbytes = 16};
+    write_pb("warncases/test_scatter11/test_data_set_0/input_1.pb", "indices", &ti);
+    osc_tensor tu = {.dtype = OSC_FLOAT, .rank = 2, .dims = {1, 2}, .data = (void *)u, .nbytes = 8};
+    write_pb("warncases/test_scatter11/test_data_set_0/input_2.pb", "updates", &tu);
+    t.data = (void *)y;
+    write_pb("warncases/test_scatter11/test_data_set_0/output_0.pb", "y", &t);
+
+    const int64_t d23[2] = {2, 3}, d24[2] = {2, 4};
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", OSC_FLOAT, 2, d23, NULL);
+    const char *ix[1] = {"x"}, *iy[1] = {"y"};
+    osc_mw_node(mw, "Identity", "id", 1, ix, 1, iy);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, d24, NULL);
+    write_model("stale_shape.onnx", mw);
+}
+
+/* For bench --profile (profile.sh): x [8, 4] -> an unnamed Mul -> a; a Constant [5, 4]
+ * (folded at load); idx [5] -> Unsqueeze -> Expand -> GatherElements(a, axis 0), which the
+ * fusion pass turns into a RowGather. And skipcases/: a node-test folder whose model uses an op
+ * this build lacks (Conv), next to one that runs. */
+static void profile_models(void) {
+    const int64_t dx[2] = {8, 4}, di[1] = {5}, shape[2] = {5, 4}, ax[1] = {1};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", OSC_FLOAT, 2, dx, NULL);
+    osc_mw_input(mw, "idx", OSC_INT64, 1, di, NULL);
+    init_ints(mw, "ax", 1, ax, 1);
+    osc_tensor st = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = (void *)shape, .nbytes = 16};
+    const char *xx[2] = {"x", "x"}, *ao[1] = {"a"}, *co[1] = {"shape"};
+    osc_mw_node(mw, "Mul", NULL, 2, xx, 1, ao);
+    osc_mw_attr_tensor(mw, osc_mw_node(mw, "Constant", "const", 0, NULL, 1, co), "value", &st);
+    const char *u[2] = {"idx", "ax"}, *uo[1] = {"u"}, *e[2] = {"u", "shape"}, *eo[1] = {"e"};
+    osc_mw_node(mw, "Unsqueeze", "unsq", 2, u, 1, uo);
+    osc_mw_node(mw, "Expand", "expand", 2, e, 1, eo);
+    const char *g[2] = {"a", "e"}, *go[1] = {"y"};
+    osc_mw_attr_int(mw, osc_mw_node(mw, "GatherElements", "rows", 2, g, 1, go), "axis", 0);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, shape, NULL);
+    write_model("chain.onnx", mw);
+
+    /* unnamed nodes: Identity, then GatherElements(axis 1, reduction-free) reading its output */
+    const int64_t d23[2] = {2, 3};
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "data", OSC_FLOAT, 2, d23, NULL);
+    osc_mw_input(mw, "indices", OSC_INT64, 2, d23, NULL);
+    const char *ii[1] = {"data"}, *io[1] = {"d2"}, *gi2[2] = {"d2", "indices"}, *gy[1] = {"y"};
+    osc_mw_node(mw, "Identity", NULL, 1, ii, 1, io);
+    osc_mw_attr_int(mw, osc_mw_node(mw, "GatherElements", NULL, 2, gi2, 1, gy), "axis", 1);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, d23, NULL);
+    write_model("unnamed.onnx", mw);
+
+    static const char *const dirs[3] = {"skipcases", "skipcases/test_conv",
+                                        "skipcases/test_conv/test_data_set_0"};
+    char path[1100];
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/%s", g_dir, dirs[k]);
+        mkdir(path, 0755);
+    }
+    const int64_t d4[4] = {1, 1, 2, 2};
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", OSC_FLOAT, 4, d4, NULL);
+    osc_mw_input(mw, "w", OSC_FLOAT, 4, d4, NULL);
+    const char *ci[2] = {"x", "w"}, *cy[1] = {"y"};
+    osc_mw_node(mw, "Conv", NULL, 2, ci, 1, cy);
+    osc_mw_output(mw, "y", OSC_FLOAT, 4, (const int64_t[4]){1, 1, 1, 1}, NULL);
+    write_model("skipcases/test_conv/model.onnx", mw);
+    const float v[4] = {1, 2, 3, 4}, y1[1] = {30};
+    osc_tensor t = {.dtype = OSC_FLOAT, .rank = 4, .dims = {1, 1, 2, 2}, .data = (void *)v, .nbytes = 16};
+    write_pb("skipcases/test_conv/test_data_set_0/input_0.pb", "x", &t);
+    write_pb("skipcases/test_conv/test_data_set_0/input_1.pb", "w", &t);
+    osc_tensor ty = {.dtype = OSC_FLOAT, .rank = 4, .dims = {1, 1, 1, 1}, .data = (void *)y1, .nbytes = 4};
+    write_pb("skipcases/test_conv/test_data_set_0/output_0.pb", "y", &ty);
+}
+
 /* NAME (under cases/ or errcases/): a node-test folder of ge_float/ge_int64 with its expected
  * output scaled; bad_index puts an out-of-range index into input_1.pb. */
 static void node_case(const char *name, int32_t dtype, double scale, int bad_index) {
@@ -371,6 +576,9 @@ int main(int argc, char **argv) {
     random_model();
     version_models();
     hostile_models();
+    walk_models();
+    warning_models();
+    profile_models();
     node_case("cases/test_ge_float", OSC_FLOAT, 1.0, 0);
     node_case("cases/test_ge_int64", OSC_INT64, 1.0, 0);
     node_case("cases/test_ge_close", OSC_FLOAT, 1.01, 0); /* passes only with --rtol >= 0.01 */
@@ -378,5 +586,6 @@ int main(int argc, char **argv) {
     node_case("cases/misc_ge_float", OSC_FLOAT, 1.0, 0);
     node_case("errcases/test_ge_badindex", OSC_FLOAT, 1.0, 1);
     node_case("errcases/test_ge_ok", OSC_FLOAT, 1.0, 0);
+    node_case("skipcases/test_ge_float", OSC_FLOAT, 1.0, 0);
     return g_failed;
 }

@@ -1,20 +1,21 @@
 #!/bin/sh
 # nodetests.sh: runs official ONNX node-test folders through `onnx-scatter test` for ctest.
 #
-# usage: nodetests.sh ONNX_SCATTER DIR [--expect-pass N] [--no-skip] [--known-fail TEST]...
+# usage: nodetests.sh ONNX_SCATTER DIR [--expect-pass N] [--no-skip] [--known-fail-file FILE]
 #                     [PATTERN...]
-#   --known-fail: a test whose expected data this runtime rightly disagrees with (say why where
-#   it is passed); it must FAIL, any other FAIL fails the entry.
+#   --known-fail-file: tests whose expected data this runtime rightly disagrees with, one per
+#   line with the reason in '#' comments (`onnx-scatter test --known-fail FILE`); each must be
+#   reported KNOWN (it still fails), any other FAIL fails the entry.
 #   PATTERNs (shell globs like 'test_scatter*') pick subfolders of DIR; without any, all of DIR.
 # Exit: 0 when `test` exits 0, its summary counts every selected folder, and the optional
 # expectations hold; 77 (ctest SKIP_RETURN_CODE) when DIR is absent; 1 otherwise.
 
 tool=$1 dir=$2
 shift 2
-expect_pass='' no_skip=0 known=''
+expect_pass='' no_skip=0 known='' known_file=''
 while [ $# -gt 0 ]; do
     case $1 in
-    --known-fail) known="$known $2"; shift 2 ;;
+    --known-fail-file) known_file=$2; known=$(sed 's/#.*//' "$2" | tr -s ' \t' '\n\n'); shift 2 ;;
     --expect-pass) expect_pass=$2; shift 2 ;;
     --no-skip) no_skip=1; shift ;;
     *) break ;;
@@ -44,7 +45,7 @@ fi
 
 # Folder paths have no spaces or newlines in the official sets.
 # shellcheck disable=SC2046
-out=$("$tool" test $(sort -u "$list"))
+out=$("$tool" test ${known_file:+--known-fail "$known_file"} $(sort -u "$list"))
 rc=$?
 printf '%s\n' "$out"
 
@@ -54,22 +55,20 @@ fail() {
 }
 [ $rc -le 1 ] || fail "onnx-scatter test exited with $rc (a crash or a usage error)"
 summary=$(printf '%s\n' "$out" | tail -n 1)
-counts=$(printf '%s\n' "$summary" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p')
+counts=$(printf '%s\n' "$summary" |
+    sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped\(, \([0-9]*\) known failures\)\{0,1\}$/\1 \2 \3 \5/p')
 [ -n "$counts" ] || fail "last line is not 'N passed, N failed, N skipped': $summary"
-# shellcheck disable=SC2086 # three numbers, split on purpose
+# shellcheck disable=SC2086 # three or four numbers, split on purpose
 set -- $counts
-passed=$1 failed=$2 skipped=$3
-[ $((passed + failed + skipped)) -eq "$selected" ] ||
-    fail "the summary counts $((passed + failed + skipped)) tests for $selected folders"
+passed=$1 failed=$2 skipped=$3 knownf=${4:-0}
+[ $((passed + failed + skipped + knownf)) -eq "$selected" ] ||
+    fail "the summary counts $((passed + failed + skipped + knownf)) tests for $selected folders"
 for t in $known; do
-    printf '%s\n' "$out" | grep -q "^FAIL $t:" || fail "$t was expected to FAIL (known data quirk)"
+    printf '%s\n' "$out" | grep -q "^KNOWN $t:" || fail "$t was expected to fail (known data quirk)"
 done
-unknown=$(printf '%s\n' "$out" | grep '^FAIL ' | while read -r _ name _; do
-    name=${name%:}
-    case " $known " in *" $name "*) ;; *) echo "$name" ;; esac
-done)
+unknown=$(printf '%s\n' "$out" | grep '^FAIL ' | while read -r _ name _; do echo "${name%:}"; done)
 [ -z "$unknown" ] || fail "tests failed: $(echo $unknown)"
-if [ -z "$known" ] && [ $rc -ne 0 ]; then fail "$failed tests failed (exit status $rc)"; fi
+[ $rc -eq 0 ] || fail "$failed tests failed (exit status $rc)"
 [ $no_skip -eq 0 ] || [ "$skipped" -eq 0 ] || fail "$skipped tests skipped; every one must run here"
 # A skip must say what is unsupported: an op it names, a non-tensor type, or a feature of an
 # op that is documented as not implemented (e.g. casts between strings and numbers).

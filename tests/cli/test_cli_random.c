@@ -163,12 +163,77 @@ static void test_fill(void **state) {
     assert_memory_not_equal(a.data, c.data, a.nbytes);
     for (int i = 0; i < 64; i++) assert_true(((float *)a.data)[i] >= -1 && ((float *)a.data)[i] < 1);
     free(a.data), free(b.data), free(c.data);
-    /* an empty range with elements to fill is an error */
-    cli_irange none = {.set = 1, .k = 0, .lo = {0}, .hi = {-1}};
+    /* an empty range with elements to fill is an error naming the readers */
+    cli_irange none = {.set = 1, .k = 0, .lo = {0}, .hi = {-1}, .lo_by = "node A", .hi_by = "node B"};
     cli_tensor_alloc(&a, OSC_INT64, 1, d, 0, msg, sizeof msg);
     assert_int_equal(cli_random_fill(&a, &none, 0, 0, msg, sizeof msg), 1);
-    assert_non_null(strstr(msg, "no index value is valid"));
+    assert_non_null(strstr(msg, "no value is valid for every node reading it: node A; node B"));
+    cli_irange refused = {.none = 1, .why = "it is the target shape of node R"};
+    assert_int_equal(cli_random_fill(&a, &refused, 0, 0, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "no random value is safe: it is the target shape of node R"));
     free(a.data);
+    /* a range wider than the dtype is clamped to it */
+    cli_irange wide = {.set = 1, .k = 0, .lo = {-1000}, .hi = {1000}};
+    cli_tensor_alloc(&a, OSC_INT8, 1, d, 0, msg, sizeof msg);
+    assert_int_equal(cli_random_fill(&a, &wide, 3, 0, msg, sizeof msg), 0);
+    free(a.data);
+    cli_tensor_alloc(&a, OSC_UINT8, 1, d, 0, msg, sizeof msg);
+    assert_int_equal(cli_random_fill(&a, &wide, 3, 0, msg, sizeof msg), 0);
+    for (int i = 0; i < 64; i++) assert_true(((uint8_t *)a.data)[i] <= 255);
+    free(a.data);
+}
+
+/* idx [3] -> Unsqueeze(axes 1) -> Cast(int32) -> Gather(x [6, 4], axis 1): [-4, 3] through
+ * two ops; rows [3] -> Unsqueeze(-1) -> Concat(-1) with cols -> ScatterND(x) tuples: rows is
+ * component 0 ([0, 5]), cols component 1 ([0, 3]). */
+static void test_walk(void **state) {
+    (void)state;
+    const int64_t dx[2] = {6, 4}, d3[1] = {3}, one[1] = {1}, minus[1] = {-1};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", OSC_FLOAT, 2, dx, NULL);
+    osc_mw_input(mw, "idx", OSC_INT64, 1, d3, NULL);
+    osc_mw_input(mw, "rows", OSC_INT64, 1, d3, NULL);
+    osc_mw_input(mw, "cols", OSC_INT64, 1, d3, NULL);
+    osc_mw_input(mw, "u", OSC_FLOAT, 1, d3, NULL);
+    osc_tensor t1 = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)one, .nbytes = 8};
+    osc_tensor tm = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)minus, .nbytes = 8};
+    osc_mw_initializer(mw, "one", &t1);
+    osc_mw_initializer(mw, "minus", &tm);
+    const char *a[2] = {"idx", "one"}, *ao[1] = {"iu"}, *b[1] = {"iu"}, *bo[1] = {"ic"};
+    osc_mw_node(mw, "Unsqueeze", "u0", 2, a, 1, ao);
+    osc_mw_attr_int(mw, osc_mw_node(mw, "Cast", "c0", 1, b, 1, bo), "to", OSC_INT32);
+    const char *c[2] = {"x", "ic"}, *co[1] = {"g"};
+    osc_mw_attr_int(mw, osc_mw_node(mw, "Gather", "g0", 2, c, 1, co), "axis", 1);
+    const char *r[2] = {"rows", "minus"}, *ro[1] = {"ru"}, *q[2] = {"cols", "minus"}, *qo[1] = {"cu"};
+    osc_mw_node(mw, "Unsqueeze", "u1", 2, r, 1, ro);
+    osc_mw_node(mw, "Unsqueeze", "u2", 2, q, 1, qo);
+    const char *k[2] = {"ru", "cu"}, *ko[1] = {"t"};
+    osc_mw_attr_int(mw, osc_mw_node(mw, "Concat", "cat", 2, k, 1, ko), "axis", -1);
+    const char *s[3] = {"x", "t", "u"}, *so[1] = {"s"};
+    osc_mw_node(mw, "ScatterND", "snd", 3, s, 1, so);
+    const int64_t dg[3] = {6, 3, 1};
+    osc_mw_output(mw, "g", OSC_FLOAT, 3, dg, NULL);
+    osc_mw_output(mw, "s", OSC_FLOAT, 2, dx, NULL);
+    void *buf;
+    size_t len;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    osc_model *m = NULL;
+    char msg[512];
+    if (osc_model_load_buffer(buf, len, NULL, NULL, &m, msg, sizeof msg) != OSC_OK) fail_msg("%s", msg);
+    free(buf);
+    cli_shapes sh = {0};
+    cli_irange rg[5];
+    memset(rg, 0, sizeof rg);
+    assert_int_equal(cli_index_ranges(m, &sh, rg), 0);
+    assert_true(rg[1].set && rg[1].k == 0 && rg[1].lo[0] == -4 && rg[1].hi[0] == 3);
+    assert_non_null(strstr(rg[1].lo_by, "node 'g0' (Gather-13) input 1 (through Unsqueeze, Cast)"));
+    assert_true(rg[2].set && rg[2].k == 0 && rg[2].lo[0] == 0 && rg[2].hi[0] == 5);
+    assert_true(rg[3].set && rg[3].k == 0 && rg[3].lo[0] == 0 && rg[3].hi[0] == 3);
+    assert_false(rg[0].set || rg[4].set);
+    cli_shapes_free(&sh);
+    osc_model_free(m);
 }
 
 int main(void) {
@@ -176,6 +241,7 @@ int main(void) {
         cmocka_unit_test(test_propagated_shapes),
         cmocka_unit_test(test_ranges),
         cmocka_unit_test(test_fill),
+        cmocka_unit_test(test_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

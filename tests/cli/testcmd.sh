@@ -71,4 +71,29 @@ cli test "$c" --atol -1; check "--atol -1 -> 2" eval 'status_is 2 && one_error_l
 cli test "$c" --filter; check "--filter without GLOB -> 2" eval 'status_is 2 && one_error_line "--filter wants a GLOB"'
 cli test "$c" --bogus; check "test unknown option -> 2" eval 'status_is 2 && one_error_line "unknown option .--bogus."'
 
+# ---- --known-fail FILE ----
+printf '# expected data this runtime disagrees with\ntest_ge_wrong  # scaled by -1\n\ntest_ge_cl*\n' >"$work/known.txt"
+cli test "$c" --known-fail "$work/known.txt"
+check "--known-fail: listed failures are KNOWN, the run passes, the summary counts them" eval 'status_is 0 &&
+    out_has "^KNOWN test_ge_wrong: test_data_set_0: output" && out_has "^KNOWN test_ge_close: " && ! out_has "^FAIL" &&
+    out_last_is "3 passed, 0 failed, 0 skipped, 2 known failures"'
+cli test "$c" --known-fail "$work/known.txt" --json
+check "--known-fail --json: status known_fail and known_failed" eval 'status_is 0 && jq_is known_failed 2 && jq_is failed 0 &&
+    jq_is tests.4.status "\"known_fail\""'
+printf 'test_ge_float\n' >"$work/known2.txt"
+cli test "$c" --known-fail "$work/known2.txt" -f test_ge_float -f test_ge_wrong
+check "--known-fail: a listed test that passes is a PASS with a note; other failures still fail" eval 'status_is 1 &&
+    out_has "^PASS test_ge_float$" && out_has "^FAIL test_ge_wrong" && err_has "note: test_ge_float passed; .*known2.txt lists it as a known failure"'
+cli test "$c" --known-fail "$work/nope.txt"
+check "--known-fail: a missing file -> 1" eval 'status_is 1 && one_error_line "--known-fail: .*nope.txt"'
+printf '# nothing\n' >"$work/empty.txt"
+cli test "$c" --known-fail "$work/empty.txt"
+check "--known-fail: a file listing nothing -> 1" eval 'status_is 1 && one_error_line "lists no test"'
+cli test "$c" -f test_ge_wrong --known-fail "$src/tests/cli/known-fail-debian-1.12.txt"
+check "the Debian 1.12 list reads as a --known-fail file" eval 'status_is 1 && out_last_is "0 passed, 1 failed, 0 skipped, 0 known failures"'
+cli test --help
+check "test --help: explains the three Debian 1.12 bfloat16 failures and the --known-fail file" eval 'status_is 0 &&
+    out_has "test_cast_FLOAT_to_BFLOAT16" && out_has "test_castlike_FLOAT_to_BFLOAT16_expanded" &&
+    out_has "tests/cli/known-fail-debian-1.12.txt" && out_has "--known-fail FILE"'
+
 finish

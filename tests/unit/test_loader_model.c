@@ -343,8 +343,8 @@ static void test_unproduced_inputs(void **state) {
 
     mw = base(); /* a node consuming its own output */
     node1(mw, "Identity", NULL, "c", "c");
-    PARSE_FAILS(mw, OSC_ERR_MODEL, "node index 0 (Identity) input 0 'c'",
-                "produced by node index 0 (Identity)");
+    PARSE_FAILS(mw, OSC_ERR_MODEL, "node #0 Identity input 0 'c'",
+                "produced by node #0 Identity");
 
     mw = base(); /* a two-node cycle */
     const char *ain[2] = {"x", "v2"}, *aout[1] = {"v1"};
@@ -962,8 +962,8 @@ static void test_long_chain(void **state) {
         osc_status st = lu_parse(&m, buf, len, NULL);
         double sec = (double)(clock() - t0) / CLOCKS_PER_SEC;
         if (reversed) {
-            lu_expect(st, OSC_ERR_MODEL, m.err.msg, "node index 0 (Identity) input 0 'v9999'",
-                      "produced by node index 1 (Identity)");
+            lu_expect(st, OSC_ERR_MODEL, m.err.msg, "node #0 Identity input 0 'v9999'",
+                      "produced by node #1 Identity");
         } else {
             lu_expect(st, OSC_OK, m.err.msg, "");
             assert_int_equal(m.g.n_nodes, N);

@@ -478,13 +478,39 @@ static void defaults_and_declared_outputs(void **state) {
     assert_true(((float *)y.data)[0] == 1.0f && ((float *)y.data)[6] == 0.0f);
     osc_session_free(s);
     osc_model_free(m);
-    /* a declared output shape that the graph cannot produce is refused at load */
-    mw = se_model(18, "ScatterElements", dd, NULL, id, NULL);
-    osc_mw_output(mw, "y2", OSC_FLOAT, 2, wrong, NULL);
+    /* a declared static dim the graph computes otherwise (a stale declaration) loads with a
+     * warning naming both shapes, and the computed shape wins; strict mode refuses it; a
+     * declared rank that differs is an error */
     const char *in[3] = {"data", "indices", "updates"}, *out[1] = {"y2"};
+    for (int strict = 0; strict < 2; strict++) {
+        osc_options o;
+        osc_options_init(&o);
+        o.strict = strict;
+        mw = se_model(18, "ScatterElements", dd, NULL, id, NULL);
+        osc_mw_output(mw, "y2", OSC_FLOAT, 2, wrong, NULL);
+        osc_mw_node(mw, "ScatterElements", "bad", 3, in, 1, out);
+        if (strict) {
+            assert_int_equal(load(mw, &o, &m), OSC_ERR_SHAPE);
+            assert_non_null(strstr(g_msg, "graph output 'y2' is declared as float [3,4] but the "
+                                          "graph computes float [3,3] (strict mode refuses"));
+            continue;
+        }
+        assert_int_equal(load(mw, &o, &m), OSC_OK);
+        const char *w = osc_model_warning(m, osc_model_warning_count(m) - 1);
+        assert_non_null(w);
+        assert_non_null(strstr(w, "graph output 'y2' is declared as float [3,4] but the graph "
+                                  "computes float [3,3]; the computed shape is used"));
+        assert_int_equal(osc_model_output(m, 1, &vd), OSC_OK);
+        assert_true(vd.rank == 2 && vd.dims[0] == 3 && vd.dims[1] == 3);
+        osc_model_free(m);
+    }
+    const int64_t rank3[3] = {3, 3, 1};
+    mw = se_model(18, "ScatterElements", dd, NULL, id, NULL);
+    osc_mw_output(mw, "y2", OSC_FLOAT, 3, rank3, NULL);
     osc_mw_node(mw, "ScatterElements", "bad", 3, in, 1, out);
     assert_int_equal(load(mw, NULL, &m), OSC_ERR_SHAPE);
-    assert_non_null(strstr(g_msg, "graph output 'y2'"));
+    assert_non_null(strstr(g_msg, "graph output 'y2' is declared as float [3,3,1] but the graph "
+                                  "computes float [3,3]"));
 }
 
 /* The loader accepts non-tensor types so that an unsupported op is named first; when every op
@@ -700,6 +726,85 @@ static void dynamic_stages_plan_once(void **state) {
     osc_model_free(m);
 }
 
+/* What a debugger or profiler reads (osc_model_value, osc_model_value_data,
+ * osc_model_node_attr_at, osc_session_set_node_hook), and the spelling of an unnamed node:
+ * x [2, 3] -> Shape (folded) ; unnamed Add(x, x) -> a ; GatherElements(a, idx, axis 1) -> y. */
+typedef struct seen_nodes {
+    int calls;
+    size_t node[4];
+    int32_t out_rank[4];
+    int64_t out_dim1[4];
+} seen_nodes;
+
+static void record(void *ud, size_t node, const osc_tensor *const *in, int32_t n_in,
+                   const osc_tensor *out, int32_t n_out) {
+    seen_nodes *sn = ud;
+    assert_true(n_in >= 1 && in[0] != NULL && n_out == 1);
+    if (sn->calls < 4) {
+        sn->node[sn->calls] = node;
+        sn->out_rank[sn->calls] = out[0].rank;
+        sn->out_dim1[sn->calls] = out[0].dims[1];
+    }
+    sn->calls++;
+}
+
+static void values_attributes_hook_and_labels(void **state) {
+    (void)state;
+    const int64_t dx[2] = {2, 3}, di[2] = {2, 2};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", OSC_FLOAT, 2, dx, NULL);
+    osc_mw_input(mw, "idx", OSC_INT64, 2, di, NULL);
+    const char *sx[1] = {"x"}, *so[1] = {"shape"}, *ax[2] = {"x", "x"}, *ao[1] = {"a"};
+    osc_mw_node(mw, "Shape", "shape_of_x", 1, sx, 1, so);
+    osc_mw_node(mw, "Add", NULL, 2, ax, 1, ao);
+    const char *gi[2] = {"a", "idx"}, *go[1] = {"y"};
+    osc_mw_attr_int(mw, osc_mw_node(mw, "GatherElements", NULL, 2, gi, 1, go), "axis", 1);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, di, NULL);
+    osc_mw_output(mw, "shape", OSC_INT64, 1, (const int64_t[1]){2}, NULL);
+    osc_model *m;
+    assert_int_equal(load(mw, NULL, &m), OSC_OK);
+    osc_value_desc d;
+    assert_int_equal(osc_model_value(m, "a", &d), OSC_OK); /* an intermediate: inferred */
+    assert_true(d.dtype == OSC_FLOAT && d.rank == 2 && d.dims[0] == 2 && d.dims[1] == 3);
+    assert_int_equal(osc_model_value(m, "nope", &d), OSC_ERR_ARG);
+    osc_tensor c;
+    assert_int_equal(osc_model_value_data(m, "shape", &c), OSC_OK); /* folded */
+    assert_true(c.dtype == OSC_INT64 && ((int64_t *)c.data)[1] == 3);
+    assert_int_equal(osc_model_value_data(m, "a", &c), OSC_ERR_ARG); /* computed at run */
+    assert_int_equal(osc_model_value_data(m, "x", &c), OSC_ERR_ARG); /* an input */
+    assert_int_equal(osc_model_node_attr_count(m, 2), 1);
+    osc_attr_desc at;
+    assert_int_equal(osc_model_node_attr_at(m, 2, 0, &at), OSC_OK);
+    assert_true(!strcmp(at.name, "axis") && at.type == 2 && at.i == 1);
+    assert_int_equal(osc_model_node_attr_at(m, 2, 1, &at), OSC_ERR_ARG);
+    osc_session *s;
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    seen_nodes sn = {0};
+    assert_int_equal(osc_session_set_node_hook(s, record, &sn), OSC_OK);
+    float x[6] = {1, 2, 3, 4, 5, 6};
+    int64_t idx[4] = {0, 2, 1, 7}; /* 7 is out of range */
+    osc_tensor tx = view(OSC_FLOAT, 2, dx, x, sizeof x), ti = view(OSC_INT64, 2, di, idx, sizeof idx);
+    osc_session_set_input(s, "x", &tx);
+    osc_session_set_input(s, "idx", &ti);
+    assert_int_equal(osc_session_run(s), OSC_ERR_INDEX);
+    /* an unnamed node is "#INDEX OP", as osc_model_node counts */
+    assert_non_null(strstr(osc_session_error(s), "node #2 GatherElements (GatherElements-13): "));
+    assert_int_equal(sn.calls, 1); /* the folded Shape does not run, the failing node is not seen */
+    assert_true(sn.node[0] == 1 && sn.out_rank[0] == 2 && sn.out_dim1[0] == 3);
+    idx[3] = 1;
+    sn.calls = 0;
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    assert_true(sn.calls == 2 && sn.node[1] == 2 && sn.out_dim1[1] == 2);
+    assert_int_equal(osc_session_set_node_hook(s, NULL, NULL), OSC_OK);
+    sn.calls = 0;
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    assert_int_equal(sn.calls, 0);
+    assert_int_equal(osc_session_set_node_hook(NULL, record, &sn), OSC_ERR_ARG);
+    osc_session_free(s);
+    osc_model_free(m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spec_example_end_to_end),
@@ -719,6 +824,7 @@ int main(void) {
         cmocka_unit_test(folded_string_output_stays_the_models),
         cmocka_unit_test(data_dependent_shape_from_input),
         cmocka_unit_test(dynamic_stages_plan_once),
+        cmocka_unit_test(values_attributes_hook_and_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
