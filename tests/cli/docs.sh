@@ -33,4 +33,23 @@ for sub in "" run bench test info; do
     check "help '$sub' lines fit 80 columns" eval '[ "$(awk "length > 80" "$work/help" | wc -l)" -eq 0 ]'
 done
 
+# the README describes every stage of tools/run-tests.sh and every build option, and no document
+# refers to an issue a reader of the repository cannot see (docs/performance.md is left out: it
+# is written by bench/run.sh, whose text says "Issue #8" today)
+stages=$(sed -n 's/^# Usage: tools\/run-tests.sh \[\([a-z|]*\)\].*/\1/p' "$src/tools/run-tests.sh" | tr '|' ' ')
+check "README: a row for every stage of tools/run-tests.sh ($stages)" eval '[ -n "$stages" ] &&
+    for st in $stages; do [ "$st" = all ] || grep -q "^| \`$st\` | " "$src/README.md" || { echo "     no row for $st"; exit 1; }; done'
+opts=$(cat "$src/CMakeLists.txt" "$src/bench/CMakeLists.txt" | sed -n 's/^ *option(\(OSC_[A-Z_]*\) .*/\1/p')
+check "README: every CMake option documented" eval '[ -n "$opts" ] &&
+    for o in $opts; do grep -q "^| \`$o\` | " "$src/README.md" || { echo "     $o missing"; exit 1; }; done'
+check "README and docs/ name no issue number" eval '! ls "$src"/docs/*.md | grep -v "/performance.md$" |
+    xargs grep -n -i -E "issue #?[0-9]" "$src/README.md" "$src/tests/README.md"'
+check "setup-deps: the quick start installs python3-numpy, the tests cmocka, fuzz clang, leak valgrind, coverage gcovr" eval '
+    grep -q "quickstart) pkgs+=(\"\${base\[@\]}\" python3-numpy)" "$src/tools/setup-deps.sh" &&
+    grep -q "^    fuzz) .* clang) ;;" "$src/tools/setup-deps.sh" && grep -q "^    leak) .* valgrind) ;;" "$src/tools/setup-deps.sh" &&
+    grep -q "^    coverage) .* gcovr) ;;" "$src/tools/setup-deps.sh" && ! grep -q "^    quickstart).*\(clang\|valgrind\|gcovr\|cmocka\)" "$src/tools/setup-deps.sh"'
+check "quickstart: builds the library and the CLI only, tests and bench off" eval '
+    grep -q -- "-DOSC_BUILD_TESTS=OFF -DOSC_BUILD_BENCH=OFF" "$src/tools/quickstart.sh" &&
+    grep -q -- "--target onnxscatter onnxscatter_shared onnx-scatter" "$src/tools/quickstart.sh"'
+
 finish
