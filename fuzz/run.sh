@@ -11,6 +11,7 @@
 # osc-fuzz-mkseeds writes (fuzz/mkseeds.c).
 # Usage: fuzz/run.sh [SECONDS] [HARNESS...]      (default: 60 seconds; load run inputs shapes)
 # Environment: OSC_FUZZ_BUILD (default build-fuzz), OSC_FUZZ_WORK (default BUILD/work),
+#              OSC_FUZZ_JOBS (harnesses at once, default the number of cores),
 #              OSC_NODE_TESTS_DIR, OSC_DEBIAN_NODE_TESTS_DIR, OSC_FUZZ_ARGS (more libFuzzer flags).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,25 +37,37 @@ rm -rf "$work/seeds"
 mkdir -p "$work"
 "$build/fuzz/osc-fuzz-mkseeds" "$work/seeds" "${dirs[@]}" tests/bad/cases tests/models >/dev/null
 
-failed=()
-for h in "${harnesses[@]}"; do
+# One harness is one process on one core: OSC_FUZZ_JOBS of them (default: the number of cores)
+# run at once, so the four take two rounds of SECONDS on two cores. Their reports follow in order.
+fuzz_one() { # harness: runs it for SECONDS; its log is $work/$h/log; status 1 on a finding
+  local h="$1" extra=() dict=(-dict=fuzz/onnx.dict) # protobuf tags; shapes reads recipes, not protobuf
   mkdir -p "$work/$h/corpus"
-  extra=()
   [ -d "fuzz/regress/$h" ] && extra+=("fuzz/regress/$h")
-  echo "== fuzz $h: ${secs}s"
+  [ "$h" = shapes ] && dict=()
   # -timeout: one input taking 10 s is a finding (every input must finish in bounded time);
   # -rss_limit_mb/-malloc_limit_mb: the harnesses cap the library at 256 MiB, so a larger
   # allocation is a limit the library failed to enforce.
-  dict=(-dict=fuzz/onnx.dict) # protobuf tags; shapes reads recipes, not protobuf
-  [ "$h" = shapes ] && dict=()
-  if ! "$build/fuzz/osc-fuzz-$h" -max_total_time="$secs" "${dict[@]}" -timeout=10 \
-      -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
-      -artifact_prefix="$work/$h/" ${OSC_FUZZ_ARGS:-} \
-      "$work/$h/corpus" "$work/seeds/$h" "${extra[@]}" >"$work/$h/log" 2>&1; then
-    failed+=("$h")
-    tail -n 60 "$work/$h/log" >&2
-  fi
-  grep -E "^(#[0-9]+ *DONE|stat::number_of_executed_units|stat::peak_rss_mb)" "$work/$h/log" || true
+  "$build/fuzz/osc-fuzz-$h" -max_total_time="$secs" "${dict[@]}" -timeout=10 \
+    -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
+    -artifact_prefix="$work/$h/" ${OSC_FUZZ_ARGS:-} \
+    "$work/$h/corpus" "$work/seeds/$h" "${extra[@]}" >"$work/$h/log" 2>&1
+}
+jobs="${OSC_FUZZ_JOBS:-$(nproc)}"
+failed=() pids=()
+for ((i = 0; i < ${#harnesses[@]}; i += jobs)); do
+  batch=("${harnesses[@]:i:jobs}")
+  echo "== fuzz ${batch[*]}: ${secs}s"
+  pids=()
+  for h in "${batch[@]}"; do fuzz_one "$h" & pids+=($!); done
+  for k in "${!batch[@]}"; do
+    h="${batch[$k]}"
+    if ! wait "${pids[$k]}"; then
+      failed+=("$h")
+      tail -n 60 "$work/$h/log" >&2
+    fi
+    echo "-- $h"
+    grep -E "^(#[0-9]+ *DONE|stat::number_of_executed_units|stat::peak_rss_mb)" "$work/$h/log" || true
+  done
 done
 [ ${#failed[@]} -eq 0 ] || { echo "fuzz: findings in ${failed[*]} (inputs in $work/<harness>/)" >&2; exit 1; }
 echo "fuzz: no findings"

@@ -28,6 +28,36 @@ void osc_err_clear(osc_err *e) {
     e->msg[0] = '\0';
 }
 
+/* Blocks of OSC_MAP_MIN_BYTES or more get mappings of their own: freeing one gives its pages
+ * back to the system at once. From malloc they could land in the heap (glibc raises its mmap
+ * threshold after a large free), where a freed block in the middle stays resident: a model's
+ * 25 MiB constant absorbed by fusion, or a session's arena after osc_session_free. The library
+ * always passes back the size it allocated (tests/bad/test_bad.c aborts otherwise), so osize
+ * tells which kind a block is. */
+#if defined(MAP_ANONYMOUS) && !defined(OSC_NO_MMAP)
+#define OSC_MAP_MIN_BYTES ((size_t)1 << 20)
+static void *block_new(size_t n) {
+    if (n < OSC_MAP_MIN_BYTES) return malloc(n);
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+static void block_free(void *p, size_t n) {
+    if (n < OSC_MAP_MIN_BYTES) free(p);
+    else if (p) munmap(p, n);
+}
+static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    (void)ud;
+    if (ptr && osize < OSC_MAP_MIN_BYTES && nsize < OSC_MAP_MIN_BYTES && nsize)
+        return realloc(ptr, nsize);
+    void *q = nsize ? block_new(nsize) : NULL;
+    if (nsize && !q) return NULL; /* the old block stays valid, as with realloc */
+    if (ptr) {
+        if (q) memcpy(q, ptr, osize < nsize ? osize : nsize);
+        block_free(ptr, osize);
+    }
+    return q;
+}
+#else
 static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     (void)ud;
     (void)osize;
@@ -37,6 +67,7 @@ static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     return realloc(ptr, nsize);
 }
+#endif
 
 /* A decimal number at the start of a small file ("max" or anything else: 0). */
 static uint64_t read_u64_file(const char *path) {
@@ -203,6 +234,7 @@ struct osc_pool_block {
     osc_pool_block *next;
     size_t size; /* usable bytes after the header */
     size_t used;
+    size_t allocs; /* osc_pool_alloc requests it holds */
     max_align_t align[]; /* payload */
 };
 
@@ -241,7 +273,7 @@ void *osc_pool_alloc(osc_pool *p, size_t n) {
         osc_pool_block *nb = osc_malloc(p->alloc, sizeof *nb + size);
         if (!nb) return NULL;
         nb->size = size;
-        nb->used = 0;
+        nb->used = nb->allocs = 0;
         if (b && size == need && b->size - b->used >= 64) {
             /* a dedicated big block goes second so the current chunk stays usable */
             nb->next = b->next;
@@ -254,16 +286,18 @@ void *osc_pool_alloc(osc_pool *p, size_t n) {
     }
     char *r = (char *)b->align + b->used;
     b->used += need;
+    b->allocs++;
     memset(r, 0, n);
     return r;
 }
 
 bool osc_pool_release(osc_pool *p, void *ptr, size_t n) {
-    const size_t need = (n + 15) & ~(size_t)15;
     for (osc_pool_block **at = &p->head; ptr && *at; at = &(*at)->next) {
         osc_pool_block *b = *at;
-        if ((void *)b->align != ptr) continue;
-        if (b->size != need || b->used != need) return false;
+        const char *base = (const char *)b->align;
+        if ((const char *)ptr < base || (const char *)ptr > base + 16) continue;
+        const size_t end = (size_t)((const char *)ptr - base) + n;
+        if (b->allocs != 1 || end < n || b->used != ((end + 15) & ~(size_t)15)) return false;
         *at = b->next;
         osc_free(p->alloc, b, sizeof *b + b->size);
         return true;

@@ -102,8 +102,10 @@ char *osc_pool_strndup(osc_pool *p, const char *s, size_t n);
  * the pool but are not its memory (a memory-mapped file). False when out of memory: the caller
  * still owns the resource and releases it itself. */
 bool osc_pool_defer(osc_pool *p, void (*fn)(void *addr, size_t len), void *addr, size_t len);
-/* Frees the n bytes at ptr, from osc_pool_alloc(p, n), when they fill a block of their own
- * (a large request); false (nothing freed) otherwise. */
+/* Frees the block holding the n bytes at ptr when that block holds a single osc_pool_alloc
+ * request (a large one gets a block of its own) that starts at most 16 bytes before ptr (a
+ * header of the same request: protobuf-c's payloads, loader/pb_alloc.c) and ends with them;
+ * false (nothing freed) otherwise. */
 bool osc_pool_release(osc_pool *p, void *ptr, size_t n);
 void osc_pool_reset(osc_pool *p);  /* runs the cleanups, then frees every block */
 void osc_pool_free(osc_pool *p);

@@ -353,6 +353,25 @@ static void internal_calls(void **state) {
     o.max_bytes = OSC_NO_LIMIT;
     osc_allocator_init(&a, &o);
     assert_int_equal(a.cap, 0);
+    /* the default allocator keeps the contents when a block moves between malloc (small) and
+     * a mapping of its own (1 MiB and more), both ways, and its accounting returns to 0 */
+    const size_t big = (size_t)3 << 20;
+    unsigned char *p = osc_malloc(&a, 16);
+    assert_non_null(p);
+    memset(p, 0xab, 16);
+    p = osc_realloc(&a, p, 16, big);
+    assert_non_null(p);
+    for (int i = 0; i < 16; i++) assert_int_equal(p[i], 0xab);
+    p[big - 1] = 0xcd;
+    p = osc_realloc(&a, p, big, big + 4096);
+    assert_non_null(p);
+    assert_int_equal(p[0], 0xab);
+    assert_int_equal(p[big - 1], 0xcd);
+    p = osc_realloc(&a, p, big + 4096, 8);
+    assert_non_null(p);
+    for (int i = 0; i < 8; i++) assert_int_equal(p[i], 0xab);
+    osc_free(&a, p, 8);
+    assert_int_equal(a.used, 0);
     /* reductions outside the enum, for every dtype */
     for (int32_t d = 0; d < OSC_DTYPE_COUNT; d++) {
         assert_false(osc_reduction_defined(d, -1));
