@@ -110,7 +110,7 @@ class _Value:
         self.plain = self.np is not None and desc.dtype != D.STRING and \
             desc.dtype not in D.PACKED_BITS
         shape = self.arg.shape
-        static = desc.rank >= 0 and all(type(d) is int for d in shape)
+        static = self.plain and desc.rank >= 0 and all(type(d) is int for d in shape)
         self.static_shape = tuple(shape) if static else None
 
 
