@@ -4,13 +4,13 @@
 # the concurrency test under ThreadSanitizer, the four fuzz harnesses (OSC_FUZZ_SECONDS each,
 # default 60), valgrind over the scatter-family node tests and the malformed suite, and line and
 # branch coverage of loader/, runtime/ and ops/ over the whole suite (thresholds enforced).
-# Usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|all]   (default: all)
+# Usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|python|all]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-all}"
 case "$mode" in
   plain | sanitize | install | tsan) tools/setup-deps.sh test ;;
-  fuzz | leak | coverage) tools/setup-deps.sh "$mode" ;;
+  fuzz | leak | coverage | python) tools/setup-deps.sh "$mode" ;;
   *) tools/setup-deps.sh all ;;
 esac
 jobs="$(nproc)"
@@ -84,11 +84,19 @@ coverage() {
     "${g[@]}" -o build-cov/coverage.txt && cat build-cov/coverage.txt &&
     "${g[@]}" --print-summary --fail-under-line 95 --fail-under-branch 85 -o /dev/null
 }
+# The Python package (python/): the shared library and the package only, then its pytest suite
+# (onnx's BackendTest over python3-onnx's node tests included) with Debian's python3, whatever
+# python3 comes first on PATH.
+python_tests() {
+  configure build-py -DPython3_EXECUTABLE=/usr/bin/python3 -DOSC_BUILD_TESTS=OFF -DOSC_BUILD_BENCH=OFF \
+    -DOSC_BUILD_TOOLS=OFF && cmake --build build-py -j"$jobs" --target onnx_scatter_python >/dev/null &&
+    PYTHONPATH="$PWD/build-py/python" /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
+}
 # `all` runs every stage even when one fails, says how long each took, then names the failed
 # ones.
 all() {
   local failed=() st t0 t1
-  for st in plain install sanitize tsan fuzz leak coverage; do
+  for st in plain python install sanitize tsan fuzz leak coverage; do
     echo "== $st"
     t0=$SECONDS
     "stage_$st" || failed+=("$st")
@@ -105,6 +113,7 @@ stage_tsan() { tsan; }
 stage_fuzz() { fuzz; }
 stage_leak() { leak; }
 stage_coverage() { coverage; }
+stage_python() { python_tests; }
 case "$mode" in
   plain) run build-test ;;
   sanitize) run build-asan -DOSC_SANITIZE=ON ;;
@@ -113,6 +122,7 @@ case "$mode" in
   fuzz) fuzz ;;
   leak) leak ;;
   coverage) coverage ;;
+  python) python_tests ;;
   all) all ;;
-  *) echo "usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|all]" >&2; exit 2 ;;
+  *) echo "usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|python|all]" >&2; exit 2 ;;
 esac

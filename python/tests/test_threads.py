@@ -2,6 +2,7 @@
 at once, each checking its results; run releases the GIL."""
 import ctypes
 import threading
+import time
 
 import numpy as np
 from onnx import helper
@@ -40,28 +41,50 @@ def test_two_threads_one_model():
     assert len(sess._slots) <= 2
 
 
+def ticks_until(event):
+    n = 0
+    while not event.is_set():
+        n += 1
+    return n
+
+
 def test_run_releases_the_gil():
-    """While another thread is inside one long run (a 1024x1024 MatMul), this thread keeps running
-    Python code. Were the GIL held through the run, this thread would get at most one switch
-    interval or two before the run ends (about 235,000 ticks with
-    ctypes.PyDLL, which holds it; over 2,000,000 with CDLL here)."""
+    """While another thread is inside one long run (a chain of 512x512 MatMuls, at least 0.4 s),
+    this thread keeps counting at a good part of its rate alone. Were the GIL held through the
+    run, it would count only in the switch intervals (5 ms) before and after the C call: with
+    ctypes.PyDLL, which holds it, under a tenth of its rate alone here."""
     assert isinstance(ort._lib, ctypes.CDLL) and not isinstance(ort._lib, ctypes.PyDLL)
-    node = helper.make_node("MatMul", ["x", "x"], ["y"])
-    sess = ort.InferenceSession(model([node], [("x", T.FLOAT, [1024, 1024])],
-                                      [("y", T.FLOAT, [1024, 1024])]))
-    x = np.ones((1024, 1024), np.float32)
-    sess.run(None, {"x": x})  # warm
-    started, done, ticks = threading.Event(), threading.Event(), [0]
+
+    def chain(k):
+        names = ["x"] + [f"y{i}" for i in range(1, k)] + ["y"]
+        nodes = [helper.make_node("MatMul", [names[i], "w"], [names[i + 1]]) for i in range(k)]
+        return ort.InferenceSession(model(nodes, [("x", T.FLOAT, [512, 512]),
+                                                  ("w", T.FLOAT, [512, 512])],
+                                          [("y", T.FLOAT, [512, 512])]))
+    feed = {"x": np.zeros((512, 512), np.float32), "w": np.zeros((512, 512), np.float32)}
+    one = chain(1)
+    one.run(None, feed)  # warm
+    t0 = time.perf_counter()
+    one.run(None, feed)
+    sess = chain(max(1, int(0.4 / (time.perf_counter() - t0)) + 1))
+    sess.run(None, feed)  # warm
+    alone = threading.Event()
+    timer = threading.Timer(0.1, alone.set)
+    timer.start()
+    rate = ticks_until(alone) / 0.1  # ticks per second with this thread alone
+    timer.join()
+    started, done, run_time = threading.Event(), threading.Event(), []
 
     def runner():
         started.set()
-        sess.run(None, {"x": x})
+        t0 = time.perf_counter()
+        sess.run(None, feed)
+        run_time.append(time.perf_counter() - t0)
         done.set()
 
     t = threading.Thread(target=runner)
     t.start()
     started.wait()
-    while not done.is_set():
-        ticks[0] += 1
+    ticks = ticks_until(done)
     t.join()
-    assert ticks[0] > 1000000, ticks
+    assert ticks > 0.3 * rate * run_time[0], (ticks, rate, run_time)
