@@ -84,13 +84,20 @@ coverage() {
     "${g[@]}" -o build-cov/coverage.txt && cat build-cov/coverage.txt &&
     "${g[@]}" --print-summary --fail-under-line 95 --fail-under-branch 85 -o /dev/null
 }
-# The Python package (python/): the shared library and the package only, then its pytest suite
-# (onnx's BackendTest over python3-onnx's node tests included) with Debian's python3, whatever
-# python3 comes first on PATH.
+# The Python package (python/): the libraries and the package only, its pytest suite (onnx's
+# BackendTest over python3-onnx's node tests included) with Debian's python3, whatever python3
+# comes first on PATH, then the installed package (a temporary prefix) running the example.
 python_tests() {
-  configure build-py -DPython3_EXECUTABLE=/usr/bin/python3 -DOSC_BUILD_TESTS=OFF -DOSC_BUILD_BENCH=OFF \
-    -DOSC_BUILD_TOOLS=OFF && cmake --build build-py -j"$jobs" --target onnx_scatter_python >/dev/null &&
-    PYTHONPATH="$PWD/build-py/python" /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
+  local tmp rc=0 py=/usr/bin/python3
+  tmp="$(mktemp -d)"
+  configure build-py -DPython3_EXECUTABLE=$py -DOSC_BUILD_TESTS=OFF -DOSC_BUILD_BENCH=OFF \
+    -DOSC_BUILD_TOOLS=OFF && cmake --build build-py -j"$jobs" >/dev/null &&
+    PYTHONPATH="$PWD/build-py/python" $py -m pytest -q -p no:cacheprovider python/tests &&
+    cmake --install build-py --prefix "$tmp" >/dev/null &&
+    PYTHONPATH="$(find "$tmp" -type d -name onnx_scatter -printf '%h')" $py \
+      python/tests/check_installed.py "$tmp" examples/scatter_elements/model.onnx || rc=$?
+  rm -rf "$tmp"
+  return "$rc"
 }
 # `all` runs every stage even when one fails, says how long each took, then names the failed
 # ones.

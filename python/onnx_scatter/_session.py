@@ -118,7 +118,7 @@ class _Slot:
     """One osc_session with the tensor views bound to it."""
     __slots__ = ("h", "tensors", "refs", "bound", "buffered", "out", "out_ref")
 
-    def __init__(self, model, inputs, n_outputs):
+    def __init__(self, model, inputs):
         h = ctypes.c_void_p()
         _check(lib.osc_session_create(model, ctypes.byref(h)), "osc_session_create")
         self.h = h.value
@@ -225,7 +225,7 @@ class InferenceSession:
     def _mark_inplace(self, on):
         """With opts.inplace_inputs: which inputs runs write into, and which outputs are
         computed there (those are returned as the input's array, never given a buffer)."""
-        self._inplace_outputs = set()
+        outputs = set()
         mode = ctypes.c_int32()
         for n in self._nodes if on else ():
             _check(lib.osc_model_node_inplace(self._model, n["index"], ctypes.byref(mode)),
@@ -234,13 +234,12 @@ class InferenceSession:
                 continue
             if n["input0"] in self._by_name:
                 self._by_name[n["input0"]].inplace = True
-            self._inplace_outputs.update(self._out_index[o] for o in n["outputs"]
-                                         if o in self._out_index)
-        for o in self._inplace_outputs:
+            outputs.update(self._out_index[o] for o in n["outputs"] if o in self._out_index)
+        for o in outputs:
             self._outputs[o].static_shape = None
 
     def _new_slot(self):
-        slot = _Slot(self._model, self._inputs, len(self._outputs))
+        slot = _Slot(self._model, self._inputs)
         self._slots.append(slot)
         return slot
 
@@ -374,9 +373,9 @@ class InferenceSession:
             raise InvalidArgument(f"required inputs {missing} are missing from the input feed "
                                   f"{list(feed)}")
         for i in self._defaults:
-            if slot.bound[i] and self._inputs[i].name not in feed:
+            if bound[i] and self._inputs[i].name not in feed:
                 lib.osc_session_unbind_input(h, i)
-                slot.bound[i] = False
+                bound[i] = False
         given = {}
         if static:
             outputs = self._outputs
@@ -457,9 +456,11 @@ class InferenceSession:
         arr = D.checked_dtype(name, arr, dtype)
         if dtype in D.PACKED_BITS:
             return D.pack(name, arr, dtype), arr.shape
-        # a copy: C order, aligned (a fresh array), and the caller's array stays untouched
-        # when a node writes into it
-        return np.array(arr, order="C", copy=True), arr.shape
+        if spec.inplace or not (arr.flags.c_contiguous and arr.flags.aligned):
+            # a copy: C order, aligned (a fresh array), and the caller's array stays untouched
+            # when a node writes into it
+            arr = np.array(arr, order="C", copy=True)
+        return arr, arr.shape
 
     @staticmethod
     def _copy_out(t, inplace):

@@ -234,3 +234,18 @@ def test_load_from_path_bytes_and_modelproto(tmp_path):
     raw = open(scatter_elements_file(), "rb").read()
     for src in (scatter_elements_file(), raw, onnx.load_from_string(raw)):
         np.testing.assert_array_equal(ort.InferenceSession(src).run(None, FEED)[0], EXPECTED)
+
+
+def test_input_without_declared_type_takes_the_arrays():
+    g = helper.make_graph([helper.make_node("Identity", ["x"], ["y"])], "g",
+                          [helper.make_empty_tensor_value_info("x")],
+                          [helper.make_empty_tensor_value_info("y")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    sess = ort.InferenceSession(m.SerializeToString())
+    assert sess.get_inputs()[0].type == "tensor(undefined)"
+    for x in (np.array([[1, 2]], np.int16), np.array([0.5], np.float64), np.array(["a", "bc"])):
+        y, = sess.run(None, {"x": x})
+        assert y.shape == x.shape and list(y.reshape(-1)) == list(x.reshape(-1))
+    x = np.array([7, 8], np.uint32)
+    sess.run(None, {"x": x})
+    assert sess._free[0].tensors[0].data == x.ctypes.data  # bound as given, no copy
