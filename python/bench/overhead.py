@@ -7,7 +7,6 @@ osc_session_run on a session already bound (one ctypes call: the kernel, plannin
 the smallest foreign-call cost); and their difference, the package's overhead.
 """
 import argparse
-import ctypes
 import os
 import time
 
@@ -31,7 +30,8 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser()
     ap.add_argument("model", nargs="?",
-                    default=os.path.join(here, "..", "..", "examples", "scatter_elements", "model.onnx"))
+                    default=os.path.join(here, "..", "..", "examples", "scatter_elements",
+                                         "model.onnx"))
     ap.add_argument("--calls", type=int, default=20000)
     ap.add_argument("--rounds", type=int, default=7)
     a = ap.parse_args()

@@ -33,7 +33,9 @@ def describe(dtype):
         return "tensor(string) (numpy str, bytes or object)"
     extra = ", raw bits" if dtype >= 16 and dtype not in PACKED_BITS else ""
     extra = ", one element per byte" if dtype in PACKED_BITS else extra
-    return f"{type_string(dtype)} (numpy {NUMPY[dtype]}{extra})" if dtype in NUMPY else type_string(dtype)
+    if dtype not in NUMPY:
+        return type_string(dtype)
+    return f"{type_string(dtype)} (numpy {NUMPY[dtype]}{extra})"
 
 
 def is_string_array(arr):

@@ -12,7 +12,8 @@ from ._version import ABI
 MAX_RANK = 32
 MESSAGE_SIZE = 512
 
-c_int32, c_int64, c_uint8, c_uint64 = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint8, ctypes.c_uint64
+c_int32, c_int64 = ctypes.c_int32, ctypes.c_int64
+c_uint8, c_uint64 = ctypes.c_uint8, ctypes.c_uint64
 c_size_t, c_void_p, c_char_p = ctypes.c_size_t, ctypes.c_void_p, ctypes.c_char_p
 
 

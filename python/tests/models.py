@@ -1,5 +1,4 @@
 """models: small ONNX models for the package's tests, made with onnx.helper."""
-import onnx
 from onnx import TensorProto, helper
 
 T = TensorProto

@@ -30,7 +30,8 @@ def test_bad_feed_is_refused_before_the_run():
         sess.run(None, dict(FEED, dat=FEED["data"]))
     with pytest.raises(ort.InvalidArgument, match=r"required inputs \['updates'\] are missing"):
         sess.run(None, {k: v for k, v in FEED.items() if k != "updates"})
-    with pytest.raises(ort.ShapeError, match="input 'data': expected shape \\[3,3\\], given \\[9\\]"):
+    with pytest.raises(ort.ShapeError,
+                       match="input 'data': expected shape \\[3,3\\], given \\[9\\]"):
         sess.run(None, dict(FEED, data=np.ones(9, np.float32)))
     with pytest.raises(ort.ShapeError, match="expected tensor\\(int64\\)"):
         sess.run(None, dict(FEED, indices=FEED["indices"].astype(np.int32)))

@@ -32,7 +32,8 @@ def test_inputs_outputs_and_types():
         ("updates", "tensor(float)", [2, 3])]
     assert [(a.name, a.type, a.shape) for a in sess.get_outputs()] == [
         ("output", "tensor(float)", [3, 3])]
-    assert repr(sess.get_outputs()[0]) == "NodeArg(name='output', type='tensor(float)', shape=[3, 3])"
+    assert repr(sess.get_outputs()[0]) == \
+        "NodeArg(name='output', type='tensor(float)', shape=[3, 3])"
 
 
 def test_symbolic_and_unknown_dims():
@@ -152,7 +153,8 @@ def test_default_input_override_and_back():
     assert [a.name for a in sess.get_overridable_initializers()] == ["b"]
     x = np.array([1.0, 2.0], np.float32)
     assert list(sess.run(None, {"x": x})[0]) == [11.0, 22.0]
-    assert list(sess.run(None, {"x": x, "b": np.array([100.0, 200.0], np.float32)})[0]) == [101.0, 202.0]
+    b = np.array([100.0, 200.0], np.float32)
+    assert list(sess.run(None, {"x": x, "b": b})[0]) == [101.0, 202.0]
     assert list(sess.run(None, {"x": x})[0]) == [11.0, 22.0]
 
 
@@ -207,7 +209,8 @@ def test_profile():
     prof = sess.get_profile()
     assert len(prof) == 1
     p = prof[0]
-    assert (p["index"], p["op_type"], p["since_version"], p["folded"]) == (0, "ScatterElements", 18, False)
+    assert (p["index"], p["op_type"], p["since_version"], p["folded"]) == \
+        (0, "ScatterElements", 18, False)
     assert isinstance(p["ns"], int) and p["ns"] > 0
     with pytest.raises(ort.StateError, match="enable_profiling"):
         ort.InferenceSession(scatter_elements_file()).get_profile()
@@ -215,8 +218,8 @@ def test_profile():
 
 def test_model_warnings():
     node = helper.make_node("Scatter", ["data", "indices", "updates"], ["y"])
-    m = model([node], [("data", T.FLOAT, [3]), ("indices", T.INT64, [1]), ("updates", T.FLOAT, [1])],
-              [("y", T.FLOAT, [3])], opset=11)
+    m = model([node], [("data", T.FLOAT, [3]), ("indices", T.INT64, [1]),
+                       ("updates", T.FLOAT, [1])], [("y", T.FLOAT, [3])], opset=11)
     with pytest.warns(ort.ModelWarning, match="deprecated"):
         sess = ort.InferenceSession(m)
     assert len(sess.get_warnings()) == 1 and "Scatter" in sess.get_warnings()[0]
