@@ -366,6 +366,24 @@ OSC_API uint64_t osc_model_arena_bytes(const osc_model *m);
 OSC_API size_t osc_model_warning_count(const osc_model *m);
 OSC_API const char *osc_model_warning(const osc_model *m, size_t i);
 
+/* The model's metadata as its ModelProto and GraphProto state it (the fields onnxruntime's
+ * ModelMetadata reads). Strings are owned by the model; "" for a field the model leaves unset. */
+typedef struct osc_meta_desc {
+    const char *producer_name;
+    const char *producer_version;
+    const char *domain;
+    int64_t model_version;
+    const char *doc_string;         /* the model's */
+    const char *graph_name;
+    const char *graph_doc_string;
+    size_t n_props;                 /* metadata_props entries: osc_model_meta_prop */
+} osc_meta_desc;
+OSC_API osc_status osc_model_meta(const osc_model *m, osc_meta_desc *out);
+/* metadata_props entry i (model order; a key the file repeats is listed each time): key and
+ * value, owned by the model. OSC_ERR_ARG when i >= n_props. */
+OSC_API osc_status osc_model_meta_prop(const osc_model *m, size_t i, const char **key,
+                                       const char **value);
+
 /* ---- Operators this build implements (the kernel registry, in table order). ---- */
 typedef struct osc_op_desc {
     const char *domain;     /* "" for the default ONNX domain */
@@ -406,6 +424,11 @@ OSC_API void osc_session_free(osc_session *s);
  * stays and osc_session_error() says why. A new binding invalidates the last run's outputs. */
 OSC_API osc_status osc_session_set_input(osc_session *s, const char *name, const osc_tensor *t);
 OSC_API osc_status osc_session_set_input_at(osc_session *s, size_t index, const osc_tensor *t);
+/* Removes the binding of input `index` (osc_model_input order): an input with a default uses
+ * the default again, any other must be bound before the next run. The session keeps no pointer
+ * to the old tensor afterwards. Invalidates the last run's outputs. OSC_ERR_ARG for an index
+ * out of range (with a message). */
+OSC_API osc_status osc_session_unbind_input(osc_session *s, size_t index);
 /* Gives output `index` (osc_model_output order) a caller buffer of nbytes bytes, aligned for the
  * output's element type (a misaligned one works, through a copy); data == NULL removes it.
  * Borrowed until the next call for that index or osc_session_free. Each successful run then

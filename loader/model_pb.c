@@ -408,11 +408,31 @@ static osc_status load_value_info(ctx *c) {
     return OSC_OK;
 }
 
+/* Names and metadata (osc_model_meta), copied so the unpacked message can be freed. */
+static osc_status load_meta(ctx *c, const Onnx__ModelProto *mp) {
+    osc_graph *g = c->g;
+    g->model_version = mp->model_version;
+    if (!(g->producer_name = dup(c, str(mp->producer_name))) ||
+        !(g->producer_version = dup(c, str(mp->producer_version))) ||
+        !(g->domain = dup(c, str(mp->domain))) || !(g->doc_string = dup(c, str(mp->doc_string))) ||
+        !(g->name = dup(c, str(mp->graph->name))) ||
+        !(g->graph_doc_string = dup(c, str(mp->graph->doc_string))))
+        return c->err->status;
+    g->prop_keys = alloc(c, mp->n_metadata_props + 1, sizeof *g->prop_keys, "metadata_props");
+    g->prop_values = alloc(c, mp->n_metadata_props + 1, sizeof *g->prop_values, "metadata_props");
+    if (!g->prop_keys || !g->prop_values) return c->err->status;
+    for (size_t i = 0; i < mp->n_metadata_props; i++) {
+        if (!(g->prop_keys[i] = dup(c, str(mp->metadata_props[i]->key))) ||
+            !(g->prop_values[i] = dup(c, str(mp->metadata_props[i]->value))))
+            return c->err->status;
+        g->n_props++;
+    }
+    return OSC_OK;
+}
+
 static osc_status load_model(ctx *c, const Onnx__ModelProto *mp) {
     osc_graph *g = c->g;
     g->ir_version = mp->ir_version;
-    g->producer_name = dup(c, str(mp->producer_name));
-    if (!g->producer_name) return c->err->status;
     if (!mp->graph) return osc_fail(c->err, OSC_ERR_MODEL, "model has no graph");
     const Onnx__GraphProto *gp = mp->graph;
     osc_status st;
@@ -428,11 +448,8 @@ static osc_status load_model(ctx *c, const Onnx__ModelProto *mp) {
         (st = count_limit(c, "value_info entries", gp->n_value_info, OSC_MAX_VALUE_INFO,
                           "OSC_MAX_VALUE_INFO")))
         return st;
-    st = load_opsets(c, mp);
-    if (st) return st;
+    if ((st = load_opsets(c, mp)) || (st = load_meta(c, mp))) return st;
     c->gp = mp->graph;
-    g->name = dup(c, str(c->gp->name));
-    if (!g->name) return c->err->status;
     if (c->gp->n_node > (size_t)c->lim->max_nodes)
         return osc_fail(c->err, OSC_ERR_LIMIT, "graph has %zu nodes; the limit is %d "
                         "(opts.max_nodes)", c->gp->n_node, (int)c->lim->max_nodes);

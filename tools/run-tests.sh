@@ -4,13 +4,13 @@
 # the concurrency test under ThreadSanitizer, the four fuzz harnesses (OSC_FUZZ_SECONDS each,
 # default 60), valgrind over the scatter-family node tests and the malformed suite, and line and
 # branch coverage of loader/, runtime/ and ops/ over the whole suite (thresholds enforced).
-# Usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|all]   (default: all)
+# Usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|python|all]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-all}"
 case "$mode" in
   plain | sanitize | install | tsan) tools/setup-deps.sh test ;;
-  fuzz | leak | coverage) tools/setup-deps.sh "$mode" ;;
+  fuzz | leak | coverage | python) tools/setup-deps.sh "$mode" ;;
   *) tools/setup-deps.sh all ;;
 esac
 jobs="$(nproc)"
@@ -19,7 +19,7 @@ jobs="$(nproc)"
 configure() { # build dir, extra cmake flags
   local dir="$1"; shift
   cmake -S . -B "$dir" -DOSC_WERROR=ON ${OSC_NODE_TESTS_DIR:+"-DOSC_NODE_TESTS_DIR=$OSC_NODE_TESTS_DIR"} \
-    "$@" >/dev/null
+    -DPython3_EXECUTABLE=/usr/bin/python3 "$@" >/dev/null
 }
 # Every step is chained with &&: `all` calls the stages under ||, where set -e does not apply.
 run() { # build dir, extra cmake flags: build everything, run every test
@@ -27,9 +27,11 @@ run() { # build dir, extra cmake flags: build everything, run every test
   configure "$dir" "$@" && cmake --build "$dir" -j"$jobs" >/dev/null &&
     (cd "$dir" && ctest --output-on-failure -j"$jobs")
 }
-# What `cmake --install` ships, in the plain build folder: the libraries and the CLI.
+# What `cmake --install` ships, in the plain build folder: the libraries, the CLI and the
+# Python package.
 build_shipped() {
-  cmake --build build-test -j"$jobs" --target onnxscatter onnxscatter_shared onnx-scatter >/dev/null
+  cmake --build build-test -j"$jobs" --target onnxscatter onnxscatter_shared onnx-scatter \
+    onnx_scatter_python >/dev/null
 }
 # Installs the plain build into a temporary prefix and builds examples/embed against it, out of
 # tree, four ways (examples/embed/check-install.sh); the prefix is removed afterwards.
@@ -89,13 +91,27 @@ coverage() {
     "${g[@]}" -o build-cov/coverage.txt && cat build-cov/coverage.txt &&
     "${g[@]}" --print-summary --fail-under-line 95 --fail-under-branch 85 -o /dev/null
 }
+# The Python package (python/) of the plain build folder: its pytest suite (onnx's BackendTest
+# over python3-onnx's node tests included) with Debian's python3, whatever python3 comes first
+# on PATH, then the installed package (a temporary prefix) running the example.
+python_tests() {
+  local tmp rc=0 py=/usr/bin/python3
+  tmp="$(mktemp -d)"
+  configure build-test && build_shipped &&
+    PYTHONPATH="$PWD/build-test/python" $py -m pytest -q -p no:cacheprovider python/tests &&
+    cmake --install build-test --prefix "$tmp" >/dev/null &&
+    PYTHONPATH="$(find "$tmp" -type d -name onnx_scatter -printf '%h')" $py \
+      python/tests/check_installed.py "$tmp" examples/scatter_elements/model.onnx || rc=$?
+  rm -rf "$tmp"
+  return "$rc"
+}
 # `all` runs every stage even when one fails, says how long each took, then names the failed
 # ones. It leaves out `plain`: the whole ctest suite runs twice anyway, under ASan+UBSan at the
 # plain build's -O2 (`sanitize`) and at -O0 (`coverage`), and a third run would cost CI time
 # without exercising code the other two do not. `install` and `leak` build just what they use.
 all() {
   local failed=() st t0 t1
-  for st in install leak sanitize tsan fuzz coverage; do
+  for st in install leak python sanitize tsan fuzz coverage; do
     echo "== $st"
     t0=$SECONDS
     "stage_$st" || failed+=("$st")
@@ -112,6 +128,7 @@ stage_tsan() { tsan; }
 stage_fuzz() { fuzz; }
 stage_leak() { leak; }
 stage_coverage() { coverage; }
+stage_python() { python_tests; }
 case "$mode" in
   plain) run build-test ;;
   sanitize) run build-asan -DOSC_SANITIZE=ON ;;
@@ -120,6 +137,7 @@ case "$mode" in
   fuzz) fuzz ;;
   leak) leak ;;
   coverage) coverage ;;
+  python) python_tests ;;
   all) all ;;
-  *) echo "usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|all]" >&2; exit 2 ;;
+  *) echo "usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|python|all]" >&2; exit 2 ;;
 esac

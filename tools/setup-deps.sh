@@ -9,6 +9,9 @@
 #   fuzz        test's, plus clang (libFuzzer)
 #   leak        test's, plus valgrind
 #   coverage    test's, plus gcovr
+#   python      the Python package's tests (tools/run-tests.sh python): the build, plus
+#               python3, python3-numpy, python3-onnx (the backend and its node tests) and
+#               python3-pytest
 #   all         every one of them
 set -euo pipefail
 base=(build-essential cmake pkg-config libprotobuf-c-dev protobuf-c-compiler libonnx-dev)
@@ -21,8 +24,10 @@ for step in "$@"; do
     fuzz) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata clang) ;;
     leak) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata valgrind) ;;
     coverage) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata gcovr) ;;
-    all) pkgs+=("${base[@]}" python3-numpy libcmocka-dev libonnx-testdata clang valgrind gcovr) ;;
-    *) echo "usage: tools/setup-deps.sh [quickstart|test|fuzz|leak|coverage|all]..." >&2; exit 2 ;;
+    python) pkgs+=("${base[@]}" python3 python3-numpy python3-onnx python3-pytest) ;;
+    all) pkgs+=("${base[@]}" python3-numpy libcmocka-dev libonnx-testdata clang valgrind gcovr
+                python3 python3-onnx python3-pytest) ;;
+    *) echo "usage: tools/setup-deps.sh [quickstart|test|fuzz|leak|coverage|python|all]..." >&2; exit 2 ;;
   esac
 done
 missing=()

@@ -91,6 +91,15 @@ typedef struct osc_graph {
     int64_t ir_version;
     const char *producer_name;
     const char *name;
+    /* metadata (osc_model_meta): "" when the model leaves a field unset */
+    const char *producer_version;
+    const char *domain;
+    int64_t model_version;
+    const char *doc_string;
+    const char *graph_doc_string;
+    int32_t n_props;              /* metadata_props entries */
+    const char **prop_keys;
+    const char **prop_values;
     int32_t n_opsets;
     osc_opset *opsets;
     int32_t n_values;

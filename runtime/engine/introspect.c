@@ -68,6 +68,28 @@ osc_status osc_model_output(const osc_model *m, size_t i, osc_value_desc *out) {
     return OSC_OK;
 }
 
+osc_status osc_model_meta(const osc_model *m, osc_meta_desc *out) {
+    if (!m || !out) return OSC_ERR_ARG;
+    const osc_graph *g = &m->g;
+    *out = (osc_meta_desc){.producer_name = g->producer_name,
+                           .producer_version = g->producer_version,
+                           .domain = g->domain,
+                           .model_version = g->model_version,
+                           .doc_string = g->doc_string,
+                           .graph_name = g->name,
+                           .graph_doc_string = g->graph_doc_string,
+                           .n_props = (size_t)g->n_props};
+    return OSC_OK;
+}
+
+osc_status osc_model_meta_prop(const osc_model *m, size_t i, const char **key,
+                               const char **value) {
+    if (!m || i >= (size_t)m->g.n_props) return OSC_ERR_ARG;
+    if (key) *key = m->g.prop_keys[i];
+    if (value) *value = m->g.prop_values[i];
+    return OSC_OK;
+}
+
 size_t osc_model_node_count(const osc_model *m) { return m ? (size_t)m->g.n_nodes : 0; }
 
 osc_status osc_model_node(const osc_model *m, size_t i, osc_node_desc *out) {

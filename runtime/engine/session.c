@@ -119,16 +119,32 @@ uint64_t osc_session_node_ns(const osc_session *s, size_t node) {
     return (s && s->node_ns && node < (size_t)s->m->g.n_nodes) ? s->node_ns[node] : 0;
 }
 
+/* Clears the session's message; OSC_ERR_ARG with one when index is not an input's. */
+static osc_status input_index(osc_session *s, size_t index) {
+    osc_err_clear(&s->err);
+    if (index < (size_t)s->m->n_inputs) return OSC_OK;
+    return osc_fail(&s->err, OSC_ERR_ARG, "input index %zu is out of range [0, %d]", index,
+                    s->m->n_inputs - 1);
+}
+
 osc_status osc_session_set_input_at(osc_session *s, size_t index, const osc_tensor *t) {
     if (!s) return OSC_ERR_ARG;
-    osc_err_clear(&s->err);
-    if (index >= (size_t)s->m->n_inputs)
-        return osc_fail(&s->err, OSC_ERR_ARG, "input index %zu is out of range [0, %d]", index,
-                        s->m->n_inputs - 1);
-    osc_status st = osc_check_input(s, s->m->input_order[index], t);
+    osc_status st = input_index(s, index);
+    if (st) return st;
+    st = osc_check_input(s, s->m->input_order[index], t);
     if (st) return st;
     osc_tensor_assign(&s->bound[index], t);
     s->is_bound[index] = true;
+    s->ok = false;
+    return OSC_OK;
+}
+
+osc_status osc_session_unbind_input(osc_session *s, size_t index) {
+    if (!s) return OSC_ERR_ARG;
+    osc_status st = input_index(s, index);
+    if (st) return st;
+    memset(&s->bound[index], 0, sizeof s->bound[index]);
+    s->is_bound[index] = false;
     s->ok = false;
     return OSC_OK;
 }

@@ -10,7 +10,9 @@
 
 /* Field numbers of onnx.proto used here. */
 enum {
-    MODEL_IR_VERSION = 1, MODEL_PRODUCER = 2, MODEL_GRAPH = 7, MODEL_OPSET = 8,
+    MODEL_IR_VERSION = 1, MODEL_PRODUCER = 2, MODEL_PRODUCER_VERSION = 3, MODEL_DOMAIN = 4,
+    MODEL_VERSION = 5, MODEL_DOC = 6, MODEL_GRAPH = 7, MODEL_OPSET = 8, MODEL_PROPS = 14,
+    PROP_KEY = 1, PROP_VALUE = 2, GRAPH_DOC = 10,
     OPSET_DOMAIN = 1, OPSET_VERSION = 2,
     GRAPH_NODE = 1, GRAPH_NAME = 2, GRAPH_INIT = 5, GRAPH_INPUT = 11, GRAPH_OUTPUT = 12,
     GRAPH_VALUE_INFO = 13,
@@ -37,6 +39,7 @@ struct osc_mw {
     osc_err err;
     int64_t ir_version;
     wbuf producer, graph_name;  /* field bytes (tag included) or empty */
+    wbuf meta, graph_doc;       /* osc_mw_meta's model fields; the graph's doc_string */
     wbuf opsets, inputs, outputs, value_info, inits;
     wbuf *nodes;                /* one NodeProto body per node */
     int n_nodes, cap_nodes;
@@ -140,8 +143,8 @@ osc_mw *osc_mw_new(int64_t ir_version) {
 
 void osc_mw_free(osc_mw *mw) {
     if (!mw) return;
-    wbuf *all[] = {&mw->producer, &mw->graph_name, &mw->opsets,    &mw->inputs,
-                   &mw->outputs,  &mw->value_info, &mw->inits};
+    wbuf *all[] = {&mw->producer, &mw->graph_name, &mw->opsets, &mw->inputs, &mw->outputs,
+                   &mw->value_info, &mw->inits, &mw->meta, &mw->graph_doc};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wfree(all[i]);
     for (int i = 0; i < mw->n_nodes; i++) wfree(&mw->nodes[i]);
     free(mw->nodes);
@@ -163,6 +166,35 @@ osc_status osc_mw_names(osc_mw *mw, const char *producer_name, const char *graph
     }
     check(mw, &mw->producer, "names");
     return check(mw, &mw->graph_name, "names");
+}
+
+osc_status osc_mw_meta(osc_mw *mw, const char *producer_version, const char *domain,
+                       int64_t model_version, const char *doc, const char *graph_doc) {
+    if (!mw) return OSC_ERR_ARG;
+    if (mw->err.status) return mw->err.status;
+    if (producer_version) f_str(&mw->meta, MODEL_PRODUCER_VERSION, producer_version);
+    if (domain) f_str(&mw->meta, MODEL_DOMAIN, domain);
+    f_varint(&mw->meta, MODEL_VERSION, model_version);
+    if (doc) f_str(&mw->meta, MODEL_DOC, doc);
+    if (graph_doc) {
+        mw->graph_doc.n = 0;
+        f_str(&mw->graph_doc, GRAPH_DOC, graph_doc);
+    }
+    check(mw, &mw->graph_doc, "metadata");
+    return check(mw, &mw->meta, "metadata");
+}
+
+osc_status osc_mw_meta_prop(osc_mw *mw, const char *key, const char *value) {
+    if (!mw) return OSC_ERR_ARG;
+    if (mw->err.status) return mw->err.status;
+    if (!key || !value) return fail(mw, OSC_ERR_ARG, "osc_mw_meta_prop: key or value is NULL");
+    wbuf m = {0};
+    f_str(&m, PROP_KEY, key);
+    f_str(&m, PROP_VALUE, value);
+    f_msg(&mw->meta, MODEL_PROPS, &m);
+    if (m.oom) mw->meta.oom = true;
+    wfree(&m);
+    return check(mw, &mw->meta, "metadata_props");
 }
 
 osc_status osc_mw_opset(osc_mw *mw, const char *domain, int64_t version) {
@@ -396,12 +428,14 @@ osc_status osc_mw_serialize(osc_mw *mw, void **buf, size_t *len) {
     wbuf g = {0}, m = {0};
     for (int i = 0; i < mw->n_nodes; i++) f_msg(&g, GRAPH_NODE, &mw->nodes[i]);
     put(&g, mw->graph_name.p, mw->graph_name.n);
+    put(&g, mw->graph_doc.p, mw->graph_doc.n);
     put(&g, mw->inits.p, mw->inits.n);
     put(&g, mw->inputs.p, mw->inputs.n);
     put(&g, mw->outputs.p, mw->outputs.n);
     put(&g, mw->value_info.p, mw->value_info.n);
     f_varint(&m, MODEL_IR_VERSION, mw->ir_version);
     put(&m, mw->producer.p, mw->producer.n);
+    put(&m, mw->meta.p, mw->meta.n);
     f_msg(&m, MODEL_GRAPH, &g);
     put(&m, mw->opsets.p, mw->opsets.n);
     bool oom = g.oom || m.oom;

@@ -36,6 +36,13 @@ const char *osc_mw_error(const osc_mw *mw);
 
 /* producer_name and graph name (NULL leaves a field unset/unchanged). */
 osc_status osc_mw_names(osc_mw *mw, const char *producer_name, const char *graph_name);
+/* The other metadata of the model (NULL strings are left unset; model_version is always
+ * written) and of its graph (doc_string; NULL leaves it unchanged). Appends to what earlier
+ * calls wrote. */
+osc_status osc_mw_meta(osc_mw *mw, const char *producer_version, const char *domain,
+                       int64_t model_version, const char *doc, const char *graph_doc);
+/* One metadata_props entry (repeated keys are written as given). */
+osc_status osc_mw_meta_prop(osc_mw *mw, const char *key, const char *value);
 /* One opset_import entry; "" (or "ai.onnx") is the default domain. */
 osc_status osc_mw_opset(osc_mw *mw, const char *domain, int64_t version);
 

@@ -1,5 +1,6 @@
 /* test_embed.c: the embedding API: options (threads, reserved, arena cap), caller output buffers
- * (direct, copied, checks, failures), in-place writes into caller inputs, messages and versions. */
+ * (direct, copied, checks, failures), in-place writes into caller inputs, unbinding inputs,
+ * model metadata, messages and versions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -517,6 +518,102 @@ static void string_output_buffer(void **state) {
     osc_model_free(m);
 }
 
+/* Add(x, b) -> y, float[2]: x has no default, b defaults to {10, 20}; with metadata. */
+static osc_model *meta_model(void) {
+    osc_mw *mw = osc_mw_new(8);
+    assert_non_null(mw);
+    const int64_t two[1] = {2};
+    float b[2] = {10, 20};
+    const long long d2[1] = {2};
+    osc_tensor tb = emb_view(OSC_FLOAT, 1, d2, b, sizeof b);
+    const char *ins[2] = {"x", "b"}, *outs[1] = {"y"};
+    osc_mw_names(mw, "exporter", "graph-a");
+    osc_mw_meta(mw, "1.2.3", "org.example", 42, "model doc", "graph doc");
+    osc_mw_meta_prop(mw, "author", "me");
+    osc_mw_meta_prop(mw, "empty", "");
+    osc_mw_opset(mw, "", 14);
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, two, NULL);
+    osc_mw_input(mw, "b", OSC_FLOAT, 1, two, NULL);
+    osc_mw_initializer(mw, "b", &tb);
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, two, NULL);
+    osc_mw_node(mw, "Add", "add", 2, ins, 1, outs);
+    void *buf;
+    size_t len;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    return load_or_fail(buf, &len, NULL, OSC_OK);
+}
+
+static void model_metadata(void **state) {
+    (void)state;
+    osc_model *m = meta_model();
+    osc_meta_desc d;
+    assert_int_equal(osc_model_meta(m, &d), OSC_OK);
+    assert_string_equal(d.producer_name, "exporter");
+    assert_string_equal(d.producer_version, "1.2.3");
+    assert_string_equal(d.domain, "org.example");
+    assert_int_equal(d.model_version, 42);
+    assert_string_equal(d.doc_string, "model doc");
+    assert_string_equal(d.graph_name, "graph-a");
+    assert_string_equal(d.graph_doc_string, "graph doc");
+    assert_int_equal(d.n_props, 2);
+    const char *k = NULL, *v = NULL;
+    assert_int_equal(osc_model_meta_prop(m, 0, &k, &v), OSC_OK);
+    assert_string_equal(k, "author");
+    assert_string_equal(v, "me");
+    assert_int_equal(osc_model_meta_prop(m, 1, &k, &v), OSC_OK);
+    assert_string_equal(k, "empty");
+    assert_string_equal(v, "");
+    assert_int_equal(osc_model_meta_prop(m, 2, &k, &v), OSC_ERR_ARG);
+    assert_int_equal(osc_model_meta(NULL, &d), OSC_ERR_ARG);
+    assert_int_equal(osc_model_meta(m, NULL), OSC_ERR_ARG);
+    osc_model_free(m);
+    /* unset fields are "" and 0 */
+    m = chain(4, false, NULL);
+    assert_int_equal(osc_model_meta(m, &d), OSC_OK);
+    assert_string_equal(d.producer_version, "");
+    assert_string_equal(d.doc_string, "");
+    assert_string_equal(d.graph_doc_string, "");
+    assert_int_equal(d.model_version, 0);
+    assert_int_equal(d.n_props, 0);
+    osc_model_free(m);
+}
+
+/* Runs the meta model and checks y. */
+static void run_expect(osc_session *s, float y0, float y1) {
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    osc_tensor out;
+    assert_int_equal(osc_session_output(s, 0, &out), OSC_OK);
+    assert_true(((float *)out.data)[0] == y0 && ((float *)out.data)[1] == y1);
+}
+
+static void unbind_input(void **state) {
+    (void)state;
+    osc_model *m = meta_model();
+    osc_session *s;
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    float x[2] = {1, 2}, b[2] = {100, 200};
+    const long long d2[1] = {2};
+    osc_tensor tx = emb_view(OSC_FLOAT, 1, d2, x, sizeof x);
+    osc_tensor tb = emb_view(OSC_FLOAT, 1, d2, b, sizeof b);
+    assert_int_equal(osc_session_set_input(s, "x", &tx), OSC_OK);
+    run_expect(s, 11, 22); /* b's default */
+    assert_int_equal(osc_session_set_input(s, "b", &tb), OSC_OK);
+    run_expect(s, 101, 202);
+    assert_int_equal(osc_session_unbind_input(s, 1), OSC_OK); /* b: the default again */
+    osc_tensor out;
+    assert_int_equal(osc_session_output(s, 0, &out), OSC_ERR_STATE);
+    b[0] = -1; /* the session no longer reads the old buffer */
+    run_expect(s, 11, 22);
+    assert_int_equal(osc_session_unbind_input(s, 0), OSC_OK); /* x has no default */
+    assert_int_equal(osc_session_run(s), OSC_ERR_ARG);
+    assert_non_null(strstr(osc_session_error(s), "input 'x' (index 0) is not bound"));
+    assert_int_equal(osc_session_unbind_input(s, 2), OSC_ERR_ARG);
+    assert_string_equal(osc_session_error(s), "input index 2 is out of range [0, 1]");
+    assert_int_equal(osc_session_unbind_input(NULL, 0), OSC_ERR_ARG);
+    osc_session_free(s);
+    osc_model_free(m);
+}
 
 /* Counts the allocations (new blocks and growing reallocs) made through the hook. */
 static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -587,6 +684,8 @@ int main(void) {
         cmocka_unit_test(inplace_inputs_not_eligible),
         cmocka_unit_test(arena_cap),
         cmocka_unit_test(string_output_buffer),
+        cmocka_unit_test(model_metadata),
+        cmocka_unit_test(unbind_input),
         cmocka_unit_test(repeated_runs_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

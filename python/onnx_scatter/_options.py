@@ -1,0 +1,144 @@
+"""_options: SessionOptions and RunOptions with onnxruntime's attribute names, and what each
+becomes in the C library's osc_options (docs/python.md has the table)."""
+import ctypes
+import enum
+import warnings
+
+from ._errors import InvalidArgument, Unsupported
+from ._lib import Options, lib
+
+
+class GraphOptimizationLevel(enum.IntEnum):
+    ORT_DISABLE_ALL = 0
+    ORT_ENABLE_BASIC = 1
+    ORT_ENABLE_EXTENDED = 2
+    ORT_ENABLE_ALL = 99
+
+
+class ExecutionMode(enum.IntEnum):
+    ORT_SEQUENTIAL = 0
+    ORT_PARALLEL = 1
+
+
+class OptionWarning(UserWarning):
+    """An onnxruntime option onnx-scatter accepts but cannot honour."""
+
+
+# onnxruntime attributes that ask for something onnx-scatter does not do: (default, what
+# happens). Set to another value, they are ignored with an OptionWarning.
+_IGNORED = {
+    "inter_op_num_threads": (0, "nodes run one after another; intra_op_num_threads sets the "
+                                "threads of each node"),
+    "execution_mode": (ExecutionMode.ORT_SEQUENTIAL, "nodes run one after another"),
+    "enable_mem_pattern": (True, "one arena is always planned"),
+    "enable_mem_reuse": (True, "the arena planner always reuses memory"),
+    "enable_cpu_mem_arena": (True, "one arena is always planned"),
+    "log_severity_level": (2, "onnx-scatter writes no log; warnings are Python warnings"),
+    "log_verbosity_level": (0, "onnx-scatter writes no log"),
+    "logid": ("", "onnx-scatter writes no log"),
+    "profile_file_prefix": ("onnxruntime_profile_", "profiles are read with get_profile()"),
+}
+
+
+class SessionOptions:
+    """onnxruntime.SessionOptions. Beyond it: the C library's limits and switches (max_bytes,
+    max_arena_bytes, max_nodes, max_rank, max_string_mib, strict, newer_opsets,
+    inplace_inputs); graph_optimization_level ORT_DISABLE_ALL turns the load-time fusion off."""
+    __slots__ = ("intra_op_num_threads", "graph_optimization_level", "enable_profiling",
+                 "use_deterministic_compute", "optimized_model_filepath", "max_bytes",
+                 "max_arena_bytes", "max_nodes", "max_rank", "max_string_mib", "strict",
+                 "newer_opsets", "inplace_inputs", "_config", *_IGNORED)
+
+    def __init__(self):
+        self.intra_op_num_threads = 0
+        self.graph_optimization_level = GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.enable_profiling = False
+        self.use_deterministic_compute = False  # onnx-scatter always is
+        self.optimized_model_filepath = ""
+        self.max_bytes = 0        # 0: half the memory the process may use; None: no cap
+        self.max_arena_bytes = 0  # 0: no cap
+        self.max_nodes = 0        # 0: the library's default (50000)
+        self.max_rank = 0         # 0: 32
+        self.max_string_mib = 0   # 0: 64
+        self.strict = False
+        self.newer_opsets = False
+        self.inplace_inputs = False
+        self._config = {}
+        for name, (default, _) in _IGNORED.items():
+            setattr(self, name, default)
+
+    def add_session_config_entry(self, key, value):
+        """Stored (get_session_config_entry returns it) and ignored with an OptionWarning when
+        the session is made: onnxruntime's config keys tune onnxruntime's internals."""
+        self._config[str(key)] = str(value)
+
+    def get_session_config_entry(self, key):
+        return self._config[key]
+
+    def add_initializer(self, name, value):
+        raise Unsupported("SessionOptions.add_initializer is not supported: give the value as "
+                          "an input of run() (an input with a default can be overridden)")
+
+    def add_external_initializers(self, names, values):
+        raise Unsupported("SessionOptions.add_external_initializers is not supported")
+
+    def register_custom_ops_library(self, path):
+        raise Unsupported("custom op libraries are not supported: onnx-scatter runs the ops "
+                          "of its kernel registry (onnx_scatter.supported_ops())")
+
+    def to_c(self):
+        """The osc_options these stand for; warns about what is ignored, refuses what cannot be
+        honoured."""
+        if self.optimized_model_filepath:
+            raise Unsupported("SessionOptions.optimized_model_filepath: onnx-scatter does not "
+                              "write optimized models (its fusion is made at each load)")
+        for name, (default, why) in _IGNORED.items():
+            value = getattr(self, name)
+            if value != default and not (name == "log_severity_level" and value > default):
+                warnings.warn(f"SessionOptions.{name} = {value!r} is ignored: {why}",
+                              OptionWarning, stacklevel=4)
+        for key in self._config:
+            warnings.warn(f"session config entry {key!r} is ignored", OptionWarning, stacklevel=4)
+        o = Options()
+        lib.osc_options_init(ctypes.addressof(o))
+        fields = [("threads", self.intra_op_num_threads), ("max_arena_bytes", self.max_arena_bytes),
+                  ("max_nodes", self.max_nodes), ("max_rank", self.max_rank),
+                  ("max_string_mib", self.max_string_mib)]
+        fields.append(("max_bytes", 2**64 - 1 if self.max_bytes is None else self.max_bytes))
+        for field, value in fields:
+            _set_int(o, field, value)
+        o.strict = bool(self.strict)
+        o.profile = bool(self.enable_profiling)
+        o.inplace_inputs = bool(self.inplace_inputs)
+        o.newer_opsets = bool(self.newer_opsets)
+        o.no_fusion = self.graph_optimization_level == GraphOptimizationLevel.ORT_DISABLE_ALL
+        return o
+
+
+def _set_int(o, field, value):
+    """Sets an integer field, refusing what the field cannot hold (the library checks ranges)."""
+    try:
+        setattr(o, field, int(value))
+        ok = getattr(o, field) == int(value) and int(value) >= 0
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
+        raise InvalidArgument(f"SessionOptions: {field!r} is {value!r}; it must be a "
+                              "non-negative integer in the field's range")
+
+
+class RunOptions:
+    """onnxruntime.RunOptions: run_tag and the log settings are accepted (onnx-scatter writes no
+    log); terminate = True is refused at run (a run cannot be cancelled)."""
+    __slots__ = ("log_severity_level", "log_verbosity_level", "logid", "run_tag", "terminate")
+
+    def __init__(self):
+        self.log_severity_level = 2
+        self.log_verbosity_level = 0
+        self.logid = ""
+        self.run_tag = ""
+        self.terminate = False
+
+    def check(self):
+        if self.terminate:
+            raise Unsupported("RunOptions.terminate: onnx-scatter runs cannot be cancelled")

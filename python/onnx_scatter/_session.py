@@ -1,0 +1,484 @@
+"""_session: InferenceSession, onnxruntime's session API over one osc_model (loaded once,
+immutable, shared) and a pool of osc_sessions, one per thread running it at a time."""
+import ctypes
+import os
+import warnings
+
+import numpy as np
+
+from . import _dtypes as D
+from ._errors import InvalidArgument, ShapeError, StateError, error
+from ._lib import MESSAGE_SIZE, MetaDesc, NodeDesc, Tensor, ValueDesc, lib
+
+# osc_model_node_inplace: the node writes into a caller's input buffer
+_INPLACE_INPUT = 2
+_PROVIDER = "CPUExecutionProvider"
+_memmove = ctypes.memmove
+_set_input, _run = lib.osc_session_set_input_at, lib.osc_session_run
+_set_buffer, _output = lib.osc_session_set_output_buffer, lib.osc_session_output
+
+
+def _data_ptr_function():
+    """A function giving a C-contiguous array's data address. ndarray.ctypes.data costs about
+    0.6 us; on CPython the address is the first field after the object header of numpy's
+    PyArrayObject (a layout numpy's C ABI fixes), read here in 0.1 us. It is used only when it
+    agrees with ndarray.ctypes.data on probe arrays (a view, a fresh one, an empty one)."""
+    head = object.__basicsize__
+    at = ctypes.c_void_p.from_address
+
+    def fast(a):
+        return at(id(a) + head).value or 0
+
+    def slow(a):
+        return a.ctypes.data
+
+    probes = (np.arange(6.0), np.arange(12, dtype=np.int8)[3:], np.empty(0))
+    return fast if all(fast(p) == slow(p) for p in probes) else slow
+
+
+data_ptr = _data_ptr_function()
+
+
+class ModelWarning(UserWarning):
+    """A warning of the model's load (a deprecated op, a declared shape the graph does not
+    compute); SessionOptions.strict makes them errors."""
+
+
+class NodeArg:
+    """An input or output: name, type ('tensor(float)') and shape (ints, dim_param strings for
+    symbolic dims, None for unknown ones; [] when the model gives no shape), as onnxruntime."""
+    __slots__ = ("name", "type", "shape")
+
+    def __init__(self, name, type, shape):
+        self.name, self.type, self.shape = name, type, shape
+
+    def __repr__(self):
+        return f"NodeArg(name={self.name!r}, type={self.type!r}, shape={self.shape!r})"
+
+
+class ModelMetadata:
+    """onnxruntime.ModelMetadata: the ModelProto's producer_name, domain, doc_string
+    (description), model_version (version), metadata_props (custom_metadata_map) and the graph's
+    name and doc_string (graph_description)."""
+    __slots__ = ("producer_name", "producer_version", "graph_name", "domain", "description",
+                 "graph_description", "version", "custom_metadata_map")
+
+    def __init__(self, m):
+        d = MetaDesc()
+        _check(lib.osc_model_meta(m, ctypes.addressof(d)), "osc_model_meta")
+        self.producer_name = d.producer_name.decode()
+        self.producer_version = d.producer_version.decode()
+        self.graph_name = d.graph_name.decode()
+        self.domain = d.domain.decode()
+        self.description = d.doc_string.decode()
+        self.graph_description = d.graph_doc_string.decode()
+        self.version = d.model_version
+        self.custom_metadata_map = {}
+        key, value = ctypes.c_char_p(), ctypes.c_char_p()
+        for i in range(d.n_props):
+            _check(lib.osc_model_meta_prop(m, i, ctypes.byref(key), ctypes.byref(value)),
+                   "osc_model_meta_prop")
+            self.custom_metadata_map[key.value.decode()] = value.value.decode()
+
+
+def _check(status, what):
+    if status:
+        raise error(status, f"{what} failed")
+
+
+def _shape(desc):
+    if desc.rank < 0:
+        return []
+    return [desc.dims[k] if desc.dims[k] >= 0 else
+            (desc.dim_names[k].decode() if desc.dim_names[k] else None) for k in range(desc.rank)]
+
+
+class _Value:
+    """What a run needs to know of one input or output, worked out once at load."""
+    __slots__ = ("index", "name", "dtype", "np", "arg", "has_default", "inplace", "plain",
+                 "static_shape")
+
+    def __init__(self, index, desc):
+        self.index = index
+        self.name = desc.name.decode()
+        self.dtype = desc.dtype
+        self.np = D.NUMPY.get(desc.dtype)
+        self.arg = NodeArg(self.name, D.type_string(desc.dtype), _shape(desc))
+        self.has_default = bool(desc.has_default)
+        self.inplace = False
+        # plain: the numpy array is bound as it is (no string table, no packing)
+        self.plain = self.np is not None and desc.dtype != D.STRING and \
+            desc.dtype not in D.PACKED_BITS
+        shape = self.arg.shape
+        static = self.plain and desc.rank >= 0 and all(type(d) is int for d in shape)
+        self.static_shape = tuple(shape) if static else None
+
+
+class _Slot:
+    """One osc_session with the tensor views bound to it."""
+    __slots__ = ("h", "tensors", "refs", "bound", "buffered", "out", "out_ref")
+
+    def __init__(self, model, inputs):
+        h = ctypes.c_void_p()
+        _check(lib.osc_session_create(model, ctypes.byref(h)), "osc_session_create")
+        self.h = h.value
+        self.tensors = [Tensor() for _ in inputs]
+        for t, spec in zip(self.tensors, inputs):
+            t.dtype = spec.dtype
+        self.refs = [ctypes.addressof(t) for t in self.tensors]
+        self.bound = [False] * len(inputs)
+        self.buffered = set()
+        self.out = Tensor()
+        self.out_ref = ctypes.addressof(self.out)
+
+    def free(self):
+        if self.h:
+            lib.osc_session_free(self.h)
+            self.h = None
+
+
+class InferenceSession:
+    """onnxruntime.InferenceSession over onnx-scatter. One loaded model; run() may be called
+    from several threads at once (each takes an osc_session of its own, and releases the GIL
+    while the graph runs)."""
+
+    def __init__(self, path_or_bytes, sess_options=None, providers=None, provider_options=None,
+                 **kwargs):
+        from ._options import SessionOptions
+        self._model, self._free, self._slots = None, [], []
+        self._options = sess_options if sess_options is not None else SessionOptions()
+        self._check_providers(providers, kwargs)
+        opts = self._options.to_c()
+        self._model = self._load(path_or_bytes, opts)
+        m = self._model
+        self._inputs = [self._describe(lib.osc_model_input, i) for i in
+                        range(lib.osc_model_input_count(m))]
+        self._outputs = [self._describe(lib.osc_model_output, i) for i in
+                         range(lib.osc_model_output_count(m))]
+        self._by_name = {v.name: v for v in self._inputs}
+        self._out_index = {v.name: v.index for v in self._outputs}
+        self._all_outputs = list(range(len(self._outputs)))
+        self._n_required = sum(not v.has_default for v in self._inputs)
+        self._defaults = [v.index for v in self._inputs if v.has_default]
+        self._nodes = self._read_nodes()
+        self._mark_inplace(bool(opts.inplace_inputs))
+        # Outputs get a fresh caller array per run (no copy) when their shape is known at load:
+        # a static plan exists (arena > 0) and no default is overridden (checked per run).
+        self._static = lib.osc_model_arena_bytes(m) > 0
+        self._profiling = bool(opts.profile)
+        self._profile = None
+        self._warnings = [lib.osc_model_warning(m, i).decode(errors="replace")
+                          for i in range(lib.osc_model_warning_count(m))]
+        for w in self._warnings:
+            warnings.warn(w, ModelWarning, stacklevel=2)
+        self._free.append(self._new_slot())
+
+    @staticmethod
+    def _check_providers(providers, kwargs):
+        for p in providers or ():
+            name = p[0] if isinstance(p, (tuple, list)) else p
+            if name != _PROVIDER:
+                warnings.warn(f"provider {name!r} is not available; onnx-scatter runs on "
+                              f"{_PROVIDER}", RuntimeWarning, stacklevel=3)
+        for key in kwargs:
+            warnings.warn(f"InferenceSession argument {key!r} is ignored", RuntimeWarning,
+                          stacklevel=3)
+
+    @staticmethod
+    def _load(src, opts):
+        h = ctypes.c_void_p()
+        msg = ctypes.create_string_buffer(MESSAGE_SIZE)
+        if hasattr(src, "SerializeToString"):  # an onnx.ModelProto
+            src = src.SerializeToString()
+        if isinstance(src, (bytes, bytearray, memoryview)):
+            data = bytes(src)
+            st = lib.osc_model_load_buffer(data, len(data), None, ctypes.addressof(opts),
+                                           ctypes.byref(h), msg, MESSAGE_SIZE)
+        elif isinstance(src, (str, os.PathLike)):
+            st = lib.osc_model_load_file(os.fsencode(src), ctypes.addressof(opts),
+                                         ctypes.byref(h), msg, MESSAGE_SIZE)
+        else:
+            raise InvalidArgument("InferenceSession takes a model path or the model's bytes, "
+                                  f"not {type(src).__name__}")
+        if st:
+            raise error(st, msg.value.decode(errors="replace"))
+        return h.value
+
+    def _describe(self, call, i):
+        d = ValueDesc()
+        _check(call(self._model, i, ctypes.addressof(d)), call.__name__)
+        return _Value(i, d)
+
+    def _read_nodes(self):
+        nodes = []
+        d = NodeDesc()
+        for i in range(lib.osc_model_node_count(self._model)):
+            _check(lib.osc_model_node(self._model, i, ctypes.addressof(d)), "osc_model_node")
+            op = d.op_type.decode()
+            name = d.name.decode() if d.name else ""
+            nodes.append({"index": i, "name": name or f"#{i} {op}", "op_type": op,
+                          "since_version": d.since_version, "folded": bool(d.folded),
+                          "input0": d.inputs[0].decode() if d.n_inputs else "",
+                          "outputs": [d.outputs[k].decode() for k in range(d.n_outputs)]})
+        return nodes
+
+    def _mark_inplace(self, on):
+        """With opts.inplace_inputs: which inputs runs write into, and which outputs are
+        computed there (those are returned as the input's array, never given a buffer)."""
+        outputs = set()
+        mode = ctypes.c_int32()
+        for n in self._nodes if on else ():
+            _check(lib.osc_model_node_inplace(self._model, n["index"], ctypes.byref(mode)),
+                   "osc_model_node_inplace")
+            if mode.value != _INPLACE_INPUT:
+                continue
+            if n["input0"] in self._by_name:
+                self._by_name[n["input0"]].inplace = True
+            outputs.update(self._out_index[o] for o in n["outputs"] if o in self._out_index)
+        for o in outputs:
+            self._outputs[o].static_shape = None
+
+    def _new_slot(self):
+        slot = _Slot(self._model, self._inputs)
+        self._slots.append(slot)
+        return slot
+
+    def __del__(self):
+        for slot in getattr(self, "_slots", ()):
+            slot.free()
+        if getattr(self, "_model", None) and lib is not None:
+            lib.osc_model_free(self._model)
+            self._model = None
+
+    # ---- onnxruntime's API ----
+    def get_inputs(self):
+        """Inputs to feed (those without a default), as onnxruntime lists them."""
+        return [v.arg for v in self._inputs if not v.has_default]
+
+    def get_overridable_initializers(self):
+        """Inputs backed by an initializer: fed, they override it."""
+        return [v.arg for v in self._inputs if v.has_default]
+
+    def get_outputs(self):
+        return [v.arg for v in self._outputs]
+
+    def get_modelmeta(self):
+        return ModelMetadata(self._model)
+
+    def get_providers(self):
+        return [_PROVIDER]
+
+    def get_provider_options(self):
+        return {_PROVIDER: {}}
+
+    def set_providers(self, providers=None, provider_options=None):
+        self._check_providers(providers, {})
+
+    def get_session_options(self):
+        return self._options
+
+    def run(self, output_names, input_feed, run_options=None, *, donate=()):
+        """The outputs named (all when None or empty), in that order, as numpy arrays the
+        caller owns. donate: names of inputs whose arrays the run may write into
+        (SessionOptions.inplace_inputs); their output comes back as that same array."""
+        if run_options is not None:
+            run_options.check()
+        outs = self._all_outputs if not output_names else [self._output(n) for n in output_names]
+        try:
+            slot = self._free.pop()
+        except IndexError:
+            slot = self._new_slot()
+        try:
+            return self._run(slot, input_feed, outs, donate)
+        finally:
+            self._free.append(slot)
+
+    # ---- beyond onnxruntime ----
+    def get_warnings(self):
+        """The model's load warnings (also issued as ModelWarning when it was loaded)."""
+        return list(self._warnings)
+
+    def get_inplace_inputs(self):
+        """Inputs a run writes into (SessionOptions.inplace_inputs): run(donate=...) names them;
+        those not donated are copied first."""
+        return [v.name for v in self._inputs if v.inplace]
+
+    def get_profile(self):
+        """Per-node times of the last completed run (SessionOptions.enable_profiling): one dict
+        per node in execution order: index, name (the model's, or '#INDEX OP'), op_type,
+        since_version, folded (computed at load, does not run) and ns."""
+        if not self._profiling:
+            raise StateError("no profile: create the session with "
+                             "SessionOptions.enable_profiling = True")
+        if self._profile is None:
+            raise StateError("no profile yet: no run has completed")
+        return [dict(p) for p in self._profile]
+
+    # ---- the run ----
+    def _output(self, name):
+        try:
+            return self._out_index[name]
+        except (KeyError, TypeError):
+            raise InvalidArgument(f"the model has no output named {name!r}; its outputs: "
+                                  f"{list(self._out_index)}") from None
+
+    def _fail(self, slot, status):
+        raise error(status, lib.osc_session_error(slot.h).decode(errors="replace"))
+
+    def _run(self, slot, feed, outs, donate):
+        by_name = self._by_name
+        static = self._static
+        try:
+            items = feed.items()
+        except AttributeError:
+            raise InvalidArgument("input_feed must be a dict of input name -> numpy array, not "
+                                  f"{type(feed).__name__}") from None
+        if donate:
+            self._check_donate(donate, feed)
+        h, tensors, refs, bound = slot.h, slot.tensors, slot.refs, slot.bound
+        keep = []         # what the session points into, alive until the run ends
+        inplace = {}      # data address -> array of inputs the run may write into
+        required = 0
+        for name, value in items:
+            spec = by_name.get(name)
+            if spec is None:
+                raise InvalidArgument(f"the model has no input named {name!r}; its inputs: "
+                                      f"{list(by_name)}")
+            i = spec.index
+            arr = value if type(value) is np.ndarray else np.asarray(value)
+            t = tensors[i]
+            flags = arr.flags
+            if arr.dtype is spec.np and spec.plain and flags.c_contiguous and flags.aligned \
+                    and not spec.inplace:
+                data, shape = arr, arr.shape
+            else:
+                data, shape = self._convert(spec, arr, t, name in donate)
+            t.rank = len(shape)
+            t.dims[:len(shape)] = shape
+            t.data = ptr = data_ptr(data)
+            t.nbytes = data.nbytes
+            st = _set_input(h, i, refs[i])
+            if st:
+                self._fail(slot, st)
+            bound[i] = True
+            keep.append(data)
+            if spec.has_default:
+                static = False
+            else:
+                required += 1
+            if spec.inplace:
+                inplace[ptr] = data
+        if required != self._n_required:
+            missing = [v.name for v in self._inputs if not v.has_default and v.name not in feed]
+            raise InvalidArgument(f"required inputs {missing} are missing from the input feed "
+                                  f"{list(feed)}")
+        for i in self._defaults:
+            if bound[i] and self._inputs[i].name not in feed:
+                lib.osc_session_unbind_input(h, i)
+                bound[i] = False
+        given = {}
+        if static:
+            outputs = self._outputs
+            for o in outs:
+                shape = outputs[o].static_shape
+                if shape is not None and o not in given:
+                    arr = given[o] = np.empty(shape, outputs[o].np)
+                    st = _set_buffer(h, o, data_ptr(arr), arr.nbytes)
+                    if st:
+                        self._fail(slot, st)
+        if slot.buffered:
+            for o in slot.buffered.difference(given):
+                _set_buffer(h, o, None, 0)  # that array now belongs to a caller
+            slot.buffered = set(given)
+        elif given:
+            slot.buffered = set(given)
+        st = _run(h)
+        if st:
+            self._fail(slot, st)
+        if self._profiling:
+            self._profile = [dict(n, ns=lib.osc_session_node_ns(h, n["index"]))
+                             for n in self._public_nodes()]
+        out, out_ref = slot.out, slot.out_ref
+        result = []
+        for o in outs:
+            st = _output(h, o, out_ref)
+            if st:
+                self._fail(slot, st)
+            arr = given.get(o)
+            if arr is None or out.rank != arr.ndim or tuple(out.dims[:out.rank]) != arr.shape:
+                arr = self._copy_out(out, inplace)
+            result.append(arr)
+        return result
+
+    def _public_nodes(self):
+        return ({k: n[k] for k in ("index", "name", "op_type", "since_version", "folded")}
+                for n in self._nodes)
+
+    def _check_donate(self, donate, feed):
+        if isinstance(donate, str):
+            donate = (donate,)
+        for name in donate:
+            if name not in feed:
+                raise InvalidArgument(f"donated input {name!r} is not in the input feed")
+            if not self._by_name[name].inplace:
+                raise InvalidArgument(
+                    f"input {name!r} cannot be donated: no node writes it in place (inputs "
+                    f"written in place: {self.get_inplace_inputs()}; they need "
+                    "SessionOptions.inplace_inputs = True)")
+
+    @staticmethod
+    def _convert(spec, arr, t, donated):
+        """The array to bind for an input that cannot be bound as given, and its logical shape.
+        Sets t.dtype for inputs the model declares without one."""
+        name, dtype = spec.name, spec.dtype
+        if dtype == 0:
+            if D.is_string_array(arr):
+                dtype = D.STRING
+            elif arr.dtype.newbyteorder("=") in D.FROM_NUMPY:
+                dtype = D.FROM_NUMPY[arr.dtype.newbyteorder("=")]
+            else:
+                raise InvalidArgument(f"input {name!r}: numpy {arr.dtype} has no ONNX type")
+            t.dtype = dtype
+        if dtype == D.STRING:
+            if not D.is_string_array(arr):
+                raise ShapeError(f"input '{name}': expected {D.describe(dtype)}, given numpy "
+                                 f"{arr.dtype}")
+            return D.encode_strings(name, arr), arr.shape
+        if donated:
+            ok = type(arr) is np.ndarray and arr.dtype == spec.np and arr.flags.c_contiguous \
+                and arr.flags.aligned and arr.flags.writeable
+            if not ok:
+                raise InvalidArgument(f"donated input '{name}' must be a writable, aligned, "
+                                      f"C-contiguous numpy {spec.np} array (given {arr.dtype}, "
+                                      f"flags {arr.flags.c_contiguous=}, {arr.flags.aligned=}, "
+                                      f"{arr.flags.writeable=})")
+            return arr, arr.shape
+        arr = D.checked_dtype(name, arr, dtype)
+        if dtype in D.PACKED_BITS:
+            return D.pack(name, arr, dtype), arr.shape
+        if spec.inplace or not (arr.flags.c_contiguous and arr.flags.aligned):
+            # a copy: C order, aligned (a fresh array), and the caller's array stays untouched
+            # when a node writes into it
+            arr = np.array(arr, order="C", copy=True)
+        return arr, arr.shape
+
+    @staticmethod
+    def _copy_out(t, inplace):
+        """Output t (osc_session_output) as an array the caller owns: the input array it was
+        computed in, or a copy out of the session's memory."""
+        dtype, shape = t.dtype, tuple(t.dims[:t.rank])
+        count = int(np.prod(shape, dtype=np.int64))
+        if dtype == D.STRING:
+            return D.decode_strings(t.data, count).reshape(shape)
+        arr = inplace.get(t.data)
+        if arr is not None and arr.dtype == D.NUMPY[dtype] and arr.size == count:
+            return arr if arr.shape == shape else arr.reshape(shape)
+        if dtype in D.PACKED_BITS:
+            raw = np.empty(t.nbytes, np.uint8)
+            if t.nbytes:
+                _memmove(data_ptr(raw), t.data, t.nbytes)
+            return D.unpack(raw, dtype, count).reshape(shape)
+        arr = np.empty(shape, D.NUMPY[dtype])
+        if t.nbytes:
+            _memmove(data_ptr(arr), t.data, t.nbytes)
+        return arr
