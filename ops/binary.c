@@ -280,6 +280,6 @@ osc_status osc_bin_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
         if (st) return st;
     }
     /* Validation is complete: from here on the output is written. */
-    loop(&it, out->data, in[0]->data, in[1]->data);
+    osc_ew_run2(k, &it, loop, out->data, in[0]->data, in[1]->data, out->nbytes);
     return OSC_OK;
 }

@@ -76,14 +76,35 @@ bool osc_bcast_begin(osc_bcast_it *it, const osc_tensor *out, int32_t n_in,
         }
         it->step[j] = it->stride[j][g - 1];
     }
-    it->len = it->dims[g - 1];
+    it->len = it->full = it->last_len = it->dims[g - 1];
     it->rows_left = count / it->len;
     return true;
+}
+
+void osc_bcast_range(osc_bcast_it *it, int64_t start, int64_t end) {
+    const int64_t full = it->full, row = start / full, last = (end - 1) / full;
+    it->col0 = start - row * full;
+    it->rows_left = last - row + 1;
+    it->last_len = end - last * full;
+    it->len = it->rows_left == 1 ? end - start : full - it->col0;
+    it->out_off = start;
+    for (int32_t j = 0; j < it->n_in; j++) it->off[j] = it->col0 * it->step[j];
+    int64_t r = row; /* the row's odometer position, innermost outer dim first */
+    for (int32_t d = it->rank - 2; d >= 0; d--) {
+        it->c[d] = r % it->dims[d];
+        r /= it->dims[d];
+        for (int32_t j = 0; j < it->n_in; j++) it->off[j] += it->c[d] * it->stride[j][d];
+    }
 }
 
 bool osc_bcast_next(osc_bcast_it *it) {
     if (--it->rows_left <= 0) return false;
     it->out_off += it->len;
+    it->len = it->rows_left == 1 ? it->last_len : it->full;
+    if (it->col0) { /* the first row began inside the row: back to its start */
+        for (int32_t j = 0; j < it->n_in; j++) it->off[j] -= it->col0 * it->step[j];
+        it->col0 = 0;
+    }
     for (int32_t d = it->rank - 2; d >= 0; d--) {
         for (int32_t j = 0; j < it->n_in; j++) it->off[j] += it->stride[j][d];
         if (++it->c[d] < it->dims[d]) return true;

@@ -29,6 +29,8 @@ typedef struct osc_bcast_it {
     int64_t off[OSC_BCAST_MAX_IN];    /* each input's element offset */
     int64_t len;                      /* elements in the row (> 0) */
     int64_t step[OSC_BCAST_MAX_IN];   /* 0 or 1 */
+    /* Rows in full and where the walk starts and ends within them (osc_bcast_range): */
+    int64_t full, col0, last_len;
 } osc_bcast_it;
 
 /* Positions it on the first row; false when the output has no elements.
@@ -36,6 +38,10 @@ typedef struct osc_bcast_it {
  * its element count fits int64, 1 <= n_in <= OSC_BCAST_MAX_IN. */
 bool osc_bcast_begin(osc_bcast_it *it, const osc_tensor *out, int32_t n_in,
                      const osc_tensor *const *in);
+/* Restricts a fresh iterator (osc_bcast_begin) to output elements [start, end), 0 <= start <
+ * end <= the element count: its first and last rows may be partial. Threads walk disjoint
+ * ranges of one output this way. */
+void osc_bcast_range(osc_bcast_it *it, int64_t start, int64_t end);
 /* Moves to the next row; false after the last one. */
 bool osc_bcast_next(osc_bcast_it *it);
 

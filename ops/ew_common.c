@@ -1,4 +1,4 @@
-/* ew_common.c: the input/output checks the elementwise kernels share. */
+/* ew_common.c: the input/output checks the elementwise kernels share, and their threaded run. */
 #include "ew_common.h"
 
 #include <stdio.h>
@@ -36,4 +36,29 @@ osc_status osc_ew_check_io(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     }
     if (!st) st = osc_check_buffer(k, "output", 0, "output", out);
     return st;
+}
+
+typedef struct ew_job {
+    const osc_bcast_it *it;
+    osc_ew_loop2 loop;
+    void *o;
+    const void *a, *b;
+    int64_t count;
+} ew_job;
+
+static void ew_part(void *ctx, int32_t part, int32_t parts) {
+    const ew_job *j = ctx;
+    int64_t lo, hi;
+    osc_par_range(j->count, 16, part, parts, &lo, &hi); /* 16 elements: whole cache lines */
+    if (lo >= hi) return;
+    osc_bcast_it it = *j->it;
+    osc_bcast_range(&it, lo, hi);
+    j->loop(&it, j->o, j->a, j->b);
+}
+
+void osc_ew_run2(osc_kctx *k, const osc_bcast_it *it, osc_ew_loop2 loop, void *o, const void *a,
+                 const void *b, size_t out_bytes) {
+    ew_job j = {.it = it, .loop = loop, .o = o, .a = a, .b = b,
+                .count = it->rows_left * it->full};
+    osc_tpool_run(out_bytes >= OSC_PAR_MIN_BYTES ? k->tpool : NULL, ew_part, &j);
 }

@@ -36,6 +36,13 @@ osc_status osc_ew_check_io(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     }
 typedef void (*osc_ew_loop2)(osc_bcast_it *it, void *o, const void *a, const void *b);
 
+/* Runs loop over the iterator's output (it from osc_bcast_begin, o of out_bytes bytes), split
+ * into one element range per thread of k->tpool when out_bytes >= OSC_PAR_MIN_BYTES. Every
+ * output element depends only on the inputs at its own position, so the ranges are independent,
+ * and an output written over input a in place stays exact. */
+void osc_ew_run2(osc_kctx *k, const osc_bcast_it *it, osc_ew_loop2 loop, void *o, const void *a,
+                 const void *b, size_t out_bytes);
+
 /* Scalar helpers for float16/bfloat16: computed in float, rounded back to nearest even. */
 #define OSC_H2F(x) osc_f16_to_f32(x)
 #define OSC_F2H(x) osc_f32_to_f16(x)

@@ -35,6 +35,24 @@ osc_status osc_m_unary_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n
                           &want, out, n_out);
 }
 
+typedef struct m_job {
+    osc_mloop loop;
+    void *o;
+    const void *a;
+    int64_t n;
+    const osc_mparams *p;
+    size_t ib, ob; /* bytes per input and output element (0: not whole bytes) */
+} m_job;
+
+static void m_part(void *ctx, int32_t part, int32_t parts) {
+    const m_job *j = ctx;
+    int64_t lo = 0, hi = j->n;
+    if (parts > 1) osc_par_range(j->n, 16, part, parts, &lo, &hi);
+    if (lo < hi)
+        j->loop((char *)j->o + (size_t)lo * j->ob, (const char *)j->a + (size_t)lo * j->ib,
+                hi - lo, j->p);
+}
+
 osc_status osc_m_unary_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out, const char *what, int32_t out_dtype,
                            osc_mloop_get get) {
@@ -44,7 +62,12 @@ osc_status osc_m_unary_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     osc_status st = unary_validate(k, in, n_in, what, out_dtype, get, &want, &loop);
     if (!st) st = osc_ew_check_io(k, in, 1, names, out, n_out, &want);
     if (st) return st;
-    /* In place (out->data == in[0]->data) is fine: each loop reads an element first. */
-    loop(out->data, in[0]->data, osc_tensor_count(in[0]), k->params);
+    /* In place (out->data == in[0]->data) is fine: each loop reads an element first, and the
+     * threads' element ranges are disjoint. */
+    m_job j = {.loop = loop, .o = out->data, .a = in[0]->data, .n = osc_tensor_count(in[0]),
+               .p = k->params, .ib = osc_dtype_bits(in[0]->dtype) / 8,
+               .ob = osc_dtype_bits(out->dtype) / 8};
+    const bool par = j.ib && j.ob && in[0]->dtype != OSC_STRING && out->nbytes >= OSC_PAR_MIN_BYTES;
+    osc_tpool_run(par ? k->tpool : NULL, m_part, &j);
     return OSC_OK;
 }

@@ -3,6 +3,8 @@ osc_unit_test(test_ops_elements unit/test_ops_elements.c unit/kharness.c)
 osc_unit_test(test_ops_nd unit/test_ops_nd.c unit/kharness.c)
 osc_unit_test(test_reduce unit/test_reduce.c)
 osc_unit_test(test_ops_elementwise unit/test_ops_elementwise.c unit/kharness.c)
+# The broadcast iterator over ranges of its output (what each thread of an elementwise op walks).
+osc_unit_test(test_broadcast unit/test_broadcast.c)
 osc_unit_test(test_ops_shape unit/test_ops_shape.c unit/kharness.c)
 osc_unit_test(test_ops_reduce unit/test_ops_reduce.c unit/kharness.c)
 osc_unit_test(test_ops_matmul unit/test_ops_matmul.c unit/kharness.c)
