@@ -74,10 +74,8 @@ typedef struct contender {
 } contender;
 
 typedef struct options {
-    int64_t rounds, warmup, min_rounds, max_rounds;
-    double seconds, rtol, atol;
-    const char *ort_script, *ort_off, *markdown, *node;
-    int rss;
+    bench_opts c;
+    double rtol, atol;
 } options;
 
 /* One case's results, kept for the Markdown report. */
@@ -301,7 +299,7 @@ static void rss_pass(bench *b, result *r, const char *self) {
         char line[512], t[8];
         snprintf(t, sizeof t, "%d", k_kinds[id].threads);
         char *argv_c[] = {(char *)self, "--rss-child", (char *)k_kinds[id].id, b->bc.dir, NULL};
-        char *argv_o[] = {(char *)b->o->node, (char *)b->o->ort_script, "rss", b->bc.dir, t, NULL};
+        char *argv_o[] = {(char *)b->o->c.node, (char *)b->o->c.ort_script, "rss", b->bc.dir, t, NULL};
         if (child_line(is_ort(id) ? argv_o : argv_c, "rss ", line, sizeof line) ||
             sscanf(line, "rss %ld %ld", &c->rss_base_kb, &c->rss_peak_kb) != 2) {
             fprintf(stderr, "bench: %s: %s: peak RSS not measured: %s\n", b->bc.name,
@@ -399,11 +397,11 @@ static int run_case(bench *b, const char *dir, result *r, const char *self) {
     }
 
     /* Warm-up rounds, then --rounds, or as many as fit in --seconds within the bounds. */
-    int64_t total = o->warmup + (o->rounds > 0 ? o->rounds : o->min_rounds);
+    int64_t total = o->c.warmup + (o->c.rounds > 0 ? o->c.rounds : o->c.min_rounds);
     uint64_t seed = 15;
     int order[G_COUNT];
     for (int64_t round = 0; round < total; round++) {
-        const int timed = round >= o->warmup;
+        const int timed = round >= o->c.warmup;
         const double r0 = bench_now_ms(CLOCK_MONOTONIC);
         bench_shuffle(order, G_COUNT, (int)round, &seed);
         for (int j = 0; j < G_COUNT; j++) {
@@ -411,7 +409,7 @@ static int run_case(bench *b, const char *dir, result *r, const char *self) {
             contender *c = &all[id];
             if (!c->active) continue;
             if (timed && !is_ort(id) && !c->ms &&
-                !(c->ms = calloc((size_t)(total - o->warmup), sizeof *c->ms))) {
+                !(c->ms = calloc((size_t)(total - o->c.warmup), sizeof *c->ms))) {
                 snprintf(c->note, sizeof c->note, "out of memory");
                 c->active = 0;
                 b->failed = 1;
@@ -434,21 +432,21 @@ static int run_case(bench *b, const char *dir, result *r, const char *self) {
         for (int id = 0; id < G_COUNT; id++)
             if (all[id].active && (round == 0 || round == total - 1))
                 b->failed |= check(b, id, all);
-        if (round == o->warmup - 1 && o->rounds <= 0) { /* the last warm-up round sizes the rest */
+        if (round == o->c.warmup - 1 && o->c.rounds <= 0) { /* the last warm-up round sizes the rest */
             const double round_ms = bench_now_ms(CLOCK_MONOTONIC) - r0;
-            const double want = o->seconds * 1e3 / (round_ms > 0 ? round_ms : 1e-3);
-            int64_t n = want > (double)o->max_rounds ? o->max_rounds : (int64_t)want;
-            total = o->warmup + (n < o->min_rounds ? o->min_rounds : n);
+            const double want = o->c.seconds * 1e3 / (round_ms > 0 ? round_ms : 1e-3);
+            int64_t n = want > (double)o->c.max_rounds ? o->c.max_rounds : (int64_t)want;
+            total = o->c.warmup + (n < o->c.min_rounds ? o->c.min_rounds : n);
         }
     }
-    r->warmup = o->warmup, r->rounds = total - o->warmup;
+    r->warmup = o->c.warmup, r->rounds = total - o->c.warmup;
     if (all[G_ORT1].active || all[G_ORT2].active) ort_finish(b, all);
     for (int id = 0; id < G_COUNT; id++) {
         contender *c = &all[id];
         bench_summary(c->ms, c->n_ms, &c->med, &c->min, &c->max);
         teardown(c);
     }
-    if (o->rss) rss_pass(b, r, self);
+    if (o->c.rss) rss_pass(b, r, self);
     case_free(&b->bc);
     print_case(r);
     return 0;
@@ -599,14 +597,6 @@ static void usage(FILE *f) {
           "else 1 (onnxruntime's differences are reported, they do not fail the run).\n", f);
 }
 
-static int parse_int(const char *s, int64_t *v) {
-    char *end;
-    long long x = strtoll(s ? s : "", &end, 10);
-    if (!s || !*s || *end || x < 0) return 1;
-    *v = x;
-    return 0;
-}
-
 static int parse_pos(const char *s, double *v) {
     char *end;
     if (!s || !*s) return 1;
@@ -616,25 +606,16 @@ static int parse_pos(const char *s, double *v) {
 
 int main(int argc, char **argv) {
     if (argc == 4 && !strcmp(argv[1], "--rss-child")) return rss_child(argv[2], argv[3]);
-    options o = {.warmup = 1, .min_rounds = 5, .max_rounds = 100, .seconds = 60, .rtol = 1e-4,
-                 .atol = 1e-5, .rss = 1};
-    o.node = getenv("OSC_BENCH_NODE") ? getenv("OSC_BENCH_NODE") : "node";
+    options o = {.rtol = 1e-4, .atol = 1e-5};
+    bench_opts_init(&o.c, 1, 5, 100, 60);
     const char **dirs = calloc((size_t)argc, sizeof *dirs);
     size_t n_dirs = 0;
     for (int i = 1; dirs && i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0, takes = 1;
-        if (!strcmp(a, "--rounds")) bad = parse_int(v, &o.rounds);
-        else if (!strcmp(a, "--warmup")) bad = parse_int(v, &o.warmup) || o.warmup < 1;
-        else if (!strcmp(a, "--min-rounds")) bad = parse_int(v, &o.min_rounds) || o.min_rounds < 1;
-        else if (!strcmp(a, "--max-rounds")) bad = parse_int(v, &o.max_rounds) || o.max_rounds < 1;
-        else if (!strcmp(a, "--seconds")) bad = parse_pos(v, &o.seconds) || o.seconds <= 0;
-        else if (!strcmp(a, "--rtol")) bad = parse_pos(v, &o.rtol);
+        if (bench_opt(&o.c, a, v, &bad, &takes)) {
+        } else if (!strcmp(a, "--rtol")) bad = parse_pos(v, &o.rtol);
         else if (!strcmp(a, "--atol")) bad = parse_pos(v, &o.atol);
-        else if (!strcmp(a, "--ort")) bad = !(o.ort_script = v);
-        else if (!strcmp(a, "--ort-off")) bad = !(o.ort_off = v);
-        else if (!strcmp(a, "--markdown")) bad = !(o.markdown = v);
-        else if (!strcmp(a, "--no-rss")) o.rss = 0, takes = 0;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             free(dirs);
@@ -659,27 +640,12 @@ int main(int argc, char **argv) {
         free(dirs);
         return 2;
     }
-    if (o.max_rounds < o.min_rounds) o.max_rounds = o.min_rounds;
-    /* the RSS children run this same binary */
     char self[1024];
-    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (sl <= 0) snprintf(self, sizeof self, "%s", argv[0]);
-    else self[sl] = '\0';
-
     bench b;
     memset(&b, 0, sizeof b);
     b.o = &o;
-    printf("onnx-scatter %s; C loop", osc_version());
-    if (o.ort_script) {
-        if (peer_start(&b.peer, o.node, o.ort_script, b.ort_reason, sizeof b.ort_reason) == 0) {
-            b.peer_ok = 1;
-            printf("; onnxruntime %s\n", b.peer.version);
-        }
-    } else {
-        snprintf(b.ort_reason, sizeof b.ort_reason, "%s",
-                 o.ort_off ? o.ort_off : "not requested (--ort)");
-    }
-    if (!b.peer_ok) printf("\nonnxruntime: not available (%s)\n", b.ort_reason);
+    b.peer_ok = bench_start(&o.c, argv[0], self, sizeof self, "C loop", &b.peer, b.ort_reason,
+                            sizeof b.ort_reason);
 
     result *res = calloc(n_dirs, sizeof *res);
     size_t n_res = 0;
@@ -687,7 +653,7 @@ int main(int argc, char **argv) {
         if (run_case(&b, dirs[i], &res[n_res], self)) b.failed = 1;
         else n_res++;
     }
-    if (o.markdown && res) write_markdown(o.markdown, res, n_res, &b);
+    if (o.c.markdown && res) write_markdown(o.c.markdown, res, n_res, &b);
     for (size_t i = 0; res && i < n_res; i++)
         for (int id = 0; id < G_COUNT; id++) free(res[i].c[id].ms);
     if (b.peer_ok) peer_stop(&b.peer);

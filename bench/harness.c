@@ -88,10 +88,9 @@ typedef struct contender {
 } contender;
 
 typedef struct options {
-    int64_t rounds, warmup, min_rounds, max_rounds, max_calls;
-    double seconds, burst_ms;
-    const char *ort_script, *ort_off, *markdown, *node;
-    int rss;
+    bench_opts c;
+    int64_t max_calls;
+    double burst_ms;
 } options;
 
 /* One case's results, kept for the Markdown report. */
@@ -413,7 +412,7 @@ static void rss_pass(bench *b, result *r, const char *self) {
         char line[512], t[8];
         snprintf(t, sizeof t, "%d", threads_of(id));
         char *argv_c[] = {(char *)self, "--rss-child", (char *)k_ids[id], b->bc.dir, NULL};
-        char *argv_o[] = {(char *)b->o->node, (char *)b->o->ort_script, "rss", b->bc.dir, t, NULL};
+        char *argv_o[] = {(char *)b->o->c.node, (char *)b->o->c.ort_script, "rss", b->bc.dir, t, NULL};
         c->rss_file_kb = -1; /* (the onnxruntime child does not report it) */
         if (child_line(is_ort(id) ? argv_o : argv_c, "rss ", line, sizeof line) ||
             sscanf(line, "rss %ld %ld %ld", &c->rss_base_kb, &c->rss_peak_kb,
@@ -482,13 +481,13 @@ static int run_case(bench *b, const char *dir, result *r, const char *self) {
      * round so that a burst lasts about --burst-ms: a call of a few microseconds is then timed
      * warm, as a program calling it in a loop sees it, not right after another process evicted
      * its cache lines (only the first call of a burst is). */
-    int64_t total = o->warmup + (o->rounds > 0 ? o->rounds : o->min_rounds);
+    int64_t total = o->c.warmup + (o->c.rounds > 0 ? o->c.rounds : o->c.min_rounds);
     double round_ms = 0;
     uint64_t seed = 8;
     int order[C_COUNT];
     for (int id = 0; id < C_COUNT; id++) all[id].calls = 1;
     for (int64_t round = 0; round < total; round++) {
-        int timed = round >= o->warmup;
+        int timed = round >= o->c.warmup;
         double r0 = bench_now_ms(CLOCK_MONOTONIC);
         bench_shuffle(order, C_COUNT, (int)round, &seed);
         for (int j = 0; j < C_COUNT; j++) {
@@ -496,7 +495,7 @@ static int run_case(bench *b, const char *dir, result *r, const char *self) {
             contender *c = &all[id];
             if (!c->active) continue;
             if (timed && !is_ort(id) && !c->ms &&
-                !(c->ms = calloc((size_t)((total - o->warmup) * c->calls), sizeof *c->ms))) {
+                !(c->ms = calloc((size_t)((total - o->c.warmup) * c->calls), sizeof *c->ms))) {
                 snprintf(c->note, sizeof c->note, "out of memory");
                 c->active = 0;
                 b->failed = 1;
@@ -528,25 +527,25 @@ static int run_case(bench *b, const char *dir, result *r, const char *self) {
             if (c->active && (round == 0 || round == total - 1)) b->failed |= check(b, id, all);
         }
         round_ms = bench_now_ms(CLOCK_MONOTONIC) - r0;
-        if (round < o->warmup - 1) {
+        if (round < o->c.warmup - 1) {
             for (int id = 0; id < C_COUNT; id++) { /* bursts from the next round on */
                 double k = o->burst_ms / (all[id].est_ms > 1e-6 ? all[id].est_ms : 1e-6);
                 all[id].calls = k < 1 ? 1 : k > (double)o->max_calls ? o->max_calls : (int64_t)k;
             }
-        } else if (round == o->warmup - 1 && o->rounds <= 0) { /* the last warm-up round */
-            double want = o->seconds * 1e3 / (round_ms > 0 ? round_ms : 1e-3);
-            int64_t n = want > (double)o->max_rounds ? o->max_rounds : (int64_t)want;
-            total = o->warmup + (n < o->min_rounds ? o->min_rounds : n);
+        } else if (round == o->c.warmup - 1 && o->c.rounds <= 0) { /* the last warm-up round */
+            double want = o->c.seconds * 1e3 / (round_ms > 0 ? round_ms : 1e-3);
+            int64_t n = want > (double)o->c.max_rounds ? o->c.max_rounds : (int64_t)want;
+            total = o->c.warmup + (n < o->c.min_rounds ? o->c.min_rounds : n);
         }
     }
-    r->warmup = o->warmup, r->rounds = total - o->warmup;
+    r->warmup = o->c.warmup, r->rounds = total - o->c.warmup;
     if (all[C_ORT1].active || all[C_ORT2].active) ort_finish(b, all);
     for (int id = 0; id < C_COUNT; id++) stats(&all[id]);
     if (all[C_COPY1].active) profile_pass(b, r, r->rounds < 30 ? r->rounds : 30);
     for (int id = 0; id < C_COUNT; id++) teardown(&all[id]);
     free(b->scratch);
     b->scratch = NULL;
-    if (o->rss) rss_pass(b, r, self);
+    if (o->c.rss) rss_pass(b, r, self);
     case_free(&b->bc);
 
     /* the console table */
@@ -749,34 +748,18 @@ static void usage(FILE *f) {
           "else 1 (onnxruntime's differences are reported, they do not fail the run).\n", f);
 }
 
-static int parse_int(const char *s, int64_t *v) {
-    char *end;
-    long long x = strtoll(s ? s : "", &end, 10);
-    if (!s || !*s || *end || x < 0) return 1;
-    *v = x;
-    return 0;
-}
-
 int main(int argc, char **argv) {
     if (argc == 4 && !strcmp(argv[1], "--rss-child")) return rss_child(argv[2], argv[3]);
-    options o = {0, 3, 15, 1000, 1000, 12.0, 1.0, NULL, NULL, NULL, NULL, 1};
-    o.node = getenv("OSC_BENCH_NODE") ? getenv("OSC_BENCH_NODE") : "node";
+    options o = {.max_calls = 1000, .burst_ms = 1.0};
+    bench_opts_init(&o.c, 3, 15, 1000, 12.0);
     const char **dirs = calloc((size_t)argc, sizeof *dirs);
     size_t n_dirs = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0, takes = 1;
-        if (!strcmp(a, "--rounds")) bad = parse_int(v, &o.rounds);
-        else if (!strcmp(a, "--warmup")) bad = parse_int(v, &o.warmup) || o.warmup < 1;
-        else if (!strcmp(a, "--min-rounds")) bad = parse_int(v, &o.min_rounds) || o.min_rounds < 1;
-        else if (!strcmp(a, "--max-rounds")) bad = parse_int(v, &o.max_rounds) || o.max_rounds < 1;
-        else if (!strcmp(a, "--max-calls")) bad = parse_int(v, &o.max_calls) || o.max_calls < 1;
+        if (bench_opt(&o.c, a, v, &bad, &takes)) {
+        } else if (!strcmp(a, "--max-calls")) bad = bench_parse_int(v, &o.max_calls) || o.max_calls < 1;
         else if (!strcmp(a, "--burst-ms")) bad = !v || (o.burst_ms = strtod(v, NULL)) <= 0;
-        else if (!strcmp(a, "--seconds")) bad = !v || (o.seconds = strtod(v, NULL)) <= 0;
-        else if (!strcmp(a, "--ort")) bad = !(o.ort_script = v);
-        else if (!strcmp(a, "--ort-off")) bad = !(o.ort_off = v);
-        else if (!strcmp(a, "--markdown")) bad = !(o.markdown = v);
-        else if (!strcmp(a, "--no-rss")) o.rss = 0, takes = 0;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
@@ -797,27 +780,12 @@ int main(int argc, char **argv) {
         usage(stderr);
         return 2;
     }
-    if (o.max_rounds < o.min_rounds) o.max_rounds = o.min_rounds;
-    /* the RSS children run this same binary */
     char self[1024];
-    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (sl <= 0) snprintf(self, sizeof self, "%s", argv[0]);
-    else self[sl] = '\0';
-
     bench b;
     memset(&b, 0, sizeof b);
     b.o = &o;
-    printf("onnx-scatter %s; C loop, memcpy", osc_version());
-    if (o.ort_script) {
-        if (peer_start(&b.peer, o.node, o.ort_script, b.ort_reason, sizeof b.ort_reason) == 0) {
-            b.peer_ok = 1;
-            printf("; onnxruntime %s\n", b.peer.version);
-        }
-    } else {
-        snprintf(b.ort_reason, sizeof b.ort_reason, "%s",
-                 o.ort_off ? o.ort_off : "not requested (--ort)");
-    }
-    if (!b.peer_ok) printf("\nonnxruntime: not available (%s)\n", b.ort_reason);
+    b.peer_ok = bench_start(&o.c, argv[0], self, sizeof self, "C loop, memcpy", &b.peer,
+                            b.ort_reason, sizeof b.ort_reason);
 
     result *res = calloc(n_dirs, sizeof *res);
     size_t n_res = 0;
@@ -825,7 +793,7 @@ int main(int argc, char **argv) {
         if (run_case(&b, dirs[i], &res[n_res], self)) b.failed = 1;
         else n_res++;
     }
-    if (o.markdown && res) write_markdown(o.markdown, res, n_res, &b);
+    if (o.c.markdown && res) write_markdown(o.c.markdown, res, n_res, &b);
     for (size_t i = 0; res && i < n_res; i++)
         for (int id = 0; id < C_COUNT; id++) free(res[i].c[id].ms);
     if (b.peer_ok) peer_stop(&b.peer);

@@ -114,4 +114,29 @@ void bench_summary(const double *v, size_t n, double *med, double *min, double *
 int rss_reset_peak(void);
 long rss_status_kb(const char *field);
 
+/* ---- driver.c: what both harnesses' command lines share ---- */
+
+/* The options of harness.c and gnn_harness.c alike. */
+typedef struct bench_opts {
+    int64_t rounds, warmup, min_rounds, max_rounds; /* rounds 0: from seconds */
+    double seconds;
+    const char *ort_script, *ort_off, *markdown, *node;
+    int rss;
+} bench_opts;
+
+/* Defaults, node from $OSC_BENCH_NODE (else `node`), peak RSS on. */
+void bench_opts_init(bench_opts *o, int64_t warmup, int64_t min_rounds, int64_t max_rounds,
+                     double seconds);
+/* When a (with v the next argument, or NULL) is one of the shared options: sets it, *takes to
+ * the arguments it uses after a (0 or 1) and *bad when v is missing or invalid; returns 1.
+ * Otherwise returns 0 and changes nothing. */
+int bench_opt(bench_opts *o, const char *a, const char *v, int *bad, int *takes);
+/* A non-negative integer (0) or 1. */
+int bench_parse_int(const char *s, int64_t *v);
+/* After parsing: max_rounds at least min_rounds; self gets this program's path (the RSS
+ * children run it); prints "onnx-scatter VERSION; LOOPS" and onnxruntime's version, or why it
+ * is not available (reason, also kept for the report). Returns 1 when the peer runs. */
+int bench_start(bench_opts *o, const char *argv0, char *self, size_t self_size,
+                const char *loops, ort_peer *peer, char *reason, size_t reason_size);
+
 #endif
