@@ -17,6 +17,12 @@
 #define PREFETCH(p, w) ((void)(p))
 #endif
 #define FS_PF 8 /* edges ahead whose rows are prefetched */
+/* Threads split the rows only when a row is this many bytes or more: splitting reads every
+ * destination index three times (histogram, counts, lists), which costs more than applying
+ * rows of a few elements (GAT's [E, 2] rows ran slower on two threads than on one). */
+#ifndef OSC_FS_PAR_ROW_BYTES /* (tests build with 1 to run the split on small rows) */
+#define OSC_FS_PAR_ROW_BYTES 64
+#endif
 
 /* Index i of an int32 or int64 tensor's data. */
 static inline int64_t ix(const void *p, bool i64, int64_t i) {
@@ -377,7 +383,8 @@ static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     }
     for (int32_t s = 0; s < p->n_steps; s++) j.opnd[s] = in[4 + s]->data;
     const size_t work = bytes + (size_t)(p->edges * p->row) * j.esize;
-    const int32_t parts = k->tpool && work >= OSC_PAR_MIN_BYTES && n_rows > 1
+    const int32_t parts = k->tpool && work >= OSC_PAR_MIN_BYTES && n_rows > 1 &&
+                                  (size_t)p->row * j.esize >= OSC_FS_PAR_ROW_BYTES
                               ? osc_tpool_size(k->tpool) : 1;
     if (parts > 1) {
         split_rows(&j, k->tpool, k->scratch);
