@@ -40,9 +40,10 @@ osc_status osc_ew_check_io(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
 
 typedef struct ew_job {
     const osc_bcast_it *it;
-    osc_ew_loop2 loop;
+    osc_ew_loop2 loop2; /* one of the two */
+    osc_ew_loop3 loop3;
     void *o;
-    const void *a, *b;
+    const void *a, *b, *c;
     int64_t count;
 } ew_job;
 
@@ -53,12 +54,23 @@ static void ew_part(void *ctx, int32_t part, int32_t parts) {
     if (lo >= hi) return;
     osc_bcast_it it = *j->it;
     osc_bcast_range(&it, lo, hi);
-    j->loop(&it, j->o, j->a, j->b);
+    if (j->loop2) j->loop2(&it, j->o, j->a, j->b);
+    else j->loop3(&it, j->o, j->a, j->b, j->c);
+}
+
+static void ew_run(osc_kctx *k, ew_job *j, size_t out_bytes) {
+    j->count = j->it->rows_left * j->it->full;
+    osc_tpool_run(out_bytes >= OSC_PAR_MIN_BYTES ? k->tpool : NULL, ew_part, j);
 }
 
 void osc_ew_run2(osc_kctx *k, const osc_bcast_it *it, osc_ew_loop2 loop, void *o, const void *a,
                  const void *b, size_t out_bytes) {
-    ew_job j = {.it = it, .loop = loop, .o = o, .a = a, .b = b,
-                .count = it->rows_left * it->full};
-    osc_tpool_run(out_bytes >= OSC_PAR_MIN_BYTES ? k->tpool : NULL, ew_part, &j);
+    ew_job j = {.it = it, .loop2 = loop, .o = o, .a = a, .b = b};
+    ew_run(k, &j, out_bytes);
+}
+
+void osc_ew_run3(osc_kctx *k, const osc_bcast_it *it, osc_ew_loop3 loop, void *o, const void *a,
+                 const void *b, const void *c, size_t out_bytes) {
+    ew_job j = {.it = it, .loop3 = loop, .o = o, .a = a, .b = b, .c = c};
+    ew_run(k, &j, out_bytes);
 }

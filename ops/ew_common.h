@@ -42,6 +42,11 @@ typedef void (*osc_ew_loop2)(osc_bcast_it *it, void *o, const void *a, const voi
  * and an output written over input a in place stays exact. */
 void osc_ew_run2(osc_kctx *k, const osc_bcast_it *it, osc_ew_loop2 loop, void *o, const void *a,
                  const void *b, size_t out_bytes);
+/* The same for three inputs (Where). */
+typedef void (*osc_ew_loop3)(osc_bcast_it *it, void *o, const void *a, const void *b,
+                             const void *c);
+void osc_ew_run3(osc_kctx *k, const osc_bcast_it *it, osc_ew_loop3 loop, void *o, const void *a,
+                 const void *b, const void *c, size_t out_bytes);
 
 /* Scalar helpers for float16/bfloat16: computed in float, rounded back to nearest even. */
 #define OSC_H2F(x) osc_f16_to_f32(x)

@@ -5,8 +5,7 @@
 
 OSC_KERNEL_DECLARE(osc_where)
 
-typedef void (*where_loop)(osc_bcast_it *it, void *o, const void *c, const void *x,
-                           const void *y);
+typedef osc_ew_loop3 where_loop;
 
 /* One selecting loop per dtype; strings and complex numbers are copied as values (a string
  * element is a view of the input's bytes, as every kernel here copies strings). */
@@ -89,6 +88,6 @@ osc_status osc_where_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     if (st) return st;
     osc_bcast_it it;
     if (osc_bcast_begin(&it, out, 3, in))
-        loop(&it, out->data, in[0]->data, in[1]->data, in[2]->data);
+        osc_ew_run3(k, &it, loop, out->data, in[0]->data, in[1]->data, in[2]->data, out->nbytes);
     return OSC_OK;
 }
