@@ -102,6 +102,7 @@ typedef struct walk {
     int64_t kn[OSC_MAX_RANK], ks[OSC_MAX_RANK], rn[OSC_MAX_RANK], rs[OSC_MAX_RANK];
     int32_t nk, nr;
     int64_t n_red, n_out;
+    int64_t e0, e1; /* the output elements this walk computes: [e0, e1) */
 } walk;
 
 /* Visits, with p the flat input position, the n_red elements of the output element whose
@@ -128,11 +129,16 @@ typedef struct walk {
 #define RED_LOOP(R, T, C)                                                                     \
     do {                                                                                      \
         if (w->n_red == 0) {                                                                  \
-            for (int64_t e = 0; e < w->n_out; e++) RR_ST_##C(T, e, RR_EMPTY_##R(C, T));       \
+            for (int64_t e = w->e0; e < w->e1; e++) RR_ST_##C(T, e, RR_EMPTY_##R(C, T));      \
             break;                                                                            \
         }                                                                                     \
         int64_t base = 0, ki[OSC_MAX_RANK] = {0};                                             \
-        for (int64_t e = 0; e < w->n_out; e++) {                                              \
+        for (int64_t d = w->nk - 1, r = w->e0; d >= 0; d--) { /* element e0's position */     \
+            ki[d] = r % w->kn[d];                                                             \
+            r /= w->kn[d];                                                                    \
+            base += ki[d] * w->ks[d];                                                         \
+        }                                                                                     \
+        for (int64_t e = w->e0; e < w->e1; e++) {                                             \
             RR_ACC(RR_KIND_##R, C, T) acc = 0;                                                \
             double m = 0;                                                                     \
             RR_PRE_##R(C, T);                                                                 \
@@ -195,6 +201,22 @@ typedef bool (*red_fn)(const walk *w, int32_t dtype, const void *xp, void *yp);
 static const red_fn k_red_fns[RED_N] = {RED_LIST(RED_FN_ROW)};
 #undef RED_FN_ROW
 
+typedef struct red_job {
+    const walk *w;
+    red_fn fn;
+    int32_t dtype;
+    const void *x;
+    void *y;
+} red_job;
+
+/* Threads compute disjoint ranges of output elements, each in the one fixed order. */
+static void red_part(void *ctx, int32_t part, int32_t parts) {
+    const red_job *j = ctx;
+    walk w = *j->w;
+    osc_par_range(w.n_out, 16, part, parts, &w.e0, &w.e1);
+    if (w.e0 < w.e1) j->fn(&w, j->dtype, j->x, j->y);
+}
+
 /* Reductions whose value over one element is that element, bit for bit (a one-element walk is
  * then a copy); the others still apply their finish (L1 |x|, L2 sqrt(x*x), LogSum log x, ...). */
 static bool identity_on_one(int32_t red) {
@@ -238,8 +260,14 @@ osc_status osc_reduce_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
         memcpy(out[0].data, x->data, nbytes);
         return OSC_OK;
     }
-    if (!k_red_fns[p->red](&w, x->dtype, x->data, out[0].data)) /* geometry checked .types */
+    w.e1 = w.n_out;
+    red_job j = {.w = &w, .fn = k_red_fns[p->red], .dtype = x->dtype, .x = x->data,
+                 .y = out[0].data};
+    /* an empty walk only asks whether the dtype has a loop (geometry checked .types) */
+    if (!j.fn(&(walk){.n_out = 0}, x->dtype, NULL, NULL))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'data' has dtype %s",
                          osc_dtype_get(x->dtype)->name);
+    const bool par = x->nbytes >= OSC_PAR_MIN_BYTES && w.n_out > 1;
+    osc_tpool_run(par ? k->tpool : NULL, red_part, &j);
     return OSC_OK;
 }

@@ -50,7 +50,7 @@ install_check() {
 # session's own threads).
 tsan() {
   configure build-tsan -DOSC_TSAN=ON &&
-    cmake --build build-tsan -j"$jobs" --target test_threads test_tpool test_diff_tiny \
+    cmake --build build-tsan -j"$jobs" --target test_threads test_threads_ew test_tpool test_diff_tiny \
       test_fusion_tiny >/dev/null &&
     (cd build-tsan && ctest --output-on-failure -j"$jobs" -L threads)
 }

@@ -5,6 +5,10 @@ osc_unit_test(test_reduce unit/test_reduce.c)
 osc_unit_test(test_ops_elementwise unit/test_ops_elementwise.c unit/kharness.c)
 # The broadcast iterator over ranges of its output (what each thread of an elementwise op walks).
 osc_unit_test(test_broadcast unit/test_broadcast.c)
+# Elementwise ops, Where and reductions split over 2 and 3 threads: the 1-thread bits.
+osc_unit_test(test_threads_ew unit/test_threads_ew.c)
+target_link_libraries(test_threads_ew PRIVATE osc_test_support)
+set_tests_properties(test_threads_ew PROPERTIES LABELS "unit;threads")
 osc_unit_test(test_ops_shape unit/test_ops_shape.c unit/kharness.c)
 osc_unit_test(test_ops_reduce unit/test_ops_reduce.c unit/kharness.c)
 osc_unit_test(test_ops_matmul unit/test_ops_matmul.c unit/kharness.c)
