@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fused_scatter.h"
+#include "fused_tiled.h"
 #include "ops.h"
 #include "reduce.h"
 
@@ -206,12 +207,21 @@ bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fus
     }
     f->inputs[1] = dst;
     const int32_t before_chain = f->n_absorbed;
+    osc_ft_params *tp = NULL;
     if (!chain(k, &m, upd, 0)) {
-        if (k->err->status || nd) return false; /* ScatterND gains nothing from the index */
+        if (k->err->status) return false;
         m.p.n_steps = 0;
         f->n_absorbed = before_chain;
-        f->inputs[2] = upd;
-        f->inputs[3] = -1;
+        /* updates computed row by row: the tiled scatter; else the updates as they are (a
+         * ScatterND gains nothing from that: it reads its index as it is already) */
+        if (!(tp = osc_kparams(k, sizeof *tp))) return false;
+        if (!osc_fuse_region(k, v, upd, m.dtype, tp, f)) {
+            tp = NULL;
+            f->n_absorbed = before_chain;
+            if (nd) return false;
+            f->inputs[2] = upd;
+            f->inputs[3] = -1;
+        }
     }
     m.p.zero_data = zero_data(&m, data);
     f->inputs[0] = m.p.zero_data ? -1 : data;
@@ -225,6 +235,14 @@ bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fus
         int32_t ti = f->inputs[4 + a];
         f->inputs[4 + a] = f->inputs[4 + b];
         f->inputs[4 + b] = ti;
+    }
+    if (tp) {
+        tp->fs = m.p;
+        f->params = tp;
+        f->row = &osc_fused_tiled_row;
+        f->op = "TiledScatter";
+        f->n_inputs = 2 + tp->n_ext;
+        return true;
     }
     osc_fs_params *p = osc_kparams(k, sizeof *p);
     if (!p) return false;

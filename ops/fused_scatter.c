@@ -35,17 +35,13 @@ typedef struct fs_job {
     char *out;
     const char *data;          /* NULL: zero fill, or in place */
     bool zero;
-    const void *dst, *src;
-    bool dst64, src64;
+    const void *src;
+    bool src64;
     const char *x;
     const char *opnd[OSC_FS_MAX_STEPS];
-    int64_t n_rows, x_rows;    /* output rows, rows of X */
+    int64_t x_rows;            /* rows of X */
     size_t esize;
-    int64_t bounds[OSC_MAX_THREADS + 1]; /* part t owns output rows [bounds[t], bounds[t+1]) */
-    /* With threads: the edges of part t, in order, are list[at[t]] .. list[at[t+1]-1]; NULL:
-     * every part walks all edges and skips the rows it does not own. */
-    const uint32_t *list;
-    int64_t at[OSC_MAX_THREADS + 1];
+    osc_fs_split s;            /* the destinations, and which part owns which rows and edges */
     void (*edges)(const struct fs_job *j, int32_t part, int64_t lo, int64_t hi);
 } fs_job;
 
@@ -82,16 +78,17 @@ typedef struct fs_job {
 #define FS_EDGES(TN, T, RED)                                                               \
     static void fs_##TN##_##RED(const fs_job *j, int32_t part, int64_t lo, int64_t hi) {   \
         const osc_fs_params *p = j->p;                                                     \
-        const int64_t R = p->row, N = j->n_rows, XN = j->x_rows;                           \
+        const int64_t R = p->row, N = j->s.n_rows, XN = j->x_rows;                         \
         const int64_t ds = p->dst_stride;                                                  \
-        const uint32_t *list = j->list;                                                    \
-        const int64_t q0 = list ? j->at[part] : 0, q1 = list ? j->at[part + 1] : p->edges; \
+        const uint32_t *list = j->s.list;                                                  \
+        const int64_t q0 = list ? j->s.at[part] : 0;                                       \
+        const int64_t q1 = list ? j->s.at[part + 1] : p->edges;                            \
         T *out = (T *)(void *)j->out;                                                      \
         const T *x = (const T *)(const void *)j->x;                                        \
         for (int64_t q = q0; q < q1; q++) {                                                \
             if (q + FS_PF < q1) { /* the rows of a later edge this part owns */           \
                 const int64_t en = list ? list[q + FS_PF] : q + FS_PF;                     \
-                const int64_t dn = norm(ix(j->dst, j->dst64, en * ds), N);                 \
+                const int64_t dn = norm(ix(j->s.dst, j->s.dst64, en * ds), N);             \
                 if (dn >= lo && dn < hi) {                                                 \
                     PREFETCH(out + dn * R, 1);                                             \
                     if (p->gather)                                                         \
@@ -99,7 +96,7 @@ typedef struct fs_job {
                 }                                                                          \
             }                                                                              \
             const int64_t e = list ? list[q] : q;                                          \
-            const int64_t d = norm(ix(j->dst, j->dst64, e * ds), N);                       \
+            const int64_t d = norm(ix(j->s.dst, j->s.dst64, e * ds), N);                   \
             if (d < lo || d >= hi) continue;                                               \
             T *o = out + d * R;                                                            \
             const T *xr = x + (p->gather ? norm(ix(j->src, j->src64, e), XN) : e) * R;     \
@@ -174,16 +171,21 @@ static fs_edges_fn edges_fn(int32_t dtype, int32_t red) {
     return dtype == OSC_FLOAT ? f32[red] : dtype == OSC_DOUBLE ? f64[red] : NULL;
 }
 
+void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes, int64_t lo,
+                       int64_t hi) {
+    if (hi <= lo) return;
+    if (zero) memset(out + (size_t)lo * row_bytes, 0, (size_t)(hi - lo) * row_bytes);
+    else if (data)
+        memcpy(out + (size_t)lo * row_bytes, data + (size_t)lo * row_bytes,
+               (size_t)(hi - lo) * row_bytes);
+}
+
 /* One part: its rows of the output start as data (or zeros), then its edges. */
 static void fs_part(void *ctx, int32_t part, int32_t parts) {
     (void)parts;
     const fs_job *j = ctx;
-    const int64_t lo = j->bounds[part], hi = j->bounds[part + 1];
-    const size_t row_bytes = (size_t)j->p->row * j->esize;
-    if (hi > lo && j->zero) memset(j->out + (size_t)lo * row_bytes, 0, (size_t)(hi - lo) * row_bytes);
-    else if (hi > lo && j->data)
-        memcpy(j->out + (size_t)lo * row_bytes, j->data + (size_t)lo * row_bytes,
-               (size_t)(hi - lo) * row_bytes);
+    const int64_t lo = j->s.bounds[part], hi = j->s.bounds[part + 1];
+    osc_fs_start_rows(j->out, j->data, j->zero, (size_t)j->p->row * j->esize, lo, hi);
     j->edges(j, part, lo, hi);
 }
 
@@ -191,7 +193,7 @@ static void fs_part(void *ctx, int32_t part, int32_t parts) {
  * width; part boundaries fall on bucket boundaries. */
 #define SPLIT_B 1024
 typedef struct split_job {
-    fs_job *j;
+    osc_fs_split *s;
     int32_t phase;          /* 0: histograms, 1: counts per part, 2: the lists */
     int64_t width;          /* rows per bucket */
     int64_t *hist;          /* [parts][SPLIT_B] */
@@ -203,35 +205,38 @@ typedef struct split_job {
 /* One thread's range of edges, in the phase the job is at. */
 static void split_part(void *ctx, int32_t t, int32_t parts) {
     split_job *sj = ctx;
-    const fs_job *j = sj->j;
-    const int64_t N = j->n_rows, ds = j->p->dst_stride;
+    const osc_fs_split *s = sj->s;
+    const int64_t N = s->n_rows, ds = s->dst_stride;
     int64_t e0, e1;
-    osc_par_range(j->p->edges, 1, t, parts, &e0, &e1);
+    osc_par_range(s->edges, 1, t, parts, &e0, &e1);
     int64_t *h = sj->hist + (size_t)t * SPLIT_B, *c = sj->cnt + (size_t)t * parts;
     for (int64_t e = e0; e < e1; e++) {
-        const int64_t b = norm(ix(j->dst, j->dst64, e * ds), N) / sj->width;
+        const int64_t b = norm(ix(s->dst, s->dst64, e * ds), N) / sj->width;
         if (sj->phase == 0) h[b]++;
         else if (sj->phase == 1) c[sj->part_of[b]]++;
         else sj->list[c[sj->part_of[b]]++] = (uint32_t)e;
     }
 }
 
-/* Splits the output rows into `parts` ranges holding about as many edges each (a histogram of
- * the destinations), so threads share the work whatever the degrees, and lists each part's
- * edges in edge order, so that no thread walks another's. The three passes over the edges run
- * on the threads too. Without scratch memory the parts split the rows evenly and each walks
- * every edge, skipping those of other parts. */
-static void split_rows(fs_job *j, osc_tpool *pool, osc_scratch *scratch) {
+void osc_fs_split_one(osc_fs_split *s) {
+    s->bounds[0] = s->at[0] = 0;
+    s->bounds[1] = s->n_rows;
+    s->at[1] = s->edges;
+    s->list = NULL;
+}
+
+bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
     const int32_t parts = osc_tpool_size(pool);
-    const int64_t N = j->n_rows, E = j->p->edges;
-    split_job sj = {.j = j, .width = (N + SPLIT_B - 1) / SPLIT_B};
+    const int64_t N = s->n_rows, E = s->edges;
+    split_job sj = {.s = s, .width = (N + SPLIT_B - 1) / SPLIT_B};
     const size_t counts = ((size_t)parts * SPLIT_B + (size_t)parts * (size_t)parts) * 8;
     char *mem = E <= UINT32_MAX && scratch
                     ? osc_scratch_get(scratch, counts + (size_t)E * sizeof(uint32_t)) : NULL;
-    j->bounds[0] = j->at[0] = 0;
+    s->bounds[0] = s->at[0] = 0;
+    s->list = NULL;
     if (!mem) {
-        for (int32_t t = 1; t <= parts; t++) j->bounds[t] = N * t / parts;
-        return;
+        for (int32_t t = 1; t <= parts; t++) s->bounds[t] = N * t / parts;
+        return false;
     }
     memset(mem, 0, counts);
     sj.hist = (int64_t *)(void *)mem;
@@ -245,19 +250,19 @@ static void split_rows(fs_job *j, osc_tpool *pool, osc_scratch *scratch) {
         sj.part_of[b] = t - 1;
         seen += sj.hist[b];
         for (; t < parts && seen * parts >= E * t; t++) {
-            j->bounds[t] = (b + 1) * sj.width < N ? (b + 1) * sj.width : N;
-            j->at[t] = seen;
+            s->bounds[t] = (b + 1) * sj.width < N ? (b + 1) * sj.width : N;
+            s->at[t] = seen;
         }
     }
     for (; t <= parts; t++) {
-        j->bounds[t] = N;
-        j->at[t] = E;
+        s->bounds[t] = N;
+        s->at[t] = E;
     }
     sj.phase = 1;
     osc_tpool_run(pool, split_part, &sj);
     /* thread t's edges of part q go after part q's edges of threads 0..t-1 */
     for (int32_t q = 0; q < parts; q++) {
-        int64_t at = j->at[q];
+        int64_t at = s->at[q];
         for (int32_t u = 0; u < parts; u++) {
             int64_t *c = &sj.cnt[(size_t)u * parts + q];
             const int64_t n = *c;
@@ -267,7 +272,8 @@ static void split_rows(fs_job *j, osc_tpool *pool, osc_scratch *scratch) {
     }
     sj.phase = 2;
     osc_tpool_run(pool, split_part, &sj);
-    j->list = sj.list;
+    s->list = sj.list;
+    return true;
 }
 
 static const char *const k_what[4] = {"data", "indices", "updates", "source indices"};
@@ -363,10 +369,11 @@ static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     const osc_tensor *data = n_in > 0 ? in[0] : NULL;
     const int64_t n_rows = p->rank > 0 ? p->dims[0] : 1;
-    fs_job j = {.p = p, .out = out->data, .dst = in[1]->data, .dst64 = in[1]->dtype == OSC_INT64,
-                .x = in[2]->data, .n_rows = n_rows, .x_rows = in[2]->dims[0],
+    fs_job j = {.p = p, .out = out->data, .x = in[2]->data, .x_rows = in[2]->dims[0],
                 .esize = osc_dtype_get(in[2]->dtype)->bits / 8,
-                .edges = edges_fn(in[2]->dtype, p->reduction)};
+                .edges = edges_fn(in[2]->dtype, p->reduction),
+                .s = {.dst = in[1]->data, .dst64 = in[1]->dtype == OSC_INT64,
+                      .dst_stride = p->dst_stride, .n_rows = n_rows, .edges = p->edges}};
     const size_t bytes = (size_t)(n_rows * p->row) * j.esize;
     if (out->dtype != in[2]->dtype || out->nbytes < bytes)
         return osc_kfail(k, OSC_ERR_ARG, "output 0 (%zu bytes) cannot hold the %zu-byte result",
@@ -387,11 +394,10 @@ static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                   (size_t)p->row * j.esize >= OSC_FS_PAR_ROW_BYTES
                               ? osc_tpool_size(k->tpool) : 1;
     if (parts > 1) {
-        split_rows(&j, k->tpool, k->scratch);
+        osc_fs_split_rows(&j.s, k->tpool, k->scratch);
         osc_tpool_run(k->tpool, fs_part, &j);
     } else {
-        j.bounds[0] = 0;
-        j.bounds[1] = n_rows;
+        osc_fs_split_one(&j.s);
         fs_part(&j, 0, 1);
     }
     return OSC_OK;

@@ -49,6 +49,30 @@ typedef struct osc_fs_params {
     osc_fs_step steps[OSC_FS_MAX_STEPS];
 } osc_fs_params;
 
+/* Which rows of the output, and which edges, each part (thread) of a fused scatter owns. */
+typedef struct osc_fs_split {
+    const void *dst;     /* the destination index (int32 or int64), dst_stride apart */
+    bool dst64;
+    int64_t dst_stride, n_rows, edges;
+    int64_t bounds[OSC_MAX_THREADS + 1]; /* part t owns output rows [bounds[t], bounds[t+1]) */
+    /* The edges of part t, in order, are list[at[t]] .. list[at[t+1]-1]; NULL: every part
+     * walks edges [0, edges) and skips the rows it does not own. */
+    const uint32_t *list;
+    int64_t at[OSC_MAX_THREADS + 1];
+} osc_fs_split;
+/* One part owning every row and edge. */
+void osc_fs_split_one(osc_fs_split *s);
+/* Splits the rows among the pool's threads into ranges holding about as many edges each (a
+ * histogram of the destinations, so threads share the work whatever the degrees) and lists
+ * each part's edges in edge order, so that no thread walks another's; the passes over the
+ * edges run on the threads. Indices must have been checked. Without scratch for the lists
+ * (false) the parts split the rows evenly and list is NULL. */
+bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch);
+/* Rows [lo, hi) of a part's output start as data (row_bytes each), as zeros, or (data NULL,
+ * not zero: the output is data's buffer) as they are. */
+void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes, int64_t lo,
+                       int64_t hi);
+
 /* The fused kernel's row ("GatherScatter" and "RowScatter" nodes). */
 extern const osc_kernel osc_fused_scatter_row;
 

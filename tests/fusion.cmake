@@ -14,6 +14,17 @@ target_compile_definitions(test_fusion_tiny PRIVATE OSC_FUSION_TINY)
 add_test(NAME test_fusion_tiny COMMAND test_fusion_tiny)
 set_tests_properties(test_fusion_tiny PROPERTIES LABELS "unit;fusion;threads" TIMEOUT 300)
 
+# The tiled scatter (ops/fused_tiled.h) on EdgeConv-shaped graphs, against both libraries.
+osc_unit_test(test_fusion_tiled unit/test_fusion_tiled.c)
+target_link_libraries(test_fusion_tiled PRIVATE osc_test_support)
+set_tests_properties(test_fusion_tiled PROPERTIES LABELS "unit;fusion")
+add_executable(test_fusion_tiled_tiny unit/test_fusion_tiled.c)
+target_link_libraries(test_fusion_tiled_tiny PRIVATE osc_test_support_tiny osc_flags PkgConfig::CMOCKA)
+target_include_directories(test_fusion_tiled_tiny PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+target_compile_definitions(test_fusion_tiled_tiny PRIVATE OSC_FUSION_TINY)
+add_test(NAME test_fusion_tiled_tiny COMMAND test_fusion_tiled_tiny)
+set_tests_properties(test_fusion_tiled_tiny PROPERTIES LABELS "unit;fusion;threads")
+
 if(TARGET onnx-scatter)
   find_program(OSC_SH sh REQUIRED)
   add_test(NAME fusion_exact COMMAND ${OSC_SH} "${CMAKE_CURRENT_SOURCE_DIR}/cli/fusion_exact.sh"

@@ -52,7 +52,7 @@ foreach(_t osc_ops osc_runtime)
   add_library(${_t}_tiny OBJECT ${_src})
   target_link_libraries(${_t}_tiny PRIVATE osc_flags)
   target_compile_definitions(${_t}_tiny PRIVATE OSC_PAR_MIN_BYTES=1 OSC_STREAM_MIN_BYTES=1 OSC_BUCKET_MIN_BYTES=1
-    OSC_BK_REGION_BYTES=64 OSC_FUSE_ROW_BYTES=16 OSC_FS_PAR_ROW_BYTES=1)
+    OSC_BK_REGION_BYTES=64 OSC_FUSE_ROW_BYTES=16 OSC_FS_PAR_ROW_BYTES=1 OSC_FT_TILE_BYTES=512)
 endforeach()
 add_library(onnxscatter_tiny STATIC $<TARGET_OBJECTS:osc_ops_tiny> $<TARGET_OBJECTS:osc_runtime_tiny>
   $<TARGET_OBJECTS:osc_loader> $<TARGET_OBJECTS:osc_proto>)

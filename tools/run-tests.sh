@@ -46,12 +46,12 @@ install_check() {
   return "$rc"
 }
 # ThreadSanitizer instruments the whole library; only the concurrency tests need building
-# (test_threads: sessions on several threads; test_diff_tiny and test_fusion_tiny: runs on a
-# session's own threads).
+# (test_threads: sessions on several threads; test_diff_tiny, test_fusion_tiny and
+# test_threads_ew: runs on a session's own threads).
 tsan() {
   configure build-tsan -DOSC_TSAN=ON &&
-    cmake --build build-tsan -j"$jobs" --target test_threads test_threads_ew test_tpool test_diff_tiny \
-      test_fusion_tiny >/dev/null &&
+    cmake --build build-tsan -j"$jobs" --target test_threads test_threads_ew test_tpool \
+      test_diff_tiny test_fusion_tiny >/dev/null &&
     (cd build-tsan && ctest --output-on-failure -j"$jobs" -L threads)
 }
 # libFuzzer harnesses (clang, ASan+UBSan), each for OSC_FUZZ_SECONDS (fuzz/run.sh).

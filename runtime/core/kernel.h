@@ -76,7 +76,7 @@ enum {
  * fused kernel (a row of its own, outside the registry: no model names it). The engine applies
  * the rewrite; nodes of the chain whose outputs nothing reads any more are removed. */
 #define OSC_FUSE_MAX_IN 12    /* inputs of a fused node */
-#define OSC_FUSE_MAX_NODES 12 /* nodes a rewrite may remove besides the node itself */
+#define OSC_FUSE_MAX_NODES 16 /* nodes a rewrite may remove besides the node itself */
 
 /* What a hook sees: the graph after constant folding, every value's dtype and shape where
  * static (shaped[v]; data too for constants), and how many run-time readers each value has

@@ -844,23 +844,26 @@ static void fused_data_kinds_and_scatternd(void **state) {
     check_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
-/* Where the pattern stops: nothing fused, or only the scatter with its Expand (RowScatter),
- * the chain left to run; every output still equal to the expected one. */
+/* Where the pattern stops: nothing fused, only the scatter with its Expand (RowScatter), or
+ * the steps after a Gather that has to stay tiled into the scatter (TiledScatter); every
+ * output still equal to the expected one. */
 static void boundaries_not_fused(void **state) {
     (void)state;
 #define BASE .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1, .row = {4}
 #define ROW_ONLY(MID) "Unsqueeze Gather Mul " MID "RowScatter", "Expand ScatterElements"
+/* the Gather stays, the Mul after it works by row: tiled (fused_tiled.h) */
+#define TILED(MID) "Unsqueeze Gather " MID "TiledScatter", "Mul Expand ScatterElements"
     static const fcase cases[] = {
-        {"gather_output_second_reader", ROW_ONLY("Neg "), BASE, .n_steps = 1,
+        {"gather_output_second_reader", TILED("Neg "), BASE, .n_steps = 1,
          .steps = MUL_ROW, .boundary = B_GATHER_READ},
-        {"gather_output_is_graph_output", ROW_ONLY(""), BASE, .n_steps = 1, .steps = MUL_ROW,
+        {"gather_output_is_graph_output", TILED(""), BASE, .n_steps = 1, .steps = MUL_ROW,
          .boundary = B_GATHER_OUT},
         {"mul_output_second_reader", ROW_ONLY("Neg "), BASE, .n_steps = 1, .steps = MUL_ROW,
          .boundary = B_STEP_READ},
         {"mul_output_is_graph_output", ROW_ONLY(""), BASE, .n_steps = 1, .steps = MUL_ROW,
          .boundary = B_STEP_OUT},
-        {"gather_output_second_reader_scatternd", "Unsqueeze Gather Mul Neg ScatterND", "",
-         .nd = true, BASE, .n_steps = 1, .steps = MUL_ROW, .boundary = B_GATHER_READ},
+        {"gather_output_second_reader_scatternd", "Unsqueeze Gather Neg TiledScatter",
+         "Mul ScatterND", .nd = true, BASE, .n_steps = 1, .steps = MUL_ROW, .boundary = B_GATHER_READ},
         {"indices_real_tensor", "Gather Mul ScatterElements", "", BASE, .n_steps = 1,
          .steps = MUL_ROW, .boundary = B_IDX_REAL},
         {"indices_expand_of_wide_u", "Gather Mul Expand ScatterElements", "", BASE,
@@ -868,7 +871,7 @@ static void boundaries_not_fused(void **state) {
         {"scatter_axis_1", "Unsqueeze Gather Mul Expand ScatterElements", "",
          .reduction = "add", .n = 20, .e = 20, .m = 7, .rrank = 1, .row = {4}, .n_steps = 1,
          .steps = MUL_ROW, .boundary = B_AXIS1},
-        {"gather_axis_1", "Unsqueeze Gather Mul RowScatter", "Expand ScatterElements",
+        {"gather_axis_1", "Unsqueeze Gather TiledScatter", "Mul Expand ScatterElements",
          .reduction = "add", .n = 6, .e = 5, .m = 5, .rrank = 1, .row = {3}, .n_steps = 1,
          .steps = {{"Mul", false, 2, {EDGES, 1}}}, .boundary = B_GATHER_AXIS1},
         {"int32_data", "Unsqueeze Gather Mul Expand ScatterElements", "", .dtype = OSC_INT32,
@@ -882,6 +885,7 @@ static void boundaries_not_fused(void **state) {
     };
 #undef BASE
 #undef ROW_ONLY
+#undef TILED
     check_cases(cases, sizeof cases / sizeof cases[0]);
 }
 

@@ -1,0 +1,264 @@
+/* fuse_region.c: finds the region of a tiled scatter (fused_tiled.h): the nodes computing the
+ * scatter's updates that work row by row on the edges, whose outputs nothing outside reads.
+ * Ops qualify by what they do with rows, checked on the static shapes folding found:
+ *   unary elementwise ops;        binary elementwise ops, an input with E rows read by row, one
+ *                                 broadcast along the rows read whole;
+ *   Gather along axis 0 of a whole table by an [E] index from outside the region;
+ *   Concat along an axis other than 0;
+ *   MatMul of [E, ..., K] by a whole [K, N];   Gemm of [E, K] (not transposed) by a whole B,
+ *                                              C whole or with E rows.
+ * Every value of the region is float or double, of the updates' dtype (no kernel of these can
+ * fail on such data once its shapes were checked). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../runtime/core/dtype.h"
+#include "fused_tiled.h"
+#include "gemm_kernel.h"
+#include "ops.h"
+
+typedef struct region {
+    const osc_fuse_view *v;
+    int64_t E;
+    int32_t dtype;
+    int32_t n;
+    int32_t node[OSC_FT_MAX_NODES];
+    uint32_t rows[OSC_FT_MAX_NODES];  /* bit j: input j is read by row */
+    uint32_t outer[OSC_FT_MAX_NODES]; /* bit j: input j must come from outside the region */
+} region;
+
+static bool is_op(const osc_node *n, const char *op) {
+    return !strcmp(n->op_type, op) && n->domain[0] == '\0';
+}
+static const osc_tensor *shape_of(const osc_fuse_view *v, int32_t id) {
+    return id >= 0 && v->shaped[id] ? &v->vals[id] : NULL;
+}
+static int32_t producer(const osc_fuse_view *v, int32_t id) {
+    const int32_t i = id >= 0 ? v->graph->values[id].producer : -1;
+    return i >= 0 && !v->graph->nodes[i].folded ? i : -1;
+}
+static int64_t attr_i(const osc_node *n, const char *name, int64_t def) {
+    const osc_attr *a = osc_node_attr(n, name);
+    return a ? a->i : def;
+}
+/* A row value of the region's dtype: E rows. */
+static bool row_value(const region *r, const osc_tensor *t) {
+    return t && t->dtype == r->dtype && t->rank >= 1 && t->dims[0] == r->E;
+}
+
+/* Whether node i may join, and how it reads each input. */
+static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer) {
+    static const char *const k_unary[] = {"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Exp", "Neg",
+                                          "Abs", "Sqrt", "Elu", "Softplus", "Identity"};
+    static const char *const k_binary[] = {"Add", "Sub", "Mul", "Div", "Max", "Min"};
+    const osc_fuse_view *v = r->v;
+    const osc_node *n = &v->graph->nodes[i];
+    const osc_tensor *out = n->n_outputs == 1 ? shape_of(v, n->outputs[0]) : NULL;
+    *rows = *outer = 0;
+    if (n->folded || !row_value(r, out) || n->n_inputs > OSC_FT_MAX_NIN) return false;
+    const osc_tensor *in[OSC_FT_MAX_NIN] = {NULL};
+    for (int32_t j = 0; j < n->n_inputs; j++)
+        if (!(in[j] = shape_of(v, n->inputs[j]))) return false;
+    for (size_t o = 0; o < sizeof k_unary / sizeof *k_unary; o++)
+        if (is_op(n, k_unary[o])) {
+            *rows = 1;
+            return n->n_inputs == 1 && row_value(r, in[0]) && in[0]->rank == out->rank;
+        }
+    for (size_t o = 0; o < sizeof k_binary / sizeof *k_binary; o++)
+        if (is_op(n, k_binary[o])) {
+            if (n->n_inputs != 2) return false;
+            for (int32_t j = 0; j < 2; j++) {
+                if (in[j]->dtype != r->dtype) return false;
+                if (in[j]->rank == out->rank && in[j]->dims[0] == r->E) *rows |= 1u << j;
+                else if (in[j]->rank == out->rank && in[j]->dims[0] != 1) return false;
+                else *outer |= 1u << j;
+            }
+            return *rows != 0;
+        }
+    if (is_op(n, "Gather")) {
+        const int64_t axis = attr_i(n, "axis", 0);
+        *rows = 2;  /* the index, by row... */
+        *outer = 3; /* ...and with the table, from outside (its range is checked up front) */
+        return n->n_inputs == 2 && in[0]->dtype == r->dtype && in[0]->rank >= 1 &&
+               (axis == 0 || axis == -in[0]->rank) && in[1]->rank == 1 &&
+               in[1]->dims[0] == r->E && (in[1]->dtype == OSC_INT64 || in[1]->dtype == OSC_INT32);
+    }
+    if (is_op(n, "Concat")) {
+        int64_t axis = attr_i(n, "axis", 0);
+        if (axis < 0) axis += out->rank;
+        for (int32_t j = 0; j < n->n_inputs; j++)
+            if (!row_value(r, in[j]) || in[j]->rank != out->rank) return false;
+        *rows = (1u << n->n_inputs) - 1;
+        return axis > 0 && axis < out->rank && n->n_inputs > 0;
+    }
+    if (is_op(n, "MatMul") || is_op(n, "Gemm")) {
+        const bool gemm = is_op(n, "Gemm");
+        if (n->n_inputs < 2 || !row_value(r, in[0]) || in[0]->rank < 2 || in[1]->rank != 2 ||
+            in[1]->dtype != r->dtype || (gemm && attr_i(n, "transA", 0) != 0))
+            return false;
+        *rows = 1;
+        *outer = 2;
+        if (gemm && n->n_inputs == 3) {
+            if (in[2]->dtype != r->dtype) return false;
+            if (in[2]->rank == 2 && in[2]->dims[0] == r->E && r->E > 1) *rows |= 4;
+            else *outer |= 4;
+        }
+        return true;
+    }
+    return false;
+}
+
+static int32_t find(const region *r, int32_t node) {
+    for (int32_t a = 0; a < r->n; a++)
+        if (r->node[a] == node) return a;
+    return -1;
+}
+
+/* Every eligible node reachable from the updates' producer through row inputs. */
+static void grow(region *r, int32_t first) {
+    uint32_t rows, outer;
+    if (first < 0 || !eligible(r, first, &rows, &outer)) return;
+    r->node[0] = first;
+    r->rows[0] = rows;
+    r->outer[0] = outer;
+    r->n = 1;
+    for (int32_t a = 0; a < r->n; a++) {
+        const osc_node *n = &r->v->graph->nodes[r->node[a]];
+        for (int32_t j = 0; j < n->n_inputs; j++) {
+            const int32_t pi = producer(r->v, n->inputs[j]);
+            if (!(r->rows[a] >> j & 1u) || (r->outer[a] >> j & 1u) || pi < 0 ||
+                find(r, pi) >= 0 || r->n == OSC_FT_MAX_NODES || !eligible(r, pi, &rows, &outer))
+                continue;
+            r->node[r->n] = pi;
+            r->rows[r->n] = rows;
+            r->outer[r->n++] = outer;
+        }
+    }
+}
+
+static void drop(region *r, int32_t a) {
+    r->n--;
+    memmove(&r->node[a], &r->node[a + 1], (size_t)(r->n - a) * sizeof r->node[0]);
+    memmove(&r->rows[a], &r->rows[a + 1], (size_t)(r->n - a) * sizeof r->rows[0]);
+    memmove(&r->outer[a], &r->outer[a + 1], (size_t)(r->n - a) * sizeof r->outer[0]);
+}
+
+/* Removes nodes whose output is read outside the region (the updates: by the scatter only),
+ * and nodes reading a region value where they need an outside one, until none is left. */
+static void prune(region *r, int32_t upd) {
+    const osc_graph *g = r->v->graph;
+    for (bool again = true; again;) {
+        again = false;
+        for (int32_t a = 0; a < r->n && !again; a++) {
+            const int32_t out = g->nodes[r->node[a]].outputs[0];
+            int32_t reads = out == upd ? 1 : 0;
+            bool bad = false;
+            for (int32_t b = 0; b < r->n; b++) {
+                const osc_node *n = &g->nodes[r->node[b]];
+                for (int32_t j = 0; j < n->n_inputs; j++) {
+                    if (n->inputs[j] == out) reads++;
+                    if (b == a && (r->outer[a] >> j & 1u) && find(r, producer(r->v, n->inputs[j])) >= 0)
+                        bad = true;
+                }
+            }
+            if (bad || reads != r->v->uses[out]) {
+                drop(r, a);
+                again = true;
+            }
+        }
+    }
+}
+
+static size_t row_bytes(const osc_tensor *t, int64_t rows) {
+    return (size_t)(osc_tensor_count(t) / rows) * (osc_dtype_get(t->dtype)->bits / 8);
+}
+
+/* The value of an input: one of the region's outputs, or an external input (added once). */
+static bool ref_of(const region *r, osc_ft_params *p, osc_fusion *f, int32_t id, bool row,
+                   osc_ft_ref *ref) {
+    if (id < 0) {
+        *ref = (osc_ft_ref){OSC_FT_NONE, 0};
+        return true;
+    }
+    const int32_t a = find(r, producer(r->v, id));
+    if (a >= 0) {
+        *ref = (osc_ft_ref){OSC_FT_SLOT, a};
+        return row;
+    }
+    const osc_tensor *t = shape_of(r->v, id);
+    for (int32_t x = 0; x < p->n_ext; x++)
+        if (f->inputs[2 + x] == id) {
+            *ref = (osc_ft_ref){OSC_FT_EXT, x};
+            return p->ext[x].row == row;
+        }
+    if (p->n_ext == OSC_FT_MAX_EXT) return false;
+    osc_ft_value *v = &p->ext[p->n_ext];
+    v->dtype = t->dtype;
+    v->rank = t->rank;
+    memcpy(v->dims, t->dims, (size_t)t->rank * sizeof t->dims[0]);
+    v->row = row;
+    v->row_bytes = row ? row_bytes(t, r->E) : 0;
+    f->inputs[2 + p->n_ext] = id;
+    *ref = (osc_ft_ref){OSC_FT_EXT, p->n_ext++};
+    return true;
+}
+
+static int cmp_i32(const void *a, const void *b) {
+    return *(const int32_t *)a - *(const int32_t *)b;
+}
+
+bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, int32_t upd, int32_t dtype,
+                     osc_ft_params *p, osc_fusion *f) {
+    (void)k;
+    const osc_tensor *ut = shape_of(v, upd);
+    region r = {.v = v, .E = ut ? ut->dims[0] : 0, .dtype = dtype};
+    if (!ut || r.E < 1 || v->uses[upd] != 1) return false;
+    const int32_t first = producer(v, upd);
+    grow(&r, first);
+    prune(&r, upd);
+    if (find(&r, first) < 0 || f->n_absorbed + r.n > OSC_FUSE_MAX_NODES) return false;
+    /* graph order (the order the nodes ran in), keeping each node's input classes */
+    int32_t order[OSC_FT_MAX_NODES];
+    memcpy(order, r.node, (size_t)r.n * sizeof order[0]);
+    qsort(order, (size_t)r.n, sizeof order[0], cmp_i32);
+    region s = r;
+    for (int32_t a = 0; a < r.n; a++) {
+        const int32_t b = find(&r, order[a]);
+        s.node[a] = order[a];
+        s.rows[a] = r.rows[b];
+        s.outer[a] = r.outer[b];
+    }
+    size_t per_edge = sizeof(int64_t);
+    p->n_nodes = s.n;
+    p->n_ext = 0;
+    for (int32_t a = 0; a < s.n; a++) {
+        const osc_node *n = &v->graph->nodes[s.node[a]];
+        osc_ft_node *nd = &p->nodes[a];
+        const osc_tensor *out = shape_of(v, n->outputs[0]);
+        nd->node = *n;
+        nd->n_in = n->n_inputs;
+        nd->gather = is_op(n, "Gather");
+        for (int32_t j = 0; j < n->n_inputs; j++)
+            if (!ref_of(&s, p, f, n->inputs[j], s.rows[a] >> j & 1u, &nd->in[j])) return false;
+        osc_ft_value *sv = &p->slots[a];
+        sv->dtype = out->dtype;
+        sv->rank = out->rank;
+        memcpy(sv->dims, out->dims, (size_t)out->rank * sizeof out->dims[0]);
+        sv->row = true;
+        sv->row_bytes = row_bytes(out, r.E);
+        per_edge += sv->row_bytes;
+        if (is_op(n, "MatMul") || is_op(n, "Gemm")) {
+            const osc_tensor *a0 = shape_of(v, n->inputs[0]);
+            const size_t pb = osc_gemm_pack_bytes(dtype, out->dims[out->rank - 1],
+                                                  a0->dims[a0->rank - 1]);
+            if (pb > p->pack_bytes) p->pack_bytes = (pb + 63) / 64 * 64;
+        }
+        if (n->outputs[0] == upd) p->updates = a;
+        f->absorbed[f->n_absorbed++] = s.node[a];
+    }
+    for (int32_t x = 0; x < p->n_ext; x++) per_edge += p->ext[x].row_bytes;
+    p->tile = (int64_t)(OSC_FT_TILE_BYTES / per_edge);
+    if (p->tile < 1) p->tile = 1;
+    if (p->tile > r.E) p->tile = r.E;
+    return true;
+}

@@ -1,0 +1,294 @@
+/* fused_tiled.c: the tiled scatter kernel (fused_tiled.h). Each part (thread) owns a range of
+ * output rows and walks its edges in order, a tile at a time: the tile's rows of the external
+ * row inputs (views, or copies when a part's edges are not contiguous), the region's nodes
+ * run by their own kernels on the tile, then the tile's update rows combined into the output.
+ * Every output row sees its updates in edge order, as the unfused scatter applies them.
+ *
+ * Nothing can fail once the output is written: shapes and dtypes were checked at load and
+ * against the inputs here, every destination and Gather index, the tiles and the products'
+ * scratch before the first write. */
+#include <string.h>
+
+#include "../runtime/core/dtype.h"
+#include "fused_tiled.h"
+#include "ops.h"
+#include "reduce.h"
+
+/* Combining n update rows u (R elements each) into out, row t into row d[t]. */
+#define FT_NONE(T, a, b) (b)
+#define FT_ADD(T, a, b) OSC_COMBINE_FLOAT_ADD(T, a, b)
+#define FT_MUL(T, a, b) OSC_COMBINE_FLOAT_MUL(T, a, b)
+#define FT_MAX(T, a, b) OSC_COMBINE_FLOAT_MAX(T, a, b)
+#define FT_MIN(T, a, b) OSC_COMBINE_FLOAT_MIN(T, a, b)
+#define FT_APPLY(TN, T, RED)                                                                  \
+    static void ft_##TN##_##RED(void *out, int64_t R, const int64_t *d, int64_t n,            \
+                                const void *u) {                                              \
+        for (int64_t t = 0; t < n; t++) {                                                     \
+            T *o = (T *)out + d[t] * R;                                                       \
+            const T *x = (const T *)u + t * R;                                                \
+            for (int64_t i = 0; i < R; i++) o[i] = FT_##RED(T, o[i], x[i]);                   \
+        }                                                                                     \
+    }
+#define FT_TYPE(TN, T)                                                                        \
+    FT_APPLY(TN, T, NONE) FT_APPLY(TN, T, ADD) FT_APPLY(TN, T, MUL) FT_APPLY(TN, T, MAX)       \
+    FT_APPLY(TN, T, MIN)
+FT_TYPE(f32, float)
+FT_TYPE(f64, double)
+
+typedef void (*ft_apply_fn)(void *out, int64_t R, const int64_t *d, int64_t n, const void *u);
+static ft_apply_fn apply_fn(int32_t dtype, int32_t red) {
+    static const ft_apply_fn f32[] = {[OSC_RED_NONE] = ft_f32_NONE, [OSC_RED_ADD] = ft_f32_ADD,
+                                      [OSC_RED_MUL] = ft_f32_MUL, [OSC_RED_MAX] = ft_f32_MAX,
+                                      [OSC_RED_MIN] = ft_f32_MIN};
+    static const ft_apply_fn f64[] = {[OSC_RED_NONE] = ft_f64_NONE, [OSC_RED_ADD] = ft_f64_ADD,
+                                      [OSC_RED_MUL] = ft_f64_MUL, [OSC_RED_MAX] = ft_f64_MAX,
+                                      [OSC_RED_MIN] = ft_f64_MIN};
+    if (red < 0 || red > OSC_RED_MIN) return NULL;
+    return dtype == OSC_FLOAT ? f32[red] : dtype == OSC_DOUBLE ? f64[red] : NULL;
+}
+
+/* One part's buffers: a tile of every slot and of every external row input, the tile's
+ * destinations, the products' scratch, and the first failure. */
+typedef struct ft_part {
+    osc_tensor slot[OSC_FT_MAX_NODES], ext[OSC_FT_MAX_EXT];
+    int64_t *dst;
+    char *mem;
+    size_t mem_size;
+    osc_scratch scratch;
+    osc_err err;
+} ft_part;
+
+typedef struct ft_job {
+    osc_kctx *k;
+    const osc_ft_params *p;
+    const osc_tensor *const *in;
+    char *out;
+    const char *data;
+    bool zero;
+    size_t esize;
+    ft_apply_fn apply;
+    osc_fs_split s;
+    ft_part part[OSC_MAX_THREADS];
+} ft_job;
+
+/* A tensor of value v's dtype and shape with n rows (row values), at data. */
+static void tile_tensor(osc_tensor *t, const osc_ft_value *v, int64_t n, void *data) {
+    memset(t, 0, sizeof *t);
+    t->dtype = v->dtype;
+    t->rank = v->rank;
+    memcpy(t->dims, v->dims, (size_t)v->rank * sizeof v->dims[0]);
+    t->dims[0] = n;
+    t->nbytes = (size_t)n * v->row_bytes;
+    t->data = data;
+}
+
+/* Edges q0 .. q0+n-1 of the part: the external row inputs' rows and the destinations. */
+static void load_tile(const ft_job *j, ft_part *w, const uint32_t *list, int64_t q0, int64_t n) {
+    const osc_ft_params *p = j->p;
+    for (int32_t x = 0; x < p->n_ext; x++) {
+        const osc_ft_value *v = &p->ext[x];
+        if (!v->row) continue;
+        const char *base = j->in[2 + x]->data;
+        if (!list) {
+            w->ext[x].data = (void *)(base + (size_t)q0 * v->row_bytes);
+        } else {
+            char *to = w->ext[x].data;
+            for (int64_t t = 0; t < n; t++)
+                memcpy(to + (size_t)t * v->row_bytes, base + (size_t)list[q0 + t] * v->row_bytes,
+                       v->row_bytes);
+        }
+        w->ext[x].dims[0] = n;
+        w->ext[x].nbytes = (size_t)n * v->row_bytes;
+    }
+    const int64_t N = j->s.n_rows, ds = j->s.dst_stride;
+    for (int64_t t = 0; t < n; t++) {
+        const int64_t e = list ? list[q0 + t] : q0 + t;
+        const int64_t d = j->s.dst64 ? ((const int64_t *)j->s.dst)[e * ds]
+                                     : ((const int32_t *)j->s.dst)[e * ds];
+        w->dst[t] = d < 0 ? d + N : d;
+    }
+}
+
+/* The region's nodes on a tile of n edges. */
+static osc_status run_nodes(const ft_job *j, ft_part *w, int64_t n) {
+    const osc_ft_params *p = j->p;
+    for (int32_t i = 0; i < p->n_nodes; i++) {
+        const osc_ft_node *nd = &p->nodes[i];
+        const osc_tensor *ins[OSC_FT_MAX_NIN];
+        for (int32_t a = 0; a < nd->n_in; a++) {
+            const osc_ft_ref r = nd->in[a];
+            ins[a] = r.kind == OSC_FT_SLOT ? &w->slot[r.at]
+                   : r.kind == OSC_FT_NONE ? NULL
+                   : p->ext[r.at].row      ? &w->ext[r.at] : j->in[2 + r.at];
+        }
+        osc_tensor *o = &w->slot[i];
+        o->dims[0] = n;
+        o->nbytes = (size_t)n * p->slots[i].row_bytes;
+        const osc_kernel *row = nd->node.kernel;
+        osc_kctx kk = {.err = &w->err, .graph = j->k->graph, .node = &nd->node, .row = row,
+                       .since_version = row->since, .params = nd->node.params,
+                       .alloc = j->k->alloc, .scratch = &w->scratch, .strict = j->k->strict};
+        osc_status st = row->run(&kk, ins, nd->n_in, o, 1);
+        if (st) return st;
+    }
+    return OSC_OK;
+}
+
+static void ft_part_run(void *ctx, int32_t part, int32_t parts) {
+    (void)parts;
+    ft_job *j = ctx;
+    ft_part *w = &j->part[part];
+    const osc_ft_params *p = j->p;
+    const int64_t lo = j->s.bounds[part], hi = j->s.bounds[part + 1];
+    osc_fs_start_rows(j->out, j->data, j->zero, (size_t)p->fs.row * j->esize, lo, hi);
+    const uint32_t *list = j->s.list;
+    const int64_t q1 = j->s.at[part + 1];
+    for (int64_t q = j->s.at[part]; q < q1; q += p->tile) {
+        const int64_t n = q1 - q < p->tile ? q1 - q : p->tile;
+        load_tile(j, w, list, q, n);
+        if (run_nodes(j, w, n)) return;
+        j->apply(j->out, p->fs.row, w->dst, n, w->slot[p->updates].data);
+    }
+}
+
+/* Every input as the fusion saw it. */
+static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) {
+    const osc_ft_params *p = k->params;
+    const osc_fs_params *fs = &p->fs;
+    char a[256];
+    osc_status st = osc_need_input(k, in, n_in, 1, "indices");
+    if (!st) st = osc_check_index_dtype(k, 1, "indices", in[1], true);
+    if (st) return st;
+    const int32_t dtype = p->slots[p->updates].dtype;
+    const osc_tensor *data = n_in > 0 ? in[0] : NULL;
+    if (data && (data->dtype != dtype || data->rank != fs->rank ||
+                 memcmp(data->dims, fs->dims, (size_t)fs->rank * sizeof fs->dims[0]) != 0))
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) is %s %s; the fusion was made "
+                         "for %s data of the output's shape", osc_kinput_name(k, 0),
+                         osc_dtype_get(data->dtype)->name, osc_shape_str(data, a, sizeof a),
+                         osc_dtype_get(dtype)->name);
+    if (osc_tensor_count(in[1]) != (fs->dst_stride ? fs->edges : 1))
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'indices' (%s) has %lld elements; expected "
+                         "%lld", osc_kinput_name(k, 1), (long long)osc_tensor_count(in[1]),
+                         (long long)(fs->dst_stride ? fs->edges : 1));
+    for (int32_t x = 0; x < p->n_ext; x++) {
+        const osc_ft_value *v = &p->ext[x];
+        const osc_tensor *t = 2 + x < n_in ? in[2 + x] : NULL;
+        if (!t || t->dtype != v->dtype || t->rank != v->rank ||
+            memcmp(t->dims, v->dims, (size_t)v->rank * sizeof v->dims[0]) != 0)
+            return osc_kfail(k, OSC_ERR_SHAPE, "input %d (%s) is not the %s tensor of the shape "
+                             "the fusion was made for", 2 + x, osc_kinput_name(k, 2 + x),
+                             osc_dtype_get(v->dtype)->name);
+    }
+    if (!apply_fn(dtype, fs->reduction))
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' on %s",
+                         osc_reduction_name(fs->reduction), osc_dtype_get(dtype)->name);
+    return OSC_OK;
+}
+
+static osc_status ft_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *out, int32_t n_out) {
+    const osc_ft_params *p = k->params;
+    osc_status st = check(k, in, n_in);
+    if (st) return st;
+    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
+    out->dtype = p->slots[p->updates].dtype;
+    out->rank = p->fs.rank;
+    memcpy(out->dims, p->fs.dims, (size_t)p->fs.rank * sizeof p->fs.dims[0]);
+    return OSC_OK;
+}
+
+/* Every Gather's indices within its table's rows, the message naming that Gather. */
+static osc_status check_gathers(osc_kctx *k, const osc_tensor *const *in) {
+    const osc_ft_params *p = k->params;
+    for (int32_t i = 0; i < p->n_nodes; i++) {
+        const osc_ft_node *nd = &p->nodes[i];
+        if (!nd->gather) continue;
+        osc_kctx kk = *k;
+        kk.node = &nd->node;
+        kk.row = nd->node.kernel;
+        kk.since_version = kk.row->since;
+        osc_status st = osc_check_index_range(&kk, in[2 + nd->in[1].at], 0,
+                                              in[2 + nd->in[0].at]->dims[0]);
+        if (st) return st;
+    }
+    return OSC_OK;
+}
+
+static void release(osc_kctx *k, ft_job *j, int32_t parts) {
+    for (int32_t t = 0; t < parts; t++) {
+        osc_free(k->alloc, j->part[t].mem, j->part[t].mem_size);
+        osc_scratch_free(&j->part[t].scratch);
+    }
+}
+
+/* Part t's tile buffers (slots, copies of external rows, destinations) and its scratch. */
+static bool prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) {
+    const osc_ft_params *p = j->p;
+    const size_t T = (size_t)p->tile;
+    size_t at = 0, off[OSC_FT_MAX_NODES + OSC_FT_MAX_EXT]; /* cache-line aligned buffers */
+    for (int32_t i = 0; i < p->n_nodes + p->n_ext; i++) {
+        const osc_ft_value *v = i < p->n_nodes ? &p->slots[i] : &p->ext[i - p->n_nodes];
+        off[i] = at;
+        if (i < p->n_nodes || (v->row && copies)) at += (T * v->row_bytes + 63) / 64 * 64;
+    }
+    w->mem_size = at + T * sizeof(int64_t);
+    w->scratch.alloc = k->alloc;
+    w->mem = osc_malloc(k->alloc, w->mem_size);
+    if (!w->mem || (p->pack_bytes && !osc_scratch_get(&w->scratch, p->pack_bytes))) return false;
+    for (int32_t i = 0; i < p->n_nodes; i++)
+        tile_tensor(&w->slot[i], &p->slots[i], (int64_t)T, w->mem + off[i]);
+    for (int32_t x = 0; x < p->n_ext; x++)
+        tile_tensor(&w->ext[x], &p->ext[x], (int64_t)T, copies ? w->mem + off[p->n_nodes + x]
+                                                               : NULL);
+    w->dst = (int64_t *)(void *)(w->mem + at);
+    return true;
+}
+
+static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                         osc_tensor *out, int32_t n_out) {
+    const osc_ft_params *p = k->params;
+    osc_status st = check(k, in, n_in);
+    if (st) return st;
+    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
+    const osc_tensor *data = n_in > 0 ? in[0] : NULL;
+    const int32_t dtype = p->slots[p->updates].dtype;
+    const int64_t n_rows = p->fs.rank > 0 ? p->fs.dims[0] : 1;
+    ft_job j = {.k = k, .p = p, .in = in, .out = out->data,
+                .esize = osc_dtype_get(dtype)->bits / 8, .apply = apply_fn(dtype, p->fs.reduction),
+                .s = {.dst = in[1]->data, .dst64 = in[1]->dtype == OSC_INT64,
+                      .dst_stride = p->fs.dst_stride, .n_rows = n_rows, .edges = p->fs.edges}};
+    const size_t bytes = (size_t)(n_rows * p->fs.row) * j.esize;
+    if (out->dtype != dtype || out->nbytes < bytes)
+        return osc_kfail(k, OSC_ERR_ARG, "output 0 (%zu bytes) cannot hold the %zu-byte result",
+                         out->nbytes, bytes);
+    st = osc_check_index_range(k, in[1], 0, n_rows);
+    if (!st) st = check_gathers(k, in);
+    if (st) return st;
+    int32_t parts = k->tpool && bytes >= OSC_PAR_MIN_BYTES && n_rows > 1 ? osc_tpool_size(k->tpool)
+                                                                        : 1;
+    if (parts > 1 && !osc_fs_split_rows(&j.s, k->tpool, k->scratch)) parts = 1;
+    if (parts == 1) osc_fs_split_one(&j.s);
+    for (int32_t t = 0; t < parts; t++)
+        if (!prepare_part(k, &j, &j.part[t], parts > 1)) {
+            release(k, &j, t + 1);
+            return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate the tiles of %lld edges",
+                             (long long)p->tile);
+        }
+    /* Validation is complete: from here on the output is written. */
+    j.zero = !data || p->fs.zero_data;
+    j.data = !j.zero && data->data != out->data ? data->data : NULL;
+    osc_tpool_run(parts > 1 ? k->tpool : NULL, ft_part_run, &j);
+    for (int32_t t = 0; t < parts && !st; t++)
+        if (j.part[t].err.status) st = osc_fail(k->err, j.part[t].err.status, "%s",
+                                                j.part[t].err.msg);
+    release(k, &j, parts);
+    return st;
+}
+
+const osc_kernel osc_fused_tiled_row = {
+    .domain = "osc", .op = "TiledScatter", .since = 1, .until = 1,
+    .inputs = {2, OSC_FUSE_MAX_IN}, .outputs = 1, .flags = OSC_KF_INPLACE,
+    .types = {OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE), OSC_TS_INDEX,
+              OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE) | OSC_TS_INDEX},
+    .infer = ft_infer, .run = ft_run};

@@ -1,0 +1,72 @@
+/* fused_tiled.h: the tiled scatter node (ops/fused_tiled.c), made by the fuse hook of
+ * ScatterElements and ScatterND (ops/fuse_region.c) when the scatter's updates come out of a
+ * subgraph that works row by row on the edges (EdgeConv's Gather, Sub, Concat, Gemm, Relu,
+ * Gemm), never named by a model.
+ *
+ * The subgraph ("region") is run on tiles of edges: each of its nodes runs its own kernel on
+ * the tile's rows, into buffers of a tile's size, and the tile's update rows are combined into
+ * the output at once, so no E x C intermediate exists. Every node of a region computes row e
+ * of its output from row e of its row inputs and from whole inputs (weights, a Gather's table)
+ * alone, in an order that does not depend on how many rows it is given (the product kernels'
+ * summation order depends only on K, gemm_kernel.h), so tiles give the unfused bits.
+ * Inputs: 0 data (omitted: the output starts as zeros), 1 dst (one index per update row),
+ * 2.. the region's external inputs. */
+#ifndef OSC_FUSED_TILED_H
+#define OSC_FUSED_TILED_H
+
+#include "fused_scatter.h"
+
+#define OSC_FT_MAX_NODES 12 /* nodes of a region */
+#define OSC_FT_MAX_NIN 8    /* inputs of one of its nodes */
+#define OSC_FT_MAX_EXT (OSC_FUSE_MAX_IN - 2)
+/* Tiles take about this many bytes of buffers (all the region's rows of a tile), so that a
+ * tile stays in L2 from one node to the next. */
+#ifndef OSC_FT_TILE_BYTES /* (the tiny-threshold test library makes tiles of one or two edges) */
+#define OSC_FT_TILE_BYTES ((size_t)192 << 10)
+#endif
+
+/* Where a region node's input comes from: an external input (the fused node's input 2 + at),
+ * the output of region node `at`, or nothing (an omitted optional input). */
+enum { OSC_FT_NONE, OSC_FT_EXT, OSC_FT_SLOT };
+typedef struct osc_ft_ref {
+    int32_t kind, at;
+} osc_ft_ref;
+
+/* A value of the region, as the fusion saw it: a row value has E rows (a tile takes some of
+ * them), a whole value is read as it is. */
+typedef struct osc_ft_value {
+    int32_t dtype, rank;
+    int64_t dims[OSC_MAX_RANK];
+    bool row;
+    size_t row_bytes; /* row values: bytes of one row */
+} osc_ft_value;
+
+typedef struct osc_ft_node {
+    osc_node node;  /* a copy: name and op type for messages, kernel row and params to run */
+    int32_t n_in;
+    osc_ft_ref in[OSC_FT_MAX_NIN];
+    bool gather;    /* a Gather: its indices (an external row input) are checked up front */
+} osc_ft_node;
+
+typedef struct osc_ft_params {
+    osc_fs_params fs;   /* the scatter (no steps; its updates are slot `updates`) */
+    int32_t n_nodes;    /* in graph order; node i writes slot i */
+    osc_ft_node nodes[OSC_FT_MAX_NODES];
+    osc_ft_value slots[OSC_FT_MAX_NODES];
+    int32_t n_ext;
+    osc_ft_value ext[OSC_FT_MAX_EXT];
+    int32_t updates;
+    size_t pack_bytes;  /* scratch a product of the region takes (osc_gemm_pack_bytes) */
+    int64_t tile;       /* edges per tile */
+} osc_ft_params;
+
+extern const osc_kernel osc_fused_tiled_row;
+
+/* The fuse hook's part (ops/fuse_region.c): the region computing value `upd` (the scatter's
+ * updates, E rows of float or double `dtype`), its nodes appended to f->absorbed and its
+ * external inputs to f->inputs from 2; false (nothing changed but f->n_absorbed's tail) when
+ * there is none worth tiling. */
+bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, int32_t upd, int32_t dtype,
+                     osc_ft_params *p, osc_fusion *f);
+
+#endif
