@@ -4,6 +4,7 @@
  *   unary elementwise ops;        binary elementwise ops, an input with E rows read by row, one
  *                                 broadcast along the rows read whole;
  *   Gather along axis 0 of a whole table by an [E] index from outside the region;
+ *   Expand of a whole value (one row, or fewer dims) to [E, ...], by a constant shape;
  *   Concat along an axis other than 0;
  *   MatMul of [E, ..., K] by a whole [K, N];   Gemm of [E, K] (not transposed) by a whole B,
  *                                              C whole or with E rows.
@@ -82,6 +83,15 @@ static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer
         return n->n_inputs == 2 && in[0]->dtype == r->dtype && in[0]->rank >= 1 &&
                (axis == 0 || axis == -in[0]->rank) && in[1]->rank == 1 &&
                in[1]->dims[0] == r->E && (in[1]->dtype == OSC_INT64 || in[1]->dtype == OSC_INT32);
+    }
+    if (is_op(n, "Expand")) { /* a whole value broadcast along the rows, to a known shape */
+        const osc_value *sv = &v->graph->values[n->inputs[1]];
+        const int64_t *shape = sv->init && !sv->is_input ? sv->init->data : NULL;
+        *outer = 3;
+        return n->n_inputs == 2 && in[0]->dtype == r->dtype &&
+               (in[0]->rank < out->rank || in[0]->dims[0] == 1) && shape &&
+               in[1]->dtype == OSC_INT64 && in[1]->rank == 1 && in[1]->dims[0] == out->rank &&
+               shape[0] == r->E;
     }
     if (is_op(n, "Concat")) {
         int64_t axis = attr_i(n, "axis", 0);
@@ -238,8 +248,16 @@ bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, int32_t upd, int32_t d
         nd->node = *n;
         nd->n_in = n->n_inputs;
         nd->gather = is_op(n, "Gather");
+        nd->once = is_op(n, "Expand");
         for (int32_t j = 0; j < n->n_inputs; j++)
-            if (!ref_of(&s, p, f, n->inputs[j], s.rows[a] >> j & 1u, &nd->in[j])) return false;
+            if (nd->once && j == 1) { /* the shape, with a tile's rows at run time */
+                const osc_tensor *sh = shape_of(v, n->inputs[1]);
+                nd->in[1] = (osc_ft_ref){OSC_FT_NONE, 0};
+                nd->shape_rank = (int32_t)sh->dims[0];
+                memcpy(nd->shape, sh->data, (size_t)sh->dims[0] * sizeof nd->shape[0]);
+            } else if (!ref_of(&s, p, f, n->inputs[j], s.rows[a] >> j & 1u, &nd->in[j])) {
+                return false;
+            }
         osc_ft_value *sv = &p->slots[a];
         sv->dtype = out->dtype;
         sv->rank = out->rank;

@@ -109,26 +109,47 @@ static void load_tile(const ft_job *j, ft_part *w, const uint32_t *list, int64_t
     }
 }
 
-/* The region's nodes on a tile of n edges. */
+/* Region node i on a tile of n edges, by its own kernel (a `once` node: its shape with n
+ * rows as input 1). */
+static osc_status run_node(const ft_job *j, ft_part *w, int32_t i, int64_t n, osc_err *err) {
+    const osc_ft_params *p = j->p;
+    const osc_ft_node *nd = &p->nodes[i];
+    const osc_tensor *ins[OSC_FT_MAX_NIN];
+    for (int32_t a = 0; a < nd->n_in; a++) {
+        const osc_ft_ref r = nd->in[a];
+        ins[a] = r.kind == OSC_FT_SLOT ? &w->slot[r.at]
+               : r.kind == OSC_FT_NONE ? NULL
+               : p->ext[r.at].row      ? &w->ext[r.at] : j->in[2 + r.at];
+    }
+    int64_t shape[OSC_MAX_RANK];
+    osc_tensor sh = {.dtype = OSC_INT64, .rank = 1, .dims = {nd->shape_rank}, .data = shape,
+                     .nbytes = (size_t)nd->shape_rank * sizeof shape[0]};
+    if (nd->once) {
+        memcpy(shape, nd->shape, sh.nbytes);
+        shape[0] = n;
+        ins[1] = &sh;
+    }
+    osc_tensor *o = &w->slot[i];
+    o->dims[0] = n;
+    o->nbytes = (size_t)n * p->slots[i].row_bytes;
+    const osc_kernel *row = nd->node.kernel;
+    osc_kctx kk = {.err = err, .graph = j->k->graph, .node = &nd->node, .row = row,
+                   .since_version = row->since, .params = nd->node.params,
+                   .alloc = j->k->alloc, .scratch = &w->scratch, .strict = j->k->strict};
+    return row->run(&kk, ins, nd->n_in, o, 1);
+}
+
+/* The region's nodes on a tile of n edges (a `once` node's rows are all alike: the first n of
+ * the whole tile it made). */
 static osc_status run_nodes(const ft_job *j, ft_part *w, int64_t n) {
     const osc_ft_params *p = j->p;
     for (int32_t i = 0; i < p->n_nodes; i++) {
-        const osc_ft_node *nd = &p->nodes[i];
-        const osc_tensor *ins[OSC_FT_MAX_NIN];
-        for (int32_t a = 0; a < nd->n_in; a++) {
-            const osc_ft_ref r = nd->in[a];
-            ins[a] = r.kind == OSC_FT_SLOT ? &w->slot[r.at]
-                   : r.kind == OSC_FT_NONE ? NULL
-                   : p->ext[r.at].row      ? &w->ext[r.at] : j->in[2 + r.at];
+        if (p->nodes[i].once) {
+            w->slot[i].dims[0] = n;
+            w->slot[i].nbytes = (size_t)n * p->slots[i].row_bytes;
+            continue;
         }
-        osc_tensor *o = &w->slot[i];
-        o->dims[0] = n;
-        o->nbytes = (size_t)n * p->slots[i].row_bytes;
-        const osc_kernel *row = nd->node.kernel;
-        osc_kctx kk = {.err = &w->err, .graph = j->k->graph, .node = &nd->node, .row = row,
-                       .since_version = row->since, .params = nd->node.params,
-                       .alloc = j->k->alloc, .scratch = &w->scratch, .strict = j->k->strict};
-        osc_status st = row->run(&kk, ins, nd->n_in, o, 1);
+        osc_status st = run_node(j, w, i, n, &w->err);
         if (st) return st;
     }
     return OSC_OK;
@@ -222,8 +243,9 @@ static void release(osc_kctx *k, ft_job *j, int32_t parts) {
     }
 }
 
-/* Part t's tile buffers (slots, copies of external rows, destinations) and its scratch. */
-static bool prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) {
+/* Part t's tile buffers (slots, copies of external rows, destinations), its scratch, and its
+ * `once` nodes' tiles. */
+static osc_status prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) {
     const osc_ft_params *p = j->p;
     const size_t T = (size_t)p->tile;
     size_t at = 0, off[OSC_FT_MAX_NODES + OSC_FT_MAX_EXT]; /* cache-line aligned buffers */
@@ -235,14 +257,20 @@ static bool prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) {
     w->mem_size = at + T * sizeof(int64_t);
     w->scratch.alloc = k->alloc;
     w->mem = osc_malloc(k->alloc, w->mem_size);
-    if (!w->mem || (p->pack_bytes && !osc_scratch_get(&w->scratch, p->pack_bytes))) return false;
+    if (!w->mem || (p->pack_bytes && !osc_scratch_get(&w->scratch, p->pack_bytes)))
+        return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate the tiles of %lld edges",
+                         (long long)p->tile);
     for (int32_t i = 0; i < p->n_nodes; i++)
         tile_tensor(&w->slot[i], &p->slots[i], (int64_t)T, w->mem + off[i]);
     for (int32_t x = 0; x < p->n_ext; x++)
         tile_tensor(&w->ext[x], &p->ext[x], (int64_t)T, copies ? w->mem + off[p->n_nodes + x]
                                                                : NULL);
     w->dst = (int64_t *)(void *)(w->mem + at);
-    return true;
+    for (int32_t i = 0; i < p->n_nodes; i++) {
+        osc_status st = p->nodes[i].once ? run_node(j, w, i, p->tile, k->err) : OSC_OK;
+        if (st) return st;
+    }
+    return OSC_OK;
 }
 
 static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
@@ -270,10 +298,9 @@ static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     if (parts > 1 && !osc_fs_split_rows(&j.s, k->tpool, k->scratch)) parts = 1;
     if (parts == 1) osc_fs_split_one(&j.s);
     for (int32_t t = 0; t < parts; t++)
-        if (!prepare_part(k, &j, &j.part[t], parts > 1)) {
+        if ((st = prepare_part(k, &j, &j.part[t], parts > 1))) {
             release(k, &j, t + 1);
-            return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate the tiles of %lld edges",
-                             (long long)p->tile);
+            return st;
         }
     /* Validation is complete: from here on the output is written. */
     j.zero = !data || p->fs.zero_data;

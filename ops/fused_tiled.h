@@ -46,6 +46,11 @@ typedef struct osc_ft_node {
     int32_t n_in;
     osc_ft_ref in[OSC_FT_MAX_NIN];
     bool gather;    /* a Gather: its indices (an external row input) are checked up front */
+    /* An Expand of a whole value along the rows: every row of its output is the same, so it
+     * runs once per part, for a whole tile (the shape with `tile` rows; input 1 is that). */
+    bool once;
+    int32_t shape_rank;
+    int64_t shape[OSC_MAX_RANK];
 } osc_ft_node;
 
 typedef struct osc_ft_params {

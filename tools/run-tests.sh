@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# run-tests.sh: the whole test suite: plain and ASan+UBSan builds (warnings are errors), the
-# installed package (the embedding example built against it by find_package and by pkg-config),
-# the concurrency test under ThreadSanitizer, the four fuzz harnesses (OSC_FUZZ_SECONDS each,
-# default 60), valgrind over the scatter-family node tests and the malformed suite, and line and
-# branch coverage of loader/, runtime/ and ops/ over the whole suite (thresholds enforced).
+# run-tests.sh: the whole test suite, in stages (README, "Tests", says what each does and how
+# long it takes): install (the shipped targets installed, examples/embed built against them),
+# leak (valgrind), python (the package's pytest suite), sanitize (the whole ctest suite under
+# ASan+UBSan), tsan (the concurrency tests under ThreadSanitizer), fuzz (the four harnesses,
+# OSC_FUZZ_SECONDS each, default 60), coverage (the whole suite at -O0, thresholds enforced);
+# `all` runs those; `plain` (the whole suite, plain build) runs only when asked for.
 # Usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|python|all]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."

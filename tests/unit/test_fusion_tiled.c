@@ -39,6 +39,9 @@ enum {
     V_ROW_C,     /* the Gemm's C is a graph input [E, H]: read by row */
     V_ND,        /* ScatterND with [E, 1] indices, reduction mul, onto data */
     V_DOUBLE,    /* V_DATA in double, reduction min, int32 indices */
+    V_FILL,      /* max onto ScatterElements(zeros, idx, Expand(fill, [E, H])): the rows that
+                  * get an edge start as fill, PyTorch's include_self=False (both tiled; the
+                  * Expand runs once per tile) */
 };
 
 typedef struct variant {
@@ -53,7 +56,7 @@ typedef struct inputs {
     int64_t n, e, m;
     double *x, *data, *crow;
     int64_t *src, *dst;
-    double w1[H * 2 * C], b1[H], w2[H * H], b2[H];
+    double w1[H * 2 * C], b1[H], w2[H * H], b2[H], fill;
 } inputs;
 
 static uint32_t g_rng;
@@ -90,6 +93,7 @@ static void make_inputs(const variant *v, inputs *in) {
     for (int i = 0; i < H * 2 * C; i++) in->w1[i] = rnd_of(in->dt);
     for (int i = 0; i < H * H; i++) in->w2[i] = rnd_of(in->dt);
     for (int i = 0; i < H; i++) in->b1[i] = rnd_of(in->dt), in->b2[i] = rnd_of(in->dt);
+    in->fill = -1e30;
 }
 
 static void free_inputs(inputs *in) {
@@ -143,6 +147,7 @@ static void *build(const variant *v, const inputs *in, size_t *len) {
     const bool data_in = v->kind == V_DATA || v->kind == V_ND || v->kind == V_DOUBLE;
     if (data_in) osc_mw_input(mw, "data", dt, 2, dd, NULL);
     if (v->kind == V_ROW_C) osc_mw_input(mw, "crow", dt, 2, cd, NULL);
+    if (v->kind == V_FILL) osc_mw_input(mw, "fill", dt, 0, NULL, NULL);
     init(mw, "W1", dt, 2, w1d, in->w1);
     init(mw, "b1", dt, 1, bd, in->b1);
     init(mw, "W2", dt, 2, w2d, in->w2);
@@ -156,6 +161,11 @@ static void *build(const variant *v, const inputs *in, size_t *len) {
         const char *o[1] = {"data"};
         osc_mw_attr_tensor(mw, osc_mw_node(mw, "Constant", "zeros", 0, NULL, 1, o), "value", &z);
         free(z.data), free(zeros);
+    }
+    const char *data = "data";
+    if (v->kind == V_FILL) { /* data0 = the fill at every row an edge goes to */
+        node(mw, "Expand", "expand_fill", 2, "fill", "shape", NULL, "fills");
+        data = "data0";
     }
     node(mw, "Gather", "gather_i", 2, "x", "dst", NULL, "xi");
     node(mw, "Gather", "gather_j", 2, "x", "src", NULL, "xj");
@@ -174,11 +184,15 @@ static void *build(const variant *v, const inputs *in, size_t *len) {
                         1, (const char *[]){"y"});
     } else {
         node(mw, "Expand", "expand", 2, "dst_col", "shape", NULL, "idx");
+        if (v->kind == V_FILL)
+            osc_mw_node(mw, "ScatterElements", "scatter_fill", 3,
+                        (const char *[]){"data", "idx", "fills"}, 1, (const char *[]){"data0"});
         n = osc_mw_node(mw, "ScatterElements", "scatter", 3,
-                        (const char *[]){"data", "idx", "z"}, 1, (const char *[]){"y"});
+                        (const char *[]){data, "idx", "z"}, 1, (const char *[]){"y"});
     }
     static const char *const red[] = {[V_PLAIN] = "max", [V_DATA] = "add", [V_RELU_OUT] = "max",
-                                      [V_ROW_C] = "add", [V_ND] = "mul", [V_DOUBLE] = "min"};
+                                      [V_ROW_C] = "add", [V_ND] = "mul", [V_DOUBLE] = "min",
+                                      [V_FILL] = "max"};
     osc_mw_attr_string(mw, n, "reduction", red[v->kind]);
     osc_mw_output(mw, "y", dt, 2, dd, NULL);
     if (v->kind == V_RELU_OUT) osc_mw_output(mw, "h", dt, 2, cd, NULL);
@@ -192,7 +206,10 @@ static void *build(const variant *v, const inputs *in, size_t *len) {
 #define EXPECT(T)                                                                              \
     static void expect_##T(const variant *v, const inputs *in, T *y) {                        \
         for (int64_t i = 0; i < in->n * H; i++) y[i] = v->kind == V_PLAIN || v->kind == V_RELU_OUT \
-                                                       || v->kind == V_ROW_C ? 0 : (T)in->data[i]; \
+                                  || v->kind == V_ROW_C || v->kind == V_FILL ? 0 : (T)in->data[i]; \
+        for (int64_t e = 0; e < in->e && v->kind == V_FILL; e++)                               \
+            for (int j = 0; j < H; j++)                                                        \
+                y[(in->dst[e] < 0 ? in->dst[e] + in->n : in->dst[e]) * H + j] = (T)in->fill;   \
         for (int64_t e = 0; e < in->e; e++) {                                                  \
             const int64_t s = in->src[e] < 0 ? in->src[e] + in->m : in->src[e];                 \
             const int64_t d = in->dst[e] < 0 ? in->dst[e] + in->m : in->dst[e];                 \
@@ -216,7 +233,7 @@ static void *build(const variant *v, const inputs *in, size_t *len) {
                 const T z = (T)(acc + (T)in->b2[j]);                                           \
                 T *t = &y[o * H + j];                                                          \
                 switch (v->kind) {                                                             \
-                case V_PLAIN: case V_RELU_OUT: *t = z > *t ? z : *t; break;                    \
+                case V_PLAIN: case V_RELU_OUT: case V_FILL: *t = z > *t ? z : *t; break;       \
                 case V_ND: *t = (T)(*t * z); break;                                            \
                 case V_DOUBLE: *t = z < *t ? z : *t; break;                                    \
                 default: *t = (T)(*t + z); break;                                              \
@@ -261,13 +278,14 @@ static void run(const variant *v, const void *buf, size_t len, const inputs *in,
     osc_session *s = NULL;
     assert_int_equal(osc_session_create(m, &s), OSC_OK);
     const int64_t xd[2] = {in->m, C}, ed[1] = {in->e}, dd[2] = {in->n, H}, cd[2] = {in->e, H};
-    osc_tensor t[5] = {tensor_of(in->dt, 2, xd, in->x), tensor_of(in->it, 1, ed, in->src),
+    osc_tensor t[6] = {tensor_of(in->dt, 2, xd, in->x), tensor_of(in->it, 1, ed, in->src),
                        tensor_of(in->it, 1, ed, in->dst), tensor_of(in->dt, 2, dd, in->data),
-                       tensor_of(in->dt, 2, cd, in->crow)};
-    static const char *const names[5] = {"x", "src", "dst", "data", "crow"};
-    for (int i = 0; i < 5; i++) {
+                       tensor_of(in->dt, 2, cd, in->crow), tensor_of(in->dt, 0, NULL, &in->fill)};
+    static const char *const names[6] = {"x", "src", "dst", "data", "crow", "fill"};
+    for (int i = 0; i < 6; i++) {
         const bool used = i < 3 || (i == 3 && (v->kind == V_DATA || v->kind == V_ND ||
-                                               v->kind == V_DOUBLE)) || (i == 4 && v->kind == V_ROW_C);
+                                               v->kind == V_DOUBLE)) ||
+                          (i == 4 && v->kind == V_ROW_C) || (i == 5 && v->kind == V_FILL);
         if (used && osc_session_set_input(s, names[i], &t[i]))
             fail_msg("%s: bind %s: %s", v->name, names[i], osc_session_error(s));
     }
@@ -282,7 +300,7 @@ static void run(const variant *v, const void *buf, size_t len, const inputs *in,
         assert_non_null(r->data);
         memcpy(r->data, y.data, y.nbytes);
     }
-    for (int i = 0; i < 5; i++) free(t[i].data);
+    for (int i = 0; i < 6; i++) free(t[i].data);
     osc_session_free(s);
     osc_model_free(m);
 }
@@ -333,6 +351,8 @@ static void tiled_variants(void **state) {
         {"scatternd_mul", V_ND, 7, 60, 9, "Unsqueeze TiledScatter", TILED_ALL " ScatterND"},
         {"double_min_int32", V_DOUBLE, 5, 301, 4, "Unsqueeze TiledScatter",
          TILED_ALL " Expand ScatterElements"},
+        {"include_self_false_fill", V_FILL, 7, 60, 9, "Unsqueeze TiledScatter TiledScatter",
+         "Expand ScatterElements " TILED_ALL " Expand ScatterElements"},
         /* one edge: a tile of one */
         {"one_edge", V_DATA, 3, 1, 2, "Unsqueeze TiledScatter",
          TILED_ALL " Expand ScatterElements"},
