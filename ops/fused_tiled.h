@@ -22,7 +22,7 @@
 /* Tiles take about this many bytes of buffers (all the region's rows of a tile), so that a
  * tile stays in L2 from one node to the next. */
 #ifndef OSC_FT_TILE_BYTES /* (the tiny-threshold test library makes tiles of one or two edges) */
-#define OSC_FT_TILE_BYTES ((size_t)192 << 10)
+#define OSC_FT_TILE_BYTES ((size_t)512 << 10)
 #endif
 
 /* Where a region node's input comes from: an external input (the fused node's input 2 + at),

@@ -163,10 +163,20 @@ typedef struct gm_epi {
             y[o] = Y_OF(c ? v + be * C_OF(c[i * e->c_rs + j * e->c_cs]) : v);                  \
         }
 #define ID(x) (x)
+/* float and double with alpha = beta = 1 (Linear layers) and C read along rows: y = acc + c,
+ * the same bits as 1 * acc + 1 * c, in a loop the compiler vectorises. */
 #define EPI_FLOAT(E, T)                                                                        \
     static void epi_##E(const gm_epi *e) {                                                     \
         T *y = e->y;                                                                           \
         const T *c = e->c;                                                                     \
+        if (c && e->alpha == 1 && e->beta == 1 && e->c_cs == 1 && y == e->acc) {               \
+            for (int64_t i = 0; i < e->m; i++) {                                               \
+                T *yr = y + i * e->n;                                                          \
+                const T *cr = c + i * e->c_rs;                                                 \
+                for (int64_t j = 0; j < e->n; j++) yr[j] = yr[j] + cr[j];                      \
+            }                                                                                  \
+            return;                                                                            \
+        }                                                                                      \
         EPI_LOOP(T, T, ID, ID)                                                                 \
     }
 #define EPI_HALF(E, T, WIDEN, NARROW)                                                          \
