@@ -110,6 +110,14 @@ typedef struct walk {
  * keeps sums deterministic). c counts the elements visited before. */
 #define WALK(...)                                                                             \
     do {                                                                                      \
+        if (w->nr == 1) { /* one reduced axis (the common case): a strided run */             \
+            const int64_t s0 = w->rs[0];                                                      \
+            int64_t p = base;                                                                 \
+            for (int64_t c = 0; c < w->n_red; c++, p += s0) {                                 \
+                __VA_ARGS__                                                                   \
+            }                                                                                 \
+            break;                                                                            \
+        }                                                                                     \
         int64_t p = base, ri[OSC_MAX_RANK] = {0};                                             \
         for (int64_t c = 0; c < w->n_red; c++) {                                              \
             __VA_ARGS__                                                                       \
