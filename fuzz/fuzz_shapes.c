@@ -357,7 +357,8 @@ static void shape_mix(osc_mw *mw, stream *s, int flags) {
  *   graph output, 8 the first step's output is too, 16 one destination ([1] dst), 32 a Reshape
  *   to [E, R] at the end, 64 the index Expands a wide u [E, R], 128 the Expand's shape is fuzzed;
  *   dtype, reduction, data kind, scatter and Gather axes, N, E, M, the row's rank and dims, the
- *   steps (op, side, which operand dims broadcast). */
+ *   steps (op, side, which operand dims broadcast; or a Relu, a Tanh or a MatMul by a square
+ *   weight, which make a tiled scatter of the chain: ops/fused_tiled.h). */
 static void shape_fusion(osc_mw *mw, stream *s, int flags) {
     static const int32_t types[] = {OSC_FLOAT, OSC_FLOAT, OSC_FLOAT, OSC_DOUBLE, OSC_DOUBLE,
                                     OSC_INT64, OSC_INT32, OSC_FLOAT16};
@@ -402,6 +403,16 @@ static void shape_fusion(osc_mw *mw, stream *s, int flags) {
         char w[16];
         NAME(w, "w%u", k);
         NAME(name, "s%u", k);
+        if (c & 8) { /* a step a GatherScatter has no room for: the scatter gets tiled */
+            const bool mm = (c & 16) && rrank >= 1;
+            const int64_t l = row[rrank > 0 ? rrank - 1 : 0], wd[2] = {l, l};
+            if (mm) osc_mw_input(mw, w, dt, 2, wd, NULL); /* [..., l] x [l, l] */
+            osc_mw_node(mw, mm ? "MatMul" : c & 32 ? "Tanh" : "Relu", NULL, mm ? 2 : 1,
+                        (const char *[]){cur, w}, 1, (const char *[]){name});
+            if (k == 0 && (v & 8)) osc_mw_output(mw, name, dt, -1, NULL, NULL);
+            memcpy(cur, name, sizeof cur);
+            continue;
+        }
         osc_mw_input(mw, w, dt, (int)(full - drop), od + drop, NULL);
         const char *in[2] = {c & 4 ? w : cur, c & 4 ? cur : w}, *out[1] = {name};
         osc_mw_node(mw, ops[c & 3], NULL, 2, in, 1, out);

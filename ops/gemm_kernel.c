@@ -347,7 +347,7 @@ static void gemm_part(void *ctx, int32_t part, int32_t parts) {
     g.m = r1 - r0;
     g.a = (const char *)g.a + (size_t)(r0 * g.ars) * j->esize;
     g.y = (char *)g.y + (size_t)(r0 * g.ldy) * j->esize;
-    j->fn(&g, j->pack + (size_t)part * j->pack_stride);
+    j->fn(&g, j->pack ? j->pack + (size_t)part * j->pack_stride : NULL); /* integers: none */
 }
 
 void osc_gemm_par(osc_kctx *k, osc_gemm_fn fn, int32_t dtype, const osc_gemm_args *g,
