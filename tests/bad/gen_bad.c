@@ -892,6 +892,7 @@ typedef struct fuse_opts {
     int src_rank;       /* 2: src is [3, 1] */
     int32_t data_dtype; /* 0: float */
     bool no_edges;      /* E = 0 instead of 3 */
+    bool tiled;         /* msg = Relu(Gather * w): a tiled scatter (ops/fused_tiled.h) */
 } fuse_opts;
 
 /* y = ScatterElements(zeros [4, 2], Expand(Unsqueeze(dst, [1]), [E, 2]),
@@ -919,7 +920,9 @@ static Onnx__ModelProto *fused_model(const fuse_opts *o) {
     node(m, "Unsqueeze", "unsqueeze", 2, (const char *[]){"dst", "axes"}, 1,
          (const char *[]){"dst_col"});
     node(m, "Gather", "gather", 2, (const char *[]){"x", "src"}, 1, (const char *[]){"g"});
-    node(m, "Mul", "mul", 2, (const char *[]){"g", "w"}, 1, (const char *[]){"msg"});
+    node(m, "Mul", "mul", 2, (const char *[]){"g", "w"}, 1,
+         (const char *[]){o->tiled ? "prod" : "msg"});
+    if (o->tiled) node(m, "Relu", "relu", 1, (const char *[]){"prod"}, 1, (const char *[]){"msg"});
     Onnx__NodeProto *n;
     if (o->nd) {
         n = node(m, "ScatterND", "scatter", 3, (const char *[]){"zeros", "dst_col", "msg"}, 1,
@@ -939,8 +942,8 @@ static const float k_fx[6] = {1, 2, 3, 4, 5, 6}, k_fw[3] = {0.5f, 2, -1};
 
 /* The fused GCN layer run with src and dst given (graph inputs x, src, dst, w). */
 static void fused_run_case(const char *name, const char *status, const char *why,
-                           const int64_t *src, const int64_t *dst) {
-    fuse_opts o = {0};
+                           const int64_t *src, const int64_t *dst, bool tiled) {
+    fuse_opts o = {.tiled = tiled};
     tin ins[4] = {{OSC_FLOAT, 2, {3, 2}, k_fx, sizeof k_fx}, {OSC_INT64, 1, {3}, src, 24},
                   {OSC_INT64, 1, {3}, dst, 24}, {OSC_FLOAT, 2, {3, 1}, k_fw, sizeof k_fw}};
     emit_model(name, fused_model(&o), status, "run", why, 4, ins);
@@ -949,21 +952,29 @@ static void fused_run_case(const char *name, const char *status, const char *why
 static void fusion_cases(void) {
     static const int64_t ok[3] = {0, 2, 1}, neg[3] = {-3, 0, -1};
     fused_run_case("fused_gcn_valid", "OSC_OK", "the fused GCN layer (control): src [0, 2, 1], "
-                   "dst [0, 2, 1]", ok, ok);
+                   "dst [0, 2, 1]", ok, ok, false);
     fused_run_case("fused_gcn_negative_valid", "OSC_OK", "the fused GCN layer, src [-3, 0, -1], "
-                   "dst [-3, 0, -1]: the lowest valid values", neg, neg);
+                   "dst [-3, 0, -1]: the lowest valid values", neg, neg, false);
     fused_run_case("fused_dst_past_end", "OSC_ERR_INDEX", "fused GCN layer, dst [0, 2, 4] on 4 "
                    "rows: the destination past the end, last position", ok,
-                   (const int64_t[]){0, 2, 4});
+                   (const int64_t[]){0, 2, 4}, false);
     fused_run_case("fused_dst_below", "OSC_ERR_INDEX", "fused GCN layer, dst [-5, 0, 1] on 4 "
-                   "rows: below -rows, first position", ok, (const int64_t[]){-5, 0, 1});
+                   "rows: below -rows, first position", ok, (const int64_t[]){-5, 0, 1}, false);
     fused_run_case("fused_dst_int64_min", "OSC_ERR_INDEX", "fused GCN layer, dst INT64_MIN "
-                   "(negating it overflows)", ok, (const int64_t[]){0, INT64_MIN, 1});
+                   "(negating it overflows)", ok, (const int64_t[]){0, INT64_MIN, 1}, false);
     fused_run_case("fused_src_past_end", "OSC_ERR_INDEX", "fused GCN layer, src [0, 3, 1] on 3 "
                    "rows of x: the fused Gather's index past the end", (const int64_t[]){0, 3, 1},
-                   ok);
+                   ok, false);
     fused_run_case("fused_src_int64_max", "OSC_ERR_INDEX", "fused GCN layer, src INT64_MAX",
-                   (const int64_t[]){0, 1, INT64_MAX}, ok);
+                   (const int64_t[]){0, 1, INT64_MAX}, ok, false);
+    /* a Relu after the Mul: the Gather, Mul and Relu run tiled into the scatter */
+    fused_run_case("fused_tiled_valid", "OSC_OK", "the GCN layer with a Relu on the messages, "
+                   "tiled (control): src [-3, 0, -1], dst [0, 2, 1]", neg, ok, true);
+    fused_run_case("fused_tiled_src_past_end", "OSC_ERR_INDEX", "tiled GCN layer with a Relu, "
+                   "src [0, 3, 1] on 3 rows of x: the tiled Gather's index past the end",
+                   (const int64_t[]){0, 3, 1}, ok, true);
+    fused_run_case("fused_tiled_dst_int64_min", "OSC_ERR_INDEX", "tiled GCN layer with a Relu, "
+                   "dst INT64_MIN", ok, (const int64_t[]){0, INT64_MIN, 1}, true);
     /* an initializer index: the Gather's src (the Gather still runs, so it fuses) */
     fuse_opts o = {.src_init = true, .src_init_v = {0, 1, -4}};
     tin ins[3] = {{OSC_FLOAT, 2, {3, 2}, k_fx, sizeof k_fx}, {OSC_INT64, 1, {3}, ok, 24},
