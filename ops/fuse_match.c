@@ -214,9 +214,12 @@ bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fus
         f->n_absorbed = before_chain;
         /* updates computed row by row: the tiled scatter; else the updates as they are (a
          * ScatterND gains nothing from that: it reads its index as it is already) */
-        if (!(tp = osc_kparams(k, sizeof *tp))) return false;
-        if (!osc_fuse_region(k, v, upd, m.dtype, tp, f)) {
-            tp = NULL;
+        osc_ft_params region;
+        memset(&region, 0, sizeof region);
+        if (osc_fuse_region(v, upd, m.dtype, &region, f)) {
+            if (!(tp = osc_kparams(k, sizeof *tp))) return false;
+            *tp = region;
+        } else {
             f->n_absorbed = before_chain;
             if (nd) return false;
             f->inputs[2] = upd;

@@ -217,9 +217,8 @@ static int cmp_i32(const void *a, const void *b) {
     return *(const int32_t *)a - *(const int32_t *)b;
 }
 
-bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, int32_t upd, int32_t dtype,
-                     osc_ft_params *p, osc_fusion *f) {
-    (void)k;
+bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_params *p,
+                     osc_fusion *f) {
     const osc_tensor *ut = shape_of(v, upd);
     region r = {.v = v, .E = ut ? ut->dims[0] : 0, .dtype = dtype};
     if (!ut || r.E < 1 || v->uses[upd] != 1) return false;

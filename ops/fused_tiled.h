@@ -71,7 +71,7 @@ extern const osc_kernel osc_fused_tiled_row;
  * updates, E rows of float or double `dtype`), its nodes appended to f->absorbed and its
  * external inputs to f->inputs from 2; false (nothing changed but f->n_absorbed's tail) when
  * there is none worth tiling. */
-bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, int32_t upd, int32_t dtype,
-                     osc_ft_params *p, osc_fusion *f);
+bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_params *p,
+                     osc_fusion *f);
 
 #endif
