@@ -69,8 +69,8 @@ extern const osc_kernel osc_fused_tiled_row;
 
 /* The fuse hook's part (ops/fuse_region.c): the region computing value `upd` (the scatter's
  * updates, E rows of float or double `dtype`), its nodes appended to f->absorbed and its
- * external inputs to f->inputs from 2; false (nothing changed but f->n_absorbed's tail) when
- * there is none worth tiling. */
+ * external inputs to f->inputs from 2; false when there is none (f->absorbed past the
+ * caller's count and f->inputs from 2 may then hold a partial attempt: the caller resets). */
 bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_params *p,
                      osc_fusion *f);
 
