@@ -1,9 +1,19 @@
 # tests/minimal.cmake: the build options of minimal builds (docs/embedding.md, "Minimal builds"):
-# test_build_config in every configuration, and in a build of some ops (OSC_OPS other than all)
+# test_build_config in every configuration, the size budget, and in a build of some ops (OSC_OPS)
 # the tests that need ops beyond the scatter family are not run (ctest lists them as disabled).
 osc_unit_test(test_build_config unit/test_build_config.c unit/test_embed_models.c)
 target_link_libraries(test_build_config PRIVATE osc_test_support)
 set_tests_properties(test_build_config PROPERTIES LABELS "unit;embed")
+# The size budget (docs/embedding.md, "Minimal builds"): tools/size-report.sh --check builds the
+# scatter-only size-first library at -Os in a folder of its own here (about 10 s) and fails when
+# its text passes 150 KiB. gcc on x86-64 only, where the budget was set.
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64)$"
+   AND NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME size_budget COMMAND bash "${PROJECT_SOURCE_DIR}/tools/size-report.sh" --check
+    --dir "${CMAKE_CURRENT_BINARY_DIR}/size")
+  set_tests_properties(size_budget PROPERTIES LABELS "unit;size" TIMEOUT 300
+    ENVIRONMENT "CC=${CMAKE_C_COMPILER}")
+endif()
 if(OSC_OPS_ALL)
   return()
 endif()
