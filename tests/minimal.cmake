@@ -14,6 +14,13 @@ if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_
   set_tests_properties(size_budget PROPERTIES LABELS "unit;size" TIMEOUT 300
     ENVIRONMENT "CC=${CMAKE_C_COMPILER}")
 endif()
+if(NOT OSC_THREADS) # a session's own threads: there are none (osc_session_threads is 1)
+  set_tests_properties(test_tpool test_diff_tiny_2t test_diff_tiny_3t test_embed test_fusion
+    test_fusion_tiny PROPERTIES DISABLED TRUE)
+  if(TARGET onnx-scatter)
+    set_tests_properties(cli_bench cli_limits PROPERTIES DISABLED TRUE)
+  endif()
+endif()
 if(OSC_OPS_ALL)
   return()
 endif()
