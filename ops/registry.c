@@ -20,8 +20,8 @@
 #include "rows_norm.h"
 #undef OSC_ROWS_DECLARE
 
-/* The fusions (ops/fuse_match.c) rewrite chains through Expand and Gather: in a build without
- * both, no model can hold one, and the hooks and fused kernels are left out. */
+/* The fusions (ops/fuse_match.c) rewrite chains through Expand and Gather: in a build with
+ * neither, no model can hold one, and the hooks and fused kernels are left out. */
 #if OSC_OP_Expand || OSC_OP_Gather
 #define OSC_FUSE_HOOK(fn) fn
 #else
