@@ -45,10 +45,10 @@ static int teardown(void **state) {
     return 0;
 }
 
-/* Decodes a float tensor of `n` elements named "ext" whose external_data has the given
+/* Decodes a tensor of dtype and `n` elements named "ext" whose external_data has the given
  * location/offset/length (NULL: key absent). */
-static osc_status ext(const char *base, int64_t n, const char *loc, const char *off,
-                      const char *len, osc_tensor *out, char *msg) {
+static osc_status ext_dt(const char *base, int32_t dtype, int64_t n, const char *loc,
+                         const char *off, const char *len, osc_tensor *out, char *msg) {
     Onnx__StringStringEntryProto kv[3], *kvs[3];
     const char *keys[3] = {"location", "offset", "length"}, *vals[3] = {loc, off, len};
     size_t nkv = 0;
@@ -63,7 +63,7 @@ static osc_status ext(const char *base, int64_t n, const char *loc, const char *
     int64_t dims[1] = {n};
     Onnx__TensorProto tp;
     onnx__tensor_proto__init(&tp);
-    tp.name = "ext", tp.has_data_type = 1, tp.data_type = OSC_FLOAT, tp.n_dims = 1, tp.dims = dims;
+    tp.name = "ext", tp.has_data_type = 1, tp.data_type = dtype, tp.n_dims = 1, tp.dims = dims;
     tp.has_data_location = 1, tp.data_location = ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
     tp.n_external_data = nkv, tp.external_data = kvs;
     osc_allocator a;
@@ -92,6 +92,12 @@ static osc_status ext(const char *base, int64_t n, const char *loc, const char *
 
 /* The float tensor holds bytes first..first+n-1 of the file: little-endian, so each float's
  * four bytes in the machine's order (reversed on a big-endian one). */
+/* The same for a float tensor. */
+static osc_status ext(const char *base, int64_t n, const char *loc, const char *off,
+                      const char *len, osc_tensor *out, char *msg) {
+    return ext_dt(base, OSC_FLOAT, n, loc, off, len, out, msg);
+}
+
 static void check_range(const osc_tensor *t, int first, int n) {
     assert_int_equal(t->nbytes, (size_t)n);
     uint8_t want[64];
@@ -166,6 +172,44 @@ static void test_refused_ranges(void **state) {
               "initializer 'ext'", "has 4 bytes; expected 8");
     lu_expect(ext(f->dir, 2, "w.bin", NULL, NULL, &t, msg), OSC_ERR_MODEL, msg,
               "has 16 bytes; expected 8");
+}
+
+/* External data of every dtype is little-endian: each scalar in the machine's order once loaded
+ * (3 elements read; and 1 MiB of float16, which a little-endian machine maps). */
+static void test_every_dtype_byte_order(void **state) {
+    fixture *f = *state;
+    char p[512], msg[OSC_MSG_SIZE];
+    const size_t big = (size_t)1 << 20;
+    uint8_t *bytes = malloc(big), *want = malloc(big);
+    assert_non_null(bytes);
+    assert_non_null(want);
+    for (size_t i = 0; i < big; i++) bytes[i] = (uint8_t)(i * 37 + 1);
+    snprintf(p, sizeof p, "%s/all.bin", f->dir);
+    lu_write_file(p, bytes, big);
+    for (int32_t dt = 1; dt < OSC_DTYPE_COUNT; dt++) {
+        if (dt == OSC_STRING || dt == OSC_BOOL) continue; /* never external; one byte of 0/1 */
+        size_t nb;
+        assert_true(osc_dtype_bytes(dt, 3, &nb));
+        char len[16];
+        snprintf(len, sizeof len, "%zu", nb);
+        osc_tensor t;
+        lu_expect(ext_dt(f->dir, dt, 3, "all.bin", "0", len, &t, msg), OSC_OK, msg, "");
+        memcpy(want, bytes, nb);
+        osc_le_swap(dt, want, nb);
+        assert_int_equal(t.nbytes, nb);
+        if (memcmp(t.data, want, nb)) fail_msg("%s: not in the machine's order", osc_dtype_name(dt));
+        free(t.data);
+    }
+    osc_tensor t;
+    lu_expect(ext_dt(f->dir, OSC_FLOAT16, (int64_t)big / 2, "all.bin", "0", NULL, &t, msg),
+              OSC_OK, msg, "");
+    memcpy(want, bytes, big);
+    osc_le_swap(OSC_FLOAT16, want, big);
+    assert_int_equal(t.nbytes, big);
+    assert_memory_equal(t.data, want, big);
+    free(t.data);
+    free(bytes);
+    free(want);
 }
 
 /* Offsets past 2 GiB and 4 GiB of a sparse file: off_t, stat and pread of 64 bits on every
@@ -273,6 +317,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_refused_locations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_ranges, setup, teardown),
         cmocka_unit_test_setup_teardown(test_offsets_past_4gib, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_every_dtype_byte_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_mixtures, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_base_dir, setup, teardown),
     };
