@@ -113,7 +113,7 @@ python_tests() {
 # osc-cross-tests: the library, the CLI, the unit tests that exercise sizes and byte order), then
 # those tests under qemu. armhf (a 32-bit size_t) is built as the minimal runtime an embedded
 # target takes (-Os, the scatter family only, size first); aarch64 and s390x (big-endian) with
-# every op, at -O2.
+# every op (Release).
 cross() {
   local targets=("$@") t rc=0 t0 cfg
   [ ${#targets[@]} -gt 0 ] || targets=(armhf aarch64 s390x)
