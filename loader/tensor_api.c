@@ -107,6 +107,7 @@ osc_status osc_tensor_encode_pb(const osc_tensor *t, const char *name, void **bu
     tp.data_type = t->dtype;
     if (name && name[0]) tp.name = (char *)name; /* protobuf-c only reads it while packing */
     ProtobufCBinaryData *strs = NULL;
+    uint8_t *le = NULL;
     if (t->dtype == OSC_STRING) {
         size_t n = nbytes / sizeof(osc_string);
         const osc_string *s = t->data;
@@ -125,6 +126,16 @@ osc_status osc_tensor_encode_pb(const osc_tensor *t, const char *name, void **bu
         tp.has_raw_data = 1; /* present even when empty: it says which field carries data */
         tp.raw_data.len = nbytes;
         tp.raw_data.data = t->data;
+        if (OSC_BIG_ENDIAN && osc_dtype_scalar_bytes(t->dtype) > 1 && nbytes) {
+            le = malloc(nbytes); /* raw_data is little-endian: a swapped copy */
+            if (!le) {
+                osc_fail(&err, OSC_ERR_NOMEM, "out of memory encoding %zu bytes", nbytes);
+                return finish(&err, msg, msg_size);
+            }
+            memcpy(le, t->data, nbytes);
+            osc_swap_elems(t->dtype, le, nbytes);
+            tp.raw_data.data = le;
+        }
     }
     size_t size = protobuf_c_message_get_packed_size(&tp.base);
     uint8_t *out = malloc(size ? size : 1);
@@ -136,6 +147,7 @@ osc_status osc_tensor_encode_pb(const osc_tensor *t, const char *name, void **bu
         *len = size;
     }
     free(strs);
+    free(le);
     return finish(&err, msg, msg_size);
 }
 

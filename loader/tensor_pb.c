@@ -5,11 +5,10 @@
 #include "../runtime/core/dtype.h"
 #include "pb.h"
 
-/* The machine is little-endian x86-64, as ONNX's raw_data is: raw bytes are copied (or kept)
- * as they are, and the low bytes of an int32/uint64 value are its first bytes in memory. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "the loader assumes a little-endian machine"
-#endif
+/* raw_data and external data are little-endian (onnx.proto): on a little-endian machine the bytes
+ * are copied, kept or mapped as they are; on a big-endian one each scalar is byte-swapped into
+ * a copy (osc_le_swap). Typed fields (int32_data, ...) are decoded by protobuf-c into values and
+ * narrowed by value, never by taking their first bytes. */
 
 /* Payload fields of TensorProto. */
 enum { P_RAW, P_FLOAT, P_INT32, P_STRING, P_INT64, P_DOUBLE, P_UINT64, P_COUNT };
@@ -209,13 +208,32 @@ static osc_status check_values(const Onnx__TensorProto *tp, const osc_tdec *d, i
     return OSC_OK;
 }
 
-/* Copies n values of `src_w` bytes into elements of `w` bytes (w <= src_w): the low bytes. */
+/* Copies n values of `src_w` bytes (4 or 8: int32_data, uint64_data, ...) into elements of `w`
+ * bytes (w <= src_w): the value's low bits, in the machine's byte order. */
 static void narrow(uint8_t *dst, const uint8_t *src, size_t n, size_t w, size_t src_w) {
     if (w == src_w) {
         memcpy(dst, src, n * w);
         return;
     }
-    for (size_t i = 0; i < n; i++) memcpy(dst + i * w, src + i * src_w, w);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v;
+        if (src_w == 8) {
+            memcpy(&v, src + i * 8, 8);
+        } else {
+            uint32_t v32;
+            memcpy(&v32, src + i * 4, 4);
+            v = v32;
+        }
+        if (w == 1) {
+            dst[i] = (uint8_t)v;
+        } else if (w == 2) {
+            uint16_t x = (uint16_t)v;
+            memcpy(dst + i * 2, &x, 2);
+        } else {
+            uint32_t x = (uint32_t)v;
+            memcpy(dst + i * 4, &x, 4);
+        }
+    }
 }
 
 /* An in-message payload: `n` values of `src_w` bytes at `src`, each becoming `w` bytes. */
@@ -293,11 +311,19 @@ osc_status osc_tensor_from_pb_lim(const Onnx__TensorProto *tp, const osc_tdec *d
         return OSC_OK;
     }
     size_t nbytes;
-    if (!osc_dtype_bytes(dtype, count, &nbytes)) {
-        st = osc_fail(d->err, OSC_ERR_MODEL, "%s: %lld elements of %s overflow size_t", d->label,
-                      (long long)count, osc_dtype_get(dtype)->name);
+    uint64_t nbytes64;
+    if (!osc_dtype_bytes64(dtype, count, &nbytes64)) {
+        st = osc_fail(d->err, OSC_ERR_MODEL, "%s: %lld elements of %s overflow int64 bytes",
+                      d->label, (long long)count, osc_dtype_get(dtype)->name);
         goto fail;
     }
+    if (nbytes64 > SIZE_MAX) { /* a 32-bit machine: never wrapped */
+        st = osc_fail(d->err, OSC_ERR_LIMIT, "%s: %lld elements of %s take %llu bytes; this "
+                      "machine addresses at most %zu (size_t)", d->label, (long long)count,
+                      osc_dtype_get(dtype)->name, (unsigned long long)nbytes64, (size_t)SIZE_MAX);
+        goto fail;
+    }
+    nbytes = (size_t)nbytes64;
     osc_extref ref;
     payload p = {0};
     st = external ? osc_external_resolve(tp, d, nbytes, &ref)
@@ -305,12 +331,14 @@ osc_status osc_tensor_from_pb_lim(const Onnx__TensorProto *tp, const osc_tdec *d
     if (st) goto fail;
 
     out->nbytes = nbytes;
-    if (p.src && d->borrow && d->pool && p.src_w == p.w && osc_pb_in_pool(p.src)) {
+    /* raw bytes need a swap here: a big-endian machine and scalars of 2 bytes or more */
+    const bool swap = OSC_BIG_ENDIAN && field == P_RAW && osc_dtype_scalar_bytes(dtype) > 1;
+    if (p.src && !swap && d->borrow && d->pool && p.src_w == p.w && osc_pb_in_pool(p.src)) {
         out->data = (void *)p.src; /* protobuf-c's copy already lives in the model's pool */
         return OSC_OK;
     }
     /* Large external payloads at an offset aligned for any element are mapped, not copied. */
-    if (external && d->pool && nbytes >= OSC_MMAP_MIN && ref.offset % 16 == 0) {
+    if (external && !swap && d->pool && nbytes >= OSC_MMAP_MIN && ref.offset % 16 == 0) {
         void *mapped = NULL;
         st = osc_external_map(&ref, d, &mapped);
         if (!st && k_class[dtype] == C_BOOL) st = check_bools(d, mapped, nbytes, "external data");
@@ -336,6 +364,7 @@ osc_status osc_tensor_from_pb_lim(const Onnx__TensorProto *tp, const osc_tdec *d
     } else if (p.n) {
         narrow(dst, p.src, p.n, p.w, p.src_w);
     }
+    if (swap) osc_swap_elems(dtype, dst, nbytes);
     out->data = dst;
     return OSC_OK;
 fail:

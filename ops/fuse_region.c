@@ -17,6 +17,7 @@
 #include "fused_tiled.h"
 #include "gemm_kernel.h"
 #include "ops.h"
+#include "osc_ops_config.h" /* OSC_OP_<Name>: the ops this build compiles (OSC_OPS) */
 
 typedef struct region {
     const osc_fuse_view *v;
@@ -264,12 +265,14 @@ bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_
         sv->row = true;
         sv->row_bytes = row_bytes(out, r.E);
         per_edge += sv->row_bytes;
+#if OSC_OP_MatMul || OSC_OP_Gemm /* (else no model holding one loads: no kernel to link) */
         if (is_op(n, "MatMul") || is_op(n, "Gemm")) {
             const osc_tensor *a0 = shape_of(v, n->inputs[0]);
             const size_t pb = osc_gemm_pack_bytes(dtype, out->dims[out->rank - 1],
                                                   a0->dims[a0->rank - 1]);
             if (pb > p->pack_bytes) p->pack_bytes = (pb + 63) / 64 * 64;
         }
+#endif
         if (n->outputs[0] == upd) p->updates = a;
         f->absorbed[f->n_absorbed++] = s.node[a];
     }

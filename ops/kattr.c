@@ -191,7 +191,8 @@ osc_status osc_check_buffer(osc_kctx *k, const char *kind, int32_t i, const char
  * of 1.3 ms); the dynamic loader picks the clone once. */
 /* Not under ThreadSanitizer: the clone's ifunc resolver runs during relocation, before the TSan
  * runtime exists, and crashes (seen: test_threads). */
-#if defined(__SANITIZE_THREAD__)
+/* Nor in a size-first build (CMake OSC_SIZE_FIRST): one copy of each scan. */
+#if defined(__SANITIZE_THREAD__) || defined(OSC_SIZE_FIRST)
 #define OSC_NO_CLONES 1
 #elif defined(__has_feature)
 #if __has_feature(thread_sanitizer)

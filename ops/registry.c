@@ -5,6 +5,7 @@
 #include "registry.h"
 #include "shape_ops.h"
 #include "../runtime/core/dtype.h"
+#include "osc_ops_config.h" /* OSC_OP_<Name>: the ops this build compiles (OSC_OPS, generated) */
 
 /* Each op family lists its rows, and declares their kernels, in its own file, included twice:
  * once for the declarations, once inside the table. */
@@ -18,6 +19,14 @@
 #include "rows_layout.h"
 #include "rows_norm.h"
 #undef OSC_ROWS_DECLARE
+
+/* The fusions (ops/fuse_match.c) rewrite chains through Expand and Gather: in a build with
+ * neither, no model can hold one, and the hooks and fused kernels are left out. */
+#if OSC_OP_Expand || OSC_OP_Gather
+#define OSC_FUSE_HOOK(fn) fn
+#else
+#define OSC_FUSE_HOOK(fn) NULL
+#endif
 
 static const osc_kernel k_kernels[] = {
 #include "rows_scatter.h"
@@ -37,6 +46,16 @@ const osc_kernel *osc_kernel_at(size_t i) { return i < K_COUNT ? &k_kernels[i] :
 
 static bool same_op(const osc_kernel *r, const char *domain, const char *op) {
     return strcmp(r->domain ? r->domain : "", domain) == 0 && strcmp(r->op, op) == 0;
+}
+
+/* The ops of the full registry that OSC_OPS left out of this build. */
+static const char *const k_omitted[] = {OSC_OPS_OMITTED NULL};
+
+const char *osc_kernel_omitted(const char *domain, const char *op) {
+    if (domain[0]) return NULL;
+    for (size_t i = 0; k_omitted[i]; i++)
+        if (strcmp(k_omitted[i], op) == 0) return OSC_OPS_SPEC;
+    return NULL;
 }
 
 const osc_kernel *osc_kernel_find(const char *domain, const char *op, int64_t opset) {

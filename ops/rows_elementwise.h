@@ -13,99 +13,130 @@ OSC_KERNEL_DECLARE(osc_ident) /* Identity (ops/unary.c): tensors of every dtype 
 /* the fuse hook of the ops that broadcast their inputs together (ops/fuse_match.c) */
 bool osc_fuse_broadcast(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f);
 #else
+#if OSC_OP_Add
     {.op = "Add", .since = 7, .until = 12, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
-     .types = {OSC_TS_ARITH_V7}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .types = {OSC_TS_ARITH_V7}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Add", .since = 13, .until = 13, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {OSC_TS_ARITH_V13}, .init = osc_bin_init, .infer = osc_bin_infer,
-     .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Add", .since = 14, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
-     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
+#endif
+#if OSC_OP_Sub
     {.op = "Sub", .since = 7, .until = 12, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
-     .types = {OSC_TS_ARITH_V7}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .types = {OSC_TS_ARITH_V7}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Sub", .since = 13, .until = 13, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {OSC_TS_ARITH_V13}, .init = osc_bin_init, .infer = osc_bin_infer,
-     .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Sub", .since = 14, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
-     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
+#endif
+#if OSC_OP_Mul
     {.op = "Mul", .since = 7, .until = 12, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
-     .types = {OSC_TS_ARITH_V7}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .types = {OSC_TS_ARITH_V7}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Mul", .since = 13, .until = 13, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {OSC_TS_ARITH_V13}, .init = osc_bin_init, .infer = osc_bin_infer,
-     .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Mul", .since = 14, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
-     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
+#endif
+#if OSC_OP_Div
     {.op = "Div", .since = 7, .until = 12, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
-     .types = {OSC_TS_ARITH_V7}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .types = {OSC_TS_ARITH_V7}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Div", .since = 13, .until = 13, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {OSC_TS_ARITH_V13}, .init = osc_bin_init, .infer = osc_bin_infer,
-     .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Div", .since = 14, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
-     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
+#endif
+#if OSC_OP_Mod
     {.op = "Mod", .since = 10, .until = 12, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {(OSC_TS_REAL & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_bin_init,
-     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Mod", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
-     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
+#endif
+#if OSC_OP_Equal
     {.op = "Equal", .since = 7, .until = 10, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {(OSC_TS_INDEX | OSC_TS(OSC_BOOL))}, .init = osc_bin_init, .infer = osc_bin_infer,
-     .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Equal", .since = 11, .until = 12, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {((OSC_TS_REAL | OSC_TS(OSC_BOOL)) & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_bin_init,
-     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Equal", .since = 13, .until = 18, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {(OSC_TS_REAL | OSC_TS(OSC_BOOL))}, .init = osc_bin_init, .infer = osc_bin_infer,
-     .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Equal", .since = 19, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {(OSC_TS_ALL_V13 & ~(OSC_TS(OSC_COMPLEX64) | OSC_TS(OSC_COMPLEX128)))},
-     .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
+#endif
+#if OSC_OP_Less
     {.op = "Less", .since = 7, .until = 8, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {(OSC_TS_FLOAT & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_bin_init,
-     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Less", .since = 9, .until = 12, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {(OSC_TS_REAL & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_bin_init,
-     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Less", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
-     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
+#endif
+#if OSC_OP_Greater
     {.op = "Greater", .since = 7, .until = 8, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {(OSC_TS_FLOAT & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_bin_init,
-     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Greater", .since = 9, .until = 12, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {(OSC_TS_REAL & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_bin_init,
-     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Greater", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
-     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
+#endif
+#if OSC_OP_LessOrEqual
     {.op = "LessOrEqual", .since = 12, .until = 15, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {(OSC_TS_REAL & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_bin_init,
-     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "LessOrEqual", .since = 16, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
-     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
+#endif
+#if OSC_OP_GreaterOrEqual
     {.op = "GreaterOrEqual", .since = 12, .until = 15, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {(OSC_TS_REAL & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_bin_init,
-     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .infer = osc_bin_infer, .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "GreaterOrEqual", .since = 16, .until = OSC_OPSET_NEWEST, .inputs = {2, 2},
      .outputs = 1, .flags = OSC_KF_INPLACE_SAME, .types = {OSC_TS_REAL}, .init = osc_bin_init, .infer = osc_bin_infer,
-     .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
+#endif
+#if OSC_OP_And
     {.op = "And", .since = 7, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {OSC_TS(OSC_BOOL)}, .init = osc_bin_init, .infer = osc_bin_infer,
-     .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
+#endif
+#if OSC_OP_Or
     {.op = "Or", .since = 7, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1, .flags = OSC_KF_INPLACE_SAME,
      .types = {OSC_TS(OSC_BOOL)}, .init = osc_bin_init, .infer = osc_bin_infer,
-     .run = osc_bin_run, .fuse = osc_fuse_broadcast},
+     .run = osc_bin_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
+#endif
+#if OSC_OP_Neg
     {.op = "Neg", .since = 6, .until = 12, .inputs = {1, 1}, .outputs = 1, .flags = OSC_KF_INPLACE,
      .types = {(OSC_TS_SIGNED & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_unary_init,
      .infer = osc_unary_infer, .run = osc_unary_run},
     {.op = "Neg", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_SIGNED}, .init = osc_unary_init,
      .infer = osc_unary_infer, .run = osc_unary_run},
+#endif
+#if OSC_OP_Abs
     {.op = "Abs", .since = 6, .until = 12, .inputs = {1, 1}, .outputs = 1, .flags = OSC_KF_INPLACE,
      .types = {(OSC_TS_REAL & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_unary_init,
      .infer = osc_unary_infer, .run = osc_unary_run},
     {.op = "Abs", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_REAL}, .init = osc_unary_init,
      .infer = osc_unary_infer, .run = osc_unary_run},
+#endif
+#if OSC_OP_Not
     {.op = "Not", .since = 1, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS(OSC_BOOL)}, .init = osc_unary_init,
      .infer = osc_unary_infer, .run = osc_unary_run},
+#endif
+#if OSC_OP_Min
     {.op = "Min", .since = 6, .until = 7, .inputs = {1, OSC_VARIADIC}, .outputs = 1,
      .types = {(OSC_TS_FLOAT & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_minmax_init,
      .infer = osc_minmax_infer, .run = osc_minmax_run},
@@ -118,6 +149,8 @@ bool osc_fuse_broadcast(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_f
     {.op = "Min", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, OSC_VARIADIC},
      .outputs = 1, .types = {OSC_TS_REAL}, .init = osc_minmax_init, .infer = osc_minmax_infer,
      .run = osc_minmax_run},
+#endif
+#if OSC_OP_Max
     {.op = "Max", .since = 6, .until = 7, .inputs = {1, OSC_VARIADIC}, .outputs = 1,
      .types = {(OSC_TS_FLOAT & ~(OSC_TS(OSC_BFLOAT16)))}, .init = osc_minmax_init,
      .infer = osc_minmax_infer, .run = osc_minmax_run},
@@ -130,12 +163,16 @@ bool osc_fuse_broadcast(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_f
     {.op = "Max", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, OSC_VARIADIC},
      .outputs = 1, .types = {OSC_TS_REAL}, .init = osc_minmax_init, .infer = osc_minmax_infer,
      .run = osc_minmax_run},
+#endif
+#if OSC_OP_Where
     {.op = "Where", .since = 9, .until = 15, .inputs = {3, 3}, .outputs = 1,
      .types = {OSC_TS(OSC_BOOL), OSC_TS_ALL_V1}, .init = osc_where_init, .infer = osc_where_infer,
-     .run = osc_where_run, .fuse = osc_fuse_broadcast},
+     .run = osc_where_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
     {.op = "Where", .since = 16, .until = OSC_OPSET_NEWEST, .inputs = {3, 3}, .outputs = 1,
      .types = {OSC_TS(OSC_BOOL), OSC_TS_ALL_V13}, .init = osc_where_init, .infer = osc_where_infer,
-     .run = osc_where_run, .fuse = osc_fuse_broadcast},
+     .run = osc_where_run, .fuse = OSC_FUSE_HOOK(osc_fuse_broadcast)},
+#endif
+#if OSC_OP_Cast
     {.op = "Cast", .since = 6, .until = 8, .inputs = {1, 1}, .outputs = 1,
      .types = {((OSC_TS_REAL | OSC_TS(OSC_BOOL)) & ~(OSC_TS(OSC_BFLOAT16)))},
      .init = osc_cast_init, .infer = osc_cast_infer, .run = osc_cast_run},
@@ -160,6 +197,8 @@ bool osc_fuse_broadcast(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_f
     {.op = "Cast", .since = 25, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .types = {(OSC_TS_ALL_V25 & ~(OSC_TS(OSC_COMPLEX64) | OSC_TS(OSC_COMPLEX128)))},
      .init = osc_cast_init, .infer = osc_cast_infer, .run = osc_cast_run},
+#endif
+#if OSC_OP_Identity
     {.op = "Identity", .since = 1, .until = 12, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_ALL_V1}, .init = osc_ident_init,
      .infer = osc_ident_infer, .run = osc_ident_run},
@@ -187,4 +226,5 @@ bool osc_fuse_broadcast(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_f
     {.op = "Identity", .since = 25, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_ALL_V25}, .init = osc_ident_init,
      .infer = osc_ident_infer, .run = osc_ident_run},
+#endif
 #endif

@@ -10,6 +10,7 @@ OSC_KERNEL_DECLARE(osc_einsum) /* Einsum (ops/einsum.c, einsum_parse.c): one or 
 #else
 #define OSC_TS_LAYOUT_F (OSC_TS(OSC_FLOAT16) | OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE))
 #define OSC_TS_LAYOUT_NUM (OSC_TS_REAL & ~OSC_TS(OSC_BFLOAT16))
+#if OSC_OP_Split
     {.op = "Split", .since = 1, .until = 1, .inputs = {1, 2}, .outputs = OSC_VARIADIC,
      .outputs_min = 1, .infer_reads = 0x2, .types = {OSC_TS_LAYOUT_F},
      .init = osc_split_init, .infer = osc_split_infer, .run = osc_split_run},
@@ -27,6 +28,8 @@ OSC_KERNEL_DECLARE(osc_einsum) /* Einsum (ops/einsum.c, einsum_parse.c): one or 
      .outputs_min = 1, .infer_reads = 0x2,
      .types = {OSC_TS_ALL_V13, OSC_TS(OSC_INT64)}, .init = osc_split_init,
      .infer = osc_split_infer, .run = osc_split_run},
+#endif
+#if OSC_OP_Pad
     {.op = "Pad", .since = 1, .until = 1, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_LAYOUT_F}, .init = osc_pad_init, .infer = osc_pad_infer,
      .run = osc_pad_run},
@@ -58,9 +61,12 @@ OSC_KERNEL_DECLARE(osc_einsum) /* Einsum (ops/einsum.c, einsum_parse.c): one or 
      .infer_reads = 0xa,
      .types = {OSC_TS_ALL_V25, OSC_TS(OSC_INT64), OSC_TS_ALL_V25, OSC_TS_INDEX},
      .init = osc_pad_init, .infer = osc_pad_infer, .run = osc_pad_run},
+#endif
+#if OSC_OP_Einsum
     {.op = "Einsum", .since = 12, .until = OSC_OPSET_NEWEST, .inputs = {1, OSC_VARIADIC},
      .outputs = 1, .types = {OSC_TS_LAYOUT_NUM}, .init = osc_einsum_init,
      .infer = osc_einsum_infer, .run = osc_einsum_run},
+#endif
 #undef OSC_TS_LAYOUT_F
 #undef OSC_TS_LAYOUT_NUM
 #endif

@@ -12,6 +12,7 @@ OSC_KERNEL_DECLARE(osc_pow) /* Pow (ops/pow.c): base and exponent dtypes may dif
 OSC_KERNEL_DECLARE(osc_isinf) /* IsInf, IsNaN (ops/isinf.c): bool output */
 OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs from 11 */
 #else
+#if OSC_OP_Relu
     {.op = "Relu", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_act_init, .infer = osc_act_infer, .run = osc_act_run},
@@ -24,6 +25,8 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "Relu", .since = 14, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT | OSC_TS_SINT)}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
+#endif
+#if OSC_OP_LeakyRelu
     {.op = "LeakyRelu", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_act_init, .infer = osc_act_infer, .run = osc_act_run},
@@ -33,6 +36,8 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "LeakyRelu", .since = 16, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
+#endif
+#if OSC_OP_Elu
     {.op = "Elu", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_act_init, .infer = osc_act_infer, .run = osc_act_run},
@@ -42,6 +47,8 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "Elu", .since = 22, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
+#endif
+#if OSC_OP_Selu
     {.op = "Selu", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_act_init, .infer = osc_act_infer, .run = osc_act_run},
@@ -51,12 +58,16 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "Selu", .since = 22, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
+#endif
+#if OSC_OP_Celu
     {.op = "Celu", .since = 12, .until = 27, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS(OSC_FLOAT)}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
     {.op = "Celu", .since = 28, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
+#endif
+#if OSC_OP_Sigmoid
     {.op = "Sigmoid", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_act_init, .infer = osc_act_infer, .run = osc_act_run},
@@ -66,6 +77,8 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "Sigmoid", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
+#endif
+#if OSC_OP_HardSigmoid
     {.op = "HardSigmoid", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_act_init, .infer = osc_act_infer, .run = osc_act_run},
@@ -75,12 +88,16 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "HardSigmoid", .since = 22, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
+#endif
+#if OSC_OP_HardSwish
     {.op = "HardSwish", .since = 14, .until = 21, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_act_init, .infer = osc_act_infer, .run = osc_act_run},
     {.op = "HardSwish", .since = 22, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
+#endif
+#if OSC_OP_Tanh
     {.op = "Tanh", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_act_init, .infer = osc_act_infer, .run = osc_act_run},
@@ -90,27 +107,37 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "Tanh", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
+#endif
+#if OSC_OP_Softplus
     {.op = "Softplus", .since = 1, .until = 21, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_act_init, .infer = osc_act_infer, .run = osc_act_run},
     {.op = "Softplus", .since = 22, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
+#endif
+#if OSC_OP_Softsign
     {.op = "Softsign", .since = 1, .until = 21, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_act_init, .infer = osc_act_infer, .run = osc_act_run},
     {.op = "Softsign", .since = 22, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
+#endif
+#if OSC_OP_Gelu
     {.op = "Gelu", .since = 20, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
+#endif
+#if OSC_OP_Erf
     {.op = "Erf", .since = 9, .until = 12, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {((OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16)) | OSC_TS_INT)},
      .init = osc_act_init, .infer = osc_act_infer, .run = osc_act_run},
     {.op = "Erf", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_act_init,
      .infer = osc_act_infer, .run = osc_act_run},
+#endif
+#if OSC_OP_PRelu
     {.op = "PRelu", .since = 1, .until = 5, .inputs = {2, 2}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_prelu_init, .infer = osc_prelu_infer, .run = osc_prelu_run},
@@ -126,6 +153,8 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "PRelu", .since = 16, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_ARITH_V13}, .init = osc_prelu_init,
      .infer = osc_prelu_infer, .run = osc_prelu_run},
+#endif
+#if OSC_OP_Exp
     {.op = "Exp", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_math_init, .infer = osc_math_infer, .run = osc_math_run},
@@ -135,6 +164,8 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "Exp", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_math_init,
      .infer = osc_math_infer, .run = osc_math_run},
+#endif
+#if OSC_OP_Log
     {.op = "Log", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_math_init, .infer = osc_math_infer, .run = osc_math_run},
@@ -144,6 +175,8 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "Log", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_math_init,
      .infer = osc_math_infer, .run = osc_math_run},
+#endif
+#if OSC_OP_Sqrt
     {.op = "Sqrt", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_math_init, .infer = osc_math_infer, .run = osc_math_run},
@@ -153,6 +186,8 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "Sqrt", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_math_init,
      .infer = osc_math_infer, .run = osc_math_run},
+#endif
+#if OSC_OP_Reciprocal
     {.op = "Reciprocal", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_math_init, .infer = osc_math_infer, .run = osc_math_run},
@@ -162,6 +197,8 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "Reciprocal", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_math_init,
      .infer = osc_math_infer, .run = osc_math_run},
+#endif
+#if OSC_OP_Floor
     {.op = "Floor", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_math_init, .infer = osc_math_infer, .run = osc_math_run},
@@ -171,6 +208,8 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "Floor", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_math_init,
      .infer = osc_math_infer, .run = osc_math_run},
+#endif
+#if OSC_OP_Ceil
     {.op = "Ceil", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_math_init, .infer = osc_math_infer, .run = osc_math_run},
@@ -180,6 +219,8 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "Ceil", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_math_init,
      .infer = osc_math_infer, .run = osc_math_run},
+#endif
+#if OSC_OP_Pow
     {.op = "Pow", .since = 1, .until = 6, .inputs = {2, 2}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_pow_init, .infer = osc_pow_infer, .run = osc_pow_run},
@@ -197,36 +238,48 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "Pow", .since = 15, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1,
      .types = {(OSC_TS_INDEX | OSC_TS_FLOAT), OSC_TS_REAL}, .init = osc_pow_init,
      .infer = osc_pow_infer, .run = osc_pow_run},
+#endif
+#if OSC_OP_Round
     {.op = "Round", .since = 11, .until = 21, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_math_init, .infer = osc_math_infer, .run = osc_math_run},
     {.op = "Round", .since = 22, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_math_init,
      .infer = osc_math_infer, .run = osc_math_run},
+#endif
+#if OSC_OP_Sign
     {.op = "Sign", .since = 9, .until = 12, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_REAL & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_math_init, .infer = osc_math_infer, .run = osc_math_run},
     {.op = "Sign", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_REAL}, .init = osc_math_init,
      .infer = osc_math_infer, .run = osc_math_run},
+#endif
+#if OSC_OP_Sin
     {.op = "Sin", .since = 7, .until = 21, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_math_init, .infer = osc_math_infer, .run = osc_math_run},
     {.op = "Sin", .since = 22, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_math_init,
      .infer = osc_math_infer, .run = osc_math_run},
+#endif
+#if OSC_OP_Cos
     {.op = "Cos", .since = 7, .until = 21, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_math_init, .infer = osc_math_infer, .run = osc_math_run},
     {.op = "Cos", .since = 22, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_math_init,
      .infer = osc_math_infer, .run = osc_math_run},
+#endif
+#if OSC_OP_IsInf
     {.op = "IsInf", .since = 10, .until = 19, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_IEEE}, .init = osc_isinf_init, .infer = osc_isinf_infer,
      .run = osc_isinf_run},
     {.op = "IsInf", .since = 20, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .types = {(OSC_TS_FLOAT | OSC_TS_FLOAT8)}, .init = osc_isinf_init, .infer = osc_isinf_infer,
      .run = osc_isinf_run},
+#endif
+#if OSC_OP_IsNaN
     {.op = "IsNaN", .since = 9, .until = 12, .inputs = {1, 1}, .outputs = 1,
      .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))}, .init = osc_isinf_init,
      .infer = osc_isinf_infer, .run = osc_isinf_run},
@@ -236,6 +289,8 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "IsNaN", .since = 20, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .types = {(OSC_TS_FLOAT | OSC_TS_FLOAT8)}, .init = osc_isinf_init, .infer = osc_isinf_infer,
      .run = osc_isinf_run},
+#endif
+#if OSC_OP_Clip
     {.op = "Clip", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {(OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))},
      .init = osc_clip_init, .infer = osc_clip_infer, .run = osc_clip_run},
@@ -251,4 +306,5 @@ OSC_KERNEL_DECLARE(osc_clip) /* Clip (ops/clip.c): attributes before 11, inputs 
     {.op = "Clip", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 3}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_REAL}, .init = osc_clip_init,
      .infer = osc_clip_infer, .run = osc_clip_run},
+#endif
 #endif

@@ -9,6 +9,7 @@ OSC_KERNEL_DECLARE(osc_gemm) /* Gemm (ops/gemm.c): alpha * A' * B' + beta * C. *
     (OSC_TS_MM_V1 | OSC_TS(OSC_UINT32) | OSC_TS(OSC_UINT64) | OSC_TS(OSC_INT32) |              \
      OSC_TS(OSC_INT64))
 #define OSC_TS_MM_V13 (OSC_TS_MM_V9 | OSC_TS(OSC_BFLOAT16))
+#if OSC_OP_MatMul
     {.op = "MatMul", .since = 1, .until = 8, .inputs = {2, 2}, .outputs = 1,
      .types = {OSC_TS_MM_V1}, .init = osc_matmul_init, .infer = osc_matmul_infer,
      .run = osc_matmul_run},
@@ -18,6 +19,8 @@ OSC_KERNEL_DECLARE(osc_gemm) /* Gemm (ops/gemm.c): alpha * A' * B' + beta * C. *
     {.op = "MatMul", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1,
      .types = {OSC_TS_MM_V13}, .init = osc_matmul_init, .infer = osc_matmul_infer,
      .run = osc_matmul_run},
+#endif
+#if OSC_OP_Gemm
     {.op = "Gemm", .since = 1, .until = 5, .inputs = {3, 3}, .outputs = 1,
      .types = {OSC_TS_MM_V1}, .init = osc_gemm_init, .infer = osc_gemm_infer,
      .run = osc_gemm_run},
@@ -36,6 +39,7 @@ OSC_KERNEL_DECLARE(osc_gemm) /* Gemm (ops/gemm.c): alpha * A' * B' + beta * C. *
     {.op = "Gemm", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {2, 3}, .outputs = 1,
      .types = {OSC_TS_MM_V13}, .init = osc_gemm_init, .infer = osc_gemm_infer,
      .run = osc_gemm_run},
+#endif
 #undef OSC_TS_MM_V1
 #undef OSC_TS_MM_V9
 #undef OSC_TS_MM_V13

@@ -11,6 +11,7 @@ OSC_KERNEL_DECLARE(osc_ln) /* LayerNormalization (ops/layernorm.c) */
 OSC_KERNEL_DECLARE(osc_dropout) /* Dropout (ops/dropout.c) */
 #else
 #define OSC_TS_FLOAT_NO_BF16 (OSC_TS_FLOAT & ~OSC_TS(OSC_BFLOAT16))
+#if OSC_OP_Softmax
     {.op = "Softmax", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT_NO_BF16}, .init = osc_softmax_init,
      .infer = osc_softmax_infer, .run = osc_softmax_run},
@@ -20,6 +21,8 @@ OSC_KERNEL_DECLARE(osc_dropout) /* Dropout (ops/dropout.c) */
     {.op = "Softmax", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_softmax_init,
      .infer = osc_softmax_infer, .run = osc_softmax_run},
+#endif
+#if OSC_OP_LogSoftmax
     {.op = "LogSoftmax", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT_NO_BF16}, .init = osc_softmax_init,
      .infer = osc_softmax_infer, .run = osc_softmax_run},
@@ -29,6 +32,8 @@ OSC_KERNEL_DECLARE(osc_dropout) /* Dropout (ops/dropout.c) */
     {.op = "LogSoftmax", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT}, .init = osc_softmax_init,
      .infer = osc_softmax_infer, .run = osc_softmax_run},
+#endif
+#if OSC_OP_BatchNormalization
     {.op = "BatchNormalization", .since = 1, .until = 5, .inputs = {5, 5}, .outputs = 5,
      .outputs_min = 1, .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT_NO_BF16},
      .init = osc_bn_init, .infer = osc_bn_infer, .run = osc_bn_run},
@@ -47,9 +52,13 @@ OSC_KERNEL_DECLARE(osc_dropout) /* Dropout (ops/dropout.c) */
     {.op = "BatchNormalization", .since = 15, .until = OSC_OPSET_NEWEST, .inputs = {5, 5},
      .outputs = 3, .outputs_min = 1, .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT},
      .init = osc_bn_init, .infer = osc_bn_infer, .run = osc_bn_run},
+#endif
+#if OSC_OP_LayerNormalization
     {.op = "LayerNormalization", .since = 17, .until = OSC_OPSET_NEWEST, .inputs = {2, 3},
      .outputs = 3, .outputs_min = 1, .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT},
      .init = osc_ln_init, .infer = osc_ln_infer, .run = osc_ln_run},
+#endif
+#if OSC_OP_Dropout
     {.op = "Dropout", .since = 1, .until = 5, .inputs = {1, 1}, .outputs = 2, .outputs_min = 1,
      .flags = OSC_KF_INPLACE, .types = {OSC_TS_FLOAT_NO_BF16}, .init = osc_dropout_init,
      .infer = osc_dropout_infer, .run = osc_dropout_run},
@@ -73,5 +82,6 @@ OSC_KERNEL_DECLARE(osc_dropout) /* Dropout (ops/dropout.c) */
      .outputs_min = 1, .flags = OSC_KF_INPLACE,
      .types = {(OSC_TS_FLOAT | OSC_TS_FLOAT8), (OSC_TS_FLOAT | OSC_TS_FLOAT8), OSC_TS(OSC_BOOL)},
      .init = osc_dropout_init, .infer = osc_dropout_infer, .run = osc_dropout_run},
+#endif
 #undef OSC_TS_FLOAT_NO_BF16
 #endif

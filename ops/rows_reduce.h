@@ -12,6 +12,7 @@ OSC_KERNEL_DECLARE(osc_argm) /* ArgMax, ArgMin (ops/argminmax.c) */
 #define OSC_TS_RMINMAX_V13 (OSC_TS_ARITH_V13 | OSC_TS(OSC_INT8) | OSC_TS(OSC_UINT8))
 #define OSC_TS_RMINMAX_V20 (OSC_TS_RMINMAX_V13 | OSC_TS(OSC_BOOL))
 #else
+#if OSC_OP_ReduceSum
     {.op = "ReduceSum", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_ARITH_V7}, .init = osc_reduce_init,
      .infer = osc_reduce_infer, .run = osc_reduce_run},
@@ -21,6 +22,8 @@ OSC_KERNEL_DECLARE(osc_argm) /* ArgMax, ArgMin (ops/argminmax.c) */
     {.op = "ReduceSum", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 2}, .outputs = 1,
      .infer_reads = 0x2, .types = {OSC_TS_ARITH_V13, OSC_TS(OSC_INT64)},
      .init = osc_reduce_init, .infer = osc_reduce_infer, .run = osc_reduce_run},
+#endif
+#if OSC_OP_ReduceSumSquare
     {.op = "ReduceSumSquare", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_ARITH_V7}, .init = osc_reduce_init,
      .infer = osc_reduce_infer, .run = osc_reduce_run},
@@ -33,6 +36,8 @@ OSC_KERNEL_DECLARE(osc_argm) /* ArgMax, ArgMin (ops/argminmax.c) */
     {.op = "ReduceSumSquare", .since = 18, .until = OSC_OPSET_NEWEST, .inputs = {1, 2},
      .outputs = 1, .infer_reads = 0x2, .types = {OSC_TS_ARITH_V13, OSC_TS(OSC_INT64)},
      .init = osc_reduce_init, .infer = osc_reduce_infer, .run = osc_reduce_run},
+#endif
+#if OSC_OP_ReduceMean
     {.op = "ReduceMean", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_ARITH_V7}, .init = osc_reduce_init,
      .infer = osc_reduce_infer, .run = osc_reduce_run},
@@ -45,6 +50,8 @@ OSC_KERNEL_DECLARE(osc_argm) /* ArgMax, ArgMin (ops/argminmax.c) */
     {.op = "ReduceMean", .since = 18, .until = OSC_OPSET_NEWEST, .inputs = {1, 2}, .outputs = 1,
      .infer_reads = 0x2, .types = {OSC_TS_ARITH_V13, OSC_TS(OSC_INT64)},
      .init = osc_reduce_init, .infer = osc_reduce_infer, .run = osc_reduce_run},
+#endif
+#if OSC_OP_ReduceProd
     {.op = "ReduceProd", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_ARITH_V7}, .init = osc_reduce_init,
      .infer = osc_reduce_infer, .run = osc_reduce_run},
@@ -57,6 +64,8 @@ OSC_KERNEL_DECLARE(osc_argm) /* ArgMax, ArgMin (ops/argminmax.c) */
     {.op = "ReduceProd", .since = 18, .until = OSC_OPSET_NEWEST, .inputs = {1, 2}, .outputs = 1,
      .infer_reads = 0x2, .types = {OSC_TS_ARITH_V13, OSC_TS(OSC_INT64)},
      .init = osc_reduce_init, .infer = osc_reduce_infer, .run = osc_reduce_run},
+#endif
+#if OSC_OP_ReduceL1
     {.op = "ReduceL1", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_ARITH_V7}, .init = osc_reduce_init,
      .infer = osc_reduce_infer, .run = osc_reduce_run},
@@ -69,6 +78,8 @@ OSC_KERNEL_DECLARE(osc_argm) /* ArgMax, ArgMin (ops/argminmax.c) */
     {.op = "ReduceL1", .since = 18, .until = OSC_OPSET_NEWEST, .inputs = {1, 2}, .outputs = 1,
      .infer_reads = 0x2, .types = {OSC_TS_ARITH_V13, OSC_TS(OSC_INT64)},
      .init = osc_reduce_init, .infer = osc_reduce_infer, .run = osc_reduce_run},
+#endif
+#if OSC_OP_ReduceL2
     {.op = "ReduceL2", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_ARITH_V7}, .init = osc_reduce_init,
      .infer = osc_reduce_infer, .run = osc_reduce_run},
@@ -81,6 +92,8 @@ OSC_KERNEL_DECLARE(osc_argm) /* ArgMax, ArgMin (ops/argminmax.c) */
     {.op = "ReduceL2", .since = 18, .until = OSC_OPSET_NEWEST, .inputs = {1, 2}, .outputs = 1,
      .infer_reads = 0x2, .types = {OSC_TS_ARITH_V13, OSC_TS(OSC_INT64)},
      .init = osc_reduce_init, .infer = osc_reduce_infer, .run = osc_reduce_run},
+#endif
+#if OSC_OP_ReduceLogSum
     {.op = "ReduceLogSum", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_ARITH_V7}, .init = osc_reduce_init,
      .infer = osc_reduce_infer, .run = osc_reduce_run},
@@ -93,6 +106,8 @@ OSC_KERNEL_DECLARE(osc_argm) /* ArgMax, ArgMin (ops/argminmax.c) */
     {.op = "ReduceLogSum", .since = 18, .until = OSC_OPSET_NEWEST, .inputs = {1, 2}, .outputs = 1,
      .infer_reads = 0x2, .types = {OSC_TS_ARITH_V13, OSC_TS(OSC_INT64)},
      .init = osc_reduce_init, .infer = osc_reduce_infer, .run = osc_reduce_run},
+#endif
+#if OSC_OP_ReduceLogSumExp
     {.op = "ReduceLogSumExp", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_ARITH_V7}, .init = osc_reduce_init,
      .infer = osc_reduce_infer, .run = osc_reduce_run},
@@ -105,6 +120,8 @@ OSC_KERNEL_DECLARE(osc_argm) /* ArgMax, ArgMin (ops/argminmax.c) */
     {.op = "ReduceLogSumExp", .since = 18, .until = OSC_OPSET_NEWEST, .inputs = {1, 2},
      .outputs = 1, .infer_reads = 0x2, .types = {OSC_TS_ARITH_V13, OSC_TS(OSC_INT64)},
      .init = osc_reduce_init, .infer = osc_reduce_infer, .run = osc_reduce_run},
+#endif
+#if OSC_OP_ReduceMax
     {.op = "ReduceMax", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_ARITH_V7}, .init = osc_reduce_init,
      .infer = osc_reduce_infer, .run = osc_reduce_run},
@@ -123,6 +140,8 @@ OSC_KERNEL_DECLARE(osc_argm) /* ArgMax, ArgMin (ops/argminmax.c) */
     {.op = "ReduceMax", .since = 20, .until = OSC_OPSET_NEWEST, .inputs = {1, 2}, .outputs = 1,
      .infer_reads = 0x2, .types = {OSC_TS_RMINMAX_V20, OSC_TS(OSC_INT64)},
      .init = osc_reduce_init, .infer = osc_reduce_infer, .run = osc_reduce_run},
+#endif
+#if OSC_OP_ReduceMin
     {.op = "ReduceMin", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_ARITH_V7}, .init = osc_reduce_init,
      .infer = osc_reduce_infer, .run = osc_reduce_run},
@@ -141,6 +160,8 @@ OSC_KERNEL_DECLARE(osc_argm) /* ArgMax, ArgMin (ops/argminmax.c) */
     {.op = "ReduceMin", .since = 20, .until = OSC_OPSET_NEWEST, .inputs = {1, 2}, .outputs = 1,
      .infer_reads = 0x2, .types = {OSC_TS_RMINMAX_V20, OSC_TS(OSC_INT64)},
      .init = osc_reduce_init, .infer = osc_reduce_infer, .run = osc_reduce_run},
+#endif
+#if OSC_OP_ArgMax
     {.op = "ArgMax", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .types = {(OSC_TS_REAL & ~OSC_TS(OSC_BFLOAT16))}, .init = osc_argm_init,
      .infer = osc_argm_infer, .run = osc_argm_run},
@@ -152,6 +173,8 @@ OSC_KERNEL_DECLARE(osc_argm) /* ArgMax, ArgMin (ops/argminmax.c) */
      .infer = osc_argm_infer, .run = osc_argm_run},
     {.op = "ArgMax", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_REAL}, .init = osc_argm_init, .infer = osc_argm_infer, .run = osc_argm_run},
+#endif
+#if OSC_OP_ArgMin
     {.op = "ArgMin", .since = 1, .until = 10, .inputs = {1, 1}, .outputs = 1,
      .types = {(OSC_TS_REAL & ~OSC_TS(OSC_BFLOAT16))}, .init = osc_argm_init,
      .infer = osc_argm_infer, .run = osc_argm_run},
@@ -163,4 +186,5 @@ OSC_KERNEL_DECLARE(osc_argm) /* ArgMax, ArgMin (ops/argminmax.c) */
      .infer = osc_argm_infer, .run = osc_argm_run},
     {.op = "ArgMin", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {1, 1}, .outputs = 1,
      .types = {OSC_TS_REAL}, .init = osc_argm_init, .infer = osc_argm_infer, .run = osc_argm_run},
+#endif
 #endif

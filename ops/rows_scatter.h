@@ -10,6 +10,7 @@ OSC_KERNEL_DECLARE(osc_gnd) /* GatherND-11/12/13 (ops/gather_nd.c) */
 bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f);
 bool osc_fuse_gather_elements(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f);
 #else
+#if OSC_OP_Scatter
     {.op = "Scatter", .since = 9, .until = 10, .inputs = {3, 3}, .outputs = 1,
      .flags = OSC_KF_INPLACE | OSC_KF_INPLACE_INPUT,
      .types = {OSC_TS_ALL_V1, OSC_TS_INDEX, OSC_TS_ALL_V1}, .init = osc_se_init,
@@ -18,48 +19,58 @@ bool osc_fuse_gather_elements(osc_kctx *k, const osc_fuse_view *v, int32_t node,
      .flags = OSC_KF_INPLACE | OSC_KF_INPLACE_INPUT | OSC_KF_DEPRECATED,
      .types = {OSC_TS_ALL_V1, OSC_TS_INDEX, OSC_TS_ALL_V1}, .init = osc_se_init,
      .infer = osc_se_infer, .run = osc_se_run},
+#endif
+#if OSC_OP_ScatterElements
     {.op = "ScatterElements", .since = 11, .until = 12, .inputs = {3, 3}, .outputs = 1,
      .flags = OSC_KF_INPLACE | OSC_KF_INPLACE_INPUT,
      .types = {OSC_TS_ALL_V1, OSC_TS_INDEX, OSC_TS_ALL_V1}, .init = osc_se_init,
-     .infer = osc_se_infer, .run = osc_se_run, .fuse = osc_fuse_scatter},
+     .infer = osc_se_infer, .run = osc_se_run, .fuse = OSC_FUSE_HOOK(osc_fuse_scatter)},
     {.op = "ScatterElements", .since = 13, .until = 15, .inputs = {3, 3}, .outputs = 1,
      .flags = OSC_KF_INPLACE | OSC_KF_INPLACE_INPUT,
      .types = {OSC_TS_ALL_V13, OSC_TS_INDEX, OSC_TS_ALL_V13}, .init = osc_se_init,
-     .infer = osc_se_infer, .run = osc_se_run, .fuse = osc_fuse_scatter},
+     .infer = osc_se_infer, .run = osc_se_run, .fuse = OSC_FUSE_HOOK(osc_fuse_scatter)},
     {.op = "ScatterElements", .since = 16, .until = 17, .inputs = {3, 3}, .outputs = 1,
      .flags = OSC_KF_INPLACE | OSC_KF_INPLACE_INPUT,
      .types = {OSC_TS_ALL_V13, OSC_TS_INDEX, OSC_TS_ALL_V13}, .init = osc_se_init,
-     .infer = osc_se_infer, .run = osc_se_run, .fuse = osc_fuse_scatter},
+     .infer = osc_se_infer, .run = osc_se_run, .fuse = OSC_FUSE_HOOK(osc_fuse_scatter)},
     {.op = "ScatterElements", .since = 18, .until = OSC_OPSET_NEWEST, .inputs = {3, 3},
      .outputs = 1, .flags = OSC_KF_INPLACE | OSC_KF_INPLACE_INPUT,
      .types = {OSC_TS_ALL_V13, OSC_TS_INDEX, OSC_TS_ALL_V13}, .init = osc_se_init,
-     .infer = osc_se_infer, .run = osc_se_run, .fuse = osc_fuse_scatter},
+     .infer = osc_se_infer, .run = osc_se_run, .fuse = OSC_FUSE_HOOK(osc_fuse_scatter)},
+#endif
+#if OSC_OP_ScatterND
     {.op = "ScatterND", .since = 11, .until = 12, .inputs = {3, 3}, .outputs = 1,
      .flags = OSC_KF_INPLACE | OSC_KF_INPLACE_INPUT,
      .types = {OSC_TS_ALL_V1, OSC_TS(OSC_INT64), OSC_TS_ALL_V1}, .init = osc_snd_init,
-     .infer = osc_snd_infer, .run = osc_snd_run, .fuse = osc_fuse_scatter},
+     .infer = osc_snd_infer, .run = osc_snd_run, .fuse = OSC_FUSE_HOOK(osc_fuse_scatter)},
     {.op = "ScatterND", .since = 13, .until = 15, .inputs = {3, 3}, .outputs = 1,
      .flags = OSC_KF_INPLACE | OSC_KF_INPLACE_INPUT,
      .types = {OSC_TS_ALL_V13, OSC_TS(OSC_INT64), OSC_TS_ALL_V13}, .init = osc_snd_init,
-     .infer = osc_snd_infer, .run = osc_snd_run, .fuse = osc_fuse_scatter},
+     .infer = osc_snd_infer, .run = osc_snd_run, .fuse = OSC_FUSE_HOOK(osc_fuse_scatter)},
     {.op = "ScatterND", .since = 16, .until = 17, .inputs = {3, 3}, .outputs = 1,
      .flags = OSC_KF_INPLACE | OSC_KF_INPLACE_INPUT,
      .types = {OSC_TS_ALL_V13, OSC_TS(OSC_INT64), OSC_TS_ALL_V13}, .init = osc_snd_init,
-     .infer = osc_snd_infer, .run = osc_snd_run, .fuse = osc_fuse_scatter},
+     .infer = osc_snd_infer, .run = osc_snd_run, .fuse = OSC_FUSE_HOOK(osc_fuse_scatter)},
     {.op = "ScatterND", .since = 18, .until = OSC_OPSET_NEWEST, .inputs = {3, 3}, .outputs = 1,
      .flags = OSC_KF_INPLACE | OSC_KF_INPLACE_INPUT,
      .types = {OSC_TS_ALL_V13, OSC_TS(OSC_INT64), OSC_TS_ALL_V13}, .init = osc_snd_init,
-     .infer = osc_snd_infer, .run = osc_snd_run, .fuse = osc_fuse_scatter},
+     .infer = osc_snd_infer, .run = osc_snd_run, .fuse = OSC_FUSE_HOOK(osc_fuse_scatter)},
+#endif
+#if OSC_OP_TensorScatter
     {.op = "TensorScatter", .since = 24, .until = OSC_OPSET_NEWEST, .inputs = {2, 3}, .outputs = 1,
      .flags = OSC_KF_INPLACE | OSC_KF_INPLACE_INPUT,
      .types = {OSC_TS_ALL_V24, OSC_TS_ALL_V24, OSC_TS(OSC_INT64)}, .init = osc_ts_init,
      .infer = osc_ts_infer, .run = osc_ts_run},
+#endif
+#if OSC_OP_GatherElements
     {.op = "GatherElements", .since = 11, .until = 12, .inputs = {2, 2}, .outputs = 1,
      .types = {OSC_TS_ALL_V1, OSC_TS_INDEX}, .init = osc_ge_init, .infer = osc_ge_infer,
-     .run = osc_ge_run, .fuse = osc_fuse_gather_elements},
+     .run = osc_ge_run, .fuse = OSC_FUSE_HOOK(osc_fuse_gather_elements)},
     {.op = "GatherElements", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {2, 2},
      .outputs = 1, .types = {OSC_TS_ALL_V13, OSC_TS_INDEX}, .init = osc_ge_init,
-     .infer = osc_ge_infer, .run = osc_ge_run, .fuse = osc_fuse_gather_elements},
+     .infer = osc_ge_infer, .run = osc_ge_run, .fuse = OSC_FUSE_HOOK(osc_fuse_gather_elements)},
+#endif
+#if OSC_OP_GatherND
     {.op = "GatherND", .since = 11, .until = 11, .inputs = {2, 2}, .outputs = 1,
      .types = {OSC_TS_ALL_V1, OSC_TS(OSC_INT64)}, .init = osc_gnd_init, .infer = osc_gnd_infer,
      .run = osc_gnd_run},
@@ -69,4 +80,5 @@ bool osc_fuse_gather_elements(osc_kctx *k, const osc_fuse_view *v, int32_t node,
     {.op = "GatherND", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1,
      .types = {OSC_TS_ALL_V13, OSC_TS(OSC_INT64)}, .init = osc_gnd_init, .infer = osc_gnd_infer,
      .run = osc_gnd_run},
+#endif
 #endif

@@ -10,6 +10,26 @@
 #include "reduce.h"
 #include "scatter_impl.h"
 
+#ifdef OSC_SIZE_FIRST
+/* A size-first build (CMake OSC_SIZE_FIRST) has no bucketed path: its typed partition and apply
+ * loops are most of this file's code. Large scatters take the direct loops. */
+osc_bk_result osc_se_bucketed(osc_scratch *sc, osc_tpool *tp, const osc_elem_walk *w,
+                              int32_t dtype, int32_t reduction, int32_t index_dtype,
+                              const void *idx, const void *upd, void *out, const void *data,
+                              int64_t count) {
+    (void)sc, (void)tp, (void)w, (void)dtype, (void)reduction, (void)index_dtype, (void)idx;
+    (void)upd, (void)out, (void)data, (void)count;
+    return OSC_BK_SKIPPED;
+}
+osc_bk_result osc_snd_bucketed(osc_scratch *sc, osc_tpool *tp, const osc_nd_block *b,
+                               int32_t dtype, int32_t reduction, void *out, const void *data,
+                               int64_t count) {
+    (void)sc, (void)tp, (void)b, (void)dtype, (void)reduction, (void)out, (void)data;
+    (void)count;
+    return OSC_BK_SKIPPED;
+}
+#else
+
 /* ---- Bucketed scatter ----
  * A random scatter into a tensor far larger than the caches misses on nearly every element,
  * and in copy mode it reads back the lines the copy has just written out. So for large
@@ -366,3 +386,4 @@ osc_bk_result osc_snd_bucketed(osc_scratch *sc, osc_tpool *tp, const osc_nd_bloc
                 .data = data, .count = count, .esize = esize};
     return bk_run(&j, sc, tp, 1);
 }
+#endif /* OSC_SIZE_FIRST */

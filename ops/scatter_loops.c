@@ -156,6 +156,91 @@ static inline int64_t tuple_offset(const int64_t *v, int32_t k, const int64_t *d
 #define GND_AT(o, f, SZ) memcpy(d + (f) * SZ, u + (o) * SZ, (size_t)slice * SZ)
 #define GND_PF(o, SZ) PF_SLICE(PREFETCH_R, u + (o) * SZ, (size_t)slice * SZ)
 
+/* ---- Size-first builds (CMake OSC_SIZE_FIRST) ----
+ * One loop per kind of work instead of one per dtype x reduction x index type: the element
+ * update is a call through a pointer (applyb_<dtype>_<reduction>, over bytes, still expanded
+ * from the OSC_COMBINE_* rules) and a move is a memcpy of a run-time size. The getters below
+ * keep their tables; each typed name becomes a wrapper of a few bytes around a generic loop.
+ * Slower per element (a call each), far smaller (docs/embedding.md, "Minimal builds"). */
+#ifdef OSC_SIZE_FIRST
+typedef bool (*apply_bytes)(void *p, const void *b, osc_strcat *sp);
+#undef APPLY_FN
+#define APPLY_FN(E, T, CLS, RED)                                                           \
+    static bool applyb_##E##_##RED(void *p, const void *b, osc_strcat *sp) {               \
+        T v;                                                                               \
+        memcpy(&v, b, sizeof v);                                                           \
+        (void)sp;                                                                          \
+        return APPLY_##CLS(RED, T, (T *)p, v, sp);                                         \
+    }
+#define GEN_RED_AT(o, f, SZ) \
+    if (!fn(d + (o) * (SZ), u + (f) * (SZ), sp)) return (f)
+#define GEN_PF(o, SZ) PREFETCH_W(d + (o) * (SZ))
+#define GEN_SND_AT(o, f, SZ)                                                               \
+    for (int64_t e_ = 0; e_ < slice; e_++)                                                 \
+        if (!fn(d + ((o) + e_) * (SZ), u + ((f) + e_) * (SZ), sp)) return t
+#define GEN_ELEM_FNS(IT)                                                                   \
+    __attribute__((noinline)) static int64_t se_gen_##IT(const osc_elem_block *b,          \
+                                                         apply_bytes fn, size_t sz) {      \
+        char *d = b->dst;                                                                  \
+        const char *u = b->src;                                                            \
+        osc_strcat *sp = b->strings;                                                       \
+        ELEM_LOOP(IT, 0, GEN_RED_AT, GEN_PF, sz)                                           \
+    }                                                                                      \
+    __attribute__((noinline)) static int64_t se_move_##IT(const osc_elem_block *b,         \
+                                                          size_t sz, bool gather) {        \
+        char *d = b->dst;                                                                  \
+        const char *u = b->src;                                                            \
+        if (gather) {                                                                      \
+            ELEM_LOOP(IT, 0, GE_AT, GE_PF, sz)                                             \
+        }                                                                                  \
+        ELEM_LOOP(IT, 0, SE_NONE_AT, SE_NONE_PF, sz)                                       \
+    }
+GEN_ELEM_FNS(int32_t)
+GEN_ELEM_FNS(int64_t)
+__attribute__((noinline)) static int64_t snd_gen(const osc_nd_block *b, apply_bytes fn,
+                                                 size_t sz) {
+    char *d = b->dst;
+    const char *u = b->src;
+    osc_strcat *sp = b->strings;
+    TUPLE_LOOP(GEN_SND_AT, SND_NONE_PF, sz)
+}
+__attribute__((noinline)) static int64_t snd_move(const osc_nd_block *b, size_t sz,
+                                                  bool gather) {
+    char *d = b->dst;
+    const char *u = b->src;
+    if (gather) {
+        TUPLE_LOOP(GND_AT, GND_PF, sz)
+    }
+    TUPLE_LOOP(SND_NONE_AT, SND_NONE_PF, sz)
+}
+#undef SE_RED_FN
+#define SE_RED_FN(E, T, RED, IT)                                                           \
+    static int64_t se_##E##_##RED##_##IT(const osc_elem_block *b) {                        \
+        return se_gen_##IT(b, applyb_##E##_##RED, sizeof(T));                              \
+    }
+#undef SE_NONE_FN
+#define SE_NONE_FN(SZ, IT, LAST)                                                           \
+    static int64_t se_none##SZ##_##IT##_##LAST(const osc_elem_block *b) {                 \
+        return se_move_##IT(b, SZ, false);                                                 \
+    }
+#undef GE_FN
+#define GE_FN(SZ, IT, LAST)                                                                \
+    static int64_t ge##SZ##_##IT##_##LAST(const osc_elem_block *b) {                      \
+        return se_move_##IT(b, SZ, true);                                                  \
+    }
+#undef SND_RED_FN
+#define SND_RED_FN(E, T, RED)                                                              \
+    static int64_t snd_##E##_##RED(const osc_nd_block *b) {                                \
+        return snd_gen(b, applyb_##E##_##RED, sizeof(T));                                  \
+    }
+#undef SND_NONE_FN
+#define SND_NONE_FN(SZ) \
+    static int64_t snd_none##SZ(const osc_nd_block *b) { return snd_move(b, SZ, false); }
+#undef GND_FN
+#define GND_FN(SZ) \
+    static int64_t gnd##SZ(const osc_nd_block *b) { return snd_move(b, SZ, true); }
+#endif
+
 /* ---- Expansion ---- */
 
 #define SIZE_FNS(SZ)                                                                       \

@@ -33,13 +33,23 @@ endif()
 
 find_program(OSC_SH sh REQUIRED)
 set(_cli "${CMAKE_CURRENT_SOURCE_DIR}/cli")
+# The CLI as the node-test scripts run it: through the emulator in a cross build (qemu-user,
+# CMAKE_CROSSCOMPILING_EMULATOR), which ctest prepends only to commands that are targets.
+set(_osc_cli_run $<TARGET_FILE:onnx-scatter>)
+if(CMAKE_CROSSCOMPILING_EMULATOR)
+  list(JOIN CMAKE_CROSSCOMPILING_EMULATOR " " _emu)
+  set(_osc_cli_run "${CMAKE_CURRENT_BINARY_DIR}/onnx-scatter-emu.sh")
+  file(GENERATE OUTPUT "${_osc_cli_run}"
+    CONTENT "#!/bin/sh\nexec ${_emu} \"$<TARGET_FILE:onnx-scatter>\" \"$@\"\n"
+    FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+endif()
 # The scatter and gather families: every one must load and pass (a SKIP fails the entry).
 set(_families "test_scatter*" "test_tensorscatter*" "test_gather_elements*" "test_gathernd*")
 
 # osc_nodetests(name dir timeout args...): one ctest entry running nodetests.sh; a missing
 # folder makes the script exit 77, which ctest reports as skipped.
 function(osc_nodetests name dir timeout)
-  add_test(NAME ${name} COMMAND ${OSC_SH} "${_cli}/nodetests.sh" $<TARGET_FILE:onnx-scatter> "${dir}" ${ARGN})
+  add_test(NAME ${name} COMMAND ${OSC_SH} "${_cli}/nodetests.sh" "${_osc_cli_run}" "${dir}" ${ARGN})
   set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${timeout})
 endfunction()
 

@@ -164,7 +164,9 @@ static int parse_header(hdr *h) {
 
 typedef struct elem_type {
     int32_t dtype;
-    int swap;      /* bytes are big-endian: reverse each scalar (each half of a complex) */
+    int big;       /* the file's scalars are big-endian ('>', or '=' on a big-endian machine) */
+    int swap;      /* the file's order is not the machine's: reverse each scalar (each half of a
+                    * complex) */
     char strkind;  /* 'U' (UTF-32 code units), 'S' (bytes) or 0 */
     size_t itemsize;
 } elem_type;
@@ -216,8 +218,8 @@ static int parse_descr(const char *descr, elem_type *et, char *msg, size_t msg_s
         snprintf(msg, msg_size, "descr '%s' %s", descr, why);
         return 1;
     }
-    int big = order == '>' || (order != '<' && host_is_big_endian());
-    et->swap = big && et->itemsize > 1 && et->strkind != 'S';
+    et->big = order == '>' || (order != '<' && host_is_big_endian());
+    et->swap = et->big != host_is_big_endian() && et->itemsize > 1 && et->strkind == 0;
     return 0;
 }
 
@@ -297,10 +299,10 @@ static size_t string_item(const elem_type *et, const unsigned char *src, unsigne
         return len;
     }
     size_t units = et->itemsize / 4;
-    while (units && load_u32(src + 4 * (units - 1), et->swap) == 0) units--;
+    while (units && load_u32(src + 4 * (units - 1), et->big) == 0) units--;
     for (size_t k = 0; k < units; k++) {
         unsigned char tmp[4];
-        size_t w = utf8_put(load_u32(src + 4 * k, et->swap), tmp);
+        size_t w = utf8_put(load_u32(src + 4 * k, et->big), tmp);
         if (!w) return (size_t)-1;
         if (out) memcpy(out + n, tmp, w);
         n += w;
@@ -408,14 +410,16 @@ int cli_npy_decode_max(const void *buf, size_t len, uint64_t max_bytes, osc_tens
                  (unsigned long long)max_bytes);
         return 1;
     }
-    if (et.itemsize && (uint64_t)count > SIZE_MAX / et.itemsize) {
+    if (et.itemsize && (uint64_t)count > UINT64_MAX / et.itemsize) {
         snprintf(msg, msg_size, ".npy shape %s of '%s' needs more than 2^64 bytes", s, h.descr);
         return 1;
     }
-    if ((size_t)count * et.itemsize != data_len) {
-        snprintf(msg, msg_size, ".npy data is %zu bytes but shape %s of '%s' needs %zu%s", data_len,
-                 s, h.descr, (size_t)count * et.itemsize,
-                 data_len < (size_t)count * et.itemsize ? " (the file is truncated)" : "");
+    /* in 64 bits: the same message where size_t has 32 (the data in memory fits size_t) */
+    const uint64_t want = (uint64_t)count * et.itemsize;
+    if (want != data_len) {
+        snprintf(msg, msg_size, ".npy data is %zu bytes but shape %s of '%s' needs %llu%s", data_len,
+                 s, h.descr, (unsigned long long)want,
+                 data_len < want ? " (the file is truncated)" : "");
         return 1;
     }
     const unsigned char *data = b + pre + hlen;
@@ -542,7 +546,14 @@ int cli_npy_encode(const osc_tensor *t, void **buf, size_t *len, char *msg, size
     p[pre + hlen + pad - 1] = '\n';
     unsigned char *data = p + pre + hlen + pad;
     if (t->dtype != OSC_STRING) {
-        if (data_len) memcpy(data, t->data, data_len);
+        /* the '<' (or '|') descr written above: little-endian scalars on any machine */
+        int cplx = t->dtype == OSC_COMPLEX64 || t->dtype == OSC_COMPLEX128;
+        if (!host_is_big_endian() || itemsize == 1) {
+            if (data_len) memcpy(data, t->data, data_len);
+        } else {
+            for (size_t at = 0; at < data_len; at += itemsize)
+                copy_swapped(data + at, (const unsigned char *)t->data + at, itemsize, 1, cplx);
+        }
     } else {
         const osc_string *s = t->data;
         for (int64_t i = 0; i < count; i++) {

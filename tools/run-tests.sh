@@ -3,13 +3,16 @@
 # long it takes): install (the shipped targets installed, examples/embed built against them),
 # leak (valgrind), python (the package's pytest suite), sanitize (the whole ctest suite under
 # ASan+UBSan), tsan (the concurrency tests under ThreadSanitizer), fuzz (the four harnesses,
-# OSC_FUZZ_SECONDS each, default 60), coverage (the whole suite at -O0, thresholds enforced);
-# `all` runs those; `plain` (the whole suite, plain build) runs only when asked for.
-# Usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|python|all]   (default: all)
+# OSC_FUZZ_SECONDS each, default 60), coverage (the whole suite at -O0, thresholds enforced),
+# cross (armhf and s390x builds under qemu-user); `all` runs those; `plain` (the whole suite,
+# plain build) runs only when asked for.
+# Usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|python|cross|all]   (default: all)
+#        tools/run-tests.sh cross [armhf] [aarch64] [s390x]   (all three when none is named)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-all}"
 case "$mode" in
+  cross) tools/setup-deps.sh test ;; # and the cross packages of each target, in cross()
   plain | sanitize | install | tsan) tools/setup-deps.sh test ;;
   fuzz | leak | coverage | python) tools/setup-deps.sh "$mode" ;;
   *) tools/setup-deps.sh all ;;
@@ -106,13 +109,40 @@ python_tests() {
   rm -rf "$tmp"
   return "$rc"
 }
+# Cross builds run under emulation (docs/embedding.md, "Minimal builds"): for each target the
+# Debian cross compiler, qemu-user and the multiarch protobuf-c and cmocka (installed here when
+# missing), a build with cmake/toolchain-TARGET.cmake of what ctest label `cross` runs (target
+# osc-cross-tests: the library, the CLI, the unit tests that exercise sizes and byte order), then
+# those tests under qemu. armhf (a 32-bit size_t) is built as the minimal runtime an embedded
+# target takes (-Os, the scatter family only, size first); aarch64 and s390x (big-endian) with
+# every op (Release).
+cross() {
+  local targets=("$@") t rc=0 t0 cfg
+  [ ${#targets[@]} -gt 0 ] || targets=(armhf aarch64 s390x)
+  for t in "${targets[@]}"; do
+    case "$t" in armhf | aarch64 | s390x) ;; *) echo "cross: unknown target '$t' (armhf, aarch64, s390x)" >&2; return 2 ;; esac
+  done
+  for t in "${targets[@]}"; do
+    t0=$SECONDS
+    echo "-- cross $t"
+    cfg=(-DCMAKE_BUILD_TYPE=Release)
+    [ "$t" != armhf ] || cfg=(-DCMAKE_BUILD_TYPE=MinSizeRel -DOSC_OPS=scatter -DOSC_SIZE_FIRST=ON)
+    tools/setup-deps.sh "cross-$t" &&
+      configure "build-cross-$t" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchain-$t.cmake" "${cfg[@]}" \
+        -DOSC_BUILD_BENCH=OFF -DOSC_PYTHON=OFF -DOSC_INSTALL=OFF &&
+      cmake --build "build-cross-$t" -j"$jobs" --target osc-cross-tests >/dev/null &&
+      (cd "build-cross-$t" && ctest --output-on-failure -j"$jobs" -L cross) || rc=1
+    echo "-- cross $t: $((SECONDS - t0)) s"
+  done
+  return "$rc"
+}
 # `all` runs every stage even when one fails, says how long each took, then names the failed
 # ones. It leaves out `plain`: the whole ctest suite runs twice anyway, under ASan+UBSan at the
 # plain build's -O2 (`sanitize`) and at -O0 (`coverage`), and a third run would cost CI time
 # without exercising code the other two do not. `install` and `leak` build just what they use.
 all() {
   local failed=() st t0 t1
-  for st in install leak python sanitize tsan fuzz coverage; do
+  for st in install leak python sanitize tsan fuzz coverage cross; do
     echo "== $st"
     t0=$SECONDS
     "stage_$st" || failed+=("$st")
@@ -130,6 +160,7 @@ stage_fuzz() { fuzz; }
 stage_leak() { leak; }
 stage_coverage() { coverage; }
 stage_python() { python_tests; }
+stage_cross() { cross armhf s390x; } # CI: a 32-bit and a big-endian target
 case "$mode" in
   plain) run build-test ;;
   sanitize) run build-asan -DOSC_SANITIZE=ON ;;
@@ -139,6 +170,7 @@ case "$mode" in
   leak) leak ;;
   coverage) coverage ;;
   python) python_tests ;;
+  cross) shift; cross "$@" ;;
   all) all ;;
-  *) echo "usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|python|all]" >&2; exit 2 ;;
+  *) echo "usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|python|cross [TARGET...]|all]" >&2; exit 2 ;;
 esac

@@ -13,9 +13,13 @@
 #               python3, python3-numpy, python3-onnx (the backend and its node tests) and
 #               python3-pytest
 #   all         every one of them
+#   cross-armhf, cross-aarch64, cross-s390x
+#               a cross build run under emulation (tools/run-tests.sh cross): the target's
+#               dpkg architecture added, Debian's cross gcc, qemu-user, and the target's
+#               protobuf-c and cmocka (multiarch packages); not part of `all`
 set -euo pipefail
 base=(build-essential cmake pkg-config libprotobuf-c-dev protobuf-c-compiler libonnx-dev)
-pkgs=()
+pkgs=() foreign=()
 [ $# -gt 0 ] || set -- quickstart
 for step in "$@"; do
   case "$step" in
@@ -25,9 +29,18 @@ for step in "$@"; do
     leak) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata valgrind) ;;
     coverage) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata gcovr) ;;
     python) pkgs+=("${base[@]}" python3 python3-numpy python3-onnx python3-pytest) ;;
+    cross-armhf | cross-aarch64 | cross-s390x)
+      arch=${step#cross-} triple=""
+      case "$arch" in
+        armhf) triple=arm-linux-gnueabihf ;;
+        aarch64) arch=arm64 triple=aarch64-linux-gnu ;;
+        s390x) triple=s390x-linux-gnu ;;
+      esac
+      foreign+=("$arch")
+      pkgs+=("${base[@]}" "gcc-$triple" qemu-user "libprotobuf-c-dev:$arch" "libcmocka-dev:$arch") ;;
     all) pkgs+=("${base[@]}" python3-numpy libcmocka-dev libonnx-testdata clang valgrind gcovr
                 python3 python3-onnx python3-pytest) ;;
-    *) echo "usage: tools/setup-deps.sh [quickstart|test|fuzz|leak|coverage|python|all]..." >&2; exit 2 ;;
+    *) echo "usage: tools/setup-deps.sh [quickstart|test|fuzz|leak|coverage|python|all|cross-armhf|cross-aarch64|cross-s390x]..." >&2; exit 2 ;;
   esac
 done
 missing=()
@@ -38,5 +51,9 @@ done
 echo "installing: ${missing[*]}"
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
-$sudo apt-get update -qq
+for a in "${foreign[@]}"; do # multiarch: the target's packages next to the host's
+  dpkg --print-foreign-architectures | grep -qx "$a" || $sudo dpkg --add-architecture "$a"
+done
+# one index that fails to download (a mirror mid-sync) need not stop the install
+$sudo apt-get update -qq || echo "setup-deps: apt-get update reported errors; installing anyway" >&2
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null

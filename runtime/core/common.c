@@ -115,6 +115,8 @@ uint64_t osc_default_max_bytes(void) {
     struct rlimit rl;
     if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
         mem = min_known(mem, (uint64_t)rl.rlim_cur);
+    /* a 32-bit process addresses at most SIZE_MAX bytes, whatever the machine has */
+    mem = min_known(mem, (uint64_t)SIZE_MAX);
     return mem / 2;
 }
 

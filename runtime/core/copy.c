@@ -52,7 +52,11 @@ void osc_copy_stream(void *dst, const void *src, size_t n, bool avx2) {
 }
 
 void osc_copy_big(void *dst, const void *src, size_t n) {
+#ifdef OSC_SIZE_FIRST /* no CPU detection (libgcc's, 4 KB of code): SSE2 stores only */
+    osc_copy_stream(dst, src, n, false);
+#else
     osc_copy_stream(dst, src, n, n >= OSC_STREAM_MIN_BYTES && __builtin_cpu_supports("avx2"));
+#endif
 }
 #else
 void osc_copy_stream(void *dst, const void *src, size_t n, bool avx2) {

@@ -40,7 +40,7 @@ const osc_dtype_info *osc_dtype_get(int32_t dtype) {
     return &k_dtypes[dtype];
 }
 
-bool osc_dtype_bytes(int32_t dtype, int64_t count, size_t *out) {
+bool osc_dtype_bytes64(int32_t dtype, int64_t count, uint64_t *out) {
     unsigned bits = osc_dtype_get(dtype)->bits;
     int64_t total;
     if (bits == 0 || count < 0) return false;
@@ -50,9 +50,34 @@ bool osc_dtype_bytes(int32_t dtype, int64_t count, size_t *out) {
         if (__builtin_mul_overflow(count, (int64_t)bits, &total)) return false;
         total = total / 8 + (total % 8 != 0);
     }
-    if ((uint64_t)total > SIZE_MAX) return false;
+    *out = (uint64_t)total;
+    return true;
+}
+
+bool osc_dtype_bytes(int32_t dtype, int64_t count, size_t *out) {
+    uint64_t total;
+    if (!osc_dtype_bytes64(dtype, count, &total) || total > SIZE_MAX) return false;
     *out = (size_t)total;
     return true;
+}
+
+size_t osc_dtype_scalar_bytes(int32_t dtype) {
+    const osc_dtype_info *d = osc_dtype_get(dtype);
+    if (d->bits == 0 || dtype == OSC_STRING) return 0;
+    if (d->bits <= 8) return 1;
+    return dtype == OSC_COMPLEX64 || dtype == OSC_COMPLEX128 ? d->bits / 16u : d->bits / 8u;
+}
+
+void osc_swap_elems(int32_t dtype, void *data, size_t nbytes) {
+    const size_t w = osc_dtype_scalar_bytes(dtype);
+    unsigned char *p = data;
+    if (w < 2) return;
+    for (size_t o = 0; o + w <= nbytes; o += w)
+        for (size_t i = 0, j = w - 1; i < j; i++, j--) {
+            unsigned char t = p[o + i];
+            p[o + i] = p[o + j];
+            p[o + j] = t;
+        }
 }
 
 static uint32_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }

@@ -79,8 +79,36 @@ typedef struct osc_dtype_info {
 /* Info for a dtype number; a zeroed entry (bits == 0) for unknown numbers. */
 const osc_dtype_info *osc_dtype_get(int32_t dtype);
 static inline bool osc_dtype_valid(int32_t dtype) { return osc_dtype_get(dtype)->bits != 0; }
-/* Bytes of `count` elements, rounded up for packed types; false on overflow or bad dtype. */
+/* Bytes of `count` elements, rounded up for packed types; false on overflow or bad dtype.
+ * osc_dtype_bytes also fails when the bytes do not fit size_t (a 32-bit machine); the 64-bit
+ * form tells the two apart, so that callers can report that case as a limit. */
 bool osc_dtype_bytes(int32_t dtype, int64_t count, size_t *out);
+bool osc_dtype_bytes64(int32_t dtype, int64_t count, uint64_t *out);
+
+/* Byte order. ONNX stores raw_data and external data little-endian (onnx.proto), numpy's '<'
+ * descr too; tensors in memory are in the machine's order. OSC_BIG_ENDIAN is 1 on a big-endian
+ * machine (s390x), 0 elsewhere. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define OSC_BIG_ENDIAN 1
+#else
+#define OSC_BIG_ENDIAN 0
+#endif
+/* Bytes of the scalars byte order applies to in a dtype's element: the element size, half of
+ * it for complex (re, im), 1 for bool, float8 kinds and the packed 4-bit and 2-bit types (their
+ * nibbles sit in bytes the same way on every machine), 0 for strings and unknown dtypes. */
+size_t osc_dtype_scalar_bytes(int32_t dtype);
+/* Reverses the bytes of every scalar in the nbytes bytes of dtype elements at data, on any
+ * machine (the conversion between the two byte orders). */
+void osc_swap_elems(int32_t dtype, void *data, size_t nbytes);
+/* Little-endian bytes (raw_data, external data) to the machine's order in place, and back: a
+ * no-op on a little-endian machine, osc_swap_elems on a big-endian one. */
+static inline void osc_le_swap(int32_t dtype, void *data, size_t nbytes) {
+#if OSC_BIG_ENDIAN
+    osc_swap_elems(dtype, data, nbytes);
+#else
+    (void)dtype, (void)data, (void)nbytes;
+#endif
+}
 
 /* Exact conversions; float -> half rounds to nearest even (NaN stays NaN, overflow -> Inf). */
 float osc_f16_to_f32(uint16_t h);

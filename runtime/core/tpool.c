@@ -3,8 +3,27 @@
 
 #include "copy.h"
 
-#include <pthread.h>
 #include <string.h>
+
+/* Built without threads (CMake OSC_THREADS=OFF): no pool can be had, so every job runs on the
+ * calling thread, as when pthread_create fails, with the same results. */
+#ifdef OSC_NO_THREADS
+osc_tpool *osc_tpool_new(osc_allocator *a, int32_t n) {
+    (void)a;
+    (void)n;
+    return NULL;
+}
+void osc_tpool_free(osc_tpool *p) { (void)p; }
+int32_t osc_tpool_size(const osc_tpool *p) {
+    (void)p;
+    return 1;
+}
+void osc_tpool_run(osc_tpool *p, osc_task_fn fn, void *ctx) {
+    (void)p;
+    fn(ctx, 0, 1);
+}
+#else
+#include <pthread.h>
 
 struct osc_tpool {
     osc_allocator *alloc;
@@ -115,6 +134,7 @@ void osc_tpool_run(osc_tpool *p, osc_task_fn fn, void *ctx) {
     while (p->pending > 0) pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
 }
+#endif /* OSC_NO_THREADS */
 
 typedef struct copy_job {
     char *dst;

@@ -20,9 +20,16 @@ osc_status osc_check_input(osc_session *s, int32_t v, const osc_tensor *t) {
                         "(opts.max_rank)", val->name, (int)t->rank, (int)s->m->lim.max_rank);
     int64_t count = osc_tensor_count(t);
     size_t need;
-    if (count < 0 || !osc_dtype_bytes(t->dtype, count, &need))
+    uint64_t need64;
+    if (count < 0 || !osc_dtype_bytes64(t->dtype, count, &need64))
         return osc_fail(&s->err, OSC_ERR_ARG, "input '%s': dims %s are negative or overflow",
                         val->name, osc_dims_str(t->dims, t->rank, got, sizeof got));
+    if (need64 > SIZE_MAX) /* a 32-bit machine */
+        return osc_fail(&s->err, OSC_ERR_LIMIT, "input '%s': %s %s takes %llu bytes; this "
+                        "machine addresses at most %zu (size_t)", val->name,
+                        osc_dtype_get(t->dtype)->name, osc_dims_str(t->dims, t->rank, got,
+                        sizeof got), (unsigned long long)need64, (size_t)SIZE_MAX);
+    need = (size_t)need64;
     if (t->nbytes != need || (need && !t->data))
         return osc_fail(&s->err, OSC_ERR_ARG, "input '%s': nbytes is %zu but %s %s needs %zu%s",
                         val->name, t->nbytes, osc_dtype_get(t->dtype)->name,

@@ -55,6 +55,11 @@ static osc_status check_versions(osc_model *m, osc_err *err) {
 static void version_gap(const char *domain, const char *op, int64_t opset, char *buf, size_t n) {
     int64_t lo = INT64_MAX, hi = 0;
     buf[0] = 0;
+    const char *ops = osc_kernel_omitted(domain, op);
+    if (ops) {
+        snprintf(buf, n, ": the op is not compiled into this build (built with OSC_OPS=%s)", ops);
+        return;
+    }
     for (size_t i = 0; osc_kernel_at(i); i++) {
         const osc_kernel *r = osc_kernel_at(i);
         if (strcmp(r->op, op) || strcmp(r->domain ? r->domain : "", domain)) continue;
@@ -105,7 +110,7 @@ static osc_status resolve(osc_model *m, osc_err *err) {
     }
     if (first < 0) return OSC_OK;
     const osc_node *n = &g->nodes[first];
-    char why[128];
+    char why[256];
     version_gap(n->domain, n->op_type, n->opset, why, sizeof why);
     return osc_fail(err, OSC_ERR_UNSUPPORTED,
                     "unsupported op %s-%lld (node %s, domain '%s', opset %lld)%s; %d of %d node(s) "

@@ -134,7 +134,10 @@ static osc_status place_stage(osc_session *s, int32_t k, int32_t from, int32_t s
                         (unsigned long long)m->opts.max_arena_bytes);
     if (!same) {
         if (size > st->cap) {
-            void *arena = size <= SIZE_MAX ? osc_malloc_large(&s->alloc, (size_t)size) : NULL;
+            if (size > SIZE_MAX) /* a 32-bit machine: never wrapped */
+                return osc_fail(&s->err, OSC_ERR_LIMIT, "a stage arena of %llu bytes is too "
+                                "large to address", (unsigned long long)size);
+            void *arena = osc_malloc_large(&s->alloc, (size_t)size);
             if (!arena)
                 return osc_fail(&s->err, OSC_ERR_NOMEM, "cannot allocate a stage arena of %llu "
                                 "bytes", (unsigned long long)size);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "runtime/core/dtype.h"
 
 /* A .npy file assembled by hand: magic, version, header length, dict, blanks, '\n', data. */
 typedef struct file {
@@ -36,6 +37,12 @@ static void header(file *f, int major, const char *dict, size_t total) {
     put(f, dict, strlen(dict));
     while (f->n < total - 1) f->b[f->n++] = ' ';
     f->b[f->n++] = '\n';
+}
+
+/* n bytes of dtype elements in the machine's order, appended little-endian (as '<' says). */
+static void put_le(file *f, int32_t dtype, const void *p, size_t n) {
+    put(f, p, n);
+    osc_le_swap(dtype, f->b + f->n - n, n);
 }
 
 static char g_msg[512];
@@ -76,7 +83,7 @@ static void test_every_dtype_round_trip(void **state) {
         snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (2, 3), }",
                  cases[c].descr);
         header(&want, 1, dict, 128);
-        put(&want, data, t.nbytes);
+        put_le(&want, cases[c].dtype, data, t.nbytes);
         void *buf;
         size_t len;
         assert_int_equal(cli_npy_encode(&t, &buf, &len, g_msg, sizeof g_msg), 0);
@@ -100,13 +107,13 @@ static void test_scalar_and_vector_headers(void **state) {
     osc_tensor s = {.dtype = OSC_INT64, .rank = 0, .data = (void *)v, .nbytes = 8};
     assert_int_equal(cli_npy_encode(&s, &buf, &len, g_msg, sizeof g_msg), 0);
     header(&want, 1, "{'descr': '<i8', 'fortran_order': False, 'shape': (), }", 128);
-    put(&want, v, 8);
+    put_le(&want, OSC_INT64, v, 8);
     expect_bytes(buf, len, want.b, want.n); /* no growth blanks without a dim 0 */
     free(buf);
     osc_tensor t = {.dtype = OSC_INT64, .rank = 1, .dims = {3}, .data = (void *)v, .nbytes = 24};
     assert_int_equal(cli_npy_encode(&t, &buf, &len, g_msg, sizeof g_msg), 0);
     header(&want, 1, "{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }", 128);
-    put(&want, v, 24);
+    put_le(&want, OSC_INT64, v, 24);
     expect_bytes(buf, len, want.b, want.n);
     /* the growth blanks are really there: 21 - 1 of them right after the dict */
     assert_memory_equal((char *)buf + 10 + 57, "                    \n", 20);
@@ -120,7 +127,7 @@ static void test_scalar_and_vector_headers(void **state) {
     assert_int_equal(cli_npy_encode(&r14, &buf, &len, g_msg, sizeof g_msg), 0);
     header(&want, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, "
                      "1, 1, 100), }", 192);
-    put(&want, hundred, sizeof hundred);
+    put_le(&want, OSC_FLOAT, hundred, sizeof hundred);
     expect_bytes(buf, len, want.b, want.n);
     free(buf);
     /* an empty (0, 5) tensor has a header and no data */
@@ -157,13 +164,67 @@ static void test_big_endian(void **state) {
     free(t.data);
 }
 
+/* The same values from either byte order, written out byte by byte: '<' and '>' read alike on
+ * every machine, and '=' (or no order) is the machine's own. */
+static void test_either_byte_order(void **state) {
+    (void)state;
+    static const struct { const char *le, *be, *lb, *bb; size_t n; int count; } cases[] = {
+        {"<i4", ">i4", "\x02\x01\x00\x00\xfe\xff\xff\xff", "\x00\x00\x01\x02\xff\xff\xff\xfe", 8, 2},
+        {"<u2", ">u2", "\x02\x01\xff\x00", "\x01\x02\x00\xff", 4, 2},
+        {"<f8", ">f8", "\x00\x00\x00\x00\x00\x00\x04\xc0", "\xc0\x04\x00\x00\x00\x00\x00\x00", 8, 1},
+        {"<c8", ">c8", "\x00\x00\x80\x3f\x00\x00\x00\xc0", "\x3f\x80\x00\x00\xc0\x00\x00\x00", 8, 1},
+        {"<f2", ">f2", "\x00\x3c\x00\xc0", "\x3c\x00\xc0\x00", 4, 2},
+        {"<U2", ">U2", "a\0\0\0\xe9\0\0\0", "\0\0\0a\0\0\0\xe9", 8, 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        file f;
+        char dict[128];
+        snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }",
+                 cases[c].le, cases[c].count);
+        header(&f, 1, dict, 128);
+        put(&f, cases[c].lb, cases[c].n);
+        osc_tensor a = decode_ok(&f);
+        snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }",
+                 cases[c].be, cases[c].count);
+        header(&f, 1, dict, 128);
+        put(&f, cases[c].bb, cases[c].n);
+        osc_tensor b = decode_ok(&f);
+        assert_int_equal(a.dtype, b.dtype);
+        if (a.dtype == OSC_STRING) {
+            const osc_string *x = a.data, *y = b.data;
+            assert_int_equal(x->len, 3); /* "a" and U+00E9 in UTF-8 */
+            assert_memory_equal(x->ptr, "a\xc3\xa9", 3);
+            assert_int_equal(y->len, 3);
+            assert_memory_equal(y->ptr, "a\xc3\xa9", 3);
+        } else {
+            expect_bytes(a.data, a.nbytes, b.data, b.nbytes);
+        }
+        free(a.data);
+        free(b.data);
+    }
+    /* the values themselves, in the machine's order */
+    file f;
+    header(&f, 1, "{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }", 128);
+    put(&f, "\x02\x01\x00\x00\xfe\xff\xff\xff", 8);
+    osc_tensor t = decode_ok(&f);
+    assert_int_equal(((int32_t *)t.data)[0], 0x102);
+    assert_int_equal(((int32_t *)t.data)[1], -2);
+    free(t.data);
+    const double d = -2.5;
+    header(&f, 1, "{'descr': '=f8', 'fortran_order': False, 'shape': (1,), }", 128);
+    put(&f, &d, 8);
+    t = decode_ok(&f);
+    assert_true(((double *)t.data)[0] == -2.5);
+    free(t.data);
+}
+
 static void test_fortran_order(void **state) {
     (void)state;
     file f;
     /* a = [[1, 2, 3], [4, 5, 6]] in Fortran order is stored column by column */
     const int16_t cols[] = {1, 4, 2, 5, 3, 6}, rows[] = {1, 2, 3, 4, 5, 6};
     header(&f, 1, "{'descr': '<i2', 'fortran_order': True, 'shape': (2, 3), }", 128);
-    put(&f, cols, sizeof cols);
+    put_le(&f, OSC_INT16, cols, sizeof cols);
     osc_tensor t = decode_ok(&f);
     expect_bytes(t.data, t.nbytes, rows, sizeof rows);
     free(t.data);
@@ -173,7 +234,7 @@ static void test_fortran_order(void **state) {
         for (int j = 0; j < 2; j++)
             for (int k = 0; k < 2; k++) fv[i + 2 * j + 4 * k] = cv[4 * i + 2 * j + k] = 100 * i + 10 * j + k;
     header(&f, 1, "{'descr': '<i4', 'fortran_order': True, 'shape': (2, 2, 2), }", 128);
-    put(&f, fv, sizeof fv);
+    put_le(&f, OSC_INT32, fv, sizeof fv);
     t = decode_ok(&f);
     expect_bytes(t.data, t.nbytes, cv, sizeof cv);
     free(t.data);
@@ -185,14 +246,14 @@ static void test_versions_2_and_3(void **state) {
     const float v[] = {1.5f, -2};
     for (int major = 2; major <= 3; major++) {
         header(&f, major, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 128);
-        put(&f, v, sizeof v);
+        put_le(&f, OSC_FLOAT, v, sizeof v);
         osc_tensor t = decode_ok(&f);
         expect_bytes(t.data, t.nbytes, v, sizeof v);
         free(t.data);
     }
     /* keys in another order, double quotes, no trailing comma, a Python 2 long: all numpy-valid */
     header(&f, 1, "{\"shape\": (2L,), \"fortran_order\": False, \"descr\": \"<f4\"}", 128);
-    put(&f, v, sizeof v);
+    put_le(&f, OSC_FLOAT, v, sizeof v);
     osc_tensor t = decode_ok(&f);
     assert_true(t.rank == 1 && t.dims[0] == 2);
     free(t.data);
@@ -318,10 +379,14 @@ static void test_malformed(void **state) {
     assert_null(t.data);
     header(&e, 1, "{'descr': '|S1', 'fortran_order': False, 'shape': (3000,), }", 128);
     memset(e.b + e.n, 'a', 3000);
-    e.n += 3000; /* 3000 bytes of data, but 17 bytes an element once decoded */
-    assert_int_equal(cli_npy_decode_max(e.b, e.n, 40000, &t, g_msg, sizeof g_msg), 1);
-    if (!strstr(g_msg, "makes a tensor of 51000 bytes, over the byte limit of 40000 bytes"))
-        fail_msg("message: %s", g_msg);
+    e.n += 3000; /* 3000 bytes of data, but an osc_string and a byte an element once decoded
+                  * (17 bytes on a 64-bit machine, 9 on a 32-bit one) */
+    const size_t decoded = 3000 * (sizeof(osc_string) + 1), cap = 3000 * sizeof(osc_string);
+    char want[128];
+    snprintf(want, sizeof want, "makes a tensor of %zu bytes, over the byte limit of %zu bytes",
+             decoded, cap);
+    assert_int_equal(cli_npy_decode_max(e.b, e.n, cap, &t, g_msg, sizeof g_msg), 1);
+    if (!strstr(g_msg, want)) fail_msg("message: %s", g_msg);
     assert_int_equal(cli_npy_decode("PK\x03\x04 zip", 8, &t, g_msg, sizeof g_msg), 1);
     assert_non_null(strstr(g_msg, "not a .npy file"));
     assert_int_equal(cli_npy_decode("\x93NUMPY\x01", 7, &t, g_msg, sizeof g_msg), 1);
@@ -341,6 +406,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_dtype_round_trip), cmocka_unit_test(test_scalar_and_vector_headers),
         cmocka_unit_test(test_big_endian),             cmocka_unit_test(test_fortran_order),
+        cmocka_unit_test(test_either_byte_order),
         cmocka_unit_test(test_versions_2_and_3),       cmocka_unit_test(test_strings),
         cmocka_unit_test(test_unrepresentable),        cmocka_unit_test(test_malformed),
     };

@@ -227,7 +227,12 @@ static void gen_elem(dcase *c, drng *r, int32_t dtype, int wild, void *out) {
             uint64_t top = 1ull << (bytes * 8 - 1); /* the sign bit */
             u = pick == 0 ? top - 1 : pick == 1 ? top : pick == 2 ? ~0ull : dr_next(r);
         }
-        memcpy(out, &u, bytes); /* little-endian: the low bytes */
+        /* the low bytes of u, by value (any byte order) */
+        const uint8_t u8 = (uint8_t)u;
+        const uint16_t u16 = (uint16_t)u;
+        const uint32_t u32 = (uint32_t)u;
+        memcpy(out, bytes == 1 ? (const void *)&u8 : bytes == 2 ? (const void *)&u16
+                    : bytes == 4 ? (const void *)&u32 : (const void *)&u, bytes);
         return;
     }
     }
@@ -730,8 +735,10 @@ static size_t print_elem(char *buf, size_t size, const osc_tensor *t, int64_t i)
     }
     const unsigned char *e = (const unsigned char *)t->data + i * (bits / 8);
     size_t p = (size_t)snprintf(buf, size, "0x");
-    for (unsigned j = bits / 8; j-- > 0 && p < size;) /* little-endian: print high byte first */
+    for (unsigned k = 0; k < bits / 8 && p < size; k++) { /* high byte first */
+        const unsigned j = OSC_BIG_ENDIAN ? k : bits / 8 - 1 - k;
         p += (size_t)snprintf(buf + p, size - p, "%02x", e[j]);
+    }
     if (t->dtype == OSC_FLOAT || t->dtype == OSC_DOUBLE || t->dtype == OSC_FLOAT16 ||
         t->dtype == OSC_BFLOAT16) {
         double v;

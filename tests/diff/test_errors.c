@@ -299,7 +299,10 @@ static void index_error(const char *ctx, spec s, int input, int64_t pos, int64_t
     s.in[input] = good;
     assert_int_equal(load(&s, false, &m, msg, sizeof msg), OSC_OK);
     for (int caller_buf = 0; caller_buf < 2; caller_buf++) {
-        static unsigned char outbuf[1 << 12], outsnap[1 << 12];
+        /* aligned for any element: a direct write needs its dtype's alignment (a char array
+         * is 8-aligned on armhf, 32 on x86-64) */
+        static _Alignas(16) unsigned char outbuf[1 << 12];
+        static unsigned char outsnap[1 << 12];
         osc_session *ss;
         assert_int_equal(osc_session_create(m, &ss), OSC_OK);
         for (int i = 0; i < s.n_in; i++)

@@ -103,6 +103,34 @@ static double f64_rule(double a, double b, int red) {
 
 /* Signed integer of `bits` <= 32 bits: exact result in int64, then reduced modulo 2^bits into
  * the type's range by hand (no reliance on implementation-defined conversions). */
+/* An unsigned integer of `bytes` bytes (1, 2, 4 or 8) in the machine's order, by value (the first
+ * bytes of a uint64_t are its low bytes only on a little-endian machine). */
+static uint64_t load_uint(const void *p, unsigned bytes) {
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    switch (bytes) {
+    case 1: memcpy(&u8, p, 1); return u8;
+    case 2: memcpy(&u16, p, 2); return u16;
+    case 4: memcpy(&u32, p, 4); return u32;
+    default: memcpy(&u64, p, 8); return u64;
+    }
+}
+
+/* The value modulo 2^(8 bytes) into `bytes` bytes at p. */
+static void store_uint(void *p, uint64_t v, unsigned bytes) {
+    const uint8_t u8 = (uint8_t)v;
+    const uint16_t u16 = (uint16_t)v;
+    const uint32_t u32 = (uint32_t)v;
+    switch (bytes) {
+    case 1: memcpy(p, &u8, 1); break;
+    case 2: memcpy(p, &u16, 2); break;
+    case 4: memcpy(p, &u32, 4); break;
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
 static int64_t wrap_signed(int64_t exact, unsigned bits) {
     uint64_t m = (uint64_t)exact & ((1ull << bits) - 1);
     int64_t v = (int64_t)m;
@@ -228,14 +256,12 @@ bool ora_combine(int32_t dtype, int red, void *dst, const void *src, ora_result 
     case OSC_INT8:
     case OSC_INT16:
     case OSC_INT32: {
-        /* little-endian bytes, read as unsigned and given their sign by wrap_signed */
+        /* read as unsigned and given their sign by wrap_signed */
         unsigned bytes = osc_dtype_get(dtype)->bits / 8;
-        uint64_t ua = 0, ub = 0;
-        memcpy(&ua, dst, bytes);
-        memcpy(&ub, src, bytes);
+        uint64_t ua = load_uint(dst, bytes), ub = load_uint(src, bytes);
         int64_t a = wrap_signed((int64_t)ua, bytes * 8), b = wrap_signed((int64_t)ub, bytes * 8);
         uint64_t r = (uint64_t)sint_rule(a, b, red, bytes * 8, res);
-        memcpy(dst, &r, bytes); /* the low bytes: the value modulo 2^bits */
+        store_uint(dst, r, bytes); /* the value modulo 2^bits */
         return true;
     }
     case OSC_INT64: {
@@ -254,11 +280,9 @@ bool ora_combine(int32_t dtype, int red, void *dst, const void *src, ora_result 
                         : dtype == OSC_UINT16 ? 16
                         : dtype == OSC_UINT32 ? 32
                                               : 64;
-        uint64_t a = 0, b = 0;
-        memcpy(&a, dst, bits / 8); /* little-endian: the low bytes */
-        memcpy(&b, src, bits / 8);
+        uint64_t a = load_uint(dst, bits / 8), b = load_uint(src, bits / 8);
         uint64_t r = uint_rule(a, b, red, bits, res);
-        memcpy(dst, &r, bits / 8);
+        store_uint(dst, r, bits / 8);
         return true;
     }
     case OSC_BOOL: {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "loader/loader.h"
+#include "runtime/core/dtype.h"
 
 /* Field numbers of onnx.proto used here. */
 enum {
@@ -100,7 +101,9 @@ static void f_msg(wbuf *b, unsigned field, const wbuf *m) { f_bytes(b, field, m-
 
 static void f_float(wbuf *b, unsigned field, float v) {
     uint8_t le[4];
-    memcpy(le, &v, 4); /* little-endian machine: the bytes are the wire's fixed32 */
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    for (int i = 0; i < 4; i++) le[i] = (uint8_t)(u >> (8 * i)); /* the wire's fixed32 */
     put_tag(b, field, WT_FIXED32);
     put(b, le, 4);
 }
@@ -285,6 +288,13 @@ static osc_status tensor_msg(osc_mw *mw, wbuf *m, const char *what, const char *
         const osc_string *s = t->data;
         for (size_t i = 0; i < nbytes / sizeof *s; i++)
             f_bytes(m, T_STRING_DATA, s[i].ptr, s[i].len);
+    } else if (OSC_BIG_ENDIAN && osc_dtype_scalar_bytes(t->dtype) > 1 && nbytes) {
+        void *le = malloc(nbytes); /* raw_data is little-endian */
+        if (!le) return fail(mw, OSC_ERR_NOMEM, "osc_mw: %s '%s': out of memory", what, name);
+        memcpy(le, t->data, nbytes);
+        osc_swap_elems(t->dtype, le, nbytes);
+        f_bytes(m, T_RAW_DATA, le, nbytes);
+        free(le);
     } else {
         f_bytes(m, T_RAW_DATA, t->data, nbytes); /* little-endian, as raw_data requires */
     }

@@ -1,4 +1,5 @@
 /* test_dtype.c: the dtype table and exact float16/bfloat16 conversions (round to nearest even). */
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -141,8 +142,75 @@ static void counts_and_overflow(void **state) {
     assert_int_equal(osc_dims_prod(t.dims, 0), 1);
 }
 
+/* Byte order: the scalars osc_swap_elems reverses in each dtype (written out here, not taken
+ * from the library): complex numbers per half, 1-byte and packed types never. Runs the
+ * big-endian conversion on any machine; osc_le_swap is that on a big-endian one only. */
+static void swap_elems_every_dtype(void **state) {
+    (void)state;
+    static const struct { int32_t dtype; size_t unit; } k_units[] = {
+        {OSC_FLOAT, 4}, {OSC_UINT8, 1}, {OSC_INT8, 1}, {OSC_UINT16, 2}, {OSC_INT16, 2},
+        {OSC_INT32, 4}, {OSC_INT64, 8}, {OSC_STRING, 0}, {OSC_BOOL, 1}, {OSC_FLOAT16, 2},
+        {OSC_DOUBLE, 8}, {OSC_UINT32, 4}, {OSC_UINT64, 8}, {OSC_COMPLEX64, 4},
+        {OSC_COMPLEX128, 8}, {OSC_BFLOAT16, 2}, {OSC_FLOAT8E4M3FN, 1}, {OSC_FLOAT8E4M3FNUZ, 1},
+        {OSC_FLOAT8E5M2, 1}, {OSC_FLOAT8E5M2FNUZ, 1}, {OSC_UINT4, 1}, {OSC_INT4, 1},
+        {OSC_FLOAT4E2M1, 1}, {OSC_FLOAT8E8M0, 1}, {OSC_UINT2, 1}, {OSC_INT2, 1},
+    };
+    int seen = 0;
+    for (size_t k = 0; k < sizeof k_units / sizeof k_units[0]; k++) {
+        const int32_t dt = k_units[k].dtype;
+        const size_t unit = k_units[k].unit;
+        assert_int_equal(osc_dtype_scalar_bytes(dt), unit);
+        uint8_t b[32], want[32], le[32];
+        for (size_t i = 0; i < sizeof b; i++) b[i] = (uint8_t)(i + 1);
+        for (size_t i = 0; i < sizeof b; i++)
+            want[i] = unit < 2 ? b[i] : b[i - i % unit + (unit - 1 - i % unit)];
+        memcpy(le, b, sizeof b);
+        osc_swap_elems(dt, b, sizeof b);
+        assert_memory_equal(b, want, sizeof b);
+        osc_le_swap(dt, le, sizeof le);
+        for (size_t i = 0; i < sizeof le; i++)
+            assert_int_equal(le[i], OSC_BIG_ENDIAN ? want[i] : (uint8_t)(i + 1));
+        seen++;
+    }
+    assert_int_equal(seen, OSC_DTYPE_COUNT - 1); /* every dtype number 1.. */
+    assert_int_equal(osc_dtype_scalar_bytes(0), 0);
+    assert_int_equal(osc_dtype_scalar_bytes(OSC_DTYPE_COUNT), 0);
+    /* the machine's order, seen from a value */
+    const uint32_t one = 1;
+    uint8_t first;
+    memcpy(&first, &one, 1);
+    assert_int_equal(first == 0, OSC_BIG_ENDIAN);
+}
+
+/* Float arithmetic rounds to float after every operation on every target (FLT_EVAL_METHOD 0):
+ * (1 + 2^-12)^2 rounds to 1 + 2^-11 in float, so adding -(1 + 2^-11) gives 0; evaluated in
+ * double (s390x's default) it gives 2^-24. The library's kernels are built with these flags. */
+static void float_rounds_per_operation(void **state) {
+    (void)state;
+    assert_int_equal(FLT_EVAL_METHOD, 0);
+    volatile float a = 1.0f + 0x1p-12f, c = -(1.0f + 0x1p-11f);
+    const float r = a * a + c;
+    assert_true(r == 0.0f);
+}
+
+/* Bytes of a count: past size_t (a 32-bit machine) osc_dtype_bytes fails while the 64-bit form
+ * still gives the bytes, so callers report a limit rather than wrapping. */
+static void bytes_past_size_t(void **state) {
+    (void)state;
+    uint64_t b64;
+    size_t b;
+    const int64_t count = (int64_t)1 << 31; /* 8 GiB of float */
+    assert_true(osc_dtype_bytes64(OSC_FLOAT, count, &b64));
+    assert_true(b64 == (uint64_t)8 << 30);
+    assert_int_equal(osc_dtype_bytes(OSC_FLOAT, count, &b), SIZE_MAX > UINT32_MAX);
+    assert_false(osc_dtype_bytes64(OSC_COMPLEX128, (int64_t)1 << 62, &b64)); /* 2^66 bytes */
+    assert_true(osc_dtype_bytes64(OSC_INT4, 3, &b64) && b64 == 2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(swap_elems_every_dtype), cmocka_unit_test(bytes_past_size_t),
+        cmocka_unit_test(float_rounds_per_operation),
         cmocka_unit_test(table_sizes),      cmocka_unit_test(f16_known_values),
         cmocka_unit_test(f16_round_trip_all), cmocka_unit_test(f16_nearest_even_random),
         cmocka_unit_test(bf16_conversions), cmocka_unit_test(packed_copy),

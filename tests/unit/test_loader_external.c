@@ -1,5 +1,6 @@
 /* test_loader_external.c: external tensor data: good ranges and every refused location/range. */
-#define _XOPEN_SOURCE 700 /* symlink */
+#define _XOPEN_SOURCE 700 /* symlink, pwrite */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,10 +45,10 @@ static int teardown(void **state) {
     return 0;
 }
 
-/* Decodes a float tensor of `n` elements named "ext" whose external_data has the given
+/* Decodes a tensor of dtype and `n` elements named "ext" whose external_data has the given
  * location/offset/length (NULL: key absent). */
-static osc_status ext(const char *base, int64_t n, const char *loc, const char *off,
-                      const char *len, osc_tensor *out, char *msg) {
+static osc_status ext_dt(const char *base, int32_t dtype, int64_t n, const char *loc,
+                         const char *off, const char *len, osc_tensor *out, char *msg) {
     Onnx__StringStringEntryProto kv[3], *kvs[3];
     const char *keys[3] = {"location", "offset", "length"}, *vals[3] = {loc, off, len};
     size_t nkv = 0;
@@ -62,7 +63,7 @@ static osc_status ext(const char *base, int64_t n, const char *loc, const char *
     int64_t dims[1] = {n};
     Onnx__TensorProto tp;
     onnx__tensor_proto__init(&tp);
-    tp.name = "ext", tp.has_data_type = 1, tp.data_type = OSC_FLOAT, tp.n_dims = 1, tp.dims = dims;
+    tp.name = "ext", tp.has_data_type = 1, tp.data_type = dtype, tp.n_dims = 1, tp.dims = dims;
     tp.has_data_location = 1, tp.data_location = ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
     tp.n_external_data = nkv, tp.external_data = kvs;
     osc_allocator a;
@@ -89,9 +90,21 @@ static osc_status ext(const char *base, int64_t n, const char *loc, const char *
     return st;
 }
 
+/* The float tensor holds bytes first..first+n-1 of the file: little-endian, so each float's
+ * four bytes in the machine's order (reversed on a big-endian one). */
+/* The same for a float tensor. */
+static osc_status ext(const char *base, int64_t n, const char *loc, const char *off,
+                      const char *len, osc_tensor *out, char *msg) {
+    return ext_dt(base, OSC_FLOAT, n, loc, off, len, out, msg);
+}
+
 static void check_range(const osc_tensor *t, int first, int n) {
     assert_int_equal(t->nbytes, (size_t)n);
-    for (int i = 0; i < n; i++) assert_int_equal(((const uint8_t *)t->data)[i], first + i);
+    uint8_t want[64];
+    assert_true(n <= 64);
+    for (int i = 0; i < n; i++) want[i] = (uint8_t)(first + i);
+    osc_le_swap(OSC_FLOAT, want, (size_t)n);
+    assert_memory_equal(t->data, want, (size_t)n);
 }
 
 static void test_good(void **state) {
@@ -159,6 +172,77 @@ static void test_refused_ranges(void **state) {
               "initializer 'ext'", "has 4 bytes; expected 8");
     lu_expect(ext(f->dir, 2, "w.bin", NULL, NULL, &t, msg), OSC_ERR_MODEL, msg,
               "has 16 bytes; expected 8");
+}
+
+/* External data of every dtype is little-endian: each scalar in the machine's order once loaded
+ * (3 elements read; and 1 MiB of float16, which a little-endian machine maps). */
+static void test_every_dtype_byte_order(void **state) {
+    fixture *f = *state;
+    char p[512], msg[OSC_MSG_SIZE];
+    const size_t big = (size_t)1 << 20;
+    uint8_t *bytes = malloc(big), *want = malloc(big);
+    assert_non_null(bytes);
+    assert_non_null(want);
+    for (size_t i = 0; i < big; i++) bytes[i] = (uint8_t)(i * 37 + 1);
+    snprintf(p, sizeof p, "%s/all.bin", f->dir);
+    lu_write_file(p, bytes, big);
+    for (int32_t dt = 1; dt < OSC_DTYPE_COUNT; dt++) {
+        if (dt == OSC_STRING || dt == OSC_BOOL) continue; /* never external; one byte of 0/1 */
+        size_t nb;
+        assert_true(osc_dtype_bytes(dt, 3, &nb));
+        char len[16];
+        snprintf(len, sizeof len, "%zu", nb);
+        osc_tensor t;
+        lu_expect(ext_dt(f->dir, dt, 3, "all.bin", "0", len, &t, msg), OSC_OK, msg, "");
+        memcpy(want, bytes, nb);
+        osc_le_swap(dt, want, nb);
+        assert_int_equal(t.nbytes, nb);
+        if (memcmp(t.data, want, nb)) fail_msg("%s: not in the machine's order", osc_dtype_name(dt));
+        free(t.data);
+    }
+    osc_tensor t;
+    lu_expect(ext_dt(f->dir, OSC_FLOAT16, (int64_t)big / 2, "all.bin", "0", NULL, &t, msg),
+              OSC_OK, msg, "");
+    memcpy(want, bytes, big);
+    osc_le_swap(OSC_FLOAT16, want, big);
+    assert_int_equal(t.nbytes, big);
+    assert_memory_equal(t.data, want, big);
+    free(t.data);
+    free(bytes);
+    free(want);
+}
+
+/* Offsets past 2 GiB and 4 GiB of a sparse file: off_t, stat and pread of 64 bits on every
+ * machine (_FILE_OFFSET_BITS=64 on 32-bit ones). A range whose bytes do not fit size_t is a
+ * limit there; a 64-bit machine reaches the length check instead. */
+static void test_offsets_past_4gib(void **state) {
+    fixture *f = *state;
+    char p[512], off[32], msg[OSC_MSG_SIZE];
+    snprintf(p, sizeof p, "%s/big.bin", f->dir);
+    int fd = open(p, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    uint8_t bytes[16];
+    for (int i = 0; i < 16; i++) bytes[i] = (uint8_t)(i + 1);
+    const int64_t at[2] = {((int64_t)1 << 31) + 16, ((int64_t)1 << 32) + 32};
+    for (int k = 0; k < 2; k++) assert_int_equal(pwrite(fd, bytes, 16, (off_t)at[k]), 16);
+    assert_int_equal(close(fd), 0);
+    osc_tensor t;
+    for (int k = 0; k < 2; k++) {
+        snprintf(off, sizeof off, "%lld", (long long)at[k]);
+        lu_expect(ext(f->dir, 4, "big.bin", off, "16", &t, msg), OSC_OK, msg, "");
+        check_range(&t, 1, 16);
+        free(t.data);
+    }
+    /* the file's size (2^32 + 48) is read whole, not wrapped */
+    lu_expect(ext(f->dir, 4, "big.bin", "6442450944", "16", &t, msg), OSC_ERR_MODEL, msg,
+              "[6442450944, 6442450960)", "past the end", "(4294967344 bytes)");
+    /* 2^30 floats: 4 GiB */
+    osc_status st = ext(f->dir, (int64_t)1 << 30, "big.bin", "0", NULL, &t, msg);
+    if (SIZE_MAX <= UINT32_MAX)
+        lu_expect(st, OSC_ERR_LIMIT, msg, "initializer 'ext'", "4294967296 bytes", "size_t");
+    else
+        lu_expect(st, OSC_ERR_MODEL, msg, "has 4294967344 bytes; expected 4294967296");
+    unlink(p);
 }
 
 /* External data and in-message data together are ambiguous; strings cannot be external. */
@@ -232,6 +316,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_good, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_locations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_ranges, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_offsets_past_4gib, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_every_dtype_byte_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_mixtures, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_base_dir, setup, teardown),
     };
