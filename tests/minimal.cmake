@@ -16,7 +16,7 @@ if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_
 endif()
 if(NOT OSC_THREADS) # a session's own threads: there are none (osc_session_threads is 1)
   set_tests_properties(test_tpool test_diff_tiny_2t test_diff_tiny_3t test_embed test_fusion
-    test_fusion_tiny PROPERTIES DISABLED TRUE)
+    test_fusion_tiny test_threads_ew PROPERTIES DISABLED TRUE)
   if(TARGET onnx-scatter)
     set_tests_properties(cli_bench cli_limits PROPERTIES DISABLED TRUE)
   endif()
@@ -27,7 +27,8 @@ endif()
 set(_osc_needs_all_ops
   test_session test_embed test_ops_elementwise test_broadcast test_ops_shape test_ops_reduce
   test_ops_matmul test_ops_math test_ops_layout test_ops_norm test_cli_random test_cli_random_models
-  test_fusion test_fusion_tiny test_limits test_misuse test_sweep test_scaling)
+  test_fusion test_fusion_tiny test_fusion_tiled test_fusion_tiled_tiny test_threads_ew
+  test_limits test_misuse test_sweep test_scaling)
 set_tests_properties(${_osc_needs_all_ops} PROPERTIES DISABLED TRUE)
 set_target_properties(${_osc_needs_all_ops} PROPERTIES EXCLUDE_FROM_ALL TRUE)
 if(TARGET onnx-scatter) # scripts over models, or over the whole CLI, with other ops
