@@ -189,15 +189,15 @@ static void fs_part(void *ctx, int32_t part, int32_t parts) {
     j->edges(j, part, lo, hi);
 }
 
-/* Splitting the rows among threads: destinations are counted in SPLIT_B buckets of equal
- * width; part boundaries fall on bucket boundaries. */
+/* Splitting the rows among threads: destinations are counted in at most SPLIT_B buckets of
+ * 2^shift rows (a shift, not a division, per edge); part boundaries fall on bucket boundaries. */
 #define SPLIT_B 1024
 typedef struct split_job {
     osc_fs_split *s;
-    int32_t phase;          /* 0: histograms, 1: counts per part, 2: the lists */
-    int64_t width;          /* rows per bucket */
-    int64_t *hist;          /* [parts][SPLIT_B] */
-    int64_t *cnt;           /* [parts][parts]: edges of thread t's range owned by part q */
+    int32_t phase;          /* 0: histograms, 1: the lists */
+    int32_t shift;          /* row d is in bucket d >> shift */
+    int64_t *hist;          /* [parts][SPLIT_B]: thread t's edges per bucket */
+    int64_t *cnt;           /* [parts][parts]: where thread t's next edge of part q goes */
     int32_t part_of[SPLIT_B];
     uint32_t *list;
 } split_job;
@@ -207,14 +207,16 @@ static void split_part(void *ctx, int32_t t, int32_t parts) {
     split_job *sj = ctx;
     const osc_fs_split *s = sj->s;
     const int64_t N = s->n_rows, ds = s->dst_stride;
+    const int32_t sh = sj->shift;
     int64_t e0, e1;
     osc_par_range(s->edges, 1, t, parts, &e0, &e1);
-    int64_t *h = sj->hist + (size_t)t * SPLIT_B, *c = sj->cnt + (size_t)t * parts;
-    for (int64_t e = e0; e < e1; e++) {
-        const int64_t b = norm(ix(s->dst, s->dst64, e * ds), N) / sj->width;
-        if (sj->phase == 0) h[b]++;
-        else if (sj->phase == 1) c[sj->part_of[b]]++;
-        else sj->list[c[sj->part_of[b]]++] = (uint32_t)e;
+    if (sj->phase == 0) {
+        int64_t *h = sj->hist + (size_t)t * SPLIT_B;
+        for (int64_t e = e0; e < e1; e++) h[norm(ix(s->dst, s->dst64, e * ds), N) >> sh]++;
+    } else {
+        int64_t *c = sj->cnt + (size_t)t * parts;
+        for (int64_t e = e0; e < e1; e++)
+            sj->list[c[sj->part_of[norm(ix(s->dst, s->dst64, e * ds), N) >> sh]]++] = (uint32_t)e;
     }
 }
 
@@ -228,7 +230,9 @@ void osc_fs_split_one(osc_fs_split *s) {
 bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
     const int32_t parts = osc_tpool_size(pool);
     const int64_t N = s->n_rows, E = s->edges;
-    split_job sj = {.s = s, .width = (N + SPLIT_B - 1) / SPLIT_B};
+    split_job sj = {.s = s};
+    while (N > 0 && (N - 1) >> sj.shift >= SPLIT_B) sj.shift++;
+    const int64_t width = (int64_t)1 << sj.shift;
     const size_t counts = ((size_t)parts * SPLIT_B + (size_t)parts * (size_t)parts) * 8;
     char *mem = E <= UINT32_MAX && scratch
                     ? osc_scratch_get(scratch, counts + (size_t)E * sizeof(uint32_t)) : NULL;
@@ -243,14 +247,14 @@ bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
     sj.cnt = sj.hist + (size_t)parts * SPLIT_B;
     sj.list = (uint32_t *)(void *)(mem + counts);
     osc_tpool_run(pool, split_part, &sj);
+    /* parts of about E / parts edges each, from the buckets' totals */
     int64_t seen = 0;
     int32_t t = 1;
     for (int32_t b = 0; b < SPLIT_B; b++) {
-        for (int32_t q = 1; q < parts; q++) sj.hist[b] += sj.hist[(size_t)q * SPLIT_B + b];
+        for (int32_t q = 0; q < parts; q++) seen += sj.hist[(size_t)q * SPLIT_B + b];
         sj.part_of[b] = t - 1;
-        seen += sj.hist[b];
         for (; t < parts && seen * parts >= E * t; t++) {
-            s->bounds[t] = (b + 1) * sj.width < N ? (b + 1) * sj.width : N;
+            s->bounds[t] = (b + 1) * width < N ? (b + 1) * width : N;
             s->at[t] = seen;
         }
     }
@@ -258,9 +262,10 @@ bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
         s->bounds[t] = N;
         s->at[t] = E;
     }
-    sj.phase = 1;
-    osc_tpool_run(pool, split_part, &sj);
-    /* thread t's edges of part q go after part q's edges of threads 0..t-1 */
+    /* thread u's edges of part q, from its histogram, go after those of threads 0..u-1 */
+    for (int32_t u = 0; u < parts; u++)
+        for (int32_t b = 0; b < SPLIT_B; b++)
+            sj.cnt[(size_t)u * parts + sj.part_of[b]] += sj.hist[(size_t)u * SPLIT_B + b];
     for (int32_t q = 0; q < parts; q++) {
         int64_t at = s->at[q];
         for (int32_t u = 0; u < parts; u++) {
@@ -270,7 +275,7 @@ bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
             at += n;
         }
     }
-    sj.phase = 2;
+    sj.phase = 1;
     osc_tpool_run(pool, split_part, &sj);
     s->list = sj.list;
     return true;
