@@ -283,6 +283,26 @@ bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
 
 static const char *const k_what[4] = {"data", "indices", "updates", "source indices"};
 
+osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
+                                const osc_tensor *const *in, int32_t n_in) {
+    char a[256];
+    const osc_tensor *data = n_in > 0 ? in[0] : NULL;
+    if (data && (data->dtype != dtype || data->rank != p->rank ||
+                 memcmp(data->dims, p->dims, (size_t)p->rank * sizeof p->dims[0]) != 0))
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) is %s %s; the fusion was made "
+                         "for %s data of the output's shape", osc_kinput_name(k, 0),
+                         osc_dtype_get(data->dtype)->name, osc_shape_str(data, a, sizeof a),
+                         osc_dtype_get(dtype)->name);
+    osc_status st = osc_need_input(k, in, n_in, 1, "indices");
+    if (!st) st = osc_check_index_dtype(k, 1, "indices", in[1], true);
+    if (st) return st;
+    if (osc_tensor_count(in[1]) != (p->dst_stride ? p->edges : 1))
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'indices' (%s) has %lld elements; expected "
+                         "%lld", osc_kinput_name(k, 1), (long long)osc_tensor_count(in[1]),
+                         (long long)(p->dst_stride ? p->edges : 1));
+    return OSC_OK;
+}
+
 /* Everything run relies on, against the shapes the fusion was checked with. */
 static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) {
     const osc_fs_params *p = k->params;
@@ -295,19 +315,9 @@ static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) 
     if (dtype != OSC_FLOAT && dtype != OSC_DOUBLE)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 2 (%s) has dtype %s; expected float or double",
                          osc_kinput_name(k, 2), osc_dtype_get(dtype)->name);
-    const osc_tensor *data = n_in > 0 ? in[0] : NULL, *x = in[2];
-    if (data && (data->dtype != dtype || data->rank != p->rank ||
-                 memcmp(data->dims, p->dims, (size_t)p->rank * sizeof p->dims[0]) != 0))
-        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) is %s %s; the fusion was made "
-                         "for %s data of the output's shape", osc_kinput_name(k, 0),
-                         osc_dtype_get(data->dtype)->name, osc_shape_str(data, a, sizeof a),
-                         osc_dtype_get(dtype)->name);
-    osc_status st = osc_check_index_dtype(k, 1, "indices", in[1], true);
+    const osc_tensor *x = in[2];
+    osc_status st = osc_fs_check_scatter(k, p, dtype, in, n_in);
     if (st) return st;
-    if (osc_tensor_count(in[1]) != (p->dst_stride ? p->edges : 1))
-        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'indices' (%s) has %lld elements; expected "
-                         "%lld", osc_kinput_name(k, 1), (long long)osc_tensor_count(in[1]),
-                         (long long)(p->dst_stride ? p->edges : 1));
     int64_t x_rows = p->edges;
     if (p->gather) {
         st = osc_need_input(k, in, n_in, 3, k_what[3]);

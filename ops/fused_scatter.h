@@ -73,6 +73,11 @@ bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch);
 void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes, int64_t lo,
                        int64_t hi);
 
+/* The checks every fused scatter makes of its inputs 0 (data, optional: of p's output shape and
+ * `dtype`) and 1 (the destinations: an index dtype, E values, or 1 with dst_stride 0). */
+osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
+                                const osc_tensor *const *in, int32_t n_in);
+
 /* The fused kernel's row ("GatherScatter" and "RowScatter" nodes). */
 extern const osc_kernel osc_fused_scatter_row;
 

@@ -175,23 +175,9 @@ static void ft_part_run(void *ctx, int32_t part, int32_t parts) {
 /* Every input as the fusion saw it. */
 static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) {
     const osc_ft_params *p = k->params;
-    const osc_fs_params *fs = &p->fs;
-    char a[256];
-    osc_status st = osc_need_input(k, in, n_in, 1, "indices");
-    if (!st) st = osc_check_index_dtype(k, 1, "indices", in[1], true);
-    if (st) return st;
     const int32_t dtype = p->slots[p->updates].dtype;
-    const osc_tensor *data = n_in > 0 ? in[0] : NULL;
-    if (data && (data->dtype != dtype || data->rank != fs->rank ||
-                 memcmp(data->dims, fs->dims, (size_t)fs->rank * sizeof fs->dims[0]) != 0))
-        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) is %s %s; the fusion was made "
-                         "for %s data of the output's shape", osc_kinput_name(k, 0),
-                         osc_dtype_get(data->dtype)->name, osc_shape_str(data, a, sizeof a),
-                         osc_dtype_get(dtype)->name);
-    if (osc_tensor_count(in[1]) != (fs->dst_stride ? fs->edges : 1))
-        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'indices' (%s) has %lld elements; expected "
-                         "%lld", osc_kinput_name(k, 1), (long long)osc_tensor_count(in[1]),
-                         (long long)(fs->dst_stride ? fs->edges : 1));
+    osc_status st = osc_fs_check_scatter(k, &p->fs, dtype, in, n_in);
+    if (st) return st;
     for (int32_t x = 0; x < p->n_ext; x++) {
         const osc_ft_value *v = &p->ext[x];
         const osc_tensor *t = 2 + x < n_in ? in[2 + x] : NULL;
@@ -201,9 +187,9 @@ static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) 
                              "the fusion was made for", 2 + x, osc_kinput_name(k, 2 + x),
                              osc_dtype_get(v->dtype)->name);
     }
-    if (!apply_fn(dtype, fs->reduction))
+    if (!apply_fn(dtype, p->fs.reduction))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' on %s",
-                         osc_reduction_name(fs->reduction), osc_dtype_get(dtype)->name);
+                         osc_reduction_name(p->fs.reduction), osc_dtype_get(dtype)->name);
     return OSC_OK;
 }
 
