@@ -105,28 +105,33 @@ typedef struct walk {
     int64_t e0, e1; /* the output elements this walk computes: [e0, e1) */
 } walk;
 
+/* The start of the next run along the innermost reduced dim, p being the start of the run just
+ * walked: an odometer over the other reduced dims (a function, so its branches are not
+ * repeated in every typed loop). */
+static int64_t next_run(const walk *w, int64_t *ri, int64_t p) {
+    for (int32_t d = w->nr - 2; d >= 0; d--) {
+        p += w->rs[d];
+        if (++ri[d] < w->rn[d]) break;
+        p -= w->rs[d] * w->rn[d];
+        ri[d] = 0;
+    }
+    return p;
+}
+
 /* Visits, with p the flat input position, the n_red elements of the output element whose
  * first input element is `base`, in row-major order of the reduced dims (the fixed order that
- * keeps sums deterministic). c counts the elements visited before. */
+ * keeps sums deterministic): runs along the innermost reduced dim (w->nr >= 1). c counts the
+ * elements visited before. */
 #define WALK(...)                                                                             \
     do {                                                                                      \
-        if (w->nr == 1) { /* one reduced axis (the common case): a strided run */             \
-            const int64_t s0 = w->rs[0];                                                      \
-            int64_t p = base;                                                                 \
-            for (int64_t c = 0; c < w->n_red; c++, p += s0) {                                 \
+        const int64_t s0 = w->rs[w->nr - 1], n0 = w->rn[w->nr - 1];                           \
+        int64_t p = base, ri[OSC_MAX_RANK] = {0};                                             \
+        for (int64_t c = 0; c < w->n_red;) {                                                  \
+            const int64_t run = p;                                                            \
+            for (int64_t i = 0; i < n0; i++, c++, p += s0) {                                  \
                 __VA_ARGS__                                                                   \
             }                                                                                 \
-            break;                                                                            \
-        }                                                                                     \
-        int64_t p = base, ri[OSC_MAX_RANK] = {0};                                             \
-        for (int64_t c = 0; c < w->n_red; c++) {                                              \
-            __VA_ARGS__                                                                       \
-            for (int32_t d = w->nr - 1; d >= 0; d--) {                                        \
-                p += w->rs[d];                                                                \
-                if (++ri[d] < w->rn[d]) break;                                                \
-                p -= w->rs[d] * w->rn[d];                                                     \
-                ri[d] = 0;                                                                    \
-            }                                                                                 \
+            p = next_run(w, ri, run);                                                         \
         }                                                                                     \
     } while (0)
 
@@ -262,6 +267,10 @@ osc_status osc_reduce_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
         }
     }
     if (empty) w.n_red = 0;
+    if (w.nr == 0) { /* (noop_with_empty_axes) one reduced dim of size 1 for the walk */
+        w.rn[0] = 1;
+        w.nr = 1;
+    }
     /* all reduced dims of size 1 (or none, noop_with_empty_axes): the input, in order */
     size_t nbytes = 0;
     if (w.n_red == 1 && identity_on_one(p->red) && osc_dtype_bytes(x->dtype, w.n_out, &nbytes)) {
