@@ -13,6 +13,7 @@ target_include_directories(test_fusion_tiny PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}
 target_compile_definitions(test_fusion_tiny PRIVATE OSC_FUSION_TINY)
 add_test(NAME test_fusion_tiny COMMAND test_fusion_tiny)
 set_tests_properties(test_fusion_tiny PROPERTIES LABELS "unit;fusion;threads" TIMEOUT 300)
+set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_fusion_tiny)
 
 # The tiled scatter (ops/fused_tiled.h) on EdgeConv-shaped graphs, against both libraries.
 osc_unit_test(test_fusion_tiled unit/test_fusion_tiled.c)
@@ -24,6 +25,7 @@ target_include_directories(test_fusion_tiled_tiny PRIVATE "${CMAKE_CURRENT_SOURC
 target_compile_definitions(test_fusion_tiled_tiny PRIVATE OSC_FUSION_TINY)
 add_test(NAME test_fusion_tiled_tiny COMMAND test_fusion_tiled_tiny)
 set_tests_properties(test_fusion_tiled_tiny PROPERTIES LABELS "unit;fusion;threads")
+set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_fusion_tiled_tiny)
 
 if(TARGET onnx-scatter)
   find_program(OSC_SH sh REQUIRED)

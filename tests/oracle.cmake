@@ -87,3 +87,4 @@ foreach(_n 1 2 3)
   set_tests_properties(test_diff_tiny_${_n}t PROPERTIES LABELS "unit;oracle;threads" TIMEOUT 300
     ENVIRONMENT "${_env}")
 endforeach()
+set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_diff_tiny)

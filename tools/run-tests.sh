@@ -49,13 +49,13 @@ install_check() {
   rm -rf "$tmp"
   return "$rc"
 }
-# ThreadSanitizer instruments the whole library; only the concurrency tests need building
-# (label `threads`: test_threads, sessions on several threads; test_diff_tiny, the *_tiny fusion
-# tests and test_threads_ew: runs on a session's own threads).
+# ThreadSanitizer instruments the whole library; only the concurrency tests need building:
+# target osc-threads-tests, the programs of ctest label `threads` (test_threads: sessions on
+# several threads; test_diff_tiny, the *_tiny fusion tests, test_threads_ew: runs on a
+# session's own threads).
 tsan() {
   configure build-tsan -DOSC_TSAN=ON &&
-    cmake --build build-tsan -j"$jobs" --target test_threads test_threads_ew test_tpool \
-      test_diff_tiny test_fusion_tiny test_fusion_tiled_tiny >/dev/null &&
+    cmake --build build-tsan -j"$jobs" --target osc-threads-tests >/dev/null &&
     (cd build-tsan && ctest --output-on-failure -j"$jobs" -L threads)
 }
 # libFuzzer harnesses (clang, ASan+UBSan), each for OSC_FUZZ_SECONDS (fuzz/run.sh).

@@ -13,6 +13,7 @@ set_tests_properties(test_embed test_fault PROPERTIES LABELS "unit;embed")
 # halt_on_error: the first race fails the test at once (ThreadSanitizer builds, OSC_TSAN=ON).
 set_tests_properties(test_threads PROPERTIES LABELS "unit;embed;threads" TIMEOUT 300
   ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1 second_deadlock_stack=1")
+set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_threads)
 
 add_test(NAME embed_exports COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM}
   -DLIB=$<TARGET_FILE:onnxscatter_shared> -DHEADER=${PROJECT_SOURCE_DIR}/include/onnx_scatter.h

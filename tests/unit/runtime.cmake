@@ -5,6 +5,7 @@ osc_unit_test(test_session unit/test_session.c)
 target_link_libraries(test_session PRIVATE osc_test_support)
 osc_unit_test(test_tpool unit/test_tpool.c)
 set_tests_properties(test_tpool PROPERTIES LABELS "unit;threads")
+set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_tpool)
 # Over 4 GiB of memory and a few seconds: 64-bit sizes and offsets end to end.
 osc_unit_test(test_large unit/test_large.c)
 target_link_libraries(test_large PRIVATE osc_test_support)
