@@ -150,6 +150,22 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
     return false;
 }
 
+/* The index a fused node reads: through Unsqueezes and Reshapes of the same elements (one
+ * index per row, whatever its shape), back to where the index was computed, so the copies
+ * those nodes make go with them once nothing else reads them. */
+static int32_t index_source(osc_fusion *f, const osc_fuse_view *v, int32_t id) {
+    for (;;) {
+        const osc_node *n = producer(v, id);
+        const osc_tensor *out = shape_of(v, id), *in = n ? shape_of(v, n->inputs[0]) : NULL;
+        if (!in || (!is_op(n, "Unsqueeze") && !is_op(n, "Reshape")) ||
+            osc_tensor_count(in) != osc_tensor_count(out) ||
+            f->n_absorbed == OSC_FUSE_MAX_NODES)
+            return id;
+        f->absorbed[f->n_absorbed++] = node_index(v, n);
+        id = n->inputs[0];
+    }
+}
+
 /* Data that is all zeros and read by nothing else: the fused node zero-fills its output
  * instead, and a Constant or ConstantOfShape making it is absorbed. */
 static bool zero_data(match *m, int32_t data) {
@@ -205,7 +221,7 @@ bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fus
         m.p.dst_stride = u->dims[0] == 1 ? 0 : 1;
         if (!absorb(&m, ex)) return false;
     }
-    f->inputs[1] = dst;
+    f->inputs[1] = index_source(f, v, dst);
     const int32_t before_chain = f->n_absorbed;
     osc_ft_params *tp = NULL;
     if (!chain(k, &m, upd, 0)) {
@@ -285,8 +301,8 @@ bool osc_fuse_gather_elements(osc_kctx *k, const osc_fuse_view *v, int32_t node,
     f->params = p;
     f->n_inputs = 2;
     f->inputs[0] = n->inputs[0];
-    f->inputs[1] = ex->inputs[0];
     f->absorbed[f->n_absorbed++] = node_index(v, ex);
+    f->inputs[1] = index_source(f, v, ex->inputs[0]);
     return true;
 }
 
