@@ -3,7 +3,9 @@
  * Ops qualify by what they do with rows, checked on the static shapes folding found:
  *   unary elementwise ops;        binary elementwise ops, an input with E rows read by row, one
  *                                 broadcast along the rows read whole;
- *   Gather along axis 0 of a whole table by an [E] index from outside the region;
+ *   Gather along axis 0 of a whole table by an [E] index from outside the region or a row view;
+ *   a row view: Gather of one row of a whole [K, E, ...] tensor by a constant (edge_index[0]),
+ *                read in place by the kernel, no node of its own;
  *   Expand of a whole value (one row, or fewer dims) to [E, ...], by a constant shape;
  *   Concat along an axis other than 0;
  *   MatMul of [E, ..., K] by a whole [K, N];   Gemm of [E, K] (not transposed) by a whole B,
@@ -48,6 +50,26 @@ static bool row_value(const region *r, const osc_tensor *t) {
     return t && t->dtype == r->dtype && t->rank >= 1 && t->dims[0] == r->E;
 }
 
+/* The constant scalar index of a Gather along axis 0 of a whole [K, E, ...] tensor that picks
+ * one of its K rows of E (edge_index[0]); -1 for any other node. */
+static int64_t row_view_index(const region *r, const osc_node *n, const osc_tensor *out) {
+    if (!is_op(n, "Gather") || n->n_inputs != 2 || n->folded || !out || out->rank < 1 ||
+        out->dims[0] != r->E)
+        return -1;
+    const osc_tensor *data = shape_of(r->v, n->inputs[0]);
+    const osc_value *iv = &r->v->graph->values[n->inputs[1]];
+    const osc_tensor *k = iv->init && !iv->is_input ? iv->init : NULL;
+    if (!data || data->rank < 2 || data->dims[1] != r->E || attr_i(n, "axis", 0) % data->rank ||
+        !k || k->rank != 0 || (k->dtype != OSC_INT64 && k->dtype != OSC_INT32) ||
+        osc_dtype_get(data->dtype)->bits < 8)
+        return -1;
+    const int64_t at = osc_index_at(k, 0);
+    return at < -data->dims[0] || at >= data->dims[0] ? -1 : at < 0 ? at + data->dims[0] : at;
+}
+static bool row_view(const region *r, const osc_node *n, const osc_tensor *out) {
+    return row_view_index(r, n, out) >= 0;
+}
+
 /* Whether node i may join, and how it reads each input. */
 static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer) {
     static const char *const k_unary[] = {"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Exp", "Neg",
@@ -57,6 +79,10 @@ static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer
     const osc_node *n = &v->graph->nodes[i];
     const osc_tensor *out = n->n_outputs == 1 ? shape_of(v, n->outputs[0]) : NULL;
     *rows = *outer = 0;
+    if (row_view(r, n, out)) {
+        *outer = 1;
+        return true;
+    }
     if (n->folded || !row_value(r, out) || n->n_inputs > OSC_FT_MAX_NIN) return false;
     const osc_tensor *in[OSC_FT_MAX_NIN] = {NULL};
     for (int32_t j = 0; j < n->n_inputs; j++)
@@ -79,8 +105,8 @@ static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer
         }
     if (is_op(n, "Gather")) {
         const int64_t axis = attr_i(n, "axis", 0);
-        *rows = 2;  /* the index, by row... */
-        *outer = 3; /* ...and with the table, from outside (its range is checked up front) */
+        *rows = 2;  /* the index, by row: from outside or a row view (checked up front) */
+        *outer = 1; /* the table, from outside */
         return n->n_inputs == 2 && in[0]->dtype == r->dtype && in[0]->rank >= 1 &&
                (axis == 0 || axis == -in[0]->rank) && in[1]->rank == 1 &&
                in[1]->dims[0] == r->E && (in[1]->dtype == OSC_INT64 || in[1]->dtype == OSC_INT32);
@@ -184,31 +210,44 @@ static size_t row_bytes(const osc_tensor *t, int64_t rows) {
     return (size_t)(osc_tensor_count(t) / rows) * (osc_dtype_get(t->dtype)->bits / 8);
 }
 
-/* The value of an input: one of the region's outputs, or an external input (added once). */
-static bool ref_of(const region *r, osc_ft_params *p, osc_fusion *f, int32_t id, bool row,
-                   osc_ft_ref *ref) {
+/* The value of an input: the output of region node slot[a] (a node of the region run on tiles),
+ * or an external input (added once; a row view reads its Gather's table in place). */
+static bool ref_of(const region *r, const int32_t *slot, osc_ft_params *p, osc_fusion *f,
+                   int32_t id, bool row, osc_ft_ref *ref) {
     if (id < 0) {
         *ref = (osc_ft_ref){OSC_FT_NONE, 0};
         return true;
     }
     const int32_t a = find(r, producer(r->v, id));
-    if (a >= 0) {
-        *ref = (osc_ft_ref){OSC_FT_SLOT, a};
+    if (a >= 0 && slot[a] >= 0) {
+        *ref = (osc_ft_ref){OSC_FT_SLOT, slot[a]};
         return row;
     }
-    const osc_tensor *t = shape_of(r->v, id);
+    const osc_tensor *t = shape_of(r->v, id), *src = t;
+    size_t offset = 0;
+    if (a >= 0) { /* a row view: row k of the Gather's table */
+        const osc_node *n = &r->v->graph->nodes[r->node[a]];
+        id = n->inputs[0];
+        src = shape_of(r->v, id);
+        offset = (size_t)row_view_index(r, n, t) * (size_t)osc_tensor_count(t) *
+                 (osc_dtype_get(t->dtype)->bits / 8);
+    }
     for (int32_t x = 0; x < p->n_ext; x++)
-        if (f->inputs[2 + x] == id) {
+        if (f->inputs[2 + x] == id && p->ext[x].offset == offset &&
+            p->ext[x].rank == t->rank) {
             *ref = (osc_ft_ref){OSC_FT_EXT, x};
             return p->ext[x].row == row;
         }
-    if (p->n_ext == OSC_FT_MAX_EXT) return false;
+    if (p->n_ext == OSC_FT_MAX_EXT || (a >= 0 && !row)) return false;
     osc_ft_value *v = &p->ext[p->n_ext];
     v->dtype = t->dtype;
     v->rank = t->rank;
     memcpy(v->dims, t->dims, (size_t)t->rank * sizeof t->dims[0]);
     v->row = row;
     v->row_bytes = row ? row_bytes(t, r->E) : 0;
+    v->src_rank = src->rank;
+    memcpy(v->src_dims, src->dims, (size_t)src->rank * sizeof src->dims[0]);
+    v->offset = offset;
     f->inputs[2 + p->n_ext] = id;
     *ref = (osc_ft_ref){OSC_FT_EXT, p->n_ext++};
     return true;
@@ -239,11 +278,18 @@ bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_
         s.outer[a] = r.outer[b];
     }
     size_t per_edge = sizeof(int64_t);
-    p->n_nodes = s.n;
+    int32_t slot[OSC_FT_MAX_NODES]; /* region node -> the node run on tiles (-1: a row view) */
+    p->n_nodes = 0;
+    for (int32_t a = 0; a < s.n; a++) {
+        const osc_node *n = &v->graph->nodes[s.node[a]];
+        slot[a] = row_view(&s, n, shape_of(v, n->outputs[0])) ? -1 : p->n_nodes++;
+    }
     p->n_ext = 0;
     for (int32_t a = 0; a < s.n; a++) {
         const osc_node *n = &v->graph->nodes[s.node[a]];
-        osc_ft_node *nd = &p->nodes[a];
+        f->absorbed[f->n_absorbed++] = s.node[a];
+        if (slot[a] < 0) continue;
+        osc_ft_node *nd = &p->nodes[slot[a]];
         const osc_tensor *out = shape_of(v, n->outputs[0]);
         nd->node = *n;
         nd->n_in = n->n_inputs;
@@ -255,10 +301,10 @@ bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_
                 nd->in[1] = (osc_ft_ref){OSC_FT_NONE, 0};
                 nd->shape_rank = (int32_t)sh->dims[0];
                 memcpy(nd->shape, sh->data, (size_t)sh->dims[0] * sizeof nd->shape[0]);
-            } else if (!ref_of(&s, p, f, n->inputs[j], s.rows[a] >> j & 1u, &nd->in[j])) {
+            } else if (!ref_of(&s, slot, p, f, n->inputs[j], s.rows[a] >> j & 1u, &nd->in[j])) {
                 return false;
             }
-        osc_ft_value *sv = &p->slots[a];
+        osc_ft_value *sv = &p->slots[slot[a]];
         sv->dtype = out->dtype;
         sv->rank = out->rank;
         memcpy(sv->dims, out->dims, (size_t)out->rank * sizeof out->dims[0]);
@@ -273,9 +319,9 @@ bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_
             if (pb > p->pack_bytes) p->pack_bytes = (pb + 63) / 64 * 64;
         }
 #endif
-        if (n->outputs[0] == upd) p->updates = a;
-        f->absorbed[f->n_absorbed++] = s.node[a];
+        if (n->outputs[0] == upd) p->updates = slot[a];
     }
+    if (p->n_nodes == 0) return false;
     for (int32_t x = 0; x < p->n_ext; x++) per_edge += p->ext[x].row_bytes;
     p->tile = (int64_t)(OSC_FT_TILE_BYTES / per_edge);
     if (p->tile < 1) p->tile = 1;

@@ -88,7 +88,7 @@ static void load_tile(const ft_job *j, ft_part *w, const uint32_t *list, int64_t
     for (int32_t x = 0; x < p->n_ext; x++) {
         const osc_ft_value *v = &p->ext[x];
         if (!v->row) continue;
-        const char *base = j->in[2 + x]->data;
+        const char *base = (const char *)j->in[2 + x]->data + v->offset;
         if (!list) {
             w->ext[x].data = (void *)(base + (size_t)q0 * v->row_bytes);
         } else {
@@ -181,8 +181,8 @@ static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) 
     for (int32_t x = 0; x < p->n_ext; x++) {
         const osc_ft_value *v = &p->ext[x];
         const osc_tensor *t = 2 + x < n_in ? in[2 + x] : NULL;
-        if (!t || t->dtype != v->dtype || t->rank != v->rank ||
-            memcmp(t->dims, v->dims, (size_t)v->rank * sizeof v->dims[0]) != 0)
+        if (!t || t->dtype != v->dtype || t->rank != v->src_rank ||
+            memcmp(t->dims, v->src_dims, (size_t)v->src_rank * sizeof v->src_dims[0]) != 0)
             return osc_kfail(k, OSC_ERR_SHAPE, "input %d (%s) is not the %s tensor of the shape "
                              "the fusion was made for", 2 + x, osc_kinput_name(k, 2 + x),
                              osc_dtype_get(v->dtype)->name);
@@ -215,8 +215,10 @@ static osc_status check_gathers(osc_kctx *k, const osc_tensor *const *in) {
         kk.node = &nd->node;
         kk.row = nd->node.kernel;
         kk.since_version = kk.row->since;
-        osc_status st = osc_check_index_range(&kk, in[2 + nd->in[1].at], 0,
-                                              in[2 + nd->in[0].at]->dims[0]);
+        const osc_ft_value *v = &p->ext[nd->in[1].at]; /* the index: an input, or a row of one */
+        osc_tensor idx;
+        tile_tensor(&idx, v, v->dims[0], (char *)in[2 + nd->in[1].at]->data + v->offset);
+        osc_status st = osc_check_index_range(&kk, &idx, 0, in[2 + nd->in[0].at]->dims[0]);
         if (st) return st;
     }
     return OSC_OK;

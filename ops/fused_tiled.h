@@ -39,6 +39,12 @@ typedef struct osc_ft_value {
     int64_t dims[OSC_MAX_RANK];
     bool row;
     size_t row_bytes; /* row values: bytes of one row */
+    /* External inputs: the shape the input has (src_*), and where the value starts in it: a
+     * Gather of one row of a whole [K, E, ...] tensor (edge_index[0]) is read in place, its
+     * rows from byte `offset` on, never copied out. */
+    int32_t src_rank;
+    int64_t src_dims[OSC_MAX_RANK];
+    size_t offset;
 } osc_ft_value;
 
 typedef struct osc_ft_node {

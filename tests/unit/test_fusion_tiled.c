@@ -39,6 +39,9 @@ enum {
     V_ROW_C,     /* the Gemm's C is a graph input [E, H]: read by row */
     V_ND,        /* ScatterND with [E, 1] indices, reduction mul, onto data */
     V_DOUBLE,    /* V_DATA in double, reduction min, int32 indices */
+    V_EDGE,      /* V_DATA with dst and src the rows of one [2, E] input, as PyTorch exports
+                  * edge_index (Gather(edge_index, 0) and (edge_index, 1)): src, row 1, is read
+                  * in place (a row view), dst stays (the scatter's index reads it too) */
     V_FILL,      /* max onto ScatterElements(zeros, idx, Expand(fill, [E, H])): the rows that
                   * get an edge start as fill, PyTorch's include_self=False (both tiled; the
                   * Expand runs once per tile) */
@@ -142,9 +145,19 @@ static void *build(const variant *v, const inputs *in, size_t *len) {
     osc_mw *mw = osc_mw_new(8);
     osc_mw_opset(mw, "", 18);
     osc_mw_input(mw, "x", dt, 2, xd, NULL);
-    osc_mw_input(mw, "src", in->it, 1, ed, NULL);
-    osc_mw_input(mw, "dst", in->it, 1, ed, NULL);
-    const bool data_in = v->kind == V_DATA || v->kind == V_ND || v->kind == V_DOUBLE;
+    const bool data_in = v->kind == V_DATA || v->kind == V_ND || v->kind == V_DOUBLE ||
+                         v->kind == V_EDGE;
+    if (v->kind == V_EDGE) {
+        const int64_t eid[2] = {2, in->e}, row0 = 0, row1 = 1;
+        osc_mw_input(mw, "edge_index", in->it, 2, eid, NULL);
+        init(mw, "row0", OSC_INT64, 0, NULL, &row0);
+        init(mw, "row1", OSC_INT64, 0, NULL, &row1);
+        node(mw, "Gather", "dst_row", 2, "edge_index", "row0", NULL, "dst");
+        node(mw, "Gather", "src_row", 2, "edge_index", "row1", NULL, "src");
+    } else {
+        osc_mw_input(mw, "src", in->it, 1, ed, NULL);
+        osc_mw_input(mw, "dst", in->it, 1, ed, NULL);
+    }
     if (data_in) osc_mw_input(mw, "data", dt, 2, dd, NULL);
     if (v->kind == V_ROW_C) osc_mw_input(mw, "crow", dt, 2, cd, NULL);
     if (v->kind == V_FILL) osc_mw_input(mw, "fill", dt, 0, NULL, NULL);
@@ -192,7 +205,7 @@ static void *build(const variant *v, const inputs *in, size_t *len) {
     }
     static const char *const red[] = {[V_PLAIN] = "max", [V_DATA] = "add", [V_RELU_OUT] = "max",
                                       [V_ROW_C] = "add", [V_ND] = "mul", [V_DOUBLE] = "min",
-                                      [V_FILL] = "max"};
+                                      [V_FILL] = "max", [V_EDGE] = "add"};
     osc_mw_attr_string(mw, n, "reduction", red[v->kind]);
     osc_mw_output(mw, "y", dt, 2, dd, NULL);
     if (v->kind == V_RELU_OUT) osc_mw_output(mw, "h", dt, 2, cd, NULL);
@@ -278,14 +291,24 @@ static void run(const variant *v, const void *buf, size_t len, const inputs *in,
     osc_session *s = NULL;
     assert_int_equal(osc_session_create(m, &s), OSC_OK);
     const int64_t xd[2] = {in->m, C}, ed[1] = {in->e}, dd[2] = {in->n, H}, cd[2] = {in->e, H};
-    osc_tensor t[6] = {tensor_of(in->dt, 2, xd, in->x), tensor_of(in->it, 1, ed, in->src),
+    int64_t *edges = malloc((size_t)(2 * in->e) * sizeof *edges);
+    assert_non_null(edges);
+    memcpy(edges, in->dst, (size_t)in->e * sizeof *edges); /* [dst; src]: src from row 1 */
+    memcpy(edges + in->e, in->src, (size_t)in->e * sizeof *edges);
+    const int64_t eid[2] = {2, in->e};
+    osc_tensor t[7] = {tensor_of(in->dt, 2, xd, in->x), tensor_of(in->it, 1, ed, in->src),
                        tensor_of(in->it, 1, ed, in->dst), tensor_of(in->dt, 2, dd, in->data),
-                       tensor_of(in->dt, 2, cd, in->crow), tensor_of(in->dt, 0, NULL, &in->fill)};
-    static const char *const names[6] = {"x", "src", "dst", "data", "crow", "fill"};
-    for (int i = 0; i < 6; i++) {
-        const bool used = i < 3 || (i == 3 && (v->kind == V_DATA || v->kind == V_ND ||
-                                               v->kind == V_DOUBLE)) ||
-                          (i == 4 && v->kind == V_ROW_C) || (i == 5 && v->kind == V_FILL);
+                       tensor_of(in->dt, 2, cd, in->crow), tensor_of(in->dt, 0, NULL, &in->fill),
+                       tensor_of(in->it, 2, eid, edges)};
+    free(edges);
+    static const char *const names[7] = {"x", "src", "dst", "data", "crow", "fill", "edge_index"};
+    const bool edge = v->kind == V_EDGE;
+    for (int i = 0; i < 7; i++) {
+        const bool used = i == 0 || ((i == 1 || i == 2) && !edge) ||
+                          (i == 3 && (v->kind == V_DATA || v->kind == V_ND ||
+                                      v->kind == V_DOUBLE || edge)) ||
+                          (i == 4 && v->kind == V_ROW_C) || (i == 5 && v->kind == V_FILL) ||
+                          (i == 6 && edge);
         if (used && osc_session_set_input(s, names[i], &t[i]))
             fail_msg("%s: bind %s: %s", v->name, names[i], osc_session_error(s));
     }
@@ -300,7 +323,7 @@ static void run(const variant *v, const void *buf, size_t len, const inputs *in,
         assert_non_null(r->data);
         memcpy(r->data, y.data, y.nbytes);
     }
-    for (int i = 0; i < 6; i++) free(t[i].data);
+    for (int i = 0; i < 7; i++) free(t[i].data);
     osc_session_free(s);
     osc_model_free(m);
 }
@@ -353,6 +376,8 @@ static void tiled_variants(void **state) {
          TILED_ALL " Unsqueeze Expand ScatterElements"},
         {"include_self_false_fill", V_FILL, 7, 60, 9, "TiledScatter TiledScatter",
          "Expand ScatterElements " TILED_ALL " Unsqueeze Expand ScatterElements"},
+        {"edge_index_rows", V_EDGE, 7, 60, 9, "Gather TiledScatter",
+         "Gather " TILED_ALL " Unsqueeze Expand ScatterElements"},
         /* one edge: a tile of one */
         {"one_edge", V_DATA, 3, 1, 2, "TiledScatter",
          TILED_ALL " Unsqueeze Expand ScatterElements"},
@@ -364,8 +389,11 @@ static void tiled_variants(void **state) {
  * value and the range, fused or not, and the caller's output buffer untouched. */
 static void gather_index_out_of_range(void **state) {
     (void)state;
-    const variant v = {"bad_index", V_DATA, 7, 60, 9, NULL, NULL};
-    for (int which = 0; which < 2; which++) {
+    static const variant vs[2] = {{"bad_index", V_DATA, 7, 60, 9, NULL, NULL},
+                                  {"bad_index_edge_index", V_EDGE, 7, 60, 9, NULL, NULL}};
+    for (int vi = 0; vi < 4; vi++) {
+        const variant v = vs[vi / 2];
+        const int which = vi % 2;
         inputs in;
         make_inputs(&v, &in);
         int64_t *idx = which ? in.src : in.dst;
@@ -382,12 +410,12 @@ static void gather_index_out_of_range(void **state) {
                 assert_int_equal(r.st, OSC_ERR_INDEX);
                 const char *want = which ? "9 is out of range [-9, 8]" : "-8 is out of range [-7, 6]";
                 if (!strstr(r.msg, want) || (which && !strstr(r.msg, "gather_j")))
-                    fail_msg("bad_index %d (fusion %d, %d threads): %s", which, f, k_threads[k],
+                    fail_msg("%s %d (fusion %d, %d threads): %s", v.name, which, f, k_threads[k],
                              r.msg);
                 for (size_t i = 0; i < sizeof out; i++)
                     if (((unsigned char *)out)[i] != 0x5a)
-                        fail_msg("bad_index %d (fusion %d): byte %zu of the caller's buffer was "
-                                 "written", which, f, i);
+                        fail_msg("%s %d (fusion %d): byte %zu of the caller's buffer was "
+                                 "written", v.name, which, f, i);
             }
         free(buf);
         free_inputs(&in);
