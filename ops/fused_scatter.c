@@ -303,6 +303,21 @@ osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dty
     return OSC_OK;
 }
 
+osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
+                          const osc_tensor *const *in, const osc_tensor *out, int32_t n_out,
+                          osc_fs_split *s, size_t *bytes) {
+    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
+    const int64_t n_rows = p->rank > 0 ? p->dims[0] : 1;
+    *bytes = (size_t)(n_rows * p->row) * (osc_dtype_get(dtype)->bits / 8);
+    if (out->dtype != dtype || out->nbytes < *bytes)
+        return osc_kfail(k, OSC_ERR_ARG, "output 0 (%zu bytes) cannot hold the %zu-byte result",
+                         out->nbytes, *bytes);
+    *s = (osc_fs_split){.dst = in[1]->data, .dst64 = in[1]->dtype == OSC_INT64,
+                        .dst_stride = p->dst_stride, .n_rows = n_rows, .edges = p->edges};
+    osc_fs_split_one(s);
+    return osc_check_index_range(k, in[1], 0, n_rows);
+}
+
 /* Everything run relies on, against the shapes the fusion was checked with. */
 static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) {
     const osc_fs_params *p = k->params;
@@ -381,19 +396,12 @@ static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     const osc_fs_params *p = k->params;
     osc_status st = check(k, in, n_in);
     if (st) return st;
-    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     const osc_tensor *data = n_in > 0 ? in[0] : NULL;
-    const int64_t n_rows = p->rank > 0 ? p->dims[0] : 1;
-    fs_job j = {.p = p, .out = out->data, .x = in[2]->data, .x_rows = in[2]->dims[0],
-                .esize = osc_dtype_get(in[2]->dtype)->bits / 8,
-                .edges = edges_fn(in[2]->dtype, p->reduction),
-                .s = {.dst = in[1]->data, .dst64 = in[1]->dtype == OSC_INT64,
-                      .dst_stride = p->dst_stride, .n_rows = n_rows, .edges = p->edges}};
-    const size_t bytes = (size_t)(n_rows * p->row) * j.esize;
-    if (out->dtype != in[2]->dtype || out->nbytes < bytes)
-        return osc_kfail(k, OSC_ERR_ARG, "output 0 (%zu bytes) cannot hold the %zu-byte result",
-                         out->nbytes, bytes);
-    st = osc_check_index_range(k, in[1], 0, n_rows);
+    fs_job j = {.p = p, .out = out ? out->data : NULL, .x = in[2]->data,
+                .x_rows = in[2]->dims[0], .esize = osc_dtype_get(in[2]->dtype)->bits / 8,
+                .edges = edges_fn(in[2]->dtype, p->reduction)};
+    size_t bytes;
+    st = osc_fs_prepare(k, p, in[2]->dtype, in, out, n_out, &j.s, &bytes);
     if (!st && p->gather) st = check_sources(k, in[3], j.x_rows);
     if (st) return st;
     /* Validation is complete: from here on the output is written. */
@@ -405,14 +413,13 @@ static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     }
     for (int32_t s = 0; s < p->n_steps; s++) j.opnd[s] = in[4 + s]->data;
     const size_t work = bytes + (size_t)(p->edges * p->row) * j.esize;
-    const int32_t parts = k->tpool && work >= OSC_PAR_MIN_BYTES && n_rows > 1 &&
+    const int32_t parts = k->tpool && work >= OSC_PAR_MIN_BYTES && j.s.n_rows > 1 &&
                                   (size_t)p->row * j.esize >= OSC_FS_PAR_ROW_BYTES
                               ? osc_tpool_size(k->tpool) : 1;
     if (parts > 1) {
         osc_fs_split_rows(&j.s, k->tpool, k->scratch);
         osc_tpool_run(k->tpool, fs_part, &j);
     } else {
-        osc_fs_split_one(&j.s);
         fs_part(&j, 0, 1);
     }
     return OSC_OK;

@@ -78,6 +78,13 @@ void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes,
 osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
                                 const osc_tensor *const *in, int32_t n_in);
 
+/* A fused scatter's last checks before its first write: output 0 present and holding the
+ * result (`bytes`, set), every destination in range; *s set to one part owning every row and
+ * edge (osc_fs_split_rows may split it then). */
+osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
+                          const osc_tensor *const *in, const osc_tensor *out, int32_t n_out,
+                          osc_fs_split *s, size_t *bytes);
+
 /* The fused kernel's row ("GatherScatter" and "RowScatter" nodes). */
 extern const osc_kernel osc_fused_scatter_row;
 

@@ -266,23 +266,16 @@ static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     const osc_ft_params *p = k->params;
     osc_status st = check(k, in, n_in);
     if (st) return st;
-    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     const osc_tensor *data = n_in > 0 ? in[0] : NULL;
     const int32_t dtype = p->slots[p->updates].dtype;
-    const int64_t n_rows = p->fs.rank > 0 ? p->fs.dims[0] : 1;
-    ft_job j = {.k = k, .p = p, .in = in, .out = out->data,
-                .esize = osc_dtype_get(dtype)->bits / 8, .apply = apply_fn(dtype, p->fs.reduction),
-                .s = {.dst = in[1]->data, .dst64 = in[1]->dtype == OSC_INT64,
-                      .dst_stride = p->fs.dst_stride, .n_rows = n_rows, .edges = p->fs.edges}};
-    const size_t bytes = (size_t)(n_rows * p->fs.row) * j.esize;
-    if (out->dtype != dtype || out->nbytes < bytes)
-        return osc_kfail(k, OSC_ERR_ARG, "output 0 (%zu bytes) cannot hold the %zu-byte result",
-                         out->nbytes, bytes);
-    st = osc_check_index_range(k, in[1], 0, n_rows);
+    ft_job j = {.k = k, .p = p, .in = in, .out = out ? out->data : NULL,
+                .esize = osc_dtype_get(dtype)->bits / 8, .apply = apply_fn(dtype, p->fs.reduction)};
+    size_t bytes;
+    st = osc_fs_prepare(k, &p->fs, dtype, in, out, n_out, &j.s, &bytes);
     if (!st) st = check_gathers(k, in);
     if (st) return st;
-    int32_t parts = k->tpool && bytes >= OSC_PAR_MIN_BYTES && n_rows > 1 ? osc_tpool_size(k->tpool)
-                                                                        : 1;
+    int32_t parts = k->tpool && bytes >= OSC_PAR_MIN_BYTES && j.s.n_rows > 1
+                        ? osc_tpool_size(k->tpool) : 1;
     if (parts > 1 && !osc_fs_split_rows(&j.s, k->tpool, k->scratch)) parts = 1;
     if (parts == 1) osc_fs_split_one(&j.s);
     for (int32_t t = 0; t < parts; t++)
