@@ -4,7 +4,8 @@
  * optional and absent means 0). The product runs in the blocked kernel of gemm_kernel.c with
  * the transposes read through strides; then one pass per element computes
  * (alpha * product) + (beta * c) in the compute type (float for float16/bfloat16, rounded once
- * per element). C is not read when beta is 0, as in the ONNX reference. Integer dtypes wrap
+ * per element). float and double with alpha = beta = 1 and C read along rows (a Linear
+ * layer): the kernel adds C as it stores the sums, the same bits without the pass. C is not read when beta is 0, as in the ONNX reference. Integer dtypes wrap
  * modulo 2^bits and need whole-number alpha and beta. */
 #include <math.h>
 #include <string.h>
@@ -163,20 +164,10 @@ typedef struct gm_epi {
             y[o] = Y_OF(c ? v + be * C_OF(c[i * e->c_rs + j * e->c_cs]) : v);                  \
         }
 #define ID(x) (x)
-/* float and double with alpha = beta = 1 (Linear layers) and C read along rows: y = acc + c,
- * the same bits as 1 * acc + 1 * c, in a loop the compiler vectorises. */
 #define EPI_FLOAT(E, T)                                                                        \
     static void epi_##E(const gm_epi *e) {                                                     \
         T *y = e->y;                                                                           \
         const T *c = e->c;                                                                     \
-        if (c && e->alpha == 1 && e->beta == 1 && e->c_cs == 1 && y == e->acc) {               \
-            for (int64_t i = 0; i < e->m; i++) {                                               \
-                T *yr = y + i * e->n;                                                          \
-                const T *cr = c + i * e->c_rs;                                                 \
-                for (int64_t j = 0; j < e->n; j++) yr[j] = yr[j] + cr[j];                      \
-            }                                                                                  \
-            return;                                                                            \
-        }                                                                                      \
         EPI_LOOP(T, T, ID, ID)                                                                 \
     }
 #define EPI_HALF(E, T, WIDEN, NARROW)                                                          \
@@ -236,14 +227,19 @@ osc_status osc_gemm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
     const void *av = o.a, *bv = o.b;
     void *yv = o.y;
     /* A is stored M x K, or K x M when transposed; B K x N, or N x K */
+    const bool c_term = g.c && p->beta != 0;
+    /* float and double with alpha = beta = 1 and C read along rows (Linear layers): the
+     * kernel adds C as it stores the sums, the bits of 1 * acc + 1 * c */
+    const bool c_in_kernel = c_term && !half && p->alpha == 1 && p->beta == 1 && g.c_cs == 1 &&
+                             (a->dtype == OSC_FLOAT || a->dtype == OSC_DOUBLE);
     const osc_gemm_args ga = {
         .m = g.m, .n = g.n, .k = g.kk,
         .a = av, .ars = p->trans_a ? 1 : g.kk, .acs = p->trans_a ? g.m : 1,
         .b = bv, .brs = p->trans_b ? 1 : g.n, .bcs = p->trans_b ? g.kk : 1,
-        .y = yv, .ldy = g.n};
+        .y = yv, .ldy = g.n,
+        .c = c_in_kernel ? g.c->data : NULL, .c_rs = g.c_rs};
     osc_gemm_par(k, osc_gemm_get(o.ct), o.ct, &ga, &mem);
-    const bool c_term = g.c && p->beta != 0;
-    if (half || c_term || p->alpha != 1) {
+    if (half || (c_term && !c_in_kernel) || p->alpha != 1) {
         const gm_epi e = {.acc = yv, .y = out->data, .c = c_term ? g.c->data : NULL, .m = g.m,
                           .n = g.n, .c_rs = g.c_rs, .c_cs = g.c_cs, .alpha = p->alpha,
                           .beta = p->beta, .ialpha = g.ialpha, .ibeta = g.ibeta};

@@ -88,33 +88,40 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
         }                                                                                      \
     }                                                                                          \
                                                                                                \
-    /* The MR x NR tile at y: (acc ? y + ) sum over p < kc of ap[p][r] * bp[p][j]; only the    \
-     * first mr rows and nr columns are stored. */                                             \
-    GEMM_INLINE ATTR void micro_##E##V(int64_t kc, const T *ap, const T *bp, T *y,             \
-                                        int64_t ldy, int64_t mr, int64_t nr, bool acc) {       \
-        vt_##E##V c[MR_##E##V][2];                                                             \
-        GEMM_UNROLL for (int r = 0; r < MR_##E##V; r++) c[r][0] = c[r][1] = (vt_##E##V){0};    \
-        for (int64_t p = 0; p < kc; p++, ap += MR_##E##V, bp += NR_##E##V) {                   \
+    /* The MR x NR tile at y: (acc ? y + ) sum over p < kc of A[r][p] * bp[p][j], A[r][p] at   \
+     * a[r*ars + p*acs] (a row-major A read in place, or a packed panel: ars 1, acs MR), then  \
+     * + c[r*c_rs + j] when c is not NULL; only the first mr rows and nr columns are stored. */ \
+    GEMM_INLINE ATTR void micro_##E##V(int64_t kc, const T *a, int64_t ars, int64_t acs,       \
+                                        const T *bp, T *y, int64_t ldy, int64_t mr,            \
+                                        int64_t nr, bool acc, const T *c, int64_t c_rs) {      \
+        vt_##E##V s[MR_##E##V][2];                                                             \
+        GEMM_UNROLL for (int r = 0; r < MR_##E##V; r++) s[r][0] = s[r][1] = (vt_##E##V){0};    \
+        for (int64_t p = 0; p < kc; p++, a += acs, bp += NR_##E##V) {                          \
             vt_##E##V b0, b1;                                                                  \
             memcpy(&b0, bp, sizeof b0);                                                        \
             memcpy(&b1, bp + W_##E##V, sizeof b1);                                             \
             GEMM_UNROLL for (int r = 0; r < MR_##E##V; r++) {                                  \
                 /* a broadcast: x - (+0) is x for every x (-0 too), so no add is emitted */ \
-                const vt_##E##V av = ap[r] - (vt_##E##V){0};                                   \
-                c[r][0] += av * b0;                                                            \
-                c[r][1] += av * b1;                                                            \
+                const vt_##E##V av = a[r * ars] - (vt_##E##V){0};                              \
+                s[r][0] += av * b0;                                                            \
+                s[r][1] += av * b1;                                                            \
             }                                                                                  \
         }                                                                                      \
         if (mr == MR_##E##V && nr == NR_##E##V) {                                              \
             GEMM_UNROLL for (int r = 0; r < MR_##E##V; r++) {                                  \
                 T *yr = y + r * ldy;                                                           \
-                vt_##E##V v0 = c[r][0], v1 = c[r][1];                                          \
+                vt_##E##V v0 = s[r][0], v1 = s[r][1], o0, o1;                                  \
                 if (acc) {                                                                     \
-                    vt_##E##V o0, o1;                                                          \
                     memcpy(&o0, yr, sizeof o0);                                                \
                     memcpy(&o1, yr + W_##E##V, sizeof o1);                                     \
                     v0 = o0 + v0;                                                              \
                     v1 = o1 + v1;                                                              \
+                }                                                                              \
+                if (c) {                                                                       \
+                    memcpy(&o0, c + r * c_rs, sizeof o0);                                      \
+                    memcpy(&o1, c + r * c_rs + W_##E##V, sizeof o1);                           \
+                    v0 = v0 + o0;                                                              \
+                    v1 = v1 + o1;                                                              \
                 }                                                                              \
                 memcpy(yr, &v0, sizeof v0);                                                    \
                 memcpy(yr + W_##E##V, &v1, sizeof v1);                                         \
@@ -122,14 +129,16 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
             return;                                                                            \
         }                                                                                      \
         T tile[MR_##E##V][NR_##E##V];                                                          \
-        memcpy(tile, c, sizeof tile);                                                          \
+        memcpy(tile, s, sizeof tile);                                                          \
         for (int64_t r = 0; r < mr; r++)                                                       \
-            for (int64_t j = 0; j < nr; j++)                                                   \
-                y[r * ldy + j] = acc ? y[r * ldy + j] + tile[r][j] : tile[r][j];               \
+            for (int64_t j = 0; j < nr; j++) {                                                 \
+                T v = acc ? y[r * ldy + j] + tile[r][j] : tile[r][j];                          \
+                y[r * ldy + j] = c ? v + c[r * c_rs + j] : v;                                  \
+            }                                                                                  \
     }                                                                                          \
                                                                                                \
     ATTR static void gemm_##E##V(const osc_gemm_args *g, void *pack) {                         \
-        const T *a = g->a, *b = g->b;                                                          \
+        const T *a = g->a, *b = g->b, *c = g->c;                                               \
         T *y = g->y, *bpk = pack;                                                              \
         const int64_t m = g->m, n = g->n, k = g->k;                                            \
         _Alignas(64) T ap[MR_##E##V * KC];                                                     \
@@ -137,50 +146,85 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
             const int64_t nc = min64(NC_OF(T), n - jc);                                        \
             for (int64_t pc = 0; pc < k; pc += KC) {                                           \
                 const int64_t kc = min64(KC, k - pc);                                          \
+                const bool last = pc + kc == k;                                                \
                 packb_##E##V(b + pc * g->brs + jc * g->bcs, g->brs, g->bcs, kc, nc, bpk);      \
                 for (int64_t i = 0; i < m; i += MR_##E##V) {                                   \
                     const int64_t mr = min64(MR_##E##V, m - i);                                \
-                    packa_##E##V(a + i * g->ars + pc * g->acs, g->ars, g->acs, mr, kc, ap);    \
-                    for (int64_t jp = 0; jp < nc; jp += NR_##E##V)                             \
-                        micro_##E##V(kc, ap, bpk + jp * kc, y + i * g->ldy + jc + jp, g->ldy,  \
-                                     mr, min64(NR_##E##V, nc - jp), pc > 0);                   \
+                    const T *ai = a + i * g->ars + pc * g->acs;                                \
+                    /* full tiles of a row-major A in place (two calls: the compiler           \
+                     * specialises each), the rest packed */                                   \
+                    const bool direct = mr == MR_##E##V && g->acs == 1;                        \
+                    if (!direct) packa_##E##V(ai, g->ars, g->acs, mr, kc, ap);                 \
+                    for (int64_t jp = 0; jp < nc; jp += NR_##E##V) {                           \
+                        T *yt = y + i * g->ldy + jc + jp;                                      \
+                        const T *ct = c && last ? c + i * g->c_rs + jc + jp : NULL;            \
+                        const int64_t nr = min64(NR_##E##V, nc - jp);                          \
+                        if (direct)                                                            \
+                            micro_##E##V(kc, ai, g->ars, 1, bpk + jp * kc, yt, g->ldy, mr, nr, \
+                                         pc > 0, ct, g->c_rs);                                 \
+                        else                                                                   \
+                            micro_##E##V(kc, ap, 1, MR_##E##V, bpk + jp * kc, yt, g->ldy, mr,  \
+                                         nr, pc > 0, ct, g->c_rs);                             \
+                    }                                                                          \
                 }                                                                              \
             }                                                                                  \
         }                                                                                      \
     }
 
-/* The variants: AVX-512 6 x 2 zmm (12 of 32 registers hold the tile), AVX2 4 x 2 ymm (8 of
- * 16: with 6 rows the compiler spilled one accumulator, measured 2x slower), default 4 x 2. */
+/* The variants, in the order of osc_gemm_variant: default 4 x 2 (xmm or what the target
+ * has), AVX2 6 x 2 ymm (12 of 16 registers hold the tile), AVX-512 6 x 2 zmm (12 of 32). */
 #ifdef GEMM_X86
+#define N_VARIANTS 3
 #define VARIANTS(E, T, CLS)                                                                    \
+    GEMM_FLOAT(E, T, _default, 16, 4, ATTR_DEFAULT)                                            \
+    GEMM_FLOAT(E, T, _avx2, 32, 6, ATTR_AVX2)                                                  \
     GEMM_FLOAT(E, T, _avx512, 64, 6, ATTR_AVX512)                                              \
-    GEMM_FLOAT(E, T, _avx2, 32, 4, ATTR_AVX2)                                                  \
-    GEMM_FLOAT(E, T, _default, 16, 4, ATTR_DEFAULT)                                            \
-    static void gemm_##E(const osc_gemm_args *g, void *pack) {                                 \
-        if (g->k == 0) {                                                                       \
-            for (int64_t i = 0; i < g->m; i++)                                                 \
-                memset((T *)g->y + i * g->ldy, 0, (size_t)g->n * sizeof(T));                   \
-        } else if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) {  \
-            gemm_##E##_avx512(g, pack);                                                        \
-        } else if (__builtin_cpu_supports("avx2")) {                                           \
-            gemm_##E##_avx2(g, pack);                                                          \
-        } else {                                                                               \
-            gemm_##E##_default(g, pack);                                                       \
-        }                                                                                      \
-    }
+    static const osc_gemm_fn gemm_##E##_variants[] = {gemm_##E##_default, gemm_##E##_avx2,     \
+                                                      gemm_##E##_avx512};
+static bool variant_ok(int32_t v) {
+    return v == 0 || (v == 1 && __builtin_cpu_supports("avx2")) ||
+           (v == 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl"));
+}
+/* The widest the CPU has, except on AMD's family 19h (Zen 4), which splits each 512-bit
+ * operation in two: there AVX2 ran 1.6x faster than AVX-512 (54 against 33 GMAC/s, m 1024,
+ * k = n = 64). */
+static int32_t best_variant(void) {
+    if (variant_ok(2) && !__builtin_cpu_is("amdfam19h")) return 2;
+    return variant_ok(1) ? 1 : 0;
+}
 #else
+#define N_VARIANTS 1
 #define VARIANTS(E, T, CLS)                                                                    \
     GEMM_FLOAT(E, T, _default, 16, 4, ATTR_DEFAULT)                                            \
+    static const osc_gemm_fn gemm_##E##_variants[] = {gemm_##E##_default};
+static bool variant_ok(int32_t v) { return v == 0; }
+static int32_t best_variant(void) { return 0; }
+#endif
+#define DISPATCH(E, T, CLS)                                                                    \
     static void gemm_##E(const osc_gemm_args *g, void *pack) {                                 \
-        if (g->k == 0) {                                                                       \
-            for (int64_t i = 0; i < g->m; i++)                                                 \
-                memset((T *)g->y + i * g->ldy, 0, (size_t)g->n * sizeof(T));                   \
-        } else {                                                                               \
-            gemm_##E##_default(g, pack);                                                       \
+        if (g->k > 0) {                                                                        \
+            gemm_##E##_variants[best_variant()](g, pack);                                      \
+            return;                                                                            \
+        }                                                                                      \
+        for (int64_t i = 0; i < g->m; i++) { /* K == 0: Y = 0 (+ C) */                         \
+            T *yr = (T *)g->y + i * g->ldy;                                                    \
+            const T *cr = g->c ? (const T *)g->c + i * g->c_rs : NULL;                         \
+            for (int64_t j = 0; j < g->n; j++) yr[j] = cr ? (T)0 + cr[j] : (T)0;               \
         }                                                                                      \
     }
-#endif
 OSC_IEEE_TYPES(VARIANTS)
+OSC_IEEE_TYPES(DISPATCH)
+
+osc_gemm_fn osc_gemm_variant(int32_t dtype, int32_t v) {
+    if (v < 0 || v >= N_VARIANTS || !variant_ok(v)) return NULL;
+#define CASE(E, T, CLS) \
+    case E: return gemm_##E##_variants[v];
+    switch (dtype) {
+        OSC_IEEE_TYPES(CASE)
+        default: return NULL;
+    }
+#undef CASE
+}
 
 /* ---- integers: exact sums modulo 2^bits, computed in uint64_t (wraps, never overflows a
  * signed type) and truncated to T; the row of Y is accumulated in place over p. ---- */
@@ -347,6 +391,7 @@ static void gemm_part(void *ctx, int32_t part, int32_t parts) {
     g.m = r1 - r0;
     g.a = (const char *)g.a + (size_t)(r0 * g.ars) * j->esize;
     g.y = (char *)g.y + (size_t)(r0 * g.ldy) * j->esize;
+    if (g.c) g.c = (const char *)g.c + (size_t)(r0 * g.c_rs) * j->esize;
     j->fn(&g, j->pack ? j->pack + (size_t)part * j->pack_stride : NULL); /* integers: none */
 }
 

@@ -13,7 +13,8 @@
  * B is b[p*brs + j*bcs], element (i, j) of Y is y[i*ldy + j]. Y must not overlap A or B.
  *
  * float and double (the blocked kernel): B is packed into panels of NR columns (zero-padded)
- * per block of KC rows and NC columns, A into panels of MR rows (zero-padded) per block, and a
+ * per block of KC rows and NC columns; A is read in place when its rows are contiguous (acs 1),
+ * else packed into panels of MR rows (zero-padded) per block, as are the last rows; a
  * micro-kernel keeps an MR x NR tile of Y in vector registers. Summation order, the documented
  * semantics: for each element of Y, the products a(i,p)*b(p,j) of one K block
  * (p in [q*KC, (q+1)*KC)) are added in increasing p to a sum that starts at 0, and the block
@@ -33,12 +34,21 @@ typedef struct osc_gemm_args {
     int64_t brs, bcs;
     void *y;
     int64_t ldy;
+    /* float and double only (NULL for the others): Y = A * B + C, C[i][j] at c[i*c_rs + j]
+     * (c_rs 0: one row for all), added after the last K block's sum, as a separate pass
+     * y = y + c would add it. */
+    const void *c;
+    int64_t c_rs;
 } osc_gemm_args;
 
 typedef void (*osc_gemm_fn)(const osc_gemm_args *g, void *pack);
 
 /* The kernel for a compute dtype (float, double and the integer types); NULL for others. */
 osc_gemm_fn osc_gemm_get(int32_t dtype);
+/* One float/double variant, for tests that run each against the documented order: 0 the
+ * default, 1 AVX2, 2 AVX-512 (x86-64); NULL when the build or the CPU has none. K must be > 0.
+ * osc_gemm_get's kernel runs the fastest the CPU has. */
+osc_gemm_fn osc_gemm_variant(int32_t dtype, int32_t v);
 /* Bytes of packed-B scratch the kernel of `dtype` needs for products with n columns and depth
  * k (0 for integer dtypes and for empty products). */
 size_t osc_gemm_pack_bytes(int32_t dtype, int64_t n, int64_t k);
@@ -49,7 +59,7 @@ void osc_gemm_widen(int32_t dtype, const void *src, float *dst, int64_t count);
 void osc_gemm_narrow(int32_t dtype, const float *src, void *dst, int64_t count);
 
 /* The blocking, for tests that cross every boundary. The register tile is MR x NR, NR two
- * vectors: 6 x 32 floats / 6 x 16 doubles with AVX-512, 4 x 16 / 4 x 8 with AVX2, 4 x 8 / 4 x 4
+ * vectors: 6 x 32 floats / 6 x 16 doubles with AVX-512, 6 x 16 / 6 x 8 with AVX2, 4 x 8 / 4 x 4
  * otherwise. KC: depth of a K block; NC (columns of a packed B block) is
  * OSC_GEMM_NC_BYTES / (KC * element size): 256 floats, 128 doubles, a 256 KiB block that stays
  * in L2. */

@@ -231,6 +231,66 @@ static void test_matmul_blocks(void **state) {
     }
 }
 
+/* Each kernel variant this CPU has (default, AVX2, AVX-512), called directly: A row-major (read
+ * in place) and transposed (packed), without C, with one C row for all (a bias) and with a full
+ * C, across the tiles' and blocks' boundaries: bit-equal to the documented order, then + C. */
+static void test_gemm_variants(void **state) {
+    (void)state;
+    static const int64_t k_shapes[][3] = {
+        {1, 1, 1}, {6, 16, 16}, {7, 17, 33}, {13, 255, 31}, {9, 257, 65}, {25, 513, 129},
+        {3, 40, 257}, {19, 64, 64}, {12, 6, 64},
+    };
+    int ran = 0;
+    for (int32_t v = 0; v < 3; v++) {
+        const osc_gemm_fn fn = osc_gemm_variant(OSC_FLOAT, v);
+        if (!fn) continue;
+        ran++;
+        for (size_t s = 0; s < sizeof k_shapes / sizeof k_shapes[0]; s++) {
+            const int64_t m = k_shapes[s][0], k = k_shapes[s][1], n = k_shapes[s][2];
+            float *a = malloc((size_t)(m * k) * 4), *at = malloc((size_t)(m * k) * 4);
+            float *b = malloc((size_t)(k * n) * 4), *c = malloc((size_t)(m * n) * 4);
+            float *y = malloc((size_t)(m * n) * 4);
+            void *pack = malloc(osc_gemm_pack_bytes(OSC_FLOAT, n, k));
+            for (int64_t i = 0; i < m * k; i++) a[i] = (float)rnd();
+            for (int64_t i = 0; i < m; i++)
+                for (int64_t p = 0; p < k; p++) at[p * m + i] = a[i * k + p];
+            for (int64_t i = 0; i < k * n; i++) b[i] = (float)rnd();
+            for (int64_t i = 0; i < m * n; i++) c[i] = (float)rnd();
+            for (int trans = 0; trans < 2; trans++)
+                for (int cf = 0; cf < 3; cf++) { /* no C, a bias row, a full C */
+                    const int64_t c_rs = cf == 2 ? n : 0;
+                    const osc_gemm_args g = {
+                        .m = m, .n = n, .k = k, .a = trans ? at : a, .ars = trans ? 1 : k,
+                        .acs = trans ? m : 1, .b = b, .brs = n, .bcs = 1, .y = y, .ldy = n,
+                        .c = cf ? c : NULL, .c_rs = c_rs};
+                    memset(y, 0xff, (size_t)(m * n) * 4);
+                    fn(&g, pack);
+                    for (int64_t i = 0; i < m; i++)
+                        for (int64_t j = 0; j < n; j++) {
+                            float want = ordered_dot(a + i * k, 1, b + j, n, k);
+                            if (cf) want = want + c[i * c_rs + j];
+                            if (memcmp(&y[i * n + j], &want, 4))
+                                fail_msg("variant %d, %lldx%lldx%lld, A %s, C form %d, (%lld,%lld): "
+                                         "%.9g; the documented order gives %.9g", (int)v,
+                                         (long long)m, (long long)k, (long long)n,
+                                         trans ? "transposed" : "row-major", cf, (long long)i,
+                                         (long long)j, y[i * n + j], want);
+                        }
+                }
+            free(a), free(at), free(b), free(c), free(y), free(pack);
+        }
+    }
+    assert_true(ran >= 1); /* the default variant is always there */
+    /* K == 0 through the dispatcher: Y = 0 + C */
+    const float c0[2] = {1.5f, -0.0f};
+    float y0[4] = {9, 9, 9, 9};
+    const osc_gemm_args g0 = {.m = 2, .n = 2, .k = 0, .a = c0, .ars = 0, .acs = 1, .b = c0,
+                              .brs = 2, .bcs = 1, .y = y0, .ldy = 2, .c = c0, .c_rs = 0};
+    osc_gemm_get(OSC_FLOAT)(&g0, NULL);
+    static const float want0[4] = {1.5f, 0.0f, 1.5f, 0.0f}; /* 0 + -0 is +0 */
+    assert_memory_equal(y0, want0, sizeof want0);
+}
+
 /* The same product twice gives the same bits (no state between runs). */
 static void test_matmul_deterministic(void **state) {
     (void)state;
@@ -775,6 +835,7 @@ int main(void) {
         cmocka_unit_test(test_matmul_1d),
         cmocka_unit_test(test_matmul_batch_broadcast),
         cmocka_unit_test(test_matmul_blocks),
+        cmocka_unit_test(test_gemm_variants),
         cmocka_unit_test(test_matmul_deterministic),
         cmocka_unit_test(test_matmul_int_wrap),
         cmocka_unit_test(test_matmul_half_rounds_once),

@@ -2,7 +2,9 @@
  * which sessions of 2 and 3 threads split into element ranges: every thread count gives the
  * same bits, and those match loops written here.
  * Graph: m = X * S (S [A, 1, C]: a broadcast whose rows split mid-way), e = Exp(m * 0.001),
- * w = Where(X > 0, e, X), r = ReduceSum(w, axes [1], keepdims 0), q = ReduceMax(w, axes [0, 2]). */
+ * w = Where(X > 0, e, X), r = ReduceSum(w, axes [1], keepdims 0), q = ReduceMax(w, axes [0, 2]),
+ * y = Gemm(r, W, C) (3 MB of multiplies: its rows split; C [A, N] added by the kernel as it
+ * stores each part's rows). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,11 +17,19 @@
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
 
-enum { A = 97, B = 23, C = 131 }; /* A*B*C floats: 1.17 MB */
+enum { A = 97, B = 23, C = 131, N = 64 }; /* A*B*C floats: 1.17 MB */
+
+static float weight(int p, int j) { return (float)((p * 7 + j * 3) % 17 - 8) / 8.0f; }
+static float bias(int a, int j) { return (float)((a + j) % 5) - 2.5f; }
 
 static void *model(size_t *len) {
     const int64_t dx[3] = {A, B, C}, ds[3] = {A, 1, C}, dr[2] = {A, C}, dq[1] = {B},
-                  ax1[1] = {1}, ax02[2] = {0, 2};
+                  dy[2] = {A, N}, ax1[1] = {1}, ax02[2] = {0, 2};
+    static float wv[C * N], bv[A * N];
+    for (int p = 0; p < C; p++)
+        for (int j = 0; j < N; j++) wv[p * N + j] = weight(p, j);
+    for (int a = 0; a < A; a++)
+        for (int j = 0; j < N; j++) bv[a * N + j] = bias(a, j);
     osc_mw *mw = osc_mw_new(8);
     osc_mw_opset(mw, "", 18);
     osc_mw_input(mw, "X", OSC_FLOAT, 3, dx, NULL);
@@ -34,10 +44,17 @@ static void *model(size_t *len) {
     osc_mw_initializer(mw, "zero", &tz);
     osc_mw_initializer(mw, "ax1", &t1);
     osc_mw_initializer(mw, "ax02", &t02);
+    osc_tensor tw = {.dtype = OSC_FLOAT, .rank = 2, .dims = {C, N}, .data = wv,
+                     .nbytes = sizeof wv};
+    osc_tensor tb = {.dtype = OSC_FLOAT, .rank = 2, .dims = {A, N}, .data = bv,
+                     .nbytes = sizeof bv};
+    osc_mw_initializer(mw, "W", &tw);
+    osc_mw_initializer(mw, "bias", &tb);
     const char *mul[2] = {"X", "S"}, *mo[1] = {"m"}, *sc[2] = {"m", "k"}, *so[1] = {"ms"},
                *ex[1] = {"ms"}, *eo[1] = {"e"}, *gt[2] = {"X", "zero"}, *go[1] = {"pos"},
                *wh[3] = {"pos", "e", "X"}, *wo[1] = {"w"}, *rs[2] = {"w", "ax1"}, *ro[1] = {"r"},
-               *rm[2] = {"w", "ax02"}, *qo[1] = {"q"};
+               *rm[2] = {"w", "ax02"}, *qo[1] = {"q"}, *gm[3] = {"r", "W", "bias"},
+               *yo[1] = {"y"};
     osc_mw_node(mw, "Mul", "mul", 2, mul, 1, mo);
     osc_mw_node(mw, "Mul", "scale", 2, sc, 1, so);
     osc_mw_node(mw, "Exp", "exp", 1, ex, 1, eo);
@@ -47,9 +64,11 @@ static void *model(size_t *len) {
     osc_mw_attr_int(mw, n, "keepdims", 0);
     n = osc_mw_node(mw, "ReduceMax", "max", 2, rm, 1, qo);
     osc_mw_attr_int(mw, n, "keepdims", 0);
+    osc_mw_node(mw, "Gemm", "gemm", 3, gm, 1, yo);
     osc_mw_output(mw, "w", OSC_FLOAT, 3, dx, NULL);
     osc_mw_output(mw, "r", OSC_FLOAT, 2, dr, NULL);
     osc_mw_output(mw, "q", OSC_FLOAT, 1, dq, NULL);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, dy, NULL);
     void *buf = NULL;
     assert_int_equal(osc_mw_serialize(mw, &buf, len), OSC_OK);
     osc_mw_free(mw);
@@ -57,7 +76,7 @@ static void *model(size_t *len) {
 }
 
 typedef struct outs {
-    float *w, *r, *q;
+    float *w, *r, *q, *y;
 } outs;
 
 static outs run(const void *buf, size_t len, int threads, const float *x, const float *s) {
@@ -78,8 +97,8 @@ static outs run(const void *buf, size_t len, int threads, const float *x, const 
     assert_int_equal(osc_session_set_input(ss, "S", &ts), OSC_OK);
     if (osc_session_run(ss)) fail_msg("run: %s", osc_session_error(ss));
     outs r;
-    float **dst[3] = {&r.w, &r.r, &r.q};
-    for (size_t i = 0; i < 3; i++) {
+    float **dst[4] = {&r.w, &r.r, &r.q, &r.y};
+    for (size_t i = 0; i < 4; i++) {
         osc_tensor t;
         assert_int_equal(osc_session_output(ss, i, &t), OSC_OK);
         *dst[i] = malloc(t.nbytes);
@@ -132,14 +151,24 @@ static void threads_give_the_same_bits(void **state) {
     for (int b = 0; b < B; b++)
         if (fabsf(one.q[b] - q[b]) > 1e-6f * fabsf(q[b]))
             fail_msg("q[%d] = %g; the loop gives %g", b, one.q[b], q[b]);
+    /* the product in the documented order (K < OSC_GEMM_KC: one block from 0), then + C */
+    for (int a = 0; a < A; a++)
+        for (int j = 0; j < N; j++) {
+            float acc = 0;
+            for (int p = 0; p < C; p++) acc += one.r[a * C + p] * weight(p, j);
+            const float want = acc + bias(a, j);
+            if (one.y[a * N + j] != want)
+                fail_msg("y[%d][%d] = %.9g; the loop gives %.9g", a, j, one.y[a * N + j], want);
+        }
     for (int t = 2; t <= 3; t++) {
         const outs o = run(buf, len, t, x, s);
         assert_memory_equal(o.w, one.w, sizeof(float) * A * B * C);
         assert_memory_equal(o.r, one.r, sizeof(float) * A * C);
         assert_memory_equal(o.q, one.q, sizeof(float) * B);
-        free(o.w), free(o.r), free(o.q);
+        assert_memory_equal(o.y, one.y, sizeof(float) * A * N);
+        free(o.w), free(o.r), free(o.q), free(o.y);
     }
-    free(one.w), free(one.r), free(one.q);
+    free(one.w), free(one.r), free(one.q), free(one.y);
     free(w), free(x), free(s), free(buf);
 }
 
