@@ -21,7 +21,7 @@
 #define FT_MAX(T, a, b) OSC_COMBINE_FLOAT_MAX(T, a, b)
 #define FT_MIN(T, a, b) OSC_COMBINE_FLOAT_MIN(T, a, b)
 #define FT_APPLY(TN, T, RED)                                                                  \
-    static void ft_##TN##_##RED(void *out, int64_t R, const int64_t *d, int64_t n,            \
+    OSC_AVX2_CLONES static void ft_##TN##_##RED(void *out, int64_t R, const int64_t *d, int64_t n,            \
                                 const void *u) {                                              \
         for (int64_t t = 0; t < n; t++) {                                                     \
             T *o = (T *)out + d[t] * R;                                                       \
@@ -29,9 +29,18 @@
             for (int64_t i = 0; i < R; i++) o[i] = FT_##RED(T, o[i], x[i]);                   \
         }                                                                                     \
     }
+/* No reduction and update rows that are all alike (a `once` node's: EdgeConv's -inf fill):
+ * a run of edges into one row writes it once (the same bits as writing it again). */
+#define FT_ONCE(TN, T)                                                                        \
+    static void ft_##TN##_ONCE(void *out, int64_t R, const int64_t *d, int64_t n,             \
+                               const void *u) {                                               \
+        for (int64_t t = 0; t < n; t++)                                                       \
+            if (t == 0 || d[t] != d[t - 1])                                                   \
+                memcpy((T *)out + d[t] * R, u, (size_t)R * sizeof(T));                        \
+    }
 #define FT_TYPE(TN, T)                                                                        \
     FT_APPLY(TN, T, NONE) FT_APPLY(TN, T, ADD) FT_APPLY(TN, T, MUL) FT_APPLY(TN, T, MAX)       \
-    FT_APPLY(TN, T, MIN)
+    FT_APPLY(TN, T, MIN) FT_ONCE(TN, T)
 FT_TYPE(f32, float)
 FT_TYPE(f64, double)
 
@@ -45,6 +54,11 @@ static ft_apply_fn apply_fn(int32_t dtype, int32_t red) {
                                       [OSC_RED_MIN] = ft_f64_MIN};
     if (red < 0 || red > OSC_RED_MIN) return NULL;
     return dtype == OSC_FLOAT ? f32[red] : dtype == OSC_DOUBLE ? f64[red] : NULL;
+}
+static ft_apply_fn apply_of(const osc_ft_params *p, int32_t dtype) {
+    if (p->fs.reduction == OSC_RED_NONE && p->nodes[p->updates].once)
+        return dtype == OSC_FLOAT ? ft_f32_ONCE : ft_f64_ONCE;
+    return apply_fn(dtype, p->fs.reduction);
 }
 
 /* One part's buffers: a tile of every slot and of every external row input, the tile's
@@ -269,7 +283,7 @@ static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     const osc_tensor *data = n_in > 0 ? in[0] : NULL;
     const int32_t dtype = p->slots[p->updates].dtype;
     ft_job j = {.k = k, .p = p, .in = in, .out = out ? out->data : NULL,
-                .esize = osc_dtype_get(dtype)->bits / 8, .apply = apply_fn(dtype, p->fs.reduction)};
+                .esize = osc_dtype_get(dtype)->bits / 8, .apply = apply_of(p, dtype)};
     size_t bytes;
     st = osc_fs_prepare(k, &p->fs, dtype, in, out, n_out, &j.s, &bytes);
     if (!st) st = check_gathers(k, in);

@@ -188,27 +188,10 @@ osc_status osc_check_buffer(osc_kctx *k, const char *kind, int32_t i, const char
  * min/max reduction the compiler vectorises, and only when it finds a value out of range the
  * exact search for the first one, for the message. AVX2 has the 64-bit compares SSE2 lacks,
  * which makes the int64 scan about twice as fast (measured: 16 MiB of indices in 0.6 instead
- * of 1.3 ms); the dynamic loader picks the clone once. */
-/* Not under ThreadSanitizer: the clone's ifunc resolver runs during relocation, before the TSan
- * runtime exists, and crashes (seen: test_threads). */
-/* Nor in a size-first build (CMake OSC_SIZE_FIRST): one copy of each scan. */
-#if defined(__SANITIZE_THREAD__) || defined(OSC_SIZE_FIRST)
-#define OSC_NO_CLONES 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define OSC_NO_CLONES 1
-#endif
-#endif
-#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(OSC_NO_CLONES)
-#define SCAN_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define SCAN_CLONES
-#endif
-
+ * of 1.3 ms); the dynamic loader picks the clone once (OSC_AVX2_CLONES, ops.h). */
 /* True when every one of the n values lies in [lo, hi]. */
 #define DEFINE_IN_RANGE(NAME, IT)                                                      \
-    SCAN_CLONES static bool NAME(const IT *p, int64_t n, int64_t lo, int64_t hi) {     \
+    OSC_AVX2_CLONES static bool NAME(const IT *p, int64_t n, int64_t lo, int64_t hi) {     \
         IT mn = 0, mx = 0;                                                             \
         if (n > 0) mn = mx = p[0];                                                     \
         for (int64_t i = 0; i < n; i++) {                                              \

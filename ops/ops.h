@@ -21,6 +21,24 @@ typedef struct osc_ts_params {   /* TensorScatter */
     int32_t mode;                /* 0 linear, 1 circular */
 } osc_ts_params;
 
+/* A loop function compiled twice, for AVX2 and for the baseline, the dynamic loader picking
+ * one at start (x86-64 Linux). Not under ThreadSanitizer: the clone's ifunc resolver runs
+ * during relocation, before the TSan runtime exists, and crashes (seen: test_threads). Nor in
+ * a size-first build (CMake OSC_SIZE_FIRST): one copy of each. */
+#if defined(__SANITIZE_THREAD__) || defined(OSC_SIZE_FIRST)
+#define OSC_NO_CLONES 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define OSC_NO_CLONES 1
+#endif
+#endif
+#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(OSC_NO_CLONES)
+#define OSC_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define OSC_AVX2_CLONES
+#endif
+
 /* ---- Shared helpers (ops/kattr.c) ---- */
 
 /* Fails unless every attribute of the node is in the NULL-terminated `known` list. */
