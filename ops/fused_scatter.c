@@ -54,25 +54,26 @@ typedef struct fs_job {
 #define FS_MIN(T, a, b) OSC_COMBINE_FLOAT_MIN(T, a, b)
 #define FS_ROW_LOOP(T, RED, EXPR)                                                          \
     for (int64_t i = 0; i < R; i++) o[i] = FS_##RED(T, o[i], (T)(EXPR))
-/* One step over the row buffer v (R elements): v[i] = op(v[i], W) or op(W, v[i]), W the
- * operand's element for i (an expression of i). */
+/* One step along a row into the buffer V (N elements): V[i] = op(S[i], W) or op(W, S[i]), S
+ * the row so far (the first step reads the source row itself, no copy), W the operand's
+ * element for i (an expression of i). */
 #define FS_ROW_MAX 1024 /* rows up to this long are evaluated step by step in a buffer */
 #define FS_FOR(V, N, EXPR)                                                                 \
     {                                                                                      \
         for (int64_t i = 0; i < (N); i++) (V)[i] = (EXPR);                                 \
         break;                                                                             \
     }
-#define FS_STEP(T, st, V, N, W)                                                            \
+#define FS_STEP(T, st, V, S, N, W)                                                         \
     do {                                                                                   \
         switch ((st)->op * 2 + (st)->operand_first) {                                      \
-        case OSC_FS_ADD * 2: FS_FOR(V, N, (T)((V)[i] + (W)))                               \
-        case OSC_FS_ADD * 2 + 1: FS_FOR(V, N, (T)((W) + (V)[i]))                           \
-        case OSC_FS_SUB * 2: FS_FOR(V, N, (T)((V)[i] - (W)))                               \
-        case OSC_FS_SUB * 2 + 1: FS_FOR(V, N, (T)((W) - (V)[i]))                           \
-        case OSC_FS_MUL * 2: FS_FOR(V, N, (T)((V)[i] * (W)))                               \
-        case OSC_FS_MUL * 2 + 1: FS_FOR(V, N, (T)((W) * (V)[i]))                           \
-        case OSC_FS_DIV * 2: FS_FOR(V, N, (T)((V)[i] / (W)))                               \
-        default: FS_FOR(V, N, (T)((W) / (V)[i]))                                           \
+        case OSC_FS_ADD * 2: FS_FOR(V, N, (T)((S)[i] + (W)))                               \
+        case OSC_FS_ADD * 2 + 1: FS_FOR(V, N, (T)((W) + (S)[i]))                           \
+        case OSC_FS_SUB * 2: FS_FOR(V, N, (T)((S)[i] - (W)))                               \
+        case OSC_FS_SUB * 2 + 1: FS_FOR(V, N, (T)((W) - (S)[i]))                           \
+        case OSC_FS_MUL * 2: FS_FOR(V, N, (T)((S)[i] * (W)))                               \
+        case OSC_FS_MUL * 2 + 1: FS_FOR(V, N, (T)((W) * (S)[i]))                           \
+        case OSC_FS_DIV * 2: FS_FOR(V, N, (T)((S)[i] / (W)))                               \
+        default: FS_FOR(V, N, (T)((W) / (S)[i]))                                           \
         }                                                                                  \
     } while (0)
 #define FS_EDGES(TN, T, RED)                                                               \
@@ -117,22 +118,23 @@ typedef struct fs_job {
                 }                                                                          \
             } else if (R <= FS_ROW_MAX) { /* step by step along the row, each op hoisted */ \
                 T v[FS_ROW_MAX];                                                           \
-                memcpy(v, xr, (size_t)R * sizeof(T));                                      \
-                for (int32_t s = 0; s < p->n_steps; s++) {                                 \
+                const T *sr = xr;                                                          \
+                for (int32_t s = 0; s < p->n_steps; s++, sr = v) {                         \
                     const osc_fs_step *st = &p->steps[s];                                  \
                     const T *w = (const T *)(const void *)j->opnd[s] + e * st->estride;    \
                     const int64_t *tb = st->table;                                         \
                     if (st->read == OSC_FS_ROW) {                                          \
-                        FS_STEP(T, st, v, R, w[0]);                                        \
+                        FS_STEP(T, st, v, sr, R, w[0]);                                    \
                     } else if (st->read == OSC_FS_FULL) {                                  \
-                        FS_STEP(T, st, v, R, w[i]);                                        \
+                        FS_STEP(T, st, v, sr, R, w[i]);                                    \
                     } else if (st->read == OSC_FS_BLOCK) {                                 \
                         for (int64_t b = 0; b < R / st->block; b++) {                      \
                             const T wb = w[b * st->block_stride];                          \
-                            FS_STEP(T, st, v + b * st->block, st->block, wb);              \
+                            const int64_t at = b * st->block;                              \
+                            FS_STEP(T, st, v + at, sr + at, st->block, wb);                \
                         }                                                                  \
                     } else {                                                               \
-                        FS_STEP(T, st, v, R, w[tb[i]]);                                    \
+                        FS_STEP(T, st, v, sr, R, w[tb[i]]);                                \
                     }                                                                      \
                 }                                                                          \
                 FS_ROW_LOOP(T, RED, v[i]);                                                 \
