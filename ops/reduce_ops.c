@@ -214,9 +214,36 @@ typedef bool (*red_fn)(const walk *w, int32_t dtype, const void *xp, void *yp);
 static const red_fn k_red_fns[RED_N] = {RED_LIST(RED_FN_ROW)};
 #undef RED_FN_ROW
 
+/* A float or double sum along the last axis only (GAT's per-head dot products): output e
+ * sums x[e*n .. e*n+n-1]. Eight outputs at a time, each its own chain of adds in the one
+ * order, so that one chain's adds do not wait on each other's latency (4.5x faster on
+ * [50000, 2, 32]; same bits as RED_LOOP). */
+#define SUM_ROWS(E, T, CLS)                                                                   \
+    static void sum_rows_##E(const void *xp, void *yp, int64_t e0, int64_t e1, int64_t n) {  \
+        const T *x = xp;                                                                      \
+        T *y = yp;                                                                            \
+        int64_t e = e0;                                                                       \
+        for (; e + 8 <= e1; e += 8) {                                                         \
+            const T *r = x + e * n;                                                           \
+            T a[8];                                                                           \
+            for (int k = 0; k < 8; k++) a[k] = r[k * n];                                      \
+            for (int64_t i = 1; i < n; i++)                                                   \
+                for (int k = 0; k < 8; k++) a[k] = a[k] + r[k * n + i];                       \
+            memcpy(y + e, a, sizeof a);                                                       \
+        }                                                                                     \
+        for (; e < e1; e++) {                                                                 \
+            T a = x[e * n];                                                                   \
+            for (int64_t i = 1; i < n; i++) a = a + x[e * n + i];                             \
+            y[e] = a;                                                                         \
+        }                                                                                     \
+    }
+OSC_IEEE_TYPES(SUM_ROWS)
+typedef void (*sum_rows_fn)(const void *xp, void *yp, int64_t e0, int64_t e1, int64_t n);
+
 typedef struct red_job {
     const walk *w;
     red_fn fn;
+    sum_rows_fn rows; /* instead of fn, for a sum along the last axis only */
     int32_t dtype;
     const void *x;
     void *y;
@@ -227,7 +254,9 @@ static void red_part(void *ctx, int32_t part, int32_t parts) {
     const red_job *j = ctx;
     walk w = *j->w;
     osc_par_range(w.n_out, 16, part, parts, &w.e0, &w.e1);
-    if (w.e0 < w.e1) j->fn(&w, j->dtype, j->x, j->y);
+    if (w.e0 >= w.e1) return;
+    if (j->rows) j->rows(j->x, j->y, w.e0, w.e1, w.n_red);
+    else j->fn(&w, j->dtype, j->x, j->y);
 }
 
 /* Reductions whose value over one element is that element, bit for bit (a one-element walk is
@@ -284,6 +313,9 @@ osc_status osc_reduce_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     if (!j.fn(&(walk){.n_out = 0}, x->dtype, NULL, NULL))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'data' has dtype %s",
                          osc_dtype_get(x->dtype)->name);
+    if (p->red == RED_SUM && w.nr == 1 && red[x->rank - 1] && w.n_red > 1)
+        j.rows = x->dtype == OSC_FLOAT ? sum_rows_OSC_FLOAT
+               : x->dtype == OSC_DOUBLE ? sum_rows_OSC_DOUBLE : NULL;
     const bool par = x->nbytes >= OSC_PAR_MIN_BYTES && w.n_out > 1;
     osc_tpool_run(par ? k->tpool : NULL, red_part, &j);
     return OSC_OK;

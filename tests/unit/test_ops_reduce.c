@@ -81,6 +81,48 @@ static const int64_t k_pairs[6][2] = {{1, 3}, {2, 4}, {5, 7}, {6, 8}, {9, 11}, {
 
 static double lse2(double a, double b) { return log(exp(a) + exp(b)); }
 
+/* ReduceSum along the last axis only (eight outputs at a time, then the rest): every output
+ * the left-to-right sum from its first element, bit for bit, in float and double; a row
+ * of -0.0 stays -0.0, a NaN stays NaN; axis -1 and axes (1, 2) of [., ., 1] alike. */
+static void sum_last_axis_in_order(void **state) {
+    (void)state;
+    enum { A = 13, B = 3, C = 19 }; /* 39 outputs: four groups of eight and seven more */
+    float xf[A * B * C];
+    double xd[A * B * C];
+    uint32_t g = 11;
+    for (int i = 0; i < A * B * C; i++) {
+        g = g * 1664525u + 1013904223u;
+        xd[i] = xf[i] = (float)((int32_t)(g >> 8) % 100000) / 997.0f;
+    }
+    for (int i = 0; i < C; i++) xd[5 * C + i] = xf[5 * C + i] = -0.0f; /* output 5: -0 */
+    xd[9 * C + 4] = xf[9 * C + 4] = NAN;                              /* output 9: NaN */
+    for (int dt = 0; dt < 2; dt++) {
+        kh h;
+        const int32_t dtype = dt ? OSC_DOUBLE : OSC_FLOAT;
+        expect_ok(&h, reduce(&h, "ReduceSum", 13, T(dtype, 3, D(A, B, C), dt ? (void *)xd : (void *)xf),
+                             D(-1), 1, false, 0, -1));
+        expect_shape(&h.out, dtype, 2, D(A, B));
+        for (int e = 0; e < A * B; e++) {
+            if (dt) {
+                double want = xd[e * C];
+                for (int i = 1; i < C; i++) want = want + xd[e * C + i];
+                const double got = ((const double *)h.out.data)[e];
+                if (memcmp(&got, &want, sizeof got) && !(isnan(got) && isnan(want)))
+                    fail_msg("double output %d: %.17g, the sum in order gives %.17g", e, got, want);
+            } else {
+                float want = xf[e * C];
+                for (int i = 1; i < C; i++) want = want + xf[e * C + i];
+                const float got = ((const float *)h.out.data)[e];
+                if (memcmp(&got, &want, sizeof got) && !(isnan(got) && isnan(want)))
+                    fail_msg("float output %d: %.9g, the sum in order gives %.9g", e, got, want);
+            }
+        }
+        assert_true(signbit(dt ? ((const double *)h.out.data)[5] : ((const float *)h.out.data)[5]));
+        assert_true(isnan(dt ? ((const double *)h.out.data)[9] : ((const float *)h.out.data)[9]));
+        kh_free(&h);
+    }
+}
+
 /* ======================= values of every reduction, every version ======================= */
 
 static void every_reduction_axis1(void **state) {
@@ -735,6 +777,7 @@ int main(void) {
         cmocka_unit_test(argmin_values),
         cmocka_unit_test(every_dtype_every_reduction),
         cmocka_unit_test(argminmax_every_dtype),
+        cmocka_unit_test(sum_last_axis_in_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
