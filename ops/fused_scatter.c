@@ -17,6 +17,7 @@
 #define PREFETCH(p, w) ((void)(p))
 #endif
 #define FS_PF 8 /* edges ahead whose rows are prefetched */
+#define FS_PF_MIN_BYTES ((size_t)1 << 20)
 /* Threads split the rows only when a row is this many bytes or more: splitting reads every
  * destination index three times (histogram, counts, lists), which costs more than applying
  * rows of a few elements (GAT's [E, 2] rows ran slower on two threads than on one). */
@@ -86,8 +87,10 @@ typedef struct fs_job {
         const int64_t q1 = list ? j->s.at[part + 1] : p->edges;                            \
         T *out = (T *)(void *)j->out;                                                      \
         const T *x = (const T *)(const void *)j->x;                                        \
+        /* prefetching pays when the output is larger than a core's cache */               \
+        const bool pf = (size_t)(N * R) * sizeof(T) > FS_PF_MIN_BYTES;                     \
         for (int64_t q = q0; q < q1; q++) {                                                \
-            if (q + FS_PF < q1) { /* the rows of a later edge this part owns */           \
+            if (pf && q + FS_PF < q1) { /* the rows of a later edge this part owns */     \
                 const int64_t en = list ? list[q + FS_PF] : q + FS_PF;                     \
                 const int64_t dn = norm(ix(j->s.dst, j->s.dst64, en * ds), N);             \
                 if (dn >= lo && dn < hi) {                                                 \

@@ -29,14 +29,23 @@
             for (int64_t i = 0; i < R; i++) o[i] = FT_##RED(T, o[i], x[i]);                   \
         }                                                                                     \
     }
-/* No reduction and update rows that are all alike (a `once` node's: EdgeConv's -inf fill):
- * a run of edges into one row writes it once (the same bits as writing it again). */
+/* No reduction and update rows that are all alike (a `once` node's: the -inf fill of a max
+ * scatter): a run of edges into one row writes it once (the same bits as writing it again);
+ * rows of 4 or 8 bytes (GAT's [N, 2]) move as one integer, not by a call to memcpy. */
+#define FT_ONCE_LOOP(SIZE)                                                                    \
+    do {                                                                                      \
+        for (int64_t t = 0; t < n; t++)                                                       \
+            if (t == 0 || d[t] != d[t - 1]) memcpy(o + (size_t)d[t] * rb, u, SIZE);           \
+    } while (0)
+static void ft_once(char *o, size_t rb, const int64_t *d, int64_t n, const void *u) {
+    if (rb == 4) FT_ONCE_LOOP(4);
+    else if (rb == 8) FT_ONCE_LOOP(8);
+    else FT_ONCE_LOOP(rb);
+}
 #define FT_ONCE(TN, T)                                                                        \
     static void ft_##TN##_ONCE(void *out, int64_t R, const int64_t *d, int64_t n,             \
                                const void *u) {                                               \
-        for (int64_t t = 0; t < n; t++)                                                       \
-            if (t == 0 || d[t] != d[t - 1])                                                   \
-                memcpy((T *)out + d[t] * R, u, (size_t)R * sizeof(T));                        \
+        ft_once(out, (size_t)R * sizeof(T), d, n, u);                                         \
     }
 #define FT_TYPE(TN, T)                                                                        \
     FT_APPLY(TN, T, NONE) FT_APPLY(TN, T, ADD) FT_APPLY(TN, T, MUL) FT_APPLY(TN, T, MAX)       \
