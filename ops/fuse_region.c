@@ -253,6 +253,15 @@ static bool ref_of(const region *r, const int32_t *slot, osc_ft_params *p, osc_f
     return true;
 }
 
+/* How many inputs of the region's nodes read slot i. */
+static int32_t slot_readers(const osc_ft_params *p, int32_t i) {
+    int32_t n = 0;
+    for (int32_t a = 0; a < p->n_nodes; a++)
+        for (int32_t j = 0; j < p->nodes[a].n_in; j++)
+            n += p->nodes[a].in[j].kind == OSC_FT_SLOT && p->nodes[a].in[j].at == i;
+    return n;
+}
+
 static int cmp_i32(const void *a, const void *b) {
     return *(const int32_t *)a - *(const int32_t *)b;
 }
@@ -293,6 +302,8 @@ bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_
         const osc_tensor *out = shape_of(v, n->outputs[0]);
         nd->node = *n;
         nd->n_in = n->n_inputs;
+        nd->alias = -1;
+        nd->relu_out = false;
         nd->gather = is_op(n, "Gather");
         nd->once = is_op(n, "Expand");
         for (int32_t j = 0; j < n->n_inputs; j++)
@@ -322,6 +333,17 @@ bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_
         if (n->outputs[0] == upd) p->updates = slot[a];
     }
     if (p->n_nodes == 0) return false;
+    for (int32_t i = 0; i < p->n_nodes; i++) { /* Relus fused into the products before them */
+        osc_ft_node *nd = &p->nodes[i];
+        const int32_t j = nd->in[0].at;
+        if (!is_op(&nd->node, "Relu") || nd->in[0].kind != OSC_FT_SLOT || j == p->updates ||
+            !(is_op(&p->nodes[j].node, "MatMul") || is_op(&p->nodes[j].node, "Gemm")) ||
+            slot_readers(p, j) != 1)
+            continue;
+        nd->alias = j;
+        p->nodes[j].relu_out = true;
+        per_edge -= p->slots[i].row_bytes;
+    }
     for (int32_t x = 0; x < p->n_ext; x++) per_edge += p->ext[x].row_bytes;
     p->tile = (int64_t)(OSC_FT_TILE_BYTES / per_edge);
     if (p->tile < 1) p->tile = 1;

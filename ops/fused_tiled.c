@@ -158,16 +158,17 @@ static osc_status run_node(const ft_job *j, ft_part *w, int32_t i, int64_t n, os
     const osc_kernel *row = nd->node.kernel;
     osc_kctx kk = {.err = err, .graph = j->k->graph, .node = &nd->node, .row = row,
                    .since_version = row->since, .params = nd->node.params,
-                   .alloc = j->k->alloc, .scratch = &w->scratch, .strict = j->k->strict};
+                   .alloc = j->k->alloc, .scratch = &w->scratch, .strict = j->k->strict,
+                   .relu_out = nd->relu_out};
     return row->run(&kk, ins, nd->n_in, o, 1);
 }
 
 /* The region's nodes on a tile of n edges (a `once` node's rows are all alike: the first n of
- * the whole tile it made). */
+ * the whole tile it made; a Relu fused into its product was applied by it). */
 static osc_status run_nodes(const ft_job *j, ft_part *w, int64_t n) {
     const osc_ft_params *p = j->p;
     for (int32_t i = 0; i < p->n_nodes; i++) {
-        if (p->nodes[i].once) {
+        if (p->nodes[i].once || p->nodes[i].alias >= 0) {
             w->slot[i].dims[0] = n;
             w->slot[i].nbytes = (size_t)n * p->slots[i].row_bytes;
             continue;
@@ -259,11 +260,13 @@ static void release(osc_kctx *k, ft_job *j, int32_t parts) {
 static osc_status prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) {
     const osc_ft_params *p = j->p;
     const size_t T = (size_t)p->tile;
-    size_t at = 0, off[OSC_FT_MAX_NODES + OSC_FT_MAX_EXT]; /* cache-line aligned buffers */
+    size_t at = 0, off[OSC_FT_MAX_NODES + OSC_FT_MAX_EXT] = {0}; /* cache-line aligned */
     for (int32_t i = 0; i < p->n_nodes + p->n_ext; i++) {
         const osc_ft_value *v = i < p->n_nodes ? &p->slots[i] : &p->ext[i - p->n_nodes];
-        off[i] = at;
-        if (i < p->n_nodes || (v->row && copies)) at += (T * v->row_bytes + 63) / 64 * 64;
+        const bool alias = i < p->n_nodes && p->nodes[i].alias >= 0;
+        off[i] = alias ? off[p->nodes[i].alias] : at;
+        if ((i < p->n_nodes && !alias) || (i >= p->n_nodes && v->row && copies))
+            at += (T * v->row_bytes + 63) / 64 * 64;
     }
     w->mem_size = at + T * sizeof(int64_t);
     w->scratch.alloc = k->alloc;

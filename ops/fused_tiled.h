@@ -57,6 +57,11 @@ typedef struct osc_ft_node {
     bool once;
     int32_t shape_rank;
     int64_t shape[OSC_MAX_RANK];
+    /* A Relu whose input is the output of product node `alias` (MatMul or Gemm) and nothing
+     * else's: that node stores its rows through Relu (relu_out) and this one does not run,
+     * its slot being the product's (-1: not such a Relu). */
+    int32_t alias;
+    bool relu_out;
 } osc_ft_node;
 
 typedef struct osc_ft_params {

@@ -152,6 +152,7 @@ typedef struct gm_epi {
     int64_t m, n, c_rs, c_cs;
     double alpha, beta;
     int64_t ialpha, ibeta;
+    bool relu; /* float types: then Relu (k->relu_out) */
 } gm_epi;
 
 #define EPI_LOOP(AT, CT, Y_OF, C_OF)                                                           \
@@ -161,7 +162,8 @@ typedef struct gm_epi {
         for (int64_t j = 0; j < e->n; j++) {                                                   \
             const int64_t o = i * e->n + j;                                                    \
             const CT v = al * (CT)acc[o];                                                      \
-            y[o] = Y_OF(c ? v + be * C_OF(c[i * e->c_rs + j * e->c_cs]) : v);                  \
+            const CT r = c ? v + be * C_OF(c[i * e->c_rs + j * e->c_cs]) : v;                  \
+            y[o] = Y_OF(e->relu && r < 0 ? (CT)0 : r);                                         \
         }
 #define ID(x) (x)
 #define EPI_FLOAT(E, T)                                                                        \
@@ -232,17 +234,20 @@ osc_status osc_gemm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
      * kernel adds C as it stores the sums, the bits of 1 * acc + 1 * c */
     const bool c_in_kernel = c_term && !half && p->alpha == 1 && p->beta == 1 && g.c_cs == 1 &&
                              (a->dtype == OSC_FLOAT || a->dtype == OSC_DOUBLE);
-    const osc_gemm_args ga = {
+    osc_gemm_args ga = {
         .m = g.m, .n = g.n, .k = g.kk,
         .a = av, .ars = p->trans_a ? 1 : g.kk, .acs = p->trans_a ? g.m : 1,
         .b = bv, .brs = p->trans_b ? 1 : g.n, .bcs = p->trans_b ? g.kk : 1,
         .y = yv, .ldy = g.n,
         .c = c_in_kernel ? g.c->data : NULL, .c_rs = g.c_rs};
+    const bool epi = half || (c_term && !c_in_kernel) || p->alpha != 1;
+    ga.relu = k->relu_out && !epi;
     osc_gemm_par(k, osc_gemm_get(o.ct), o.ct, &ga, &mem);
-    if (half || (c_term && !c_in_kernel) || p->alpha != 1) {
+    if (epi) {
         const gm_epi e = {.acc = yv, .y = out->data, .c = c_term ? g.c->data : NULL, .m = g.m,
                           .n = g.n, .c_rs = g.c_rs, .c_cs = g.c_cs, .alpha = p->alpha,
-                          .beta = p->beta, .ialpha = g.ialpha, .ibeta = g.ibeta};
+                          .beta = p->beta, .ialpha = g.ialpha, .ibeta = g.ibeta,
+                          .relu = k->relu_out};
         epilogue(a->dtype, &e);
     }
     osc_gemm_mem_put(k, &mem);

@@ -55,6 +55,8 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 #define GEMM_FLOAT(E, T, V, VB, MRV, ATTR)                                                     \
     enum { W_##E##V = VB / sizeof(T), NR_##E##V = 2 * (VB / sizeof(T)), MR_##E##V = MRV };     \
     typedef v##VB##_##E vt_##E##V;                                                             \
+    /* the integer vector of a compare's lanes (all ones where true) */                        \
+    typedef __typeof__((vt_##E##V){0} < (vt_##E##V){0}) vi_##E##V;                             \
                                                                                                \
     /* B[pc.., jc..] (kc x nc) into panels of NR columns, each kc x NR, row-major, zero-padded \
      * past nc. */                                                                             \
@@ -93,7 +95,8 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
      * + c[r*c_rs + j] when c is not NULL; only the first mr rows and nr columns are stored. */ \
     GEMM_INLINE ATTR void micro_##E##V(int64_t kc, const T *a, int64_t ars, int64_t acs,       \
                                         const T *bp, T *y, int64_t ldy, int64_t mr,            \
-                                        int64_t nr, bool acc, const T *c, int64_t c_rs) {      \
+                                        int64_t nr, bool acc, const T *c, int64_t c_rs,        \
+                                        bool relu) {                                           \
         vt_##E##V s[MR_##E##V][2];                                                             \
         GEMM_UNROLL for (int r = 0; r < MR_##E##V; r++) s[r][0] = s[r][1] = (vt_##E##V){0};    \
         for (int64_t p = 0; p < kc; p++, a += acs, bp += NR_##E##V) {                          \
@@ -123,6 +126,10 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
                     v0 = v0 + o0;                                                              \
                     v1 = v1 + o1;                                                              \
                 }                                                                              \
+                if (relu) { /* the bits of x < 0 ? +0 : x, lane by lane */                     \
+                    v0 = (vt_##E##V)((vi_##E##V)v0 & ~(vi_##E##V)(v0 < (vt_##E##V){0}));       \
+                    v1 = (vt_##E##V)((vi_##E##V)v1 & ~(vi_##E##V)(v1 < (vt_##E##V){0}));       \
+                }                                                                              \
                 memcpy(yr, &v0, sizeof v0);                                                    \
                 memcpy(yr + W_##E##V, &v1, sizeof v1);                                         \
             }                                                                                  \
@@ -133,7 +140,8 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
         for (int64_t r = 0; r < mr; r++)                                                       \
             for (int64_t j = 0; j < nr; j++) {                                                 \
                 T v = acc ? y[r * ldy + j] + tile[r][j] : tile[r][j];                          \
-                y[r * ldy + j] = c ? v + c[r * c_rs + j] : v;                                  \
+                if (c) v = v + c[r * c_rs + j];                                                \
+                y[r * ldy + j] = relu && v < 0 ? (T)0 : v;                                     \
             }                                                                                  \
     }                                                                                          \
                                                                                                \
@@ -158,13 +166,14 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
                     for (int64_t jp = 0; jp < nc; jp += NR_##E##V) {                           \
                         T *yt = y + i * g->ldy + jc + jp;                                      \
                         const T *ct = c && last ? c + i * g->c_rs + jc + jp : NULL;            \
+                        const bool relu = g->relu && last;                                     \
                         const int64_t nr = min64(NR_##E##V, nc - jp);                          \
                         if (direct)                                                            \
                             micro_##E##V(kc, ai, g->ars, 1, bpk + jp * kc, yt, g->ldy, mr, nr, \
-                                         pc > 0, ct, g->c_rs);                                 \
+                                         pc > 0, ct, g->c_rs, relu);                           \
                         else                                                                   \
                             micro_##E##V(kc, ap, 1, MR_##E##V, bpk + jp * kc, yt, g->ldy, mr,  \
-                                         nr, pc > 0, ct, g->c_rs);                             \
+                                         nr, pc > 0, ct, g->c_rs, relu);                       \
                     }                                                                          \
                 }                                                                              \
             }                                                                                  \
@@ -209,7 +218,10 @@ static int32_t best_variant(void) { return 0; }
         for (int64_t i = 0; i < g->m; i++) { /* K == 0: Y = 0 (+ C) */                         \
             T *yr = (T *)g->y + i * g->ldy;                                                    \
             const T *cr = g->c ? (const T *)g->c + i * g->c_rs : NULL;                         \
-            for (int64_t j = 0; j < g->n; j++) yr[j] = cr ? (T)0 + cr[j] : (T)0;               \
+            for (int64_t j = 0; j < g->n; j++) {                                               \
+                const T v = cr ? (T)0 + cr[j] : (T)0;                                          \
+                yr[j] = g->relu && v < 0 ? (T)0 : v;                                           \
+            }                                                                                  \
         }                                                                                      \
     }
 OSC_IEEE_TYPES(VARIANTS)

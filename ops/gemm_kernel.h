@@ -39,6 +39,9 @@ typedef struct osc_gemm_args {
      * y = y + c would add it. */
     const void *c;
     int64_t c_rs;
+    /* float and double only: then Y = Relu(Y) as it is stored (x < 0 ? +0 : x, the Relu
+     * kernel's rule: NaN and -0 stay) */
+    bool relu;
 } osc_gemm_args;
 
 typedef void (*osc_gemm_fn)(const osc_gemm_args *g, void *pack);

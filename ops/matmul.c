@@ -136,7 +136,8 @@ osc_status osc_matmul_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     void *yv = o.y;
     osc_gemm_fn fn = osc_gemm_get(ct);
     osc_gemm_args ga = {.m = g.m, .n = g.n, .k = g.kk, .a = av, .ars = g.kk, .acs = 1, .b = bv,
-                        .brs = g.n, .bcs = 1, .y = yv, .ldy = g.n};
+                        .brs = g.n, .bcs = 1, .y = yv, .ldy = g.n,
+                        .relu = k->relu_out && !half};
     bool b_shared = true;
     for (int32_t d = 0; d < g.brank; d++) b_shared = b_shared && g.bstr[d] == 0;
     if (b_shared && g.a_batches == g.batches) {

@@ -291,6 +291,50 @@ static void test_gemm_variants(void **state) {
     assert_memory_equal(y0, want0, sizeof want0);
 }
 
+/* relu_out (a tiled scatter's Relu fused into the product): every element is the product's
+ * own, bit for bit, passed through x < 0 ? +0 : x, on each path: MatMul (stored by the kernel),
+ * Gemm with a bias row (added by the kernel) and with alpha 0.5 (the epilogue), K across KC;
+ * NaN and -0 stay. */
+static void test_relu_out(void **state) {
+    (void)state;
+    const int64_t m = 13, k = 300, n = 40, da[2] = {m, k}, db[2] = {k, n};
+    float *a = malloc((size_t)(m * k) * 4), *b = malloc((size_t)(k * n) * 4), c[40];
+    for (int64_t i = 0; i < m * k; i++) a[i] = (float)rnd();
+    for (int64_t i = 0; i < k * n; i++) b[i] = (float)rnd();
+    for (int j = 0; j < n; j++) c[j] = (float)rnd();
+    for (int64_t p = 0; p < k; p++) a[1 * k + p] = 0; /* row 1: sums of +-0 */
+    c[3] = -0.0f;
+    a[2 * k + 7] = NAN; /* row 2: NaN everywhere */
+    const int64_t dc = n;
+    osc_tensor ta = tens(OSC_FLOAT, 2, da, a), tb = tens(OSC_FLOAT, 2, db, b);
+    osc_tensor tc = tens(OSC_FLOAT, 1, &dc, c);
+    for (int form = 0; form < 3; form++) { /* MatMul, Gemm + C, Gemm alpha 0.5 + C */
+        kh plain, fused;
+        for (int f = 0; f < 2; f++) {
+            kh *h = f ? &fused : &plain;
+            init(h, form ? "Gemm" : "MatMul", 13, 13);
+            if (form == 2) kh_attr_float(h, "alpha", 0.5f);
+            h->k.relu_out = f == 1;
+            assert_int_equal(form ? kh_run3(h, &ta, &tb, &tc) : kh_run2(h, &ta, &tb), OSC_OK);
+        }
+        int negatives = 0;
+        for (int64_t i = 0; i < m * n; i++) {
+            const float x = ((const float *)plain.out.data)[i];
+            const float want = x < 0 ? 0.0f : x, got = ((const float *)fused.out.data)[i];
+            negatives += x < 0;
+            if (memcmp(&got, &want, 4))
+                fail_msg("form %d, element %lld: %.9g; Relu of the product %.9g is %.9g", form,
+                         (long long)i, got, x, want);
+        }
+        assert_true(negatives > 0);
+        assert_true(isnan(((const float *)fused.out.data)[2 * n + 5]));
+        kh_free(&plain);
+        kh_free(&fused);
+    }
+    free(a);
+    free(b);
+}
+
 /* The same product twice gives the same bits (no state between runs). */
 static void test_matmul_deterministic(void **state) {
     (void)state;
@@ -836,6 +880,7 @@ int main(void) {
         cmocka_unit_test(test_matmul_batch_broadcast),
         cmocka_unit_test(test_matmul_blocks),
         cmocka_unit_test(test_gemm_variants),
+        cmocka_unit_test(test_relu_out),
         cmocka_unit_test(test_matmul_deterministic),
         cmocka_unit_test(test_matmul_int_wrap),
         cmocka_unit_test(test_matmul_half_rounds_once),
