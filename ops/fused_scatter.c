@@ -18,12 +18,6 @@
 #endif
 #define FS_PF 8 /* edges ahead whose rows are prefetched */
 #define FS_PF_MIN_BYTES ((size_t)1 << 20)
-/* Threads split the rows only when a row is this many bytes or more: splitting reads every
- * destination index three times (histogram, counts, lists), which costs more than applying
- * rows of a few elements (GAT's [E, 2] rows ran slower on two threads than on one). */
-#ifndef OSC_FS_PAR_ROW_BYTES /* (tests build with 1 to run the split on small rows) */
-#define OSC_FS_PAR_ROW_BYTES 64
-#endif
 
 /* Index i of an int32 or int64 tensor's data. */
 static inline int64_t ix(const void *p, bool i64, int64_t i) {
@@ -286,6 +280,32 @@ bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
     return true;
 }
 
+bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, bool small) {
+    osc_split_memo *m = k->split;
+    const int32_t v = k->node->inputs[1], parts = osc_tpool_size(k->tpool);
+    if (m && v >= 0 && m->value == v && m->dst == s->dst && m->parts == parts &&
+        m->n_rows == s->n_rows && m->edges == s->edges && m->dst_stride == s->dst_stride) {
+        memcpy(s->bounds, m->bounds, sizeof s->bounds);
+        memcpy(s->at, m->at, sizeof s->at);
+        s->list = m->list;
+        return true;
+    }
+    if (small && !(m && v >= 0 && m->hint == v)) return false;
+    if (!osc_fs_split_rows(s, k->tpool, m ? &m->mem : k->scratch)) {
+        if (!small) return true; /* rows split evenly, every part walks every edge */
+        osc_fs_split_one(s);
+        return false;
+    }
+    if (m && v >= 0) {
+        *m = (osc_split_memo){.value = v, .hint = m->hint, .dst = s->dst, .parts = parts,
+                              .n_rows = s->n_rows, .edges = s->edges,
+                              .dst_stride = s->dst_stride, .list = s->list, .mem = m->mem};
+        memcpy(m->bounds, s->bounds, sizeof m->bounds);
+        memcpy(m->at, s->at, sizeof m->at);
+    }
+    return true;
+}
+
 static const char *const k_what[4] = {"data", "indices", "updates", "source indices"};
 
 osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
@@ -418,11 +438,9 @@ static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     }
     for (int32_t s = 0; s < p->n_steps; s++) j.opnd[s] = in[4 + s]->data;
     const size_t work = bytes + (size_t)(p->edges * p->row) * j.esize;
-    const int32_t parts = k->tpool && work >= OSC_PAR_MIN_BYTES && j.s.n_rows > 1 &&
-                                  (size_t)p->row * j.esize >= OSC_FS_PAR_ROW_BYTES
-                              ? osc_tpool_size(k->tpool) : 1;
-    if (parts > 1) {
-        osc_fs_split_rows(&j.s, k->tpool, k->scratch);
+    const bool small = (size_t)p->row * j.esize < OSC_FS_PAR_ROW_BYTES;
+    if (k->tpool && work >= OSC_PAR_MIN_BYTES && j.s.n_rows > 1 &&
+        osc_fs_split_shared(k, &j.s, small)) {
         osc_tpool_run(k->tpool, fs_part, &j);
     } else {
         fs_part(&j, 0, 1);

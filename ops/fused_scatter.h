@@ -68,6 +68,19 @@ void osc_fs_split_one(osc_fs_split *s);
  * edges run on the threads. Indices must have been checked. Without scratch for the lists
  * (false) the parts split the rows evenly and list is NULL. */
 bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch);
+/* Threads split the rows of a smaller row only when an earlier run split the same index for
+ * another scatter (osc_fs_split_shared): listing the edges costs more than applying rows of a
+ * few elements (GAT's [E, 2] rows ran slower on two threads than on one), unless the lists are
+ * made anyway. */
+#ifndef OSC_FS_PAR_ROW_BYTES /* (tests build with 1 to run the split on small rows) */
+#define OSC_FS_PAR_ROW_BYTES 64
+#endif
+/* Splits s among k's threads (osc_fs_split_rows) for fused node k->node, whose input 1 is the
+ * index, or takes the split another fused scatter made of the same index value earlier in the
+ * run (k->split). A scatter of `small` rows splits only to take that split, or when the run
+ * before split this index (a scatter of larger rows lists its edges anyway). False: run on one
+ * part (s as osc_fs_split_one left it). */
+bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, bool small);
 /* Rows [lo, hi) of a part's output start as data (row_bytes each), as zeros, or (data NULL,
  * not zero: the output is data's buffer) as they are. */
 void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes, int64_t lo,

@@ -300,9 +300,13 @@ static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     st = osc_fs_prepare(k, &p->fs, dtype, in, out, n_out, &j.s, &bytes);
     if (!st) st = check_gathers(k, in);
     if (st) return st;
-    int32_t parts = k->tpool && bytes >= OSC_PAR_MIN_BYTES && j.s.n_rows > 1
+    /* parts need lists (a part's edges are then copied into its tiles) */
+    const size_t upd_bytes = p->slots[p->updates].row_bytes;
+    const size_t work = bytes + (size_t)p->fs.edges * upd_bytes;
+    int32_t parts = k->tpool && work >= OSC_PAR_MIN_BYTES && j.s.n_rows > 1 &&
+                            osc_fs_split_shared(k, &j.s, upd_bytes < OSC_FS_PAR_ROW_BYTES) &&
+                            j.s.list
                         ? osc_tpool_size(k->tpool) : 1;
-    if (parts > 1 && !osc_fs_split_rows(&j.s, k->tpool, k->scratch)) parts = 1;
     if (parts == 1) osc_fs_split_one(&j.s);
     for (int32_t t = 0; t < parts; t++)
         if ((st = prepare_part(k, &j, &j.part[t], parts > 1))) {

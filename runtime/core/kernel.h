@@ -9,6 +9,20 @@
 struct osc_kernel;
 
 /* What a kernel may use while it initialises, infers or runs one node. */
+/* Run time: the split among threads of a fused scatter's destination index (ops/
+ * fused_scatter.c, osc_fs_split_shared), kept for the rest of the run so that the other fused
+ * scatters reading the same index value reuse it instead of listing the edges again. */
+typedef struct osc_split_memo {
+    int32_t value; /* the index's graph value split in this run (-1: none; each run resets it) */
+    int32_t hint;  /* the value split in the run before (-1: none) */
+    const void *dst;
+    int32_t parts;
+    int64_t n_rows, edges, dst_stride;
+    int64_t bounds[OSC_MAX_THREADS + 1], at[OSC_MAX_THREADS + 1];
+    const uint32_t *list;
+    osc_scratch mem; /* the lists, kept between runs */
+} osc_split_memo;
+
 typedef struct osc_kctx {
     osc_err *err;
     const osc_graph *graph;  /* for value names in messages (NULL in kernel unit tests) */
@@ -27,6 +41,7 @@ typedef struct osc_kctx {
     /* Run time, float and double MatMul and Gemm only: the output goes through Relu as it is
      * stored (a tiled scatter's Relu fused into the product before it, ops/fuse_region.c). */
     bool relu_out;
+    osc_split_memo *split; /* run time: the session's (NULL: no reuse) */
     /* Warnings at load: kernels call osc_kwarn; the model stores them. NULL at run time. */
     void (*warn)(void *ud, const char *msg);
     void *warn_ud;

@@ -55,6 +55,7 @@ struct osc_session {
     max_align_t empty;        /* data of zero-size values when the arena is empty */
     osc_tpool *tpool;         /* opts.threads >= 2: the workers; NULL: the caller alone */
     osc_scratch kscratch;     /* kernels' scratch block, kept between runs */
+    osc_split_memo split;     /* fused scatters' shared split of an index (kernel.h) */
     osc_node_hook hook;       /* osc_session_set_node_hook */
     void *hook_ud;
 };

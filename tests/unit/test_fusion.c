@@ -968,6 +968,101 @@ static void shared_index_chained_scatters(void **state) {
     }
 }
 
+/* One destination index read by a scatter of small rows (max of 2-float rows) and one of large
+ * rows (sum of 16-float rows), both over 1 MiB of work, as GAT's softmax and aggregation: on
+ * 2 threads the large one lists the edges, the small one takes those lists from the second
+ * run on (the split of an index is kept for the run, osc_fs_split_shared). Every run gives the
+ * loops' bits, also after the index changes between runs (a split kept from the run before
+ * would be wrong then), and the same bits on 1 thread. */
+static void shared_split_across_runs(void **state) {
+    (void)state;
+    enum { N = 1000, M = 700, E = 150000, C1 = 2, C2 = 16 };
+    inst in;
+    memset(&in, 0, sizeof in);
+    g_rng = 2024u;
+    const int64_t x1d[2] = {M, C1}, x2d[2] = {M, C2}, e1[1] = {E};
+    osc_tensor *x1 = add_input(&in, "x1", OSC_FLOAT, 2, x1d);
+    osc_tensor *x2 = add_input(&in, "x2", OSC_FLOAT, 2, x2d);
+    osc_tensor *src = add_input(&in, "src", OSC_INT64, 1, e1);
+    osc_tensor *dst = add_input(&in, "dst", OSC_INT64, 1, e1);
+    for (int64_t i = 0; i < M * C1; i++) set(x1, i, rnd_value());
+    for (int64_t i = 0; i < M * C2; i++) set(x2, i, rnd_value());
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    for (int i = 0; i < in.n; i++)
+        osc_mw_input(mw, in.name[i], in.t[i].dtype, in.t[i].rank, in.t[i].dims, NULL);
+    const int64_t n1[2] = {N, C1}, n2[2] = {N, C2}, sh1[2] = {E, C1}, sh2[2] = {E, C2}, one = 1;
+    osc_tensor z1 = tensor(OSC_FLOAT, 2, n1), z2 = tensor(OSC_FLOAT, 2, n2);
+    osc_tensor axes = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)&one,
+                       .nbytes = 8};
+    osc_tensor s1 = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = (void *)sh1, .nbytes = 16};
+    osc_tensor s2 = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = (void *)sh2, .nbytes = 16};
+    osc_mw_initializer(mw, "z1", &z1);
+    osc_mw_initializer(mw, "z2", &z2);
+    osc_mw_initializer(mw, "axes", &axes);
+    osc_mw_initializer(mw, "s1", &s1);
+    osc_mw_initializer(mw, "s2", &s2);
+#define NODE(OP, NAME, N_IN, OUT, ...) \
+    osc_mw_node(mw, OP, NAME, N_IN, (const char *[]){__VA_ARGS__}, 1, (const char *[]){OUT})
+    NODE("Unsqueeze", "unsqueeze", 2, "dst_col", "dst", "axes");
+    NODE("Expand", "expand1", 2, "idx1", "dst_col", "s1");
+    NODE("Expand", "expand2", 2, "idx2", "dst_col", "s2");
+    NODE("Gather", "gather1", 2, "g1", "x1", "src");
+    NODE("Gather", "gather2", 2, "g2", "x2", "src");
+    const int a = NODE("ScatterElements", "small", 3, "y1", "z1", "idx1", "g1");
+    const int b = NODE("ScatterElements", "large", 3, "y2", "z2", "idx2", "g2");
+#undef NODE
+    osc_mw_attr_string(mw, a, "reduction", "max");
+    osc_mw_attr_string(mw, b, "reduction", "add");
+    osc_mw_output(mw, "y1", OSC_FLOAT, 2, n1, NULL);
+    osc_mw_output(mw, "y2", OSC_FLOAT, 2, n2, NULL);
+    void *buf;
+    size_t len;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    const fcase c = {.name = "shared_split_across_runs"};
+    osc_model *m1 = load(&c, buf, len, true, 1), *m2 = load(&c, buf, len, true, 2);
+    result r;
+    describe(m2, &r);
+    assert_string_equal(r.nodes, "GatherScatter GatherScatter");
+    osc_session *s[2];
+    assert_int_equal(osc_session_create(m1, &s[0]), OSC_OK);
+    assert_int_equal(osc_session_create(m2, &s[1]), OSC_OK);
+    float *w1 = malloc(sizeof(float) * N * C1), *w2 = malloc(sizeof(float) * N * C2);
+    for (int run_i = 0; run_i < 4; run_i++) {
+        if (run_i == 0 || run_i == 3) /* a new index (and sources) before runs 0 and 3 */
+            for (int64_t e = 0; e < E; e++) {
+                ((int64_t *)src->data)[e] = rnd_index(M);
+                ((int64_t *)dst->data)[e] = rnd_index(N);
+            }
+        for (int64_t i = 0; i < N * C1; i++) w1[i] = 0.0f;
+        for (int64_t i = 0; i < N * C2; i++) w2[i] = 0.0f;
+        for (int64_t e = 0; e < E; e++) {
+            const int64_t d = norm(((int64_t *)dst->data)[e], N), q = norm(((int64_t *)src->data)[e], M);
+            for (int j = 0; j < C1; j++) {
+                const float g = ((const float *)x1->data)[q * C1 + j];
+                w1[d * C1 + j] = g > w1[d * C1 + j] ? g : w1[d * C1 + j];
+            }
+            for (int j = 0; j < C2; j++) w2[d * C2 + j] += ((const float *)x2->data)[q * C2 + j];
+        }
+        for (int t = 0; t < 2; t++) {
+            if (bind(s[t], &in) || osc_session_run(s[t]))
+                fail_msg("run %d, %d threads: %s", run_i, t + 1, osc_session_error(s[t]));
+            osc_tensor o1, o2;
+            assert_int_equal(osc_session_output(s[t], 0, &o1), OSC_OK);
+            assert_int_equal(osc_session_output(s[t], 1, &o2), OSC_OK);
+            if (memcmp(o1.data, w1, sizeof(float) * N * C1) ||
+                memcmp(o2.data, w2, sizeof(float) * N * C2))
+                fail_msg("run %d, %d threads: the outputs differ from the loops'", run_i, t + 1);
+        }
+    }
+    free(w1), free(w2);
+    osc_session_free(s[0]), osc_session_free(s[1]);
+    osc_model_free(m1), osc_model_free(m2);
+    free(z1.data), free(z2.data), free(buf);
+    free_inst(&in);
+}
+
 /* The Gather reads the scatter's own data (y = x + messages from x, x an intermediate that
  * dies at the scatter): the fused node reads x twice, so it must not write over it in place
  * (a row updated early would be gathered later). Reduction none, many edges and duplicates. */
@@ -1242,6 +1337,7 @@ int main(void) {
         cmocka_unit_test(fused_data_kinds_and_scatternd),
         cmocka_unit_test(boundaries_not_fused),
         cmocka_unit_test(shared_index_chained_scatters),
+        cmocka_unit_test(shared_split_across_runs),
         cmocka_unit_test(gather_reads_the_data),
         cmocka_unit_test(index_out_of_range),
         cmocka_unit_test(zero_rows_not_fused),
