@@ -89,6 +89,18 @@ osc_status osc_concat_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     int64_t inner = osc_dims_prod(want.dims + axis + 1, want.rank - axis - 1);
     unsigned bits = osc_sh_bits(want.dtype);
     int64_t o = 0;
+    /* one block per input (a concatenation along the first non-1 dim): whole copies, split
+     * among the threads when large */
+    if (outer == 1 && bits >= 8 && want.dtype != OSC_STRING) {
+        for (int32_t i = 0; i < n_in; i++) {
+            const size_t block = (size_t)(in[i]->dims[axis] * inner) * (bits / 8);
+            if (block)
+                osc_par_memcpy(k->tpool, (char *)out[0].data + (size_t)o * (bits / 8),
+                               in[i]->data, block);
+            o += in[i]->dims[axis] * inner;
+        }
+        return OSC_OK;
+    }
     for (int64_t r = 0; r < outer; r++)
         for (int32_t i = 0; i < n_in; i++) {
             int64_t block = in[i]->dims[axis] * inner;

@@ -146,6 +146,14 @@ osc_status osc_gather_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
                     .outer = osc_dims_prod(data->dims, axis),
                     .inner = osc_dims_prod(data->dims + axis + 1, data->rank - axis - 1),
                     .n = osc_tensor_count(idx), .bits = osc_sh_bits(data->dtype)};
+    if (j.outer == 1 && j.n == 1 && j.bits >= 8 && data->dtype != OSC_STRING) {
+        /* one slice (a row of edge_index): one copy, split among the threads when large */
+        const int64_t v = osc_index_at(idx, 0);
+        const size_t chunk = (size_t)j.inner * (j.bits / 8);
+        osc_par_memcpy(k->tpool, j.out, (const char *)j.data + (size_t)(v < 0 ? v + s : v) * chunk,
+                       chunk);
+        return OSC_OK;
+    }
     /* slices of whole bytes: the output splits into index ranges, one per thread */
     const bool par = k->tpool && j.bits >= 8 && data->dtype != OSC_STRING &&
                      (size_t)osc_tensor_count(&want) * (j.bits / 8) >= OSC_PAR_MIN_BYTES;
