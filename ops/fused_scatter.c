@@ -280,7 +280,7 @@ bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
     return true;
 }
 
-bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, bool small) {
+bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make) {
     osc_split_memo *m = k->split;
     const int32_t v = k->node->inputs[1], parts = osc_tpool_size(k->tpool);
     if (m && v >= 0 && m->value == v && m->dst == s->dst && m->parts == parts &&
@@ -290,7 +290,8 @@ bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, bool small) {
         s->list = m->list;
         return true;
     }
-    if (small && !(m && v >= 0 && m->hint == v)) return false;
+    const bool small = make != OSC_FS_SPLIT_MAKE;
+    if (make == OSC_FS_SPLIT_REUSE || (small && !(m && v >= 0 && m->hint == v))) return false;
     if (!osc_fs_split_rows(s, k->tpool, m ? &m->mem : k->scratch)) {
         if (!small) return true; /* rows split evenly, every part walks every edge */
         osc_fs_split_one(s);
@@ -440,7 +441,7 @@ static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     const size_t work = bytes + (size_t)(p->edges * p->row) * j.esize;
     const bool small = (size_t)p->row * j.esize < OSC_FS_PAR_ROW_BYTES;
     if (k->tpool && work >= OSC_PAR_MIN_BYTES && j.s.n_rows > 1 &&
-        osc_fs_split_shared(k, &j.s, small)) {
+        osc_fs_split_shared(k, &j.s, small ? OSC_FS_SPLIT_HINTED : OSC_FS_SPLIT_MAKE)) {
         osc_tpool_run(k->tpool, fs_part, &j);
     } else {
         fs_part(&j, 0, 1);

@@ -75,12 +75,15 @@ bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch);
 #ifndef OSC_FS_PAR_ROW_BYTES /* (tests build with 1 to run the split on small rows) */
 #define OSC_FS_PAR_ROW_BYTES 64
 #endif
+/* When osc_fs_split_shared lists the edges itself: always (rows of OSC_FS_PAR_ROW_BYTES and
+ * more), when the run before split the same index (smaller rows: a scatter of larger rows lists
+ * its edges anyway), never (only another's split is taken). */
+enum { OSC_FS_SPLIT_MAKE, OSC_FS_SPLIT_HINTED, OSC_FS_SPLIT_REUSE };
 /* Splits s among k's threads (osc_fs_split_rows) for fused node k->node, whose input 1 is the
  * index, or takes the split another fused scatter made of the same index value earlier in the
- * run (k->split). A scatter of `small` rows splits only to take that split, or when the run
- * before split this index (a scatter of larger rows lists its edges anyway). False: run on one
- * part (s as osc_fs_split_one left it). */
-bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, bool small);
+ * run (k->split); `make` (OSC_FS_SPLIT_*) says when it lists the edges itself. False: run on
+ * one part (s as osc_fs_split_one left it). */
+bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make);
 /* Rows [lo, hi) of a part's output start as data (row_bytes each), as zeros, or (data NULL,
  * not zero: the output is data's buffer) as they are. */
 void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes, int64_t lo,

@@ -300,12 +300,15 @@ static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     st = osc_fs_prepare(k, &p->fs, dtype, in, out, n_out, &j.s, &bytes);
     if (!st) st = check_gathers(k, in);
     if (st) return st;
-    /* parts need lists (a part's edges are then copied into its tiles) */
+    /* Parts need lists (a part's edges are then copied into its tiles). Small update rows
+     * (a fill) take another scatter's split but never make one: with parts, the tiles' own
+     * costs (buffers, copies) outweigh the rows' (GAT's fill: 1.1 ms on one thread, 3.2 ms of
+     * work on two plus the split). */
     const size_t upd_bytes = p->slots[p->updates].row_bytes;
     const size_t work = bytes + (size_t)p->fs.edges * upd_bytes;
+    const int32_t make = upd_bytes < OSC_FS_PAR_ROW_BYTES ? OSC_FS_SPLIT_REUSE : OSC_FS_SPLIT_MAKE;
     int32_t parts = k->tpool && work >= OSC_PAR_MIN_BYTES && j.s.n_rows > 1 &&
-                            osc_fs_split_shared(k, &j.s, upd_bytes < OSC_FS_PAR_ROW_BYTES) &&
-                            j.s.list
+                            osc_fs_split_shared(k, &j.s, make) && j.s.list
                         ? osc_tpool_size(k->tpool) : 1;
     if (parts == 1) osc_fs_split_one(&j.s);
     for (int32_t t = 0; t < parts; t++)
