@@ -21,8 +21,8 @@
 #define FT_MAX(T, a, b) OSC_COMBINE_FLOAT_MAX(T, a, b)
 #define FT_MIN(T, a, b) OSC_COMBINE_FLOAT_MIN(T, a, b)
 #define FT_APPLY(TN, T, RED)                                                                  \
-    OSC_AVX2_CLONES static void ft_##TN##_##RED(void *out, int64_t R, const int64_t *d, int64_t n,            \
-                                const void *u) {                                              \
+    OSC_AVX2_CLONES static void ft_##TN##_##RED(void *out, int64_t R, const int64_t *d,       \
+                                                int64_t n, const void *u) {                   \
         for (int64_t t = 0; t < n; t++) {                                                     \
             T *o = (T *)out + d[t] * R;                                                       \
             const T *x = (const T *)u + t * R;                                                \

@@ -5,8 +5,9 @@
  * the transposes read through strides; then one pass per element computes
  * (alpha * product) + (beta * c) in the compute type (float for float16/bfloat16, rounded once
  * per element). float and double with alpha = beta = 1 and C read along rows (a Linear
- * layer): the kernel adds C as it stores the sums, the same bits without the pass. C is not read when beta is 0, as in the ONNX reference. Integer dtypes wrap
- * modulo 2^bits and need whole-number alpha and beta. */
+ * layer): the kernel adds C as it stores the sums, the same bits without the pass. C is not
+ * read when beta is 0, as in the ONNX reference. Integer dtypes wrap modulo 2^bits and need
+ * whole-number alpha and beta. */
 #include <math.h>
 #include <string.h>
 

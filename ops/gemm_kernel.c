@@ -92,7 +92,8 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
                                                                                                \
     /* The MR x NR tile at y: (acc ? y + ) sum over p < kc of A[r][p] * bp[p][j], A[r][p] at   \
      * a[r*ars + p*acs] (a row-major A read in place, or a packed panel: ars 1, acs MR), then  \
-     * + c[r*c_rs + j] when c is not NULL; only the first mr rows and nr columns are stored. */ \
+     * + c[r*c_rs + j] when c is not NULL, then Relu when relu; only the first mr rows and nr  \
+     * columns are stored. */                                                                  \
     GEMM_INLINE ATTR void micro_##E##V(int64_t kc, const T *a, int64_t ars, int64_t acs,       \
                                         const T *bp, T *y, int64_t ldy, int64_t mr,            \
                                         int64_t nr, bool acc, const T *c, int64_t c_rs,        \
