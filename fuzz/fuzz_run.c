@@ -155,11 +155,12 @@ static osc_status run_once(osc_session *s, const osc_model *m, input *ins, size_
 }
 
 /* F_NOFUSION_DIFF: the model loaded with opts.no_fusion (and no in-place inputs) and run on the
- * inputs as first bound, with caller output buffers of the same sizes (outcap[o], 0: none); st
- * is the fused session's outcome. */
+ * inputs as first bound, with caller output buffers where the fused session had them (outbuf[o]
+ * not NULL), of the same sizes (outcap[o], 0 bytes included); st is the fused session's
+ * outcome. */
 static void unfused_agrees(const uint8_t *model, size_t len, const osc_options *fused,
                            osc_session *sess, osc_status st, input *ins, size_t n_in,
-                           const size_t *outcap, size_t n_out) {
+                           uint8_t *const *outbuf, const size_t *outcap, size_t n_out) {
     osc_options o = *fused;
     o.no_fusion = 1;
     o.inplace_inputs = 0;
@@ -177,8 +178,8 @@ static void unfused_agrees(const uint8_t *model, size_t len, const osc_options *
      * in the caller's input buffers it consumed in place */
     void **blocks = calloc(n_in + n_out + 1, sizeof *blocks);
     for (size_t o2 = 0; blocks && o2 < n_out; o2++) {
-        if (!outcap[o2]) continue;
-        if (!(blocks[n_in + o2] = malloc(outcap[o2]))) goto done;
+        if (!outbuf[o2]) continue;
+        if (!(blocks[n_in + o2] = malloc(outcap[o2] ? outcap[o2] : 1))) goto done;
         if (osc_session_set_output_buffer(s2, o2, blocks[n_in + o2], outcap[o2]) != OSC_OK)
             __builtin_trap();
     }
@@ -279,7 +280,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (st2 != st) __builtin_trap(); /* same inputs, same outcome */
     }
     if (flags & F_NOFUSION_DIFF)
-        unfused_agrees(data + 5, len, &o, sess, st, ins, n_in, outcap, n_out);
+        unfused_agrees(data + 5, len, &o, sess, st, ins, n_in, outbuf, outcap, n_out);
 done:
     osc_session_free(sess);
     for (size_t i = 0; ins && i < n_in; i++) free_input(&ins[i]);
