@@ -19,11 +19,6 @@
 #define FS_PF 8 /* edges ahead whose rows are prefetched */
 #define FS_PF_MIN_BYTES ((size_t)1 << 20)
 
-/* Index i of an int32 or int64 tensor's data. */
-static inline int64_t ix(const void *p, bool i64, int64_t i) {
-    return i64 ? ((const int64_t *)p)[i] : ((const int32_t *)p)[i];
-}
-static inline int64_t norm(int64_t v, int64_t s) { return v < 0 ? v + s : v; }
 
 typedef struct fs_job {
     const osc_fs_params *p;
@@ -86,18 +81,18 @@ typedef struct fs_job {
         for (int64_t q = q0; q < q1; q++) {                                                \
             if (pf && q + FS_PF < q1) { /* the rows of a later edge this part owns */     \
                 const int64_t en = list ? list[q + FS_PF] : q + FS_PF;                     \
-                const int64_t dn = norm(ix(j->s.dst, j->s.dst64, en * ds), N);             \
+                const int64_t dn = osc_fs_row(j->s.dst, j->s.dst64, en * ds, N);           \
                 if (dn >= lo && dn < hi) {                                                 \
                     PREFETCH(out + dn * R, 1);                                             \
                     if (p->gather)                                                         \
-                        PREFETCH(x + norm(ix(j->src, j->src64, en), XN) * R, 0);           \
+                        PREFETCH(x + osc_fs_row(j->src, j->src64, en, XN) * R, 0);         \
                 }                                                                          \
             }                                                                              \
             const int64_t e = list ? list[q] : q;                                          \
-            const int64_t d = norm(ix(j->s.dst, j->s.dst64, e * ds), N);                   \
+            const int64_t d = osc_fs_row(j->s.dst, j->s.dst64, e * ds, N);                 \
             if (d < lo || d >= hi) continue;                                               \
             T *o = out + d * R;                                                            \
-            const T *xr = x + (p->gather ? norm(ix(j->src, j->src64, e), XN) : e) * R;     \
+            const T *xr = x + (p->gather ? osc_fs_row(j->src, j->src64, e, XN) : e) * R;   \
             const osc_fs_step *s0 = &p->steps[0];                                          \
             if (p->n_steps == 0) {                                                         \
                 FS_ROW_LOOP(T, RED, xr[i]);                                                \
@@ -211,11 +206,11 @@ static void split_part(void *ctx, int32_t t, int32_t parts) {
     osc_par_range(s->edges, 1, t, parts, &e0, &e1);
     if (sj->phase == 0) {
         int64_t *h = sj->hist + (size_t)t * SPLIT_B;
-        for (int64_t e = e0; e < e1; e++) h[norm(ix(s->dst, s->dst64, e * ds), N) >> sh]++;
+        for (int64_t e = e0; e < e1; e++) h[osc_fs_row(s->dst, s->dst64, e * ds, N) >> sh]++;
     } else {
         int64_t *c = sj->cnt + (size_t)t * parts;
         for (int64_t e = e0; e < e1; e++)
-            sj->list[c[sj->part_of[norm(ix(s->dst, s->dst64, e * ds), N) >> sh]]++] = (uint32_t)e;
+            sj->list[c[sj->part_of[osc_fs_row(s->dst, s->dst64, e * ds, N) >> sh]]++] = (uint32_t)e;
     }
 }
 
@@ -403,10 +398,11 @@ static osc_status fs_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
 
 /* Every source index within [-rows, rows-1] of X, or the first that is not, named. */
 static osc_status check_sources(osc_kctx *k, const osc_tensor *src, int64_t rows) {
+    if (osc_index_in_range(k, src, rows)) return OSC_OK;
     const int64_t n = osc_tensor_count(src);
     const bool i64 = src->dtype == OSC_INT64;
     for (int64_t i = 0; i < n; i++) {
-        const int64_t v = ix(src->data, i64, i);
+        const int64_t v = osc_fs_ix(src->data, i64, i);
         if (v < -rows || v >= rows)
             return osc_kfail(k, OSC_ERR_INDEX, "input 3 'source indices' (%s, the indices of the "
                              "fused Gather) flat position %lld: value %lld is out of range "

@@ -60,6 +60,16 @@ typedef struct osc_fs_split {
     const uint32_t *list;
     int64_t at[OSC_MAX_THREADS + 1];
 } osc_fs_split;
+/* Index i of an int32 or int64 tensor's data; osc_fs_row: the row of `rows` it names, a
+ * negative index counting from the end (indices checked before). */
+static inline int64_t osc_fs_ix(const void *p, bool i64, int64_t i) {
+    return i64 ? ((const int64_t *)p)[i] : ((const int32_t *)p)[i];
+}
+static inline int64_t osc_fs_row(const void *p, bool i64, int64_t i, int64_t rows) {
+    const int64_t v = osc_fs_ix(p, i64, i);
+    return v < 0 ? v + rows : v;
+}
+
 /* One part owning every row and edge. */
 void osc_fs_split_one(osc_fs_split *s);
 /* Splits the rows among the pool's threads into ranges holding about as many edges each (a

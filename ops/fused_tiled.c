@@ -20,9 +20,9 @@
 #define FT_MUL(T, a, b) OSC_COMBINE_FLOAT_MUL(T, a, b)
 #define FT_MAX(T, a, b) OSC_COMBINE_FLOAT_MAX(T, a, b)
 #define FT_MIN(T, a, b) OSC_COMBINE_FLOAT_MIN(T, a, b)
-#define FT_APPLY(TN, T, RED)                                                                  \
-    OSC_AVX2_CLONES static void ft_##TN##_##RED(void *out, int64_t R, const int64_t *d,       \
-                                                int64_t n, const void *u) {                   \
+#define FT_APPLY(E, T, RED)                                                                   \
+    OSC_AVX2_CLONES static void ft_##E##_##RED(void *out, int64_t R, const int64_t *d,        \
+                                               int64_t n, const void *u) {                    \
         for (int64_t t = 0; t < n; t++) {                                                     \
             T *o = (T *)out + d[t] * R;                                                       \
             const T *x = (const T *)u + t * R;                                                \
@@ -42,32 +42,34 @@ static void ft_once(char *o, size_t rb, const int64_t *d, int64_t n, const void 
     else if (rb == 8) FT_ONCE_LOOP(8);
     else FT_ONCE_LOOP(rb);
 }
-#define FT_ONCE(TN, T)                                                                        \
-    static void ft_##TN##_ONCE(void *out, int64_t R, const int64_t *d, int64_t n,             \
-                               const void *u) {                                               \
-        ft_once(out, (size_t)R * sizeof(T), d, n, u);                                         \
-    }
-#define FT_TYPE(TN, T)                                                                        \
-    FT_APPLY(TN, T, NONE) FT_APPLY(TN, T, ADD) FT_APPLY(TN, T, MUL) FT_APPLY(TN, T, MAX)       \
-    FT_APPLY(TN, T, MIN) FT_ONCE(TN, T)
-FT_TYPE(f32, float)
-FT_TYPE(f64, double)
-
 typedef void (*ft_apply_fn)(void *out, int64_t R, const int64_t *d, int64_t n, const void *u);
-static ft_apply_fn apply_fn(int32_t dtype, int32_t red) {
-    static const ft_apply_fn f32[] = {[OSC_RED_NONE] = ft_f32_NONE, [OSC_RED_ADD] = ft_f32_ADD,
-                                      [OSC_RED_MUL] = ft_f32_MUL, [OSC_RED_MAX] = ft_f32_MAX,
-                                      [OSC_RED_MIN] = ft_f32_MIN};
-    static const ft_apply_fn f64[] = {[OSC_RED_NONE] = ft_f64_NONE, [OSC_RED_ADD] = ft_f64_ADD,
-                                      [OSC_RED_MUL] = ft_f64_MUL, [OSC_RED_MAX] = ft_f64_MAX,
-                                      [OSC_RED_MIN] = ft_f64_MIN};
-    if (red < 0 || red > OSC_RED_MIN) return NULL;
-    return dtype == OSC_FLOAT ? f32[red] : dtype == OSC_DOUBLE ? f64[red] : NULL;
-}
+/* ft_<dtype>[reduction], and [FT_ONCE] for ft_once */
+enum { FT_ONCE = OSC_RED_MIN + 1 };
+#define FT_TYPE(E, T, CLS)                                                                    \
+    FT_APPLY(E, T, NONE) FT_APPLY(E, T, ADD) FT_APPLY(E, T, MUL) FT_APPLY(E, T, MAX)           \
+    FT_APPLY(E, T, MIN)                                                                       \
+    static void ft_##E##_ONCE(void *out, int64_t R, const int64_t *d, int64_t n,              \
+                              const void *u) {                                                \
+        ft_once(out, (size_t)R * sizeof(T), d, n, u);                                         \
+    }                                                                                         \
+    static const ft_apply_fn ft_##E[] = {                                                     \
+        [OSC_RED_NONE] = ft_##E##_NONE, [OSC_RED_ADD] = ft_##E##_ADD,                         \
+        [OSC_RED_MUL] = ft_##E##_MUL,   [OSC_RED_MAX] = ft_##E##_MAX,                         \
+        [OSC_RED_MIN] = ft_##E##_MIN,   [FT_ONCE] = ft_##E##_ONCE};
+OSC_IEEE_TYPES(FT_TYPE)
+
+/* How the region's update rows combine into the output (NULL: a dtype or reduction without). */
 static ft_apply_fn apply_of(const osc_ft_params *p, int32_t dtype) {
-    if (p->fs.reduction == OSC_RED_NONE && p->nodes[p->updates].once)
-        return dtype == OSC_FLOAT ? ft_f32_ONCE : ft_f64_ONCE;
-    return apply_fn(dtype, p->fs.reduction);
+    int32_t red = p->fs.reduction;
+    if (red < 0 || red > OSC_RED_MIN) return NULL;
+    if (red == OSC_RED_NONE && p->nodes[p->updates].once) red = FT_ONCE;
+#define CASE(E, T, CLS) \
+    case E: return ft_##E[red];
+    switch (dtype) {
+        OSC_IEEE_TYPES(CASE)
+        default: return NULL;
+    }
+#undef CASE
 }
 
 /* One part's buffers: a tile of every slot and of every external row input, the tile's
@@ -126,9 +128,7 @@ static void load_tile(const ft_job *j, ft_part *w, const uint32_t *list, int64_t
     const int64_t N = j->s.n_rows, ds = j->s.dst_stride;
     for (int64_t t = 0; t < n; t++) {
         const int64_t e = list ? list[q0 + t] : q0 + t;
-        const int64_t d = j->s.dst64 ? ((const int64_t *)j->s.dst)[e * ds]
-                                     : ((const int32_t *)j->s.dst)[e * ds];
-        w->dst[t] = d < 0 ? d + N : d;
+        w->dst[t] = osc_fs_row(j->s.dst, j->s.dst64, e * ds, N);
     }
 }
 
@@ -211,7 +211,7 @@ static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) 
                              "the fusion was made for", 2 + x, osc_kinput_name(k, 2 + x),
                              osc_dtype_get(v->dtype)->name);
     }
-    if (!apply_fn(dtype, p->fs.reduction))
+    if (!apply_of(p, dtype))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' on %s",
                          osc_reduction_name(p->fs.reduction), osc_dtype_get(dtype)->name);
     return OSC_OK;

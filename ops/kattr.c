@@ -191,7 +191,7 @@ osc_status osc_check_buffer(osc_kctx *k, const char *kind, int32_t i, const char
  * of 1.3 ms); the dynamic loader picks the clone once (OSC_AVX2_CLONES, ops.h). */
 /* True when every one of the n values lies in [lo, hi]. */
 #define DEFINE_IN_RANGE(NAME, IT)                                                      \
-    OSC_AVX2_CLONES static bool NAME(const IT *p, int64_t n, int64_t lo, int64_t hi) {     \
+    OSC_AVX2_CLONES static bool NAME(const IT *p, int64_t n, int64_t lo, int64_t hi) { \
         IT mn = 0, mx = 0;                                                             \
         if (n > 0) mn = mx = p[0];                                                     \
         for (int64_t i = 0; i < n; i++) {                                              \
@@ -203,8 +203,6 @@ osc_status osc_check_buffer(osc_kctx *k, const char *kind, int32_t i, const char
 DEFINE_IN_RANGE(in_range_i32, int32_t)
 DEFINE_IN_RANGE(in_range_i64, int64_t)
 
-/* Reads only the indices, so callers run it before any write and a failed run leaves the
- * output untouched. */
 /* The scan of n int32 or int64 values, split among k's threads from OSC_PAR_MIN_BYTES on (the
  * fused GNN scatters check an index of 4 to 9 MB per node before they write). */
 typedef struct range_job {
@@ -232,9 +230,16 @@ static bool in_range(osc_kctx *k, const void *p, bool i32, int64_t n, int64_t lo
     return true;
 }
 
+bool osc_index_in_range(osc_kctx *k, const osc_tensor *idx, int64_t s) {
+    return s > 0 && in_range(k, idx->data, idx->dtype == OSC_INT32, osc_tensor_count(idx), -s,
+                             s - 1);
+}
+
+/* Reads only the indices, so callers run it before any write and a failed run leaves the
+ * output untouched. */
 osc_status osc_check_index_range(osc_kctx *k, const osc_tensor *idx, int32_t axis, int64_t s) {
     int64_t n = osc_tensor_count(idx);
-    if (s > 0 && in_range(k, idx->data, idx->dtype == OSC_INT32, n, -s, s - 1)) return OSC_OK;
+    if (osc_index_in_range(k, idx, s)) return OSC_OK;
     for (int64_t i = 0; i < n; i++) {
         int64_t v = osc_index_at(idx, i);
         if (v < -s || v >= s)

@@ -100,6 +100,10 @@ osc_status osc_check_count(osc_kctx *k, int32_t input, const char *what, const o
  * are none); `kind` is "input" or "output", i its position. */
 osc_status osc_check_buffer(osc_kctx *k, const char *kind, int32_t i, const char *what,
                             const osc_tensor *t);
+/* True when every element of an int32 or int64 index lies in [-s, s-1] (a vectorised scan,
+ * split among k's threads when large); the callers' messages search the first one that does
+ * not. */
+bool osc_index_in_range(osc_kctx *k, const osc_tensor *idx, int64_t s);
 /* Fails (OSC_ERR_INDEX) unless every element of input 1 'indices' lies in [-s, s-1], s the size
  * of data's `axis`. */
 osc_status osc_check_index_range(osc_kctx *k, const osc_tensor *idx, int32_t axis, int64_t s);

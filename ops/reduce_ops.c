@@ -239,6 +239,15 @@ static const red_fn k_red_fns[RED_N] = {RED_LIST(RED_FN_ROW)};
     }
 OSC_IEEE_TYPES(SUM_ROWS)
 typedef void (*sum_rows_fn)(const void *xp, void *yp, int64_t e0, int64_t e1, int64_t n);
+static sum_rows_fn sum_rows_of(int32_t dtype) {
+#define CASE(E, T, CLS) \
+    case E: return sum_rows_##E;
+    switch (dtype) {
+        OSC_IEEE_TYPES(CASE)
+        default: return NULL;
+    }
+#undef CASE
+}
 
 typedef struct red_job {
     const walk *w;
@@ -314,8 +323,7 @@ osc_status osc_reduce_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'data' has dtype %s",
                          osc_dtype_get(x->dtype)->name);
     if (p->red == RED_SUM && w.nr == 1 && red[x->rank - 1] && w.n_red > 1)
-        j.rows = x->dtype == OSC_FLOAT ? sum_rows_OSC_FLOAT
-               : x->dtype == OSC_DOUBLE ? sum_rows_OSC_DOUBLE : NULL;
+        j.rows = sum_rows_of(x->dtype);
     const bool par = x->nbytes >= OSC_PAR_MIN_BYTES && w.n_out > 1;
     osc_tpool_run(par ? k->tpool : NULL, red_part, &j);
     return OSC_OK;
