@@ -16,19 +16,13 @@ typedef struct match {
     int32_t dtype;
 } match;
 
-static bool is_op(const osc_node *n, const char *op) {
-    return !strcmp(n->op_type, op) && n->domain[0] == '\0';
-}
 /* The node computing value id v at run time (not folded), or NULL. */
 static const osc_node *producer(const osc_fuse_view *v, int32_t id) {
-    int32_t i = id >= 0 ? v->graph->values[id].producer : -1;
-    return i >= 0 && !v->graph->nodes[i].folded ? &v->graph->nodes[i] : NULL;
+    const int32_t i = osc_fuse_producer(v, id);
+    return i >= 0 ? &v->graph->nodes[i] : NULL;
 }
 static int32_t node_index(const osc_fuse_view *v, const osc_node *n) {
     return (int32_t)(n - v->graph->nodes);
-}
-static const osc_tensor *shape_of(const osc_fuse_view *v, int32_t id) {
-    return id >= 0 && v->shaped[id] ? &v->vals[id] : NULL;
 }
 static bool absorb(match *m, const osc_node *n) {
     if (m->f->n_absorbed == OSC_FUSE_MAX_NODES) return false;
@@ -100,11 +94,12 @@ static bool plan_operand(osc_kctx *k, osc_fs_step *st, const osc_tensor *s, cons
 static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
     const osc_fuse_view *v = m->v;
     const osc_node *n = producer(v, cur);
-    const osc_tensor *ct = shape_of(v, cur);
+    const osc_tensor *ct = osc_fuse_shape(v, cur);
     if (!n || !ct || ct->rank < 1 || v->uses[cur] != 1 || depth > OSC_FUSE_MAX_NODES - 2)
         return false;
-    if (is_op(n, "Gather")) {
-        const osc_tensor *x = shape_of(v, n->inputs[0]), *src = shape_of(v, n->inputs[1]);
+    if (osc_fuse_is_op(n, "Gather")) {
+        const osc_tensor *x = osc_fuse_shape(v, n->inputs[0]);
+        const osc_tensor *src = osc_fuse_shape(v, n->inputs[1]);
         const osc_attr *ax = osc_node_attr(n, "axis");
         int64_t axis = ax ? ax->i : 0;
         if (!x || !src || x->dtype != m->dtype || x->rank < 1 || src->rank != 1 ||
@@ -115,20 +110,20 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
         m->f->inputs[3] = n->inputs[1];
         return true;
     }
-    if (is_op(n, "Reshape")) {
-        const osc_tensor *in = shape_of(v, n->inputs[0]);
+    if (osc_fuse_is_op(n, "Reshape")) {
+        const osc_tensor *in = osc_fuse_shape(v, n->inputs[0]);
         if (!in || in->rank < 1 || in->dims[0] != ct->dims[0]) return false;
         return absorb(m, n) && chain(k, m, n->inputs[0], depth + 1);
     }
     static const char *const k_ops[] = {"Add", "Sub", "Mul", "Div"};
     int32_t op = -1;
     for (int32_t i = 0; i < 4; i++)
-        if (is_op(n, k_ops[i])) op = i;
+        if (osc_fuse_is_op(n, k_ops[i])) op = i;
     if (op < 0 || m->p.n_steps == OSC_FS_MAX_STEPS) return false;
     const int32_t n_steps = m->p.n_steps, n_absorbed = m->f->n_absorbed;
     for (int32_t side = 0; side < 2; side++) { /* which input carries the chain */
         const int32_t c = n->inputs[side], o = n->inputs[1 - side];
-        const osc_tensor *cs = shape_of(v, c), *os = shape_of(v, o);
+        const osc_tensor *cs = osc_fuse_shape(v, c), *os = osc_fuse_shape(v, o);
         if (!cs || !os || c == o || cs->dtype != m->dtype || os->dtype != m->dtype ||
             !same_dims(cs, ct))
             continue;
@@ -156,8 +151,9 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
 static int32_t index_source(osc_fusion *f, const osc_fuse_view *v, int32_t id) {
     for (;;) {
         const osc_node *n = producer(v, id);
-        const osc_tensor *out = shape_of(v, id), *in = n ? shape_of(v, n->inputs[0]) : NULL;
-        if (!in || (!is_op(n, "Unsqueeze") && !is_op(n, "Reshape")) ||
+        const osc_tensor *out = osc_fuse_shape(v, id);
+        const osc_tensor *in = n ? osc_fuse_shape(v, n->inputs[0]) : NULL;
+        if (!in || (!osc_fuse_is_op(n, "Unsqueeze") && !osc_fuse_is_op(n, "Reshape")) ||
             osc_tensor_count(in) != osc_tensor_count(out) ||
             f->n_absorbed == OSC_FUSE_MAX_NODES)
             return id;
@@ -177,9 +173,9 @@ static bool zero_data(match *m, int32_t data) {
     if (!n) return false;
     const osc_attr *a = osc_node_attr(n, "value");
     bool zero = false;
-    if (is_op(n, "Constant")) zero = a && a->t && a->t->dtype == m->dtype &&
+    if (osc_fuse_is_op(n, "Constant")) zero = a && a->t && a->t->dtype == m->dtype &&
                                      all_zero(a->t->data, a->t->nbytes);
-    else if (is_op(n, "ConstantOfShape"))
+    else if (osc_fuse_is_op(n, "ConstantOfShape"))
         zero = a ? a->t && a->t->dtype == m->dtype && all_zero(a->t->data, a->t->nbytes)
                  : m->dtype == OSC_FLOAT; /* (the default value is a float 0) */
     return zero && absorb(m, n);
@@ -187,10 +183,11 @@ static bool zero_data(match *m, int32_t data) {
 
 bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f) {
     const osc_node *n = &v->graph->nodes[node];
-    const bool nd = is_op(n, "ScatterND");
-    if ((!nd && !is_op(n, "ScatterElements")) || n->n_inputs != 3) return false;
+    const bool nd = osc_fuse_is_op(n, "ScatterND");
+    if ((!nd && !osc_fuse_is_op(n, "ScatterElements")) || n->n_inputs != 3) return false;
     const int32_t data = n->inputs[0], idx = n->inputs[1], upd = n->inputs[2];
-    const osc_tensor *dt = shape_of(v, data), *it = shape_of(v, idx), *ut = shape_of(v, upd);
+    const osc_tensor *dt = osc_fuse_shape(v, data), *it = osc_fuse_shape(v, idx);
+    const osc_tensor *ut = osc_fuse_shape(v, upd);
     if (!dt || !it || !ut || (dt->dtype != OSC_FLOAT && dt->dtype != OSC_DOUBLE) ||
         ut->dtype != dt->dtype || dt->rank < 1 || ut->rank != dt->rank ||
         memcmp(ut->dims + 1, dt->dims + 1, (size_t)(dt->rank - 1) * sizeof dt->dims[0]) != 0)
@@ -210,7 +207,8 @@ bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fus
     } else { /* ScatterElements along axis 0, its indices an Expand of one index per row */
         const osc_se_params *sp = n->params;
         const osc_node *ex = producer(v, idx);
-        const osc_tensor *u = ex && is_op(ex, "Expand") ? shape_of(v, ex->inputs[0]) : NULL;
+        const osc_tensor *u =
+            ex && osc_fuse_is_op(ex, "Expand") ? osc_fuse_shape(v, ex->inputs[0]) : NULL;
         if ((sp->axis != 0 && sp->axis != -dt->rank) || !u || u->rank != ut->rank ||
             !same_dims(it, ut) || (u->dims[0] != m.p.edges && u->dims[0] != 1))
             return false;
@@ -277,10 +275,11 @@ bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fus
  * span whole rows of data: RowGather, reading the index before the Expand. */
 bool osc_fuse_gather_elements(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f) {
     const osc_node *n = &v->graph->nodes[node];
-    if (!is_op(n, "GatherElements") || n->n_inputs != 2) return false;
-    const osc_tensor *dt = shape_of(v, n->inputs[0]), *it = shape_of(v, n->inputs[1]);
+    if (!osc_fuse_is_op(n, "GatherElements") || n->n_inputs != 2) return false;
+    const osc_tensor *dt = osc_fuse_shape(v, n->inputs[0]), *it = osc_fuse_shape(v, n->inputs[1]);
     const osc_node *ex = producer(v, n->inputs[1]);
-    const osc_tensor *u = ex && is_op(ex, "Expand") ? shape_of(v, ex->inputs[0]) : NULL;
+    const osc_tensor *u =
+        ex && osc_fuse_is_op(ex, "Expand") ? osc_fuse_shape(v, ex->inputs[0]) : NULL;
     const int64_t axis = ((const osc_se_params *)n->params)->axis;
     if (!dt || !it || !u || dt->rank < 1 || dt->dtype == OSC_STRING ||
         osc_dtype_get(dt->dtype)->bits < 8 || (axis != 0 && axis != -dt->rank) ||
@@ -330,17 +329,17 @@ static bool broadcast(const osc_tensor *const *in, int32_t n, osc_tensor *out) {
 bool osc_fuse_broadcast(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f) {
     (void)k;
     const osc_node *n = &v->graph->nodes[node];
-    const osc_tensor *out = shape_of(v, n->n_outputs > 0 ? n->outputs[0] : -1);
+    const osc_tensor *out = osc_fuse_shape(v, n->n_outputs > 0 ? n->outputs[0] : -1);
     if (!out || n->n_inputs > OSC_FUSE_MAX_IN) return false;
     const osc_tensor *in[OSC_FUSE_MAX_IN];
     for (int32_t j = 0; j < n->n_inputs; j++) {
         f->inputs[j] = n->inputs[j];
-        if (!(in[j] = shape_of(v, n->inputs[j]))) return false;
+        if (!(in[j] = osc_fuse_shape(v, n->inputs[j]))) return false;
     }
     for (int32_t j = 0; j < n->n_inputs; j++) {
         const osc_node *ex = producer(v, n->inputs[j]);
-        const osc_tensor *u = ex && is_op(ex, "Expand") && v->uses[n->inputs[j]] == 1
-                                  ? shape_of(v, ex->inputs[0]) : NULL;
+        const osc_tensor *u = ex && osc_fuse_is_op(ex, "Expand") && v->uses[n->inputs[j]] == 1
+                                  ? osc_fuse_shape(v, ex->inputs[0]) : NULL;
         if (!u || u->dtype != in[j]->dtype || f->n_absorbed == OSC_FUSE_MAX_NODES) continue;
         const osc_tensor *was = in[j];
         osc_tensor b;

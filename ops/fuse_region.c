@@ -31,16 +31,6 @@ typedef struct region {
     uint32_t outer[OSC_FT_MAX_NODES]; /* bit j: input j must come from outside the region */
 } region;
 
-static bool is_op(const osc_node *n, const char *op) {
-    return !strcmp(n->op_type, op) && n->domain[0] == '\0';
-}
-static const osc_tensor *shape_of(const osc_fuse_view *v, int32_t id) {
-    return id >= 0 && v->shaped[id] ? &v->vals[id] : NULL;
-}
-static int32_t producer(const osc_fuse_view *v, int32_t id) {
-    const int32_t i = id >= 0 ? v->graph->values[id].producer : -1;
-    return i >= 0 && !v->graph->nodes[i].folded ? i : -1;
-}
 static int64_t attr_i(const osc_node *n, const char *name, int64_t def) {
     const osc_attr *a = osc_node_attr(n, name);
     return a ? a->i : def;
@@ -53,10 +43,10 @@ static bool row_value(const region *r, const osc_tensor *t) {
 /* The constant scalar index of a Gather along axis 0 of a whole [K, E, ...] tensor that picks
  * one of its K rows of E (edge_index[0]); -1 for any other node. */
 static int64_t row_view_index(const region *r, const osc_node *n, const osc_tensor *out) {
-    if (!is_op(n, "Gather") || n->n_inputs != 2 || n->folded || !out || out->rank < 1 ||
+    if (!osc_fuse_is_op(n, "Gather") || n->n_inputs != 2 || n->folded || !out || out->rank < 1 ||
         out->dims[0] != r->E)
         return -1;
-    const osc_tensor *data = shape_of(r->v, n->inputs[0]);
+    const osc_tensor *data = osc_fuse_shape(r->v, n->inputs[0]);
     const osc_value *iv = &r->v->graph->values[n->inputs[1]];
     const osc_tensor *k = iv->init && !iv->is_input ? iv->init : NULL;
     if (!data || data->rank < 2 || data->dims[1] != r->E || attr_i(n, "axis", 0) % data->rank ||
@@ -77,7 +67,7 @@ static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer
     static const char *const k_binary[] = {"Add", "Sub", "Mul", "Div", "Max", "Min"};
     const osc_fuse_view *v = r->v;
     const osc_node *n = &v->graph->nodes[i];
-    const osc_tensor *out = n->n_outputs == 1 ? shape_of(v, n->outputs[0]) : NULL;
+    const osc_tensor *out = n->n_outputs == 1 ? osc_fuse_shape(v, n->outputs[0]) : NULL;
     *rows = *outer = 0;
     if (row_view(r, n, out)) {
         *outer = 1;
@@ -86,14 +76,14 @@ static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer
     if (n->folded || !row_value(r, out) || n->n_inputs > OSC_FT_MAX_NIN) return false;
     const osc_tensor *in[OSC_FT_MAX_NIN] = {NULL};
     for (int32_t j = 0; j < n->n_inputs; j++)
-        if (!(in[j] = shape_of(v, n->inputs[j]))) return false;
+        if (!(in[j] = osc_fuse_shape(v, n->inputs[j]))) return false;
     for (size_t o = 0; o < sizeof k_unary / sizeof *k_unary; o++)
-        if (is_op(n, k_unary[o])) {
+        if (osc_fuse_is_op(n, k_unary[o])) {
             *rows = 1;
             return n->n_inputs == 1 && row_value(r, in[0]) && in[0]->rank == out->rank;
         }
     for (size_t o = 0; o < sizeof k_binary / sizeof *k_binary; o++)
-        if (is_op(n, k_binary[o])) {
+        if (osc_fuse_is_op(n, k_binary[o])) {
             if (n->n_inputs != 2) return false;
             for (int32_t j = 0; j < 2; j++) {
                 if (in[j]->dtype != r->dtype) return false;
@@ -103,7 +93,7 @@ static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer
             }
             return *rows != 0;
         }
-    if (is_op(n, "Gather")) {
+    if (osc_fuse_is_op(n, "Gather")) {
         const int64_t axis = attr_i(n, "axis", 0);
         *rows = 2;  /* the index, by row: from outside or a row view (checked up front) */
         *outer = 1; /* the table, from outside */
@@ -111,7 +101,7 @@ static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer
                (axis == 0 || axis == -in[0]->rank) && in[1]->rank == 1 &&
                in[1]->dims[0] == r->E && (in[1]->dtype == OSC_INT64 || in[1]->dtype == OSC_INT32);
     }
-    if (is_op(n, "Expand")) { /* a whole value broadcast along the rows, to a known shape */
+    if (osc_fuse_is_op(n, "Expand")) { /* a whole value broadcast along the rows, to a shape */
         const osc_value *sv = &v->graph->values[n->inputs[1]];
         const int64_t *shape = sv->init && !sv->is_input ? sv->init->data : NULL;
         *outer = 3;
@@ -120,7 +110,7 @@ static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer
                in[1]->dtype == OSC_INT64 && in[1]->rank == 1 && in[1]->dims[0] == out->rank &&
                shape[0] == r->E;
     }
-    if (is_op(n, "Concat")) {
+    if (osc_fuse_is_op(n, "Concat")) {
         int64_t axis = attr_i(n, "axis", 0);
         if (axis < 0) axis += out->rank;
         for (int32_t j = 0; j < n->n_inputs; j++)
@@ -128,8 +118,8 @@ static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer
         *rows = (1u << n->n_inputs) - 1;
         return axis > 0 && axis < out->rank && n->n_inputs > 0;
     }
-    if (is_op(n, "MatMul") || is_op(n, "Gemm")) {
-        const bool gemm = is_op(n, "Gemm");
+    if (osc_fuse_is_op(n, "MatMul") || osc_fuse_is_op(n, "Gemm")) {
+        const bool gemm = osc_fuse_is_op(n, "Gemm");
         if (n->n_inputs < 2 || !row_value(r, in[0]) || in[0]->rank < 2 || in[1]->rank != 2 ||
             in[1]->dtype != r->dtype || (gemm && attr_i(n, "transA", 0) != 0))
             return false;
@@ -162,7 +152,7 @@ static void grow(region *r, int32_t first) {
     for (int32_t a = 0; a < r->n; a++) {
         const osc_node *n = &r->v->graph->nodes[r->node[a]];
         for (int32_t j = 0; j < n->n_inputs; j++) {
-            const int32_t pi = producer(r->v, n->inputs[j]);
+            const int32_t pi = osc_fuse_producer(r->v, n->inputs[j]);
             if (!(r->rows[a] >> j & 1u) || (r->outer[a] >> j & 1u) || pi < 0 ||
                 find(r, pi) >= 0 || r->n == OSC_FT_MAX_NODES || !eligible(r, pi, &rows, &outer))
                 continue;
@@ -194,7 +184,8 @@ static void prune(region *r, int32_t upd) {
                 const osc_node *n = &g->nodes[r->node[b]];
                 for (int32_t j = 0; j < n->n_inputs; j++) {
                     if (n->inputs[j] == out) reads++;
-                    if (b == a && (r->outer[a] >> j & 1u) && find(r, producer(r->v, n->inputs[j])) >= 0)
+                    if (b == a && (r->outer[a] >> j & 1u) &&
+                        find(r, osc_fuse_producer(r->v, n->inputs[j])) >= 0)
                         bad = true;
                 }
             }
@@ -218,17 +209,17 @@ static bool ref_of(const region *r, const int32_t *slot, osc_ft_params *p, osc_f
         *ref = (osc_ft_ref){OSC_FT_NONE, 0};
         return true;
     }
-    const int32_t a = find(r, producer(r->v, id));
+    const int32_t a = find(r, osc_fuse_producer(r->v, id));
     if (a >= 0 && slot[a] >= 0) {
         *ref = (osc_ft_ref){OSC_FT_SLOT, slot[a]};
         return row;
     }
-    const osc_tensor *t = shape_of(r->v, id), *src = t;
+    const osc_tensor *t = osc_fuse_shape(r->v, id), *src = t;
     size_t offset = 0;
     if (a >= 0) { /* a row view: row k of the Gather's table */
         const osc_node *n = &r->v->graph->nodes[r->node[a]];
         id = n->inputs[0];
-        src = shape_of(r->v, id);
+        src = osc_fuse_shape(r->v, id);
         offset = (size_t)row_view_index(r, n, t) * (size_t)osc_tensor_count(t) *
                  (osc_dtype_get(t->dtype)->bits / 8);
     }
@@ -268,10 +259,10 @@ static int cmp_i32(const void *a, const void *b) {
 
 bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_params *p,
                      osc_fusion *f) {
-    const osc_tensor *ut = shape_of(v, upd);
+    const osc_tensor *ut = osc_fuse_shape(v, upd);
     region r = {.v = v, .E = ut ? ut->dims[0] : 0, .dtype = dtype};
     if (!ut || r.E < 1 || v->uses[upd] != 1) return false;
-    const int32_t first = producer(v, upd);
+    const int32_t first = osc_fuse_producer(v, upd);
     grow(&r, first);
     prune(&r, upd);
     if (find(&r, first) < 0 || f->n_absorbed + r.n > OSC_FUSE_MAX_NODES) return false;
@@ -291,7 +282,7 @@ bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_
     p->n_nodes = 0;
     for (int32_t a = 0; a < s.n; a++) {
         const osc_node *n = &v->graph->nodes[s.node[a]];
-        slot[a] = row_view(&s, n, shape_of(v, n->outputs[0])) ? -1 : p->n_nodes++;
+        slot[a] = row_view(&s, n, osc_fuse_shape(v, n->outputs[0])) ? -1 : p->n_nodes++;
     }
     p->n_ext = 0;
     for (int32_t a = 0; a < s.n; a++) {
@@ -299,16 +290,16 @@ bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_
         f->absorbed[f->n_absorbed++] = s.node[a];
         if (slot[a] < 0) continue;
         osc_ft_node *nd = &p->nodes[slot[a]];
-        const osc_tensor *out = shape_of(v, n->outputs[0]);
+        const osc_tensor *out = osc_fuse_shape(v, n->outputs[0]);
         nd->node = *n;
         nd->n_in = n->n_inputs;
         nd->alias = -1;
         nd->relu_out = false;
-        nd->gather = is_op(n, "Gather");
-        nd->once = is_op(n, "Expand");
+        nd->gather = osc_fuse_is_op(n, "Gather");
+        nd->once = osc_fuse_is_op(n, "Expand");
         for (int32_t j = 0; j < n->n_inputs; j++)
             if (nd->once && j == 1) { /* the shape, with a tile's rows at run time */
-                const osc_tensor *sh = shape_of(v, n->inputs[1]);
+                const osc_tensor *sh = osc_fuse_shape(v, n->inputs[1]);
                 nd->in[1] = (osc_ft_ref){OSC_FT_NONE, 0};
                 nd->shape_rank = (int32_t)sh->dims[0];
                 memcpy(nd->shape, sh->data, (size_t)sh->dims[0] * sizeof nd->shape[0]);
@@ -323,8 +314,8 @@ bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_
         sv->row_bytes = row_bytes(out, r.E);
         per_edge += sv->row_bytes;
 #if OSC_OP_MatMul || OSC_OP_Gemm /* (else no model holding one loads: no kernel to link) */
-        if (is_op(n, "MatMul") || is_op(n, "Gemm")) {
-            const osc_tensor *a0 = shape_of(v, n->inputs[0]);
+        if (osc_fuse_is_op(n, "MatMul") || osc_fuse_is_op(n, "Gemm")) {
+            const osc_tensor *a0 = osc_fuse_shape(v, n->inputs[0]);
             const size_t pb = osc_gemm_pack_bytes(dtype, out->dims[out->rank - 1],
                                                   a0->dims[a0->rank - 1]);
             if (pb > p->pack_bytes) p->pack_bytes = (pb + 63) / 64 * 64;
@@ -335,9 +326,10 @@ bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_
     if (p->n_nodes == 0) return false;
     for (int32_t i = 0; i < p->n_nodes; i++) { /* Relus fused into the products before them */
         osc_ft_node *nd = &p->nodes[i];
+        if (!osc_fuse_is_op(&nd->node, "Relu") || nd->in[0].kind != OSC_FT_SLOT) continue;
         const int32_t j = nd->in[0].at;
-        if (!is_op(&nd->node, "Relu") || nd->in[0].kind != OSC_FT_SLOT || j == p->updates ||
-            !(is_op(&p->nodes[j].node, "MatMul") || is_op(&p->nodes[j].node, "Gemm")) ||
+        const osc_node *pn = &p->nodes[j].node;
+        if (j == p->updates || !(osc_fuse_is_op(pn, "MatMul") || osc_fuse_is_op(pn, "Gemm")) ||
             slot_readers(p, j) != 1)
             continue;
         nd->alias = j;

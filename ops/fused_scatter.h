@@ -12,6 +12,8 @@
 #ifndef OSC_FUSED_SCATTER_H
 #define OSC_FUSED_SCATTER_H
 
+#include <string.h>
+
 #include "../runtime/core/kernel.h"
 
 enum { OSC_FS_ADD, OSC_FS_SUB, OSC_FS_MUL, OSC_FS_DIV };
@@ -60,6 +62,20 @@ typedef struct osc_fs_split {
     const uint32_t *list;
     int64_t at[OSC_MAX_THREADS + 1];
 } osc_fs_split;
+/* The fuse hooks' view of the graph (ops/fuse_match.c, ops/fuse_region.c): whether n is op
+ * `op` of the default domain; value id's static shape (NULL: unknown); the node computing value
+ * id at run time (-1: an input, a constant, or a node folded at load). */
+static inline bool osc_fuse_is_op(const osc_node *n, const char *op) {
+    return !strcmp(n->op_type, op) && n->domain[0] == '\0';
+}
+static inline const osc_tensor *osc_fuse_shape(const osc_fuse_view *v, int32_t id) {
+    return id >= 0 && v->shaped[id] ? &v->vals[id] : NULL;
+}
+static inline int32_t osc_fuse_producer(const osc_fuse_view *v, int32_t id) {
+    const int32_t i = id >= 0 ? v->graph->values[id].producer : -1;
+    return i >= 0 && !v->graph->nodes[i].folded ? i : -1;
+}
+
 /* Index i of an int32 or int64 tensor's data; osc_fs_row: the row of `rows` it names, a
  * negative index counting from the end (indices checked before). */
 static inline int64_t osc_fs_ix(const void *p, bool i64, int64_t i) {
