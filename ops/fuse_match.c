@@ -253,12 +253,15 @@ bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fus
         f->inputs[4 + a] = f->inputs[4 + b];
         f->inputs[4 + b] = ti;
     }
+    /* the indices read in place from the pieces of a Concat (appended after the others) */
+    f->n_inputs = tp ? 2 + tp->n_ext : 4 + m.p.n_steps;
+    if (m.p.dst_stride) osc_fuse_ix_pieces(v, f, 1, &m.p.dst_pc);
+    if (m.p.gather) osc_fuse_ix_pieces(v, f, 3, &m.p.src_pc);
     if (tp) {
         tp->fs = m.p;
         f->params = tp;
         f->row = &osc_fused_tiled_row;
         f->op = "TiledScatter";
-        f->n_inputs = 2 + tp->n_ext;
         return true;
     }
     osc_fs_params *p = osc_kparams(k, sizeof *p);
@@ -267,7 +270,6 @@ bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fus
     f->params = p;
     f->row = &osc_fused_scatter_row;
     f->op = m.p.gather ? "GatherScatter" : "RowScatter";
-    f->n_inputs = 4 + m.p.n_steps;
     return true;
 }
 

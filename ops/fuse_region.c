@@ -40,21 +40,13 @@ static bool row_value(const region *r, const osc_tensor *t) {
     return t && t->dtype == r->dtype && t->rank >= 1 && t->dims[0] == r->E;
 }
 
-/* The constant scalar index of a Gather along axis 0 of a whole [K, E, ...] tensor that picks
- * one of its K rows of E (edge_index[0]); -1 for any other node. */
+/* The row of a whole [K, E, ...] tensor that node n picks, as a Gather along axis 0 by a
+ * constant (edge_index[0], osc_fuse_row_view); -1 for any other node. */
 static int64_t row_view_index(const region *r, const osc_node *n, const osc_tensor *out) {
-    if (!osc_fuse_is_op(n, "Gather") || n->n_inputs != 2 || n->folded || !out || out->rank < 1 ||
-        out->dims[0] != r->E)
-        return -1;
-    const osc_tensor *data = osc_fuse_shape(r->v, n->inputs[0]);
-    const osc_value *iv = &r->v->graph->values[n->inputs[1]];
-    const osc_tensor *k = iv->init && !iv->is_input ? iv->init : NULL;
-    if (!data || data->rank < 2 || data->dims[1] != r->E || attr_i(n, "axis", 0) % data->rank ||
-        !k || k->rank != 0 || (k->dtype != OSC_INT64 && k->dtype != OSC_INT32) ||
-        osc_dtype_get(data->dtype)->bits < 8)
-        return -1;
-    const int64_t at = osc_index_at(k, 0);
-    return at < -data->dims[0] || at >= data->dims[0] ? -1 : at < 0 ? at + data->dims[0] : at;
+    const int64_t k = osc_fuse_row_view(r->v, n);
+    const osc_tensor *data = k >= 0 ? osc_fuse_shape(r->v, n->inputs[0]) : NULL;
+    return data && data->dims[1] == r->E && out && out->rank >= 1 && out->dims[0] == r->E ? k
+                                                                                          : -1;
 }
 static bool row_view(const region *r, const osc_node *n, const osc_tensor *out) {
     return row_view_index(r, n, out) >= 0;

@@ -25,8 +25,7 @@ typedef struct fs_job {
     char *out;
     const char *data;          /* NULL: zero fill, or in place */
     bool zero;
-    const void *src;
-    bool src64;
+    osc_ixv src;               /* the Gather's index */
     const char *x;
     const char *opnd[OSC_FS_MAX_STEPS];
     int64_t x_rows;            /* rows of X */
@@ -78,21 +77,23 @@ typedef struct fs_job {
         const T *x = (const T *)(const void *)j->x;                                        \
         /* prefetching pays when the output is larger than a core's cache */               \
         const bool pf = (size_t)(N * R) * sizeof(T) > FS_PF_MIN_BYTES;                     \
+        osc_ixc cd = osc_ixc_of(&j->s.dst), cs = osc_ixc_of(&j->src);                      \
+        osc_ixc pd = cd, ps = cs; /* the prefetches' own, ahead */                         \
         for (int64_t q = q0; q < q1; q++) {                                                \
             if (pf && q + FS_PF < q1) { /* the rows of a later edge this part owns */     \
                 const int64_t en = list ? list[q + FS_PF] : q + FS_PF;                     \
-                const int64_t dn = osc_fs_row(j->s.dst, j->s.dst64, en * ds, N);           \
+                const int64_t dn = osc_ixc_row(&pd, en * ds, N);           \
                 if (dn >= lo && dn < hi) {                                                 \
                     PREFETCH(out + dn * R, 1);                                             \
                     if (p->gather)                                                         \
-                        PREFETCH(x + osc_fs_row(j->src, j->src64, en, XN) * R, 0);         \
+                        PREFETCH(x + osc_ixc_row(&ps, en, XN) * R, 0);         \
                 }                                                                          \
             }                                                                              \
             const int64_t e = list ? list[q] : q;                                          \
-            const int64_t d = osc_fs_row(j->s.dst, j->s.dst64, e * ds, N);                 \
+            const int64_t d = osc_ixc_row(&cd, e * ds, N);                 \
             if (d < lo || d >= hi) continue;                                               \
             T *o = out + d * R;                                                            \
-            const T *xr = x + (p->gather ? osc_fs_row(j->src, j->src64, e, XN) : e) * R;   \
+            const T *xr = x + (p->gather ? osc_ixc_row(&cs, e, XN) : e) * R;   \
             const osc_fs_step *s0 = &p->steps[0];                                          \
             if (p->n_steps == 0) {                                                         \
                 FS_ROW_LOOP(T, RED, xr[i]);                                                \
@@ -204,13 +205,14 @@ static void split_part(void *ctx, int32_t t, int32_t parts) {
     const int32_t sh = sj->shift;
     int64_t e0, e1;
     osc_par_range(s->edges, 1, t, parts, &e0, &e1);
+    osc_ixc c = osc_ixc_of(&s->dst);
     if (sj->phase == 0) {
         int64_t *h = sj->hist + (size_t)t * SPLIT_B;
-        for (int64_t e = e0; e < e1; e++) h[osc_fs_row(s->dst, s->dst64, e * ds, N) >> sh]++;
+        for (int64_t e = e0; e < e1; e++) h[osc_ixc_row(&c, e * ds, N) >> sh]++;
     } else {
-        int64_t *c = sj->cnt + (size_t)t * parts;
+        int64_t *n = sj->cnt + (size_t)t * parts;
         for (int64_t e = e0; e < e1; e++)
-            sj->list[c[sj->part_of[osc_fs_row(s->dst, s->dst64, e * ds, N) >> sh]]++] = (uint32_t)e;
+            sj->list[n[sj->part_of[osc_ixc_row(&c, e * ds, N) >> sh]]++] = (uint32_t)e;
     }
 }
 
@@ -277,8 +279,8 @@ bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
 
 bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make) {
     osc_split_memo *m = k->split;
-    const int32_t v = k->node->inputs[1], parts = osc_tpool_size(k->tpool);
-    if (m && v >= 0 && m->value == v && m->dst == s->dst && m->parts == parts &&
+    const int32_t v = s->key, parts = osc_tpool_size(k->tpool);
+    if (m && v >= 0 && m->value == v && m->dst == s->dst.p[0] && m->parts == parts &&
         m->n_rows == s->n_rows && m->edges == s->edges && m->dst_stride == s->dst_stride) {
         memcpy(s->bounds, m->bounds, sizeof s->bounds);
         memcpy(s->at, m->at, sizeof s->at);
@@ -293,7 +295,7 @@ bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make) {
         return false;
     }
     if (m && v >= 0) {
-        *m = (osc_split_memo){.value = v, .hint = m->hint, .dst = s->dst, .parts = parts,
+        *m = (osc_split_memo){.value = v, .hint = m->hint, .dst = s->dst.p[0], .parts = parts,
                               .n_rows = s->n_rows, .edges = s->edges,
                               .dst_stride = s->dst_stride, .list = s->list, .mem = m->mem};
         memcpy(m->bounds, s->bounds, sizeof m->bounds);
@@ -314,18 +316,14 @@ osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dty
                          "for %s data of the output's shape", osc_kinput_name(k, 0),
                          osc_dtype_get(data->dtype)->name, osc_shape_str(data, a, sizeof a),
                          osc_dtype_get(dtype)->name);
-    osc_status st = osc_need_input(k, in, n_in, 1, "indices");
-    if (!st) st = osc_check_index_dtype(k, 1, "indices", in[1], true);
-    if (st) return st;
-    if (osc_tensor_count(in[1]) != (p->dst_stride ? p->edges : 1))
-        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'indices' (%s) has %lld elements; expected "
-                         "%lld", osc_kinput_name(k, 1), (long long)osc_tensor_count(in[1]),
-                         (long long)(p->dst_stride ? p->edges : 1));
-    return OSC_OK;
+    osc_ixv dst;
+    return osc_ixv_bind(k, &p->dst_pc, 1, "indices", in, n_in, p->dst_stride ? p->edges : 1,
+                        &dst);
 }
 
 osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
-                          const osc_tensor *const *in, const osc_tensor *out, int32_t n_out,
+                          const osc_tensor *const *in, int32_t n_in, const osc_tensor *out,
+                          int32_t n_out,
                           osc_fs_split *s, size_t *bytes) {
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     const int64_t n_rows = p->rank > 0 ? p->dims[0] : 1;
@@ -333,14 +331,16 @@ osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
     if (out->dtype != dtype || out->nbytes < *bytes)
         return osc_kfail(k, OSC_ERR_ARG, "output 0 (%zu bytes) cannot hold the %zu-byte result",
                          out->nbytes, *bytes);
-    *s = (osc_fs_split){.dst = in[1]->data, .dst64 = in[1]->dtype == OSC_INT64,
+    *s = (osc_fs_split){.key = p->dst_pc.n ? p->dst_pc.value : k->node->inputs[1],
                         .dst_stride = p->dst_stride, .n_rows = n_rows, .edges = p->edges};
     osc_fs_split_one(s);
-    return osc_check_index_range(k, in[1], 0, n_rows);
+    osc_status st = osc_ixv_bind(k, &p->dst_pc, 1, "indices", in, n_in,
+                                 p->dst_stride ? p->edges : 1, &s->dst);
+    return st ? st : osc_ixv_check(k, &s->dst, &p->dst_pc, 1, "indices", "", n_rows);
 }
 
 /* Everything run relies on, against the shapes the fusion was checked with. */
-static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) {
+static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_ixv *src) {
     const osc_fs_params *p = k->params;
     char a[256];
     for (int32_t i = 1; i < 3; i++) {
@@ -356,14 +356,8 @@ static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) 
     if (st) return st;
     int64_t x_rows = p->edges;
     if (p->gather) {
-        st = osc_need_input(k, in, n_in, 3, k_what[3]);
-        if (!st) st = osc_check_index_dtype(k, 3, "source indices", in[3], true);
-        if (st) return st;
+        if ((st = osc_ixv_bind(k, &p->src_pc, 3, k_what[3], in, n_in, p->edges, src))) return st;
         x_rows = x->rank > 0 ? x->dims[0] : 0;
-        if (osc_tensor_count(in[3]) != p->edges)
-            return osc_kfail(k, OSC_ERR_SHAPE, "input 3 'source indices' (%s) has %lld elements; "
-                             "expected %lld", osc_kinput_name(k, 3),
-                             (long long)osc_tensor_count(in[3]), (long long)p->edges);
     }
     if (x->rank < 1 || osc_tensor_count(x) != x_rows * p->row)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 2 (%s) has shape %s; expected %lld rows of "
@@ -387,7 +381,8 @@ static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) 
 static osc_status fs_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
     const osc_fs_params *p = k->params;
-    osc_status st = check(k, in, n_in);
+    osc_ixv src;
+    osc_status st = check(k, in, n_in, &src);
     if (st) return st;
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     out->dtype = in[2]->dtype;
@@ -396,43 +391,26 @@ static osc_status fs_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
-/* Every source index within [-rows, rows-1] of X, or the first that is not, named. */
-static osc_status check_sources(osc_kctx *k, const osc_tensor *src, int64_t rows) {
-    if (osc_index_in_range(k, src, rows)) return OSC_OK;
-    const int64_t n = osc_tensor_count(src);
-    const bool i64 = src->dtype == OSC_INT64;
-    for (int64_t i = 0; i < n; i++) {
-        const int64_t v = osc_fs_ix(src->data, i64, i);
-        if (v < -rows || v >= rows)
-            return osc_kfail(k, OSC_ERR_INDEX, "input 3 'source indices' (%s, the indices of the "
-                             "fused Gather) flat position %lld: value %lld is out of range "
-                             "[%lld, %lld] for axis 0 of size %lld", osc_kinput_name(k, 3),
-                             (long long)i, (long long)v, (long long)-rows,
-                             (long long)(rows - 1), (long long)rows);
-    }
-    return OSC_OK;
-}
-
 static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          osc_tensor *out, int32_t n_out) {
     const osc_fs_params *p = k->params;
-    osc_status st = check(k, in, n_in);
+    osc_ixv src = {0};
+    osc_status st = check(k, in, n_in, &src);
     if (st) return st;
     const osc_tensor *data = n_in > 0 ? in[0] : NULL;
     fs_job j = {.p = p, .out = out ? out->data : NULL, .x = in[2]->data,
                 .x_rows = in[2]->dims[0], .esize = osc_dtype_get(in[2]->dtype)->bits / 8,
                 .edges = edges_fn(in[2]->dtype, p->reduction)};
     size_t bytes;
-    st = osc_fs_prepare(k, p, in[2]->dtype, in, out, n_out, &j.s, &bytes);
-    if (!st && p->gather) st = check_sources(k, in[3], j.x_rows);
+    st = osc_fs_prepare(k, p, in[2]->dtype, in, n_in, out, n_out, &j.s, &bytes);
+    if (!st && p->gather)
+        st = osc_ixv_check(k, &src, &p->src_pc, 3, k_what[3], ", the indices of the fused Gather",
+                           j.x_rows);
     if (st) return st;
     /* Validation is complete: from here on the output is written. */
     j.zero = !data || p->zero_data;
     j.data = !j.zero && data->data != out->data ? data->data : NULL;
-    if (p->gather) {
-        j.src = in[3]->data;
-        j.src64 = in[3]->dtype == OSC_INT64;
-    }
+    j.src = src;
     for (int32_t s = 0; s < p->n_steps; s++) j.opnd[s] = in[4 + s]->data;
     const size_t work = bytes + (size_t)(p->edges * p->row) * j.esize;
     const bool small = (size_t)p->row * j.esize < OSC_FS_PAR_ROW_BYTES;
@@ -450,5 +428,6 @@ const osc_kernel osc_fused_scatter_row = {
     .inputs = {3, OSC_FUSE_MAX_IN}, .outputs = 1, .flags = OSC_KF_INPLACE,
     .types = {OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE), OSC_TS_INDEX,
               OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE), OSC_TS_INDEX,
-              OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE)},
+              /* the steps' operands (checked by the kernel), then index pieces */
+              OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE) | OSC_TS_INDEX},
     .infer = fs_infer, .run = fs_run};

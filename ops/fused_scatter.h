@@ -25,6 +25,28 @@ enum { OSC_FS_ROW, OSC_FS_FULL, OSC_FS_BLOCK, OSC_FS_TABLE };
 #define OSC_FS_MAX_STEPS (OSC_FUSE_MAX_IN - 4)
 #define OSC_FS_TABLE_MAX 65536 /* longest row a TABLE operand may have */
 
+/* An index a fused node reads in place from the pieces a Concat along axis 0 joined, the
+ * Concat never run (GAT's edge lists with self loops, Concat(edge_index[k], arange(N))):
+ * piece q is count[q] values of the node's input input[q] from element first[q] on (a row of
+ * a [K, E] tensor is read where it is). n == 0: the index is the node's input as it is. */
+#define OSC_IX_MAX_PIECES 4
+typedef struct osc_ix_pieces {
+    int32_t n;
+    int32_t value; /* the concatenation's graph value: messages, the split memo's key */
+    int32_t input[OSC_IX_MAX_PIECES];
+    int64_t first[OSC_IX_MAX_PIECES], count[OSC_IX_MAX_PIECES];
+} osc_ix_pieces;
+
+/* At run time, an index as pieces of memory (one for an index as it is): piece q holds the
+ * values from start[q] (end[q-1]) to end[q]; cut[q] is end[q] but for the last piece, whose
+ * cut and later ones are INT64_MAX, so that a value's piece is a sum of comparisons. */
+typedef struct osc_ixv {
+    int32_t n;
+    bool i64;
+    const void *p[OSC_IX_MAX_PIECES];
+    int64_t start[OSC_IX_MAX_PIECES], end[OSC_IX_MAX_PIECES], cut[OSC_IX_MAX_PIECES - 1];
+} osc_ixv;
+
 typedef struct osc_fs_step {
     int32_t op;          /* OSC_FS_* operation */
     bool operand_first;  /* op(operand, value) instead of op(value, operand) */
@@ -40,6 +62,7 @@ typedef struct osc_fs_step {
 
 typedef struct osc_fs_params {
     int32_t reduction;   /* OSC_RED_* of the scatter */
+    osc_ix_pieces dst_pc, src_pc; /* input 1 and the Gather's index, read from pieces */
     bool gather;         /* input 2 is gathered by input 3; else input 2 is the updates */
     bool zero_data;      /* data is all zeros: the output is zero-filled, data never read */
     int64_t edges;       /* E: rows of updates */
@@ -53,8 +76,8 @@ typedef struct osc_fs_params {
 
 /* Which rows of the output, and which edges, each part (thread) of a fused scatter owns. */
 typedef struct osc_fs_split {
-    const void *dst;     /* the destination index (int32 or int64), dst_stride apart */
-    bool dst64;
+    osc_ixv dst;         /* the destination index, dst_stride apart */
+    int32_t key;         /* its graph value (the split memo's key) */
     int64_t dst_stride, n_rows, edges;
     int64_t bounds[OSC_MAX_THREADS + 1]; /* part t owns output rows [bounds[t], bounds[t+1]) */
     /* The edges of part t, in order, are list[at[t]] .. list[at[t+1]-1]; NULL: every part
@@ -85,6 +108,49 @@ static inline int64_t osc_fs_row(const void *p, bool i64, int64_t i, int64_t row
     const int64_t v = osc_fs_ix(p, i64, i);
     return v < 0 ? v + rows : v;
 }
+/* A cursor reading an index's pieces at ascending positions (every fused loop walks its edges
+ * in order): it keeps the piece of the last position and moves on when a position passes its
+ * end, one well-predicted comparison per read. */
+typedef struct osc_ixc {
+    const osc_ixv *v;
+    const void *p;
+    int64_t start, lim;
+} osc_ixc;
+static inline osc_ixc osc_ixc_of(const osc_ixv *v) {
+    return (osc_ixc){.v = v, .p = v->p[0], .lim = -1};
+}
+static inline int64_t osc_ixc_row(osc_ixc *c, int64_t i, int64_t rows) {
+    if (i >= c->lim) {
+        _Static_assert(OSC_IX_MAX_PIECES == 4, "one comparison per cut");
+        const osc_ixv *v = c->v;
+        const int32_t q = (i >= v->cut[0]) + (i >= v->cut[1]) + (i >= v->cut[2]);
+        c->p = v->p[q];
+        c->start = v->start[q];
+        c->lim = q < OSC_IX_MAX_PIECES - 1 ? v->cut[q] : INT64_MAX;
+    }
+    return osc_fs_row(c->p, c->v->i64, i - c->start, rows);
+}
+
+/* ---- Index pieces (ops/fused_index.c) ---- */
+/* Load time: the row k >= 0 of a whole tensor of rank >= 2 of whole-byte elements that node n
+ * picks when it is a Gather along axis 0 by a constant scalar (edge_index[0], read in place by
+ * a fused node); -1 for any other node. */
+int64_t osc_fuse_row_view(const osc_fuse_view *v, const osc_node *n);
+/* Load time: when the index f->inputs[at] is a Concat along axis 0 of up to OSC_IX_MAX_PIECES
+ * 1-D index tensors (each a value or a row view), the fusion reads its pieces instead: input
+ * `at` becomes piece 0, the others are appended to f->inputs, the Concat and the row views'
+ * Gathers are absorbed (removed once nothing else reads them), *pc says where each piece is.
+ * False, f as it was and pc->n == 0, otherwise. */
+bool osc_fuse_ix_pieces(const osc_fuse_view *v, osc_fusion *f, int32_t at, osc_ix_pieces *pc);
+/* Run time: the view of the index at input `at` (pc->n == 0) or of its pieces, checked: an
+ * index dtype, `count` values in all; messages call it input `at` '`what`'. */
+osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const char *what,
+                        const osc_tensor *const *in, int32_t n_in, int64_t count, osc_ixv *v);
+/* Run time: every value of a bound index within [-rows, rows-1], or the first that is not,
+ * named with its position in the whole index (input `at` '`what`', `role` saying what it
+ * indexes in the message). */
+osc_status osc_ixv_check(osc_kctx *k, const osc_ixv *v, const osc_ix_pieces *pc, int32_t at,
+                         const char *what, const char *role, int64_t rows);
 
 /* One part owning every row and edge. */
 void osc_fs_split_one(osc_fs_split *s);
@@ -124,7 +190,8 @@ osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dty
  * result (`bytes`, set), every destination in range; *s set to one part owning every row and
  * edge (osc_fs_split_rows may split it then). */
 osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
-                          const osc_tensor *const *in, const osc_tensor *out, int32_t n_out,
+                          const osc_tensor *const *in, int32_t n_in, const osc_tensor *out,
+                          int32_t n_out,
                           osc_fs_split *s, size_t *bytes);
 
 /* The fused kernel's row ("GatherScatter" and "RowScatter" nodes). */

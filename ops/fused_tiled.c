@@ -126,9 +126,10 @@ static void load_tile(const ft_job *j, ft_part *w, const uint32_t *list, int64_t
         w->ext[x].nbytes = (size_t)n * v->row_bytes;
     }
     const int64_t N = j->s.n_rows, ds = j->s.dst_stride;
+    osc_ixc c = osc_ixc_of(&j->s.dst);
     for (int64_t t = 0; t < n; t++) {
         const int64_t e = list ? list[q0 + t] : q0 + t;
-        w->dst[t] = osc_fs_row(j->s.dst, j->s.dst64, e * ds, N);
+        w->dst[t] = osc_ixc_row(&c, e * ds, N);
     }
 }
 
@@ -297,7 +298,7 @@ static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     ft_job j = {.k = k, .p = p, .in = in, .out = out ? out->data : NULL,
                 .esize = osc_dtype_get(dtype)->bits / 8, .apply = apply_of(p, dtype)};
     size_t bytes;
-    st = osc_fs_prepare(k, &p->fs, dtype, in, out, n_out, &j.s, &bytes);
+    st = osc_fs_prepare(k, &p->fs, dtype, in, n_in, out, n_out, &j.s, &bytes);
     if (!st) st = check_gathers(k, in);
     if (st) return st;
     /* Parts need lists (a part's edges are then copied into its tiles). Small update rows

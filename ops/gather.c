@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "../runtime/core/dtype.h"
+#include "fused_scatter.h"
 #include "shape_ops.h"
 
 OSC_KERNEL_DECLARE(osc_gather)
@@ -159,4 +160,94 @@ osc_status osc_gather_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
                      (size_t)osc_tensor_count(&want) * (j.bits / 8) >= OSC_PAR_MIN_BYTES;
     osc_tpool_run(par ? k->tpool : NULL, gather_part, &j);
     return OSC_OK;
+}
+/* ---- GatherPieces: a Gather along axis 0 whose index is a Concat of pieces (GAT's edge lists
+ * with self loops), fused to read the pieces in place (fused_scatter.h, "Index pieces"), so the
+ * concatenated index is never written out: the slices of each piece in turn, by the loops
+ * above. Inputs: 0 data, 1.. the pieces (the index's at input 1). Same output, same messages
+ * (positions in the whole index) as the Gather it replaces. */
+typedef struct gather_pieces_params {
+    osc_ix_pieces pc;
+    int64_t count; /* values of the whole index */
+} gather_pieces_params;
+
+static osc_status pieces_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                                  osc_tensor *o, osc_ixv *v) {
+    const gather_pieces_params *p = k->params;
+    int64_t count;
+    osc_status st = osc_sh_need(k, in, n_in, 0, "data");
+    if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
+    if (!st) st = osc_ixv_bind(k, &p->pc, 1, "indices", in, n_in, p->count, v);
+    if (st) return st;
+    if (in[0]->rank < 1)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) has rank 0; expected rank >= 1",
+                         osc_kinput_name(k, 0));
+    *o = (osc_tensor){.dtype = in[0]->dtype, .rank = in[0]->rank};
+    memcpy(o->dims, in[0]->dims, (size_t)o->rank * sizeof o->dims[0]);
+    o->dims[0] = p->count;
+    if (osc_tensor_count(o) < 0)
+        return osc_kfail(k, OSC_ERR_LIMIT, "the output would have more than 2^63-1 elements");
+    return OSC_OK;
+}
+
+static osc_status pieces_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                               osc_tensor *out, int32_t n_out) {
+    osc_ixv v;
+    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    return pieces_geometry(k, in, n_in, &out[0], &v);
+}
+
+static osc_status pieces_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                             osc_tensor *out, int32_t n_out) {
+    osc_tensor want;
+    osc_ixv v;
+    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    osc_status st = pieces_geometry(k, in, n_in, &want, &v);
+    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
+    if (!st) st = osc_sh_check_inputs(k, in, n_in);
+    const int64_t s = in[0]->dims[0];
+    if (!st) st = osc_ixv_check(k, &v, &((const gather_pieces_params *)k->params)->pc, 1,
+                                "indices", "", s);
+    if (st || osc_tensor_count(&want) == 0) return st;
+    const unsigned bits = osc_sh_bits(in[0]->dtype);
+    const int64_t inner = osc_dims_prod(in[0]->dims + 1, in[0]->rank - 1);
+    for (int32_t q = 0; q < v.n; q++) {
+        const int64_t from = v.start[q], n = v.end[q] - from;
+        const osc_tensor idx = {.dtype = v.i64 ? OSC_INT64 : OSC_INT32, .rank = 1, .dims = {n},
+                                .data = (void *)v.p[q], .nbytes = (size_t)n * (v.i64 ? 8 : 4)};
+        gather_job j = {.data = in[0]->data, .idx = &idx, .s = s, .outer = 1, .inner = inner,
+                        .n = n, .bits = bits};
+        j.out = (char *)out[0].data + (size_t)(from * inner) * bits / 8;
+        const bool par = k->tpool && bits >= 8 && (size_t)(n * inner) * (bits / 8) >=
+                                                     OSC_PAR_MIN_BYTES;
+        osc_tpool_run(par ? k->tpool : NULL, gather_part, &j);
+    }
+    return OSC_OK;
+}
+
+static const osc_kernel k_gather_pieces_row = {
+    .domain = "osc", .op = "GatherPieces", .since = 1, .until = 1,
+    .inputs = {2, OSC_FUSE_MAX_IN}, .outputs = 1,
+    .types = {OSC_TS_ALL_V13 & ~OSC_TS(OSC_STRING), OSC_TS_INDEX},
+    .infer = pieces_infer, .run = pieces_run};
+
+bool osc_fuse_gather_pieces(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f) {
+    const osc_node *n = &v->graph->nodes[node];
+    const osc_tensor *data = osc_fuse_shape(v, n->inputs[0]);
+    const osc_tensor *idx = osc_fuse_shape(v, n->inputs[1]);
+    osc_ix_pieces pc;
+    if (!data || !idx || data->rank < 1 || data->dtype == OSC_STRING || idx->rank != 1 ||
+        ((const gather_params *)k->params)->axis % data->rank)
+        return false;
+    f->inputs[0] = n->inputs[0];
+    f->inputs[1] = n->inputs[1];
+    f->n_inputs = 2;
+    if (!osc_fuse_ix_pieces(v, f, 1, &pc)) return false;
+    gather_pieces_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return false;
+    *p = (gather_pieces_params){.pc = pc, .count = idx->dims[0]};
+    f->params = p;
+    f->row = &k_gather_pieces_row;
+    f->op = "GatherPieces";
+    return true;
 }

@@ -14,6 +14,8 @@ OSC_KERNEL_DECLARE(osc_expand) /* Expand (ops/expand.c) */
 OSC_KERNEL_DECLARE(osc_tile) /* Tile (ops/expand.c) */
 OSC_KERNEL_DECLARE(osc_concat) /* Concat (ops/concat.c) */
 OSC_KERNEL_DECLARE(osc_gather) /* Gather (ops/gather.c) */
+/* its fuse hook: an index that is a Concat of pieces is read in place (ops/gather.c) */
+bool osc_fuse_gather_pieces(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f);
 OSC_KERNEL_DECLARE(osc_slice) /* Slice (ops/slice.c) */
 OSC_KERNEL_DECLARE(osc_transpose) /* Transpose (ops/transpose.c) */
 OSC_KERNEL_DECLARE(osc_range) /* Range (ops/range.c) */
@@ -242,13 +244,16 @@ OSC_KERNEL_DECLARE(osc_onehot) /* OneHot (ops/onehot.c) */
 #if OSC_OP_Gather
     {.op = "Gather", .since = 1, .until = 10, .inputs = {2, 2}, .outputs = 1,
      .types = {OSC_TS_ALL_V1, OSC_TS_INDEX}, .init = osc_gather_init, .infer = osc_gather_infer,
-     .run = osc_gather_run},
+     .run = osc_gather_run, .fuse = OSC_FUSE_HOOK(osc_fuse_gather_pieces),
+     .flags = OSC_KF_FUSE_LATE},
     {.op = "Gather", .since = 11, .until = 12, .inputs = {2, 2}, .outputs = 1,
      .types = {OSC_TS_ALL_V1, OSC_TS_INDEX}, .init = osc_gather_init, .infer = osc_gather_infer,
-     .run = osc_gather_run},
+     .run = osc_gather_run, .fuse = OSC_FUSE_HOOK(osc_fuse_gather_pieces),
+     .flags = OSC_KF_FUSE_LATE},
     {.op = "Gather", .since = 13, .until = OSC_OPSET_NEWEST, .inputs = {2, 2}, .outputs = 1,
      .types = {OSC_TS_ALL_V13, OSC_TS_INDEX}, .init = osc_gather_init, .infer = osc_gather_infer,
-     .run = osc_gather_run},
+     .run = osc_gather_run, .fuse = OSC_FUSE_HOOK(osc_fuse_gather_pieces),
+     .flags = OSC_KF_FUSE_LATE},
 #endif
 #if OSC_OP_Slice
     {.op = "Slice", .since = 1, .until = 9, .inputs = {1, 1}, .outputs = 1,

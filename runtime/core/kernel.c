@@ -39,6 +39,10 @@ const char *osc_kinput_name(const osc_kctx *k, int32_t i) {
     return k->graph->values[n->inputs[i]].name;
 }
 
+const char *osc_kvalue_name(const osc_kctx *k, int32_t id) {
+    return k->graph && id >= 0 && id < k->graph->n_values ? k->graph->values[id].name : "";
+}
+
 void *osc_kparams(osc_kctx *k, size_t size) {
     void *p = k->pool ? osc_pool_alloc(k->pool, size) : NULL;
     if (!p) osc_kfail(k, OSC_ERR_NOMEM, "out of memory for the node's parameters");

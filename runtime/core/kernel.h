@@ -86,6 +86,9 @@ enum {
      * static shapes known at load, output 0's dtype and shape (an op that broadcasts its inputs
      * may write over input 0 only when input 0 is not the one broadcast) */
     OSC_KF_INPLACE_SAME = 1u << 4,
+    /* the fuse hook runs in the pass's second round, after every other hook (a Gather's: the
+     * fused scatters take the Gathers they absorb first) */
+    OSC_KF_FUSE_LATE = 1u << 5,
 };
 
 /* ---- Load-time fusion (runtime/engine/fuse.c). A row may name a fuse hook: the pass calls
@@ -172,5 +175,7 @@ osc_status osc_kfail(osc_kctx *k, osc_status status, const char *fmt, ...)
 void osc_kwarn(osc_kctx *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Graph name of the node's input i ("" when omitted), for messages. */
 const char *osc_kinput_name(const osc_kctx *k, int32_t i);
+/* Graph name of value id ("" when unknown), for messages. */
+const char *osc_kvalue_name(const osc_kctx *k, int32_t id);
 
 #endif

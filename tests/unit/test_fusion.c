@@ -1063,6 +1063,147 @@ static void shared_split_across_runs(void **state) {
     free_inst(&in);
 }
 
+/* Edge lists with self loops, as GAT and GCN export them: src and dst are Concat(edge_index[k],
+ * loops). The fused scatters (GatherScatter: both indices; RowScatter: dst) and a plain Gather
+ * by dst (GatherPieces) read the pieces in place, so no Concat and no row Gather is left; the
+ * outputs are the loops' bits fused or not, on every thread count. An index out of range in
+ * either piece fails the run, before any output is written, fused naming the piece and the
+ * position in the whole index (unfused, the scatter counts positions of its expanded index). */
+static void index_pieces(void **state) {
+    (void)state;
+    enum { N = 300, M = 200, E0 = 40000, L = 300, E = E0 + L, C = 8 };
+    inst in;
+    memset(&in, 0, sizeof in);
+    g_rng = 77u;
+    const int64_t xd[2] = {M, C}, ad[2] = {N, C}, eid[2] = {2, E0}, ld[1] = {L};
+    const int64_t wd[2] = {E, 1}, ud[2] = {E, C};
+    osc_tensor *x = add_input(&in, "x", OSC_FLOAT, 2, xd);
+    osc_tensor *a = add_input(&in, "a", OSC_FLOAT, 2, ad);
+    osc_tensor *ei = add_input(&in, "edge_index", OSC_INT64, 2, eid);
+    osc_tensor *loops = add_input(&in, "loops", OSC_INT64, 1, ld);
+    osc_tensor *w = add_input(&in, "w", OSC_FLOAT, 2, wd);
+    osc_tensor *u = add_input(&in, "u", OSC_FLOAT, 2, ud);
+    int64_t *eiv = ei->data, *lv = loops->data;
+    for (int64_t i = 0; i < M * C; i++) set(x, i, rnd_value());
+    for (int64_t i = 0; i < N * C; i++) set(a, i, rnd_value());
+    for (int64_t i = 0; i < E * C; i++) set(u, i, rnd_value());
+    for (int64_t e = 0; e < E; e++) set(w, e, rnd_value());
+    for (int64_t e = 0; e < E0; e++) eiv[e] = rnd_index(M), eiv[E0 + e] = rnd_index(N);
+    for (int64_t l = 0; l < L; l++) lv[l] = l - L / 2; /* rows of x and of a, negatives too */
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    for (int i = 0; i < in.n; i++)
+        osc_mw_input(mw, in.name[i], in.t[i].dtype, in.t[i].rank, in.t[i].dims, NULL);
+    const int64_t nd[2] = {N, C}, ed[2] = {E, C}, one = 1, k0 = 0, k1 = 1;
+    osc_tensor zeros = tensor(OSC_FLOAT, 2, nd);
+    const osc_tensor axes = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)&one,
+                             .nbytes = 8};
+    const osc_tensor shape = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = (void *)ed,
+                              .nbytes = 16};
+    const osc_tensor r0 = {.dtype = OSC_INT64, .rank = 0, .data = (void *)&k0, .nbytes = 8};
+    const osc_tensor r1 = {.dtype = OSC_INT64, .rank = 0, .data = (void *)&k1, .nbytes = 8};
+    osc_mw_initializer(mw, "zeros", &zeros);
+    osc_mw_initializer(mw, "axes", &axes);
+    osc_mw_initializer(mw, "shape", &shape);
+    osc_mw_initializer(mw, "k0", &r0);
+    osc_mw_initializer(mw, "k1", &r1);
+#define NODE(OP, NAME, N_IN, OUT, ...) \
+    osc_mw_node(mw, OP, NAME, N_IN, (const char *[]){__VA_ARGS__}, 1, (const char *[]){OUT})
+    NODE("Gather", "row0", 2, "e0", "edge_index", "k0");
+    NODE("Gather", "row1", 2, "e1", "edge_index", "k1");
+    const int cs = NODE("Concat", "cat_src", 2, "src", "e0", "loops");
+    const int cd = NODE("Concat", "cat_dst", 2, "dst", "e1", "loops");
+    NODE("Unsqueeze", "unsqueeze", 2, "dst_col", "dst", "axes");
+    NODE("Expand", "expand", 2, "idx", "dst_col", "shape");
+    NODE("Gather", "gather_x", 2, "g", "x", "src");
+    NODE("Mul", "mul", 2, "m", "g", "w");
+    const int s1 = NODE("ScatterElements", "sum", 3, "y1", "zeros", "idx", "m");
+    const int s2 = NODE("ScatterElements", "max", 3, "y", "y1", "idx", "u");
+    NODE("Gather", "gather_a", 2, "ga", "a", "dst");
+#undef NODE
+    osc_mw_attr_int(mw, cs, "axis", 0);
+    osc_mw_attr_int(mw, cd, "axis", 0);
+    osc_mw_attr_string(mw, s1, "reduction", "add");
+    osc_mw_attr_string(mw, s2, "reduction", "max");
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, nd, NULL);
+    osc_mw_output(mw, "ga", OSC_FLOAT, 2, ed, NULL);
+    void *buf;
+    size_t len;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    /* the loops: y = max(sum of x[src] * w, u) per destination row, ga = a[dst] */
+    float *y = calloc(N * C, sizeof *y), *ga = malloc(sizeof *ga * E * C);
+    assert_true(y && ga);
+    for (int phase = 0; phase < 2; phase++)
+        for (int64_t e = 0; e < E; e++) {
+            const int64_t d = norm(e < E0 ? eiv[E0 + e] : lv[e - E0], N);
+            const int64_t q = norm(e < E0 ? eiv[e] : lv[e - E0], M);
+            for (int64_t j = 0; j < C; j++) {
+                float *o = &y[d * C + j];
+                if (phase == 0) {
+                    *o += ((const float *)x->data)[q * C + j] * ((const float *)w->data)[e];
+                } else {
+                    const float v = ((const float *)u->data)[e * C + j];
+                    *o = v > *o ? v : *o;
+                    ga[e * C + j] = ((const float *)a->data)[d * C + j];
+                }
+            }
+        }
+    const fcase c = {.name = "index_pieces"};
+    for (int f = 0; f < 2; f++)
+        for (int k = 0; k < N_THREADS; k++) {
+            osc_model *m = load(&c, buf, len, f == 1, k_threads[k]);
+            result r;
+            describe(m, &r);
+            if (f == 1 && strcmp(r.nodes, "GatherScatter RowScatter GatherPieces"))
+                fail_msg("nodes after fusion: '%s'", r.nodes);
+            osc_session *s;
+            assert_int_equal(osc_session_create(m, &s), OSC_OK);
+            osc_tensor o1, o2;
+            if (bind(s, &in) || osc_session_run(s))
+                fail_msg("fusion %d, %d threads: %s", f, k_threads[k], osc_session_error(s));
+            assert_int_equal(osc_session_output(s, 0, &o1), OSC_OK);
+            assert_int_equal(osc_session_output(s, 1, &o2), OSC_OK);
+            if (memcmp(o1.data, y, sizeof *y * N * C) || memcmp(o2.data, ga, sizeof *ga * E * C))
+                fail_msg("fusion %d, %d threads: the outputs differ from the loops'", f,
+                         k_threads[k]);
+            /* a bad value in each piece: no output written, the position in the whole index */
+            struct {
+                int64_t *at, bad;
+                const char *pos, *piece;
+            } bad[] = {{&eiv[E0 + 7], N, "position 7:", "piece 1 of the index 'dst'"},
+                       {&lv[L - 1], -N - 1, "position 40299:", "piece 2 of the index 'dst'"},
+                       {&eiv[5], -M - 1, "position 5:", "piece 1 of the index 'src'"}};
+            float *pattern = malloc(sizeof *pattern * N * C), *out = malloc(sizeof *out * N * C);
+            assert_true(pattern && out);
+            memset(pattern, 0x5a, sizeof *pattern * N * C);
+            for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+                const int64_t keep = *bad[b].at;
+                *bad[b].at = bad[b].bad;
+                memcpy(out, pattern, sizeof *out * N * C);
+                assert_int_equal(osc_session_set_output_buffer(s, 0, out, sizeof *out * N * C),
+                                 OSC_OK);
+                assert_int_equal(bind(s, &in), OSC_OK);
+                const osc_status st = osc_session_run(s);
+                const char *msg = osc_session_error(s);
+                char value[32];
+                snprintf(value, sizeof value, "value %lld", (long long)bad[b].bad);
+                if (st != OSC_ERR_INDEX || !strstr(msg, value) ||
+                    (f == 1 && (!strstr(msg, bad[b].pos) || !strstr(msg, bad[b].piece))))
+                    fail_msg("fusion %d, bad value %zu: %s: %s", f, b, osc_status_name(st), msg);
+                if (memcmp(out, pattern, sizeof *out * N * C))
+                    fail_msg("fusion %d, bad value %zu: the failed run wrote the output", f, b);
+                *bad[b].at = keep;
+                assert_int_equal(osc_session_set_output_buffer(s, 0, NULL, 0), OSC_OK);
+            }
+            free(pattern), free(out);
+            osc_session_free(s);
+            osc_model_free(m);
+        }
+    free(y), free(ga), free(zeros.data), free(buf);
+    free_inst(&in);
+}
+
 /* The Gather reads the scatter's own data (y = x + messages from x, x an intermediate that
  * dies at the scatter): the fused node reads x twice, so it must not write over it in place
  * (a row updated early would be gathered later). Reduction none, many edges and duplicates. */
@@ -1338,6 +1479,7 @@ int main(void) {
         cmocka_unit_test(boundaries_not_fused),
         cmocka_unit_test(shared_index_chained_scatters),
         cmocka_unit_test(shared_split_across_runs),
+        cmocka_unit_test(index_pieces),
         cmocka_unit_test(gather_reads_the_data),
         cmocka_unit_test(index_out_of_range),
         cmocka_unit_test(zero_rows_not_fused),
