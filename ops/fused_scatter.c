@@ -82,18 +82,18 @@ typedef struct fs_job {
         for (int64_t q = q0; q < q1; q++) {                                                \
             if (pf && q + FS_PF < q1) { /* the rows of a later edge this part owns */     \
                 const int64_t en = list ? list[q + FS_PF] : q + FS_PF;                     \
-                const int64_t dn = osc_ixc_row(&pd, en * ds, N);           \
+                const int64_t dn = osc_ixc_row(&pd, en * ds, N);                           \
                 if (dn >= lo && dn < hi) {                                                 \
                     PREFETCH(out + dn * R, 1);                                             \
                     if (p->gather)                                                         \
-                        PREFETCH(x + osc_ixc_row(&ps, en, XN) * R, 0);         \
+                        PREFETCH(x + osc_ixc_row(&ps, en, XN) * R, 0);                     \
                 }                                                                          \
             }                                                                              \
             const int64_t e = list ? list[q] : q;                                          \
-            const int64_t d = osc_ixc_row(&cd, e * ds, N);                 \
+            const int64_t d = osc_ixc_row(&cd, e * ds, N);                                 \
             if (d < lo || d >= hi) continue;                                               \
             T *o = out + d * R;                                                            \
-            const T *xr = x + (p->gather ? osc_ixc_row(&cs, e, XN) : e) * R;   \
+            const T *xr = x + (p->gather ? osc_ixc_row(&cs, e, XN) : e) * R;               \
             const osc_fs_step *s0 = &p->steps[0];                                          \
             if (p->n_steps == 0) {                                                         \
                 FS_ROW_LOOP(T, RED, xr[i]);                                                \
@@ -323,8 +323,7 @@ osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dty
 
 osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
                           const osc_tensor *const *in, int32_t n_in, const osc_tensor *out,
-                          int32_t n_out,
-                          osc_fs_split *s, size_t *bytes) {
+                          int32_t n_out, osc_fs_split *s, size_t *bytes) {
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     const int64_t n_rows = p->rank > 0 ? p->dims[0] : 1;
     *bytes = (size_t)(n_rows * p->row) * (osc_dtype_get(dtype)->bits / 8);

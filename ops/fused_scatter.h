@@ -191,8 +191,7 @@ osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dty
  * edge (osc_fs_split_rows may split it then). */
 osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
                           const osc_tensor *const *in, int32_t n_in, const osc_tensor *out,
-                          int32_t n_out,
-                          osc_fs_split *s, size_t *bytes);
+                          int32_t n_out, osc_fs_split *s, size_t *bytes);
 
 /* The fused kernel's row ("GatherScatter" and "RowScatter" nodes). */
 extern const osc_kernel osc_fused_scatter_row;
