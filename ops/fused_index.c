@@ -98,8 +98,9 @@ osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const 
                              v->i64 || !q ? osc_dtype_get(in[i]->dtype)->name : "int32",
                              (long long)pc->first[q]);
         v->i64 = i64;
-        v->p[q] = pc->first[q] ? (const char *)in[i]->data + (size_t)pc->first[q] * (i64 ? 8 : 4)
-                               : in[i]->data; /* (no offset to a 0-element tensor's NULL) */
+        /* (no data at load, when infer binds shapes only; none in a 0-element tensor) */
+        v->p[q] = in[i]->data ? (const char *)in[i]->data + (size_t)pc->first[q] * (i64 ? 8 : 4)
+                              : NULL;
         v->start[q] = end;
         v->end[q] = end += pc->count[q];
     }
