@@ -115,33 +115,35 @@ osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const 
     return OSC_OK;
 }
 
+osc_tensor osc_ixv_piece(const osc_ixv *v, int32_t q) {
+    const int64_t len = v->end[q] - v->start[q];
+    return (osc_tensor){.dtype = v->i64 ? OSC_INT64 : OSC_INT32, .rank = 1, .dims = {len},
+                        .data = (void *)v->p[q], .nbytes = (size_t)len * (v->i64 ? 8 : 4)};
+}
+
 osc_status osc_ixv_check(osc_kctx *k, const osc_ixv *v, const osc_ix_pieces *pc, int32_t at,
                          const char *what, const char *role, int64_t rows) {
     bool ok = rows > 0 || v->end[v->n - 1] == 0;
     for (int32_t q = 0; ok && q < v->n; q++) {
-        const int64_t len = v->end[q] - v->start[q];
-        const osc_tensor piece = {.dtype = v->i64 ? OSC_INT64 : OSC_INT32, .rank = 1,
-                                  .dims = {len}, .data = (void *)v->p[q],
-                                  .nbytes = (size_t)len * (v->i64 ? 8 : 4)};
+        const osc_tensor piece = osc_ixv_piece(v, q);
         ok = piece.dims[0] == 0 || osc_index_in_range(k, &piece, rows);
     }
-    if (ok) return OSC_OK;
-    const int64_t n = v->end[v->n - 1];
-    for (int64_t i = 0; i < n; i++) {
-        int32_t q = 0;
-        while (i >= v->end[q]) q++;
-        const int64_t x = osc_fs_ix(v->p[q], v->i64, i - v->start[q]);
-        if (x >= -rows && x < rows) continue;
-        char where[256];
-        if (pc->n)
-            snprintf(where, sizeof where, "%s, piece %d of the index '%s' read in place",
-                     osc_kinput_name(k, pc->input[q]), q + 1, osc_kvalue_name(k, pc->value));
-        else
-            snprintf(where, sizeof where, "%s", osc_kinput_name(k, at));
-        return osc_kfail(k, OSC_ERR_INDEX, "input %d '%s' (%s%s) flat position %lld: value %lld "
-                         "is out of range [%lld, %lld] for axis 0 of size %lld", at, what, where,
-                         role, (long long)i, (long long)x, (long long)-rows,
-                         (long long)(rows - 1), (long long)rows);
+    for (int32_t q = 0; !ok && q < v->n; q++) {
+        for (int64_t i = v->start[q]; i < v->end[q]; i++) {
+            const int64_t x = osc_fs_ix(v->p[q], v->i64, i - v->start[q]);
+            if (x >= -rows && x < rows) continue;
+            char where[256];
+            if (pc->n)
+                snprintf(where, sizeof where, "%s, piece %d of the index '%s' read in place",
+                         osc_kinput_name(k, pc->input[q]), q + 1,
+                         osc_kvalue_name(k, pc->value));
+            else
+                snprintf(where, sizeof where, "%s", osc_kinput_name(k, at));
+            return osc_kfail(k, OSC_ERR_INDEX, "input %d '%s' (%s%s) flat position %lld: value "
+                             "%lld is out of range [%lld, %lld] for axis 0 of size %lld", at,
+                             what, where, role, (long long)i, (long long)x, (long long)-rows,
+                             (long long)(rows - 1), (long long)rows);
+        }
     }
     return OSC_OK;
 }

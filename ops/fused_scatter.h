@@ -146,6 +146,8 @@ bool osc_fuse_ix_pieces(const osc_fuse_view *v, osc_fusion *f, int32_t at, osc_i
  * index dtype, `count` values in all; messages call it input `at` '`what`'. */
 osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const char *what,
                         const osc_tensor *const *in, int32_t n_in, int64_t count, osc_ixv *v);
+/* Run time: piece q of a bound index as a 1-D tensor of its own. */
+osc_tensor osc_ixv_piece(const osc_ixv *v, int32_t q);
 /* Run time: every value of a bound index within [-rows, rows-1], or the first that is not,
  * named with its position in the whole index (input `at` '`what`', `role` saying what it
  * indexes in the message). */

@@ -212,9 +212,8 @@ static osc_status pieces_run(osc_kctx *k, const osc_tensor *const *in, int32_t n
     const unsigned bits = osc_sh_bits(in[0]->dtype);
     const int64_t inner = osc_dims_prod(in[0]->dims + 1, in[0]->rank - 1);
     for (int32_t q = 0; q < v.n; q++) {
-        const int64_t from = v.start[q], n = v.end[q] - from;
-        const osc_tensor idx = {.dtype = v.i64 ? OSC_INT64 : OSC_INT32, .rank = 1, .dims = {n},
-                                .data = (void *)v.p[q], .nbytes = (size_t)n * (v.i64 ? 8 : 4)};
+        const osc_tensor idx = osc_ixv_piece(&v, q);
+        const int64_t from = v.start[q], n = idx.dims[0];
         gather_job j = {.data = in[0]->data, .idx = &idx, .s = s, .outer = 1, .inner = inner,
                         .n = n, .bits = bits};
         j.out = (char *)out[0].data + (size_t)(from * inner) * bits / 8;

@@ -34,9 +34,7 @@ void osc_kwarn(osc_kctx *k, const char *fmt, ...) {
 }
 
 const char *osc_kinput_name(const osc_kctx *k, int32_t i) {
-    const osc_node *n = k->node;
-    if (!k->graph || i < 0 || i >= n->n_inputs || n->inputs[i] < 0) return "";
-    return k->graph->values[n->inputs[i]].name;
+    return i >= 0 && i < k->node->n_inputs ? osc_kvalue_name(k, k->node->inputs[i]) : "";
 }
 
 const char *osc_kvalue_name(const osc_kctx *k, int32_t id) {

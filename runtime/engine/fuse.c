@@ -101,23 +101,24 @@ osc_status osc_fuse(osc_model *m, osc_err *err) {
     const osc_fuse_view view = {.graph = g, .vals = m->fold_vals, .shaped = m->fold_shaped,
                                 .uses = uses};
     bool any = false;
-    for (int32_t i = 0; i < 2 * g->n_nodes; i++) { /* two rounds: OSC_KF_FUSE_LATE in the 2nd */
-        osc_node *n = &g->nodes[i % g->n_nodes];
-        if (n->folded || !n->kernel->fuse ||
-            !(n->kernel->flags & OSC_KF_FUSE_LATE) != (i < g->n_nodes))
-            continue;
-        osc_kctx k = {.err = err, .graph = g, .node = n, .row = n->kernel,
-                      .since_version = n->kernel->since, .params = n->params,
-                      .alloc = &m->alloc, .pool = &m->pool, .strict = m->opts.strict != 0};
-        osc_fusion f;
-        memset(&f, 0, sizeof f);
-        if (!n->kernel->fuse(&k, &view, i % g->n_nodes, &f)) {
-            if (err->status) return err->status;
-            continue;
+    for (int32_t late = 0; late < 2; late++) { /* OSC_KF_FUSE_LATE hooks: second round */
+        for (int32_t i = 0; i < g->n_nodes; i++) {
+            osc_node *n = &g->nodes[i];
+            if (n->folded || !n->kernel->fuse || !(n->kernel->flags & OSC_KF_FUSE_LATE) != !late)
+                continue;
+            osc_kctx k = {.err = err, .graph = g, .node = n, .row = n->kernel,
+                          .since_version = n->kernel->since, .params = n->params,
+                          .alloc = &m->alloc, .pool = &m->pool, .strict = m->opts.strict != 0};
+            osc_fusion f;
+            memset(&f, 0, sizeof f);
+            if (!n->kernel->fuse(&k, &view, i, &f)) {
+                if (err->status) return err->status;
+                continue;
+            }
+            osc_status st = apply(m, i, &f, uses, gone, err);
+            if (st) return st;
+            any = true;
         }
-        osc_status st = apply(m, i % g->n_nodes, &f, uses, gone, err);
-        if (st) return st;
-        any = true;
     }
     if (!any) return OSC_OK;
     /* A removed node's tensor attributes (the zeros of an absorbed Constant) are read by

@@ -616,6 +616,32 @@ static void check_graph(const char *name, const void *buf, size_t len, const ins
         }
 }
 
+/* ---- hand-built graphs (the tests below that are no fcase) ---- */
+/* A writer at opset 18 with the instance's inputs declared. */
+static osc_mw *graph_of(const inst *in) {
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    for (int i = 0; i < in->n; i++)
+        osc_mw_input(mw, in->name[i], in->t[i].dtype, in->t[i].rank, in->t[i].dims, NULL);
+    return mw;
+}
+/* An int64 initializer: n values, rank 1, or one value of rank 0 (n == 0). */
+static void i64_init(osc_mw *mw, const char *name, int64_t n, const int64_t *v) {
+    const osc_tensor t = {.dtype = OSC_INT64, .rank = n ? 1 : 0, .dims = {n},
+                          .data = (void *)v, .nbytes = (size_t)(n ? n : 1) * 8};
+    osc_mw_initializer(mw, name, &t);
+}
+/* The writer's model bytes (the writer freed). */
+static void *serialize(osc_mw *mw, size_t *len) {
+    void *buf;
+    assert_int_equal(osc_mw_serialize(mw, &buf, len), OSC_OK);
+    osc_mw_free(mw);
+    return buf;
+}
+/* A node of one output, with writer `mw` in scope. */
+#define NODE(OP, NAME, N_IN, OUT, ...) \
+    osc_mw_node(mw, OP, NAME, N_IN, (const char *[]){__VA_ARGS__}, 1, (const char *[]){OUT})
+
 /* ---- the cases ---- */
 #define MUL_ROW {{"Mul", false, 2, {EDGES, 1}}} /* the GCN edge weight [E, 1] */
 #define FUSED_GCN "GatherScatter", "Unsqueeze Gather Mul Expand ScatterElements"
@@ -912,21 +938,12 @@ static void shared_index_chained_scatters(void **state) {
             ((int64_t *)dst->data)[i] = rnd_index(N);
             set(w, i, rnd_value());
         }
-        osc_mw *mw = osc_mw_new(8);
-        osc_mw_opset(mw, "", 18);
-        for (int i = 0; i < in.n; i++)
-            osc_mw_input(mw, in.name[i], in.t[i].dtype, in.t[i].rank, in.t[i].dims, NULL);
+        osc_mw *mw = graph_of(&in);
         const int64_t nd[2] = {N, C}, ed[2] = {E, C}, one[1] = {1};
         osc_tensor zeros = tensor(OSC_FLOAT, 2, nd);
         osc_mw_initializer(mw, "zeros", &zeros);
-        osc_tensor axes = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)one,
-                           .nbytes = 8};
-        osc_tensor shape = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = (void *)ed,
-                            .nbytes = 16};
-        osc_mw_initializer(mw, "axes", &axes);
-        osc_mw_initializer(mw, "shape", &shape);
-#define NODE(OP, NAME, N_IN, OUT, ...) \
-        osc_mw_node(mw, OP, NAME, N_IN, (const char *[]){__VA_ARGS__}, 1, (const char *[]){OUT})
+        i64_init(mw, "axes", 1, one);
+        i64_init(mw, "shape", 2, ed);
         NODE("Unsqueeze", "unsqueeze", 2, "dst_col", "dst", "axes");
         NODE("Expand", "expand", 2, "idx", "dst_col", "shape");
         NODE("Gather", "gather1", 2, "g1", "x", "src");
@@ -934,15 +951,12 @@ static void shared_index_chained_scatters(void **state) {
         int s1 = NODE("ScatterElements", "scatter1", 3, "y1", "zeros", "idx", "m1");
         NODE("Gather", "gather2", 2, "g2", "x", "src2");
         int s2 = NODE("ScatterElements", "scatter2", 3, "y2", "y1", "idx", "g2");
-#undef NODE
         osc_mw_attr_string(mw, s1, "reduction", "add");
         osc_mw_attr_string(mw, s2, "reduction", "max");
         osc_mw_output(mw, "y2", OSC_FLOAT, 2, nd, NULL);
         if (y1_out) osc_mw_output(mw, "y1", OSC_FLOAT, 2, nd, NULL);
-        void *buf;
         size_t len;
-        assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-        osc_mw_free(mw);
+        void *buf = serialize(mw, &len);
         /* the expected y2: y1 = sum of x[src] * w per destination row, then the max with x[src2] */
         double y[N * C] = {0};
         for (int64_t e = 0; e < E; e++)
@@ -987,23 +1001,14 @@ static void shared_split_across_runs(void **state) {
     osc_tensor *dst = add_input(&in, "dst", OSC_INT64, 1, e1);
     for (int64_t i = 0; i < M * C1; i++) set(x1, i, rnd_value());
     for (int64_t i = 0; i < M * C2; i++) set(x2, i, rnd_value());
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 18);
-    for (int i = 0; i < in.n; i++)
-        osc_mw_input(mw, in.name[i], in.t[i].dtype, in.t[i].rank, in.t[i].dims, NULL);
+    osc_mw *mw = graph_of(&in);
     const int64_t n1[2] = {N, C1}, n2[2] = {N, C2}, sh1[2] = {E, C1}, sh2[2] = {E, C2}, one = 1;
     osc_tensor z1 = tensor(OSC_FLOAT, 2, n1), z2 = tensor(OSC_FLOAT, 2, n2);
-    osc_tensor axes = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)&one,
-                       .nbytes = 8};
-    osc_tensor s1 = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = (void *)sh1, .nbytes = 16};
-    osc_tensor s2 = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = (void *)sh2, .nbytes = 16};
     osc_mw_initializer(mw, "z1", &z1);
     osc_mw_initializer(mw, "z2", &z2);
-    osc_mw_initializer(mw, "axes", &axes);
-    osc_mw_initializer(mw, "s1", &s1);
-    osc_mw_initializer(mw, "s2", &s2);
-#define NODE(OP, NAME, N_IN, OUT, ...) \
-    osc_mw_node(mw, OP, NAME, N_IN, (const char *[]){__VA_ARGS__}, 1, (const char *[]){OUT})
+    i64_init(mw, "axes", 1, &one);
+    i64_init(mw, "s1", 2, sh1);
+    i64_init(mw, "s2", 2, sh2);
     NODE("Unsqueeze", "unsqueeze", 2, "dst_col", "dst", "axes");
     NODE("Expand", "expand1", 2, "idx1", "dst_col", "s1");
     NODE("Expand", "expand2", 2, "idx2", "dst_col", "s2");
@@ -1011,15 +1016,12 @@ static void shared_split_across_runs(void **state) {
     NODE("Gather", "gather2", 2, "g2", "x2", "src");
     const int a = NODE("ScatterElements", "small", 3, "y1", "z1", "idx1", "g1");
     const int b = NODE("ScatterElements", "large", 3, "y2", "z2", "idx2", "g2");
-#undef NODE
     osc_mw_attr_string(mw, a, "reduction", "max");
     osc_mw_attr_string(mw, b, "reduction", "add");
     osc_mw_output(mw, "y1", OSC_FLOAT, 2, n1, NULL);
     osc_mw_output(mw, "y2", OSC_FLOAT, 2, n2, NULL);
-    void *buf;
     size_t len;
-    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-    osc_mw_free(mw);
+    void *buf = serialize(mw, &len);
     const fcase c = {.name = "shared_split_across_runs"};
     osc_model *m1 = load(&c, buf, len, true, 1), *m2 = load(&c, buf, len, true, 2);
     result r;
@@ -1090,25 +1092,14 @@ static void index_pieces(void **state) {
     for (int64_t e = 0; e < E; e++) set(w, e, rnd_value());
     for (int64_t e = 0; e < E0; e++) eiv[e] = rnd_index(M), eiv[E0 + e] = rnd_index(N);
     for (int64_t l = 0; l < L; l++) lv[l] = l - L / 2; /* rows of x and of a, negatives too */
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 18);
-    for (int i = 0; i < in.n; i++)
-        osc_mw_input(mw, in.name[i], in.t[i].dtype, in.t[i].rank, in.t[i].dims, NULL);
+    osc_mw *mw = graph_of(&in);
     const int64_t nd[2] = {N, C}, ed[2] = {E, C}, one = 1, k0 = 0, k1 = 1;
     osc_tensor zeros = tensor(OSC_FLOAT, 2, nd);
-    const osc_tensor axes = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)&one,
-                             .nbytes = 8};
-    const osc_tensor shape = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = (void *)ed,
-                              .nbytes = 16};
-    const osc_tensor r0 = {.dtype = OSC_INT64, .rank = 0, .data = (void *)&k0, .nbytes = 8};
-    const osc_tensor r1 = {.dtype = OSC_INT64, .rank = 0, .data = (void *)&k1, .nbytes = 8};
     osc_mw_initializer(mw, "zeros", &zeros);
-    osc_mw_initializer(mw, "axes", &axes);
-    osc_mw_initializer(mw, "shape", &shape);
-    osc_mw_initializer(mw, "k0", &r0);
-    osc_mw_initializer(mw, "k1", &r1);
-#define NODE(OP, NAME, N_IN, OUT, ...) \
-    osc_mw_node(mw, OP, NAME, N_IN, (const char *[]){__VA_ARGS__}, 1, (const char *[]){OUT})
+    i64_init(mw, "axes", 1, &one);
+    i64_init(mw, "shape", 2, ed);
+    i64_init(mw, "k0", 0, &k0);
+    i64_init(mw, "k1", 0, &k1);
     NODE("Gather", "row0", 2, "e0", "edge_index", "k0");
     NODE("Gather", "row1", 2, "e1", "edge_index", "k1");
     const int cs = NODE("Concat", "cat_src", 2, "src", "e0", "loops");
@@ -1120,17 +1111,14 @@ static void index_pieces(void **state) {
     const int s1 = NODE("ScatterElements", "sum", 3, "y1", "zeros", "idx", "m");
     const int s2 = NODE("ScatterElements", "max", 3, "y", "y1", "idx", "u");
     NODE("Gather", "gather_a", 2, "ga", "a", "dst");
-#undef NODE
     osc_mw_attr_int(mw, cs, "axis", 0);
     osc_mw_attr_int(mw, cd, "axis", 0);
     osc_mw_attr_string(mw, s1, "reduction", "add");
     osc_mw_attr_string(mw, s2, "reduction", "max");
     osc_mw_output(mw, "y", OSC_FLOAT, 2, nd, NULL);
     osc_mw_output(mw, "ga", OSC_FLOAT, 2, ed, NULL);
-    void *buf;
     size_t len;
-    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-    osc_mw_free(mw);
+    void *buf = serialize(mw, &len);
     /* the loops: y = max(sum of x[src] * w, u) per destination row, ga = a[dst] */
     float *y = calloc(N * C, sizeof *y), *ga = malloc(sizeof *ga * E * C);
     assert_true(y && ga);
@@ -1224,31 +1212,19 @@ static void gather_reads_the_data(void **state) {
         ((int64_t *)dst->data)[i] = rnd_index(N);
         set(w, i, rnd_value());
     }
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 18);
-    for (int i = 0; i < in.n; i++)
-        osc_mw_input(mw, in.name[i], in.t[i].dtype, in.t[i].rank, in.t[i].dims, NULL);
+    osc_mw *mw = graph_of(&in);
     const int64_t ed[2] = {E, C}, one[1] = {1};
-    osc_tensor axes = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)one,
-                       .nbytes = 8};
-    osc_tensor shape = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = (void *)ed,
-                        .nbytes = 16};
-    osc_mw_initializer(mw, "axes", &axes);
-    osc_mw_initializer(mw, "shape", &shape);
-#define NODE(OP, NAME, N_IN, OUT, ...) \
-    osc_mw_node(mw, OP, NAME, N_IN, (const char *[]){__VA_ARGS__}, 1, (const char *[]){OUT})
+    i64_init(mw, "axes", 1, one);
+    i64_init(mw, "shape", 2, ed);
     NODE("Neg", "neg", 1, "x", "x_in");
     NODE("Unsqueeze", "unsqueeze", 2, "dst_col", "dst", "axes");
     NODE("Expand", "expand", 2, "idx", "dst_col", "shape");
     NODE("Gather", "gather", 2, "g", "x", "src");
     NODE("Mul", "mul", 2, "m", "g", "w0");
     NODE("ScatterElements", "scatter", 3, "y", "x", "idx", "m");
-#undef NODE
     osc_mw_output(mw, "y", OSC_FLOAT, 2, xd, NULL);
-    void *buf;
     size_t len;
-    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-    osc_mw_free(mw);
+    void *buf = serialize(mw, &len);
     osc_tensor want = tensor(OSC_FLOAT, 2, xd);
     for (int64_t i = 0; i < N * C; i++) set(&want, i, -get(xin, i));
     for (int64_t e = 0; e < E; e++) /* every message from x as it was before the scatter */
