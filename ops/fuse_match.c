@@ -25,9 +25,7 @@ static int32_t node_index(const osc_fuse_view *v, const osc_node *n) {
     return (int32_t)(n - v->graph->nodes);
 }
 static bool absorb(match *m, const osc_node *n) {
-    if (m->f->n_absorbed == OSC_FUSE_MAX_NODES) return false;
-    m->f->absorbed[m->f->n_absorbed++] = node_index(m->v, n);
-    return true;
+    return osc_fuse_absorb(m->f, node_index(m->v, n));
 }
 static bool same_dims(const osc_tensor *a, const osc_tensor *b) {
     return a->rank == b->rank && !memcmp(a->dims, b->dims, (size_t)a->rank * sizeof a->dims[0]);
@@ -154,10 +152,8 @@ static int32_t index_source(osc_fusion *f, const osc_fuse_view *v, int32_t id) {
         const osc_tensor *out = osc_fuse_shape(v, id);
         const osc_tensor *in = n ? osc_fuse_shape(v, n->inputs[0]) : NULL;
         if (!in || (!osc_fuse_is_op(n, "Unsqueeze") && !osc_fuse_is_op(n, "Reshape")) ||
-            osc_tensor_count(in) != osc_tensor_count(out) ||
-            f->n_absorbed == OSC_FUSE_MAX_NODES)
+            osc_tensor_count(in) != osc_tensor_count(out) || !osc_fuse_absorb(f, node_index(v, n)))
             return id;
-        f->absorbed[f->n_absorbed++] = node_index(v, n);
         id = n->inputs[0];
     }
 }

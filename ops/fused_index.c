@@ -23,12 +23,6 @@ int64_t osc_fuse_row_view(const osc_fuse_view *v, const osc_node *n) {
     return at < -data->dims[0] || at >= data->dims[0] ? -1 : at < 0 ? at + data->dims[0] : at;
 }
 
-static bool absorb(osc_fusion *f, int32_t node) {
-    if (f->n_absorbed == OSC_FUSE_MAX_NODES) return false;
-    f->absorbed[f->n_absorbed++] = node;
-    return true;
-}
-
 bool osc_fuse_ix_pieces(const osc_fuse_view *v, osc_fusion *f, int32_t at, osc_ix_pieces *pc) {
     memset(pc, 0, sizeof *pc);
     const int32_t id = f->inputs[at], ci = osc_fuse_producer(v, id);
@@ -39,7 +33,7 @@ bool osc_fuse_ix_pieces(const osc_fuse_view *v, osc_fusion *f, int32_t at, osc_i
         c->n_inputs > OSC_IX_MAX_PIECES || f->n_inputs + c->n_inputs - 1 > OSC_FUSE_MAX_IN)
         return false;
     const int32_t n_absorbed = f->n_absorbed, n_inputs = f->n_inputs;
-    bool ok = absorb(f, ci);
+    bool ok = osc_fuse_absorb(f, ci);
     for (int32_t q = 0; ok && q < c->n_inputs; q++) {
         int32_t pid = c->inputs[q];
         const osc_tensor *pt = osc_fuse_shape(v, pid);
@@ -49,7 +43,7 @@ bool osc_fuse_ix_pieces(const osc_fuse_view *v, osc_fusion *f, int32_t at, osc_i
         if (row >= 0) { /* read from the Gather's table, where the row is */
             pid = v->graph->nodes[gi].inputs[0];
             pc->first[q] = row * pt->dims[0];
-            ok = absorb(f, gi);
+            ok = osc_fuse_absorb(f, gi);
         }
         pc->input[q] = q == 0 ? at : f->n_inputs++;
         f->inputs[pc->input[q]] = pid;

@@ -94,6 +94,12 @@ static inline bool osc_fuse_is_op(const osc_node *n, const char *op) {
 static inline const osc_tensor *osc_fuse_shape(const osc_fuse_view *v, int32_t id) {
     return id >= 0 && v->shaped[id] ? &v->vals[id] : NULL;
 }
+/* Lists node i among those the fusion computes; false when the list is full. */
+static inline bool osc_fuse_absorb(osc_fusion *f, int32_t i) {
+    if (f->n_absorbed == OSC_FUSE_MAX_NODES) return false;
+    f->absorbed[f->n_absorbed++] = i;
+    return true;
+}
 static inline int32_t osc_fuse_producer(const osc_fuse_view *v, int32_t id) {
     const int32_t i = id >= 0 ? v->graph->values[id].producer : -1;
     return i >= 0 && !v->graph->nodes[i].folded ? i : -1;
