@@ -100,7 +100,11 @@ static void print_model(const osc_model *m) {
             for (int32_t k = 0; k < n.n_outputs; k++) {
                 osc_tensor t;
                 char shape[256], vals[512], oname[512];
-                if (osc_model_value_data(m, n.outputs[k], &t) != OSC_OK) continue;
+                if (osc_model_value_data(m, n.outputs[k], &t) != OSC_OK) {
+                    printf("%s'%s' (read by nothing at run: released)", k ? ", " : "",
+                           cli_esc(n.outputs[k], oname, sizeof oname));
+                    continue;
+                }
                 cli_format_shape(t.rank, t.dims, NULL, shape, sizeof shape);
                 small_values(&t, vals, sizeof vals);
                 printf("%s'%s' = %s %s%s", k ? ", " : "", cli_esc(n.outputs[k], oname, sizeof oname),

@@ -1,9 +1,24 @@
 /* fold.c: constant folding at load, and whether the model must infer shapes while it runs. */
+#include <string.h>
+
 #include "model.h"
 
 /* A value whose data no caller can change: an initializer that is not a graph input, or the
  * output of a folded node. */
 static bool is_constant(const osc_value *val) { return val->init && !val->is_input; }
+
+/* A folded output with the bytes of one of its node's tensor attributes (a Constant's value)
+ * shares them: its own block, when it has one, goes back to the pool. */
+static void share_attr(osc_model *m, const osc_node *n, osc_tensor *out) {
+    for (int32_t a = 0; a < n->n_attrs; a++) {
+        const osc_tensor *t = n->attrs[a].t;
+        if (!t || t->dtype != out->dtype || t->dtype == OSC_STRING || t->nbytes != out->nbytes ||
+            !t->data || memcmp(t->data, out->data, t->nbytes) != 0)
+            continue;
+        if (osc_pool_release(&m->pool, out->data, out->nbytes)) out->data = t->data;
+        return;
+    }
+}
 
 /* Computes at load every node whose inputs are constants (or, for rows flagged OSC_KF_SHAPE_ONLY
  * such as Shape and Size, have static shapes), so shape subgraphs (Shape -> Gather -> Unsqueeze
@@ -60,6 +75,7 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
         st = osc_run_node(m, i, vals, io, &k);
         if (st) return st;
         for (int32_t j = 0; j < n->n_outputs; j++) {
+            share_attr(m, n, &vals[n->outputs[j]]);
             osc_tensor *t = osc_pool_alloc(&m->pool, sizeof *t);
             if (!t) return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");
             *t = vals[n->outputs[j]];
@@ -78,5 +94,35 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
                 !is_constant(&g->values[n->inputs[j]]))
                 m->dynamic = true;
     }
+    return OSC_OK;
+}
+
+/* Gives back the data of every constant nothing reads at run (neither a node left to run nor
+ * the graph's outputs): a weight only a folded Transpose read, the zeros a fused scatter no
+ * longer starts from. Only data with a pool block of its own is released; the value (and its
+ * folded node's attribute sharing the bytes) is then left with no data. */
+osc_status osc_release_unread(osc_model *m, osc_err *err) {
+    osc_graph *g = &m->g;
+    const size_t nv = (size_t)g->n_values + 1;
+    bool *read = osc_malloc(&m->alloc, nv);
+    if (!read) return osc_fail(err, OSC_ERR_NOMEM, "out of memory releasing constants");
+    memset(read, 0, nv);
+    for (int32_t i = 0; i < g->n_nodes; i++)
+        for (int32_t j = 0; !g->nodes[i].folded && j < g->nodes[i].n_inputs; j++)
+            if (g->nodes[i].inputs[j] >= 0) read[g->nodes[i].inputs[j]] = true;
+    for (int32_t i = 0; i < g->n_outputs; i++) read[g->outputs[i]] = true;
+    for (int32_t v = 0; v < g->n_values; v++) {
+        osc_tensor *t = g->values[v].init;
+        if (read[v] || !is_constant(&g->values[v]) || !t->data || t->dtype == OSC_STRING ||
+            !osc_pool_release(&m->pool, t->data, t->nbytes))
+            continue;
+        const int32_t p = g->values[v].producer;
+        for (int32_t a = 0; p >= 0 && a < g->nodes[p].n_attrs; a++)
+            if (g->nodes[p].attrs[a].t && g->nodes[p].attrs[a].t->data == t->data)
+                g->nodes[p].attrs[a].t->data = NULL;
+        if (m->fold_vals) m->fold_vals[v].data = NULL;
+        t->data = NULL;
+    }
+    osc_free(&m->alloc, read, nv);
     return OSC_OK;
 }

@@ -178,8 +178,9 @@ osc_status osc_model_value(const osc_model *m, const char *name, osc_value_desc 
 
 osc_status osc_model_value_data(const osc_model *m, const char *name, osc_tensor *out) {
     int32_t v = find_value(m, name);
-    if (v < 0 || !out || !m->g.values[v].init || m->g.values[v].is_input) return OSC_ERR_ARG;
-    *out = *m->g.values[v].init;
+    const osc_tensor *t = v >= 0 ? m->g.values[v].init : NULL;
+    if (!t || !out || m->g.values[v].is_input || (!t->data && t->nbytes)) return OSC_ERR_ARG;
+    *out = *t;
     return OSC_OK;
 }
 

@@ -74,6 +74,7 @@ osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_d
     if (!st) st = osc_name_node_io(m, &err);
     if (!st) st = osc_plan_buffers(m, &err);
     if (!st) st = osc_infer_static(m, &err);
+    if (!st) st = osc_release_unread(m, &err);
     if (st) {
         if (err.status == OSC_OK) osc_fail(&err, st, "model load failed");
         st = osc_cap_explain(&err, &m->alloc, "the model");

@@ -67,6 +67,8 @@ osc_status osc_name_node_io(osc_model *m, osc_err *err);
 /* fold.c: computes at load the nodes whose inputs are constants (see fold.c), and sets
  * m->dynamic. */
 osc_status osc_fold_constants(osc_model *m, osc_err *err);
+/* Last step of a load: frees the data of constants no node left to run reads (fold.c). */
+osc_status osc_release_unread(osc_model *m, osc_err *err);
 /* fuse.c: unless opts.no_fusion or the model is dynamic, offers every node whose row has a
  * fuse hook to it, applies the rewrites and removes the nodes they made dead. */
 osc_status osc_fuse(osc_model *m, osc_err *err);

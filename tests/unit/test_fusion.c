@@ -1409,25 +1409,39 @@ static size_t live_after_load(const void *buf, size_t len, bool fusion) {
     return held;
 }
 
-/* The zeros of an absorbed Constant node (over 1 MiB, so folding leaves it) are given back at
- * load: protobuf-c's copy of the payload sits 16 bytes into a pool block of its own. */
-static void absorbed_constant_given_back(void **state) {
+/* Zero data the fused scatter no longer reads is given back at load, however it was made: an
+ * absorbed Constant node (over 1 MiB, so folding leaves it; protobuf-c's copy of the payload
+ * sits 16 bytes into a pool block of its own), a folded Constant (its output shares the bytes
+ * of its attribute: one copy when unfused) and a folded ConstantOfShape. */
+static void unread_zeros_given_back(void **state) {
     (void)state;
-    const fcase c = {"data_zero_constant_unfolded", "GatherScatter",
-                     "Constant Unsqueeze Gather Mul Expand ScatterElements", .data = D_CONSTANT_BIG,
-                     .reduction = "add", .n = 65537, .e = 20, .m = 7, .rrank = 1, .row = {4},
-                     .n_steps = 1, .steps = MUL_ROW};
-    inst in;
-    make_inst(&c, 1, &in);
-    size_t len;
-    void *buf = build(&c, &in, &len);
-    const size_t zeros = (size_t)c.n * 4 * sizeof(float);
-    const size_t fused = live_after_load(buf, len, true), plain = live_after_load(buf, len, false);
-    if (plain < zeros || fused > zeros / 2) /* the rest of either model is a few KiB */
-        fail_msg("fused model holds %zu bytes, unfused %zu: the %zu bytes of zeros were kept",
-                 fused, plain, zeros);
-    free(buf);
-    free_inst(&in);
+    static const struct {
+        int data;
+        int64_t n;
+        const char *absorbed;
+    } kinds[] = {
+        {D_CONSTANT_BIG, 65537, "Constant Unsqueeze Gather Mul Expand ScatterElements"},
+        {D_CONSTANT, 16384, "Unsqueeze Gather Mul Expand ScatterElements"},
+        {D_COS, 16384, "Unsqueeze Gather Mul Expand ScatterElements"},
+    };
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        const fcase c = {"data_zero_given_back", "GatherScatter", kinds[k].absorbed,
+                         .data = kinds[k].data, .reduction = "add", .n = kinds[k].n, .e = 20,
+                         .m = 7, .rrank = 1, .row = {4}, .n_steps = 1, .steps = MUL_ROW};
+        inst in;
+        make_inst(&c, 1, &in);
+        size_t len;
+        void *buf = build(&c, &in, &len);
+        const size_t zeros = (size_t)c.n * 4 * sizeof(float);
+        const size_t fused = live_after_load(buf, len, true);
+        const size_t plain = live_after_load(buf, len, false);
+        /* the rest of either model is a few KiB; unfused, the scatter reads one copy */
+        if (plain < zeros || plain > zeros + zeros / 2 || fused > zeros / 2)
+            fail_msg("case %zu: fused model holds %zu bytes, unfused %zu, zeros %zu", k, fused,
+                     plain, zeros);
+        free(buf);
+        free_inst(&in);
+    }
 }
 
 static void known_issue(void **state) {
@@ -1459,7 +1473,7 @@ int main(void) {
         cmocka_unit_test(gather_reads_the_data),
         cmocka_unit_test(index_out_of_range),
         cmocka_unit_test(zero_rows_not_fused),
-        cmocka_unit_test(absorbed_constant_given_back),
+        cmocka_unit_test(unread_zeros_given_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
