@@ -93,7 +93,7 @@ typedef struct ft_job {
     size_t esize;
     ft_apply_fn apply;
     osc_fs_split s;
-    ft_part part[OSC_MAX_THREADS];
+    ft_part *part; /* one per part, from the allocator (a part is a few KiB: not the stack) */
 } ft_job;
 
 /* A tensor of value v's dtype and shape with n rows (row values), at data. */
@@ -254,6 +254,7 @@ static void release(osc_kctx *k, ft_job *j, int32_t parts) {
         osc_free(k->alloc, j->part[t].mem, j->part[t].mem_size);
         osc_scratch_free(&j->part[t].scratch);
     }
+    osc_free(k->alloc, j->part, (size_t)parts * sizeof *j->part);
 }
 
 /* Part t's tile buffers (slots, copies of external rows, destinations), its scratch, and its
@@ -312,6 +313,8 @@ static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                             osc_fs_split_shared(k, &j.s, make) && j.s.list
                         ? osc_tpool_size(k->tpool) : 1;
     if (parts == 1) osc_fs_split_one(&j.s);
+    if (!(j.part = osc_calloc(k->alloc, (size_t)parts, sizeof *j.part)))
+        return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate the state of %d parts", (int)parts);
     for (int32_t t = 0; t < parts; t++)
         if ((st = prepare_part(k, &j, &j.part[t], parts > 1))) {
             release(k, &j, t + 1);
