@@ -10,6 +10,7 @@
  * compute each product in the kernels' documented order (gemm_kernel.h: products added in
  * increasing k to a sum starting at 0, no FMA). An out-of-range index of either Gather fails
  * the run naming that Gather, the value and the range, with the caller's buffer untouched. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -328,6 +329,38 @@ static void run(const variant *v, const void *buf, size_t len, const inputs *in,
     osc_model_free(m);
 }
 
+typedef struct run_args {
+    const variant *v;
+    const void *buf;
+    size_t len;
+    const inputs *in;
+    bool fusion;
+    int threads;
+    result *r;
+} run_args;
+static void *run_thread(void *arg) {
+    const run_args *a = arg;
+    run(a->v, a->buf, a->len, a->in, a->fusion, a->threads, NULL, 0, a->r);
+    return NULL;
+}
+/* Bytes of stack of the thread run_variant loads and runs on; 0: the test's own thread. */
+static size_t g_stack;
+static void run_variant(const variant *v, const void *buf, size_t len, const inputs *in,
+                        bool fusion, int threads, result *r) {
+    if (!g_stack) {
+        run(v, buf, len, in, fusion, threads, NULL, 0, r);
+        return;
+    }
+    run_args a = {v, buf, len, in, fusion, threads, r};
+    pthread_attr_t at;
+    pthread_t th;
+    assert_int_equal(pthread_attr_init(&at), 0);
+    assert_int_equal(pthread_attr_setstacksize(&at, g_stack), 0);
+    assert_int_equal(pthread_create(&th, &at, run_thread, &a), 0);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    pthread_attr_destroy(&at);
+}
+
 static void check_variant(const variant *v) {
     inputs in;
     make_inputs(v, &in);
@@ -341,7 +374,7 @@ static void check_variant(const variant *v) {
     for (int f = 0; f < 2; f++)
         for (int k = 0; k < N_THREADS; k++) {
             result r;
-            run(v, buf, len, &in, f == 1, k_threads[k], NULL, 0, &r);
+            run_variant(v, buf, len, &in, f == 1, k_threads[k], &r);
             if (r.st) fail_msg("%s (fusion %d, %d threads): %s", v->name, f, k_threads[k], r.msg);
             if (f == 1 && (strcmp(r.nodes, v->nodes) || strcmp(r.fused, v->fused)))
                 fail_msg("%s: nodes after fusion '%s' (fused from '%s'); want '%s' ('%s')",
@@ -385,6 +418,18 @@ static void tiled_variants(void **state) {
     for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) check_variant(&vs[i]);
 }
 
+/* The library's frames fit an embedder's small thread stack (musl's default is 128 KiB;
+ * sanitizers pad frames): load and runs, fused and not, on a thread of 512 KiB. */
+static void small_thread_stack(void **state) {
+    (void)state;
+    static const variant v = {"small_thread_stack", V_FILL, 7, 60, 9, "TiledScatter TiledScatter",
+                              "Expand ScatterElements " TILED_ALL
+                              " Unsqueeze Expand ScatterElements"};
+    g_stack = (size_t)512 << 10;
+    check_variant(&v);
+    g_stack = 0;
+}
+
 /* An index out of range in either Gather: OSC_ERR_INDEX naming that Gather, the position, the
  * value and the range, fused or not, and the caller's output buffer untouched. */
 static void gather_index_out_of_range(void **state) {
@@ -425,6 +470,7 @@ static void gather_index_out_of_range(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tiled_variants),
+        cmocka_unit_test(small_thread_stack),
         cmocka_unit_test(gather_index_out_of_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
