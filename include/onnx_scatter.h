@@ -347,8 +347,9 @@ OSC_API osc_status osc_model_value(const osc_model *m, const char *name, osc_val
  * a node folded at load (osc_node_desc.folded). *out is a view owned by the model. OSC_ERR_ARG
  * for any other value or an unknown name, and for a constant that no node left to run reads
  * (read only by folded nodes, or by nodes the fusion pass removed), whose data the load gives
- * back when it has a block of its own (more than 4 KiB); a folded Constant's tensor attribute
- * of the same bytes then has no data either (osc_attr_desc.t->data NULL). */
+ * back when it has a block of its own (always over 16 KiB); a folded Constant's tensor attribute
+ * of the same bytes then has no data either (osc_attr_desc.t->data NULL). Constants of equal
+ * bytes may share them (the same data pointer). */
 OSC_API osc_status osc_model_value_data(const osc_model *m, const char *name, osc_tensor *out);
 
 /* Where a node writes its output, decided at load (osc_model_node_inplace). */

@@ -31,11 +31,13 @@ void osc_err_clear(osc_err *e) {
 /* Blocks of OSC_MAP_MIN_BYTES or more get mappings of their own: freeing one gives its pages
  * back to the system at once. From malloc they could land in the heap (glibc raises its mmap
  * threshold after a large free), where a freed block in the middle stays resident: a model's
- * 25 MiB constant absorbed by fusion, or a session's arena after osc_session_free. The library
+ * 25 MiB constant absorbed by fusion, or a session's arena after osc_session_free. 256 KiB: a
+ * constant of a few hundred KiB the load gives back (GAT's zeros and copies: 1.2 MiB of peak
+ * RSS) leaves no hole either; per-run tiles of that size cost no measurable time. The library
  * always passes back the size it allocated (tests/bad/test_bad.c aborts otherwise), so osize
  * tells which kind a block is. */
 #if defined(MAP_ANONYMOUS) && !defined(OSC_NO_MMAP)
-#define OSC_MAP_MIN_BYTES ((size_t)1 << 20)
+#define OSC_MAP_MIN_BYTES ((size_t)256 << 10)
 static void *block_new(size_t n) {
     if (n < OSC_MAP_MIN_BYTES) return malloc(n);
     void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -1,4 +1,5 @@
 /* fold.c: constant folding at load, and whether the model must infer shapes while it runs. */
+#include <stdint.h>
 #include <string.h>
 
 #include "model.h"
@@ -97,32 +98,70 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
     return OSC_OK;
 }
 
-/* Gives back the data of every constant nothing reads at run (neither a node left to run nor
- * the graph's outputs): a weight only a folded Transpose read, the zeros a fused scatter no
- * longer starts from. Only data with a pool block of its own is released; the value (and its
- * folded node's attribute sharing the bytes) is then left with no data. */
+/* Points constant v's data, which was at address `was`, and its folded node's attribute that
+ * shared those bytes, at `to` (the block at `was` may be gone: its address is only compared). */
+static void point_data(osc_model *m, int32_t v, uintptr_t was, void *to) {
+    osc_graph *g = &m->g;
+    const int32_t p = g->values[v].producer;
+    for (int32_t a = 0; p >= 0 && a < g->nodes[p].n_attrs; a++)
+        if (g->nodes[p].attrs[a].t && (uintptr_t)g->nodes[p].attrs[a].t->data == was)
+            g->nodes[p].attrs[a].t->data = to;
+    if (m->fold_vals) m->fold_vals[v].data = to;
+    g->values[v].init->data = to;
+}
+
+/* The last step of a load, over the constants whose data has a pool block of its own (over
+ * 4 KiB): one with the bytes of an earlier one shares them (PyTorch exports each arange and
+ * each zeros as a constant of its own), and one that no node left to run reads (neither a
+ * node nor the graph's outputs: a weight only a folded Transpose read, zeros a fused scatter
+ * no longer starts from) gives its block back unless a read one shares it; the value (and
+ * its folded node's attribute) is then left with no data. */
 osc_status osc_release_unread(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
     const size_t nv = (size_t)g->n_values + 1;
     bool *read = osc_malloc(&m->alloc, nv);
-    if (!read) return osc_fail(err, OSC_ERR_NOMEM, "out of memory releasing constants");
+    int32_t *big = osc_malloc(&m->alloc, nv * sizeof *big);
+    if (!read || !big) {
+        osc_free(&m->alloc, read, nv);
+        osc_free(&m->alloc, big, nv * sizeof *big);
+        return osc_fail(err, OSC_ERR_NOMEM, "out of memory releasing constants");
+    }
     memset(read, 0, nv);
     for (int32_t i = 0; i < g->n_nodes; i++)
         for (int32_t j = 0; !g->nodes[i].folded && j < g->nodes[i].n_inputs; j++)
             if (g->nodes[i].inputs[j] >= 0) read[g->nodes[i].inputs[j]] = true;
     for (int32_t i = 0; i < g->n_outputs; i++) read[g->outputs[i]] = true;
+    int32_t n = 0;
     for (int32_t v = 0; v < g->n_values; v++) {
-        osc_tensor *t = g->values[v].init;
-        if (read[v] || !is_constant(&g->values[v]) || !t->data || t->dtype == OSC_STRING ||
-            !osc_pool_release(&m->pool, t->data, t->nbytes))
-            continue;
-        const int32_t p = g->values[v].producer;
-        for (int32_t a = 0; p >= 0 && a < g->nodes[p].n_attrs; a++)
-            if (g->nodes[p].attrs[a].t && g->nodes[p].attrs[a].t->data == t->data)
-                g->nodes[p].attrs[a].t->data = NULL;
-        if (m->fold_vals) m->fold_vals[v].data = NULL;
-        t->data = NULL;
+        const osc_tensor *t = g->values[v].init;
+        if (is_constant(&g->values[v]) && t->data && t->dtype != OSC_STRING &&
+            t->nbytes > m->pool.chunk / 4)
+            big[n++] = v;
+    }
+    for (int32_t a = 0; a < n; a++) { /* equal bytes: shared with the first holder */
+        const osc_tensor *t = g->values[big[a]].init;
+        for (int32_t b = 0; b < a; b++) {
+            const osc_tensor *u = g->values[big[b]].init;
+            if (u->nbytes != t->nbytes || u->data == t->data ||
+                memcmp(u->data, t->data, t->nbytes) != 0)
+                continue;
+            const uintptr_t was = (uintptr_t)t->data;
+            if (osc_pool_release(&m->pool, t->data, t->nbytes))
+                point_data(m, big[a], was, u->data);
+            break;
+        }
+    }
+    for (int32_t a = 0; a < n; a++) {
+        const osc_tensor *t = g->values[big[a]].init;
+        bool keep = read[big[a]] || !t->data;
+        for (int32_t b = 0; b < n && !keep; b++)
+            keep = read[big[b]] && g->values[big[b]].init->data == t->data;
+        const uintptr_t was = (uintptr_t)t->data;
+        if (keep || !osc_pool_release(&m->pool, t->data, t->nbytes)) continue;
+        for (int32_t b = 0; b < n; b++)
+            if ((uintptr_t)g->values[big[b]].init->data == was) point_data(m, big[b], was, NULL);
     }
     osc_free(&m->alloc, read, nv);
+    osc_free(&m->alloc, big, nv * sizeof *big);
     return OSC_OK;
 }

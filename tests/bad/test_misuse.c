@@ -354,7 +354,7 @@ static void internal_calls(void **state) {
     osc_allocator_init(&a, &o);
     assert_int_equal(a.cap, 0);
     /* the default allocator keeps the contents when a block moves between malloc (small) and
-     * a mapping of its own (1 MiB and more), both ways, and its accounting returns to 0 */
+     * a mapping of its own (256 KiB and more), both ways, and its accounting returns to 0 */
     const size_t big = (size_t)3 << 20;
     unsigned char *p = osc_malloc(&a, 16);
     assert_non_null(p);

@@ -805,50 +805,70 @@ static void values_attributes_hook_and_labels(void **state) {
     osc_model_free(m);
 }
 
-/* Constants no node left to run reads are given back at load, and a folded Constant's output
- * shares its attribute's bytes: x [N] ; Constant w ; Neg(w) -> nw (folded, so w is read by
- * nothing at run) ; Constant k ; y = x + nw ; z = x * k. */
+/* At load, constants over 16 KiB with equal bytes share them, and those no node left to run
+ * reads are given back unless a read one shares their bytes; a folded Constant's output
+ * shares its attribute's bytes:
+ *   Constant w ; nw = Neg(w) (folded: w is read by nothing at run) ; y = x + nw
+ *   Constant k ; Constant k2 (k's bytes) ; z = x * k + k2
+ *   Constant u (nw's bytes, read by nothing at run) ; Constant u2 (the same) ; v = x * u2. */
 static void unread_constants_released(void **state) {
     (void)state;
-    enum { N = 2048 }; /* 8 KiB: a pool block of its own */
-    static float w[N], k[N], x[N];
-    for (int i = 0; i < N; i++) w[i] = 0.5f * (float)i, k[i] = (float)(i % 7), x[i] = 1;
+    enum { N = 8192 }; /* 32 KiB: always a pool block of its own */
+    static float w[N], nw[N], k[N], x[N];
+    for (int i = 0; i < N; i++)
+        w[i] = 0.5f * (float)i, nw[i] = -w[i], k[i] = (float)(i % 7), x[i] = 2;
     const int64_t dn[1] = {N};
     osc_mw *mw = osc_mw_new(8);
     osc_mw_opset(mw, "", 13);
     osc_mw_input(mw, "x", OSC_FLOAT, 1, dn, NULL);
-    const char *wo[1] = {"w"}, *ko[1] = {"k"}, *ni[1] = {"w"}, *no[1] = {"nw"};
-    osc_tensor tw = view(OSC_FLOAT, 1, dn, w, sizeof w), tk = view(OSC_FLOAT, 1, dn, k, sizeof k);
-    osc_mw_attr_tensor(mw, osc_mw_node(mw, "Constant", "cw", 0, NULL, 1, wo), "value", &tw);
+    static const char *const names[5] = {"w", "k", "k2", "u", "u2"};
+    const float *bytes[5] = {w, k, k, nw, nw};
+    for (int c = 0; c < 5; c++) {
+        osc_tensor t = view(OSC_FLOAT, 1, dn, (void *)bytes[c], sizeof w);
+        const char *o[1] = {names[c]};
+        osc_mw_attr_tensor(mw, osc_mw_node(mw, "Constant", names[c], 0, NULL, 1, o), "value", &t);
+    }
+    const char *ni[1] = {"w"}, *no[1] = {"nw"}, *ai[2] = {"x", "nw"}, *ao[1] = {"y"};
+    const char *mi[2] = {"x", "k"}, *mo[1] = {"xk"}, *zi[2] = {"xk", "k2"}, *zo[1] = {"z"};
+    const char *vi[2] = {"x", "u2"}, *vo[1] = {"v"};
     osc_mw_node(mw, "Neg", "neg", 1, ni, 1, no);
-    osc_mw_attr_tensor(mw, osc_mw_node(mw, "Constant", "ck", 0, NULL, 1, ko), "value", &tk);
-    const char *ai[2] = {"x", "nw"}, *ao[1] = {"y"}, *mi[2] = {"x", "k"}, *mo[1] = {"z"};
     osc_mw_node(mw, "Add", "add", 2, ai, 1, ao);
     osc_mw_node(mw, "Mul", "mul", 2, mi, 1, mo);
+    osc_mw_node(mw, "Add", "add_k2", 2, zi, 1, zo);
+    osc_mw_node(mw, "Mul", "mul_u2", 2, vi, 1, vo);
     osc_mw_output(mw, "y", OSC_FLOAT, 1, dn, NULL);
     osc_mw_output(mw, "z", OSC_FLOAT, 1, dn, NULL);
+    osc_mw_output(mw, "v", OSC_FLOAT, 1, dn, NULL);
     osc_model *m;
     assert_int_equal(load(mw, NULL, &m), OSC_OK);
-    osc_tensor c;
+    osc_tensor c, c2;
     osc_attr_desc at;
     assert_int_equal(osc_model_value_data(m, "w", &c), OSC_ERR_ARG); /* released */
     assert_int_equal(osc_model_node_attr_at(m, 0, 0, &at), OSC_OK);
     assert_true(at.t != NULL && at.t->data == NULL && at.t->dims[0] == N);
     assert_int_equal(osc_model_value_data(m, "nw", &c), OSC_OK);
-    assert_true(c.nbytes == sizeof w && ((const float *)c.data)[N - 1] == -w[N - 1]);
+    assert_true(c.nbytes == sizeof w && memcmp(c.data, nw, sizeof nw) == 0);
     assert_int_equal(osc_model_value_data(m, "k", &c), OSC_OK); /* read at run: kept, shared */
-    assert_int_equal(osc_model_node_attr_at(m, 2, 0, &at), OSC_OK);
+    assert_int_equal(osc_model_node_attr_at(m, 1, 0, &at), OSC_OK);
     assert_true(at.t->data == c.data && memcmp(c.data, k, sizeof k) == 0);
+    assert_int_equal(osc_model_value_data(m, "k2", &c2), OSC_OK); /* k's bytes */
+    assert_true(c2.data == c.data);
+    /* u is read by nothing at run but holds the bytes u2 reads (nw's too): kept */
+    assert_int_equal(osc_model_value_data(m, "u", &c), OSC_OK);
+    assert_int_equal(osc_model_value_data(m, "u2", &c2), OSC_OK);
+    assert_true(c2.data == c.data && memcmp(c.data, nw, sizeof nw) == 0);
     osc_session *s;
     assert_int_equal(osc_session_create(m, &s), OSC_OK);
-    osc_tensor tx = view(OSC_FLOAT, 1, dn, x, sizeof x), y, z;
+    osc_tensor tx = view(OSC_FLOAT, 1, dn, x, sizeof x), y, z, v;
     assert_int_equal(osc_session_set_input(s, "x", &tx), OSC_OK);
     assert_int_equal(osc_session_run(s), OSC_OK);
     assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
     assert_int_equal(osc_session_output(s, 1, &z), OSC_OK);
+    assert_int_equal(osc_session_output(s, 2, &v), OSC_OK);
     for (int i = 0; i < N; i++) {
-        assert_true(((const float *)y.data)[i] == 1 - w[i]);
-        assert_true(((const float *)z.data)[i] == k[i]);
+        assert_true(((const float *)y.data)[i] == 2 - w[i]);
+        assert_true(((const float *)z.data)[i] == 2 * k[i] + k[i]);
+        assert_true(((const float *)v.data)[i] == 2 * nw[i]);
     }
     osc_session_free(s);
     osc_model_free(m);
