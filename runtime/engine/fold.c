@@ -110,8 +110,8 @@ static void point_data(osc_model *m, int32_t v, uintptr_t was, void *to) {
     g->values[v].init->data = to;
 }
 
-/* The last step of a load, over the constants whose data has a pool block of its own (over
- * 4 KiB): one with the bytes of an earlier one shares them (PyTorch exports each arange and
+/* The last step of a load, over the constants whose data has a pool block of its own (always
+ * over 16 KiB, the pool's chunk; from 4 KiB when no chunk had room): one with the bytes of an earlier one shares them (PyTorch exports each arange and
  * each zeros as a constant of its own), and one that no node left to run reads (neither a
  * node nor the graph's outputs: a weight only a folded Transpose read, zeros a fused scatter
  * no longer starts from) gives its block back unless a read one shares it; the value (and
