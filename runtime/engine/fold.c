@@ -120,10 +120,10 @@ osc_status osc_release_unread(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
     const size_t nv = (size_t)g->n_values + 1;
     bool *read = osc_malloc(&m->alloc, nv);
-    int32_t *big = osc_malloc(&m->alloc, nv * sizeof *big);
+    int32_t *big = osc_malloc(&m->alloc, 2 * nv * sizeof *big), *holder = big + nv;
     if (!read || !big) {
         osc_free(&m->alloc, read, nv);
-        osc_free(&m->alloc, big, nv * sizeof *big);
+        osc_free(&m->alloc, big, 2 * nv * sizeof *big);
         return osc_fail(err, OSC_ERR_NOMEM, "out of memory releasing constants");
     }
     memset(read, 0, nv);
@@ -138,30 +138,34 @@ osc_status osc_release_unread(osc_model *m, osc_err *err) {
             t->nbytes > m->pool.chunk / 4)
             big[n++] = v;
     }
-    for (int32_t a = 0; a < n; a++) { /* equal bytes: shared with the first holder */
-        const osc_tensor *t = g->values[big[a]].init;
+    /* holder[a]: the first constant whose bytes constant a now reads (a itself when it keeps
+     * its own), read when any of its sharers is */
+    for (int32_t a = 0; a < n; a++) {
+        osc_tensor *t = g->values[big[a]].init;
+        holder[a] = a;
         for (int32_t b = 0; b < a; b++) {
             const osc_tensor *u = g->values[big[b]].init;
-            if (u->nbytes != t->nbytes || u->data == t->data ||
+            if (holder[b] != b || u->nbytes != t->nbytes || u->data == t->data ||
                 memcmp(u->data, t->data, t->nbytes) != 0)
                 continue;
             const uintptr_t was = (uintptr_t)t->data;
-            if (osc_pool_release(&m->pool, t->data, t->nbytes))
+            if (osc_pool_release(&m->pool, t->data, t->nbytes)) {
                 point_data(m, big[a], was, u->data);
+                holder[a] = b;
+            }
             break;
         }
+        if (read[big[a]]) read[big[holder[a]]] = true;
     }
     for (int32_t a = 0; a < n; a++) {
         const osc_tensor *t = g->values[big[a]].init;
-        bool keep = read[big[a]] || !t->data;
-        for (int32_t b = 0; b < n && !keep; b++)
-            keep = read[big[b]] && g->values[big[b]].init->data == t->data;
         const uintptr_t was = (uintptr_t)t->data;
-        if (keep || !osc_pool_release(&m->pool, t->data, t->nbytes)) continue;
-        for (int32_t b = 0; b < n; b++)
-            if ((uintptr_t)g->values[big[b]].init->data == was) point_data(m, big[b], was, NULL);
+        if (holder[a] != a || read[big[a]] || !osc_pool_release(&m->pool, t->data, t->nbytes))
+            continue;
+        for (int32_t c = a; c < n; c++)
+            if (holder[c] == a) point_data(m, big[c], was, NULL);
     }
     osc_free(&m->alloc, read, nv);
-    osc_free(&m->alloc, big, nv * sizeof *big);
+    osc_free(&m->alloc, big, 2 * nv * sizeof *big);
     return OSC_OK;
 }
