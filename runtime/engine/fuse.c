@@ -99,13 +99,14 @@ osc_status osc_fuse(osc_model *m, osc_err *err) {
     memset(gone, 0, ((size_t)g->n_nodes + 1) * sizeof *gone);
     count_uses(g, uses);
     const osc_fuse_view view = {.graph = g, .vals = m->fold_vals, .shaped = m->fold_shaped,
-                                .uses = uses};
+                                .uses = uses, .recompute = m->opts.fuse_recompute != 0};
     bool any = false;
     for (int32_t late = 0; late < 2; late++) { /* OSC_KF_FUSE_LATE hooks: second round */
         for (int32_t i = 0; i < g->n_nodes; i++) {
             osc_node *n = &g->nodes[i];
-            if (n->folded || !n->kernel->fuse || !(n->kernel->flags & OSC_KF_FUSE_LATE) != !late)
-                continue;
+            if (n->folded || gone[i] || !n->kernel->fuse ||
+                !(n->kernel->flags & OSC_KF_FUSE_LATE) != !late)
+                continue; /* (gone: an earlier rewrite removed it) */
             osc_kctx k = {.err = err, .graph = g, .node = n, .row = n->kernel,
                           .since_version = n->kernel->since, .params = n->params,
                           .alloc = &m->alloc, .pool = &m->pool, .strict = m->opts.strict != 0};
