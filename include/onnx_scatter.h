@@ -214,7 +214,14 @@ typedef struct osc_options {
      * either way (docs/design.md, "Fusion"). osc_model_node reports what each fused node
      * replaced. */
     uint8_t no_fusion;
-    uint8_t reserved[7];     /* zero (a non-zero value is OSC_ERR_ARG at load) */
+    /* 1: a fused gather-scatter computes a per-edge operand (GAT's attention weights, GCN's
+     * edge norms) a tile of edges at a time inside its loop, recomputing what it needs from
+     * per-node values, even what the graph still computes for other readers, so the operand
+     * never exists whole: a lower peak at the cost of that work (GAT: peak RSS down by its
+     * [E, heads] weights, run time up by about a quarter; docs/performance.md). 0 (default):
+     * the operand is computed once, whole. Results are bit-identical either way. */
+    uint8_t fuse_recompute;
+    uint8_t reserved[6];     /* zero (a non-zero value is OSC_ERR_ARG at load) */
 } osc_options;
 
 /* Fills *opts with the defaults: every field zero (realloc/free, not strict, default limits:

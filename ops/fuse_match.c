@@ -86,6 +86,29 @@ static bool plan_operand(osc_kctx *k, osc_fs_step *st, const osc_tensor *s, cons
     return true;
 }
 
+/* Step s's operand through Unsqueezes and Reshapes that keep its rows (the same elements and
+ * first dim: the same bytes in the same order) and that nothing else reads: the fused node
+ * reads their input, and the copies go once nothing else reads them. */
+static bool operand_source(match *m, int32_t s) {
+    osc_fs_step *st = &m->p.steps[s];
+    int32_t id = m->f->inputs[4 + s];
+    for (;;) {
+        const osc_node *n = producer(m->v, id);
+        const osc_tensor *out = osc_fuse_shape(m->v, id);
+        const osc_tensor *in = n ? osc_fuse_shape(m->v, n->inputs[0]) : NULL;
+        if (!in || (!osc_fuse_is_op(n, "Unsqueeze") && !osc_fuse_is_op(n, "Reshape")) ||
+            m->v->uses[id] != 1 || in->dtype != out->dtype || in->rank < 1 || out->rank < 1 ||
+            in->dims[0] != out->dims[0] || osc_tensor_count(in) != osc_tensor_count(out))
+            break;
+        if (!absorb(m, n)) return false;
+        id = n->inputs[0];
+        st->orank = in->rank;
+        memcpy(st->odims, in->dims, (size_t)in->rank * sizeof in->dims[0]);
+    }
+    m->f->inputs[4 + s] = id;
+    return true;
+}
+
 /* Walks back from the updates (value cur) through single-reader elementwise steps and row-
  * preserving Reshapes to a Gather along axis 0; true when one was reached, with the steps
  * (in evaluation order), the operands and the Gather's inputs filled in. */
@@ -133,8 +156,8 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
         memcpy(st->dims, ct->dims, (size_t)ct->rank * sizeof ct->dims[0]);
         m->f->inputs[4 + n_steps] = o;
         m->p.n_steps = n_steps + 1;
-        if (plan_operand(k, st, ct, os, m->p.row) && absorb(m, n) &&
-            chain(k, m, c, depth + 1))
+        if (plan_operand(k, st, ct, os, m->p.row) && operand_source(m, n_steps) &&
+            absorb(m, n) && chain(k, m, c, depth + 1))
             return true;
         if (k->err->status) return false;
         m->p.n_steps = n_steps; /* undo, try the other side */
@@ -175,6 +198,51 @@ static bool zero_data(match *m, int32_t data) {
         zero = a ? a->t && a->t->dtype == m->dtype && all_zero(a->t->data, a->t->nbytes)
                  : m->dtype == OSC_FLOAT; /* (the default value is a float 0) */
     return zero && absorb(m, n);
+}
+
+/* opts.fuse_recompute: the first step whose operand (E rows, read by the fused node alone) a
+ * region can compute a tile at a time, recomputing what it needs from per-node values where
+ * the graph still runs it for other readers (GAT's attention weights, GCN's edge norms), and
+ * keeping no other E-row value alive: that operand is never written out, the node becomes a
+ * TiledGatherScatter (fused_tiled.h). NULL: no such step, m as it was (or out of memory, k->err
+ * set). Not by default: the tiles' work costs more time than the operand's bytes are worth
+ * (GAT 43 -> 53 ms, GCN 72 -> 81 ms; docs/performance.md). */
+static osc_ft_params *tiled_operand(osc_kctx *k, match *m) {
+    const osc_fuse_view *v = m->v;
+    osc_fusion *f = m->f;
+    const osc_tensor *x = osc_fuse_shape(v, f->inputs[2]);
+    for (int32_t s = 0; x && s < m->p.n_steps; s++) {
+        const int32_t o = f->inputs[4 + s];
+        const osc_tensor *ot = osc_fuse_shape(v, o);
+        if (!ot || ot->rank < 1 || ot->dims[0] != m->p.edges || m->p.steps[s].estride == 0 ||
+            v->uses[o] != 1 || osc_fuse_producer(v, o) < 0)
+            continue;
+        osc_ft_params r;
+        memset(&r, 0, sizeof r);
+        r.ext_base = 4 + m->p.n_steps;
+        r.dtype = m->dtype;
+        const osc_ft_want w = {.root = o, .dtype = m->dtype, .dst = f->inputs[1],
+                               .src = f->inputs[3], .dst_rows = m->p.dims[0],
+                               .src_rows = x->dims[0], .recompute = true};
+        const int32_t before = f->n_absorbed;
+        bool kept = false; /* an E-row value a node computes, which the region would keep alive */
+        const bool found = osc_fuse_region(v, &w, &r, f);
+        for (int32_t e = 0; found && e < r.n_ext; e++)
+            kept = kept || (r.ext[e].row && osc_fuse_producer(v, f->inputs[r.ext_base + e]) >= 0);
+        if (!found || kept) {
+            f->n_absorbed = before;
+            continue;
+        }
+        osc_ft_params *tp = osc_kparams(k, sizeof *tp);
+        if (!tp) return NULL;
+        m->p.steps[s].tiled = true;
+        m->p.steps[s].slot = r.updates;
+        r.updates = -1;
+        f->inputs[4 + s] = -1;
+        *tp = r;
+        return tp;
+    }
+    return NULL;
 }
 
 bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f) {
@@ -226,7 +294,11 @@ bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fus
          * ScatterND gains nothing from that: it reads its index as it is already) */
         osc_ft_params region;
         memset(&region, 0, sizeof region);
-        if (osc_fuse_region(v, upd, m.dtype, &region, f)) {
+        region.ext_base = 2;
+        region.dtype = m.dtype;
+        const osc_ft_want w = {.root = upd, .dtype = m.dtype, .dst = f->inputs[1], .src = -1,
+                               .dst_rows = dt->dims[0]};
+        if (osc_fuse_region(v, &w, &region, f)) {
             if (!(tp = osc_kparams(k, sizeof *tp))) return false;
             *tp = region;
         } else {
@@ -249,15 +321,17 @@ bool osc_fuse_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fus
         f->inputs[4 + a] = f->inputs[4 + b];
         f->inputs[4 + b] = ti;
     }
+    if (!tp && m.p.gather && v->recompute && !(tp = tiled_operand(k, &m)) && k->err->status)
+        return false;
     /* the indices read in place from the pieces of a Concat (appended after the others) */
-    f->n_inputs = tp ? 2 + tp->n_ext : 4 + m.p.n_steps;
+    f->n_inputs = tp ? tp->ext_base + tp->n_ext : 4 + m.p.n_steps;
     if (m.p.dst_stride) osc_fuse_ix_pieces(v, f, 1, &m.p.dst_pc);
     if (m.p.gather) osc_fuse_ix_pieces(v, f, 3, &m.p.src_pc);
     if (tp) {
         tp->fs = m.p;
         f->params = tp;
         f->row = &osc_fused_tiled_row;
-        f->op = "TiledScatter";
+        f->op = tp->updates < 0 ? "TiledGatherScatter" : "TiledScatter";
         return true;
     }
     osc_fs_params *p = osc_kparams(k, sizeof *p);

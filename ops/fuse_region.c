@@ -1,9 +1,11 @@
 /* fuse_region.c: finds the region of a tiled scatter (fused_tiled.h): the nodes computing the
- * scatter's updates that work row by row on the edges, whose outputs nothing outside reads.
+ * scatter's updates (or a gather-scatter's operand) that work row by row on the edges, whose
+ * outputs nothing outside reads (unless the region may recompute them).
  * Ops qualify by what they do with rows, checked on the static shapes folding found:
  *   unary elementwise ops;        binary elementwise ops, an input with E rows read by row, one
  *                                 broadcast along the rows read whole;
- *   Gather along axis 0 of a whole table by an [E] index from outside the region or a row view;
+ *   Gather along axis 0 of a whole table by an [E] index from outside the region or a row view,
+ *                or by the scatter's own destination or source index (read from the tile);
  *   a row view: Gather of one row of a whole [K, E, ...] tensor by a constant (edge_index[0]),
  *                read in place by the kernel, no node of its own;
  *   Expand of a whole value (one row, or fewer dims) to [E, ...], by a constant shape;
@@ -23,6 +25,7 @@
 
 typedef struct region {
     const osc_fuse_view *v;
+    const osc_ft_want *w;
     int64_t E;
     int32_t dtype;
     int32_t n;
@@ -50,6 +53,16 @@ static int64_t row_view_index(const region *r, const osc_node *n, const osc_tens
 }
 static bool row_view(const region *r, const osc_node *n, const osc_tensor *out) {
     return row_view_index(r, n, out) >= 0;
+}
+
+/* How a Gather along axis 0 of a table of `rows` rows by value idx reads its index: the tile's
+ * destinations or sources when idx is the scatter's (and the table has the rows they were
+ * checked against), else its input. */
+static int32_t gather_by(const region *r, int32_t idx, int64_t rows) {
+    const osc_ft_want *w = r->w;
+    if (idx >= 0 && idx == w->dst && rows == w->dst_rows) return OSC_FT_BY_DST;
+    if (idx >= 0 && idx == w->src && rows == w->src_rows) return OSC_FT_BY_SRC;
+    return OSC_FT_BY_INPUT;
 }
 
 /* Whether node i may join, and how it reads each input. */
@@ -87,11 +100,14 @@ static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer
         }
     if (osc_fuse_is_op(n, "Gather")) {
         const int64_t axis = attr_i(n, "axis", 0);
-        *rows = 2;  /* the index, by row: from outside or a row view (checked up front) */
+        if (n->n_inputs != 2 || in[0]->dtype != r->dtype || in[0]->rank < 1 ||
+            (axis != 0 && axis != -in[0]->rank) || in[1]->rank != 1 || in[1]->dims[0] != r->E ||
+            (in[1]->dtype != OSC_INT64 && in[1]->dtype != OSC_INT32))
+            return false;
+        /* the index, by row: from outside or a row view (checked up front), or the tile's */
+        *rows = gather_by(r, n->inputs[1], in[0]->dims[0]) ? 0 : 2;
         *outer = 1; /* the table, from outside */
-        return n->n_inputs == 2 && in[0]->dtype == r->dtype && in[0]->rank >= 1 &&
-               (axis == 0 || axis == -in[0]->rank) && in[1]->rank == 1 &&
-               in[1]->dims[0] == r->E && (in[1]->dtype == OSC_INT64 || in[1]->dtype == OSC_INT32);
+        return true;
     }
     if (osc_fuse_is_op(n, "Expand")) { /* a whole value broadcast along the rows, to a shape */
         const osc_value *sv = &v->graph->values[n->inputs[1]];
@@ -162,8 +178,15 @@ static void drop(region *r, int32_t a) {
     memmove(&r->outer[a], &r->outer[a + 1], (size_t)(r->n - a) * sizeof r->outer[0]);
 }
 
-/* Removes nodes whose output is read outside the region (the updates: by the scatter only),
- * and nodes reading a region value where they need an outside one, until none is left. */
+/* A node the region may run even though the graph still runs it for readers outside: not a
+ * product (work per element that grows with the weights). */
+static bool recomputable(const region *r, const osc_node *n) {
+    return r->w->recompute && !osc_fuse_is_op(n, "MatMul") && !osc_fuse_is_op(n, "Gemm");
+}
+
+/* Removes nodes whose output is read outside the region (the root: by the fused node only)
+ * unless they may be recomputed, and nodes reading a region value where they need an outside
+ * one, until none is left. */
 static void prune(region *r, int32_t upd) {
     const osc_graph *g = r->v->graph;
     for (bool again = true; again;) {
@@ -181,7 +204,7 @@ static void prune(region *r, int32_t upd) {
                         bad = true;
                 }
             }
-            if (bad || reads != r->v->uses[out]) {
+            if (bad || (reads != r->v->uses[out] && !recomputable(r, &g->nodes[r->node[a]]))) {
                 drop(r, a);
                 again = true;
             }
@@ -216,12 +239,14 @@ static bool ref_of(const region *r, const int32_t *slot, osc_ft_params *p, osc_f
                  (osc_dtype_get(t->dtype)->bits / 8);
     }
     for (int32_t x = 0; x < p->n_ext; x++)
-        if (f->inputs[2 + x] == id && p->ext[x].offset == offset &&
+        if (f->inputs[p->ext_base + x] == id && p->ext[x].offset == offset &&
             p->ext[x].rank == t->rank) {
             *ref = (osc_ft_ref){OSC_FT_EXT, x};
             return p->ext[x].row == row;
         }
-    if (p->n_ext == OSC_FT_MAX_EXT || (a >= 0 && !row)) return false;
+    if (p->n_ext == OSC_FT_MAX_EXT || p->ext_base + p->n_ext == OSC_FUSE_MAX_IN ||
+        (a >= 0 && !row))
+        return false;
     osc_ft_value *v = &p->ext[p->n_ext];
     v->dtype = t->dtype;
     v->rank = t->rank;
@@ -231,7 +256,7 @@ static bool ref_of(const region *r, const int32_t *slot, osc_ft_params *p, osc_f
     v->src_rank = src->rank;
     memcpy(v->src_dims, src->dims, (size_t)src->rank * sizeof src->dims[0]);
     v->offset = offset;
-    f->inputs[2 + p->n_ext] = id;
+    f->inputs[p->ext_base + p->n_ext] = id;
     *ref = (osc_ft_ref){OSC_FT_EXT, p->n_ext++};
     return true;
 }
@@ -249,10 +274,11 @@ static int cmp_i32(const void *a, const void *b) {
     return *(const int32_t *)a - *(const int32_t *)b;
 }
 
-bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_params *p,
+bool osc_fuse_region(const osc_fuse_view *v, const osc_ft_want *w, osc_ft_params *p,
                      osc_fusion *f) {
+    const int32_t upd = w->root, dtype = w->dtype;
     const osc_tensor *ut = osc_fuse_shape(v, upd);
-    region r = {.v = v, .E = ut ? ut->dims[0] : 0, .dtype = dtype};
+    region r = {.v = v, .w = w, .E = ut ? ut->dims[0] : 0, .dtype = dtype};
     if (!ut || r.E < 1 || v->uses[upd] != 1) return false;
     const int32_t first = osc_fuse_producer(v, upd);
     grow(&r, first);
@@ -269,7 +295,8 @@ bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_
         s.rows[a] = r.rows[b];
         s.outer[a] = r.outer[b];
     }
-    size_t per_edge = sizeof(int64_t);
+    size_t per_edge = sizeof(int64_t); /* the destinations (and sources) */
+    p->need_src = false;
     int32_t slot[OSC_FT_MAX_NODES]; /* region node -> the node run on tiles (-1: a row view) */
     p->n_nodes = 0;
     for (int32_t a = 0; a < s.n; a++) {
@@ -288,9 +315,18 @@ bool osc_fuse_region(const osc_fuse_view *v, int32_t upd, int32_t dtype, osc_ft_
         nd->alias = -1;
         nd->relu_out = false;
         nd->gather = osc_fuse_is_op(n, "Gather");
+        nd->by = nd->gather ? gather_by(&s, n->inputs[1],
+                                        osc_fuse_shape(v, n->inputs[0])->dims[0])
+                            : OSC_FT_BY_INPUT;
+        if (nd->by == OSC_FT_BY_SRC && !p->need_src) {
+            p->need_src = true;
+            per_edge += sizeof(int64_t);
+        }
         nd->once = osc_fuse_is_op(n, "Expand");
         for (int32_t j = 0; j < n->n_inputs; j++)
-            if (nd->once && j == 1) { /* the shape, with a tile's rows at run time */
+            if (nd->by && j == 1) { /* the index: the tile's */
+                nd->in[1] = (osc_ft_ref){OSC_FT_NONE, 0};
+            } else if (nd->once && j == 1) { /* the shape, with a tile's rows at run time */
                 const osc_tensor *sh = osc_fuse_shape(v, n->inputs[1]);
                 nd->in[1] = (osc_ft_ref){OSC_FT_NONE, 0};
                 nd->shape_rank = (int32_t)sh->dims[0];

@@ -20,20 +20,6 @@
 #define FS_PF_MIN_BYTES ((size_t)1 << 20)
 
 
-typedef struct fs_job {
-    const osc_fs_params *p;
-    char *out;
-    const char *data;          /* NULL: zero fill, or in place */
-    bool zero;
-    osc_ixv src;               /* the Gather's index */
-    const char *x;
-    const char *opnd[OSC_FS_MAX_STEPS];
-    int64_t x_rows;            /* rows of X */
-    size_t esize;
-    osc_fs_split s;            /* the destinations, and which part owns which rows and edges */
-    void (*edges)(const struct fs_job *j, int32_t part, int64_t lo, int64_t hi);
-} fs_job;
-
 /* The typed edge loop of one dtype and reduction: updates whose destination row lies in
  * [lo, hi), in edge order. */
 #define FS_NONE(T, a, b) (b)
@@ -65,14 +51,15 @@ typedef struct fs_job {
         default: FS_FOR(V, N, (T)((W) / (S)[i]))                                           \
         }                                                                                  \
     } while (0)
+/* Row of step st's operand that edge e, at list position q, reads. */
+#define FS_OROW(st) ((st)->tiled ? q - q0 : e)
 #define FS_EDGES(TN, T, RED)                                                               \
-    static void fs_##TN##_##RED(const fs_job *j, int32_t part, int64_t lo, int64_t hi) {   \
+    static void fs_##TN##_##RED(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0,    \
+                                int64_t q1, const char *const *opnd) {                     \
         const osc_fs_params *p = j->p;                                                     \
         const int64_t R = p->row, N = j->s.n_rows, XN = j->x_rows;                         \
         const int64_t ds = p->dst_stride;                                                  \
         const uint32_t *list = j->s.list;                                                  \
-        const int64_t q0 = list ? j->s.at[part] : 0;                                       \
-        const int64_t q1 = list ? j->s.at[part + 1] : p->edges;                            \
         T *out = (T *)(void *)j->out;                                                      \
         const T *x = (const T *)(const void *)j->x;                                        \
         /* prefetching pays when the output is larger than a core's cache */               \
@@ -98,7 +85,7 @@ typedef struct fs_job {
             if (p->n_steps == 0) {                                                         \
                 FS_ROW_LOOP(T, RED, xr[i]);                                                \
             } else if (p->n_steps == 1 && s0->read == OSC_FS_ROW) {                        \
-                const T w = ((const T *)(const void *)j->opnd[0])[e * s0->estride];        \
+                const T w = ((const T *)(const void *)opnd[0])[FS_OROW(s0) * s0->estride]; \
                 switch (s0->op * 2 + s0->operand_first) {                                  \
                 case OSC_FS_ADD * 2: FS_ROW_LOOP(T, RED, xr[i] + w); break;                \
                 case OSC_FS_ADD * 2 + 1: FS_ROW_LOOP(T, RED, w + xr[i]); break;            \
@@ -114,7 +101,7 @@ typedef struct fs_job {
                 const T *sr = xr;                                                          \
                 for (int32_t s = 0; s < p->n_steps; s++, sr = v) {                         \
                     const osc_fs_step *st = &p->steps[s];                                  \
-                    const T *w = (const T *)(const void *)j->opnd[s] + e * st->estride;    \
+                    const T *w = (const T *)(const void *)opnd[s] + FS_OROW(st) * st->estride; \
                     const int64_t *tb = st->table;                                         \
                     if (st->read == OSC_FS_ROW) {                                          \
                         FS_STEP(T, st, v, sr, R, w[0]);                                    \
@@ -136,9 +123,10 @@ typedef struct fs_job {
                     T v = xr[i];                                                           \
                     for (int32_t s = 0; s < p->n_steps; s++) {                             \
                         const osc_fs_step *st = &p->steps[s];                              \
-                        const int64_t at = e * st->estride + (st->read == OSC_FS_ROW ? 0   \
-                                           : st->read == OSC_FS_FULL ? i : st->table[i]);  \
-                        const T w = ((const T *)(const void *)j->opnd[s])[at];             \
+                        const int64_t at = FS_OROW(st) * st->estride +                     \
+                                           (st->read == OSC_FS_ROW    ? 0                  \
+                                            : st->read == OSC_FS_FULL ? i : st->table[i]); \
+                        const T w = ((const T *)(const void *)opnd[s])[at];                \
                         const T a = st->operand_first ? w : v, b = st->operand_first ? v : w; \
                         v = st->op == OSC_FS_ADD ? (T)(a + b) : st->op == OSC_FS_SUB ? (T)(a - b) \
                           : st->op == OSC_FS_MUL ? (T)(a * b) : (T)(a / b);                \
@@ -154,7 +142,8 @@ typedef struct fs_job {
 FS_TYPE(f32, float)
 FS_TYPE(f64, double)
 
-typedef void (*fs_edges_fn)(const fs_job *j, int32_t part, int64_t lo, int64_t hi);
+typedef void (*fs_edges_fn)(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0, int64_t q1,
+                            const char *const *opnd);
 static fs_edges_fn edges_fn(int32_t dtype, int32_t red) {
     static const fs_edges_fn f32[] = {[OSC_RED_NONE] = fs_f32_NONE, [OSC_RED_ADD] = fs_f32_ADD,
                                       [OSC_RED_MUL] = fs_f32_MUL, [OSC_RED_MAX] = fs_f32_MAX,
@@ -178,10 +167,12 @@ void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes,
 /* One part: its rows of the output start as data (or zeros), then its edges. */
 static void fs_part(void *ctx, int32_t part, int32_t parts) {
     (void)parts;
-    const fs_job *j = ctx;
+    const osc_fs_job *j = ctx;
     const int64_t lo = j->s.bounds[part], hi = j->s.bounds[part + 1];
     osc_fs_start_rows(j->out, j->data, j->zero, (size_t)j->p->row * j->esize, lo, hi);
-    j->edges(j, part, lo, hi);
+    const bool list = j->s.list != NULL;
+    j->edges(j, lo, hi, list ? j->s.at[part] : 0, list ? j->s.at[part + 1] : j->p->edges,
+             j->opnd);
 }
 
 /* Splitting the rows among threads: destinations are counted in at most SPLIT_B buckets of
@@ -338,9 +329,8 @@ osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
     return st ? st : osc_ixv_check(k, &s->dst, &p->dst_pc, 1, "indices", "", n_rows);
 }
 
-/* Everything run relies on, against the shapes the fusion was checked with. */
-static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_ixv *src) {
-    const osc_fs_params *p = k->params;
+osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *const *in,
+                        int32_t n_in, osc_ixv *src) {
     char a[256];
     for (int32_t i = 1; i < 3; i++) {
         osc_status st = osc_need_input(k, in, n_in, i, k_what[i]);
@@ -365,6 +355,7 @@ static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
     for (int32_t s = 0; s < p->n_steps; s++) {
         const osc_fs_step *sp = &p->steps[s];
         const osc_tensor *o = 4 + s < n_in ? in[4 + s] : NULL;
+        if (sp->tiled) continue;
         if (!o || o->dtype != dtype || o->rank != sp->orank ||
             memcmp(o->dims, sp->odims, (size_t)sp->orank * sizeof sp->odims[0]) != 0)
             return osc_kfail(k, OSC_ERR_SHAPE, "input %d (operand of step %d, %s) is not the %s "
@@ -381,7 +372,7 @@ static osc_status fs_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                            osc_tensor *out, int32_t n_out) {
     const osc_fs_params *p = k->params;
     osc_ixv src;
-    osc_status st = check(k, in, n_in, &src);
+    osc_status st = osc_fs_check(k, p, in, n_in, &src);
     if (st) return st;
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     out->dtype = in[2]->dtype;
@@ -390,27 +381,36 @@ static osc_status fs_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
+osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *const *in,
+                       int32_t n_in, osc_tensor *out, int32_t n_out, osc_fs_job *j,
+                       size_t *bytes) {
+    osc_ixv src = {0};
+    osc_status st = osc_fs_check(k, p, in, n_in, &src);
+    if (st) return st;
+    const osc_tensor *data = n_in > 0 ? in[0] : NULL;
+    *j = (osc_fs_job){.p = p, .out = out ? out->data : NULL, .x = in[2]->data,
+                      .x_rows = in[2]->dims[0], .esize = osc_dtype_get(in[2]->dtype)->bits / 8,
+                      .edges = edges_fn(in[2]->dtype, p->reduction), .src = src};
+    st = osc_fs_prepare(k, p, in[2]->dtype, in, n_in, out, n_out, &j->s, bytes);
+    if (!st && p->gather)
+        st = osc_ixv_check(k, &src, &p->src_pc, 3, k_what[3], ", the indices of the fused Gather",
+                           j->x_rows);
+    if (st) return st;
+    j->zero = !data || p->zero_data;
+    j->data = !j->zero && data->data != out->data ? data->data : NULL;
+    for (int32_t s = 0; s < p->n_steps; s++)
+        j->opnd[s] = p->steps[s].tiled ? NULL : in[4 + s]->data;
+    return OSC_OK;
+}
+
 static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          osc_tensor *out, int32_t n_out) {
     const osc_fs_params *p = k->params;
-    osc_ixv src = {0};
-    osc_status st = check(k, in, n_in, &src);
-    if (st) return st;
-    const osc_tensor *data = n_in > 0 ? in[0] : NULL;
-    fs_job j = {.p = p, .out = out ? out->data : NULL, .x = in[2]->data,
-                .x_rows = in[2]->dims[0], .esize = osc_dtype_get(in[2]->dtype)->bits / 8,
-                .edges = edges_fn(in[2]->dtype, p->reduction)};
+    osc_fs_job j;
     size_t bytes;
-    st = osc_fs_prepare(k, p, in[2]->dtype, in, n_in, out, n_out, &j.s, &bytes);
-    if (!st && p->gather)
-        st = osc_ixv_check(k, &src, &p->src_pc, 3, k_what[3], ", the indices of the fused Gather",
-                           j.x_rows);
+    osc_status st = osc_fs_bind(k, p, in, n_in, out, n_out, &j, &bytes);
     if (st) return st;
     /* Validation is complete: from here on the output is written. */
-    j.zero = !data || p->zero_data;
-    j.data = !j.zero && data->data != out->data ? data->data : NULL;
-    j.src = src;
-    for (int32_t s = 0; s < p->n_steps; s++) j.opnd[s] = in[4 + s]->data;
     const size_t work = bytes + (size_t)(p->edges * p->row) * j.esize;
     const bool small = (size_t)p->row * j.esize < OSC_FS_PAR_ROW_BYTES;
     if (k->tpool && work >= OSC_PAR_MIN_BYTES && j.s.n_rows > 1 &&

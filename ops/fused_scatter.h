@@ -49,6 +49,10 @@ typedef struct osc_ixv {
 
 typedef struct osc_fs_step {
     int32_t op;          /* OSC_FS_* operation */
+    /* The operand is computed per tile of edges by the tiled scatter's region (its slot
+     * `slot`, read at the edge's row in the tile), not read from an input (fused_tiled.h). */
+    bool tiled;
+    int32_t slot;
     bool operand_first;  /* op(operand, value) instead of op(value, operand) */
     int32_t read;        /* OSC_FS_ROW, FULL or TABLE */
     int64_t estride;     /* operand elements from one edge to the next (0: shared) */
@@ -85,6 +89,26 @@ typedef struct osc_fs_split {
     const uint32_t *list;
     int64_t at[OSC_MAX_THREADS + 1];
 } osc_fs_split;
+
+/* A run of a fused scatter (fused_scatter.c; the tiled scatter's gather steps use it too): the
+ * bound inputs and output, and the typed edge loop of its dtype and reduction. */
+typedef struct osc_fs_job {
+    const osc_fs_params *p;
+    char *out;
+    const char *data;          /* NULL: zero fill, or in place */
+    bool zero;
+    osc_ixv src;               /* the Gather's index */
+    const char *x;
+    const char *opnd[OSC_FS_MAX_STEPS]; /* the operands read from inputs (NULL: tiled) */
+    int64_t x_rows;            /* rows of X */
+    size_t esize;
+    osc_fs_split s;            /* the destinations, and which part owns which rows and edges */
+    /* Applies the edges at positions [q0, q1) of the split's list (of the edges without one)
+     * whose destination row lies in [lo, hi), in order; opnd[s] is step s's operand, read at
+     * the edge's row (a tiled step's: at row q - q0 of its tile). */
+    void (*edges)(const struct osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0, int64_t q1,
+                  const char *const *opnd);
+} osc_fs_job;
 /* The fuse hooks' view of the graph (ops/fuse_match.c, ops/fuse_region.c): whether n is op
  * `op` of the default domain; value id's static shape (NULL: unknown); the node computing value
  * id at run time (-1: an input, a constant, or a node folded at load). */
@@ -200,6 +224,16 @@ osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dty
 osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
                           const osc_tensor *const *in, int32_t n_in, const osc_tensor *out,
                           int32_t n_out, osc_fs_split *s, size_t *bytes);
+
+/* The checks of a GatherScatter's or RowScatter's inputs (params p, not k's: the tiled scatter
+ * has gather steps too) against the shapes the fusion was made with; *src bound (gather). */
+osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *const *in,
+                        int32_t n_in, osc_ixv *src);
+/* Everything before a fused scatter's first write: the checks, the output, every index in
+ * range; *j ready to run on one part (its split as osc_fs_split_one left it). */
+osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *const *in,
+                       int32_t n_in, osc_tensor *out, int32_t n_out, osc_fs_job *j,
+                       size_t *bytes);
 
 /* The fused kernel's row ("GatherScatter" and "RowScatter" nodes). */
 extern const osc_kernel osc_fused_scatter_row;

@@ -1,7 +1,8 @@
 /* fused_tiled.c: the tiled scatter kernel (fused_tiled.h). Each part (thread) owns a range of
  * output rows and walks its edges in order, a tile at a time: the tile's rows of the external
  * row inputs (views, or copies when a part's edges are not contiguous), the region's nodes
- * run by their own kernels on the tile, then the tile's update rows combined into the output.
+ * run by their own kernels on the tile, then the tile's update rows combined into the output
+ * (or, for a gather-scatter, the tile's edges applied by its edge loop, fused_scatter.c).
  * Every output row sees its updates in edge order, as the unfused scatter applies them.
  *
  * Nothing can fail once the output is written: shapes and dtypes were checked at load and
@@ -73,10 +74,10 @@ static ft_apply_fn apply_of(const osc_ft_params *p, int32_t dtype) {
 }
 
 /* One part's buffers: a tile of every slot and of every external row input, the tile's
- * destinations, the products' scratch, and the first failure. */
+ * destinations (and sources), the products' scratch, and the first failure. */
 typedef struct ft_part {
     osc_tensor slot[OSC_FT_MAX_NODES], ext[OSC_FT_MAX_EXT];
-    int64_t *dst;
+    int64_t *dst, *src;
     char *mem;
     size_t mem_size;
     osc_scratch scratch;
@@ -87,12 +88,8 @@ typedef struct ft_job {
     osc_kctx *k;
     const osc_ft_params *p;
     const osc_tensor *const *in;
-    char *out;
-    const char *data;
-    bool zero;
-    size_t esize;
-    ft_apply_fn apply;
-    osc_fs_split s;
+    osc_fs_job fs; /* the output, data, split (a gather-scatter's inputs, edge loop) */
+    ft_apply_fn apply; /* TiledScatter: how update rows combine */
     ft_part *part; /* one per part, from the allocator (a part is a few KiB: not the stack) */
 } ft_job;
 
@@ -107,13 +104,14 @@ static void tile_tensor(osc_tensor *t, const osc_ft_value *v, int64_t n, void *d
     t->data = data;
 }
 
-/* Edges q0 .. q0+n-1 of the part: the external row inputs' rows and the destinations. */
+/* Edges q0 .. q0+n-1 of the part: the external row inputs' rows, the destinations (and the
+ * sources). */
 static void load_tile(const ft_job *j, ft_part *w, const uint32_t *list, int64_t q0, int64_t n) {
     const osc_ft_params *p = j->p;
     for (int32_t x = 0; x < p->n_ext; x++) {
         const osc_ft_value *v = &p->ext[x];
         if (!v->row) continue;
-        const char *base = (const char *)j->in[2 + x]->data + v->offset;
+        const char *base = (const char *)j->in[p->ext_base + x]->data + v->offset;
         if (!list) {
             w->ext[x].data = (void *)(base + (size_t)q0 * v->row_bytes);
         } else {
@@ -125,12 +123,19 @@ static void load_tile(const ft_job *j, ft_part *w, const uint32_t *list, int64_t
         w->ext[x].dims[0] = n;
         w->ext[x].nbytes = (size_t)n * v->row_bytes;
     }
-    const int64_t N = j->s.n_rows, ds = j->s.dst_stride;
-    osc_ixc c = osc_ixc_of(&j->s.dst);
+    const int64_t N = j->fs.s.n_rows, ds = j->fs.s.dst_stride;
+    osc_ixc c = osc_ixc_of(&j->fs.s.dst), cs = osc_ixc_of(&j->fs.src);
     for (int64_t t = 0; t < n; t++) {
         const int64_t e = list ? list[q0 + t] : q0 + t;
         w->dst[t] = osc_ixc_row(&c, e * ds, N);
+        if (p->need_src) w->src[t] = osc_ixc_row(&cs, e, j->fs.x_rows);
     }
+}
+
+/* The tile's first n destinations (or sources) as an index tensor. */
+static osc_tensor tile_index(int64_t *rows, int64_t n) {
+    return (osc_tensor){.dtype = OSC_INT64, .rank = 1, .dims = {n}, .data = rows,
+                        .nbytes = (size_t)n * sizeof *rows};
 }
 
 /* Region node i on a tile of n edges, by its own kernel (a `once` node: its shape with n
@@ -143,8 +148,10 @@ static osc_status run_node(const ft_job *j, ft_part *w, int32_t i, int64_t n, os
         const osc_ft_ref r = nd->in[a];
         ins[a] = r.kind == OSC_FT_SLOT ? &w->slot[r.at]
                : r.kind == OSC_FT_NONE ? NULL
-               : p->ext[r.at].row      ? &w->ext[r.at] : j->in[2 + r.at];
+               : p->ext[r.at].row      ? &w->ext[r.at] : j->in[p->ext_base + r.at];
     }
+    const osc_tensor by = tile_index(nd->by == OSC_FT_BY_SRC ? w->src : w->dst, n);
+    if (nd->by != OSC_FT_BY_INPUT) ins[1] = &by;
     int64_t shape[OSC_MAX_RANK];
     osc_tensor sh = {.dtype = OSC_INT64, .rank = 1, .dims = {nd->shape_rank}, .data = shape,
                      .nbytes = (size_t)nd->shape_rank * sizeof shape[0]};
@@ -185,34 +192,41 @@ static void ft_part_run(void *ctx, int32_t part, int32_t parts) {
     ft_job *j = ctx;
     ft_part *w = &j->part[part];
     const osc_ft_params *p = j->p;
-    const int64_t lo = j->s.bounds[part], hi = j->s.bounds[part + 1];
-    osc_fs_start_rows(j->out, j->data, j->zero, (size_t)p->fs.row * j->esize, lo, hi);
-    const uint32_t *list = j->s.list;
-    const int64_t q1 = j->s.at[part + 1];
-    for (int64_t q = j->s.at[part]; q < q1; q += p->tile) {
+    const osc_fs_job *fs = &j->fs;
+    const int64_t lo = fs->s.bounds[part], hi = fs->s.bounds[part + 1];
+    osc_fs_start_rows(fs->out, fs->data, fs->zero, (size_t)p->fs.row * fs->esize, lo, hi);
+    const uint32_t *list = fs->s.list;
+    const int64_t q1 = fs->s.at[part + 1];
+    const char *opnd[OSC_FS_MAX_STEPS]; /* a gather-scatter's operands: a tiled one's tile */
+    for (int32_t s = 0; s < p->fs.n_steps; s++)
+        opnd[s] = p->fs.steps[s].tiled ? w->slot[p->fs.steps[s].slot].data : fs->opnd[s];
+    for (int64_t q = fs->s.at[part]; q < q1; q += p->tile) {
         const int64_t n = q1 - q < p->tile ? q1 - q : p->tile;
         load_tile(j, w, list, q, n);
         if (run_nodes(j, w, n)) return;
-        j->apply(j->out, p->fs.row, w->dst, n, w->slot[p->updates].data);
+        if (p->updates >= 0) j->apply(fs->out, p->fs.row, w->dst, n, w->slot[p->updates].data);
+        else fs->edges(fs, lo, hi, q, q + n, opnd);
     }
 }
 
-/* Every input as the fusion saw it. */
-static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) {
+/* Every input as the fusion saw it (a gather-scatter's: *src bound). */
+static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_ixv *src) {
     const osc_ft_params *p = k->params;
-    const int32_t dtype = p->slots[p->updates].dtype;
-    osc_status st = osc_fs_check_scatter(k, &p->fs, dtype, in, n_in);
+    const int32_t dtype = p->dtype;
+    osc_status st = p->updates < 0 ? osc_fs_check(k, &p->fs, in, n_in, src)
+                                   : osc_fs_check_scatter(k, &p->fs, dtype, in, n_in);
     if (st) return st;
     for (int32_t x = 0; x < p->n_ext; x++) {
         const osc_ft_value *v = &p->ext[x];
-        const osc_tensor *t = 2 + x < n_in ? in[2 + x] : NULL;
+        const int32_t at = p->ext_base + x;
+        const osc_tensor *t = at < n_in ? in[at] : NULL;
         if (!t || t->dtype != v->dtype || t->rank != v->src_rank ||
             memcmp(t->dims, v->src_dims, (size_t)v->src_rank * sizeof v->src_dims[0]) != 0)
             return osc_kfail(k, OSC_ERR_SHAPE, "input %d (%s) is not the %s tensor of the shape "
-                             "the fusion was made for", 2 + x, osc_kinput_name(k, 2 + x),
+                             "the fusion was made for", at, osc_kinput_name(k, at),
                              osc_dtype_get(v->dtype)->name);
     }
-    if (!apply_of(p, dtype))
+    if (p->updates >= 0 && !apply_of(p, dtype))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' on %s",
                          osc_reduction_name(p->fs.reduction), osc_dtype_get(dtype)->name);
     return OSC_OK;
@@ -221,17 +235,19 @@ static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) 
 static osc_status ft_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
     const osc_ft_params *p = k->params;
-    osc_status st = check(k, in, n_in);
+    osc_ixv src;
+    osc_status st = check(k, in, n_in, &src);
     if (st) return st;
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
-    out->dtype = p->slots[p->updates].dtype;
+    out->dtype = p->dtype;
     out->rank = p->fs.rank;
     memcpy(out->dims, p->fs.dims, (size_t)p->fs.rank * sizeof p->fs.dims[0]);
     return OSC_OK;
 }
 
-/* Every Gather's indices within its table's rows, the message naming that Gather. */
-static osc_status check_gathers(osc_kctx *k, const osc_tensor *const *in) {
+/* Every Gather's indices within its table's rows, the message naming that Gather; a table
+ * read by the tile's destinations (sources) has the rows they were checked against. */
+static osc_status check_gathers(osc_kctx *k, const osc_tensor *const *in, const osc_fs_job *fs) {
     const osc_ft_params *p = k->params;
     for (int32_t i = 0; i < p->n_nodes; i++) {
         const osc_ft_node *nd = &p->nodes[i];
@@ -240,10 +256,22 @@ static osc_status check_gathers(osc_kctx *k, const osc_tensor *const *in) {
         kk.node = &nd->node;
         kk.row = nd->node.kernel;
         kk.since_version = kk.row->since;
+        const int64_t rows = in[p->ext_base + nd->in[0].at]->dims[0];
+        if (nd->by != OSC_FT_BY_INPUT) {
+            const int64_t want = nd->by == OSC_FT_BY_DST ? fs->s.n_rows : fs->x_rows;
+            if (rows != want)
+                return osc_kfail(&kk, OSC_ERR_SHAPE, "input 0 'data' has %lld rows; the fusion "
+                                 "reads it by the scatter's %s index, of %lld rows",
+                                 (long long)rows, nd->by == OSC_FT_BY_DST ? "destination"
+                                                                          : "source",
+                                 (long long)want);
+            continue;
+        }
         const osc_ft_value *v = &p->ext[nd->in[1].at]; /* the index: an input, or a row of one */
         osc_tensor idx;
-        tile_tensor(&idx, v, v->dims[0], (char *)in[2 + nd->in[1].at]->data + v->offset);
-        osc_status st = osc_check_index_range(&kk, &idx, 0, in[2 + nd->in[0].at]->dims[0]);
+        tile_tensor(&idx, v, v->dims[0],
+                    (char *)in[p->ext_base + nd->in[1].at]->data + v->offset);
+        osc_status st = osc_check_index_range(&kk, &idx, 0, rows);
         if (st) return st;
     }
     return OSC_OK;
@@ -270,7 +298,7 @@ static osc_status prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) 
         if ((i < p->n_nodes && !alias) || (i >= p->n_nodes && v->row && copies))
             at += (T * v->row_bytes + 63) / 64 * 64;
     }
-    w->mem_size = at + T * sizeof(int64_t);
+    w->mem_size = at + (p->need_src ? 2 : 1) * T * sizeof(int64_t);
     w->scratch.alloc = k->alloc;
     w->mem = osc_malloc(k->alloc, w->mem_size);
     if (!w->mem || (p->pack_bytes && !osc_scratch_get(&w->scratch, p->pack_bytes)))
@@ -282,6 +310,7 @@ static osc_status prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) 
         tile_tensor(&w->ext[x], &p->ext[x], (int64_t)T, copies ? w->mem + off[p->n_nodes + x]
                                                                : NULL);
     w->dst = (int64_t *)(void *)(w->mem + at);
+    w->src = p->need_src ? w->dst + T : NULL;
     for (int32_t i = 0; i < p->n_nodes; i++) {
         osc_status st = p->nodes[i].once ? run_node(j, w, i, p->tile, k->err) : OSC_OK;
         if (st) return st;
@@ -292,27 +321,37 @@ static osc_status prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) 
 static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          osc_tensor *out, int32_t n_out) {
     const osc_ft_params *p = k->params;
-    osc_status st = check(k, in, n_in);
+    osc_ixv src;
+    osc_status st = check(k, in, n_in, &src);
     if (st) return st;
     const osc_tensor *data = n_in > 0 ? in[0] : NULL;
-    const int32_t dtype = p->slots[p->updates].dtype;
-    ft_job j = {.k = k, .p = p, .in = in, .out = out ? out->data : NULL,
-                .esize = osc_dtype_get(dtype)->bits / 8, .apply = apply_of(p, dtype)};
+    const int32_t dtype = p->dtype;
+    ft_job j = {.k = k, .p = p, .in = in};
     size_t bytes;
-    st = osc_fs_prepare(k, &p->fs, dtype, in, n_in, out, n_out, &j.s, &bytes);
-    if (!st) st = check_gathers(k, in);
+    if (p->updates < 0) {
+        st = osc_fs_bind(k, &p->fs, in, n_in, out, n_out, &j.fs, &bytes);
+    } else {
+        j.apply = apply_of(p, dtype);
+        j.fs = (osc_fs_job){.p = &p->fs, .out = out ? out->data : NULL,
+                            .esize = osc_dtype_get(dtype)->bits / 8};
+        st = osc_fs_prepare(k, &p->fs, dtype, in, n_in, out, n_out, &j.fs.s, &bytes);
+        j.fs.zero = !data || p->fs.zero_data;
+        j.fs.data = !j.fs.zero && data->data != j.fs.out ? data->data : NULL;
+    }
+    if (!st) st = check_gathers(k, in, &j.fs);
     if (st) return st;
     /* Parts need lists (a part's edges are then copied into its tiles). Small update rows
      * (a fill) take another scatter's split but never make one: with parts, the tiles' own
      * costs (buffers, copies) outweigh the rows' (GAT's fill: 1.1 ms on one thread, 3.2 ms of
      * work on two plus the split). */
-    const size_t upd_bytes = p->slots[p->updates].row_bytes;
+    const size_t upd_bytes = p->updates >= 0 ? p->slots[p->updates].row_bytes
+                                             : (size_t)p->fs.row * j.fs.esize;
     const size_t work = bytes + (size_t)p->fs.edges * upd_bytes;
     const int32_t make = upd_bytes < OSC_FS_PAR_ROW_BYTES ? OSC_FS_SPLIT_REUSE : OSC_FS_SPLIT_MAKE;
-    int32_t parts = k->tpool && work >= OSC_PAR_MIN_BYTES && j.s.n_rows > 1 &&
-                            osc_fs_split_shared(k, &j.s, make) && j.s.list
+    int32_t parts = k->tpool && work >= OSC_PAR_MIN_BYTES && j.fs.s.n_rows > 1 &&
+                            osc_fs_split_shared(k, &j.fs.s, make) && j.fs.s.list
                         ? osc_tpool_size(k->tpool) : 1;
-    if (parts == 1) osc_fs_split_one(&j.s);
+    if (parts == 1) osc_fs_split_one(&j.fs.s);
     if (!(j.part = osc_calloc(k->alloc, (size_t)parts, sizeof *j.part)))
         return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate the state of %d parts", (int)parts);
     for (int32_t t = 0; t < parts; t++)
@@ -321,8 +360,6 @@ static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
             return st;
         }
     /* Validation is complete: from here on the output is written. */
-    j.zero = !data || p->fs.zero_data;
-    j.data = !j.zero && data->data != out->data ? data->data : NULL;
     osc_tpool_run(parts > 1 ? k->tpool : NULL, ft_part_run, &j);
     for (int32_t t = 0; t < parts && !st; t++)
         if (j.part[t].err.status) st = osc_fail(k->err, j.part[t].err.status, "%s",

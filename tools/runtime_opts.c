@@ -70,6 +70,8 @@ int cli_runtime_option(int argc, char **argv, int *i, osc_options *opts, const c
         opts->newer_opsets = 1;
     } else if (!strcmp(argv[*i], "--no-fusion")) {
         opts->no_fusion = 1;
+    } else if (!strcmp(argv[*i], "--fuse-recompute")) {
+        opts->fuse_recompute = 1;
     } else if (!strcmp(argv[*i], "--strict")) {
         opts->strict = 1;
     } else {
@@ -110,6 +112,9 @@ void usage_runtime(FILE *f) {
           "                          so); without it such a model is refused\n"
           "  --no-fusion             run the graph as written: no gather-scatter fusion\n"
           "                          (results are the same, bit for bit)\n"
+          "  --fuse-recompute        fused nodes compute per-edge operands a tile at a\n"
+          "                          time, recomputing what they need rather than keep it:\n"
+          "                          lower peak memory, more work (the same bits)\n"
           "  --strict                the model's warnings are errors (exit 1): deprecated\n"
           "                          ops (Scatter-11), a declared output shape the graph\n"
           "                          does not compute, an IR version this build does not\n"

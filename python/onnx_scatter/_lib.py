@@ -31,7 +31,8 @@ class Options(ctypes.Structure):
                 ("strict", c_int32), ("profile", c_int32), ("inplace_inputs", c_int32),
                 ("threads", c_int32), ("max_arena_bytes", c_uint64), ("max_nodes", c_int32),
                 ("max_rank", c_uint8), ("max_string_mib", c_uint8), ("newer_opsets", c_uint8),
-                ("no_fusion", c_uint8), ("reserved", c_uint8 * 7)]
+                ("no_fusion", c_uint8), ("fuse_recompute", c_uint8),
+                ("reserved", c_uint8 * 6)]
 
 
 class ValueDesc(ctypes.Structure):

@@ -96,8 +96,8 @@ enum {
  * propose to replace the node, and the single-consumer chain that feeds it, by one node of a
  * fused kernel (a row of its own, outside the registry: no model names it). The engine applies
  * the rewrite; nodes of the chain whose outputs nothing reads any more are removed. */
-#define OSC_FUSE_MAX_IN 12    /* inputs of a fused node */
-#define OSC_FUSE_MAX_NODES 16 /* nodes a rewrite may remove besides the node itself */
+#define OSC_FUSE_MAX_IN 16    /* inputs of a fused node */
+#define OSC_FUSE_MAX_NODES 32 /* nodes a rewrite may remove besides the node itself */
 
 /* What a hook sees: the graph after constant folding, every value's dtype and shape where
  * static (shaped[v]; data too for constants), and how many run-time readers each value has
@@ -107,6 +107,7 @@ typedef struct osc_fuse_view {
     const osc_tensor *vals;
     const bool *shaped;
     const int32_t *uses;
+    bool recompute; /* opts.fuse_recompute */
 } osc_fuse_view;
 
 /* A hook's proposal: node `node` becomes a node of `row` (shown as domain "osc", op `op`; with
