@@ -34,3 +34,16 @@ if(TARGET onnx-scatter)
     "${CMAKE_CURRENT_SOURCE_DIR}/models")
   set_tests_properties(fusion_exact PROPERTIES LABELS "cli;fusion" TIMEOUT 300)
 endif()
+
+# opts.fuse_recompute (TiledGatherScatter) on GAT-shaped graphs, against both libraries.
+osc_unit_test(test_fusion_recompute unit/test_fusion_recompute.c)
+target_link_libraries(test_fusion_recompute PRIVATE osc_test_support m)
+set_tests_properties(test_fusion_recompute PROPERTIES LABELS "unit;fusion")
+add_executable(test_fusion_recompute_tiny unit/test_fusion_recompute.c)
+target_link_libraries(test_fusion_recompute_tiny PRIVATE osc_test_support_tiny osc_flags m
+                      PkgConfig::CMOCKA)
+target_include_directories(test_fusion_recompute_tiny PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+target_compile_definitions(test_fusion_recompute_tiny PRIVATE OSC_FUSION_TINY)
+add_test(NAME test_fusion_recompute_tiny COMMAND test_fusion_recompute_tiny)
+set_tests_properties(test_fusion_recompute_tiny PROPERTIES LABELS "unit;fusion;threads")
+set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_fusion_recompute_tiny)

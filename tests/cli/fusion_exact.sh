@@ -1,9 +1,11 @@
 #!/bin/sh
 # fusion_exact.sh: every whole model of tests/models (`*_opset*` folders) run through
-# `onnx-scatter run` four ways, fusion on and off (--no-fusion), --threads 1 and 2, with its
-# test_data_set_0 inputs: the output files of the four runs must be byte-identical. The fusion
-# must also have fused something (`info --json` lists "fused" nodes) in each GNN model (gcn,
-# graphsage, gat, edgeconv) and overall, so the comparison cannot pass with the pass off.
+# `onnx-scatter run` six ways, fusion on, on with --fuse-recompute and off (--no-fusion),
+# --threads 1 and 2, with its test_data_set_0 inputs: the output files of the six runs must be
+# byte-identical. The fusion must also have fused something (`info --json` lists "fused" nodes)
+# in each GNN model (gcn, graphsage, gat, edgeconv) and overall, and --fuse-recompute must have
+# made a TiledGatherScatter of the GAT layers and of the one-layer GCN (their attention weights
+# and edge norms), so the comparisons cannot pass with the pass or the mode off.
 #
 # These models are small: in the normal build their work stays under the 1 MiB threshold below
 # which a run keeps to one thread, so --threads 2 does not split the fused kernel here. The
@@ -33,9 +35,10 @@ for d in "$models"/*_opset*; do
         set -- "$@" "$d/test_data_set_0/input_$k.pb"
         k=$((k + 1))
     done
-    for cfg in on_1 on_2 off_1 off_2; do
+    for cfg in on_1 on_2 rec_1 rec_2 off_1 off_2; do
         flags="--threads ${cfg#*_}"
         [ "${cfg%_*}" = off ] && flags="$flags --no-fusion"
+        [ "${cfg%_*}" = rec ] && flags="$flags --fuse-recompute"
         # shellcheck disable=SC2086 # flags are words
         cli run "$d/model.onnx" "$@" $flags -o "$work/$model/$cfg"
         check "$model: runs ($cfg)" eval 'status_is 0 && [ -n "$(ls "$work/$model/$cfg")" ]'
@@ -43,6 +46,16 @@ for d in "$models"/*_opset*; do
     check "$model: fusion on, 1 and 2 threads" same_dirs "$work/$model/on_1" "$work/$model/on_2"
     check "$model: fusion off, 1 and 2 threads" same_dirs "$work/$model/off_1" "$work/$model/off_2"
     check "$model: fusion on and off" same_dirs "$work/$model/on_1" "$work/$model/off_1"
+    check "$model: --fuse-recompute, 1 and 2 threads" \
+        same_dirs "$work/$model/rec_1" "$work/$model/rec_2"
+    check "$model: --fuse-recompute and fusion off" \
+        same_dirs "$work/$model/rec_1" "$work/$model/off_1"
+    cli info "$d/model.onnx" --json --fuse-recompute
+    tiled_gs=$(grep -o '"op_type":"TiledGatherScatter"' "$work/out" | wc -l)
+    case $model in
+    gat_* | gnn_gat_* | gnn_gcn_*) # (gcn_*: both layers read one edge norm: not tiled)
+        check "$model: --fuse-recompute tiles an operand ($tiled_gs)" [ "$tiled_gs" -gt 0 ] ;;
+    esac
     cli info "$d/model.onnx" --json
     fused=$(grep -o '"fused":\[{' "$work/out" | wc -l)
     fused_total=$((fused_total + fused))
