@@ -17,9 +17,10 @@
  * duration its own profiler records.
  *
  * Outputs are checked in the first and the last round: onnx-scatter 1t and the C layer against
- * output_0.pb within |got - want| <= atol + rtol |want|; onnx-scatter 2t and unfused 1t against
- * onnx-scatter 1t byte for byte (the runtime promises the same bits whatever the thread count,
- * and the fusion pass the same bits as the graph it rewrites); onnxruntime against output_0.pb
+ * output_0.pb within |got - want| <= atol + rtol |want|; onnx-scatter 2t, unfused 1t and
+ * recompute 1t (opts.fuse_recompute) against onnx-scatter 1t byte for byte (the runtime
+ * promises the same bits whatever the thread count, and the fusion pass the same bits as the
+ * graph it rewrites); onnxruntime against output_0.pb
  * within the tolerance. A failed check prints MISMATCH and makes the exit status 1 (except
  * onnxruntime's, which are reported only).
  *
@@ -35,24 +36,26 @@
 #include "gnn_loops.h"
 #include "harness.h"
 
-enum { G_OSC1, G_OSC2, G_UNF1, G_LOOP, G_ORT1, G_ORT2, G_COUNT };
+enum { G_OSC1, G_OSC2, G_UNF1, G_REC1, G_LOOP, G_ORT1, G_ORT2, G_COUNT };
 
 typedef struct kind {
     const char *name, *id;  /* id: the --rss-child argument */
     int threads;
-    uint8_t no_fusion;
+    uint8_t no_fusion, fuse_recompute;
 } kind;
 
 static const kind k_kinds[G_COUNT] = {
     [G_OSC1] = {.name = "onnx-scatter 1t", .id = "osc1", .threads = 1},
     [G_OSC2] = {.name = "onnx-scatter 2t", .id = "osc2", .threads = 2},
     [G_UNF1] = {.name = "onnx-scatter unfused 1t", .id = "unfused1", .threads = 1, .no_fusion = 1},
+    [G_REC1] = {.name = "onnx-scatter recompute 1t", .id = "recompute1", .threads = 1,
+                .fuse_recompute = 1},
     [G_LOOP] = {.name = "C loop", .id = "loop", .threads = 1},
     [G_ORT1] = {.name = "onnxruntime 1t", .id = "ort1", .threads = 1},
     [G_ORT2] = {.name = "onnxruntime 2t", .id = "ort2", .threads = 2},
 };
 
-static int is_osc(int id) { return id <= G_UNF1; }
+static int is_osc(int id) { return id <= G_REC1; }
 static int is_ort(int id) { return id == G_ORT1 || id == G_ORT2; }
 /* the onnxruntime contender with the same thread count */
 static int ort_peer_of(int id) { return k_kinds[id].threads == 2 ? G_ORT2 : G_ORT1; }
@@ -107,6 +110,7 @@ static int setup(bench *b, int id, contender *c) {
         osc_options_init(&opts);
         opts.threads = k_kinds[id].threads;
         opts.no_fusion = k_kinds[id].no_fusion;
+        opts.fuse_recompute = k_kinds[id].fuse_recompute;
         char path[1200];
         snprintf(path, sizeof path, "%s/model.onnx", b->bc.dir);
         if (osc_model_load_file(path, &opts, &c->m, msg, sizeof msg) != OSC_OK) {
@@ -237,7 +241,7 @@ static int check(bench *b, int id, contender *all) {
         bad = 1;
     } else if (id == G_OSC1 || id == G_LOOP || !all[G_OSC1].active) {
         bad = check_close(b, got, c->check, sizeof c->check);
-    } else { /* 2t and unfused: the same bits as 1t */
+    } else { /* 2t, unfused and recompute: the same bits as 1t */
         const osc_tensor *ref = output_of(&all[G_OSC1], &tr);
         bad = !ref || !same_shape(got, ref) || memcmp(got->data, ref->data, got->nbytes) != 0;
         snprintf(c->check, sizeof c->check, "%s onnx-scatter 1t",
@@ -593,7 +597,8 @@ static void usage(FILE *f) {
           "  --no-rss         skip the peak-RSS child processes\n"
           "  --markdown FILE  also write the results as Markdown tables\n"
           "Exit status: 0 when every run succeeded, onnx-scatter and the C loop are within the\n"
-          "tolerance of output_0.pb, and onnx-scatter 2t and unfused are bit-identical to 1t;\n"
+          "tolerance of output_0.pb, and onnx-scatter 2t, unfused and recompute are\n"
+          "bit-identical to 1t;\n"
           "else 1 (onnxruntime's differences are reported, they do not fail the run).\n", f);
 }
 
@@ -662,6 +667,6 @@ int main(int argc, char **argv) {
     free(dirs);
     printf("%s\n", b.failed ? "FAILED: a run failed or an output differs (see above)"
                             : "onnx-scatter and the C loop within tolerance of torch; onnx-scatter "
-                              "2t and unfused bit-identical to 1t");
+                              "2t, unfused and recompute bit-identical to 1t");
     return b.failed ? 1 : 0;
 }

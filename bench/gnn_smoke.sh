@@ -23,8 +23,8 @@ out=$("$harness" "${args[@]}" "${dirs[@]}" 2>&1); rc=$?
 echo "$out"
 [[ $rc -eq 0 ]] || { echo "FAIL: the harness exited $rc"; exit 1; }
 if grep -q "MISMATCH\|not measured\|not run" <<<"$out"; then echo "FAIL: see above"; exit 1; fi
-# every contender ran and passed its check: 4 rows per case (6 with onnxruntime)
-per=4; [[ -n $ort ]] && per=6
+# every contender ran and passed its check: 5 rows per case (7 with onnxruntime)
+per=5; [[ -n $ort ]] && per=7
 want=$(( ${#dirs[@]} * per ))
 got=$(grep -c "^  .*\(bit-identical\|within\)" <<<"$out")
 [[ $got -eq $want ]] || { echo "FAIL: $got contenders passed their check, expected $want"; exit 1; }

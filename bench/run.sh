@@ -247,6 +247,8 @@ message-passing layers as PyTorch exporters write them, timed by \`bench/gnn_har
     aggregation, 20,000 points, 400,000 edges.
 - **Contenders**: onnx-scatter with default options (the load-time fusion on) at
   \`opts.threads\` 1 and 2; onnx-scatter *unfused* (\`opts.no_fusion = 1\`), 1 thread;
+  onnx-scatter *recompute* (\`opts.fuse_recompute = 1\`: per-edge operands computed a tile at a
+  time inside the fused loop, the memory mode), 1 thread;
   onnxruntime (graphOptimizationLevel "all", 1 and 2 intra-op threads, spinning off, the output
   pre-allocated); the *C loop*: \`bench/gnn_loops.c\`, the layer written by hand in plain
   single-threaded C (dense linear as an i-k-j loop the compiler vectorises, one pass over the
@@ -258,8 +260,8 @@ message-passing layers as PyTorch exporters write them, timed by \`bench/gnn_har
   onnxruntime's own \`model_run\` profiler event.
 - **Correctness** (first and last round): onnx-scatter 1t, the C loop and onnxruntime against
   \`output_0.pb\` within |got - want| <= 1e-5 + 1e-4 |want| (torch sums in another order);
-  onnx-scatter 2t and unfused against onnx-scatter 1t **bit for bit** (any difference is a
-  MISMATCH that fails the run).
+  onnx-scatter 2t, unfused and recompute against onnx-scatter 1t **bit for bit** (any
+  difference is a MISMATCH that fails the run).
 - **Peak RSS**: each contender runs 3 times in a child process of its own that has loaded the
   inputs (VmHWM after resetting the mark). onnxruntime's child is a node process (about 50 MiB of
   node before anything is loaded). *Model bytes*: the bytes of the case's inputs, the model's
