@@ -7,7 +7,8 @@
  * Input layout (fuzz/mkseeds.c writes seeds in it):
  *   byte 0        flags: 1 inplace_inputs, 2 caller output buffers, 4 run twice, 8 also bind
  *                 inputs that have a default, 16 integer elements from one signed byte each
- *                 (so indices are often in range), 32 strict, 64 compare with fusion off
+ *                 (so indices are often in range), 32 strict, 64 compare with fusion off,
+ *                 128 opts.fuse_recompute (so flag 64 compares that mode with fusion off)
  *   bytes 1..4    model length L, little-endian (clipped to what is there)
  *   next L bytes  the ModelProto
  *   the rest      the input stream, read per input in osc_model_input order: a dtype byte when
@@ -25,7 +26,7 @@
 
 enum {
     F_INPLACE = 1, F_OUTBUF = 2, F_TWICE = 4, F_DEFAULTS = 8, F_SMALLINT = 16, F_STRICT = 32,
-    F_NOFUSION_DIFF = 64
+    F_NOFUSION_DIFF = 64, F_RECOMPUTE = 128
 };
 
 typedef struct stream {
@@ -228,6 +229,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.max_arena_bytes = FUZZ_MAX_ARENA;
     o.inplace_inputs = (flags & F_INPLACE) != 0;
     o.strict = (flags & F_STRICT) != 0;
+    o.fuse_recompute = (flags & F_RECOMPUTE) != 0;
     osc_model *m = NULL;
     char msg[OSC_MESSAGE_SIZE];
     osc_status st = osc_model_load_buffer(data + 5, len, NULL, &o, &m, msg, sizeof msg);

@@ -1,7 +1,8 @@
 /* mkseeds.c: builds the seed corpora of the four harnesses from folders holding model.onnx and
  * optionally test_data_set_0/input_K.pb (the official node tests, read in place, and the
  * malformed suite tests/bad): OUT/load/NAME (the model), OUT/run/NAME (flags, model and input
- * stream in fuzz_run.c's layout; NAME-nofusion-diff too, with flag 64, when the model fuses),
+ * stream in fuzz_run.c's layout; NAME-nofusion-diff too, with flag 64, and NAME-recompute-diff,
+ * with flags 64 and 128, when the model fuses),
  * OUT/inputs/NAME_K.pb and NAME_K.npy (each input tensor), and
  * OUT/shapes/recipe-HEX (a few fixed recipes of fuzz_shapes.c; it reads no model files).
  * Usage: osc-fuzz-mkseeds OUT FOLDER...   (a FOLDER without model.onnx is searched one level) */
@@ -112,7 +113,8 @@ static void seed_folder(const char *out, const char *dir, const char *name) {
     }
 
     /* the run seed: flags 0, the model, then each input in osc_model_input order; a model the
-     * fusion pass rewrites gets a second one with flag 64 (compare with fusion off) */
+     * fusion pass rewrites gets a second one with flag 64 (compare with fusion off) and a third
+     * with flags 64 and 128 (the same with opts.fuse_recompute) */
     bytes s = {0};
     put_byte(&s, 0);
     for (int k = 0; k < 4; k++) put_byte(&s, (int)(model_len >> (8 * k)));
@@ -154,6 +156,10 @@ static void seed_folder(const char *out, const char *dir, const char *name) {
     if (!FMT(path, "%s/run/%s", out, name)) write_all(path, s.p, s.n, NULL, 0);
     if (fused && !FMT(path, "%s/run/%s-nofusion-diff", out, name)) {
         s.p[0] = 64;
+        write_all(path, s.p, s.n, NULL, 0);
+    }
+    if (fused && !FMT(path, "%s/run/%s-recompute-diff", out, name)) {
+        s.p[0] = 64 | 128; /* opts.fuse_recompute, compared with fusion off */
         write_all(path, s.p, s.n, NULL, 0);
     }
     free(s.p);
