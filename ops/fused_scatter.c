@@ -354,8 +354,8 @@ osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *c
                          (long long)x_rows, (long long)p->row);
     for (int32_t s = 0; s < p->n_steps; s++) {
         const osc_fs_step *sp = &p->steps[s];
+        if (sp->tiled) continue; /* computed by the tiled scatter's region */
         const osc_tensor *o = 4 + s < n_in ? in[4 + s] : NULL;
-        if (sp->tiled) continue;
         if (!o || o->dtype != dtype || o->rank != sp->orank ||
             memcmp(o->dims, sp->odims, (size_t)sp->orank * sizeof sp->odims[0]) != 0)
             return osc_kfail(k, OSC_ERR_SHAPE, "input %d (operand of step %d, %s) is not the %s "

@@ -209,12 +209,12 @@ static void ft_part_run(void *ctx, int32_t part, int32_t parts) {
     }
 }
 
-/* Every input as the fusion saw it (a gather-scatter's: *src bound). */
-static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_ixv *src) {
+/* The region's external inputs as the fusion saw them, and a TiledScatter's data and
+ * destinations (a gather-scatter's own inputs: osc_fs_check, osc_fs_bind). */
+static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) {
     const osc_ft_params *p = k->params;
     const int32_t dtype = p->dtype;
-    osc_status st = p->updates < 0 ? osc_fs_check(k, &p->fs, in, n_in, src)
-                                   : osc_fs_check_scatter(k, &p->fs, dtype, in, n_in);
+    osc_status st = p->updates < 0 ? OSC_OK : osc_fs_check_scatter(k, &p->fs, dtype, in, n_in);
     if (st) return st;
     for (int32_t x = 0; x < p->n_ext; x++) {
         const osc_ft_value *v = &p->ext[x];
@@ -236,7 +236,8 @@ static osc_status ft_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                            osc_tensor *out, int32_t n_out) {
     const osc_ft_params *p = k->params;
     osc_ixv src;
-    osc_status st = check(k, in, n_in, &src);
+    osc_status st = check(k, in, n_in);
+    if (!st && p->updates < 0) st = osc_fs_check(k, &p->fs, in, n_in, &src);
     if (st) return st;
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     out->dtype = p->dtype;
@@ -321,8 +322,7 @@ static osc_status prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) 
 static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          osc_tensor *out, int32_t n_out) {
     const osc_ft_params *p = k->params;
-    osc_ixv src;
-    osc_status st = check(k, in, n_in, &src);
+    osc_status st = check(k, in, n_in);
     if (st) return st;
     const osc_tensor *data = n_in > 0 ? in[0] : NULL;
     const int32_t dtype = p->dtype;
