@@ -11,6 +11,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-all}"
+# A stage must leave the machine as it found it: a tool given /dev/null as an output path may
+# unlink or replace it (as root, gcovr 5.2 did), and every later `>/dev/null` then writes a
+# regular file. Checked before the first stage, after each stage of `all` and at the end of any
+# other run; the failure names the stage that ran last. The device is not recreated here:
+# whoever runs the machine decides (`rm -f /dev/null && mknod -m 666 /dev/null c 1 3`).
+devnull_intact() { # when: "after stage NAME", "before the first stage"
+  [ -c /dev/null ] && return 0
+  echo "run-tests.sh: /dev/null is not a character device $1" >&2
+  return 1
+}
+devnull_intact "before the first stage"
 case "$mode" in
   cross) tools/setup-deps.sh test ;; # and the cross packages of each target, in cross()
   plain | sanitize | install | tsan) tools/setup-deps.sh test ;;
@@ -83,17 +94,21 @@ leak() {
 }
 # gcov line and branch coverage of loader/, runtime/ and ops/ over the whole ctest suite (-O0),
 # printed per file; fails under 95% of lines or 85% of branches. docs/security.md explains what
-# stays uncovered.
+# stays uncovered. One gcovr run writes the report to build-cov/coverage.txt and checks the
+# thresholds. Its output goes to a file in the build folder, never to a device: gcovr 5.2 checks
+# that it can write its output by opening and then unlinking it, which as root deleted /dev/null.
 coverage() {
-  local g=(gcovr -r . --object-directory build-cov -f loader/ -f runtime/ -f ops/
-    --exclude-unreachable-branches -j"$jobs")
+  local rc=0
   # -O0 makes gcc's -Wformat-truncation noisy in tools/: the build log is shown only on failure
   configure build-cov -DOSC_COVERAGE=ON -DCMAKE_BUILD_TYPE=Debug -DOSC_WERROR=OFF &&
     { cmake --build build-cov -j"$jobs" >build-cov/build.log 2>&1 || { tail -n 40 build-cov/build.log; false; }; } &&
     find build-cov -name '*.gcda' -delete &&
-    (cd build-cov && ctest --output-on-failure -j"$jobs" >/dev/null) &&
-    "${g[@]}" -o build-cov/coverage.txt && cat build-cov/coverage.txt &&
-    "${g[@]}" --print-summary --fail-under-line 95 --fail-under-branch 85 -o /dev/null
+    (cd build-cov && ctest --output-on-failure -j"$jobs" >/dev/null) || return 1
+  gcovr -r . --object-directory build-cov -f loader/ -f runtime/ -f ops/ --exclude-unreachable-branches \
+    -j"$jobs" --print-summary --fail-under-line 95 --fail-under-branch 85 -o build-cov/coverage.txt \
+    >build-cov/coverage-summary.txt || rc=$?
+  cat build-cov/coverage.txt build-cov/coverage-summary.txt 2>/dev/null
+  return "$rc"
 }
 # The Python package (python/) of the plain build folder: its pytest suite (onnx's BackendTest
 # over python3-onnx's node tests included) with Debian's python3, whatever python3 comes first
@@ -148,6 +163,7 @@ all() {
     "stage_$st" || failed+=("$st")
     t1=$SECONDS
     echo "== $st: $((t1 - t0)) s"
+    devnull_intact "after stage '$st'" || return 1
   done
   [ ${#failed[@]} -eq 0 ] || { echo "FAILED stages: ${failed[*]}" >&2; return 1; }
   echo "all stages passed in $SECONDS s"
@@ -161,6 +177,7 @@ stage_leak() { leak; }
 stage_coverage() { coverage; }
 stage_python() { python_tests; }
 stage_cross() { cross armhf s390x; } # CI: a 32-bit and a big-endian target
+rc=0
 case "$mode" in
   plain) run build-test ;;
   sanitize) run build-asan -DOSC_SANITIZE=ON ;;
@@ -173,4 +190,6 @@ case "$mode" in
   cross) shift; cross "$@" ;;
   all) all ;;
   *) echo "usage: tools/run-tests.sh [plain|sanitize|install|tsan|fuzz|leak|coverage|python|cross [TARGET...]|all]" >&2; exit 2 ;;
-esac
+esac || rc=$?
+[ "$mode" = all ] || devnull_intact "after stage '$mode'" || rc=1
+exit "$rc"
