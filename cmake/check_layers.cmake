@@ -1,17 +1,18 @@
-# check_layers.cmake: cmake -P script: every #include respects the layers (docs/design.md "Layers")
-# and the engine names no op. -DROOT=<source folder>
-#   runtime/core/*  : runtime/core/ headers, the public onnx_scatter.h, system headers
-#   loader/*        : loader/ and runtime/core/ headers, onnx_scatter.h, the generated onnx.pb-c.h,
-#                     system headers
-#   ops/*           : ops/ and runtime/core/ headers, onnx_scatter.h, system headers
-#   runtime/engine/*: anything in the project except tools/
-# onnx_scatter.h is allowed everywhere: runtime/core exposes it (common.h includes it), so a layer
-# that may use core sees it anyway. A quoted include is resolved like the compiler does: against
-# the including file's folder first, then the project root and include/ (the include paths of
-# osc_flags). An angle include that names a project file is classified too; others are system.
-# Second check: no runtime/engine file contains a string literal equal to an op name of the
-# registry (the `.op = "Name"` lines of ops/rows_*.h): the engine learns about ops from the rows'
-# flags, never by name.
+# check_layers.cmake: cmake -P script: the library's folders are layers and every #include points
+# down (docs/design.md "Layers"), and the engine names no op. -DROOT=<source folder>
+# Layers, bottom up; a file may include its own layer and those listed:
+#   core/    : nothing else
+#   loader/  : core/ (and the generated onnx.pb-c.h)
+#   ops/     : core/ (and the generated osc_ops_config.h and osc_ops_rows.def)
+#   rewrite/ : core/, ops/
+#   runtime/ : core/, loader/, ops/, rewrite/
+# Every layer may include the public onnx_scatter.h and system headers. The library spells an
+# include of another folder from the project root ("core/kernel.h", "ops/scatter/reduce.h"), a
+# header of the same folder by its bare name, and never with "..": so the layer of an include is
+# the first part of its path, and no resolver is needed.
+# Second check: no file of runtime/ contains a string literal equal to an op name of the
+# registry (the `.op = "Name"` lines of ops/*/rows.def): the engine learns about ops from the
+# rows' flags, never by name.
 cmake_minimum_required(VERSION 3.25)
 if(NOT ROOT)
   message(FATAL_ERROR "usage: cmake -DROOT=<source folder> -P check_layers.cmake")
@@ -19,97 +20,53 @@ endif()
 cmake_path(ABSOLUTE_PATH ROOT NORMALIZE OUTPUT_VARIABLE ROOT)
 string(REGEX REPLACE "/$" "" ROOT "${ROOT}")
 
-# The project-relative path an include names ("" for a system header, "GEN:<name>" for the
-# generated protobuf-c header).
-function(resolve_include file inc angle out)
-  get_filename_component(dir "${file}" DIRECTORY)
-  set(cands "")
-  if(NOT angle)
-    list(APPEND cands "${dir}/${inc}")
-  endif()
-  list(APPEND cands "${ROOT}/${inc}" "${ROOT}/include/${inc}")
-  foreach(c IN LISTS cands)
-    cmake_path(NORMAL_PATH c)
-    if(EXISTS "${c}" AND NOT IS_DIRECTORY "${c}")
-      file(RELATIVE_PATH rel "${ROOT}" "${c}")
-      set(${out} "${rel}" PARENT_SCOPE)
-      return()
-    endif()
-  endforeach()
-  if(inc STREQUAL "onnx.pb-c.h")
-    set(${out} "GEN:${inc}" PARENT_SCOPE)
-  elseif(angle)
-    set(${out} "" PARENT_SCOPE)
-  else() # a quoted include that names no file: classify where it points from the file's folder
-    set(c "${dir}/${inc}")
-    cmake_path(NORMAL_PATH c)
-    file(RELATIVE_PATH rel "${ROOT}" "${c}")
-    set(${out} "${rel}" PARENT_SCOPE)
-  endif()
-endfunction()
+set(layers core loader ops rewrite runtime)
+set(below_core "")
+set(below_loader core)
+set(below_ops core)
+set(below_rewrite core ops)
+set(below_runtime core loader ops rewrite)
+set(generated onnx.pb-c.h osc_ops_config.h osc_ops_rows.def)
+set(public onnx_scatter.h)
 
-# allowed: a list of folder prefixes (ending in /), exact paths, and GEN for onnx.pb-c.h.
-function(check_layer layer allowed forbidden)
-  file(GLOB_RECURSE sources "${ROOT}/${layer}/*.c" "${ROOT}/${layer}/*.h")
-  set(bad "")
+set(violations "")
+foreach(layer IN LISTS layers)
+  file(GLOB_RECURSE sources "${ROOT}/${layer}/*.c" "${ROOT}/${layer}/*.h" "${ROOT}/${layer}/*.def")
   foreach(f IN LISTS sources)
     file(RELATIVE_PATH frel "${ROOT}" "${f}")
-    file(STRINGS "${f}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
+    get_filename_component(dir "${f}" DIRECTORY)
+    file(STRINGS "${f}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
     foreach(line IN LISTS includes)
-      if(NOT line MATCHES "#[ \t]*include[ \t]*([\"<])([^\">]+)[\">]")
+      if(NOT line MATCHES "#[ \t]*include[ \t]*\"([^\"]+)\"")
         continue()
       endif()
-      set(angle OFF)
-      if(CMAKE_MATCH_1 STREQUAL "<")
-        set(angle ON)
+      set(inc "${CMAKE_MATCH_1}")
+      set(why "")
+      if(inc MATCHES "(^|/)\\.\\.?/")
+        set(why "a relative path: name another folder from the project root")
+      elseif(inc MATCHES "^([^/]+)/")
+        set(to "${CMAKE_MATCH_1}")
+        if(NOT EXISTS "${ROOT}/${inc}")
+          set(why "no such file")
+        elseif(NOT to STREQUAL layer AND NOT to IN_LIST below_${layer})
+          set(why "${layer}/ may include only ${layer}/")
+          foreach(b IN LISTS below_${layer})
+            string(APPEND why ", ${b}/")
+          endforeach()
+        endif()
+      elseif(NOT EXISTS "${dir}/${inc}" AND NOT inc IN_LIST generated AND NOT inc IN_LIST public)
+        set(why "a bare name must be a file of the same folder, a generated header or ${public}")
       endif()
-      resolve_include("${f}" "${CMAKE_MATCH_2}" ${angle} target)
-      if(target STREQUAL "")
-        continue() # system header
-      endif()
-      set(ok OFF)
-      if(allowed STREQUAL "*")
-        set(ok ON)
-        foreach(p IN LISTS forbidden)
-          string(FIND "${target}" "${p}" at)
-          if(at EQUAL 0)
-            set(ok OFF)
-          endif()
-        endforeach()
-      else()
-        foreach(p IN LISTS allowed)
-          if(p STREQUAL "GEN")
-            if(target MATCHES "^GEN:")
-              set(ok ON)
-            endif()
-          elseif(p MATCHES "/$")
-            string(FIND "${target}" "${p}" at)
-            if(at EQUAL 0)
-              set(ok ON)
-            endif()
-          elseif(target STREQUAL p)
-            set(ok ON)
-          endif()
-        endforeach()
-      endif()
-      if(NOT ok)
+      if(why)
         string(STRIP "${line}" line)
-        list(APPEND bad "${frel}: ${line}  (resolves to ${target})")
+        list(APPEND violations "${frel}: ${line}  (${why})")
       endif()
     endforeach()
   endforeach()
-  set(violations ${violations} ${bad} PARENT_SCOPE)
-endfunction()
-
-set(violations "")
-set(public "include/onnx_scatter.h")
-check_layer(runtime/core "runtime/core/;${public}" "")
-check_layer(loader "loader/;runtime/core/;${public};GEN" "")
-check_layer(ops "ops/;runtime/core/;${public}" "")
-check_layer(runtime/engine "*" "tools/")
+endforeach()
 
 # Op names of the registry.
-file(GLOB rows "${ROOT}/ops/rows_*.h")
+file(GLOB rows "${ROOT}/ops/*/rows.def")
 set(ops "")
 foreach(r IN LISTS rows)
   file(STRINGS "${r}" oplines REGEX "\\.op[ \t]*=[ \t]*\"[^\"]+\"")
@@ -123,9 +80,9 @@ foreach(r IN LISTS rows)
 endforeach()
 list(REMOVE_DUPLICATES ops)
 if(NOT ops)
-  list(APPEND violations "ops/rows_*.h: no `.op = \"Name\"` line found (the op-name check has nothing to check)")
+  list(APPEND violations "ops/*/rows.def: no `.op = \"Name\"` line found (the op-name check has nothing to check)")
 endif()
-file(GLOB engine "${ROOT}/runtime/engine/*.c" "${ROOT}/runtime/engine/*.h")
+file(GLOB engine "${ROOT}/runtime/*.c" "${ROOT}/runtime/*.h")
 foreach(f IN LISTS engine)
   file(RELATIVE_PATH frel "${ROOT}" "${f}")
   # Lines with their numbers: characters that are special in CMake lists replaced first.
@@ -157,5 +114,5 @@ if(violations)
   message(FATAL_ERROR "layer check: ${count} violation(s):\n  ${violations}")
 endif()
 list(LENGTH ops n_ops)
-message(STATUS "layer check: includes of runtime/core, loader, ops, runtime/engine follow the layers; "
-  "runtime/engine names none of the registry's ${n_ops} ops")
+message(STATUS "layer check: every include of core/, loader/, ops/, rewrite/, runtime/ points to its "
+  "own layer or one below; runtime/ names none of the registry's ${n_ops} ops")

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../runtime/core/graph.h"
+#include "core/graph.h"
 #include "pb.h"
 
 osc_status osc_attr_from_pb(const Onnx__AttributeProto *ap, const char *node, osc_tdec *d,

@@ -2,7 +2,7 @@
 #ifndef OSC_LOADER_H
 #define OSC_LOADER_H
 
-#include "../runtime/core/graph.h"
+#include "core/graph.h"
 
 /* Parses a serialized ModelProto into *g; every allocation comes from `pool` (the caller frees
  * the pool on failure too). base_dir is the folder external data is relative to; NULL refuses

@@ -4,7 +4,7 @@
 
 #include "onnx.pb-c.h"
 
-#include "../runtime/core/graph.h"
+#include "core/graph.h"
 
 /* ---- pb_alloc.c: a ProtobufCAllocator over an osc_allocator ---- */
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runtime/core/dtype.h"
+#include "core/dtype.h"
 #include "loader.h"
 #include "pb.h"
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runtime/core/dtype.h"
+#include "core/dtype.h"
 #include "pb.h"
 
 /* raw_data and external data are little-endian (onnx.proto): on a little-endian machine the bytes

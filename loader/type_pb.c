@@ -1,7 +1,7 @@
 /* type_pb.c: TypeProto of graph inputs, outputs and value_info -> osc_type. */
 #include <string.h>
 
-#include "../runtime/core/dtype.h"
+#include "core/dtype.h"
 #include "pb.h"
 
 osc_status osc_type_from_pb(const Onnx__TypeProto *tp, const char *role, const char *name,

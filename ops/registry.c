@@ -1,26 +1,20 @@
 /* registry.c: the table of kernel rows, one per (domain, op, version range), and its lookups. */
 #include <string.h>
 
-#include "ops.h"
+#include "core/kattr.h"
 #include "registry.h"
-#include "shape_ops.h"
-#include "../runtime/core/dtype.h"
+#include "ops/shape/shape_ops.h"
+#include "core/dtype.h"
 #include "osc_ops_config.h" /* OSC_OP_<Name>: the ops this build compiles (OSC_OPS, generated) */
 
-/* Each op family lists its rows, and declares their kernels, in its own file, included twice:
- * once for the declarations, once inside the table. */
+/* Each op family lists its rows, and declares their kernels, in its folder's rows.def; the
+ * generated list of them (cmake/ops_select.cmake) is included twice: once for the declarations,
+ * once inside the table. */
 #define OSC_ROWS_DECLARE
-#include "rows_scatter.h"
-#include "rows_shape.h"
-#include "rows_elementwise.h"
-#include "rows_matmul.h"
-#include "rows_math.h"
-#include "rows_reduce.h"
-#include "rows_layout.h"
-#include "rows_norm.h"
+#include "osc_ops_rows.def"
 #undef OSC_ROWS_DECLARE
 
-/* The fusions (ops/fuse_match.c) rewrite chains through Expand and Gather: in a build with
+/* The fusions (ops/fused/fuse_match.c) rewrite chains through Expand and Gather: in a build with
  * neither, no model can hold one, and the hooks and fused kernels are left out. */
 #if OSC_OP_Expand || OSC_OP_Gather
 #define OSC_FUSE_HOOK(fn) fn
@@ -29,14 +23,7 @@
 #endif
 
 static const osc_kernel k_kernels[] = {
-#include "rows_scatter.h"
-#include "rows_shape.h"
-#include "rows_elementwise.h"
-#include "rows_matmul.h"
-#include "rows_math.h"
-#include "rows_reduce.h"
-#include "rows_layout.h"
-#include "rows_norm.h"
+#include "osc_ops_rows.def"
 };
 #define K_COUNT (sizeof k_kernels / sizeof k_kernels[0])
 

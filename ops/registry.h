@@ -2,7 +2,7 @@
 #ifndef OSC_REGISTRY_H
 #define OSC_REGISTRY_H
 
-#include "../runtime/core/kernel.h"
+#include "core/kernel.h"
 
 /* Rows in table order (grouped by family, then op, then version). */
 size_t osc_kernel_count(void);

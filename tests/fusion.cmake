@@ -15,7 +15,7 @@ add_test(NAME test_fusion_tiny COMMAND test_fusion_tiny)
 set_tests_properties(test_fusion_tiny PROPERTIES LABELS "unit;fusion;threads" TIMEOUT 300)
 set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_fusion_tiny)
 
-# The tiled scatter (ops/fused_tiled.h) on EdgeConv-shaped graphs, against both libraries.
+# The tiled scatter (ops/fused/fused_tiled.h) on EdgeConv-shaped graphs, against both libraries.
 osc_unit_test(test_fusion_tiled unit/test_fusion_tiled.c)
 target_link_libraries(test_fusion_tiled PRIVATE osc_test_support)
 set_tests_properties(test_fusion_tiled PROPERTIES LABELS "unit;fusion")

@@ -42,20 +42,26 @@ endif()
 add_custom_target(osc-regen-cases COMMAND osc-gen-cases "${CMAKE_CURRENT_SOURCE_DIR}/cases"
   COMMENT "Regenerating tests/cases from tests/cases/cases.c")
 
-# The same library built with tiny size thresholds (runtime/core/tpool.h, ops/scatter_loops.*), so
+# The same library built with tiny size thresholds (core/tpool.h, ops/scatter/scatter_loops.*), so
 # the small random cases of test_diff take every threaded, bucketed and row-fused path: run
 # with opts.threads 1, 2 and 3 (OSC_DIFF_THREADS), each case checked against the oracle.
-foreach(_t osc_ops osc_runtime)
+set(_tiny_objects $<TARGET_OBJECTS:osc_proto>)
+foreach(_t IN LISTS OSC_LAYER_TARGETS)
   get_target_property(_src ${_t} SOURCES)
   get_target_property(_dir ${_t} SOURCE_DIR)
-  list(TRANSFORM _src PREPEND "${_dir}/")
-  add_library(${_t}_tiny OBJECT ${_src})
+  set(_abs "")
+  foreach(_f IN LISTS _src)
+    cmake_path(ABSOLUTE_PATH _f BASE_DIRECTORY "${_dir}")
+    list(APPEND _abs "${_f}")
+  endforeach()
+  add_library(${_t}_tiny OBJECT ${_abs})
   target_link_libraries(${_t}_tiny PRIVATE osc_flags)
   target_compile_definitions(${_t}_tiny PRIVATE OSC_PAR_MIN_BYTES=1 OSC_STREAM_MIN_BYTES=1 OSC_BUCKET_MIN_BYTES=1
     OSC_BK_REGION_BYTES=64 OSC_FUSE_ROW_BYTES=16 OSC_FS_PAR_ROW_BYTES=1 OSC_FT_TILE_BYTES=512)
+  list(APPEND _tiny_objects $<TARGET_OBJECTS:${_t}_tiny>)
 endforeach()
-add_library(onnxscatter_tiny STATIC $<TARGET_OBJECTS:osc_ops_tiny> $<TARGET_OBJECTS:osc_runtime_tiny>
-  $<TARGET_OBJECTS:osc_loader> $<TARGET_OBJECTS:osc_proto>)
+target_link_libraries(osc_loader_tiny PRIVATE osc_proto)
+add_library(onnxscatter_tiny STATIC ${_tiny_objects})
 target_include_directories(onnxscatter_tiny PUBLIC "${PROJECT_SOURCE_DIR}/include")
 target_link_libraries(onnxscatter_tiny PUBLIC PkgConfig::PROTOBUFC m Threads::Threads
   PRIVATE osc_sanitize)

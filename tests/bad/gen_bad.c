@@ -880,7 +880,7 @@ static void tensor_cases(void) {
                "string initializer [3] with 2 string_data values", 0, NULL);
 }
 
-/* ---- the gather-scatter fusion pattern (ops/fuse_match.c), malformed around the pass ---- */
+/* ---- the gather-scatter fusion pattern (ops/fused/fuse_match.c), malformed around the pass ---- */
 
 /* What to change in the GCN-layer model of fused_model. */
 typedef struct fuse_opts {
@@ -892,7 +892,7 @@ typedef struct fuse_opts {
     int src_rank;       /* 2: src is [3, 1] */
     int32_t data_dtype; /* 0: float */
     bool no_edges;      /* E = 0 instead of 3 */
-    bool tiled;         /* msg = Relu(Gather * w): a tiled scatter (ops/fused_tiled.h) */
+    bool tiled;         /* msg = Relu(Gather * w): a tiled scatter (ops/fused/fused_tiled.h) */
 } fuse_opts;
 
 /* y = ScatterElements(zeros [4, 2], Expand(Unsqueeze(dst, [1]), [E, 2]),

@@ -12,8 +12,8 @@
 #include <cmocka.h>
 
 #include "ops/registry.h"
-#include "runtime/core/dtype.h"
-#include "runtime/core/kernel.h"
+#include "core/dtype.h"
+#include "core/kernel.h"
 
 #define MAX_IO 6 /* inputs and outputs a fixture node can have (BatchNormalization: 5) */
 

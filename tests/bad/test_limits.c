@@ -18,7 +18,7 @@
 #include "tests/support/models.h"
 #include "onnx.pb-c.h"
 #include "onnx_scatter.h"
-#include "runtime/core/common.h"
+#include "core/common.h"
 
 static char g_msg[OSC_MESSAGE_SIZE];
 

@@ -14,8 +14,8 @@
 #include "loader/loader.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
-#include "runtime/core/dtype.h"
-#include "ops/reduce.h"
+#include "core/dtype.h"
+#include "ops/scatter/reduce.h"
 
 /* data[4] float, indices[1] int64, updates[1] -> ScatterElements -> y[4]. */
 static osc_model *small_model(void) {

@@ -15,7 +15,7 @@
 
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
-#include "runtime/core/dtype.h"
+#include "core/dtype.h"
 
 static const int32_t k_ints[] = {OSC_INT8,  OSC_INT16,  OSC_INT32,  OSC_INT64,
                                  OSC_UINT8, OSC_UINT16, OSC_UINT32, OSC_UINT64};

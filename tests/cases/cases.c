@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/core/dtype.h"
+#include "core/dtype.h"
 
 #define DIMS(...) .rank = (int32_t)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), \
                   .dims = {__VA_ARGS__}

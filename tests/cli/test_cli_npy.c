@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
-#include "runtime/core/dtype.h"
+#include "core/dtype.h"
 
 /* A .npy file assembled by hand: magic, version, header length, dict, blanks, '\n', data. */
 typedef struct file {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tests/support/writer.h"
-#include "runtime/core/dtype.h"
+#include "core/dtype.h"
 
 /* ---- random numbers ---- */
 

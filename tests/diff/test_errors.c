@@ -12,7 +12,7 @@
 
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
-#include "runtime/core/dtype.h"
+#include "core/dtype.h"
 
 /* ---- a tracking allocator: new bytes are 0xA5, and blocks made during a run are known ----
  * The arena (where outputs live) is the block of osc_model_arena_bytes() bytes allocated in

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/core/dtype.h"
+#include "core/dtype.h"
 
 struct ora_block {
     ora_block *next;

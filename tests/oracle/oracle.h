@@ -4,8 +4,8 @@
 
 /* The oracle exists to be obviously right, not fast: one loop per op over flat positions,
  * coordinates unravelled by division, every element combined by one switch on the dtype.
- * It shares no code with ops/ or ops/reduce.c; it uses only the public header and the
- * dtype table plus the float16/bfloat16 conversions of runtime/core/dtype.h (tested exhaustively
+ * It shares no code with ops/ or ops/scatter/reduce.c; it uses only the public header and the
+ * dtype table plus the float16/bfloat16 conversions of core/dtype.h (tested exhaustively
  * on their own). Rules where the spec leaves room are the ones README.md "Semantics" and
  * docs/semantics.md state:
  *  - reductions combine one element at a time in row-major order of the updates, so duplicates

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "loader/loader.h"
-#include "runtime/core/dtype.h"
+#include "core/dtype.h"
 
 /* Field numbers of onnx.proto used here. */
 enum {

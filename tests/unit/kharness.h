@@ -2,9 +2,9 @@
 #ifndef OSC_KHARNESS_H
 #define OSC_KHARNESS_H
 
-#include "ops/ops.h"
-#include "runtime/core/dtype.h"
-#include "ops/reduce.h"
+#include "ops/scatter/scatter.h"
+#include "core/dtype.h"
+#include "ops/scatter/reduce.h"
 
 #define KH_MAX_ATTRS 8
 #define KH_MAX_INPUTS 8  /* inputs a harness node can have */

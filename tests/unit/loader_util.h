@@ -11,7 +11,7 @@
 #include "loader/loader.h"
 #include "loader/pb.h"
 #include "tests/support/writer.h"
-#include "runtime/core/dtype.h"
+#include "core/dtype.h"
 
 /* Fails the test unless `st` is `want` and `msg` contains every NULL-terminated needle. */
 #define lu_expect(st, want, msg, ...) \

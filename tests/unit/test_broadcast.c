@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ops/broadcast.h"
+#include "ops/elementwise/broadcast.h"
 
 #define MAXN 1024
 

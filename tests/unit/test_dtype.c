@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "runtime/core/common.h"
-#include "runtime/core/dtype.h"
+#include "core/common.h"
+#include "core/dtype.h"
 
 static float bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static uint32_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }

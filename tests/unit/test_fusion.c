@@ -1340,7 +1340,7 @@ static void index_out_of_range(void **state) {
 
 /* KNOWN ISSUE, run only with OSC_FUSION_KNOWN_ISSUES=nan (its outcome depends on the compiler's
  * choice of operand order, so it is no ctest entry): with two NaN operands of different
- * payloads the fused kernel returns another NaN than the unfused graph. ops/fused_scatter.c's
+ * payloads the fused kernel returns another NaN than the unfused graph. ops/fused/fused_scatter.c's
  * single-step ROW fast path computes Add and Mul with the operand first (Add(w, g)) as
  * xr[i] + w, and its reduction add/mul row loop combines in another order than the scatter
  * kernels' *p = *p + b; the general path agrees. */

@@ -1,4 +1,4 @@
-/* test_fusion_recompute.c: opts.fuse_recompute (ops/fused_tiled.h, "TiledGatherScatter"): a
+/* test_fusion_recompute.c: opts.fuse_recompute (ops/fused/fused_tiled.h, "TiledGatherScatter"): a
  * gather-scatter's per-edge operand computed a tile at a time, recomputing from per-node values
  * what the graph still computes for other readers. The graph is a GAT layer with one head, as
  * PyTorch exports it:

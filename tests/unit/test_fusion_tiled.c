@@ -1,4 +1,4 @@
-/* test_fusion_tiled.c: the tiled scatter (ops/fused_tiled.h): a scatter whose updates come out
+/* test_fusion_tiled.c: the tiled scatter (ops/fused/fused_tiled.h): a scatter whose updates come out
  * of nodes working row by row on the edges runs those nodes on tiles of edges. The graph is
  * DGCNN's EdgeConv as PyTorch exports it:
  *     xi = Gather(x, dst), xj = Gather(x, src), c = Concat(xi, Sub(xj, xi), axis -1),

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "kharness.h"
-#include "ops/gemm_kernel.h"
+#include "ops/linalg/gemm_kernel.h"
 
 /* ---- helpers ---- */
 

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "ops/registry.h"
-#include "runtime/core/dtype.h"
+#include "core/dtype.h"
 #include "kharness.h"
 
 #define D(...) ((const int64_t[]){__VA_ARGS__})

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "runtime/engine/model.h"
+#include "runtime/model.h"
 
 static void reuses_dead_buffers(void **state) {
     (void)state;

@@ -1,6 +1,6 @@
-/* test_reduce.c: the scatter reductions of ops/reduce.h, per class, against hand values: which
+/* test_reduce.c: the scatter reductions of ops/scatter/reduce.h, per class, against hand values: which
  * (dtype, reduction) pairs are defined, and the OSC_COMBINE_* rules, each checked both as the
- * rule itself and through the library's typed loop (ops/scatter_loops.h), which must agree
+ * rule itself and through the library's typed loop (ops/scatter/scatter_loops.h), which must agree
  * bit for bit. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,9 +11,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "runtime/core/dtype.h"
-#include "ops/reduce.h"
-#include "ops/scatter_loops.h"
+#include "core/dtype.h"
+#include "ops/scatter/reduce.h"
+#include "ops/scatter/scatter_loops.h"
 
 /* dst[j] = rule(dst[j], src[j]) for j < n: the OSC_COMBINE_* rule of the dtype's class
  * expanded per dtype from OSC_STD_TYPES (none: assignment), as the typed loops expand it.

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "ops/registry.h"
-#include "runtime/core/dtype.h"
+#include "core/dtype.h"
 
 #ifndef OSC_CHANGELOG
 #define OSC_CHANGELOG "../shared/spec/onnx-Changelog.md"

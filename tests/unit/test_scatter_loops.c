@@ -1,4 +1,4 @@
-/* test_scatter_loops.c: ops/scatter_loops.c: the block walk, and bucketed paths vs direct loops. */
+/* test_scatter_loops.c: ops/scatter/scatter_loops.c: the block walk, and bucketed paths vs direct loops. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ops/ops.h"
-#include "ops/scatter_loops.h"
-#include "runtime/core/dtype.h"
+#include "ops/scatter/scatter.h"
+#include "ops/scatter/scatter_loops.h"
+#include "core/dtype.h"
 
 /* xorshift64*: reproducible bytes and indices without global state */
 static uint64_t rnd(uint64_t *s) {

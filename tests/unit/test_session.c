@@ -12,7 +12,7 @@
 
 #include "tests/support/models.h"
 #include "onnx_scatter.h"
-#include "runtime/engine/session.h" /* plans made (osc_session.plans) */
+#include "runtime/session.h" /* plans made (osc_session.plans) */
 
 static char g_msg[512];
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "runtime/core/copy.h"
-#include "runtime/core/tpool.h"
+#include "core/copy.h"
+#include "core/tpool.h"
 
 static void no_pool_below_two(void **state) {
     (void)state;

@@ -1,0 +1,182 @@
+/* kernel.h: the kernel contract: one registry row per op version range, and what a kernel may use.
+ * Adding an op version is one row in an ops/FAMILY/rows.def file plus the kernel's functions in ops/. */
+#ifndef OSC_KERNEL_H
+#define OSC_KERNEL_H
+
+#include "graph.h"
+#include "tpool.h"
+
+struct osc_kernel;
+
+/* What a kernel may use while it initialises, infers or runs one node. */
+/* Run time: the split among threads of a fused scatter's destination index (ops/
+ * fused_scatter.c, osc_fs_split_shared), kept for the rest of the run so that the other fused
+ * scatters reading the same index value reuse it instead of listing the edges again. */
+typedef struct osc_split_memo {
+    int32_t value; /* the index's graph value split in this run (-1: none; each run resets it) */
+    int32_t hint;  /* the value split in the run before (-1: none) */
+    const void *dst;
+    int32_t parts;
+    int64_t n_rows, edges, dst_stride;
+    int64_t bounds[OSC_MAX_THREADS + 1], at[OSC_MAX_THREADS + 1];
+    const uint32_t *list;
+    osc_scratch mem; /* the lists, kept between runs */
+} osc_split_memo;
+
+typedef struct osc_kctx {
+    osc_err *err;
+    const osc_graph *graph;  /* for value names in messages (NULL in kernel unit tests) */
+    const osc_node *node;    /* name and op type, for messages; attributes only in init */
+    const struct osc_kernel *row; /* the registry row the node resolved to */
+    int64_t since_version;   /* row->since */
+    const void *params;      /* what the kernel's init made for this node (NULL: nothing) */
+    osc_allocator *alloc;
+    osc_pool *pool;          /* load time: the model's pool (osc_kparams) */
+    osc_pool *strings;       /* per-run pool for bytes of new strings (string add) */
+    bool strict;
+    /* Run time: the session's threads (osc_tpool_run; NULL: the calling thread only) and its
+     * scratch block, kept between runs (NULL: kernels take paths that need none). */
+    osc_tpool *tpool;
+    osc_scratch *scratch;
+    /* Run time, float and double MatMul and Gemm only: the output goes through Relu as it is
+     * stored (a tiled scatter's Relu fused into the product before it, ops/fused/fuse_region.c). */
+    bool relu_out;
+    osc_split_memo *split; /* run time: the session's (NULL: no reuse) */
+    /* Warnings at load: kernels call osc_kwarn; the model stores them. NULL at run time. */
+    void (*warn)(void *ud, const char *msg);
+    void *warn_ud;
+} osc_kctx;
+
+/* Load time, once per node: validate the node's attributes for this op version and parse them
+ * into parameters the kernel owns (osc_kparams), stored in *params (left NULL when the op has
+ * none). The only step that reads attributes: infer and run read k->params. */
+typedef osc_status (*osc_init_fn)(osc_kctx *k, const osc_node *node, void **params);
+/* Given inputs with dtype and shape set (data may be NULL), set each output's dtype, rank and
+ * dims. Must reject every dtype/shape combination run() cannot handle. in[i] is NULL for an
+ * omitted optional input. */
+typedef osc_status (*osc_infer_fn)(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                                   osc_tensor *out, int32_t n_out);
+/* Computes outputs. Outputs have dtype/shape/nbytes set and data pointing at their buffer.
+ * Contract: validate every index before the first write to any output, so a failed run leaves
+ * outputs untouched. If the row has OSC_KF_INPLACE, out[0].data may equal in[0]->data: then
+ * the copy of input 0 must be skipped. */
+typedef osc_status (*osc_run_fn)(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                                 osc_tensor *out, int32_t n_out);
+
+/* The one declaration of a kernel's three functions (pfx_init, pfx_infer, pfx_run). */
+#define OSC_KERNEL_DECLARE(pfx)                                                                \
+    osc_status pfx##_init(osc_kctx *k, const osc_node *node, void **params);                   \
+    osc_status pfx##_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,             \
+                           osc_tensor *out, int32_t n_out);                                    \
+    osc_status pfx##_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,               \
+                         osc_tensor *out, int32_t n_out);
+
+/* What the engine needs to know about an op, so that it never names one. */
+enum {
+    /* output 0 may take input 0's buffer when that value dies at the node */
+    OSC_KF_INPLACE = 1u << 0,
+    /* output 0 has, by the spec, exactly input 0's dtype and shape: with opts.inplace_inputs it
+     * may be written into the caller's buffer of a graph input (the scatter family) */
+    OSC_KF_INPLACE_INPUT = 1u << 1,
+    /* reads only its inputs' shapes (Shape, Size): folded at load once they are static */
+    OSC_KF_SHAPE_ONLY = 1u << 2,
+    /* the op version is deprecated: a warning at load, an error in strict mode */
+    OSC_KF_DEPRECATED = 1u << 3,
+    /* output 0 may take input 0's buffer when that value dies at the node and has, by the
+     * static shapes known at load, output 0's dtype and shape (an op that broadcasts its inputs
+     * may write over input 0 only when input 0 is not the one broadcast) */
+    OSC_KF_INPLACE_SAME = 1u << 4,
+    /* the fuse hook runs in the pass's second round, after every other hook (a Gather's: the
+     * fused scatters take the Gathers they absorb first) */
+    OSC_KF_FUSE_LATE = 1u << 5,
+};
+
+/* ---- Load-time fusion (runtime/fuse.c). A row may name a fuse hook: the pass calls
+ * it for every node that resolved to the row and still runs, in graph order, and the hook may
+ * propose to replace the node, and the single-consumer chain that feeds it, by one node of a
+ * fused kernel (a row of its own, outside the registry: no model names it). The engine applies
+ * the rewrite; nodes of the chain whose outputs nothing reads any more are removed. */
+#define OSC_FUSE_MAX_IN 16    /* inputs of a fused node */
+#define OSC_FUSE_MAX_NODES 32 /* nodes a rewrite may remove besides the node itself */
+
+/* What a hook sees: the graph after constant folding, every value's dtype and shape where
+ * static (shaped[v]; data too for constants), and how many run-time readers each value has
+ * (inputs of nodes that still run, plus one for a graph output). */
+typedef struct osc_fuse_view {
+    const osc_graph *graph;
+    const osc_tensor *vals;
+    const bool *shaped;
+    const int32_t *uses;
+    bool recompute; /* opts.fuse_recompute */
+} osc_fuse_view;
+
+/* A hook's proposal: node `node` becomes a node of `row` (shown as domain "osc", op `op`; with
+ * op NULL it keeps its op type and domain) with these inputs (value ids, -1 for an omitted one) and params; `absorbed` lists the nodes
+ * of the chain it computes, removed once nothing else reads their outputs. */
+typedef struct osc_fusion {
+    const struct osc_kernel *row;
+    const char *op;
+    int32_t n_inputs;
+    int32_t inputs[OSC_FUSE_MAX_IN];
+    const void *params;
+    int32_t n_absorbed;
+    int32_t absorbed[OSC_FUSE_MAX_NODES];
+} osc_fusion;
+
+/* True when the hook filled *f; false leaves the node as it is (with k->err set only when out
+ * of memory). k->node is the node, k->pool the model's pool (osc_kparams). */
+typedef bool (*osc_fuse_fn)(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f);
+
+/* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in core/dtype.h). */
+typedef uint64_t osc_typeset;
+#define OSC_TYPED_INPUTS 5      /* type constraints a row lists; later inputs take the last */
+#define OSC_VARIADIC INT32_MAX  /* .inputs max, or .outputs, of a variadic op */
+
+typedef struct osc_kernel {
+    const char *domain;  /* "" for the default ONNX domain */
+    const char *op;
+    int64_t since, until; /* the op versions this row implements (until: the last opset) */
+    struct {
+        int32_t min, max;
+    } inputs;
+    int32_t outputs;     /* the most outputs a node may name (OSC_VARIADIC: any number, Split) */
+    /* The fewest (trailing optional outputs, as Dropout's mask); 0: exactly .outputs. */
+    int32_t outputs_min;
+    uint32_t flags;      /* OSC_KF_* */
+    /* Bit i set: infer reads the DATA of input i (a shape, axes, a count...), not only its shape.
+     * The executor calls infer only once that data is known (a constant, a folded value, or a
+     * value computed earlier in the run). Ops whose output shape depends on their own data
+     * (NonZero) set the bit of that input. */
+    uint32_t infer_reads;
+    /* The dtypes input i may have (the spec's type constraint for this version range); inputs
+     * past the last non-zero entry take that entry. Checked by the engine before infer. */
+    osc_typeset types[OSC_TYPED_INPUTS];
+    osc_init_fn init;
+    osc_infer_fn infer;
+    osc_run_fn run;
+    osc_fuse_fn fuse; /* NULL: nothing to fuse at nodes of this row */
+} osc_kernel;
+
+/* The newest version of the default domain's operator set this library knows
+ * (../shared/spec/onnx-Changelog.md); a model importing a newer one is refused unless
+ * opts.newer_opsets is set. */
+#define OSC_OPSET_NEWEST 28
+/* The newest ONNX IR version this library knows (ONNX 1.23's node tests declare it). */
+#define OSC_IR_NEWEST 13
+
+/* The dtypes input i of a row accepts (0 for a row with no inputs). */
+osc_typeset osc_kernel_types(const osc_kernel *r, int32_t i);
+
+/* Zero-filled parameters for the node being initialised, from the model's pool; NULL (after
+ * failing with OSC_ERR_NOMEM into k->err) when out of memory. */
+void *osc_kparams(osc_kctx *k, size_t size);
+/* Fails with the node named: "node 'n' (ScatterND-18): <message>". */
+osc_status osc_kfail(osc_kctx *k, osc_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void osc_kwarn(osc_kctx *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Graph name of the node's input i ("" when omitted), for messages. */
+const char *osc_kinput_name(const osc_kctx *k, int32_t i);
+/* Graph name of value id ("" when unknown), for messages. */
+const char *osc_kvalue_name(const osc_kctx *k, int32_t id);
+
+#endif

@@ -1,0 +1,57 @@
+/* ew_common.h: what the elementwise kernels share: input/output checks
+ * and the loop macro their X-macro expansions use. Internal to ops/ (binary.c, unary.c, ...). */
+#ifndef OSC_EW_COMMON_H
+#define OSC_EW_COMMON_H
+
+#include "core/dtype.h"
+#include "broadcast.h"
+#include "core/kattr.h"
+
+/* Fails (OSC_ERR_UNSUPPORTED) unless t's dtype is in `types`; the message names the input and
+ * lists the dtypes this op version accepts. */
+osc_status osc_ew_check_type(osc_kctx *k, int32_t i, const char *what, const osc_tensor *t,
+                             osc_typeset types);
+/* Run time: fails unless there is an output whose dtype and shape equal want's (what infer
+ * computed) and whose buffer holds it, and unless each of in[0..n_in-1] (all present) holds its
+ * shape. what[i] names input i; what == NULL names them "data_<i>" (variadic Min/Max).
+ * Nothing is written. */
+osc_status osc_ew_check_io(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           const char *const *what, const osc_tensor *out, int32_t n_out,
+                           const osc_tensor *want);
+
+/* Defines `static void NAME(osc_bcast_it *it, void *o, const void *a, const void *b)`: for every
+ * row of the iterator (which must hold a first row), o[k] = EXPR with x = a[...], y = b[...]
+ * (elements of type T) and o of type OT. Used with X-macro lists, never written out per type. */
+#define OSC_EW_LOOP2(NAME, T, OT, EXPR)                                                     \
+    static void NAME(osc_bcast_it *it, void *o, const void *a, const void *b) {            \
+        do {                                                                                \
+            const T *pa = (const T *)a + it->off[0], *pb = (const T *)b + it->off[1];       \
+            OT *po = (OT *)o + it->out_off;                                                 \
+            const int64_t sa = it->step[0], sb = it->step[1], n = it->len;                 \
+            for (int64_t j = 0; j < n; j++) {                                               \
+                const T x = pa[j * sa], y = pb[j * sb];                                     \
+                po[j] = (EXPR);                                                             \
+            }                                                                               \
+        } while (osc_bcast_next(it));                                                       \
+    }
+typedef void (*osc_ew_loop2)(osc_bcast_it *it, void *o, const void *a, const void *b);
+
+/* Runs loop over the iterator's output (it from osc_bcast_begin, o of out_bytes bytes), split
+ * into one element range per thread of k->tpool when out_bytes >= OSC_PAR_MIN_BYTES. Every
+ * output element depends only on the inputs at its own position, so the ranges are independent,
+ * and an output written over input a in place stays exact. */
+void osc_ew_run2(osc_kctx *k, const osc_bcast_it *it, osc_ew_loop2 loop, void *o, const void *a,
+                 const void *b, size_t out_bytes);
+/* The same for three inputs (Where). */
+typedef void (*osc_ew_loop3)(osc_bcast_it *it, void *o, const void *a, const void *b,
+                             const void *c);
+void osc_ew_run3(osc_kctx *k, const osc_bcast_it *it, osc_ew_loop3 loop, void *o, const void *a,
+                 const void *b, const void *c, size_t out_bytes);
+
+/* Scalar helpers for float16/bfloat16: computed in float, rounded back to nearest even. */
+#define OSC_H2F(x) osc_f16_to_f32(x)
+#define OSC_F2H(x) osc_f32_to_f16(x)
+#define OSC_B2F(x) osc_bf16_to_f32(x)
+#define OSC_F2B(x) osc_f32_to_bf16(x)
+
+#endif

@@ -1,0 +1,94 @@
+/* math.c: Exp, Log, Sqrt, Reciprocal, Floor, Ceil, Round, Sign, Sin, Cos: one input, one output
+ * of its dtype and shape. float computes in float, double in double, float16/bfloat16 in float
+ * rounded once per element; Sign also takes every integer type. Loops are generated from the
+ * X-macro class lists of core/dtype.h, one per (op, dtype). */
+#include <math.h>
+#include <string.h>
+
+#include "math_common.h"
+
+OSC_KERNEL_DECLARE(osc_math)
+
+enum { M_EXP, M_LOG, M_SQRT, M_RECIP, M_FLOOR, M_CEIL, M_ROUND, M_SIGN, M_SIN, M_COS, M_COUNT };
+
+/* ---- Scalar rules in the compute type T (float or double); x is a plain variable. ---- */
+#define F_EXP(T, x) OSC_M(exp, x)
+#define F_LOG(T, x) OSC_M(log, x)
+#define F_SQRT(T, x) OSC_M(sqrt, x)
+#define F_RECIP(T, x) ((T)1 / (x))
+#define F_FLOOR(T, x) OSC_M(floor, x)
+#define F_CEIL(T, x) OSC_M(ceil, x)
+#define F_ROUND(T, x) _Generic((x), float: round_even_f, default: round_even_d)(x)
+/* 1, -1, or x itself for +-0 and NaN */
+#define F_SIGN(T, x) ((x) > 0 ? (T)1 : (x) < 0 ? (T)-1 : (x))
+#define F_SIN(T, x) OSC_M(sin, x)
+#define F_COS(T, x) OSC_M(cos, x)
+
+/* Round half to even without the floating-point environment: t = floor(x) and d = x - t are
+ * exact; a tie goes to the even one of t and t + 1; the result takes x's sign (-0.3 -> -0).
+ * Integral values, +-0, NaN and +-Inf come back unchanged (Inf: d is NaN and t + 1 is Inf;
+ * NaN: every comparison is false). */
+#define ROUND_EVEN(T, SFX)                                                                     \
+    static inline T round_even_##SFX(T x) {                                                   \
+        const T t = OSC_M(floor, x), d = x - t;                                             \
+        const T r = d < (T)0.5 ? t : d > (T)0.5 ? t + 1 : OSC_M2(fmod, t, (T)2) == 0 ? t : t + 1;\
+        return OSC_M2(copysign, r, x);                                                      \
+    }
+ROUND_EVEN(float, f)
+ROUND_EVEN(double, d)
+
+/* Integers: Sign only */
+#define I_SINT_SIGN(T, x) ((T)(((x) > 0) - ((x) < 0)))
+#define I_UINT_SIGN(T, x) ((T)((x) > 0))
+
+#define FLOAT_OPS(X, E, T, CLS)                                                             \
+    X(EXP, E, T, CLS) X(LOG, E, T, CLS) X(SQRT, E, T, CLS) X(RECIP, E, T, CLS)              \
+    X(FLOOR, E, T, CLS) X(CEIL, E, T, CLS) X(ROUND, E, T, CLS) X(SIGN, E, T, CLS)           \
+    X(SIN, E, T, CLS) X(COS, E, T, CLS)
+#define INT_OPS(X, E, T, CLS) X(SIGN, E, T, CLS)
+
+#define MOP_ENUM(OP) M_##OP
+OSC_MATH_LOOPS(M_COUNT)
+
+/* Each op in enum order: its input's name in the spec, whether version 1 has consumed_inputs. */
+typedef struct math_op {
+    const char *name, *input;
+    bool legacy_v1;
+} math_op;
+
+static const math_op k_ops[M_COUNT] = {
+    [M_EXP] = {"Exp", "input", true},     [M_LOG] = {"Log", "input", true},
+    [M_SQRT] = {"Sqrt", "X", true},       [M_RECIP] = {"Reciprocal", "X", true},
+    [M_FLOOR] = {"Floor", "X", true},     [M_CEIL] = {"Ceil", "X", true},
+    [M_ROUND] = {"Round", "X", false},    [M_SIGN] = {"Sign", "input", false},
+    [M_SIN] = {"Sin", "input", false},    [M_COS] = {"Cos", "input", false},
+};
+
+osc_status osc_math_init(osc_kctx *k, const osc_node *node, void **params) {
+    static const char *const k_none[] = {NULL};
+    int32_t op = -1;
+    for (int32_t i = 0; i < M_COUNT && op < 0; i++)
+        if (strcmp(k_ops[i].name, node->op_type) == 0) op = i;
+    if (op < 0) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a unary math op");
+    osc_status st = osc_attr_known_legacy(k, node, k_none, k_ops[op].legacy_v1 &&
+                                                           k->since_version == 1);
+    if (st) return st;
+    osc_mparams *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->op = op;
+    p->types = osc_kernel_types(k->row, 0);
+    *params = p;
+    return OSC_OK;
+}
+
+osc_status osc_math_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                          osc_tensor *out, int32_t n_out) {
+    const osc_mparams *p = k->params;
+    return osc_m_unary_infer(k, in, n_in, out, n_out, k_ops[p->op].input, 0, loop_get);
+}
+
+osc_status osc_math_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                        osc_tensor *out, int32_t n_out) {
+    const osc_mparams *p = k->params;
+    return osc_m_unary_run(k, in, n_in, out, n_out, k_ops[p->op].input, 0, loop_get);
+}

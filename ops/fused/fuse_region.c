@@ -1,0 +1,372 @@
+/* fuse_region.c: finds the region of a tiled scatter (fused_tiled.h): the nodes computing the
+ * scatter's updates (or a gather-scatter's operand) that work row by row on the edges, whose
+ * outputs nothing outside reads (unless the region may recompute them).
+ * Ops qualify by what they do with rows, checked on the static shapes folding found:
+ *   unary elementwise ops;        binary elementwise ops, an input with E rows read by row, one
+ *                                 broadcast along the rows read whole;
+ *   Gather along axis 0 of a whole table by an [E] index from outside the region or a row view,
+ *                or by the scatter's own destination or source index (read from the tile);
+ *   a row view: Gather of one row of a whole [K, E, ...] tensor by a constant (edge_index[0]),
+ *                read in place by the kernel, no node of its own;
+ *   Expand of a whole value (one row, or fewer dims) to [E, ...], by a constant shape;
+ *   Concat along an axis other than 0;
+ *   MatMul of [E, ..., K] by a whole [K, N];   Gemm of [E, K] (not transposed) by a whole B,
+ *                                              C whole or with E rows.
+ * Every value of the region is float or double, of the updates' dtype (no kernel of these can
+ * fail on such data once its shapes were checked). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dtype.h"
+#include "fused_tiled.h"
+#include "ops/linalg/gemm_kernel.h"
+#include "core/kattr.h"
+#include "osc_ops_config.h" /* OSC_OP_<Name>: the ops this build compiles (OSC_OPS) */
+
+typedef struct region {
+    const osc_fuse_view *v;
+    const osc_ft_want *w;
+    int64_t E;
+    int32_t dtype;
+    int32_t n;
+    int32_t node[OSC_FT_MAX_NODES];
+    uint32_t rows[OSC_FT_MAX_NODES];  /* bit j: input j is read by row */
+    uint32_t outer[OSC_FT_MAX_NODES]; /* bit j: input j must come from outside the region */
+} region;
+
+static int64_t attr_i(const osc_node *n, const char *name, int64_t def) {
+    const osc_attr *a = osc_node_attr(n, name);
+    return a ? a->i : def;
+}
+/* A row value of the region's dtype: E rows. */
+static bool row_value(const region *r, const osc_tensor *t) {
+    return t && t->dtype == r->dtype && t->rank >= 1 && t->dims[0] == r->E;
+}
+
+/* The row of a whole [K, E, ...] tensor that node n picks, as a Gather along axis 0 by a
+ * constant (edge_index[0], osc_fuse_row_view); -1 for any other node. */
+static int64_t row_view_index(const region *r, const osc_node *n, const osc_tensor *out) {
+    const int64_t k = osc_fuse_row_view(r->v, n);
+    const osc_tensor *data = k >= 0 ? osc_fuse_shape(r->v, n->inputs[0]) : NULL;
+    return data && data->dims[1] == r->E && out && out->rank >= 1 && out->dims[0] == r->E ? k
+                                                                                          : -1;
+}
+static bool row_view(const region *r, const osc_node *n, const osc_tensor *out) {
+    return row_view_index(r, n, out) >= 0;
+}
+
+/* How a Gather along axis 0 of a table of `rows` rows by value idx reads its index: the tile's
+ * destinations or sources when idx is the scatter's (and the table has the rows they were
+ * checked against), else its input. */
+static int32_t gather_by(const region *r, int32_t idx, int64_t rows) {
+    const osc_ft_want *w = r->w;
+    if (idx >= 0 && idx == w->dst && rows == w->dst_rows) return OSC_FT_BY_DST;
+    if (idx >= 0 && idx == w->src && rows == w->src_rows) return OSC_FT_BY_SRC;
+    return OSC_FT_BY_INPUT;
+}
+
+/* Whether node i may join, and how it reads each input. */
+static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer) {
+    static const char *const k_unary[] = {"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Exp", "Neg",
+                                          "Abs", "Sqrt", "Elu", "Softplus", "Identity"};
+    static const char *const k_binary[] = {"Add", "Sub", "Mul", "Div", "Max", "Min"};
+    const osc_fuse_view *v = r->v;
+    const osc_node *n = &v->graph->nodes[i];
+    const osc_tensor *out = n->n_outputs == 1 ? osc_fuse_shape(v, n->outputs[0]) : NULL;
+    *rows = *outer = 0;
+    if (row_view(r, n, out)) {
+        *outer = 1;
+        return true;
+    }
+    if (n->folded || !row_value(r, out) || n->n_inputs > OSC_FT_MAX_NIN) return false;
+    const osc_tensor *in[OSC_FT_MAX_NIN] = {NULL};
+    for (int32_t j = 0; j < n->n_inputs; j++)
+        if (!(in[j] = osc_fuse_shape(v, n->inputs[j]))) return false;
+    for (size_t o = 0; o < sizeof k_unary / sizeof *k_unary; o++)
+        if (osc_fuse_is_op(n, k_unary[o])) {
+            *rows = 1;
+            return n->n_inputs == 1 && row_value(r, in[0]) && in[0]->rank == out->rank;
+        }
+    for (size_t o = 0; o < sizeof k_binary / sizeof *k_binary; o++)
+        if (osc_fuse_is_op(n, k_binary[o])) {
+            if (n->n_inputs != 2) return false;
+            for (int32_t j = 0; j < 2; j++) {
+                if (in[j]->dtype != r->dtype) return false;
+                if (in[j]->rank == out->rank && in[j]->dims[0] == r->E) *rows |= 1u << j;
+                else if (in[j]->rank == out->rank && in[j]->dims[0] != 1) return false;
+                else *outer |= 1u << j;
+            }
+            return *rows != 0;
+        }
+    if (osc_fuse_is_op(n, "Gather")) {
+        const int64_t axis = attr_i(n, "axis", 0);
+        if (n->n_inputs != 2 || in[0]->dtype != r->dtype || in[0]->rank < 1 ||
+            (axis != 0 && axis != -in[0]->rank) || in[1]->rank != 1 || in[1]->dims[0] != r->E ||
+            (in[1]->dtype != OSC_INT64 && in[1]->dtype != OSC_INT32))
+            return false;
+        /* the index, by row: from outside or a row view (checked up front), or the tile's */
+        *rows = gather_by(r, n->inputs[1], in[0]->dims[0]) ? 0 : 2;
+        *outer = 1; /* the table, from outside */
+        return true;
+    }
+    if (osc_fuse_is_op(n, "Expand")) { /* a whole value broadcast along the rows, to a shape */
+        const osc_value *sv = &v->graph->values[n->inputs[1]];
+        const int64_t *shape = sv->init && !sv->is_input ? sv->init->data : NULL;
+        *outer = 3;
+        return n->n_inputs == 2 && in[0]->dtype == r->dtype &&
+               (in[0]->rank < out->rank || in[0]->dims[0] == 1) && shape &&
+               in[1]->dtype == OSC_INT64 && in[1]->rank == 1 && in[1]->dims[0] == out->rank &&
+               shape[0] == r->E;
+    }
+    if (osc_fuse_is_op(n, "Concat")) {
+        int64_t axis = attr_i(n, "axis", 0);
+        if (axis < 0) axis += out->rank;
+        for (int32_t j = 0; j < n->n_inputs; j++)
+            if (!row_value(r, in[j]) || in[j]->rank != out->rank) return false;
+        *rows = (1u << n->n_inputs) - 1;
+        return axis > 0 && axis < out->rank && n->n_inputs > 0;
+    }
+    if (osc_fuse_is_op(n, "MatMul") || osc_fuse_is_op(n, "Gemm")) {
+        const bool gemm = osc_fuse_is_op(n, "Gemm");
+        if (n->n_inputs < 2 || !row_value(r, in[0]) || in[0]->rank < 2 || in[1]->rank != 2 ||
+            in[1]->dtype != r->dtype || (gemm && attr_i(n, "transA", 0) != 0))
+            return false;
+        *rows = 1;
+        *outer = 2;
+        if (gemm && n->n_inputs == 3) {
+            if (in[2]->dtype != r->dtype) return false;
+            if (in[2]->rank == 2 && in[2]->dims[0] == r->E && r->E > 1) *rows |= 4;
+            else *outer |= 4;
+        }
+        return true;
+    }
+    return false;
+}
+
+static int32_t find(const region *r, int32_t node) {
+    for (int32_t a = 0; a < r->n; a++)
+        if (r->node[a] == node) return a;
+    return -1;
+}
+
+/* Every eligible node reachable from the updates' producer through row inputs. */
+static void grow(region *r, int32_t first) {
+    uint32_t rows, outer;
+    if (first < 0 || !eligible(r, first, &rows, &outer)) return;
+    r->node[0] = first;
+    r->rows[0] = rows;
+    r->outer[0] = outer;
+    r->n = 1;
+    for (int32_t a = 0; a < r->n; a++) {
+        const osc_node *n = &r->v->graph->nodes[r->node[a]];
+        for (int32_t j = 0; j < n->n_inputs; j++) {
+            const int32_t pi = osc_fuse_producer(r->v, n->inputs[j]);
+            if (!(r->rows[a] >> j & 1u) || (r->outer[a] >> j & 1u) || pi < 0 ||
+                find(r, pi) >= 0 || r->n == OSC_FT_MAX_NODES || !eligible(r, pi, &rows, &outer))
+                continue;
+            r->node[r->n] = pi;
+            r->rows[r->n] = rows;
+            r->outer[r->n++] = outer;
+        }
+    }
+}
+
+static void drop(region *r, int32_t a) {
+    r->n--;
+    memmove(&r->node[a], &r->node[a + 1], (size_t)(r->n - a) * sizeof r->node[0]);
+    memmove(&r->rows[a], &r->rows[a + 1], (size_t)(r->n - a) * sizeof r->rows[0]);
+    memmove(&r->outer[a], &r->outer[a + 1], (size_t)(r->n - a) * sizeof r->outer[0]);
+}
+
+/* A node the region may run even though the graph still runs it for readers outside: not a
+ * product (work per element that grows with the weights). */
+static bool recomputable(const region *r, const osc_node *n) {
+    return r->w->recompute && !osc_fuse_is_op(n, "MatMul") && !osc_fuse_is_op(n, "Gemm");
+}
+
+/* Removes nodes whose output is read outside the region (the root: by the fused node only)
+ * unless they may be recomputed, and nodes reading a region value where they need an outside
+ * one, until none is left. */
+static void prune(region *r, int32_t upd) {
+    const osc_graph *g = r->v->graph;
+    for (bool again = true; again;) {
+        again = false;
+        for (int32_t a = 0; a < r->n && !again; a++) {
+            const int32_t out = g->nodes[r->node[a]].outputs[0];
+            int32_t reads = out == upd ? 1 : 0;
+            bool bad = false;
+            for (int32_t b = 0; b < r->n; b++) {
+                const osc_node *n = &g->nodes[r->node[b]];
+                for (int32_t j = 0; j < n->n_inputs; j++) {
+                    if (n->inputs[j] == out) reads++;
+                    if (b == a && (r->outer[a] >> j & 1u) &&
+                        find(r, osc_fuse_producer(r->v, n->inputs[j])) >= 0)
+                        bad = true;
+                }
+            }
+            if (bad || (reads != r->v->uses[out] && !recomputable(r, &g->nodes[r->node[a]]))) {
+                drop(r, a);
+                again = true;
+            }
+        }
+    }
+}
+
+static size_t row_bytes(const osc_tensor *t, int64_t rows) {
+    return (size_t)(osc_tensor_count(t) / rows) * (osc_dtype_get(t->dtype)->bits / 8);
+}
+
+/* The value of an input: the output of region node slot[a] (a node of the region run on tiles),
+ * or an external input (added once; a row view reads its Gather's table in place). */
+static bool ref_of(const region *r, const int32_t *slot, osc_ft_params *p, osc_fusion *f,
+                   int32_t id, bool row, osc_ft_ref *ref) {
+    if (id < 0) {
+        *ref = (osc_ft_ref){OSC_FT_NONE, 0};
+        return true;
+    }
+    const int32_t a = find(r, osc_fuse_producer(r->v, id));
+    if (a >= 0 && slot[a] >= 0) {
+        *ref = (osc_ft_ref){OSC_FT_SLOT, slot[a]};
+        return row;
+    }
+    const osc_tensor *t = osc_fuse_shape(r->v, id), *src = t;
+    size_t offset = 0;
+    if (a >= 0) { /* a row view: row k of the Gather's table */
+        const osc_node *n = &r->v->graph->nodes[r->node[a]];
+        id = n->inputs[0];
+        src = osc_fuse_shape(r->v, id);
+        offset = (size_t)row_view_index(r, n, t) * (size_t)osc_tensor_count(t) *
+                 (osc_dtype_get(t->dtype)->bits / 8);
+    }
+    for (int32_t x = 0; x < p->n_ext; x++)
+        if (f->inputs[p->ext_base + x] == id && p->ext[x].offset == offset &&
+            p->ext[x].rank == t->rank) {
+            *ref = (osc_ft_ref){OSC_FT_EXT, x};
+            return p->ext[x].row == row;
+        }
+    if (p->n_ext == OSC_FT_MAX_EXT || p->ext_base + p->n_ext == OSC_FUSE_MAX_IN ||
+        (a >= 0 && !row))
+        return false;
+    osc_ft_value *v = &p->ext[p->n_ext];
+    v->dtype = t->dtype;
+    v->rank = t->rank;
+    memcpy(v->dims, t->dims, (size_t)t->rank * sizeof t->dims[0]);
+    v->row = row;
+    v->row_bytes = row ? row_bytes(t, r->E) : 0;
+    v->src_rank = src->rank;
+    memcpy(v->src_dims, src->dims, (size_t)src->rank * sizeof src->dims[0]);
+    v->offset = offset;
+    f->inputs[p->ext_base + p->n_ext] = id;
+    *ref = (osc_ft_ref){OSC_FT_EXT, p->n_ext++};
+    return true;
+}
+
+/* How many inputs of the region's nodes read slot i. */
+static int32_t slot_readers(const osc_ft_params *p, int32_t i) {
+    int32_t n = 0;
+    for (int32_t a = 0; a < p->n_nodes; a++)
+        for (int32_t j = 0; j < p->nodes[a].n_in; j++)
+            n += p->nodes[a].in[j].kind == OSC_FT_SLOT && p->nodes[a].in[j].at == i;
+    return n;
+}
+
+static int cmp_i32(const void *a, const void *b) {
+    return *(const int32_t *)a - *(const int32_t *)b;
+}
+
+bool osc_fuse_region(const osc_fuse_view *v, const osc_ft_want *w, osc_ft_params *p,
+                     osc_fusion *f) {
+    const int32_t upd = w->root, dtype = w->dtype;
+    const osc_tensor *ut = osc_fuse_shape(v, upd);
+    region r = {.v = v, .w = w, .E = ut ? ut->dims[0] : 0, .dtype = dtype};
+    if (!ut || r.E < 1 || v->uses[upd] != 1) return false;
+    const int32_t first = osc_fuse_producer(v, upd);
+    grow(&r, first);
+    prune(&r, upd);
+    if (find(&r, first) < 0 || f->n_absorbed + r.n > OSC_FUSE_MAX_NODES) return false;
+    /* graph order (the order the nodes ran in), keeping each node's input classes */
+    int32_t order[OSC_FT_MAX_NODES];
+    memcpy(order, r.node, (size_t)r.n * sizeof order[0]);
+    qsort(order, (size_t)r.n, sizeof order[0], cmp_i32);
+    region s = r;
+    for (int32_t a = 0; a < r.n; a++) {
+        const int32_t b = find(&r, order[a]);
+        s.node[a] = order[a];
+        s.rows[a] = r.rows[b];
+        s.outer[a] = r.outer[b];
+    }
+    size_t per_edge = sizeof(int64_t); /* the destinations (and sources) */
+    p->need_src = false;
+    int32_t slot[OSC_FT_MAX_NODES]; /* region node -> the node run on tiles (-1: a row view) */
+    p->n_nodes = 0;
+    for (int32_t a = 0; a < s.n; a++) {
+        const osc_node *n = &v->graph->nodes[s.node[a]];
+        slot[a] = row_view(&s, n, osc_fuse_shape(v, n->outputs[0])) ? -1 : p->n_nodes++;
+    }
+    p->n_ext = 0;
+    for (int32_t a = 0; a < s.n; a++) {
+        const osc_node *n = &v->graph->nodes[s.node[a]];
+        f->absorbed[f->n_absorbed++] = s.node[a];
+        if (slot[a] < 0) continue;
+        osc_ft_node *nd = &p->nodes[slot[a]];
+        const osc_tensor *out = osc_fuse_shape(v, n->outputs[0]);
+        nd->node = *n;
+        nd->n_in = n->n_inputs;
+        nd->alias = -1;
+        nd->relu_out = false;
+        nd->gather = osc_fuse_is_op(n, "Gather");
+        nd->by = nd->gather ? gather_by(&s, n->inputs[1],
+                                        osc_fuse_shape(v, n->inputs[0])->dims[0])
+                            : OSC_FT_BY_INPUT;
+        if (nd->by == OSC_FT_BY_SRC && !p->need_src) {
+            p->need_src = true;
+            per_edge += sizeof(int64_t);
+        }
+        nd->once = osc_fuse_is_op(n, "Expand");
+        for (int32_t j = 0; j < n->n_inputs; j++)
+            if (nd->by && j == 1) { /* the index: the tile's */
+                nd->in[1] = (osc_ft_ref){OSC_FT_NONE, 0};
+            } else if (nd->once && j == 1) { /* the shape, with a tile's rows at run time */
+                const osc_tensor *sh = osc_fuse_shape(v, n->inputs[1]);
+                nd->in[1] = (osc_ft_ref){OSC_FT_NONE, 0};
+                nd->shape_rank = (int32_t)sh->dims[0];
+                memcpy(nd->shape, sh->data, (size_t)sh->dims[0] * sizeof nd->shape[0]);
+            } else if (!ref_of(&s, slot, p, f, n->inputs[j], s.rows[a] >> j & 1u, &nd->in[j])) {
+                return false;
+            }
+        osc_ft_value *sv = &p->slots[slot[a]];
+        sv->dtype = out->dtype;
+        sv->rank = out->rank;
+        memcpy(sv->dims, out->dims, (size_t)out->rank * sizeof out->dims[0]);
+        sv->row = true;
+        sv->row_bytes = row_bytes(out, r.E);
+        per_edge += sv->row_bytes;
+#if OSC_OP_MatMul || OSC_OP_Gemm /* (else no model holding one loads: no kernel to link) */
+        if (osc_fuse_is_op(n, "MatMul") || osc_fuse_is_op(n, "Gemm")) {
+            const osc_tensor *a0 = osc_fuse_shape(v, n->inputs[0]);
+            const size_t pb = osc_gemm_pack_bytes(dtype, out->dims[out->rank - 1],
+                                                  a0->dims[a0->rank - 1]);
+            if (pb > p->pack_bytes) p->pack_bytes = (pb + 63) / 64 * 64;
+        }
+#endif
+        if (n->outputs[0] == upd) p->updates = slot[a];
+    }
+    if (p->n_nodes == 0) return false;
+    for (int32_t i = 0; i < p->n_nodes; i++) { /* Relus fused into the products before them */
+        osc_ft_node *nd = &p->nodes[i];
+        if (!osc_fuse_is_op(&nd->node, "Relu") || nd->in[0].kind != OSC_FT_SLOT) continue;
+        const int32_t j = nd->in[0].at;
+        const osc_node *pn = &p->nodes[j].node;
+        if (j == p->updates || !(osc_fuse_is_op(pn, "MatMul") || osc_fuse_is_op(pn, "Gemm")) ||
+            slot_readers(p, j) != 1)
+            continue;
+        nd->alias = j;
+        p->nodes[j].relu_out = true;
+        per_edge -= p->slots[i].row_bytes;
+    }
+    for (int32_t x = 0; x < p->n_ext; x++) per_edge += p->ext[x].row_bytes;
+    p->tile = (int64_t)(OSC_FT_TILE_BYTES / per_edge);
+    if (p->tile < 1) p->tile = 1;
+    if (p->tile > r.E) p->tile = r.E;
+    return true;
+}

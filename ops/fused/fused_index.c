@@ -1,0 +1,143 @@
+/* fused_index.c: indices that fused nodes read in place (fused_scatter.h, "Index pieces"): a
+ * row of a whole tensor (edge_index[k]) and the pieces of a Concat along axis 0 (edge lists
+ * with self loops appended), found at load, bound and checked at run time, so that the
+ * concatenated [E] index is never written out. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/dtype.h"
+#include "fused_scatter.h"
+#include "core/kattr.h"
+
+int64_t osc_fuse_row_view(const osc_fuse_view *v, const osc_node *n) {
+    if (!osc_fuse_is_op(n, "Gather") || n->n_inputs != 2 || n->folded) return -1;
+    const osc_tensor *data = osc_fuse_shape(v, n->inputs[0]);
+    const osc_value *iv = &v->graph->values[n->inputs[1]];
+    const osc_tensor *k = iv->init && !iv->is_input ? iv->init : NULL;
+    const osc_attr *ax = osc_node_attr(n, "axis");
+    if (!data || data->rank < 2 || (ax ? ax->i : 0) % data->rank || !k || k->rank != 0 ||
+        (k->dtype != OSC_INT64 && k->dtype != OSC_INT32) ||
+        osc_dtype_get(data->dtype)->bits < 8)
+        return -1;
+    const int64_t at = osc_index_at(k, 0);
+    return at < -data->dims[0] || at >= data->dims[0] ? -1 : at < 0 ? at + data->dims[0] : at;
+}
+
+bool osc_fuse_ix_pieces(const osc_fuse_view *v, osc_fusion *f, int32_t at, osc_ix_pieces *pc) {
+    memset(pc, 0, sizeof *pc);
+    const int32_t id = f->inputs[at], ci = osc_fuse_producer(v, id);
+    const osc_node *c = ci >= 0 ? &v->graph->nodes[ci] : NULL;
+    const osc_tensor *t = osc_fuse_shape(v, id);
+    if (!c || !osc_fuse_is_op(c, "Concat") || !t || t->rank != 1 ||
+        (t->dtype != OSC_INT64 && t->dtype != OSC_INT32) || c->n_inputs < 2 ||
+        c->n_inputs > OSC_IX_MAX_PIECES || f->n_inputs + c->n_inputs - 1 > OSC_FUSE_MAX_IN)
+        return false;
+    const int32_t n_absorbed = f->n_absorbed, n_inputs = f->n_inputs;
+    bool ok = osc_fuse_absorb(f, ci);
+    for (int32_t q = 0; ok && q < c->n_inputs; q++) {
+        int32_t pid = c->inputs[q];
+        const osc_tensor *pt = osc_fuse_shape(v, pid);
+        ok = pt && pt->rank == 1 && pt->dtype == t->dtype;
+        const int32_t gi = osc_fuse_producer(v, pid);
+        const int64_t row = ok && gi >= 0 ? osc_fuse_row_view(v, &v->graph->nodes[gi]) : -1;
+        if (row >= 0) { /* read from the Gather's table, where the row is */
+            pid = v->graph->nodes[gi].inputs[0];
+            pc->first[q] = row * pt->dims[0];
+            ok = osc_fuse_absorb(f, gi);
+        }
+        pc->input[q] = q == 0 ? at : f->n_inputs++;
+        f->inputs[pc->input[q]] = pid;
+        pc->count[q] = ok ? pt->dims[0] : 0;
+    }
+    if (!ok) {
+        f->n_absorbed = n_absorbed;
+        f->n_inputs = n_inputs;
+        f->inputs[at] = id;
+        memset(pc, 0, sizeof *pc);
+        return false;
+    }
+    pc->n = c->n_inputs;
+    pc->value = id;
+    return true;
+}
+
+osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const char *what,
+                        const osc_tensor *const *in, int32_t n_in, int64_t count, osc_ixv *v) {
+    memset(v, 0, sizeof *v);
+    if (!pc->n) {
+        osc_status st = osc_need_input(k, in, n_in, at, what);
+        if (!st) st = osc_check_index_dtype(k, at, what, in[at], true);
+        if (st) return st;
+        if (osc_tensor_count(in[at]) != count)
+            return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s) has %lld elements; expected "
+                             "%lld", at, what, osc_kinput_name(k, at),
+                             (long long)osc_tensor_count(in[at]), (long long)count);
+        *v = (osc_ixv){.n = 1, .i64 = in[at]->dtype == OSC_INT64, .p = {in[at]->data},
+                       .end = {count}, .cut = {INT64_MAX, INT64_MAX, INT64_MAX}};
+        return OSC_OK;
+    }
+    int64_t end = 0;
+    for (int32_t q = 0; q < pc->n; q++) {
+        const int32_t i = pc->input[q];
+        osc_status st = osc_need_input(k, in, n_in, i, what);
+        if (!st) st = osc_check_index_dtype(k, i, what, in[i], true);
+        if (st) return st;
+        const bool i64 = in[i]->dtype == OSC_INT64;
+        if ((q && i64 != v->i64) || osc_tensor_count(in[i]) < pc->first[q] + pc->count[q])
+            return osc_kfail(k, OSC_ERR_SHAPE, "input %d (%s, piece %d of the index '%s' read "
+                             "in place) is %s of %lld elements; the fusion reads %lld %s "
+                             "values from element %lld", i, osc_kinput_name(k, i), q + 1,
+                             osc_kvalue_name(k, pc->value), osc_dtype_get(in[i]->dtype)->name,
+                             (long long)osc_tensor_count(in[i]), (long long)pc->count[q],
+                             v->i64 || !q ? osc_dtype_get(in[i]->dtype)->name : "int32",
+                             (long long)pc->first[q]);
+        v->i64 = i64;
+        /* (no data at load, when infer binds shapes only; none in a 0-element tensor) */
+        v->p[q] = in[i]->data ? (const char *)in[i]->data + (size_t)pc->first[q] * (i64 ? 8 : 4)
+                              : NULL;
+        v->start[q] = end;
+        v->end[q] = end += pc->count[q];
+    }
+    for (int32_t q = 0; q < OSC_IX_MAX_PIECES - 1; q++)
+        v->cut[q] = q + 1 < pc->n ? v->end[q] : INT64_MAX;
+    v->n = pc->n;
+    if (end != count)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s, read in place from %d pieces) "
+                         "has %lld elements; expected %lld", at, what,
+                         osc_kvalue_name(k, pc->value), (int)pc->n, (long long)end,
+                         (long long)count);
+    return OSC_OK;
+}
+
+osc_tensor osc_ixv_piece(const osc_ixv *v, int32_t q) {
+    const int64_t len = v->end[q] - v->start[q];
+    return (osc_tensor){.dtype = v->i64 ? OSC_INT64 : OSC_INT32, .rank = 1, .dims = {len},
+                        .data = (void *)v->p[q], .nbytes = (size_t)len * (v->i64 ? 8 : 4)};
+}
+
+osc_status osc_ixv_check(osc_kctx *k, const osc_ixv *v, const osc_ix_pieces *pc, int32_t at,
+                         const char *what, const char *role, int64_t rows) {
+    bool ok = rows > 0 || v->end[v->n - 1] == 0;
+    for (int32_t q = 0; ok && q < v->n; q++) {
+        const osc_tensor piece = osc_ixv_piece(v, q);
+        ok = piece.dims[0] == 0 || osc_index_in_range(k, &piece, rows);
+    }
+    for (int32_t q = 0; !ok && q < v->n; q++) {
+        for (int64_t i = v->start[q]; i < v->end[q]; i++) {
+            const int64_t x = osc_fs_ix(v->p[q], v->i64, i - v->start[q]);
+            if (x >= -rows && x < rows) continue;
+            char where[256];
+            if (pc->n)
+                snprintf(where, sizeof where, "%s, piece %d of the index '%s' read in place",
+                         osc_kinput_name(k, pc->input[q]), q + 1,
+                         osc_kvalue_name(k, pc->value));
+            else
+                snprintf(where, sizeof where, "%s", osc_kinput_name(k, at));
+            return osc_kfail(k, OSC_ERR_INDEX, "input %d '%s' (%s%s) flat position %lld: value "
+                             "%lld is out of range [%lld, %lld] for axis 0 of size %lld", at,
+                             what, where, role, (long long)i, (long long)x, (long long)-rows,
+                             (long long)(rows - 1), (long long)rows);
+        }
+    }
+    return OSC_OK;
+}

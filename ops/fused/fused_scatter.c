@@ -1,0 +1,432 @@
+/* fused_scatter.c: the fused gather-scatter kernel (fused_scatter.h): one pass over the edges,
+ * reading one destination index, one source row and the steps' operands per edge, combining
+ * the row into the output in place. Every index is checked before the first write; threads
+ * split the destination rows (each walks all edges in order and applies those it owns), so
+ * every output row sees its updates in edge order, as the unfused ScatterElements applies
+ * them: results are bit-identical to the unfused graph for any thread count. */
+#include <string.h>
+
+#include "core/dtype.h"
+#include "fused_scatter.h"
+#include "ops/scatter/scatter.h"
+#include "ops/scatter/reduce.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p, w) __builtin_prefetch((p), (w), 3)
+#else
+#define PREFETCH(p, w) ((void)(p))
+#endif
+#define FS_PF 8 /* edges ahead whose rows are prefetched */
+#define FS_PF_MIN_BYTES ((size_t)1 << 20)
+
+
+/* The typed edge loop of one dtype and reduction: updates whose destination row lies in
+ * [lo, hi), in edge order. */
+#define FS_NONE(T, a, b) (b)
+#define FS_ADD(T, a, b) OSC_COMBINE_FLOAT_ADD(T, a, b)
+#define FS_MUL(T, a, b) OSC_COMBINE_FLOAT_MUL(T, a, b)
+#define FS_MAX(T, a, b) OSC_COMBINE_FLOAT_MAX(T, a, b)
+#define FS_MIN(T, a, b) OSC_COMBINE_FLOAT_MIN(T, a, b)
+#define FS_ROW_LOOP(T, RED, EXPR)                                                          \
+    for (int64_t i = 0; i < R; i++) o[i] = FS_##RED(T, o[i], (T)(EXPR))
+/* One step along a row into the buffer V (N elements): V[i] = op(S[i], W) or op(W, S[i]), S
+ * the row so far (the first step reads the source row itself, no copy), W the operand's
+ * element for i (an expression of i). */
+#define FS_ROW_MAX 1024 /* rows up to this long are evaluated step by step in a buffer */
+#define FS_FOR(V, N, EXPR)                                                                 \
+    {                                                                                      \
+        for (int64_t i = 0; i < (N); i++) (V)[i] = (EXPR);                                 \
+        break;                                                                             \
+    }
+#define FS_STEP(T, st, V, S, N, W)                                                         \
+    do {                                                                                   \
+        switch ((st)->op * 2 + (st)->operand_first) {                                      \
+        case OSC_FS_ADD * 2: FS_FOR(V, N, (T)((S)[i] + (W)))                               \
+        case OSC_FS_ADD * 2 + 1: FS_FOR(V, N, (T)((W) + (S)[i]))                           \
+        case OSC_FS_SUB * 2: FS_FOR(V, N, (T)((S)[i] - (W)))                               \
+        case OSC_FS_SUB * 2 + 1: FS_FOR(V, N, (T)((W) - (S)[i]))                           \
+        case OSC_FS_MUL * 2: FS_FOR(V, N, (T)((S)[i] * (W)))                               \
+        case OSC_FS_MUL * 2 + 1: FS_FOR(V, N, (T)((W) * (S)[i]))                           \
+        case OSC_FS_DIV * 2: FS_FOR(V, N, (T)((S)[i] / (W)))                               \
+        default: FS_FOR(V, N, (T)((W) / (S)[i]))                                           \
+        }                                                                                  \
+    } while (0)
+/* Row of step st's operand that edge e, at list position q, reads. */
+#define FS_OROW(st) ((st)->tiled ? q - q0 : e)
+#define FS_EDGES(TN, T, RED)                                                               \
+    static void fs_##TN##_##RED(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0,    \
+                                int64_t q1, const char *const *opnd) {                     \
+        const osc_fs_params *p = j->p;                                                     \
+        const int64_t R = p->row, N = j->s.n_rows, XN = j->x_rows;                         \
+        const int64_t ds = p->dst_stride;                                                  \
+        const uint32_t *list = j->s.list;                                                  \
+        T *out = (T *)(void *)j->out;                                                      \
+        const T *x = (const T *)(const void *)j->x;                                        \
+        /* prefetching pays when the output is larger than a core's cache */               \
+        const bool pf = (size_t)(N * R) * sizeof(T) > FS_PF_MIN_BYTES;                     \
+        osc_ixc cd = osc_ixc_of(&j->s.dst), cs = osc_ixc_of(&j->src);                      \
+        osc_ixc pd = cd, ps = cs; /* the prefetches' own, ahead */                         \
+        for (int64_t q = q0; q < q1; q++) {                                                \
+            if (pf && q + FS_PF < q1) { /* the rows of a later edge this part owns */     \
+                const int64_t en = list ? list[q + FS_PF] : q + FS_PF;                     \
+                const int64_t dn = osc_ixc_row(&pd, en * ds, N);                           \
+                if (dn >= lo && dn < hi) {                                                 \
+                    PREFETCH(out + dn * R, 1);                                             \
+                    if (p->gather)                                                         \
+                        PREFETCH(x + osc_ixc_row(&ps, en, XN) * R, 0);                     \
+                }                                                                          \
+            }                                                                              \
+            const int64_t e = list ? list[q] : q;                                          \
+            const int64_t d = osc_ixc_row(&cd, e * ds, N);                                 \
+            if (d < lo || d >= hi) continue;                                               \
+            T *o = out + d * R;                                                            \
+            const T *xr = x + (p->gather ? osc_ixc_row(&cs, e, XN) : e) * R;               \
+            const osc_fs_step *s0 = &p->steps[0];                                          \
+            if (p->n_steps == 0) {                                                         \
+                FS_ROW_LOOP(T, RED, xr[i]);                                                \
+            } else if (p->n_steps == 1 && s0->read == OSC_FS_ROW) {                        \
+                const T w = ((const T *)(const void *)opnd[0])[FS_OROW(s0) * s0->estride]; \
+                switch (s0->op * 2 + s0->operand_first) {                                  \
+                case OSC_FS_ADD * 2: FS_ROW_LOOP(T, RED, xr[i] + w); break;                \
+                case OSC_FS_ADD * 2 + 1: FS_ROW_LOOP(T, RED, w + xr[i]); break;            \
+                case OSC_FS_SUB * 2: FS_ROW_LOOP(T, RED, xr[i] - w); break;                \
+                case OSC_FS_SUB * 2 + 1: FS_ROW_LOOP(T, RED, w - xr[i]); break;            \
+                case OSC_FS_MUL * 2: FS_ROW_LOOP(T, RED, xr[i] * w); break;                \
+                case OSC_FS_MUL * 2 + 1: FS_ROW_LOOP(T, RED, w * xr[i]); break;            \
+                case OSC_FS_DIV * 2: FS_ROW_LOOP(T, RED, xr[i] / w); break;                \
+                default: FS_ROW_LOOP(T, RED, w / xr[i]); break;                            \
+                }                                                                          \
+            } else if (R <= FS_ROW_MAX) { /* step by step along the row, each op hoisted */ \
+                T v[FS_ROW_MAX];                                                           \
+                const T *sr = xr;                                                          \
+                for (int32_t s = 0; s < p->n_steps; s++, sr = v) {                         \
+                    const osc_fs_step *st = &p->steps[s];                                  \
+                    const T *w = (const T *)(const void *)opnd[s] + FS_OROW(st) * st->estride; \
+                    const int64_t *tb = st->table;                                         \
+                    if (st->read == OSC_FS_ROW) {                                          \
+                        FS_STEP(T, st, v, sr, R, w[0]);                                    \
+                    } else if (st->read == OSC_FS_FULL) {                                  \
+                        FS_STEP(T, st, v, sr, R, w[i]);                                    \
+                    } else if (st->read == OSC_FS_BLOCK) {                                 \
+                        for (int64_t b = 0; b < R / st->block; b++) {                      \
+                            const T wb = w[b * st->block_stride];                          \
+                            const int64_t at = b * st->block;                              \
+                            FS_STEP(T, st, v + at, sr + at, st->block, wb);                \
+                        }                                                                  \
+                    } else {                                                               \
+                        FS_STEP(T, st, v, sr, R, w[tb[i]]);                                \
+                    }                                                                      \
+                }                                                                          \
+                FS_ROW_LOOP(T, RED, v[i]);                                                 \
+            } else {                                                                       \
+                for (int64_t i = 0; i < R; i++) {                                          \
+                    T v = xr[i];                                                           \
+                    for (int32_t s = 0; s < p->n_steps; s++) {                             \
+                        const osc_fs_step *st = &p->steps[s];                              \
+                        const int64_t at = FS_OROW(st) * st->estride +                     \
+                                           (st->read == OSC_FS_ROW    ? 0                  \
+                                            : st->read == OSC_FS_FULL ? i : st->table[i]); \
+                        const T w = ((const T *)(const void *)opnd[s])[at];                \
+                        const T a = st->operand_first ? w : v, b = st->operand_first ? v : w; \
+                        v = st->op == OSC_FS_ADD ? (T)(a + b) : st->op == OSC_FS_SUB ? (T)(a - b) \
+                          : st->op == OSC_FS_MUL ? (T)(a * b) : (T)(a / b);                \
+                    }                                                                      \
+                    o[i] = FS_##RED(T, o[i], v);                                           \
+                }                                                                          \
+            }                                                                              \
+        }                                                                                  \
+    }
+#define FS_TYPE(TN, T)                                                                     \
+    FS_EDGES(TN, T, NONE) FS_EDGES(TN, T, ADD) FS_EDGES(TN, T, MUL) FS_EDGES(TN, T, MAX)    \
+    FS_EDGES(TN, T, MIN)
+FS_TYPE(f32, float)
+FS_TYPE(f64, double)
+
+typedef void (*fs_edges_fn)(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0, int64_t q1,
+                            const char *const *opnd);
+static fs_edges_fn edges_fn(int32_t dtype, int32_t red) {
+    static const fs_edges_fn f32[] = {[OSC_RED_NONE] = fs_f32_NONE, [OSC_RED_ADD] = fs_f32_ADD,
+                                      [OSC_RED_MUL] = fs_f32_MUL, [OSC_RED_MAX] = fs_f32_MAX,
+                                      [OSC_RED_MIN] = fs_f32_MIN};
+    static const fs_edges_fn f64[] = {[OSC_RED_NONE] = fs_f64_NONE, [OSC_RED_ADD] = fs_f64_ADD,
+                                      [OSC_RED_MUL] = fs_f64_MUL, [OSC_RED_MAX] = fs_f64_MAX,
+                                      [OSC_RED_MIN] = fs_f64_MIN};
+    if (red < 0 || red > OSC_RED_MIN) return NULL;
+    return dtype == OSC_FLOAT ? f32[red] : dtype == OSC_DOUBLE ? f64[red] : NULL;
+}
+
+void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes, int64_t lo,
+                       int64_t hi) {
+    if (hi <= lo) return;
+    if (zero) memset(out + (size_t)lo * row_bytes, 0, (size_t)(hi - lo) * row_bytes);
+    else if (data)
+        memcpy(out + (size_t)lo * row_bytes, data + (size_t)lo * row_bytes,
+               (size_t)(hi - lo) * row_bytes);
+}
+
+/* One part: its rows of the output start as data (or zeros), then its edges. */
+static void fs_part(void *ctx, int32_t part, int32_t parts) {
+    (void)parts;
+    const osc_fs_job *j = ctx;
+    const int64_t lo = j->s.bounds[part], hi = j->s.bounds[part + 1];
+    osc_fs_start_rows(j->out, j->data, j->zero, (size_t)j->p->row * j->esize, lo, hi);
+    const bool list = j->s.list != NULL;
+    j->edges(j, lo, hi, list ? j->s.at[part] : 0, list ? j->s.at[part + 1] : j->p->edges,
+             j->opnd);
+}
+
+/* Splitting the rows among threads: destinations are counted in at most SPLIT_B buckets of
+ * 2^shift rows (a shift, not a division, per edge); part boundaries fall on bucket boundaries. */
+#define SPLIT_B 1024
+typedef struct split_job {
+    osc_fs_split *s;
+    int32_t phase;          /* 0: histograms, 1: the lists */
+    int32_t shift;          /* row d is in bucket d >> shift */
+    int64_t *hist;          /* [parts][SPLIT_B]: thread t's edges per bucket */
+    int64_t *cnt;           /* [parts][parts]: where thread t's next edge of part q goes */
+    int32_t part_of[SPLIT_B];
+    uint32_t *list;
+} split_job;
+
+/* One thread's range of edges, in the phase the job is at. */
+static void split_part(void *ctx, int32_t t, int32_t parts) {
+    split_job *sj = ctx;
+    const osc_fs_split *s = sj->s;
+    const int64_t N = s->n_rows, ds = s->dst_stride;
+    const int32_t sh = sj->shift;
+    int64_t e0, e1;
+    osc_par_range(s->edges, 1, t, parts, &e0, &e1);
+    osc_ixc c = osc_ixc_of(&s->dst);
+    if (sj->phase == 0) {
+        int64_t *h = sj->hist + (size_t)t * SPLIT_B;
+        for (int64_t e = e0; e < e1; e++) h[osc_ixc_row(&c, e * ds, N) >> sh]++;
+    } else {
+        int64_t *n = sj->cnt + (size_t)t * parts;
+        for (int64_t e = e0; e < e1; e++)
+            sj->list[n[sj->part_of[osc_ixc_row(&c, e * ds, N) >> sh]]++] = (uint32_t)e;
+    }
+}
+
+void osc_fs_split_one(osc_fs_split *s) {
+    s->bounds[0] = s->at[0] = 0;
+    s->bounds[1] = s->n_rows;
+    s->at[1] = s->edges;
+    s->list = NULL;
+}
+
+bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
+    const int32_t parts = osc_tpool_size(pool);
+    const int64_t N = s->n_rows, E = s->edges;
+    split_job sj = {.s = s};
+    while (N > 0 && (N - 1) >> sj.shift >= SPLIT_B) sj.shift++;
+    const int64_t width = (int64_t)1 << sj.shift;
+    const size_t counts = ((size_t)parts * SPLIT_B + (size_t)parts * (size_t)parts) * 8;
+    char *mem = E <= UINT32_MAX && scratch
+                    ? osc_scratch_get(scratch, counts + (size_t)E * sizeof(uint32_t)) : NULL;
+    s->bounds[0] = s->at[0] = 0;
+    s->list = NULL;
+    if (!mem) {
+        for (int32_t t = 1; t <= parts; t++) s->bounds[t] = N * t / parts;
+        return false;
+    }
+    memset(mem, 0, counts);
+    sj.hist = (int64_t *)(void *)mem;
+    sj.cnt = sj.hist + (size_t)parts * SPLIT_B;
+    sj.list = (uint32_t *)(void *)(mem + counts);
+    osc_tpool_run(pool, split_part, &sj);
+    /* parts of about E / parts edges each, from the buckets' totals */
+    int64_t seen = 0;
+    int32_t t = 1;
+    for (int32_t b = 0; b < SPLIT_B; b++) {
+        for (int32_t q = 0; q < parts; q++) seen += sj.hist[(size_t)q * SPLIT_B + b];
+        sj.part_of[b] = t - 1;
+        for (; t < parts && seen * parts >= E * t; t++) {
+            s->bounds[t] = (b + 1) * width < N ? (b + 1) * width : N;
+            s->at[t] = seen;
+        }
+    }
+    for (; t <= parts; t++) {
+        s->bounds[t] = N;
+        s->at[t] = E;
+    }
+    /* thread u's edges of part q, from its histogram, go after those of threads 0..u-1 */
+    for (int32_t u = 0; u < parts; u++)
+        for (int32_t b = 0; b < SPLIT_B; b++)
+            sj.cnt[(size_t)u * parts + sj.part_of[b]] += sj.hist[(size_t)u * SPLIT_B + b];
+    for (int32_t q = 0; q < parts; q++) {
+        int64_t at = s->at[q];
+        for (int32_t u = 0; u < parts; u++) {
+            int64_t *c = &sj.cnt[(size_t)u * parts + q];
+            const int64_t n = *c;
+            *c = at;
+            at += n;
+        }
+    }
+    sj.phase = 1;
+    osc_tpool_run(pool, split_part, &sj);
+    s->list = sj.list;
+    return true;
+}
+
+bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make) {
+    osc_split_memo *m = k->split;
+    const int32_t v = s->key, parts = osc_tpool_size(k->tpool);
+    if (m && v >= 0 && m->value == v && m->dst == s->dst.p[0] && m->parts == parts &&
+        m->n_rows == s->n_rows && m->edges == s->edges && m->dst_stride == s->dst_stride) {
+        memcpy(s->bounds, m->bounds, sizeof s->bounds);
+        memcpy(s->at, m->at, sizeof s->at);
+        s->list = m->list;
+        return true;
+    }
+    const bool small = make != OSC_FS_SPLIT_MAKE;
+    if (make == OSC_FS_SPLIT_REUSE || (small && !(m && v >= 0 && m->hint == v))) return false;
+    if (!osc_fs_split_rows(s, k->tpool, m ? &m->mem : k->scratch)) {
+        if (!small) return true; /* rows split evenly, every part walks every edge */
+        osc_fs_split_one(s);
+        return false;
+    }
+    if (m && v >= 0) {
+        *m = (osc_split_memo){.value = v, .hint = m->hint, .dst = s->dst.p[0], .parts = parts,
+                              .n_rows = s->n_rows, .edges = s->edges,
+                              .dst_stride = s->dst_stride, .list = s->list, .mem = m->mem};
+        memcpy(m->bounds, s->bounds, sizeof m->bounds);
+        memcpy(m->at, s->at, sizeof m->at);
+    }
+    return true;
+}
+
+static const char *const k_what[4] = {"data", "indices", "updates", "source indices"};
+
+osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
+                                const osc_tensor *const *in, int32_t n_in) {
+    char a[256];
+    const osc_tensor *data = n_in > 0 ? in[0] : NULL;
+    if (data && (data->dtype != dtype || data->rank != p->rank ||
+                 memcmp(data->dims, p->dims, (size_t)p->rank * sizeof p->dims[0]) != 0))
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) is %s %s; the fusion was made "
+                         "for %s data of the output's shape", osc_kinput_name(k, 0),
+                         osc_dtype_get(data->dtype)->name, osc_shape_str(data, a, sizeof a),
+                         osc_dtype_get(dtype)->name);
+    osc_ixv dst;
+    return osc_ixv_bind(k, &p->dst_pc, 1, "indices", in, n_in, p->dst_stride ? p->edges : 1,
+                        &dst);
+}
+
+osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
+                          const osc_tensor *const *in, int32_t n_in, const osc_tensor *out,
+                          int32_t n_out, osc_fs_split *s, size_t *bytes) {
+    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
+    const int64_t n_rows = p->rank > 0 ? p->dims[0] : 1;
+    *bytes = (size_t)(n_rows * p->row) * (osc_dtype_get(dtype)->bits / 8);
+    if (out->dtype != dtype || out->nbytes < *bytes)
+        return osc_kfail(k, OSC_ERR_ARG, "output 0 (%zu bytes) cannot hold the %zu-byte result",
+                         out->nbytes, *bytes);
+    *s = (osc_fs_split){.key = p->dst_pc.n ? p->dst_pc.value : k->node->inputs[1],
+                        .dst_stride = p->dst_stride, .n_rows = n_rows, .edges = p->edges};
+    osc_fs_split_one(s);
+    osc_status st = osc_ixv_bind(k, &p->dst_pc, 1, "indices", in, n_in,
+                                 p->dst_stride ? p->edges : 1, &s->dst);
+    return st ? st : osc_ixv_check(k, &s->dst, &p->dst_pc, 1, "indices", "", n_rows);
+}
+
+osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *const *in,
+                        int32_t n_in, osc_ixv *src) {
+    char a[256];
+    for (int32_t i = 1; i < 3; i++) {
+        osc_status st = osc_need_input(k, in, n_in, i, k_what[i]);
+        if (st) return st;
+    }
+    const int32_t dtype = in[2]->dtype;
+    if (dtype != OSC_FLOAT && dtype != OSC_DOUBLE)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 2 (%s) has dtype %s; expected float or double",
+                         osc_kinput_name(k, 2), osc_dtype_get(dtype)->name);
+    const osc_tensor *x = in[2];
+    osc_status st = osc_fs_check_scatter(k, p, dtype, in, n_in);
+    if (st) return st;
+    int64_t x_rows = p->edges;
+    if (p->gather) {
+        if ((st = osc_ixv_bind(k, &p->src_pc, 3, k_what[3], in, n_in, p->edges, src))) return st;
+        x_rows = x->rank > 0 ? x->dims[0] : 0;
+    }
+    if (x->rank < 1 || osc_tensor_count(x) != x_rows * p->row)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 2 (%s) has shape %s; expected %lld rows of "
+                         "%lld elements", osc_kinput_name(k, 2), osc_shape_str(x, a, sizeof a),
+                         (long long)x_rows, (long long)p->row);
+    for (int32_t s = 0; s < p->n_steps; s++) {
+        const osc_fs_step *sp = &p->steps[s];
+        if (sp->tiled) continue; /* computed by the tiled scatter's region */
+        const osc_tensor *o = 4 + s < n_in ? in[4 + s] : NULL;
+        if (!o || o->dtype != dtype || o->rank != sp->orank ||
+            memcmp(o->dims, sp->odims, (size_t)sp->orank * sizeof sp->odims[0]) != 0)
+            return osc_kfail(k, OSC_ERR_SHAPE, "input %d (operand of step %d, %s) is not the %s "
+                             "tensor of the shape the fusion was made for", 4 + s, s + 1,
+                             osc_kinput_name(k, 4 + s), osc_dtype_get(dtype)->name);
+    }
+    if (!edges_fn(dtype, p->reduction))
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' on %s",
+                         osc_reduction_name(p->reduction), osc_dtype_get(dtype)->name);
+    return OSC_OK;
+}
+
+static osc_status fs_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *out, int32_t n_out) {
+    const osc_fs_params *p = k->params;
+    osc_ixv src;
+    osc_status st = osc_fs_check(k, p, in, n_in, &src);
+    if (st) return st;
+    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
+    out->dtype = in[2]->dtype;
+    out->rank = p->rank;
+    memcpy(out->dims, p->dims, (size_t)p->rank * sizeof p->dims[0]);
+    return OSC_OK;
+}
+
+osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *const *in,
+                       int32_t n_in, osc_tensor *out, int32_t n_out, osc_fs_job *j,
+                       size_t *bytes) {
+    osc_ixv src = {0};
+    osc_status st = osc_fs_check(k, p, in, n_in, &src);
+    if (st) return st;
+    const osc_tensor *data = n_in > 0 ? in[0] : NULL;
+    *j = (osc_fs_job){.p = p, .out = out ? out->data : NULL, .x = in[2]->data,
+                      .x_rows = in[2]->dims[0], .esize = osc_dtype_get(in[2]->dtype)->bits / 8,
+                      .edges = edges_fn(in[2]->dtype, p->reduction), .src = src};
+    st = osc_fs_prepare(k, p, in[2]->dtype, in, n_in, out, n_out, &j->s, bytes);
+    if (!st && p->gather)
+        st = osc_ixv_check(k, &src, &p->src_pc, 3, k_what[3], ", the indices of the fused Gather",
+                           j->x_rows);
+    if (st) return st;
+    j->zero = !data || p->zero_data;
+    j->data = !j->zero && data->data != out->data ? data->data : NULL;
+    for (int32_t s = 0; s < p->n_steps; s++)
+        j->opnd[s] = p->steps[s].tiled ? NULL : in[4 + s]->data;
+    return OSC_OK;
+}
+
+static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                         osc_tensor *out, int32_t n_out) {
+    const osc_fs_params *p = k->params;
+    osc_fs_job j;
+    size_t bytes;
+    osc_status st = osc_fs_bind(k, p, in, n_in, out, n_out, &j, &bytes);
+    if (st) return st;
+    /* Validation is complete: from here on the output is written. */
+    const size_t work = bytes + (size_t)(p->edges * p->row) * j.esize;
+    const bool small = (size_t)p->row * j.esize < OSC_FS_PAR_ROW_BYTES;
+    if (k->tpool && work >= OSC_PAR_MIN_BYTES && j.s.n_rows > 1 &&
+        osc_fs_split_shared(k, &j.s, small ? OSC_FS_SPLIT_HINTED : OSC_FS_SPLIT_MAKE)) {
+        osc_tpool_run(k->tpool, fs_part, &j);
+    } else {
+        fs_part(&j, 0, 1);
+    }
+    return OSC_OK;
+}
+
+const osc_kernel osc_fused_scatter_row = {
+    .domain = "osc", .op = "GatherScatter", .since = 1, .until = 1,
+    .inputs = {3, OSC_FUSE_MAX_IN}, .outputs = 1, .flags = OSC_KF_INPLACE,
+    .types = {OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE), OSC_TS_INDEX,
+              OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE), OSC_TS_INDEX,
+              /* the steps' operands (checked by the kernel), then index pieces */
+              OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE) | OSC_TS_INDEX},
+    .infer = fs_infer, .run = fs_run};

@@ -1,0 +1,252 @@
+/* fused_scatter.h: the fused gather-scatter node (ops/fused/fused_scatter.c), made by the fuse hook of
+ * ScatterElements and ScatterND (ops/fused/fuse_match.c), never named by a model.
+ *
+ * The node computes what this chain computes, edge by edge, with no E x C intermediate:
+ *     G = Gather(X, src, axis 0)              (or G = the updates themselves: "RowScatter")
+ *     M = step_n(... step_1(G) ...)           (Add, Sub, Mul, Div with a broadcast operand;
+ *                                              row-preserving Reshapes in between)
+ *     out = data; out[dst[e], j] (reduction)= M[e, j]   for e in order, j along the row
+ * where dst is the scatter's index before it was Expanded to M's shape (one index per row).
+ * Inputs: 0 data (omitted: the output starts as zeros), 1 dst, 2 X (or the updates), 3 src
+ * (omitted for RowScatter), 4.. one operand per step. */
+#ifndef OSC_FUSED_SCATTER_H
+#define OSC_FUSED_SCATTER_H
+
+#include <string.h>
+
+#include "core/kernel.h"
+
+enum { OSC_FS_ADD, OSC_FS_SUB, OSC_FS_MUL, OSC_FS_DIV };
+/* How a step's operand is read along a row of R elements, from e * estride: one value per edge
+ * (ROW), the row itself (FULL), one value per block of `block` consecutive elements, block b
+ * at b * block_stride (BLOCK: an [E, H, 1] operand against [E, H, C]), or through a table of R
+ * offsets (TABLE). */
+enum { OSC_FS_ROW, OSC_FS_FULL, OSC_FS_BLOCK, OSC_FS_TABLE };
+#define OSC_FS_MAX_STEPS (OSC_FUSE_MAX_IN - 4)
+#define OSC_FS_TABLE_MAX 65536 /* longest row a TABLE operand may have */
+
+/* An index a fused node reads in place from the pieces a Concat along axis 0 joined, the
+ * Concat never run (GAT's edge lists with self loops, Concat(edge_index[k], arange(N))):
+ * piece q is count[q] values of the node's input input[q] from element first[q] on (a row of
+ * a [K, E] tensor is read where it is). n == 0: the index is the node's input as it is. */
+#define OSC_IX_MAX_PIECES 4
+typedef struct osc_ix_pieces {
+    int32_t n;
+    int32_t value; /* the concatenation's graph value: messages, the split memo's key */
+    int32_t input[OSC_IX_MAX_PIECES];
+    int64_t first[OSC_IX_MAX_PIECES], count[OSC_IX_MAX_PIECES];
+} osc_ix_pieces;
+
+/* At run time, an index as pieces of memory (one for an index as it is): piece q holds the
+ * values from start[q] (end[q-1]) to end[q]; cut[q] is end[q] but for the last piece, whose
+ * cut and later ones are INT64_MAX, so that a value's piece is a sum of comparisons. */
+typedef struct osc_ixv {
+    int32_t n;
+    bool i64;
+    const void *p[OSC_IX_MAX_PIECES];
+    int64_t start[OSC_IX_MAX_PIECES], end[OSC_IX_MAX_PIECES], cut[OSC_IX_MAX_PIECES - 1];
+} osc_ixv;
+
+typedef struct osc_fs_step {
+    int32_t op;          /* OSC_FS_* operation */
+    /* The operand is computed per tile of edges by the tiled scatter's region (its slot
+     * `slot`, read at the edge's row in the tile), not read from an input (fused_tiled.h). */
+    bool tiled;
+    int32_t slot;
+    bool operand_first;  /* op(operand, value) instead of op(value, operand) */
+    int32_t read;        /* OSC_FS_ROW, FULL or TABLE */
+    int64_t estride;     /* operand elements from one edge to the next (0: shared) */
+    const int64_t *table; /* TABLE: the offset of each row element */
+    int64_t block, block_stride; /* BLOCK */
+    int32_t rank;        /* the shape the operand broadcasts against ([E, ...]), and the */
+    int64_t dims[OSC_MAX_RANK]; /* operand's shape it was checked with, for the run's checks */
+    int32_t orank;
+    int64_t odims[OSC_MAX_RANK];
+} osc_fs_step;
+
+typedef struct osc_fs_params {
+    int32_t reduction;   /* OSC_RED_* of the scatter */
+    osc_ix_pieces dst_pc, src_pc; /* input 1 and the Gather's index, read from pieces */
+    bool gather;         /* input 2 is gathered by input 3; else input 2 is the updates */
+    bool zero_data;      /* data is all zeros: the output is zero-filled, data never read */
+    int64_t edges;       /* E: rows of updates */
+    int64_t row;         /* R: elements per row (of the updates, of data, of X) */
+    int64_t dst_stride;  /* elements of input 1 from one edge's index to the next (0 or 1) */
+    int32_t rank;        /* the output's (= data's) shape */
+    int64_t dims[OSC_MAX_RANK];
+    int32_t n_steps;
+    osc_fs_step steps[OSC_FS_MAX_STEPS];
+} osc_fs_params;
+
+/* Which rows of the output, and which edges, each part (thread) of a fused scatter owns. */
+typedef struct osc_fs_split {
+    osc_ixv dst;         /* the destination index, dst_stride apart */
+    int32_t key;         /* its graph value (the split memo's key) */
+    int64_t dst_stride, n_rows, edges;
+    int64_t bounds[OSC_MAX_THREADS + 1]; /* part t owns output rows [bounds[t], bounds[t+1]) */
+    /* The edges of part t, in order, are list[at[t]] .. list[at[t+1]-1]; NULL: every part
+     * walks edges [0, edges) and skips the rows it does not own. */
+    const uint32_t *list;
+    int64_t at[OSC_MAX_THREADS + 1];
+} osc_fs_split;
+
+/* A run of a fused scatter (fused_scatter.c; the tiled scatter's gather steps use it too): the
+ * bound inputs and output, and the typed edge loop of its dtype and reduction. */
+typedef struct osc_fs_job {
+    const osc_fs_params *p;
+    char *out;
+    const char *data;          /* NULL: zero fill, or in place */
+    bool zero;
+    osc_ixv src;               /* the Gather's index */
+    const char *x;
+    const char *opnd[OSC_FS_MAX_STEPS]; /* the operands read from inputs (NULL: tiled) */
+    int64_t x_rows;            /* rows of X */
+    size_t esize;
+    osc_fs_split s;            /* the destinations, and which part owns which rows and edges */
+    /* Applies the edges at positions [q0, q1) of the split's list (of the edges without one)
+     * whose destination row lies in [lo, hi), in order; opnd[s] is step s's operand, read at
+     * the edge's row (a tiled step's: at row q - q0 of its tile). */
+    void (*edges)(const struct osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0, int64_t q1,
+                  const char *const *opnd);
+} osc_fs_job;
+/* The fuse hooks' view of the graph (ops/fused/fuse_match.c, ops/fused/fuse_region.c): whether n is op
+ * `op` of the default domain; value id's static shape (NULL: unknown); the node computing value
+ * id at run time (-1: an input, a constant, or a node folded at load). */
+static inline bool osc_fuse_is_op(const osc_node *n, const char *op) {
+    return !strcmp(n->op_type, op) && n->domain[0] == '\0';
+}
+static inline const osc_tensor *osc_fuse_shape(const osc_fuse_view *v, int32_t id) {
+    return id >= 0 && v->shaped[id] ? &v->vals[id] : NULL;
+}
+/* Lists node i among those the fusion computes; false when the list is full. */
+static inline bool osc_fuse_absorb(osc_fusion *f, int32_t i) {
+    if (f->n_absorbed == OSC_FUSE_MAX_NODES) return false;
+    f->absorbed[f->n_absorbed++] = i;
+    return true;
+}
+static inline int32_t osc_fuse_producer(const osc_fuse_view *v, int32_t id) {
+    const int32_t i = id >= 0 ? v->graph->values[id].producer : -1;
+    return i >= 0 && !v->graph->nodes[i].folded ? i : -1;
+}
+
+/* Index i of an int32 or int64 tensor's data; osc_fs_row: the row of `rows` it names, a
+ * negative index counting from the end (indices checked before). */
+static inline int64_t osc_fs_ix(const void *p, bool i64, int64_t i) {
+    return i64 ? ((const int64_t *)p)[i] : ((const int32_t *)p)[i];
+}
+static inline int64_t osc_fs_row(const void *p, bool i64, int64_t i, int64_t rows) {
+    const int64_t v = osc_fs_ix(p, i64, i);
+    return v < 0 ? v + rows : v;
+}
+/* A cursor reading an index's pieces at ascending positions (every fused loop walks its edges
+ * in order): it keeps the piece of the last position and moves on when a position passes its
+ * end, one well-predicted comparison per read. */
+typedef struct osc_ixc {
+    const osc_ixv *v;
+    const void *p;
+    int64_t start, lim;
+} osc_ixc;
+static inline osc_ixc osc_ixc_of(const osc_ixv *v) {
+    return (osc_ixc){.v = v, .p = v->p[0], .lim = -1};
+}
+static inline int64_t osc_ixc_row(osc_ixc *c, int64_t i, int64_t rows) {
+    if (i >= c->lim) {
+        _Static_assert(OSC_IX_MAX_PIECES == 4, "one comparison per cut");
+        const osc_ixv *v = c->v;
+        const int32_t q = (i >= v->cut[0]) + (i >= v->cut[1]) + (i >= v->cut[2]);
+        c->p = v->p[q];
+        c->start = v->start[q];
+        c->lim = q < OSC_IX_MAX_PIECES - 1 ? v->cut[q] : INT64_MAX;
+    }
+    return osc_fs_row(c->p, c->v->i64, i - c->start, rows);
+}
+
+/* ---- Index pieces (ops/fused/fused_index.c) ---- */
+/* Load time: the row k >= 0 of a whole tensor of rank >= 2 of whole-byte elements that node n
+ * picks when it is a Gather along axis 0 by a constant scalar (edge_index[0], read in place by
+ * a fused node); -1 for any other node. */
+int64_t osc_fuse_row_view(const osc_fuse_view *v, const osc_node *n);
+/* Load time: when the index f->inputs[at] is a Concat along axis 0 of up to OSC_IX_MAX_PIECES
+ * 1-D index tensors (each a value or a row view), the fusion reads its pieces instead: input
+ * `at` becomes piece 0, the others are appended to f->inputs, the Concat and the row views'
+ * Gathers are absorbed (removed once nothing else reads them), *pc says where each piece is.
+ * False, f as it was and pc->n == 0, otherwise. */
+bool osc_fuse_ix_pieces(const osc_fuse_view *v, osc_fusion *f, int32_t at, osc_ix_pieces *pc);
+/* Run time: the view of the index at input `at` (pc->n == 0) or of its pieces, checked: an
+ * index dtype, `count` values in all; messages call it input `at` '`what`'. */
+osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const char *what,
+                        const osc_tensor *const *in, int32_t n_in, int64_t count, osc_ixv *v);
+/* Run time: piece q of a bound index as a 1-D tensor of its own. */
+osc_tensor osc_ixv_piece(const osc_ixv *v, int32_t q);
+/* Run time: every value of a bound index within [-rows, rows-1], or the first that is not,
+ * named with its position in the whole index (input `at` '`what`', `role` saying what it
+ * indexes in the message). */
+osc_status osc_ixv_check(osc_kctx *k, const osc_ixv *v, const osc_ix_pieces *pc, int32_t at,
+                         const char *what, const char *role, int64_t rows);
+
+/* One part owning every row and edge. */
+void osc_fs_split_one(osc_fs_split *s);
+/* Splits the rows among the pool's threads into ranges holding about as many edges each (a
+ * histogram of the destinations, so threads share the work whatever the degrees) and lists
+ * each part's edges in edge order, so that no thread walks another's; the passes over the
+ * edges run on the threads. Indices must have been checked. Without scratch for the lists
+ * (false) the parts split the rows evenly and list is NULL. */
+bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch);
+/* Threads split the rows of a smaller row only when an earlier run split the same index for
+ * another scatter (osc_fs_split_shared): listing the edges costs more than applying rows of a
+ * few elements (GAT's [E, 2] rows ran slower on two threads than on one), unless the lists are
+ * made anyway. */
+#ifndef OSC_FS_PAR_ROW_BYTES /* (tests build with 1 to run the split on small rows) */
+#define OSC_FS_PAR_ROW_BYTES 64
+#endif
+/* When osc_fs_split_shared lists the edges itself: always (rows of OSC_FS_PAR_ROW_BYTES and
+ * more), when the run before split the same index (smaller rows: a scatter of larger rows lists
+ * its edges anyway), never (only another's split is taken). */
+enum { OSC_FS_SPLIT_MAKE, OSC_FS_SPLIT_HINTED, OSC_FS_SPLIT_REUSE };
+/* Splits s among k's threads (osc_fs_split_rows) for fused node k->node, whose input 1 is the
+ * index, or takes the split another fused scatter made of the same index value earlier in the
+ * run (k->split); `make` (OSC_FS_SPLIT_*) says when it lists the edges itself. False: run on
+ * one part (s as osc_fs_split_one left it). */
+bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make);
+/* Rows [lo, hi) of a part's output start as data (row_bytes each), as zeros, or (data NULL,
+ * not zero: the output is data's buffer) as they are. */
+void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes, int64_t lo,
+                       int64_t hi);
+
+/* The checks every fused scatter makes of its inputs 0 (data, optional: of p's output shape and
+ * `dtype`) and 1 (the destinations: an index dtype, E values, or 1 with dst_stride 0). */
+osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
+                                const osc_tensor *const *in, int32_t n_in);
+
+/* A fused scatter's last checks before its first write: output 0 present and holding the
+ * result (`bytes`, set), every destination in range; *s set to one part owning every row and
+ * edge (osc_fs_split_rows may split it then). */
+osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
+                          const osc_tensor *const *in, int32_t n_in, const osc_tensor *out,
+                          int32_t n_out, osc_fs_split *s, size_t *bytes);
+
+/* The checks of a GatherScatter's or RowScatter's inputs (params p, not k's: the tiled scatter
+ * has gather steps too) against the shapes the fusion was made with; *src bound (gather). */
+osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *const *in,
+                        int32_t n_in, osc_ixv *src);
+/* Everything before a fused scatter's first write: the checks, the output, every index in
+ * range; *j ready to run on one part (its split as osc_fs_split_one left it). */
+osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *const *in,
+                       int32_t n_in, osc_tensor *out, int32_t n_out, osc_fs_job *j,
+                       size_t *bytes);
+
+/* The fused kernel's row ("GatherScatter" and "RowScatter" nodes). */
+extern const osc_kernel osc_fused_scatter_row;
+
+/* RowGather (ops/fused/fused_gather.c): GatherElements(data, Expand(U, shape), axis 0) with U one
+ * index per row, read as it is: out[e, ...] = data[U[e], ...], a row copied per index.
+ * Inputs: 0 data, 1 U. */
+typedef struct osc_rg_params {
+    int64_t rows;        /* E: rows of the output */
+    int64_t dst_stride;  /* elements of U from one row's index to the next (0 or 1) */
+    int32_t rank;        /* the output's shape */
+    int64_t dims[OSC_MAX_RANK];
+} osc_rg_params;
+extern const osc_kernel osc_row_gather_row;
+
+#endif

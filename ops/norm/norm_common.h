@@ -1,0 +1,41 @@
+/* norm_common.h: what the normalisation kernels share (softmax.c, batchnorm.c, layernorm.c,
+ * dropout.c): the per-class compute types and conversions of their X-macro loops, and reading
+ * or writing one element of any float dtype as a double. Internal to ops/. */
+#ifndef OSC_NORM_COMMON_H
+#define OSC_NORM_COMMON_H
+
+#include "ops/elementwise/ew_common.h"
+
+/* Per float class (X(enum, T, class) of OSC_FLOAT_TYPES): the compute type, float16/bfloat16
+ * widened to float and rounded back once per output element. */
+#define OSC_NC_CT_FLOAT(T) T
+#define OSC_NC_CT_F16(T) float
+#define OSC_NC_CT_BF16(T) float
+/* A wider compute type where the work per element is small next to its memory traffic
+ * (BatchNormalization, LayerNormalization): double for float and double, float for the halves
+ * (still one rounding per output element). */
+#define OSC_NC_WT_FLOAT(T) double
+#define OSC_NC_WT_F16(T) float
+#define OSC_NC_WT_BF16(T) float
+#define OSC_NC_WIDEN_FLOAT(x) (x)
+#define OSC_NC_WIDEN_F16(x) OSC_H2F(x)
+#define OSC_NC_WIDEN_BF16(x) OSC_B2F(x)
+#define OSC_NC_NARROW_FLOAT(T, x) ((T)(x))
+#define OSC_NC_NARROW_F16(T, x) OSC_F2H((float)(x))
+#define OSC_NC_NARROW_BF16(T, x) OSC_F2B((float)(x))
+
+/* Element i of a tensor of float, double, float16, bfloat16 or a float8 kind, exactly. */
+double osc_nc_get(const osc_tensor *t, int64_t i);
+/* Stores v into element i of a tensor of one of those dtypes, rounded once to nearest even
+ * (a float8 kind without Inf gets NaN past its largest value). */
+void osc_nc_set(osc_tensor *t, int64_t i, double v);
+
+/* Product of dims [from, to) of t; the caller knows t has elements, so it cannot overflow. */
+int64_t osc_nc_span(const osc_tensor *t, int32_t from, int32_t to);
+
+/* Fails (OSC_ERR_SHAPE) unless there is an output i whose dtype and shape equal want's and
+ * whose buffer holds them; `what` names it. Nothing is written. */
+osc_status osc_nc_check_out(osc_kctx *k, const osc_tensor *out, int32_t n_out, int32_t i,
+                            const char *what, const osc_tensor *want);
+
+#endif

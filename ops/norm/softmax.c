@@ -1,0 +1,107 @@
+/* softmax.c: Softmax and LogSoftmax. Versions 1 and 11 coerce the input to 2-D at `axis`
+ * (default 1): each row [a_0*...*a_{k-1}] x [a_k*...*a_{n-1}] is normalised as one vector;
+ * version 13 normalises along the single dimension `axis` (default -1). Numerically stable: the
+ * largest element of each vector is subtracted first; a NaN makes its whole vector NaN. float
+ * computes in float (exps summed in double), double in double, float16/bfloat16 in float
+ * rounded once per output element. */
+#include <math.h>
+#include <string.h>
+
+#include "ops/elementwise/math_common.h"
+#include "norm_common.h"
+
+OSC_KERNEL_DECLARE(osc_softmax)
+
+typedef struct sm_params {
+    int64_t axis;      /* as written */
+    bool coerce;       /* versions 1 and 11: the axis splits the input into 2-D */
+    bool log;          /* LogSoftmax */
+    osc_typeset types;
+} sm_params;
+
+/* outer vectors of n elements, inner apart, each normalised in place or into o. Reads every
+ * element of a vector before writing it, so o may be a. */
+typedef void (*sm_loop)(void *o, const void *a, int64_t outer, int64_t n, int64_t inner, bool lg);
+
+#define LOOP(E, T, CLS)                                                                     \
+    static void sm_##E(void *o, const void *a, int64_t outer, int64_t n, int64_t inner,     \
+                       bool lg) {                                                           \
+        typedef OSC_NC_CT_##CLS(T) ct;                                                      \
+        const T *pa = a;                                                                    \
+        T *po = o;                                                                          \
+        for (int64_t b = 0; b < outer; b++)                                                 \
+            for (int64_t i = 0; i < inner; i++) {                                           \
+                const int64_t base = b * n * inner + i;                                     \
+                ct mx = (ct)-INFINITY;                                                      \
+                for (int64_t j = 0; j < n; j++) {                                           \
+                    const ct x = OSC_NC_WIDEN_##CLS(pa[base + j * inner]);                  \
+                    if (x > mx || x != x) mx = x;                                           \
+                    if (mx != mx) break; /* NaN: the vector's result is NaN */              \
+                }                                                                           \
+                double sum = 0;                                                             \
+                for (int64_t j = 0; j < n; j++)                                             \
+                    sum += OSC_M(exp, (ct)(OSC_NC_WIDEN_##CLS(pa[base + j * inner]) - mx)); \
+                const ct ls = (ct)log(sum), s = (ct)sum;                                    \
+                for (int64_t j = 0; j < n; j++) {                                           \
+                    const ct d = (ct)(OSC_NC_WIDEN_##CLS(pa[base + j * inner]) - mx);       \
+                    po[base + j * inner] =                                                  \
+                        OSC_NC_NARROW_##CLS(T, lg ? d - ls : OSC_M(exp, d) / s);            \
+                }                                                                           \
+            }                                                                               \
+    }
+OSC_FLOAT_TYPES(LOOP)
+
+#define ENTRY(E, T, CLS) [E] = sm_##E,
+static const sm_loop k_loops[OSC_DTYPE_COUNT] = {OSC_FLOAT_TYPES(ENTRY)};
+
+osc_status osc_softmax_init(osc_kctx *k, const osc_node *node, void **params) {
+    static const char *const k_known[] = {"axis", NULL};
+    osc_status st = osc_attr_known(k, node, k_known);
+    if (st) return st;
+    sm_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->coerce = k->since_version < 13;
+    p->log = strcmp(node->op_type, "LogSoftmax") == 0;
+    p->types = osc_kernel_types(k->row, 0);
+    st = osc_attr_int(k, node, "axis", p->coerce ? 1 : -1, &p->axis);
+    if (st) return st;
+    *params = p;
+    return OSC_OK;
+}
+
+/* infer's and run's checks: input 0 of the row's dtypes, rank >= 1, the axis in range. */
+static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *want, int32_t *axis) {
+    const sm_params *p = k->params;
+    osc_status st = osc_m_check_x(k, in, n_in, "input", p->types, 0, want);
+    if (st) return st;
+    if (in[0]->rank == 0)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'input' (%s) is a scalar (rank 0); this op "
+                         "needs rank >= 1 for attribute 'axis'", osc_kinput_name(k, 0));
+    return osc_norm_axis(k, p->axis, in[0]->rank, axis);
+}
+
+osc_status osc_softmax_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                             osc_tensor *out, int32_t n_out) {
+    osc_tensor want;
+    int32_t axis;
+    return osc_infer_out0(k, validate(k, in, n_in, &want, &axis), &want, out, n_out);
+}
+
+osc_status osc_softmax_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                           osc_tensor *out, int32_t n_out) {
+    static const char *const names[1] = {"input"};
+    const sm_params *p = k->params;
+    osc_tensor want;
+    int32_t axis;
+    osc_status st = validate(k, in, n_in, &want, &axis);
+    if (!st) st = osc_ew_check_io(k, in, 1, names, out, n_out, &want);
+    if (st) return st;
+    const osc_tensor *x = in[0];
+    if (osc_tensor_count(x) == 0) return OSC_OK;
+    const int64_t outer = osc_nc_span(x, 0, axis);
+    const int64_t n = p->coerce ? osc_nc_span(x, axis, x->rank) : x->dims[axis];
+    const int64_t inner = p->coerce ? 1 : osc_nc_span(x, axis + 1, x->rank);
+    k_loops[x->dtype](out->data, x->data, outer, n, inner, p->log);
+    return OSC_OK;
+}

@@ -1,0 +1,82 @@
+/* shape_ops.h: kernels of the shape and data-movement rows (ops/rows_shape.h) and their helpers. */
+#ifndef OSC_SHAPE_OPS_H
+#define OSC_SHAPE_OPS_H
+
+#include "core/dtype.h"
+#include "core/kattr.h"
+
+/* ---- Helpers of this family (ops/shape/shape_util.c) ---- */
+
+/* The spec's "all tensor types" of an op version (OSC_TS_ALL_V1 .. OSC_TS_ALL_V25 of
+ * core/dtype.h, the newest one at or before since_version). Valid for every op whose
+ * list follows that history (each row sits at a changelog version, so an op without a 19 row
+ * gets the 13 list until its next row). */
+osc_typeset osc_sh_ts_all(int64_t since_version);
+/* True when dtype number d is in the set. */
+static inline bool osc_sh_ts_has(osc_typeset set, int32_t d) {
+    return d > 0 && d < 64 && (set & OSC_TS(d)) != 0;
+}
+
+/* Fails (OSC_ERR_SHAPE) unless t's dtype is in `allowed`; the message lists the allowed types. */
+osc_status osc_sh_check_type(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
+                             osc_typeset allowed);
+/* Input i when present (i < n_in and not omitted), else NULL. */
+static inline const osc_tensor *osc_sh_in(const osc_tensor *const *in, int32_t n_in, int32_t i) {
+    return i < n_in ? in[i] : NULL;
+}
+/* Fails (OSC_ERR_MODEL) when input i is absent; names it. */
+osc_status osc_sh_need(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t i,
+                       const char *what);
+/* Fails unless t's data is present and holds its elements: OSC_ERR_STATE when infer runs
+ * before the data of an infer_reads input is known, OSC_ERR_ARG for a short buffer. */
+osc_status osc_sh_need_data(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t);
+/* Reads an int64 (or int32 when allow_i32) tensor of rank 1 (rank 0 too when allow_scalar)
+ * with at most max_n values into v[], *n the count. Checks dtype, rank and data. */
+osc_status osc_sh_read_ints(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,
+                            bool allow_i32, bool allow_scalar, int32_t max_n, int64_t *v,
+                            int32_t *n);
+/* Normalises n axes in place to [0, rank-1] (from [-rank, rank-1]); fails naming `what`, the
+ * position and value on a value out of range or a repeated axis. */
+osc_status osc_sh_norm_axes(osc_kctx *k, const char *what, int64_t *axes, int32_t n,
+                            int32_t rank);
+/* A list of ints an init parsed from an INTS attribute (axes, perm, starts, ...). */
+typedef struct osc_sh_ints {
+    bool present;                    /* the attribute was given */
+    int32_t n;                       /* values in v (at most 2 * OSC_MAX_RANK) */
+    int64_t v[2 * OSC_MAX_RANK];
+} osc_sh_ints;
+/* Init-time: the INT attribute `name` (def when absent) must be 0 or 1; *out receives it. */
+osc_status osc_sh_attr_bool(osc_kctx *k, const osc_node *node, const char *name, bool def,
+                            bool *out);
+/* Init-time: the INTS attribute `name` (required or not) with at most 2 * OSC_MAX_RANK values,
+ * copied into *out (out->present false and n 0 when absent). */
+osc_status osc_sh_attr_ints(osc_kctx *k, const osc_node *node, const char *name, bool required,
+                            osc_sh_ints *out);
+
+/* Run-time: fails unless out has exactly the dtype and shape `want` (what this run's inputs
+ * give) and a buffer that holds it, so a kernel never writes past what the executor sized. */
+osc_status osc_sh_check_out(osc_kctx *k, int32_t i, const osc_tensor *out,
+                            const osc_tensor *want);
+/* The output dtype and shape of a one-output kernel, from its inputs (the kernel's geometry). */
+typedef osc_status (*osc_sh_geometry_fn)(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                                         osc_tensor *o);
+/* infer of a one-output kernel: out[0] from g (OSC_ERR_MODEL when there is no output). */
+osc_status osc_sh_infer_with(osc_kctx *k, osc_sh_geometry_fn g, const osc_tensor *const *in,
+                             int32_t n_in, osc_tensor *out, int32_t n_out);
+/* run's checks before anything is written: *want from g, out[0] exactly that and holding it,
+ * every present input holding its elements. */
+osc_status osc_sh_run_checks(osc_kctx *k, osc_sh_geometry_fn g, const osc_tensor *const *in,
+                             int32_t n_in, osc_tensor *out, int32_t n_out, osc_tensor *want);
+/* Run-time: every present input holds its elements (osc_check_buffer for each). */
+osc_status osc_sh_check_inputs(osc_kctx *k, const osc_tensor *const *in, int32_t n_in);
+
+/* Writes the row-major tensor of `rank` (<= 2 * OSC_MAX_RANK) dims `dims` to dst from element
+ * 0: element (i_0..i_{r-1}) is src element off + sum_d i_d * stride[d] (element strides, zero or
+ * negative allowed). The caller guarantees every addressed source element exists and that
+ * prod(dims) fits int64. Packed sub-byte types move element by element; strings as osc_string. */
+void osc_sh_copy_strided(void *dst, const void *src, unsigned bits, int32_t rank,
+                         const int64_t *dims, const int64_t *stride, int64_t off);
+/* Bits per element of a dtype (osc_dtype_get(dtype)->bits). */
+unsigned osc_sh_bits(int32_t dtype);
+
+#endif

@@ -1,0 +1,129 @@
+/* model.c: loading a model from a buffer or a file (the load steps in order), options, free. */
+#include <stdio.h>
+#include <string.h>
+
+#include "loader/loader.h"
+#include "model.h"
+
+/* Graph inputs without a default first, then those with one (initializers listed as inputs):
+ * the order of osc_model_input and osc_session_set_input_at. */
+static osc_status order_inputs(osc_model *m, osc_err *err) {
+    osc_graph *g = &m->g;
+    m->input_order = osc_pool_alloc(&m->pool, ((size_t)g->n_inputs + 1) * sizeof(int32_t));
+    if (!m->input_order) return osc_fail(err, OSC_ERR_NOMEM, "out of memory");
+    m->n_inputs = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int32_t i = 0; i < g->n_inputs; i++)
+            if ((g->values[g->inputs[i]].init != NULL) == (pass == 1))
+                m->input_order[m->n_inputs++] = g->inputs[i];
+    return OSC_OK;
+}
+
+static void copy_msg(char *msg, size_t msg_size, const osc_err *err) {
+    if (msg && msg_size) snprintf(msg, msg_size, "%s", err->msg);
+}
+
+/* opts.threads within range; fields a newer header may give meaning to must be zero, so that
+ * meaning is never ignored. */
+static osc_status check_options(const osc_options *opts, osc_err *err) {
+    if (!opts) return OSC_OK;
+    if (opts->threads < 0 || opts->threads > OSC_MAX_THREADS)
+        return osc_fail(err, OSC_ERR_ARG, "opts.threads is %d; expected 0 (default) to %d",
+                        (int)opts->threads, OSC_MAX_THREADS);
+    for (size_t i = 0; i < sizeof opts->reserved / sizeof opts->reserved[0]; i++)
+        if (opts->reserved[i])
+            return osc_fail(err, OSC_ERR_ARG, "opts.reserved[%zu] is %d; reserved fields must be "
+                            "zero (call osc_options_init)", i, (int)opts->reserved[i]);
+    return OSC_OK;
+}
+
+osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_dir,
+                                 const osc_options *opts, osc_model **out, char *msg,
+                                 size_t msg_size) {
+    osc_err err = {0};
+    osc_allocator a;
+    if (out) *out = NULL;
+    if (!out || (!buf && len)) {
+        osc_fail(&err, OSC_ERR_ARG, "osc_model_load_buffer: NULL argument");
+        copy_msg(msg, msg_size, &err);
+        return err.status;
+    }
+    osc_limits lim;
+    if (check_options(opts, &err) || osc_limits_resolve(opts, &lim, &err)) {
+        copy_msg(msg, msg_size, &err);
+        return err.status;
+    }
+    osc_allocator_init_cap(&a, opts, lim.max_bytes);
+    osc_model *m = osc_calloc(&a, 1, sizeof *m);
+    if (!m) {
+        osc_fail(&err, OSC_ERR_NOMEM, "out of memory allocating the model");
+        osc_cap_explain(&err, &a, "the model");
+        copy_msg(msg, msg_size, &err);
+        return err.status;
+    }
+    m->alloc = a;
+    m->lim = lim;
+    if (opts) m->opts = *opts;
+    osc_pool_init(&m->pool, &m->alloc, 0);
+    osc_status st = osc_loader_parse_model_lim(buf, len, base_dir, &m->lim, &m->pool, &m->g,
+                                               &err);
+    if (!st) st = osc_dispatch(m, &err);
+    if (!st) st = order_inputs(m, &err);
+    if (!st) st = osc_fold_constants(m, &err);
+    if (!st) st = osc_fuse(m, &err);
+    if (!st) st = osc_name_node_io(m, &err);
+    if (!st) st = osc_plan_buffers(m, &err);
+    if (!st) st = osc_infer_static(m, &err);
+    if (!st) st = osc_release_unread(m, &err);
+    if (st) {
+        if (err.status == OSC_OK) osc_fail(&err, st, "model load failed");
+        st = osc_cap_explain(&err, &m->alloc, "the model");
+        copy_msg(msg, msg_size, &err);
+        osc_model_free(m);
+        return st;
+    }
+    copy_msg(msg, msg_size, &err);
+    *out = m;
+    return OSC_OK;
+}
+
+osc_status osc_model_load_file(const char *path, const osc_options *opts, osc_model **out,
+                               char *msg, size_t msg_size) {
+    osc_err err = {0};
+    osc_allocator a;
+    void *buf = NULL;
+    size_t len = 0;
+    if (out) *out = NULL;
+    if (!path || !out) {
+        osc_fail(&err, OSC_ERR_ARG, "osc_model_load_file: NULL argument");
+        copy_msg(msg, msg_size, &err);
+        return err.status;
+    }
+    osc_limits lim;
+    if (check_options(opts, &err) || osc_limits_resolve(opts, &lim, &err)) {
+        copy_msg(msg, msg_size, &err); /* before reading a possibly large file */
+        return err.status;
+    }
+    osc_allocator_init_cap(&a, opts, lim.max_bytes);
+    osc_status st = osc_read_file(&a, path, &buf, &len, &err);
+    if (st) {
+        copy_msg(msg, msg_size, &err);
+        return st;
+    }
+    /* external data is relative to the model's folder */
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    st = osc_model_load_buffer(buf, len, dir, opts, out, msg, msg_size);
+    osc_free(&a, buf, len);
+    return st;
+}
+
+void osc_model_free(osc_model *m) {
+    if (!m) return;
+    osc_allocator a = m->alloc;
+    osc_pool_free(&m->pool);
+    osc_free(&a, m, sizeof *m);
+}

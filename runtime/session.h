@@ -1,0 +1,81 @@
+/* session.h: the session struct shared by session.c (API), bindings.c (checks of what the caller
+ * binds), prepare.c (planning a static run) and exec.c (running nodes). */
+#ifndef OSC_SESSION_H
+#define OSC_SESSION_H
+
+#include "core/tpool.h"
+#include "model.h"
+
+/* One stage of a dynamic run: nodes from..stop-1 and the arena of the buffers they make. */
+typedef struct osc_stage {
+    int32_t from, stop;       /* -1, -1 until planned */
+    void *arena;
+    uint64_t cap;             /* bytes allocated */
+    uint64_t size;            /* bytes the plan uses */
+} osc_stage;
+
+struct osc_session {
+    const osc_model *m;
+    osc_allocator alloc;
+    osc_err err;
+    osc_tensor *bound;        /* per model input (input_order index); data borrowed */
+    bool *is_bound;
+    osc_tensor *vals;         /* per value: shape and data of the current run */
+    osc_tensor *plan_inputs;  /* input shapes vals' inferred shapes were made for */
+    bool inferred;            /* vals hold the shapes for plan_inputs */
+    bool planned;             /* offsets hold a plan for those shapes and `direct` */
+    /* per buffer (n_bufs + 1 entries each) */
+    uint64_t *offsets;        /* place in the arena (dynamic runs: in the current stage's) */
+    uint64_t *need;           /* bytes its values need */
+    uint64_t *sizes;          /* planner input */
+    uint64_t *scratch;        /* planner scratch, OSC_PLAN_SCRATCH(n_bufs + 1) words */
+    int32_t *direct;          /* output index whose caller buffer holds it, or -1 */
+    int32_t *plan_direct;     /* `direct` the current plan was made for */
+    /* takes no arena space in the plan being made: static runs direct[b] >= 0, dynamic runs
+     * not made by the current stage */
+    bool *external;
+    void *arena;
+    uint64_t arena_size;
+    osc_pool strings;         /* bytes of strings made during a run */
+    uint64_t *node_ns;        /* per node: time of the last run (opts.profile), else NULL */
+    /* per graph output */
+    void **out_data;          /* caller buffer or NULL (borrowed) */
+    size_t *out_cap;          /* its bytes */
+    int32_t *out_mode;        /* osc_output_mode of the last successful run */
+    osc_node_io io;           /* kernel call scratch: m->max_in inputs, m->max_out outputs */
+    bool *known;              /* per value: data known (dynamic models, staged inference) */
+    void **buf_data;          /* per buffer: memory of the current run (dynamic models) */
+    /* Dynamic models: per stage (n_nodes + 1 entries) its nodes and its arena, kept between
+     * runs; per buffer (n_bufs + 1) the bytes the stage's current plan was made for. A stage
+     * whose buffers need the same bytes as at its last plan reuses plan and arena. */
+    struct osc_stage *stages;
+    uint64_t *plan_need;
+    uint64_t plans;           /* placements made (osc_plan_place calls), for tests */
+    bool ok;                  /* outputs readable */
+    max_align_t empty;        /* data of zero-size values when the arena is empty */
+    osc_tpool *tpool;         /* opts.threads >= 2: the workers; NULL: the caller alone */
+    osc_scratch kscratch;     /* kernels' scratch block, kept between runs */
+    osc_split_memo split;     /* fused scatters' shared split of an index (kernel.h) */
+    osc_node_hook hook;       /* osc_session_set_node_hook */
+    void *hook_ud;
+};
+
+/* bindings.c. Each fails into s->err with a message naming the input or output. */
+/* A caller tensor bound to graph input value v: self-consistent, within the limits, and fitting
+ * the declared dtype, rank and static dims (symbolic dims are checked together at run). */
+osc_status osc_check_input(osc_session *s, int32_t v, const osc_tensor *t);
+/* Symbolic dims (dim_param) take one value across all bound inputs (s->vals). */
+osc_status osc_check_symbols(osc_session *s);
+/* Caller output buffers hold their outputs (shapes in s->vals) and alias no input or other
+ * output buffer. */
+osc_status osc_check_output_buffers(osc_session *s);
+/* Inputs written in place overlap no other input, and the values nodes from..to-1 compute in
+ * them fit. */
+osc_status osc_check_inplace(osc_session *s, int32_t from, int32_t to);
+
+/* prepare.c: before a static run, with inputs in s->vals: shapes (re-inferred when input shapes
+ * changed), caller buffer checks, the arena plan (redone when shapes or zero-copy outputs
+ * changed) and every buffered value's data pointer. Writes nothing the caller sees. */
+osc_status osc_prepare_run(osc_session *s);
+
+#endif
