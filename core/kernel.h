@@ -143,6 +143,10 @@ typedef struct osc_kernel {
     /* The fewest (trailing optional outputs, as Dropout's mask); 0: exactly .outputs. */
     int32_t outputs_min;
     uint32_t flags;      /* OSC_KF_* */
+    /* Which operation of a kernel that several ops share this row computes (the kernel's own
+     * enum: binary.c's OSC_BIN_ADD, ...): kernels pick their arithmetic from their row, never
+     * from the node's op type. 0 for a kernel of one op. */
+    int32_t variant;
     /* Bit i set: infer reads the DATA of input i (a shape, axes, a count...), not only its shape.
      * The executor calls infer only once that data is known (a constant, a folded value, or a
      * value computed earlier in the run). Ops whose output shape depends on their own data
