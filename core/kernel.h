@@ -1,5 +1,6 @@
-/* kernel.h: the kernel contract: one registry row per op version range, and what a kernel may use.
- * Adding an op version is one row in an ops/FAMILY/rows.def file plus the kernel's functions in ops/. */
+/* kernel.h: the kernel contract: one registry row per op version range, and what a kernel may
+ * use. Adding an op version is one row in an ops/FAMILY/rows.def file plus the kernel's
+ * functions in that folder. */
 #ifndef OSC_KERNEL_H
 #define OSC_KERNEL_H
 
@@ -86,46 +87,35 @@ enum {
      * static shapes known at load, output 0's dtype and shape (an op that broadcasts its inputs
      * may write over input 0 only when input 0 is not the one broadcast) */
     OSC_KF_INPLACE_SAME = 1u << 4,
-    /* the fuse hook runs in the pass's second round, after every other hook (a Gather's: the
-     * fused scatters take the Gathers they absorb first) */
-    OSC_KF_FUSE_LATE = 1u << 5,
+    /* a fused kernel: only the load-time rewrite makes its nodes (rewrite/); a model naming
+     * it is refused like an unknown op */
+    OSC_KF_INTERNAL = 1u << 5,
 };
 
-/* ---- Load-time fusion (runtime/fuse.c). A row may name a fuse hook: the pass calls
- * it for every node that resolved to the row and still runs, in graph order, and the hook may
- * propose to replace the node, and the single-consumer chain that feeds it, by one node of a
- * fused kernel (a row of its own, outside the registry: no model names it). The engine applies
- * the rewrite; nodes of the chain whose outputs nothing reads any more are removed. */
-#define OSC_FUSE_MAX_IN 16    /* inputs of a fused node */
-#define OSC_FUSE_MAX_NODES 32 /* nodes a rewrite may remove besides the node itself */
-
-/* What a hook sees: the graph after constant folding, every value's dtype and shape where
- * static (shaped[v]; data too for constants), and how many run-time readers each value has
- * (inputs of nodes that still run, plus one for a graph output). */
-typedef struct osc_fuse_view {
-    const osc_graph *graph;
-    const osc_tensor *vals;
-    const bool *shaped;
-    const int32_t *uses;
-    bool recompute; /* opts.fuse_recompute */
-} osc_fuse_view;
-
-/* A hook's proposal: node `node` becomes a node of `row` (shown as domain "osc", op `op`; with
- * op NULL it keeps its op type and domain) with these inputs (value ids, -1 for an omitted one) and params; `absorbed` lists the nodes
- * of the chain it computes, removed once nothing else reads their outputs. */
-typedef struct osc_fusion {
-    const struct osc_kernel *row;
-    const char *op;
-    int32_t n_inputs;
-    int32_t inputs[OSC_FUSE_MAX_IN];
-    const void *params;
-    int32_t n_absorbed;
-    int32_t absorbed[OSC_FUSE_MAX_NODES];
-} osc_fusion;
-
-/* True when the hook filled *f; false leaves the node as it is (with k->err set only when out
- * of memory). k->node is the node, k->pool the model's pool (osc_kparams). */
-typedef bool (*osc_fuse_fn)(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f);
+/* What the rewrite rules may know of an op (rewrite/: they read these and the kernels'
+ * parameters, never op names or attributes). */
+enum {
+    /* elementwise over inputs broadcast together (numpy), output shaped like the broadcast */
+    OSC_KT_BROADCASTS = 1u << 0,
+    /* output element i depends only on the input elements at i (after broadcasting), and no
+     * value of the input dtype makes it fail: it may run on any subset of rows */
+    OSC_KT_ROWWISE = 1u << 1,
+    /* output 0 holds input 0's elements in the same order; only the shape differs (Reshape) */
+    OSC_KT_SAME_ELEMENTS = 1u << 2,
+    /* output 0 is input 0 broadcast to the shape input 1 holds (Expand) */
+    OSC_KT_EXPAND = 1u << 3,
+    /* slices of input 0 along params' axis at input 1's indices (Gather: osc_gather_params) */
+    OSC_KT_GATHER = 1u << 4,
+    /* inputs joined along params' axis (Concat: osc_concat_params) */
+    OSC_KT_CONCAT = 1u << 5,
+    /* a matrix product that can apply Relu to its output as it stores it (MatMul, Gemm: their
+     * params' `relu`) */
+    OSC_KT_PRODUCT = 1u << 6,
+    /* max(x, 0): a product before it may take it as its epilogue */
+    OSC_KT_RELU = 1u << 7,
+    /* output 0 is a constant its params hold (Constant, ConstantOfShape: osc_constant_params) */
+    OSC_KT_CONSTANT = 1u << 8,
+};
 
 /* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in core/dtype.h). */
 typedef uint64_t osc_typeset;
@@ -158,7 +148,7 @@ typedef struct osc_kernel {
     osc_init_fn init;
     osc_infer_fn infer;
     osc_run_fn run;
-    osc_fuse_fn fuse; /* NULL: nothing to fuse at nodes of this row */
+    uint32_t traits; /* OSC_KT_*: what the rewrite rules may know of the op */
 } osc_kernel;
 
 /* The newest version of the default domain's operator set this library knows

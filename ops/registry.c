@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "core/kattr.h"
+#include "ops/fused/fused.h" /* OSC_FUSE_MAX_IN: the fused rows */
 #include "registry.h"
 #include "ops/shape/shape_ops.h"
 #include "core/dtype.h"
@@ -13,14 +14,6 @@
 #define OSC_ROWS_DECLARE
 #include "osc_ops_rows.def"
 #undef OSC_ROWS_DECLARE
-
-/* The fusions (ops/fused/fuse_match.c) rewrite chains through Expand and Gather: in a build with
- * neither, no model can hold one, and the hooks and fused kernels are left out. */
-#if OSC_OP_Expand || OSC_OP_Gather
-#define OSC_FUSE_HOOK(fn) fn
-#else
-#define OSC_FUSE_HOOK(fn) NULL
-#endif
 
 static const osc_kernel k_kernels[] = {
 #include "osc_ops_rows.def"

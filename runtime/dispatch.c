@@ -62,7 +62,9 @@ static void version_gap(const char *domain, const char *op, int64_t opset, char 
     }
     for (size_t i = 0; osc_kernel_at(i); i++) {
         const osc_kernel *r = osc_kernel_at(i);
-        if (strcmp(r->op, op) || strcmp(r->domain ? r->domain : "", domain)) continue;
+        if (strcmp(r->op, op) || strcmp(r->domain ? r->domain : "", domain) ||
+            (r->flags & OSC_KF_INTERNAL))
+            continue;
         if (r->since < lo) lo = r->since;
         if (r->until > hi) hi = r->until;
     }
@@ -92,6 +94,7 @@ static osc_status resolve(osc_model *m, osc_err *err) {
                             n->domain[0] ? n->domain : "ai.onnx");
         int64_t v = !n->domain[0] && n->opset > OSC_OPSET_NEWEST ? OSC_OPSET_NEWEST : n->opset;
         n->kernel = osc_kernel_find(n->domain, n->op_type, v);
+        if (n->kernel && (n->kernel->flags & OSC_KF_INTERNAL)) n->kernel = NULL; /* fused */
         if (n->kernel) continue;
         missing++;
         if (first < 0) {

@@ -4,6 +4,7 @@
 
 #include "loader/loader.h"
 #include "model.h"
+#include "rewrite/rewrite.h"
 
 /* Graph inputs without a default first, then those with one (initializers listed as inputs):
  * the order of osc_model_input and osc_session_set_input_at. */
@@ -25,6 +26,18 @@ static void copy_msg(char *msg, size_t msg_size, const osc_err *err) {
 
 /* opts.threads within range; fields a newer header may give meaning to must be zero, so that
  * meaning is never ignored. */
+/* The rewrite pass (rewrite/pass.c), unless opts.no_fusion or the model's shapes are dynamic. */
+static osc_status rewrite(osc_model *m, osc_err *err) {
+    if (m->opts.no_fusion || m->dynamic || !m->fold_vals) return OSC_OK;
+    osc_rw_graph rg = {.g = &m->g, .vals = m->fold_vals, .shaped = m->fold_shaped,
+                       .pool = &m->pool, .alloc = &m->alloc,
+                       .recompute = m->opts.fuse_recompute != 0, .strict = m->opts.strict != 0,
+                       .max_in = m->max_in};
+    const osc_status st = osc_rewrite(&rg, err);
+    m->max_in = rg.max_in;
+    return st;
+}
+
 static osc_status check_options(const osc_options *opts, osc_err *err) {
     if (!opts) return OSC_OK;
     if (opts->threads < 0 || opts->threads > OSC_MAX_THREADS)
@@ -70,7 +83,7 @@ osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_d
     if (!st) st = osc_dispatch(m, &err);
     if (!st) st = order_inputs(m, &err);
     if (!st) st = osc_fold_constants(m, &err);
-    if (!st) st = osc_fuse(m, &err);
+    if (!st) st = rewrite(m, &err);
     if (!st) st = osc_name_node_io(m, &err);
     if (!st) st = osc_plan_buffers(m, &err);
     if (!st) st = osc_infer_static(m, &err);

@@ -69,9 +69,6 @@ osc_status osc_name_node_io(osc_model *m, osc_err *err);
 osc_status osc_fold_constants(osc_model *m, osc_err *err);
 /* Last step of a load: frees the data of constants no node left to run reads (fold.c). */
 osc_status osc_release_unread(osc_model *m, osc_err *err);
-/* fuse.c: unless opts.no_fusion or the model is dynamic, offers every node whose row has a
- * fuse hook to it, applies the rewrites and removes the nodes they made dead. */
-osc_status osc_fuse(osc_model *m, osc_err *err);
 /* lifetimes.c: last uses, arena buffers (in-place outputs share their input's), per-node and
  * per-input in-place modes. */
 osc_status osc_plan_buffers(osc_model *m, osc_err *err);

@@ -16,6 +16,8 @@ target_link_libraries(test_misuse PRIVATE osc_test_support)
 set_tests_properties(test_misuse PROPERTIES LABELS "unit;bad")
 # Every kernel row called directly with no outputs, no inputs, a mismatched output: refused.
 osc_unit_test(test_kernel_contract bad/test_kernel_contract.c)
+target_link_libraries(test_kernel_contract PRIVATE osc_test_support)
+target_compile_definitions(test_kernel_contract PRIVATE OSC_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 set_tests_properties(test_kernel_contract PROPERTIES LABELS "unit;bad")
 # The companion kernels on every numeric dtype against references computed in the test.
 osc_unit_test(test_sweep bad/test_sweep.c)

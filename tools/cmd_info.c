@@ -252,16 +252,21 @@ static void print_ops(int json) {
     if (json) printf("{\"opset_newest\":%lld,\"ops\":[", (long long)osc_opset_newest(""));
     else printf("opset_newest: ai.onnx-%lld\nops: %zu kernel versions\n",
                 (long long)osc_opset_newest(""), osc_op_count());
-    for (size_t i = 0; osc_op_at(i, &d) == OSC_OK; i++) {
-        char ins[32], outs[32];
-        count_range(ins, sizeof ins, d.min_inputs, d.max_inputs);
-        count_range(outs, sizeof outs, d.min_outputs, d.n_outputs);
-        if (!json) {
+    /* text: the default domain's rows, then the fused kernels' (domain "osc") under a heading */
+    for (int pass = 0; !json && pass < 2; pass++) {
+        if (pass) printf("domain osc: fused kernels, made only by the load-time rewrite (no model "
+                         "may name them)\n");
+        for (size_t i = 0; osc_op_at(i, &d) == OSC_OK; i++) {
+            char ins[32], outs[32];
+            if ((d.domain[0] != 0) != pass) continue;
+            count_range(ins, sizeof ins, d.min_inputs, d.max_inputs);
+            count_range(outs, sizeof outs, d.min_outputs, d.n_outputs);
             printf("  %s-%lld: opsets %lld to %lld, inputs %s, outputs %s%s\n", d.op_type,
                    (long long)d.since_version, (long long)d.since_version,
                    (long long)d.until_version, ins, outs, d.deprecated ? " (deprecated)" : "");
-            continue;
         }
+    }
+    for (size_t i = 0; json && osc_op_at(i, &d) == OSC_OK; i++) {
         fputs(i ? ",{\"domain\":" : "{\"domain\":", stdout);
         cli_json_str(stdout, domain_name(d.domain));
         fputs(",\"op_type\":", stdout);

@@ -4,8 +4,9 @@
 # Every test folder runs once (one `test --json` over the folder); its status counts for every op
 # type its model uses (the "ops" list), and a SKIP whose message names a node
 # ("node #0 Cast (Cast-13): ...", "node 'name' (Cast-13): ...") counts for that node's op.
-# Every op of the kernel registry (`info --ops`) has a row with the versions implemented, tests
-# or not; an op that only skipped tests name (a version not implemented) appears too.
+# Every op of the default domain in the kernel registry (`info --ops`, not the fused kernels of
+# domain osc) has a row with the versions implemented, tests or not; an op that only skipped
+# tests name (a version not implemented) appears too.
 set -euo pipefail
 tool="$1" dir="$2" mode="${3:-}" readme="${4:-}"
 [ -d "$dir" ] || { echo "node-test folder '$dir' not found" >&2; exit 77; }
@@ -30,7 +31,8 @@ trap 'rm -f "$tally"' EXIT
 table=$(
   echo "| op | versions | official tests using it | passed | failed | skipped |"
   echo "|---|---|---:|---:|---:|---:|"
-  { "$tool" info --ops | sed -n 's/^  \([A-Za-z][A-Za-z0-9]*\)-\([0-9]*\): .*/\1 v\2/p'; cat "$tally"; } | awk '
+  { "$tool" info --ops | sed '/^domain /,$d' |
+      sed -n 's/^  \([A-Za-z][A-Za-z0-9]*\)-\([0-9]*\): .*/\1 v\2/p'; cat "$tally"; } | awk '
     $2 ~ /^v/ { sep = ($1 in v) ? v[$1] ", " : ""; v[$1] = sep substr($2, 2); next }
     { n[$1]++; c[$1 " " $2]++ }
     END {

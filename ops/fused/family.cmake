@@ -1,4 +1,5 @@
-# family.cmake: the sources of ops/fused/, the fused kernels the load-time fusion makes (compiled with the scatter family); paths from this folder, the helpers of
-# other families it calls included (ops/CMakeLists.txt compiles each once).
+# family.cmake: the sources of ops/fused/, the fused kernels the load-time fusion makes (compiled
+# with the scatter family); paths from this folder, the helpers of other families it calls included
+# (ops/CMakeLists.txt compiles each once).
 set(OSC_FAMILY_SOURCES
-  fused_scatter.c fused_tiled.c fused_gather.c fused_index.c fuse_match.c fuse_region.c)
+  fused_scatter.c fused_tiled.c fused_gather.c fused_index.c)

@@ -47,7 +47,16 @@ static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) 
     return OSC_OK;
 }
 
-static osc_status rg_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+/* The rewrite's parameters: a RowGather node exists only as the load-time rewrite made it. */
+osc_status osc_rg_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)node;
+    if (!*params)
+        return osc_kfail(k, OSC_ERR_MODEL, "a node of this fused kernel is made only by the "
+                         "load-time rewrite, never read from a model");
+    return OSC_OK;
+}
+
+osc_status osc_rg_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
     const osc_rg_params *p = k->params;
     osc_status st = check(k, in, n_in);
@@ -59,7 +68,7 @@ static osc_status rg_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
-static osc_status rg_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+osc_status osc_rg_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          osc_tensor *out, int32_t n_out) {
     const osc_rg_params *p = k->params;
     osc_status st = check(k, in, n_in);
@@ -77,7 +86,3 @@ static osc_status rg_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     osc_tpool_run(par ? k->tpool : NULL, rg_part, &j);
     return OSC_OK;
 }
-
-const osc_kernel osc_row_gather_row = {
-    .domain = "osc", .op = "RowGather", .since = 1, .until = 1, .inputs = {2, 2}, .outputs = 1,
-    .types = {OSC_TS_ALL_V13, OSC_TS_INDEX}, .infer = rg_infer, .run = rg_run};

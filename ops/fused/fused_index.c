@@ -1,65 +1,13 @@
 /* fused_index.c: indices that fused nodes read in place (fused_scatter.h, "Index pieces"): a
  * row of a whole tensor (edge_index[k]) and the pieces of a Concat along axis 0 (edge lists
- * with self loops appended), found at load, bound and checked at run time, so that the
- * concatenated [E] index is never written out. */
+ * with self loops appended), bound and checked at run time, so that the concatenated [E] index
+ * is never written out (the rewrite finds them: rewrite/index_view.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/dtype.h"
 #include "fused_scatter.h"
 #include "core/kattr.h"
-
-int64_t osc_fuse_row_view(const osc_fuse_view *v, const osc_node *n) {
-    if (!osc_fuse_is_op(n, "Gather") || n->n_inputs != 2 || n->folded) return -1;
-    const osc_tensor *data = osc_fuse_shape(v, n->inputs[0]);
-    const osc_value *iv = &v->graph->values[n->inputs[1]];
-    const osc_tensor *k = iv->init && !iv->is_input ? iv->init : NULL;
-    const osc_attr *ax = osc_node_attr(n, "axis");
-    if (!data || data->rank < 2 || (ax ? ax->i : 0) % data->rank || !k || k->rank != 0 ||
-        (k->dtype != OSC_INT64 && k->dtype != OSC_INT32) ||
-        osc_dtype_get(data->dtype)->bits < 8)
-        return -1;
-    const int64_t at = osc_index_at(k, 0);
-    return at < -data->dims[0] || at >= data->dims[0] ? -1 : at < 0 ? at + data->dims[0] : at;
-}
-
-bool osc_fuse_ix_pieces(const osc_fuse_view *v, osc_fusion *f, int32_t at, osc_ix_pieces *pc) {
-    memset(pc, 0, sizeof *pc);
-    const int32_t id = f->inputs[at], ci = osc_fuse_producer(v, id);
-    const osc_node *c = ci >= 0 ? &v->graph->nodes[ci] : NULL;
-    const osc_tensor *t = osc_fuse_shape(v, id);
-    if (!c || !osc_fuse_is_op(c, "Concat") || !t || t->rank != 1 ||
-        (t->dtype != OSC_INT64 && t->dtype != OSC_INT32) || c->n_inputs < 2 ||
-        c->n_inputs > OSC_IX_MAX_PIECES || f->n_inputs + c->n_inputs - 1 > OSC_FUSE_MAX_IN)
-        return false;
-    const int32_t n_absorbed = f->n_absorbed, n_inputs = f->n_inputs;
-    bool ok = osc_fuse_absorb(f, ci);
-    for (int32_t q = 0; ok && q < c->n_inputs; q++) {
-        int32_t pid = c->inputs[q];
-        const osc_tensor *pt = osc_fuse_shape(v, pid);
-        ok = pt && pt->rank == 1 && pt->dtype == t->dtype;
-        const int32_t gi = osc_fuse_producer(v, pid);
-        const int64_t row = ok && gi >= 0 ? osc_fuse_row_view(v, &v->graph->nodes[gi]) : -1;
-        if (row >= 0) { /* read from the Gather's table, where the row is */
-            pid = v->graph->nodes[gi].inputs[0];
-            pc->first[q] = row * pt->dims[0];
-            ok = osc_fuse_absorb(f, gi);
-        }
-        pc->input[q] = q == 0 ? at : f->n_inputs++;
-        f->inputs[pc->input[q]] = pid;
-        pc->count[q] = ok ? pt->dims[0] : 0;
-    }
-    if (!ok) {
-        f->n_absorbed = n_absorbed;
-        f->n_inputs = n_inputs;
-        f->inputs[at] = id;
-        memset(pc, 0, sizeof *pc);
-        return false;
-    }
-    pc->n = c->n_inputs;
-    pc->value = id;
-    return true;
-}
 
 osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const char *what,
                         const osc_tensor *const *in, int32_t n_in, int64_t count, osc_ixv *v) {

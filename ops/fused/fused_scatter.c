@@ -355,12 +355,12 @@ osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *c
     for (int32_t s = 0; s < p->n_steps; s++) {
         const osc_fs_step *sp = &p->steps[s];
         if (sp->tiled) continue; /* computed by the tiled scatter's region */
-        const osc_tensor *o = 4 + s < n_in ? in[4 + s] : NULL;
+        const osc_tensor *o = OSC_FS_IN_STEPS + s < n_in ? in[OSC_FS_IN_STEPS + s] : NULL;
         if (!o || o->dtype != dtype || o->rank != sp->orank ||
             memcmp(o->dims, sp->odims, (size_t)sp->orank * sizeof sp->odims[0]) != 0)
             return osc_kfail(k, OSC_ERR_SHAPE, "input %d (operand of step %d, %s) is not the %s "
-                             "tensor of the shape the fusion was made for", 4 + s, s + 1,
-                             osc_kinput_name(k, 4 + s), osc_dtype_get(dtype)->name);
+                             "tensor of the shape the fusion was made for", OSC_FS_IN_STEPS + s, s + 1,
+                             osc_kinput_name(k, OSC_FS_IN_STEPS + s), osc_dtype_get(dtype)->name);
     }
     if (!edges_fn(dtype, p->reduction))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' on %s",
@@ -368,7 +368,16 @@ osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *c
     return OSC_OK;
 }
 
-static osc_status fs_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+/* The rewrite's parameters: a GatherScatter or RowScatter node exists only as the load-time rewrite made it. */
+osc_status osc_gs_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)node;
+    if (!*params)
+        return osc_kfail(k, OSC_ERR_MODEL, "a node of this fused kernel is made only by the "
+                         "load-time rewrite, never read from a model");
+    return OSC_OK;
+}
+
+osc_status osc_gs_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
     const osc_fs_params *p = k->params;
     osc_ixv src;
@@ -399,11 +408,11 @@ osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *co
     j->zero = !data || p->zero_data;
     j->data = !j->zero && data->data != out->data ? data->data : NULL;
     for (int32_t s = 0; s < p->n_steps; s++)
-        j->opnd[s] = p->steps[s].tiled ? NULL : in[4 + s]->data;
+        j->opnd[s] = p->steps[s].tiled ? NULL : in[OSC_FS_IN_STEPS + s]->data;
     return OSC_OK;
 }
 
-static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+osc_status osc_gs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          osc_tensor *out, int32_t n_out) {
     const osc_fs_params *p = k->params;
     osc_fs_job j;
@@ -421,12 +430,3 @@ static osc_status fs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     }
     return OSC_OK;
 }
-
-const osc_kernel osc_fused_scatter_row = {
-    .domain = "osc", .op = "GatherScatter", .since = 1, .until = 1,
-    .inputs = {3, OSC_FUSE_MAX_IN}, .outputs = 1, .flags = OSC_KF_INPLACE,
-    .types = {OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE), OSC_TS_INDEX,
-              OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE), OSC_TS_INDEX,
-              /* the steps' operands (checked by the kernel), then index pieces */
-              OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE) | OSC_TS_INDEX},
-    .infer = fs_infer, .run = fs_run};

@@ -15,6 +15,11 @@
 #include <string.h>
 
 #include "core/kernel.h"
+#include "fused.h"
+
+/* The inputs of GatherScatter and RowScatter, by role (the steps' operands from
+ * OSC_FS_IN_STEPS on, then the pieces of pieced indices). */
+enum { OSC_FS_IN_DATA, OSC_FS_IN_DST, OSC_FS_IN_TABLE, OSC_FS_IN_SRC, OSC_FS_IN_STEPS };
 
 enum { OSC_FS_ADD, OSC_FS_SUB, OSC_FS_MUL, OSC_FS_DIV };
 /* How a step's operand is read along a row of R elements, from e * estride: one value per edge
@@ -22,7 +27,7 @@ enum { OSC_FS_ADD, OSC_FS_SUB, OSC_FS_MUL, OSC_FS_DIV };
  * at b * block_stride (BLOCK: an [E, H, 1] operand against [E, H, C]), or through a table of R
  * offsets (TABLE). */
 enum { OSC_FS_ROW, OSC_FS_FULL, OSC_FS_BLOCK, OSC_FS_TABLE };
-#define OSC_FS_MAX_STEPS (OSC_FUSE_MAX_IN - 4)
+#define OSC_FS_MAX_STEPS (OSC_FUSE_MAX_IN - OSC_FS_IN_STEPS)
 #define OSC_FS_TABLE_MAX 65536 /* longest row a TABLE operand may have */
 
 /* An index a fused node reads in place from the pieces a Concat along axis 0 joined, the
@@ -59,9 +64,9 @@ typedef struct osc_fs_step {
     const int64_t *table; /* TABLE: the offset of each row element */
     int64_t block, block_stride; /* BLOCK */
     int32_t rank;        /* the shape the operand broadcasts against ([E, ...]), and the */
-    int64_t dims[OSC_MAX_RANK]; /* operand's shape it was checked with, for the run's checks */
+    int64_t dims[OSC_FUSED_MAX_RANK]; /* operand's shape it was checked with, for the run's checks */
     int32_t orank;
-    int64_t odims[OSC_MAX_RANK];
+    int64_t odims[OSC_FUSED_MAX_RANK];
 } osc_fs_step;
 
 typedef struct osc_fs_params {
@@ -73,7 +78,7 @@ typedef struct osc_fs_params {
     int64_t row;         /* R: elements per row (of the updates, of data, of X) */
     int64_t dst_stride;  /* elements of input 1 from one edge's index to the next (0 or 1) */
     int32_t rank;        /* the output's (= data's) shape */
-    int64_t dims[OSC_MAX_RANK];
+    int64_t dims[OSC_FUSED_MAX_RANK];
     int32_t n_steps;
     osc_fs_step steps[OSC_FS_MAX_STEPS];
 } osc_fs_params;
@@ -109,26 +114,6 @@ typedef struct osc_fs_job {
     void (*edges)(const struct osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0, int64_t q1,
                   const char *const *opnd);
 } osc_fs_job;
-/* The fuse hooks' view of the graph (ops/fused/fuse_match.c, ops/fused/fuse_region.c): whether n is op
- * `op` of the default domain; value id's static shape (NULL: unknown); the node computing value
- * id at run time (-1: an input, a constant, or a node folded at load). */
-static inline bool osc_fuse_is_op(const osc_node *n, const char *op) {
-    return !strcmp(n->op_type, op) && n->domain[0] == '\0';
-}
-static inline const osc_tensor *osc_fuse_shape(const osc_fuse_view *v, int32_t id) {
-    return id >= 0 && v->shaped[id] ? &v->vals[id] : NULL;
-}
-/* Lists node i among those the fusion computes; false when the list is full. */
-static inline bool osc_fuse_absorb(osc_fusion *f, int32_t i) {
-    if (f->n_absorbed == OSC_FUSE_MAX_NODES) return false;
-    f->absorbed[f->n_absorbed++] = i;
-    return true;
-}
-static inline int32_t osc_fuse_producer(const osc_fuse_view *v, int32_t id) {
-    const int32_t i = id >= 0 ? v->graph->values[id].producer : -1;
-    return i >= 0 && !v->graph->nodes[i].folded ? i : -1;
-}
-
 /* Index i of an int32 or int64 tensor's data; osc_fs_row: the row of `rows` it names, a
  * negative index counting from the end (indices checked before). */
 static inline int64_t osc_fs_ix(const void *p, bool i64, int64_t i) {
@@ -162,16 +147,6 @@ static inline int64_t osc_ixc_row(osc_ixc *c, int64_t i, int64_t rows) {
 }
 
 /* ---- Index pieces (ops/fused/fused_index.c) ---- */
-/* Load time: the row k >= 0 of a whole tensor of rank >= 2 of whole-byte elements that node n
- * picks when it is a Gather along axis 0 by a constant scalar (edge_index[0], read in place by
- * a fused node); -1 for any other node. */
-int64_t osc_fuse_row_view(const osc_fuse_view *v, const osc_node *n);
-/* Load time: when the index f->inputs[at] is a Concat along axis 0 of up to OSC_IX_MAX_PIECES
- * 1-D index tensors (each a value or a row view), the fusion reads its pieces instead: input
- * `at` becomes piece 0, the others are appended to f->inputs, the Concat and the row views'
- * Gathers are absorbed (removed once nothing else reads them), *pc says where each piece is.
- * False, f as it was and pc->n == 0, otherwise. */
-bool osc_fuse_ix_pieces(const osc_fuse_view *v, osc_fusion *f, int32_t at, osc_ix_pieces *pc);
 /* Run time: the view of the index at input `at` (pc->n == 0) or of its pieces, checked: an
  * index dtype, `count` values in all; messages call it input `at` '`what`'. */
 osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const char *what,
@@ -235,8 +210,6 @@ osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *co
                        int32_t n_in, osc_tensor *out, int32_t n_out, osc_fs_job *j,
                        size_t *bytes);
 
-/* The fused kernel's row ("GatherScatter" and "RowScatter" nodes). */
-extern const osc_kernel osc_fused_scatter_row;
 
 /* RowGather (ops/fused/fused_gather.c): GatherElements(data, Expand(U, shape), axis 0) with U one
  * index per row, read as it is: out[e, ...] = data[U[e], ...], a row copied per index.
@@ -245,8 +218,7 @@ typedef struct osc_rg_params {
     int64_t rows;        /* E: rows of the output */
     int64_t dst_stride;  /* elements of U from one row's index to the next (0 or 1) */
     int32_t rank;        /* the output's shape */
-    int64_t dims[OSC_MAX_RANK];
+    int64_t dims[OSC_FUSED_MAX_RANK];
 } osc_rg_params;
-extern const osc_kernel osc_row_gather_row;
 
 #endif

@@ -232,7 +232,16 @@ static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) 
     return OSC_OK;
 }
 
-static osc_status ft_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+/* The rewrite's parameters: a TiledScatter or TiledGatherScatter node exists only as the load-time rewrite made it. */
+osc_status osc_ft_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)node;
+    if (!*params)
+        return osc_kfail(k, OSC_ERR_MODEL, "a node of this fused kernel is made only by the "
+                         "load-time rewrite, never read from a model");
+    return OSC_OK;
+}
+
+osc_status osc_ft_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
     const osc_ft_params *p = k->params;
     osc_ixv src;
@@ -319,7 +328,7 @@ static osc_status prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) 
     return OSC_OK;
 }
 
-static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+osc_status osc_ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          osc_tensor *out, int32_t n_out) {
     const osc_ft_params *p = k->params;
     osc_status st = check(k, in, n_in);
@@ -367,10 +376,3 @@ static osc_status ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     release(k, &j, parts);
     return st;
 }
-
-const osc_kernel osc_fused_tiled_row = {
-    .domain = "osc", .op = "TiledScatter", .since = 1, .until = 1,
-    .inputs = {2, OSC_FUSE_MAX_IN}, .outputs = 1, .flags = OSC_KF_INPLACE,
-    .types = {OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE), OSC_TS_INDEX,
-              OSC_TS(OSC_FLOAT) | OSC_TS(OSC_DOUBLE) | OSC_TS_INDEX},
-    .infer = ft_infer, .run = ft_run};

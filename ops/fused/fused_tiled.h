@@ -27,7 +27,10 @@
 
 #define OSC_FT_MAX_NODES 16 /* nodes of a region */
 #define OSC_FT_MAX_NIN 8    /* inputs of one of its nodes */
-#define OSC_FT_MAX_EXT (OSC_FUSE_MAX_IN - 2)
+/* TiledScatter's inputs: 0 data, 1 dst, then the region's external inputs (TiledGatherScatter's:
+ * GatherScatter's, then the region's external inputs from osc_ft_params.ext_base). */
+#define OSC_FT_IN_EXT 2
+#define OSC_FT_MAX_EXT (OSC_FUSE_MAX_IN - OSC_FT_IN_EXT)
 /* Tiles take about this many bytes of buffers (all the region's rows of a tile), so that a
  * tile stays in L2 from one node to the next. */
 #ifndef OSC_FT_TILE_BYTES /* (the tiny-threshold test library makes tiles of one or two edges) */
@@ -48,14 +51,14 @@ typedef struct osc_ft_ref {
  * them), a whole value is read as it is. */
 typedef struct osc_ft_value {
     int32_t dtype, rank;
-    int64_t dims[OSC_MAX_RANK];
+    int64_t dims[OSC_FUSED_MAX_RANK];
     bool row;
     size_t row_bytes; /* row values: bytes of one row */
     /* External inputs: the shape the input has (src_*), and where the value starts in it: a
      * Gather of one row of a whole [K, E, ...] tensor (edge_index[0]) is read in place, its
      * rows from byte `offset` on, never copied out. */
     int32_t src_rank;
-    int64_t src_dims[OSC_MAX_RANK];
+    int64_t src_dims[OSC_FUSED_MAX_RANK];
     size_t offset;
 } osc_ft_value;
 
@@ -69,7 +72,7 @@ typedef struct osc_ft_node {
      * runs once per part, for a whole tile (the shape with `tile` rows; input 1 is that). */
     bool once;
     int32_t shape_rank;
-    int64_t shape[OSC_MAX_RANK];
+    int64_t shape[OSC_FUSED_MAX_RANK];
     /* A Relu whose input is the output of product node `alias` (MatMul or Gemm) and nothing
      * else's: that node stores its rows through Relu (relu_out) and this one does not run,
      * its slot being the product's (-1: not such a Relu). */
@@ -93,23 +96,5 @@ typedef struct osc_ft_params {
     size_t pack_bytes;  /* scratch a product of the region takes (osc_gemm_pack_bytes) */
     int64_t tile;       /* edges per tile */
 } osc_ft_params;
-
-extern const osc_kernel osc_fused_tiled_row;
-
-/* What the fuse hook asks of a region (ops/fused/fuse_region.c). */
-typedef struct osc_ft_want {
-    int32_t root;       /* the value it computes: the updates, or a step's operand */
-    int32_t dtype;      /* of the region's values (float or double) */
-    int32_t dst, src;   /* index values a Gather may read as the tile's (-1: none) */
-    int64_t dst_rows, src_rows; /* the rows they were checked against (a table's must match) */
-    bool recompute;     /* nodes others read may join (not absorbed), but no product */
-} osc_ft_want;
-
-/* The region computing w->root (E rows), its nodes appended to f->absorbed and its external
- * inputs to f->inputs from p->ext_base; false when there is none (f->absorbed past the
- * caller's count and f->inputs from p->ext_base may then hold a partial attempt: the caller
- * resets). */
-bool osc_fuse_region(const osc_fuse_view *v, const osc_ft_want *w, osc_ft_params *p,
-                     osc_fusion *f);
 
 #endif

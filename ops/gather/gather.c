@@ -2,22 +2,17 @@
 #include <string.h>
 
 #include "core/dtype.h"
-#include "ops/fused/fused_scatter.h"
+#include "gather.h"
 #include "ops/shape/shape_ops.h"
 
-OSC_KERNEL_DECLARE(osc_gather)
 
-/* Attributes init parses. */
-typedef struct gather_params {
-    int64_t axis;  /* as written; normalised by infer */
-} gather_params;
 
 osc_status osc_gather_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const known[] = {"axis", NULL};
     int64_t axis;
     osc_status st = osc_attr_known(k, node, known);
     if (!st) st = osc_attr_int(k, node, "axis", 0, &axis);
-    gather_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    osc_gather_params *p = st ? NULL : osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
     p->axis = axis;
     *params = p;
@@ -40,7 +35,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     if (r < 1)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) has rank 0; expected rank >= 1",
                          osc_kinput_name(k, 0));
-    if ((st = osc_norm_axis(k, ((const gather_params *)k->params)->axis, r, &axis))) return st;
+    if ((st = osc_norm_axis(k, ((const osc_gather_params *)k->params)->axis, r, &axis))) return st;
     if (q + r - 1 > OSC_MAX_RANK)
         return osc_kfail(k, OSC_ERR_LIMIT, "output rank %d exceeds %d", (int)(q + r - 1),
                          OSC_MAX_RANK);
@@ -166,14 +161,10 @@ osc_status osc_gather_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
  * concatenated index is never written out: the slices of each piece in turn, by the loops
  * above. Inputs: 0 data, 1.. the pieces (the index's at input 1). Same output, same messages
  * (positions in the whole index) as the Gather it replaces. */
-typedef struct gather_pieces_params {
-    osc_ix_pieces pc;
-    int64_t count; /* values of the whole index */
-} gather_pieces_params;
 
 static osc_status pieces_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                   osc_tensor *o, osc_ixv *v) {
-    const gather_pieces_params *p = k->params;
+    const osc_gather_pieces_params *p = k->params;
     int64_t count;
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
     if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
@@ -190,14 +181,24 @@ static osc_status pieces_geometry(osc_kctx *k, const osc_tensor *const *in, int3
     return OSC_OK;
 }
 
-static osc_status pieces_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+/* The rewrite's parameters, checked (infer and run check the inputs against them). */
+osc_status osc_gather_pieces_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)node;
+    const osc_gather_pieces_params *p = *params;
+    if (!p || p->pc.n < 2 || p->pc.n > OSC_IX_MAX_PIECES)
+        return osc_kfail(k, OSC_ERR_MODEL, "a GatherPieces node is made only by the load-time "
+                         "rewrite, from the pieces of a Concat");
+    return OSC_OK;
+}
+
+osc_status osc_gather_pieces_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                osc_tensor *out, int32_t n_out) {
     osc_ixv v;
     if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
     return pieces_geometry(k, in, n_in, &out[0], &v);
 }
 
-static osc_status pieces_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+osc_status osc_gather_pieces_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                              osc_tensor *out, int32_t n_out) {
     osc_tensor want;
     osc_ixv v;
@@ -206,7 +207,7 @@ static osc_status pieces_run(osc_kctx *k, const osc_tensor *const *in, int32_t n
     if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
     if (!st) st = osc_sh_check_inputs(k, in, n_in);
     const int64_t s = in[0]->dims[0];
-    if (!st) st = osc_ixv_check(k, &v, &((const gather_pieces_params *)k->params)->pc, 1,
+    if (!st) st = osc_ixv_check(k, &v, &((const osc_gather_pieces_params *)k->params)->pc, 1,
                                 "indices", "", s);
     if (st || osc_tensor_count(&want) == 0) return st;
     const unsigned bits = osc_sh_bits(in[0]->dtype);
@@ -224,29 +225,3 @@ static osc_status pieces_run(osc_kctx *k, const osc_tensor *const *in, int32_t n
     return OSC_OK;
 }
 
-static const osc_kernel k_gather_pieces_row = {
-    .domain = "osc", .op = "GatherPieces", .since = 1, .until = 1,
-    .inputs = {2, OSC_FUSE_MAX_IN}, .outputs = 1,
-    .types = {OSC_TS_ALL_V13 & ~OSC_TS(OSC_STRING), OSC_TS_INDEX},
-    .infer = pieces_infer, .run = pieces_run};
-
-bool osc_fuse_gather_pieces(osc_kctx *k, const osc_fuse_view *v, int32_t node, osc_fusion *f) {
-    const osc_node *n = &v->graph->nodes[node];
-    const osc_tensor *data = osc_fuse_shape(v, n->inputs[0]);
-    const osc_tensor *idx = osc_fuse_shape(v, n->inputs[1]);
-    osc_ix_pieces pc;
-    if (!data || !idx || data->rank < 1 || data->dtype == OSC_STRING || idx->rank != 1 ||
-        ((const gather_params *)k->params)->axis % data->rank)
-        return false;
-    f->inputs[0] = n->inputs[0];
-    f->inputs[1] = n->inputs[1];
-    f->n_inputs = 2;
-    if (!osc_fuse_ix_pieces(v, f, 1, &pc)) return false;
-    gather_pieces_params *p = osc_kparams(k, sizeof *p);
-    if (!p) return false;
-    *p = (gather_pieces_params){.pc = pc, .count = idx->dims[0]};
-    f->params = p;
-    f->row = &k_gather_pieces_row;
-    f->op = "GatherPieces";
-    return true;
-}

@@ -2,22 +2,28 @@
  * never would: infer and run with no outputs, with no inputs, and run with an output whose shape
  * or buffer does not match what infer computes. Each call must fail with a status and a message
  * naming the node; none may write through a NULL or too small output. These are the kernels'
- * second line of defence behind dispatch and inference. */
+ * second line of defence behind dispatch and inference. The fused kernels (domain "osc") take
+ * the parameters the rewrite made for a node of theirs in a model loaded first (models of
+ * tests/models and a RowGather graph written here). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
-#include "ops/registry.h"
 #include "core/dtype.h"
 #include "core/kernel.h"
+#include "ops/registry.h"
+#include "runtime/model.h"
+#include "tests/support/writer.h"
 
-#define MAX_IO 6 /* inputs and outputs a fixture node can have (BatchNormalization: 5) */
+#define MAX_IO 16 /* inputs and outputs a fixture node can have (a fused node: 16) */
 
 typedef struct fixture {
+    const void *preset; /* a fused row's parameters, from a loaded model (else NULL) */
     osc_graph g;
     osc_value values[MAX_IO];
     osc_node node;
@@ -31,10 +37,13 @@ typedef struct fixture {
 static void setup_node(fixture *f, const osc_kernel *row, int32_t n_in) {
     osc_allocator alloc = f->alloc; /* the pool (and its allocator) outlive the node */
     osc_pool pool = f->pool;
+    const void *preset = f->preset;
     memset(f, 0, sizeof *f);
     f->alloc = alloc;
     f->pool = pool;
-    static const char *const names[MAX_IO] = {"a", "b", "c", "d", "e", "f"};
+    f->preset = preset;
+    static const char *const names[MAX_IO] = {"a", "b", "c", "d", "e", "f", "g", "h",
+                                              "i", "j", "k", "l", "m", "n", "o", "p"};
     for (int i = 0; i < MAX_IO; i++) {
         f->values[i].name = names[i];
         f->values[i].producer = -1;
@@ -56,7 +65,7 @@ static void setup_node(fixture *f, const osc_kernel *row, int32_t n_in) {
 static bool kctx(fixture *f, const osc_kernel *row, osc_kctx *k) {
     *k = (osc_kctx){.err = &f->err, .graph = &f->g, .node = &f->node,
                     .row = row, .since_version = row->since, .pool = &f->pool};
-    void *params = NULL;
+    void *params = (void *)f->preset;
     if (row->init(k, &f->node, &params) != OSC_OK) return false;
     f->node.params = k->params = params;
     return true;
@@ -74,9 +83,78 @@ static int32_t n_outs(const osc_kernel *row) {
     return row->outputs == OSC_VARIADIC ? row->outputs_min : row->outputs;
 }
 
+/* ---- The fused rows' parameters, from nodes the rewrite made in loaded models ---- */
+#define MAX_MODELS 4
+static osc_model *g_models[MAX_MODELS];
+
+/* The parameters and input count of a node of `row` in the loaded models (NULL: none). */
+static const void *fused_preset(const osc_kernel *row, int32_t *n_in) {
+    for (int m = 0; m < MAX_MODELS && g_models[m]; m++)
+        for (int32_t i = 0; i < g_models[m]->g.n_nodes; i++)
+            if (g_models[m]->g.nodes[i].kernel == row) {
+                *n_in = g_models[m]->g.nodes[i].n_inputs;
+                return g_models[m]->g.nodes[i].params;
+            }
+    return NULL;
+}
+
+static void load(int at, const char *path, const void *buf, size_t len, bool recompute) {
+    osc_options o;
+    osc_options_init(&o);
+    o.fuse_recompute = recompute;
+    char msg[512];
+    osc_status st = buf ? osc_model_load_buffer(buf, len, NULL, &o, &g_models[at], msg, sizeof msg)
+                        : osc_model_load_file(path, &o, &g_models[at], msg, sizeof msg);
+    if (st) fail_msg("%s: %s", path ? path : "RowGather graph", msg);
+}
+
+/* GatherElements(data, Expand(Unsqueeze(u), shape)) along axis 0: RowGather. */
+static void *row_gather_model(size_t *len) {
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    const int64_t dd[2] = {5, 3}, ud[1] = {4}, od[2] = {4, 3}, one = 1, shape[2] = {4, 3};
+    osc_mw_input(mw, "data", OSC_FLOAT, 2, dd, NULL);
+    osc_mw_input(mw, "u", OSC_INT64, 1, ud, NULL);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, od, NULL);
+    const osc_tensor axes = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)&one,
+                             .nbytes = 8};
+    const osc_tensor sh = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = (void *)shape,
+                           .nbytes = 16};
+    osc_mw_initializer(mw, "axes", &axes);
+    osc_mw_initializer(mw, "shape", &sh);
+    osc_mw_node(mw, "Unsqueeze", "unsq", 2, (const char *[]){"u", "axes"}, 1,
+                (const char *[]){"uc"});
+    osc_mw_node(mw, "Expand", "expand", 2, (const char *[]){"uc", "shape"}, 1,
+                (const char *[]){"idx"});
+    osc_mw_node(mw, "GatherElements", "rows", 2, (const char *[]){"data", "idx"}, 1,
+                (const char *[]){"y"});
+    void *buf = NULL;
+    assert_int_equal(osc_mw_serialize(mw, &buf, len), OSC_OK);
+    osc_mw_free(mw);
+    return buf;
+}
+
+static int load_models(void **state) {
+    (void)state;
+    size_t len;
+    void *buf = row_gather_model(&len);
+    load(0, OSC_SOURCE_DIR "/tests/models/gat_opset18/model.onnx", NULL, 0, false);
+    load(1, OSC_SOURCE_DIR "/tests/models/gat_opset18/model.onnx", NULL, 0, true);
+    load(2, OSC_SOURCE_DIR "/tests/models/edgeconv_opset18/model.onnx", NULL, 0, false);
+    load(3, NULL, buf, len, false);
+    free(buf);
+    return 0;
+}
+
+static int free_models(void **state) {
+    (void)state;
+    for (int m = 0; m < MAX_MODELS; m++) osc_model_free(g_models[m]);
+    return 0;
+}
+
 static void every_row(void **state) {
     (void)state;
-    int rows = 0, needs_attrs = 0;
+    int rows = 0, needs_attrs = 0, fused = 0;
     for (size_t r = 0; r < osc_kernel_count(); r++) {
         {
             const osc_kernel *row = osc_kernel_at(r);
@@ -93,13 +171,25 @@ static void every_row(void **state) {
             osc_tensor idx = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = iv,
                               .nbytes = 16};
             if (strstr(row->op, "ND")) idx.rank = 2, idx.dims[1] = 1;
-            const osc_tensor *ins[MAX_IO] = {&x, &x, &x, &x, &x, &x};
+            const osc_tensor *ins[MAX_IO];
+            for (int i = 0; i < MAX_IO; i++) ins[i] = &x;
             if (strstr(row->op, "Scatter") || strstr(row->op, "Gather"))
                 ins[1] = &idx;
             /* no outputs */
             osc_allocator_init(&f.alloc, NULL);
             osc_pool_init(&f.pool, &f.alloc, 0);
-            setup_node(&f, row, row->inputs.min);
+            f.preset = NULL;
+            int32_t n_in = row->inputs.min;
+            if (row->flags & OSC_KF_INTERNAL) { /* a fused row: a rewrite's parameters */
+                setup_node(&f, row, n_in);
+                osc_kctx bare;
+                if (kctx(&f, row, &bare))
+                    fail_msg("%s: init accepts a node the rewrite did not make", row->op);
+                if (!(f.preset = fused_preset(row, &n_in)))
+                    fail_msg("%s: no loaded model has a node of it", row->op);
+                fused++;
+            }
+            setup_node(&f, row, n_in);
             osc_kctx k;
             if (!kctx(&f, row, &k)) {
                 /* the ops whose spec makes an attribute required */
@@ -114,13 +204,14 @@ static void every_row(void **state) {
                 osc_pool_free(&f.pool);
                 continue;
             }
-            refused(row->infer(&k, ins, row->inputs.min, NULL, 0), &f, "infer without outputs",
+            refused(row->infer(&k, ins, n_in, NULL, 0), &f, "infer without outputs",
                     row);
             osc_err_clear(&f.err);
-            refused(row->run(&k, ins, row->inputs.min, NULL, 0), &f, "run without outputs", row);
+            refused(row->run(&k, ins, n_in, NULL, 0), &f, "run without outputs", row);
             /* no inputs, where the op needs some (Constant needs none) */
-            if (row->inputs.min > 0) {
-                osc_tensor outs[MAX_IO] = {y, y, y, y, y, y};
+            if (n_in > 0) {
+                osc_tensor outs[MAX_IO];
+                for (int i = 0; i < MAX_IO; i++) outs[i] = y;
                 setup_node(&f, row, 0);
                 assert_true(kctx(&f, row, &k));
                 refused(row->infer(&k, ins, 0, outs, n_outs(row)), &f, "infer without inputs",
@@ -129,11 +220,11 @@ static void every_row(void **state) {
                 refused(row->run(&k, ins, 0, outs, n_outs(row)), &f, "run without inputs", row);
             }
             /* an output that cannot hold what infer computes: a one-byte buffer of rank 3 */
-            setup_node(&f, row, row->inputs.min);
+            setup_node(&f, row, n_in);
             assert_true(kctx(&f, row, &k));
             osc_tensor out[MAX_IO];
             memset(out, 0, sizeof out);
-            if (row->infer(&k, ins, row->inputs.min, out, n_outs(row)) != OSC_OK) {
+            if (row->infer(&k, ins, n_in, out, n_outs(row)) != OSC_OK) {
                 osc_pool_free(&f.pool);
                 continue;
             }
@@ -145,7 +236,7 @@ static void every_row(void **state) {
                 out[j].nbytes = 1;
             }
             osc_err_clear(&f.err);
-            refused(row->run(&k, ins, row->inputs.min, out, n_outs(row)), &f,
+            refused(row->run(&k, ins, n_in, out, n_outs(row)), &f,
                     "run with a mismatched output", row);
             assert_int_equal(tiny[0], 0xA5);
             osc_pool_free(&f.pool);
@@ -153,6 +244,8 @@ static void every_row(void **state) {
     }
     assert_int_equal(rows, (int)osc_kernel_count());
     assert_true(needs_attrs < (int)osc_kernel_count() / 4);
+    /* GatherScatter, RowScatter, the two tiled, RowGather, GatherPieces: in a build of every op */
+    assert_int_equal(fused, osc_kernel_find("osc", "GatherScatter", 1) ? 6 : 0);
 }
 
 /* Every row's infer, then run, on empty inputs whose other dims multiply past 2^63
@@ -179,8 +272,10 @@ static void empty_inputs_with_huge_dims(void **state) {
             ins[i] = &t[i];
         }
         fixture f;
+        int32_t n_model;
         osc_allocator_init(&f.alloc, NULL);
         osc_pool_init(&f.pool, &f.alloc, 0);
+        f.preset = row->flags & OSC_KF_INTERNAL ? fused_preset(row, &n_model) : NULL;
         setup_node(&f, row, n);
         osc_kctx k;
         osc_tensor out[MAX_IO];
@@ -209,5 +304,5 @@ static void empty_inputs_with_huge_dims(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(every_row),
                                        cmocka_unit_test(empty_inputs_with_huge_dims)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, load_models, free_models);
 }

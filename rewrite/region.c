@@ -1,4 +1,4 @@
-/* fuse_region.c: finds the region of a tiled scatter (fused_tiled.h): the nodes computing the
+/* region.c: finds the region of a tiled scatter (ops/fused/fused_tiled.h): the nodes computing the
  * scatter's updates (or a gather-scatter's operand) that work row by row on the edges, whose
  * outputs nothing outside reads (unless the region may recompute them).
  * Ops qualify by what they do with rows, checked on the static shapes folding found:
@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "core/dtype.h"
-#include "fused_tiled.h"
 #include "ops/linalg/gemm_kernel.h"
 #include "core/kattr.h"
+#include "region.h"
 #include "osc_ops_config.h" /* OSC_OP_<Name>: the ops this build compiles (OSC_OPS) */
 
 typedef struct region {

@@ -1,0 +1,132 @@
+/* rewrite.h: the rewrite layer: load-time fusion rules as data (rules.def) and the pass that
+ * offers them the graph's nodes (pass.c).
+ *
+ * A rule names its anchor (an op of the default domain, or row traits), its priority, its
+ * matcher and its rewrite. The pass walks the graph once per priority, lowest first, and offers
+ * each node that still runs the rules anchored on it, in table order: the matcher reads the
+ * graph (static shapes, constants, row traits and the kernels' parameters) and fills its
+ * capture; the rewrite turns a capture into a proposal: the node becomes a node of a fused
+ * kernel (a registry row of domain "osc" that no model may name) or keeps its row with other
+ * inputs, and the chain feeding it, which it computes, is removed once nothing else reads it.
+ * Rules run after constant folding and before buffers are planned, so the plan only ever sees
+ * the rewritten graph, and every rule keeps the results bit-identical (docs/design.md). */
+#ifndef OSC_REWRITE_H
+#define OSC_REWRITE_H
+
+#include <string.h>
+
+#include "core/kernel.h"
+#include "ops/fused/fused.h" /* OSC_FUSE_MAX_IN */
+
+#define OSC_FUSE_MAX_NODES 32 /* nodes a rewrite may remove besides the node itself */
+#define OSC_RW_CAP_MAX ((size_t)16 << 10) /* bytes of the largest matcher's capture */
+
+/* What a matcher sees: the graph after constant folding, every value's dtype and shape where
+ * static (shaped[v]; data too for constants), and how many run-time readers each value has
+ * (inputs of nodes that still run, plus one for a graph output). */
+typedef struct osc_fuse_view {
+    const osc_graph *graph;
+    const osc_tensor *vals;
+    const bool *shaped;
+    const int32_t *uses;
+    bool recompute; /* session setting fuse_recompute */
+} osc_fuse_view;
+
+/* A rewrite's proposal: the node becomes a node of the fused kernel `op` of domain "osc" (NULL:
+ * it keeps its op, domain and row) with these inputs (value ids, -1 for an omitted one) and
+ * params; `absorbed` lists the nodes of the chain it computes, removed once nothing else reads
+ * their outputs. */
+typedef struct osc_fusion {
+    const char *op;
+    int32_t n_inputs;
+    int32_t inputs[OSC_FUSE_MAX_IN];
+    const void *params;
+    int32_t n_absorbed;
+    int32_t absorbed[OSC_FUSE_MAX_NODES];
+} osc_fusion;
+
+/* A rule's matcher: true when node `node` (k->node) starts the rule's pattern, with what the
+ * rewrite needs in *cap (the rule's own capture type, zeroed before the call). False leaves the
+ * graph as it is (k->err set only when out of memory). */
+typedef bool (*osc_rw_match_fn)(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *cap);
+/* A rule's rewrite: the proposal for a capture its matcher made, parameters allocated at their
+ * real size from the model's pool (osc_kparams); false only when out of memory (k->err set). */
+typedef bool (*osc_rw_rewrite_fn)(osc_kctx *k, const osc_fuse_view *v, int32_t node,
+                                  const void *cap, osc_fusion *f);
+
+typedef struct osc_rw_rule {
+    const char *name;     /* for messages */
+    const char *anchor;   /* op of the default domain the rule starts at (NULL: by traits) */
+    uint32_t anchor_traits; /* else: any row with all of these OSC_KT_* traits */
+    int32_t priority;     /* lower first: a rule that absorbs nodes runs before one of those */
+    osc_rw_match_fn match; /* its capture at most OSC_RW_CAP_MAX bytes */
+    osc_rw_rewrite_fn rewrite;
+} osc_rw_rule;
+
+/* The rule table (rules.c) in table order; NULL past the end. Rules a build cannot use (their
+ * ops left out by OSC_OPS) are not in it. */
+const osc_rw_rule *osc_rw_rule_at(size_t i);
+
+/* What the pass rewrites: the graph, the folded values and shapes, the model's pool (the fused
+ * nodes' inputs and parameters) and allocator (the pass's own tables, given back before it
+ * returns). */
+typedef struct osc_rw_graph {
+    osc_graph *g;
+    const osc_tensor *vals;
+    const bool *shaped;
+    osc_pool *pool;
+    osc_allocator *alloc;
+    bool recompute, strict;
+    int32_t max_in; /* out: the most inputs a node has now, at least what it was */
+} osc_rw_graph;
+
+/* Applies every rule of the table, each node offered the rules anchored on it in priority
+ * order; nodes the rewrites absorbed are removed and the producers renumbered. On failure (out
+ * of memory) the graph may be partly rewritten: the caller discards the model. */
+osc_status osc_rewrite(osc_rw_graph *rg, osc_err *err);
+
+/* The usual rewrite: *f is the capture's proposal `from`, with `bytes` of parameters at p
+ * (none: 0) copied into the model's pool, the node becoming a node of fused kernel `op` (NULL:
+ * it keeps its own). False only when out of memory (k->err set). */
+bool osc_rw_emit(osc_kctx *k, const osc_fusion *from, const void *p, size_t bytes,
+                 const char *op, osc_fusion *f);
+
+/* ---- The matchers' view of the graph ---- */
+/* Value id's static shape (NULL: unknown, or of a rank over OSC_FUSED_MAX_RANK, which no
+ * fused kernel takes). */
+static inline const osc_tensor *osc_fuse_shape(const osc_fuse_view *v, int32_t id) {
+    return id >= 0 && v->shaped[id] && v->vals[id].rank <= OSC_FUSED_MAX_RANK ? &v->vals[id]
+                                                                              : NULL;
+}
+/* The node computing value id at run time (-1: an input, a constant, or a node folded at
+ * load). */
+static inline int32_t osc_fuse_producer(const osc_fuse_view *v, int32_t id) {
+    const int32_t i = id >= 0 ? v->graph->values[id].producer : -1;
+    return i >= 0 && !v->graph->nodes[i].folded ? i : -1;
+}
+/* Lists node i among those the fusion computes; false when the list is full. */
+static inline bool osc_fuse_absorb(osc_fusion *f, int32_t i) {
+    if (f->n_absorbed == OSC_FUSE_MAX_NODES) return false;
+    f->absorbed[f->n_absorbed++] = i;
+    return true;
+}
+/* Node i (NULL for i < 0), and the index of node n. */
+static inline const osc_node *osc_fuse_node(const osc_fuse_view *v, int32_t i) {
+    return i >= 0 ? &v->graph->nodes[i] : NULL;
+}
+static inline int32_t osc_fuse_index(const osc_fuse_view *v, const osc_node *n) {
+    return (int32_t)(n - v->graph->nodes);
+}
+static inline bool osc_fuse_same_dims(const osc_tensor *a, const osc_tensor *b) {
+    return a->rank == b->rank && !memcmp(a->dims, b->dims, (size_t)a->rank * sizeof a->dims[0]);
+}
+/* Whether n is op `op` of the default domain. */
+static inline bool osc_fuse_is_op(const osc_node *n, const char *op) {
+    return !strcmp(n->op_type, op) && n->domain[0] == '\0';
+}
+/* Whether n resolved to a row with every trait of `traits` (OSC_KT_*). */
+static inline bool osc_fuse_has(const osc_node *n, uint32_t traits) {
+    return n && (n->kernel->traits & traits) == traits;
+}
+
+#endif

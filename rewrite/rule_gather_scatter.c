@@ -1,0 +1,335 @@
+/* rule_gather_scatter.c: rule gather_scatter (anchors ScatterElements and ScatterND): the
+ * exporters' element-wise spelling of message passing around a scatter becomes one node of a
+ * fused scatter kernel (ops/fused/fused_scatter.h, fused_tiled.h): GatherScatter, RowScatter,
+ * TiledScatter or TiledGatherScatter. Every condition is checked on the static shapes folding
+ * found; where one fails the graph stays as it is and runs unfused. */
+#include <string.h>
+
+#include "ops/fused/fused_scatter.h"
+#include "ops/fused/fused_tiled.h"
+#include "ops/scatter/reduce.h"
+#include "ops/scatter/scatter.h"
+#include "region.h"
+
+/* The capture: the proposal and the parameters of its kernel, at their largest. */
+typedef struct cap {
+    osc_fusion f;
+    osc_fs_params p;
+    osc_ft_params tp;
+    bool tiled; /* tp holds a region: a tiled scatter */
+} cap;
+_Static_assert(sizeof(cap) <= OSC_RW_CAP_MAX, "OSC_RW_CAP_MAX holds the capture");
+
+typedef struct match {
+    const osc_fuse_view *v;
+    osc_fusion *f;
+    osc_fs_params *p;
+    int32_t dtype;
+} match;
+
+static const osc_node *producer(const osc_fuse_view *v, int32_t id) {
+    return osc_fuse_node(v, osc_fuse_producer(v, id));
+}
+static bool absorb(match *m, const osc_node *n) {
+    return osc_fuse_absorb(m->f, osc_fuse_index(m->v, n));
+}
+static bool all_zero(const void *p, size_t n) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i]) return false;
+    return true;
+}
+
+/* A step's operand o, broadcast against the step's shape s ([E, ...]): how a row reads it. */
+static bool plan_operand(osc_kctx *k, osc_fs_step *st, const osc_tensor *s, const osc_tensor *o,
+                         int64_t row) {
+    if (o->rank > s->rank) return false;
+    int64_t bs[OSC_MAX_RANK], stride = 1; /* o's strides aligned to s, 0 where it broadcasts */
+    for (int32_t d = s->rank - 1; d >= 0; d--) {
+        const int32_t od = d - (s->rank - o->rank);
+        const int64_t dim = od >= 0 ? o->dims[od] : 1;
+        if (dim != 1 && dim != s->dims[d]) return false;
+        bs[d] = dim == 1 ? 0 : stride;
+        stride *= dim;
+    }
+    bool row_const = true, full = true;
+    int64_t want = 1;
+    for (int32_t d = s->rank - 1; d >= 1; d--) {
+        row_const = row_const && bs[d] == 0;
+        full = full && (bs[d] == want || s->dims[d] == 1);
+        want *= s->dims[d];
+    }
+    st->estride = s->rank > 0 ? bs[0] : 0;
+    st->read = row_const ? OSC_FS_ROW : full ? OSC_FS_FULL : OSC_FS_TABLE;
+    st->orank = o->rank;
+    memcpy(st->odims, o->dims, (size_t)o->rank * sizeof o->dims[0]);
+    if (st->read != OSC_FS_TABLE) return true;
+    if (row > OSC_FS_TABLE_MAX) return false;
+    int64_t *t = osc_kparams(k, (size_t)row * sizeof *t);
+    if (!t) return false;
+    for (int64_t i = 0; i < row; i++) { /* row element i as a multi-index over s's dims 1.. */
+        int64_t rest = i, off = 0;
+        for (int32_t d = s->rank - 1; d >= 1; d--) {
+            off += rest % s->dims[d] * bs[d];
+            rest /= s->dims[d];
+        }
+        t[i] = off;
+    }
+    st->table = t;
+    /* blocks of equal offsets, evenly spaced: read one value per block */
+    int64_t blk = 1;
+    while (blk < row && t[blk] == 0) blk++;
+    bool blocked = row % blk == 0;
+    for (int64_t i = 0; blocked && i < row; i++) blocked = t[i] == i / blk * (blk < row ? t[blk] : 0);
+    if (blocked) {
+        st->read = OSC_FS_BLOCK;
+        st->block = blk;
+        st->block_stride = blk < row ? t[blk] : 0;
+    }
+    return true;
+}
+
+/* Step s's operand through Unsqueezes and Reshapes that keep its rows (the same elements and
+ * first dim: the same bytes in the same order) and that nothing else reads: the fused node
+ * reads their input, and the copies go once nothing else reads them. */
+static bool operand_source(match *m, int32_t s) {
+    osc_fs_step *st = &m->p->steps[s];
+    int32_t id = m->f->inputs[OSC_FS_IN_STEPS + s];
+    for (;;) {
+        const osc_node *n = producer(m->v, id);
+        const osc_tensor *out = osc_fuse_shape(m->v, id);
+        const osc_tensor *in = n ? osc_fuse_shape(m->v, n->inputs[0]) : NULL;
+        if (!in || (!osc_fuse_is_op(n, "Unsqueeze") && !osc_fuse_is_op(n, "Reshape")) ||
+            m->v->uses[id] != 1 || in->dtype != out->dtype || in->rank < 1 || out->rank < 1 ||
+            in->dims[0] != out->dims[0] || osc_tensor_count(in) != osc_tensor_count(out))
+            break;
+        if (!absorb(m, n)) return false;
+        id = n->inputs[0];
+        st->orank = in->rank;
+        memcpy(st->odims, in->dims, (size_t)in->rank * sizeof in->dims[0]);
+    }
+    m->f->inputs[OSC_FS_IN_STEPS + s] = id;
+    return true;
+}
+
+/* Walks back from the updates (value cur) through single-reader elementwise steps and row-
+ * preserving Reshapes to a Gather along axis 0; true when one was reached, with the steps
+ * (in evaluation order), the operands and the Gather's inputs filled in. */
+static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
+    const osc_fuse_view *v = m->v;
+    const osc_node *n = producer(v, cur);
+    const osc_tensor *ct = osc_fuse_shape(v, cur);
+    if (!n || !ct || ct->rank < 1 || v->uses[cur] != 1 || depth > OSC_FUSE_MAX_NODES - 2)
+        return false;
+    if (osc_fuse_is_op(n, "Gather")) {
+        const osc_tensor *x = osc_fuse_shape(v, n->inputs[0]);
+        const osc_tensor *src = osc_fuse_shape(v, n->inputs[1]);
+        const osc_attr *ax = osc_node_attr(n, "axis");
+        int64_t axis = ax ? ax->i : 0;
+        if (!x || !src || x->dtype != m->dtype || x->rank < 1 || src->rank != 1 ||
+            (axis != 0 && axis != -x->rank) || src->dims[0] != m->p->edges || !absorb(m, n))
+            return false;
+        m->p->gather = true;
+        m->f->inputs[OSC_FS_IN_TABLE] = n->inputs[0];
+        m->f->inputs[OSC_FS_IN_SRC] = n->inputs[1];
+        return true;
+    }
+    if (osc_fuse_is_op(n, "Reshape")) {
+        const osc_tensor *in = osc_fuse_shape(v, n->inputs[0]);
+        if (!in || in->rank < 1 || in->dims[0] != ct->dims[0]) return false;
+        return absorb(m, n) && chain(k, m, n->inputs[0], depth + 1);
+    }
+    static const char *const k_ops[] = {"Add", "Sub", "Mul", "Div"};
+    int32_t op = -1;
+    for (int32_t i = 0; i < 4; i++)
+        if (osc_fuse_is_op(n, k_ops[i])) op = i;
+    if (op < 0 || m->p->n_steps == OSC_FS_MAX_STEPS) return false;
+    const int32_t n_steps = m->p->n_steps, n_absorbed = m->f->n_absorbed;
+    for (int32_t side = 0; side < 2; side++) { /* which input carries the chain */
+        const int32_t c = n->inputs[side], o = n->inputs[1 - side];
+        const osc_tensor *cs = osc_fuse_shape(v, c), *os = osc_fuse_shape(v, o);
+        if (!cs || !os || c == o || cs->dtype != m->dtype || os->dtype != m->dtype ||
+            !osc_fuse_same_dims(cs, ct))
+            continue;
+        osc_fs_step *st = &m->p->steps[n_steps];
+        memset(st, 0, sizeof *st);
+        st->op = op;
+        st->operand_first = side == 1;
+        st->rank = ct->rank;
+        memcpy(st->dims, ct->dims, (size_t)ct->rank * sizeof ct->dims[0]);
+        m->f->inputs[OSC_FS_IN_STEPS + n_steps] = o;
+        m->p->n_steps = n_steps + 1;
+        if (plan_operand(k, st, ct, os, m->p->row) && operand_source(m, n_steps) &&
+            absorb(m, n) && chain(k, m, c, depth + 1))
+            return true;
+        if (k->err->status) return false;
+        m->p->n_steps = n_steps; /* undo, try the other side */
+        m->f->n_absorbed = n_absorbed;
+    }
+    return false;
+}
+
+/* Data that is all zeros and read by nothing else: the fused node zero-fills its output
+ * instead, and a Constant or ConstantOfShape making it is absorbed. */
+static bool zero_data(match *m, int32_t data) {
+    const osc_fuse_view *v = m->v;
+    const osc_value *val = &v->graph->values[data];
+    if (v->uses[data] != 1) return false;
+    if (val->init && !val->is_input) return all_zero(val->init->data, val->init->nbytes);
+    const osc_node *n = producer(v, data);
+    if (!n) return false;
+    const osc_attr *a = osc_node_attr(n, "value");
+    bool zero = false;
+    if (osc_fuse_is_op(n, "Constant")) zero = a && a->t && a->t->dtype == m->dtype &&
+                                     all_zero(a->t->data, a->t->nbytes);
+    else if (osc_fuse_is_op(n, "ConstantOfShape"))
+        zero = a ? a->t && a->t->dtype == m->dtype && all_zero(a->t->data, a->t->nbytes)
+                 : m->dtype == OSC_FLOAT; /* (the default value is a float 0) */
+    return zero && absorb(m, n);
+}
+
+/* opts.fuse_recompute: the first step whose operand (E rows, read by the fused node alone) a
+ * region can compute a tile at a time, recomputing what it needs from per-node values where
+ * the graph still runs it for other readers (GAT's attention weights, GCN's edge norms), and
+ * keeping no other E-row value alive: that operand is never written out, the node becomes a
+ * TiledGatherScatter (fused_tiled.h), its region in *r. False: no such step, m as it was. Not by
+ * default: the tiles' work costs more time than the operand's bytes are worth
+ * (GAT 43 -> 53 ms, GCN 72 -> 81 ms; docs/performance.md). */
+static bool tiled_operand(match *m, osc_ft_params *r) {
+    const osc_fuse_view *v = m->v;
+    osc_fusion *f = m->f;
+    const osc_tensor *x = osc_fuse_shape(v, f->inputs[OSC_FS_IN_TABLE]);
+    for (int32_t s = 0; x && s < m->p->n_steps; s++) {
+        const int32_t o = f->inputs[OSC_FS_IN_STEPS + s];
+        const osc_tensor *ot = osc_fuse_shape(v, o);
+        if (!ot || ot->rank < 1 || ot->dims[0] != m->p->edges || m->p->steps[s].estride == 0 ||
+            v->uses[o] != 1 || osc_fuse_producer(v, o) < 0)
+            continue;
+        memset(r, 0, sizeof *r);
+        r->ext_base = OSC_FS_IN_STEPS + m->p->n_steps;
+        r->dtype = m->dtype;
+        const osc_ft_want w = {.root = o, .dtype = m->dtype, .dst = f->inputs[OSC_FS_IN_DST],
+                               .src = f->inputs[OSC_FS_IN_SRC], .dst_rows = m->p->dims[0],
+                               .src_rows = x->dims[0], .recompute = true};
+        const int32_t before = f->n_absorbed;
+        bool kept = false; /* an E-row value a node computes, which the region would keep alive */
+        const bool found = osc_fuse_region(v, &w, r, f);
+        for (int32_t e = 0; found && e < r->n_ext; e++)
+            kept = kept || (r->ext[e].row && osc_fuse_producer(v, f->inputs[r->ext_base + e]) >= 0);
+        if (!found || kept) {
+            f->n_absorbed = before;
+            continue;
+        }
+        m->p->steps[s].tiled = true;
+        m->p->steps[s].slot = r->updates;
+        r->updates = -1;
+        f->inputs[OSC_FS_IN_STEPS + s] = -1;
+        return true;
+    }
+    return false;
+}
+
+bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *c) {
+    cap *cp = c;
+    osc_fusion *f = &cp->f;
+    const osc_node *n = &v->graph->nodes[node];
+    const bool nd = osc_fuse_is_op(n, "ScatterND");
+    if (n->n_inputs != 3) return false;
+    const int32_t data = n->inputs[0], idx = n->inputs[1], upd = n->inputs[2];
+    const osc_tensor *dt = osc_fuse_shape(v, data), *it = osc_fuse_shape(v, idx);
+    const osc_tensor *ut = osc_fuse_shape(v, upd);
+    if (!dt || !it || !ut || (dt->dtype != OSC_FLOAT && dt->dtype != OSC_DOUBLE) ||
+        ut->dtype != dt->dtype || dt->rank < 1 || ut->rank != dt->rank ||
+        memcmp(ut->dims + 1, dt->dims + 1, (size_t)(dt->rank - 1) * sizeof dt->dims[0]) != 0)
+        return false;
+    match m = {.v = v, .f = f, .p = &cp->p, .dtype = dt->dtype};
+    m.p->edges = ut->dims[0];
+    m.p->row = osc_tensor_count(ut) / (m.p->edges ? m.p->edges : 1);
+    /* no edges, or rows of no elements: nothing to gain, and the unfused graph checks no
+     * destination index (its expanded index has no elements) where the fused node would */
+    if (m.p->edges == 0 || m.p->row == 0) return false;
+    int32_t dst;
+    if (nd) { /* ScatterND with [E, 1] indices: one row index per update row already */
+        m.p->reduction = ((const osc_snd_params *)n->params)->reduction;
+        if (it->rank != 2 || it->dims[0] != m.p->edges || it->dims[1] != 1) return false;
+        dst = idx;
+        m.p->dst_stride = 1;
+    } else { /* ScatterElements along axis 0, its indices an Expand of one index per row */
+        const osc_se_params *sp = n->params;
+        const osc_node *ex = producer(v, idx);
+        const osc_tensor *u =
+            ex && osc_fuse_is_op(ex, "Expand") ? osc_fuse_shape(v, ex->inputs[0]) : NULL;
+        if ((sp->axis != 0 && sp->axis != -dt->rank) || !u || u->rank != ut->rank ||
+            !osc_fuse_same_dims(it, ut) || (u->dims[0] != m.p->edges && u->dims[0] != 1))
+            return false;
+        for (int32_t d = 1; d < u->rank; d++)
+            if (u->dims[d] != 1) return false;
+        m.p->reduction = sp->reduction;
+        dst = ex->inputs[0];
+        m.p->dst_stride = u->dims[0] == 1 ? 0 : 1;
+        if (!absorb(&m, ex)) return false;
+    }
+    f->inputs[OSC_FS_IN_DST] = osc_fuse_index_source(f, v, dst);
+    const int32_t before_chain = f->n_absorbed;
+    osc_ft_params *tp = &cp->tp;
+    if (!chain(k, &m, upd, 0)) {
+        if (k->err->status) return false;
+        m.p->n_steps = 0;
+        f->n_absorbed = before_chain;
+        /* updates computed row by row: the tiled scatter; else the updates as they are (a
+         * ScatterND gains nothing from that: it reads its index as it is already) */
+        tp->ext_base = OSC_FT_IN_EXT;
+        tp->dtype = m.dtype;
+        const osc_ft_want w = {.root = upd, .dtype = m.dtype, .dst = f->inputs[OSC_FS_IN_DST],
+                               .src = -1, .dst_rows = dt->dims[0]};
+        if (osc_fuse_region(v, &w, tp, f)) {
+            cp->tiled = true;
+        } else {
+            f->n_absorbed = before_chain;
+            if (nd) return false;
+            f->inputs[OSC_FS_IN_TABLE] = upd;
+            f->inputs[OSC_FS_IN_SRC] = -1;
+        }
+    }
+    m.p->zero_data = zero_data(&m, data);
+    f->inputs[OSC_FS_IN_DATA] = m.p->zero_data ? -1 : data;
+    m.p->rank = dt->rank;
+    memcpy(m.p->dims, dt->dims, (size_t)dt->rank * sizeof dt->dims[0]);
+    /* the steps were found from the scatter back: run them from the Gather forward */
+    for (int32_t a = 0, b = m.p->n_steps - 1; a < b; a++, b--) {
+        osc_fs_step t = m.p->steps[a];
+        m.p->steps[a] = m.p->steps[b];
+        m.p->steps[b] = t;
+        int32_t ti = f->inputs[OSC_FS_IN_STEPS + a];
+        f->inputs[OSC_FS_IN_STEPS + a] = f->inputs[OSC_FS_IN_STEPS + b];
+        f->inputs[OSC_FS_IN_STEPS + b] = ti;
+    }
+    if (!cp->tiled && m.p->gather && v->recompute) cp->tiled = tiled_operand(&m, tp);
+    /* the indices read in place from the pieces of a Concat (appended after the others) */
+    f->n_inputs = cp->tiled ? tp->ext_base + tp->n_ext : OSC_FS_IN_STEPS + m.p->n_steps;
+    if (m.p->dst_stride) osc_fuse_ix_pieces(v, f, OSC_FS_IN_DST, &m.p->dst_pc);
+    if (m.p->gather) osc_fuse_ix_pieces(v, f, OSC_FS_IN_SRC, &m.p->src_pc);
+    return true;
+}
+
+bool osc_rw_gather_scatter_rewrite(osc_kctx *k, const osc_fuse_view *v, int32_t node,
+                                   const void *c, osc_fusion *f) {
+    (void)v, (void)node;
+    const cap *cp = c;
+    *f = cp->f;
+    if (cp->tiled) {
+        osc_ft_params *tp = osc_kparams(k, sizeof *tp);
+        if (!tp) return false;
+        *tp = cp->tp;
+        tp->fs = cp->p;
+        f->params = tp;
+        f->op = tp->updates < 0 ? "TiledGatherScatter" : "TiledScatter";
+        return true;
+    }
+    osc_fs_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return false;
+    *p = cp->p;
+    f->params = p;
+    f->op = p->gather ? "GatherScatter" : "RowScatter";
+    return true;
+}
