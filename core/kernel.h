@@ -39,9 +39,6 @@ typedef struct osc_kctx {
      * scratch block, kept between runs (NULL: kernels take paths that need none). */
     osc_tpool *tpool;
     osc_scratch *scratch;
-    /* Run time, float and double MatMul and Gemm only: the output goes through Relu as it is
-     * stored (a tiled scatter's Relu fused into the product before it, ops/fused/fuse_region.c). */
-    bool relu_out;
     osc_split_memo *split; /* run time: the session's (NULL: no reuse) */
     /* Warnings at load: kernels call osc_kwarn; the model stores them. NULL at run time. */
     void (*warn)(void *ud, const char *msg);

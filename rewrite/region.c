@@ -19,6 +19,7 @@
 
 #include "core/dtype.h"
 #include "ops/linalg/gemm_kernel.h"
+#include "ops/linalg/linalg.h"
 #include "core/kattr.h"
 #include "region.h"
 #include "osc_ops_config.h" /* OSC_OP_<Name>: the ops this build compiles (OSC_OPS) */
@@ -274,7 +275,7 @@ static int cmp_i32(const void *a, const void *b) {
     return *(const int32_t *)a - *(const int32_t *)b;
 }
 
-bool osc_fuse_region(const osc_fuse_view *v, const osc_ft_want *w, osc_ft_params *p,
+bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w, osc_ft_params *p,
                      osc_fusion *f) {
     const int32_t upd = w->root, dtype = w->dtype;
     const osc_tensor *ut = osc_fuse_shape(v, upd);
@@ -313,7 +314,6 @@ bool osc_fuse_region(const osc_fuse_view *v, const osc_ft_want *w, osc_ft_params
         nd->node = *n;
         nd->n_in = n->n_inputs;
         nd->alias = -1;
-        nd->relu_out = false;
         nd->gather = osc_fuse_is_op(n, "Gather");
         nd->by = nd->gather ? gather_by(&s, n->inputs[1],
                                         osc_fuse_shape(v, n->inputs[0])->dims[0])
@@ -360,8 +360,14 @@ bool osc_fuse_region(const osc_fuse_view *v, const osc_ft_want *w, osc_ft_params
         if (j == p->updates || !(osc_fuse_is_op(pn, "MatMul") || osc_fuse_is_op(pn, "Gemm")) ||
             slot_readers(p, j) != 1)
             continue;
+        /* the product's parameters, with Relu as its epilogue */
+        const osc_product_params *pp = pn->params;
+        osc_product_params *q = osc_kparams(k, pp->size);
+        if (!q) return false;
+        memcpy(q, pp, pp->size);
+        q->relu = true;
+        p->nodes[j].node.params = q;
         nd->alias = j;
-        p->nodes[j].relu_out = true;
         per_edge -= p->slots[i].row_bytes;
     }
     for (int32_t x = 0; x < p->n_ext; x++) per_edge += p->ext[x].row_bytes;

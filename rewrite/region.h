@@ -20,8 +20,9 @@ typedef struct osc_ft_want {
 /* The region computing w->root (E rows), its nodes appended to f->absorbed and its external
  * inputs to f->inputs from p->ext_base; false when there is none (f->absorbed past the
  * caller's count and f->inputs from p->ext_base may then hold a partial attempt: the caller
- * resets). */
-bool osc_fuse_region(const osc_fuse_view *v, const osc_ft_want *w, osc_ft_params *p,
+ * resets), or out of memory (k->err set). A Relu reading a product alone becomes the product's
+ * epilogue: a copy of its parameters with `relu` set, from the model's pool. */
+bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w, osc_ft_params *p,
                      osc_fusion *f);
 
 /* The index value a fused node reads for value id: through nodes that keep their input's

@@ -195,7 +195,7 @@ static bool zero_data(match *m, int32_t data) {
  * TiledGatherScatter (fused_tiled.h), its region in *r. False: no such step, m as it was. Not by
  * default: the tiles' work costs more time than the operand's bytes are worth
  * (GAT 43 -> 53 ms, GCN 72 -> 81 ms; docs/performance.md). */
-static bool tiled_operand(match *m, osc_ft_params *r) {
+static bool tiled_operand(osc_kctx *k, match *m, osc_ft_params *r) {
     const osc_fuse_view *v = m->v;
     osc_fusion *f = m->f;
     const osc_tensor *x = osc_fuse_shape(v, f->inputs[OSC_FS_IN_TABLE]);
@@ -213,7 +213,7 @@ static bool tiled_operand(match *m, osc_ft_params *r) {
                                .src_rows = x->dims[0], .recompute = true};
         const int32_t before = f->n_absorbed;
         bool kept = false; /* an E-row value a node computes, which the region would keep alive */
-        const bool found = osc_fuse_region(v, &w, r, f);
+        const bool found = osc_fuse_region(k, v, &w, r, f);
         for (int32_t e = 0; found && e < r->n_ext; e++)
             kept = kept || (r->ext[e].row && osc_fuse_producer(v, f->inputs[r->ext_base + e]) >= 0);
         if (!found || kept) {
@@ -282,8 +282,10 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         tp->dtype = m.dtype;
         const osc_ft_want w = {.root = upd, .dtype = m.dtype, .dst = f->inputs[OSC_FS_IN_DST],
                                .src = -1, .dst_rows = dt->dims[0]};
-        if (osc_fuse_region(v, &w, tp, f)) {
+        if (osc_fuse_region(k, v, &w, tp, f)) {
             cp->tiled = true;
+        } else if (k->err->status) {
+            return false;
         } else {
             f->n_absorbed = before_chain;
             if (nd) return false;
@@ -304,7 +306,7 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         f->inputs[OSC_FS_IN_STEPS + a] = f->inputs[OSC_FS_IN_STEPS + b];
         f->inputs[OSC_FS_IN_STEPS + b] = ti;
     }
-    if (!cp->tiled && m.p->gather && v->recompute) cp->tiled = tiled_operand(&m, tp);
+    if (!cp->tiled && m.p->gather && v->recompute) cp->tiled = tiled_operand(k, &m, tp);
     /* the indices read in place from the pieces of a Concat (appended after the others) */
     f->n_inputs = cp->tiled ? tp->ext_base + tp->n_ext : OSC_FS_IN_STEPS + m.p->n_steps;
     if (m.p->dst_stride) osc_fuse_ix_pieces(v, f, OSC_FS_IN_DST, &m.p->dst_pc);

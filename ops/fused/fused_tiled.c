@@ -166,8 +166,7 @@ static osc_status run_node(const ft_job *j, ft_part *w, int32_t i, int64_t n, os
     const osc_kernel *row = nd->node.kernel;
     osc_kctx kk = {.err = err, .graph = j->k->graph, .node = &nd->node, .row = row,
                    .since_version = row->since, .params = nd->node.params,
-                   .alloc = j->k->alloc, .scratch = &w->scratch, .strict = j->k->strict,
-                   .relu_out = nd->relu_out};
+                   .alloc = j->k->alloc, .scratch = &w->scratch, .strict = j->k->strict};
     return row->run(&kk, ins, nd->n_in, o, 1);
 }
 

@@ -74,10 +74,9 @@ typedef struct osc_ft_node {
     int32_t shape_rank;
     int64_t shape[OSC_FUSED_MAX_RANK];
     /* A Relu whose input is the output of product node `alias` (MatMul or Gemm) and nothing
-     * else's: that node stores its rows through Relu (relu_out) and this one does not run,
-     * its slot being the product's (-1: not such a Relu). */
+     * else's: that node's parameters apply Relu as it stores its rows (the rewrite's epilogue)
+     * and this one does not run, its slot being the product's (-1: not such a Relu). */
     int32_t alias;
-    bool relu_out;
 } osc_ft_node;
 
 typedef struct osc_ft_params {

@@ -13,18 +13,12 @@
 
 #include "ops/elementwise/ew_common.h"
 #include "gemm_kernel.h"
+#include "linalg.h"
 
 OSC_KERNEL_DECLARE(osc_gemm)
 
 static const char *const k_what[3] = {"A", "B", "C"};
 
-typedef struct gm_params {
-    float alpha, beta;
-    bool trans_a, trans_b;
-    bool broadcast;    /* C may broadcast (always from 7 on; the attribute before) */
-    bool c_optional;   /* from 11 */
-    osc_typeset types; /* the version's type constraint T */
-} gm_params;
 
 osc_status osc_gemm_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_v1[] = {"alpha", "beta", "broadcast", "transA", "transB", NULL};
@@ -39,7 +33,7 @@ osc_status osc_gemm_init(osc_kctx *k, const osc_node *node, void **params) {
     if (!st) st = osc_attr_int(k, node, "transB", 0, &tb);
     if (!st && old) st = osc_attr_int(k, node, "broadcast", 0, &bc);
     if (st) return st;
-    gm_params *p = osc_kparams(k, sizeof *p);
+    osc_gemm_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
     p->alpha = (float)alpha; /* a float attribute: exact */
     p->beta = (float)beta;
@@ -48,6 +42,7 @@ osc_status osc_gemm_init(osc_kctx *k, const osc_node *node, void **params) {
     p->broadcast = bc != 0;
     p->c_optional = k->since_version >= 11;
     p->types = osc_kernel_types(k->row, 0);
+    p->prod.size = sizeof *p;
     *params = p;
     return OSC_OK;
 }
@@ -72,7 +67,7 @@ static osc_status whole(osc_kctx *k, const char *name, float v, int32_t dtype, i
 
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *want, gm_geom *g) {
-    const gm_params *p = k->params;
+    const osc_gemm_params *p = k->params;
     char sa[256], sb[256];
     osc_status st = OSC_OK;
     for (int32_t i = 0; i < 2 && !st; i++) st = osc_need_input(k, in, n_in, i, k_what[i]);
@@ -153,7 +148,7 @@ typedef struct gm_epi {
     int64_t m, n, c_rs, c_cs;
     double alpha, beta;
     int64_t ialpha, ibeta;
-    bool relu; /* float types: then Relu (k->relu_out) */
+    bool relu; /* float types: then Relu (p->prod.relu) */
 } gm_epi;
 
 #define EPI_LOOP(AT, CT, Y_OF, C_OF)                                                           \
@@ -211,7 +206,7 @@ static void epilogue(int32_t dtype, const gm_epi *e) {
 
 osc_status osc_gemm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
                         int32_t n_out) {
-    const gm_params *p = k->params;
+    const osc_gemm_params *p = k->params;
     osc_tensor want;
     gm_geom g;
     osc_status st = validate(k, in, n_in, &want, &g);
@@ -242,13 +237,13 @@ osc_status osc_gemm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
         .y = yv, .ldy = g.n,
         .c = c_in_kernel ? g.c->data : NULL, .c_rs = g.c_rs};
     const bool epi = half || (c_term && !c_in_kernel) || p->alpha != 1;
-    ga.relu = k->relu_out && !epi;
+    ga.relu = p->prod.relu && !epi;
     osc_gemm_par(k, osc_gemm_get(o.ct), o.ct, &ga, &mem);
     if (epi) {
         const gm_epi e = {.acc = yv, .y = out->data, .c = c_term ? g.c->data : NULL, .m = g.m,
                           .n = g.n, .c_rs = g.c_rs, .c_cs = g.c_cs, .alpha = p->alpha,
                           .beta = p->beta, .ialpha = g.ialpha, .ibeta = g.ibeta,
-                          .relu = k->relu_out};
+                          .relu = p->prod.relu};
         epilogue(a->dtype, &e);
     }
     osc_gemm_mem_put(k, &mem);

@@ -7,21 +7,20 @@
 
 #include "ops/elementwise/ew_common.h"
 #include "gemm_kernel.h"
+#include "linalg.h"
 
 OSC_KERNEL_DECLARE(osc_matmul)
 
 static const char *const k_what[2] = {"A", "B"};
 
-typedef struct mm_params {
-    osc_typeset types; /* the version's type constraint T */
-} mm_params;
 
 osc_status osc_matmul_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_none[] = {NULL};
     osc_status st = osc_attr_known(k, node, k_none);
     if (st) return st;
-    mm_params *p = osc_kparams(k, sizeof *p);
+    osc_mm_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
+    p->prod.size = sizeof *p;
     p->types = osc_kernel_types(k->row, 0);
     *params = p;
     return OSC_OK;
@@ -39,7 +38,7 @@ typedef struct mm_geom {
 
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *want, mm_geom *g) {
-    const mm_params *p = k->params;
+    const osc_mm_params *p = k->params;
     char sa[256], sb[256];
     osc_status st = OSC_OK;
     for (int32_t i = 0; i < 2 && !st; i++) st = osc_need_input(k, in, n_in, i, k_what[i]);
@@ -126,6 +125,7 @@ osc_status osc_matmul_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     const osc_tensor *a = in[0];
     osc_gemm_mem mem;
     osc_gemm_ops o;
+    const osc_mm_params *p = k->params;
     st = osc_gemm_operands(k, a, in[1], out, g.n, g.kk, &mem, &o);
     if (st) return st;
     /* Validation is complete: from here on the output is written. */
@@ -137,7 +137,7 @@ osc_status osc_matmul_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     osc_gemm_fn fn = osc_gemm_get(ct);
     osc_gemm_args ga = {.m = g.m, .n = g.n, .k = g.kk, .a = av, .ars = g.kk, .acs = 1, .b = bv,
                         .brs = g.n, .bcs = 1, .y = yv, .ldy = g.n,
-                        .relu = k->relu_out && !half};
+                        .relu = p->prod.relu && !half};
     bool b_shared = true;
     for (int32_t d = 0; d < g.brank; d++) b_shared = b_shared && g.bstr[d] == 0;
     if (b_shared && g.a_batches == g.batches) {

@@ -14,6 +14,7 @@
 
 #include "kharness.h"
 #include "ops/linalg/gemm_kernel.h"
+#include "ops/linalg/linalg.h"
 
 /* ---- helpers ---- */
 
@@ -291,7 +292,7 @@ static void test_gemm_variants(void **state) {
     assert_memory_equal(y0, want0, sizeof want0);
 }
 
-/* relu_out (a tiled scatter's Relu fused into the product): every element is the product's
+/* The product's Relu epilogue (osc_product_params.relu: a tiled scatter's Relu fused into it): every element is the product's
  * own, bit for bit, passed through x < 0 ? +0 : x, on each path: MatMul (stored by the kernel),
  * Gemm with a bias row (added by the kernel) and with alpha 0.5 (the epilogue), K across KC;
  * NaN and -0 stay. */
@@ -314,8 +315,12 @@ static void test_relu_out(void **state) {
             kh *h = f ? &fused : &plain;
             init(h, form ? "Gemm" : "MatMul", 13, 13);
             if (form == 2) kh_attr_float(h, "alpha", 0.5f);
-            h->k.relu_out = f == 1;
             assert_int_equal(form ? kh_run3(h, &ta, &tb, &tc) : kh_run2(h, &ta, &tb), OSC_OK);
+            if (f) { /* again into the same output, the parameters' epilogue set */
+                ((osc_product_params *)(uintptr_t)h->k.params)->relu = true;
+                const osc_tensor *in[3] = {&ta, &tb, &tc};
+                assert_int_equal(h->kernel->run(&h->k, in, form ? 3 : 2, &h->out, 1), OSC_OK);
+            }
         }
         int negatives = 0;
         for (int64_t i = 0; i < m * n; i++) {

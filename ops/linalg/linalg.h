@@ -1,0 +1,29 @@
+/* linalg.h: the parameters of MatMul and Gemm (matmul.c, gemm.c), which the rewrite reads and
+ * copies with an epilogue (rewrite/rule_gather_scatter.c: a Relu after a product in a tiled
+ * region). */
+#ifndef OSC_LINALG_H
+#define OSC_LINALG_H
+
+#include "core/kernel.h"
+
+/* The parameters of every row with trait OSC_KT_PRODUCT begin with this. */
+typedef struct osc_product_params {
+    size_t size; /* bytes of the whole parameters (the rewrite copies them) */
+    bool relu;   /* float types: the output goes through Relu as it is stored */
+} osc_product_params;
+
+typedef struct osc_mm_params {
+    osc_product_params prod;
+    osc_typeset types; /* the version's type constraint T */
+} osc_mm_params;
+
+typedef struct osc_gemm_params {
+    osc_product_params prod;
+    float alpha, beta;
+    bool trans_a, trans_b;
+    bool broadcast;    /* C may broadcast (always from 7 on; the attribute before) */
+    bool c_optional;   /* from 11 */
+    osc_typeset types; /* the version's type constraint T */
+} osc_gemm_params;
+
+#endif
