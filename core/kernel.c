@@ -53,3 +53,25 @@ osc_typeset osc_kernel_types(const osc_kernel *r, int32_t i) {
         if (r->types[j]) t = r->types[j];
     return t;
 }
+
+void *osc_kshared(osc_kctx *k, const void *key, size_t size, void (*drop)(void *state)) {
+    osc_kstore *s = k->store;
+    if (!s) return NULL;
+    for (int32_t i = 0; i < s->n; i++)
+        if (s->e[i].key == key) return s->e[i].size == size ? s->e[i].state : NULL;
+    void *state = s->n < OSC_KSTORE_MAX ? osc_calloc(s->alloc, 1, size) : NULL;
+    if (!state) return NULL;
+    s->e[s->n].key = key;
+    s->e[s->n].state = state;
+    s->e[s->n].size = size;
+    s->e[s->n++].drop = drop;
+    return state;
+}
+
+void osc_kstore_free(osc_kstore *s) {
+    for (int32_t i = 0; i < s->n; i++) {
+        if (s->e[i].drop) s->e[i].drop(s->e[i].state);
+        osc_free(s->alloc, s->e[i].state, s->e[i].size);
+    }
+    s->n = 0;
+}

@@ -9,21 +9,22 @@
 
 struct osc_kernel;
 
-/* What a kernel may use while it initialises, infers or runs one node. */
-/* Run time: the split among threads of a fused scatter's destination index (ops/
- * fused_scatter.c, osc_fs_split_shared), kept for the rest of the run so that the other fused
- * scatters reading the same index value reuse it instead of listing the edges again. */
-typedef struct osc_split_memo {
-    int32_t value; /* the index's graph value split in this run (-1: none; each run resets it) */
-    int32_t hint;  /* the value split in the run before (-1: none) */
-    const void *dst;
-    int32_t parts;
-    int64_t n_rows, edges, dst_stride;
-    int64_t bounds[OSC_MAX_THREADS + 1], at[OSC_MAX_THREADS + 1];
-    const uint32_t *list;
-    osc_scratch mem; /* the lists, kept between runs */
-} osc_split_memo;
+/* Run time: state the session keeps for kernels across runs (osc_kshared); the engine owns
+ * it and frees it with the session (osc_kstore_free). */
+#define OSC_KSTORE_MAX 8
+typedef struct osc_kstore {
+    osc_allocator *alloc;
+    int32_t n;
+    struct {
+        const void *key;
+        void *state;
+        size_t size;
+        void (*drop)(void *state);
+    } e[OSC_KSTORE_MAX];
+} osc_kstore;
+void osc_kstore_free(osc_kstore *s);
 
+/* What a kernel may use while it initialises, infers or runs one node. */
 typedef struct osc_kctx {
     osc_err *err;
     const osc_graph *graph;  /* for value names in messages (NULL in kernel unit tests) */
@@ -39,7 +40,8 @@ typedef struct osc_kctx {
      * scratch block, kept between runs (NULL: kernels take paths that need none). */
     osc_tpool *tpool;
     osc_scratch *scratch;
-    osc_split_memo *split; /* run time: the session's (NULL: no reuse) */
+    osc_kstore *store; /* run time: the session's state for kernels (NULL: none) */
+    uint64_t run;      /* run time: the session's run, numbered from 1 */
     /* Warnings at load: kernels call osc_kwarn; the model stores them. NULL at run time. */
     void (*warn)(void *ud, const char *msg);
     void *warn_ud;
@@ -167,6 +169,12 @@ osc_status osc_kfail(osc_kctx *k, osc_status status, const char *fmt, ...)
 void osc_kwarn(osc_kctx *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Graph name of the node's input i ("" when omitted), for messages. */
 const char *osc_kinput_name(const osc_kctx *k, int32_t i);
+/* Run time: the block of `size` bytes the session keeps for kernels across its runs under
+ * `key` (the address of a kernel's own static object), shared by every node that asks with that
+ * key; zeroed when made, `drop` (may be NULL) called with it when the session ends. NULL when
+ * there is none (no session store, every slot taken, out of memory): the kernel then runs
+ * without it. */
+void *osc_kshared(osc_kctx *k, const void *key, size_t size, void (*drop)(void *state));
 /* Graph name of value id ("" when unknown), for messages. */
 const char *osc_kvalue_name(const osc_kctx *k, int32_t id);
 

@@ -74,7 +74,8 @@ static osc_status run_nodes(osc_session *s, int32_t from, int32_t to) {
                       .row = n->kernel, .since_version = n->kernel->since, .params = n->params,
                       .alloc = &s->alloc,
                       .strings = &s->strings, .strict = m->opts.strict != 0,
-                      .tpool = s->tpool, .scratch = &s->kscratch, .split = &s->split};
+                      .tpool = s->tpool, .scratch = &s->kscratch, .store = &s->kstore,
+                      .run = s->runs};
         uint64_t t0 = s->node_ns ? now_ns() : 0;
         osc_status st = osc_run_node(m, i, s->vals, s->io, &k);
         if (s->node_ns) s->node_ns[i] = now_ns() - t0;
@@ -220,8 +221,7 @@ static osc_status run(osc_session *s) {
     osc_status st = osc_check_symbols(s);
     if (st) return st;
     osc_pool_reset(&s->strings);
-    if (s->split.value >= 0) s->split.hint = s->split.value;
-    s->split.value = -1;
+    s->runs++;
     if (s->node_ns) memset(s->node_ns, 0, (size_t)g->n_nodes * sizeof *s->node_ns);
     if (m->dynamic) {
         st = run_dynamic(s);

@@ -64,8 +64,7 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     for (size_t b = 0; m->dynamic && b < z.nb; b++) s->plan_need[b] = UINT64_MAX; /* none yet */
     s->tpool = osc_tpool_new(&s->alloc, m->opts.threads);
     s->kscratch.alloc = &s->alloc;
-    s->split.value = s->split.hint = -1;
-    s->split.mem.alloc = &s->alloc;
+    s->kstore.alloc = &s->alloc;
     *out = s;
     return OSC_OK;
 }
@@ -75,7 +74,7 @@ void osc_session_free(osc_session *s) {
     sizes_of z = table_sizes(s->m);
     osc_tpool_free(s->tpool);
     osc_scratch_free(&s->kscratch);
-    osc_scratch_free(&s->split.mem);
+    osc_kstore_free(&s->kstore);
     osc_pool_free(&s->strings);
     for (size_t k = 0; s->stages && k < z.nn; k++)
         osc_free(&s->alloc, s->stages[k].arena, s->stages[k].cap);

@@ -55,7 +55,8 @@ struct osc_session {
     max_align_t empty;        /* data of zero-size values when the arena is empty */
     osc_tpool *tpool;         /* opts.threads >= 2: the workers; NULL: the caller alone */
     osc_scratch kscratch;     /* kernels' scratch block, kept between runs */
-    osc_split_memo split;     /* fused scatters' shared split of an index (kernel.h) */
+    osc_kstore kstore;        /* state kernels keep across runs (osc_kshared) */
+    uint64_t runs;            /* runs started (the kernels' k->run) */
     osc_node_hook hook;       /* osc_session_set_node_hook */
     void *hook_ud;
 };

@@ -268,8 +268,39 @@ bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
     return true;
 }
 
+/* The split of a fused scatter's destination index among threads, kept by the session
+ * (osc_kshared) for the rest of the run so that the other fused scatters reading the same index
+ * value reuse it instead of listing the edges again, and its lists' memory between runs. */
+typedef struct split_memo {
+    uint64_t run;  /* the run `value` belongs to (0: a new memo) */
+    int32_t value; /* the index's graph value split in this run (-1: none) */
+    int32_t hint;  /* the value split in the run before (-1: none) */
+    const void *dst;
+    int32_t parts;
+    int64_t n_rows, edges, dst_stride;
+    int64_t bounds[OSC_MAX_THREADS + 1], at[OSC_MAX_THREADS + 1];
+    const uint32_t *list;
+    osc_scratch mem; /* the lists, kept between runs */
+} split_memo;
+
+static const char k_memo_key = 0; /* the memo's key in the session's store (its address) */
+
+static void drop_memo(void *state) { osc_scratch_free(&((split_memo *)state)->mem); }
+
+/* The session's memo, turned over to this run; NULL without one. */
+static split_memo *memo_of(osc_kctx *k) {
+    split_memo *m = osc_kshared(k, &k_memo_key, sizeof *m, drop_memo);
+    if (m && m->run != k->run) {
+        m->hint = m->run && m->value >= 0 ? m->value : -1;
+        m->value = -1;
+        m->run = k->run;
+        m->mem.alloc = k->alloc;
+    }
+    return m;
+}
+
 bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make) {
-    osc_split_memo *m = k->split;
+    split_memo *m = memo_of(k);
     const int32_t v = s->key, parts = osc_tpool_size(k->tpool);
     if (m && v >= 0 && m->value == v && m->dst == s->dst.p[0] && m->parts == parts &&
         m->n_rows == s->n_rows && m->edges == s->edges && m->dst_stride == s->dst_stride) {
@@ -286,7 +317,8 @@ bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make) {
         return false;
     }
     if (m && v >= 0) {
-        *m = (osc_split_memo){.value = v, .hint = m->hint, .dst = s->dst.p[0], .parts = parts,
+        *m = (split_memo){.run = m->run, .value = v, .hint = m->hint, .dst = s->dst.p[0],
+                          .parts = parts,
                               .n_rows = s->n_rows, .edges = s->edges,
                               .dst_stride = s->dst_stride, .list = s->list, .mem = m->mem};
         memcpy(m->bounds, s->bounds, sizeof m->bounds);
