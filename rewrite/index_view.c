@@ -4,6 +4,7 @@
 
 #include "core/dtype.h"
 #include "core/kattr.h"
+#include "ops/gather/gather.h"
 #include "region.h"
 
 int32_t osc_fuse_index_source(osc_fusion *f, const osc_fuse_view *v, int32_t id) {
@@ -11,7 +12,7 @@ int32_t osc_fuse_index_source(osc_fusion *f, const osc_fuse_view *v, int32_t id)
         const osc_node *n = osc_fuse_node(v, osc_fuse_producer(v, id));
         const osc_tensor *out = osc_fuse_shape(v, id);
         const osc_tensor *in = n ? osc_fuse_shape(v, n->inputs[0]) : NULL;
-        if (!in || (!osc_fuse_is_op(n, "Unsqueeze") && !osc_fuse_is_op(n, "Reshape")) ||
+        if (!in || !osc_fuse_has(n, OSC_KT_SAME_ELEMENTS) ||
             osc_tensor_count(in) != osc_tensor_count(out) ||
             !osc_fuse_absorb(f, osc_fuse_index(v, n)))
             return id;
@@ -19,13 +20,17 @@ int32_t osc_fuse_index_source(osc_fusion *f, const osc_fuse_view *v, int32_t id)
     }
 }
 
+bool osc_fuse_gather0(const osc_node *n, int32_t rank) {
+    return osc_fuse_has(n, OSC_KT_GATHER) && n->n_inputs == 2 && rank >= 1 &&
+           ((const osc_gather_params *)n->params)->axis % rank == 0;
+}
+
 int64_t osc_fuse_row_view(const osc_fuse_view *v, const osc_node *n) {
-    if (!osc_fuse_is_op(n, "Gather") || n->n_inputs != 2 || n->folded) return -1;
+    if (n->folded || n->n_inputs != 2) return -1;
     const osc_tensor *data = osc_fuse_shape(v, n->inputs[0]);
     const osc_value *iv = &v->graph->values[n->inputs[1]];
     const osc_tensor *k = iv->init && !iv->is_input ? iv->init : NULL;
-    const osc_attr *ax = osc_node_attr(n, "axis");
-    if (!data || data->rank < 2 || (ax ? ax->i : 0) % data->rank || !k || k->rank != 0 ||
+    if (!data || data->rank < 2 || !osc_fuse_gather0(n, data->rank) || !k || k->rank != 0 ||
         (k->dtype != OSC_INT64 && k->dtype != OSC_INT32) ||
         osc_dtype_get(data->dtype)->bits < 8)
         return -1;
@@ -38,7 +43,7 @@ bool osc_fuse_ix_pieces(const osc_fuse_view *v, osc_fusion *f, int32_t at, osc_i
     const int32_t id = f->inputs[at], ci = osc_fuse_producer(v, id);
     const osc_node *c = ci >= 0 ? &v->graph->nodes[ci] : NULL;
     const osc_tensor *t = osc_fuse_shape(v, id);
-    if (!c || !osc_fuse_is_op(c, "Concat") || !t || t->rank != 1 ||
+    if (!osc_fuse_has(c, OSC_KT_CONCAT) || !t || t->rank != 1 ||
         (t->dtype != OSC_INT64 && t->dtype != OSC_INT32) || c->n_inputs < 2 ||
         c->n_inputs > OSC_IX_MAX_PIECES || f->n_inputs + c->n_inputs - 1 > OSC_FUSE_MAX_IN)
         return false;

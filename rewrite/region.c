@@ -20,6 +20,7 @@
 #include "core/dtype.h"
 #include "ops/linalg/gemm_kernel.h"
 #include "ops/linalg/linalg.h"
+#include "ops/shape/shape_ops.h"
 #include "core/kattr.h"
 #include "region.h"
 #include "osc_ops_config.h" /* OSC_OP_<Name>: the ops this build compiles (OSC_OPS) */
@@ -35,10 +36,6 @@ typedef struct region {
     uint32_t outer[OSC_FT_MAX_NODES]; /* bit j: input j must come from outside the region */
 } region;
 
-static int64_t attr_i(const osc_node *n, const char *name, int64_t def) {
-    const osc_attr *a = osc_node_attr(n, name);
-    return a ? a->i : def;
-}
 /* A row value of the region's dtype: E rows. */
 static bool row_value(const region *r, const osc_tensor *t) {
     return t && t->dtype == r->dtype && t->rank >= 1 && t->dims[0] == r->E;
@@ -68,9 +65,6 @@ static int32_t gather_by(const region *r, int32_t idx, int64_t rows) {
 
 /* Whether node i may join, and how it reads each input. */
 static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer) {
-    static const char *const k_unary[] = {"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Exp", "Neg",
-                                          "Abs", "Sqrt", "Elu", "Softplus", "Identity"};
-    static const char *const k_binary[] = {"Add", "Sub", "Mul", "Div", "Max", "Min"};
     const osc_fuse_view *v = r->v;
     const osc_node *n = &v->graph->nodes[i];
     const osc_tensor *out = n->n_outputs == 1 ? osc_fuse_shape(v, n->outputs[0]) : NULL;
@@ -83,26 +77,22 @@ static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer
     const osc_tensor *in[OSC_FT_MAX_NIN] = {NULL};
     for (int32_t j = 0; j < n->n_inputs; j++)
         if (!(in[j] = osc_fuse_shape(v, n->inputs[j]))) return false;
-    for (size_t o = 0; o < sizeof k_unary / sizeof *k_unary; o++)
-        if (osc_fuse_is_op(n, k_unary[o])) {
-            *rows = 1;
-            return n->n_inputs == 1 && row_value(r, in[0]) && in[0]->rank == out->rank;
+    if (osc_fuse_has(n, OSC_KT_ROWWISE) && n->n_inputs == 1) { /* unary */
+        *rows = 1;
+        return row_value(r, in[0]) && in[0]->rank == out->rank;
+    }
+    if (osc_fuse_has(n, OSC_KT_ROWWISE | OSC_KT_BROADCASTS) && n->n_inputs == 2) { /* binary */
+        for (int32_t j = 0; j < 2; j++) {
+            if (in[j]->dtype != r->dtype) return false;
+            if (in[j]->rank == out->rank && in[j]->dims[0] == r->E) *rows |= 1u << j;
+            else if (in[j]->rank == out->rank && in[j]->dims[0] != 1) return false;
+            else *outer |= 1u << j;
         }
-    for (size_t o = 0; o < sizeof k_binary / sizeof *k_binary; o++)
-        if (osc_fuse_is_op(n, k_binary[o])) {
-            if (n->n_inputs != 2) return false;
-            for (int32_t j = 0; j < 2; j++) {
-                if (in[j]->dtype != r->dtype) return false;
-                if (in[j]->rank == out->rank && in[j]->dims[0] == r->E) *rows |= 1u << j;
-                else if (in[j]->rank == out->rank && in[j]->dims[0] != 1) return false;
-                else *outer |= 1u << j;
-            }
-            return *rows != 0;
-        }
-    if (osc_fuse_is_op(n, "Gather")) {
-        const int64_t axis = attr_i(n, "axis", 0);
-        if (n->n_inputs != 2 || in[0]->dtype != r->dtype || in[0]->rank < 1 ||
-            (axis != 0 && axis != -in[0]->rank) || in[1]->rank != 1 || in[1]->dims[0] != r->E ||
+        return *rows != 0;
+    }
+    if (osc_fuse_has(n, OSC_KT_GATHER)) {
+        if (n->n_inputs != 2 || in[0]->dtype != r->dtype || !osc_fuse_gather0(n, in[0]->rank) ||
+            in[1]->rank != 1 || in[1]->dims[0] != r->E ||
             (in[1]->dtype != OSC_INT64 && in[1]->dtype != OSC_INT32))
             return false;
         /* the index, by row: from outside or a row view (checked up front), or the tile's */
@@ -110,7 +100,7 @@ static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer
         *outer = 1; /* the table, from outside */
         return true;
     }
-    if (osc_fuse_is_op(n, "Expand")) { /* a whole value broadcast along the rows, to a shape */
+    if (osc_fuse_has(n, OSC_KT_EXPAND)) { /* a whole value broadcast along the rows, to a shape */
         const osc_value *sv = &v->graph->values[n->inputs[1]];
         const int64_t *shape = sv->init && !sv->is_input ? sv->init->data : NULL;
         *outer = 3;
@@ -119,22 +109,21 @@ static bool eligible(const region *r, int32_t i, uint32_t *rows, uint32_t *outer
                in[1]->dtype == OSC_INT64 && in[1]->rank == 1 && in[1]->dims[0] == out->rank &&
                shape[0] == r->E;
     }
-    if (osc_fuse_is_op(n, "Concat")) {
-        int64_t axis = attr_i(n, "axis", 0);
+    if (osc_fuse_has(n, OSC_KT_CONCAT)) {
+        int64_t axis = ((const osc_concat_params *)n->params)->axis;
         if (axis < 0) axis += out->rank;
         for (int32_t j = 0; j < n->n_inputs; j++)
             if (!row_value(r, in[j]) || in[j]->rank != out->rank) return false;
         *rows = (1u << n->n_inputs) - 1;
         return axis > 0 && axis < out->rank && n->n_inputs > 0;
     }
-    if (osc_fuse_is_op(n, "MatMul") || osc_fuse_is_op(n, "Gemm")) {
-        const bool gemm = osc_fuse_is_op(n, "Gemm");
+    if (osc_fuse_has(n, OSC_KT_PRODUCT)) {
         if (n->n_inputs < 2 || !row_value(r, in[0]) || in[0]->rank < 2 || in[1]->rank != 2 ||
-            in[1]->dtype != r->dtype || (gemm && attr_i(n, "transA", 0) != 0))
+            in[1]->dtype != r->dtype || ((const osc_product_params *)n->params)->trans_a)
             return false;
         *rows = 1;
         *outer = 2;
-        if (gemm && n->n_inputs == 3) {
+        if (n->n_inputs == 3) { /* Gemm's C */
             if (in[2]->dtype != r->dtype) return false;
             if (in[2]->rank == 2 && in[2]->dims[0] == r->E && r->E > 1) *rows |= 4;
             else *outer |= 4;
@@ -182,7 +171,7 @@ static void drop(region *r, int32_t a) {
 /* A node the region may run even though the graph still runs it for readers outside: not a
  * product (work per element that grows with the weights). */
 static bool recomputable(const region *r, const osc_node *n) {
-    return r->w->recompute && !osc_fuse_is_op(n, "MatMul") && !osc_fuse_is_op(n, "Gemm");
+    return r->w->recompute && !osc_fuse_has(n, OSC_KT_PRODUCT);
 }
 
 /* Removes nodes whose output is read outside the region (the root: by the fused node only)
@@ -314,7 +303,7 @@ bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w, 
         nd->node = *n;
         nd->n_in = n->n_inputs;
         nd->alias = -1;
-        nd->gather = osc_fuse_is_op(n, "Gather");
+        nd->gather = osc_fuse_has(n, OSC_KT_GATHER);
         nd->by = nd->gather ? gather_by(&s, n->inputs[1],
                                         osc_fuse_shape(v, n->inputs[0])->dims[0])
                             : OSC_FT_BY_INPUT;
@@ -322,7 +311,7 @@ bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w, 
             p->need_src = true;
             per_edge += sizeof(int64_t);
         }
-        nd->once = osc_fuse_is_op(n, "Expand");
+        nd->once = osc_fuse_has(n, OSC_KT_EXPAND);
         for (int32_t j = 0; j < n->n_inputs; j++)
             if (nd->by && j == 1) { /* the index: the tile's */
                 nd->in[1] = (osc_ft_ref){OSC_FT_NONE, 0};
@@ -342,7 +331,7 @@ bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w, 
         sv->row_bytes = row_bytes(out, r.E);
         per_edge += sv->row_bytes;
 #if OSC_OP_MatMul || OSC_OP_Gemm /* (else no model holding one loads: no kernel to link) */
-        if (osc_fuse_is_op(n, "MatMul") || osc_fuse_is_op(n, "Gemm")) {
+        if (osc_fuse_has(n, OSC_KT_PRODUCT)) {
             const osc_tensor *a0 = osc_fuse_shape(v, n->inputs[0]);
             const size_t pb = osc_gemm_pack_bytes(dtype, out->dims[out->rank - 1],
                                                   a0->dims[a0->rank - 1]);
@@ -354,10 +343,10 @@ bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w, 
     if (p->n_nodes == 0) return false;
     for (int32_t i = 0; i < p->n_nodes; i++) { /* Relus fused into the products before them */
         osc_ft_node *nd = &p->nodes[i];
-        if (!osc_fuse_is_op(&nd->node, "Relu") || nd->in[0].kind != OSC_FT_SLOT) continue;
+        if (!osc_fuse_has(&nd->node, OSC_KT_RELU) || nd->in[0].kind != OSC_FT_SLOT) continue;
         const int32_t j = nd->in[0].at;
         const osc_node *pn = &p->nodes[j].node;
-        if (j == p->updates || !(osc_fuse_is_op(pn, "MatMul") || osc_fuse_is_op(pn, "Gemm")) ||
+        if (j == p->updates || !osc_fuse_has(pn, OSC_KT_PRODUCT) ||
             slot_readers(p, j) != 1)
             continue;
         /* the product's parameters, with Relu as its epilogue */

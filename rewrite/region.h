@@ -29,6 +29,8 @@ bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w, 
  * elements in order (Unsqueeze, Reshape: one index per row, whatever its shape), back to where
  * the index was computed, each absorbed so that its copy goes once nothing else reads it. */
 int32_t osc_fuse_index_source(osc_fusion *f, const osc_fuse_view *v, int32_t id);
+/* Whether n gathers slices of input 0, of rank `rank`, along axis 0 (Gather). */
+bool osc_fuse_gather0(const osc_node *n, int32_t rank);
 /* The row k >= 0 of a whole tensor of rank >= 2 of whole-byte elements that node n picks when
  * it is a Gather along axis 0 by a constant scalar (edge_index[0], read in place by a fused
  * node); -1 for any other node. */

@@ -38,7 +38,7 @@ bool osc_rw_expand_view_match(osc_kctx *k, const osc_fuse_view *v, int32_t node,
     }
     for (int32_t j = 0; j < n->n_inputs; j++) {
         const osc_node *ex = osc_fuse_node(v, osc_fuse_producer(v, n->inputs[j]));
-        const osc_tensor *u = ex && osc_fuse_is_op(ex, "Expand") && v->uses[n->inputs[j]] == 1
+        const osc_tensor *u = osc_fuse_has(ex, OSC_KT_EXPAND) && v->uses[n->inputs[j]] == 1
                                   ? osc_fuse_shape(v, ex->inputs[0]) : NULL;
         if (!u || u->dtype != in[j]->dtype || f->n_absorbed == OSC_FUSE_MAX_NODES) continue;
         const osc_tensor *was = in[j];

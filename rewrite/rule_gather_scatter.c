@@ -1,14 +1,15 @@
-/* rule_gather_scatter.c: rule gather_scatter (anchors ScatterElements and ScatterND): the
- * exporters' element-wise spelling of message passing around a scatter becomes one node of a
- * fused scatter kernel (ops/fused/fused_scatter.h, fused_tiled.h): GatherScatter, RowScatter,
- * TiledScatter or TiledGatherScatter. Every condition is checked on the static shapes folding
- * found; where one fails the graph stays as it is and runs unfused. */
+/* rule_gather_scatter.c: rules gather_scatter_se and gather_scatter_nd (anchors ScatterElements
+ * and ScatterND): the exporters' element-wise spelling of message passing around a scatter
+ * becomes one node of a fused scatter kernel (ops/fused/fused_scatter.h, fused_tiled.h):
+ * GatherScatter, RowScatter, TiledScatter or TiledGatherScatter. Every condition is checked on
+ * the static shapes folding found; where one fails the graph stays as it is and runs unfused. */
 #include <string.h>
 
 #include "ops/fused/fused_scatter.h"
 #include "ops/fused/fused_tiled.h"
 #include "ops/scatter/reduce.h"
 #include "ops/scatter/scatter.h"
+#include "ops/shape/shape_ops.h"
 #include "region.h"
 
 /* The capture: the proposal and the parameters of its kernel, at their largest. */
@@ -99,7 +100,7 @@ static bool operand_source(match *m, int32_t s) {
         const osc_node *n = producer(m->v, id);
         const osc_tensor *out = osc_fuse_shape(m->v, id);
         const osc_tensor *in = n ? osc_fuse_shape(m->v, n->inputs[0]) : NULL;
-        if (!in || (!osc_fuse_is_op(n, "Unsqueeze") && !osc_fuse_is_op(n, "Reshape")) ||
+        if (!in || !osc_fuse_has(n, OSC_KT_SAME_ELEMENTS) ||
             m->v->uses[id] != 1 || in->dtype != out->dtype || in->rank < 1 || out->rank < 1 ||
             in->dims[0] != out->dims[0] || osc_tensor_count(in) != osc_tensor_count(out))
             break;
@@ -121,20 +122,18 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
     const osc_tensor *ct = osc_fuse_shape(v, cur);
     if (!n || !ct || ct->rank < 1 || v->uses[cur] != 1 || depth > OSC_FUSE_MAX_NODES - 2)
         return false;
-    if (osc_fuse_is_op(n, "Gather")) {
+    if (osc_fuse_has(n, OSC_KT_GATHER)) {
         const osc_tensor *x = osc_fuse_shape(v, n->inputs[0]);
         const osc_tensor *src = osc_fuse_shape(v, n->inputs[1]);
-        const osc_attr *ax = osc_node_attr(n, "axis");
-        int64_t axis = ax ? ax->i : 0;
-        if (!x || !src || x->dtype != m->dtype || x->rank < 1 || src->rank != 1 ||
-            (axis != 0 && axis != -x->rank) || src->dims[0] != m->p->edges || !absorb(m, n))
+        if (!x || !src || x->dtype != m->dtype || !osc_fuse_gather0(n, x->rank) ||
+            src->rank != 1 || src->dims[0] != m->p->edges || !absorb(m, n))
             return false;
         m->p->gather = true;
         m->f->inputs[OSC_FS_IN_TABLE] = n->inputs[0];
         m->f->inputs[OSC_FS_IN_SRC] = n->inputs[1];
         return true;
     }
-    if (osc_fuse_is_op(n, "Reshape")) {
+    if (osc_fuse_has(n, OSC_KT_SAME_ELEMENTS)) { /* keeping the rows: Reshape [E, H, C] */
         const osc_tensor *in = osc_fuse_shape(v, n->inputs[0]);
         if (!in || in->rank < 1 || in->dims[0] != ct->dims[0]) return false;
         return absorb(m, n) && chain(k, m, n->inputs[0], depth + 1);
@@ -177,15 +176,9 @@ static bool zero_data(match *m, int32_t data) {
     if (v->uses[data] != 1) return false;
     if (val->init && !val->is_input) return all_zero(val->init->data, val->init->nbytes);
     const osc_node *n = producer(v, data);
-    if (!n) return false;
-    const osc_attr *a = osc_node_attr(n, "value");
-    bool zero = false;
-    if (osc_fuse_is_op(n, "Constant")) zero = a && a->t && a->t->dtype == m->dtype &&
-                                     all_zero(a->t->data, a->t->nbytes);
-    else if (osc_fuse_is_op(n, "ConstantOfShape"))
-        zero = a ? a->t && a->t->dtype == m->dtype && all_zero(a->t->data, a->t->nbytes)
-                 : m->dtype == OSC_FLOAT; /* (the default value is a float 0) */
-    return zero && absorb(m, n);
+    if (!osc_fuse_has(n, OSC_KT_CONSTANT)) return false;
+    const osc_constant_value *c = n->params; /* (no data: ConstantOfShape's float 0) */
+    return c->dtype == m->dtype && (!c->data || all_zero(c->data, c->nbytes)) && absorb(m, n);
 }
 
 /* opts.fuse_recompute: the first step whose operand (E rows, read by the fused node alone) a
@@ -229,11 +222,10 @@ static bool tiled_operand(osc_kctx *k, match *m, osc_ft_params *r) {
     return false;
 }
 
-bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *c) {
-    cap *cp = c;
+/* The matcher of both rules: nd, the scatter is a ScatterND (else ScatterElements). */
+static bool match_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, cap *cp, bool nd) {
     osc_fusion *f = &cp->f;
     const osc_node *n = &v->graph->nodes[node];
-    const bool nd = osc_fuse_is_op(n, "ScatterND");
     if (n->n_inputs != 3) return false;
     const int32_t data = n->inputs[0], idx = n->inputs[1], upd = n->inputs[2];
     const osc_tensor *dt = osc_fuse_shape(v, data), *it = osc_fuse_shape(v, idx);
@@ -258,7 +250,7 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         const osc_se_params *sp = n->params;
         const osc_node *ex = producer(v, idx);
         const osc_tensor *u =
-            ex && osc_fuse_is_op(ex, "Expand") ? osc_fuse_shape(v, ex->inputs[0]) : NULL;
+            osc_fuse_has(ex, OSC_KT_EXPAND) ? osc_fuse_shape(v, ex->inputs[0]) : NULL;
         if ((sp->axis != 0 && sp->axis != -dt->rank) || !u || u->rank != ut->rank ||
             !osc_fuse_same_dims(it, ut) || (u->dims[0] != m.p->edges && u->dims[0] != 1))
             return false;
@@ -314,10 +306,17 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
     return true;
 }
 
-bool osc_rw_gather_scatter_rewrite(osc_kctx *k, const osc_fuse_view *v, int32_t node,
-                                   const void *c, osc_fusion *f) {
-    (void)v, (void)node;
-    const cap *cp = c;
+bool osc_rw_gather_scatter_se_match(osc_kctx *k, const osc_fuse_view *v, int32_t node,
+                                    void *c) {
+    return match_scatter(k, v, node, c, false);
+}
+
+bool osc_rw_gather_scatter_nd_match(osc_kctx *k, const osc_fuse_view *v, int32_t node,
+                                    void *c) {
+    return match_scatter(k, v, node, c, true);
+}
+
+static bool rewrite(osc_kctx *k, const cap *cp, osc_fusion *f) {
     *f = cp->f;
     if (cp->tiled) {
         osc_ft_params *tp = osc_kparams(k, sizeof *tp);
@@ -334,4 +333,16 @@ bool osc_rw_gather_scatter_rewrite(osc_kctx *k, const osc_fuse_view *v, int32_t 
     f->params = p;
     f->op = p->gather ? "GatherScatter" : "RowScatter";
     return true;
+}
+
+bool osc_rw_gather_scatter_se_rewrite(osc_kctx *k, const osc_fuse_view *v, int32_t node,
+                                      const void *c, osc_fusion *f) {
+    (void)v, (void)node;
+    return rewrite(k, c, f);
+}
+
+bool osc_rw_gather_scatter_nd_rewrite(osc_kctx *k, const osc_fuse_view *v, int32_t node,
+                                      const void *c, osc_fusion *f) {
+    (void)v, (void)node;
+    return rewrite(k, c, f);
 }

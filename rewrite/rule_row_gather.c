@@ -22,7 +22,7 @@ bool osc_rw_row_gather_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, 
     const osc_tensor *dt = osc_fuse_shape(v, n->inputs[0]), *it = osc_fuse_shape(v, n->inputs[1]);
     const osc_node *ex = osc_fuse_node(v, osc_fuse_producer(v, n->inputs[1]));
     const osc_tensor *u =
-        ex && osc_fuse_is_op(ex, "Expand") ? osc_fuse_shape(v, ex->inputs[0]) : NULL;
+        osc_fuse_has(ex, OSC_KT_EXPAND) ? osc_fuse_shape(v, ex->inputs[0]) : NULL;
     const int64_t axis = ((const osc_se_params *)n->params)->axis;
     if (!dt || !it || !u || dt->rank < 1 || dt->dtype == OSC_STRING ||
         osc_dtype_get(dt->dtype)->bits < 8 || (axis != 0 && axis != -dt->rank) ||

@@ -37,7 +37,7 @@ osc_status osc_gemm_init(osc_kctx *k, const osc_node *node, void **params) {
     if (!p) return k->err->status;
     p->alpha = (float)alpha; /* a float attribute: exact */
     p->beta = (float)beta;
-    p->trans_a = ta != 0; /* "transposed if transA is non-zero" (every version's text) */
+    p->prod.trans_a = ta != 0; /* "transposed if transA is non-zero" (every version's text) */
     p->trans_b = tb != 0;
     p->broadcast = bc != 0;
     p->c_optional = k->since_version >= 11;
@@ -84,15 +84,15 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                              "matrix (rank 2)", (int)i, k_what[i], osc_kinput_name(k, i),
                              osc_shape_str(in[i], sa, sizeof sa));
     memset(g, 0, sizeof *g);
-    g->m = a->dims[p->trans_a ? 1 : 0];
-    g->kk = a->dims[p->trans_a ? 0 : 1];
+    g->m = a->dims[p->prod.trans_a ? 1 : 0];
+    g->kk = a->dims[p->prod.trans_a ? 0 : 1];
     g->n = b->dims[p->trans_b ? 0 : 1];
     const int64_t bk = b->dims[p->trans_b ? 1 : 0];
     if (g->kk != bk)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'A' (%s) has shape %s (transA=%d: K = %lld) "
                          "and input 1 'B' (%s) has shape %s (transB=%d: K = %lld); the "
                          "contracted sizes must be equal", osc_kinput_name(k, 0),
-                         osc_shape_str(a, sa, sizeof sa), (int)p->trans_a, (long long)g->kk,
+                         osc_shape_str(a, sa, sizeof sa), (int)p->prod.trans_a, (long long)g->kk,
                          osc_kinput_name(k, 1), osc_shape_str(b, sb, sizeof sb),
                          (int)p->trans_b, (long long)bk);
     memset(want, 0, sizeof *want);
@@ -232,7 +232,7 @@ osc_status osc_gemm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
                              (a->dtype == OSC_FLOAT || a->dtype == OSC_DOUBLE);
     osc_gemm_args ga = {
         .m = g.m, .n = g.n, .k = g.kk,
-        .a = av, .ars = p->trans_a ? 1 : g.kk, .acs = p->trans_a ? g.m : 1,
+        .a = av, .ars = p->prod.trans_a ? 1 : g.kk, .acs = p->prod.trans_a ? g.m : 1,
         .b = bv, .brs = p->trans_b ? 1 : g.n, .bcs = p->trans_b ? g.kk : 1,
         .y = yv, .ldy = g.n,
         .c = c_in_kernel ? g.c->data : NULL, .c_rs = g.c_rs};

@@ -8,8 +8,9 @@
 
 /* The parameters of every row with trait OSC_KT_PRODUCT begin with this. */
 typedef struct osc_product_params {
-    size_t size; /* bytes of the whole parameters (the rewrite copies them) */
-    bool relu;   /* float types: the output goes through Relu as it is stored */
+    size_t size;  /* bytes of the whole parameters (the rewrite copies them) */
+    bool relu;    /* float types: the output goes through Relu as it is stored */
+    bool trans_a; /* A is transposed (Gemm's transA) */
 } osc_product_params;
 
 typedef struct osc_mm_params {
@@ -20,7 +21,7 @@ typedef struct osc_mm_params {
 typedef struct osc_gemm_params {
     osc_product_params prod;
     float alpha, beta;
-    bool trans_a, trans_b;
+    bool trans_b;
     bool broadcast;    /* C may broadcast (always from 7 on; the attribute before) */
     bool c_optional;   /* from 11 */
     osc_typeset types; /* the version's type constraint T */

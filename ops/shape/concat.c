@@ -6,10 +6,6 @@
 
 OSC_KERNEL_DECLARE(osc_concat)
 
-/* Attributes init parses. */
-typedef struct concat_params {
-    int64_t axis;  /* as written; normalised by infer */
-} concat_params;
 
 osc_status osc_concat_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const known[] = {"axis", NULL};
@@ -18,7 +14,7 @@ osc_status osc_concat_init(osc_kctx *k, const osc_node *node, void **params) {
     if (!st && !osc_node_attr(node, "axis"))
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'axis' is required but missing");
     if (!st) st = osc_attr_int(k, node, "axis", 0, &axis);
-    concat_params *p = st ? NULL : osc_kparams(k, sizeof *p);
+    osc_concat_params *p = st ? NULL : osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
     p->axis = axis;
     *params = p;
@@ -43,7 +39,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     if (x->rank < 1)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'inputs' (%s) has rank 0; scalars cannot be "
                          "concatenated", osc_kinput_name(k, 0));
-    const concat_params *p = k->params;
+    const osc_concat_params *p = k->params;
     int32_t axis;
     if ((st = osc_norm_axis(k, p->axis, x->rank, &axis))) return st;
     osc_same_shape(o, x);

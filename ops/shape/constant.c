@@ -15,6 +15,7 @@ static const char *const k_value_attrs[] = {"value",        "sparse_value", "val
 /* What Constant's init took from its value attribute: the output's dtype and shape, and the
  * bytes of its value (in the model's pool, or in these params for a string). */
 typedef struct constant_params {
+    osc_constant_value value; /* (what the rewrite reads) */
     osc_tensor shape;   /* dtype, rank, dims; no data */
     const void *data;
     size_t nbytes;      /* bytes data holds */
@@ -92,6 +93,7 @@ osc_status osc_constant_init(osc_kctx *k, const osc_node *node, void **params) {
         break;
     default: return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' cannot be used", a->name);
     }
+    p->value = (osc_constant_value){.dtype = o->dtype, .data = p->data, .nbytes = p->nbytes};
     *params = p;
     return OSC_OK;
 }
@@ -139,8 +141,7 @@ static osc_typeset cofshape_types(int64_t ver) {
 
 /* The value attribute: its dtype and element (NULL: absent, a float 0). */
 typedef struct cofshape_params {
-    int32_t dtype;
-    const void *value;  /* one element, in the model's pool */
+    osc_constant_value value; /* one element, in the model's pool */
 } cofshape_params;
 
 osc_status osc_cofshape_init(osc_kctx *k, const osc_node *node, void **params) {
@@ -161,8 +162,9 @@ osc_status osc_cofshape_init(osc_kctx *k, const osc_node *node, void **params) {
                          "has %lld", (long long)osc_tensor_count(a->t));
     cofshape_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
-    p->dtype = a ? a->t->dtype : OSC_FLOAT;
-    p->value = a ? a->t->data : NULL;
+    p->value = (osc_constant_value){.dtype = a ? a->t->dtype : OSC_FLOAT,
+                                    .data = a ? a->t->data : NULL,
+                                    .nbytes = a ? a->t->nbytes : 0};
     *params = p;
     return OSC_OK;
 }
@@ -184,7 +186,7 @@ static osc_status cofshape_geometry(osc_kctx *k, const osc_tensor *const *in, in
         o->dims[i] = dims[i];
     }
     o->rank = n;
-    o->dtype = ((const cofshape_params *)k->params)->dtype;
+    o->dtype = ((const cofshape_params *)k->params)->value.dtype;
     if (osc_tensor_count(o) < 0)
         return osc_kfail(k, OSC_ERR_LIMIT, "input 0 'input' (%s): the output would have more "
                          "than 2^63-1 elements", osc_kinput_name(k, 0));
@@ -202,7 +204,7 @@ osc_status osc_cofshape_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     osc_status st = osc_sh_run_checks(k, cofshape_geometry, in, n_in, out, n_out, &want);
     if (st) return st;
     int64_t count = osc_tensor_count(&want);
-    const void *value = ((const cofshape_params *)k->params)->value;
+    const void *value = ((const cofshape_params *)k->params)->value.data;
     if (count == 0) return OSC_OK;
     if (!value) { /* float 0.0f is all-zero bits */
         memset(out[0].data, 0, out[0].nbytes);

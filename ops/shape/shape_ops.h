@@ -1,9 +1,23 @@
-/* shape_ops.h: kernels of the shape and data-movement rows (ops/rows_shape.h) and their helpers. */
+/* shape_ops.h: kernels of the shape and layout rows (ops/shape/rows.def) and their helpers. */
 #ifndef OSC_SHAPE_OPS_H
 #define OSC_SHAPE_OPS_H
 
 #include "core/dtype.h"
 #include "core/kattr.h"
+
+/* The parameters of every row with trait OSC_KT_CONSTANT begin with this: the value's dtype and
+ * bytes (Constant: the whole value; ConstantOfShape: its one element, repeated; data NULL: no
+ * value attribute, a float 0). The rewrite reads it (rewrite/rule_gather_scatter.c). */
+typedef struct osc_constant_value {
+    int32_t dtype;
+    const void *data;
+    size_t nbytes;
+} osc_constant_value;
+
+/* Concat's parameters (the rewrite reads the axis). */
+typedef struct osc_concat_params {
+    int64_t axis; /* as written; normalised by infer */
+} osc_concat_params;
 
 /* ---- Helpers of this family (ops/shape/shape_util.c) ---- */
 
