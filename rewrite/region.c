@@ -264,8 +264,8 @@ static int cmp_i32(const void *a, const void *b) {
     return *(const int32_t *)a - *(const int32_t *)b;
 }
 
-bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w, osc_ft_params *p,
-                     osc_fusion *f) {
+bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w,
+                     osc_ft_params *p, osc_fusion *f) {
     const int32_t upd = w->root, dtype = w->dtype;
     const osc_tensor *ut = osc_fuse_shape(v, upd);
     region r = {.v = v, .w = w, .E = ut ? ut->dims[0] : 0, .dtype = dtype};

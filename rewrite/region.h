@@ -22,8 +22,8 @@ typedef struct osc_ft_want {
  * caller's count and f->inputs from p->ext_base may then hold a partial attempt: the caller
  * resets), or out of memory (k->err set). A Relu reading a product alone becomes the product's
  * epilogue: a copy of its parameters with `relu` set, from the model's pool. */
-bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w, osc_ft_params *p,
-                     osc_fusion *f);
+bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w,
+                     osc_ft_params *p, osc_fusion *f);
 
 /* The index value a fused node reads for value id: through nodes that keep their input's
  * elements in order (Unsqueeze, Reshape: one index per row, whatever its shape), back to where

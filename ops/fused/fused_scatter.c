@@ -391,7 +391,8 @@ osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *c
         if (!o || o->dtype != dtype || o->rank != sp->orank ||
             memcmp(o->dims, sp->odims, (size_t)sp->orank * sizeof sp->odims[0]) != 0)
             return osc_kfail(k, OSC_ERR_SHAPE, "input %d (operand of step %d, %s) is not the %s "
-                             "tensor of the shape the fusion was made for", OSC_FS_IN_STEPS + s, s + 1,
+                             "tensor of the shape the fusion was made for",
+                             OSC_FS_IN_STEPS + s, s + 1,
                              osc_kinput_name(k, OSC_FS_IN_STEPS + s), osc_dtype_get(dtype)->name);
     }
     if (!edges_fn(dtype, p->reduction))
@@ -400,7 +401,8 @@ osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *c
     return OSC_OK;
 }
 
-/* The rewrite's parameters: a GatherScatter or RowScatter node exists only as the load-time rewrite made it. */
+/* The rewrite's parameters: a GatherScatter or RowScatter node exists only as the load-time
+ * rewrite made it. */
 osc_status osc_gs_init(osc_kctx *k, const osc_node *node, void **params) {
     (void)node;
     if (!*params)

@@ -1,5 +1,5 @@
-/* fused_scatter.h: the fused gather-scatter node (ops/fused/fused_scatter.c), made by the fuse hook of
- * ScatterElements and ScatterND (ops/fused/fuse_match.c), never named by a model.
+/* fused_scatter.h: the fused gather-scatter node (ops/fused/fused_scatter.c), made by the
+ * gather_scatter rules (rewrite/rule_gather_scatter.c), never named by a model.
  *
  * The node computes what this chain computes, edge by edge, with no E x C intermediate:
  *     G = Gather(X, src, axis 0)              (or G = the updates themselves: "RowScatter")
@@ -63,8 +63,10 @@ typedef struct osc_fs_step {
     int64_t estride;     /* operand elements from one edge to the next (0: shared) */
     const int64_t *table; /* TABLE: the offset of each row element */
     int64_t block, block_stride; /* BLOCK */
-    int32_t rank;        /* the shape the operand broadcasts against ([E, ...]), and the */
-    int64_t dims[OSC_FUSED_MAX_RANK]; /* operand's shape it was checked with, for the run's checks */
+    /* the shape the operand broadcasts against ([E, ...]), and the operand's shape it was
+     * checked with, for the run's checks */
+    int32_t rank;
+    int64_t dims[OSC_FUSED_MAX_RANK];
     int32_t orank;
     int64_t odims[OSC_FUSED_MAX_RANK];
 } osc_fs_step;

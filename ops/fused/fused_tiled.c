@@ -231,7 +231,8 @@ static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) 
     return OSC_OK;
 }
 
-/* The rewrite's parameters: a TiledScatter or TiledGatherScatter node exists only as the load-time rewrite made it. */
+/* The rewrite's parameters: a TiledScatter or TiledGatherScatter node exists only as the
+ * load-time rewrite made it. */
 osc_status osc_ft_init(osc_kctx *k, const osc_node *node, void **params) {
     (void)node;
     if (!*params)

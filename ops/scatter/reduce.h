@@ -28,9 +28,9 @@ bool osc_reduction_defined(int32_t dtype, int32_t reduction);
 const char *osc_reduction_name(int32_t reduction);
 int32_t osc_reduction_parse(const char *s);
 
-/* The `reduction` attribute (osc_attr_str, core/kattr.c): absent -> OSC_RED_NONE. allowed_mask has bit (1 << OSC_RED_x)
- * for each reduction this version accepts; 0 means the attribute does not exist in the version
- * (present -> error). Unknown strings are errors. */
+/* The `reduction` attribute (reduce.c): absent -> OSC_RED_NONE. allowed_mask has bit
+ * (1 << OSC_RED_x) for each reduction this version accepts; 0 means the attribute does not
+ * exist in the version (present -> error). Unknown strings are errors. */
 osc_status osc_attr_reduction(osc_kctx *k, const osc_node *node, unsigned allowed_mask,
                               int32_t *out);
 
