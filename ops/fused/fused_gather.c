@@ -47,15 +47,6 @@ static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) 
     return OSC_OK;
 }
 
-/* The rewrite's parameters: a RowGather node exists only as the load-time rewrite made it. */
-osc_status osc_rg_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)node;
-    if (!*params)
-        return osc_kfail(k, OSC_ERR_MODEL, "a node of this fused kernel is made only by the "
-                         "load-time rewrite, never read from a model");
-    return OSC_OK;
-}
-
 osc_status osc_rg_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
     const osc_rg_params *p = k->params;

@@ -401,16 +401,6 @@ osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *c
     return OSC_OK;
 }
 
-/* The rewrite's parameters: a GatherScatter or RowScatter node exists only as the load-time
- * rewrite made it. */
-osc_status osc_gs_init(osc_kctx *k, const osc_node *node, void **params) {
-    (void)node;
-    if (!*params)
-        return osc_kfail(k, OSC_ERR_MODEL, "a node of this fused kernel is made only by the "
-                         "load-time rewrite, never read from a model");
-    return OSC_OK;
-}
-
 osc_status osc_gs_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
     const osc_fs_params *p = k->params;
@@ -462,5 +452,13 @@ osc_status osc_gs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     } else {
         fs_part(&j, 0, 1);
     }
+    return OSC_OK;
+}
+
+osc_status osc_fused_init(osc_kctx *k, const osc_node *node, void **params) {
+    (void)node;
+    if (!*params)
+        return osc_kfail(k, OSC_ERR_MODEL, "a node of this fused kernel is made only by the "
+                         "load-time rewrite, never read from a model");
     return OSC_OK;
 }
