@@ -17,7 +17,7 @@
  *   4 mix     a few nodes of random registry rows (osc_op_at) with random input and output
  *             counts, attributes and small tensors: the kernels' error paths
  *   5 fusion  the exporters' message-passing pattern that the load-time fusion rewrites
- *             (rewrite/rule_gather_scatter.c): Scatter(data, Expand(Unsqueeze(dst)), steps(Gather(x, src)))
+ *             (rewrite/gather_scatter.c): Scatter(data, Expand(Unsqueeze(dst)), steps(Gather(x, src)))
  *             with fuzzed dtypes, sizes, reductions, axes, operand broadcasts and sides, data
  *             made every way, Reshapes, extra readers and mismatched shapes; integer inputs
  *             (dst, src) take one signed byte per element, so indices are often in range. The
@@ -351,7 +351,7 @@ static void shape_mix(osc_mw *mw, stream *s, int flags) {
         if (pool[k][0] == 'n' && (take(s) & 3) != 0) osc_mw_output(mw, pool[k], 0, -1, NULL, NULL);
 }
 
-/* 5 fusion: what rewrite/rule_gather_scatter.c looks for, and its boundaries. Byte by byte (0 everywhere is
+/* 5 fusion: what rewrite/gather_scatter.c looks for, and its boundaries. Byte by byte (0 everywhere is
  * the GCN layer: float, add, zeros, a Gather and a per-edge weight):
  *   variant bits: 1 ScatterND, 2 no Gather (updates are an input), 4 the Gather's output is also a
  *   graph output, 8 the first step's output is too, 16 one destination ([1] dst), 32 a Reshape

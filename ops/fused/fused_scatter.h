@@ -1,5 +1,5 @@
 /* fused_scatter.h: the fused gather-scatter node (ops/fused/fused_scatter.c), made by the
- * gather_scatter rules (rewrite/rule_gather_scatter.c), never named by a model.
+ * gather_scatter rules (rewrite/gather_scatter.c), never named by a model.
  *
  * The node computes what this chain computes, edge by edge, with no E x C intermediate:
  *     G = Gather(X, src, axis 0)              (or G = the updates themselves: "RowScatter")

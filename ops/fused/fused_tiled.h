@@ -1,5 +1,5 @@
 /* fused_tiled.h: the tiled scatter node (ops/fused/fused_tiled.c), made by the gather_scatter
- * rules (rewrite/rule_gather_scatter.c, region.c) when the scatter's updates, or the operand
+ * rules (rewrite/gather_scatter.c, region.c) when the scatter's updates, or the operand
  * of a gather-scatter's step, come out of a subgraph that works row by row on the edges
  * (EdgeConv's Gather, Sub, Concat, Gemm, Relu, Gemm; GAT's attention weights), never named by
  * a model.

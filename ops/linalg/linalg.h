@@ -1,5 +1,5 @@
 /* linalg.h: the parameters of MatMul and Gemm (matmul.c, gemm.c), which the rewrite reads and
- * copies with an epilogue (rewrite/rule_gather_scatter.c: a Relu after a product in a tiled
+ * copies with an epilogue (rewrite/gather_scatter.c: a Relu after a product in a tiled
  * region). */
 #ifndef OSC_LINALG_H
 #define OSC_LINALG_H

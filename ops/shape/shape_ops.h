@@ -7,7 +7,7 @@
 
 /* The parameters of every row with trait OSC_KT_CONSTANT begin with this: the value's dtype and
  * bytes (Constant: the whole value; ConstantOfShape: its one element, repeated; data NULL: no
- * value attribute, a float 0). The rewrite reads it (rewrite/rule_gather_scatter.c). */
+ * value attribute, a float 0). The rewrite reads it (rewrite/gather_scatter.c). */
 typedef struct osc_constant_value {
     int32_t dtype;
     const void *data;

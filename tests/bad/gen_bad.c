@@ -880,7 +880,7 @@ static void tensor_cases(void) {
                "string initializer [3] with 2 string_data values", 0, NULL);
 }
 
-/* ---- the gather-scatter fusion pattern (rewrite/rule_gather_scatter.c), malformed around the pass ---- */
+/* ---- the gather-scatter fusion pattern (rewrite/gather_scatter.c), malformed around the pass ---- */
 
 /* What to change in the GCN-layer model of fused_model. */
 typedef struct fuse_opts {

@@ -1,5 +1,5 @@
-/* rule_gather_scatter.c: rules gather_scatter_se and gather_scatter_nd (anchors ScatterElements
- * and ScatterND): the exporters' element-wise spelling of message passing around a scatter
+/* gather_scatter.c: the matcher and rewrite of rules gather_scatter_se and gather_scatter_nd
+ * (gather_scatter.h; anchors ScatterElements and ScatterND): the exporters' element-wise spelling of message passing around a scatter
  * becomes one node of a fused scatter kernel (ops/fused/fused_scatter.h, fused_tiled.h):
  * GatherScatter, RowScatter, TiledScatter or TiledGatherScatter. Every condition is checked on
  * the static shapes folding found; where one fails the graph stays as it is and runs unfused. */
@@ -10,6 +10,7 @@
 #include "ops/scatter/reduce.h"
 #include "ops/scatter/scatter.h"
 #include "ops/shape/shape_ops.h"
+#include "gather_scatter.h"
 #include "region.h"
 
 /* The capture: the proposal and the parameters of its kernel, at their largest. */
@@ -222,8 +223,9 @@ static bool tiled_operand(osc_kctx *k, match *m, osc_ft_params *r) {
     return false;
 }
 
-/* The matcher of both rules: nd, the scatter is a ScatterND (else ScatterElements). */
-static bool match_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, cap *cp, bool nd) {
+bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *c,
+                                 bool nd) {
+    cap *cp = c;
     osc_fusion *f = &cp->f;
     const osc_node *n = &v->graph->nodes[node];
     if (n->n_inputs != 3) return false;
@@ -306,17 +308,8 @@ static bool match_scatter(osc_kctx *k, const osc_fuse_view *v, int32_t node, cap
     return true;
 }
 
-bool osc_rw_gather_scatter_se_match(osc_kctx *k, const osc_fuse_view *v, int32_t node,
-                                    void *c) {
-    return match_scatter(k, v, node, c, false);
-}
-
-bool osc_rw_gather_scatter_nd_match(osc_kctx *k, const osc_fuse_view *v, int32_t node,
-                                    void *c) {
-    return match_scatter(k, v, node, c, true);
-}
-
-static bool rewrite(osc_kctx *k, const cap *cp, osc_fusion *f) {
+bool osc_rw_gather_scatter_rewrite(osc_kctx *k, const void *c, osc_fusion *f) {
+    const cap *cp = c;
     *f = cp->f;
     if (cp->tiled) {
         osc_ft_params *tp = osc_kparams(k, sizeof *tp);
@@ -333,16 +326,4 @@ static bool rewrite(osc_kctx *k, const cap *cp, osc_fusion *f) {
     f->params = p;
     f->op = p->gather ? "GatherScatter" : "RowScatter";
     return true;
-}
-
-bool osc_rw_gather_scatter_se_rewrite(osc_kctx *k, const osc_fuse_view *v, int32_t node,
-                                      const void *c, osc_fusion *f) {
-    (void)v, (void)node;
-    return rewrite(k, c, f);
-}
-
-bool osc_rw_gather_scatter_nd_rewrite(osc_kctx *k, const osc_fuse_view *v, int32_t node,
-                                      const void *c, osc_fusion *f) {
-    (void)v, (void)node;
-    return rewrite(k, c, f);
 }

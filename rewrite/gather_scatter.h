@@ -1,0 +1,16 @@
+/* gather_scatter.h: the matcher and rewrite the gather_scatter rules share (gather_scatter.c):
+ * a scatter along rows whose updates the exporters spelled element by element becomes one node of
+ * a fused scatter kernel (GatherScatter, RowScatter, TiledScatter, TiledGatherScatter). */
+#ifndef OSC_RW_GATHER_SCATTER_H
+#define OSC_RW_GATHER_SCATTER_H
+
+#include "rewrite.h"
+
+/* The matcher: nd, the scatter is a ScatterND with [E, 1] indices (else a ScatterElements along
+ * axis 0 by an Expanded index). */
+bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *cap,
+                                 bool nd);
+/* The rewrite of a capture the matcher made. */
+bool osc_rw_gather_scatter_rewrite(osc_kctx *k, const void *cap, osc_fusion *f);
+
+#endif
