@@ -24,7 +24,15 @@
  * - Compatibility: names are never removed or renumbered; new status codes, dtypes, struct
  *   fields (taken from reserved[]) and calls are only ever appended. While the major version is
  *   0, a new minor version may change the ABI (the shared library's SONAME carries
- *   MAJOR.MINOR); patch versions never do. */
+ *   MAJOR.MINOR); patch versions never do.
+ * - Reserved tails: a struct that may grow ends in reserved[]; a new field takes the first
+ *   unused elements, so the struct's size and its other fields' offsets stay as they were.
+ *   What the caller fills (osc_options) must leave them zero: osc_options_init does, and a
+ *   non-zero one fails the load, so a newer field is never silently ignored. What the library
+ *   fills (osc_node_desc, osc_op_desc: uint64_t elements, one per future field, room for a
+ *   pointer, an int64_t or an int32_t on every target) it writes zero there.
+ * - Tuning knobs are set by name (osc_options_set, as onnxruntime's session config entries);
+ *   the osc_options fields stay for source compatibility. */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -146,7 +154,9 @@ typedef void *(*osc_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 #define OSC_MAX_METADATA 65536          /* metadata_props entries */
 #define OSC_MAX_STRING_ENTRIES 16777216 /* strings of one tensor or one attribute */
 
-/* Load options. Fill with osc_options_init, then set fields. The model keeps a copy.
+/* Load options. Fill with osc_options_init, then set options by name with osc_options_set
+ * (the integer ones; the fields stay for source compatibility) and the allocator hook by field.
+ * The model keeps a copy.
  * Limits (max_bytes, max_nodes, max_rank, max_string_mib) are on by default: an untrusted model
  * or input over one of them fails with OSC_ERR_LIMIT and a message naming the limit, before the
  * memory is allocated. A value out of its range fails the load with OSC_ERR_ARG. */
@@ -227,6 +237,25 @@ typedef struct osc_options {
 /* Fills *opts with the defaults: every field zero (realloc/free, not strict, default limits:
  * see each field). */
 OSC_API void osc_options_init(osc_options *opts);
+/* Sets the integer option `key` (its field's name: "threads", "fuse_recompute", ...; the list
+ * is osc_option_name's) from `value`, a whole decimal number without sign or spaces in the
+ * option's range: 0 or 1 for a switch (strict, profile, inplace_inputs, newer_opsets,
+ * no_fusion, fuse_recompute), else what the field documents (threads 0 to OSC_MAX_THREADS,
+ * max_nodes 0 to INT32_MAX, max_rank 0 to OSC_MAX_RANK, max_string_mib 0 to 255, max_bytes and
+ * max_arena_bytes 0 to UINT64_MAX). Same effect as setting the field; a later call for a key
+ * overrides an earlier one. msg is as for a load: "" on success; on failure a one-line message
+ * naming the key, the value and the allowed keys or range (truncated to msg_size - 1 bytes;
+ * nothing written when msg is NULL or msg_size 0). On failure *opts is unchanged: OSC_ERR_ARG
+ * for a NULL opts, key or value, an unknown key, a value that is not such a number or one out
+ * of range. */
+OSC_API osc_status osc_options_set(osc_options *opts, const char *key, const char *value,
+                                   char *msg, size_t msg_size);
+/* Reads option `key` of *opts back (as a uint64_t, whatever the field's type); OSC_ERR_ARG for
+ * a NULL argument or an unknown key. */
+OSC_API osc_status osc_options_get(const osc_options *opts, const char *key, uint64_t *value);
+/* Name of option i (0, 1, ... in the order of osc_options' fields; static storage); NULL when
+ * i is past the last. */
+OSC_API const char *osc_option_name(size_t i);
 /* The byte cap opts.max_bytes = 0 stands for: half of the memory this process may use, min(physical
  * memory, cgroup v2 memory.max, RLIMIT_AS) / 2; 0 (no cap) when none of them can be read. Reads
  * the system at each call, as every load does. */
@@ -297,6 +326,7 @@ typedef struct osc_node_desc {
     int32_t n_fused;
     const char *const *fused_names;
     const char *const *fused_ops;
+    uint64_t reserved[8];        /* written zero by osc_model_node; see "Reserved tails" */
 } osc_node_desc;
 
 /* The model's IR version; 0 for NULL. */
@@ -406,6 +436,7 @@ typedef struct osc_op_desc {
     int32_t n_outputs;      /* the most outputs; -1: any number (Split) */
     int32_t deprecated;     /* 1: the version is deprecated (a warning at load; strict: error) */
     int32_t min_outputs;    /* the fewest (less than n_outputs when trailing ones are optional) */
+    uint64_t reserved[4];   /* written zero by osc_op_at; see "Reserved tails" */
 } osc_op_desc;
 OSC_API size_t osc_op_count(void);
 /* Row i of the registry; OSC_ERR_ARG when i is out of range or out is NULL. */

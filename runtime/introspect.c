@@ -108,6 +108,7 @@ osc_status osc_model_node(const osc_model *m, size_t i, osc_node_desc *out) {
     out->n_fused = n->n_fused;
     out->fused_names = n->fused_names;
     out->fused_ops = n->fused_ops;
+    memset(out->reserved, 0, sizeof out->reserved); /* fields of a newer header read zero */
     return OSC_OK;
 }
 
@@ -217,6 +218,7 @@ osc_status osc_op_at(size_t i, osc_op_desc *out) {
                          .n_outputs = r->outputs == OSC_VARIADIC ? -1 : r->outputs,
                          .min_outputs = r->outputs_min ? r->outputs_min : r->outputs,
                          .deprecated = (r->flags & OSC_KF_DEPRECATED) != 0};
+    /* the compound literal zeroes the members it does not name: reserved[] included */
     return OSC_OK;
 }
 

@@ -1,5 +1,8 @@
 """_lib: loads libonnxscatter and declares the C API's structs and calls for ctypes.
 
+The structs mirror include/onnx_scatter.h field for field, reserved tails included;
+python/tests/test_abi.py compares them with the C layout (sizeof, offsetof) and the header.
+
 The library is the file next to this package (the build tree and `cmake --install` put it
 there), or the one the environment variable ONNX_SCATTER_LIBRARY names. Every call goes through
 ctypes.CDLL, which releases the GIL for the duration of each foreign call.
@@ -46,7 +49,8 @@ class NodeDesc(ctypes.Structure):
                 ("since_version", c_int64), ("opset", c_int64), ("n_inputs", c_int32),
                 ("inputs", ctypes.POINTER(c_char_p)), ("n_outputs", c_int32),
                 ("outputs", ctypes.POINTER(c_char_p)), ("folded", c_int32), ("n_fused", c_int32),
-                ("fused_names", ctypes.POINTER(c_char_p)), ("fused_ops", ctypes.POINTER(c_char_p))]
+                ("fused_names", ctypes.POINTER(c_char_p)), ("fused_ops", ctypes.POINTER(c_char_p)),
+                ("reserved", c_uint64 * 8)]
 
 
 class MetaDesc(ctypes.Structure):
@@ -58,7 +62,8 @@ class MetaDesc(ctypes.Structure):
 class OpDesc(ctypes.Structure):
     _fields_ = [("domain", c_char_p), ("op_type", c_char_p), ("since_version", c_int64),
                 ("until_version", c_int64), ("min_inputs", c_int32), ("max_inputs", c_int32),
-                ("n_outputs", c_int32), ("deprecated", c_int32), ("min_outputs", c_int32)]
+                ("n_outputs", c_int32), ("deprecated", c_int32), ("min_outputs", c_int32),
+                ("reserved", c_uint64 * 4)]
 
 
 P = c_void_p
@@ -67,6 +72,9 @@ _PROTOTYPES = {
     "osc_version": (c_char_p, []),
     "osc_dtype_name": (c_char_p, [c_int32]),
     "osc_options_init": (None, [P]),
+    "osc_options_set": (c_int32, [P, c_char_p, c_char_p, c_char_p, c_size_t]),
+    "osc_options_get": (c_int32, [P, c_char_p, P]),
+    "osc_option_name": (c_char_p, [c_size_t]),
     "osc_model_load_file": (c_int32, [c_char_p, P, P, c_char_p, c_size_t]),
     "osc_model_load_buffer": (c_int32, [c_char_p, c_size_t, c_char_p, P, P, c_char_p, c_size_t]),
     "osc_model_free": (None, [P]),

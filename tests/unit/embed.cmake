@@ -3,13 +3,15 @@
 set(_emb unit/test_embed_models.c)
 osc_unit_test(test_embed unit/test_embed.c ${_emb})
 osc_unit_test(test_fault unit/test_fault.c ${_emb})
+osc_unit_test(test_options unit/test_options.c ${_emb}) # options by name, desc reserved tails
 find_package(Threads REQUIRED)
 osc_unit_test(test_threads unit/test_threads.c ${_emb})
 target_link_libraries(test_threads PRIVATE Threads::Threads)
 target_link_libraries(test_embed PRIVATE osc_test_support) # test_embed_models.c writes models
 target_link_libraries(test_fault PRIVATE osc_test_support)
+target_link_libraries(test_options PRIVATE osc_test_support)
 target_link_libraries(test_threads PRIVATE osc_test_support)
-set_tests_properties(test_embed test_fault PROPERTIES LABELS "unit;embed")
+set_tests_properties(test_embed test_fault test_options PROPERTIES LABELS "unit;embed")
 # halt_on_error: the first race fails the test at once (ThreadSanitizer builds, OSC_TSAN=ON).
 set_tests_properties(test_threads PROPERTIES LABELS "unit;embed;threads" TIMEOUT 300
   ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1 second_deadlock_stack=1")
