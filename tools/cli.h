@@ -73,8 +73,10 @@ int cli_split_assign(const char *arg, char **name, const char **value);
 
 /* ---- Runtime options (runtime_opts.c). ---- */
 /* The runtime options of every subcommand (--threads N, --max-bytes N|none,
- * --max-arena-bytes N|none, --max-nodes N, --max-rank N, --max-string-mib N) set the matching
- * osc_options field.
+ * --max-arena-bytes N|none, --max-nodes N, --max-rank N, --max-string-mib N, the switches
+ * --strict, --newer-opsets, --no-fusion, --fuse-recompute) set the matching osc_options field;
+ * --set KEY=VALUE (repeatable) sets one by name with osc_options_set, except profile and
+ * inplace_inputs, which the commands own.
  * Returns -1 when argv[*i] is none of them, else CLI_OK or CLI_USAGE (message printed). */
 int cli_runtime_option(int argc, char **argv, int *i, osc_options *opts, const char *cmd);
 void usage_runtime(FILE *f);

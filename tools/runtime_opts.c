@@ -1,5 +1,5 @@
 /* runtime_opts.c: the options every subcommand passes to the runtime (--threads, --max-bytes
- * and the other limits), parsed straight into the osc_options the command loads with. */
+ * and the other limits, --set KEY=VALUE), parsed straight into the osc_options it loads with. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +31,47 @@ static int parse_bytes(const char *s, uint64_t none_value, uint64_t *out) {
     return 0;
 }
 
+/* Options the command line sets itself, refused by --set: why. */
+static const char *cli_owned(const char *key) {
+    if (!strcmp(key, "profile")) return "bench --profile sets it";
+    if (!strcmp(key, "inplace_inputs")) return "the commands bind each input buffer for "
+                                               "every run";
+    return NULL;
+}
+
+/* --set KEY=VALUE: osc_options_set, whose message names the key, the value and what it takes. */
+static int set_by_name(const char *arg, osc_options *opts, const char *cmd) {
+    char *key, msg[OSC_MESSAGE_SIZE];
+    const char *value, *why;
+    if (cli_split_assign(arg, &key, &value))
+        return cli_usage_error(cmd, "--set wants KEY=VALUE, got '%s'", arg);
+    int rc = CLI_OK;
+    if ((why = cli_owned(key)) != NULL)
+        rc = cli_usage_error(cmd, "--set %s: not settable on the command line (%s)", key, why);
+    else if (osc_options_set(opts, key, value, msg, sizeof msg) != OSC_OK)
+        rc = cli_usage_error(cmd, "--set: %s", msg);
+    free(key);
+    return rc;
+}
+
+/* Switches that stand for --set KEY=1. */
+static const struct {
+    const char *flag, *key;
+} k_switches[] = {{"--newer-opsets", "newer_opsets"},
+                  {"--no-fusion", "no_fusion"},
+                  {"--fuse-recompute", "fuse_recompute"},
+                  {"--strict", "strict"}};
+
 int cli_runtime_option(int argc, char **argv, int *i, osc_options *opts, const char *cmd) {
     const char *v;
     int64_t n;
     uint64_t b;
+    for (size_t k = 0; k < sizeof k_switches / sizeof k_switches[0]; k++)
+        if (!strcmp(argv[*i], k_switches[k].flag)) {
+            osc_options_set(opts, k_switches[k].key, "1", NULL, 0); /* a known key and value */
+            return CLI_OK;
+        }
+    if ((v = cli_opt_value(argc, argv, i, "--set", NULL)) != NULL) return set_by_name(v, opts, cmd);
     if ((v = cli_opt_value(argc, argv, i, "--threads", NULL)) != NULL) {
         if (cli_parse_int(v, 1, OSC_MAX_THREADS, &n))
             return cli_usage_error(cmd, "--threads wants a count from 1 to %d, got '%s'",
@@ -66,14 +103,6 @@ int cli_runtime_option(int argc, char **argv, int *i, osc_options *opts, const c
             return cli_usage_error(cmd, "--max-string-mib wants a size in MiB from 1 to 255, "
                                    "got '%s'", v);
         opts->max_string_mib = (uint8_t)n;
-    } else if (!strcmp(argv[*i], "--newer-opsets")) {
-        opts->newer_opsets = 1;
-    } else if (!strcmp(argv[*i], "--no-fusion")) {
-        opts->no_fusion = 1;
-    } else if (!strcmp(argv[*i], "--fuse-recompute")) {
-        opts->fuse_recompute = 1;
-    } else if (!strcmp(argv[*i], "--strict")) {
-        opts->strict = 1;
     } else {
         return -1;
     }
@@ -103,6 +132,21 @@ uint64_t cli_byte_limit(const osc_options *opts) {
     return opts->max_bytes ? opts->max_bytes : osc_default_max_bytes();
 }
 
+/* Writes text word-wrapped into lines of at most 80 columns under the help's description
+ * column (26 spaces in). */
+static void put_wrapped(FILE *f, const char *text) {
+    const size_t indent = 26, width = 80 - 26;
+    for (const char *p = text; *p;) {
+        size_t n = strlen(p);
+        if (n > width) {
+            for (n = width; n && p[n] != ' '; n--) {}
+            if (!n) n = strcspn(p, " "); /* one word longer than the column: a long line */
+        }
+        fprintf(f, "%*s%.*s\n", (int)indent, "", (int)n, p);
+        for (p += n; *p == ' '; p++) {}
+    }
+}
+
 void usage_runtime(FILE *f) {
     fputs("runtime:\n"
           "  --threads N             threads one run may use, counting the caller (default\n"
@@ -121,7 +165,19 @@ void usage_runtime(FILE *f) {
           "                          know. Without it each warning is one stderr line\n"
           "                          'onnx-scatter: warning: ...', once per model, after\n"
           "                          the command's output, and in --json \"warnings\"\n"
-          "limits (refused with a clear error before anything is allocated):\n"
+          "  --set KEY=VALUE         set a load option by name, repeatable, the last one\n"
+          "                          wins (osc_options_set: VALUE a whole number in the\n"
+          "                          option's range; the switches above are --set KEY=1).\n",
+          f);
+    char keys[OSC_MESSAGE_SIZE] = "KEY:";
+    const char *sep = " ";
+    for (size_t k = 0, n = strlen(keys); osc_option_name(k) && n < sizeof keys; k++)
+        if (!cli_owned(osc_option_name(k))) {
+            n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%s", sep, osc_option_name(k));
+            sep = ", ";
+        }
+    put_wrapped(f, keys); /* the library's list */
+    fputs("limits (refused with a clear error before anything is allocated):\n"
           "  --max-bytes N|none      bytes the model, and each run, may allocate (default:\n"
           "                          half of the memory this process may use); N takes a\n"
           "                          K, M, G or T suffix (powers of 1024)\n"

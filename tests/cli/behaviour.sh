@@ -23,6 +23,10 @@ cli run m.onnx --input nameonly; check "run --input without =FILE -> 2" eval 'st
 cli test; check "test without PATH -> 2" eval 'status_is 2 && one_error_line PATH'
 cli info; check "info without MODEL -> 2" status_is 2
 cli info a.onnx b.onnx; check "info with two models -> 2" status_is 2
+cli run m.onnx --set threads=999; check "run --set out of range -> 2, naming key, value, range" eval 'status_is 2 && one_error_line "threads = .999.: out of range; expected 0 to 256"'
+cli info m.onnx --set=nope=1; check "info --set unknown key -> 2, listing the keys" eval 'status_is 2 && one_error_line "unknown option .nope.*fuse_recompute"'
+cli bench m.onnx --set no_fusion; check "bench --set without =VALUE -> 2" eval 'status_is 2 && one_error_line KEY=VALUE'
+cli test d --set profile=1; check "test --set profile (the command's own) -> 2" eval 'status_is 2 && one_error_line "not settable"'
 
 # ---- help and version: exit 0 ----
 cli --version; check "--version" eval 'status_is 0 && out_has "^onnx-scatter [0-9][0-9]*\.[0-9][0-9]*\.[0-9]"'

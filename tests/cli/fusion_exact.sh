@@ -5,7 +5,8 @@
 # byte-identical. The fusion must also have fused something (`info --json` lists "fused" nodes)
 # in each GNN model (gcn, graphsage, gat, edgeconv) and overall, and --fuse-recompute must have
 # made a TiledGatherScatter of the GAT layers and of the one-layer GCN (their attention weights
-# and edge norms), so the comparisons cannot pass with the pass or the mode off.
+# and edge norms), so the comparisons cannot pass with the pass or the mode off; `--set
+# fuse_recompute=1` must give the same `info --json` as --fuse-recompute.
 #
 # These models are small: in the normal build their work stays under the 1 MiB threshold below
 # which a run keeps to one thread, so --threads 2 does not split the fused kernel here. The
@@ -52,6 +53,10 @@ for d in "$models"/*_opset*; do
         same_dirs "$work/$model/rec_1" "$work/$model/off_1"
     cli info "$d/model.onnx" --json --fuse-recompute
     tiled_gs=$(grep -o '"op_type":"TiledGatherScatter"' "$work/out" | wc -l)
+    cp "$work/out" "$work/recompute.json"
+    cli info "$d/model.onnx" --json --set fuse_recompute=1
+    check "$model: --set fuse_recompute=1 is --fuse-recompute" \
+        eval 'status_is 0 && cmp -s "$work/out" "$work/recompute.json"'
     case $model in
     gat_* | gnn_gat_* | gnn_gcn_*) # (gcn_*: both layers read one edge norm: not tiled)
         check "$model: --fuse-recompute tiles an operand ($tiled_gs)" [ "$tiled_gs" -gt 0 ] ;;
