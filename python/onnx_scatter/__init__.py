@@ -13,7 +13,7 @@ from ._errors import (Error, FileError, IndexOutOfRange, InvalidArgument, Invali
                       Unsupported)
 from ._lib import lib as _lib, OpDesc as _OpDesc
 from ._options import (ExecutionMode, GraphOptimizationLevel, OptionWarning, RunOptions,
-                       SessionOptions)
+                       SessionOptions, option_names)
 from ._session import InferenceSession, ModelMetadata, ModelWarning, NodeArg
 from ._version import __version__
 
@@ -22,7 +22,7 @@ __all__ = ["InferenceSession", "SessionOptions", "RunOptions", "NodeArg", "Model
            "get_all_providers", "get_device", "get_version_string", "supported_ops", "Error",
            "InvalidArgument", "OutOfMemory", "FileError", "InvalidProtobuf", "InvalidModel",
            "Unsupported", "ShapeError", "IndexOutOfRange", "LimitExceeded", "StateError",
-           "ModelWarning", "OptionWarning", "__version__"]
+           "ModelWarning", "OptionWarning", "option_names", "__version__"]
 
 
 def get_available_providers():

@@ -4,8 +4,8 @@ import ctypes
 import enum
 import warnings
 
-from ._errors import InvalidArgument, Unsupported
-from ._lib import Options, lib
+from ._errors import InvalidArgument, Unsupported, error
+from ._lib import MESSAGE_SIZE, Options, lib
 
 
 class GraphOptimizationLevel(enum.IntEnum):
@@ -43,7 +43,8 @@ _IGNORED = {
 class SessionOptions:
     """onnxruntime.SessionOptions. Beyond it: the C library's limits and switches (max_bytes,
     max_arena_bytes, max_nodes, max_rank, max_string_mib, strict, newer_opsets,
-    inplace_inputs); graph_optimization_level ORT_DISABLE_ALL turns the load-time fusion off."""
+    inplace_inputs); graph_optimization_level ORT_DISABLE_ALL turns the load-time fusion off;
+    tuning knobs such as fuse_recompute are session config entries by the library's name."""
     __slots__ = ("intra_op_num_threads", "graph_optimization_level", "enable_profiling",
                  "use_deterministic_compute", "optimized_model_filepath", "max_bytes",
                  "max_arena_bytes", "max_nodes", "max_rank", "max_string_mib", "strict",
@@ -68,9 +69,16 @@ class SessionOptions:
             setattr(self, name, default)
 
     def add_session_config_entry(self, key, value):
-        """Stored (get_session_config_entry returns it) and ignored with an OptionWarning when
-        the session is made: onnxruntime's config keys tune onnxruntime's internals."""
-        self._config[str(key)] = str(value)
+        """Stored (get_session_config_entry returns it). A key without a dot is an option of
+        the C library (option_names(): "fuse_recompute", "threads", ...), set by name with
+        osc_options_set when the session is made, after the attributes above; a bad key or
+        value raises InvalidArgument here, with the library's message. Dotted keys are
+        onnxruntime's ("session.intra_op.allow_spinning"): they tune onnxruntime's internals
+        and are ignored with an OptionWarning when the session is made."""
+        key, value = str(key), _text(value)
+        if _is_library_key(key):
+            _set_by_name(Options(), key, value)
+        self._config[key] = value
 
     def get_session_config_entry(self, key):
         return self._config[key]
@@ -98,7 +106,9 @@ class SessionOptions:
                 warnings.warn(f"SessionOptions.{name} = {value!r} is ignored: {why}",
                               OptionWarning, stacklevel=4)
         for key in self._config:
-            warnings.warn(f"session config entry {key!r} is ignored", OptionWarning, stacklevel=4)
+            if not _is_library_key(key):
+                warnings.warn(f"session config entry {key!r} is ignored", OptionWarning,
+                              stacklevel=4)
         o = Options()
         lib.osc_options_init(ctypes.addressof(o))
         fields = [("threads", self.intra_op_num_threads), ("max_arena_bytes", self.max_arena_bytes),
@@ -112,7 +122,40 @@ class SessionOptions:
         o.inplace_inputs = bool(self.inplace_inputs)
         o.newer_opsets = bool(self.newer_opsets)
         o.no_fusion = self.graph_optimization_level == GraphOptimizationLevel.ORT_DISABLE_ALL
+        for key, value in self._config.items():
+            if _is_library_key(key):
+                _set_by_name(o, key, value)
         return o
+
+
+def option_names():
+    """The C library's options settable by name (osc_option_name): keys of
+    SessionOptions.add_session_config_entry."""
+    names, i = [], 0
+    while (name := lib.osc_option_name(i)) is not None:
+        names.append(name.decode())
+        i += 1
+    return names
+
+
+def _is_library_key(key):
+    return "." not in key
+
+
+def _text(value):
+    """A config value as text: True/False as "1"/"0" (the library's switches), else str()."""
+    return ("1" if value else "0") if isinstance(value, bool) else str(value)
+
+
+def _set_by_name(o, key, value):
+    """osc_options_set on o; its failure (unknown key, bad value: the message says which and
+    what is allowed) as the matching exception."""
+    if "\0" in key or "\0" in value:
+        raise InvalidArgument(f"SessionOptions: option {key!r} = {value!r}: a NUL character")
+    msg = ctypes.create_string_buffer(MESSAGE_SIZE)
+    st = lib.osc_options_set(ctypes.addressof(o), key.encode(), value.encode(), msg, MESSAGE_SIZE)
+    if st:
+        raise error(st, f"SessionOptions: {msg.value.decode(errors='replace')}")
 
 
 def _set_int(o, field, value):
