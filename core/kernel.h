@@ -112,8 +112,10 @@ enum {
     OSC_KT_PRODUCT = 1u << 6,
     /* max(x, 0): a product before it may take it as its epilogue */
     OSC_KT_RELU = 1u << 7,
-    /* output 0 is a constant its params hold (Constant, ConstantOfShape: osc_constant_params) */
+    /* output 0 is a constant its params hold (Constant, ConstantOfShape: osc_constant_value) */
     OSC_KT_CONSTANT = 1u << 8,
+    /* a row of the binary elementwise kernel: its variant is an OSC_BIN_* operation */
+    OSC_KT_BINARY = 1u << 9,
 };
 
 /* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in core/dtype.h). */

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "core/kattr.h"
+#include "ops/elementwise/binary.h" /* the binary rows' variants */
 #include "ops/fused/fused.h" /* OSC_FUSE_MAX_IN: the fused rows */
 #include "registry.h"
 #include "ops/shape/shape_ops.h"

@@ -11,6 +11,7 @@
 #include "ops/scatter/scatter.h"
 #include "ops/shape/shape_ops.h"
 #include "gather_scatter.h"
+#include "ops/elementwise/binary.h"
 #include "region.h"
 
 /* The capture: the proposal and the parameters of its kernel, at their largest. */
@@ -139,10 +140,14 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
         if (!in || in->rank < 1 || in->dims[0] != ct->dims[0]) return false;
         return absorb(m, n) && chain(k, m, n->inputs[0], depth + 1);
     }
-    static const char *const k_ops[] = {"Add", "Sub", "Mul", "Div"};
-    int32_t op = -1;
-    for (int32_t i = 0; i < 4; i++)
-        if (osc_fuse_is_op(n, k_ops[i])) op = i;
+    /* an arithmetic step: the binary kernel's row, by its variant */
+    static const int32_t k_step[] = {[OSC_BIN_ADD] = OSC_FS_ADD + 1, [OSC_BIN_SUB] = OSC_FS_SUB + 1,
+                                     [OSC_BIN_MUL] = OSC_FS_MUL + 1, [OSC_BIN_DIV] = OSC_FS_DIV + 1};
+    const int32_t variant = n->kernel->variant;
+    const int32_t op = osc_fuse_has(n, OSC_KT_BINARY) && variant >= 0 &&
+                               variant < (int32_t)(sizeof k_step / sizeof k_step[0])
+                           ? k_step[variant] - 1
+                           : -1;
     if (op < 0 || m->p->n_steps == OSC_FS_MAX_STEPS) return false;
     const int32_t n_steps = m->p->n_steps, n_absorbed = m->f->n_absorbed;
     for (int32_t side = 0; side < 2; side++) { /* which input carries the chain */

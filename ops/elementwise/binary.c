@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "binary.h"
 #include "ew_common.h"
 
 OSC_KERNEL_DECLARE(osc_bin)
@@ -13,24 +14,25 @@ enum {
 };
 
 typedef struct bin_op {
-    const char *name;
+    const char *name; /* for messages */
     int32_t op;      /* Mod: OP_MOD, turned into OP_FMOD by the attribute */
     bool to_bool;    /* output dtype is bool, not the inputs' */
 } bin_op;
 
-static const bin_op k_ops[] = {
-    {"Add", OP_ADD, false},
-    {"Sub", OP_SUB, false},
-    {"Mul", OP_MUL, false},
-    {"Div", OP_DIV, false},
-    {"Mod", OP_MOD, false},
-    {"Equal", OP_EQ, true},
-    {"Less", OP_LT, true},
-    {"LessOrEqual", OP_LE, true},
-    {"Greater", OP_GT, true},
-    {"GreaterOrEqual", OP_GE, true},
-    {"And", OP_AND, true},
-    {"Or", OP_OR, true},
+/* by the row's variant (binary.h) */
+static const bin_op k_ops[OSC_BIN_END] = {
+    [OSC_BIN_ADD] = {"Add", OP_ADD, false},
+    [OSC_BIN_SUB] = {"Sub", OP_SUB, false},
+    [OSC_BIN_MUL] = {"Mul", OP_MUL, false},
+    [OSC_BIN_DIV] = {"Div", OP_DIV, false},
+    [OSC_BIN_MOD] = {"Mod", OP_MOD, false},
+    [OSC_BIN_EQUAL] = {"Equal", OP_EQ, true},
+    [OSC_BIN_LESS] = {"Less", OP_LT, true},
+    [OSC_BIN_LESS_EQUAL] = {"LessOrEqual", OP_LE, true},
+    [OSC_BIN_GREATER] = {"Greater", OP_GT, true},
+    [OSC_BIN_GREATER_EQUAL] = {"GreaterOrEqual", OP_GE, true},
+    [OSC_BIN_AND] = {"And", OP_AND, true},
+    [OSC_BIN_OR] = {"Or", OP_OR, true},
 };
 
 static const char *const k_what[2] = {"A", "B"};
@@ -173,7 +175,7 @@ static bool is_float(int32_t dtype) {
     return dtype >= 0 && dtype < 64 && (OSC_TS_FLOAT & OSC_TS(dtype)) != 0;
 }
 
-/* What init parses: the op (from the node's op type), the dtypes its version accepts and
+/* What init parses: the op (from the row's variant), the dtypes its version accepts and
  * Mod's fmod. */
 typedef struct bin_params {
     const bin_op *op;
@@ -183,10 +185,11 @@ typedef struct bin_params {
 
 osc_status osc_bin_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_none[] = {NULL}, *const k_mod[] = {"fmod", NULL};
-    const bin_op *op = NULL;
-    for (size_t i = 0; i < sizeof k_ops / sizeof k_ops[0] && !op; i++)
-        if (strcmp(k_ops[i].name, node->op_type) == 0) op = &k_ops[i];
-    if (!op) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a binary elementwise op");
+    const int32_t v = k->row->variant;
+    if (v < OSC_BIN_ADD || v >= OSC_BIN_END)
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "the row names no binary operation (variant %d)",
+                         (int)v);
+    const bin_op *op = &k_ops[v];
     osc_status st = osc_attr_known(k, node, op->op == OP_MOD ? k_mod : k_none);
     if (st) return st;
     int64_t fmod_attr = 0;
