@@ -6,16 +6,14 @@
 #include <math.h>
 #include <string.h>
 
+#include "ew_ops.h"
 #include "math_common.h"
 
 OSC_KERNEL_DECLARE(osc_act)
 
-/* One code per op in k_ops' order, then Gelu's tanh approximation (a code of its own, chosen at
- * init, with no k_ops entry). */
-enum {
-    A_RELU, A_LEAKY, A_ELU, A_SELU, A_CELU, A_SIGMOID, A_HSIGMOID, A_HSWISH, A_TANH,
-    A_SOFTPLUS, A_SOFTSIGN, A_GELU, A_ERF, A_GELU_TANH, A_COUNT
-};
+/* The loops' codes: the rows' operations (OSC_ACT_*, ew_ops.h), then Gelu's tanh approximation,
+ * a code of its own that init picks from Gelu's attribute and that no row names. */
+enum { OSC_ACT_GELU_TANH = OSC_ACT_END, N_CODES };
 
 /* ---- Scalar rules in the compute type T (float or double), x of type T. The attributes are
  * the loop's locals p_alpha, p_beta, p_gamma, converted to T once. x is evaluated more than
@@ -61,67 +59,67 @@ enum {
     X(GELU_TANH, E, T, CLS) X(ERF, E, T, CLS)
 #define INT_OPS(X, E, T, CLS) X(RELU, E, T, CLS) X(ERF, E, T, CLS)
 
-#define MOP_ENUM(OP) A_##OP
-OSC_MATH_LOOPS(A_COUNT)
+#define MOP_ENUM(OP) OSC_ACT_##OP
+OSC_MATH_LOOPS(N_CODES)
 
-/* Each op: its input's name in the spec, its float attributes and their defaults (the
- * float32 values the spec's schemas hold), and whether its version 1 has consumed_inputs. */
+/* Each operation by its code (the row's variant): its input's name in the spec, its float
+ * attributes and their defaults (the float32 values the spec's schemas hold), and whether its
+ * version 1 has consumed_inputs. */
 typedef struct act_op {
-    const char *name, *input;
-    int32_t op;
+    const char *input;
     const char *attr[3]; /* alpha, beta, gamma slots: NULL where the op has none */
     float def[3];
     bool legacy_v1;
 } act_op;
 
-static const act_op k_ops[] = {
-    {"Relu", "X", A_RELU, {NULL}, {0}, true},
-    {"LeakyRelu", "X", A_LEAKY, {"alpha"}, {0.01f}, true},
-    {"Elu", "X", A_ELU, {"alpha"}, {1.0f}, true},
-    {"Selu", "X", A_SELU, {"alpha", NULL, "gamma"},
-     {1.67326319217681884765625f, 0, 1.05070102214813232421875f}, true},
-    {"Celu", "X", A_CELU, {"alpha"}, {1.0f}, false},
-    {"Sigmoid", "X", A_SIGMOID, {NULL}, {0}, true},
-    {"HardSigmoid", "X", A_HSIGMOID, {"alpha", "beta"}, {0.2f, 0.5f}, true},
-    {"HardSwish", "X", A_HSWISH, {NULL}, {0}, false},
-    {"Tanh", "input", A_TANH, {NULL}, {0}, true},
-    {"Softplus", "X", A_SOFTPLUS, {NULL}, {0}, false},
-    {"Softsign", "input", A_SOFTSIGN, {NULL}, {0}, false},
-    {"Gelu", "X", A_GELU, {NULL}, {0}, false},
-    {"Erf", "input", A_ERF, {NULL}, {0}, false},
+static const act_op k_ops[OSC_ACT_END] = {
+    [OSC_ACT_RELU] = {"X", {NULL}, {0}, true},
+    [OSC_ACT_LEAKY] = {"X", {"alpha"}, {0.01f}, true},
+    [OSC_ACT_ELU] = {"X", {"alpha"}, {1.0f}, true},
+    [OSC_ACT_SELU] = {"X", {"alpha", NULL, "gamma"},
+                      {1.67326319217681884765625f, 0, 1.05070102214813232421875f}, true},
+    [OSC_ACT_CELU] = {"X", {"alpha"}, {1.0f}, false},
+    [OSC_ACT_SIGMOID] = {"X", {NULL}, {0}, true},
+    [OSC_ACT_HSIGMOID] = {"X", {"alpha", "beta"}, {0.2f, 0.5f}, true},
+    [OSC_ACT_HSWISH] = {"X", {NULL}, {0}, false},
+    [OSC_ACT_TANH] = {"input", {NULL}, {0}, true},
+    [OSC_ACT_SOFTPLUS] = {"X", {NULL}, {0}, false},
+    [OSC_ACT_SOFTSIGN] = {"input", {NULL}, {0}, false},
+    [OSC_ACT_GELU] = {"X", {NULL}, {0}, false},
+    [OSC_ACT_ERF] = {"input", {NULL}, {0}, false},
 };
-#define N_OPS (sizeof k_ops / sizeof k_ops[0])
-_Static_assert(N_OPS == A_GELU_TANH, "k_ops holds one entry per code before A_GELU_TANH");
 
+/* The entry of a loop code (Gelu's for its tanh approximation). */
 static const act_op *op_of(int32_t code) {
-    return &k_ops[code == A_GELU_TANH ? A_GELU : code]; /* k_ops is in enum order */
+    return &k_ops[code == OSC_ACT_GELU_TANH ? OSC_ACT_GELU : code];
 }
 
 osc_status osc_act_init(osc_kctx *k, const osc_node *node, void **params) {
-    const act_op *op = NULL;
-    for (size_t i = 0; i < N_OPS && !op; i++)
-        if (strcmp(k_ops[i].name, node->op_type) == 0) op = &k_ops[i];
-    if (!op) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not an activation op");
+    const int32_t row_op = k->row->variant;
+    if (row_op < OSC_ACT_RELU || row_op >= OSC_ACT_END)
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "the row names no activation (variant %d)",
+                         (int)row_op);
+    const act_op *op = &k_ops[row_op];
     const char *known[5] = {NULL};
     int32_t n_known = 0;
     for (int32_t i = 0; i < 3; i++)
         if (op->attr[i]) known[n_known++] = op->attr[i];
-    if (op->op == A_GELU) known[n_known++] = "approximate";
+    if (row_op == OSC_ACT_GELU) known[n_known++] = "approximate";
     osc_status st = osc_attr_known_legacy(k, node, known, op->legacy_v1 && k->since_version == 1);
     if (st) return st;
     double v[3] = {0, 0, 0};
     for (int32_t i = 0; i < 3 && !st; i++)
         if (op->attr[i]) st = osc_attr_float(k, node, op->attr[i], op->def[i], &v[i]);
     if (st) return st;
-    if (op->op == A_CELU && v[0] == 0)
+    if (row_op == OSC_ACT_CELU && v[0] == 0)
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'alpha' = 0; Celu divides by alpha, so "
                          "it must be nonzero");
-    int32_t code = op->op;
-    if (code == A_GELU) {
+    int32_t code = row_op;
+    if (code == OSC_ACT_GELU) {
         const char *approx;
         st = osc_attr_str(k, node, "approximate", "none", &approx);
         if (st) return st;
-        if (strcmp(approx, "tanh") == 0) code = A_GELU_TANH;
+        if (strcmp(approx, "tanh") == 0) code = OSC_ACT_GELU_TANH;
         else if (strcmp(approx, "none") != 0)
             return osc_kfail(k, OSC_ERR_MODEL, "attribute 'approximate' = '%s'; allowed: "
                              "'none' or 'tanh'", approx);

@@ -2,15 +2,16 @@
  * its shape. float and double test the value, float16/bfloat16 their widened value, the float8
  * kinds (version 20) their decoded value (the fn/fnuz kinds have no Inf: never true for IsInf). */
 #include <math.h>
-#include <string.h>
 
+#include "ew_ops.h"
 #include "math_common.h"
 #include "minifloat.h"
 
 OSC_KERNEL_DECLARE(osc_isinf)
 
-enum { C_ISINF, C_ISNAN, C_COUNT };
-/* IsInf's op code also holds the detect_* attributes: C_ISINF | (DETECT_* bits << 2). */
+/* The loops' op code is the row's variant (OSC_ISINF_INF or OSC_ISINF_NAN, in the low 2 bits);
+ * IsInf's also holds the detect_* attributes: OSC_ISINF_INF | (DETECT_* bits << 2). */
+_Static_assert(OSC_ISINF_END <= 4, "the operations fit in the op code's low 2 bits");
 enum { DETECT_POS = 1, DETECT_NEG = 2 };
 
 /* IsInf's rule on a double or float v; `mode` holds the detect_* bits. */
@@ -43,7 +44,7 @@ static void fp8_loop(void *o, const void *a, int64_t n, int32_t op, const osc_mf
     const int32_t mode = op >> 2;
     for (int64_t j = 0; j < n; j++) {
         const double v = osc_mf_decode(f, pa[j]);
-        po[j] = (uint8_t)((op & 3) == C_ISNAN ? isnan(v) != 0 : IS_INF(v, mode));
+        po[j] = (uint8_t)((op & 3) == OSC_ISINF_NAN ? isnan(v) != 0 : IS_INF(v, mode));
     }
 }
 #define FP8(E)                                                                              \
@@ -55,10 +56,11 @@ FP8(OSC_FLOAT8E4M3FNUZ)
 FP8(OSC_FLOAT8E5M2)
 FP8(OSC_FLOAT8E5M2FNUZ)
 
-/* [dtype][C_ISINF or C_ISNAN]; dtype is a valid number: the row's type set admitted it. */
-#define ROW(E, T, CLS) [E] = {isinf_##E, isnan_##E},
-#define ROW8(E) [E] = {fp8_##E, fp8_##E},
-static const osc_mloop k_loops[OSC_DTYPE_COUNT][C_COUNT] = {
+/* [dtype][OSC_ISINF_INF or OSC_ISINF_NAN]; dtype is a valid number: the row's type set
+ * admitted it. */
+#define ROW(E, T, CLS) [E] = {[OSC_ISINF_INF] = isinf_##E, [OSC_ISINF_NAN] = isnan_##E},
+#define ROW8(E) [E] = {[OSC_ISINF_INF] = fp8_##E, [OSC_ISINF_NAN] = fp8_##E},
+static const osc_mloop k_loops[OSC_DTYPE_COUNT][OSC_ISINF_END] = {
     OSC_FLOAT_TYPES(ROW) ROW8(OSC_FLOAT8E4M3FN) ROW8(OSC_FLOAT8E4M3FNUZ) ROW8(OSC_FLOAT8E5M2)
     ROW8(OSC_FLOAT8E5M2FNUZ)};
 
@@ -67,12 +69,14 @@ static osc_mloop loop_get(int32_t dtype, int32_t op) { return k_loops[dtype][op 
 osc_status osc_isinf_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_none[] = {NULL},
                              *const k_inf[] = {"detect_positive", "detect_negative", NULL};
-    const bool nan = strcmp(node->op_type, "IsNaN") == 0;
-    if (!nan && strcmp(node->op_type, "IsInf") != 0)
-        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not IsInf or IsNaN");
+    const int32_t row_op = k->row->variant;
+    if (row_op < OSC_ISINF_INF || row_op >= OSC_ISINF_END)
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "the row names no IsInf or IsNaN (variant %d)",
+                         (int)row_op);
+    const bool nan = row_op == OSC_ISINF_NAN;
     osc_status st = osc_attr_known_legacy(k, node, nan ? k_none : k_inf, false);
     if (st) return st;
-    int32_t op = nan ? C_ISNAN : C_ISINF;
+    int32_t op = row_op;
     static const int32_t k_bits[2] = {DETECT_POS, DETECT_NEG};
     for (int32_t i = 0; i < 2 && !nan; i++) { /* k_inf's two attributes */
         int64_t v = 1;

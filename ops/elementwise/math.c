@@ -3,13 +3,11 @@
  * rounded once per element; Sign also takes every integer type. Loops are generated from the
  * X-macro class lists of core/dtype.h, one per (op, dtype). */
 #include <math.h>
-#include <string.h>
 
+#include "ew_ops.h"
 #include "math_common.h"
 
 OSC_KERNEL_DECLARE(osc_math)
-
-enum { M_EXP, M_LOG, M_SQRT, M_RECIP, M_FLOOR, M_CEIL, M_ROUND, M_SIGN, M_SIN, M_COS, M_COUNT };
 
 /* ---- Scalar rules in the compute type T (float or double); x is a plain variable. ---- */
 #define F_EXP(T, x) OSC_M(exp, x)
@@ -47,29 +45,30 @@ ROUND_EVEN(double, d)
     X(SIN, E, T, CLS) X(COS, E, T, CLS)
 #define INT_OPS(X, E, T, CLS) X(SIGN, E, T, CLS)
 
-#define MOP_ENUM(OP) M_##OP
-OSC_MATH_LOOPS(M_COUNT)
+#define MOP_ENUM(OP) OSC_MATH_##OP
+OSC_MATH_LOOPS(OSC_MATH_END)
 
-/* Each op in enum order: its input's name in the spec, whether version 1 has consumed_inputs. */
+/* Each operation by its code (the row's variant): its input's name in the spec, whether
+ * version 1 has consumed_inputs. */
 typedef struct math_op {
-    const char *name, *input;
+    const char *input;
     bool legacy_v1;
 } math_op;
 
-static const math_op k_ops[M_COUNT] = {
-    [M_EXP] = {"Exp", "input", true},     [M_LOG] = {"Log", "input", true},
-    [M_SQRT] = {"Sqrt", "X", true},       [M_RECIP] = {"Reciprocal", "X", true},
-    [M_FLOOR] = {"Floor", "X", true},     [M_CEIL] = {"Ceil", "X", true},
-    [M_ROUND] = {"Round", "X", false},    [M_SIGN] = {"Sign", "input", false},
-    [M_SIN] = {"Sin", "input", false},    [M_COS] = {"Cos", "input", false},
+static const math_op k_ops[OSC_MATH_END] = {
+    [OSC_MATH_EXP] = {"input", true},    [OSC_MATH_LOG] = {"input", true},
+    [OSC_MATH_SQRT] = {"X", true},       [OSC_MATH_RECIP] = {"X", true},
+    [OSC_MATH_FLOOR] = {"X", true},      [OSC_MATH_CEIL] = {"X", true},
+    [OSC_MATH_ROUND] = {"X", false},     [OSC_MATH_SIGN] = {"input", false},
+    [OSC_MATH_SIN] = {"input", false},   [OSC_MATH_COS] = {"input", false},
 };
 
 osc_status osc_math_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_none[] = {NULL};
-    int32_t op = -1;
-    for (int32_t i = 0; i < M_COUNT && op < 0; i++)
-        if (strcmp(k_ops[i].name, node->op_type) == 0) op = i;
-    if (op < 0) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a unary math op");
+    const int32_t op = k->row->variant;
+    if (op < OSC_MATH_EXP || op >= OSC_MATH_END)
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "the row names no math operation (variant %d)",
+                         (int)op);
     osc_status st = osc_attr_known_legacy(k, node, k_none, k_ops[op].legacy_v1 &&
                                                            k->since_version == 1);
     if (st) return st;

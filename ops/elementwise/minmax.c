@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ew_common.h"
+#include "ew_ops.h"
 
 OSC_KERNEL_DECLARE(osc_minmax)
 
@@ -53,22 +54,23 @@ static inline uint16_t b_min(uint16_t x, uint16_t y) {
 #define DEFINE(E, T, CLS) DEFINE_##CLS(E, T, CLS)
 OSC_STD_TYPES(DEFINE)
 
-#define TAB_ANY(E) {mm_##E##_MIN, mm_##E##_MAX}
+/* Each class's loops by operation (ew_ops.h); NULL where the class has none. */
+#define TAB_ANY(E) {[OSC_MINMAX_MIN] = mm_##E##_MIN, [OSC_MINMAX_MAX] = mm_##E##_MAX}
 #define TAB_FLOAT TAB_ANY
 #define TAB_F16 TAB_ANY
 #define TAB_BF16 TAB_ANY
 #define TAB_SINT TAB_ANY
 #define TAB_UINT TAB_ANY
-#define TAB_BOOL(E) {NULL, NULL}
-#define TAB_STRING(E) {NULL, NULL}
-#define TAB_COMPLEX(E) {NULL, NULL}
+#define TAB_BOOL(E) {NULL}
+#define TAB_STRING(E) {NULL}
+#define TAB_COMPLEX(E) {NULL}
 
-/* is_max: 0 Min, 1 Max */
-static osc_ew_loop2 loop_get(int32_t dtype, int is_max) {
-#define CASE(E, T, CLS)                                        \
-    case E: {                                                  \
-        static const osc_ew_loop2 fns[2] = TAB_##CLS(E);       \
-        return fns[is_max];                                    \
+/* op: OSC_MINMAX_MIN or OSC_MINMAX_MAX */
+static osc_ew_loop2 loop_get(int32_t dtype, int32_t op) {
+#define CASE(E, T, CLS)                                                  \
+    case E: {                                                            \
+        static const osc_ew_loop2 fns[OSC_MINMAX_END] = TAB_##CLS(E);    \
+        return fns[op];                                                  \
     }
     switch (dtype) {
         OSC_STD_TYPES(CASE)
@@ -79,23 +81,22 @@ static osc_ew_loop2 loop_get(int32_t dtype, int is_max) {
 
 /* What init parses: which op, the dtypes its version accepts, whether it broadcasts. */
 typedef struct minmax_params {
-    const char *name;   /* "Min" or "Max" */
-    int is_max;         /* 0 Min, 1 Max */
+    int32_t op;         /* the row's variant: OSC_MINMAX_MIN or OSC_MINMAX_MAX */
     bool broadcast;     /* from Min-8/Max-8 on; Min-6/Max-6 need equal shapes */
     osc_typeset types;
 } minmax_params;
 
 osc_status osc_minmax_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_none[] = {NULL};
-    const bool is_min = strcmp(node->op_type, "Min") == 0,
-               is_max = strcmp(node->op_type, "Max") == 0;
-    if (!is_min && !is_max) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not Min or Max");
+    const int32_t op = k->row->variant;
+    if (op < OSC_MINMAX_MIN || op >= OSC_MINMAX_END)
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "the row names no Min or Max (variant %d)",
+                         (int)op);
     osc_status st = osc_attr_known(k, node, k_none);
     if (st) return st;
     minmax_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
-    p->name = is_max ? "Max" : "Min";
-    p->is_max = is_max;
+    p->op = op;
     p->broadcast = k->since_version >= 8;
     p->types = osc_kernel_types(k->row, 0);
     *params = p;
@@ -133,9 +134,9 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
         st = osc_bcast_merge(k, want, i, name, in[i]);
         if (st) return st;
     }
-    *loop = loop_get(in[0]->dtype, p->is_max);
+    *loop = loop_get(in[0]->dtype, p->op);
     if (!*loop)
-        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no %s loop for dtype %s", p->name,
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no %s loop for dtype %s", k->node->op_type,
                          osc_dtype_get(in[0]->dtype)->name);
     return OSC_OK;
 }

@@ -3,11 +3,10 @@
 #include <string.h>
 
 #include "ew_common.h"
+#include "ew_ops.h"
 
 OSC_KERNEL_DECLARE(osc_unary)
 OSC_KERNEL_DECLARE(osc_ident)
-
-enum { U_NEG, U_ABS, U_NOT, U_COUNT };
 
 typedef void (*unary_loop)(void *o, const void *a, int64_t n);
 
@@ -48,19 +47,21 @@ typedef void (*unary_loop)(void *o, const void *a, int64_t n);
 #define DEFINE(E, T, CLS) DEFINE_##CLS(E, T)
 OSC_STD_TYPES(DEFINE)
 
-#define TAB_FLOAT(E) {un_##E##_NEG, un_##E##_ABS, NULL}
+/* Each class's loops by operation (ew_ops.h); NULL where the class has none. */
+#define TAB_FLOAT(E) {[OSC_UNARY_NEG] = un_##E##_NEG, [OSC_UNARY_ABS] = un_##E##_ABS}
 #define TAB_F16 TAB_FLOAT
 #define TAB_BF16 TAB_FLOAT
 #define TAB_SINT TAB_FLOAT
-#define TAB_UINT(E) {NULL, un_##E##_ABS, NULL}
-#define TAB_BOOL(E) {NULL, NULL, un_##E##_NOT}
-#define TAB_STRING(E) {NULL, NULL, NULL}
-#define TAB_COMPLEX(E) {NULL, NULL, NULL}
+#define TAB_UINT(E) {[OSC_UNARY_ABS] = un_##E##_ABS}
+#define TAB_BOOL(E) {[OSC_UNARY_NOT] = un_##E##_NOT}
+#define TAB_STRING(E) {NULL}
+#define TAB_COMPLEX(E) {NULL}
 
+/* op: an OSC_UNARY_* operation */
 static unary_loop loop_get(int32_t dtype, int32_t op) {
 #define CASE(E, T, CLS)                                             \
     case E: {                                                       \
-        static const unary_loop fns[U_COUNT] = TAB_##CLS(E);        \
+        static const unary_loop fns[OSC_UNARY_END] = TAB_##CLS(E);  \
         return fns[op];                                             \
     }
     switch (dtype) {
@@ -70,18 +71,10 @@ static unary_loop loop_get(int32_t dtype, int32_t op) {
 #undef CASE
 }
 
-typedef struct unary_op {
-    const char *name;
-    int32_t op;                  /* U_* */
-} unary_op;
-
-static const unary_op k_ops[U_COUNT] = {
-    {"Neg", U_NEG}, {"Abs", U_ABS}, {"Not", U_NOT}};
-
-/* What init parses: the op (Neg, Abs, Not; Identity needs none) and the dtypes its version
- * accepts. */
+/* What init parses: the operation (the row's variant: OSC_UNARY_*; 0 for Identity, which needs
+ * none) and the dtypes its version accepts. */
 typedef struct unary_params {
-    const unary_op *op;
+    int32_t op;
     osc_typeset types;
 } unary_params;
 
@@ -91,7 +84,7 @@ static osc_status check_no_attrs(osc_kctx *k, const osc_node *node) {
     return osc_attr_known(k, node, k_none);
 }
 
-static osc_status make_params(osc_kctx *k, const unary_op *op, void **params) {
+static osc_status make_params(osc_kctx *k, int32_t op, void **params) {
     unary_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
     p->op = op;
@@ -113,10 +106,10 @@ static osc_status validate_x(osc_kctx *k, const osc_tensor *const *in, int32_t n
 }
 
 osc_status osc_unary_init(osc_kctx *k, const osc_node *node, void **params) {
-    const unary_op *op = NULL;
-    for (int32_t i = 0; i < U_COUNT && !op; i++)
-        if (strcmp(k_ops[i].name, node->op_type) == 0) op = &k_ops[i];
-    if (!op) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a unary elementwise op");
+    const int32_t op = k->row->variant;
+    if (op < OSC_UNARY_NEG || op >= OSC_UNARY_END)
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "the row names no unary operation (variant %d)",
+                         (int)op);
     osc_status st = check_no_attrs(k, node);
     if (st) return st;
     return make_params(k, op, params);
@@ -124,12 +117,12 @@ osc_status osc_unary_init(osc_kctx *k, const osc_node *node, void **params) {
 
 static osc_status unary_validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                  osc_tensor *want, unary_loop *loop) {
-    const unary_op *op = ((const unary_params *)k->params)->op;
+    const int32_t op = ((const unary_params *)k->params)->op;
     osc_status st = validate_x(k, in, n_in, "X", want);
     if (st) return st;
-    *loop = loop_get(in[0]->dtype, op->op);
+    *loop = loop_get(in[0]->dtype, op);
     if (!*loop)
-        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no %s loop for dtype %s", op->name,
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no %s loop for dtype %s", k->node->op_type,
                          osc_dtype_get(in[0]->dtype)->name);
     return OSC_OK;
 }
@@ -157,7 +150,7 @@ osc_status osc_unary_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
 osc_status osc_ident_init(osc_kctx *k, const osc_node *node, void **params) {
     osc_status st = check_no_attrs(k, node);
     if (st) return st;
-    return make_params(k, NULL, params);
+    return make_params(k, 0, params);
 }
 
 osc_status osc_ident_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,

@@ -6,6 +6,10 @@
 
 #include "ops/elementwise/ew_common.h"
 
+/* softmax.c's operations, the values of its rows' .variant. They start at 1, so a row that sets
+ * no variant (0) names none and init refuses it. */
+enum { OSC_SOFTMAX_SOFTMAX = 1, OSC_SOFTMAX_LOG, OSC_SOFTMAX_END };
+
 /* Per float class (X(enum, T, class) of OSC_FLOAT_TYPES): the compute type, float16/bfloat16
  * widened to float and rounded back once per output element. */
 #define OSC_NC_CT_FLOAT(T) T

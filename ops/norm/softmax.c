@@ -5,7 +5,6 @@
  * computes in float (exps summed in double), double in double, float16/bfloat16 in float
  * rounded once per output element. */
 #include <math.h>
-#include <string.h>
 
 #include "ops/elementwise/math_common.h"
 #include "norm_common.h"
@@ -56,12 +55,16 @@ static const sm_loop k_loops[OSC_DTYPE_COUNT] = {OSC_FLOAT_TYPES(ENTRY)};
 
 osc_status osc_softmax_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const k_known[] = {"axis", NULL};
+    const int32_t op = k->row->variant;
+    if (op < OSC_SOFTMAX_SOFTMAX || op >= OSC_SOFTMAX_END)
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED,
+                         "the row names no Softmax or LogSoftmax (variant %d)", (int)op);
     osc_status st = osc_attr_known(k, node, k_known);
     if (st) return st;
     sm_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
     p->coerce = k->since_version < 13;
-    p->log = strcmp(node->op_type, "LogSoftmax") == 0;
+    p->log = op == OSC_SOFTMAX_LOG;
     p->types = osc_kernel_types(k->row, 0);
     st = osc_attr_int(k, node, "axis", p->coerce ? 1 : -1, &p->axis);
     if (st) return st;

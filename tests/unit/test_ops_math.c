@@ -408,13 +408,20 @@ static void test_activation_attributes(void **state) {
     init(&h, "Sin", 7, 7);
     kh_attr_int(&h, "axis", 0);
     init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'axis'");
-    /* a row's kernel given a node of another op type (never done by the engine) */
-    static const char *const k_ops[][2] = {{"Relu", "Bogus"}, {"Exp", "Bogus"},
-                                           {"IsNaN", "Bogus"}};
-    for (int i = 0; i < 3; i++) {
-        kh_init(&h, k_ops[i][0], 20);
-        h.node.op_type = k_ops[i][1];
+    /* kernels pick their operation from the row (.variant), never from the node's op type: a
+     * node of another op type runs the row's operation, and a row naming none is refused */
+    static const char *const k_ops[] = {"Relu", "Exp", "IsNaN", "Neg", "Min", "Add", "Softmax"};
+    for (int i = 0; i < 7; i++) {
+        kh_init(&h, k_ops[i], 20);
+        h.node.op_type = "Bogus";
+        assert_int_equal(kh_check(&h), OSC_OK);
+        kh_free(&h);
+        kh_init(&h, k_ops[i], 20);
+        osc_kernel row = *h.kernel;
+        row.variant = 0;
+        h.kernel = h.node.kernel = h.k.row = &row;
         assert_int_equal(kh_check(&h), OSC_ERR_UNSUPPORTED);
+        assert_non_null(strstr(h.err.msg, "the row names no"));
         kh_free(&h);
     }
 }
