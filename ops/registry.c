@@ -2,9 +2,6 @@
 #include <string.h>
 
 #include "core/kattr.h"
-#include "ops/elementwise/binary.h" /* the rows' variants */
-#include "ops/elementwise/ew_ops.h"
-#include "ops/norm/norm_common.h"
 #include "ops/fused/fused.h" /* OSC_FUSE_MAX_IN: the fused rows */
 #include "registry.h"
 #include "ops/shape/shape_ops.h"

@@ -5,8 +5,8 @@
 # type its model uses (the "ops" list), and a SKIP whose message names a node
 # ("node #0 Cast (Cast-13): ...", "node 'name' (Cast-13): ...") counts for that node's op.
 # Every op of the default domain in the kernel registry (`info --ops`, not the fused kernels of
-# domain osc) has a row with the versions implemented, tests or not; an op that only skipped
-# tests name (a version not implemented) appears too.
+# domain osc) has a row with the versions implemented, tests or not; an op named only by
+# skipped tests (a version not implemented) has a row too.
 set -euo pipefail
 tool="$1" dir="$2" mode="${3:-}" readme="${4:-}"
 [ -d "$dir" ] || { echo "node-test folder '$dir' not found" >&2; exit 77; }
