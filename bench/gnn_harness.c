@@ -5,8 +5,9 @@
  * whose output has data's shape, which run in place, take microseconds (timed in bursts) and
  * match a coordinate loop bit for bit. A GNN case is a whole exported layer with weights, runs
  * for tens of milliseconds to seconds, has no in-place mode, and its reference output comes from
- * torch, which sums floats in another order. Both programs share procs.c (cases, child processes,
- * the onnxruntime peer, peak RSS) and clock.c.
+ * torch, which sums floats in another order. Both programs share runner.c (the command line,
+ * the rounds, the onnxruntime peer per case, peak RSS), procs.c (cases, child processes, the
+ * onnxruntime peer) and clock.c.
  *
  * A case is a folder written by tests/models/gen_models.py (--bench): model.onnx,
  * test_data_set_0/ (x, edge_index; output_0.pb from torch eager) and layer/ (the parameters the
@@ -27,32 +28,24 @@
  * Peak RSS: each contender runs 3 times in a child process of its own (this program with
  * --rss-child, or the node script's rss mode) that loads the inputs, resets the kernel's peak-RSS
  * mark, sets the contender up (loads the model or the parameters), runs it and reads VmHWM. */
-#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gnn_loops.h"
 #include "harness.h"
 
 enum { G_OSC1, G_OSC2, G_UNF1, G_REC1, G_LOOP, G_ORT1, G_ORT2, G_COUNT };
 
-typedef struct kind {
-    const char *name, *id;  /* id: the --rss-child argument */
-    int threads;
-    uint8_t no_fusion, fuse_recompute;
-} kind;
-
-static const kind k_kinds[G_COUNT] = {
-    [G_OSC1] = {.name = "onnx-scatter 1t", .id = "osc1", .threads = 1},
-    [G_OSC2] = {.name = "onnx-scatter 2t", .id = "osc2", .threads = 2},
-    [G_UNF1] = {.name = "onnx-scatter unfused 1t", .id = "unfused1", .threads = 1, .no_fusion = 1},
-    [G_REC1] = {.name = "onnx-scatter recompute 1t", .id = "recompute1", .threads = 1,
-                .fuse_recompute = 1},
-    [G_LOOP] = {.name = "C loop", .id = "loop", .threads = 1},
-    [G_ORT1] = {.name = "onnxruntime 1t", .id = "ort1", .threads = 1},
-    [G_ORT2] = {.name = "onnxruntime 2t", .id = "ort2", .threads = 2},
+/* Names, --rss-child ids and thread counts. */
+static const bench_kind k_kinds[G_COUNT] = {
+    [G_OSC1] = {"onnx-scatter 1t", "osc1", 1},
+    [G_OSC2] = {"onnx-scatter 2t", "osc2", 2},
+    [G_UNF1] = {"onnx-scatter unfused 1t", "unfused1", 1}, /* opts.no_fusion */
+    [G_REC1] = {"onnx-scatter recompute 1t", "recompute1", 1}, /* opts.fuse_recompute */
+    [G_LOOP] = {"C loop", "loop", 1},
+    [G_ORT1] = {"onnxruntime 1t", "ort1", 1},
+    [G_ORT2] = {"onnxruntime 2t", "ort2", 2},
 };
 
 static int is_osc(int id) { return id <= G_REC1; }
@@ -60,111 +53,60 @@ static int is_ort(int id) { return id == G_ORT1 || id == G_ORT2; }
 /* the onnxruntime contender with the same thread count */
 static int ort_peer_of(int id) { return k_kinds[id].threads == 2 ? G_ORT2 : G_ORT1; }
 
-typedef struct contender {
-    int active;
-    char note[256];          /* why inactive, or a remark */
-    osc_model *m;
-    osc_session *s;
-    gnn_loop *loop;
-    double *ms;              /* timed runs */
-    size_t n_ms;
-    int64_t warm_runs;       /* onnxruntime: runs in warm-up rounds (dropped from its profile) */
-    double cpu_ms, wall_ms;  /* sums over the timed runs */
-    int mismatches;
-    char check[256];         /* result of the last check */
-    long rss_base_kb, rss_peak_kb; /* -1: not measured */
-    double med, min, max;
-} contender;
+typedef bench_contender contender;
+typedef bench_result result;
 
-typedef struct options {
-    bench_opts c;
-    double rtol, atol;
-} options;
-
-/* One case's results, kept for the Markdown report. */
-typedef struct result {
-    char name[256], what[512];
-    int64_t rounds, warmup;
-    double model_mib;        /* inputs + the model's constants + outputs */
-    contender c[G_COUNT];
-} result;
-
+/* The runner's state (first, so the hooks' bench_run is this), the tolerance, the C layer. */
 typedef struct bench {
-    const options *o;
-    bench_case bc;
-    ort_peer peer;
-    int peer_ok;
-    char ort_reason[512];    /* why onnxruntime is not available (suite-wide) */
-    char *line;
-    size_t cap;
-    int failed;
+    bench_run r;
+    double rtol, atol;
+    char layer[64];          /* the case's layer (layer/layer.txt) */
+    gnn_loop *loop;
 } bench;
 
 /* ---- contenders ---- */
 
-static int setup(bench *b, int id, contender *c) {
+static int setup(bench_run *r, int id, contender *c, int child) {
+    bench *b = (bench *)r;
     char msg[OSC_MESSAGE_SIZE];
-    c->rss_base_kb = c->rss_peak_kb = -1;
+    (void)child;
     if (is_osc(id)) {
         osc_options opts;
         osc_options_init(&opts);
         opts.threads = k_kinds[id].threads;
-        opts.no_fusion = k_kinds[id].no_fusion;
-        opts.fuse_recompute = k_kinds[id].fuse_recompute;
-        char path[1200];
-        snprintf(path, sizeof path, "%s/model.onnx", b->bc.dir);
-        if (osc_model_load_file(path, &opts, &c->m, msg, sizeof msg) != OSC_OK) {
-            snprintf(c->note, sizeof c->note, "load failed: %.230s", msg);
-            return 1;
-        }
-        if (osc_session_create(c->m, &c->s) != OSC_OK) {
-            snprintf(c->note, sizeof c->note, "cannot create a session");
-            return 1;
-        }
-        for (size_t k = 0; k < b->bc.n_in; k++)
-            if (osc_session_set_input_at(c->s, k, &b->bc.in[k]) != OSC_OK) {
-                snprintf(c->note, sizeof c->note, "input %zu: %s", k, osc_session_error(c->s));
-                return 1;
-            }
+        opts.no_fusion = id == G_UNF1;
+        opts.fuse_recompute = id == G_REC1;
+        if (bench_osc_setup(r, &opts, c)) return 1;
         if (k_kinds[id].threads == 2)
             snprintf(c->note, sizeof c->note, "%d threads", (int)osc_session_threads(c->s));
     } else if (id == G_LOOP) {
-        if (b->bc.n_in != 2) {
+        if (r->bc.n_in != 2) {
             snprintf(c->note, sizeof c->note, "the C layers take two inputs (x, edge_index)");
             return 1;
         }
-        if (!(c->loop = gnn_loop_load(b->bc.dir, &b->bc.in[0], &b->bc.in[1], msg, sizeof msg))) {
+        if (!(b->loop = gnn_loop_load(r->bc.dir, &r->bc.in[0], &r->bc.in[1], msg, sizeof msg))) {
             snprintf(c->note, sizeof c->note, "%.250s", msg);
             return 1;
         }
     }
-    c->active = 1;
     return 0;
 }
 
-static void teardown(contender *c) {
-    osc_session_free(c->s);
-    osc_model_free(c->m);
-    gnn_loop_free(c->loop);
-    c->s = NULL, c->m = NULL, c->loop = NULL;
+static void teardown(bench_run *r, int id, contender *c) {
+    bench *b = (bench *)r;
+    (void)c;
+    if (id != G_LOOP) return;
+    gnn_loop_free(b->loop);
+    b->loop = NULL;
 }
 
-/* One run; *ms is the timed part (onnxruntime's comes from its profiler at the end). */
-static int run_once(bench *b, int id, contender *c, double *ms, double *cpu) {
-    if (is_ort(id)) {
-        char cmd[64];
-        const char *rest;
-        snprintf(cmd, sizeof cmd, "run %d 1", k_kinds[id].threads);
-        if (peer_cmd(&b->peer, cmd, &b->line, &b->cap, &rest)) {
-            snprintf(c->note, sizeof c->note, "run failed: %.200s", rest);
-            return 1;
-        }
-        *ms = *cpu = 0;
-        return 0;
-    }
+/* One run; *ms is the timed part. */
+static int run_once(bench_run *r, int id, contender *c, int child, double *ms, double *cpu) {
+    bench *b = (bench *)r;
+    (void)child;
     double c0 = bench_now_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = bench_now_ms(CLOCK_MONOTONIC);
     osc_status st = OSC_OK;
-    if (c->loop) gnn_loop_run(c->loop);
+    if (id == G_LOOP) gnn_loop_run(b->loop);
     else st = osc_session_run(c->s);
     *ms = bench_now_ms(CLOCK_MONOTONIC) - t0;
     *cpu = bench_now_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
@@ -173,8 +115,8 @@ static int run_once(bench *b, int id, contender *c, double *ms, double *cpu) {
     return 1;
 }
 
-static const osc_tensor *output_of(contender *c, osc_tensor *buf) {
-    if (c->loop) return gnn_loop_output(c->loop);
+static const osc_tensor *output_of(const bench *b, int id, const contender *c, osc_tensor *buf) {
+    if (id == G_LOOP) return b->loop ? gnn_loop_output(b->loop) : NULL;
     return c->s && osc_session_output(c->s, 0, buf) == OSC_OK ? buf : NULL;
 }
 
@@ -189,8 +131,8 @@ static int same_shape(const osc_tensor *a, const osc_tensor *b) {
 
 /* got against output_0.pb within the tolerance; 1 on a mismatch (text in out). */
 static int check_close(const bench *b, const osc_tensor *got, char *out, size_t size) {
-    const osc_tensor *want = &b->bc.expected;
-    const double rtol = b->o->rtol, atol = b->o->atol;
+    const osc_tensor *want = &b->r.bc.expected;
+    const double rtol = b->rtol, atol = b->atol;
     if (!same_shape(got, want) || got->dtype != OSC_FLOAT) {
         snprintf(out, size, "MISMATCH: dtype or shape differs from output_0.pb");
         return 1;
@@ -220,61 +162,48 @@ static int check_close(const bench *b, const osc_tensor *got, char *out, size_t 
 }
 
 /* Checks contender id's last output (see the top of the file); returns 1 on a mismatch. */
-static int check(bench *b, int id, contender *all) {
+static int check(bench_run *r, int id, contender *all) {
+    bench *b = (bench *)r;
     contender *c = &all[id];
     int bad;
     if (is_ort(id)) {
-        char cmd[96];
-        const char *rest;
-        snprintf(cmd, sizeof cmd, "check %d %g %g", k_kinds[id].threads, b->o->rtol, b->o->atol);
-        bad = peer_cmd(&b->peer, cmd, &b->line, &b->cap, &rest);
-        snprintf(c->check, sizeof c->check, "%s%.200s", bad ? "check failed: " : "", rest);
-        bad |= strncmp(rest, "bit-identical", 13) != 0 && strncmp(rest, "within", 6) != 0;
-        if (bad) fprintf(stderr, "bench: %s: %s: %s\n", b->bc.name, k_kinds[id].name, c->check);
-        c->mismatches += bad;
-        return 0; /* onnxruntime's results are reported, they do not fail the suite */
+        char tol[64];
+        snprintf(tol, sizeof tol, " %g %g", b->rtol, b->atol);
+        return bench_ort_check(r, id, c, tol);
     }
     osc_tensor tg, tr;
-    const osc_tensor *got = output_of(c, &tg);
+    const osc_tensor *got = output_of(b, id, c, &tg);
     if (!got) {
         snprintf(c->check, sizeof c->check, "MISMATCH: no output");
         bad = 1;
     } else if (id == G_OSC1 || id == G_LOOP || !all[G_OSC1].active) {
         bad = check_close(b, got, c->check, sizeof c->check);
     } else { /* 2t, unfused and recompute: the same bits as 1t */
-        const osc_tensor *ref = output_of(&all[G_OSC1], &tr);
+        const osc_tensor *ref = output_of(b, G_OSC1, &all[G_OSC1], &tr);
         bad = !ref || !same_shape(got, ref) || memcmp(got->data, ref->data, got->nbytes) != 0;
         snprintf(c->check, sizeof c->check, "%s onnx-scatter 1t",
                  bad ? "MISMATCH: not bit-identical to" : "bit-identical to");
     }
-    if (bad) fprintf(stderr, "bench: %s: %s: %s\n", b->bc.name, k_kinds[id].name, c->check);
+    if (bad) bench_report(r, id, c->check);
     c->mismatches += bad;
     return bad;
 }
 
 /* ---- one case ---- */
 
-static void ort_finish(bench *b, contender *all) {
-    const char *rest;
-    const int64_t warm[2] = {all[G_ORT1].warm_runs, all[G_ORT2].warm_runs};
-    double *times[2];
-    size_t n[2];
-    int bad = peer_finish(&b->peer, warm, times, n, &b->line, &b->cap, &rest);
-    for (int t = 0; t < 2; t++) {
-        contender *c = &all[t ? G_ORT2 : G_ORT1];
-        if (bad && c->active) snprintf(c->note, sizeof c->note, "no timings: %.200s", rest);
-        if (bad) c->active = 0;
-        if (c->active && times[t]) {
-            free(c->ms);
-            c->ms = times[t], c->n_ms = n[t];
-        } else {
-            free(times[t]);
-        }
-    }
+static int load(bench_run *r, result *res, char *msg, size_t msg_size) {
+    bench *b = (bench *)r;
+    uint64_t const_bytes = 0;
+    if (gnn_layer_info(r->bc.dir, b->layer, sizeof b->layer, &const_bytes, msg, msg_size))
+        return 1;
+    double bytes = (double)const_bytes + (double)r->bc.expected.nbytes;
+    for (size_t i = 0; i < r->bc.n_in; i++) bytes += (double)r->bc.in[i].nbytes;
+    res->io_kb = bytes / 1024; /* inputs, the model's constants, outputs */
+    return 0;
 }
 
 /* "layer; x float[n,c], edge_index int64[2,e] -> float[n,c']; N graph nodes (F fused)" */
-static void describe(const bench *b, const contender *all, const char *layer, char *out,
+static void describe(const bench_run *b, const contender *all, const char *layer, char *out,
                      size_t size) {
     size_t p = (size_t)snprintf(out, size, "%s;", layer);
     const bench_case *bc = &b->bc;
@@ -295,22 +224,9 @@ static void describe(const bench *b, const contender *all, const char *layer, ch
                  osc_model_node_count(all[G_UNF1].m), osc_model_node_count(all[G_OSC1].m));
 }
 
-/* Measures peak RSS of every active contender in a child process each. */
-static void rss_pass(bench *b, result *r, const char *self) {
-    for (int id = 0; id < G_COUNT; id++) {
-        contender *c = &r->c[id];
-        if (!c->active) continue;
-        char line[512], t[8];
-        snprintf(t, sizeof t, "%d", k_kinds[id].threads);
-        char *argv_c[] = {(char *)self, "--rss-child", (char *)k_kinds[id].id, b->bc.dir, NULL};
-        char *argv_o[] = {(char *)b->o->c.node, (char *)b->o->c.ort_script, "rss", b->bc.dir, t, NULL};
-        if (child_line(is_ort(id) ? argv_o : argv_c, "rss ", line, sizeof line) ||
-            sscanf(line, "rss %ld %ld", &c->rss_base_kb, &c->rss_peak_kb) != 2) {
-            fprintf(stderr, "bench: %s: %s: peak RSS not measured: %s\n", b->bc.name,
-                    k_kinds[id].name, line);
-            c->rss_base_kb = c->rss_peak_kb = -1;
-        }
-    }
+static void begin(bench_run *r, result *res) {
+    bench_setup(r, res->c, 0, G_COUNT);
+    describe(r, res->c, ((bench *)r)->layer, res->what, sizeof res->what);
 }
 
 /* " %7.2f" of a / b, or a dash when either is missing */
@@ -320,14 +236,17 @@ static void print_ratio(double a, double b) {
 }
 
 static double med_of(const contender *c) { return c->n_ms ? c->med : NAN; }
+/* inputs + the model's constants + outputs */
+static double model_mib(const result *r) { return r->io_kb / 1024; }
 static double peak_mib(const contender *c) {
     return c->rss_peak_kb >= 0 ? (double)c->rss_peak_kb / 1024 : NAN;
 }
 
-static void print_case(const result *r) {
+static void print_case(const bench_run *b, const result *r) {
+    (void)b;
     const contender *all = r->c;
     printf("%s\n%lld timed rounds after %lld warm-up; model bytes (inputs, constants, outputs) "
-           "%.1f MiB\n", r->what, (long long)r->rounds, (long long)r->warmup, r->model_mib);
+           "%.1f MiB\n", r->what, (long long)r->rounds, (long long)r->warmup, model_mib(r));
     printf("  %-24s %5s %10s %10s %10s %7s %7s %7s %9s %7s  %s\n", "contender", "runs",
            "median ms", "min ms", "max ms", "xORT", "xCloop", "cpu", "peak MiB", "xORTrss",
            "output");
@@ -351,119 +270,7 @@ static void print_case(const result *r) {
     fflush(stdout);
 }
 
-static int run_case(bench *b, const char *dir, result *r, const char *self) {
-    const options *o = b->o;
-    char msg[1024], layer[64];
-    uint64_t const_bytes = 0;
-    memset(r, 0, sizeof *r);
-    if (case_load(&b->bc, dir, 1, msg, sizeof msg) ||
-        gnn_layer_info(dir, layer, sizeof layer, &const_bytes, msg, sizeof msg)) {
-        fprintf(stderr, "bench: %s\n", msg);
-        case_free(&b->bc);
-        return 1;
-    }
-    snprintf(r->name, sizeof r->name, "%s", b->bc.name);
-    double bytes = (double)const_bytes + (double)b->bc.expected.nbytes;
-    for (size_t i = 0; i < b->bc.n_in; i++) bytes += (double)b->bc.in[i].nbytes;
-    r->model_mib = bytes / (1024.0 * 1024.0);
-    contender *all = r->c;
-    printf("== %s\n", b->bc.name);
-    fflush(stdout);
-
-    for (int id = 0; id < G_COUNT; id++) {
-        all[id].rss_base_kb = all[id].rss_peak_kb = -1;
-        if (is_ort(id)) continue;
-        if (setup(b, id, &all[id])) {
-            fprintf(stderr, "bench: %s: %s: %s\n", b->bc.name, k_kinds[id].name, all[id].note);
-            b->failed = 1; /* every contender but onnxruntime is required */
-            teardown(&all[id]);
-        }
-    }
-    describe(b, all, layer, r->what, sizeof r->what);
-    if (b->peer_ok && b->peer.dead) {
-        b->peer_ok = 0;
-        snprintf(b->ort_reason, sizeof b->ort_reason, "the onnxruntime process exited");
-    }
-    if (b->peer_ok) {
-        char cmd[1200];
-        const char *rest;
-        snprintf(cmd, sizeof cmd, "case %s", b->bc.dir);
-        if (peer_cmd(&b->peer, cmd, &b->line, &b->cap, &rest)) {
-            for (int id = G_ORT1; id <= G_ORT2; id++)
-                snprintf(all[id].note, sizeof all[id].note, "case not run: %.200s", rest);
-            printf("onnxruntime: %s: not run (%s)\n", b->bc.name, rest);
-        } else {
-            all[G_ORT1].active = all[G_ORT2].active = 1;
-        }
-    } else {
-        for (int id = G_ORT1; id <= G_ORT2; id++)
-            snprintf(all[id].note, sizeof all[id].note, "not available");
-    }
-
-    /* Warm-up rounds, then --rounds, or as many as fit in --seconds within the bounds. */
-    int64_t total = o->c.warmup + (o->c.rounds > 0 ? o->c.rounds : o->c.min_rounds);
-    uint64_t seed = 15;
-    int order[G_COUNT];
-    for (int64_t round = 0; round < total; round++) {
-        const int timed = round >= o->c.warmup;
-        const double r0 = bench_now_ms(CLOCK_MONOTONIC);
-        bench_shuffle(order, G_COUNT, (int)round, &seed);
-        for (int j = 0; j < G_COUNT; j++) {
-            const int id = order[j];
-            contender *c = &all[id];
-            if (!c->active) continue;
-            if (timed && !is_ort(id) && !c->ms &&
-                !(c->ms = calloc((size_t)(total - o->c.warmup), sizeof *c->ms))) {
-                snprintf(c->note, sizeof c->note, "out of memory");
-                c->active = 0;
-                b->failed = 1;
-                continue;
-            }
-            double ms, cpu;
-            if (run_once(b, id, c, &ms, &cpu)) {
-                fprintf(stderr, "bench: %s: %s: %s\n", b->bc.name, k_kinds[id].name, c->note);
-                c->active = 0;
-                b->failed |= !is_ort(id);
-                continue;
-            }
-            if (is_ort(id)) {
-                c->warm_runs += !timed;
-            } else if (timed) {
-                c->ms[c->n_ms++] = ms;
-                c->cpu_ms += cpu, c->wall_ms += ms;
-            }
-        }
-        for (int id = 0; id < G_COUNT; id++)
-            if (all[id].active && (round == 0 || round == total - 1))
-                b->failed |= check(b, id, all);
-        if (round == o->c.warmup - 1 && o->c.rounds <= 0) { /* the last warm-up round sizes the rest */
-            const double round_ms = bench_now_ms(CLOCK_MONOTONIC) - r0;
-            const double want = o->c.seconds * 1e3 / (round_ms > 0 ? round_ms : 1e-3);
-            int64_t n = want > (double)o->c.max_rounds ? o->c.max_rounds : (int64_t)want;
-            total = o->c.warmup + (n < o->c.min_rounds ? o->c.min_rounds : n);
-        }
-    }
-    r->warmup = o->c.warmup, r->rounds = total - o->c.warmup;
-    if (all[G_ORT1].active || all[G_ORT2].active) ort_finish(b, all);
-    for (int id = 0; id < G_COUNT; id++) {
-        contender *c = &all[id];
-        bench_summary(c->ms, c->n_ms, &c->med, &c->min, &c->max);
-        teardown(c);
-    }
-    if (o->c.rss) rss_pass(b, r, self);
-    case_free(&b->bc);
-    print_case(r);
-    return 0;
-}
-
 /* ---- Markdown ---- */
-
-static void md_num(FILE *f, double v) {
-    if (isnan(v)) fputs(" – |", f);
-    else if (v >= 100) fprintf(f, " %.1f |", v);
-    else if (v >= 1) fprintf(f, " %.2f |", v);
-    else fprintf(f, " %.4f |", v);
-}
 
 /* a / b, or a dash when either is missing */
 static void md_ratio(FILE *f, double a, double b) {
@@ -471,12 +278,7 @@ static void md_ratio(FILE *f, double a, double b) {
     else fprintf(f, " %.2f |", a / b);
 }
 
-static void write_markdown(const char *path, const result *res, size_t n, const bench *b) {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "bench: cannot write %s\n", path);
-        return;
-    }
+static void write_markdown(FILE *f, const bench_run *b, const result *res, size_t n) {
     fprintf(f, "| case | osc 1t ms | ÷ C loop | ÷ ORT 1t | osc 2t ms | 2t ÷ 1t | 2t ÷ ORT 2t "
             "| unfused 1t ms | fused ÷ unfused | C loop ms | ORT 1t ms | ORT 2t ms "
             "| ORT 2t ÷ 1t | osc 1t peak RSS MiB | ÷ ORT 1t RSS | ÷ model bytes |\n"
@@ -486,22 +288,22 @@ static void write_markdown(const char *path, const result *res, size_t n, const 
         const double o1 = med_of(&c[G_OSC1]), o2 = med_of(&c[G_OSC2]);
         const double r1 = med_of(&c[G_ORT1]), r2 = med_of(&c[G_ORT2]);
         fprintf(f, "| %s |", res[i].name);
-        md_num(f, o1), md_ratio(f, o1, med_of(&c[G_LOOP])), md_ratio(f, o1, r1);
-        md_num(f, o2), md_ratio(f, o2, o1), md_ratio(f, o2, r2);
-        md_num(f, med_of(&c[G_UNF1])), md_ratio(f, o1, med_of(&c[G_UNF1]));
-        md_num(f, med_of(&c[G_LOOP])), md_num(f, r1), md_num(f, r2), md_ratio(f, r2, r1);
-        md_num(f, peak_mib(&c[G_OSC1]));
+        bench_md_num(f, o1, 4), md_ratio(f, o1, med_of(&c[G_LOOP])), md_ratio(f, o1, r1);
+        bench_md_num(f, o2, 4), md_ratio(f, o2, o1), md_ratio(f, o2, r2);
+        bench_md_num(f, med_of(&c[G_UNF1]), 4), md_ratio(f, o1, med_of(&c[G_UNF1]));
+        bench_md_num(f, med_of(&c[G_LOOP]), 4), bench_md_num(f, r1, 4), bench_md_num(f, r2, 4);
+        md_ratio(f, r2, r1);
+        bench_md_num(f, peak_mib(&c[G_OSC1]), 4);
         md_ratio(f, peak_mib(&c[G_OSC1]), peak_mib(&c[G_ORT1]));
-        md_ratio(f, peak_mib(&c[G_OSC1]), res[i].model_mib);
+        md_ratio(f, peak_mib(&c[G_OSC1]), model_mib(&res[i]));
         fputc('\n', f);
     }
-    if (!b->peer_ok && b->ort_reason[0])
-        fprintf(f, "\nonnxruntime: not available (%s)\n", b->ort_reason);
+    bench_md_ort_note(f, b);
     for (size_t i = 0; i < n; i++) {
         const result *r = &res[i];
         const contender *c = r->c;
         fprintf(f, "\n#### %s\n\n%s. Model bytes (inputs, constants, outputs): %.1f MiB. %lld "
-                "timed rounds after %lld warm-up.\n\n", r->name, r->what, r->model_mib,
+                "timed rounds after %lld warm-up.\n\n", r->name, r->what, model_mib(r),
                 (long long)r->rounds, (long long)r->warmup);
         fputs("| contender | runs | median ms | min ms | max ms | ÷ ORT 1t | ÷ ORT 2t | ÷ C loop "
               "| 2t ÷ 1t | CPU/wall | peak RSS MiB | RSS over base MiB | RSS ÷ ORT RSS "
@@ -517,65 +319,21 @@ static void write_markdown(const char *path, const result *res, size_t n, const 
                 continue;
             }
             fprintf(f, " %zu |", x->n_ms);
-            md_num(f, m), md_num(f, x->min), md_num(f, x->max);
+            bench_md_num(f, m, 4), bench_md_num(f, x->min, 4), bench_md_num(f, x->max, 4);
             md_ratio(f, is_ort(id) ? NAN : m, med_of(&c[G_ORT1]));
             md_ratio(f, id == G_OSC2 ? m : NAN, med_of(&c[G_ORT2]));
             md_ratio(f, is_osc(id) ? m : NAN, med_of(&c[G_LOOP]));
             md_ratio(f, id == G_OSC2 || id == G_ORT2 ? m : NAN,
                      med_of(&c[id == G_OSC2 ? G_OSC1 : G_ORT1]));
             md_ratio(f, x->wall_ms > 0 ? x->cpu_ms : NAN, x->wall_ms);
-            md_num(f, rss);
-            md_num(f, x->rss_peak_kb >= 0 ? (double)(x->rss_peak_kb - x->rss_base_kb) / 1024 : NAN);
+            bench_md_num(f, rss, 4);
+            bench_md_num(f, x->rss_peak_kb >= 0 ? (double)(x->rss_peak_kb - x->rss_base_kb) / 1024
+                                                : NAN, 4);
             md_ratio(f, is_ort(id) ? NAN : rss, peak_mib(&c[ort_peer_of(id)]));
-            md_ratio(f, rss, r->model_mib);
+            md_ratio(f, rss, model_mib(r));
             fprintf(f, " %s%s%s |\n", x->check, x->note[0] ? "; " : "", x->note);
         }
     }
-    fclose(f);
-}
-
-/* ---- the RSS child ---- */
-
-static int rss_child(const char *which, const char *dir) {
-    bench b;
-    memset(&b, 0, sizeof b);
-    int id = -1;
-    for (int i = 0; i < G_COUNT; i++)
-        if (!strcmp(which, k_kinds[i].id)) id = i;
-    if (id < 0 || is_ort(id)) {
-        fprintf(stderr, "bench: --rss-child: unknown contender '%s'\n", which);
-        return 2;
-    }
-    char msg[1024];
-    if (case_load(&b.bc, dir, 0, msg, sizeof msg)) {
-        fprintf(stderr, "bench: %s\n", msg);
-        return 1;
-    }
-    /* the .pb buffers the loader freed stay in the C library's heap; give them back so that
-     * the base is the process and the inputs, not the reading of the files */
-    malloc_trim(0);
-    if (rss_reset_peak()) {
-        fprintf(stderr, "bench: cannot reset the peak RSS (/proc/self/clear_refs)\n");
-        return 1;
-    }
-    const long base = rss_status_kb("VmRSS");
-    contender c;
-    memset(&c, 0, sizeof c);
-    if (setup(&b, id, &c)) {
-        fprintf(stderr, "bench: %s\n", c.note);
-        return 1;
-    }
-    for (int i = 0; i < 3; i++) {
-        double ms, cpu;
-        if (run_once(&b, id, &c, &ms, &cpu)) {
-            fprintf(stderr, "bench: %s\n", c.note);
-            return 1;
-        }
-    }
-    printf("rss %ld %ld\n", base, rss_status_kb("VmHWM"));
-    teardown(&c);
-    case_free(&b.bc);
-    return 0;
 }
 
 /* ---- main ---- */
@@ -609,64 +367,43 @@ static int parse_pos(const char *s, double *v) {
     return *end || !(*v >= 0);
 }
 
-int main(int argc, char **argv) {
-    if (argc == 4 && !strcmp(argv[1], "--rss-child")) return rss_child(argv[2], argv[3]);
-    options o = {.rtol = 1e-4, .atol = 1e-5};
-    bench_opts_init(&o.c, 1, 5, 100, 60);
-    const char **dirs = calloc((size_t)argc, sizeof *dirs);
-    size_t n_dirs = 0;
-    for (int i = 1; dirs && i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0, takes = 1;
-        if (bench_opt(&o.c, a, v, &bad, &takes)) {
-        } else if (!strcmp(a, "--rtol")) bad = parse_pos(v, &o.rtol);
-        else if (!strcmp(a, "--atol")) bad = parse_pos(v, &o.atol);
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            free(dirs);
-            return 0;
-        } else if (a[0] == '-') {
-            fprintf(stderr, "bench: unknown option %s\n", a);
-            usage(stderr);
-            free(dirs);
-            return 2;
-        } else {
-            dirs[n_dirs++] = a, takes = 0;
-        }
-        if (bad) {
-            fprintf(stderr, "bench: %s needs a valid value\n", a);
-            free(dirs);
-            return 2;
-        }
-        i += takes;
-    }
-    if (!n_dirs) {
-        usage(stderr);
-        free(dirs);
-        return 2;
-    }
-    char self[1024];
-    bench b;
-    memset(&b, 0, sizeof b);
-    b.o = &o;
-    b.peer_ok = bench_start(&o.c, argv[0], self, sizeof self, "C loop", &b.peer, b.ort_reason,
-                            sizeof b.ort_reason);
+static int option(bench_run *r, const char *a, const char *v, int *bad, int *takes) {
+    bench *b = (bench *)r;
+    (void)takes;
+    if (!strcmp(a, "--rtol")) *bad = parse_pos(v, &b->rtol);
+    else if (!strcmp(a, "--atol")) *bad = parse_pos(v, &b->atol);
+    else return 0;
+    return 1;
+}
 
-    result *res = calloc(n_dirs, sizeof *res);
-    size_t n_res = 0;
-    for (size_t i = 0; res && i < n_dirs; i++) {
-        if (run_case(&b, dirs[i], &res[n_res], self)) b.failed = 1;
-        else n_res++;
-    }
-    if (o.c.markdown && res) write_markdown(o.c.markdown, res, n_res, &b);
-    for (size_t i = 0; res && i < n_res; i++)
-        for (int id = 0; id < G_COUNT; id++) free(res[i].c[id].ms);
-    if (b.peer_ok) peer_stop(&b.peer);
-    free(b.line);
-    free(res);
-    free(dirs);
-    printf("%s\n", b.failed ? "FAILED: a run failed or an output differs (see above)"
-                            : "onnx-scatter and the C loop within tolerance of torch; onnx-scatter "
-                              "2t, unfused and recompute bit-identical to 1t");
-    return b.failed ? 1 : 0;
+static const bench_spec k_spec = {
+    .loops = "C loop",
+    .all_ok = "onnx-scatter and the C loop within tolerance of torch; onnx-scatter 2t, unfused "
+              "and recompute bit-identical to 1t",
+    .count = G_COUNT,
+    .kinds = k_kinds,
+    .ort1 = G_ORT1,
+    .ort2 = G_ORT2,
+    .seed = 15,
+    .ort_pause_ns = 0,
+    .check_after_round = 1,
+    .rss_file = 0,
+    .usage = usage,
+    .option = option,
+    .load = load,
+    .begin = begin,
+    .setup = setup,
+    .teardown = teardown,
+    .run = run_once,
+    .check = check,
+    .print = print_case,
+    .markdown = write_markdown,
+};
+
+int main(int argc, char **argv) {
+    static bench b;
+    b.r.sp = &k_spec;
+    b.rtol = 1e-4, b.atol = 1e-5;
+    bench_opts_init(&b.r.o, 1, 5, 100, 60);
+    return bench_main(argc, argv, &b.r);
 }

@@ -1,4 +1,5 @@
-/* harness.h: declarations shared by the benchmark harness files (cases, C loops, processes). */
+/* harness.h: declarations shared by the benchmark harness files (cases, C loops, processes, the
+ * runner). */
 #ifndef OSC_BENCH_HARNESS_H
 #define OSC_BENCH_HARNESS_H
 
@@ -114,7 +115,10 @@ void bench_summary(const double *v, size_t n, double *med, double *min, double *
 int rss_reset_peak(void);
 long rss_status_kb(const char *field);
 
-/* ---- driver.c: what both harnesses' command lines share ---- */
+/* ---- runner.c: what both harnesses (harness.c, gnn_harness.c) share: the command line, the
+ * case loop, the timed rounds, the onnxruntime sessions, the peak-RSS children ---- */
+
+#define BENCH_MAX_CONTENDERS 10
 
 /* The options of harness.c and gnn_harness.c alike. */
 typedef struct bench_opts {
@@ -127,16 +131,124 @@ typedef struct bench_opts {
 /* Defaults, node from $OSC_BENCH_NODE (else `node`), peak RSS on. */
 void bench_opts_init(bench_opts *o, int64_t warmup, int64_t min_rounds, int64_t max_rounds,
                      double seconds);
-/* When a (with v the next argument, or NULL) is one of the shared options: sets it, *takes to
- * the arguments it uses after a (0 or 1) and *bad when v is missing or invalid; returns 1.
- * Otherwise returns 0 and changes nothing. */
-int bench_opt(bench_opts *o, const char *a, const char *v, int *bad, int *takes);
 /* A non-negative integer (0) or 1. */
 int bench_parse_int(const char *s, int64_t *v);
-/* After parsing: max_rounds at least min_rounds; self gets this program's path (the RSS
- * children run it); prints "onnx-scatter VERSION; LOOPS" and onnxruntime's version, or why it
- * is not available (reason, also kept for the report). Returns 1 when the peer runs. */
-int bench_start(bench_opts *o, const char *argv0, char *self, size_t self_size,
-                const char *loops, ort_peer *peer, char *reason, size_t reason_size);
+
+/* A contender: its name in the reports, its --rss-child argument and its thread count. */
+typedef struct bench_kind {
+    const char *name, *id;
+    int threads;
+} bench_kind;
+
+/* One contender of a case. The runner keeps the timings, the onnxruntime state and the RSS
+ * figures; a harness's setup hook loads m and s (bench_osc_setup) or its own state. */
+typedef struct bench_contender {
+    int active;
+    char note[256];          /* why inactive, or a remark (e.g. threads) */
+    osc_model *m;
+    osc_session *s;
+    double *ms;              /* timed runs */
+    size_t n_ms;
+    int64_t calls;           /* calls per round (a burst); 1 without bursts */
+    double est_ms;           /* latest time of one call, to size the burst */
+    int64_t warm_runs;       /* onnxruntime: runs made in warm-up rounds (dropped) */
+    double cpu_ms, wall_ms;  /* sums over the timed runs */
+    int mismatches;
+    char check[256];         /* result of the last check */
+    long rss_base_kb, rss_peak_kb; /* -1: not measured */
+    long rss_file_kb;        /* file-backed part of the base (code pages); -1: not measured */
+    double med, min, max;
+} bench_contender;
+
+/* One case's results, kept for the Markdown report. */
+typedef struct bench_result {
+    char name[256], what[512], extra[512]; /* extra: a line the harness adds (or "") */
+    int64_t rounds, warmup;
+    double io_kb;            /* KiB of the case's tensors, as the harness counts them */
+    bench_contender c[BENCH_MAX_CONTENDERS];
+} bench_result;
+
+typedef struct bench_run bench_run;
+
+/* What a harness tells the runner: its contenders and its hooks. A hook gets the bench_run the
+ * harness passed to bench_main (the first member of its own state). child: in the --rss-child
+ * process (no timed rounds, the case loaded without output_0.pb). */
+typedef struct bench_spec {
+    const char *loops;       /* the first line's contenders besides the runtimes */
+    const char *all_ok;      /* the last line when nothing failed */
+    int count;               /* contenders, kinds[0 .. count - 1] (at most BENCH_MAX_CONTENDERS) */
+    const bench_kind *kinds;
+    int ort1, ort2;          /* the onnxruntime contenders (1 and 2 intra-op threads) */
+    uint64_t seed;           /* of the rounds' shuffles */
+    long ort_pause_ns;       /* pause after each onnxruntime burst (0: none) */
+    int check_after_round;   /* outputs checked after the round; 0: after each contender's burst */
+    int rss_file;            /* the RSS child also reports RssFile */
+    void (*usage)(FILE *f);
+    /* An option of this harness only: as the shared ones (v the next argument or NULL; *bad
+     * when invalid; *takes preset to 1); 0 when a is not one. NULL: none. */
+    int (*option)(bench_run *r, const char *a, const char *v, int *bad, int *takes);
+    /* The case is loaded (r->bc, res->name): reads what else it needs and sizes res->io_kb;
+     * 1 (msg set) skips the case. */
+    int (*load)(bench_run *r, bench_result *res, char *msg, size_t msg_size);
+    /* Sets the contenders up (bench_setup) and describes the case in res->what. */
+    void (*begin)(bench_run *r, bench_result *res);
+    /* One contender (never onnxruntime): 0 when ready, else 1 with c->note set. */
+    int (*setup)(bench_run *r, int id, bench_contender *c, int child);
+    /* Frees what setup made besides c->m and c->s (NULL: nothing). */
+    void (*teardown)(bench_run *r, int id, bench_contender *c);
+    /* One timed call (never onnxruntime): *ms the timed part, *cpu the process CPU time in it;
+     * 1 on failure with c->note set. */
+    int (*run)(bench_run *r, int id, bench_contender *c, int child, double *ms, double *cpu);
+    /* Checks contender id's last output (onnxruntime's: bench_ort_check); 1 fails the run. */
+    int (*check)(bench_run *r, int id, bench_contender *all);
+    /* After the rounds and the medians, before the contenders are torn down (NULL: nothing). */
+    void (*after_rounds)(bench_run *r, bench_result *res);
+    /* The case's console table (after the peak RSS). */
+    void (*print)(const bench_run *r, const bench_result *res);
+    /* The Markdown report of the n cases into f (bench_md_ort_note says why no onnxruntime). */
+    void (*markdown)(FILE *f, const bench_run *r, const bench_result *res, size_t n);
+    /* In the RSS child, before the base is measured (NULL: nothing); 1 fails the child. */
+    int (*rss_prepare)(bench_run *r, int id);
+} bench_spec;
+
+struct bench_run {
+    const bench_spec *sp;
+    bench_opts o;
+    double burst_ms;         /* > 0: bursts of calls lasting about this long (at most
+                              * max_calls); 0: one call per contender and round */
+    int64_t max_calls;
+    char self[1024];         /* this program (the RSS children run it) */
+    bench_case bc;           /* the case being run */
+    ort_peer peer;
+    int peer_ok;
+    char ort_reason[512];    /* why onnxruntime is not available (suite-wide) */
+    char *line;              /* the peer's answers (getline buffer) */
+    size_t cap;
+    int failed;
+};
+
+/* The program: --rss-child ID DIR, or the options and CASE_DIRs; each case loaded, set up, run
+ * for the rounds, measured for peak RSS and printed, then the Markdown report. r->sp and the
+ * defaults of r->o (bench_opts_init) are set; the rest of r is zero. Returns the exit status. */
+int bench_main(int argc, char **argv, bench_run *r);
+/* "bench: CASE: CONTENDER: what" on stderr. */
+void bench_report(const bench_run *r, int id, const char *what);
+/* Sets up contenders from .. to - 1 but onnxruntime's; a failure is reported and fails the run
+ * (every contender but onnxruntime is required). */
+void bench_setup(bench_run *r, bench_contender *all, int from, int to);
+/* Frees a contender's state (the teardown hook, the session and the model). */
+void bench_teardown(bench_run *r, int id, bench_contender *c);
+/* Loads the case's model.onnx with opts into c->m, makes c->s and binds the case's inputs; 1
+ * with c->note set on failure. */
+int bench_osc_setup(const bench_run *r, const osc_options *opts, bench_contender *c);
+/* Sends "check T" plus tol (e.g. " RTOL ATOL", or "") for onnxruntime contender id into
+ * c->check; a failed check or an answer other than bit-identical / within is reported and
+ * counted, but returns 0: onnxruntime's results do not fail the suite. */
+int bench_ort_check(bench_run *r, int id, bench_contender *c, const char *tol);
+/* A Markdown table cell " V |": 1, 2 or 4 decimals by size, tiny_digits below 0.01; a dash
+ * for NaN. */
+void bench_md_num(FILE *f, double v, int tiny_digits);
+/* "\nonnxruntime: not available (WHY)\n" when it was not. */
+void bench_md_ort_note(FILE *f, const bench_run *r);
 
 #endif
