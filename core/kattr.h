@@ -71,6 +71,23 @@ osc_status osc_check_index_dims(osc_kctx *k, const osc_tensor *data, const osc_t
  * out[0] gets want's dtype and shape (OSC_ERR_MODEL when there is no output). */
 osc_status osc_infer_out0(osc_kctx *k, osc_status st, const osc_tensor *want, osc_tensor *out,
                           int32_t n_out);
+/* Defines PFX_infer of a one-output kernel whose checks are one function that infer and run
+ * both call, `static osc_status VALIDATE(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+ * osc_tensor *want, AUX_T *aux)`: want gets output 0's dtype and shape, aux what run needs
+ * besides (infer drops it); then osc_infer_out0. OSC_INFER_OUT0: a VALIDATE without aux. */
+#define OSC_INFER_OUT0_AUX(PFX, VALIDATE, AUX_T)                                               \
+    osc_status PFX##_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,           \
+                           osc_tensor *out, int32_t n_out) {                                 \
+        osc_tensor want;                                                                     \
+        AUX_T aux;                                                                           \
+        return osc_infer_out0(k, VALIDATE(k, in, n_in, &want, &aux), &want, out, n_out);     \
+    }
+#define OSC_INFER_OUT0(PFX, VALIDATE)                                                          \
+    osc_status PFX##_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,           \
+                           osc_tensor *out, int32_t n_out) {                                 \
+        osc_tensor want;                                                                     \
+        return osc_infer_out0(k, VALIDATE(k, in, n_in, &want), &want, out, n_out);           \
+    }
 /* *out = osc_tensor_count(t), else OSC_ERR_SHAPE naming input `input` ("data", ...) and its
  * shape: a negative dim, or more than 2^63-1 elements. The one element-count check of ops/. */
 osc_status osc_check_count(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t,

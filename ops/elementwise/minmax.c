@@ -141,12 +141,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
-osc_status osc_minmax_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                            osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    osc_ew_loop2 loop;
-    return osc_infer_out0(k, validate(k, in, n_in, &want, &loop), &want, out, n_out);
-}
+OSC_INFER_OUT0_AUX(osc_minmax, validate, osc_ew_loop2)
 
 osc_status osc_minmax_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                           osc_tensor *out, int32_t n_out) {

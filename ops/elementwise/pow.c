@@ -189,11 +189,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return osc_bcast_merge(k, want, 1, "Y", in[1]);
 }
 
-osc_status osc_pow_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                         osc_tensor *out, int32_t n_out) {
-    osc_tensor want, y_b;
-    return osc_infer_out0(k, validate(k, in, n_in, &want, &y_b), &want, out, n_out);
-}
+OSC_INFER_OUT0_AUX(osc_pow, validate, osc_tensor)
 
 /* One pass over the output: compute (write) or only look for a zero base under a negative
  * integer exponent (check). */

@@ -61,11 +61,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
-osc_status osc_prelu_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    return osc_infer_out0(k, validate(k, in, n_in, &want), &want, out, n_out);
-}
+OSC_INFER_OUT0(osc_prelu, validate)
 
 osc_status osc_prelu_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          osc_tensor *out, int32_t n_out) {

@@ -127,12 +127,7 @@ static osc_status unary_validate(osc_kctx *k, const osc_tensor *const *in, int32
     return OSC_OK;
 }
 
-osc_status osc_unary_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    unary_loop loop;
-    return osc_infer_out0(k, unary_validate(k, in, n_in, &want, &loop), &want, out, n_out);
-}
+OSC_INFER_OUT0_AUX(osc_unary, unary_validate, unary_loop)
 
 osc_status osc_unary_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          osc_tensor *out, int32_t n_out) {

@@ -72,12 +72,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
-osc_status osc_where_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    where_loop loop;
-    return osc_infer_out0(k, validate(k, in, n_in, &want, &loop), &want, out, n_out);
-}
+OSC_INFER_OUT0_AUX(osc_where, validate, where_loop)
 
 osc_status osc_where_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          osc_tensor *out, int32_t n_out) {

@@ -132,12 +132,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return st;
 }
 
-osc_status osc_gemm_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                          osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    gm_geom g;
-    return osc_infer_out0(k, validate(k, in, n_in, &want, &g), &want, out, n_out);
-}
+OSC_INFER_OUT0_AUX(osc_gemm, validate, gm_geom)
 
 /* ---- The epilogue y = (alpha * acc) + (beta * c), per dtype class from OSC_REAL_TYPES.
  * acc is the product in the compute type (float for the half types, else T); it may be y. ---- */

@@ -106,12 +106,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
-osc_status osc_matmul_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                            osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    mm_geom g;
-    return osc_infer_out0(k, validate(k, in, n_in, &want, &g), &want, out, n_out);
-}
+OSC_INFER_OUT0_AUX(osc_matmul, validate, mm_geom)
 
 osc_status osc_matmul_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                           osc_tensor *out, int32_t n_out) {

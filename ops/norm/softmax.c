@@ -84,12 +84,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return osc_norm_axis(k, p->axis, in[0]->rank, axis);
 }
 
-osc_status osc_softmax_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                             osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    int32_t axis;
-    return osc_infer_out0(k, validate(k, in, n_in, &want, &axis), &want, out, n_out);
-}
+OSC_INFER_OUT0_AUX(osc_softmax, validate, int32_t)
 
 osc_status osc_softmax_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
