@@ -67,7 +67,8 @@ target_link_libraries(onnxscatter_tiny PUBLIC PkgConfig::PROTOBUFC m Threads::Th
   PRIVATE osc_sanitize)
 target_compile_definitions(onnxscatter_tiny INTERFACE OSC_STATIC_DEFINE)
 # The writer (tests/support) against the tiny library, so one link holds one copy of the library.
-add_library(osc_test_support_tiny STATIC "${PROJECT_SOURCE_DIR}/tests/support/writer.c")
+add_library(osc_test_support_tiny STATIC "${PROJECT_SOURCE_DIR}/tests/support/writer.c"
+  "${PROJECT_SOURCE_DIR}/tests/support/testutil.c")
 target_link_libraries(osc_test_support_tiny PUBLIC onnxscatter_tiny PRIVATE osc_flags)
 add_library(osc_test_oracle_tiny STATIC oracle/oracle.c diff/dcase.c)
 target_link_libraries(osc_test_oracle_tiny PUBLIC onnxscatter_tiny osc_test_support_tiny osc_flags)

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tests/support/testutil.h"
 #include "onnx.pb-c.h"
 #include "onnx_scatter.h"
 
@@ -263,11 +264,7 @@ static FILE *g_manifest;
 static int g_count;
 
 static void write_file(const char *path, const void *p, size_t n) {
-    FILE *f = fopen(path, "wb");
-    if (!f || (n && fwrite(p, 1, n, f) != n) || fclose(f) != 0) {
-        fprintf(stderr, "gen_bad: cannot write %s\n", path);
-        exit(1);
-    }
+    if (!osc_test_write_file(NULL, path, p, n, "gen_bad")) exit(1);
 }
 
 static char *case_dir(const char *name) {

@@ -16,20 +16,16 @@
 #include <cmocka.h>
 
 #include "tests/support/models.h"
+#include "tests/support/mw_check.h"
+#include "tests/support/testutil.h"
 #include "onnx.pb-c.h"
 #include "onnx_scatter.h"
 #include "core/common.h"
+#include "tests/support/check.h"
 
 static char g_msg[OSC_MESSAGE_SIZE];
 
 /* Serializes mw (asserting success) and frees it. */
-static void *serialize(osc_mw *mw, size_t *len) {
-    void *buf;
-    if (osc_mw_serialize(mw, &buf, len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
-    osc_mw_free(mw);
-    return buf;
-}
-
 static osc_status load(const void *buf, size_t len, const osc_options *o, osc_model **m) {
     return osc_model_load_buffer(buf, len, NULL, o, m, g_msg, sizeof g_msg);
 }
@@ -53,7 +49,7 @@ static void *neg_chain(int n, size_t *len) {
         memcpy(prev, cur, sizeof prev);
     }
     osc_mw_output(mw, "y", OSC_FLOAT, 1, d, NULL);
-    return serialize(mw, len);
+    return osc_check_serialize(mw, len);
 }
 
 static void options_are_checked(void **state) {
@@ -140,7 +136,7 @@ static void many_unknown_ops_named(void **state) {
     (void)state;
     osc_mw *mw = osc_test_unknown_ops_model(40000);
     size_t len;
-    void *buf = serialize(mw, &len);
+    void *buf = osc_check_serialize(mw, &len);
     osc_model *m;
     assert_int_equal(load(buf, len, NULL, &m), OSC_ERR_UNSUPPORTED);
     msg_has("40000 of 40000 node(s) without a kernel (0 supported); also unsupported: Op1-18");
@@ -161,7 +157,7 @@ static void max_rank(void **state) {
     osc_mw_input(mw, "x", OSC_FLOAT, 3, d3, NULL);
     osc_mw_node(mw, "Neg", "n", 1, (const char *[]){"x"}, 1, (const char *[]){"y"});
     osc_mw_output(mw, "y", OSC_FLOAT, -1, NULL, NULL);
-    void *buf = serialize(mw, &len);
+    void *buf = osc_check_serialize(mw, &len);
     assert_int_equal(load(buf, len, &o, &m), OSC_ERR_LIMIT);
     msg_has("graph input 'x' has rank 3; the limit is 2 (opts.max_rank)");
     o.max_rank = 3;
@@ -178,7 +174,7 @@ static void max_rank(void **state) {
     osc_mw_input(mw, "x", OSC_FLOAT, -1, NULL, NULL);
     osc_mw_node(mw, "Add", "a", 2, (const char *[]){"w", "x"}, 1, (const char *[]){"y"});
     osc_mw_output(mw, "y", OSC_FLOAT, -1, NULL, NULL);
-    buf = serialize(mw, &len);
+    buf = osc_check_serialize(mw, &len);
     o.max_rank = 2;
     assert_int_equal(load(buf, len, &o, &m), OSC_ERR_LIMIT);
     msg_has("initializer 'w': rank 3 exceeds the limit of 2 (opts.max_rank)");
@@ -211,7 +207,7 @@ static void max_rank(void **state) {
     osc_mw_initializer(mw, "axes", &ax);
     osc_mw_node(mw, "Unsqueeze", "u", 2, (const char *[]){"x", "axes"}, 1, (const char *[]){"y"});
     osc_mw_output(mw, "y", OSC_FLOAT, -1, NULL, NULL);
-    buf = serialize(mw, &len);
+    buf = osc_check_serialize(mw, &len);
     assert_int_equal(load(buf, len, &o, &m), OSC_ERR_LIMIT);
     msg_has("output 'y' has rank 3; the limit is 2 (opts.max_rank)");
     free(buf);
@@ -231,7 +227,7 @@ static void *string_model(size_t n, size_t *len) {
     osc_mw_output(mw, "y", OSC_STRING, -1, NULL, NULL);
     osc_mw_output(mw, "s", OSC_STRING, -1, NULL, NULL);
     free(bytes);
-    return serialize(mw, len);
+    return osc_check_serialize(mw, len);
 }
 
 static void max_string(void **state) {
@@ -272,7 +268,7 @@ static void max_string(void **state) {
     big[mib + 1] = '\0';
     osc_mw_attr_string(mw, n, "note", big);
     osc_mw_output(mw, "y", OSC_FLOAT, -1, NULL, NULL);
-    buf = serialize(mw, &len);
+    buf = osc_check_serialize(mw, &len);
     assert_int_equal(load(buf, len, &o, &m), OSC_ERR_LIMIT);
     msg_has("attribute 'note' is a string of 1048577 bytes");
     free(buf);
@@ -289,7 +285,7 @@ static void max_string(void **state) {
                     (const char *[]){"y"});
     osc_mw_attr_string(mw, n, "reduction", "add");
     osc_mw_output(mw, "y", OSC_STRING, 1, (const int64_t[]){1}, NULL);
-    buf = serialize(mw, &len);
+    buf = osc_check_serialize(mw, &len);
     assert_int_equal(load(buf, len, &o, &m), OSC_OK);
     assert_int_equal(osc_session_create(m, &s), OSC_OK);
     osc_string half = {big, mib / 2 + 1};
@@ -325,7 +321,7 @@ static void *scatter_model(long n, bool intermediate, size_t *len) {
                     (const char *[]){"y"});
     }
     osc_mw_output(mw, "y", OSC_FLOAT, 1, d, dn);
-    return serialize(mw, len);
+    return osc_check_serialize(mw, len);
 }
 
 static void byte_cap(void **state) {
@@ -393,7 +389,7 @@ static void dynamic_caps(void **state) {
     osc_mw_output(mw, "i", OSC_INT64, -1, NULL, NULL);
     osc_mw_output(mw, "y", OSC_FLOAT, -1, NULL, NULL);
     size_t len;
-    void *buf = serialize(mw, &len);
+    void *buf = osc_check_serialize(mw, &len);
     size_t n = (size_t)1 << 18; /* 1 MiB of floats, all nonzero: NonZero makes 2 MiB */
     float *x = malloc(n * sizeof *x);
     for (size_t k = 0; k < n; k++) x[k] = 1;
@@ -449,7 +445,7 @@ static void atomic_large(void **state) {
                         (const char *[]){"y"});
             osc_mw_output(mw, "y", OSC_FLOAT, 1, (const int64_t[]){N}, NULL);
             size_t len;
-            void *buf = serialize(mw, &len);
+            void *buf = osc_check_serialize(mw, &len);
             osc_options o;
             osc_options_init(&o);
             o.inplace_inputs = inplace;
@@ -531,13 +527,6 @@ static void mkdtemp_or_fail(char *dir, size_t size) {
     assert_non_null(mkdtemp(dir));
 }
 
-static void write_file(const char *path, const void *p, size_t n) {
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(p, 1, n, f), n);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* A model whose initializer w (float or bool, n elements) is external (location, offset, the
  * length of n elements); y = w + x (Or for bool), x a graph input, so nothing is folded. */
 static void *external_model(int32_t dtype, int64_t n, const char *loc, const char *off,
@@ -611,7 +600,7 @@ static void external_mmap(void **state) {
     float *w = malloc((N + 8) * sizeof *w);
     for (int k = 0; k < N + 8; k++) w[k] = (float)k;
     snprintf(data_path, sizeof data_path, "%s/w.bin", dir);
-    write_file(data_path, w, (N + 8) * sizeof *w);
+    assert_true(osc_test_write_file(NULL, data_path, w, (N + 8) * sizeof *w, "test_limits"));
     char real[4096];
     assert_non_null(realpath(data_path, real));
     const char *offsets[2] = {"16", "4"}; /* aligned: mapped; misaligned: read */
@@ -619,7 +608,7 @@ static void external_mmap(void **state) {
         size_t len;
         void *buf = external_model(OSC_FLOAT, N, "w.bin", offsets[k], &len);
         snprintf(path, sizeof path, "%s/model.onnx", dir);
-        write_file(path, buf, len);
+        assert_true(osc_test_write_file(NULL, path, buf, len, "test_limits"));
         free(buf);
         osc_options o;
         osc_options_init(&o);
@@ -648,7 +637,7 @@ static void external_mmap(void **state) {
     /* a mapped bool payload holding 2 is refused, and the mapping released */
     uint8_t *b = calloc(N, 1);
     b[N - 1] = 2;
-    write_file(data_path, b, N);
+    assert_true(osc_test_write_file(NULL, data_path, b, N, "test_limits"));
     size_t len;
     void *buf = external_model(OSC_BOOL, N, "w.bin", "0", &len);
     osc_model *m;
@@ -723,15 +712,18 @@ static void cap_explain(void **state) {
     assert_int_equal(osc_cap_explain(&e, &a, "the model"), OSC_ERR_INDEX);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(options_are_checked), cmocka_unit_test(defaults),
-        cmocka_unit_test(max_nodes),           cmocka_unit_test(many_unknown_ops_named),
-        cmocka_unit_test(max_rank),            cmocka_unit_test(max_string),
-        cmocka_unit_test(byte_cap),            cmocka_unit_test(cap_failures_are_limits),
-        cmocka_unit_test(dynamic_caps),        cmocka_unit_test(atomic_large),
-        cmocka_unit_test(external_mmap),       cmocka_unit_test(pool_cleanups),
-        cmocka_unit_test(cap_explain),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(options_are_checked),
+    cmocka_unit_test(defaults),
+    cmocka_unit_test(max_nodes),
+    cmocka_unit_test(many_unknown_ops_named),
+    cmocka_unit_test(max_rank),
+    cmocka_unit_test(max_string),
+    cmocka_unit_test(byte_cap),
+    cmocka_unit_test(cap_failures_are_limits),
+    cmocka_unit_test(dynamic_caps),
+    cmocka_unit_test(atomic_large),
+    cmocka_unit_test(external_mmap),
+    cmocka_unit_test(pool_cleanups),
+    cmocka_unit_test(cap_explain),
+)

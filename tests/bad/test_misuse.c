@@ -16,6 +16,7 @@
 #include "onnx_scatter.h"
 #include "core/dtype.h"
 #include "ops/scatter/reduce.h"
+#include "tests/support/check.h"
 
 /* data[4] float, indices[1] int64, updates[1] -> ScatterElements -> y[4]. */
 static osc_model *small_model(void) {
@@ -379,13 +380,10 @@ static void internal_calls(void **state) {
     }
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(model_calls),
-        cmocka_unit_test(session_calls),
-        cmocka_unit_test(tensor_calls),
-        cmocka_unit_test(writer_calls),
-        cmocka_unit_test(internal_calls),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(model_calls),
+    cmocka_unit_test(session_calls),
+    cmocka_unit_test(tensor_calls),
+    cmocka_unit_test(writer_calls),
+    cmocka_unit_test(internal_calls),
+)

@@ -15,7 +15,9 @@
 #include <cmocka.h>
 
 #include "tests/support/models.h"
+#include "tests/support/testutil.h"
 #include "onnx_scatter.h"
+#include "tests/support/check.h"
 
 /* CPU time of this thread (the loads and runs timed here are single-threaded): other work on
  * a shared machine, ctest's parallel tests included, does not inflate it as it does wall time. */
@@ -23,26 +25,6 @@ static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Bytes in use and their peak, through the allocator hook. */
-typedef struct mem {
-    size_t used, peak;
-} mem;
-
-static void *counting_alloc(void *ud, void *p, size_t osize, size_t nsize) {
-    mem *m = ud;
-    if (nsize == 0) {
-        free(p);
-        m->used -= osize;
-        return NULL;
-    }
-    void *q = realloc(p, nsize);
-    if (q) {
-        m->used = m->used - osize + nsize;
-        if (m->used > m->peak) m->peak = m->used;
-    }
-    return q;
 }
 
 static char g_msg[512];
@@ -56,10 +38,10 @@ typedef struct cost {
 static cost buffer_cost(const void *buf, size_t len, int reps, osc_status want) {
     cost c = {1e9, 0};
     for (int r = 0; r < reps; r++) {
-        mem m = {0, 0};
+        osc_test_mem m = {0};
         osc_options o;
         osc_options_init(&o);
-        o.alloc = counting_alloc;
+        o.alloc = osc_test_counting_alloc; /* bytes in use and their peak */
         o.alloc_ud = &m;
         osc_model *model = NULL;
         double t0 = now();
@@ -287,10 +269,10 @@ static cost string_add(const char *op, int n) {
     size_t len;
     assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
     osc_mw_free(mw);
-    mem m = {0, 0};
+    osc_test_mem m = {0};
     osc_options o;
     osc_options_init(&o);
-    o.alloc = counting_alloc;
+    o.alloc = osc_test_counting_alloc; /* bytes in use and their peak */
     o.alloc_ud = &m;
     o.max_bytes = (uint64_t)256 << 20;
     osc_model *model;
@@ -315,7 +297,7 @@ static cost string_add(const char *op, int n) {
     assert_int_equal(osc_session_set_input(s, "data", &td), OSC_OK);
     assert_int_equal(osc_session_set_input(s, "indices", &ti), OSC_OK);
     assert_int_equal(osc_session_set_input(s, "updates", &tu), OSC_OK);
-    size_t base = m.used;
+    size_t base = m.live;
     m.peak = base;
     cost c = {1e9, 0};
     for (int r = 0; r < 3; r++) { /* the fastest of three runs; the peak of all */
@@ -410,16 +392,13 @@ static void protobuf_amplification(void **state) {
     }
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(string_add_linear),
-        cmocka_unit_test(planner_staircase),
-        cmocka_unit_test(planner_wide_topk),
-        cmocka_unit_test(opset_imports),
-        cmocka_unit_test(node_attributes),
-        cmocka_unit_test(dynamic_stages),
-        cmocka_unit_test(protobuf_amplification),
-        cmocka_unit_test(many_unknown_ops),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(string_add_linear),
+    cmocka_unit_test(planner_staircase),
+    cmocka_unit_test(planner_wide_topk),
+    cmocka_unit_test(opset_imports),
+    cmocka_unit_test(node_attributes),
+    cmocka_unit_test(dynamic_stages),
+    cmocka_unit_test(protobuf_amplification),
+    cmocka_unit_test(many_unknown_ops),
+)

@@ -16,6 +16,7 @@
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
 #include "core/dtype.h"
+#include "tests/support/check.h"
 
 static const int32_t k_ints[] = {OSC_INT8,  OSC_INT16,  OSC_INT32,  OSC_INT64,
                                  OSC_UINT8, OSC_UINT16, OSC_UINT32, OSC_UINT64};
@@ -527,11 +528,11 @@ static void where_nonzero_onehot(void **state) {
     }
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(argmax_all),      cmocka_unit_test(reduce_sum_all),
-        cmocka_unit_test(cumsum_all),      cmocka_unit_test(topk_all),
-        cmocka_unit_test(elementwise_all), cmocka_unit_test(where_nonzero_onehot),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(argmax_all),
+    cmocka_unit_test(reduce_sum_all),
+    cmocka_unit_test(cumsum_all),
+    cmocka_unit_test(topk_all),
+    cmocka_unit_test(elementwise_all),
+    cmocka_unit_test(where_nonzero_onehot),
+)

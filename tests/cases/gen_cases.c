@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cases.h"
+#include "tests/support/testutil.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
 
@@ -19,18 +20,6 @@ static int make_dir(const char *path) {
     if (mkdir(path, 0755) == 0 || errno == EEXIST) return 0;
     fprintf(stderr, "gen_cases: cannot create %s\n", path);
     return 1;
-}
-
-static int write_file(const char *dir, const char *name, const void *buf, size_t len) {
-    char path[2048];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
-        fprintf(stderr, "gen_cases: cannot write %s\n", path);
-        if (f) fclose(f);
-        return 1;
-    }
-    return 0;
 }
 
 static int write_tensor(const char *dir, const char *file, const hc_tensor *t) {
@@ -45,7 +34,7 @@ static int write_tensor(const char *dir, const char *file, const hc_tensor *t) {
         fprintf(stderr, "gen_cases: %s/%s: %s\n", dir, file, msg);
         rc = 1;
     } else {
-        rc = write_file(dir, file, buf, len);
+        rc = osc_test_write_file(dir, file, buf, len, "gen_cases") ? 0 : 1;
         free(buf);
     }
     free(strs);
@@ -81,7 +70,7 @@ static int write_case(const char *root, const hc_case *c) {
         return 1;
     }
     osc_mw_free(mw);
-    int rc = write_file(dir, "model.onnx", buf, len);
+    int rc = osc_test_write_file(dir, "model.onnx", buf, len, "gen_cases") ? 0 : 1;
     free(buf);
     for (int i = 0; i < c->n_in; i++) {
         char file[32];

@@ -6,20 +6,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tests/support/writer.h"
+#include "tests/support/testutil.h"
+#include "tests/support/models.h"
 #include "onnx_scatter.h"
 
 static const char *g_dir;
 static int g_failed;
 
 static void write_file(const char *name, const void *buf, size_t len) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", g_dir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
-        fprintf(stderr, "gen_cli_models: cannot write %s\n", path);
-        g_failed = 1;
-    }
+    if (!osc_test_write_file(g_dir, name, buf, len, "gen_cli_models")) g_failed = 1;
 }
 
 static void write_model(const char *name, osc_mw *mw) {
@@ -210,16 +205,10 @@ static void random_model(void) {
     const char *NC[2] = {"N", "C"}, *KC[2] = {"K", "C"}, *M1[2] = {"M", NULL}, *MC[2] = {"M", "C"};
     const char *P2[2] = {"P", NULL}, *NG[2] = {"N", "G"}, *NQ1[3] = {"N", "Q", NULL};
     const int64_t d2[2] = {-1, -1}, m1[2] = {-1, 1}, p2[2] = {-1, 2}, q1[3] = {-1, -1, 1};
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 18);
-    osc_mw_input(mw, "data", OSC_FLOAT, 2, d2, NC);
-    osc_mw_input(mw, "i0", OSC_INT64, 2, d2, KC);
-    osc_mw_input(mw, "u0", OSC_FLOAT, 2, d2, KC);
-    osc_mw_input(mw, "i1", OSC_INT64, 2, m1, M1);
-    osc_mw_input(mw, "u1", OSC_FLOAT, 2, d2, MC);
-    osc_mw_input(mw, "i2", OSC_INT64, 2, p2, P2);
-    osc_mw_input(mw, "i3", OSC_INT32, 2, d2, NG);
-    osc_mw_input(mw, "i4", OSC_INT64, 3, q1, NQ1);
+    osc_mw *mw = osc_mw_graph(18, 8, (const osc_mw_value[8]){
+        {"data", OSC_FLOAT, 2, d2, NC}, {"i0", OSC_INT64, 2, d2, KC}, {"u0", OSC_FLOAT, 2, d2, KC},
+        {"i1", OSC_INT64, 2, m1, M1},   {"u1", OSC_FLOAT, 2, d2, MC}, {"i2", OSC_INT64, 2, p2, P2},
+        {"i3", OSC_INT32, 2, d2, NG},   {"i4", OSC_INT64, 3, q1, NQ1}});
     const char *s0[3] = {"data", "i0", "u0"}, *a[1] = {"a"};
     int n = osc_mw_node(mw, "ScatterElements", "s0", 3, s0, 1, a);
     osc_mw_attr_int(mw, n, "axis", -2);
@@ -235,19 +224,19 @@ static void random_model(void) {
     osc_mw_attr_int(mw, n, "batch_dims", 1);
     const int64_t p[1] = {-1}, nq[2] = {-1, -1};
     const char *P[1] = {"P"}, *NQ[2] = {"N", "Q"};
-    osc_mw_output(mw, "y0", OSC_FLOAT, 1, p, P);
-    osc_mw_output(mw, "y1", OSC_FLOAT, 2, d2, NG);
-    osc_mw_output(mw, "y2", OSC_FLOAT, 2, nq, NQ);
+    osc_mw_outputs(mw, 3, (const osc_mw_value[3]){
+        {"y0", OSC_FLOAT, 1, p, P}, {"y1", OSC_FLOAT, 2, d2, NG}, {"y2", OSC_FLOAT, 2, nq, NQ}});
     write_model("random.onnx", mw);
 
     /* TensorScatter: write_indices w must keep w + T <= S */
     const int64_t d3[3] = {-1, -1, 4}, bd[1] = {-1};
     const char *BSH[3] = {"B", "S", NULL}, *BTH[3] = {"B", "T", NULL}, *B[1] = {"B"};
+    const osc_mw_value tsi[3] = {{"past", OSC_FLOAT, 3, d3, BSH},
+                                 {"update", OSC_FLOAT, 3, d3, BTH},
+                                 {"write_indices", OSC_INT64, 1, bd, B}};
     mw = osc_mw_new(10);
     osc_mw_opset(mw, "", 24);
-    osc_mw_input(mw, "past", OSC_FLOAT, 3, d3, BSH);
-    osc_mw_input(mw, "update", OSC_FLOAT, 3, d3, BTH);
-    osc_mw_input(mw, "write_indices", OSC_INT64, 1, bd, B);
+    osc_mw_inputs(mw, 3, tsi);
     const char *ts[3] = {"past", "update", "write_indices"}, *y[1] = {"present"};
     osc_mw_node(mw, "TensorScatter", "ts", 3, ts, 1, y);
     osc_mw_output(mw, "present", OSC_FLOAT, 3, d3, BSH);
@@ -255,12 +244,9 @@ static void random_model(void) {
 
     /* static shapes, two nodes, for bench --profile */
     const int64_t dd[2] = {256, 64}, id[2] = {16, 64}, gd[2] = {256, 8};
-    mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 18);
-    osc_mw_input(mw, "data", OSC_FLOAT, 2, dd, NULL);
-    osc_mw_input(mw, "indices", OSC_INT64, 2, id, NULL);
-    osc_mw_input(mw, "updates", OSC_FLOAT, 2, id, NULL);
-    osc_mw_input(mw, "gidx", OSC_INT64, 2, gd, NULL);
+    mw = osc_mw_graph(18, 4, (const osc_mw_value[4]){
+        {"data", OSC_FLOAT, 2, dd, NULL}, {"indices", OSC_INT64, 2, id, NULL},
+        {"updates", OSC_FLOAT, 2, id, NULL}, {"gidx", OSC_INT64, 2, gd, NULL}});
     const char *pin[3] = {"data", "indices", "updates"}, *pa[1] = {"scattered"};
     osc_mw_node(mw, "ScatterElements", "scatter", 3, pin, 1, pa);
     const char *gin[2] = {"scattered", "gidx"}, *py[1] = {"y"};
@@ -336,16 +322,11 @@ static void init_ints(osc_mw *mw, const char *name, int32_t rank, const int64_t 
 static void walk_models(void) {
     const int64_t dx[2] = {6, 4}, d3[1] = {3}, d5[1] = {5}, d2[1] = {2};
     const int64_t ax1[1] = {1}, axm1[1] = {-1}, ax0[1] = {0}, big[1] = {100}, depth[1] = {7};
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 13);
-    osc_mw_input(mw, "x", OSC_FLOAT, 2, dx, NULL);
-    osc_mw_input(mw, "idx", OSC_INT64, 1, d3, NULL);
-    osc_mw_input(mw, "rows", OSC_INT32, 1, d3, NULL);
-    osc_mw_input(mw, "cols", OSC_INT64, 1, d3, NULL);
-    osc_mw_input(mw, "u", OSC_FLOAT, 1, d3, NULL);
-    osc_mw_input(mw, "labels", OSC_INT64, 1, d5, NULL);
-    osc_mw_input(mw, "start", OSC_INT64, 0, NULL, NULL);
-    osc_mw_input(mw, "keep", OSC_INT64, 1, d2, NULL);
+    osc_mw *mw = osc_mw_graph(13, 8, (const osc_mw_value[8]){
+        {"x", OSC_FLOAT, 2, dx, NULL},        {"idx", OSC_INT64, 1, d3, NULL},
+        {"rows", OSC_INT32, 1, d3, NULL},     {"cols", OSC_INT64, 1, d3, NULL},
+        {"u", OSC_FLOAT, 1, d3, NULL},        {"labels", OSC_INT64, 1, d5, NULL},
+        {"start", OSC_INT64, 0, NULL, NULL},  {"keep", OSC_INT64, 1, d2, NULL}});
     init_ints(mw, "ax1", 1, ax1, 1);
     init_ints(mw, "axm1", 1, axm1, 1);
     init_ints(mw, "ax0", 1, ax0, 1);
@@ -424,11 +405,7 @@ static void walk_models(void) {
  * folder warncases/test_scatter11; an output declared [2, 4] that the graph computes [2, 3]. */
 static void warning_models(void) {
     const int64_t dd[2] = {1, 5}, di[2] = {1, 2};
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 11);
-    osc_mw_input(mw, "data", OSC_FLOAT, 2, dd, NULL);
-    osc_mw_input(mw, "indices", OSC_INT64, 2, di, NULL);
-    osc_mw_input(mw, "updates", OSC_FLOAT, 2, di, NULL);
+    osc_mw *mw = osc_test_scatter_graph(11, OSC_FLOAT, 2, dd, 2, di);
     const char *in[3] = {"data", "indices", "updates"}, *out[1] = {"y"};
     osc_mw_attr_int(mw, osc_mw_node(mw, "Scatter", "old", 3, in, 1, out), "axis", 1);
     osc_mw_output(mw, "y", OSC_FLOAT, 2, dd, NULL);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "tests/support/check.h"
 
 static char g_msg[1024];
 
@@ -244,14 +245,17 @@ static void test_encode_round_trip(void **state) {
     assert_int_equal(cli_encode_float(OSC_FLOAT8E5M2, -INFINITY), 0xFC);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_float_tolerance), cmocka_unit_test(test_nan_inf),
-        cmocka_unit_test(test_dtype_and_shape), cmocka_unit_test(test_ints_exact),
-        cmocka_unit_test(test_half_floats),     cmocka_unit_test(test_small_floats),
-        cmocka_unit_test(test_packed_ints),     cmocka_unit_test(test_complex),
-        cmocka_unit_test(test_strings_and_bools), cmocka_unit_test(test_tolerance_options),
-        cmocka_unit_test(test_max_abs_err),     cmocka_unit_test(test_encode_round_trip),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_float_tolerance),
+    cmocka_unit_test(test_nan_inf),
+    cmocka_unit_test(test_dtype_and_shape),
+    cmocka_unit_test(test_ints_exact),
+    cmocka_unit_test(test_half_floats),
+    cmocka_unit_test(test_small_floats),
+    cmocka_unit_test(test_packed_ints),
+    cmocka_unit_test(test_complex),
+    cmocka_unit_test(test_strings_and_bools),
+    cmocka_unit_test(test_tolerance_options),
+    cmocka_unit_test(test_max_abs_err),
+    cmocka_unit_test(test_encode_round_trip),
+)

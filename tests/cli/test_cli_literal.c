@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "tests/support/check.h"
 
 static char g_msg[512];
 
@@ -17,12 +18,6 @@ static osc_tensor parse_ok(const char *text, int32_t model_dtype) {
     osc_tensor t;
     if (cli_literal_parse(text, model_dtype, &t, g_msg, sizeof g_msg)) fail_msg("%s: %s", text, g_msg);
     return t;
-}
-
-static void expect_shape(const osc_tensor *t, int32_t dtype, int32_t rank, const int64_t *dims) {
-    assert_int_equal(t->dtype, dtype);
-    assert_int_equal(t->rank, rank);
-    for (int32_t d = 0; d < rank; d++) assert_int_equal(t->dims[d], dims[d]);
 }
 
 static void expect_error(const char *text, int32_t model_dtype, const char *want) {
@@ -36,13 +31,13 @@ static void expect_error(const char *text, int32_t model_dtype, const char *want
 static void test_nested_ints(void **state) {
     (void)state;
     osc_tensor t = parse_ok("[[1,0],[2,1]]:int64", OSC_UNDEFINED);
-    expect_shape(&t, OSC_INT64, 2, (const int64_t[]){2, 2});
+    osc_check_shape(&t, OSC_INT64, 2, (const int64_t[]){2, 2});
     const int64_t want[] = {1, 0, 2, 1};
     assert_memory_equal(t.data, want, sizeof want);
     free(t.data);
     /* the model's dtype when there is no suffix; blanks as numpy prints them */
     t = parse_ok(" [ 1 2\n 3 ] ", OSC_INT32);
-    expect_shape(&t, OSC_INT32, 1, (const int64_t[]){3});
+    osc_check_shape(&t, OSC_INT32, 1, (const int64_t[]){3});
     assert_int_equal(((int32_t *)t.data)[2], 3);
     free(t.data);
     t = parse_ok("[18446744073709551615, 0]:uint64", OSC_UNDEFINED);
@@ -61,13 +56,13 @@ static void test_nested_ints(void **state) {
 static void test_floats(void **state) {
     (void)state;
     osc_tensor t = parse_ok("[1.5, nan, -inf, 1e3, .5]", OSC_UNDEFINED);
-    expect_shape(&t, OSC_FLOAT, 1, (const int64_t[]){5});
+    osc_check_shape(&t, OSC_FLOAT, 1, (const int64_t[]){5});
     const float *f = t.data;
     assert_true(f[0] == 1.5f && isnan(f[1]) && isinf(f[2]) && f[2] < 0 && f[3] == 1000 && f[4] == 0.5f);
     free(t.data);
     /* numpy's printed text pastes back */
     t = parse_ok("[[3.  2.1 1. ]\n [2.  1.  3.2]]", OSC_FLOAT);
-    expect_shape(&t, OSC_FLOAT, 2, (const int64_t[]){2, 3});
+    osc_check_shape(&t, OSC_FLOAT, 2, (const int64_t[]){2, 3});
     assert_true(((float *)t.data)[1] == 2.1f && ((float *)t.data)[5] == 3.2f);
     free(t.data);
     t = parse_ok("[0.1, 65520]:float16", OSC_UNDEFINED);
@@ -79,7 +74,7 @@ static void test_floats(void **state) {
     assert_int_equal(((uint16_t *)t.data)[1], 0x4049);
     free(t.data);
     t = parse_ok("2.5:float64", OSC_UNDEFINED);
-    expect_shape(&t, OSC_DOUBLE, 0, NULL);
+    osc_check_shape(&t, OSC_DOUBLE, 0, NULL);
     assert_true(*(double *)t.data == 2.5);
     free(t.data);
 }
@@ -87,19 +82,19 @@ static void test_floats(void **state) {
 static void test_other_kinds(void **state) {
     (void)state;
     osc_tensor t = parse_ok("[True, false, 1]", OSC_BOOL);
-    expect_shape(&t, OSC_BOOL, 1, (const int64_t[]){3});
+    osc_check_shape(&t, OSC_BOOL, 1, (const int64_t[]){3});
     assert_memory_equal(t.data, "\x01\x00\x01", 3);
     free(t.data);
     t = parse_ok("[true, false]", OSC_UNDEFINED);
     assert_int_equal(t.dtype, OSC_BOOL);
     free(t.data);
     t = parse_ok("[1+2j, -3j, 4]", OSC_UNDEFINED);
-    expect_shape(&t, OSC_COMPLEX64, 1, (const int64_t[]){3});
+    osc_check_shape(&t, OSC_COMPLEX64, 1, (const int64_t[]){3});
     const float *c = t.data;
     assert_true(c[0] == 1 && c[1] == 2 && c[2] == 0 && c[3] == -3 && c[4] == 4 && c[5] == 0);
     free(t.data);
     t = parse_ok("[\"a,b\", 'it\\'s', '\\x41\\n']", OSC_UNDEFINED);
-    expect_shape(&t, OSC_STRING, 1, (const int64_t[]){3});
+    osc_check_shape(&t, OSC_STRING, 1, (const int64_t[]){3});
     const osc_string *s = t.data;
     assert_true(s[0].len == 3 && !memcmp(s[0].ptr, "a,b", 3));
     assert_true(s[1].len == 4 && !memcmp(s[1].ptr, "it's", 4));
@@ -113,17 +108,17 @@ static void test_other_kinds(void **state) {
 static void test_empty_and_scalars(void **state) {
     (void)state;
     osc_tensor t = parse_ok("[]", OSC_FLOAT);
-    expect_shape(&t, OSC_FLOAT, 1, (const int64_t[]){0});
+    osc_check_shape(&t, OSC_FLOAT, 1, (const int64_t[]){0});
     free(t.data);
     t = parse_ok("[[], []]:int64", OSC_UNDEFINED);
-    expect_shape(&t, OSC_INT64, 2, (const int64_t[]){2, 0});
+    osc_check_shape(&t, OSC_INT64, 2, (const int64_t[]){2, 0});
     free(t.data);
     t = parse_ok("3", OSC_UNDEFINED);
-    expect_shape(&t, OSC_INT64, 0, NULL);
+    osc_check_shape(&t, OSC_INT64, 0, NULL);
     assert_int_equal(*(int64_t *)t.data, 3);
     free(t.data);
     t = parse_ok("[1, 2,]", OSC_UNDEFINED); /* a trailing comma, as Python allows */
-    expect_shape(&t, OSC_INT64, 1, (const int64_t[]){2});
+    osc_check_shape(&t, OSC_INT64, 1, (const int64_t[]){2});
     free(t.data);
 }
 
@@ -164,11 +159,11 @@ static void test_detection_and_names(void **state) {
     assert_int_equal(cli_dtype_from_name("int128"), OSC_UNDEFINED);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_nested_ints),      cmocka_unit_test(test_floats),
-        cmocka_unit_test(test_other_kinds),      cmocka_unit_test(test_empty_and_scalars),
-        cmocka_unit_test(test_errors),           cmocka_unit_test(test_detection_and_names),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_nested_ints),
+    cmocka_unit_test(test_floats),
+    cmocka_unit_test(test_other_kinds),
+    cmocka_unit_test(test_empty_and_scalars),
+    cmocka_unit_test(test_errors),
+    cmocka_unit_test(test_detection_and_names),
+)

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "core/dtype.h"
+#include "tests/support/check.h"
 
 /* A .npy file assembled by hand: magic, version, header length, dict, blanks, '\n', data. */
 typedef struct file {
@@ -402,13 +403,14 @@ static void test_malformed(void **state) {
     assert_non_null(strstr(g_msg, "invalid code point"));
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_every_dtype_round_trip), cmocka_unit_test(test_scalar_and_vector_headers),
-        cmocka_unit_test(test_big_endian),             cmocka_unit_test(test_fortran_order),
-        cmocka_unit_test(test_either_byte_order),
-        cmocka_unit_test(test_versions_2_and_3),       cmocka_unit_test(test_strings),
-        cmocka_unit_test(test_unrepresentable),        cmocka_unit_test(test_malformed),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_every_dtype_round_trip),
+    cmocka_unit_test(test_scalar_and_vector_headers),
+    cmocka_unit_test(test_big_endian),
+    cmocka_unit_test(test_fortran_order),
+    cmocka_unit_test(test_either_byte_order),
+    cmocka_unit_test(test_versions_2_and_3),
+    cmocka_unit_test(test_strings),
+    cmocka_unit_test(test_unrepresentable),
+    cmocka_unit_test(test_malformed),
+)

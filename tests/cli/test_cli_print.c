@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "tests/support/check.h"
 
 static osc_tensor tensor(int32_t dtype, int32_t rank, const int64_t *dims, const void *data,
                          size_t nbytes) {
@@ -199,14 +200,16 @@ static void test_shapes(void **state) {
     assert_string_equal(buf, "[]");
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_header_line),     cmocka_unit_test(test_fixed_floats),
-        cmocka_unit_test(test_scientific),      cmocka_unit_test(test_non_finite),
-        cmocka_unit_test(test_own_precision),   cmocka_unit_test(test_ints_and_bools),
-        cmocka_unit_test(test_complex_and_strings), cmocka_unit_test(test_scalars_and_empty),
-        cmocka_unit_test(test_summarised),      cmocka_unit_test(test_line_wrap),
-        cmocka_unit_test(test_shapes),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_header_line),
+    cmocka_unit_test(test_fixed_floats),
+    cmocka_unit_test(test_scientific),
+    cmocka_unit_test(test_non_finite),
+    cmocka_unit_test(test_own_precision),
+    cmocka_unit_test(test_ints_and_bools),
+    cmocka_unit_test(test_complex_and_strings),
+    cmocka_unit_test(test_scalars_and_empty),
+    cmocka_unit_test(test_summarised),
+    cmocka_unit_test(test_line_wrap),
+    cmocka_unit_test(test_shapes),
+)

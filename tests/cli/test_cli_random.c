@@ -9,7 +9,8 @@
 #include <cmocka.h>
 
 #include "cli.h"
-#include "tests/support/writer.h"
+#include "tests/support/mw_check.h"
+#include "tests/support/check.h"
 
 /* data[N, C] -> ScatterElements(axis -1, i0[K, C]) -> ScatterND(i1[M, 2]) -> a;
  * GatherND(a, i2[N, P, 1], batch_dims 1) -> y; TensorScatter(cache[B, S, H], upd[B, T, H], w[B]);
@@ -18,19 +19,17 @@ static osc_model *load_model(void) {
     const int64_t d2[2] = {-1, -1}, m2[2] = {-1, 2}, p3[3] = {-1, -1, 1}, c3[3] = {-1, -1, 2}, b1[1] = {-1};
     const char *NC[2] = {"N", "C"}, *KC[2] = {"K", "C"}, *M2[2] = {"M", NULL}, *NP[3] = {"N", "P", NULL};
     const char *BSH[3] = {"B", "S", NULL}, *BTH[3] = {"B", "T", NULL}, *B[1] = {"B"};
+    const char *ND[2] = {"N", "D"};
+    const osc_mw_value ins[10] = {
+        {"data", OSC_FLOAT, 2, d2, NC},   {"i0", OSC_INT32, 2, d2, KC},
+        {"u0", OSC_FLOAT, 2, d2, KC},     {"i1", OSC_INT64, 2, m2, M2},
+        {"u1", OSC_FLOAT, 1, d2, M2},     {"i2", OSC_INT64, 3, p3, NP},
+        {"cache", OSC_FLOAT, 3, c3, BSH}, {"upd", OSC_FLOAT, 3, c3, BTH},
+        {"w", OSC_INT64, 1, b1, B},       {"data2", OSC_FLOAT, 2, d2, ND},
+    };
     osc_mw *mw = osc_mw_new(10);
     osc_mw_opset(mw, "", 24);
-    osc_mw_input(mw, "data", OSC_FLOAT, 2, d2, NC);
-    osc_mw_input(mw, "i0", OSC_INT32, 2, d2, KC);
-    osc_mw_input(mw, "u0", OSC_FLOAT, 2, d2, KC);
-    osc_mw_input(mw, "i1", OSC_INT64, 2, m2, M2);
-    osc_mw_input(mw, "u1", OSC_FLOAT, 1, d2, M2);
-    osc_mw_input(mw, "i2", OSC_INT64, 3, p3, NP);
-    osc_mw_input(mw, "cache", OSC_FLOAT, 3, c3, BSH);
-    osc_mw_input(mw, "upd", OSC_FLOAT, 3, c3, BTH);
-    osc_mw_input(mw, "w", OSC_INT64, 1, b1, B);
-    const char *ND[2] = {"N", "D"};
-    osc_mw_input(mw, "data2", OSC_FLOAT, 2, d2, ND);
+    osc_mw_inputs(mw, 10, ins);
     const char *in0[3] = {"data", "i0", "u0"}, *o0[1] = {"s"};
     int n = osc_mw_node(mw, "ScatterElements", "se", 3, in0, 1, o0);
     osc_mw_attr_int(mw, n, "axis", -1);
@@ -44,18 +43,10 @@ static osc_model *load_model(void) {
     const char *in4[2] = {"data2", "i0"}, *o4[1] = {"z"};
     n = osc_mw_node(mw, "GatherElements", "ge", 2, in4, 1, o4);
     osc_mw_attr_int(mw, n, "axis", 1);
-    osc_mw_output(mw, "z", OSC_FLOAT, 2, d2, KC);
-    osc_mw_output(mw, "y", OSC_FLOAT, 2, d2, NP);
-    osc_mw_output(mw, "present", OSC_FLOAT, 3, c3, BSH);
-    void *buf;
-    size_t len;
-    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-    osc_mw_free(mw);
-    osc_model *m = NULL;
-    char msg[512];
-    if (osc_model_load_buffer(buf, len, NULL, NULL, &m, msg, sizeof msg) != OSC_OK) fail_msg("%s", msg);
-    free(buf);
-    return m;
+    const osc_mw_value outs[3] = {
+        {"z", OSC_FLOAT, 2, d2, KC}, {"y", OSC_FLOAT, 2, d2, NP}, {"present", OSC_FLOAT, 3, c3, BSH}};
+    osc_mw_outputs(mw, 3, outs);
+    return osc_check_load(mw, NULL);
 }
 
 static void set(cli_shapes *sh, const char *name, int32_t rank, int64_t d0, int64_t d1, int64_t d2) {
@@ -189,13 +180,10 @@ static void test_fill(void **state) {
 static void test_walk(void **state) {
     (void)state;
     const int64_t dx[2] = {6, 4}, d3[1] = {3}, one[1] = {1}, minus[1] = {-1};
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 13);
-    osc_mw_input(mw, "x", OSC_FLOAT, 2, dx, NULL);
-    osc_mw_input(mw, "idx", OSC_INT64, 1, d3, NULL);
-    osc_mw_input(mw, "rows", OSC_INT64, 1, d3, NULL);
-    osc_mw_input(mw, "cols", OSC_INT64, 1, d3, NULL);
-    osc_mw_input(mw, "u", OSC_FLOAT, 1, d3, NULL);
+    osc_mw *mw = osc_mw_graph(13, 5, (const osc_mw_value[5]){
+        {"x", OSC_FLOAT, 2, dx, NULL}, {"idx", OSC_INT64, 1, d3, NULL},
+        {"rows", OSC_INT64, 1, d3, NULL}, {"cols", OSC_INT64, 1, d3, NULL},
+        {"u", OSC_FLOAT, 1, d3, NULL}});
     osc_tensor t1 = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)one, .nbytes = 8};
     osc_tensor tm = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)minus, .nbytes = 8};
     osc_mw_initializer(mw, "one", &t1);
@@ -215,14 +203,7 @@ static void test_walk(void **state) {
     const int64_t dg[3] = {6, 3, 1};
     osc_mw_output(mw, "g", OSC_FLOAT, 3, dg, NULL);
     osc_mw_output(mw, "s", OSC_FLOAT, 2, dx, NULL);
-    void *buf;
-    size_t len;
-    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-    osc_mw_free(mw);
-    osc_model *m = NULL;
-    char msg[512];
-    if (osc_model_load_buffer(buf, len, NULL, NULL, &m, msg, sizeof msg) != OSC_OK) fail_msg("%s", msg);
-    free(buf);
+    osc_model *m = osc_check_load(mw, NULL);
     cli_shapes sh = {0};
     cli_irange rg[5];
     memset(rg, 0, sizeof rg);
@@ -236,12 +217,9 @@ static void test_walk(void **state) {
     osc_model_free(m);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_propagated_shapes),
-        cmocka_unit_test(test_ranges),
-        cmocka_unit_test(test_fill),
-        cmocka_unit_test(test_walk),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_propagated_shapes),
+    cmocka_unit_test(test_ranges),
+    cmocka_unit_test(test_fill),
+    cmocka_unit_test(test_walk),
+)

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "tests/support/check.h"
 
 #ifndef OSC_SOURCE_DIR
 #error "OSC_SOURCE_DIR: the source tree (tests/cli.cmake defines it)"
@@ -101,9 +102,6 @@ static void every_exported_model_seeds_1_to_20(void **state) {
     assert_int_equal(failures, 0);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_exported_model_seeds_1_to_20),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(every_exported_model_seeds_1_to_20),
+)

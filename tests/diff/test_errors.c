@@ -10,9 +10,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/support/testutil.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
 #include "core/dtype.h"
+#include "tests/support/check.h"
 
 /* ---- a tracking allocator: new bytes are 0xA5, and blocks made during a run are known ----
  * The arena (where outputs live) is the block of osc_model_arena_bytes() bytes allocated in
@@ -77,13 +79,8 @@ static void free_all(void) {
 /* A tensor of dtype with the given dims; numbers 1, 2, 3... (so a copy into the output would
  * show), strings "s". */
 static osc_tensor tdata(int32_t dtype, int32_t rank, const int64_t *dims) {
-    osc_tensor t;
-    memset(&t, 0, sizeof t);
-    t.dtype = dtype;
-    t.rank = rank;
-    int64_t n = 1;
-    for (int32_t i = 0; i < rank; i++) n *= (t.dims[i] = dims[i]);
-    osc_dtype_bytes(dtype, n, &t.nbytes);
+    osc_tensor t = osc_test_view(dtype, rank, dims, NULL);
+    const int64_t n = osc_tensor_count(&t);
     t.data = tmem(t.nbytes);
     unsigned bits = osc_dtype_get(dtype)->bits;
     for (int64_t i = 0; i < n; i++) {
@@ -666,16 +663,13 @@ static void test_tensor_scatter_invalid_nodes(void **state) {
     free_all();
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_elements_index_out_of_range),
-        cmocka_unit_test(test_gather_elements_index_out_of_range),
-        cmocka_unit_test(test_nd_index_out_of_range),
-        cmocka_unit_test(test_tensor_scatter_write_index_out_of_range),
-        cmocka_unit_test(test_scatter_elements_invalid_nodes),
-        cmocka_unit_test(test_scatter_nd_invalid_nodes),
-        cmocka_unit_test(test_gather_invalid_nodes),
-        cmocka_unit_test(test_tensor_scatter_invalid_nodes),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_elements_index_out_of_range),
+    cmocka_unit_test(test_gather_elements_index_out_of_range),
+    cmocka_unit_test(test_nd_index_out_of_range),
+    cmocka_unit_test(test_tensor_scatter_write_index_out_of_range),
+    cmocka_unit_test(test_scatter_elements_invalid_nodes),
+    cmocka_unit_test(test_scatter_nd_invalid_nodes),
+    cmocka_unit_test(test_gather_invalid_nodes),
+    cmocka_unit_test(test_tensor_scatter_invalid_nodes),
+)

@@ -12,6 +12,7 @@
 
 #include "dcase.h"
 #include "tests/support/writer.h"
+#include "tests/support/check.h"
 
 #define CASES_PER_COMBO 20
 #define SEED 0x0DD5EEDull
@@ -104,11 +105,8 @@ static void test_gather_nd_undoes_scatter_nd(void **state) {
     run_family(D_SND, "GatherND");
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gather_elements_undoes_scatter_elements),
-        cmocka_unit_test(test_gather_elements_undoes_scatter),
-        cmocka_unit_test(test_gather_nd_undoes_scatter_nd),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_gather_elements_undoes_scatter_elements),
+    cmocka_unit_test(test_gather_elements_undoes_scatter),
+    cmocka_unit_test(test_gather_nd_undoes_scatter_nd),
+)

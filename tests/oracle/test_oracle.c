@@ -12,6 +12,7 @@
 #include "cases/cases.h"
 #include "diff/dcase.h"
 #include "oracle/oracle.h"
+#include "tests/support/check.h"
 
 /* The kernel version an opset resolves to (largest listed version <= opset). */
 static int64_t version_of(const char *op, int64_t opset) {
@@ -220,15 +221,12 @@ static void test_complex_rules(void **state) {
     assert_true(c1[0] == -1 && c1[1] == 0); /* i * i = -1 */
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_oracle_matches_every_hand_written_case),
-        cmocka_unit_test(test_float_rules),
-        cmocka_unit_test(test_half_rules),
-        cmocka_unit_test(test_integer_rules),
-        cmocka_unit_test(test_bool_rules),
-        cmocka_unit_test(test_string_rules),
-        cmocka_unit_test(test_complex_rules),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_oracle_matches_every_hand_written_case),
+    cmocka_unit_test(test_float_rules),
+    cmocka_unit_test(test_half_rules),
+    cmocka_unit_test(test_integer_rules),
+    cmocka_unit_test(test_bool_rules),
+    cmocka_unit_test(test_string_rules),
+    cmocka_unit_test(test_complex_rules),
+)

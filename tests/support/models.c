@@ -43,6 +43,27 @@ osc_mw *osc_test_stage_model(int stages) {
     return mw;
 }
 
+osc_mw *osc_test_scatter_graph(int64_t opset, int32_t dtype, int32_t rank, const int64_t *dims,
+                               int32_t irank, const int64_t *idims) {
+    const osc_mw_value in[3] = {{"data", dtype, rank, dims, NULL},
+                                {"indices", OSC_INT64, irank, idims, NULL},
+                                {"updates", dtype, irank, idims, NULL}};
+    return osc_mw_graph(opset, 3, in);
+}
+
+osc_mw *osc_test_scatter_gather_model(int64_t opset, const char *op, const char *name,
+                                      int32_t dtype, int32_t rank, const int64_t *dims,
+                                      int32_t irank, const int64_t *idims) {
+    osc_mw *mw = osc_test_scatter_graph(opset, dtype, rank, dims, irank, idims);
+    const char *in1[3] = {"data", "indices", "updates"}, *o1[1] = {"y"};
+    const char *in2[2] = {"y", "indices"}, *o2[1] = {"g"};
+    osc_mw_node(mw, op, name, 3, in1, 1, o1);
+    osc_mw_node(mw, "GatherElements", "gather", 2, in2, 1, o2);
+    osc_mw_output(mw, "y", dtype, rank, dims, NULL);
+    osc_mw_output(mw, "g", dtype, irank, idims, NULL);
+    return mw;
+}
+
 osc_mw *osc_test_unknown_ops_model(int n) {
     osc_mw *mw = osc_mw_new(8);
     osc_mw_opset(mw, "", 18);

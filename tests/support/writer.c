@@ -272,6 +272,27 @@ osc_status osc_mw_value_info(osc_mw *mw, const char *name, int32_t dtype, int32_
                       dtype, rank, dims, dim_names);
 }
 
+osc_status osc_mw_inputs(osc_mw *mw, int n, const osc_mw_value *v) {
+    osc_status st = OSC_OK;
+    for (int i = 0; i < n && !st; i++)
+        st = osc_mw_input(mw, v[i].name, v[i].dtype, v[i].rank, v[i].dims, v[i].dim_names);
+    return st;
+}
+
+osc_status osc_mw_outputs(osc_mw *mw, int n, const osc_mw_value *v) {
+    osc_status st = OSC_OK;
+    for (int i = 0; i < n && !st; i++)
+        st = osc_mw_output(mw, v[i].name, v[i].dtype, v[i].rank, v[i].dims, v[i].dim_names);
+    return st;
+}
+
+osc_mw *osc_mw_graph(int64_t opset, int n_in, const osc_mw_value *inputs) {
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", opset);
+    osc_mw_inputs(mw, n_in, inputs);
+    return mw;
+}
+
 /* TensorProto body of t into *m. */
 static osc_status tensor_msg(osc_mw *mw, wbuf *m, const char *what, const char *name,
                              const osc_tensor *t) {

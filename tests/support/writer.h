@@ -58,6 +58,20 @@ osc_status osc_mw_output(osc_mw *mw, const char *name, int32_t dtype, int32_t ra
 osc_status osc_mw_value_info(osc_mw *mw, const char *name, int32_t dtype, int32_t rank,
                              const int64_t *dims, const char *const *dim_names);
 
+/* A graph input or output as osc_mw_input and osc_mw_output take it, for the table forms:
+ * osc_mw_inputs / osc_mw_outputs write v[0..n-1] in order (errors are sticky, as above). */
+typedef struct osc_mw_value {
+    const char *name;
+    int32_t dtype, rank;
+    const int64_t *dims;
+    const char *const *dim_names;
+} osc_mw_value;
+osc_status osc_mw_inputs(osc_mw *mw, int n, const osc_mw_value *v);
+osc_status osc_mw_outputs(osc_mw *mw, int n, const osc_mw_value *v);
+/* The usual start of a test model: osc_mw_new(8), the default domain at opset, then the
+ * inputs[0..n_in-1]. */
+osc_mw *osc_mw_graph(int64_t opset, int n_in, const osc_mw_value *inputs);
+
 /* An initializer: raw_data for every dtype except strings (string_data). t must be a
  * consistent view (nbytes == packed size of its elements). To give a graph input a default,
  * also call osc_mw_input with the same name. */

@@ -204,3 +204,33 @@ void kh_assert_untouched(const osc_tensor *t) {
 void kh_assert_msg_has(const kh *h, const char *needle) {
     if (!strstr(h->err.msg, needle)) fail_msg("message \"%s\" lacks \"%s\"", h->err.msg, needle);
 }
+
+void kh_init_since(kh *h, const char *op_type, int64_t opset, int64_t since) {
+    kh_init(h, op_type, opset);
+    if (!h->kernel) fail_msg("%s at opset %lld: no row", op_type, (long long)opset);
+    if (h->kernel->since != since)
+        fail_msg("%s at opset %lld: row %lld, want %lld", op_type, (long long)opset,
+                 (long long)h->kernel->since, (long long)since);
+}
+
+void kh_init_fails(kh *h, osc_status status, const char *needle) {
+    assert_int_equal(kh_check(h), status);
+    kh_assert_msg_has(h, needle);
+    kh_assert_msg_has(h, "node 'n0'");
+    kh_free(h);
+}
+
+void kh_assert_rows(const kh_row *rows, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        kh h;
+        if (rows[i].since) {
+            kh_init_since(&h, rows[i].op, rows[i].opset, rows[i].since);
+        } else {
+            kh_init(&h, rows[i].op, rows[i].opset);
+            if (h.kernel)
+                fail_msg("%s at opset %lld: row %lld, want none", rows[i].op,
+                         (long long)rows[i].opset, (long long)h.kernel->since);
+        }
+        kh_free(&h);
+    }
+}

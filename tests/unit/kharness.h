@@ -67,4 +67,18 @@ void kh_assert_msg_has(const kh *h, const char *needle);
 /* A tensor view over caller memory. */
 osc_tensor kh_tensor(int32_t dtype, int32_t rank, const int64_t *dims, const void *data);
 
+/* kh_init, then fails the test unless op_type at opset resolved to the row of version since. */
+void kh_init_since(kh *h, const char *op_type, int64_t opset, int64_t since);
+/* Fails the test unless the node's init (kh_check) fails with status and a message naming the
+ * node ('n0') and holding needle; frees h. */
+void kh_init_fails(kh *h, osc_status status, const char *needle);
+
+/* A row lookup: op_type at opset resolves to the row of version since (0: to no row). */
+typedef struct kh_row {
+    const char *op;
+    int64_t opset, since;
+} kh_row;
+/* Checks every lookup of rows[0..n-1]. */
+void kh_assert_rows(const kh_row *rows, size_t n);
+
 #endif

@@ -12,15 +12,9 @@
 
 #include "onnx_scatter.h"
 #include "osc_ops_config.h"
-#include "tests/support/writer.h"
+#include "tests/support/mw_check.h"
 #include "unit/test_embed_models.h"
-
-static void *serialize(osc_mw *mw, size_t *len) {
-    void *buf = NULL;
-    if (osc_mw_serialize(mw, &buf, len)) fail_msg("writer: %s", osc_mw_error(mw));
-    osc_mw_free(mw);
-    return buf;
-}
+#include "tests/support/check.h"
 
 /* a[2] + b[2] -> y (opset 14), the node named "plus"; op_type as given. */
 static void *binary_model(const char *op_type, size_t *len) {
@@ -32,7 +26,7 @@ static void *binary_model(const char *op_type, size_t *len) {
     const char *in[2] = {"a", "b"}, *out[1] = {"y"};
     osc_mw_node(mw, op_type, "plus", 2, in, 1, out);
     osc_mw_output(mw, "y", OSC_FLOAT, 1, d, NULL);
-    return serialize(mw, len);
+    return osc_check_serialize(mw, len);
 }
 
 /* Add is not in the scatter family: a build without it refuses it at load, naming the op, the
@@ -113,27 +107,19 @@ static void test_scatter_runs(void **state) {
     float data[4] = {1, 2, 3, 4}, upd[2] = {10, 20};
     int64_t idx[2] = {3, -4};
     const long long dd[1] = {4}, id[2] = {2, 1}, ud[1] = {2};
-    osc_tensor td = emb_view(OSC_FLOAT, 1, dd, data, sizeof data);
-    osc_tensor ti = emb_view(OSC_INT64, 2, id, idx, sizeof idx);
-    osc_tensor tu = emb_view(OSC_FLOAT, 1, ud, upd, sizeof upd);
-    assert_int_equal(osc_session_set_input(s, "data", &td), OSC_OK);
-    assert_int_equal(osc_session_set_input(s, "indices", &ti), OSC_OK);
-    assert_int_equal(osc_session_set_input(s, "updates", &tu), OSC_OK);
-    assert_int_equal(osc_session_run(s), OSC_OK);
-    osc_tensor y;
-    assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+    const osc_tensor in[3] = {emb_view(OSC_FLOAT, 1, dd, data, sizeof data),
+                              emb_view(OSC_INT64, 2, id, idx, sizeof idx),
+                              emb_view(OSC_FLOAT, 1, ud, upd, sizeof upd)};
+    osc_tensor y = osc_check_run(s, 3, (const char *[]){"data", "indices", "updates"}, in);
     const float want[4] = {21, 2, 3, 14};
     assert_memory_equal(y.data, want, sizeof want);
     osc_session_free(s);
     osc_model_free(m);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_left_out_op),
-        cmocka_unit_test(test_unknown_op),
-        cmocka_unit_test(test_registry_rows),
-        cmocka_unit_test(test_scatter_runs),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_left_out_op),
+    cmocka_unit_test(test_unknown_op),
+    cmocka_unit_test(test_registry_rows),
+    cmocka_unit_test(test_scatter_runs),
+)

@@ -10,6 +10,7 @@
 
 #include "core/common.h"
 #include "core/dtype.h"
+#include "tests/support/check.h"
 
 static float bits_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static uint32_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -207,14 +208,15 @@ static void bytes_past_size_t(void **state) {
     assert_true(osc_dtype_bytes64(OSC_INT4, 3, &b64) && b64 == 2);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(swap_elems_every_dtype), cmocka_unit_test(bytes_past_size_t),
-        cmocka_unit_test(float_rounds_per_operation),
-        cmocka_unit_test(table_sizes),      cmocka_unit_test(f16_known_values),
-        cmocka_unit_test(f16_round_trip_all), cmocka_unit_test(f16_nearest_even_random),
-        cmocka_unit_test(bf16_conversions), cmocka_unit_test(packed_copy),
-        cmocka_unit_test(counts_and_overflow),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(swap_elems_every_dtype),
+    cmocka_unit_test(bytes_past_size_t),
+    cmocka_unit_test(float_rounds_per_operation),
+    cmocka_unit_test(table_sizes),
+    cmocka_unit_test(f16_known_values),
+    cmocka_unit_test(f16_round_trip_all),
+    cmocka_unit_test(f16_nearest_even_random),
+    cmocka_unit_test(bf16_conversions),
+    cmocka_unit_test(packed_copy),
+    cmocka_unit_test(counts_and_overflow),
+)

@@ -10,9 +10,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/support/testutil.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
 #include "test_embed_models.h"
+#include "tests/support/check.h"
 
 static char g_msg[OSC_MESSAGE_SIZE];
 
@@ -401,15 +403,10 @@ static void inplace_inputs_not_eligible(void **state) {
         float x[4] = {1, 2, 3, 4}, u[4] = {9, 9, 9, 9};
         int64_t rev[4] = {3, 2, 1, 0};
         const long long d[1] = {4};
-        osc_tensor tx = emb_view(OSC_FLOAT, 1, d, x, sizeof x);
-        osc_tensor tr = emb_view(OSC_INT64, 1, d, rev, sizeof rev);
-        osc_tensor tu = emb_view(OSC_FLOAT, 1, d, u, sizeof u);
-        assert_int_equal(osc_session_set_input(s, "x", &tx), OSC_OK);
-        assert_int_equal(osc_session_set_input(s, "rev", &tr), OSC_OK);
-        assert_int_equal(osc_session_set_input(s, "u", &tu), OSC_OK);
-        assert_int_equal(osc_session_run(s), OSC_OK);
-        osc_tensor ty;
-        assert_int_equal(osc_session_output(s, 0, &ty), OSC_OK);
+        const osc_tensor in[3] = {emb_view(OSC_FLOAT, 1, d, x, sizeof x),
+                                  emb_view(OSC_INT64, 1, d, rev, sizeof rev),
+                                  emb_view(OSC_FLOAT, 1, d, u, sizeof u)};
+        osc_tensor ty = osc_check_run(s, 3, (const char *[]){"x", "rev", "u"}, in);
         const float rev_x[4] = {4, 3, 2, 1}, nines[4] = {9, 9, 9, 9};
         assert_memory_equal(ty.data, variant == 0 ? rev_x : nines, sizeof rev_x);
         if (variant != 1) { /* x never written */
@@ -495,12 +492,10 @@ static void string_output_buffer(void **state) {
     osc_string in[4] = {{"a", 1}, {"b", 1}, {"c", 1}, {"d", 1}}, up[2] = {{"XY", 2}, {"Z", 1}};
     int64_t si[2] = {3, 0};
     const long long d4[1] = {4}, d2[1] = {2};
-    osc_tensor ts = emb_view(OSC_STRING, 1, d4, in, sizeof in);
-    osc_tensor ti = emb_view(OSC_INT64, 1, d2, si, sizeof si);
-    osc_tensor tu = emb_view(OSC_STRING, 1, d2, up, sizeof up);
-    assert_int_equal(osc_session_set_input(s, "s", &ts), OSC_OK);
-    assert_int_equal(osc_session_set_input(s, "si", &ti), OSC_OK);
-    assert_int_equal(osc_session_set_input(s, "su", &tu), OSC_OK);
+    const osc_tensor tin[3] = {emb_view(OSC_STRING, 1, d4, in, sizeof in),
+                               emb_view(OSC_INT64, 1, d2, si, sizeof si),
+                               emb_view(OSC_STRING, 1, d2, up, sizeof up)};
+    osc_check_bind(s, 3, (const char *[]){"s", "si", "su"}, tin);
     osc_string out[4];
     assert_int_equal(osc_session_set_output_buffer(s, 0, out, sizeof out), OSC_OK);
     assert_int_equal(osc_session_run(s), OSC_OK);
@@ -615,17 +610,6 @@ static void unbind_input(void **state) {
     osc_model_free(m);
 }
 
-/* Counts the allocations (new blocks and growing reallocs) made through the hook. */
-static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-    (void)osize;
-    if (nsize == 0) {
-        free(ptr);
-        return NULL;
-    }
-    ++*(long *)ud;
-    return realloc(ptr, nsize);
-}
-
 /* After the first run, runs of the same shapes allocate nothing: the arena, the bucketed
  * scatter's partition (a ScatterND add of 2^16 single elements into 2^22 floats, large enough
  * for that path) and, with threads, the pool are all kept by the session. */
@@ -635,11 +619,11 @@ static void repeated_runs_allocate_nothing(void **state) {
     for (int32_t threads = 1; threads <= 2; threads++) {
         size_t len;
         void *buf = emb_scatternd_add_model(count, n, &len);
-        long allocs = 0;
+        osc_test_mem mem = {0}; /* counts the allocations (new blocks and reallocs) */
         osc_options o;
         osc_options_init(&o);
-        o.alloc = counting_alloc;
-        o.alloc_ud = &allocs;
+        o.alloc = osc_test_counting_alloc;
+        o.alloc_ud = &mem;
         o.threads = threads;
         osc_model *m = load_or_fail(buf, &len, &o, OSC_OK);
         float *data = calloc((size_t)count, sizeof *data), *upd = malloc((size_t)n * sizeof *upd);
@@ -659,9 +643,9 @@ static void repeated_runs_allocate_nothing(void **state) {
         assert_int_equal(osc_session_set_input(s, "indices", &ti), OSC_OK);
         assert_int_equal(osc_session_set_input(s, "updates", &tu), OSC_OK);
         assert_int_equal(osc_session_run(s), OSC_OK);
-        const long after_first = allocs;
+        const long after_first = mem.allocs;
         for (int run = 0; run < 3; run++) assert_int_equal(osc_session_run(s), OSC_OK);
-        assert_int_equal(allocs, after_first);
+        assert_int_equal(mem.allocs, after_first);
         osc_tensor y;
         assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
         const float *yv = y.data;
@@ -672,21 +656,18 @@ static void repeated_runs_allocate_nothing(void **state) {
     }
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(versions_and_messages),
-        cmocka_unit_test(options_threads_and_reserved),
-        cmocka_unit_test(output_buffer_direct),
-        cmocka_unit_test(output_buffer_copied),
-        cmocka_unit_test(output_buffer_checks),
-        cmocka_unit_test(failed_run_keeps_output_buffer),
-        cmocka_unit_test(inplace_inputs),
-        cmocka_unit_test(inplace_inputs_not_eligible),
-        cmocka_unit_test(arena_cap),
-        cmocka_unit_test(string_output_buffer),
-        cmocka_unit_test(model_metadata),
-        cmocka_unit_test(unbind_input),
-        cmocka_unit_test(repeated_runs_allocate_nothing),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(versions_and_messages),
+    cmocka_unit_test(options_threads_and_reserved),
+    cmocka_unit_test(output_buffer_direct),
+    cmocka_unit_test(output_buffer_copied),
+    cmocka_unit_test(output_buffer_checks),
+    cmocka_unit_test(failed_run_keeps_output_buffer),
+    cmocka_unit_test(inplace_inputs),
+    cmocka_unit_test(inplace_inputs_not_eligible),
+    cmocka_unit_test(arena_cap),
+    cmocka_unit_test(string_output_buffer),
+    cmocka_unit_test(model_metadata),
+    cmocka_unit_test(unbind_input),
+    cmocka_unit_test(repeated_runs_allocate_nothing),
+)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/support/writer.h"
+#include "tests/support/models.h"
 
 /* Serializes and frees the writer; NULL on any writer error (the tests then fail loudly). */
 static void *finish(osc_mw *mw, size_t *len) {
@@ -18,12 +18,9 @@ static void *finish(osc_mw *mw, size_t *len) {
 void *emb_chain_model(long n, bool t_is_output, size_t *len) {
     const int64_t d[1] = {n < 0 ? -1 : n}, one[1] = {1};
     const char *dn[1] = {"N"};
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 18);
-    osc_mw_input(mw, "x", OSC_FLOAT, 1, d, n < 0 ? dn : NULL);
-    osc_mw_input(mw, "i", OSC_INT64, 1, one, NULL);
-    osc_mw_input(mw, "u", OSC_FLOAT, 1, one, NULL);
-    osc_mw_input(mw, "v", OSC_FLOAT, 1, one, NULL);
+    osc_mw *mw = osc_mw_graph(18, 4, (const osc_mw_value[4]){
+        {"x", OSC_FLOAT, 1, d, n < 0 ? dn : NULL}, {"i", OSC_INT64, 1, one, NULL},
+        {"u", OSC_FLOAT, 1, one, NULL}, {"v", OSC_FLOAT, 1, one, NULL}});
     const char *in1[3] = {"x", "i", "u"}, *o1[1] = {"t"}, *in2[3] = {"t", "i", "v"},
                *o2[1] = {"y"};
     osc_mw_node(mw, "ScatterElements", "first", 3, in1, 1, o1);
@@ -44,11 +41,9 @@ void emb_chain_expect(const float *x, long n, long long i, float u, float v, flo
 
 void *emb_scatternd_add_model(long long count, long long n, size_t *len) {
     const int64_t dd[1] = {count}, id[2] = {n, 1}, ud[1] = {n};
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 18);
-    osc_mw_input(mw, "data", OSC_FLOAT, 1, dd, NULL);
-    osc_mw_input(mw, "indices", OSC_INT64, 2, id, NULL);
-    osc_mw_input(mw, "updates", OSC_FLOAT, 1, ud, NULL);
+    osc_mw *mw = osc_mw_graph(18, 3, (const osc_mw_value[3]){{"data", OSC_FLOAT, 1, dd, NULL},
+                                                            {"indices", OSC_INT64, 2, id, NULL},
+                                                            {"updates", OSC_FLOAT, 1, ud, NULL}});
     const char *in[3] = {"data", "indices", "updates"}, *out[1] = {"y"};
     int node = osc_mw_node(mw, "ScatterND", "s", 3, in, 1, out);
     osc_mw_attr_string(mw, node, "reduction", "add");
@@ -58,11 +53,9 @@ void *emb_scatternd_add_model(long long count, long long n, size_t *len) {
 
 void *emb_string_model(size_t *len) {
     const int64_t d4[1] = {4}, d2[1] = {2};
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 18);
-    osc_mw_input(mw, "s", OSC_STRING, 1, d4, NULL);
-    osc_mw_input(mw, "si", OSC_INT64, 1, d2, NULL);
-    osc_mw_input(mw, "su", OSC_STRING, 1, d2, NULL);
+    osc_mw *mw = osc_mw_graph(18, 3, (const osc_mw_value[3]){{"s", OSC_STRING, 1, d4, NULL},
+                                                            {"si", OSC_INT64, 1, d2, NULL},
+                                                            {"su", OSC_STRING, 1, d2, NULL}});
     const char *in[3] = {"s", "si", "su"}, *out[1] = {"sy"};
     int n = osc_mw_node(mw, "ScatterElements", "cat", 3, in, 1, out);
     osc_mw_attr_string(mw, n, "reduction", "add");
@@ -72,27 +65,15 @@ void *emb_string_model(size_t *len) {
 
 void *emb_scatter11_model(size_t *len) {
     const int64_t dd[2] = {3, 3}, id[2] = {2, 3};
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 11);
-    osc_mw_input(mw, "data", OSC_FLOAT, 2, dd, NULL);
-    osc_mw_input(mw, "indices", OSC_INT64, 2, id, NULL);
-    osc_mw_input(mw, "updates", OSC_FLOAT, 2, id, NULL);
-    const char *in1[3] = {"data", "indices", "updates"}, *o1[1] = {"y"};
-    const char *in2[2] = {"y", "indices"}, *o2[1] = {"g"};
-    osc_mw_node(mw, "Scatter", "old", 3, in1, 1, o1);
-    osc_mw_node(mw, "GatherElements", "gather", 2, in2, 1, o2);
-    osc_mw_output(mw, "y", OSC_FLOAT, 2, dd, NULL);
-    osc_mw_output(mw, "g", OSC_FLOAT, 2, id, NULL);
-    return finish(mw, len);
+    return finish(osc_test_scatter_gather_model(11, "Scatter", "old", OSC_FLOAT, 2, dd, 2, id),
+                  len);
 }
 
 void *emb_many_warnings_model(int n, size_t *len) {
     const int64_t dd[2] = {3, 3}, id[2] = {2, 3};
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 11);
-    osc_mw_input(mw, "y0", OSC_FLOAT, 2, dd, NULL);
-    osc_mw_input(mw, "indices", OSC_INT64, 2, id, NULL);
-    osc_mw_input(mw, "updates", OSC_FLOAT, 2, id, NULL);
+    osc_mw *mw = osc_mw_graph(11, 3, (const osc_mw_value[3]){{"y0", OSC_FLOAT, 2, dd, NULL},
+                                                            {"indices", OSC_INT64, 2, id, NULL},
+                                                            {"updates", OSC_FLOAT, 2, id, NULL}});
     char prev[32] = "y0", next[32], name[32];
     for (int k = 1; k <= n; k++) {
         snprintf(next, sizeof next, "y%d", k);

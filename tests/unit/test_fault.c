@@ -14,6 +14,7 @@
 
 #include "onnx_scatter.h"
 #include "test_embed_models.h"
+#include "tests/support/check.h"
 
 /* The hook: every allocation (a new block or a growing realloc) is numbered; number fail_at
  * returns NULL. A header records each block's size, so a wrong osize on free or realloc (an
@@ -281,12 +282,9 @@ static void sessions_use_the_hook(void **state) {
     assert_int_equal(fa.live_bytes, 0);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fault_chain),
-        cmocka_unit_test(fault_chain_inplace),
-        cmocka_unit_test(fault_strings_warning),
-        cmocka_unit_test(sessions_use_the_hook),
-    };
-    return cmocka_run_group_tests(tests, setup, teardown);
-}
+OSC_TEST_MAIN(setup, teardown,
+    cmocka_unit_test(fault_chain),
+    cmocka_unit_test(fault_chain_inplace),
+    cmocka_unit_test(fault_strings_warning),
+    cmocka_unit_test(sessions_use_the_hook),
+)

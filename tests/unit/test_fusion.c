@@ -20,15 +20,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/support/testutil.h"
+#include "tests/support/mw_check.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
 
-#ifdef OSC_FUSION_TINY
-static const int k_threads[] = {1, 2, 3};
-#else
-static const int k_threads[] = {1, 2};
-#endif
-#define N_THREADS ((int)(sizeof k_threads / sizeof k_threads[0]))
+#include "fusion_threads.h"
 
 /* ---- a case: the recipe of one graph ----
  * The pattern: y = Scatter(data, Expand(Unsqueeze(dst), shape), chain) where chain is
@@ -93,15 +90,8 @@ typedef struct inst {
 } inst;
 
 static uint32_t g_rng;
-static uint32_t rnd32(void) {
-    g_rng = g_rng * 1664525u + 1013904223u;
-    return g_rng >> 8;
-}
-/* A value with a long mantissa, magnitude in [0.25, 2), either sign: sums and products round. */
-static double rnd_value(void) {
-    double v = 0.25 + (double)(rnd32() % 1000003) / 1000003.0 * 1.75;
-    return rnd32() & 1 ? -v : v;
-}
+static uint32_t rnd32(void) { return osc_test_rnd32(&g_rng); }
+static double rnd_value(void) { return osc_test_rnd_value(&g_rng); }
 /* An index in [-range, range): negative ones too. */
 static int64_t rnd_index(int64_t range) {
     return (int64_t)(rnd32() % (uint32_t)(2 * range)) - range;
@@ -127,13 +117,7 @@ static void set(osc_tensor *t, int64_t i, double v) {
 }
 
 static osc_tensor tensor(int32_t dtype, int rank, const int64_t *dims) {
-    osc_tensor t;
-    memset(&t, 0, sizeof t);
-    t.dtype = dtype;
-    t.rank = rank;
-    int64_t n = 1;
-    for (int d = 0; d < rank; d++) n *= (t.dims[d] = dims[d]);
-    t.nbytes = (size_t)n * esize(dtype);
+    osc_tensor t = osc_test_view(dtype, rank, dims, NULL);
     t.data = calloc(1, t.nbytes ? t.nbytes : 1);
     assert_non_null(t.data);
     return t;
@@ -632,12 +616,6 @@ static void i64_init(osc_mw *mw, const char *name, int64_t n, const int64_t *v) 
     osc_mw_initializer(mw, name, &t);
 }
 /* The writer's model bytes (the writer freed). */
-static void *serialize(osc_mw *mw, size_t *len) {
-    void *buf;
-    assert_int_equal(osc_mw_serialize(mw, &buf, len), OSC_OK);
-    osc_mw_free(mw);
-    return buf;
-}
 /* A node of one output, with writer `mw` in scope. */
 #define NODE(OP, NAME, N_IN, OUT, ...) \
     osc_mw_node(mw, OP, NAME, N_IN, (const char *[]){__VA_ARGS__}, 1, (const char *[]){OUT})
@@ -956,7 +934,7 @@ static void shared_index_chained_scatters(void **state) {
         osc_mw_output(mw, "y2", OSC_FLOAT, 2, nd, NULL);
         if (y1_out) osc_mw_output(mw, "y1", OSC_FLOAT, 2, nd, NULL);
         size_t len;
-        void *buf = serialize(mw, &len);
+        void *buf = osc_check_serialize(mw, &len);
         /* the expected y2: y1 = sum of x[src] * w per destination row, then the max with x[src2] */
         double y[N * C] = {0};
         for (int64_t e = 0; e < E; e++)
@@ -1021,7 +999,7 @@ static void shared_split_across_runs(void **state) {
     osc_mw_output(mw, "y1", OSC_FLOAT, 2, n1, NULL);
     osc_mw_output(mw, "y2", OSC_FLOAT, 2, n2, NULL);
     size_t len;
-    void *buf = serialize(mw, &len);
+    void *buf = osc_check_serialize(mw, &len);
     const fcase c = {.name = "shared_split_across_runs"};
     osc_model *m1 = load(&c, buf, len, true, 1), *m2 = load(&c, buf, len, true, 2);
     result r;
@@ -1118,7 +1096,7 @@ static void index_pieces(void **state) {
     osc_mw_output(mw, "y", OSC_FLOAT, 2, nd, NULL);
     osc_mw_output(mw, "ga", OSC_FLOAT, 2, ed, NULL);
     size_t len;
-    void *buf = serialize(mw, &len);
+    void *buf = osc_check_serialize(mw, &len);
     /* the loops: y = max(sum of x[src] * w, u) per destination row, ga = a[dst] */
     float *y = calloc(N * C, sizeof *y), *ga = malloc(sizeof *ga * E * C);
     assert_true(y && ga);
@@ -1224,7 +1202,7 @@ static void gather_reads_the_data(void **state) {
     NODE("ScatterElements", "scatter", 3, "y", "x", "idx", "m");
     osc_mw_output(mw, "y", OSC_FLOAT, 2, xd, NULL);
     size_t len;
-    void *buf = serialize(mw, &len);
+    void *buf = osc_check_serialize(mw, &len);
     osc_tensor want = tensor(OSC_FLOAT, 2, xd);
     for (int64_t i = 0; i < N * C; i++) set(&want, i, -get(xin, i));
     for (int64_t e = 0; e < E; e++) /* every message from x as it was before the scatter */
@@ -1382,30 +1360,19 @@ static void zero_rows_not_fused(void **state) {
     check_cases(k_zero_row_cases, sizeof k_zero_row_cases / sizeof k_zero_row_cases[0]);
 }
 
-/* Bytes the library holds through the allocator hook. */
-static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-    size_t *live = ud;
-    *live = *live - (ptr ? osize : 0) + nsize;
-    if (nsize == 0) {
-        free(ptr);
-        return NULL;
-    }
-    return realloc(ptr, nsize);
-}
-
 static size_t live_after_load(const void *buf, size_t len, bool fusion) {
-    size_t live = 0;
+    osc_test_mem mem = {0}; /* bytes the library holds through the allocator hook */
     osc_options o;
     osc_options_init(&o);
     o.no_fusion = !fusion;
-    o.alloc = counting_alloc;
-    o.alloc_ud = &live;
+    o.alloc = osc_test_counting_alloc;
+    o.alloc_ud = &mem;
     osc_model *m = NULL;
     char msg[512];
     if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg)) fail_msg("load: %s", msg);
-    const size_t held = live;
+    const size_t held = mem.live;
     osc_model_free(m);
-    assert_int_equal(live, 0);
+    assert_int_equal(mem.live, 0);
     return held;
 }
 

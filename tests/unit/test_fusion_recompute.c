@@ -23,15 +23,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/support/testutil.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
+#include "tests/support/check.h"
 
-#ifdef OSC_FUSION_TINY
-static const int k_threads[] = {1, 2, 3};
-#else
-static const int k_threads[] = {1, 2};
-#endif
-#define N_THREADS ((int)(sizeof k_threads / sizeof k_threads[0]))
+#include "fusion_threads.h"
 
 enum { N = 7, E = 60, C = 4 };
 #define EPS 1e-16f
@@ -57,10 +54,7 @@ typedef struct inputs {
 } inputs;
 
 static uint32_t g_rng;
-static uint32_t rnd32(void) {
-    g_rng = g_rng * 1664525u + 1013904223u;
-    return g_rng >> 8;
-}
+static uint32_t rnd32(void) { return osc_test_rnd32(&g_rng); }
 static float rnd_value(void) { /* long mantissas, either sign */
     const float v = 0.25f + (float)(rnd32() % 1000003) / 1000003.0f * 1.75f;
     return rnd32() & 1 ? -v : v;
@@ -77,15 +71,7 @@ static void make_inputs(int kind, inputs *in) {
 }
 
 static osc_tensor tensor(int32_t dt, int rank, const int64_t *dims, const void *data) {
-    osc_tensor t;
-    memset(&t, 0, sizeof t);
-    t.dtype = dt;
-    t.rank = rank;
-    int64_t n = 1;
-    for (int d = 0; d < rank; d++) n *= (t.dims[d] = dims[d]);
-    t.nbytes = (size_t)n * (dt == OSC_FLOAT ? 4 : 8);
-    t.data = (void *)data;
-    return t;
+    return osc_test_view(dt, rank, dims, data);
 }
 
 static void node(osc_mw *mw, const char *op, const char *name, int n_in, const char *a,
@@ -313,10 +299,7 @@ static void index_out_of_range(void **state) {
     }
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(recompute_variants),
-        cmocka_unit_test(index_out_of_range),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(recompute_variants),
+    cmocka_unit_test(index_out_of_range),
+)

@@ -21,15 +21,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/support/testutil.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
+#include "tests/support/check.h"
 
-#ifdef OSC_FUSION_TINY
-static const int k_threads[] = {1, 2, 3};
-#else
-static const int k_threads[] = {1, 2};
-#endif
-#define N_THREADS ((int)(sizeof k_threads / sizeof k_threads[0]))
+#include "fusion_threads.h"
 
 enum { C = 3, H = 8 }; /* channels in, hidden (= out) channels */
 
@@ -64,14 +61,8 @@ typedef struct inputs {
 } inputs;
 
 static uint32_t g_rng;
-static uint32_t rnd32(void) {
-    g_rng = g_rng * 1664525u + 1013904223u;
-    return g_rng >> 8;
-}
-static double rnd_value(void) { /* long mantissas, either sign */
-    double v = 0.25 + (double)(rnd32() % 1000003) / 1000003.0 * 1.75;
-    return rnd32() & 1 ? -v : v;
-}
+static uint32_t rnd32(void) { return osc_test_rnd32(&g_rng); }
+static double rnd_value(void) { return osc_test_rnd_value(&g_rng); }
 static double rnd_of(int32_t dt) { return dt == OSC_FLOAT ? (double)(float)rnd_value() : rnd_value(); }
 
 static void make_inputs(const variant *v, inputs *in) {
@@ -106,14 +97,8 @@ static void free_inputs(inputs *in) {
 
 /* A tensor of dtype dt holding the doubles (or int64s) v. */
 static osc_tensor tensor_of(int32_t dt, int rank, const int64_t *dims, const void *v) {
-    osc_tensor t;
-    memset(&t, 0, sizeof t);
-    t.dtype = dt;
-    t.rank = rank;
-    int64_t n = 1;
-    for (int d = 0; d < rank; d++) n *= (t.dims[d] = dims[d]);
-    const size_t es = dt == OSC_FLOAT || dt == OSC_INT32 ? 4 : 8;
-    t.nbytes = (size_t)n * es;
+    osc_tensor t = osc_test_view(dt, rank, dims, NULL);
+    const int64_t n = osc_tensor_count(&t);
     t.data = calloc(1, t.nbytes + 1);
     assert_non_null(t.data);
     for (int64_t i = 0; i < n; i++) {
@@ -467,11 +452,8 @@ static void gather_index_out_of_range(void **state) {
     }
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(tiled_variants),
-        cmocka_unit_test(small_thread_stack),
-        cmocka_unit_test(gather_index_out_of_range),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(tiled_variants),
+    cmocka_unit_test(small_thread_stack),
+    cmocka_unit_test(gather_index_out_of_range),
+)

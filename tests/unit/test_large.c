@@ -8,7 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tests/support/writer.h"
+#include "tests/support/models.h"
+#include "tests/support/mw_check.h"
 #include "onnx_scatter.h"
 
 #define BIG ((int64_t)1 << 32) + 64
@@ -16,25 +17,9 @@
 static void scatter_gather_past_4gib(void **state) {
     (void)state;
     const int64_t n = BIG, k4[1] = {5}, dn[1] = {BIG};
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 18);
-    osc_mw_input(mw, "data", OSC_UINT8, 1, dn, NULL);
-    osc_mw_input(mw, "indices", OSC_INT64, 1, k4, NULL);
-    osc_mw_input(mw, "updates", OSC_UINT8, 1, k4, NULL);
-    const char *in1[3] = {"data", "indices", "updates"}, *o1[1] = {"y"};
-    const char *in2[2] = {"y", "indices"}, *o2[1] = {"g"};
-    osc_mw_node(mw, "ScatterElements", "scatter", 3, in1, 1, o1);
-    osc_mw_node(mw, "GatherElements", "gather", 2, in2, 1, o2);
-    osc_mw_output(mw, "y", OSC_UINT8, 1, dn, NULL);
-    osc_mw_output(mw, "g", OSC_UINT8, 1, k4, NULL);
-    void *buf;
-    size_t len;
-    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-    osc_mw_free(mw);
-    osc_model *m;
-    char msg[256];
-    assert_int_equal(osc_model_load_buffer(buf, len, NULL, NULL, &m, msg, sizeof msg), OSC_OK);
-    free(buf);
+    osc_mw *mw = osc_test_scatter_gather_model(18, "ScatterElements", "scatter", OSC_UINT8, 1, dn, 1,
+                                               k4);
+    osc_model *m = osc_check_load(mw, NULL);
     assert_true(osc_model_arena_bytes(m) >= (uint64_t)n);
 
     uint8_t *data = calloc((size_t)n, 1);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "loader_util.h"
+#include "tests/support/check.h"
 
 typedef struct fixture {
     char dir[256];     /* the model's folder: w.bin (16 bytes 0..15), sub/ */
@@ -311,15 +312,12 @@ static void test_model_base_dir(void **state) {
     free(buf);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_good, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_refused_locations, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_refused_ranges, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_offsets_past_4gib, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_every_dtype_byte_order, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_refused_mixtures, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_model_base_dir, setup, teardown),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test_setup_teardown(test_good, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_refused_locations, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_refused_ranges, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_offsets_past_4gib, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_every_dtype_byte_order, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_refused_mixtures, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_model_base_dir, setup, teardown),
+)

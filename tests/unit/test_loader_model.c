@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "loader_util.h"
+#include "tests/support/check.h"
 
 /* ---- writer round trip ---- */
 
@@ -1017,23 +1018,20 @@ static void test_read_file(void **state) {
     lu_rmtree(dir);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_writer_roundtrip),
-        cmocka_unit_test(test_writer_errors),
-        cmocka_unit_test(test_missing_parts),
-        cmocka_unit_test(test_unproduced_inputs),
-        cmocka_unit_test(test_two_producers),
-        cmocka_unit_test(test_graph_lists),
-        cmocka_unit_test(test_attributes),
-        cmocka_unit_test(test_non_tensor_types),
-        cmocka_unit_test(test_bad_tensor_types),
-        cmocka_unit_test(test_bad_attribute_protos),
-        cmocka_unit_test(test_truncated_and_garbage),
-        cmocka_unit_test(test_nesting_bomb),
-        cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_long_chain),
-        cmocka_unit_test(test_read_file),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_writer_roundtrip),
+    cmocka_unit_test(test_writer_errors),
+    cmocka_unit_test(test_missing_parts),
+    cmocka_unit_test(test_unproduced_inputs),
+    cmocka_unit_test(test_two_producers),
+    cmocka_unit_test(test_graph_lists),
+    cmocka_unit_test(test_attributes),
+    cmocka_unit_test(test_non_tensor_types),
+    cmocka_unit_test(test_bad_tensor_types),
+    cmocka_unit_test(test_bad_attribute_protos),
+    cmocka_unit_test(test_truncated_and_garbage),
+    cmocka_unit_test(test_nesting_bomb),
+    cmocka_unit_test(test_allocation_failures),
+    cmocka_unit_test(test_long_chain),
+    cmocka_unit_test(test_read_file),
+)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "loader_util.h"
+#include "tests/support/check.h"
 
 #ifndef OSC_NODE_TESTS_DIR
 #error "OSC_NODE_TESTS_DIR must be defined (tests/unit/loader.cmake)"
@@ -206,10 +207,7 @@ static void test_debian_node_tests(void **state) {
     sweep_folder(OSC_DEBIAN_NODE_TESTS_DIR);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_onnx_node_tests),
-        cmocka_unit_test(test_debian_node_tests),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_onnx_node_tests),
+    cmocka_unit_test(test_debian_node_tests),
+)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "loader_util.h"
+#include "tests/support/check.h"
 
 enum { F_FLOAT, F_DOUBLE, F_INT32, F_INT64, F_UINT64 };
 
@@ -627,23 +628,20 @@ static void test_pb_alloc_budget(void **state) {
     assert_int_equal(pa.charged, 0);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_typed_fields),
-        cmocka_unit_test(test_raw_every_dtype),
-        cmocka_unit_test(test_raw_hand_bytes),
-        cmocka_unit_test(test_strings),
-        cmocka_unit_test(test_scalar_and_empty),
-        cmocka_unit_test(test_large_payload_single_copy),
-        cmocka_unit_test(test_bad_header),
-        cmocka_unit_test(test_bad_lengths),
-        cmocka_unit_test(test_bad_fields),
-        cmocka_unit_test(test_bad_values),
-        cmocka_unit_test(test_public_decode_errors),
-        cmocka_unit_test(test_encode_roundtrip),
-        cmocka_unit_test(test_encode_errors),
-        cmocka_unit_test(test_pb_alloc_budget),
-        cmocka_unit_test(test_nul_in_string_refused),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_typed_fields),
+    cmocka_unit_test(test_raw_every_dtype),
+    cmocka_unit_test(test_raw_hand_bytes),
+    cmocka_unit_test(test_strings),
+    cmocka_unit_test(test_scalar_and_empty),
+    cmocka_unit_test(test_large_payload_single_copy),
+    cmocka_unit_test(test_bad_header),
+    cmocka_unit_test(test_bad_lengths),
+    cmocka_unit_test(test_bad_fields),
+    cmocka_unit_test(test_bad_values),
+    cmocka_unit_test(test_public_decode_errors),
+    cmocka_unit_test(test_encode_roundtrip),
+    cmocka_unit_test(test_encode_errors),
+    cmocka_unit_test(test_pb_alloc_budget),
+    cmocka_unit_test(test_nul_in_string_refused),
+)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kharness.h"
+#include "tests/support/check.h"
 
 /* ---- helpers ---- */
 
@@ -974,37 +975,34 @@ static void test_gather_errors(void **state) {
     kh_free(&h);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_scatter_spec_example1_every_version),
-        cmocka_unit_test(test_scatter_spec_example2_every_version),
-        cmocka_unit_test(test_scatter_int32_indices),
-        cmocka_unit_test(test_scatter_negative_indices_every_version),
-        cmocka_unit_test(test_scatter_negative_axis),
-        cmocka_unit_test(test_scatter_rank3_middle_axis),
-        cmocka_unit_test(test_scatter_indices_longer_than_data_along_axis),
-        cmocka_unit_test(test_scatter_reductions_on_duplicates),
-        cmocka_unit_test(test_scatter_integer_wraparound),
-        cmocka_unit_test(test_scatter_float_max_min_nan_and_signed_zero),
-        cmocka_unit_test(test_scatter_half_add_rounds_every_update),
-        cmocka_unit_test(test_scatter_bool_reductions),
-        cmocka_unit_test(test_scatter_string_reductions),
-        cmocka_unit_test(test_scatter_string_mul_rejected),
-        cmocka_unit_test(test_scatter_complex64),
-        cmocka_unit_test(test_scatter_reduction_attr_versions),
-        cmocka_unit_test(test_scatter_unknown_and_mistyped_attributes),
-        cmocka_unit_test(test_scatter11_deprecated_warns_or_fails_when_strict),
-        cmocka_unit_test(test_scatter_axis_out_of_range),
-        cmocka_unit_test(test_scatter_shape_and_dtype_errors),
-        cmocka_unit_test(test_scatter_out_of_range_index_writes_nothing),
-        cmocka_unit_test(test_scatter_inplace_equals_copy),
-        cmocka_unit_test(test_scatter_zero_size),
-        cmocka_unit_test(test_gather_spec_examples_every_version),
-        cmocka_unit_test(test_gather_negative_indices_and_axis),
-        cmocka_unit_test(test_gather_rank3_middle_axis),
-        cmocka_unit_test(test_gather_longer_along_axis_and_strings),
-        cmocka_unit_test(test_gather_out_of_range_index_writes_nothing),
-        cmocka_unit_test(test_gather_errors),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_scatter_spec_example1_every_version),
+    cmocka_unit_test(test_scatter_spec_example2_every_version),
+    cmocka_unit_test(test_scatter_int32_indices),
+    cmocka_unit_test(test_scatter_negative_indices_every_version),
+    cmocka_unit_test(test_scatter_negative_axis),
+    cmocka_unit_test(test_scatter_rank3_middle_axis),
+    cmocka_unit_test(test_scatter_indices_longer_than_data_along_axis),
+    cmocka_unit_test(test_scatter_reductions_on_duplicates),
+    cmocka_unit_test(test_scatter_integer_wraparound),
+    cmocka_unit_test(test_scatter_float_max_min_nan_and_signed_zero),
+    cmocka_unit_test(test_scatter_half_add_rounds_every_update),
+    cmocka_unit_test(test_scatter_bool_reductions),
+    cmocka_unit_test(test_scatter_string_reductions),
+    cmocka_unit_test(test_scatter_string_mul_rejected),
+    cmocka_unit_test(test_scatter_complex64),
+    cmocka_unit_test(test_scatter_reduction_attr_versions),
+    cmocka_unit_test(test_scatter_unknown_and_mistyped_attributes),
+    cmocka_unit_test(test_scatter11_deprecated_warns_or_fails_when_strict),
+    cmocka_unit_test(test_scatter_axis_out_of_range),
+    cmocka_unit_test(test_scatter_shape_and_dtype_errors),
+    cmocka_unit_test(test_scatter_out_of_range_index_writes_nothing),
+    cmocka_unit_test(test_scatter_inplace_equals_copy),
+    cmocka_unit_test(test_scatter_zero_size),
+    cmocka_unit_test(test_gather_spec_examples_every_version),
+    cmocka_unit_test(test_gather_negative_indices_and_axis),
+    cmocka_unit_test(test_gather_rank3_middle_axis),
+    cmocka_unit_test(test_gather_longer_along_axis_and_strings),
+    cmocka_unit_test(test_gather_out_of_range_index_writes_nothing),
+    cmocka_unit_test(test_gather_errors),
+)

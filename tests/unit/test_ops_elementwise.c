@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kharness.h"
+#include "tests/support/check.h"
 
 /* ---- helpers ---- */
 
@@ -19,18 +20,6 @@ static osc_tensor vec(int32_t dtype, int64_t n, const void *data) {
 
 static osc_tensor scalar(int32_t dtype, const void *data) {
     return kh_tensor(dtype, 0, NULL, data);
-}
-
-static void init(kh *h, const char *op, int64_t opset, int64_t since) {
-    kh_init(h, op, opset);
-    assert_non_null(h->kernel);
-    assert_int_equal(h->kernel->since, since);
-}
-
-static void assert_shape(const osc_tensor *t, int32_t dtype, int32_t rank, const int64_t *dims) {
-    assert_int_equal(t->dtype, dtype);
-    assert_int_equal(t->rank, rank);
-    for (int32_t d = 0; d < rank; d++) assert_int_equal(t->dims[d], dims[d]);
 }
 
 /* Runs a binary op on two float vectors of n and checks the float result. */
@@ -48,7 +37,7 @@ static void check_f32_bin(const char *op, int64_t opset, int64_t n, const float 
 
 static void test_rows_resolve(void **state) {
     (void)state;
-    static const struct { const char *op; int64_t opset, since; } k_cases[] = {
+    static const kh_row k_cases[] = {
         {"Add", 7, 7},      {"Add", 12, 7},      {"Add", 13, 13},      {"Add", 24, 14},
         {"Mod", 10, 10},    {"Mod", 18, 13},     {"Neg", 7, 6},        {"Neg", 13, 13},
         {"Abs", 7, 6},      {"Not", 7, 1},       {"Min", 7, 6},        {"Min", 8, 8},
@@ -60,20 +49,10 @@ static void test_rows_resolve(void **state) {
         {"Cast", 25, 25},   {"Identity", 7, 1},  {"Identity", 13, 13}, {"Identity", 15, 14},
         {"Identity", 16, 16}, {"Identity", 20, 19}, {"Identity", 21, 21}, {"Identity", 23, 23},
         {"Identity", 24, 24}, {"Identity", 25, 25},
+        /* Versions with the old broadcast/axis attributes (before 7) are not rows. */
+        {"Add", 6, 0}, {"Mod", 9, 0},
     };
-    for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
-        kh h;
-        init(&h, k_cases[i].op, k_cases[i].opset, k_cases[i].since);
-        kh_free(&h);
-    }
-    /* Versions with the old broadcast/axis attributes (before 7) are not rows. */
-    kh h;
-    kh_init(&h, "Add", 6);
-    assert_null(h.kernel);
-    kh_free(&h);
-    kh_init(&h, "Mod", 9);
-    assert_null(h.kernel);
-    kh_free(&h);
+    kh_assert_rows(k_cases, sizeof k_cases / sizeof k_cases[0]);
 }
 
 /* A dtype the version does not list is refused at infer, before anything is written. */
@@ -87,52 +66,52 @@ static void test_version_gating(void **state) {
     osc_tensor abf = vec(OSC_BFLOAT16, 2, bf), au8 = vec(OSC_UINT8, 2, u8);
     kh h;
     /* Add-13 lacks int8 (added in 14); Add-14 has it. */
-    init(&h, "Add", 13, 13);
+    kh_init_since(&h, "Add", 13, 13);
     assert_int_equal(kh_run2(&h, &a8, &a8), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "dtype int8");
     kh_assert_msg_has(&h, "bfloat16");
     kh_free(&h);
-    init(&h, "Add", 14, 14);
+    kh_init_since(&h, "Add", 14, 14);
     assert_int_equal(kh_run2(&h, &a8, &a8), OSC_OK);
     kh_free(&h);
     /* Add-7 lacks bfloat16 */
-    init(&h, "Add", 7, 7);
+    kh_init_since(&h, "Add", 7, 7);
     assert_int_equal(kh_run2(&h, &abf, &abf), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     /* Less-7: floats only; Less-9: ints too */
-    init(&h, "Less", 8, 7);
+    kh_init_since(&h, "Less", 8, 7);
     assert_int_equal(kh_run2(&h, &a32, &a32), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
-    init(&h, "Less", 9, 9);
+    kh_init_since(&h, "Less", 9, 9);
     assert_int_equal(kh_run2(&h, &a32, &a32), OSC_OK);
     kh_free(&h);
     /* Max-8: floats only; Max-12: ints */
-    init(&h, "Max", 11, 8);
+    kh_init_since(&h, "Max", 11, 8);
     assert_int_equal(kh_run2(&h, &a32, &a32), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     /* Neg never takes unsigned */
-    init(&h, "Neg", 13, 13);
+    kh_init_since(&h, "Neg", 13, 13);
     assert_int_equal(kh_run1(&h, &au8), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     /* And takes bool only */
-    init(&h, "And", 7, 7);
+    kh_init_since(&h, "And", 7, 7);
     assert_int_equal(kh_run2(&h, &au8, &au8), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
     /* Where-9 lacks bfloat16, Where-16 has it */
     static const uint8_t c[2] = {1, 0};
     osc_tensor tc = vec(OSC_BOOL, 2, c);
-    init(&h, "Where", 9, 9);
+    kh_init_since(&h, "Where", 9, 9);
     assert_int_equal(kh_run3(&h, &tc, &abf, &abf), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
-    init(&h, "Where", 16, 16);
+    kh_init_since(&h, "Where", 16, 16);
     assert_int_equal(kh_run3(&h, &tc, &abf, &abf), OSC_OK);
     kh_free(&h);
     /* Identity-13 has no float8; 19 does */
     osc_tensor f8 = vec(OSC_FLOAT8E4M3FN, 2, u8);
-    init(&h, "Identity", 13, 13);
+    kh_init_since(&h, "Identity", 13, 13);
     assert_int_equal(kh_run1(&h, &f8), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
-    init(&h, "Identity", 19, 19);
+    kh_init_since(&h, "Identity", 19, 19);
     assert_int_equal(kh_run1(&h, &f8), OSC_OK);
     assert_memory_equal(h.out.data, u8, 2);
     kh_free(&h);
@@ -143,26 +122,26 @@ static void test_attributes(void **state) {
     static const int32_t a[1] = {1};
     osc_tensor t = vec(OSC_INT32, 1, a);
     kh h;
-    init(&h, "Add", 14, 14);
+    kh_init_since(&h, "Add", 14, 14);
     kh_attr_int(&h, "broadcast", 1); /* opset < 7 only */
     assert_int_equal(kh_run2(&h, &t, &t), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "unknown attribute 'broadcast'");
     kh_free(&h);
-    init(&h, "Mod", 13, 13);
+    kh_init_since(&h, "Mod", 13, 13);
     kh_attr_int(&h, "fmod", 2);
     assert_int_equal(kh_check(&h), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "'fmod' = 2");
     kh_free(&h);
-    init(&h, "Cast", 13, 13);
+    kh_init_since(&h, "Cast", 13, 13);
     kh_attr_int(&h, "to", OSC_FLOAT);
     kh_attr_int(&h, "saturate", 1); /* from 19 on */
     assert_int_equal(kh_check(&h), OSC_ERR_MODEL);
     kh_free(&h);
-    init(&h, "Cast", 13, 13);
+    kh_init_since(&h, "Cast", 13, 13);
     assert_int_equal(kh_check(&h), OSC_ERR_MODEL); /* 'to' is required */
     kh_assert_msg_has(&h, "'to'");
     kh_free(&h);
-    init(&h, "Cast", 25, 25);
+    kh_init_since(&h, "Cast", 25, 25);
     kh_attr_int(&h, "to", OSC_FLOAT8E8M0);
     kh_attr_str(&h, "round_mode", "sideways");
     assert_int_equal(kh_check(&h), OSC_ERR_MODEL);
@@ -177,16 +156,16 @@ static void test_bcast_scalar(void **state) {
     static const float want[3] = {11.0f, 12.0f, 13.0f}, want_rev[3] = {9.0f, 8.0f, 7.0f};
     osc_tensor ta = vec(OSC_FLOAT, 3, a), ts = scalar(OSC_FLOAT, &s);
     kh h;
-    init(&h, "Add", 14, 14);
+    kh_init_since(&h, "Add", 14, 14);
     assert_int_equal(kh_run2(&h, &ta, &ts), OSC_OK);
-    assert_shape(&h.out, OSC_FLOAT, 1, (int64_t[]){3});
+    osc_check_shape(&h.out, OSC_FLOAT, 1, (int64_t[]){3});
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
-    init(&h, "Sub", 14, 14);
+    kh_init_since(&h, "Sub", 14, 14);
     assert_int_equal(kh_run2(&h, &ts, &ta), OSC_OK); /* scalar first */
     assert_memory_equal(h.out.data, want_rev, sizeof want_rev);
     kh_free(&h);
-    init(&h, "Mul", 14, 14); /* scalar x scalar -> scalar */
+    kh_init_since(&h, "Mul", 14, 14); /* scalar x scalar -> scalar */
     assert_int_equal(kh_run2(&h, &ts, &ts), OSC_OK);
     assert_int_equal(h.out.rank, 0);
     assert_true(((float *)h.out.data)[0] == 100.0f);
@@ -200,9 +179,9 @@ static void test_bcast_3x1_1x4(void **state) {
     osc_tensor ta = kh_tensor(OSC_INT32, 2, (int64_t[]){3, 1}, a);
     osc_tensor tb = kh_tensor(OSC_INT32, 2, (int64_t[]){1, 4}, b);
     kh h;
-    init(&h, "Add", 14, 14);
+    kh_init_since(&h, "Add", 14, 14);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
-    assert_shape(&h.out, OSC_INT32, 2, (int64_t[]){3, 4});
+    osc_check_shape(&h.out, OSC_INT32, 2, (int64_t[]){3, 4});
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
 }
@@ -218,18 +197,18 @@ static void test_bcast_rank_mismatch(void **state) {
     osc_tensor ta = kh_tensor(OSC_INT64, 3, (int64_t[]){2, 1, 3}, a);
     osc_tensor tb = kh_tensor(OSC_INT64, 2, (int64_t[]){4, 1}, b);
     kh h;
-    init(&h, "Sub", 14, 14);
+    kh_init_since(&h, "Sub", 14, 14);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
-    assert_shape(&h.out, OSC_INT64, 3, (int64_t[]){2, 4, 3});
+    osc_check_shape(&h.out, OSC_INT64, 3, (int64_t[]){2, 4, 3});
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
     /* the same the other way round: [3] with [2,3] */
     static const double x[3] = {1, 2, 3}, y[6] = {1, 1, 1, 2, 2, 2};
     static const double wxy[6] = {1, 2, 3, 2, 4, 6};
     osc_tensor tx = vec(OSC_DOUBLE, 3, x), ty = kh_tensor(OSC_DOUBLE, 2, (int64_t[]){2, 3}, y);
-    init(&h, "Mul", 14, 14);
+    kh_init_since(&h, "Mul", 14, 14);
     assert_int_equal(kh_run2(&h, &tx, &ty), OSC_OK);
-    assert_shape(&h.out, OSC_DOUBLE, 2, (int64_t[]){2, 3});
+    osc_check_shape(&h.out, OSC_DOUBLE, 2, (int64_t[]){2, 3});
     assert_memory_equal(h.out.data, wxy, sizeof wxy);
     kh_free(&h);
 }
@@ -240,20 +219,20 @@ static void test_bcast_zero_size(void **state) {
     osc_tensor ta = kh_tensor(OSC_FLOAT, 2, (int64_t[]){0, 3}, NULL);
     osc_tensor tb = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 3}, b);
     kh h;
-    init(&h, "Add", 14, 14);
+    kh_init_since(&h, "Add", 14, 14);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
-    assert_shape(&h.out, OSC_FLOAT, 2, (int64_t[]){0, 3});
+    osc_check_shape(&h.out, OSC_FLOAT, 2, (int64_t[]){0, 3});
     kh_free(&h);
     /* 0 against 1 gives 0; an integer division with an empty output checks no divisor */
     static const int32_t zero = 0;
     osc_tensor te = vec(OSC_INT32, 0, NULL), tz = vec(OSC_INT32, 1, &zero);
-    init(&h, "Div", 14, 14);
+    kh_init_since(&h, "Div", 14, 14);
     assert_int_equal(kh_run2(&h, &te, &tz), OSC_OK);
-    assert_shape(&h.out, OSC_INT32, 1, (int64_t[]){0});
+    osc_check_shape(&h.out, OSC_INT32, 1, (int64_t[]){0});
     kh_free(&h);
     /* 0 against 3 does not broadcast */
     osc_tensor t3 = vec(OSC_FLOAT, 3, b), t0 = vec(OSC_FLOAT, 0, NULL);
-    init(&h, "Add", 14, 14);
+    kh_init_since(&h, "Add", 14, 14);
     assert_int_equal(kh_run2(&h, &t0, &t3), OSC_ERR_SHAPE);
     kh_free(&h);
 }
@@ -264,7 +243,7 @@ static void test_bcast_incompatible(void **state) {
     osc_tensor ta = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, a);
     osc_tensor tb = vec(OSC_FLOAT, 2, b);
     kh h;
-    init(&h, "Add", 14, 14);
+    kh_init_since(&h, "Add", 14, 14);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "node 'n0' (Add-14)");
     kh_assert_msg_has(&h, "input 1 'B'");
@@ -274,7 +253,7 @@ static void test_bcast_incompatible(void **state) {
     /* dtypes must match too */
     static const double d[2] = {0};
     osc_tensor td = vec(OSC_DOUBLE, 2, d), tf = vec(OSC_FLOAT, 2, b);
-    init(&h, "Add", 14, 14);
+    kh_init_since(&h, "Add", 14, 14);
     assert_int_equal(kh_run2(&h, &tf, &td), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "must match");
     kh_free(&h);
@@ -292,7 +271,7 @@ static void test_float_arith(void **state) {
     check_f32_bin("Mul", 14, 4, a, b, mul);
     /* float division by zero is IEEE: Inf and NaN, no error */
     kh h;
-    init(&h, "Div", 14, 14);
+    kh_init_since(&h, "Div", 14, 14);
     osc_tensor ta = vec(OSC_FLOAT, 4, a), tb = vec(OSC_FLOAT, 4, b);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     const float *o = h.out.data;
@@ -311,7 +290,7 @@ static void test_half_rounding(void **state) {
     static const uint16_t want[2] = {0x3c00, 0x3c02};
     osc_tensor ta = vec(OSC_FLOAT16, 2, a), tb = vec(OSC_FLOAT16, 2, b);
     kh h;
-    init(&h, "Add", 14, 14);
+    kh_init_since(&h, "Add", 14, 14);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
@@ -319,14 +298,14 @@ static void test_half_rounding(void **state) {
     static const uint16_t c[2] = {0x3f80, 0x3f81}, d[2] = {0x3b80, 0x3b80};
     static const uint16_t want_bf[2] = {0x3f80, 0x3f82};
     osc_tensor tc = vec(OSC_BFLOAT16, 2, c), td = vec(OSC_BFLOAT16, 2, d);
-    init(&h, "Add", 14, 14);
+    kh_init_since(&h, "Add", 14, 14);
     assert_int_equal(kh_run2(&h, &tc, &td), OSC_OK);
     assert_memory_equal(h.out.data, want_bf, sizeof want_bf);
     kh_free(&h);
     /* float16 overflow: 60000 * 2 = Inf (0x7c00); 60000 is 0x7b53 */
     static const uint16_t big = 0x7b53, two = 0x4000, inf = 0x7c00;
     osc_tensor tbig = scalar(OSC_FLOAT16, &big), ttwo = scalar(OSC_FLOAT16, &two);
-    init(&h, "Mul", 14, 14);
+    kh_init_since(&h, "Mul", 14, 14);
     assert_int_equal(kh_run2(&h, &tbig, &ttwo), OSC_OK);
     assert_memory_equal(h.out.data, &inf, 2);
     kh_free(&h);
@@ -338,34 +317,34 @@ static void test_int_wrap(void **state) {
     static const int8_t a8[3] = {127, -128, 100}, b8[3] = {1, -1, 100};
     static const int8_t add8[3] = {-128, 127, -56}, mul8[3] = {127, -128, 16};
     osc_tensor ta = vec(OSC_INT8, 3, a8), tb = vec(OSC_INT8, 3, b8);
-    init(&h, "Add", 14, 14);
+    kh_init_since(&h, "Add", 14, 14);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, add8, sizeof add8);
     kh_free(&h);
-    init(&h, "Mul", 14, 14); /* 10000 mod 256 = 16 */
+    kh_init_since(&h, "Mul", 14, 14); /* 10000 mod 256 = 16 */
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, mul8, sizeof mul8);
     kh_free(&h);
     static const uint8_t u0 = 0, u1 = 1, umax = 255;
     osc_tensor t0 = scalar(OSC_UINT8, &u0), t1 = scalar(OSC_UINT8, &u1);
-    init(&h, "Sub", 14, 14);
+    kh_init_since(&h, "Sub", 14, 14);
     assert_int_equal(kh_run2(&h, &t0, &t1), OSC_OK);
     assert_memory_equal(h.out.data, &umax, 1);
     kh_free(&h);
     static const uint16_t us = 65535, us_sq = 1; /* 65535^2 mod 2^16 = 1, no int overflow */
     osc_tensor tus = scalar(OSC_UINT16, &us);
-    init(&h, "Mul", 14, 14);
+    kh_init_since(&h, "Mul", 14, 14);
     assert_int_equal(kh_run2(&h, &tus, &tus), OSC_OK);
     assert_memory_equal(h.out.data, &us_sq, 2);
     kh_free(&h);
     static const int64_t big[2] = {INT64_MAX, INT64_MIN}, one[2] = {1, 2};
     static const int64_t add64[2] = {INT64_MIN, INT64_MIN + 2}, mul64[2] = {INT64_MAX, 0};
     osc_tensor tbig = vec(OSC_INT64, 2, big), tone = vec(OSC_INT64, 2, one);
-    init(&h, "Add", 7, 7);
+    kh_init_since(&h, "Add", 7, 7);
     assert_int_equal(kh_run2(&h, &tbig, &tone), OSC_OK);
     assert_memory_equal(h.out.data, add64, sizeof add64);
     kh_free(&h);
-    init(&h, "Mul", 7, 7);
+    kh_init_since(&h, "Mul", 7, 7);
     assert_int_equal(kh_run2(&h, &tbig, &tone), OSC_OK);
     assert_memory_equal(h.out.data, mul64, sizeof mul64);
     kh_free(&h);
@@ -378,13 +357,13 @@ static void test_int_div(void **state) {
     static const int32_t want[5] = {3, -3, -3, INT32_MIN, INT32_MIN}; /* truncation; wrap */
     osc_tensor ta = vec(OSC_INT32, 5, a), tb = vec(OSC_INT32, 5, b);
     kh h;
-    init(&h, "Div", 14, 14);
+    kh_init_since(&h, "Div", 14, 14);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
     static const uint64_t ua[2] = {UINT64_MAX, 9}, ub[2] = {2, 10}, uw[2] = {UINT64_MAX / 2, 0};
     osc_tensor tua = vec(OSC_UINT64, 2, ua), tub = vec(OSC_UINT64, 2, ub);
-    init(&h, "Div", 7, 7);
+    kh_init_since(&h, "Div", 7, 7);
     assert_int_equal(kh_run2(&h, &tua, &tub), OSC_OK);
     assert_memory_equal(h.out.data, uw, sizeof uw);
     kh_free(&h);
@@ -416,29 +395,29 @@ static void test_mod(void **state) {
     static const int32_t c_fmod[6] = {-1, 1, -1, 1, 0, 0};   /* sign of the dividend */
     osc_tensor ta = vec(OSC_INT32, 6, a), tb = vec(OSC_INT32, 6, b);
     kh h;
-    init(&h, "Mod", 10, 10);
+    kh_init_since(&h, "Mod", 10, 10);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, np_mod, sizeof np_mod);
     kh_free(&h);
-    init(&h, "Mod", 13, 13);
+    kh_init_since(&h, "Mod", 13, 13);
     kh_attr_int(&h, "fmod", 1);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, c_fmod, sizeof c_fmod);
     kh_free(&h);
     static const uint8_t ua[2] = {250, 7}, ub[2] = {7, 250}, uw[2] = {5, 7};
     osc_tensor tua = vec(OSC_UINT8, 2, ua), tub = vec(OSC_UINT8, 2, ub);
-    init(&h, "Mod", 13, 13);
+    kh_init_since(&h, "Mod", 13, 13);
     assert_int_equal(kh_run2(&h, &tua, &tub), OSC_OK);
     assert_memory_equal(h.out.data, uw, sizeof uw);
     kh_free(&h);
     /* floats need fmod=1 */
     static const float fa[2] = {-7.5f, 7.5f}, fb[2] = {2.0f, -2.0f}, fw[2] = {-1.5f, 1.5f};
     osc_tensor tfa = vec(OSC_FLOAT, 2, fa), tfb = vec(OSC_FLOAT, 2, fb);
-    init(&h, "Mod", 13, 13);
+    kh_init_since(&h, "Mod", 13, 13);
     assert_int_equal(kh_run2(&h, &tfa, &tfb), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "fmod=1");
     kh_free(&h);
-    init(&h, "Mod", 13, 13);
+    kh_init_since(&h, "Mod", 13, 13);
     kh_attr_int(&h, "fmod", 1);
     assert_int_equal(kh_run2(&h, &tfa, &tfb), OSC_OK);
     assert_memory_equal(h.out.data, fw, sizeof fw);
@@ -453,17 +432,17 @@ static void test_neg_abs_not(void **state) {
     static const int8_t neg[4] = {-128, 1, 0, -127}, abs_[4] = {-128, 1, 0, 127};
     osc_tensor ta = vec(OSC_INT8, 4, a);
     kh h;
-    init(&h, "Neg", 7, 6);
+    kh_init_since(&h, "Neg", 7, 6);
     assert_int_equal(kh_run1(&h, &ta), OSC_OK);
     assert_memory_equal(h.out.data, neg, sizeof neg);
     kh_free(&h);
-    init(&h, "Abs", 13, 13);
+    kh_init_since(&h, "Abs", 13, 13);
     assert_int_equal(kh_run1(&h, &ta), OSC_OK);
     assert_memory_equal(h.out.data, abs_, sizeof abs_);
     kh_free(&h);
     static const float f[3] = {-0.0f, -2.5f, 3.0f};
     osc_tensor tf = vec(OSC_FLOAT, 3, f);
-    init(&h, "Abs", 13, 13);
+    kh_init_since(&h, "Abs", 13, 13);
     assert_int_equal(kh_run1(&h, &tf), OSC_OK);
     const float *o = h.out.data;
     assert_true(o[0] == 0.0f && !signbit(o[0]) && o[1] == 2.5f && o[2] == 3.0f);
@@ -471,17 +450,17 @@ static void test_neg_abs_not(void **state) {
     static const uint16_t h16[2] = {0x3c00, 0xfe00}; /* 1.0, -NaN */
     static const uint16_t neg16[2] = {0xbc00, 0x7e00}, abs16[2] = {0x3c00, 0x7e00};
     osc_tensor th = vec(OSC_FLOAT16, 2, h16);
-    init(&h, "Neg", 13, 13);
+    kh_init_since(&h, "Neg", 13, 13);
     assert_int_equal(kh_run1(&h, &th), OSC_OK);
     assert_memory_equal(h.out.data, neg16, sizeof neg16);
     kh_free(&h);
-    init(&h, "Abs", 13, 13);
+    kh_init_since(&h, "Abs", 13, 13);
     assert_int_equal(kh_run1(&h, &th), OSC_OK);
     assert_memory_equal(h.out.data, abs16, sizeof abs16);
     kh_free(&h);
     static const uint8_t b[3] = {0, 1, 1}, nb[3] = {1, 0, 0};
     osc_tensor tb = vec(OSC_BOOL, 3, b);
-    init(&h, "Not", 7, 1);
+    kh_init_since(&h, "Not", 7, 1);
     assert_int_equal(kh_run1(&h, &tb), OSC_OK);
     assert_int_equal(h.out.dtype, OSC_BOOL);
     assert_memory_equal(h.out.data, nb, sizeof nb);
@@ -490,7 +469,7 @@ static void test_neg_abs_not(void **state) {
     int8_t buf[4] = {-128, -1, 0, 127};
     osc_tensor tbuf = vec(OSC_INT8, 4, buf);
     const osc_tensor *in[1] = {&tbuf};
-    init(&h, "Neg", 13, 13);
+    kh_init_since(&h, "Neg", 13, 13);
     assert_true(h.kernel->flags & OSC_KF_INPLACE);
     assert_int_equal(kh_run_inplace(&h, 1, in), OSC_OK);
     assert_memory_equal(buf, neg, sizeof neg);
@@ -512,7 +491,7 @@ static void test_compare(void **state) {
         kh h;
         kh_init(&h, k_cases[i].op, k_cases[i].opset);
         assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
-        assert_shape(&h.out, OSC_BOOL, 2, (int64_t[]){2, 3});
+        osc_check_shape(&h.out, OSC_BOOL, 2, (int64_t[]){2, 3});
         assert_memory_equal(h.out.data, k_cases[i].want, 6);
         kh_free(&h);
     }
@@ -533,7 +512,7 @@ static void test_compare(void **state) {
     static const uint8_t heq[2] = {1, 0};
     osc_tensor thz = vec(OSC_FLOAT16, 2, hz), thw = vec(OSC_FLOAT16, 2, hw);
     kh h;
-    init(&h, "Equal", 13, 13);
+    kh_init_since(&h, "Equal", 13, 13);
     assert_int_equal(kh_run2(&h, &thz, &thw), OSC_OK);
     assert_memory_equal(h.out.data, heq, 2);
     kh_free(&h);
@@ -546,11 +525,11 @@ static void test_equal_string(void **state) {
     static const uint8_t want[3] = {1, 1, 0};
     osc_tensor ts = vec(OSC_STRING, 3, s), tt = vec(OSC_STRING, 3, t);
     kh h;
-    init(&h, "Equal", 19, 19);
+    kh_init_since(&h, "Equal", 19, 19);
     assert_int_equal(kh_run2(&h, &ts, &tt), OSC_OK);
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
-    init(&h, "Equal", 13, 13); /* strings from 19 on */
+    kh_init_since(&h, "Equal", 13, 13); /* strings from 19 on */
     assert_int_equal(kh_run2(&h, &ts, &tt), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
 }
@@ -562,15 +541,15 @@ static void test_and_or(void **state) {
     static const uint8_t eq[4] = {1, 0, 0, 1};
     osc_tensor ta = kh_tensor(OSC_BOOL, 2, (int64_t[]){2, 2}, a), tb = vec(OSC_BOOL, 2, b);
     kh h;
-    init(&h, "And", 7, 7);
+    kh_init_since(&h, "And", 7, 7);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, and_, 4);
     kh_free(&h);
-    init(&h, "Or", 7, 7);
+    kh_init_since(&h, "Or", 7, 7);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, or_, 4);
     kh_free(&h);
-    init(&h, "Equal", 7, 7);
+    kh_init_since(&h, "Equal", 7, 7);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, eq, 4);
     kh_free(&h);
@@ -586,21 +565,21 @@ static void test_min_max(void **state) {
     osc_tensor tc = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, c);
     const osc_tensor *in[3] = {&ta, &tb, &tc};
     kh h;
-    init(&h, "Max", 13, 13);
+    kh_init_since(&h, "Max", 13, 13);
     assert_int_equal(kh_run(&h, 3, in), OSC_OK);
-    assert_shape(&h.out, OSC_FLOAT, 2, (int64_t[]){2, 3});
+    osc_check_shape(&h.out, OSC_FLOAT, 2, (int64_t[]){2, 3});
     const float *o = h.out.data;
     assert_true(o[0] == 3.0f && o[1] == 9.0f && isnan(o[2]));
     assert_true(o[3] == 4.0f && isnan(o[4]) && isnan(o[5]));
     kh_free(&h);
-    init(&h, "Min", 8, 8);
+    kh_init_since(&h, "Min", 8, 8);
     assert_int_equal(kh_run(&h, 3, in), OSC_OK);
     o = h.out.data;
     assert_true(o[0] == 0.0f && o[1] == 3.0f && isnan(o[2]));
     assert_true(o[3] == 1.0f && isnan(o[4]) && isnan(o[5]));
     kh_free(&h);
     /* one input: a copy */
-    init(&h, "Min", 13, 13);
+    kh_init_since(&h, "Min", 13, 13);
     assert_int_equal(kh_run1(&h, &ta), OSC_OK);
     assert_memory_equal(h.out.data, a, sizeof a);
     kh_free(&h);
@@ -613,7 +592,7 @@ static void test_min_max(void **state) {
         inu[i] = &tu[i];
     }
     static const uint32_t umax[2] = {7, 4000000000u};
-    init(&h, "Max", 12, 12);
+    kh_init_since(&h, "Max", 12, 12);
     assert_int_equal(kh_run(&h, 4, inu), OSC_OK);
     assert_memory_equal(h.out.data, umax, sizeof umax);
     kh_free(&h);
@@ -621,18 +600,18 @@ static void test_min_max(void **state) {
     static const uint16_t h1[2] = {0x3c00, 0xc000}, h2[2] = {0x4000, 0xbc00};
     static const uint16_t hmin[2] = {0x3c00, 0xc000};
     osc_tensor th1 = vec(OSC_FLOAT16, 2, h1), th2 = vec(OSC_FLOAT16, 2, h2);
-    init(&h, "Min", 13, 13);
+    kh_init_since(&h, "Min", 13, 13);
     assert_int_equal(kh_run2(&h, &th1, &th2), OSC_OK);
     assert_memory_equal(h.out.data, hmin, sizeof hmin);
     kh_free(&h);
     /* Min-6/Max-6 do not broadcast */
-    init(&h, "Max", 7, 6);
+    kh_init_since(&h, "Max", 7, 6);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "opset 8");
     kh_free(&h);
     /* a missing input */
     const osc_tensor *gap[2] = {&ta, NULL};
-    init(&h, "Max", 13, 13);
+    kh_init_since(&h, "Max", 13, 13);
     assert_int_equal(kh_run(&h, 2, gap), OSC_ERR_MODEL);
     kh_free(&h);
 }
@@ -648,9 +627,9 @@ static void test_where(void **state) {
     osc_tensor tx = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 3}, x);
     osc_tensor ty = scalar(OSC_INT64, &y);
     kh h;
-    init(&h, "Where", 16, 16);
+    kh_init_since(&h, "Where", 16, 16);
     assert_int_equal(kh_run3(&h, &tc, &tx, &ty), OSC_OK);
-    assert_shape(&h.out, OSC_INT64, 2, (int64_t[]){2, 3});
+    osc_check_shape(&h.out, OSC_INT64, 2, (int64_t[]){2, 3});
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
     /* strings, condition broadcast over both */
@@ -658,7 +637,7 @@ static void test_where(void **state) {
     static const osc_string xs[1] = {{"x", 1}}, ys[3] = {{"a", 1}, {"b", 1}, {"c", 1}};
     osc_tensor tc3 = vec(OSC_BOOL, 3, c3), txs = vec(OSC_STRING, 1, xs);
     osc_tensor tys = vec(OSC_STRING, 3, ys);
-    init(&h, "Where", 9, 9);
+    kh_init_since(&h, "Where", 9, 9);
     assert_int_equal(kh_run3(&h, &tc3, &txs, &tys), OSC_OK);
     const osc_string *o = h.out.data;
     assert_true(o[0].len == 1 && o[0].ptr[0] == 'a');
@@ -667,12 +646,12 @@ static void test_where(void **state) {
     kh_free(&h);
     /* the condition must be bool; shapes must broadcast */
     osc_tensor bad = vec(OSC_INT64, 3, x);
-    init(&h, "Where", 16, 16);
+    kh_init_since(&h, "Where", 16, 16);
     assert_int_equal(kh_run3(&h, &bad, &tx, &ty), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "input 0 'condition'");
     kh_free(&h);
     osc_tensor tc2 = vec(OSC_BOOL, 2, c);
-    init(&h, "Where", 16, 16);
+    kh_init_since(&h, "Where", 16, 16);
     assert_int_equal(kh_run3(&h, &tc2, &tx, &ty), OSC_ERR_SHAPE);
     kh_free(&h);
 }
@@ -927,57 +906,54 @@ static void test_identity(void **state) {
     static const int64_t a[3] = {1, -2, 3};
     osc_tensor ta = kh_tensor(OSC_INT64, 2, (int64_t[]){1, 3}, a);
     kh h;
-    init(&h, "Identity", 16, 16);
+    kh_init_since(&h, "Identity", 16, 16);
     assert_int_equal(kh_run1(&h, &ta), OSC_OK);
-    assert_shape(&h.out, OSC_INT64, 2, (int64_t[]){1, 3});
+    osc_check_shape(&h.out, OSC_INT64, 2, (int64_t[]){1, 3});
     assert_memory_equal(h.out.data, a, sizeof a);
     kh_free(&h);
     int64_t buf[3] = {1, -2, 3};
     osc_tensor tb = vec(OSC_INT64, 3, buf);
     const osc_tensor *in[1] = {&tb};
-    init(&h, "Identity", 25, 25);
+    kh_init_since(&h, "Identity", 25, 25);
     assert_int_equal(kh_run_inplace(&h, 1, in), OSC_OK);
     assert_memory_equal(buf, a, sizeof a);
     kh_free(&h);
     static const uint8_t p[2] = {0x21, 0x03}; /* three int4 */
     osc_tensor tp = vec(OSC_INT4, 3, p);
-    init(&h, "Identity", 21, 21);
+    kh_init_since(&h, "Identity", 21, 21);
     assert_int_equal(kh_run1(&h, &tp), OSC_OK);
     assert_memory_equal(h.out.data, p, 2);
     kh_free(&h);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rows_resolve),
-        cmocka_unit_test(test_version_gating),
-        cmocka_unit_test(test_attributes),
-        cmocka_unit_test(test_bcast_scalar),
-        cmocka_unit_test(test_bcast_3x1_1x4),
-        cmocka_unit_test(test_bcast_rank_mismatch),
-        cmocka_unit_test(test_bcast_zero_size),
-        cmocka_unit_test(test_bcast_incompatible),
-        cmocka_unit_test(test_float_arith),
-        cmocka_unit_test(test_half_rounding),
-        cmocka_unit_test(test_int_wrap),
-        cmocka_unit_test(test_int_div),
-        cmocka_unit_test(test_div_by_zero),
-        cmocka_unit_test(test_mod),
-        cmocka_unit_test(test_neg_abs_not),
-        cmocka_unit_test(test_compare),
-        cmocka_unit_test(test_equal_string),
-        cmocka_unit_test(test_and_or),
-        cmocka_unit_test(test_min_max),
-        cmocka_unit_test(test_where),
-        cmocka_unit_test(test_cast_float_to_int),
-        cmocka_unit_test(test_cast_ints),
-        cmocka_unit_test(test_cast_half_rounding),
-        cmocka_unit_test(test_cast_round_trips),
-        cmocka_unit_test(test_cast_string_refused),
-        cmocka_unit_test(test_cast_float8),
-        cmocka_unit_test(test_cast_e8m0_float4),
-        cmocka_unit_test(test_cast_packed),
-        cmocka_unit_test(test_identity),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_rows_resolve),
+    cmocka_unit_test(test_version_gating),
+    cmocka_unit_test(test_attributes),
+    cmocka_unit_test(test_bcast_scalar),
+    cmocka_unit_test(test_bcast_3x1_1x4),
+    cmocka_unit_test(test_bcast_rank_mismatch),
+    cmocka_unit_test(test_bcast_zero_size),
+    cmocka_unit_test(test_bcast_incompatible),
+    cmocka_unit_test(test_float_arith),
+    cmocka_unit_test(test_half_rounding),
+    cmocka_unit_test(test_int_wrap),
+    cmocka_unit_test(test_int_div),
+    cmocka_unit_test(test_div_by_zero),
+    cmocka_unit_test(test_mod),
+    cmocka_unit_test(test_neg_abs_not),
+    cmocka_unit_test(test_compare),
+    cmocka_unit_test(test_equal_string),
+    cmocka_unit_test(test_and_or),
+    cmocka_unit_test(test_min_max),
+    cmocka_unit_test(test_where),
+    cmocka_unit_test(test_cast_float_to_int),
+    cmocka_unit_test(test_cast_ints),
+    cmocka_unit_test(test_cast_half_rounding),
+    cmocka_unit_test(test_cast_round_trips),
+    cmocka_unit_test(test_cast_string_refused),
+    cmocka_unit_test(test_cast_float8),
+    cmocka_unit_test(test_cast_e8m0_float4),
+    cmocka_unit_test(test_cast_packed),
+    cmocka_unit_test(test_identity),
+)

@@ -12,6 +12,7 @@
 
 #include "ops/registry.h"
 #include "kharness.h"
+#include "tests/support/check.h"
 
 #define D(...) ((const int64_t[]){__VA_ARGS__})
 #define N(a) ((int32_t)(sizeof(a) / sizeof((a)[0])))
@@ -31,12 +32,6 @@ static void expect_fail(kh *h, osc_status got, osc_status want, const char *part
     if (part && !strstr(h->err.msg, part)) fail_msg("message '%s' lacks '%s'", h->err.msg, part);
     if (!strstr(h->err.msg, "node 'n0'")) fail_msg("message '%s' does not name the node",
                                                    h->err.msg);
-}
-
-static void expect_shape(const osc_tensor *t, int32_t dtype, int32_t rank, const int64_t *dims) {
-    assert_int_equal(t->dtype, dtype);
-    assert_int_equal(t->rank, rank);
-    for (int32_t i = 0; i < rank; i++) assert_int_equal(t->dims[i], dims[i]);
 }
 
 static void expect_floats(const osc_tensor *t, const float *want, int32_t n) {
@@ -120,7 +115,7 @@ static void split_versions(void **state) {
     kh_attr_int(&h, "axis", -1);
     kh_attr_ints(&h, "split", D(1, 2), 2);
     expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&m}, 2));
-    expect_shape(&h.outs[0], OSC_FLOAT, 2, D(2, 1));
+    osc_check_shape(&h.outs[0], OSC_FLOAT, 2, D(2, 1));
     expect_floats(&h.outs[0], (const float[]){1, 4}, 2);
     expect_floats(&h.outs[1], (const float[]){2, 3, 5, 6}, 4);
     kh_free(&h);
@@ -128,7 +123,7 @@ static void split_versions(void **state) {
     osc_tensor s = T(OSC_INT64, 1, D(3), D(3, 0, 3));
     kh_init(&h, "Split", 13);
     expect_ok(&h, kh_run_multi(&h, 2, (const osc_tensor *[]){&x, &s}, 3));
-    expect_shape(&h.outs[1], OSC_FLOAT, 1, D(0));
+    osc_check_shape(&h.outs[1], OSC_FLOAT, 1, D(0));
     expect_floats(&h.outs[2], (const float[]){4, 5, 6}, 3);
     kh_free(&h);
     /* Split-18: num_outputs 4 of 7: ceil(7/4) = 2 each, the last 1 */
@@ -145,7 +140,7 @@ static void split_versions(void **state) {
     kh_attr_int(&h, "num_outputs", 3);
     osc_tensor x4 = T(OSC_FLOAT, 1, D(4), k_six);
     expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&x4}, 3));
-    expect_shape(&h.outs[2], OSC_FLOAT, 1, D(0));
+    osc_check_shape(&h.outs[2], OSC_FLOAT, 1, D(0));
     kh_free(&h);
 }
 
@@ -183,7 +178,7 @@ static void split_types_and_masks(void **state) {
     xn.data = NULL;
     kh_init(&h, "Split", 13);
     expect_ok(&h, kh_infer(&h, 2, (const osc_tensor *[]){&xn, &s}, 2));
-    expect_shape(&h.outs[1], OSC_FLOAT, 1, D(4));
+    osc_check_shape(&h.outs[1], OSC_FLOAT, 1, D(4));
     sn.data = NULL;
     osc_err_clear(&h.err);
     expect_fail(&h, kh_infer(&h, 2, (const osc_tensor *[]){&x, &sn}, 2), OSC_ERR_STATE, "split");
@@ -287,7 +282,7 @@ static void pad_spec_examples(void **state) {
     /* constant: pads [0, 2, 0, 0] */
     kh_init(&h, "Pad", 11);
     expect_ok(&h, pad_run(&h, &x, D(0, 2, 0, 0), 4, NULL, NULL));
-    expect_shape(&h.out, OSC_FLOAT, 2, D(3, 4));
+    osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 4));
     expect_floats(&h.out, (const float[]){0, 0, 1.0f, 1.2f, 0, 0, 2.3f, 3.4f, 0, 0, 4.5f, 5.7f},
                   12);
     kh_free(&h);
@@ -309,7 +304,7 @@ static void pad_spec_examples(void **state) {
     kh_init(&h, "Pad", 19);
     kh_attr_str(&h, "mode", "wrap");
     expect_ok(&h, pad_run(&h, &x, D(2, 1, 1, 1), 4, NULL, NULL));
-    expect_shape(&h.out, OSC_FLOAT, 2, D(6, 4));
+    osc_check_shape(&h.out, OSC_FLOAT, 2, D(6, 4));
     expect_floats(&h.out, (const float[]){3.4f, 2.3f, 3.4f, 2.3f, 5.7f, 4.5f, 5.7f, 4.5f,
                                           1.2f, 1.0f, 1.2f, 1.0f, 3.4f, 2.3f, 3.4f, 2.3f,
                                           5.7f, 4.5f, 5.7f, 4.5f, 1.2f, 1.0f, 1.2f, 1.0f}, 24);
@@ -338,7 +333,7 @@ static void pad_attribute_versions(void **state) {
     kh_attr_ints(&h, "pads", D(0, 1, -1, 0), 4);
     kh_attr_float(&h, "value", -2.5f);
     expect_ok(&h, kh_run1(&h, &xh));
-    expect_shape(&h.out, OSC_FLOAT16, 2, D(1, 2));
+    osc_check_shape(&h.out, OSC_FLOAT16, 2, D(1, 2));
     assert_memory_equal(h.out.data, ((const uint16_t[]){0xC100, 0x3C00}), 4);
     kh_free(&h);
     kh_init(&h, "Pad", 2);
@@ -397,7 +392,7 @@ static void pad_negative_pads(void **state) {
     osc_tensor cv = T(OSC_FLOAT, 0, NULL, (const float[]){7});
     kh_init(&h, "Pad", 13);
     expect_ok(&h, pad_run(&h, &x, D(1, -1, 0, 1), 4, &cv, NULL));
-    expect_shape(&h.out, OSC_FLOAT, 2, D(3, 3));
+    osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 3));
     expect_floats(&h.out, (const float[]){7, 7, 7, 2, 3, 7, 5, 6, 7}, 9);
     kh_free(&h);
     /* reflect then crop: [1, 2, 3] padded [1 2 3 2 1] by 2 at the end, first one removed */
@@ -434,7 +429,7 @@ static void pad_axes_and_types(void **state) {
     osc_tensor ax = T(OSC_INT32, 1, D(1), (const int32_t[]){-1});
     kh_init(&h, "Pad", 18);
     expect_ok(&h, pad_run(&h, &x, D(1, 0), 2, &cv, &ax));
-    expect_shape(&h.out, OSC_INT64, 2, D(2, 4));
+    osc_check_shape(&h.out, OSC_INT64, 2, D(2, 4));
     expect_i64(&h.out, D(-1, 1, 2, 3, -1, 4, 5, 6), 8);
     kh_free(&h);
     /* an omitted constant_value with axes */
@@ -508,7 +503,7 @@ static void pad_axes_and_types(void **state) {
     cvn.data = NULL;
     kh_init(&h, "Pad", 18);
     expect_ok(&h, kh_infer(&h, 4, (const osc_tensor *[]){&xn, &pads, &cvn, &ax}, 1));
-    expect_shape(&h.outs[0], OSC_INT64, 2, D(2, 4));
+    osc_check_shape(&h.outs[0], OSC_INT64, 2, D(2, 4));
     pn.data = NULL;
     osc_err_clear(&h.err);
     expect_fail(&h, kh_infer(&h, 4, (const osc_tensor *[]){&x, &pn, &cv, &ax}, 1),
@@ -534,7 +529,7 @@ static void einsum_small_forms(void **state) {
     /* matmul: [[1+4+0, 0+2+9], [4+10+0, 0+5+18]] */
     kh_init(&h, "Einsum", 12);
     expect_ok(&h, es_run(&h, "ij,jk->ik", 2, &a, &b));
-    expect_shape(&h.out, OSC_FLOAT, 2, D(2, 2));
+    osc_check_shape(&h.out, OSC_FLOAT, 2, D(2, 2));
     expect_floats(&h.out, (const float[]){5, 11, 14, 23}, 4);
     kh_free(&h);
     /* implicit output: "ij,jk" is "ik"; with spaces */
@@ -550,7 +545,7 @@ static void einsum_small_forms(void **state) {
     /* transpose, row sums, total */
     kh_init(&h, "Einsum", 12);
     expect_ok(&h, es_run(&h, "ij->ji", 1, &a, NULL));
-    expect_shape(&h.out, OSC_FLOAT, 2, D(3, 2));
+    osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 2));
     expect_floats(&h.out, (const float[]){1, 4, 2, 5, 3, 6}, 6);
     kh_free(&h);
     kh_init(&h, "Einsum", 12);
@@ -559,13 +554,13 @@ static void einsum_small_forms(void **state) {
     kh_free(&h);
     kh_init(&h, "Einsum", 12);
     expect_ok(&h, es_run(&h, "ij->", 1, &a, NULL));
-    expect_shape(&h.out, OSC_FLOAT, 0, NULL);
+    osc_check_shape(&h.out, OSC_FLOAT, 0, NULL);
     expect_floats(&h.out, (const float[]){21}, 1);
     kh_free(&h);
     /* implicit single operand: "ji" is sorted to "ij": a transpose */
     kh_init(&h, "Einsum", 12);
     expect_ok(&h, es_run(&h, "ji", 1, &a, NULL));
-    expect_shape(&h.out, OSC_FLOAT, 2, D(3, 2));
+    osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 2));
     kh_free(&h);
     /* diagonal and trace of [[1,2,3],[4,5,6],[7,8,9]] */
     const float sq[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
@@ -610,7 +605,7 @@ static void einsum_ellipsis(void **state) {
     osc_tensor ta = T(OSC_FLOAT, 3, D(2, 1, 2), a), tb = T(OSC_FLOAT, 2, D(2, 1), b);
     kh_init(&h, "Einsum", 12);
     expect_ok(&h, es_run(&h, "...ij,...jk->...ik", 2, &ta, &tb));
-    expect_shape(&h.out, OSC_FLOAT, 3, D(2, 1, 1));
+    osc_check_shape(&h.out, OSC_FLOAT, 3, D(2, 1, 1));
     expect_floats(&h.out, (const float[]){12, 34}, 2);
     kh_free(&h);
     /* broadcasting a 1 batch dim: A [1, 2] "...i", B [3, 2] "...i" -> "..." dots */
@@ -629,7 +624,7 @@ static void einsum_ellipsis(void **state) {
     kh_free(&h);
     kh_init(&h, "Einsum", 12);
     expect_ok(&h, es_run(&h, "i...", 1, &tbd, NULL)); /* implicit: "...i" */
-    expect_shape(&h.out, OSC_FLOAT, 3, D(2, 2, 2));
+    osc_check_shape(&h.out, OSC_FLOAT, 3, D(2, 2, 2));
     expect_floats(&h.out, (const float[]){1, 5, 2, 6, 3, 7, 4, 8}, 8);
     kh_free(&h);
 }
@@ -661,7 +656,7 @@ static void einsum_attention_shapes(void **state) {
     osc_tensor tq = T(OSC_FLOAT, 4, D(B, H, I, DD), q), tk = T(OSC_FLOAT, 4, D(B, H, J, DD), kk);
     kh_init(&h, "Einsum", 12);
     expect_ok(&h, es_run(&h, "bhid,bhjd->bhij", 2, &tq, &tk));
-    expect_shape(&h.out, OSC_FLOAT, 4, D(B, H, I, J));
+    osc_check_shape(&h.out, OSC_FLOAT, 4, D(B, H, I, J));
     expect_floats(&h.out, want, N(want));
     kh_free(&h);
     /* "bnd,nde->bne" (experts): n batch, b rows, d contracted, e columns; output [b, n, e] is
@@ -817,22 +812,19 @@ static void einsum_errors(void **state) {
     kh_free(&h);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(rows_versions),
-        cmocka_unit_test(split_versions),
-        cmocka_unit_test(split_types_and_masks),
-        cmocka_unit_test(split_errors),
-        cmocka_unit_test(pad_spec_examples),
-        cmocka_unit_test(pad_attribute_versions),
-        cmocka_unit_test(pad_modes_beyond_the_dim),
-        cmocka_unit_test(pad_negative_pads),
-        cmocka_unit_test(pad_axes_and_types),
-        cmocka_unit_test(einsum_small_forms),
-        cmocka_unit_test(einsum_ellipsis),
-        cmocka_unit_test(einsum_attention_shapes),
-        cmocka_unit_test(einsum_types),
-        cmocka_unit_test(einsum_errors),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(rows_versions),
+    cmocka_unit_test(split_versions),
+    cmocka_unit_test(split_types_and_masks),
+    cmocka_unit_test(split_errors),
+    cmocka_unit_test(pad_spec_examples),
+    cmocka_unit_test(pad_attribute_versions),
+    cmocka_unit_test(pad_modes_beyond_the_dim),
+    cmocka_unit_test(pad_negative_pads),
+    cmocka_unit_test(pad_axes_and_types),
+    cmocka_unit_test(einsum_small_forms),
+    cmocka_unit_test(einsum_ellipsis),
+    cmocka_unit_test(einsum_attention_shapes),
+    cmocka_unit_test(einsum_types),
+    cmocka_unit_test(einsum_errors),
+)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kharness.h"
+#include "tests/support/check.h"
 #include "ops/linalg/gemm_kernel.h"
 #include "ops/linalg/linalg.h"
 
@@ -20,18 +21,6 @@
 
 static osc_tensor tens(int32_t dtype, int32_t rank, const int64_t *dims, const void *data) {
     return kh_tensor(dtype, rank, dims, data);
-}
-
-static void init(kh *h, const char *op, int64_t opset, int64_t since) {
-    kh_init(h, op, opset);
-    assert_non_null(h->kernel);
-    assert_int_equal(h->kernel->since, since);
-}
-
-static void assert_shape(const osc_tensor *t, int32_t dtype, int32_t rank, const int64_t *dims) {
-    assert_int_equal(t->dtype, dtype);
-    assert_int_equal(t->rank, rank);
-    for (int32_t d = 0; d < rank; d++) assert_int_equal(t->dims[d], dims[d]);
 }
 
 /* deterministic values in [-1, 1) */
@@ -45,18 +34,14 @@ static double rnd(void) {
 
 static void test_rows_resolve(void **state) {
     (void)state;
-    static const struct { const char *op; int64_t opset, since; } k_cases[] = {
+    static const kh_row k_cases[] = {
         {"MatMul", 1, 1},  {"MatMul", 8, 1},  {"MatMul", 9, 9},  {"MatMul", 12, 9},
         {"MatMul", 13, 13}, {"MatMul", 28, 13}, {"Gemm", 1, 1},  {"Gemm", 5, 1},
         {"Gemm", 6, 6},    {"Gemm", 7, 7},    {"Gemm", 8, 7},    {"Gemm", 9, 9},
         {"Gemm", 10, 9},   {"Gemm", 11, 11},  {"Gemm", 12, 11},  {"Gemm", 13, 13},
         {"Gemm", 28, 13},
     };
-    for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
-        kh h;
-        init(&h, k_cases[i].op, k_cases[i].opset, k_cases[i].since);
-        kh_free(&h);
-    }
+    kh_assert_rows(k_cases, sizeof k_cases / sizeof k_cases[0]);
 }
 
 /* ---- MatMul values ---- */
@@ -69,9 +54,9 @@ static void test_matmul_2d_by_hand(void **state) {
     const int64_t da[2] = {2, 3}, db[2] = {3, 2}, dy[2] = {2, 2};
     osc_tensor ta = tens(OSC_FLOAT, 2, da, a), tb = tens(OSC_FLOAT, 2, db, b);
     kh h;
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
-    assert_shape(&h.out, OSC_FLOAT, 2, dy);
+    osc_check_shape(&h.out, OSC_FLOAT, 2, dy);
     assert_memory_equal(h.out.data, want, sizeof want);
     kh_free(&h);
     /* double, MatMul-1 */
@@ -79,7 +64,7 @@ static void test_matmul_2d_by_hand(void **state) {
     static const double wantd[4] = {58, 64, 139, 154};
     ta = tens(OSC_DOUBLE, 2, da, ad);
     tb = tens(OSC_DOUBLE, 2, db, bd);
-    init(&h, "MatMul", 1, 1);
+    kh_init_since(&h, "MatMul", 1, 1);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_memory_equal(h.out.data, wantd, sizeof wantd);
     kh_free(&h);
@@ -92,39 +77,39 @@ static void test_matmul_1d(void **state) {
     kh h;
     /* 1-D x 1-D: the dot product, a scalar */
     osc_tensor tv = tens(OSC_FLOAT, 1, &d3, v);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &tv, &tv), OSC_OK);
     assert_int_equal(h.out.rank, 0);
     assert_true(((float *)h.out.data)[0] == 14);
     kh_free(&h);
     /* 1-D x 2-D: [1,2,3] x [[1,2],[3,4],[5,6]] = [22, 28], shape [2] */
     osc_tensor t32 = tens(OSC_FLOAT, 2, d32, m);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &tv, &t32), OSC_OK);
-    assert_shape(&h.out, OSC_FLOAT, 1, &d2);
+    osc_check_shape(&h.out, OSC_FLOAT, 1, &d2);
     assert_true(((float *)h.out.data)[0] == 22 && ((float *)h.out.data)[1] == 28);
     kh_free(&h);
     /* 2-D x 1-D: [[1,2,3],[4,5,6]] x [1,2,3] = [14, 32] */
     osc_tensor t23 = tens(OSC_FLOAT, 2, d23, m);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &t23, &tv), OSC_OK);
-    assert_shape(&h.out, OSC_FLOAT, 1, &d2);
+    osc_check_shape(&h.out, OSC_FLOAT, 1, &d2);
     assert_true(((float *)h.out.data)[0] == 14 && ((float *)h.out.data)[1] == 32);
     kh_free(&h);
     /* 3-D x 1-D: [1,2,3] x [3] -> [1,2] */
     osc_tensor t123 = tens(OSC_FLOAT, 3, d123, m);
     const int64_t d12[2] = {1, 2};
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &t123, &tv), OSC_OK);
-    assert_shape(&h.out, OSC_FLOAT, 2, d12);
+    osc_check_shape(&h.out, OSC_FLOAT, 2, d12);
     assert_true(((float *)h.out.data)[0] == 14 && ((float *)h.out.data)[1] == 32);
     kh_free(&h);
     /* 1-D x 3-D: [2] x [1,2,3] -> [1,3]: [1,2] x [[1,2,3],[4,5,6]] = [9,12,15] */
     const int64_t d13[2] = {1, 3};
     osc_tensor tv2 = tens(OSC_FLOAT, 1, &d2, v);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &tv2, &t123), OSC_OK);
-    assert_shape(&h.out, OSC_FLOAT, 2, d13);
+    osc_check_shape(&h.out, OSC_FLOAT, 2, d13);
     assert_true(((float *)h.out.data)[0] == 9 && ((float *)h.out.data)[2] == 15);
     kh_free(&h);
 }
@@ -139,9 +124,9 @@ static void test_matmul_batch_broadcast(void **state) {
     const int64_t da[4] = {2, 1, 2, 3}, db[3] = {3, 3, 2}, dy[4] = {2, 3, 2, 2};
     osc_tensor ta = tens(OSC_FLOAT, 4, da, a), tb = tens(OSC_FLOAT, 3, db, b);
     kh h;
-    init(&h, "MatMul", 9, 9);
+    kh_init_since(&h, "MatMul", 9, 9);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
-    assert_shape(&h.out, OSC_FLOAT, 4, dy);
+    osc_check_shape(&h.out, OSC_FLOAT, 4, dy);
     const float *y = h.out.data;
     for (int x = 0; x < 2; x++)
         for (int z = 0; z < 3; z++)
@@ -156,9 +141,9 @@ static void test_matmul_batch_broadcast(void **state) {
     const int64_t da3[3] = {1, 2, 3}, db3[3] = {2, 3, 2}, dy3[3] = {2, 2, 2};
     ta = tens(OSC_FLOAT, 3, da3, a);
     tb = tens(OSC_FLOAT, 3, db3, b);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
-    assert_shape(&h.out, OSC_FLOAT, 3, dy3);
+    osc_check_shape(&h.out, OSC_FLOAT, 3, dy3);
     y = h.out.data;
     for (int z = 0; z < 2; z++)
         for (int i = 0; i < 2; i++)
@@ -202,8 +187,8 @@ static void test_matmul_blocks(void **state) {
         osc_tensor ta = tens(OSC_FLOAT, 2, da, a), tb = tens(OSC_FLOAT, 2, db, b);
         osc_tensor tad = tens(OSC_DOUBLE, 2, da, ad), tbd = tens(OSC_DOUBLE, 2, db, bd);
         kh h, hd;
-        init(&h, "MatMul", 13, 13);
-        init(&hd, "MatMul", 13, 13);
+        kh_init_since(&h, "MatMul", 13, 13);
+        kh_init_since(&hd, "MatMul", 13, 13);
         assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
         assert_int_equal(kh_run2(&hd, &tad, &tbd), OSC_OK);
         const float *y = h.out.data;
@@ -313,7 +298,7 @@ static void test_relu_out(void **state) {
         kh plain, fused;
         for (int f = 0; f < 2; f++) {
             kh *h = f ? &fused : &plain;
-            init(h, form ? "Gemm" : "MatMul", 13, 13);
+            kh_init_since(h, form ? "Gemm" : "MatMul", 13, 13);
             if (form == 2) kh_attr_float(h, "alpha", 0.5f);
             assert_int_equal(form ? kh_run3(h, &ta, &tb, &tc) : kh_run2(h, &ta, &tb), OSC_OK);
             if (f) { /* again into the same output, the parameters' epilogue set */
@@ -349,8 +334,8 @@ static void test_matmul_deterministic(void **state) {
     for (int64_t i = 0; i < k * n; i++) b[i] = (float)rnd();
     osc_tensor ta = tens(OSC_FLOAT, 2, da, a), tb = tens(OSC_FLOAT, 2, db, b);
     kh h1, h2;
-    init(&h1, "MatMul", 13, 13);
-    init(&h2, "MatMul", 13, 13);
+    kh_init_since(&h1, "MatMul", 13, 13);
+    kh_init_since(&h2, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h1, &ta, &tb), OSC_OK);
     assert_int_equal(kh_run2(&h2, &ta, &tb), OSC_OK);
     assert_memory_equal(h1.out.data, h2.out.data, (size_t)(m * n) * 4);
@@ -368,15 +353,15 @@ static void test_matmul_int_wrap(void **state) {
     /* int32: 2^30*2 + 2^30*2 = 2^32 -> 0; then -1*1 + 3*5 = 14 */
     static const int32_t a32[2] = {1 << 30, 1 << 30}, b32[2] = {2, 2};
     osc_tensor ta = tens(OSC_INT32, 2, d12, a32), tb = tens(OSC_INT32, 2, d21, b32);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
-    assert_shape(&h.out, OSC_INT32, 2, d11);
+    osc_check_shape(&h.out, OSC_INT32, 2, d11);
     assert_int_equal(((int32_t *)h.out.data)[0], 0);
     kh_free(&h);
     static const int32_t a32b[2] = {-1, 3}, b32b[2] = {1, 5};
     ta = tens(OSC_INT32, 2, d12, a32b);
     tb = tens(OSC_INT32, 2, d21, b32b);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_int_equal(((int32_t *)h.out.data)[0], 14);
     kh_free(&h);
@@ -384,7 +369,7 @@ static void test_matmul_int_wrap(void **state) {
     static const int64_t a64[2] = {INT64_MAX, -1}, b64[2] = {2, 1};
     ta = tens(OSC_INT64, 2, d12, a64);
     tb = tens(OSC_INT64, 2, d21, b64);
-    init(&h, "MatMul", 9, 9);
+    kh_init_since(&h, "MatMul", 9, 9);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_true(((int64_t *)h.out.data)[0] == -3);
     kh_free(&h);
@@ -392,7 +377,7 @@ static void test_matmul_int_wrap(void **state) {
     static const uint32_t au[2] = {0xffffffffu, 3}, bu[2] = {2, 1};
     ta = tens(OSC_UINT32, 2, d12, au);
     tb = tens(OSC_UINT32, 2, d21, bu);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_true(((uint32_t *)h.out.data)[0] == 1);
     kh_free(&h);
@@ -401,7 +386,7 @@ static void test_matmul_int_wrap(void **state) {
     ta = tens(OSC_UINT64, 2, d21, a6); /* transA: (K=2, M=1) */
     tb = tens(OSC_UINT64, 2, d21, b6);
     osc_tensor tc = tens(OSC_UINT64, 2, d11, c6);
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     kh_attr_int(&h, "transA", 1);
     assert_int_equal(kh_run3(&h, &ta, &tb, &tc), OSC_OK);
     assert_true(((uint64_t *)h.out.data)[0] == 8);
@@ -417,13 +402,13 @@ static void test_matmul_half_rounds_once(void **state) {
     static const uint16_t bones[3] = {0x3F80, 0x3F80, 0x3F80}, bf_b[3] = {0x3F80, 0x3B80, 0x3B80};
     kh h;
     osc_tensor ta = tens(OSC_FLOAT16, 2, d13, ones), tb = tens(OSC_FLOAT16, 2, d31, h_b);
-    init(&h, "MatMul", 1, 1);
+    kh_init_since(&h, "MatMul", 1, 1);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x3C01);
     kh_free(&h);
     ta = tens(OSC_BFLOAT16, 2, d13, bones);
     tb = tens(OSC_BFLOAT16, 2, d31, bf_b);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x3F81);
     kh_free(&h);
@@ -434,7 +419,7 @@ static void test_matmul_half_rounds_once(void **state) {
     ta = tens(OSC_FLOAT16, 2, d13, ones);
     tb = tens(OSC_FLOAT16, 2, d31, h_b);
     osc_tensor tc = tens(OSC_FLOAT16, 2, d11, c16);
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     kh_attr_float(&h, "alpha", 0.5f);
     kh_attr_float(&h, "beta", 2.0f);
     assert_int_equal(kh_run3(&h, &ta, &tb, &tc), OSC_OK);
@@ -443,7 +428,7 @@ static void test_matmul_half_rounds_once(void **state) {
     /* bfloat16 Gemm without C (alpha 1): just the rounded product */
     ta = tens(OSC_BFLOAT16, 2, d13, bones);
     tb = tens(OSC_BFLOAT16, 2, d31, bf_b);
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x3F81);
     kh_free(&h);
@@ -456,22 +441,22 @@ static void test_matmul_empty(void **state) {
     const int64_t d03[2] = {0, 3}, d34[2] = {3, 4}, d04[2] = {0, 4};
     static const float b[12] = {0};
     osc_tensor ta = tens(OSC_FLOAT, 2, d03, NULL), tb = tens(OSC_FLOAT, 2, d34, b);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
-    assert_shape(&h.out, OSC_FLOAT, 2, d04);
+    osc_check_shape(&h.out, OSC_FLOAT, 2, d04);
     kh_free(&h);
     /* K = 0: zeros (float and int) */
     const int64_t d20[2] = {2, 0}, d03b[2] = {0, 3}, d23[2] = {2, 3};
     ta = tens(OSC_FLOAT, 2, d20, NULL);
     tb = tens(OSC_FLOAT, 2, d03b, NULL);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
-    assert_shape(&h.out, OSC_FLOAT, 2, d23);
+    osc_check_shape(&h.out, OSC_FLOAT, 2, d23);
     for (int i = 0; i < 6; i++) assert_true(((float *)h.out.data)[i] == 0);
     kh_free(&h);
     ta = tens(OSC_INT64, 2, d20, NULL);
     tb = tens(OSC_INT64, 2, d03b, NULL);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     for (int i = 0; i < 6; i++) assert_true(((int64_t *)h.out.data)[i] == 0);
     kh_free(&h);
@@ -479,7 +464,7 @@ static void test_matmul_empty(void **state) {
     const int64_t d023[3] = {0, 2, 3};
     ta = tens(OSC_FLOAT, 3, d023, NULL);
     tb = tens(OSC_FLOAT, 2, d34, b);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
     assert_int_equal(h.out.dims[0], 0);
     kh_free(&h);
@@ -489,7 +474,7 @@ static void test_matmul_empty(void **state) {
     ta = tens(OSC_FLOAT, 2, d20, NULL);
     tb = tens(OSC_FLOAT, 2, d03b, NULL);
     osc_tensor tc = tens(OSC_FLOAT, 1, &d3, c);
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     kh_attr_float(&h, "beta", 2.0f);
     assert_int_equal(kh_run3(&h, &ta, &tb, &tc), OSC_OK);
     for (int i = 0; i < 6; i++) assert_true(((float *)h.out.data)[i] == 2 * c[i % 3]);
@@ -497,9 +482,9 @@ static void test_matmul_empty(void **state) {
     /* Gemm M = 0 */
     ta = tens(OSC_FLOAT, 2, d03, NULL);
     tb = tens(OSC_FLOAT, 2, d34, b);
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
-    assert_shape(&h.out, OSC_FLOAT, 2, d04);
+    osc_check_shape(&h.out, OSC_FLOAT, 2, d04);
     kh_free(&h);
 }
 
@@ -550,7 +535,7 @@ static void test_gemm_all_attributes(void **state) {
                                 tC = tens(dtype, (int32_t)k_cdims[cf_i][0], &k_cdims[cf_i][1],
                                           dt ? (void *)c : (void *)cf);
                             kh h;
-                            init(&h, "Gemm", 13, 13);
+                            kh_init_since(&h, "Gemm", 13, 13);
                             kh_attr_int(&h, "transA", ta);
                             kh_attr_int(&h, "transB", tb);
                             kh_attr_float(&h, "alpha", k_alpha[al]);
@@ -558,7 +543,7 @@ static void test_gemm_all_attributes(void **state) {
                             osc_status st = cf_i >= 0 ? kh_run3(&h, &tA, &tB, &tC) : kh_run2(&h, &tA, &tB);
                             assert_int_equal(st, OSC_OK);
                             const int64_t dy[2] = {M, N};
-                            assert_shape(&h.out, dtype, 2, dy);
+                            osc_check_shape(&h.out, dtype, 2, dy);
                             for (int i = 0; i < M; i++)
                                 for (int j = 0; j < N; j++) {
                                     double s = 0;
@@ -592,7 +577,7 @@ static void test_gemm_values(void **state) {
     osc_tensor ta = tens(OSC_FLOAT, 2, d22, a), tb = tens(OSC_FLOAT, 2, d22, b);
     osc_tensor tc = tens(OSC_FLOAT, 1, &d2, c);
     kh h;
-    init(&h, "Gemm", 7, 7);
+    kh_init_since(&h, "Gemm", 7, 7);
     kh_attr_float(&h, "alpha", 2.0f);
     assert_int_equal(kh_run3(&h, &ta, &tb, &tc), OSC_OK);
     assert_memory_equal(h.out.data, want, sizeof want);
@@ -600,7 +585,7 @@ static void test_gemm_values(void **state) {
     /* beta 0 and C NaN: C is not read */
     static const float cn[2] = {NAN, NAN};
     osc_tensor tcn = tens(OSC_FLOAT, 1, &d2, cn);
-    init(&h, "Gemm", 11, 11);
+    kh_init_since(&h, "Gemm", 11, 11);
     kh_attr_float(&h, "beta", 0.0f);
     assert_int_equal(kh_run3(&h, &ta, &tb, &tcn), OSC_OK);
     static const float prod[4] = {19, 22, 43, 50};
@@ -614,7 +599,7 @@ static void test_gemm_values(void **state) {
     const int64_t da[2] = {k, m}, db[2] = {n, k};
     ta = tens(OSC_DOUBLE, 2, da, sa);
     tb = tens(OSC_DOUBLE, 2, db, sb);
-    init(&h, "Gemm", 9, 9);
+    kh_init_since(&h, "Gemm", 9, 9);
     kh_attr_int(&h, "transA", 1);
     kh_attr_int(&h, "transB", 7); /* any non-zero value transposes */
     double *cc = malloc(8);
@@ -645,17 +630,17 @@ static void test_gemm_old_broadcast_and_int(void **state) {
     osc_tensor ta = tens(OSC_FLOAT, 2, d22, a), tb = tens(OSC_FLOAT, 2, d22, b);
     osc_tensor tc2 = tens(OSC_FLOAT, 1, &d2, c2), tc22 = tens(OSC_FLOAT, 2, d22, c22);
     kh h;
-    init(&h, "Gemm", 6, 6);
+    kh_init_since(&h, "Gemm", 6, 6);
     assert_int_equal(kh_run3(&h, &ta, &tb, &tc22), OSC_OK);
     static const float w1[4] = {20, 24, 46, 54};
     assert_memory_equal(h.out.data, w1, sizeof w1);
     kh_free(&h);
-    init(&h, "Gemm", 1, 1);
+    kh_init_since(&h, "Gemm", 1, 1);
     assert_int_equal(kh_run3(&h, &ta, &tb, &tc2), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "attribute 'broadcast' is 0");
     kh_assert_untouched(&h.out);
     kh_free(&h);
-    init(&h, "Gemm", 1, 1);
+    kh_init_since(&h, "Gemm", 1, 1);
     kh_attr_int(&h, "broadcast", 1);
     assert_int_equal(kh_run3(&h, &ta, &tb, &tc2), OSC_OK);
     static const float w2[4] = {20, 32, 44, 60};
@@ -666,7 +651,7 @@ static void test_gemm_old_broadcast_and_int(void **state) {
     static const int32_t wi[4] = {35, 38, 77, 88};
     osc_tensor tai = tens(OSC_INT32, 2, d22, ai), tbi = tens(OSC_INT32, 2, d22, bi);
     osc_tensor tci = tens(OSC_INT32, 2, d22, ci);
-    init(&h, "Gemm", 9, 9);
+    kh_init_since(&h, "Gemm", 9, 9);
     kh_attr_float(&h, "alpha", 2.0f);
     kh_attr_float(&h, "beta", -3.0f);
     assert_int_equal(kh_run3(&h, &tai, &tbi, &tci), OSC_OK);
@@ -675,17 +660,17 @@ static void test_gemm_old_broadcast_and_int(void **state) {
     /* int64 without C (Gemm-11), alpha 1 */
     static const int64_t al[4] = {1, 2, 3, 4}, bl[4] = {5, 6, 7, 8}, wl[4] = {19, 22, 43, 50};
     osc_tensor tal = tens(OSC_INT64, 2, d22, al), tbl = tens(OSC_INT64, 2, d22, bl);
-    init(&h, "Gemm", 11, 11);
+    kh_init_since(&h, "Gemm", 11, 11);
     assert_int_equal(kh_run2(&h, &tal, &tbl), OSC_OK);
     assert_memory_equal(h.out.data, wl, sizeof wl);
     kh_free(&h);
     /* a fractional alpha with integers is refused */
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     kh_attr_float(&h, "alpha", 0.5f);
     assert_int_equal(kh_run3(&h, &tai, &tbi, &tci), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "attribute 'alpha' = 0.5 is not a whole number");
     kh_free(&h);
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     kh_attr_float(&h, "beta", 1e30f);
     assert_int_equal(kh_run3(&h, &tai, &tbi, &tci), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "attribute 'beta'");
@@ -706,7 +691,7 @@ static void test_matmul_errors(void **state) {
     osc_tensor tv3 = tens(OSC_FLOAT, 1, &d3, f), ts = tens(OSC_FLOAT, 0, NULL, f);
     kh h;
     /* missing input */
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     const osc_tensor *one[1] = {&t22};
     assert_int_equal(kh_run(&h, 1, one), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "input 1 'B' is required");
@@ -723,33 +708,33 @@ static void test_matmul_errors(void **state) {
     }
     /* mixed dtypes */
     osc_tensor ti = tens(OSC_INT32, 2, d22, i32);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &t22, &ti), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 1 'B'");
     kh_free(&h);
     /* scalars */
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &ts, &t22), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 0 'A'");
     kh_assert_msg_has(&h, "is a scalar");
     kh_free(&h);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &t22, &ts), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 1 'B'");
     kh_free(&h);
     /* contracted sizes differ: 2-D and 1-D B */
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &t23, &t22), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "[2,3]");
     kh_assert_msg_has(&h, "second-to-last dim (2)");
     kh_free(&h);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &t22, &tv3), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "only dim (3)");
     kh_free(&h);
     /* batch dims that do not broadcast: [2,3,2] x [3,2,2] */
     osc_tensor tb1 = tens(OSC_FLOAT, 3, d232, f), tb2 = tens(OSC_FLOAT, 3, d322, f);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_run2(&h, &tb1, &tb2), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "batch dims do not broadcast: size 2 vs 3");
     kh_free(&h);
@@ -757,18 +742,18 @@ static void test_matmul_errors(void **state) {
     const int64_t dbig1[2] = {(int64_t)1 << 40, 1}, dbig2[2] = {1, (int64_t)1 << 40};
     osc_tensor g1 = tens(OSC_FLOAT, 2, dbig1, NULL), g2 = tens(OSC_FLOAT, 2, dbig2, NULL);
     const osc_tensor *big[2] = {&g1, &g2};
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_infer(&h, 2, big, 1), OSC_ERR_LIMIT);
     kh_assert_msg_has(&h, "more than 2^63-1 elements");
     kh_free(&h);
     /* unknown attribute */
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     kh_attr_int(&h, "transA", 1);
     assert_int_equal(kh_check(&h), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "unknown attribute 'transA'");
     kh_free(&h);
     /* the scratch cannot be had */
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_check(&h), OSC_OK);
     h.alloc.cap = h.alloc.used + 1;
     assert_int_equal(kh_run2(&h, &t22, &t22), OSC_ERR_NOMEM);
@@ -778,7 +763,7 @@ static void test_matmul_errors(void **state) {
     /* half types need float copies too */
     static const uint16_t hv[4] = {0};
     osc_tensor th = tens(OSC_FLOAT16, 2, d22, hv);
-    init(&h, "MatMul", 13, 13);
+    kh_init_since(&h, "MatMul", 13, 13);
     assert_int_equal(kh_check(&h), OSC_OK);
     h.alloc.cap = h.alloc.used + 1;
     assert_int_equal(kh_run2(&h, &th, &th), OSC_ERR_NOMEM);
@@ -796,66 +781,66 @@ static void test_gemm_errors(void **state) {
     osc_tensor t32 = tens(OSC_FLOAT, 2, d32, f), td = tens(OSC_DOUBLE, 2, d22, d);
     kh h;
     /* C required before 11 */
-    init(&h, "Gemm", 9, 9);
+    kh_init_since(&h, "Gemm", 9, 9);
     assert_int_equal(kh_run2(&h, &t22, &t22), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "input 2 'C' is required");
     kh_free(&h);
     /* A not a matrix */
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     assert_int_equal(kh_run2(&h, &tv3, &t22), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "Gemm needs a matrix (rank 2)");
     kh_free(&h);
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     assert_int_equal(kh_run2(&h, &t22, &t222), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 1 'B'");
     kh_free(&h);
     /* K differs, the message names the transposes */
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     kh_attr_int(&h, "transA", 1);
     assert_int_equal(kh_run2(&h, &t23, &t32), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "transA=1: K = 2");
     kh_free(&h);
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     assert_int_equal(kh_run2(&h, &t23, &t22), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "transB=0: K = 2");
     kh_free(&h);
     /* C that does not broadcast: [3] against [2,2]; rank 3 */
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     assert_int_equal(kh_run3(&h, &t22, &t22, &tv3), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "does not broadcast unidirectionally to the output shape [2,2]");
     kh_free(&h);
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     assert_int_equal(kh_run3(&h, &t22, &t22, &t222), OSC_ERR_SHAPE);
     kh_free(&h);
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     assert_int_equal(kh_run3(&h, &t22, &t22, &t32), OSC_ERR_SHAPE);
     kh_free(&h);
     /* dtypes: B or C differ from A; int8 not listed; bfloat16 not before 13 */
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     assert_int_equal(kh_run3(&h, &t22, &t22, &td), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 2 'C'");
     kh_free(&h);
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     assert_int_equal(kh_run2(&h, &t22, &td), OSC_ERR_SHAPE);
     kh_free(&h);
     static const uint16_t bfv[4] = {0};
     osc_tensor tbf = tens(OSC_BFLOAT16, 2, d22, bfv);
-    init(&h, "Gemm", 11, 11);
+    kh_init_since(&h, "Gemm", 11, 11);
     assert_int_equal(kh_run2(&h, &tbf, &tbf), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "dtype bfloat16");
     kh_free(&h);
     /* attributes: unknown (broadcast from 7 on), wrong types */
-    init(&h, "Gemm", 7, 7);
+    kh_init_since(&h, "Gemm", 7, 7);
     kh_attr_int(&h, "broadcast", 1);
     assert_int_equal(kh_check(&h), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "unknown attribute 'broadcast'");
     kh_free(&h);
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     kh_attr_int(&h, "alpha", 2);
     assert_int_equal(kh_check(&h), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "attribute 'alpha' must be a float");
     kh_free(&h);
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     kh_attr_float(&h, "transB", 1.0f);
     assert_int_equal(kh_check(&h), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "attribute 'transB' must be an int");
@@ -864,37 +849,34 @@ static void test_gemm_errors(void **state) {
     const int64_t dbig1[2] = {(int64_t)1 << 40, 1}, dbig2[2] = {1, (int64_t)1 << 40};
     osc_tensor g1 = tens(OSC_FLOAT, 2, dbig1, NULL), g2 = tens(OSC_FLOAT, 2, dbig2, NULL);
     const osc_tensor *big[2] = {&g1, &g2};
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     assert_int_equal(kh_infer(&h, 2, big, 1), OSC_ERR_LIMIT);
     kh_free(&h);
     /* C's buffer too small at run: nothing written */
     osc_tensor small = tens(OSC_FLOAT, 2, d22, f);
     small.nbytes = 4;
-    init(&h, "Gemm", 13, 13);
+    kh_init_since(&h, "Gemm", 13, 13);
     assert_int_equal(kh_run3(&h, &t22, &t22, &small), OSC_ERR_ARG);
     kh_assert_msg_has(&h, "input 2 'C' buffer");
     kh_assert_untouched(&h.out);
     kh_free(&h);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rows_resolve),
-        cmocka_unit_test(test_matmul_2d_by_hand),
-        cmocka_unit_test(test_matmul_1d),
-        cmocka_unit_test(test_matmul_batch_broadcast),
-        cmocka_unit_test(test_matmul_blocks),
-        cmocka_unit_test(test_gemm_variants),
-        cmocka_unit_test(test_relu_out),
-        cmocka_unit_test(test_matmul_deterministic),
-        cmocka_unit_test(test_matmul_int_wrap),
-        cmocka_unit_test(test_matmul_half_rounds_once),
-        cmocka_unit_test(test_matmul_empty),
-        cmocka_unit_test(test_gemm_all_attributes),
-        cmocka_unit_test(test_gemm_values),
-        cmocka_unit_test(test_gemm_old_broadcast_and_int),
-        cmocka_unit_test(test_matmul_errors),
-        cmocka_unit_test(test_gemm_errors),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_rows_resolve),
+    cmocka_unit_test(test_matmul_2d_by_hand),
+    cmocka_unit_test(test_matmul_1d),
+    cmocka_unit_test(test_matmul_batch_broadcast),
+    cmocka_unit_test(test_matmul_blocks),
+    cmocka_unit_test(test_gemm_variants),
+    cmocka_unit_test(test_relu_out),
+    cmocka_unit_test(test_matmul_deterministic),
+    cmocka_unit_test(test_matmul_int_wrap),
+    cmocka_unit_test(test_matmul_half_rounds_once),
+    cmocka_unit_test(test_matmul_empty),
+    cmocka_unit_test(test_gemm_all_attributes),
+    cmocka_unit_test(test_gemm_values),
+    cmocka_unit_test(test_gemm_old_broadcast_and_int),
+    cmocka_unit_test(test_matmul_errors),
+    cmocka_unit_test(test_gemm_errors),
+)

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "kharness.h"
+#include "tests/support/check.h"
 
 #define D(...) ((const int64_t[]){__VA_ARGS__})
 #define N(a) ((int32_t)(sizeof(a) / sizeof((a)[0])))
@@ -17,17 +18,6 @@
 static const int64_t k_empty[1];
 
 /* ---- checks ---- */
-
-static void expect_shape(const kh *h, int32_t dtype, int32_t rank, const int64_t *dims) {
-    assert_int_equal(h->out.dtype, dtype);
-    assert_int_equal(h->out.rank, rank);
-    for (int32_t i = 0; i < rank; i++) assert_int_equal(h->out.dims[i], dims[i]);
-}
-
-static void expect_bytes(const kh *h, const void *want, size_t nbytes) {
-    assert_int_equal(h->out.nbytes, nbytes);
-    if (nbytes) assert_memory_equal(h->out.data, want, nbytes);
-}
 
 /* The output buffer still holds the harness's 0xA5 fill: nothing was written. */
 static void expect_untouched(const kh *h) {
@@ -106,8 +96,8 @@ static void snd_spec_example1_every_version(void **state) {
         assert_int_equal(snd(&h, k_versions[v], NULL, T(OSC_FLOAT, 1, D(8), data),
                              T(OSC_INT64, 2, D(4, 1), idx), T(OSC_FLOAT, 1, D(4), upd)),
                          OSC_OK);
-        expect_shape(&h, OSC_FLOAT, 1, D(8));
-        expect_bytes(&h, want, sizeof want);
+        osc_check_shape(&h.out, OSC_FLOAT, 1, D(8));
+        osc_check_bytes(&h.out, want, sizeof want);
         kh_free(&h);
     }
 }
@@ -130,8 +120,8 @@ static void snd_spec_example2_every_version(void **state) {
         assert_int_equal(snd(&h, k_versions[v], NULL, T(OSC_INT64, 3, D(4, 4, 4), data),
                              T(OSC_INT64, 2, D(2, 1), idx), T(OSC_INT64, 3, D(2, 4, 4), upd)),
                          OSC_OK);
-        expect_shape(&h, OSC_INT64, 3, D(4, 4, 4));
-        expect_bytes(&h, want, sizeof want);
+        osc_check_shape(&h.out, OSC_INT64, 3, D(4, 4, 4));
+        osc_check_bytes(&h.out, want, sizeof want);
         kh_free(&h);
     }
 }
@@ -144,7 +134,7 @@ static void run_dup(int64_t opset, const char *red, const float *upd, const floa
     osc_status st = snd(&h, opset, red, T(OSC_FLOAT, 1, D(4), data),
                         T(OSC_INT64, 2, D(3, 1), idx), T(OSC_FLOAT, 1, D(3), upd));
     if (st) fail_msg("%s at %lld: %s", red ? red : "(absent)", (long long)opset, h.err.msg);
-    expect_bytes(&h, want, 4 * sizeof(float));
+    osc_check_bytes(&h.out, want, 4 * sizeof(float));
     kh_free(&h);
 }
 
@@ -225,7 +215,7 @@ static void snd_k_equals_r_element_updates(void **state) {
     assert_int_equal(snd(&h, 13, NULL, T(OSC_INT32, 2, D(2, 3), data),
                          T(OSC_INT64, 2, D(2, 2), idx), T(OSC_INT32, 1, D(2), upd)),
                      OSC_OK);
-    expect_bytes(&h, want, sizeof want);
+    osc_check_bytes(&h.out, want, sizeof want);
     kh_free(&h);
 }
 
@@ -240,7 +230,7 @@ static void snd_k_less_than_r_slices(void **state) {
     assert_int_equal(snd(&h, 18, NULL, T(OSC_INT32, 3, D(2, 2, 2), data),
                          T(OSC_INT64, 2, D(1, 2), idx), T(OSC_INT32, 2, D(1, 2), upd)),
                      OSC_OK);
-    expect_bytes(&h, want, sizeof want);
+    osc_check_bytes(&h.out, want, sizeof want);
     kh_free(&h);
     /* 2-D data, k = 1, mul: row 1 times [2,3,4] */
     const int32_t d2[] = {1, 2, 3, 4, 5, 6};
@@ -250,7 +240,7 @@ static void snd_k_less_than_r_slices(void **state) {
     assert_int_equal(snd(&h, 16, "mul", T(OSC_INT32, 2, D(2, 3), d2), T(OSC_INT64, 2, D(1, 1), i2),
                          T(OSC_INT32, 2, D(1, 3), u2)),
                      OSC_OK);
-    expect_bytes(&h, w2, sizeof w2);
+    osc_check_bytes(&h.out, w2, sizeof w2);
     kh_free(&h);
 }
 
@@ -263,7 +253,7 @@ static void snd_k_zero_whole_tensor(void **state) {
     assert_int_equal(snd(&h, 11, NULL, T(OSC_INT32, 2, D(2, 2), data),
                          T(OSC_INT64, 1, D(0), k_empty), T(OSC_INT32, 2, D(2, 2), upd)),
                      OSC_OK);
-    expect_bytes(&h, upd, sizeof upd);
+    osc_check_bytes(&h.out, upd, sizeof upd);
     kh_free(&h);
     /* indices shape [2,0]: two empty tuples, each adds a whole [2,2] slice */
     const int32_t upd2[] = {1, 1, 1, 1, 10, 20, 30, 40};
@@ -271,7 +261,7 @@ static void snd_k_zero_whole_tensor(void **state) {
     assert_int_equal(snd(&h, 16, "add", T(OSC_INT32, 2, D(2, 2), data),
                          T(OSC_INT64, 2, D(2, 0), k_empty), T(OSC_INT32, 3, D(2, 2, 2), upd2)),
                      OSC_OK);
-    expect_bytes(&h, want2, sizeof want2);
+    osc_check_bytes(&h.out, want2, sizeof want2);
     kh_free(&h);
 }
 
@@ -285,7 +275,7 @@ static void snd_negative_indices(void **state) {
     assert_int_equal(snd(&h, 11, NULL, T(OSC_INT64, 1, D(8), data), T(OSC_INT64, 2, D(2, 1), idx),
                          T(OSC_INT64, 1, D(2), upd)),
                      OSC_OK);
-    expect_bytes(&h, want, sizeof want);
+    osc_check_bytes(&h.out, want, sizeof want);
     kh_free(&h);
 }
 
@@ -302,12 +292,12 @@ static void snd_negative_multi_axis_max_min(void **state) {
     assert_int_equal(snd(&h, 18, "max", T(OSC_INT64, 2, D(2, 3), data),
                          T(OSC_INT64, 2, D(3, 2), idx), T(OSC_INT64, 1, D(3), upd)),
                      OSC_OK);
-    expect_bytes(&h, want_max, sizeof want_max);
+    osc_check_bytes(&h.out, want_max, sizeof want_max);
     kh_free(&h);
     assert_int_equal(snd(&h, 18, "min", T(OSC_INT64, 2, D(2, 3), data),
                          T(OSC_INT64, 2, D(3, 2), idx), T(OSC_INT64, 1, D(3), upd)),
                      OSC_OK);
-    expect_bytes(&h, want_min, sizeof want_min);
+    osc_check_bytes(&h.out, want_min, sizeof want_min);
     kh_free(&h);
 }
 
@@ -472,7 +462,7 @@ static void snd_float16_add(void **state) {
     assert_int_equal(snd(&h, 16, "add", T(OSC_FLOAT16, 1, D(2), data),
                          T(OSC_INT64, 2, D(3, 1), idx), T(OSC_FLOAT16, 1, D(3), upd)),
                      OSC_OK);
-    expect_bytes(&h, want, sizeof want);
+    osc_check_bytes(&h.out, want, sizeof want);
     kh_free(&h);
 }
 
@@ -487,7 +477,7 @@ static void snd_inplace_equals_copy(void **state) {
     assert_int_equal(snd(&h, 18, "add", T(OSC_FLOAT, 1, D(8), data),
                          T(OSC_INT64, 2, D(5, 1), idx), T(OSC_FLOAT, 1, D(5), upd)),
                      OSC_OK);
-    expect_bytes(&h, want, sizeof want);
+    osc_check_bytes(&h.out, want, sizeof want);
     kh_free(&h);
     kh_init(&h, "ScatterND", 18);
     kh_attr_str(&h, "reduction", "add");
@@ -506,7 +496,7 @@ static void snd_zero_size(void **state) {
     assert_int_equal(snd(&h, 18, NULL, T(OSC_FLOAT, 2, D(0, 3), k_empty),
                          T(OSC_INT64, 2, D(0, 1), k_empty), T(OSC_FLOAT, 2, D(0, 3), k_empty)),
                      OSC_OK);
-    expect_shape(&h, OSC_FLOAT, 2, D(0, 3));
+    osc_check_shape(&h.out, OSC_FLOAT, 2, D(0, 3));
     assert_int_equal(h.out.nbytes, 0);
     kh_free(&h);
     /* no tuples, data copied unchanged */
@@ -514,7 +504,7 @@ static void snd_zero_size(void **state) {
     assert_int_equal(snd(&h, 18, "mul", T(OSC_FLOAT, 1, D(3), data),
                          T(OSC_INT64, 2, D(0, 1), k_empty), T(OSC_FLOAT, 1, D(0), k_empty)),
                      OSC_OK);
-    expect_bytes(&h, data, sizeof data);
+    osc_check_bytes(&h.out, data, sizeof data);
     kh_free(&h);
     /* a tuple into an empty dim is out of range [0, -1] */
     const int64_t idx[] = {0};
@@ -534,8 +524,8 @@ static void gnd_expect(int64_t opset, int64_t b, osc_tensor data, osc_tensor idx
     kh h;
     osc_status st = gnd(&h, opset, b, data, idx);
     if (st) fail_msg("GatherND-%lld: %s", (long long)opset, h.err.msg);
-    expect_shape(&h, OSC_INT64, rank, dims);
-    expect_bytes(&h, want, n * sizeof(int64_t));
+    osc_check_shape(&h.out, OSC_INT64, rank, dims);
+    osc_check_bytes(&h.out, want, n * sizeof(int64_t));
     kh_free(&h);
 }
 
@@ -594,7 +584,7 @@ static void gnd_zero_size(void **state) {
     assert_int_equal(gnd(&h, 13, 0, T(OSC_INT64, 2, D(2, 2), k_g2),
                          T(OSC_INT64, 2, D(0, 2), k_empty)),
                      OSC_OK);
-    expect_shape(&h, OSC_INT64, 1, D(0));
+    osc_check_shape(&h.out, OSC_INT64, 1, D(0));
     assert_int_equal(h.out.nbytes, 0);
     kh_free(&h);
 }
@@ -693,8 +683,8 @@ static void ts_expect(const char *mode, const int64_t *wi, const int32_t *want) 
     osc_status st = ts(&h, mode, 99, T(OSC_INT32, 3, D(2, 3, 1), k_past),
                        T(OSC_INT32, 3, D(2, 2, 1), k_upd), wi ? &w : NULL, false);
     if (st) fail_msg("%s", h.err.msg);
-    expect_shape(&h, OSC_INT32, 3, D(2, 3, 1));
-    expect_bytes(&h, want, 6 * sizeof(int32_t));
+    osc_check_shape(&h.out, OSC_INT32, 3, D(2, 3, 1));
+    osc_check_bytes(&h.out, want, 6 * sizeof(int32_t));
     kh_free(&h);
 }
 
@@ -715,7 +705,7 @@ static void ts_write_indices_null_input(void **state) {
     osc_tensor p = T(OSC_INT32, 3, D(2, 3, 1), k_past), u = T(OSC_INT32, 3, D(2, 2, 1), k_upd);
     const osc_tensor *in[3] = {&p, &u, NULL};
     assert_int_equal(kh_run(&h, 3, in), OSC_OK);
-    expect_bytes(&h, (const int32_t[]){10, 11, 3, 20, 21, 6}, 6 * sizeof(int32_t));
+    osc_check_bytes(&h.out, (const int32_t[]){10, 11, 3, 20, 21, 6}, 6 * sizeof(int32_t));
     kh_free(&h);
 }
 
@@ -742,7 +732,7 @@ static void ts_circular_batch_at_least_max_seq(void **state) {
     assert_int_equal(ts(&h, "circular", 99, T(OSC_INT32, 3, D(4, 2, 1), past),
                         T(OSC_INT32, 3, D(4, 1, 1), upd), &w, false),
                      OSC_OK);
-    expect_bytes(&h, want, sizeof want);
+    osc_check_bytes(&h.out, want, sizeof want);
     kh_free(&h);
 }
 
@@ -758,7 +748,7 @@ static void ts_rank4_outer_inner_circular(void **state) {
     assert_int_equal(ts(&h, "circular", 99, T(OSC_INT32, 4, D(1, 2, 3, 2), past),
                         T(OSC_INT32, 4, D(1, 2, 2, 2), upd), &w, false),
                      OSC_OK);
-    expect_bytes(&h, want, sizeof want);
+    osc_check_bytes(&h.out, want, sizeof want);
     kh_free(&h);
 }
 
@@ -774,7 +764,7 @@ static void ts_negative_axis(void **state) {
     assert_int_equal(ts(&h, NULL, -1, T(OSC_INT32, 3, D(2, 2, 3), past),
                         T(OSC_INT32, 3, D(2, 2, 1), upd), &w, false),
                      OSC_OK);
-    expect_bytes(&h, want, sizeof want);
+    osc_check_bytes(&h.out, want, sizeof want);
     kh_free(&h);
 }
 
@@ -847,13 +837,13 @@ static void ts_int4(void **state) {
     assert_int_equal(ts(&h, NULL, 99, T(OSC_INT4, 3, D(1, 4, 1), past),
                         T(OSC_INT4, 3, D(1, 2, 1), upd), &w, false),
                      OSC_OK);
-    expect_bytes(&h, (const uint8_t[]){0xF1, 0x45}, 2); /* [1,-1,5,4] */
+    osc_check_bytes(&h.out, (const uint8_t[]){0xF1, 0x45}, 2); /* [1,-1,5,4] */
     kh_free(&h);
     w = T(OSC_INT64, 1, D(1), D(3));
     assert_int_equal(ts(&h, "circular", 99, T(OSC_INT4, 3, D(1, 4, 1), past),
                         T(OSC_INT4, 3, D(1, 2, 1), upd), &w, false),
                      OSC_OK);
-    expect_bytes(&h, (const uint8_t[]){0x25, 0xF3}, 2); /* [5,2,3,-1] */
+    osc_check_bytes(&h.out, (const uint8_t[]){0x25, 0xF3}, 2); /* [5,2,3,-1] */
     kh_free(&h);
 }
 
@@ -867,7 +857,7 @@ static void ts_uint2(void **state) {
     assert_int_equal(ts(&h, NULL, 99, T(OSC_UINT2, 3, D(1, 4, 1), past),
                         T(OSC_UINT2, 3, D(1, 1, 1), upd), &w, false),
                      OSC_OK);
-    expect_bytes(&h, (const uint8_t[]){0xA4}, 1);
+    osc_check_bytes(&h.out, (const uint8_t[]){0xA4}, 1);
     kh_free(&h);
 }
 
@@ -882,8 +872,8 @@ static void ts_float8(void **state) {
         assert_int_equal(ts(&h, NULL, 99, T(kinds[i], 3, D(2, 2, 1), past),
                             T(kinds[i], 3, D(2, 1, 1), upd), &w, false),
                          OSC_OK);
-        expect_shape(&h, kinds[i], 3, D(2, 2, 1));
-        expect_bytes(&h, (const uint8_t[]){0x38, 0x30, 0xB0, 0x48}, 4);
+        osc_check_shape(&h.out, kinds[i], 3, D(2, 2, 1));
+        osc_check_bytes(&h.out, (const uint8_t[]){0x38, 0x30, 0xB0, 0x48}, 4);
         kh_free(&h);
     }
 }
@@ -895,13 +885,13 @@ static void ts_zero_sequence_length(void **state) {
     assert_int_equal(ts(&h, "linear", 99, T(OSC_INT32, 3, D(2, 3, 1), k_past),
                         T(OSC_INT32, 3, D(2, 0, 1), k_empty), &w, false),
                      OSC_OK);
-    expect_bytes(&h, k_past, sizeof k_past);
+    osc_check_bytes(&h.out, k_past, sizeof k_past);
     kh_free(&h);
     w = T(OSC_INT64, 1, D(2), D(-7, 100));
     assert_int_equal(ts(&h, "circular", 99, T(OSC_INT32, 3, D(2, 3, 1), k_past),
                         T(OSC_INT32, 3, D(2, 0, 1), k_empty), &w, false),
                      OSC_OK);
-    expect_bytes(&h, k_past, sizeof k_past);
+    osc_check_bytes(&h.out, k_past, sizeof k_past);
     kh_free(&h);
     /* max_sequence_length 0 too, circular: nothing to wrap, nothing written */
     assert_int_equal(ts(&h, "circular", 99, T(OSC_INT32, 3, D(2, 0, 1), k_empty),
@@ -957,7 +947,7 @@ static void ts_inplace_equals_copy(void **state) {
     assert_int_equal(ts(&h, "circular", 99, T(OSC_INT32, 3, D(2, 3, 1), past),
                         T(OSC_INT32, 3, D(2, 2, 1), k_upd), &w, false),
                      OSC_OK);
-    expect_bytes(&h, want, sizeof want);
+    osc_check_bytes(&h.out, want, sizeof want);
     assert_memory_equal(past, k_past, sizeof past);
     kh_free(&h);
     assert_int_equal(ts(&h, "circular", 99, T(OSC_INT32, 3, D(2, 3, 1), past),
@@ -968,54 +958,51 @@ static void ts_inplace_equals_copy(void **state) {
     kh_free(&h);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(snd_spec_example1_every_version),
-        cmocka_unit_test(snd_spec_example2_every_version),
-        cmocka_unit_test(snd_none_duplicates_last_write_wins),
-        cmocka_unit_test(snd_add_mul_duplicates_16_18),
-        cmocka_unit_test(snd_max_min_duplicates_18),
-        cmocka_unit_test(snd_max_min_rejected_at_16),
-        cmocka_unit_test(snd_reduction_rejected_before_16),
-        cmocka_unit_test(snd_unknown_reduction_and_attribute),
-        cmocka_unit_test(snd_k_equals_r_element_updates),
-        cmocka_unit_test(snd_k_less_than_r_slices),
-        cmocka_unit_test(snd_k_zero_whole_tensor),
-        cmocka_unit_test(snd_negative_indices),
-        cmocka_unit_test(snd_negative_multi_axis_max_min),
-        cmocka_unit_test(snd_out_of_range_first_middle_last),
-        cmocka_unit_test(snd_out_of_range_second_component),
-        cmocka_unit_test(snd_updates_shape_mismatch),
-        cmocka_unit_test(snd_k_greater_than_rank),
-        cmocka_unit_test(snd_bad_dtypes_and_ranks),
-        cmocka_unit_test(snd_string_data),
-        cmocka_unit_test(snd_float16_add),
-        cmocka_unit_test(snd_inplace_equals_copy),
-        cmocka_unit_test(snd_zero_size),
-        cmocka_unit_test(gnd_spec_examples_1_to_4),
-        cmocka_unit_test(gnd_spec_example_5_batch_dims),
-        cmocka_unit_test(gnd_batch_dims_with_several_tuples),
-        cmocka_unit_test(gnd_negative_indices),
-        cmocka_unit_test(gnd_k_zero_whole_slices),
-        cmocka_unit_test(gnd_zero_size),
-        cmocka_unit_test(gnd_strings),
-        cmocka_unit_test(gnd_batch_dims_errors),
-        cmocka_unit_test(gnd_out_of_range),
-        cmocka_unit_test(ts_linear),
-        cmocka_unit_test(ts_write_indices_null_input),
-        cmocka_unit_test(ts_circular_wraps),
-        cmocka_unit_test(ts_circular_batch_at_least_max_seq),
-        cmocka_unit_test(ts_rank4_outer_inner_circular),
-        cmocka_unit_test(ts_negative_axis),
-        cmocka_unit_test(ts_axis_zero_rejected),
-        cmocka_unit_test(ts_invalid_mode),
-        cmocka_unit_test(ts_linear_overflow),
-        cmocka_unit_test(ts_int4),
-        cmocka_unit_test(ts_uint2),
-        cmocka_unit_test(ts_float8),
-        cmocka_unit_test(ts_zero_sequence_length),
-        cmocka_unit_test(ts_shape_errors),
-        cmocka_unit_test(ts_inplace_equals_copy),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(snd_spec_example1_every_version),
+    cmocka_unit_test(snd_spec_example2_every_version),
+    cmocka_unit_test(snd_none_duplicates_last_write_wins),
+    cmocka_unit_test(snd_add_mul_duplicates_16_18),
+    cmocka_unit_test(snd_max_min_duplicates_18),
+    cmocka_unit_test(snd_max_min_rejected_at_16),
+    cmocka_unit_test(snd_reduction_rejected_before_16),
+    cmocka_unit_test(snd_unknown_reduction_and_attribute),
+    cmocka_unit_test(snd_k_equals_r_element_updates),
+    cmocka_unit_test(snd_k_less_than_r_slices),
+    cmocka_unit_test(snd_k_zero_whole_tensor),
+    cmocka_unit_test(snd_negative_indices),
+    cmocka_unit_test(snd_negative_multi_axis_max_min),
+    cmocka_unit_test(snd_out_of_range_first_middle_last),
+    cmocka_unit_test(snd_out_of_range_second_component),
+    cmocka_unit_test(snd_updates_shape_mismatch),
+    cmocka_unit_test(snd_k_greater_than_rank),
+    cmocka_unit_test(snd_bad_dtypes_and_ranks),
+    cmocka_unit_test(snd_string_data),
+    cmocka_unit_test(snd_float16_add),
+    cmocka_unit_test(snd_inplace_equals_copy),
+    cmocka_unit_test(snd_zero_size),
+    cmocka_unit_test(gnd_spec_examples_1_to_4),
+    cmocka_unit_test(gnd_spec_example_5_batch_dims),
+    cmocka_unit_test(gnd_batch_dims_with_several_tuples),
+    cmocka_unit_test(gnd_negative_indices),
+    cmocka_unit_test(gnd_k_zero_whole_slices),
+    cmocka_unit_test(gnd_zero_size),
+    cmocka_unit_test(gnd_strings),
+    cmocka_unit_test(gnd_batch_dims_errors),
+    cmocka_unit_test(gnd_out_of_range),
+    cmocka_unit_test(ts_linear),
+    cmocka_unit_test(ts_write_indices_null_input),
+    cmocka_unit_test(ts_circular_wraps),
+    cmocka_unit_test(ts_circular_batch_at_least_max_seq),
+    cmocka_unit_test(ts_rank4_outer_inner_circular),
+    cmocka_unit_test(ts_negative_axis),
+    cmocka_unit_test(ts_axis_zero_rejected),
+    cmocka_unit_test(ts_invalid_mode),
+    cmocka_unit_test(ts_linear_overflow),
+    cmocka_unit_test(ts_int4),
+    cmocka_unit_test(ts_uint2),
+    cmocka_unit_test(ts_float8),
+    cmocka_unit_test(ts_zero_sequence_length),
+    cmocka_unit_test(ts_shape_errors),
+    cmocka_unit_test(ts_inplace_equals_copy),
+)

@@ -15,16 +15,9 @@
 #include "kharness.h"
 #include "ops/registry.h"
 #include "tests/support/writer.h"
+#include "tests/support/check.h"
 
 /* ---- helpers ---- */
-
-static void init(kh *h, const char *op, int64_t opset, int64_t since) {
-    kh_init(h, op, opset);
-    if (!h->kernel) fail_msg("%s at opset %lld: no row", op, (long long)opset);
-    if (h->kernel->since != since)
-        fail_msg("%s at opset %lld: row %lld, want %lld", op, (long long)opset,
-                 (long long)h->kernel->since, (long long)since);
-}
 
 static void near(double got, double want, double rel, int i) {
     if (isnan(want) && isnan(got)) return;
@@ -52,19 +45,11 @@ static void ref_softmax(const float *x, double *y, int64_t outer, int64_t n, int
         }
 }
 
-/* A node whose init fails with `status` and a message holding `needle`. */
-static void init_fails(kh *h, osc_status status, const char *needle) {
-    assert_int_equal(kh_check(h), status);
-    kh_assert_msg_has(h, needle);
-    kh_assert_msg_has(h, "node 'n0'");
-    kh_free(h);
-}
-
 /* ---- dispatch ---- */
 
 static void test_rows_resolve(void **state) {
     (void)state;
-    static const struct { const char *op; int64_t opset, since; } k_cases[] = {
+    static const kh_row k_cases[] = {
         {"Softmax", 1, 1},  {"Softmax", 10, 1},  {"Softmax", 11, 11}, {"Softmax", 12, 11},
         {"Softmax", 13, 13}, {"Softmax", 28, 13}, {"LogSoftmax", 1, 1}, {"LogSoftmax", 12, 11},
         {"LogSoftmax", 13, 13}, {"BatchNormalization", 5, 1}, {"BatchNormalization", 6, 6},
@@ -73,16 +58,9 @@ static void test_rows_resolve(void **state) {
         {"BatchNormalization", 28, 15}, {"LayerNormalization", 17, 17},
         {"LayerNormalization", 28, 17}, {"Dropout", 1, 1}, {"Dropout", 6, 6}, {"Dropout", 9, 7},
         {"Dropout", 11, 10}, {"Dropout", 12, 12}, {"Dropout", 21, 13}, {"Dropout", 28, 22},
+        {"LayerNormalization", 16, 0}, /* none before 17 */
     };
-    for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; i++) {
-        kh h;
-        init(&h, k_cases[i].op, k_cases[i].opset, k_cases[i].since);
-        kh_free(&h);
-    }
-    kh h;
-    kh_init(&h, "LayerNormalization", 16);
-    assert_null(h.kernel);
-    kh_free(&h);
+    kh_assert_rows(k_cases, sizeof k_cases / sizeof k_cases[0]);
 }
 
 /* ---- Softmax, LogSoftmax ---- */
@@ -97,7 +75,7 @@ static void test_softmax_11_vs_13(void **state) {
     double want[8];
     kh h;
     /* axis 1 (the default before 13): rows of 4 */
-    init(&h, "Softmax", 11, 11);
+    kh_init_since(&h, "Softmax", 11, 11);
     assert_int_equal(kh_run1(&h, &t), OSC_OK);
     static const double row4[4] = {0.03205860328008499, 0.08714431874203257,
                                    0.23688281808991013, 0.6439142598879722};
@@ -106,12 +84,12 @@ static void test_softmax_11_vs_13(void **state) {
     check_f32(&h.out, want, 8, 1e-6);
     kh_free(&h);
     /* version 1 behaves as 11 */
-    init(&h, "Softmax", 1, 1);
+    kh_init_since(&h, "Softmax", 1, 1);
     assert_int_equal(kh_run1(&h, &t), OSC_OK);
     check_f32(&h.out, want, 8, 1e-6);
     kh_free(&h);
     /* 13 with axis 1: pairs two apart, each [1/(1+e^2), e^2/(1+e^2)] */
-    init(&h, "Softmax", 13, 13);
+    kh_init_since(&h, "Softmax", 13, 13);
     kh_attr_int(&h, "axis", 1);
     assert_int_equal(kh_run1(&h, &t), OSC_OK);
     static const double pair2[8] = {0.11920292202211755, 0.11920292202211755,
@@ -121,28 +99,28 @@ static void test_softmax_11_vs_13(void **state) {
     check_f32(&h.out, pair2, 8, 1e-6);
     kh_free(&h);
     /* 13's default axis is -1: neighbours, [1/(1+e), e/(1+e)] */
-    init(&h, "Softmax", 13, 13);
+    kh_init_since(&h, "Softmax", 13, 13);
     assert_int_equal(kh_run1(&h, &t), OSC_OK);
     ref_softmax(x, want, 4, 2, 1, false);
     assert_true(fabs(want[0] - 0.2689414213699951) < 1e-15);
     check_f32(&h.out, want, 8, 1e-6);
     kh_free(&h);
     /* 11 with axis 2 (= -1) coerces to [4, 2]: the same as 13's default */
-    init(&h, "LogSoftmax", 11, 11);
+    kh_init_since(&h, "LogSoftmax", 11, 11);
     kh_attr_int(&h, "axis", -1);
     assert_int_equal(kh_run1(&h, &t), OSC_OK);
     ref_softmax(x, want, 4, 2, 1, true);
     check_f32(&h.out, want, 8, 1e-6);
     kh_free(&h);
     /* LogSoftmax-13 axis 0: vectors 4 apart */
-    init(&h, "LogSoftmax", 13, 13);
+    kh_init_since(&h, "LogSoftmax", 13, 13);
     kh_attr_int(&h, "axis", 0);
     assert_int_equal(kh_run1(&h, &t), OSC_OK);
     ref_softmax(x, want, 1, 2, 4, true);
     check_f32(&h.out, want, 8, 1e-6);
     kh_free(&h);
     /* LogSoftmax-1 default axis 1 on [2, 4] */
-    init(&h, "LogSoftmax", 1, 1);
+    kh_init_since(&h, "LogSoftmax", 1, 1);
     osc_tensor t2 = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 4}, x);
     assert_int_equal(kh_run1(&h, &t2), OSC_OK);
     ref_softmax(x, want, 2, 4, 1, true);
@@ -156,13 +134,13 @@ static void test_softmax_stable(void **state) {
     static const double xd[6] = {1000, 1001, 1002, 1, NAN, 2};
     osc_tensor t = kh_tensor(OSC_DOUBLE, 2, (int64_t[]){2, 3}, xd);
     kh h;
-    init(&h, "Softmax", 13, 13);
+    kh_init_since(&h, "Softmax", 13, 13);
     assert_int_equal(kh_run1(&h, &t), OSC_OK);
     static const double w[6] = {0.09003057317038046, 0.24472847105479767, 0.6652409557748219,
                                 NAN, NAN, NAN};
     for (int i = 0; i < 6; i++) near(((double *)h.out.data)[i], w[i], 1e-14, i);
     kh_free(&h);
-    init(&h, "LogSoftmax", 13, 13);
+    kh_init_since(&h, "LogSoftmax", 13, 13);
     assert_int_equal(kh_run1(&h, &t), OSC_OK);
     static const double wl[3] = {-2.40760596444438, -1.40760596444438, -0.40760596444438};
     for (int i = 0; i < 3; i++) near(((double *)h.out.data)[i], wl[i], 1e-13, i);
@@ -171,7 +149,7 @@ static void test_softmax_stable(void **state) {
     float buf[2] = {0, 1};
     osc_tensor tb = kh_tensor(OSC_FLOAT, 1, (int64_t[]){2}, buf);
     const osc_tensor *in[1] = {&tb};
-    init(&h, "Softmax", 13, 13);
+    kh_init_since(&h, "Softmax", 13, 13);
     assert_true(h.kernel->flags & OSC_KF_INPLACE);
     assert_int_equal(kh_run_inplace(&h, 1, in), OSC_OK);
     near(buf[0], 0.2689414213699951, 1e-6, 0);
@@ -184,20 +162,20 @@ static void test_softmax_half(void **state) {
     (void)state;
     static const uint16_t h16[2] = {0x0000, 0x3c00}, b16[2] = {0x0000, 0x3f80}; /* 0, 1 */
     kh h;
-    init(&h, "Softmax", 13, 13);
+    kh_init_since(&h, "Softmax", 13, 13);
     osc_tensor t = kh_tensor(OSC_FLOAT16, 1, (int64_t[]){2}, h16);
     assert_int_equal(kh_run1(&h, &t), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x344e); /* 0.26904296875 */
     assert_int_equal(((uint16_t *)h.out.data)[1], 0x39d9);
     kh_free(&h);
-    init(&h, "Softmax", 13, 13);
+    kh_init_since(&h, "Softmax", 13, 13);
     t = kh_tensor(OSC_BFLOAT16, 1, (int64_t[]){2}, b16);
     assert_int_equal(kh_run1(&h, &t), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0x3e8a);
     assert_int_equal(((uint16_t *)h.out.data)[1], 0x3f3b);
     kh_free(&h);
     /* bfloat16 only from 13 */
-    init(&h, "Softmax", 11, 11);
+    kh_init_since(&h, "Softmax", 11, 11);
     assert_int_equal(kh_run1(&h, &t), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "dtype bfloat16");
     kh_free(&h);
@@ -208,31 +186,31 @@ static void test_softmax_errors(void **state) {
     static const float x[8] = {0};
     osc_tensor t = kh_tensor(OSC_FLOAT, 3, (int64_t[]){2, 2, 2}, x);
     kh h;
-    init(&h, "Softmax", 13, 13);
+    kh_init_since(&h, "Softmax", 13, 13);
     kh_attr_int(&h, "axis", 3);
     assert_int_equal(kh_run1(&h, &t), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "node 'n0' (Softmax-13)");
     kh_assert_msg_has(&h, "'axis' = 3 is out of range [-3, 2]");
     kh_free(&h);
-    init(&h, "LogSoftmax", 11, 11);
+    kh_init_since(&h, "LogSoftmax", 11, 11);
     kh_attr_int(&h, "axis", -4);
     assert_int_equal(kh_run1(&h, &t), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "'axis' = -4 is out of range [-3, 2]");
     kh_free(&h);
     osc_tensor s = kh_tensor(OSC_FLOAT, 0, NULL, x);
-    init(&h, "Softmax", 13, 13);
+    kh_init_since(&h, "Softmax", 13, 13);
     assert_int_equal(kh_run1(&h, &s), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "rank 0");
     kh_free(&h);
-    init(&h, "Softmax", 13, 13);
+    kh_init_since(&h, "Softmax", 13, 13);
     kh_attr_int(&h, "axes", 1);
-    init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'axes'");
-    init(&h, "Softmax", 13, 13);
+    kh_init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'axes'");
+    kh_init_since(&h, "Softmax", 13, 13);
     kh_attr_float(&h, "axis", 1.0f);
-    init_fails(&h, OSC_ERR_MODEL, "'axis' must be an int");
+    kh_init_fails(&h, OSC_ERR_MODEL, "'axis' must be an int");
     /* an empty input is fine */
     osc_tensor e = kh_tensor(OSC_FLOAT, 2, (int64_t[]){0, 3}, x);
-    init(&h, "Softmax", 13, 13);
+    kh_init_since(&h, "Softmax", 13, 13);
     assert_int_equal(kh_run1(&h, &e), OSC_OK);
     kh_free(&h);
 }
@@ -270,7 +248,7 @@ static void test_batchnorm_inference(void **state) {
     static const int64_t k_versions[][2] = {{1, 1}, {6, 6}, {7, 7}, {9, 9}, {14, 14}, {15, 15}};
     for (size_t i = 0; i < 6; i++) {
         kh h;
-        init(&h, "BatchNormalization", k_versions[i][0], k_versions[i][1]);
+        kh_init_since(&h, "BatchNormalization", k_versions[i][0], k_versions[i][1]);
         if (k_versions[i][0] == 1) kh_attr_ints(&h, "consumed_inputs", NULL, 0);
         if (k_versions[i][0] <= 6) kh_attr_int(&h, "is_test", 1);
         assert_int_equal(run_bn(&h, &tx, p, 1), OSC_OK);
@@ -279,7 +257,7 @@ static void test_batchnorm_inference(void **state) {
     }
     /* epsilon */
     kh h;
-    init(&h, "BatchNormalization", 15, 15);
+    kh_init_since(&h, "BatchNormalization", 15, 15);
     kh_attr_float(&h, "epsilon", 0.5f);
     assert_int_equal(run_bn(&h, &tx, p, 1), OSC_OK);
     ref_bn(x, want, 1, 2, 3, s, b, m, v, 0.5, true);
@@ -291,7 +269,7 @@ static void test_batchnorm_inference(void **state) {
                         kh_tensor(OSC_FLOAT, 1, (int64_t[]){1}, &b[1]),
                         kh_tensor(OSC_FLOAT, 1, (int64_t[]){1}, &m[1]),
                         kh_tensor(OSC_FLOAT, 1, (int64_t[]){1}, &v[1])};
-    init(&h, "BatchNormalization", 9, 9);
+    kh_init_since(&h, "BatchNormalization", 9, 9);
     assert_int_equal(run_bn(&h, &t1, p1, 1), OSC_OK);
     ref_bn(x, want, 3, 1, 1, &s[1], &b[1], &m[1], &v[1], (double)1e-5f, true);
     check_f32(&h.out, want, 3, 1e-6);
@@ -311,22 +289,22 @@ static void test_batchnorm_non_spatial(void **state) {
     double want[8];
     ref_bn(x, want, 2, 2, 2, s, b, m, v, (double)1e-5f, false);
     kh h;
-    init(&h, "BatchNormalization", 7, 7);
+    kh_init_since(&h, "BatchNormalization", 7, 7);
     kh_attr_int(&h, "spatial", 0);
     assert_int_equal(run_bn(&h, &tx, p, 1), OSC_OK);
     check_f32(&h.out, want, 8, 1e-6);
     kh_free(&h);
     /* the same parameters with spatial = 1 have the wrong shape */
-    init(&h, "BatchNormalization", 7, 7);
+    kh_init_since(&h, "BatchNormalization", 7, 7);
     assert_int_equal(run_bn(&h, &tx, p, 1), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 1 'scale'");
     kh_assert_msg_has(&h, "has shape [2,2]");
     kh_assert_msg_has(&h, "C = 2");
     kh_free(&h);
     /* spatial does not exist from 9 */
-    init(&h, "BatchNormalization", 9, 9);
+    kh_init_since(&h, "BatchNormalization", 9, 9);
     kh_attr_int(&h, "spatial", 0);
-    init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'spatial'");
+    kh_init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'spatial'");
 }
 
 /* 14 lets the statistics have their own dtype; 15 scale and B too. */
@@ -341,7 +319,7 @@ static void test_batchnorm_mixed_types(void **state) {
                        kh_tensor(OSC_DOUBLE, 1, (int64_t[]){1}, m),
                        kh_tensor(OSC_DOUBLE, 1, (int64_t[]){1}, v)};
     kh h;
-    init(&h, "BatchNormalization", 15, 15);
+    kh_init_since(&h, "BatchNormalization", 15, 15);
     kh_attr_float(&h, "epsilon", 1.0f);
     if (run_bn(&h, &tx, p, 1)) fail_msg("%s", h.err.msg);
     /* (x - 1) / 2 * 2 + 1: 1 and 2 exactly */
@@ -350,19 +328,19 @@ static void test_batchnorm_mixed_types(void **state) {
     assert_int_equal(((uint16_t *)h.out.data)[1], 0x4000);
     kh_free(&h);
     /* 14: scale must be X's dtype */
-    init(&h, "BatchNormalization", 14, 14);
+    kh_init_since(&h, "BatchNormalization", 14, 14);
     assert_int_equal(run_bn(&h, &tx, p, 1), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 1 'scale'");
     kh_assert_msg_has(&h, "dtype float but input 0 'X'");
     kh_free(&h);
     /* 15: mean and var must agree */
     osc_tensor q[4] = {p[0], p[1], p[2], kh_tensor(OSC_FLOAT, 1, (int64_t[]){1}, s)};
-    init(&h, "BatchNormalization", 15, 15);
+    kh_init_since(&h, "BatchNormalization", 15, 15);
     assert_int_equal(run_bn(&h, &tx, q, 1), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 4 'var'");
     kh_free(&h);
     /* before 14 every input has X's dtype */
-    init(&h, "BatchNormalization", 9, 9);
+    kh_init_since(&h, "BatchNormalization", 9, 9);
     assert_int_equal(run_bn(&h, &tx, p, 1), OSC_ERR_SHAPE);
     kh_free(&h);
 }
@@ -379,7 +357,7 @@ static void test_batchnorm_training(void **state) {
                        kh_tensor(OSC_FLOAT, 1, (int64_t[]){2}, m),
                        kh_tensor(OSC_FLOAT, 1, (int64_t[]){2}, v)};
     kh h;
-    init(&h, "BatchNormalization", 15, 15);
+    kh_init_since(&h, "BatchNormalization", 15, 15);
     kh_attr_int(&h, "training_mode", 1);
     kh_attr_float(&h, "momentum", 0.5f);
     kh_attr_float(&h, "epsilon", 0.0f);
@@ -392,27 +370,27 @@ static void test_batchnorm_training(void **state) {
     check_f32(&h.outs[2], wv, 2, 1e-7);
     kh_free(&h);
     /* Y alone is fine too */
-    init(&h, "BatchNormalization", 14, 14);
+    kh_init_since(&h, "BatchNormalization", 14, 14);
     kh_attr_int(&h, "training_mode", 1);
     kh_attr_float(&h, "epsilon", 0.0f);
     assert_int_equal(run_bn(&h, &tx, p, 1), OSC_OK);
     check_f32(&h.out, wy, 8, 1e-6);
     kh_free(&h);
     /* extra outputs without training mode, and before 14 */
-    init(&h, "BatchNormalization", 15, 15);
+    kh_init_since(&h, "BatchNormalization", 15, 15);
     assert_int_equal(run_bn(&h, &tx, p, 3), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "only with training_mode = 1");
     kh_free(&h);
-    init(&h, "BatchNormalization", 9, 9);
+    kh_init_since(&h, "BatchNormalization", 9, 9);
     assert_int_equal(run_bn(&h, &tx, p, 3), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "versions before 14 are not supported");
     kh_free(&h);
-    init(&h, "BatchNormalization", 15, 15);
+    kh_init_since(&h, "BatchNormalization", 15, 15);
     kh_attr_int(&h, "training_mode", 2);
-    init_fails(&h, OSC_ERR_MODEL, "'training_mode' = 2; allowed: 0 or 1");
-    init(&h, "BatchNormalization", 14, 14);
+    kh_init_fails(&h, OSC_ERR_MODEL, "'training_mode' = 2; allowed: 0 or 1");
+    kh_init_since(&h, "BatchNormalization", 14, 14);
     kh_attr_int(&h, "is_test", 1);
-    init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'is_test'");
+    kh_init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'is_test'");
 }
 
 static void test_batchnorm_errors(void **state) {
@@ -423,7 +401,7 @@ static void test_batchnorm_errors(void **state) {
     osc_tensor p3 = kh_tensor(OSC_FLOAT, 1, (int64_t[]){3}, s3);
     osc_tensor p[4] = {p2, p2, p3, p2};
     kh h;
-    init(&h, "BatchNormalization", 15, 15);
+    kh_init_since(&h, "BatchNormalization", 15, 15);
     assert_int_equal(run_bn(&h, &tx, p, 1), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "node 'n0' (BatchNormalization-15): input 3 'mean'");
     kh_assert_msg_has(&h, "has shape [3]; X [1,2,3] needs shape [C] with C = 2");
@@ -432,13 +410,13 @@ static void test_batchnorm_errors(void **state) {
     /* a scalar X */
     osc_tensor sx = kh_tensor(OSC_FLOAT, 0, NULL, x);
     osc_tensor q[4] = {p2, p2, p2, p2};
-    init(&h, "BatchNormalization", 15, 15);
+    kh_init_since(&h, "BatchNormalization", 15, 15);
     assert_int_equal(run_bn(&h, &sx, q, 1), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "rank >= 1");
     kh_free(&h);
     /* a missing input */
     const osc_tensor *in[5] = {&tx, &p2, &p2, &p2, NULL};
-    init(&h, "BatchNormalization", 15, 15);
+    kh_init_since(&h, "BatchNormalization", 15, 15);
     assert_int_equal(kh_run(&h, 5, in), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "input 4 'var' is required");
     kh_free(&h);
@@ -472,7 +450,7 @@ static void test_layernorm(void **state) {
     near(mean[1], 0, 0, 1);
     near(inv[1], 1 / sqrt(6 + 1e-5), 1e-12, 1); /* [-3, 0, 3]: variance 6 */
     kh h;
-    init(&h, "LayerNormalization", 17, 17);
+    kh_init_since(&h, "LayerNormalization", 17, 17);
     assert_int_equal(kh_run_multi(&h, 3, in, 3), OSC_OK);
     check_f32(&h.outs[0], y, 6, 1e-6);
     assert_int_equal(h.outs[1].rank, 2);
@@ -485,7 +463,7 @@ static void test_layernorm(void **state) {
     static const float s6[6] = {1, 2, 3, 4, 5, 6};
     osc_tensor ts6 = kh_tensor(OSC_FLOAT, 2, (int64_t[]){2, 3}, s6);
     const osc_tensor *in2[2] = {&tx, &ts6};
-    init(&h, "LayerNormalization", 17, 17);
+    kh_init_since(&h, "LayerNormalization", 17, 17);
     kh_attr_int(&h, "axis", 0);
     kh_attr_float(&h, "epsilon", 0.25f);
     assert_int_equal(kh_run_multi(&h, 2, in2, 2), OSC_OK);
@@ -497,7 +475,7 @@ static void test_layernorm(void **state) {
     /* Scale of one element broadcasts; stash_type 16 gives bfloat16 statistics */
     osc_tensor t1 = kh_tensor(OSC_FLOAT, 1, (int64_t[]){1}, &s[1]);
     const osc_tensor *in3[2] = {&tx, &t1};
-    init(&h, "LayerNormalization", 17, 17);
+    kh_init_since(&h, "LayerNormalization", 17, 17);
     kh_attr_int(&h, "stash_type", 16);
     assert_int_equal(kh_run_multi(&h, 2, in3, 3), OSC_OK);
     ref_ln(x, y, mean, inv, 2, 3, (double)1e-5f, &s[1], 1, NULL, 1);
@@ -515,7 +493,7 @@ static void test_layernorm_half_and_errors(void **state) {
     osc_tensor tx = kh_tensor(OSC_FLOAT16, 1, (int64_t[]){3}, x);
     osc_tensor ts = kh_tensor(OSC_FLOAT16, 1, (int64_t[]){1}, one);
     kh h;
-    init(&h, "LayerNormalization", 17, 17);
+    kh_init_since(&h, "LayerNormalization", 17, 17);
     kh_attr_float(&h, "epsilon", 1.0f / 3);
     assert_int_equal(kh_run2(&h, &tx, &ts), OSC_OK);
     assert_int_equal(((uint16_t *)h.out.data)[0], 0xbc00);
@@ -525,26 +503,26 @@ static void test_layernorm_half_and_errors(void **state) {
     /* Scale of another dtype, a Scale that does not broadcast, a bad axis, a bad stash_type */
     static const float f[3] = {1, 2, 3};
     osc_tensor tf = kh_tensor(OSC_FLOAT, 1, (int64_t[]){1}, f);
-    init(&h, "LayerNormalization", 17, 17);
+    kh_init_since(&h, "LayerNormalization", 17, 17);
     assert_int_equal(kh_run2(&h, &tx, &tf), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 1 'Scale'");
     kh_free(&h);
     osc_tensor x23 = kh_tensor(OSC_FLOAT, 2, (int64_t[]){1, 3}, f);
     osc_tensor s2 = kh_tensor(OSC_FLOAT, 1, (int64_t[]){2}, f);
-    init(&h, "LayerNormalization", 17, 17);
+    kh_init_since(&h, "LayerNormalization", 17, 17);
     assert_int_equal(kh_run2(&h, &x23, &s2), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 1 'Scale' () has shape [2], which does not broadcast to "
                           "input 0 'X' [1,3]");
     kh_assert_untouched(&h.out);
     kh_free(&h);
-    init(&h, "LayerNormalization", 17, 17);
+    kh_init_since(&h, "LayerNormalization", 17, 17);
     kh_attr_int(&h, "axis", 2);
     assert_int_equal(kh_run2(&h, &x23, &tf), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "'axis' = 2 is out of range [-2, 1]");
     kh_free(&h);
-    init(&h, "LayerNormalization", 17, 17);
+    kh_init_since(&h, "LayerNormalization", 17, 17);
     kh_attr_int(&h, "stash_type", 11);
-    init_fails(&h, OSC_ERR_MODEL, "'stash_type' = 11; allowed: 1 (float) or 16 (bfloat16)");
+    kh_init_fails(&h, OSC_ERR_MODEL, "'stash_type' = 11; allowed: 1 (float) or 16 (bfloat16)");
 }
 
 /* ---- Dropout ---- */
@@ -560,7 +538,7 @@ static void test_dropout(void **state) {
     /* before 10 the mask has data's dtype (1.0 = kept), from 10 it is bool */
     static const int64_t k_old[][2] = {{1, 1}, {6, 6}, {7, 7}, {10, 10}};
     for (size_t i = 0; i < 4; i++) {
-        init(&h, "Dropout", k_old[i][0], k_old[i][1]);
+        kh_init_since(&h, "Dropout", k_old[i][0], k_old[i][1]);
         kh_attr_float(&h, "ratio", 0.25f);
         if (k_old[i][0] < 7) kh_attr_int(&h, "is_test", 1);
         assert_int_equal(kh_run_multi(&h, 1, in1, 2), OSC_OK);
@@ -576,17 +554,17 @@ static void test_dropout(void **state) {
         kh_free(&h);
     }
     /* versions 1 and 6 with is_test = 0 run in test mode, with a warning */
-    init(&h, "Dropout", 6, 6);
+    kh_init_since(&h, "Dropout", 6, 6);
     assert_int_equal(kh_run1(&h, &tx), OSC_OK);
     assert_int_equal(h.n_warnings, 1);
     assert_memory_equal(h.out.data, x, sizeof x);
     kh_free(&h);
-    init(&h, "Dropout", 7, 7);
+    kh_init_since(&h, "Dropout", 7, 7);
     kh_attr_int(&h, "is_test", 1);
-    init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'is_test'");
-    init(&h, "Dropout", 12, 12);
+    kh_init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'is_test'");
+    kh_init_since(&h, "Dropout", 12, 12);
     kh_attr_float(&h, "ratio", 0.5f);
-    init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'ratio'");
+    kh_init_fails(&h, OSC_ERR_MODEL, "unknown attribute 'ratio'");
 }
 
 static void test_dropout_inputs(void **state) {
@@ -601,7 +579,7 @@ static void test_dropout_inputs(void **state) {
     /* training_mode false: ratio ignored; true with ratio 0: the same copy */
     const osc_tensor *cases[3][3] = {{&tx, &t5, &tn}, {&tx, &t0, &ty}, {&tx, NULL, NULL}};
     for (int i = 0; i < 3; i++) {
-        init(&h, "Dropout", 13, 13);
+        kh_init_since(&h, "Dropout", 13, 13);
         kh_attr_int(&h, "seed", 7);
         assert_int_equal(kh_run_multi(&h, 3, cases[i], 2), OSC_OK);
         assert_memory_equal(h.outs[0].data, x, sizeof x);
@@ -614,30 +592,30 @@ static void test_dropout_inputs(void **state) {
     static const float r6[1] = {0.6f};
     osc_tensor t6 = kh_tensor(OSC_FLOAT, 0, NULL, r6);
     const osc_tensor *train6[3] = {&tx, &t6, &ty}, *dflt[3] = {&tx, NULL, &ty};
-    init(&h, "Dropout", 12, 12);
+    kh_init_since(&h, "Dropout", 12, 12);
     assert_int_equal(kh_run_multi(&h, 3, train6, 2), OSC_OK);
     static const uint8_t m6[3] = {0, 1, 1};
     const double w6[3] = {0, -2 / (double)(1 - 0.6f), 0};
     check_f32(&h.outs[0], w6, 3, 1e-6);
     assert_memory_equal(h.outs[1].data, m6, sizeof m6);
     kh_free(&h);
-    init(&h, "Dropout", 22, 22); /* ratio 0.5 by default: seed 0 keeps all three */
+    kh_init_since(&h, "Dropout", 22, 22); /* ratio 0.5 by default: seed 0 keeps all three */
     assert_int_equal(kh_run(&h, 3, dflt), OSC_OK);
     static const double w5[3] = {3, -4, 0};
     check_f32(&h.out, w5, 3, 0);
     kh_free(&h);
-    init(&h, "Dropout", 13, 13);
+    kh_init_since(&h, "Dropout", 13, 13);
     kh_attr_int(&h, "seed", 1);
     assert_int_equal(kh_run_multi(&h, 3, train6, 2), OSC_OK);
     static const uint8_t m6s1[3] = {0, 1, 0};
     check_f32(&h.outs[0], w6, 3, 1e-6); /* x[2] is 0 either way */
     assert_memory_equal(h.outs[1].data, m6s1, sizeof m6s1);
     kh_free(&h);
-    init(&h, "Dropout", 13, 13);
+    kh_init_since(&h, "Dropout", 13, 13);
     kh_attr_int(&h, "seed", -1);
-    init_fails(&h, OSC_ERR_MODEL, "'seed' = -1 is out of range [0, 4294967295]");
+    kh_init_fails(&h, OSC_ERR_MODEL, "'seed' = -1 is out of range [0, 4294967295]");
     const osc_tensor *bad[3] = {&tx, &t15, &ty};
-    init(&h, "Dropout", 22, 22);
+    kh_init_since(&h, "Dropout", 22, 22);
     assert_int_equal(kh_run(&h, 3, bad), OSC_ERR_MODEL);
     kh_assert_msg_has(&h, "node 'n0' (Dropout-22): input 1 'ratio' () = 1.5 is out of range "
                           "[0, 1)");
@@ -645,11 +623,11 @@ static void test_dropout_inputs(void **state) {
     kh_free(&h);
     /* ratio must be a scalar; training_mode a bool */
     const osc_tensor *vec[2] = {&tx, &tx}, *notbool[3] = {&tx, NULL, &t0};
-    init(&h, "Dropout", 13, 13);
+    kh_init_since(&h, "Dropout", 13, 13);
     assert_int_equal(kh_run(&h, 2, vec), OSC_ERR_SHAPE);
     kh_assert_msg_has(&h, "input 1 'ratio' () has shape [3]");
     kh_free(&h);
-    init(&h, "Dropout", 13, 13);
+    kh_init_since(&h, "Dropout", 13, 13);
     assert_int_equal(kh_run(&h, 3, notbool), OSC_ERR_UNSUPPORTED);
     kh_assert_msg_has(&h, "input 2 'training_mode'");
     kh_free(&h);
@@ -657,12 +635,12 @@ static void test_dropout_inputs(void **state) {
     uint8_t f8[2] = {0x38, 0xc0};
     osc_tensor t8 = kh_tensor(OSC_FLOAT8E4M3FN, 1, (int64_t[]){2}, f8);
     const osc_tensor *in8[1] = {&t8};
-    init(&h, "Dropout", 22, 22);
+    kh_init_since(&h, "Dropout", 22, 22);
     assert_int_equal(kh_run_inplace(&h, 1, in8), OSC_OK);
     assert_int_equal(f8[0], 0x38);
     assert_int_equal(f8[1], 0xc0);
     kh_free(&h);
-    init(&h, "Dropout", 21, 13);
+    kh_init_since(&h, "Dropout", 21, 13);
     assert_int_equal(kh_run(&h, 1, in8), OSC_ERR_UNSUPPORTED);
     kh_free(&h);
 }
@@ -759,24 +737,21 @@ static void test_optional_outputs_in_a_model(void **state) {
     assert_non_null(strstr(msg, "expected 1 to 3 inputs and 1 to 2 output(s)"));
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rows_resolve),
-        cmocka_unit_test(test_softmax_11_vs_13),
-        cmocka_unit_test(test_softmax_stable),
-        cmocka_unit_test(test_softmax_half),
-        cmocka_unit_test(test_softmax_errors),
-        cmocka_unit_test(test_batchnorm_inference),
-        cmocka_unit_test(test_batchnorm_non_spatial),
-        cmocka_unit_test(test_batchnorm_mixed_types),
-        cmocka_unit_test(test_batchnorm_training),
-        cmocka_unit_test(test_batchnorm_errors),
-        cmocka_unit_test(test_layernorm),
-        cmocka_unit_test(test_layernorm_half_and_errors),
-        cmocka_unit_test(test_dropout),
-        cmocka_unit_test(test_dropout_inputs),
-        cmocka_unit_test(test_every_row_every_dtype),
-        cmocka_unit_test(test_optional_outputs_in_a_model),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_rows_resolve),
+    cmocka_unit_test(test_softmax_11_vs_13),
+    cmocka_unit_test(test_softmax_stable),
+    cmocka_unit_test(test_softmax_half),
+    cmocka_unit_test(test_softmax_errors),
+    cmocka_unit_test(test_batchnorm_inference),
+    cmocka_unit_test(test_batchnorm_non_spatial),
+    cmocka_unit_test(test_batchnorm_mixed_types),
+    cmocka_unit_test(test_batchnorm_training),
+    cmocka_unit_test(test_batchnorm_errors),
+    cmocka_unit_test(test_layernorm),
+    cmocka_unit_test(test_layernorm_half_and_errors),
+    cmocka_unit_test(test_dropout),
+    cmocka_unit_test(test_dropout_inputs),
+    cmocka_unit_test(test_every_row_every_dtype),
+    cmocka_unit_test(test_optional_outputs_in_a_model),
+)

@@ -13,6 +13,7 @@
 #include "ops/registry.h"
 #include "core/dtype.h"
 #include "kharness.h"
+#include "tests/support/check.h"
 
 #define D(...) ((const int64_t[]){__VA_ARGS__})
 #define N(a) ((int32_t)(sizeof(a) / sizeof((a)[0])))
@@ -22,17 +23,6 @@ static osc_tensor T(int32_t dtype, int32_t rank, const int64_t *dims, const void
 }
 
 static const int64_t k_empty[1]; /* a stand-in pointer for zero-element tensors */
-
-static void expect_shape(const osc_tensor *t, int32_t dtype, int32_t rank, const int64_t *dims) {
-    assert_int_equal(t->dtype, dtype);
-    assert_int_equal(t->rank, rank);
-    for (int32_t i = 0; i < rank; i++) assert_int_equal(t->dims[i], dims[i]);
-}
-
-static void expect_bytes(const osc_tensor *t, const void *want, size_t nbytes) {
-    assert_int_equal(t->nbytes, nbytes);
-    if (nbytes) assert_memory_equal(t->data, want, nbytes);
-}
 
 static void expect_floats(const osc_tensor *t, const double *want, int32_t n) {
     assert_int_equal(t->dtype, OSC_FLOAT);
@@ -101,7 +91,7 @@ static void sum_last_axis_in_order(void **state) {
         const int32_t dtype = dt ? OSC_DOUBLE : OSC_FLOAT;
         expect_ok(&h, reduce(&h, "ReduceSum", 13, T(dtype, 3, D(A, B, C), dt ? (void *)xd : (void *)xf),
                              D(-1), 1, false, 0, -1));
-        expect_shape(&h.out, dtype, 2, D(A, B));
+        osc_check_shape(&h.out, dtype, 2, D(A, B));
         for (int e = 0; e < A * B; e++) {
             if (dt) {
                 double want = xd[e * C];
@@ -145,12 +135,12 @@ static void every_reduction_axis1(void **state) {
             kh h;
             bool input = versions[v] >= (strcmp(ops[o], "ReduceSum") == 0 ? 13 : 18);
             expect_ok(&h, reduce(&h, ops[o], versions[v], x, D(1), 1, !input, -1, -1));
-            expect_shape(&h.out, OSC_FLOAT, 3, D(3, 1, 2));
+            osc_check_shape(&h.out, OSC_FLOAT, 3, D(3, 1, 2));
             expect_floats(&h.out, want, 6);
             kh_free(&h);
             /* the same with keepdims 0 and the axis counted from the end */
             expect_ok(&h, reduce(&h, ops[o], versions[v], x, D(-2), 1, !input, 0, -1));
-            expect_shape(&h.out, OSC_FLOAT, 2, D(3, 2));
+            osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 2));
             expect_floats(&h.out, want, 6);
             kh_free(&h);
         }
@@ -275,7 +265,7 @@ static void every_dtype_every_reduction(void **state) {
                                    get(&x, k_pairs[i][1] - 1));
             kh h;
             expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, x, D(1), 1, false, 0, -1));
-            expect_shape(&h.out, dt, 2, D(3, 2));
+            osc_check_shape(&h.out, dt, 2, D(3, 2));
             double tol = dt == OSC_FLOAT16 ? 1e-3 : dt == OSC_BFLOAT16 ? 8e-3 : 1e-6;
             for (int32_t i = 0; i < 6; i++)
                 if (!close_to(get(&h.out, i), want[i], tol))
@@ -295,7 +285,7 @@ static void every_dtype_every_reduction(void **state) {
             /* the same over an empty axis: [3,0,2] reduced along axis 1 */
             osc_tensor e = T(dt, 3, D(3, 0, 2), buf);
             expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, e, D(1), 1, false, 0, -1));
-            expect_shape(&h.out, dt, 2, D(3, 2));
+            osc_check_shape(&h.out, dt, 2, D(3, 2));
             double empty = expected_empty(o, dt, size);
             for (int32_t i = 0; i < 6; i++)
                 if (!close_to(get(&h.out, i), empty, 0))
@@ -315,33 +305,33 @@ static void axes_sets_and_defaults(void **state) {
     kh h;
     /* axes [2, 0] (any order): over i and k: j=0: 1+2+5+6+9+10 = 33 -> mean 5.5; j=1 7.5 */
     expect_ok(&h, reduce(&h, "ReduceMean", 18, x, D(2, 0), 2, false, 1, -1));
-    expect_shape(&h.out, OSC_FLOAT, 3, D(1, 2, 1));
-    expect_bytes(&h.out, (const float[]){5.5f, 7.5f}, 8);
+    osc_check_shape(&h.out, OSC_FLOAT, 3, D(1, 2, 1));
+    osc_check_bytes(&h.out, (const float[]){5.5f, 7.5f}, 8);
     kh_free(&h);
     expect_ok(&h, reduce(&h, "ReduceMax", 13, x, D(0, -1), 2, true, 0, -1));
-    expect_shape(&h.out, OSC_FLOAT, 1, D(2));
-    expect_bytes(&h.out, (const float[]){10, 12}, 8);
+    osc_check_shape(&h.out, OSC_FLOAT, 1, D(2));
+    osc_check_bytes(&h.out, (const float[]){10, 12}, 8);
     kh_free(&h);
     /* no axes: all of them; keepdims 0 gives a scalar */
     expect_ok(&h, reduce(&h, "ReduceMin", 18, x, NULL, 0, false, 0, -1));
-    expect_shape(&h.out, OSC_FLOAT, 0, NULL);
-    expect_bytes(&h.out, (const float[]){1}, 4);
+    osc_check_shape(&h.out, OSC_FLOAT, 0, NULL);
+    osc_check_bytes(&h.out, (const float[]){1}, 4);
     kh_free(&h);
     expect_ok(&h, reduce(&h, "ReduceProd", 11, T(OSC_FLOAT, 2, D(2, 2), k_x), NULL, 0, true, -1,
                          -1));
-    expect_shape(&h.out, OSC_FLOAT, 2, D(1, 1));
-    expect_bytes(&h.out, (const float[]){24}, 4);
+    osc_check_shape(&h.out, OSC_FLOAT, 2, D(1, 1));
+    osc_check_bytes(&h.out, (const float[]){24}, 4);
     kh_free(&h);
     /* an empty axes input without noop_with_empty_axes: all axes (1+...+12 = 78) */
     expect_ok(&h, reduce(&h, "ReduceL1", 18, x, k_empty, 0, false, 1, 0));
-    expect_shape(&h.out, OSC_FLOAT, 3, D(1, 1, 1));
-    expect_bytes(&h.out, (const float[]){78}, 4);
+    osc_check_shape(&h.out, OSC_FLOAT, 3, D(1, 1, 1));
+    osc_check_bytes(&h.out, (const float[]){78}, 4);
     kh_free(&h);
     /* a rank-0 input reduces over nothing: the value itself (sum of squares: its square) */
     expect_ok(&h, reduce(&h, "ReduceSumSquare", 18, T(OSC_FLOAT, 0, NULL, (const float[]){-3}),
                          NULL, 0, false, -1, -1));
-    expect_shape(&h.out, OSC_FLOAT, 0, NULL);
-    expect_bytes(&h.out, (const float[]){9}, 4);
+    osc_check_shape(&h.out, OSC_FLOAT, 0, NULL);
+    osc_check_bytes(&h.out, (const float[]){9}, 4);
     kh_free(&h);
 }
 
@@ -359,11 +349,11 @@ static void noop_with_empty_axes(void **state) {
         kh h;
         /* with the axes input empty and with it absent */
         expect_ok(&h, reduce(&h, cases[c].op, 18, x, k_empty, 0, false, -1, 1));
-        expect_shape(&h.out, OSC_FLOAT, 1, D(3));
-        expect_bytes(&h.out, cases[c].want, 12);
+        osc_check_shape(&h.out, OSC_FLOAT, 1, D(3));
+        osc_check_bytes(&h.out, cases[c].want, 12);
         kh_free(&h);
         expect_ok(&h, reduce(&h, cases[c].op, 18, x, NULL, 0, false, 0, 1));
-        expect_bytes(&h.out, cases[c].want, 12);
+        osc_check_bytes(&h.out, cases[c].want, 12);
         kh_free(&h);
     }
     kh h;
@@ -375,7 +365,7 @@ static void noop_with_empty_axes(void **state) {
     kh_free(&h);
     /* an axis given: noop_with_empty_axes changes nothing */
     expect_ok(&h, reduce(&h, "ReduceMax", 18, x, D(0), 1, false, 0, 1));
-    expect_bytes(&h.out, (const float[]){4}, 4);
+    osc_check_bytes(&h.out, (const float[]){4}, 4);
     kh_free(&h);
     /* not an attribute before 18 (ReduceSum: 13) */
     kh_init(&h, "ReduceMax", 13);
@@ -394,29 +384,29 @@ static void halves_round_once(void **state) {
     const uint16_t hx[] = {0x6800, 0x3c00, 0x3c00};
     expect_ok(&h, reduce(&h, "ReduceMean", 18, T(OSC_FLOAT16, 1, D(3), hx), NULL, 0, false, 0,
                          -1));
-    expect_bytes(&h.out, (const uint16_t[]){0x6157}, 2);
+    osc_check_bytes(&h.out, (const uint16_t[]){0x6157}, 2);
     kh_free(&h);
     /* float16 product 2 * 3 = 6 (0x4600); L1 of -1, 2: 3 (0x4200) */
     expect_ok(&h, reduce(&h, "ReduceProd", 1, T(OSC_FLOAT16, 1, D(2), (const uint16_t[]){0x4000,
                          0x4200}), NULL, 0, true, 0, -1));
-    expect_bytes(&h.out, (const uint16_t[]){0x4600}, 2);
+    osc_check_bytes(&h.out, (const uint16_t[]){0x4600}, 2);
     kh_free(&h);
     expect_ok(&h, reduce(&h, "ReduceL1", 18, T(OSC_FLOAT16, 1, D(2), (const uint16_t[]){0xbc00,
                          0x4000}), NULL, 0, false, 0, -1));
-    expect_bytes(&h.out, (const uint16_t[]){0x4200}, 2);
+    osc_check_bytes(&h.out, (const uint16_t[]){0x4200}, 2);
     kh_free(&h);
     /* bfloat16 1, 2, -3: max 2 (0x4000), min -3 (0xc040); from 13 only */
     const uint16_t bx[] = {0x3f80, 0x4000, 0xc040};
     osc_tensor xb = T(OSC_BFLOAT16, 1, D(3), bx);
     expect_ok(&h, reduce(&h, "ReduceMax", 13, xb, NULL, 0, true, 0, -1));
-    expect_bytes(&h.out, (const uint16_t[]){0x4000}, 2);
+    osc_check_bytes(&h.out, (const uint16_t[]){0x4000}, 2);
     kh_free(&h);
     expect_ok(&h, reduce(&h, "ReduceMin", 18, xb, NULL, 0, false, 0, -1));
-    expect_bytes(&h.out, (const uint16_t[]){0xc040}, 2);
+    osc_check_bytes(&h.out, (const uint16_t[]){0xc040}, 2);
     kh_free(&h);
     /* bfloat16 sum of squares 1 + 4 + 9 = 14 (0x4160) */
     expect_ok(&h, reduce(&h, "ReduceSumSquare", 18, xb, NULL, 0, false, 0, -1));
-    expect_bytes(&h.out, (const uint16_t[]){0x4160}, 2);
+    osc_check_bytes(&h.out, (const uint16_t[]){0x4160}, 2);
     kh_free(&h);
     expect_fail(&h, reduce(&h, "ReduceMax", 12, xb, NULL, 0, true, 0, -1), OSC_ERR_SHAPE,
                 "bfloat16");
@@ -424,7 +414,7 @@ static void halves_round_once(void **state) {
     /* double */
     expect_ok(&h, reduce(&h, "ReduceL2", 18, T(OSC_DOUBLE, 1, D(2), (const double[]){3, -4}),
                          NULL, 0, false, 0, -1));
-    expect_bytes(&h.out, (const double[]){5}, 8);
+    osc_check_bytes(&h.out, (const double[]){5}, 8);
     kh_free(&h);
 }
 
@@ -434,7 +424,7 @@ static void integer_types(void **state) {
     /* int8/uint8 for max/min from 12 */
     osc_tensor i8 = T(OSC_INT8, 1, D(3), (const int8_t[]){-5, -2, -9});
     expect_ok(&h, reduce(&h, "ReduceMax", 12, i8, NULL, 0, true, 0, -1));
-    expect_bytes(&h.out, (const int8_t[]){-2}, 1);
+    osc_check_bytes(&h.out, (const int8_t[]){-2}, 1);
     kh_free(&h);
     expect_fail(&h, reduce(&h, "ReduceMax", 11, i8, NULL, 0, true, 0, -1), OSC_ERR_SHAPE,
                 "int8");
@@ -444,22 +434,22 @@ static void integer_types(void **state) {
     kh_free(&h);
     osc_tensor u8 = T(OSC_UINT8, 1, D(3), (const uint8_t[]){200, 7, 255});
     expect_ok(&h, reduce(&h, "ReduceMin", 20, u8, NULL, 0, false, 0, -1));
-    expect_bytes(&h.out, (const uint8_t[]){7}, 1);
+    osc_check_bytes(&h.out, (const uint8_t[]){7}, 1);
     kh_free(&h);
     /* uint64 above 2^63 */
     osc_tensor u64 = T(OSC_UINT64, 1, D(2), (const uint64_t[]){UINT64_MAX, 5});
     expect_ok(&h, reduce(&h, "ReduceMax", 13, u64, NULL, 0, true, 0, -1));
-    expect_bytes(&h.out, (const uint64_t[]){UINT64_MAX}, 8);
+    osc_check_bytes(&h.out, (const uint64_t[]){UINT64_MAX}, 8);
     kh_free(&h);
     /* int32 product wraps: 65536 * 65536 = 2^32 = 0 modulo 2^32 */
     osc_tensor p32 = T(OSC_INT32, 1, D(2), (const int32_t[]){65536, 65536});
     expect_ok(&h, reduce(&h, "ReduceProd", 13, p32, NULL, 0, true, 0, -1));
-    expect_bytes(&h.out, (const int32_t[]){0}, 4);
+    osc_check_bytes(&h.out, (const int32_t[]){0}, 4);
     kh_free(&h);
     /* int32 mean truncates toward zero: (-7 + 0) / 2 = -3 */
     osc_tensor m32 = T(OSC_INT32, 1, D(2), (const int32_t[]){-7, 0});
     expect_ok(&h, reduce(&h, "ReduceMean", 18, m32, NULL, 0, false, 0, -1));
-    expect_bytes(&h.out, (const int32_t[]){-3}, 4);
+    osc_check_bytes(&h.out, (const int32_t[]){-3}, 4);
     kh_free(&h);
     /* int64: L1 |-3| + 4 = 7, sum of squares 25, L2 5, LogSum log(7 + 13) = 2.99 -> 2,
      * LogSumExp log(e^-3 + e^4) = 4.0009 -> 4 */
@@ -468,21 +458,21 @@ static void integer_types(void **state) {
         {"ReduceL1", 7}, {"ReduceSumSquare", 25}, {"ReduceL2", 5}, {"ReduceLogSumExp", 4}};
     for (int32_t c = 0; c < N(cases); c++) {
         expect_ok(&h, reduce(&h, cases[c].op, 18, i64, NULL, 0, false, 0, -1));
-        expect_bytes(&h.out, &cases[c].want, 8);
+        osc_check_bytes(&h.out, &cases[c].want, 8);
         kh_free(&h);
     }
     expect_ok(&h, reduce(&h, "ReduceLogSum", 13,
                          T(OSC_UINT32, 1, D(2), (const uint32_t[]){7, 13}), NULL, 0, true, 0,
                          -1));
-    expect_bytes(&h.out, (const uint32_t[]){2}, 4);
+    osc_check_bytes(&h.out, (const uint32_t[]){2}, 4);
     kh_free(&h);
     /* bool for max/min from 20 only: false < true */
     osc_tensor b = T(OSC_BOOL, 2, D(2, 2), (const uint8_t[]){0, 1, 0, 0});
     expect_ok(&h, reduce(&h, "ReduceMax", 20, b, D(1), 1, false, 0, -1));
-    expect_bytes(&h.out, (const uint8_t[]){1, 0}, 2);
+    osc_check_bytes(&h.out, (const uint8_t[]){1, 0}, 2);
     kh_free(&h);
     expect_ok(&h, reduce(&h, "ReduceMin", 20, b, D(0), 1, false, 0, -1));
-    expect_bytes(&h.out, (const uint8_t[]){0, 0}, 2);
+    osc_check_bytes(&h.out, (const uint8_t[]){0, 0}, 2);
     kh_free(&h);
     expect_fail(&h, reduce(&h, "ReduceMax", 18, b, D(1), 1, false, 0, -1), OSC_ERR_SHAPE,
                 "bool");
@@ -527,8 +517,8 @@ static void empty_sets(void **state) {
         {"ReduceL2", 0},          {"ReduceLogSum", -INFINITY}, {"ReduceLogSumExp", -INFINITY}};
     for (int32_t c = 0; c < N(cases); c++) {
         expect_ok(&h, reduce(&h, cases[c].op, 18, xf, D(1), 1, false, 1, -1));
-        expect_shape(&h.out, OSC_FLOAT, 2, D(2, 1));
-        expect_bytes(&h.out, (const float[]){cases[c].want, cases[c].want}, 8);
+        osc_check_shape(&h.out, OSC_FLOAT, 2, D(2, 1));
+        osc_check_bytes(&h.out, (const float[]){cases[c].want, cases[c].want}, 8);
         kh_free(&h);
     }
     expect_ok(&h, reduce(&h, "ReduceMean", 18, xf, D(1), 1, false, 0, -1));
@@ -537,36 +527,36 @@ static void empty_sets(void **state) {
     /* integers: the type's lowest / highest value; bool false / true; float16 -inf */
     expect_ok(&h, reduce(&h, "ReduceMax", 18, T(OSC_INT32, 1, D(0), k_empty), NULL, 0, false, 0,
                          -1));
-    expect_bytes(&h.out, (const int32_t[]){INT32_MIN}, 4);
+    osc_check_bytes(&h.out, (const int32_t[]){INT32_MIN}, 4);
     kh_free(&h);
     expect_ok(&h, reduce(&h, "ReduceMin", 18, T(OSC_UINT8, 1, D(0), k_empty), NULL, 0, false, 0,
                          -1));
-    expect_bytes(&h.out, (const uint8_t[]){255}, 1);
+    osc_check_bytes(&h.out, (const uint8_t[]){255}, 1);
     kh_free(&h);
     expect_ok(&h, reduce(&h, "ReduceMin", 18, T(OSC_INT8, 1, D(0), k_empty), NULL, 0, false, 0,
                          -1));
-    expect_bytes(&h.out, (const int8_t[]){127}, 1);
+    osc_check_bytes(&h.out, (const int8_t[]){127}, 1);
     kh_free(&h);
     expect_ok(&h, reduce(&h, "ReduceMax", 20, T(OSC_BOOL, 1, D(0), k_empty), NULL, 0, false, 0,
                          -1));
-    expect_bytes(&h.out, (const uint8_t[]){0}, 1);
+    osc_check_bytes(&h.out, (const uint8_t[]){0}, 1);
     kh_free(&h);
     expect_ok(&h, reduce(&h, "ReduceMin", 20, T(OSC_BOOL, 1, D(0), k_empty), NULL, 0, false, 0,
                          -1));
-    expect_bytes(&h.out, (const uint8_t[]){1}, 1);
+    osc_check_bytes(&h.out, (const uint8_t[]){1}, 1);
     kh_free(&h);
     expect_ok(&h, reduce(&h, "ReduceMax", 13, T(OSC_FLOAT16, 1, D(0), k_empty), NULL, 0, true, 0,
                          -1));
-    expect_bytes(&h.out, (const uint16_t[]){0xfc00}, 2);
+    osc_check_bytes(&h.out, (const uint16_t[]){0xfc00}, 2);
     kh_free(&h);
     expect_ok(&h, reduce(&h, "ReduceProd", 18, T(OSC_INT64, 1, D(0), k_empty), NULL, 0, false, 0,
                          -1));
-    expect_bytes(&h.out, (const int64_t[]){1}, 8);
+    osc_check_bytes(&h.out, (const int64_t[]){1}, 8);
     kh_free(&h);
     /* an empty output (a kept dim of 0) writes nothing */
     expect_ok(&h, reduce(&h, "ReduceLogSumExp", 18, T(OSC_FLOAT, 2, D(0, 3), k_empty), D(1), 1,
                          false, 1, -1));
-    expect_shape(&h.out, OSC_FLOAT, 2, D(0, 1));
+    osc_check_shape(&h.out, OSC_FLOAT, 2, D(0, 1));
     kh_free(&h);
 }
 
@@ -646,64 +636,64 @@ static void argmin_values(void **state) {
     /* the spec's [[2, 1], [3, 10]]: axis 0 -> [[0, 0]], axis 1 -> [[1], [0]] */
     osc_tensor x = T(OSC_FLOAT, 2, D(2, 2), (const float[]){2, 1, 3, 10});
     expect_ok(&h, argmin(&h, 1, 0, -1, -1, x));
-    expect_shape(&h.out, OSC_INT64, 2, D(1, 2));
-    expect_bytes(&h.out, D(0, 0), 16);
+    osc_check_shape(&h.out, OSC_INT64, 2, D(1, 2));
+    osc_check_bytes(&h.out, D(0, 0), 16);
     kh_free(&h);
     expect_ok(&h, argmin(&h, 11, 1, 1, -1, x));
-    expect_shape(&h.out, OSC_INT64, 2, D(2, 1));
-    expect_bytes(&h.out, D(1, 0), 16);
+    osc_check_shape(&h.out, OSC_INT64, 2, D(2, 1));
+    osc_check_bytes(&h.out, D(1, 0), 16);
     kh_free(&h);
     expect_ok(&h, argmin(&h, 13, -1, 0, -1, x));
-    expect_shape(&h.out, OSC_INT64, 1, D(2));
-    expect_bytes(&h.out, D(1, 0), 16);
+    osc_check_shape(&h.out, OSC_INT64, 1, D(2));
+    osc_check_bytes(&h.out, D(1, 0), 16);
     kh_free(&h);
     /* select_last_index: [[2, 2], [3, 10]] along axis 1: first [0, 0], last [1, 0] */
     osc_tensor xt = T(OSC_FLOAT, 2, D(2, 2), (const float[]){2, 2, 3, 10});
     expect_ok(&h, argmin(&h, 12, 1, 0, 0, xt));
-    expect_bytes(&h.out, D(0, 0), 16);
+    osc_check_bytes(&h.out, D(0, 0), 16);
     kh_free(&h);
     expect_ok(&h, argmin(&h, 13, 1, 0, 1, xt));
-    expect_bytes(&h.out, D(1, 0), 16);
+    osc_check_bytes(&h.out, D(1, 0), 16);
     kh_free(&h);
     expect_fail(&h, argmin(&h, 11, 1, 1, 1, xt), OSC_ERR_MODEL, "select_last_index");
     kh_free(&h);
     /* NaN first (numpy's argmin): first NaN at 1, last at 3 */
     osc_tensor xn = T(OSC_FLOAT, 1, D(4), (const float[]){1, NAN, 0, NAN});
     expect_ok(&h, argmin(&h, 13, 0, 0, 0, xn));
-    expect_bytes(&h.out, D(1), 8);
+    osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
     expect_ok(&h, argmin(&h, 13, 0, 0, 1, xn));
-    expect_bytes(&h.out, D(3), 8);
+    osc_check_bytes(&h.out, D(3), 8);
     kh_free(&h);
     /* integers compare natively; float16 through float */
     expect_ok(&h, argmin(&h, 13, 0, 0, -1, T(OSC_UINT64, 1, D(3), (const uint64_t[]){
                                                   UINT64_MAX, 1ull << 63, UINT64_MAX - 1})));
-    expect_bytes(&h.out, D(1), 8);
+    osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
     expect_ok(&h, argmin(&h, 1, 0, 0, -1, T(OSC_INT8, 1, D(3), (const int8_t[]){-5, -2, -9})));
-    expect_bytes(&h.out, D(2), 8);
+    osc_check_bytes(&h.out, D(2), 8);
     kh_free(&h);
     /* float16 1, -2, -2 (0x3c00, 0xc000): the first -2; the last with select_last_index */
     osc_tensor xh = T(OSC_FLOAT16, 1, D(3), (const uint16_t[]){0x3c00, 0xc000, 0xc000});
     expect_ok(&h, argmin(&h, 12, 0, 0, 0, xh));
-    expect_bytes(&h.out, D(1), 8);
+    osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
     expect_ok(&h, argmin(&h, 12, 0, 0, 1, xh));
-    expect_bytes(&h.out, D(2), 8);
+    osc_check_bytes(&h.out, D(2), 8);
     kh_free(&h);
     /* bfloat16 from 13 */
     osc_tensor xb = T(OSC_BFLOAT16, 1, D(2), (const uint16_t[]){0x4000, 0x3f80});
     expect_fail(&h, argmin(&h, 12, 0, 0, -1, xb), OSC_ERR_SHAPE, "bfloat16");
     kh_free(&h);
     expect_ok(&h, argmin(&h, 13, 0, 0, -1, xb));
-    expect_bytes(&h.out, D(1), 8);
+    osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
     /* an empty axis has no minimum; an empty output is fine; the axis is range-checked */
     expect_fail(&h, argmin(&h, 13, 1, 1, -1, T(OSC_FLOAT, 2, D(2, 0), k_empty)), OSC_ERR_SHAPE,
                 "size 0 along axis 1; an empty set has no smallest element");
     kh_free(&h);
     expect_ok(&h, argmin(&h, 13, 1, 1, -1, T(OSC_FLOAT, 2, D(0, 3), k_empty)));
-    expect_shape(&h.out, OSC_INT64, 2, D(0, 1));
+    osc_check_shape(&h.out, OSC_INT64, 2, D(0, 1));
     kh_free(&h);
     expect_fail(&h, argmin(&h, 13, -3, 1, -1, x), OSC_ERR_MODEL,
                 "attribute 'axis' = -3 is out of range [-2, 1]");
@@ -754,7 +744,7 @@ static void argminmax_every_dtype(void **state) {
                         kh_attr_int(&h, "keepdims", 0);
                         kh_attr_int(&h, "select_last_index", last);
                         expect_ok(&h, kh_run(&h, 1, in));
-                        expect_shape(&h.out, OSC_INT64, 1, D(outer));
+                        osc_check_shape(&h.out, OSC_INT64, 1, D(outer));
                         if (memcmp(h.out.data, want, (size_t)outer * 8))
                             fail_msg("%s dtype %d axis %d last %d nan %d: wrong indices", ops[o],
                                      (int)dt, (int)axis, (int)last, nan);
@@ -768,16 +758,17 @@ static void argminmax_every_dtype(void **state) {
     assert_true(tried >= 2 * 12 * 4);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_reduction_axis1), cmocka_unit_test(axes_sets_and_defaults),
-        cmocka_unit_test(noop_with_empty_axes),  cmocka_unit_test(halves_round_once),
-        cmocka_unit_test(integer_types),         cmocka_unit_test(nan_and_infinity),
-        cmocka_unit_test(empty_sets),            cmocka_unit_test(errors),
-        cmocka_unit_test(argmin_values),
-        cmocka_unit_test(every_dtype_every_reduction),
-        cmocka_unit_test(argminmax_every_dtype),
-        cmocka_unit_test(sum_last_axis_in_order),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(every_reduction_axis1),
+    cmocka_unit_test(axes_sets_and_defaults),
+    cmocka_unit_test(noop_with_empty_axes),
+    cmocka_unit_test(halves_round_once),
+    cmocka_unit_test(integer_types),
+    cmocka_unit_test(nan_and_infinity),
+    cmocka_unit_test(empty_sets),
+    cmocka_unit_test(errors),
+    cmocka_unit_test(argmin_values),
+    cmocka_unit_test(every_dtype_every_reduction),
+    cmocka_unit_test(argminmax_every_dtype),
+    cmocka_unit_test(sum_last_axis_in_order),
+)

@@ -11,6 +11,7 @@
 
 #include "onnx_scatter.h"
 #include "test_embed_models.h"
+#include "tests/support/check.h"
 
 /* What the header documents for each option, in osc_options' field order. */
 typedef struct key_row {
@@ -210,12 +211,9 @@ static void desc_tails_zeroed(void **state) {
     osc_model_free(m);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_key),
-        cmocka_unit_test(bad_keys_and_values),
-        cmocka_unit_test(settings_take_effect),
-        cmocka_unit_test(desc_tails_zeroed),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(every_key),
+    cmocka_unit_test(bad_keys_and_values),
+    cmocka_unit_test(settings_take_effect),
+    cmocka_unit_test(desc_tails_zeroed),
+)

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "runtime/model.h"
+#include "tests/support/check.h"
 
 static void reuses_dead_buffers(void **state) {
     (void)state;
@@ -114,13 +115,10 @@ static void staircase_plan(void **state) {
     assert_int_equal(total, (uint64_t)(M + 1) * 64);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(reuses_dead_buffers),
-        cmocka_unit_test(oracle_detects_overlap),
-        cmocka_unit_test(random_lifetimes),
-        cmocka_unit_test(random_large_plans),
-        cmocka_unit_test(staircase_plan),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(reuses_dead_buffers),
+    cmocka_unit_test(oracle_detects_overlap),
+    cmocka_unit_test(random_lifetimes),
+    cmocka_unit_test(random_large_plans),
+    cmocka_unit_test(staircase_plan),
+)

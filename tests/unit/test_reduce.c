@@ -14,6 +14,7 @@
 #include "core/dtype.h"
 #include "ops/scatter/reduce.h"
 #include "ops/scatter/scatter_loops.h"
+#include "tests/support/check.h"
 
 /* dst[j] = rule(dst[j], src[j]) for j < n: the OSC_COMBINE_* rule of the dtype's class
  * expanded per dtype from OSC_STD_TYPES (none: assignment), as the typed loops expand it.
@@ -469,22 +470,19 @@ static void test_string_add_concatenates(void **state) {
     osc_pool_free(&pool);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_defined_for_every_std_dtype),
-        cmocka_unit_test(test_reduction_names),
-        cmocka_unit_test(test_none_assigns),
-        cmocka_unit_test(test_unsigned_wrap),
-        cmocka_unit_test(test_signed_wrap),
-        cmocka_unit_test(test_integer_min_max_extremes),
-        cmocka_unit_test(test_float_nan_and_zero_rules),
-        cmocka_unit_test(test_float_add_mul_ieee),
-        cmocka_unit_test(test_half_rounding),
-        cmocka_unit_test(test_bool_truth_tables),
-        cmocka_unit_test(test_complex_arith),
-        cmocka_unit_test(test_complex_max_min),
-        cmocka_unit_test(test_string_max_min),
-        cmocka_unit_test(test_string_add_concatenates),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_defined_for_every_std_dtype),
+    cmocka_unit_test(test_reduction_names),
+    cmocka_unit_test(test_none_assigns),
+    cmocka_unit_test(test_unsigned_wrap),
+    cmocka_unit_test(test_signed_wrap),
+    cmocka_unit_test(test_integer_min_max_extremes),
+    cmocka_unit_test(test_float_nan_and_zero_rules),
+    cmocka_unit_test(test_float_add_mul_ieee),
+    cmocka_unit_test(test_half_rounding),
+    cmocka_unit_test(test_bool_truth_tables),
+    cmocka_unit_test(test_complex_arith),
+    cmocka_unit_test(test_complex_max_min),
+    cmocka_unit_test(test_string_max_min),
+    cmocka_unit_test(test_string_add_concatenates),
+)

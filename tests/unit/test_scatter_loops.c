@@ -10,6 +10,7 @@
 #include "ops/scatter/scatter.h"
 #include "ops/scatter/scatter_loops.h"
 #include "core/dtype.h"
+#include "tests/support/check.h"
 
 /* xorshift64*: reproducible bytes and indices without global state */
 static uint64_t rnd(uint64_t *s) {
@@ -323,12 +324,9 @@ static void test_snd_bucketed(void **state) {
     check_snd_bucketed(OSC_DOUBLE, OSC_RED_MIN, 1, 1, (const int64_t[]){400000}, 50000, 25);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_walk_offsets),
-        cmocka_unit_test(test_se_bucketed),
-        cmocka_unit_test(test_se_bucketed_skips_strings),
-        cmocka_unit_test(test_snd_bucketed),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(test_walk_offsets),
+    cmocka_unit_test(test_se_bucketed),
+    cmocka_unit_test(test_se_bucketed_skips_strings),
+    cmocka_unit_test(test_snd_bucketed),
+)

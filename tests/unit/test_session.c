@@ -11,7 +11,9 @@
 #include <cmocka.h>
 
 #include "tests/support/models.h"
+#include "tests/support/testutil.h"
 #include "onnx_scatter.h"
+#include "tests/support/check.h"
 #include "runtime/session.h" /* plans made (osc_session.plans) */
 
 static char g_msg[512];
@@ -62,15 +64,10 @@ static void spec_example_end_to_end(void **state) {
     assert_int_equal(osc_session_create(m, &s), OSC_OK);
     float data[9] = {0}, upd[6] = {1.0f, 1.1f, 1.2f, 2.0f, 2.1f, 2.2f};
     int64_t idx[6] = {1, 0, 2, 0, 2, 1};
-    osc_tensor td = view(OSC_FLOAT, 2, dd, data, sizeof data);
-    osc_tensor ti = view(OSC_INT64, 2, id, idx, sizeof idx);
-    osc_tensor tu = view(OSC_FLOAT, 2, id, upd, sizeof upd);
-    assert_int_equal(osc_session_set_input(s, "data", &td), OSC_OK);
-    assert_int_equal(osc_session_set_input(s, "indices", &ti), OSC_OK);
-    assert_int_equal(osc_session_set_input(s, "updates", &tu), OSC_OK);
-    assert_int_equal(osc_session_run(s), OSC_OK);
-    osc_tensor y;
-    assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+    const osc_tensor in[3] = {view(OSC_FLOAT, 2, dd, data, sizeof data),
+                              view(OSC_INT64, 2, id, idx, sizeof idx),
+                              view(OSC_FLOAT, 2, id, upd, sizeof upd)};
+    osc_tensor y = osc_check_run(s, 3, (const char *[]){"data", "indices", "updates"}, in);
     const float want[9] = {2.0f, 1.1f, 0.0f, 1.0f, 0.0f, 2.2f, 0.0f, 2.1f, 1.2f}; /* spec */
     assert_int_equal(y.dtype, OSC_FLOAT);
     assert_int_equal(y.rank, 2);
@@ -667,27 +664,17 @@ static void data_dependent_shape_from_input(void **state) {
     osc_model_free(m);
 }
 
-static void *counting_alloc(void *ud, void *p, size_t osize, size_t nsize) {
-    (void)osize;
-    if (nsize == 0) {
-        free(p);
-        return NULL;
-    }
-    ++*(long *)ud;
-    return realloc(p, nsize);
-}
-
 /* A dynamic model plans each stage at its first run; a run whose shapes repeat the previous
  * run's reuses every stage's plan and arena: no placement, no allocation. A run with other
  * shapes places the stages again. */
 static void dynamic_stages_plan_once(void **state) {
     (void)state;
     enum { STAGES = 2000 };
-    long allocs = 0;
+    osc_test_mem mem = {0};
     osc_options o;
     osc_options_init(&o);
-    o.alloc = counting_alloc;
-    o.alloc_ud = &allocs;
+    o.alloc = osc_test_counting_alloc;
+    o.alloc_ud = &mem;
     osc_model *m;
     assert_int_equal(load(osc_test_stage_model(STAGES), &o, &m), OSC_OK);
     osc_session *s;
@@ -698,13 +685,13 @@ static void dynamic_stages_plan_once(void **state) {
     assert_int_equal(osc_session_set_input(s, "v0", &tx), OSC_OK);
     assert_int_equal(osc_session_run(s), OSC_OK);
     assert_int_equal(s->plans, STAGES);
-    const long after_first = allocs;
+    const long after_first = mem.allocs;
     for (int run = 0; run < 2; run++) {
         assert_int_equal(osc_session_set_input(s, "v0", &tx), OSC_OK);
         assert_int_equal(osc_session_run(s), OSC_OK);
     }
     assert_int_equal(s->plans, STAGES);
-    assert_int_equal(allocs, after_first);
+    assert_int_equal(mem.allocs, after_first);
     osc_tensor y;
     assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
     const float *yv = y.data;
@@ -874,27 +861,24 @@ static void unread_constants_released(void **state) {
     osc_model_free(m);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(spec_example_end_to_end),
-        cmocka_unit_test(dispatch_by_opset),
-        cmocka_unit_test(unsupported_counts_supported_nodes),
-        cmocka_unit_test(unknown_ir_version_warns),
-        cmocka_unit_test(profiling_records_node_times),
-        cmocka_unit_test(strict_mode_refuses_deprecated),
-        cmocka_unit_test(input_checks),
-        cmocka_unit_test(symbolic_dims_replan),
-        cmocka_unit_test(inplace_reuses_dying_data),
-        cmocka_unit_test(no_inplace_when_data_is_read_twice),
-        cmocka_unit_test(failed_run_leaves_nothing),
-        cmocka_unit_test(defaults_and_declared_outputs),
-        cmocka_unit_test(non_tensor_value_refused),
-        cmocka_unit_test(folding_and_staged_shapes),
-        cmocka_unit_test(folded_string_output_stays_the_models),
-        cmocka_unit_test(data_dependent_shape_from_input),
-        cmocka_unit_test(dynamic_stages_plan_once),
-        cmocka_unit_test(values_attributes_hook_and_labels),
-        cmocka_unit_test(unread_constants_released),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(spec_example_end_to_end),
+    cmocka_unit_test(dispatch_by_opset),
+    cmocka_unit_test(unsupported_counts_supported_nodes),
+    cmocka_unit_test(unknown_ir_version_warns),
+    cmocka_unit_test(profiling_records_node_times),
+    cmocka_unit_test(strict_mode_refuses_deprecated),
+    cmocka_unit_test(input_checks),
+    cmocka_unit_test(symbolic_dims_replan),
+    cmocka_unit_test(inplace_reuses_dying_data),
+    cmocka_unit_test(no_inplace_when_data_is_read_twice),
+    cmocka_unit_test(failed_run_leaves_nothing),
+    cmocka_unit_test(defaults_and_declared_outputs),
+    cmocka_unit_test(non_tensor_value_refused),
+    cmocka_unit_test(folding_and_staged_shapes),
+    cmocka_unit_test(folded_string_output_stays_the_models),
+    cmocka_unit_test(data_dependent_shape_from_input),
+    cmocka_unit_test(dynamic_stages_plan_once),
+    cmocka_unit_test(values_attributes_hook_and_labels),
+    cmocka_unit_test(unread_constants_released),
+)

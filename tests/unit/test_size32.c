@@ -7,6 +7,7 @@
 
 #include "loader_util.h"
 #include "unit/test_embed_models.h"
+#include "tests/support/mw_check.h"
 
 #define SIZE_T_32 (SIZE_MAX <= UINT32_MAX)
 
@@ -48,19 +49,15 @@ static void test_initializer_over_4gib(void **state) {
 static void test_arena_over_4gib(void **state) {
     (void)state;
     const int64_t xd[1] = {(int64_t)1 << 31}, id[1] = {1};
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 18);
-    osc_mw_input(mw, "x", OSC_FLOAT, 1, xd, NULL);
-    osc_mw_input(mw, "i", OSC_INT64, 1, id, NULL);
-    osc_mw_input(mw, "u", OSC_FLOAT, 1, id, NULL);
+    osc_mw *mw = osc_mw_graph(18, 3, (const osc_mw_value[3]){{"x", OSC_FLOAT, 1, xd, NULL},
+                                                            {"i", OSC_INT64, 1, id, NULL},
+                                                            {"u", OSC_FLOAT, 1, id, NULL}});
     const char *in[3] = {"x", "i", "u"}, *out[1] = {"t"}, *gin[2] = {"t", "i"}, *gout[1] = {"y"};
     osc_mw_node(mw, "ScatterElements", "big", 3, in, 1, out);
     osc_mw_node(mw, "GatherElements", "g", 2, gin, 1, gout);
     osc_mw_output(mw, "y", OSC_FLOAT, 1, id, NULL);
-    void *buf;
     size_t len;
-    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-    osc_mw_free(mw);
+    void *buf = osc_check_serialize(mw, &len);
     osc_options opts;
     osc_options_init(&opts);
     opts.max_bytes = (uint64_t)1 << 30;
@@ -77,18 +74,14 @@ static void test_binding_over_4gib(void **state) {
     (void)state;
     const char *sym[1] = {"N"};
     const int64_t nd[1] = {-1}, id[1] = {1};
-    osc_mw *mw = osc_mw_new(8);
-    osc_mw_opset(mw, "", 18);
-    osc_mw_input(mw, "x", OSC_FLOAT, 1, nd, sym);
-    osc_mw_input(mw, "i", OSC_INT64, 1, id, NULL);
-    osc_mw_input(mw, "u", OSC_FLOAT, 1, id, NULL);
+    osc_mw *mw = osc_mw_graph(18, 3, (const osc_mw_value[3]){{"x", OSC_FLOAT, 1, nd, sym},
+                                                            {"i", OSC_INT64, 1, id, NULL},
+                                                            {"u", OSC_FLOAT, 1, id, NULL}});
     const char *in[3] = {"x", "i", "u"}, *out[1] = {"y"};
     osc_mw_node(mw, "ScatterElements", "s", 3, in, 1, out);
     osc_mw_output(mw, "y", OSC_FLOAT, 1, nd, sym);
-    void *buf;
     size_t len;
-    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-    osc_mw_free(mw);
+    void *buf = osc_check_serialize(mw, &len);
     osc_model *m = NULL;
     char msg[OSC_MESSAGE_SIZE];
     osc_status st = osc_model_load_buffer(buf, len, NULL, NULL, &m, msg, sizeof msg);

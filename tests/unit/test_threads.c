@@ -15,6 +15,7 @@
 
 #include "onnx_scatter.h"
 #include "test_embed_models.h"
+#include "tests/support/check.h"
 
 enum { ITERATIONS = 300, THREADS = 4 };
 
@@ -184,9 +185,6 @@ static void two_models_four_threads(void **state) {
     assert_true(atomic_load(&g_calls) > THREADS * 2);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(two_models_four_threads),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(two_models_four_threads),
+)

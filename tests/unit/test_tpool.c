@@ -9,6 +9,7 @@
 
 #include "core/copy.h"
 #include "core/tpool.h"
+#include "tests/support/check.h"
 
 static void no_pool_below_two(void **state) {
     (void)state;
@@ -112,12 +113,9 @@ static void big_copies_equal_memcpy(void **state) {
     osc_tpool_free(p);
 }
 
-int main(void) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(no_pool_below_two),
-        cmocka_unit_test(every_part_once_per_job),
-        cmocka_unit_test(ranges_tile),
-        cmocka_unit_test(big_copies_equal_memcpy),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(no_pool_below_two),
+    cmocka_unit_test(every_part_once_per_job),
+    cmocka_unit_test(ranges_tile),
+    cmocka_unit_test(big_copies_equal_memcpy),
+)

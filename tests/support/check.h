@@ -1,0 +1,57 @@
+/* check.h: cmocka checks that tests of several areas share (test-support, not the library).
+ * Header-only (static inline) so that a test including it links nothing more; the writer and
+ * the generators, which do not use cmocka, never include it. */
+#ifndef OSC_TEST_CHECK_H
+#define OSC_TEST_CHECK_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "onnx_scatter.h"
+
+/* main(): runs the cmocka tests given (cmocka_unit_test(...) entries) as one group with these
+ * group setup and teardown functions (NULL for none); its status is the number that failed. */
+#define OSC_TEST_MAIN(setup, teardown, ...)                                                    \
+    int main(void) {                                                                           \
+        const struct CMUnitTest tests[] = {__VA_ARGS__};                                       \
+        return cmocka_run_group_tests(tests, setup, teardown);                                 \
+    }
+
+/* Binds the inputs names[i] = t[i] (i < n); fails the test with the session's message on any
+ * error. */
+static inline void osc_check_bind(osc_session *s, int n, const char *const *names,
+                                  const osc_tensor *t) {
+    for (int i = 0; i < n; i++)
+        if (osc_session_set_input(s, names[i], &t[i]) != OSC_OK)
+            fail_msg("input '%s': %s", names[i], osc_session_error(s));
+}
+
+/* osc_check_bind, then runs s and returns its output 0; fails the test with the session's
+ * message on any error. */
+static inline osc_tensor osc_check_run(osc_session *s, int n, const char *const *names,
+                                       const osc_tensor *t) {
+    osc_check_bind(s, n, names, t);
+    if (osc_session_run(s) != OSC_OK) fail_msg("run: %s", osc_session_error(s));
+    osc_tensor y;
+    if (osc_session_output(s, 0, &y) != OSC_OK) fail_msg("output 0: %s", osc_session_error(s));
+    return y;
+}
+
+/* t has this dtype, rank and dims. */
+static inline void osc_check_shape(const osc_tensor *t, int32_t dtype, int32_t rank,
+                                   const int64_t *dims) {
+    assert_int_equal(t->dtype, dtype);
+    assert_int_equal(t->rank, rank);
+    for (int32_t i = 0; i < rank; i++) assert_int_equal(t->dims[i], dims[i]);
+}
+
+/* t holds exactly these nbytes. */
+static inline void osc_check_bytes(const osc_tensor *t, const void *want, size_t nbytes) {
+    assert_int_equal(t->nbytes, nbytes);
+    if (nbytes) assert_memory_equal(t->data, want, nbytes);
+}
+
+#endif
