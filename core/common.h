@@ -129,6 +129,16 @@ static inline void osc_tensor_assign(osc_tensor *dst, const osc_tensor *src) {
     dst->data = src->data;
     dst->nbytes = src->nbytes;
 }
+/* *t a 1-D view of n elements of `esize` bytes at data (only what a tensor of rank 1 holds is
+ * written, as osc_tensor_assign does). */
+static inline void osc_tensor_vec(osc_tensor *t, int32_t dtype, size_t esize, int64_t n,
+                                  const void *data) {
+    t->dtype = dtype;
+    t->rank = 1;
+    t->dims[0] = n;
+    t->data = (void *)data;
+    t->nbytes = (size_t)n * esize;
+}
 /* "[2,3,?]" (a negative dim, unknown or symbolic, as "?") into buf; returns buf. The one
  * formatter of shapes in messages. */
 const char *osc_dims_str(const int64_t *dims, int32_t rank, char *buf, size_t size);

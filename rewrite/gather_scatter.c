@@ -3,6 +3,7 @@
  * becomes one node of a fused scatter kernel (ops/fused/fused_scatter.h, fused_tiled.h):
  * GatherScatter, RowScatter, TiledScatter or TiledGatherScatter. Every condition is checked on
  * the static shapes folding found; where one fails the graph stays as it is and runs unfused. */
+#include <stddef.h>
 #include <string.h>
 
 #include "ops/fused/fused_scatter.h"
@@ -14,14 +15,26 @@
 #include "ops/elementwise/binary.h"
 #include "region.h"
 
-/* The capture: the proposal and the parameters of its kernel, at their largest. */
+/* The capture: the proposal and the parameters of its kernel, their arrays at their largest
+ * (the rewrite copies them at their real size: dup_fs, dup_ft). */
 typedef struct cap {
     osc_fusion f;
     osc_fs_params p;
     osc_ft_params tp;
     bool tiled; /* tp holds a region: a tiled scatter */
+    osc_fs_step steps[OSC_FS_MAX_STEPS];
+    osc_ft_node nodes[OSC_FT_MAX_NODES];
+    osc_ft_value slots[OSC_FT_MAX_NODES], ext[OSC_FT_MAX_EXT];
 } cap;
 _Static_assert(sizeof(cap) <= OSC_RW_CAP_MAX, "OSC_RW_CAP_MAX holds the capture");
+
+/* tp emptied, its arrays those of the capture. */
+static void reset_region(cap *cp) {
+    memset(&cp->tp, 0, sizeof cp->tp);
+    cp->tp.nodes = cp->nodes;
+    cp->tp.slots = cp->slots;
+    cp->tp.ext = cp->ext;
+}
 
 typedef struct match {
     const osc_fuse_view *v;
@@ -194,7 +207,8 @@ static bool zero_data(match *m, int32_t data) {
  * TiledGatherScatter (fused_tiled.h), its region in *r. False: no such step, m as it was. Not by
  * default: the tiles' work costs more time than the operand's bytes are worth
  * (GAT 43 -> 53 ms, GCN 72 -> 81 ms; docs/performance.md). */
-static bool tiled_operand(osc_kctx *k, match *m, osc_ft_params *r) {
+static bool tiled_operand(osc_kctx *k, match *m, cap *cp) {
+    osc_ft_params *r = &cp->tp;
     const osc_fuse_view *v = m->v;
     osc_fusion *f = m->f;
     const osc_tensor *x = osc_fuse_shape(v, f->inputs[OSC_FS_IN_TABLE]);
@@ -204,7 +218,7 @@ static bool tiled_operand(osc_kctx *k, match *m, osc_ft_params *r) {
         if (!ot || ot->rank < 1 || ot->dims[0] != m->p->edges || m->p->steps[s].estride == 0 ||
             v->uses[o] != 1 || osc_fuse_producer(v, o) < 0)
             continue;
-        memset(r, 0, sizeof *r);
+        reset_region(cp);
         r->ext_base = OSC_FS_IN_STEPS + m->p->n_steps;
         r->dtype = m->dtype;
         const osc_ft_want w = {.root = o, .dtype = m->dtype, .dst = f->inputs[OSC_FS_IN_DST],
@@ -241,6 +255,8 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         ut->dtype != dt->dtype || dt->rank < 1 || ut->rank != dt->rank ||
         memcmp(ut->dims + 1, dt->dims + 1, (size_t)(dt->rank - 1) * sizeof dt->dims[0]) != 0)
         return false;
+    cp->p.steps = cp->steps;
+    reset_region(cp);
     match m = {.v = v, .f = f, .p = &cp->p, .dtype = dt->dtype};
     m.p->edges = ut->dims[0];
     m.p->row = osc_tensor_count(ut) / (m.p->edges ? m.p->edges : 1);
@@ -305,7 +321,7 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         f->inputs[OSC_FS_IN_STEPS + a] = f->inputs[OSC_FS_IN_STEPS + b];
         f->inputs[OSC_FS_IN_STEPS + b] = ti;
     }
-    if (!cp->tiled && m.p->gather && v->recompute) cp->tiled = tiled_operand(k, &m, tp);
+    if (!cp->tiled && m.p->gather && v->recompute) cp->tiled = tiled_operand(k, &m, cp);
     /* the indices read in place from the pieces of a Concat (appended after the others) */
     f->n_inputs = cp->tiled ? tp->ext_base + tp->n_ext : OSC_FS_IN_STEPS + m.p->n_steps;
     if (m.p->dst_stride) osc_fuse_ix_pieces(v, f, OSC_FS_IN_DST, &m.p->dst_pc);
@@ -313,21 +329,54 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
     return true;
 }
 
+/* Room for `n` items of `size` bytes after `*at` bytes of a block, kept aligned for any of
+ * them; the offset of the room. */
+static size_t room(size_t *at, int32_t n, size_t size) {
+    const size_t a = (*at + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t);
+    *at = a + (size_t)n * size;
+    return a;
+}
+
+/* The parameters of a fused scatter at their real size: one block from the model's pool,
+ * holding the struct and its arrays (pointed at their copies). */
+static osc_fs_params *dup_fs(osc_kctx *k, const osc_fs_params *src) {
+    size_t at = sizeof *src;
+    const size_t steps = room(&at, src->n_steps, sizeof src->steps[0]);
+    char *b = osc_kparams(k, at);
+    if (!b) return NULL;
+    osc_fs_params *p = memcpy(b, src, sizeof *src);
+    p->steps = memcpy(b + steps, src->steps, (size_t)src->n_steps * sizeof src->steps[0]);
+    return p;
+}
+static osc_ft_params *dup_ft(osc_kctx *k, const osc_ft_params *src, const osc_fs_params *fs) {
+    size_t at = sizeof *src;
+    const size_t steps = room(&at, fs->n_steps, sizeof fs->steps[0]);
+    const size_t nodes = room(&at, src->n_nodes, sizeof src->nodes[0]);
+    const size_t slots = room(&at, src->n_nodes, sizeof src->slots[0]);
+    const size_t ext = room(&at, src->n_ext, sizeof src->ext[0]);
+    char *b = osc_kparams(k, at);
+    if (!b) return NULL;
+    osc_ft_params *p = memcpy(b, src, sizeof *src);
+    p->fs = *fs;
+    p->fs.steps = memcpy(b + steps, fs->steps, (size_t)fs->n_steps * sizeof fs->steps[0]);
+    p->nodes = memcpy(b + nodes, src->nodes, (size_t)src->n_nodes * sizeof src->nodes[0]);
+    p->slots = memcpy(b + slots, src->slots, (size_t)src->n_nodes * sizeof src->slots[0]);
+    p->ext = memcpy(b + ext, src->ext, (size_t)src->n_ext * sizeof src->ext[0]);
+    return p;
+}
+
 bool osc_rw_gather_scatter_rewrite(osc_kctx *k, const void *c, osc_fusion *f) {
     const cap *cp = c;
     *f = cp->f;
     if (cp->tiled) {
-        osc_ft_params *tp = osc_kparams(k, sizeof *tp);
+        osc_ft_params *tp = dup_ft(k, &cp->tp, &cp->p);
         if (!tp) return false;
-        *tp = cp->tp;
-        tp->fs = cp->p;
         f->params = tp;
         f->op = tp->updates < 0 ? "TiledGatherScatter" : "TiledScatter";
         return true;
     }
-    osc_fs_params *p = osc_kparams(k, sizeof *p);
+    osc_fs_params *p = dup_fs(k, &cp->p);
     if (!p) return false;
-    *p = cp->p;
     f->params = p;
     f->op = p->gather ? "GatherScatter" : "RowScatter";
     return true;

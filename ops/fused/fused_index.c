@@ -57,17 +57,17 @@ osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const 
     return OSC_OK;
 }
 
-osc_tensor osc_ixv_piece(const osc_ixv *v, int32_t q) {
-    const int64_t len = v->end[q] - v->start[q];
-    return (osc_tensor){.dtype = v->i64 ? OSC_INT64 : OSC_INT32, .rank = 1, .dims = {len},
-                        .data = (void *)v->p[q], .nbytes = (size_t)len * (v->i64 ? 8 : 4)};
+void osc_ixv_piece(const osc_ixv *v, int32_t q, osc_tensor *t) {
+    osc_tensor_vec(t, v->i64 ? OSC_INT64 : OSC_INT32, v->i64 ? 8 : 4, v->end[q] - v->start[q],
+                   v->p[q]);
 }
 
 osc_status osc_ixv_check(osc_kctx *k, const osc_ixv *v, const osc_ix_pieces *pc, int32_t at,
                          const char *what, const char *role, int64_t rows) {
     bool ok = rows > 0 || v->end[v->n - 1] == 0;
+    osc_tensor piece;
     for (int32_t q = 0; ok && q < v->n; q++) {
-        const osc_tensor piece = osc_ixv_piece(v, q);
+        osc_ixv_piece(v, q, &piece);
         ok = piece.dims[0] == 0 || osc_index_in_range(k, &piece, rows);
     }
     for (int32_t q = 0; !ok && q < v->n; q++) {

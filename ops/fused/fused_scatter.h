@@ -82,7 +82,7 @@ typedef struct osc_fs_params {
     int32_t rank;        /* the output's (= data's) shape */
     int64_t dims[OSC_FUSED_MAX_RANK];
     int32_t n_steps;
-    osc_fs_step steps[OSC_FS_MAX_STEPS];
+    osc_fs_step *steps; /* n_steps of them, allocated with the parameters (osc_fs_params_dup) */
 } osc_fs_params;
 
 /* Which rows of the output, and which edges, each part (thread) of a fused scatter owns. */
@@ -153,8 +153,8 @@ static inline int64_t osc_ixc_row(osc_ixc *c, int64_t i, int64_t rows) {
  * index dtype, `count` values in all; messages call it input `at` '`what`'. */
 osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const char *what,
                         const osc_tensor *const *in, int32_t n_in, int64_t count, osc_ixv *v);
-/* Run time: piece q of a bound index as a 1-D tensor of its own. */
-osc_tensor osc_ixv_piece(const osc_ixv *v, int32_t q);
+/* Run time: *t piece q of a bound index, as a 1-D tensor of its own. */
+void osc_ixv_piece(const osc_ixv *v, int32_t q, osc_tensor *t);
 /* Run time: every value of a bound index within [-rows, rows-1], or the first that is not,
  * named with its position in the whole index (input `at` '`what`', `role` saying what it
  * indexes in the message). */

@@ -132,12 +132,6 @@ static void load_tile(const ft_job *j, ft_part *w, const uint32_t *list, int64_t
     }
 }
 
-/* The tile's first n destinations (or sources) as an index tensor. */
-static osc_tensor tile_index(int64_t *rows, int64_t n) {
-    return (osc_tensor){.dtype = OSC_INT64, .rank = 1, .dims = {n}, .data = rows,
-                        .nbytes = (size_t)n * sizeof *rows};
-}
-
 /* Region node i on a tile of n edges, by its own kernel (a `once` node: its shape with n
  * rows as input 1). */
 static osc_status run_node(const ft_job *j, ft_part *w, int32_t i, int64_t n, osc_err *err) {
@@ -150,15 +144,17 @@ static osc_status run_node(const ft_job *j, ft_part *w, int32_t i, int64_t n, os
                : r.kind == OSC_FT_NONE ? NULL
                : p->ext[r.at].row      ? &w->ext[r.at] : j->in[p->ext_base + r.at];
     }
-    const osc_tensor by = tile_index(nd->by == OSC_FT_BY_SRC ? w->src : w->dst, n);
-    if (nd->by != OSC_FT_BY_INPUT) ins[1] = &by;
+    osc_tensor by; /* the tile's destinations (or sources), or a once node's shape */
     int64_t shape[OSC_MAX_RANK];
-    osc_tensor sh = {.dtype = OSC_INT64, .rank = 1, .dims = {nd->shape_rank}, .data = shape,
-                     .nbytes = (size_t)nd->shape_rank * sizeof shape[0]};
     if (nd->once) {
-        memcpy(shape, nd->shape, sh.nbytes);
+        memcpy(shape, nd->shape, (size_t)nd->shape_rank * sizeof shape[0]);
         shape[0] = n;
-        ins[1] = &sh;
+        osc_tensor_vec(&by, OSC_INT64, sizeof shape[0], nd->shape_rank, shape);
+        ins[1] = &by;
+    } else if (nd->by != OSC_FT_BY_INPUT) {
+        osc_tensor_vec(&by, OSC_INT64, sizeof shape[0], n,
+                       nd->by == OSC_FT_BY_SRC ? w->src : w->dst);
+        ins[1] = &by;
     }
     osc_tensor *o = &w->slot[i];
     o->dims[0] = n;

@@ -86,11 +86,13 @@ typedef struct osc_ft_params {
     int32_t dtype;
     int32_t ext_base;   /* the fused node's input of external input 0 */
     bool need_src;      /* a Gather reads the tile's sources */
+    /* The arrays below hold n_nodes, n_nodes and n_ext entries, allocated with the parameters
+     * (osc_ft_params_dup); a matcher's capture points them at arrays of the maximal size. */
     int32_t n_nodes;    /* in graph order; node i writes slot i */
-    osc_ft_node nodes[OSC_FT_MAX_NODES];
-    osc_ft_value slots[OSC_FT_MAX_NODES];
+    osc_ft_node *nodes;
+    osc_ft_value *slots;
     int32_t n_ext;
-    osc_ft_value ext[OSC_FT_MAX_EXT];
+    osc_ft_value *ext;
     int32_t updates;
     size_t pack_bytes;  /* scratch a product of the region takes (osc_gemm_pack_bytes) */
     int64_t tile;       /* edges per tile */

@@ -212,8 +212,9 @@ osc_status osc_gather_pieces_run(osc_kctx *k, const osc_tensor *const *in, int32
     if (st || osc_tensor_count(&want) == 0) return st;
     const unsigned bits = osc_sh_bits(in[0]->dtype);
     const int64_t inner = osc_dims_prod(in[0]->dims + 1, in[0]->rank - 1);
+    osc_tensor idx;
     for (int32_t q = 0; q < v.n; q++) {
-        const osc_tensor idx = osc_ixv_piece(&v, q);
+        osc_ixv_piece(&v, q, &idx);
         const int64_t from = v.start[q], n = idx.dims[0];
         gather_job j = {.data = in[0]->data, .idx = &idx, .s = s, .outer = 1, .inner = inner,
                         .n = n, .bits = bits};
