@@ -17,6 +17,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_MAX_BYTES ((uint64_t)256 << 20)
 #define FUZZ_MAX_ARENA ((uint64_t)64 << 20)
 
+/* The bytes a harness reads its choices and elements from, in order; past the end every byte
+ * reads as 0 (the inputs' layouts rely on it: a short input picks the common choices). */
+typedef struct fuzz_stream {
+    const uint8_t *p;
+    size_t n;
+} fuzz_stream;
+
+static inline uint8_t fuzz_take(fuzz_stream *s) {
+    if (!s->n) return 0;
+    s->n--;
+    return *s->p++;
+}
+
 /* Aborts (a finding) when a failed call left an empty or unterminated message, or returned a
  * status outside the enum. */
 static inline void fuzz_check_msg(osc_status st, const char *msg, size_t size) {

@@ -29,18 +29,7 @@ enum {
     F_NOFUSION_DIFF = 64, F_RECOMPUTE = 128
 };
 
-typedef struct stream {
-    const uint8_t *p;
-    size_t n;
-} stream;
-
-static uint8_t take(stream *s) {
-    if (!s->n) return 0;
-    s->n--;
-    return *s->p++;
-}
-
-static void take_bytes(stream *s, uint8_t *dst, size_t n) {
+static void take_bytes(fuzz_stream *s, uint8_t *dst, size_t n) {
     size_t k = n < s->n ? n : s->n;
     memcpy(dst, s->p, k);
     memset(dst + k, 0, n - k);
@@ -57,14 +46,14 @@ typedef struct input {
     int bound;
 } input;
 
-static int make_input(const osc_value_desc *vd, stream *s, int flags, input *in) {
+static int make_input(const osc_value_desc *vd, fuzz_stream *s, int flags, input *in) {
     osc_tensor *t = &in->t;
     memset(in, 0, sizeof *in);
-    t->dtype = vd->dtype ? vd->dtype : 1 + take(s) % (OSC_DTYPE_COUNT - 1);
-    t->rank = vd->rank >= 0 ? vd->rank : take(s) % 5;
+    t->dtype = vd->dtype ? vd->dtype : 1 + fuzz_take(s) % (OSC_DTYPE_COUNT - 1);
+    t->rank = vd->rank >= 0 ? vd->rank : fuzz_take(s) % 5;
     int64_t count = 1;
     for (int32_t d = 0; d < t->rank; d++) {
-        t->dims[d] = vd->rank >= 0 && vd->dims[d] >= 0 ? vd->dims[d] : take(s) % 16;
+        t->dims[d] = vd->rank >= 0 && vd->dims[d] >= 0 ? vd->dims[d] : fuzz_take(s) % 16;
         if (t->dims[d] > MAX_ELEMS) return -1;
         count *= t->dims[d];
         if (count > MAX_ELEMS) return -1;
@@ -77,7 +66,7 @@ static int make_input(const osc_value_desc *vd, stream *s, int flags, input *in)
         osc_string *str = t->data;
         size_t total = 0;
         uint8_t lens[MAX_ELEMS];
-        for (int64_t i = 0; i < count; i++) total += lens[i] = take(s);
+        for (int64_t i = 0; i < count; i++) total += lens[i] = fuzz_take(s);
         char *bytes = malloc(total ? total : 1);
         if (!bytes) return -1;
         take_bytes(s, (uint8_t *)bytes, total);
@@ -89,7 +78,7 @@ static int make_input(const osc_value_desc *vd, stream *s, int flags, input *in)
         }
     } else if ((flags & F_SMALLINT) && (t->dtype == OSC_INT64 || t->dtype == OSC_INT32)) {
         for (int64_t i = 0; i < count; i++) {
-            int8_t b = (int8_t)take(s);
+            int8_t b = (int8_t)fuzz_take(s);
             if (t->dtype == OSC_INT64) ((int64_t *)t->data)[i] = b;
             else ((int32_t *)t->data)[i] = b;
         }
@@ -221,7 +210,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t len = (size_t)data[1] | (size_t)data[2] << 8 | (size_t)data[3] << 16 |
                  (size_t)data[4] << 24;
     if (len > size - 5) len = size - 5;
-    stream s = {data + 5 + len, size - 5 - len};
+    fuzz_stream s = {data + 5 + len, size - 5 - len};
 
     osc_options o;
     osc_options_init(&o);

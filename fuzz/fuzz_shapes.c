@@ -41,32 +41,21 @@
 static int g_verbose; /* OSC_FUZZ_VERBOSE set: print each outcome (to read a reproducer) */
 enum { F_STRICT = 8, F_SYMBOLIC = 16, F_INPLACE = 32 };
 
-typedef struct stream {
-    const uint8_t *p;
-    size_t n;
-} stream;
-
-static uint8_t take(stream *s) {
-    if (!s->n) return 0;
-    s->n--;
-    return *s->p++;
-}
-
-static unsigned take16(stream *s) {
-    unsigned lo = take(s);
-    return lo | (unsigned)take(s) << 8;
+static unsigned take16(fuzz_stream *s) {
+    unsigned lo = fuzz_take(s);
+    return lo | (unsigned)fuzz_take(s) << 8;
 }
 
 /* A value in [0, n) (n > 0). */
-static unsigned pick(stream *s, unsigned n) {
-    return (n > 256 ? take16(s) : take(s)) % n;
+static unsigned pick(fuzz_stream *s, unsigned n) {
+    return (n > 256 ? take16(s) : fuzz_take(s)) % n;
 }
 
 /* A count in [1, most]: up to `usual` unless the first byte's top bit is set. Big graphs cost
  * tens of milliseconds each under the sanitizers (the planner's by-size pass is O(n^2) up to
  * 4096 buffers), so most recipes stay small and the mutator still reaches the large ones. */
-static unsigned count(stream *s, unsigned usual, unsigned most) {
-    uint8_t c = take(s);
+static unsigned count(fuzz_stream *s, unsigned usual, unsigned most) {
+    uint8_t c = fuzz_take(s);
     return 1 + (c & 0x80 ? pick(s, most) : c % usual);
 }
 
@@ -77,7 +66,7 @@ typedef struct small {
     int64_t buf[64];
 } small;
 
-static void small_fill(small *k, stream *s, int32_t dtype, int32_t rank, const int64_t *dims) {
+static void small_fill(small *k, fuzz_stream *s, int32_t dtype, int32_t rank, const int64_t *dims) {
     memset(k, 0, sizeof *k);
     k->t.dtype = dtype;
     k->t.rank = rank;
@@ -86,20 +75,20 @@ static void small_fill(small *k, stream *s, int32_t dtype, int32_t rank, const i
     k->t.data = k->buf;
     k->t.nbytes = (size_t)((count * (int64_t)osc_dtype_bits(dtype) + 7) / 8);
     if (dtype == OSC_INT64)
-        for (int64_t i = 0; i < count; i++) k->buf[i] = (int8_t)take(s);
+        for (int64_t i = 0; i < count; i++) k->buf[i] = (int8_t)fuzz_take(s);
     else
-        for (size_t i = 0; i < k->t.nbytes; i++) ((uint8_t *)k->buf)[i] = take(s);
+        for (size_t i = 0; i < k->t.nbytes; i++) ((uint8_t *)k->buf)[i] = fuzz_take(s);
 }
 
 /* Rank and dims of at most 64 elements (rank 0..3, dims 0..4). */
-static int32_t small_shape(stream *s, int64_t *dims) {
+static int32_t small_shape(fuzz_stream *s, int64_t *dims) {
     int32_t rank = (int32_t)pick(s, 4);
     for (int32_t d = 0; d < rank; d++) dims[d] = pick(s, 5);
     return rank;
 }
 
 /* 0 live: many values alive at once. */
-static void shape_live(osc_mw *mw, stream *s, int flags) {
+static void shape_live(osc_mw *mw, fuzz_stream *s, int flags) {
     unsigned n = count(s, 64, MAX_NODES / 2);
     int64_t dim = flags & F_SYMBOLIC ? -1 : 1 + (int64_t)pick(s, 8);
     const char *dn[1] = {"N"};
@@ -119,7 +108,7 @@ static void shape_live(osc_mw *mw, stream *s, int flags) {
         order[j] = t;
     }
     for (unsigned i = 0; i < n; i++) {
-        uint8_t c = take(s);
+        uint8_t c = fuzz_take(s);
         char b[32];
         NAME(b, "b%u", c & 1 ? order[c % n] : order[i]); /* sometimes a b read twice */
         NAME(out, "y%u", i);
@@ -136,7 +125,7 @@ static const int32_t cast_to[] = {OSC_FLOAT, OSC_INT64, OSC_INT32, OSC_DOUBLE, O
 
 /* 1 stages: NonZero -> Reshape -> Cast -> Add chains. A reshape to rank 2 doubles the next
  * stage's elements at most; at most 10 of those keep every value under MAX_ELEMS * 1024. */
-static void shape_stages(osc_mw *mw, stream *s, int flags) {
+static void shape_stages(osc_mw *mw, fuzz_stream *s, int flags) {
     unsigned n = count(s, 32, MAX_NODES / 4), wide = 0;
     int32_t xt = cast_to[pick(s, 4)];
     int64_t dims[2] = {flags & F_SYMBOLIC ? -1 : 1 + (int64_t)pick(s, 16), 1 + pick(s, 3)};
@@ -145,7 +134,7 @@ static void shape_stages(osc_mw *mw, stream *s, int flags) {
     static const int64_t targets[3][2] = {{-1, 0}, {-1, 1}, {1, -1}};
     char v[32] = "x", nz[32], r[32], c[32], bias[32], shp[32];
     for (unsigned i = 0; i < n; i++) {
-        uint8_t ch = take(s);
+        uint8_t ch = fuzz_take(s);
         unsigned ti = ch % 3;
         if (ti && ++wide > 10) ti = 0;
         int32_t to = cast_to[(ch >> 2) % 8];
@@ -174,9 +163,9 @@ static void shape_stages(osc_mw *mw, stream *s, int flags) {
 }
 
 /* 2 strings: chained string scatters whose indices repeat few positions. */
-static void shape_strings(osc_mw *mw, stream *s, int flags) {
+static void shape_strings(osc_mw *mw, fuzz_stream *s, int flags) {
     unsigned stages = count(s, 4, 16);
-    int nd = take(s) & 1, rank = 1 + (int)pick(s, 2);
+    int nd = fuzz_take(s) & 1, rank = 1 + (int)pick(s, 2);
     int64_t d[2] = {1 + pick(s, 32), 1 + pick(s, 4)};
     const char *dn[2] = {"N", NULL};
     /* m index tuples over `range` positions (range small: many duplicates; some out of range).
@@ -195,7 +184,7 @@ static void shape_strings(osc_mw *mw, stream *s, int flags) {
     char in[32] = "data", out[32], iname[32];
     for (unsigned k = 0; k < stages; k++) {
         for (unsigned i = 0; i < n_idx; i++) {
-            uint8_t b = take(s);
+            uint8_t b = fuzz_take(s);
             idx[i] = b < 240 ? b % range : (int8_t)b; /* mostly in range */
         }
         osc_tensor it = {.dtype = OSC_INT64, .rank = nd ? 2 : rank, .dims = {m, nd ? 1 : ud[1]},
@@ -207,7 +196,7 @@ static void shape_strings(osc_mw *mw, stream *s, int flags) {
         int n = osc_mw_node(mw, nd ? "ScatterND" : "ScatterElements", NULL, 3, ins, 1, outs);
         const char *r = red[pick(s, 5)];
         if (r) osc_mw_attr_string(mw, n, "reduction", r);
-        if (!nd && rank == 2) osc_mw_attr_int(mw, n, "axis", (int8_t)take(s) % 3);
+        if (!nd && rank == 2) osc_mw_attr_int(mw, n, "axis", (int8_t)fuzz_take(s) % 3);
         memcpy(in, out, sizeof in);
     }
     osc_mw_output(mw, in, OSC_STRING, -1, NULL, NULL);
@@ -215,11 +204,11 @@ static void shape_strings(osc_mw *mw, stream *s, int flags) {
 }
 
 /* 3 fields: long repeated fields; dup (1/8 of the time) makes some names repeat. */
-static void shape_fields(osc_mw *mw, stream *s) {
+static void shape_fields(osc_mw *mw, fuzz_stream *s) {
     unsigned opsets = count(s, 16, 300) - 1, attrs = count(s, 64, 1100) - 1;
     unsigned ios = count(s, 64, MAX_NODES), inits = count(s, 64, MAX_NODES) - 1;
     unsigned infos = count(s, 64, MAX_NODES) - 1;
-    unsigned dup = (take(s) & 7) == 7 ? 1 + pick(s, 16) : 0; /* names modulo this */
+    unsigned dup = (fuzz_take(s) & 7) == 7 ? 1 + pick(s, 16) : 0; /* names modulo this */
     char name[32];
     for (unsigned i = 0; i < opsets; i++) {
         NAME(name, "d%u", dup ? i % dup : i);
@@ -233,12 +222,12 @@ static void shape_fields(osc_mw *mw, stream *s) {
         NAME(out, "y%u", i);
         const char *in[1] = {name}, *o[1] = {out};
         osc_mw_node(mw, "Identity", NULL, 1, in, 1, o);
-        osc_mw_output(mw, take(s) & 1 ? out : name, OSC_FLOAT, 1, &one, NULL);
+        osc_mw_output(mw, fuzz_take(s) & 1 ? out : name, OSC_FLOAT, 1, &one, NULL);
     }
     for (unsigned i = 0; i < inits; i++) { /* defaults of inputs, or unused constants */
         float v = (float)i;
         osc_tensor t = {.dtype = OSC_FLOAT, .rank = 1, .dims = {1}, .data = &v, .nbytes = 4};
-        NAME(name, "x%u", dup ? i % dup : i + (take(s) & 1) * ios);
+        NAME(name, "x%u", dup ? i % dup : i + (fuzz_take(s) & 1) * ios);
         osc_mw_initializer(mw, name, &t);
     }
     for (unsigned i = 0; i < infos; i++) {
@@ -251,7 +240,7 @@ static void shape_fields(osc_mw *mw, stream *s) {
     int64_t iv[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     float fv[4] = {1, 2, 3, 4};
     for (unsigned i = 0; i < attrs; i++) {
-        uint8_t c = take(s);
+        uint8_t c = fuzz_take(s);
         NAME(name, "a%u", dup ? i % dup : i);
         switch (c % 5) {
         case 0: osc_mw_attr_int(mw, n, name, (int8_t)c); break;
@@ -265,7 +254,7 @@ static void shape_fields(osc_mw *mw, stream *s) {
 }
 
 /* Attributes the mix shape sets at random (names many kernels read). */
-static void random_attr(osc_mw *mw, int n, stream *s) {
+static void random_attr(osc_mw *mw, int n, fuzz_stream *s) {
     static const char *const ints[] = {"axis", "keepdims", "to", "exclusive", "reverse",
                                        "batch_dims", "largest", "sorted", "k", "transA",
                                        "select_last_index", "noop_with_empty_axes"};
@@ -274,16 +263,16 @@ static void random_attr(osc_mw *mw, int n, stream *s) {
                                           {"reduction", "mul"}, {"mode", "constant"},
                                           {"mode", "reflect"}, {"equation", "ij,jk->ik"},
                                           {"equation", "i->"}, {"reduction", "min"}};
-    uint8_t c = take(s);
+    uint8_t c = fuzz_take(s);
     int64_t v[6];
     switch (c % 4) {
-    case 0: osc_mw_attr_int(mw, n, ints[c / 4 % 12], (int8_t)take(s) % 8); break;
+    case 0: osc_mw_attr_int(mw, n, ints[c / 4 % 12], (int8_t)fuzz_take(s) % 8); break;
     case 1:
-        for (int i = 0; i < 6; i++) v[i] = (int8_t)take(s) % 5;
+        for (int i = 0; i < 6; i++) v[i] = (int8_t)fuzz_take(s) % 5;
         osc_mw_attr_ints(mw, n, lists[c / 4 % 5], v, c / 32 % 7);
         break;
     case 2: osc_mw_attr_string(mw, n, strs[c / 4 % 8][0], strs[c / 4 % 8][1]); break;
-    default: osc_mw_attr_float(mw, n, c & 4 ? "alpha" : "epsilon", (float)(int8_t)take(s) / 8);
+    default: osc_mw_attr_float(mw, n, c & 4 ? "alpha" : "epsilon", (float)(int8_t)fuzz_take(s) / 8);
     }
 }
 
@@ -292,9 +281,9 @@ static const int32_t mix_types[] = {OSC_FLOAT, OSC_INT64, OSC_INT32, OSC_STRING,
 
 /* 4 mix: up to 8 nodes of random registry rows over a pool of inputs, initializers and earlier
  * outputs. */
-static void shape_mix(osc_mw *mw, stream *s, int flags) {
+static void shape_mix(osc_mw *mw, fuzz_stream *s, int flags) {
     unsigned nops = (unsigned)osc_op_count();
-    int64_t v = osc_opset_newest("") - (int64_t)pick(s, 12), any = take(s) >= 224;
+    int64_t v = osc_opset_newest("") - (int64_t)pick(s, 12), any = fuzz_take(s) >= 224;
     osc_mw_opset(mw, "", v);
     char pool[64][16];
     unsigned npool = 0;
@@ -323,7 +312,8 @@ static void shape_mix(osc_mw *mw, stream *s, int flags) {
             if (any || op.domain[0] || (op.since_version <= v && v <= op.until_version)) break;
         }
         int32_t hi = op.max_inputs < 0 ? op.min_inputs + 3 : op.max_inputs;
-        int n_in = op.min_inputs + (int)pick(s, (unsigned)(hi - op.min_inputs + 2)) - (take(s) == 255);
+        int n_in = op.min_inputs + (int)pick(s, (unsigned)(hi - op.min_inputs + 2)) -
+                   (fuzz_take(s) == 255);
         if (n_in < 0) n_in = 0;
         if (n_in > 8) n_in = 8;
         int32_t ohi = op.n_outputs < 0 ? 3 : op.n_outputs;
@@ -333,7 +323,7 @@ static void shape_mix(osc_mw *mw, stream *s, int flags) {
         if (n_out > (int)(64 - npool)) n_out = (int)(64 - npool);
         const char *ins[8], *outs[8];
         for (int k = 0; k < n_in; k++) {
-            uint8_t c = take(s);
+            uint8_t c = fuzz_take(s);
             ins[k] = c == 255 ? "" : pool[c % npool]; /* sometimes an omitted optional input */
         }
         for (int k = 0; k < n_out; k++) {
@@ -348,7 +338,8 @@ static void shape_mix(osc_mw *mw, stream *s, int flags) {
         for (unsigned a = 0, na = pick(s, 4); a < na; a++) random_attr(mw, n, s);
     }
     for (unsigned k = 0; k < npool; k++) /* every node output may be a graph output */
-        if (pool[k][0] == 'n' && (take(s) & 3) != 0) osc_mw_output(mw, pool[k], 0, -1, NULL, NULL);
+        if (pool[k][0] == 'n' && (fuzz_take(s) & 3) != 0)
+            osc_mw_output(mw, pool[k], 0, -1, NULL, NULL);
 }
 
 /* 5 fusion: what rewrite/gather_scatter.c looks for, and its boundaries. Byte by byte (0 everywhere is
@@ -359,17 +350,17 @@ static void shape_mix(osc_mw *mw, stream *s, int flags) {
  *   dtype, reduction, data kind, scatter and Gather axes, N, E, M, the row's rank and dims, the
  *   steps (op, side, which operand dims broadcast; or a Relu, a Tanh or a MatMul by a square
  *   weight, which make a tiled scatter of the chain: ops/fused/fused_tiled.h). */
-static void shape_fusion(osc_mw *mw, stream *s, int flags) {
+static void shape_fusion(osc_mw *mw, fuzz_stream *s, int flags) {
     static const int32_t types[] = {OSC_FLOAT, OSC_FLOAT, OSC_FLOAT, OSC_DOUBLE, OSC_DOUBLE,
                                     OSC_INT64, OSC_INT32, OSC_FLOAT16};
     static const char *const reds[] = {"add", "none", "mul", "max", "min", NULL};
     static const char *const ops[] = {"Mul", "Add", "Sub", "Div"};
-    const unsigned v = take(s);
+    const unsigned v = fuzz_take(s);
     const bool nd = v & 1, gather = !(v & 2), one = v & 16, wide = v & 64, bad_shape = v & 128;
     const int32_t dt = types[pick(s, 8)];
     const char *red = reds[pick(s, 6)];
     const unsigned data_kind = pick(s, 5);
-    const int64_t axis = (int8_t)take(s) % 3, gaxis = (int8_t)take(s) % 3;
+    const int64_t axis = (int8_t)fuzz_take(s) % 3, gaxis = (int8_t)fuzz_take(s) % 3;
     const int64_t n = 1 + pick(s, 16), e = 1 + pick(s, 48), m = 1 + pick(s, 16);
     const int rrank = (int)pick(s, 3);
     int64_t row[2] = {1, 1}, r = 1;
@@ -393,7 +384,7 @@ static void shape_fusion(osc_mw *mw, stream *s, int flags) {
         osc_mw_input(mw, "upd", dt, urank, ud, NULL);
     }
     for (unsigned k = 0, steps = gather ? pick(s, 4) : 0; k < steps; k++) {
-        const uint8_t c = take(s), mask = take(s);
+        const uint8_t c = fuzz_take(s), mask = fuzz_take(s);
         /* the operand: [E, row...] with its leading `drop` (mask bits 0-1) dims left out
          * and dim d set to 1 where mask bit 2 + d is set */
         int64_t od[3] = {e, row[0], row[1]}, full = 1 + rrank;
@@ -493,14 +484,14 @@ typedef struct input {
 } input;
 
 /* small_ints: integer elements from one signed byte each (fusion: indices often in range). */
-static int make_input(const osc_value_desc *vd, stream *s, bool small_ints, input *in) {
+static int make_input(const osc_value_desc *vd, fuzz_stream *s, bool small_ints, input *in) {
     osc_tensor *t = &in->t;
     memset(in, 0, sizeof *in);
-    t->dtype = vd->dtype ? vd->dtype : 1 + take(s) % (OSC_DTYPE_COUNT - 1);
-    t->rank = vd->rank >= 0 ? vd->rank : take(s) % 4;
+    t->dtype = vd->dtype ? vd->dtype : 1 + fuzz_take(s) % (OSC_DTYPE_COUNT - 1);
+    t->rank = vd->rank >= 0 ? vd->rank : fuzz_take(s) % 4;
     int64_t count = 1;
     for (int32_t d = 0; d < t->rank; d++) {
-        t->dims[d] = vd->rank >= 0 && vd->dims[d] >= 0 ? vd->dims[d] : take(s) % 17;
+        t->dims[d] = vd->rank >= 0 && vd->dims[d] >= 0 ? vd->dims[d] : fuzz_take(s) % 17;
         if (t->dims[d] > MAX_ELEMS || (count *= t->dims[d]) > MAX_ELEMS) return -1;
     }
     t->nbytes = (size_t)((count * (int64_t)osc_dtype_bits(t->dtype) + 7) / 8);
@@ -508,13 +499,13 @@ static int make_input(const osc_value_desc *vd, stream *s, bool small_ints, inpu
     if (!t->data) return -1;
     if (small_ints && (t->dtype == OSC_INT64 || t->dtype == OSC_INT32)) {
         for (int64_t i = 0; i < count; i++) {
-            if (t->dtype == OSC_INT64) ((int64_t *)t->data)[i] = (int8_t)take(s);
-            else ((int32_t *)t->data)[i] = (int8_t)take(s);
+            if (t->dtype == OSC_INT64) ((int64_t *)t->data)[i] = (int8_t)fuzz_take(s);
+            else ((int32_t *)t->data)[i] = (int8_t)fuzz_take(s);
         }
         return 0;
     }
     if (t->dtype != OSC_STRING) {
-        for (size_t i = 0; i < t->nbytes; i++) ((uint8_t *)t->data)[i] = take(s);
+        for (size_t i = 0; i < t->nbytes; i++) ((uint8_t *)t->data)[i] = fuzz_take(s);
         return 0;
     }
     in->strings = malloc((size_t)count * 16 + 1); /* each string 0..16 bytes */
@@ -523,8 +514,8 @@ static int make_input(const osc_value_desc *vd, stream *s, bool small_ints, inpu
     char *p = in->strings;
     for (int64_t i = 0; i < count; i++) {
         str[i].ptr = p;
-        str[i].len = take(s) % 17;
-        for (size_t k = 0; k < str[i].len; k++) *p++ = (char)('a' + take(s) % 26);
+        str[i].len = fuzz_take(s) % 17;
+        for (size_t k = 0; k < str[i].len; k++) *p++ = (char)('a' + fuzz_take(s) % 26);
     }
     return 0;
 }
@@ -576,7 +567,7 @@ static osc_status load(const void *buf, size_t len, int flags, bool diff, bool n
 
 /* Loads and runs the model; diff (the fusion shape): also with fusion off, the same inputs
  * bound, and both must agree. */
-static void load_and_run(const void *buf, size_t len, stream *s, int flags, bool diff) {
+static void load_and_run(const void *buf, size_t len, fuzz_stream *s, int flags, bool diff) {
     osc_model *m = NULL, *m2 = NULL;
     osc_status st = load(buf, len, flags, diff, false, &m);
     if (diff) {
@@ -601,7 +592,7 @@ static void load_and_run(const void *buf, size_t len, stream *s, int flags, bool
     for (size_t i = 0; i < n_in; i++) {
         osc_value_desc vd;
         if (osc_model_input(m, i, &vd) != OSC_OK) __builtin_trap();
-        if (vd.has_default && !(take(s) & 1)) continue;
+        if (vd.has_default && !(fuzz_take(s) & 1)) continue;
         if (make_input(&vd, s, diff, &ins[i]) != 0) goto done; /* too large for a fast run */
         osc_status b1 = osc_session_set_input_at(sess, i, &ins[i].t);
         if (diff && osc_session_set_input_at(sess2, i, &ins[i].t) != b1) __builtin_trap();
@@ -644,13 +635,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
-    stream s = {data + 1, size - 1};
+    fuzz_stream s = {data + 1, size - 1};
     int flags = data[0];
     osc_mw *mw = osc_mw_new(10);
     if (!mw) return 0;
     const int shape = data[0] % 6;
-    if (shape == 2) osc_mw_opset(mw, "", 16 + take(&s) % 3);
-    else if (shape == 5) osc_mw_opset(mw, "", 18 - (take(&s) & 2)); /* 16: add and mul only */
+    if (shape == 2) osc_mw_opset(mw, "", 16 + fuzz_take(&s) % 3);
+    else if (shape == 5) osc_mw_opset(mw, "", 18 - (fuzz_take(&s) & 2)); /* 16: add and mul only */
     else if (shape != 4) osc_mw_opset(mw, "", 18);
     switch (shape) {
     case 0: shape_live(mw, &s, flags); break;

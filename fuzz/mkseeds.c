@@ -18,26 +18,6 @@
 /* snprintf into an array; true when the result was truncated (the caller skips that path). */
 #define FMT(buf, ...) (snprintf(buf, sizeof buf, __VA_ARGS__) >= (int)sizeof buf)
 
-static int read_all(const char *path, uint8_t **buf, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *b = malloc(cap);
-    for (size_t r; b && (r = fread(b + n, 1, cap - n, f)) > 0;) {
-        n += r;
-        if (n == cap) {
-            uint8_t *nb = realloc(b, cap *= 2);
-            if (!nb) free(b);
-            b = nb;
-        }
-    }
-    fclose(f);
-    if (!b) return -1;
-    *buf = b;
-    *len = n;
-    return 0;
-}
-
 /* Seeds over this size are left out: they would raise libFuzzer's max_len and slow every run. */
 #define MAX_SEED ((size_t)32 << 10)
 
@@ -80,11 +60,11 @@ static void put_byte(bytes *b, int v) {
 #define MAX_PB 16
 
 static void seed_folder(const char *out, const char *dir, const char *name) {
-    char path[4096];
-    uint8_t *model;
+    char path[4096], why[1024];
+    void *model;
     size_t model_len;
     if (FMT(path, "%s/model.onnx", dir)) return;
-    if (read_all(path, &model, &model_len) != 0) return;
+    if (cli_read_file(path, 0, &model, &model_len, why, sizeof why)) return;
     if (!FMT(path, "%s/load/%s", out, name)) write_all(path, model, model_len, NULL, 0);
 
     /* input_K.pb of the first data set, decoded */
@@ -92,11 +72,11 @@ static void seed_folder(const char *out, const char *dir, const char *name) {
     char pbname[MAX_PB][256];
     int n_pb = 0;
     for (; n_pb < MAX_PB; n_pb++) {
-        uint8_t *buf;
+        void *buf;
         size_t len;
         char msg[OSC_MESSAGE_SIZE];
         if (FMT(path, "%s/test_data_set_0/input_%d.pb", dir, n_pb)) break;
-        if (read_all(path, &buf, &len) != 0) break;
+        if (cli_read_file(path, 0, &buf, &len, msg, sizeof msg)) break;
         char dst[4096];
         if (!FMT(dst, "%s/inputs/%s_%d.pb", out, name, n_pb)) write_all(dst, buf, len, NULL, 0);
         osc_status st = osc_tensor_decode_pb(buf, len, &pb[n_pb], pbname[n_pb], 256, msg,

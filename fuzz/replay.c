@@ -4,39 +4,25 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "fuzz.h"
 
 /* snprintf into an array; true when the result was truncated (the caller skips that path). */
 #define FMT(buf, ...) (snprintf(buf, sizeof buf, __VA_ARGS__) >= (int)sizeof buf)
 
 static int run_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "replay: cannot open %s\n", path);
+    void *buf;
+    size_t n;
+    char msg[1200];
+    /* the CLI's reader allocates exactly n bytes, so ASan sees any read past the input's end */
+    if (cli_read_file(path, 0, &buf, &n, msg, sizeof msg)) {
+        fprintf(stderr, "replay: %s\n", msg);
         return 1;
     }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    for (size_t r; buf && (r = fread(buf + n, 1, cap - n, f)) > 0;) {
-        n += r;
-        if (n == cap) {
-            uint8_t *b = realloc(buf, cap *= 2);
-            if (!b) free(buf);
-            buf = b;
-        }
-    }
-    fclose(f);
-    if (!buf) return 1;
-    /* a copy of exactly n bytes, so ASan sees any read past the input's end */
-    uint8_t *exact = malloc(n ? n : 1);
-    if (!exact) return 1;
-    memcpy(exact, buf, n);
+    LLVMFuzzerTestOneInput(buf, n);
     free(buf);
-    LLVMFuzzerTestOneInput(exact, n);
-    free(exact);
     return 0;
 }
 
