@@ -32,6 +32,9 @@ void usage_bench(FILE *f);
 void (*cli_usage_of(const char *cmd))(FILE *);
 /* True when arg is -h or --help. */
 int cli_is_help(const char *arg);
+/* True when any of argv[1..argc-1] is -h or --help: a subcommand's help wins wherever it stands
+ * (run, bench and test check before parsing anything). */
+int cli_help_asked(int argc, char **argv);
 /* Prints "onnx-scatter[ CMD]: MESSAGE" plus a hint to stderr as one line; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 #ifdef __GNUC__

@@ -639,11 +639,10 @@ static int parse_args(int argc, char **argv, bench_args *a) {
 }
 
 int cmd_bench(int argc, char **argv) {
-    for (int i = 1; i < argc; i++)
-        if (cli_is_help(argv[i])) {
-            usage_bench(stdout);
-            return CLI_OK;
-        }
+    if (cli_help_asked(argc, argv)) {
+        usage_bench(stdout);
+        return CLI_OK;
+    }
     bench_args a = {.runs = DEFAULT_RUNS, .warmup = DEFAULT_WARMUP};
     osc_options_init(&a.opts);
     int rc = parse_args(argc, argv, &a);

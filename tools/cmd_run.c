@@ -349,11 +349,10 @@ static int run_model(const osc_model *m, const run_args *a, const cli_inputs *in
 }
 
 int cmd_run(int argc, char **argv) {
-    for (int i = 1; i < argc; i++)
-        if (cli_is_help(argv[i])) {
-            usage_run(stdout);
-            return CLI_OK;
-        }
+    if (cli_help_asked(argc, argv)) {
+        usage_run(stdout);
+        return CLI_OK;
+    }
     run_args a = {.format = "npy"};
     osc_options_init(&a.opts);
     osc_model *m = NULL;

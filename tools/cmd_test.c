@@ -343,11 +343,10 @@ static int parse_test_args(int argc, char **argv, test_opts *o, cli_strlist *pat
 }
 
 int cmd_test(int argc, char **argv) {
-    for (int i = 1; i < argc; i++)
-        if (cli_is_help(argv[i])) {
-            usage_test(stdout);
-            return CLI_OK;
-        }
+    if (cli_help_asked(argc, argv)) {
+        usage_test(stdout);
+        return CLI_OK;
+    }
     test_opts o = {.tol = cli_default_tol, .jobs = 1, .progress = -1};
     osc_options_init(&o.opts);
     cli_strlist paths = {0}, dirs = {0};

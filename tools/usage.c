@@ -272,6 +272,12 @@ void (*cli_usage_of(const char *cmd))(FILE *) {
 
 int cli_is_help(const char *arg) { return !strcmp(arg, "-h") || !strcmp(arg, "--help"); }
 
+int cli_help_asked(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (cli_is_help(argv[i])) return 1;
+    return 0;
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
     char text[4096];
     va_list ap;
