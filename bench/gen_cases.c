@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "tests/support/testutil.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
 
@@ -105,24 +106,15 @@ static int64_t *identity(int64_t n) {
 
 /* ---- files ---- */
 
-static int write_file(const char *path, const void *buf, size_t len) {
-    FILE *f = fopen(path, "wb");
-    int ok = f && fwrite(buf, 1, len, f) == len;
-    if (f && fclose(f) != 0) ok = 0;
-    if (!ok) fprintf(stderr, "gen_cases: cannot write %s: %s\n", path, strerror(errno));
-    return ok ? 0 : 1;
-}
-
 static int write_pb(const char *dir, const char *file, const tensor *x) {
-    char path[2048], msg[OSC_MESSAGE_SIZE];
+    char msg[OSC_MESSAGE_SIZE];
     void *buf;
     size_t len;
     if (osc_tensor_encode_pb(&x->t, x->name, &buf, &len, msg, sizeof msg) != OSC_OK) {
         fprintf(stderr, "gen_cases: %s: %s\n", x->name, msg);
         return 1;
     }
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    int rc = write_file(path, buf, len);
+    int rc = !osc_test_write_file(dir, file, buf, len, "gen_cases");
     free(buf);
     return rc;
 }
@@ -148,7 +140,7 @@ typedef struct model_spec {
 } model_spec;
 
 static int write_case(const char *root, const char *name, const model_spec *ms) {
-    char dir[1024], set[1100], path[1200];
+    char dir[1024], set[1100];
     snprintf(dir, sizeof dir, "%s/%s", root, name);
     snprintf(set, sizeof set, "%s/test_data_set_0", dir);
     if (make_dir(dir) || make_dir(set)) return 1;
@@ -173,8 +165,7 @@ static int write_case(const char *root, const char *name, const model_spec *ms) 
         fprintf(stderr, "gen_cases: %s: %s\n", name, osc_mw_error(mw));
         rc = 1;
     } else {
-        snprintf(path, sizeof path, "%s/model.onnx", dir);
-        rc = write_file(path, buf, len);
+        rc = !osc_test_write_file(dir, "model.onnx", buf, len, "gen_cases");
         free(buf);
     }
     osc_mw_free(mw);

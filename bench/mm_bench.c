@@ -10,7 +10,6 @@
  *   --cases DIR  also write one node-test folder per shape (DIR/matmul_M_K: model.onnx,
  *                test_data_set_0) for `onnx-scatter bench` and bench/ort/ort_bench.js
  *   M...         the row counts (default 1 10 100 1000 10000 100000) */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 #include <time.h>
 
 #include "onnx_scatter.h"
+#include "tests/support/testutil.h"
 #include "tests/support/writer.h"
 
 static double now_ms(void) {
@@ -67,24 +67,15 @@ static void *model_bytes(int64_t m, int64_t k, int64_t n, size_t *len) {
     return buf;
 }
 
-static int write_file(const char *path, const void *buf, size_t len) {
-    FILE *f = fopen(path, "wb");
-    int ok = f && fwrite(buf, 1, len, f) == len;
-    if (f && fclose(f) != 0) ok = 0;
-    if (!ok) fprintf(stderr, "mm_bench: cannot write %s: %s\n", path, strerror(errno));
-    return ok ? 0 : 1;
-}
-
 static int write_pb(const char *dir, const char *file, const char *name, const osc_tensor *t) {
-    char path[1200], msg[OSC_MESSAGE_SIZE];
+    char msg[OSC_MESSAGE_SIZE];
     void *buf;
     size_t len;
     if (osc_tensor_encode_pb(t, name, &buf, &len, msg, sizeof msg) != OSC_OK) {
         fprintf(stderr, "mm_bench: %s\n", msg);
         return 1;
     }
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    int rc = write_file(path, buf, len);
+    int rc = !osc_test_write_file(dir, file, buf, len, "mm_bench");
     free(buf);
     return rc;
 }
@@ -93,7 +84,7 @@ static int write_pb(const char *dir, const char *file, const char *name, const o
  * output is the double-precision product rounded to float. */
 static int write_case(const char *root, int64_t m, int64_t k, int64_t n, const float *a,
                       const float *b, const void *model, size_t model_len) {
-    char dir[1024], set[1100], path[1200];
+    char dir[1024], set[1100];
     snprintf(dir, sizeof dir, "%s/matmul_%lld_%lld", root, (long long)m, (long long)k);
     snprintf(set, sizeof set, "%s/test_data_set_0", dir);
     mkdir(root, 0755);
@@ -116,8 +107,7 @@ static int write_case(const char *root, int64_t m, int64_t k, int64_t n, const f
     memcpy(ta.dims, da, sizeof da);
     memcpy(tb.dims, db, sizeof db);
     memcpy(ty.dims, dy, sizeof dy);
-    snprintf(path, sizeof path, "%s/model.onnx", dir);
-    int rc = write_file(path, model, model_len);
+    int rc = !osc_test_write_file(dir, "model.onnx", model, model_len, "mm_bench");
     if (!rc) rc = write_pb(set, "input_0.pb", "A", &ta);
     if (!rc) rc = write_pb(set, "input_1.pb", "B", &tb);
     if (!rc) rc = write_pb(set, "output_0.pb", "Y", &ty);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "tests/support/testutil.h"
 
 /* snprintf into an array; true when the result was truncated (the caller skips that path). */
 #define FMT(buf, ...) (snprintf(buf, sizeof buf, __VA_ARGS__) >= (int)sizeof buf)
@@ -25,13 +26,11 @@ static void cleanup(void) {
     if (g_dir[0]) nftw(g_dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 }
 
-static void write_file(const char *name, size_t size) {
-    char path[512];
-    if (FMT(path, "%s/%s", g_dir, name)) return;
-    FILE *f = fopen(path, "wb");
-    if (!f) return;
-    for (size_t i = 0; i < size; i++) fputc((int)(i * 7 % 251), f);
-    fclose(f);
+/* A data file of size bytes (at most 8192) in the scratch folder, byte i = i * 7 % 251. */
+static void write_data(const char *name, size_t size) {
+    unsigned char buf[8192];
+    for (size_t i = 0; i < size && i < sizeof buf; i++) buf[i] = (unsigned char)(i * 7 % 251);
+    osc_test_write_file(g_dir, name, buf, size < sizeof buf ? size : sizeof buf, "fuzz_load");
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
@@ -43,9 +42,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     }
     atexit(cleanup);
     char path[512];
-    write_file("d.bin", 8192); /* "location": "d.bin", offsets inside and past its end */
+    write_data("d.bin", 8192); /* "location": "d.bin", offsets inside and past its end */
     if (!FMT(path, "%s/sub", g_dir)) mkdir(path, 0700);
-    write_file("sub/e.bin", 64);
+    write_data("sub/e.bin", 64);
     /* symlinks leaving the folder and staying inside; best effort, the harness works without */
     if (!FMT(path, "%s/out", g_dir) && symlink("/etc/hostname", path) != 0) path[0] = '\0';
     if (!FMT(path, "%s/in", g_dir) && symlink("d.bin", path) != 0) path[0] = '\0';
