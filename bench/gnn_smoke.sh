@@ -4,25 +4,12 @@
 # usage: gnn_smoke.sh HARNESS MODELS_DIR WORK_DIR [ORT_SCRIPT]   (exit 77 = skipped: no onnxruntime)
 set -u
 harness=$1 models=$2 work=$3 ort=${4:-}
-if [[ -n $ort ]]; then
-  if [[ ! -d $(dirname "$ort")/node_modules/onnxruntime-node ]]; then
-    echo "SKIP: onnxruntime-node is not installed in $(dirname "$ort")/node_modules (bench/run.sh installs it)"
-    exit 77
-  fi
-  if ! command -v "${OSC_BENCH_NODE:-node}" >/dev/null; then
-    echo "SKIP: node not found"
-    exit 77
-  fi
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/smoke_common.sh"
+[[ -z $ort ]] || smoke_need_ort "$ort"
 dirs=("$models"/gnn_*_small_opset*)
 [[ ${#dirs[@]} -eq 4 && -d ${dirs[0]} ]] || { echo "FAIL: expected 4 gnn_*_small folders in $models"; exit 1; }
 rm -rf "$work" && mkdir -p "$work"
-args=(--warmup 1 --rounds 1 --markdown "$work/results.md")
-[[ -n $ort ]] && args+=(--ort "$ort")
-out=$("$harness" "${args[@]}" "${dirs[@]}" 2>&1); rc=$?
-echo "$out"
-[[ $rc -eq 0 ]] || { echo "FAIL: the harness exited $rc"; exit 1; }
-if grep -q "MISMATCH\|not measured\|not run" <<<"$out"; then echo "FAIL: see above"; exit 1; fi
+smoke_round "$harness" "$work" "$ort" "MISMATCH\|not measured\|not run" "${dirs[@]}"
 # every contender ran and passed its check: 5 rows per case (7 with onnxruntime)
 per=5; [[ -n $ort ]] && per=7
 want=$(( ${#dirs[@]} * per ))

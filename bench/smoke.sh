@@ -3,16 +3,8 @@
 # usage: smoke.sh GEN HARNESS WORK_DIR [CLI] [ORT_SCRIPT]   (exit 77 = skipped: onnxruntime not installed)
 set -u
 gen=$1 harness=$2 work=$3 cli=${4:-} ort=${5:-}
-if [[ -n $ort ]]; then
-  if [[ ! -d $(dirname "$ort")/node_modules/onnxruntime-node ]]; then
-    echo "SKIP: onnxruntime-node is not installed in $(dirname "$ort")/node_modules (bench/run.sh installs it)"
-    exit 77
-  fi
-  if ! command -v "${OSC_BENCH_NODE:-node}" >/dev/null; then
-    echo "SKIP: node not found"
-    exit 77
-  fi
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/smoke_common.sh"
+[[ -z $ort ]] || smoke_need_ort "$ort"
 rm -rf "$work" && mkdir -p "$work"
 "$gen" "$work/cases" --small || { echo "FAIL: the generator failed"; exit 1; }
 mapfile -t cases < <("$gen" --list)
@@ -27,12 +19,7 @@ if [[ -n $cli ]]; then
   grep -q "^10 passed, 0 failed, 0 skipped" <<<"$out" || { echo "FAIL: not 10 passes"; exit 1; }
 fi
 
-args=(--warmup 1 --rounds 1 --markdown "$work/results.md")
-[[ -n $ort ]] && args+=(--ort "$ort")
-out=$("$harness" "${args[@]}" "${dirs[@]}" 2>&1); rc=$?
-echo "$out"
-[[ $rc -eq 0 ]] || { echo "FAIL: the harness exited $rc"; exit 1; }
-if grep -q "MISMATCH\|NOT IN PLACE\|not measured" <<<"$out"; then echo "FAIL: see above"; exit 1; fi
+smoke_round "$harness" "$work" "$ort" "MISMATCH\|NOT IN PLACE\|not measured" "${dirs[@]}"
 # every contender ran and was checked: 8 (10 with onnxruntime) bit-identical rows per case
 per=8; [[ -n $ort ]] && per=10
 want=$(( ${#cases[@]} * per ))
