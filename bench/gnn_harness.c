@@ -92,9 +92,8 @@ static int setup(bench_run *r, int id, contender *c, int child) {
     return 0;
 }
 
-static void teardown(bench_run *r, int id, contender *c) {
+static void teardown(bench_run *r, int id) {
     bench *b = (bench *)r;
-    (void)c;
     if (id != G_LOOP) return;
     gnn_loop_free(b->loop);
     b->loop = NULL;

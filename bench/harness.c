@@ -142,9 +142,8 @@ static int setup(bench_run *r, int id, contender *c, int child) {
     return 0;
 }
 
-static void teardown(bench_run *r, int id, contender *c) {
+static void teardown(bench_run *r, int id) {
     bench *b = (bench *)r;
-    (void)c;
     if (id == C_MEMCPY2 && b->pc_on) pcopy_stop(&b->pc), b->pc_on = 0;
     free(b->buf[id]);
     b->buf[id] = NULL;

@@ -194,8 +194,8 @@ typedef struct bench_spec {
     void (*begin)(bench_run *r, bench_result *res);
     /* One contender (never onnxruntime): 0 when ready, else 1 with c->note set. */
     int (*setup)(bench_run *r, int id, bench_contender *c, int child);
-    /* Frees what setup made besides c->m and c->s (NULL: nothing). */
-    void (*teardown)(bench_run *r, int id, bench_contender *c);
+    /* Frees what setup made besides the contender's m and s (NULL: nothing). */
+    void (*teardown)(bench_run *r, int id);
     /* One timed call (never onnxruntime): *ms the timed part, *cpu the process CPU time in it;
      * 1 on failure with c->note set. */
     int (*run)(bench_run *r, int id, bench_contender *c, int child, double *ms, double *cpu);

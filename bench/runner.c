@@ -125,7 +125,7 @@ void bench_setup(bench_run *r, bench_contender *all, int from, int to) {
 }
 
 void bench_teardown(bench_run *r, int id, bench_contender *c) {
-    if (r->sp->teardown) r->sp->teardown(r, id, c);
+    if (r->sp->teardown) r->sp->teardown(r, id);
     osc_session_free(c->s);
     osc_model_free(c->m);
     c->s = NULL, c->m = NULL;
