@@ -10,8 +10,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-/* The struct size is part of the ABI: new fields come out of reserved[] (LP64 layout). */
-_Static_assert(sizeof(void *) != 8 || sizeof(osc_options) == 64, "osc_options changed size");
+/* The struct size is part of the ABI: new fields come out of reserved[] and reserved_ext[]
+ * (LP64 layout; 112 bytes from 0.3.0). */
+_Static_assert(sizeof(void *) != 8 || sizeof(osc_options) == 112, "osc_options changed size");
 
 osc_status osc_fail(osc_err *e, osc_status status, const char *fmt, ...) {
     if (e->status != OSC_OK) return e->status; /* keep the root cause */

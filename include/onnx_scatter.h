@@ -40,9 +40,9 @@
 /* Version of this header. osc_version() gives the library's; compare them when loading the
  * shared library dynamically. */
 #define OSC_VERSION_MAJOR 0
-#define OSC_VERSION_MINOR 2
+#define OSC_VERSION_MINOR 3
 #define OSC_VERSION_PATCH 0
-#define OSC_VERSION_STRING "0.2.0"
+#define OSC_VERSION_STRING "0.3.0"
 
 /* OSC_API marks exported calls. The shared library exports exactly these (all osc_-prefixed);
  * users of the static library may define OSC_STATIC_DEFINE (the CMake package does), which
@@ -160,6 +160,12 @@ typedef void *(*osc_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
  * Limits (max_bytes, max_nodes, max_rank, max_string_mib) are on by default: an untrusted model
  * or input over one of them fails with OSC_ERR_LIMIT and a message naming the limit, before the
  * memory is allocated. A value out of its range fails the load with OSC_ERR_ARG. */
+/* A symbolic dim given a size at load (osc_options.dim_pins). */
+typedef struct osc_dim_pin {
+    const char *name; /* the dim_param */
+    int64_t size;
+} osc_dim_pin;
+
 typedef struct osc_options {
     osc_alloc_fn alloc;      /* NULL: the C library's realloc/free */
     void *alloc_ud;          /* passed to alloc */
@@ -232,6 +238,17 @@ typedef struct osc_options {
      * the operand is computed once, whole. Results are bit-identical either way. */
     uint8_t fuse_recompute;
     uint8_t reserved[6];     /* zero (a non-zero value is OSC_ERR_ARG at load) */
+    /* Symbolic dims taken as static (onnxruntime's free dimension overrides): every dim whose
+     * dim_param is dim_pins[i].name, in the graph's inputs, outputs and value_info, has size
+     * dim_pins[i].size, so the load folds, plans and fuses as for a model exported with static
+     * shapes; a run whose inputs disagree fails before any node runs (OSC_ERR_SHAPE, naming the
+     * input, the dim and the pinned size). Read during the load only (the model keeps no
+     * pointer: osc_model_options reports NULL and 0). Each name must be the dim_param of a
+     * graph input's dim and appear once, each size from 0 to INT64_MAX: else OSC_ERR_ARG at
+     * load, naming the pin. NULL with n_dim_pins 0 (default): none. */
+    const osc_dim_pin *dim_pins;
+    size_t n_dim_pins;
+    uint64_t reserved_ext[4]; /* zero (a non-zero value is OSC_ERR_ARG at load) */
 } osc_options;
 
 /* Fills *opts with the defaults: every field zero (realloc/free, not strict, default limits:
@@ -261,7 +278,7 @@ OSC_API const char *osc_option_name(size_t i);
  * the system at each call, as every load does. */
 OSC_API uint64_t osc_default_max_bytes(void);
 
-/* Version of the library ("0.2.0"; static storage). */
+/* Version of the library ("0.3.0"; static storage). */
 OSC_API const char *osc_version(void);
 /* English name of a status ("out of memory"; static storage; "unknown status" otherwise). */
 OSC_API const char *osc_status_name(osc_status s);

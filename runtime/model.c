@@ -47,6 +47,11 @@ static osc_status check_options(const osc_options *opts, osc_err *err) {
         if (opts->reserved[i])
             return osc_fail(err, OSC_ERR_ARG, "opts.reserved[%zu] is %d; reserved fields must be "
                             "zero (call osc_options_init)", i, (int)opts->reserved[i]);
+    for (size_t i = 0; i < sizeof opts->reserved_ext / sizeof opts->reserved_ext[0]; i++)
+        if (opts->reserved_ext[i])
+            return osc_fail(err, OSC_ERR_ARG, "opts.reserved_ext[%zu] is %llu; reserved fields "
+                            "must be zero (call osc_options_init)", i,
+                            (unsigned long long)opts->reserved_ext[i]);
     return OSC_OK;
 }
 
@@ -81,6 +86,7 @@ osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_d
     osc_status st = osc_loader_parse_model_lim(buf, len, base_dir, &m->lim, &m->pool, &m->g,
                                                &err);
     if (!st) st = osc_dispatch(m, &err);
+    if (!st) st = osc_pin_dims(m, opts, &err);
     if (!st) st = order_inputs(m, &err);
     if (!st) st = osc_fold_constants(m, &err);
     if (!st) st = rewrite(m, &err);

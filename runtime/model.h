@@ -62,6 +62,9 @@ void osc_model_warn(void *ud, const char *msg);
  * checks the dtypes known at load against the rows' type constraints, refuses non-tensor values.
  * Sets m->max_in and m->max_out. */
 osc_status osc_dispatch(osc_model *m, osc_err *err);
+/* pins.c: every dim named by opts.dim_pins (graph inputs, outputs, value_info) gets its size,
+ * after checking every pin names a graph input's symbolic dim once, with a size >= 0. */
+osc_status osc_pin_dims(osc_model *m, const osc_options *opts, osc_err *err);
 /* introspect.c: the names of each node's inputs and outputs (m->io_names, m->io_start). */
 osc_status osc_name_node_io(osc_model *m, osc_err *err);
 /* fold.c: computes at load the nodes whose inputs are constants (see fold.c), and sets

@@ -29,13 +29,18 @@ class String(ctypes.Structure):
     _fields_ = [("ptr", c_void_p), ("len", c_size_t)]
 
 
+class DimPin(ctypes.Structure):
+    _fields_ = [("name", c_char_p), ("size", c_int64)]
+
+
 class Options(ctypes.Structure):
     _fields_ = [("alloc", c_void_p), ("alloc_ud", c_void_p), ("max_bytes", c_uint64),
                 ("strict", c_int32), ("profile", c_int32), ("inplace_inputs", c_int32),
                 ("threads", c_int32), ("max_arena_bytes", c_uint64), ("max_nodes", c_int32),
                 ("max_rank", c_uint8), ("max_string_mib", c_uint8), ("newer_opsets", c_uint8),
                 ("no_fusion", c_uint8), ("fuse_recompute", c_uint8),
-                ("reserved", c_uint8 * 6)]
+                ("reserved", c_uint8 * 6), ("dim_pins", ctypes.POINTER(DimPin)),
+                ("n_dim_pins", c_size_t), ("reserved_ext", c_uint64 * 4)]
 
 
 class ValueDesc(ctypes.Structure):

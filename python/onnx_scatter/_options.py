@@ -5,7 +5,7 @@ import enum
 import warnings
 
 from ._errors import InvalidArgument, Unsupported, error
-from ._lib import MESSAGE_SIZE, Options, lib
+from ._lib import MESSAGE_SIZE, DimPin, Options, lib
 
 
 class GraphOptimizationLevel(enum.IntEnum):
@@ -48,7 +48,7 @@ class SessionOptions:
     __slots__ = ("intra_op_num_threads", "graph_optimization_level", "enable_profiling",
                  "use_deterministic_compute", "optimized_model_filepath", "max_bytes",
                  "max_arena_bytes", "max_nodes", "max_rank", "max_string_mib", "strict",
-                 "newer_opsets", "inplace_inputs", "_config", *_IGNORED)
+                 "newer_opsets", "inplace_inputs", "_config", "_dims", *_IGNORED)
 
     def __init__(self):
         self.intra_op_num_threads = 0
@@ -65,6 +65,7 @@ class SessionOptions:
         self.newer_opsets = False
         self.inplace_inputs = False
         self._config = {}
+        self._dims = {}
         for name, (default, _) in _IGNORED.items():
             setattr(self, name, default)
 
@@ -79,6 +80,16 @@ class SessionOptions:
         if _is_library_key(key):
             _set_by_name(Options(), key, value)
         self._config[key] = value
+
+    def add_free_dimension_override_by_name(self, dim_name, dim_value):
+        """onnxruntime's: the symbolic dim dim_name (a dim_param of the model's inputs) has size
+        dim_value, so the model loads as if exported with that static size (fused, planned
+        once); inputs of another size are refused at run (opts.dim_pins). A name no input uses
+        raises InvalidArgument when the session is made."""
+        if not isinstance(dim_value, int) or isinstance(dim_value, bool) or dim_value < 0:
+            raise InvalidArgument(f"add_free_dimension_override_by_name({dim_name!r}, "
+                                  f"{dim_value!r}): the size must be an int >= 0")
+        self._dims[str(dim_name)] = dim_value
 
     def get_session_config_entry(self, key):
         return self._config[key]
@@ -125,6 +136,11 @@ class SessionOptions:
         for key, value in self._config.items():
             if _is_library_key(key):
                 _set_by_name(o, key, value)
+        if self._dims:  # the array stays alive with o (ctypes keeps what a pointer field holds)
+            pins = (DimPin * len(self._dims))(*[DimPin(k.encode(), v)
+                                               for k, v in self._dims.items()])
+            o.dim_pins = ctypes.cast(pins, ctypes.POINTER(DimPin))
+            o.n_dim_pins = len(self._dims)
         return o
 
 

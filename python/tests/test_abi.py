@@ -21,6 +21,7 @@ LAYOUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(onnx_scatt
 
 # C struct -> its mirror; every ctypes.Structure of _lib must be here
 MIRRORS = {"osc_string": _lib.String, "osc_tensor": _lib.Tensor, "osc_options": _lib.Options,
+           "osc_dim_pin": _lib.DimPin,
            "osc_value_desc": _lib.ValueDesc, "osc_node_desc": _lib.NodeDesc,
            "osc_meta_desc": _lib.MetaDesc, "osc_op_desc": _lib.OpDesc}
 

@@ -21,7 +21,8 @@ FEED = {"data": np.ones((3, 3), np.float32),
 def test_option_names():
     names = ort.option_names()
     assert names == [f for f, _ in _lib.Options._fields_
-                     if f not in ("alloc", "alloc_ud", "reserved")]
+                     if f not in ("alloc", "alloc_ud", "reserved", "dim_pins", "n_dim_pins",
+                                  "reserved_ext")]
 
 
 @pytest.mark.parametrize("key", ort.option_names())
@@ -74,3 +75,45 @@ def test_node_desc_reserved_tail_zeroed():
     ctypes.memset(ctypes.addressof(d), 0x5A, ctypes.sizeof(d))
     assert _lib.lib.osc_model_node(sess._model, 0, ctypes.addressof(d)) == 0
     assert list(d.reserved) == [0] * len(d.reserved)
+
+
+def _symbolic_scatter():
+    """data [N, 3], dst [E], upd [E, 3] with symbolic N and E; y = ScatterElements(data,
+    Expand(Unsqueeze(dst, 1), Shape(upd)), upd, add), as exporters spell a row scatter."""
+    from onnx import helper, numpy_helper
+    from models import T, model
+    nodes = [helper.make_node("Unsqueeze", ["dst", "axes"], ["u"]),
+             helper.make_node("Shape", ["upd"], ["s"]),
+             helper.make_node("Expand", ["u", "s"], ["idx"]),
+             helper.make_node("ScatterElements", ["data", "idx", "upd"], ["y"], name="scatter",
+                              reduction="add", axis=0)]
+    return model(nodes, [("data", T.FLOAT, ["N", 3]), ("dst", T.INT64, ["E"]),
+                         ("upd", T.FLOAT, ["E", 3])], [("y", T.FLOAT, ["N", 3])],
+                 initializers=[numpy_helper.from_array(np.array([1], np.int64), "axes")])
+
+
+def test_free_dimension_overrides_pin_symbolic_dims():
+    so = ort.SessionOptions()
+    so.add_free_dimension_override_by_name("N", 4)
+    so.add_free_dimension_override_by_name("E", 5)
+    sess = ort.InferenceSession(_symbolic_scatter(), so)
+    data = np.arange(12, dtype=np.float32).reshape(4, 3)
+    dst = np.array([3, 0, 3, -1, 1], np.int64)
+    upd = np.linspace(-1, 1, 15, dtype=np.float32).reshape(5, 3)
+    want = data.copy()
+    for e in range(5):
+        want[dst[e]] += upd[e]
+    (y,) = sess.run(None, {"data": data, "dst": dst, "upd": upd})
+    assert y.tobytes() == want.tobytes()
+    with pytest.raises(ort.ShapeError, match="dst"):  # 6 edges against the pin E = 5
+        sess.run(None, {"data": data, "dst": np.zeros(6, np.int64),
+                        "upd": np.zeros((6, 3), np.float32)})
+
+
+def test_free_dimension_override_of_no_dim_is_refused():
+    so = ort.SessionOptions()
+    so.add_free_dimension_override_by_name("M", 4)
+    with pytest.raises(ort.InvalidArgument, match="'M': no graph input has a dim of that name"):
+        ort.InferenceSession(_symbolic_scatter(), so)
+    with pytest.raises(ort.InvalidArgument, match="int >= 0"):
+        so.add_free_dimension_override_by_name("N", -1)

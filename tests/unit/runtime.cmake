@@ -10,3 +10,6 @@ set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_tpool)
 osc_unit_test(test_large unit/test_large.c)
 target_link_libraries(test_large PRIVATE osc_test_support)
 set_tests_properties(test_large PROPERTIES LABELS "unit;large" TIMEOUT 600)
+# opts.dim_pins: symbolic dims taken as static at load (fusion, plan, run-time checks).
+osc_unit_test(test_pins unit/test_pins.c)
+target_link_libraries(test_pins PRIVATE osc_test_support)
