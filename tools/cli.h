@@ -358,6 +358,10 @@ typedef struct cli_input_opts {
     cli_strlist pos;           /* positional FILE or LITERAL, in osc_model_input order */
     cli_strlist names, values; /* --input NAME=VALUE */
     cli_strlist dims;          /* --dim NAME=SIZE, as given */
+    /* the same as the library's pins (the command sets opts.dim_pins to them before loading,
+     * so a pinned model folds, plans and fuses as a static one) */
+    osc_dim_pin *pins;
+    size_t n_pins;
     int random;                /* --random [SEED] */
     uint64_t seed;
     const char *save_dir;      /* --save-inputs DIR */
@@ -370,6 +374,11 @@ typedef struct cli_input_opts {
  * returns CLI_OK or an exit code after printing the error; -1 when it is none of them. */
 int cli_input_option(int argc, char **argv, int *i, cli_input_opts *o, const char *cmd);
 void cli_input_opts_free(cli_input_opts *o);
+/* opts->dim_pins = o's --dim pins. */
+void cli_input_pins(const cli_input_opts *o, osc_options *opts);
+/* A load that failed (msg) on one of o's --dim pins: the usage error of --dim, as the CLI words
+ * it (exit code 2); -1 when the failure is not a pin's. */
+int cli_pin_error(const cli_input_opts *o, const char *msg, const char *cmd);
 
 enum { CLI_SRC_FILE = 1, CLI_SRC_LITERAL, CLI_SRC_RANDOM };
 typedef struct cli_input {

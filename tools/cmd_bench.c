@@ -424,8 +424,12 @@ static int bench_model(const bench_args *a) {
     osc_options opts = a->opts;
     char msg[1024];
     opts.profile = profiling(a);
+    cli_input_pins(&a->in, &opts);
     osc_status ost = osc_model_load_file(path, &opts, &m, msg, sizeof msg);
-    if (ost != OSC_OK) return cli_error("cannot load '%s' (%s): %s", path, osc_status_name(ost), msg);
+    if (ost != OSC_OK) {
+        const int rc = cli_pin_error(&a->in, msg, "bench");
+        return rc >= 0 ? rc : cli_error("cannot load '%s' (%s): %s", path, osc_status_name(ost), msg);
+    }
     cli_input_opts io = a->in;
     io.model_path = path, io.model_opts = opts;
     int rc = cli_inputs_load(m, &io, cli_byte_limit(&opts), "bench", &in);

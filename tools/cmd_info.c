@@ -289,16 +289,18 @@ int cmd_info(int argc, char **argv) {
     int json = 0, ops = 0;
     osc_options opts;
     osc_options_init(&opts);
-    for (int i = 1; i < argc; i++) {
+    cli_input_opts pins = {0}; /* --dim only */
+    int rc = CLI_OK;
+    for (int i = 1; i < argc && rc == CLI_OK; i++) {
         if (cli_is_help(argv[i])) {
             usage_info(stdout);
+            cli_input_opts_free(&pins);
             return CLI_OK;
         }
-        int rc = cli_runtime_option(argc, argv, &i, &opts, "info");
-        if (rc >= 0) {
-            if (rc != CLI_OK) return rc;
-            continue;
-        }
+        rc = cli_runtime_option(argc, argv, &i, &opts, "info");
+        if (rc < 0 && !strncmp(argv[i], "--dim", 5)) rc = cli_input_option(argc, argv, &i, &pins, "info");
+        if (rc >= 0) continue;
+        rc = CLI_OK;
         if (!strcmp(argv[i], "--json")) {
             json = 1;
             continue;
@@ -307,20 +309,23 @@ int cmd_info(int argc, char **argv) {
             ops = 1;
             continue;
         }
-        if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("info", "unknown option '%s'", argv[i]);
-        if (path) return cli_usage_error("info", "one MODEL only, got '%s' too", argv[i]);
-        path = argv[i];
+        if (argv[i][0] == '-' && argv[i][1]) rc = cli_usage_error("info", "unknown option '%s'", argv[i]);
+        else if (path) rc = cli_usage_error("info", "one MODEL only, got '%s' too", argv[i]);
+        else path = argv[i];
     }
-    if (ops && path) return cli_usage_error("info", "--ops takes no MODEL, got '%s'", path);
-    if (ops) {
-        print_ops(json);
-        return CLI_OK;
-    }
-    if (!path) return cli_usage_error("info", "missing MODEL");
+    if (rc == CLI_OK && ops && path) rc = cli_usage_error("info", "--ops takes no MODEL, got '%s'", path);
+    if (rc == CLI_OK && ops) print_ops(json);
+    if (rc == CLI_OK && !ops && !path) rc = cli_usage_error("info", "missing MODEL");
     osc_model *m = NULL;
     char msg[1024];
-    osc_status st = osc_model_load_file(path, &opts, &m, msg, sizeof msg);
-    if (st != OSC_OK) return cli_error("cannot load '%s' (%s): %s", path, osc_status_name(st), msg);
+    if (rc == CLI_OK && !ops) {
+        cli_input_pins(&pins, &opts);
+        osc_status st = osc_model_load_file(path, &opts, &m, msg, sizeof msg);
+        if (st != OSC_OK && (rc = cli_pin_error(&pins, msg, "info")) < 0)
+            rc = cli_error("cannot load '%s' (%s): %s", path, osc_status_name(st), msg);
+    }
+    cli_input_opts_free(&pins);
+    if (!m) return rc;
     if (json) {
         json_model(path, m);
     } else {

@@ -360,8 +360,9 @@ int cmd_run(int argc, char **argv) {
     int rc = parse_args(argc, argv, &a);
     if (rc == CLI_OK) {
         char msg[1024];
+        cli_input_pins(&a.in, &a.opts);
         osc_status st = osc_model_load_file(a.model, &a.opts, &m, msg, sizeof msg);
-        if (st != OSC_OK)
+        if (st != OSC_OK && (rc = cli_pin_error(&a.in, msg, "run")) < 0)
             rc = cli_error("cannot load '%s' (%s): %s", a.model, osc_status_name(st), msg);
     }
     a.in.model_path = a.model, a.in.model_opts = a.opts;

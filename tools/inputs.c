@@ -13,6 +13,37 @@ void cli_input_opts_free(cli_input_opts *o) {
     cli_strlist_free(&o->names);
     cli_strlist_free(&o->values);
     cli_strlist_free(&o->dims);
+    for (size_t k = 0; k < o->n_pins; k++) free((char *)o->pins[k].name);
+    free(o->pins);
+    o->pins = NULL;
+    o->n_pins = 0;
+}
+
+void cli_input_pins(const cli_input_opts *o, osc_options *opts) {
+    opts->dim_pins = o->pins;
+    opts->n_dim_pins = o->n_pins;
+}
+
+int cli_pin_error(const cli_input_opts *o, const char *msg, const char *cmd) {
+    const char *at = strstr(msg, "opts.dim_pins[");
+    if (!o->n_pins || !at) return -1;
+    const size_t k = strtoul(at + 14, NULL, 10);
+    if (k >= o->n_pins) return -1;
+    const char *name = o->pins[k].name, *list = strchr(at, '(');
+    if (strstr(at, "pinned already")) return cli_usage_error(cmd, "--dim %s given twice", name);
+    return cli_usage_error(cmd, "--dim %s: no input has a dim named '%s' %s", o->dims.items[k],
+                           name, list ? list : "");
+}
+
+/* Appends --dim NAME=SIZE's pin. */
+static int push_pin(cli_input_opts *o, const char *name, int64_t size) {
+    osc_dim_pin *p = realloc(o->pins, (o->n_pins + 1) * sizeof *p);
+    if (!p) return -1;
+    o->pins = p;
+    char *copy = strdup(name);
+    if (!copy) return -1;
+    o->pins[o->n_pins++] = (osc_dim_pin){copy, size};
+    return 0;
 }
 
 int cli_input_option(int argc, char **argv, int *i, cli_input_opts *o, const char *cmd) {
@@ -34,8 +65,9 @@ int cli_input_option(int argc, char **argv, int *i, cli_input_opts *o, const cha
             free(name);
             return cli_usage_error(cmd, "--dim wants NAME=SIZE with SIZE >= 0, got '%s'", v);
         }
+        const int bad = cli_strlist_push(&o->dims, v) || push_pin(o, name, n);
         free(name);
-        return cli_strlist_push(&o->dims, v) ? cli_error("out of memory") : CLI_OK;
+        return bad ? cli_error("out of memory") : CLI_OK;
     }
     if ((v = cli_opt_value(argc, argv, i, "--save-inputs", NULL)) != NULL) {
         if (!v[0]) return cli_usage_error(cmd, "--save-inputs wants a folder");

@@ -58,8 +58,10 @@ static void usage_inputs(FILE *f) {
           "                          ScatterND tuples distinct where they fit. When no\n"
           "                          value is safe, a usage error names the input,\n"
           "                          the node and why: give that input by hand\n"
-          "  --dim NAME=SIZE         size of the symbolic dim NAME for --random (given\n"
-          "                          inputs must agree with it)\n"
+          "  --dim NAME=SIZE         pin the symbolic dim NAME to SIZE: the model loads\n"
+          "                          as if exported with it (folded, planned and fused\n"
+          "                          like a static export); --random draws that size and\n"
+          "                          given inputs must agree with it\n"
           "  --save-inputs DIR       write every input of the run, drawn or given, to\n"
           "                          DIR/NAME.npy (when numpy holds the dtype) and\n"
           "                          DIR/NAME.pb, before it runs: -i NAME=DIR/NAME.npy\n"
@@ -228,7 +230,7 @@ void usage_test(FILE *f) {
 }
 
 void usage_info(FILE *f) {
-    fputs("usage: onnx-scatter info MODEL [--json] [limits]\n"
+    fputs("usage: onnx-scatter info MODEL [--json] [--dim NAME=SIZE]... [limits]\n"
           "       onnx-scatter info --ops [--json]\n"
           "\n"
           "Shows the IR version, opsets, inputs and outputs (dtypes, shapes, symbolic dims\n"
@@ -238,6 +240,9 @@ void usage_info(FILE *f) {
           "the arena size and the model's warnings. A node the model leaves unnamed is\n"
           "#INDEX OP, as in every message.\n"
           "\n"
+          "  --dim NAME=SIZE         pin the symbolic dim NAME to SIZE, as run and bench\n"
+          "                          do: shows the model as it loads for that size\n"
+          "                          (folded and fused nodes, arena)\n"
           "  --ops                   list the operator versions this build implements (the\n"
           "                          kernel registry): op, the opsets each kernel serves,\n"
           "                          inputs and outputs; with --json one object:\n"

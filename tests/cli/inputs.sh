@@ -137,7 +137,11 @@ cli run "$m/random.onnx" --random 4 $dims --json
 check "--random: another seed gives other values" eval 'status_is 0 && ! jq_is outputs "$("$jq" "$work/seed3.json" outputs)"'
 cli run "$m/random.onnx" --input data="$m/f_2x2.npy" --random --dim K=2 --dim M=2 --dim P=3 --dim G=5 --dim Q=1 --json
 check "--random: symbolic dims bound by a given input" eval 'status_is 0 && jq_is outputs.1.shape "[2,5]" && jq_is inputs.0.source "\"$m/f_2x2.npy\"" && jq_is inputs.1.source "\"random\""'
-cli run "$m/tscatter.onnx" --random --dim B=2 --dim S=3 --dim T=4
+# S left symbolic (past given): with every dim pinned the load itself refuses T > S (below)
+past='[[[0,0,0,0],[0,0,0,0],[0,0,0,0]],[[0,0,0,0],[0,0,0,0],[0,0,0,0]]]:float32'
+cli run "$m/tscatter.onnx" --input past="$past" --random --dim B=2 --dim T=4
 check "--random: no valid write index -> 2" eval 'status_is 2 && one_error_line "input .write_indices.: no value is valid for node .ts. (TensorScatter-24) input 2: write indices"'
+cli run "$m/tscatter.onnx" --random --dim B=2 --dim S=3 --dim T=4
+check "--dim pins the model: T > S refused at load -> 1" eval 'status_is 1 && one_error_line "input 1 .update. (update) has shape \[2,4,4\]; expected input 0 .past_cache. (past) shape \[2,3,4\]"'
 
 finish

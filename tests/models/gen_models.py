@@ -12,7 +12,9 @@ baked into the graph shows up as a mismatch.
 
 Debian's torch (1.13) has three export problems these models are written around:
 - scatter_add_ exports correctly only at opset 16 and above (ScatterElements reduction="add"),
-  and only with static shapes: every model keeps its shapes static.
+  and only with static shapes: its symbolic refuses an index and a source of unknown shapes. The
+  *_dynamic models (dynamic axes) are exported with that symbolic minus the check, as torch 2.x
+  writes it; every other model keeps its shapes static.
 - index_add_ and index_put_(accumulate=True) export as a last-wins scatter plus Add, wrong when
   indices repeat: the models use scatter_add_ with an expanded index instead.
 - scatter_reduce has no export at all, and torch 1.13 stops at opset 17. For the max
@@ -444,14 +446,19 @@ def bn_stats(module, g):
     return module
 
 
-def add_model(M, name, module, names, outs, make, opsets, note, layer=None):
-    """M[name] = dict(module, names, outs, make(generator) -> inputs, opsets, note, layer); layer
-    names the C loop of bench/gnn_loops.c that computes the same thing (issue 15's cases)."""
+def add_model(M, name, module, names, outs, make, opsets, note, layer=None, dynamic=None):
+    """M[name] = dict(module, names, outs, make(generator) -> inputs, opsets, note, layer,
+    dynamic); layer names the C loop of bench/gnn_loops.c that computes the same thing (issue
+    15's cases); dynamic is torch.onnx.export's dynamic_axes (None: static shapes)."""
     torch.manual_seed(len(M) + 100)
     module = module()
     bn_stats(module, gen(len(M) + 200))
     M[name] = dict(module=module.eval(), names=names, outs=outs, make=make, opsets=opsets,
-                   note=note, layer=layer)
+                   note=note, layer=layer, dynamic=dynamic)
+
+
+# The node and edge counts symbolic, as GNNs are normally exported.
+GNN_DYNAMIC = {"x": {0: "N"}, "edge_index": {1: "E"}, "y": {0: "N"}}
 
 
 # Issue 15's benchmark: (nodes, edges) per layer; for EdgeConv (points, k nearest neighbours).
@@ -460,9 +467,15 @@ GNN_BENCH = {"gcn": (100000, 1000000), "sage": (100000, 1000000), "gat": (50000,
 GNN_SMALL = {"gcn": (300, 2000), "sage": (300, 2000), "gat": (300, 2000), "edgeconv": (100, 20)}
 
 
-def gnn_layers(M, sizes, suffix):
-    """The four one-layer cases of issue 15 on graphs of the given sizes, named gnn_<layer>."""
+def gnn_layers(M, sizes, suffix, dynamic=False):
+    """The four one-layer cases of issue 15 on graphs of the given sizes, named gnn_<layer>;
+    dynamic: exported with symbolic node and edge counts (GNN_DYNAMIC), named
+    gnn_<layer><suffix>_dynamic, without the benchmark's layer/ folder."""
     def add(layer, module, make, opset, note):
+        if dynamic:
+            add_model(M, "gnn_" + layer + suffix + "_dynamic", module, ["x", "edge_index"], ["y"],
+                      make, (opset,), note + "; dynamic axes N, E", None, GNN_DYNAMIC)
+            return
         add_model(M, "gnn_" + layer + suffix, module, ["x", "edge_index"], ["y"], make, (opset,),
                   note, layer)
     n, e = sizes["gcn"]
@@ -544,19 +557,33 @@ def models():
         ["weight_out", "accum_out"], sparse, (16, 17),
         "row-wise Adagrad step on an embedding table, repeated ids accumulate")
     gnn_layers(M, GNN_SMALL, "_small")
+    gnn_layers(M, GNN_SMALL, "_small", dynamic=True)
     return M
 
 
 # ---------------------------------------------------------------------------------------------
 
+def _scatter_add_symbolic(g, self, dim, index, src):
+    """scatter_add as torch's own opset-16 symbolic writes it, without its check that index and
+    src have the same static shape (which fails on dynamic axes; torch 2.x dropped it)."""
+    from torch.onnx import symbolic_helper as sh
+    return g.op("ScatterElements", self, index, src, axis_i=sh._get_const(dim, "i", "dim"),
+                reduction_s="add")
+
+
 def export(p, opset):
     f = io.BytesIO()
+    if p["dynamic"]:
+        torch.onnx.register_custom_op_symbolic("aten::scatter_add", _scatter_add_symbolic, 16)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(p["module"], p["make"](gen(1)), f,
                           opset_version=min(opset, 17), input_names=p["names"],
                           output_names=p["outs"], do_constant_folding=True,
+                          dynamic_axes=p["dynamic"],
                           custom_opsets={"osc_tmp": 1} if opset == MAX_OPSET else None)
+    if p["dynamic"]:
+        torch.onnx.unregister_custom_op_symbolic("aten::scatter_add", 16)
     model = f.getvalue()
     if opset == MAX_OPSET:
         model = rewrite_to_18(model)
@@ -613,6 +640,13 @@ def make_folder(folder, p, opset):
     ops = write_folder(folder, model, list(zip(p["names"], test)), list(zip(p["outs"], y)))
     if p["layer"]:
         write_layer(folder, p, model)
+    if p["dynamic"]:  # the CLI's pins for its test data (tests/cli/fusion_exact.sh)
+        sizes = {}
+        for name, t in zip(p["names"], test):
+            for axis, sym in p["dynamic"].get(name, {}).items():
+                sizes[sym] = t.shape[axis]
+        with open(os.path.join(folder, "dims"), "w") as fh:
+            fh.write(" ".join("--dim %s=%d" % kv for kv in sorted(sizes.items())) + "\n")
     return ops, len(model)
 
 
