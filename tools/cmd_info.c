@@ -1,4 +1,5 @@
 /* cmd_info.c: `onnx-scatter info MODEL`: what a model declares and how it resolved. */
+#include <stdbool.h>
 #include <string.h>
 
 #include <stdio.h>
@@ -65,6 +66,30 @@ static void format_attr(const osc_attr_desc *a, char *buf, size_t size) {
     snprintf(buf, size, "%s=%s", cli_esc(a->name, esc, sizeof esc), v);
 }
 
+/* name is one of the ", "-separated names of list. */
+static bool listed(const char *list, const char *name) {
+    const size_t len = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += len)
+        if ((p == list || p[-1] == ' ') && (p[len] == ',' || p[len] == '\0')) return true;
+    return false;
+}
+
+/* The distinct symbolic dims of m's inputs still unpinned, "N, E", into buf; false: none. */
+static bool symbolic_dims(const osc_model *m, char *buf, size_t size) {
+    osc_value_desc v;
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < osc_model_input_count(m) && osc_model_input(m, i, &v) == OSC_OK; i++)
+        for (int32_t d = 0; d < v.rank && n < size; d++)
+            if (v.dims[d] < 0 && v.dim_names[d]) {
+                char esc[128]; /* as every name info prints */
+                cli_esc(v.dim_names[d], esc, sizeof esc);
+                if (!listed(buf, esc))
+                    n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", esc);
+            }
+    return n > 0;
+}
+
 static void print_model(const osc_model *m) {
     osc_value_desc v;
     osc_node_desc n;
@@ -88,6 +113,11 @@ static void print_model(const osc_model *m) {
     for (size_t i = 0; i < nn; i++)
         if (osc_model_node(m, i, &n) == OSC_OK) folded += n.folded != 0, fused += n.n_fused > 0;
     printf("nodes: %zu (%zu folded at load, %zu fused)\n", nn, folded, fused);
+    char syms[256];
+    osc_options o;
+    if (!fused && osc_model_options(m, &o) == OSC_OK && !o.no_fusion && symbolic_dims(m, syms, sizeof syms))
+        printf("  (no fusion: the fusion rules match static shapes and the inputs have symbolic "
+               "dims %s: pin them with --dim NAME=SIZE)\n", syms);
     for (size_t i = 0; i < nn; i++) {
         if (osc_model_node(m, i, &n) != OSC_OK) continue;
         cli_esc(n.op_type, op, sizeof op);

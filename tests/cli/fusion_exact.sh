@@ -79,7 +79,10 @@ for d in "$models"/*_opset*; do
         check "$model: pinned, fused as its static export ($fused, ${static:-none})" \
             [ "$fused" = "$static" ]
         cli info "$d/model.onnx" --json
-        check "$model: unpinned, not fused" eval 'status_is 0 && ! grep -q "\"fused\"" "$work/out"' ;;
+        check "$model: unpinned, not fused" eval 'status_is 0 && ! grep -q "\"fused\"" "$work/out"'
+        cli info "$d/model.onnx"
+        check "$model: info says why not, naming the dims to pin" \
+            eval 'status_is 0 && grep -q "(no fusion: .* symbolic dims N, E: pin them with --dim" "$work/out"' ;;
     esac
     cli info "$d/model.onnx" --json --no-fusion
     check "$model: --no-fusion fuses nothing" \
