@@ -115,14 +115,17 @@ static int gcn_prepare(gnn_loop *g, char *msg, size_t msg_size) {
            !take(g, (size_t)(g->n * g->c_out) * sizeof(float));
 }
 
-static void gcn_run(gnn_loop *g) {
-    const int64_t n = g->n, c = g->c_out;
-    float *dis = g->buf[1], *h = g->buf[2], *y = g->out.data;
-    const float *b = g->p[1].data;
-    for (int64_t i = 0; i < n; i++) dis[i] = 1; /* the self loop */
+/* dis[i] = 1 / sqrt(in-degree + 1 for the self loop) */
+static void gcn_degrees(const gnn_loop *g, float *dis) {
+    for (int64_t i = 0; i < g->n; i++) dis[i] = 1; /* the self loop */
     for (int64_t e = 0; e < g->e; e++) dis[g->dst[e]] += 1;
-    for (int64_t i = 0; i < n; i++) dis[i] = 1 / sqrtf(dis[i]);
-    linear(h, g->x, n, g->c_in, g->wt[0], c, NULL);
+    for (int64_t i = 0; i < g->n; i++) dis[i] = 1 / sqrtf(dis[i]);
+}
+
+/* y[n, c] = sum over edges (self loops last) of h[src] dis[src] dis[dst], + b */
+static void gcn_propagate(const gnn_loop *g, const float *dis, const float *h, int64_t c,
+                          const float *b, float *y) {
+    const int64_t n = g->n;
     memset(y, 0, (size_t)(n * c) * sizeof *y);
     for (int64_t e = 0; e < g->e; e++) {
         const int64_t s = g->src[e], d = g->dst[e];
@@ -136,6 +139,38 @@ static void gcn_run(gnn_loop *g) {
             y[i * c + j] += b[j];
         }
     }
+}
+
+static void gcn_run(gnn_loop *g) {
+    float *dis = g->buf[1], *h = g->buf[2];
+    gcn_degrees(g, dis);
+    linear(h, g->x, g->n, g->c_in, g->wt[0], g->c_out, NULL);
+    gcn_propagate(g, dis, h, g->c_out, g->p[1].data, g->out.data);
+}
+
+/* ---- two GCNConv layers, ReLU between, one normalisation: y = gcn2(relu(gcn1(x))) ---- */
+
+static int gcn2_prepare(gnn_loop *g, char *msg, size_t msg_size) {
+    if (weight(g, 0, 0, g->c_in, -1, msg, msg_size)) return 1;
+    const int64_t hid = g->p[0].dims[0];
+    if (vector(g, 1, hid, msg, msg_size) || weight(g, 2, 1, hid, -1, msg, msg_size)) return 1;
+    g->c_out = g->p[2].dims[0];
+    const int64_t wide = hid > g->c_out ? hid : g->c_out;
+    return vector(g, 3, g->c_out, msg, msg_size) ||
+           !take(g, (size_t)g->n * sizeof(float)) ||
+           !take(g, (size_t)(g->n * wide) * sizeof(float)) ||
+           !take(g, (size_t)(g->n * hid) * sizeof(float));
+}
+
+static void gcn2_run(gnn_loop *g) {
+    const int64_t hid = g->p[0].dims[0];
+    float *dis = g->buf[2], *h = g->buf[3], *mid = g->buf[4];
+    gcn_degrees(g, dis);
+    linear(h, g->x, g->n, g->c_in, g->wt[0], hid, NULL);
+    gcn_propagate(g, dis, h, hid, g->p[1].data, mid);
+    for (int64_t i = 0; i < g->n * hid; i++) mid[i] = mid[i] > 0 ? mid[i] : 0;
+    linear(h, mid, g->n, hid, g->wt[1], g->c_out, NULL);
+    gcn_propagate(g, dis, h, g->c_out, g->p[3].data, g->out.data);
 }
 
 /* ---- SAGEConv (mean): y = normalize(mean over incoming edges of x[src] Wl + bl + x Wr) ---- */
@@ -294,6 +329,8 @@ static void edgeconv_run(gnn_loop *g) {
 
 static const layer_def k_layers[] = {
     {.name = "gcn", .params = {"lin.weight", "bias"}, .prepare = gcn_prepare, .run = gcn_run},
+    {.name = "gcn2", .params = {"c1.lin.weight", "c1.bias", "c2.lin.weight", "c2.bias"},
+     .prepare = gcn2_prepare, .run = gcn2_run},
     {.name = "sage", .params = {"lin_l.weight", "lin_l.bias", "lin_r.weight"},
      .prepare = sage_prepare, .run = sage_run},
     {.name = "gat", .params = {"lin.weight", "att_src", "att_dst", "bias"},

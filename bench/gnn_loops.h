@@ -7,7 +7,7 @@
 
 #include "onnx_scatter.h"
 
-/* What tests/models/gen_models.py writes into CASE/layer/layer.txt: the layer's name (gcn, sage,
+/* What tests/models/gen_models.py writes into CASE/layer/layer.txt: the layer's name (gcn, gcn2, sage,
  * gat, edgeconv) and the bytes of the model's initializers and Constant nodes. 0 on success;
  * else 1 with msg set. */
 int gnn_layer_info(const char *case_dir, char *layer, size_t layer_size, uint64_t *constant_bytes,

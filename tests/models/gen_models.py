@@ -650,13 +650,34 @@ def make_folder(folder, p, opset):
     return ops, len(model)
 
 
+class GCN2Layers(nn.Module):
+    """Two GCNConv layers with ReLU between, one normalised edge index shared (--bench only)."""
+    def __init__(self, i, h, o):
+        super().__init__()
+        self.c1, self.c2 = GCNConv(i, h), GCNConv(h, o)
+
+    def forward(self, x, edge_index):
+        row, col, norm = gcn_norm(edge_index, x.shape[0])
+        return self.c2(F.relu(self.c1(x, row, col, norm)), row, col, norm)
+
+
 def bench(out_dir, scale):
     """Issue 15's cases as OUT/gnn_<layer>/, node and edge counts divided by scale (EdgeConv
-    keeps k). Built in bench/run.sh's build folder, never committed."""
+    keeps k), the same four exported with dynamic axes N, E as OUT/gnn_<layer>_dynamic/ (the
+    static case's weights and data, a dims file of the pins, layer/ for the C loop), and a
+    two-layer GCN as OUT/gnn_gcn2/. Built in bench/run.sh's build folder, never committed."""
     sizes = {k: (a // scale, b if k == "edgeconv" else b // scale) for k, (a, b) in
              GNN_BENCH.items()}
-    M = {}
+    M, D = {}, {}
     gnn_layers(M, sizes, "")
+    gnn_layers(D, sizes, "", dynamic=True)  # seeded as M: the same modules
+    for name, p in D.items():
+        p["layer"] = M[name[:-len("_dynamic")]]["layer"]
+        M[name] = p
+    n, e = sizes["gcn"]
+    add_model(M, "gnn_gcn2", lambda: GCN2Layers(64, 64, 64), ["x", "edge_index"], ["y"],
+              random_graph(n, e, 64), (17,), "two GCNConv 64 -> 64 -> 64, ReLU between, one "
+              "shared normalisation, %d nodes, %d edges" % (n, e), "gcn2")
     for name, p in M.items():
         _, size = make_folder(os.path.join(out_dir, name), p, p["opsets"][0])
         print("%s: %s; model %d bytes" % (name, p["note"], size), flush=True)
