@@ -35,7 +35,7 @@
 #include "gnn_loops.h"
 #include "harness.h"
 
-enum { G_OSC1, G_OSC2, G_UNF1, G_REC1, G_LOOP, G_ORT1, G_ORT2, G_COUNT };
+enum { G_OSC1, G_OSC2, G_UNF1, G_REC1, G_LOOP, G_TORCH, G_CSR, G_ORT1, G_ORT2, G_COUNT };
 
 /* Names, --rss-child ids and thread counts. */
 static const bench_kind k_kinds[G_COUNT] = {
@@ -44,25 +44,111 @@ static const bench_kind k_kinds[G_COUNT] = {
     [G_UNF1] = {"onnx-scatter unfused 1t", "unfused1", 1}, /* opts.no_fusion */
     [G_REC1] = {"onnx-scatter recompute 1t", "recompute1", 1}, /* opts.fuse_recompute */
     [G_LOOP] = {"C loop", "loop", 1},
+    [G_TORCH] = {"torch eager 1t", "eager", 1}, /* bench/torch_bench.py's modes */
+    [G_CSR] = {"torch CSR 1t", "csr", 1},
     [G_ORT1] = {"onnxruntime 1t", "ort1", 1},
     [G_ORT2] = {"onnxruntime 2t", "ort2", 2},
 };
 
 static int is_osc(int id) { return id <= G_REC1; }
 static int is_ort(int id) { return id == G_ORT1 || id == G_ORT2; }
+static int is_torch(int id) { return id == G_TORCH || id == G_CSR; }
 /* the onnxruntime contender with the same thread count */
 static int ort_peer_of(int id) { return k_kinds[id].threads == 2 ? G_ORT2 : G_ORT1; }
 
 typedef bench_contender contender;
 typedef bench_result result;
 
-/* The runner's state (first, so the hooks' bench_run is this), the tolerance, the C layer. */
+#define MAX_PINS 8
+#define MAX_CASES 64
+
+/* What the report adds per case: the copy bandwidth, the edges, the graph's node counts, pins. */
+typedef struct case_info {
+    char name[256];
+    double copy_gbs;         /* single-thread memcpy, bytes read + written per ns */
+    double edges;            /* edge_index's columns */
+    double bytes;            /* compulsory: x, edge_index, y */
+    size_t nodes_unfused, nodes_fused;
+    char pins[160];          /* "E=..., N=..." or "" */
+} case_info;
+
+/* The runner's state (first, so the hooks' bench_run is this), the tolerance, the C layer, the
+ * torch peer, the case's dim pins and what the report adds per case. */
 typedef struct bench {
     bench_run r;
     double rtol, atol;
     char layer[64];          /* the case's layer (layer/layer.txt) */
     gnn_loop *loop;
+    const char *torch_script, *torch_off, *python;
+    ort_peer torch;
+    int torch_started, torch_ok;
+    char torch_reason[300];
+    char pin_names[MAX_PINS][64];
+    osc_dim_pin pins[MAX_PINS];
+    size_t n_pins;
+    case_info cases[MAX_CASES];
+    size_t n_cases;
 } bench;
+
+/* ---- the case's dims file (tests/models/gen_models.py: "--dim E=5000 --dim N=500") ---- */
+
+/* Reads DIR/dims into b->pins (none when there is no file); 1 with msg set when malformed. */
+static int read_pins(bench *b, const char *dir, char *msg, size_t msg_size) {
+    char path[1200], tok[128];
+    b->n_pins = 0;
+    snprintf(path, sizeof path, "%s/dims", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    int bad = 0;
+    while (!bad && fscanf(f, "%127s", tok) == 1) {
+        char name[64];
+        long long size;
+        bad = strcmp(tok, "--dim") != 0 || fscanf(f, " %63[^=]=%lld", name, &size) != 2 ||
+              size < 0 || b->n_pins == MAX_PINS;
+        if (bad) break;
+        snprintf(b->pin_names[b->n_pins], sizeof b->pin_names[0], "%s", name);
+        b->pins[b->n_pins] = (osc_dim_pin){b->pin_names[b->n_pins], (int64_t)size};
+        b->n_pins++;
+    }
+    fclose(f);
+    if (bad) snprintf(msg, msg_size, "%.200s: expected --dim NAME=SIZE ...", path);
+    return bad;
+}
+
+/* ---- the torch peer (bench/torch_bench.py serve) ---- */
+
+/* Starts it once; 1 when it runs. */
+static int torch_start(bench *b) {
+    if (b->torch_started) return b->torch_ok;
+    b->torch_started = 1;
+    if (!b->torch_script) {
+        snprintf(b->torch_reason, sizeof b->torch_reason, "%s",
+                 b->torch_off ? b->torch_off : "not requested (--torch)");
+        return 0;
+    }
+    char *argv[] = {(char *)b->python, (char *)b->torch_script, "serve", NULL};
+    b->torch_ok = !peer_spawn(&b->torch, argv, b->torch_reason, sizeof b->torch_reason);
+    if (b->torch_ok) printf("torch: %s, 1 thread\n", b->torch.version);
+    else printf("torch: not available (%s)\n", b->torch_reason);
+    return b->torch_ok;
+}
+
+/* The peer loads the case: the torch contenders it has a mode for become active. */
+static void torch_case(bench *b, contender *all) {
+    const char *rest = b->torch_reason;
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "case %s", b->r.bc.dir);
+    int ok = torch_start(b) && !peer_cmd(&b->torch, cmd, &b->r.line, &b->r.cap, &rest);
+    char modes[256];
+    snprintf(modes, sizeof modes, " %s ", ok ? rest : "");
+    for (int id = G_TORCH; id <= G_CSR; id++) {
+        char want[32];
+        snprintf(want, sizeof want, " %s ", k_kinds[id].id);
+        if (ok && strstr(modes, want)) all[id].active = 1;
+        else if (ok) snprintf(all[id].note, sizeof all[id].note, "no CSR form of this layer");
+        else snprintf(all[id].note, sizeof all[id].note, "not available (%.200s)", rest);
+    }
+}
 
 /* ---- contenders ---- */
 
@@ -73,12 +159,17 @@ static int setup(bench_run *r, int id, contender *c, int child) {
     if (is_osc(id)) {
         osc_options opts;
         osc_options_init(&opts);
+        if (read_pins(b, r->bc.dir, c->note, sizeof c->note)) return 1;
+        opts.dim_pins = b->pins, opts.n_dim_pins = b->n_pins; /* a dynamic export's pins */
         opts.threads = k_kinds[id].threads;
         opts.no_fusion = id == G_UNF1;
         opts.fuse_recompute = id == G_REC1;
         if (bench_osc_setup(r, &opts, c)) return 1;
         if (k_kinds[id].threads == 2)
             snprintf(c->note, sizeof c->note, "%d threads", (int)osc_session_threads(c->s));
+    } else if (is_torch(id)) { /* set up by torch_case; its peak RSS: rss_argv */
+        snprintf(c->note, sizeof c->note, "torch runs in its peer process");
+        return 1;
     } else if (id == G_LOOP) {
         if (r->bc.n_in != 2) {
             snprintf(c->note, sizeof c->note, "the C layers take two inputs (x, edge_index)");
@@ -103,6 +194,16 @@ static void teardown(bench_run *r, int id) {
 static int run_once(bench_run *r, int id, contender *c, int child, double *ms, double *cpu) {
     bench *b = (bench *)r;
     (void)child;
+    if (is_torch(id)) { /* the peer times the call itself: wall and its own CPU time */
+        char cmd[32];
+        const char *rest;
+        snprintf(cmd, sizeof cmd, "run %s", k_kinds[id].id);
+        if (!peer_cmd(&b->torch, cmd, &r->line, &r->cap, &rest) &&
+            sscanf(rest, "%lf %lf", ms, cpu) == 2)
+            return 0;
+        snprintf(c->note, sizeof c->note, "torch run failed: %.230s", rest);
+        return 1;
+    }
     double c0 = bench_now_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = bench_now_ms(CLOCK_MONOTONIC);
     osc_status st = OSC_OK;
     if (id == G_LOOP) gnn_loop_run(b->loop);
@@ -170,6 +271,17 @@ static int check(bench_run *r, int id, contender *all) {
         snprintf(tol, sizeof tol, " %g %g", b->rtol, b->atol);
         return bench_ort_check(r, id, c, tol);
     }
+    if (is_torch(id)) { /* torch against output_0.pb, within the tolerance */
+        char cmd[96];
+        const char *rest;
+        snprintf(cmd, sizeof cmd, "check %s %g %g", k_kinds[id].id, b->rtol, b->atol);
+        bad = peer_cmd(&b->torch, cmd, &r->line, &r->cap, &rest);
+        snprintf(c->check, sizeof c->check, "%s%.200s", bad ? "check failed: " : "", rest);
+        bad |= strncmp(rest, "bit-identical", 13) != 0 && strncmp(rest, "within", 6) != 0;
+        if (bad) bench_report(r, id, c->check);
+        c->mismatches += bad;
+        return bad;
+    }
     osc_tensor tg, tr;
     const osc_tensor *got = output_of(b, id, c, &tg);
     if (!got) {
@@ -219,13 +331,63 @@ static void describe(const bench_run *b, const contender *all, const char *layer
         if (p < size) p += (size_t)snprintf(out + p, size - p, "]");
     }
     if (p < size && all[G_UNF1].m && all[G_OSC1].m)
-        snprintf(out + p, size - p, "; %zu graph nodes unfused, %zu fused",
-                 osc_model_node_count(all[G_UNF1].m), osc_model_node_count(all[G_OSC1].m));
+        p += (size_t)snprintf(out + p, size - p, "; %zu graph nodes unfused, %zu fused",
+                              osc_model_node_count(all[G_UNF1].m),
+                              osc_model_node_count(all[G_OSC1].m));
+    const bench *g = (const bench *)b;
+    for (size_t i = 0; i < g->n_pins && p < size; i++)
+        p += (size_t)snprintf(out + p, size - p, "%s%s=%lld", i ? ", " : "; dynamic axes, "
+                              "loaded with opts.dim_pins (its dims file) ", g->pins[i].name,
+                              (long long)g->pins[i].size);
+}
+
+/* Single-thread copy bandwidth, (bytes read + bytes written) per ns = GB/s: median of 5 memcpys
+ * of 128 MiB (far beyond the caches), the buffers touched first; NaN without the memory. */
+static double copy_bandwidth(void) {
+    const size_t n = (size_t)128 << 20;
+    char *a = malloc(n), *c = malloc(n);
+    double t[5], med = NAN, lo, hi;
+    if (a && c) {
+        memset(a, 1, n), memset(c, 2, n);
+        memcpy(c, a, n);
+        for (int i = 0; i < 5; i++) {
+            const double t0 = bench_now_ms(CLOCK_MONOTONIC);
+            memcpy(c, a, n);
+            t[i] = bench_now_ms(CLOCK_MONOTONIC) - t0;
+            a[i * 4096] ^= c[n - 1 - (size_t)i]; /* keep the copies */
+        }
+        bench_summary(t, 5, &med, &lo, &hi);
+    }
+    free(a), free(c);
+    return 2.0 * (double)n / (med * 1e6);
 }
 
 static void begin(bench_run *r, result *res) {
-    bench_setup(r, res->c, 0, G_COUNT);
-    describe(r, res->c, ((bench *)r)->layer, res->what, sizeof res->what);
+    bench *b = (bench *)r;
+    bench_setup(r, res->c, 0, G_TORCH);
+    torch_case(b, res->c);
+    describe(r, res->c, b->layer, res->what, sizeof res->what);
+    if (b->n_cases == MAX_CASES) return;
+    case_info *ci = &b->cases[b->n_cases++];
+    memset(ci, 0, sizeof *ci);
+    snprintf(ci->name, sizeof ci->name, "%s", res->name);
+    ci->copy_gbs = copy_bandwidth();
+    ci->edges = r->bc.n_in > 1 && r->bc.in[1].rank == 2 ? (double)r->bc.in[1].dims[1] : NAN;
+    ci->bytes = (double)r->bc.expected.nbytes;
+    for (size_t i = 0; i < r->bc.n_in; i++) ci->bytes += (double)r->bc.in[i].nbytes;
+    if (res->c[G_UNF1].m) ci->nodes_unfused = osc_model_node_count(res->c[G_UNF1].m);
+    if (res->c[G_OSC1].m) ci->nodes_fused = osc_model_node_count(res->c[G_OSC1].m);
+    for (size_t i = 0; i < b->n_pins; i++) {
+        size_t p = strlen(ci->pins);
+        snprintf(ci->pins + p, sizeof ci->pins - p, "%s%s=%lld", i ? ", " : "", b->pins[i].name,
+                 (long long)b->pins[i].size);
+    }
+}
+
+static const case_info *info_of(const bench *b, const char *name) {
+    for (size_t i = 0; i < b->n_cases; i++)
+        if (!strcmp(b->cases[i].name, name)) return &b->cases[i];
+    return NULL;
 }
 
 /* " %7.2f" of a / b, or a dash when either is missing */
@@ -241,14 +403,25 @@ static double peak_mib(const contender *c) {
     return c->rss_peak_kb >= 0 ? (double)c->rss_peak_kb / 1024 : NAN;
 }
 
+/* M edges per second, and the compulsory bytes per second as a share of the copy bandwidth */
+static double medges_per_s(const case_info *ci, double ms) {
+    return ci && ms > 0 ? ci->edges / ms / 1e3 : NAN;
+}
+static double copy_share(const case_info *ci, double ms) {
+    return ci && ms > 0 ? ci->bytes / (ms * 1e6) / ci->copy_gbs : NAN;
+}
+
 static void print_case(const bench_run *b, const result *r) {
-    (void)b;
     const contender *all = r->c;
+    const case_info *ci = info_of((const bench *)b, r->name);
     printf("%s\n%lld timed rounds after %lld warm-up; model bytes (inputs, constants, outputs) "
            "%.1f MiB\n", r->what, (long long)r->rounds, (long long)r->warmup, model_mib(r));
-    printf("  %-24s %5s %10s %10s %10s %7s %7s %7s %9s %7s  %s\n", "contender", "runs",
+    if (ci)
+        printf("compulsory bytes (x, edge_index, y) %.1f MiB; %.0f edges; single-thread copy "
+               "%.2f GB/s (read + write)\n", ci->bytes / 1048576, ci->edges, ci->copy_gbs);
+    printf("  %-24s %5s %10s %10s %10s %7s %7s %7s %9s %7s %8s %6s  %s\n", "contender", "runs",
            "median ms", "min ms", "max ms", "xORT", "xCloop", "cpu", "peak MiB", "xORTrss",
-           "output");
+           "Medge/s", "xcopy", "output");
     for (int id = 0; id < G_COUNT; id++) {
         const contender *c = &all[id];
         if (!c->n_ms) {
@@ -264,6 +437,7 @@ static void print_case(const bench_run *b, const result *r) {
         if (c->rss_peak_kb >= 0) printf(" %9.1f", peak_mib(c));
         else printf(" %9s", "-");
         print_ratio(is_ort(id) ? NAN : peak_mib(c), peak_mib(o));
+        printf(" %8.3g %6.3f", medges_per_s(ci, c->med), copy_share(ci, c->med));
         printf("  %s%s%s\n", c->check, c->note[0] ? "; " : "", c->note);
     }
     fflush(stdout);
@@ -275,6 +449,71 @@ static void print_case(const bench_run *b, const result *r) {
 static void md_ratio(FILE *f, double a, double b) {
     if (isnan(a) || isnan(b) || a < 0 || b <= 0) fputs(" – |", f);
     else fprintf(f, " %.2f |", a / b);
+}
+
+/* Against PyTorch, edges per second and the share of the copy bandwidth, per case. */
+static void write_md_torch(FILE *f, const bench *g, const result *res, size_t n) {
+    static const int ids[] = {G_OSC1, G_LOOP, G_ORT1, G_TORCH, G_CSR};
+    const int k = (int)(sizeof ids / sizeof ids[0]);
+    fputs("\nOne thread each. M edges/s: edge_index's columns over the median time; ÷ copy BW: "
+          "the compulsory bytes (read x and edge_index, write y; no layer here has a per-edge "
+          "input) per second over the single-thread copy bandwidth (memcpy of 128 MiB, read + "
+          "write bytes) measured before the case's rounds.\n\n"
+          "| case | edges | compulsory MiB | copy GB/s | osc 1t ms | torch eager ms "
+          "| osc ÷ eager | torch CSR ms | osc ÷ CSR |", f);
+    for (int j = 0; j < k; j++) fprintf(f, " %s M edges/s |", k_kinds[ids[j]].name);
+    for (int j = 0; j < k; j++) fprintf(f, " %s ÷ copy BW |", k_kinds[ids[j]].name);
+    fputs("\n|---|---:|---:|---:|---:|---:|---:|---:|---:|", f);
+    for (int j = 0; j < 2 * k; j++) fputs("---:|", f);
+    fputc('\n', f);
+    for (size_t i = 0; i < n; i++) {
+        const contender *c = res[i].c;
+        const case_info *ci = info_of(g, res[i].name);
+        if (!ci) continue;
+        const double o1 = med_of(&c[G_OSC1]);
+        fprintf(f, "| %s | %.0f |", res[i].name, ci->edges);
+        bench_md_num(f, ci->bytes / 1048576, 4), bench_md_num(f, ci->copy_gbs, 4);
+        bench_md_num(f, o1, 4), bench_md_num(f, med_of(&c[G_TORCH]), 4);
+        md_ratio(f, o1, med_of(&c[G_TORCH]));
+        bench_md_num(f, med_of(&c[G_CSR]), 4), md_ratio(f, o1, med_of(&c[G_CSR]));
+        for (int j = 0; j < k; j++) bench_md_num(f, medges_per_s(ci, med_of(&c[ids[j]])), 4);
+        for (int j = 0; j < k; j++) bench_md_num(f, copy_share(ci, med_of(&c[ids[j]])), 4);
+        fputc('\n', f);
+    }
+}
+
+/* Each dynamic-axes case (a name with "_dynamic") beside its static export (the name without). */
+static void write_md_dynamic(FILE *f, const bench *g, const result *res, size_t n) {
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *at = strstr(res[i].name, "_dynamic");
+        if (!at) continue;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s%s", (int)(at - res[i].name), res[i].name, at + 8);
+        const result *st = NULL;
+        for (size_t j = 0; j < n; j++)
+            if (!strcmp(res[j].name, name)) st = &res[j];
+        if (!st) continue;
+        if (!any++)
+            fputs("\nDynamic-axes exports (N, E symbolic) loaded with their dims file's pins "
+                  "(`opts.dim_pins`), beside the static export of the same module and data "
+                  "(the issue's target: within 1.10x).\n\n"
+                  "| case | pins | osc 1t ms static | dynamic | dynamic ÷ static | 2t dynamic ÷ "
+                  "static | recompute dynamic ÷ static | peak RSS MiB static | dynamic "
+                  "| RSS dynamic ÷ static | graph nodes unfused / fused, static | dynamic |\n"
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n", f);
+        const contender *d = res[i].c, *s = st->c;
+        const case_info *di = info_of(g, res[i].name), *si = info_of(g, name);
+        fprintf(f, "| %s | %s |", res[i].name, di && di->pins[0] ? di->pins : "none");
+        bench_md_num(f, med_of(&s[G_OSC1]), 4), bench_md_num(f, med_of(&d[G_OSC1]), 4);
+        md_ratio(f, med_of(&d[G_OSC1]), med_of(&s[G_OSC1]));
+        md_ratio(f, med_of(&d[G_OSC2]), med_of(&s[G_OSC2]));
+        md_ratio(f, med_of(&d[G_REC1]), med_of(&s[G_REC1]));
+        bench_md_num(f, peak_mib(&s[G_OSC1]), 4), bench_md_num(f, peak_mib(&d[G_OSC1]), 4);
+        md_ratio(f, peak_mib(&d[G_OSC1]), peak_mib(&s[G_OSC1]));
+        fprintf(f, " %zu / %zu | %zu / %zu |\n", si ? si->nodes_unfused : 0,
+                si ? si->nodes_fused : 0, di ? di->nodes_unfused : 0, di ? di->nodes_fused : 0);
+    }
 }
 
 static void write_markdown(FILE *f, const bench_run *b, const result *res, size_t n) {
@@ -298,22 +537,33 @@ static void write_markdown(FILE *f, const bench_run *b, const result *res, size_
         fputc('\n', f);
     }
     bench_md_ort_note(f, b);
+    const bench *g = (const bench *)b;
+    if (!g->torch_ok && g->torch_reason[0])
+        fprintf(f, "\ntorch: not available (%s)\n", g->torch_reason);
+    write_md_torch(f, g, res, n);
+    write_md_dynamic(f, g, res, n);
     for (size_t i = 0; i < n; i++) {
         const result *r = &res[i];
         const contender *c = r->c;
+        const case_info *ci = info_of(g, r->name);
         fprintf(f, "\n#### %s\n\n%s. Model bytes (inputs, constants, outputs): %.1f MiB. %lld "
-                "timed rounds after %lld warm-up.\n\n", r->name, r->what, model_mib(r),
+                "timed rounds after %lld warm-up.", r->name, r->what, model_mib(r),
                 (long long)r->rounds, (long long)r->warmup);
-        fputs("| contender | runs | median ms | min ms | max ms | ÷ ORT 1t | ÷ ORT 2t | ÷ C loop "
-              "| 2t ÷ 1t | CPU/wall | peak RSS MiB | RSS over base MiB | RSS ÷ ORT RSS "
-              "| RSS ÷ model bytes | output |\n"
-              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", f);
+        if (ci)
+            fprintf(f, " Compulsory bytes (x, edge_index, y): %.1f MiB; %.0f edges; single-thread "
+                    "copy bandwidth %.2f GB/s (read + write).", ci->bytes / 1048576, ci->edges,
+                    ci->copy_gbs);
+        fputs("\n\n| contender | runs | median ms | min ms | max ms | ÷ ORT 1t | ÷ ORT 2t "
+              "| ÷ C loop | 2t ÷ 1t | CPU/wall | peak RSS MiB | RSS over base MiB | RSS ÷ ORT RSS "
+              "| RSS ÷ model bytes | M edges/s | ÷ copy BW | output |\n"
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:"
+              "|---|\n", f);
         for (int id = 0; id < G_COUNT; id++) {
             const contender *x = &c[id];
             const double m = med_of(x), rss = peak_mib(x);
             fprintf(f, "| %s |", k_kinds[id].name);
             if (!x->n_ms) {
-                fprintf(f, " – | – | – | – | – | – | – | – | – | – | – | – | – | %s |\n",
+                fprintf(f, " – | – | – | – | – | – | – | – | – | – | – | – | – | – | – | %s |\n",
                         x->note[0] ? x->note : "not run");
                 continue;
             }
@@ -330,6 +580,7 @@ static void write_markdown(FILE *f, const bench_run *b, const result *res, size_
                                                 : NAN, 4);
             md_ratio(f, is_ort(id) ? NAN : rss, peak_mib(&c[ort_peer_of(id)]));
             md_ratio(f, rss, model_mib(r));
+            bench_md_num(f, medges_per_s(ci, m), 4), bench_md_num(f, copy_share(ci, m), 4);
             fprintf(f, " %s%s%s |\n", x->check, x->note[0] ? "; " : "", x->note);
         }
     }
@@ -351,10 +602,15 @@ static void usage(FILE *f) {
           "  --ort SCRIPT     add onnxruntime through node SCRIPT (bench/ort/ort_bench.js);\n"
           "                   node is $OSC_BENCH_NODE or `node`\n"
           "  --ort-off WHY    no onnxruntime; say why in the report\n"
+          "  --torch SCRIPT   add torch eager and torch CSR (1 thread) through SCRIPT\n"
+          "                   (bench/torch_bench.py), run by $OSC_BENCH_PYTHON or /usr/bin/python3\n"
+          "  --torch-off WHY  no torch; say why in the report\n"
           "  --no-rss         skip the peak-RSS child processes\n"
           "  --markdown FILE  also write the results as Markdown tables\n"
-          "Exit status: 0 when every run succeeded, onnx-scatter and the C loop are within the\n"
-          "tolerance of output_0.pb, and onnx-scatter 2t, unfused and recompute are\n"
+          "A case folder with a dims file (--dim NAME=SIZE ...; the dynamic-axes exports) is\n"
+          "loaded with those pins (opts.dim_pins) by every onnx-scatter contender.\n"
+          "Exit status: 0 when every run succeeded, onnx-scatter, the C loop and torch are within\n"
+          "the tolerance of output_0.pb, and onnx-scatter 2t, unfused and recompute are\n"
           "bit-identical to 1t;\n"
           "else 1 (onnxruntime's differences are reported, they do not fail the run).\n", f);
 }
@@ -369,16 +625,27 @@ static int parse_pos(const char *s, double *v) {
 static int option(bench_run *r, const char *a, const char *v, int *bad, int *takes) {
     bench *b = (bench *)r;
     (void)takes;
-    if (!strcmp(a, "--rtol")) *bad = parse_pos(v, &b->rtol);
+    if (!strcmp(a, "--torch")) *bad = !(b->torch_script = v);
+    else if (!strcmp(a, "--torch-off")) *bad = !(b->torch_off = v);
+    else if (!strcmp(a, "--rtol")) *bad = parse_pos(v, &b->rtol);
     else if (!strcmp(a, "--atol")) *bad = parse_pos(v, &b->atol);
     else return 0;
     return 1;
 }
 
+/* torch's peak RSS: its own process (torch_bench.py rss DIR MODE) */
+static int rss_argv(bench_run *r, int id, char *argv[8]) {
+    bench *b = (bench *)r;
+    if (!is_torch(id)) return 0;
+    argv[0] = (char *)b->python, argv[1] = (char *)b->torch_script, argv[2] = "rss";
+    argv[3] = r->bc.dir, argv[4] = (char *)k_kinds[id].id, argv[5] = NULL;
+    return 1;
+}
+
 static const bench_spec k_spec = {
     .loops = "C loop",
-    .all_ok = "onnx-scatter and the C loop within tolerance of torch; onnx-scatter 2t, unfused "
-              "and recompute bit-identical to 1t",
+    .all_ok = "onnx-scatter, the C loop and torch within tolerance of torch's output_0.pb; "
+              "onnx-scatter 2t, unfused and recompute bit-identical to 1t",
     .count = G_COUNT,
     .kinds = k_kinds,
     .ort1 = G_ORT1,
@@ -397,12 +664,14 @@ static const bench_spec k_spec = {
     .check = check,
     .print = print_case,
     .markdown = write_markdown,
+    .rss_argv = rss_argv,
 };
 
 int main(int argc, char **argv) {
     static bench b;
     b.r.sp = &k_spec;
     b.rtol = 1e-4, b.atol = 1e-5;
+    b.python = getenv("OSC_BENCH_PYTHON") ? getenv("OSC_BENCH_PYTHON") : "/usr/bin/python3";
     bench_opts_init(&b.r.o, 1, 5, 100, 60);
     return bench_main(argc, argv, &b.r);
 }

@@ -85,6 +85,9 @@ typedef struct ort_peer {
 
 /* Starts node on script; 0 when it answers hello, else 1 with the reason in msg. */
 int peer_start(ort_peer *p, const char *node, const char *script, char *msg, size_t msg_size);
+/* Starts argv (another peer speaking the same line protocol, e.g. bench/torch_bench.py serve);
+ * 0 when it answers hello (the rest of the answer in p->version), else 1 with msg set. */
+int peer_spawn(ort_peer *p, char *const argv[], char *msg, size_t msg_size);
 /* Sends one command line and reads one answer line into *line (getline buffer, *cap).
  * 0 when the answer starts with "ok" (the rest, after "ok ", in *rest), else 1 (the answer or
  * the I/O failure in *rest). */
@@ -209,6 +212,10 @@ typedef struct bench_spec {
     void (*markdown)(FILE *f, const bench_run *r, const bench_result *res, size_t n);
     /* In the RSS child, before the base is measured (NULL: nothing); 1 fails the child. */
     int (*rss_prepare)(bench_run *r, int id);
+    /* The RSS child of contender id (not onnxruntime) when it is another program: fills argv
+     * (at most 7 entries and the NULL) and returns 1; the program prints "rss BASE PEAK". NULL
+     * or 0: this program with --rss-child. */
+    int (*rss_argv)(bench_run *r, int id, char *argv[8]);
 } bench_spec;
 
 struct bench_run {

@@ -160,12 +160,16 @@ int child_line(char *const argv[], const char *prefix, char *line, size_t size) 
 /* ---- the onnxruntime peer ---- */
 
 int peer_start(ort_peer *p, const char *node, const char *script, char *msg, size_t msg_size) {
-    memset(p, 0, sizeof *p);
-    signal(SIGPIPE, SIG_IGN); /* a dead peer must fail a write, not kill the harness */
     /* --expose-gc: the script collects its garbage (the output copies) before it answers */
     char *argv[] = {(char *)node, "--expose-gc", (char *)script, "serve", NULL};
+    return peer_spawn(p, argv, msg, msg_size);
+}
+
+int peer_spawn(ort_peer *p, char *const argv[], char *msg, size_t msg_size) {
+    memset(p, 0, sizeof *p);
+    signal(SIGPIPE, SIG_IGN); /* a dead peer must fail a write, not kill the harness */
     if (spawn(argv, &p->to, &p->from, &p->pid) != 0 || !p->to || !p->from) {
-        snprintf(msg, msg_size, "cannot start %s: %s", node, strerror(errno));
+        snprintf(msg, msg_size, "cannot start %s: %s", argv[0], strerror(errno));
         peer_stop(p);
         return 1;
     }
@@ -174,8 +178,8 @@ int peer_start(ort_peer *p, const char *node, const char *script, char *msg, siz
     const char *rest;
     int rc = peer_cmd(p, "hello", &line, &cap, &rest);
     if (rc && p->dead)
-        snprintf(msg, msg_size, "%s %s exited without answering (is node installed?)", node,
-                 script);
+        snprintf(msg, msg_size, "%s %s exited without answering (is it installed?)", argv[0],
+                 argv[1] ? argv[1] : "");
     else
         snprintf(rc ? msg : p->version, rc ? msg_size : sizeof p->version, "%s", rest);
     free(line);
@@ -186,13 +190,13 @@ int peer_start(ort_peer *p, const char *node, const char *script, char *msg, siz
 int peer_cmd(ort_peer *p, const char *cmd, char **line, size_t *cap, const char **rest) {
     if (!p->to || fprintf(p->to, "%s\n", cmd) < 0 || fflush(p->to) != 0) {
         p->dead = 1;
-        *rest = "the onnxruntime process is gone (write failed)";
+        *rest = "the peer process is gone (write failed)";
         return 1;
     }
     const char *l = peer_read(p, line, cap);
     if (!l) {
         p->dead = 1;
-        *rest = "the onnxruntime process exited";
+        *rest = "the peer process exited";
         return 1;
     }
     if (!strncmp(l, "ok", 2) && (l[2] == '\0' || l[2] == ' ')) {

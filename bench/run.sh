@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # run.sh: builds (Release), generates the cases, runs the harnesses, writes docs/performance.md.
-# usage: bench/run.sh [--build DIR] [--seconds S] [--no-ort] [--no-doc] [--gnn] [--gnn-scale S] [CASE...]
+# usage: bench/run.sh [--build DIR] [--seconds S] [--no-ort] [--no-torch] [--no-doc]
+#                     [--doc-out FILE] [--gnn] [--gnn-scale S] [CASE...]
 #   --build DIR   build folder (default: build-bench in the repository; the cases go to DIR/bench/cases)
 #   --seconds S   about S seconds of timed rounds per case (default 25; at least 15 rounds anyway, 5
 #                 for the GNN layers)
 #   --no-ort      leave onnxruntime out
+#   --no-torch    leave PyTorch out of the GNN layers (else used when the Python interpreter,
+#                 $OSC_BENCH_PYTHON or /usr/bin/python3, imports torch: bench/torch_bench.py)
 #   --no-doc      print the results, do not rewrite docs/performance.md
+#   --doc-out F   write the page to F instead of docs/performance.md (the part not rerun is
+#                 still taken from docs/performance.md)
 #   --gnn         only the GNN layers; rewrites only their section of docs/performance.md
 #   --gnn-scale S GNN graphs with 1/S of the nodes and edges (quick checks; the doc says so)
 #   CASE...       only these scatter cases, and no GNN layers (the doc keeps its GNN section)
@@ -15,16 +20,18 @@
 # the suite says "onnxruntime: not available (REASON)" and runs the rest.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=$root/build-bench seconds=25 ort=1 doc=1 cases=() gnn_only=0 gnn_scale=1
+build=$root/build-bench seconds=25 ort=1 torch=1 doc=1 doc_out=$root/docs/performance.md cases=() gnn_only=0 gnn_scale=1
 while [[ $# -gt 0 ]]; do
   case $1 in
     --build) build=$2; shift ;;
     --seconds) seconds=$2; shift ;;
     --no-ort) ort=0 ;;
+    --no-torch) torch=0 ;;
     --no-doc) doc=0 ;;
+    --doc-out) doc_out=$2; shift ;;
     --gnn) gnn_only=1 ;;
     --gnn-scale) gnn_scale=$2; shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) cases+=("$1") ;;
   esac
@@ -88,6 +95,14 @@ elif [[ ! -d $root/bench/ort/node_modules/onnxruntime-node ]]; then
   fi
 fi
 if [[ -z $ort_why ]]; then ort_args=(--ort "$root/bench/ort/ort_bench.js"); else ort_args=(--ort-off "$ort_why"); fi
+# PyTorch (the GNN layers only): eager and CSR through bench/torch_bench.py, one thread.
+python=${OSC_BENCH_PYTHON:-/usr/bin/python3} torch_why=""
+if [[ $torch -eq 0 ]]; then
+  torch_why="left out (--no-torch)"
+elif ! torch_v=$("$python" -c 'import torch; print(torch.__version__)' 2>/dev/null); then
+  torch_why="$python cannot import torch"
+fi
+if [[ -z $torch_why ]]; then torch_args=(--torch "$root/bench/torch_bench.py"); else torch_args=(--torch-off "$torch_why"); fi
 
 # Runs a harness (the arguments) with its output also in the log file (the first argument); on
 # failure stops the script, no doc written. Sets load_before / load_after (1, 5, 15 min averages).
@@ -120,7 +135,7 @@ if [[ $run_gnn -eq 1 ]]; then
   log "GNN layers (osc-bench-gnn)"
   gnn_results=$build/bench/gnn_results.md
   run_harness "$build/bench/gnn.log" "$build/bench/osc-bench-gnn" --seconds "$seconds" \
-    "${ort_args[@]}" --markdown "$gnn_results" "${gnn_dirs[@]}"
+    "${ort_args[@]}" "${torch_args[@]}" --markdown "$gnn_results" "${gnn_dirs[@]}"
   gnn_load="$load_before; after: $load_after"
 fi
 [[ $doc -eq 1 ]] || exit 0
@@ -222,10 +237,12 @@ $gnn_heading
 
 Written by \`bench/run.sh\` (\`bench/run.sh --gnn\` reruns this section alone). The
 message-passing layers as PyTorch exporters write them, timed by \`bench/gnn_harness.c\`
-(\`osc-bench-gnn\`) against onnxruntime and a hand-written C layer.
+(\`osc-bench-gnn\`) against onnxruntime, PyTorch (eager, and a CSR sparse-dense product) and a
+hand-written C layer.
 
 - Date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $commit (the onnx-scatter and C layer binaries
-  were built from it); the machine, compiler and onnxruntime of the top of this page
+  were built from it); the machine, compiler and onnxruntime of the top of this page; PyTorch:
+  ${torch_v:+Debian's torch $torch_v}${torch_why:+not available ($torch_why)}
 - Load average (1, 5, 15 min) before the harness: $gnn_load
 
 ### Method
@@ -244,7 +261,13 @@ message-passing layers as PyTorch exporters write them, timed by \`bench/gnn_har
   - gnn_gat: GATConv 64 -> 2 heads of 32, self loops, segment softmax (ScatterElements max, then
     add), 50,000 nodes, 500,000 edges;
   - gnn_edgeconv: EdgeConv, MLP (Linear 6 -> 64, ReLU, Linear 64 -> 64) on [x_i, x_j - x_i], max
-    aggregation, 20,000 points, 400,000 edges.
+    aggregation, 20,000 points, 400,000 edges;
+  - gnn_<layer>_dynamic: the same four modules and data exported with dynamic axes (N nodes, E
+    edges symbolic, as GNNs are normally exported); the case's \`dims\` file holds the CLI's pins
+    (\`--dim E=... --dim N=...\`), which every onnx-scatter contender passes to the load as
+    \`opts.dim_pins\`, so the model folds, plans and fuses as its static export;
+  - gnn_gcn2: two GCNConv 64 -> 64 -> 64 with ReLU between, one normalisation shared, GCN's
+    graph (its C loop: the GCN loop twice).
 - **Contenders**: onnx-scatter with default options (the load-time fusion on) at
   \`opts.threads\` 1 and 2; onnx-scatter *unfused* (\`opts.no_fusion = 1\`), 1 thread;
   onnx-scatter *recompute* (\`opts.fuse_recompute = 1\`: per-edge operands computed a tile at a
@@ -253,24 +276,42 @@ message-passing layers as PyTorch exporters write them, timed by \`bench/gnn_har
   pre-allocated); the *C loop*: \`bench/gnn_loops.c\`, the layer written by hand in plain
   single-threaded C (dense linear as an i-k-j loop the compiler vectorises, one pass over the
   edges per aggregation, temporaries allocated once), compiled with the library's flags
-  (\`-O3\`, no \`-march\`, \`-ffp-contract=off\`), weights read from the case's \`layer/\`.
+  (\`-O3\`, no \`-march\`, \`-ffp-contract=off\`), weights read from the case's \`layer/\`;
+  *torch eager*: the torch module the case was exported from, called under \`no_grad\`;
+  *torch CSR* (GCN, SAGE, two-layer GCN): the same layer with its aggregation as one
+  \`adj @ h\` with a \`torch.sparse_csr_tensor\` adjacency (GCN's normalised with self loops,
+  SAGE's 1 / in-degree), built once before the rounds; the linears, bias and normalisation are
+  timed with the product. Both run in a peer process (\`bench/torch_bench.py serve\`,
+  \`torch.set_num_threads(1)\`, Debian's python3-torch) that times each call itself
+  (\`perf_counter\`) and is driven in the same shuffled rounds as every other contender.
 - **Rounds**: every round runs each contender once, in a fresh shuffled order; 1 warm-up round,
   then as many as fit in about ${seconds} s (at least 5). Times are medians; ratios are ratios of
-  medians. Timed region: \`osc_session_run\` (inputs bound once), the C layer's function, and
-  onnxruntime's own \`model_run\` profiler event.
-- **Correctness** (first and last round): onnx-scatter 1t, the C loop and onnxruntime against
+  medians. Timed region: \`osc_session_run\` (inputs bound once), the C layer's function,
+  onnxruntime's own \`model_run\` profiler event, and torch's forward call.
+- **Correctness** (first and last round): onnx-scatter 1t, the C loop, torch and onnxruntime against
   \`output_0.pb\` within |got - want| <= 1e-5 + 1e-4 |want| (torch sums in another order);
   onnx-scatter 2t, unfused and recompute against onnx-scatter 1t **bit for bit** (any
   difference is a MISMATCH that fails the run).
 - **Peak RSS**: each contender runs 3 times in a child process of its own that has loaded the
   inputs (VmHWM after resetting the mark). onnxruntime's child is a node process (about 50 MiB of
-  node before anything is loaded). *Model bytes*: the bytes of the case's inputs, the model's
+  node before anything is loaded); torch's is a Python process of its own
+  (\`torch_bench.py rss\`; about 240 MiB of Python and torch before anything is loaded).
+  *Model bytes*: the bytes of the case's inputs, the model's
   initializers and Constant nodes, and its output; RSS ÷ model bytes near 1 would mean no memory
   beyond the model's own tensors.
 - **Columns**: ÷ C loop and ÷ ORT 1t: onnx-scatter 1t over them; 2t ÷ ORT 2t: onnx-scatter 2t
   over onnxruntime 2t; fused ÷ unfused: onnx-scatter 1t over unfused 1t (1.00 until the fusion
   pass rewrites something: each case's line says how many graph nodes each has); ÷ ORT 1t RSS:
   peak RSS over onnxruntime 1t's.
+- **Edges per second and bandwidth** (the second table and the per-case tables): M edges/s is
+  edge_index's columns (the self loops GCN and GAT add are not counted) over the median time.
+  *÷ copy BW*: the layer's compulsory bytes (read x and edge_index, write y; none of these
+  layers has a per-edge input; weights and the exporter's constants not counted) per second,
+  over the single-thread copy bandwidth measured by the harness before each case's rounds
+  (median of 5 memcpys of 128 MiB, counted as read + write bytes). 1.0 would be a layer that
+  runs as fast as copying its inputs and output once.
+- **Dynamic against static** (the third table): each gnn_<layer>_dynamic beside gnn_<layer>,
+  same module and data, from the same rounds' medians; the issue's target is within 1.10x.
 
 ### Results
 
@@ -278,6 +319,6 @@ EOF
   cat "$gnn_results"
 } >"$part_b"
 fi
-if [[ -s $part_b ]]; then printf '%s\n\n%s\n' "$(cat "$part_a")" "$(cat "$part_b")"; else cat "$part_a"; fi >"$doc_file.tmp"
-mv "$doc_file.tmp" "$doc_file"
-log "wrote docs/performance.md"
+if [[ -s $part_b ]]; then printf '%s\n\n%s\n' "$(cat "$part_a")" "$(cat "$part_b")"; else cat "$part_a"; fi >"$doc_out.tmp"
+mv "$doc_out.tmp" "$doc_out"
+log "wrote $doc_out"

@@ -295,8 +295,11 @@ static void rss_pass(bench_run *r, bench_result *res) {
         snprintf(t, sizeof t, "%d", r->sp->kinds[id].threads);
         char *argv_c[] = {r->self, "--rss-child", (char *)r->sp->kinds[id].id, r->bc.dir, NULL};
         char *argv_o[] = {(char *)r->o.node, (char *)r->o.ort_script, "rss", r->bc.dir, t, NULL};
+        char *argv_h[8] = {NULL};
+        char **argv = is_ort(r, id) ? argv_o
+                      : r->sp->rss_argv && r->sp->rss_argv(r, id, argv_h) ? argv_h : argv_c;
         c->rss_file_kb = -1; /* (the onnxruntime child does not report it) */
-        if (child_line(is_ort(r, id) ? argv_o : argv_c, "rss ", line, sizeof line) ||
+        if (child_line(argv, "rss ", line, sizeof line) ||
             sscanf(line, "rss %ld %ld %ld", &c->rss_base_kb, &c->rss_peak_kb,
                    &c->rss_file_kb) < 2) {
             char what[600];
