@@ -48,6 +48,21 @@ osc_status osc_attr_int(osc_kctx *k, const osc_node *node, const char *name, int
     return OSC_OK;
 }
 
+osc_status osc_init_axis(osc_kctx *k, const osc_node *node, int64_t def, bool required,
+                         size_t size, void **params) {
+    static const char *const known[] = {"axis", NULL};
+    int64_t axis;
+    osc_status st = osc_attr_known(k, node, known);
+    if (!st && required && !osc_node_attr(node, "axis"))
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute 'axis' is required but missing");
+    if (!st) st = osc_attr_int(k, node, "axis", def, &axis);
+    int64_t *p = st ? NULL : osc_kparams(k, size);
+    if (!p) return k->err->status;
+    *p = axis;
+    *params = p;
+    return OSC_OK;
+}
+
 osc_status osc_attr_str(osc_kctx *k, const osc_node *node, const char *name, const char *def,
                         const char **out) {
     const osc_attr *a = osc_node_attr(node, name);

@@ -41,6 +41,11 @@ osc_status osc_attr_int(osc_kctx *k, const osc_node *node, const char *name, int
 /* STRING attribute `name` (def when absent). */
 osc_status osc_attr_str(osc_kctx *k, const osc_node *node, const char *name, const char *def,
                         const char **out);
+/* init of an op whose one attribute is the INT `axis` (def when absent; when `required`, an
+ * error when absent): its parameters, `size` zeroed bytes (osc_kparams) whose first member is
+ * the int64_t axis as written, into *params. */
+osc_status osc_init_axis(osc_kctx *k, const osc_node *node, int64_t def, bool required,
+                         size_t size, void **params);
 /* axis in [-rank, rank-1] -> [0, rank-1], else an error naming the attribute and range. */
 osc_status osc_norm_axis(osc_kctx *k, int64_t axis, int32_t rank, int32_t *out);
 /* Index tensors: int64 always, int32 when allow_i32; `what` names the input ("indices"). */

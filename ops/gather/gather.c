@@ -8,20 +8,14 @@
 
 
 osc_status osc_gather_init(osc_kctx *k, const osc_node *node, void **params) {
-    static const char *const known[] = {"axis", NULL};
-    int64_t axis;
-    osc_status st = osc_attr_known(k, node, known);
-    if (!st) st = osc_attr_int(k, node, "axis", 0, &axis);
-    osc_gather_params *p = st ? NULL : osc_kparams(k, sizeof *p);
-    if (!p) return k->err->status;
-    p->axis = axis;
-    *params = p;
-    return OSC_OK;
+    _Static_assert(offsetof(osc_gather_params, axis) == 0, "osc_init_axis writes the first member");
+    return osc_init_axis(k, node, 0, false, sizeof(osc_gather_params), params);
 }
 
-/* out = data.shape[:axis] ++ indices.shape ++ data.shape[axis+1:] */
+/* out = data.shape[:axis] ++ indices.shape ++ data.shape[axis+1:]; aux: the int32_t axis,
+ * normalised */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *o, int32_t *axis_out) {
+                           osc_tensor *o, void *aux) {
     int64_t count;
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
     if (!st) st = osc_sh_need(k, in, n_in, 1, "indices");
@@ -47,15 +41,13 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     memcpy(o->dims + axis + q, data->dims + axis + 1, (size_t)(r - axis - 1) * sizeof(int64_t));
     if (osc_tensor_count(o) < 0)
         return osc_kfail(k, OSC_ERR_LIMIT, "the output would have more than 2^63-1 elements");
-    *axis_out = axis;
+    if (aux) *(int32_t *)aux = axis;
     return OSC_OK;
 }
 
 osc_status osc_gather_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                             osc_tensor *out, int32_t n_out) {
-    int32_t axis;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return geometry(k, in, n_in, &out[0], &axis);
+    return osc_sh_infer_with(k, geometry, in, n_in, out, n_out);
 }
 
 typedef struct gather_job {
@@ -126,10 +118,7 @@ osc_status osc_gather_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
                           osc_tensor *out, int32_t n_out) {
     osc_tensor want;
     int32_t axis = 0; /* set by geometry on success; initialised for -Wmaybe-uninitialized */
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = geometry(k, in, n_in, &want, &axis);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (!st) st = osc_sh_check_inputs(k, in, n_in);
+    osc_status st = osc_sh_run_checks(k, geometry, in, n_in, out, n_out, &want, &axis);
     if (st) return st;
     const osc_tensor *data = in[0], *idx = in[1];
     const int64_t s = data->dims[axis];
@@ -162,9 +151,11 @@ osc_status osc_gather_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
  * above. Inputs: 0 data, 1.. the pieces (the index's at input 1). Same output, same messages
  * (positions in the whole index) as the Gather it replaces. */
 
+/* aux: the osc_ixv of the pieces */
 static osc_status pieces_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                                  osc_tensor *o, osc_ixv *v) {
+                                  osc_tensor *o, void *aux) {
     const osc_gather_pieces_params *p = k->params;
+    osc_ixv v_own, *v = aux ? aux : &v_own;
     int64_t count;
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
     if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
@@ -193,22 +184,18 @@ osc_status osc_gather_pieces_init(osc_kctx *k, const osc_node *node, void **para
 
 osc_status osc_gather_pieces_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                osc_tensor *out, int32_t n_out) {
-    osc_ixv v;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return pieces_geometry(k, in, n_in, &out[0], &v);
+    return osc_sh_infer_with(k, pieces_geometry, in, n_in, out, n_out);
 }
 
 osc_status osc_gather_pieces_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                              osc_tensor *out, int32_t n_out) {
     osc_tensor want;
     osc_ixv v;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = pieces_geometry(k, in, n_in, &want, &v);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (!st) st = osc_sh_check_inputs(k, in, n_in);
+    osc_status st = osc_sh_run_checks(k, pieces_geometry, in, n_in, out, n_out, &want, &v);
+    if (st) return st;
     const int64_t s = in[0]->dims[0];
-    if (!st) st = osc_ixv_check(k, &v, &((const osc_gather_pieces_params *)k->params)->pc, 1,
-                                "indices", "", s);
+    st = osc_ixv_check(k, &v, &((const osc_gather_pieces_params *)k->params)->pc, 1, "indices",
+                       "", s);
     if (st || osc_tensor_count(&want) == 0) return st;
     const unsigned bits = osc_sh_bits(in[0]->dtype);
     const int64_t inner = osc_dims_prod(in[0]->dims + 1, in[0]->rank - 1);

@@ -37,11 +37,10 @@ osc_status osc_nonzero_init(osc_kctx *k, const osc_node *node, void **params) {
 /* [rank, count of non-zeros]: depends on the data, so infer reads it (infer_reads bit 0). A
  * scalar gives [0, n] as the spec says, not numpy's [1, n]. */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *o) {
+                           osc_tensor *o, void *aux) {
+    (void)aux; /* none */
     int64_t count, nnz = 0;
-    osc_status st = osc_sh_need(k, in, n_in, 0, "X");
-    if (!st) st = osc_sh_check_type(k, 0, "X", in[0], osc_kernel_types(k->row, 0));
-    if (!st) st = osc_check_count(k, 0, "X", in[0], &count);
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "X", &count);
     if (!st) st = osc_sh_need_data(k, 0, "X", in[0]);
     if (st) return st;
     for (int64_t i = 0; i < count; i++) nnz += nonzero_at(in[0], i);
@@ -53,19 +52,13 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
-osc_status osc_nonzero_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                             osc_tensor *out, int32_t n_out) {
-    return osc_sh_infer_with(k, geometry, in, n_in, out, n_out);
-}
-
-osc_status osc_nonzero_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    osc_status st = osc_sh_run_checks(k, geometry, in, n_in, out, n_out, &want);
-    if (st) return st;
+static osc_status write_indices(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                                osc_tensor *out, const osc_tensor *want,
+                                const osc_sh_none *aux) {
+    (void)aux, (void)k, (void)n_in;
     const osc_tensor *x = in[0];
     const int32_t r = x->rank;
-    const int64_t nnz = want.dims[1], count = osc_tensor_count(x);
+    const int64_t nnz = want->dims[1], count = osc_tensor_count(x);
     int64_t idx[OSC_MAX_RANK] = {0}, j = 0, *o = out[0].data;
     if (r == 0 || nnz == 0) return OSC_OK; /* no rows or no columns */
     for (int64_t i = 0; i < count; i++) {
@@ -77,3 +70,5 @@ osc_status osc_nonzero_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     }
     return OSC_OK;
 }
+
+OSC_SH_KERNEL(osc_nonzero, geometry, write_indices)

@@ -13,15 +13,8 @@ typedef struct onehot_params {
 } onehot_params;
 
 osc_status osc_onehot_init(osc_kctx *k, const osc_node *node, void **params) {
-    static const char *const known[] = {"axis", NULL};
-    int64_t axis;
-    osc_status st = osc_attr_known(k, node, known);
-    if (!st) st = osc_attr_int(k, node, "axis", -1, &axis);
-    onehot_params *p = st ? NULL : osc_kparams(k, sizeof *p);
-    if (!p) return k->err->status;
-    p->axis = axis;
-    *params = p;
-    return OSC_OK;
+    _Static_assert(offsetof(onehot_params, axis) == 0, "osc_init_axis writes the first member");
+    return osc_init_axis(k, node, -1, false, sizeof(onehot_params), params);
 }
 
 /* Element i of a numeric tensor as int64, casting floats by truncation as the spec says;
@@ -52,15 +45,15 @@ static bool int_value(const osc_tensor *t, int64_t i, int64_t *v) {
     return true;
 }
 
+/* aux: the int32_t axis, normalised (the depth is the output's dim there) */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *o, int64_t *depth, int32_t *axis) {
+                           osc_tensor *o, void *aux) {
     static const char *const what[3] = {"indices", "depth", "values"};
     char buf[256];
-    int64_t count;
+    int64_t count, depth = 0;
+    int32_t axis_v, *axis = aux ? aux : &axis_v;
     for (int32_t i = 0; i < 3; i++) {
-        osc_status st = osc_sh_need(k, in, n_in, i, what[i]);
-        if (!st) st = osc_sh_check_type(k, i, what[i], in[i], osc_kernel_types(k->row, i));
-        if (!st) st = osc_check_count(k, i, what[i], in[i], &count);
+        osc_status st = osc_sh_need_typed(k, in, n_in, i, what[i], &count);
         if (st) return st;
     }
     const osc_tensor *idx = in[0], *dep = in[1], *val = in[2];
@@ -74,11 +67,10 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                          osc_shape_str(val, buf, sizeof buf));
     osc_status st = osc_sh_need_data(k, 1, "depth", dep);
     if (st) return st;
-    *depth = 0;
-    if (!int_value(dep, 0, depth) || *depth < 0)
+    if (!int_value(dep, 0, &depth) || depth < 0)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'depth' (%s) is %s; expected a value in "
                          "[0, 2^63-1]", osc_kinput_name(k, 1),
-                         *depth < 0 ? "negative" : "NaN or out of range");
+                         depth < 0 ? "negative" : "NaN or out of range");
     const int32_t r = idx->rank;
     if (r + 1 > OSC_MAX_RANK)
         return osc_kfail(k, OSC_ERR_LIMIT, "output rank %d exceeds %d", r + 1, OSC_MAX_RANK);
@@ -87,33 +79,19 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     memset(o, 0, sizeof *o);
     o->dtype = val->dtype;
     o->rank = r + 1;
-    for (int32_t d = 0, j = 0; d <= r; d++) o->dims[d] = d == *axis ? *depth : idx->dims[j++];
+    for (int32_t d = 0, j = 0; d <= r; d++) o->dims[d] = d == *axis ? depth : idx->dims[j++];
     if (osc_tensor_count(o) < 0)
         return osc_kfail(k, OSC_ERR_LIMIT, "the output would have more than 2^63-1 elements");
     return OSC_OK;
 }
 
-osc_status osc_onehot_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                            osc_tensor *out, int32_t n_out) {
-    int64_t depth;
-    int32_t axis;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return geometry(k, in, n_in, &out[0], &depth, &axis);
-}
-
-osc_status osc_onehot_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                          osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    int64_t depth;
-    int32_t axis;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = geometry(k, in, n_in, &want, &depth, &axis);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (!st) st = osc_sh_check_inputs(k, in, n_in);
-    const int64_t total = osc_tensor_count(&want);
-    if (st || total == 0) return st;
+static osc_status onehot_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                               osc_tensor *out, const osc_tensor *want, const int32_t *aux) {
+    (void)n_in;
+    const int32_t axis = *aux;
+    const int64_t total = osc_tensor_count(want), depth = want->dims[axis];
     const osc_tensor *idx = in[0];
-    const size_t esize = osc_sh_bits(want.dtype) / 8, bytes = (size_t)total * esize;
+    const size_t esize = osc_sh_bits(want->dtype) / 8, bytes = (size_t)total * esize;
     const char *off = in[2]->data, *on = off + esize;
     char *y = out[0].data;
     /* off_value everywhere: one element, then doubling copies */
@@ -138,3 +116,5 @@ osc_status osc_onehot_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     }
     return OSC_OK;
 }
+
+OSC_SH_KERNEL_AUX(osc_onehot, geometry, onehot_write, int32_t)

@@ -47,9 +47,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     char buf[256];
     int64_t count, kv[1];
     int32_t n = 0;
-    osc_status st = osc_sh_need(k, in, n_in, 0, "X");
-    if (!st) st = osc_sh_check_type(k, 0, "X", in[0], osc_kernel_types(k->row, 0));
-    if (!st) st = osc_check_count(k, 0, "X", in[0], &count);
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "X", &count);
     if (st) return st;
     const osc_tensor *x = in[0];
     if ((st = osc_norm_axis(k, p->axis, x->rank, axis))) return st;

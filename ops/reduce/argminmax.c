@@ -35,13 +35,13 @@ osc_status osc_argm_init(osc_kctx *k, const osc_node *node, void **params) {
     return OSC_OK;
 }
 
+/* aux: the int32_t axis, normalised */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *o, int32_t *axis) {
+                           osc_tensor *o, void *aux) {
     const argm_params *p = k->params;
     int64_t count;
-    osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_kernel_types(k->row, 0));
-    if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
+    int32_t axis_v, *axis = aux ? aux : &axis_v;
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "data", &count);
     if (st) return st;
     const osc_tensor *x = in[0];
     /* negative axes are accepted in every version (the text adds them at 11) */
@@ -57,13 +57,6 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                          "empty set has no %s element", osc_kinput_name(k, 0), (int)*axis,
                          p->min ? "smallest" : "largest");
     return OSC_OK;
-}
-
-osc_status osc_argm_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                          osc_tensor *out, int32_t n_out) {
-    int32_t axis;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return geometry(k, in, n_in, &out[0], &axis);
 }
 
 /* numpy's order: NaN comes before everything (argmax and argmin both return the first NaN, or
@@ -109,16 +102,11 @@ osc_status osc_argm_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
             y[o * inner + j] = bi;                                                            \
         }
 
-osc_status osc_argm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                        osc_tensor *out, int32_t n_out) {
+static osc_status argm_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                             osc_tensor *out, const osc_tensor *want, const int32_t *aux) {
+    (void)n_in, (void)want;
     const argm_params *p = k->params;
-    osc_tensor want;
-    int32_t axis;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = geometry(k, in, n_in, &want, &axis);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (!st) st = osc_sh_check_inputs(k, in, n_in);
-    if (st || osc_tensor_count(&want) == 0) return st;
+    const int32_t axis = *aux;
     /* non-empty output and (geometry) a non-empty axis: the input is non-empty */
     const osc_tensor *x = in[0];
     const int64_t outer = osc_dims_prod(x->dims, axis), n = x->dims[axis];
@@ -139,3 +127,5 @@ osc_status osc_argm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
 #undef ARG_CASE
     return OSC_OK;
 }
+
+OSC_SH_KERNEL_AUX(osc_argm, geometry, argm_write, int32_t)

@@ -55,16 +55,16 @@ osc_status osc_reduce_init(osc_kctx *k, const osc_node *node, void **params) {
     return st;
 }
 
-/* Output shape, and which input dims are reduced (none at all for the no-op case). */
+/* Output shape, and which input dims are reduced (aux: bool[OSC_MAX_RANK]; none at all for the
+ * no-op case). */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *o, bool *red) {
+                           osc_tensor *o, void *aux) {
     const reduce_params *p = k->params;
+    bool red_own[OSC_MAX_RANK], *red = aux ? aux : red_own;
     int64_t count, axes[2 * OSC_MAX_RANK];
     int32_t n = 0;
     const char *what = "attribute 'axes'";
-    osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_kernel_types(k->row, 0));
-    if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "data", &count);
     if (st) return st;
     const osc_tensor *data = in[0];
     if (!p->axes_input) {
@@ -91,9 +91,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
 
 osc_status osc_reduce_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                             osc_tensor *out, int32_t n_out) {
-    bool red[OSC_MAX_RANK];
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return geometry(k, in, n_in, &out[0], red);
+    return osc_sh_infer_with(k, geometry, in, n_in, out, n_out);
 }
 
 /* The walk: the kept dims (kn sizes, ks strides) in output order, the reduced ones (rn, rs),
@@ -280,10 +278,7 @@ osc_status osc_reduce_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     const reduce_params *p = k->params;
     bool red[OSC_MAX_RANK];
     osc_tensor want;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = geometry(k, in, n_in, &want, red);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (!st) st = osc_sh_check_inputs(k, in, n_in);
+    osc_status st = osc_sh_run_checks(k, geometry, in, n_in, out, n_out, &want, red);
     if (st) return st;
     const osc_tensor *x = in[0];
     walk w = {.n_out = osc_tensor_count(&want), .n_red = 1};

@@ -10,15 +10,8 @@ OSC_KERNEL_DECLARE(osc_ge)
 static const char *const k_what[2] = {"data", "indices"};
 
 osc_status osc_ge_init(osc_kctx *k, const osc_node *node, void **params) {
-    static const char *const k_known[] = {"axis", NULL};
-    int64_t axis;
-    osc_status st = osc_attr_known(k, node, k_known);
-    if (!st) st = osc_attr_int(k, node, "axis", 0, &axis);
-    osc_se_params *p = st ? NULL : osc_kparams(k, sizeof *p);
-    if (!p) return k->err->status;
-    p->axis = axis;
-    *params = p;
-    return OSC_OK;
+    _Static_assert(offsetof(osc_se_params, axis) == 0, "osc_init_axis writes the first member");
+    return osc_init_axis(k, node, 0, false, sizeof(osc_se_params), params);
 }
 
 /* Everything infer promises and run relies on; O(rank), so run repeats it rather than trust

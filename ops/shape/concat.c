@@ -8,23 +8,14 @@ OSC_KERNEL_DECLARE(osc_concat)
 
 
 osc_status osc_concat_init(osc_kctx *k, const osc_node *node, void **params) {
-    static const char *const known[] = {"axis", NULL};
-    int64_t axis;
-    osc_status st = osc_attr_known(k, node, known);
-    if (!st && !osc_node_attr(node, "axis"))
-        return osc_kfail(k, OSC_ERR_MODEL, "attribute 'axis' is required but missing");
-    if (!st) st = osc_attr_int(k, node, "axis", 0, &axis);
-    osc_concat_params *p = st ? NULL : osc_kparams(k, sizeof *p);
-    if (!p) return k->err->status;
-    p->axis = axis;
-    *params = p;
-    return OSC_OK;
+    _Static_assert(offsetof(osc_concat_params, axis) == 0, "osc_init_axis writes the first member");
+    return osc_init_axis(k, node, 0, true, sizeof(osc_concat_params), params);
 }
 
-/* Every input has input 0's dtype and rank and its dims except along axis. Negative axes are
- * accepted in every version (the text adds them at 11). */
+/* Every input has input 0's dtype and rank and its dims except along axis (aux: the int32_t
+ * axis, normalised). Negative axes are accepted in every version (the text adds them at 11). */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *o, int32_t *axis_out) {
+                           osc_tensor *o, void *aux) {
     char a[256], b[256];
     int64_t count;
     if (n_in < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs at least one input");
@@ -59,35 +50,22 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     }
     if (osc_tensor_count(o) < 0)
         return osc_kfail(k, OSC_ERR_LIMIT, "the output would have more than 2^63-1 elements");
-    *axis_out = axis;
+    if (aux) *(int32_t *)aux = axis;
     return OSC_OK;
 }
 
-osc_status osc_concat_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                            osc_tensor *out, int32_t n_out) {
-    int32_t axis;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return geometry(k, in, n_in, &out[0], &axis);
-}
-
-osc_status osc_concat_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                          osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    int32_t axis;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = geometry(k, in, n_in, &want, &axis);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (!st) st = osc_sh_check_inputs(k, in, n_in);
-    if (st || osc_tensor_count(&want) == 0) return st;
+static osc_status concat_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                               osc_tensor *out, const osc_tensor *want, const int32_t *aux) {
+    const int32_t axis = *aux;
     /* Non-empty output: outer and inner below are factors of its count. Each outer row of the
      * output is input 0's row, then input 1's row, ... */
-    int64_t outer = osc_dims_prod(want.dims, axis);
-    int64_t inner = osc_dims_prod(want.dims + axis + 1, want.rank - axis - 1);
-    unsigned bits = osc_sh_bits(want.dtype);
+    int64_t outer = osc_dims_prod(want->dims, axis);
+    int64_t inner = osc_dims_prod(want->dims + axis + 1, want->rank - axis - 1);
+    unsigned bits = osc_sh_bits(want->dtype);
     int64_t o = 0;
     /* one block per input (a concatenation along the first non-1 dim): whole copies, split
      * among the threads when large */
-    if (outer == 1 && bits >= 8 && want.dtype != OSC_STRING) {
+    if (outer == 1 && bits >= 8 && want->dtype != OSC_STRING) {
         for (int32_t i = 0; i < n_in; i++) {
             const size_t block = (size_t)(in[i]->dims[axis] * inner) * (bits / 8);
             if (block)
@@ -105,3 +83,5 @@ osc_status osc_concat_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
         }
     return OSC_OK;
 }
+
+OSC_SH_KERNEL_AUX(osc_concat, geometry, concat_write, int32_t)

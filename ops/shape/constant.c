@@ -171,7 +171,8 @@ osc_status osc_cofshape_init(osc_kctx *k, const osc_node *node, void **params) {
 
 /* The output from input 0's values (the shape) and the value attribute's dtype. */
 static osc_status cofshape_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                                    osc_tensor *o) {
+                                    osc_tensor *o, void *aux) {
+    (void)aux; /* none */
     int64_t dims[OSC_MAX_RANK];
     int32_t n;
     osc_status st = osc_sh_need(k, in, n_in, 0, "input");
@@ -193,24 +194,18 @@ static osc_status cofshape_geometry(osc_kctx *k, const osc_tensor *const *in, in
     return OSC_OK;
 }
 
-osc_status osc_cofshape_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                              osc_tensor *out, int32_t n_out) {
-    return osc_sh_infer_with(k, cofshape_geometry, in, n_in, out, n_out);
-}
-
-osc_status osc_cofshape_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                            osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    osc_status st = osc_sh_run_checks(k, cofshape_geometry, in, n_in, out, n_out, &want);
-    if (st) return st;
-    int64_t count = osc_tensor_count(&want);
+static osc_status cofshape_fill(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                                osc_tensor *out, const osc_tensor *want,
+                                const osc_sh_none *aux) {
+    (void)aux, (void)in, (void)n_in;
+    int64_t count = osc_tensor_count(want);
     const void *value = ((const cofshape_params *)k->params)->value.data;
     if (count == 0) return OSC_OK;
     if (!value) { /* float 0.0f is all-zero bits */
         memset(out[0].data, 0, out[0].nbytes);
         return OSC_OK;
     }
-    unsigned bits = osc_sh_bits(want.dtype);
+    unsigned bits = osc_sh_bits(want->dtype);
     if (bits < 8) {
         for (int64_t i = 0; i < count; i++) osc_copy_elems(out[0].data, i, value, 0, 1, bits);
         return OSC_OK;
@@ -226,3 +221,5 @@ osc_status osc_cofshape_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     }
     return OSC_OK;
 }
+
+OSC_SH_KERNEL(osc_cofshape, cofshape_geometry, cofshape_fill)

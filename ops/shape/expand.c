@@ -20,12 +20,11 @@ osc_status osc_expand_init(osc_kctx *k, const osc_node *node, void **params) {
 }
 
 static osc_status expand_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                                  osc_tensor *o) {
+                                  osc_tensor *o, void *aux) {
+    (void)aux; /* none */
     int64_t count, s[OSC_MAX_RANK];
     int32_t n;
-    osc_status st = osc_sh_need(k, in, n_in, 0, "input");
-    if (!st) st = osc_sh_check_type(k, 0, "input", in[0], osc_kernel_types(k->row, 0));
-    if (!st) st = osc_check_count(k, 0, "input", in[0], &count);
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "input", &count);
     if (!st) st = osc_sh_need(k, in, n_in, 1, "shape");
     if (!st) st = osc_sh_read_ints(k, 1, "shape", in[1], false, false, OSC_MAX_RANK, s, &n);
     if (st) return st;
@@ -54,29 +53,25 @@ static osc_status expand_geometry(osc_kctx *k, const osc_tensor *const *in, int3
     return OSC_OK;
 }
 
-osc_status osc_expand_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                            osc_tensor *out, int32_t n_out) {
-    return osc_sh_infer_with(k, expand_geometry, in, n_in, out, n_out);
-}
-
-osc_status osc_expand_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                          osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    osc_status st = osc_sh_run_checks(k, expand_geometry, in, n_in, out, n_out, &want);
-    if (st || osc_tensor_count(&want) == 0) return st;
+static osc_status expand_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                               osc_tensor *out, const osc_tensor *want,
+                               const osc_sh_none *aux) {
+    (void)aux, (void)k, (void)n_in;
     /* A non-empty output means a non-empty input, so the input's strides cannot overflow. A
      * broadcast dim (size 1 in the input, or absent) reads with stride 0. */
     const osc_tensor *x = in[0];
     int64_t xs[OSC_MAX_RANK], stride[OSC_MAX_RANK];
     osc_row_strides(x, xs);
-    for (int32_t i = 0; i < want.rank; i++) {
-        int32_t ix = i - (want.rank - x->rank);
+    for (int32_t i = 0; i < want->rank; i++) {
+        int32_t ix = i - (want->rank - x->rank);
         stride[i] = ix >= 0 && x->dims[ix] != 1 ? xs[ix] : 0;
     }
-    osc_sh_copy_strided(out[0].data, x->data, osc_sh_bits(x->dtype), want.rank, want.dims,
+    osc_sh_copy_strided(out[0].data, x->data, osc_sh_bits(x->dtype), want->rank, want->dims,
                         stride, 0);
     return OSC_OK;
 }
+
+OSC_SH_KERNEL(osc_expand, expand_geometry, expand_write)
 
 /* ---- Tile-6/13 ---- */
 
@@ -86,12 +81,11 @@ osc_status osc_tile_init(osc_kctx *k, const osc_node *node, void **params) {
 }
 
 static osc_status tile_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                                osc_tensor *o) {
+                                osc_tensor *o, void *aux) {
+    (void)aux; /* none */
     int64_t count, rep[OSC_MAX_RANK];
     int32_t n;
-    osc_status st = osc_sh_need(k, in, n_in, 0, "input");
-    if (!st) st = osc_sh_check_type(k, 0, "input", in[0], osc_kernel_types(k->row, 0));
-    if (!st) st = osc_check_count(k, 0, "input", in[0], &count);
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "input", &count);
     if (!st) st = osc_sh_need(k, in, n_in, 1, "repeats");
     if (!st) st = osc_sh_read_ints(k, 1, "repeats", in[1], false, false, OSC_MAX_RANK, rep, &n);
     if (st) return st;
@@ -118,16 +112,10 @@ static osc_status tile_geometry(osc_kctx *k, const osc_tensor *const *in, int32_
     return OSC_OK;
 }
 
-osc_status osc_tile_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                          osc_tensor *out, int32_t n_out) {
-    return osc_sh_infer_with(k, tile_geometry, in, n_in, out, n_out);
-}
-
-osc_status osc_tile_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                        osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    osc_status st = osc_sh_run_checks(k, tile_geometry, in, n_in, out, n_out, &want);
-    if (st || osc_tensor_count(&want) == 0) return st;
+static osc_status tile_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                             osc_tensor *out, const osc_tensor *want,
+                             const osc_sh_none *aux) {
+    (void)aux, (void)k, (void)n_in;
     /* Output dim i is (repeat t, position j) with index t * d_i + j, so the row-major output is
      * the row-major walk of [r_0, d_0, r_1, d_1, ...] reading the input with strides
      * [0, s_0, 0, s_1, ...]. */
@@ -135,7 +123,7 @@ osc_status osc_tile_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     int64_t xs[OSC_MAX_RANK], dims[2 * OSC_MAX_RANK], stride[2 * OSC_MAX_RANK];
     osc_row_strides(x, xs);
     for (int32_t i = 0; i < x->rank; i++) {
-        dims[2 * i] = want.dims[i] / x->dims[i];
+        dims[2 * i] = want->dims[i] / x->dims[i];
         dims[2 * i + 1] = x->dims[i];
         stride[2 * i] = 0;
         stride[2 * i + 1] = xs[i];
@@ -144,3 +132,5 @@ osc_status osc_tile_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                         0);
     return OSC_OK;
 }
+
+OSC_SH_KERNEL(osc_tile, tile_geometry, tile_write)

@@ -90,13 +90,13 @@ static osc_status read_pads(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     return OSC_OK;
 }
 
+/* aux: the pad_geom */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *o, pad_geom *g) {
+                           osc_tensor *o, void *aux) {
     const pad_params *p = k->params;
+    pad_geom g_own, *g = aux ? aux : &g_own;
     int64_t count;
-    osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_kernel_types(k->row, 0));
-    if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "data", &count);
     if (!st) st = read_pads(k, in, n_in, in[0]->rank, g);
     if (st) return st;
     const osc_tensor *x = in[0];
@@ -132,13 +132,6 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
         return osc_kfail(k, OSC_ERR_LIMIT, "the padded output would have more than 2^63-1 "
                          "elements");
     return OSC_OK;
-}
-
-osc_status osc_pad_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                         int32_t n_out) {
-    pad_geom g;
-    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return geometry(k, in, n_in, &out[0], &g);
 }
 
 /* The input element output position i of an axis of size n reads; -1: the constant. */
@@ -198,24 +191,18 @@ static void constant_of(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
     } /* other dtypes exist from 11 on, where the default is 0 (all bits zero), "" or false */
 }
 
-osc_status osc_pad_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                       int32_t n_out) {
+static osc_status pad_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                            osc_tensor *out, const osc_tensor *want, const pad_geom *aux) {
     const pad_params *p = k->params;
-    pad_geom g;
-    osc_tensor want;
+    const pad_geom *g = aux;
+    const int64_t count = osc_tensor_count(want);
     unsigned char val[16];
-    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = geometry(k, in, n_in, &want, &g);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (!st) st = osc_sh_check_inputs(k, in, n_in);
-    const int64_t count = st ? 0 : osc_tensor_count(&want);
-    if (count == 0) return st;
     const osc_tensor *x = in[0];
     const unsigned bits = osc_sh_bits(x->dtype);
     void *dst = out[0].data;
     constant_of(k, in, n_in, x->dtype, val);
-    if (want.rank == 0 || osc_tensor_count(x) == 0) { /* a scalar; or only the constant */
-        if (want.rank == 0) osc_copy_elems(dst, 0, x->data, 0, 1, bits);
+    if (want->rank == 0 || osc_tensor_count(x) == 0) { /* a scalar; or only the constant */
+        if (want->rank == 0) osc_copy_elems(dst, 0, x->data, 0, 1, bits);
         else fill(dst, 0, count, val, bits);
         return OSC_OK;
     }
@@ -224,8 +211,8 @@ osc_status osc_pad_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
      * its ends mapped element by element. */
     int64_t xs[OSC_MAX_RANK], idx[OSC_MAX_RANK] = {0};
     osc_row_strides(x, xs);
-    const int32_t r = want.rank, last = r - 1;
-    const int64_t len = want.dims[last], n = x->dims[last], b = g.begin[last];
+    const int32_t r = want->rank, last = r - 1;
+    const int64_t len = want->dims[last], n = x->dims[last], b = g->begin[last];
     const int64_t j0 = b > 0 ? (b < len ? b : len) : 0;
     const int64_t bn = b + n; /* no overflow: the output dim len = n + b + end fits */
     const int64_t j1 = bn < j0 ? j0 : bn > len ? len : bn; /* [j0, j1): inside the input */
@@ -233,7 +220,7 @@ osc_status osc_pad_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
         int64_t off = 0;
         bool outside = false;
         for (int32_t d = 0; d < last && !outside; d++) {
-            const int64_t s = src_index(idx[d] - g.begin[d], x->dims[d], p->mode);
+            const int64_t s = src_index(idx[d] - g->begin[d], x->dims[d], p->mode);
             outside = s < 0;
             off += s * xs[d];
         }
@@ -250,9 +237,11 @@ osc_status osc_pad_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, o
             if (j1 > j0) osc_copy_elems(dst, o + j0, x->data, off + j0 - b, j1 - j0, bits);
         }
         for (int32_t d = last - 1; d >= 0; d--) {
-            if (++idx[d] < want.dims[d]) break;
+            if (++idx[d] < want->dims[d]) break;
             idx[d] = 0;
         }
     }
     return OSC_OK;
 }
+
+OSC_SH_KERNEL_AUX(osc_pad, geometry, pad_write, pad_geom)

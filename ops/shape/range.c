@@ -94,7 +94,8 @@ static osc_status check_stash(osc_kctx *k, int32_t dtype) {
 /* number_of_elements = max(ceil((limit - start) / delta), 0), computed in the arithmetic type
  * for floats (as the function body does) and exactly for integers. */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *o, rg_vals *v) {
+                           osc_tensor *o, void *aux) {
+    rg_vals v_own, *v = aux ? aux : &v_own; /* aux: the values read */
     osc_status st = read_vals(k, in, n_in, v);
     if (!st) st = check_stash(k, in[0]->dtype);
     if (st) return st;
@@ -129,22 +130,11 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
-osc_status osc_range_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *out, int32_t n_out) {
-    rg_vals v;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return geometry(k, in, n_in, &out[0], &v);
-}
-
-osc_status osc_range_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                         osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    rg_vals v;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = geometry(k, in, n_in, &want, &v);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (st) return st;
-    const int64_t n = want.dims[0];
+static osc_status range_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                              osc_tensor *out, const osc_tensor *want, const rg_vals *aux) {
+    (void)k, (void)in, (void)n_in;
+    const rg_vals v = *aux;
+    const int64_t n = want->dims[0];
     void *o = out[0].data;
     /* output[i] = start + i * delta, in the arithmetic type (the type itself for float and
      * double, float for float16/bfloat16); integers cannot leave their type's range because
@@ -157,13 +147,15 @@ osc_status osc_range_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     case E:                                                                                   \
         for (int64_t i = 0; i < n; i++) RS_##CLS(T)                                           \
         break;
-    switch (want.dtype) {
+    switch (want->dtype) {
         OSC_FLOAT_TYPES(RS_CASE)
         OSC_SINT_TYPES(RS_CASE)
     default: /* read_vals admitted none */
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'start' has dtype %s",
-                         osc_dtype_get(want.dtype)->name);
+                         osc_dtype_get(want->dtype)->name);
     }
 #undef RS_CASE
     return OSC_OK;
 }
+
+OSC_SH_KERNEL_AUX(osc_range, geometry, range_write, rg_vals)

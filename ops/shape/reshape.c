@@ -13,20 +13,13 @@ OSC_KERNEL_DECLARE(osc_unsqueeze)
 
 /* Each op's output dtype and shape from its inputs (and, for the data-dependent ones, from the
  * values of input 1). Infer sets it; run recomputes it and checks the executor's output. */
-static osc_status check_data(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                             osc_typeset types, int64_t *count) {
-    osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], types);
-    if (!st) st = osc_check_count(k, 0, "data", in[0], count);
-    return st;
-}
 
-/* The bytes are the same in the same order; in place (out == data) there is nothing to do. */
-static osc_status run_with(osc_kctx *k, osc_sh_geometry_fn g, const osc_tensor *const *in,
-                           int32_t n_in, osc_tensor *out, int32_t n_out) {
-    osc_tensor want;
-    osc_status st = osc_sh_run_checks(k, g, in, n_in, out, n_out, &want);
-    if (st) return st;
+/* The run of all four: the bytes are the same in the same order; in place (out == data) there
+ * is nothing to do. */
+static osc_status same_bytes(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                             osc_tensor *out, const osc_tensor *want,
+                             const osc_sh_none *aux) {
+    (void)aux, (void)k, (void)n_in, (void)want;
     if (out[0].data != in[0]->data && out[0].nbytes)
         memcpy(out[0].data, in[0]->data, out[0].nbytes);
     return OSC_OK;
@@ -53,11 +46,12 @@ osc_status osc_reshape_init(osc_kctx *k, const osc_node *node, void **params) {
 }
 
 static osc_status reshape_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                                   osc_tensor *o) {
+                                   osc_tensor *o, void *aux) {
+    (void)aux; /* none */
     int64_t count, s[OSC_MAX_RANK];
     int32_t n, neg = -1, zero = -1;
     char buf[256];
-    osc_status st = check_data(k, in, n_in, osc_kernel_types(k->row, 0), &count);
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "data", &count);
     if (!st) st = osc_sh_need(k, in, n_in, 1, "shape");
     if (!st) st = osc_sh_read_ints(k, 1, "shape", in[1], false, false, OSC_MAX_RANK, s, &n);
     if (st) return st;
@@ -115,15 +109,7 @@ static osc_status reshape_geometry(osc_kctx *k, const osc_tensor *const *in, int
     return OSC_OK;
 }
 
-osc_status osc_reshape_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                             osc_tensor *out, int32_t n_out) {
-    return osc_sh_infer_with(k, reshape_geometry, in, n_in, out, n_out);
-}
-
-osc_status osc_reshape_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *out, int32_t n_out) {
-    return run_with(k, reshape_geometry, in, n_in, out, n_out);
-}
+OSC_SH_KERNEL(osc_reshape, reshape_geometry, same_bytes)
 
 /* ---- Flatten-1/9/11/13/21/23/24/25 ---- */
 
@@ -133,21 +119,15 @@ typedef struct flatten_params {
 } flatten_params;
 
 osc_status osc_flatten_init(osc_kctx *k, const osc_node *node, void **params) {
-    static const char *const known[] = {"axis", NULL};
-    int64_t axis;
-    osc_status st = osc_attr_known(k, node, known);
-    if (!st) st = osc_attr_int(k, node, "axis", 1, &axis);
-    flatten_params *p = st ? NULL : osc_kparams(k, sizeof *p);
-    if (!p) return k->err->status;
-    p->axis = axis;
-    *params = p;
-    return OSC_OK;
+    _Static_assert(offsetof(flatten_params, axis) == 0, "osc_init_axis writes the first member");
+    return osc_init_axis(k, node, 1, false, sizeof(flatten_params), params);
 }
 
 static osc_status flatten_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                                   osc_tensor *o) {
+                                   osc_tensor *o, void *aux) {
+    (void)aux; /* none */
     int64_t count;
-    osc_status st = check_data(k, in, n_in, osc_kernel_types(k->row, 0), &count);
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "data", &count);
     if (st) return st;
     const osc_tensor *data = in[0];
     int32_t r = data->rank;
@@ -169,21 +149,19 @@ static osc_status flatten_geometry(osc_kctx *k, const osc_tensor *const *in, int
     return OSC_OK;
 }
 
-osc_status osc_flatten_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                             osc_tensor *out, int32_t n_out) {
-    return osc_sh_infer_with(k, flatten_geometry, in, n_in, out, n_out);
-}
-
-osc_status osc_flatten_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *out, int32_t n_out) {
-    return run_with(k, flatten_geometry, in, n_in, out, n_out);
-}
+OSC_SH_KERNEL(osc_flatten, flatten_geometry, same_bytes)
 
 /* ---- Squeeze-1/11/13/21/23/24/25 and Unsqueeze-1/11/13/21/23/24/25 ---- */
 
-/* axes: the attribute before 13, input 1 from 13. *present is false when neither is given. */
+/* Input 0 'data' checked, then the axes: the attribute before 13, input 1 from 13 (required
+ * there when `required`). *present is false when neither is given. */
 static osc_status read_axes(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                            int64_t *axes, int32_t *n, bool *present, const char **what) {
+                            bool required, int64_t *axes, int32_t *n, bool *present,
+                            const char **what) {
+    int64_t count;
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "data", &count);
+    if (!st && required && k->since_version >= 13) st = osc_sh_need(k, in, n_in, 1, "axes");
+    if (st) return st;
     *n = 0;
     if (k->since_version < 13) {
         const osc_sh_ints *a = k->params; /* the axes attribute (init bounded it) */
@@ -220,13 +198,13 @@ osc_status osc_squeeze_init(osc_kctx *k, const osc_node *node, void **params) {
 }
 
 static osc_status squeeze_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                                   osc_tensor *o) {
-    int64_t count, axes[2 * OSC_MAX_RANK];
+                                   osc_tensor *o, void *aux) {
+    (void)aux; /* none */
+    int64_t axes[2 * OSC_MAX_RANK];
     int32_t n;
     bool present, drop[OSC_MAX_RANK] = {false};
     const char *what;
-    osc_status st = check_data(k, in, n_in, osc_kernel_types(k->row, 0), &count);
-    if (!st) st = read_axes(k, in, n_in, axes, &n, &present, &what);
+    osc_status st = read_axes(k, in, n_in, false, axes, &n, &present, &what);
     if (st) return st;
     const osc_tensor *data = in[0];
     if ((st = osc_sh_norm_axes(k, what, axes, n, data->rank))) return st;
@@ -248,29 +226,20 @@ static osc_status squeeze_geometry(osc_kctx *k, const osc_tensor *const *in, int
     return OSC_OK;
 }
 
-osc_status osc_squeeze_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                             osc_tensor *out, int32_t n_out) {
-    return osc_sh_infer_with(k, squeeze_geometry, in, n_in, out, n_out);
-}
-
-osc_status osc_squeeze_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *out, int32_t n_out) {
-    return run_with(k, squeeze_geometry, in, n_in, out, n_out);
-}
+OSC_SH_KERNEL(osc_squeeze, squeeze_geometry, same_bytes)
 
 osc_status osc_unsqueeze_init(osc_kctx *k, const osc_node *node, void **params) {
     return squeeze_init_common(k, node, true, params);
 }
 
 static osc_status unsqueeze_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                                     osc_tensor *o) {
-    int64_t count, axes[2 * OSC_MAX_RANK];
+                                     osc_tensor *o, void *aux) {
+    (void)aux; /* none */
+    int64_t axes[2 * OSC_MAX_RANK];
     int32_t n;
     bool present, ins[2 * OSC_MAX_RANK] = {false};
     const char *what;
-    osc_status st = check_data(k, in, n_in, osc_kernel_types(k->row, 0), &count);
-    if (!st && k->since_version >= 13) st = osc_sh_need(k, in, n_in, 1, "axes");
-    if (!st) st = read_axes(k, in, n_in, axes, &n, &present, &what);
+    osc_status st = read_axes(k, in, n_in, true, axes, &n, &present, &what);
     if (st) return st;
     const osc_tensor *data = in[0];
     int32_t r = data->rank + n; /* axes index the output */
@@ -286,12 +255,4 @@ static osc_status unsqueeze_geometry(osc_kctx *k, const osc_tensor *const *in, i
     return OSC_OK;
 }
 
-osc_status osc_unsqueeze_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                               osc_tensor *out, int32_t n_out) {
-    return osc_sh_infer_with(k, unsqueeze_geometry, in, n_in, out, n_out);
-}
-
-osc_status osc_unsqueeze_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                             osc_tensor *out, int32_t n_out) {
-    return run_with(k, unsqueeze_geometry, in, n_in, out, n_out);
-}
+OSC_SH_KERNEL(osc_unsqueeze, unsqueeze_geometry, same_bytes)

@@ -1,4 +1,5 @@
-/* shape.c: Shape (with start/end from 15) and Size: int64 facts about the input's shape. */
+/* shape.c: Shape (with start/end from 15) and Size: int64 facts about the input's shape (they
+ * read only its dtype and shape, never its data). */
 #include <string.h>
 
 #include "core/dtype.h"
@@ -6,15 +7,6 @@
 
 OSC_KERNEL_DECLARE(osc_shape)
 OSC_KERNEL_DECLARE(osc_size)
-
-/* Shape and Size read only the input's dtype and shape, never its data. */
-static osc_status check_input(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                              int64_t *count) {
-    osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_kernel_types(k->row, 0));
-    if (!st) st = osc_check_count(k, 0, "data", in[0], count);
-    return st;
-}
 
 /* Attributes init parses (15). */
 typedef struct shape_params {
@@ -52,7 +44,7 @@ osc_status osc_shape_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                            osc_tensor *out, int32_t n_out) {
     int64_t count, b, e;
     if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = check_input(k, in, n_in, &count);
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "data", &count);
     if (st) return st;
     shape_range(k, in[0]->rank, &b, &e);
     memset(&out[0], 0, sizeof out[0]);
@@ -84,7 +76,7 @@ osc_status osc_size_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
                           osc_tensor *out, int32_t n_out) {
     int64_t count;
     if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = check_input(k, in, n_in, &count);
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "data", &count);
     if (st) return st;
     memset(&out[0], 0, sizeof out[0]);
     out[0].dtype = OSC_INT64; /* a scalar */
@@ -97,7 +89,7 @@ osc_status osc_size_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     int64_t count;
     osc_status st = osc_size_infer(k, in, n_in, &want, n_out);
     if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (!st) st = check_input(k, in, n_in, &count);
+    if (!st) st = osc_sh_need_typed(k, in, n_in, 0, "data", &count);
     if (st) return st;
     memcpy(out[0].data, &count, sizeof count);
     return OSC_OK;

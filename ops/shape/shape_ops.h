@@ -41,6 +41,11 @@ static inline const osc_tensor *osc_sh_in(const osc_tensor *const *in, int32_t n
 /* Fails (OSC_ERR_MODEL) when input i is absent; names it. */
 osc_status osc_sh_need(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t i,
                        const char *what);
+/* Fails unless input i is present (osc_sh_need), of a dtype the row allows for it
+ * (osc_sh_check_type) and with a valid element count, *count (osc_check_count), in that order;
+ * `what` names it. */
+osc_status osc_sh_need_typed(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t i,
+                             const char *what, int64_t *count);
 /* Fails unless t's data is present and holds its elements: OSC_ERR_STATE when infer runs
  * before the data of an infer_reads input is known, OSC_ERR_ARG for a short buffer. */
 osc_status osc_sh_need_data(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t);
@@ -71,16 +76,45 @@ osc_status osc_sh_attr_ints(osc_kctx *k, const osc_node *node, const char *name,
  * give) and a buffer that holds it, so a kernel never writes past what the executor sized. */
 osc_status osc_sh_check_out(osc_kctx *k, int32_t i, const osc_tensor *out,
                             const osc_tensor *want);
-/* The output dtype and shape of a one-output kernel, from its inputs (the kernel's geometry). */
+/* The output dtype and shape of a one-output kernel, from its inputs (the kernel's geometry),
+ * and in *aux what its run needs besides (an axis, a permutation...: the kernel's own type).
+ * aux is NULL from infer, which needs nothing besides; a geometry without aux ignores it. */
 typedef osc_status (*osc_sh_geometry_fn)(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                                         osc_tensor *o);
-/* infer of a one-output kernel: out[0] from g (OSC_ERR_MODEL when there is no output). */
+                                         osc_tensor *o, void *aux);
+/* infer of a one-output kernel: out[0] from g, aux NULL (OSC_ERR_MODEL when there is no
+ * output). */
 osc_status osc_sh_infer_with(osc_kctx *k, osc_sh_geometry_fn g, const osc_tensor *const *in,
                              int32_t n_in, osc_tensor *out, int32_t n_out);
-/* run's checks before anything is written: *want from g, out[0] exactly that and holding it,
- * every present input holding its elements. */
+/* run's checks before anything is written: *want and *aux (NULL when g has none) from g, out[0]
+ * exactly *want and holding it, every present input holding its elements. */
 osc_status osc_sh_run_checks(osc_kctx *k, osc_sh_geometry_fn g, const osc_tensor *const *in,
-                             int32_t n_in, osc_tensor *out, int32_t n_out, osc_tensor *want);
+                             int32_t n_in, osc_tensor *out, int32_t n_out, osc_tensor *want,
+                             void *aux);
+/* The aux of a geometry that has none (OSC_SH_KERNEL_AUX's AUX_T then). */
+typedef struct osc_sh_none {
+    char none;
+} osc_sh_none;
+/* Defines PFX_infer and PFX_run of a one-output kernel from its geometry GEOM (an
+ * osc_sh_geometry_fn whose aux is an AUX_T: osc_sh_none when it has none) and its writer
+ *   static osc_status BODY(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+ *                          osc_tensor *out, const osc_tensor *want, const AUX_T *aux):
+ * infer is osc_sh_infer_with; run makes osc_sh_run_checks (want and aux from GEOM) and calls
+ * BODY only when they pass and the output has elements (an empty one needs no write). */
+#define OSC_SH_KERNEL_AUX(PFX, GEOM, BODY, AUX_T)                                            \
+    osc_status PFX##_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,           \
+                           osc_tensor *out, int32_t n_out) {                                 \
+        return osc_sh_infer_with(k, GEOM, in, n_in, out, n_out);                             \
+    }                                                                                        \
+    osc_status PFX##_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,             \
+                         osc_tensor *out, int32_t n_out) {                                   \
+        osc_tensor want;                                                                     \
+        AUX_T aux = {0};                                                                     \
+        osc_status st = osc_sh_run_checks(k, GEOM, in, n_in, out, n_out, &want, &aux);       \
+        if (st || osc_tensor_count(&want) == 0) return st;                                   \
+        return BODY(k, in, n_in, out, &want, &aux);                                          \
+    }
+#define OSC_SH_KERNEL(PFX, GEOM, BODY) OSC_SH_KERNEL_AUX(PFX, GEOM, BODY, osc_sh_none)
+
 /* Run-time: every present input holds its elements (osc_check_buffer for each). */
 osc_status osc_sh_check_inputs(osc_kctx *k, const osc_tensor *const *in, int32_t n_in);
 

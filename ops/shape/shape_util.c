@@ -40,6 +40,14 @@ osc_status osc_sh_need(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, i
     return osc_kfail(k, OSC_ERR_MODEL, "input %d '%s' is required but missing", (int)i, what);
 }
 
+osc_status osc_sh_need_typed(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t i,
+                             const char *what, int64_t *count) {
+    osc_status st = osc_sh_need(k, in, n_in, i, what);
+    if (!st) st = osc_sh_check_type(k, i, what, in[i], osc_kernel_types(k->row, i));
+    if (!st) st = osc_check_count(k, i, what, in[i], count);
+    return st;
+}
+
 osc_status osc_sh_need_data(osc_kctx *k, int32_t input, const char *what, const osc_tensor *t) {
     int64_t count;
     osc_status st = osc_check_count(k, input, what, t, &count);
@@ -195,12 +203,14 @@ void osc_sh_copy_strided(void *dst, const void *src, unsigned bits, int32_t rank
 osc_status osc_sh_infer_with(osc_kctx *k, osc_sh_geometry_fn g, const osc_tensor *const *in,
                              int32_t n_in, osc_tensor *out, int32_t n_out) {
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return g(k, in, n_in, &out[0]);
+    return g(k, in, n_in, &out[0], NULL);
 }
 
 osc_status osc_sh_run_checks(osc_kctx *k, osc_sh_geometry_fn g, const osc_tensor *const *in,
-                             int32_t n_in, osc_tensor *out, int32_t n_out, osc_tensor *want) {
-    osc_status st = osc_sh_infer_with(k, g, in, n_in, want, n_out);
+                             int32_t n_in, osc_tensor *out, int32_t n_out, osc_tensor *want,
+                             void *aux) {
+    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    osc_status st = g(k, in, n_in, want, aux);
     if (!st) st = osc_sh_check_out(k, 0, &out[0], want);
     if (!st) st = osc_sh_check_inputs(k, in, n_in);
     return st;

@@ -63,14 +63,18 @@ static osc_status read_args(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     return st;
 }
 
-/* Output shape plus, per data dim, the first element and the step the output walks. */
+/* Per data dim, the first element and the step the output walks. */
+typedef struct sl_walk {
+    int64_t first[OSC_MAX_RANK], step[OSC_MAX_RANK];
+} sl_walk;
+
+/* Output shape plus (aux) its sl_walk. */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *o, int64_t *first, int64_t *step) {
-    int64_t count;
+                           osc_tensor *o, void *aux) {
+    sl_walk w_own, *w = aux ? aux : &w_own;
+    int64_t count, *first = w->first, *step = w->step;
     sl_args a;
-    osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_kernel_types(k->row, 0));
-    if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "data", &count);
     if (!st) st = read_args(k, in, n_in, &a);
     if (st) return st;
     const osc_tensor *data = in[0];
@@ -121,32 +125,22 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
-osc_status osc_slice_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *out, int32_t n_out) {
-    int64_t first[OSC_MAX_RANK], step[OSC_MAX_RANK];
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return geometry(k, in, n_in, &out[0], first, step);
-}
-
-osc_status osc_slice_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                         osc_tensor *out, int32_t n_out) {
-    int64_t first[OSC_MAX_RANK], step[OSC_MAX_RANK], xs[OSC_MAX_RANK], stride[OSC_MAX_RANK];
-    osc_tensor want;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = geometry(k, in, n_in, &want, first, step);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (!st) st = osc_sh_check_inputs(k, in, n_in);
-    if (st || osc_tensor_count(&want) == 0) return st;
+static osc_status slice_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                              osc_tensor *out, const osc_tensor *want, const sl_walk *aux) {
+    (void)k, (void)n_in;
+    int64_t xs[OSC_MAX_RANK], stride[OSC_MAX_RANK];
     /* Non-empty output: every data dim is non-zero, first[d] + (cnt-1)*step[d] lies inside dim
      * d, so offsets and strides stay within data's element count. */
     const osc_tensor *data = in[0];
     int64_t off = 0;
     osc_row_strides(data, xs);
     for (int32_t d = 0; d < data->rank; d++) {
-        off += first[d] * xs[d];
-        stride[d] = step[d] * xs[d];
+        off += aux->first[d] * xs[d];
+        stride[d] = aux->step[d] * xs[d];
     }
-    osc_sh_copy_strided(out[0].data, data->data, osc_sh_bits(data->dtype), want.rank, want.dims,
+    osc_sh_copy_strided(out[0].data, data->data, osc_sh_bits(data->dtype), want->rank, want->dims,
                         stride, off);
     return OSC_OK;
 }
+
+OSC_SH_KERNEL_AUX(osc_slice, geometry, slice_write, sl_walk)

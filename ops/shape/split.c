@@ -75,9 +75,7 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                            int32_t *axis, int64_t *sizes) {
     const split_params *p = k->params;
     int64_t count;
-    osc_status st = osc_sh_need(k, in, n_in, 0, "input");
-    if (!st) st = osc_sh_check_type(k, 0, "input", in[0], osc_kernel_types(k->row, 0));
-    if (!st) st = osc_check_count(k, 0, "input", in[0], &count);
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "input", &count);
     if (st) return st;
     const osc_tensor *x = in[0];
     if (x->rank < 1)

@@ -21,12 +21,17 @@ osc_status osc_transpose_init(osc_kctx *k, const osc_node *node, void **params) 
     return OSC_OK;
 }
 
+/* The permutation: output dim i is input dim v[i]. */
+typedef struct tr_perm {
+    int64_t v[OSC_MAX_RANK];
+} tr_perm;
+
+/* aux: the tr_perm */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *o, int64_t *perm) {
-    int64_t count;
-    osc_status st = osc_sh_need(k, in, n_in, 0, "data");
-    if (!st) st = osc_sh_check_type(k, 0, "data", in[0], osc_kernel_types(k->row, 0));
-    if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
+                           osc_tensor *o, void *aux) {
+    tr_perm own;
+    int64_t count, *perm = (aux ? (tr_perm *)aux : &own)->v;
+    osc_status st = osc_sh_need_typed(k, in, n_in, 0, "data", &count);
     if (st) return st;
     const osc_tensor *data = in[0];
     const int32_t r = data->rank;
@@ -54,25 +59,16 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
-osc_status osc_transpose_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                               osc_tensor *out, int32_t n_out) {
-    int64_t perm[OSC_MAX_RANK];
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    return geometry(k, in, n_in, &out[0], perm);
-}
-
-osc_status osc_transpose_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                             osc_tensor *out, int32_t n_out) {
-    int64_t perm[OSC_MAX_RANK], xs[OSC_MAX_RANK], stride[OSC_MAX_RANK];
-    osc_tensor want;
-    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
-    osc_status st = geometry(k, in, n_in, &want, perm);
-    if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (!st) st = osc_sh_check_inputs(k, in, n_in);
-    if (st || osc_tensor_count(&want) == 0) return st;
+static osc_status transpose_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                                  osc_tensor *out, const osc_tensor *want, const tr_perm *aux) {
+    (void)k, (void)n_in;
+    const int64_t *perm = aux->v;
+    int64_t xs[OSC_MAX_RANK], stride[OSC_MAX_RANK];
     osc_row_strides(in[0], xs); /* non-empty: no overflow */
-    for (int32_t i = 0; i < want.rank; i++) stride[i] = xs[perm[i]];
-    osc_sh_copy_strided(out[0].data, in[0]->data, osc_sh_bits(want.dtype), want.rank, want.dims,
+    for (int32_t i = 0; i < want->rank; i++) stride[i] = xs[perm[i]];
+    osc_sh_copy_strided(out[0].data, in[0]->data, osc_sh_bits(want->dtype), want->rank, want->dims,
                         stride, 0);
     return OSC_OK;
 }
+
+OSC_SH_KERNEL_AUX(osc_transpose, geometry, transpose_write, tr_perm)
