@@ -8,49 +8,14 @@
 
 #include "core/dtype.h"
 #include "fused_scatter.h"
+#include "fused_steps.h"
 #include "ops/scatter/scatter.h"
-#include "ops/scatter/reduce.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p, w) __builtin_prefetch((p), (w), 3)
-#else
-#define PREFETCH(p, w) ((void)(p))
-#endif
 #define FS_PF 8 /* edges ahead whose rows are prefetched */
 #define FS_PF_MIN_BYTES ((size_t)1 << 20)
 
-
 /* The typed edge loop of one dtype and reduction: updates whose destination row lies in
- * [lo, hi), in edge order. */
-#define FS_NONE(T, a, b) (b)
-#define FS_ADD(T, a, b) OSC_COMBINE_FLOAT_ADD(T, a, b)
-#define FS_MUL(T, a, b) OSC_COMBINE_FLOAT_MUL(T, a, b)
-#define FS_MAX(T, a, b) OSC_COMBINE_FLOAT_MAX(T, a, b)
-#define FS_MIN(T, a, b) OSC_COMBINE_FLOAT_MIN(T, a, b)
-#define FS_ROW_LOOP(T, RED, EXPR)                                                          \
-    for (int64_t i = 0; i < R; i++) o[i] = FS_##RED(T, o[i], (T)(EXPR))
-/* One step along a row into the buffer V (N elements): V[i] = op(S[i], W) or op(W, S[i]), S
- * the row so far (the first step reads the source row itself, no copy), W the operand's
- * element for i (an expression of i). */
-#define FS_ROW_MAX 1024 /* rows up to this long are evaluated step by step in a buffer */
-#define FS_FOR(V, N, EXPR)                                                                 \
-    {                                                                                      \
-        for (int64_t i = 0; i < (N); i++) (V)[i] = (EXPR);                                 \
-        break;                                                                             \
-    }
-#define FS_STEP(T, st, V, S, N, W)                                                         \
-    do {                                                                                   \
-        switch ((st)->op * 2 + (st)->operand_first) {                                      \
-        case OSC_FS_ADD * 2: FS_FOR(V, N, (T)((S)[i] + (W)))                               \
-        case OSC_FS_ADD * 2 + 1: FS_FOR(V, N, (T)((W) + (S)[i]))                           \
-        case OSC_FS_SUB * 2: FS_FOR(V, N, (T)((S)[i] - (W)))                               \
-        case OSC_FS_SUB * 2 + 1: FS_FOR(V, N, (T)((W) - (S)[i]))                           \
-        case OSC_FS_MUL * 2: FS_FOR(V, N, (T)((S)[i] * (W)))                               \
-        case OSC_FS_MUL * 2 + 1: FS_FOR(V, N, (T)((W) * (S)[i]))                           \
-        case OSC_FS_DIV * 2: FS_FOR(V, N, (T)((S)[i] / (W)))                               \
-        default: FS_FOR(V, N, (T)((W) / (S)[i]))                                           \
-        }                                                                                  \
-    } while (0)
+ * [lo, hi), in edge order (each edge as fused_steps.h combines it). */
 /* Row of step st's operand that edge e, at list position q, reads. */
 #define FS_OROW(st) ((st)->tiled ? q - q0 : e)
 #define FS_EDGES(TN, T, RED)                                                               \
@@ -66,6 +31,7 @@
         const bool pf = (size_t)(N * R) * sizeof(T) > FS_PF_MIN_BYTES;                     \
         osc_ixc cd = osc_ixc_of(&j->s.dst), cs = osc_ixc_of(&j->src);                      \
         osc_ixc pd = cd, ps = cs; /* the prefetches' own, ahead */                         \
+        T v[FS_ROW_MAX];                                                                   \
         for (int64_t q = q0; q < q1; q++) {                                                \
             if (pf && q + FS_PF < q1) { /* the rows of a later edge this part owns */     \
                 const int64_t en = list ? list[q + FS_PF] : q + FS_PF;                     \
@@ -81,59 +47,7 @@
             if (d < lo || d >= hi) continue;                                               \
             T *o = out + d * R;                                                            \
             const T *xr = x + (p->gather ? osc_ixc_row(&cs, e, XN) : e) * R;               \
-            const osc_fs_step *s0 = &p->steps[0];                                          \
-            if (p->n_steps == 0) {                                                         \
-                FS_ROW_LOOP(T, RED, xr[i]);                                                \
-            } else if (p->n_steps == 1 && s0->read == OSC_FS_ROW) {                        \
-                const T w = ((const T *)(const void *)opnd[0])[FS_OROW(s0) * s0->estride]; \
-                switch (s0->op * 2 + s0->operand_first) {                                  \
-                case OSC_FS_ADD * 2: FS_ROW_LOOP(T, RED, xr[i] + w); break;                \
-                case OSC_FS_ADD * 2 + 1: FS_ROW_LOOP(T, RED, w + xr[i]); break;            \
-                case OSC_FS_SUB * 2: FS_ROW_LOOP(T, RED, xr[i] - w); break;                \
-                case OSC_FS_SUB * 2 + 1: FS_ROW_LOOP(T, RED, w - xr[i]); break;            \
-                case OSC_FS_MUL * 2: FS_ROW_LOOP(T, RED, xr[i] * w); break;                \
-                case OSC_FS_MUL * 2 + 1: FS_ROW_LOOP(T, RED, w * xr[i]); break;            \
-                case OSC_FS_DIV * 2: FS_ROW_LOOP(T, RED, xr[i] / w); break;                \
-                default: FS_ROW_LOOP(T, RED, w / xr[i]); break;                            \
-                }                                                                          \
-            } else if (R <= FS_ROW_MAX) { /* step by step along the row, each op hoisted */ \
-                T v[FS_ROW_MAX];                                                           \
-                const T *sr = xr;                                                          \
-                for (int32_t s = 0; s < p->n_steps; s++, sr = v) {                         \
-                    const osc_fs_step *st = &p->steps[s];                                  \
-                    const T *w = (const T *)(const void *)opnd[s] + FS_OROW(st) * st->estride; \
-                    const int64_t *tb = st->table;                                         \
-                    if (st->read == OSC_FS_ROW) {                                          \
-                        FS_STEP(T, st, v, sr, R, w[0]);                                    \
-                    } else if (st->read == OSC_FS_FULL) {                                  \
-                        FS_STEP(T, st, v, sr, R, w[i]);                                    \
-                    } else if (st->read == OSC_FS_BLOCK) {                                 \
-                        for (int64_t b = 0; b < R / st->block; b++) {                      \
-                            const T wb = w[b * st->block_stride];                          \
-                            const int64_t at = b * st->block;                              \
-                            FS_STEP(T, st, v + at, sr + at, st->block, wb);                \
-                        }                                                                  \
-                    } else {                                                               \
-                        FS_STEP(T, st, v, sr, R, w[tb[i]]);                                \
-                    }                                                                      \
-                }                                                                          \
-                FS_ROW_LOOP(T, RED, v[i]);                                                 \
-            } else {                                                                       \
-                for (int64_t i = 0; i < R; i++) {                                          \
-                    T v = xr[i];                                                           \
-                    for (int32_t s = 0; s < p->n_steps; s++) {                             \
-                        const osc_fs_step *st = &p->steps[s];                              \
-                        const int64_t at = FS_OROW(st) * st->estride +                     \
-                                           (st->read == OSC_FS_ROW    ? 0                  \
-                                            : st->read == OSC_FS_FULL ? i : st->table[i]); \
-                        const T w = ((const T *)(const void *)opnd[s])[at];                \
-                        const T a = st->operand_first ? w : v, b = st->operand_first ? v : w; \
-                        v = st->op == OSC_FS_ADD ? (T)(a + b) : st->op == OSC_FS_SUB ? (T)(a - b) \
-                          : st->op == OSC_FS_MUL ? (T)(a * b) : (T)(a / b);                \
-                    }                                                                      \
-                    o[i] = FS_##RED(T, o[i], v);                                           \
-                }                                                                          \
-            }                                                                              \
+            FS_EDGE(T, RED, p, o, xr, opnd, v);                                            \
         }                                                                                  \
     }
 #define FS_TYPE(TN, T)                                                                     \
@@ -164,11 +78,16 @@ void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes,
                (size_t)(hi - lo) * row_bytes);
 }
 
-/* One part: its rows of the output start as data (or zeros), then its edges. */
+/* One part: its rows of the output start as data (or zeros), then its edges (or, grouped by
+ * destination, the row loop does both). */
 static void fs_part(void *ctx, int32_t part, int32_t parts) {
     (void)parts;
     const osc_fs_job *j = ctx;
     const int64_t lo = j->s.bounds[part], hi = j->s.bounds[part + 1];
+    if (j->s.row_at && j->rows) {
+        j->rows(j, lo, hi, j->opnd);
+        return;
+    }
     osc_fs_start_rows(j->out, j->data, j->zero, (size_t)j->p->row * j->esize, lo, hi);
     const bool list = j->s.list != NULL;
     j->edges(j, lo, hi, list ? j->s.at[part] : 0, list ? j->s.at[part + 1] : j->p->edges,
@@ -212,6 +131,7 @@ void osc_fs_split_one(osc_fs_split *s) {
     s->bounds[1] = s->n_rows;
     s->at[1] = s->edges;
     s->list = NULL;
+    s->row_at = NULL;
 }
 
 bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
@@ -225,6 +145,7 @@ bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
                     ? osc_scratch_get(scratch, counts + (size_t)E * sizeof(uint32_t)) : NULL;
     s->bounds[0] = s->at[0] = 0;
     s->list = NULL;
+    s->row_at = NULL;
     if (!mem) {
         for (int32_t t = 1; t <= parts; t++) s->bounds[t] = N * t / parts;
         return false;
@@ -268,18 +189,20 @@ bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch) {
     return true;
 }
 
-/* The split of a fused scatter's destination index among threads, kept by the session
- * (osc_kshared) for the rest of the run so that the other fused scatters reading the same index
- * value reuse it instead of listing the edges again, and its lists' memory between runs. */
+/* The split of a fused scatter's destination index among threads (or its grouping by
+ * destination, on any thread count), kept by the session (osc_kshared) for the rest of the run
+ * so that the other fused scatters reading the same index value reuse it instead of listing
+ * the edges again, and its lists' memory between runs. */
 typedef struct split_memo {
     uint64_t run;  /* the run `value` belongs to (0: a new memo) */
     int32_t value; /* the index's graph value split in this run (-1: none) */
     int32_t hint;  /* the value split in the run before (-1: none) */
+    bool hint_grouped; /* and that split was grouped */
     const void *dst;
     int32_t parts;
     int64_t n_rows, edges, dst_stride;
     int64_t bounds[OSC_MAX_THREADS + 1], at[OSC_MAX_THREADS + 1];
-    const uint32_t *list;
+    const uint32_t *list, *row_at;
     osc_scratch mem; /* the lists, kept between runs */
 } split_memo;
 
@@ -292,6 +215,7 @@ static split_memo *memo_of(osc_kctx *k) {
     split_memo *m = osc_kshared(k, &k_memo_key, sizeof *m, drop_memo);
     if (m && m->run != k->run) {
         m->hint = m->run && m->value >= 0 ? m->value : -1;
+        m->hint_grouped = m->hint >= 0 && m->row_at;
         m->value = -1;
         m->run = k->run;
         m->mem.alloc = k->alloc;
@@ -302,25 +226,39 @@ static split_memo *memo_of(osc_kctx *k) {
 bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make) {
     split_memo *m = memo_of(k);
     const int32_t v = s->key, parts = osc_tpool_size(k->tpool);
-    if (m && v >= 0 && m->value == v && m->dst == s->dst.p[0] && m->parts == parts &&
-        m->n_rows == s->n_rows && m->edges == s->edges && m->dst_stride == s->dst_stride) {
+    bool group = make & OSC_FS_SPLIT_GROUP;
+    make &= ~OSC_FS_SPLIT_GROUP;
+    const bool same = m && v >= 0 && m->value == v && m->dst == s->dst.p[0] &&
+                      m->parts == parts && m->n_rows == s->n_rows && m->edges == s->edges &&
+                      m->dst_stride == s->dst_stride;
+    if (same && (m->row_at || !group)) {
         memcpy(s->bounds, m->bounds, sizeof s->bounds);
         memcpy(s->at, m->at, sizeof s->at);
         s->list = m->list;
+        s->row_at = m->row_at;
         return true;
     }
     const bool small = make != OSC_FS_SPLIT_MAKE;
-    if (make == OSC_FS_SPLIT_REUSE || (small && !(m && v >= 0 && m->hint == v))) return false;
-    if (!osc_fs_split_rows(s, k->tpool, m ? &m->mem : k->scratch)) {
-        if (!small) return true; /* rows split evenly, every part walks every edge */
+    const bool hinted = m && v >= 0 && m->hint == v;
+    if (!same && (make == OSC_FS_SPLIT_REUSE || (small && !hinted && !group))) return false;
+    group = group || (hinted && m->hint_grouped); /* (same: the memo's split is to be grouped) */
+    osc_scratch *mem = k->scratch;
+    if (m) { /* its lists are overwritten (or freed, when the scratch cannot grow) */
+        mem = &m->mem;
+        m->value = -1;
+    }
+    if (group && osc_fs_group_rows(s, k->tpool, mem)) {
+        /* grouped */
+    } else if (parts == 1 || !osc_fs_split_rows(s, k->tpool, mem)) {
+        if (!small && parts > 1) return true; /* rows split evenly, every part walks every edge */
         osc_fs_split_one(s);
         return false;
     }
     if (m && v >= 0) {
-        *m = (split_memo){.run = m->run, .value = v, .hint = m->hint, .dst = s->dst.p[0],
-                          .parts = parts,
-                              .n_rows = s->n_rows, .edges = s->edges,
-                              .dst_stride = s->dst_stride, .list = s->list, .mem = m->mem};
+        *m = (split_memo){.run = m->run, .value = v, .hint = m->hint,
+                          .hint_grouped = m->hint_grouped, .dst = s->dst.p[0], .parts = parts,
+                          .n_rows = s->n_rows, .edges = s->edges, .dst_stride = s->dst_stride,
+                          .list = s->list, .row_at = s->row_at, .mem = m->mem};
         memcpy(m->bounds, s->bounds, sizeof m->bounds);
         memcpy(m->at, s->at, sizeof m->at);
     }
@@ -446,8 +384,12 @@ osc_status osc_gs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     /* Validation is complete: from here on the output is written. */
     const size_t work = bytes + (size_t)(p->edges * p->row) * j.esize;
     const bool small = (size_t)p->row * j.esize < OSC_FS_PAR_ROW_BYTES;
-    if (k->tpool && work >= OSC_PAR_MIN_BYTES && j.s.n_rows > 1 &&
-        osc_fs_split_shared(k, &j.s, small ? OSC_FS_SPLIT_HINTED : OSC_FS_SPLIT_MAKE)) {
+    const bool group = bytes >= OSC_FS_GROUP_MIN_BYTES && p->dst_stride &&
+                       p->edges * 4 >= j.s.n_rows;
+    j.rows = osc_fs_rows_of(in[2]->dtype, p->reduction);
+    if (((k->tpool && work >= OSC_PAR_MIN_BYTES) || group) && j.s.n_rows > 1 &&
+        osc_fs_split_shared(k, &j.s, (small ? OSC_FS_SPLIT_HINTED : OSC_FS_SPLIT_MAKE) |
+                                         (group ? OSC_FS_SPLIT_GROUP : 0))) {
         osc_tpool_run(k->tpool, fs_part, &j);
     } else {
         fs_part(&j, 0, 1);

@@ -95,6 +95,12 @@ typedef struct osc_fs_split {
      * walks edges [0, edges) and skips the rows it does not own. */
     const uint32_t *list;
     int64_t at[OSC_MAX_THREADS + 1];
+    /* Grouped by destination (osc_fs_group_rows): the list is every edge sorted by destination
+     * row, stably (a row's edges stay in edge order), row d's edges at positions
+     * row_at[d] .. row_at[d+1]-1 (N + 1 offsets), so at[t] = row_at[bounds[t]]. NULL: each
+     * part's list is in edge order. Loops that walk the list either way see every row's edges
+     * in edge order; edge positions are ascending only without grouping. */
+    const uint32_t *row_at;
 } osc_fs_split;
 
 /* A run of a fused scatter (fused_scatter.c; the tiled scatter's gather steps use it too): the
@@ -115,6 +121,9 @@ typedef struct osc_fs_job {
      * the edge's row (a tiled step's: at row q - q0 of its tile). */
     void (*edges)(const struct osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0, int64_t q1,
                   const char *const *opnd);
+    /* Grouped splits (s.row_at): output rows [lo, hi) from start to end, a row at a time, each
+     * row's edges applied in order (fused_rows.c; NULL: the edge loop on the grouped list). */
+    void (*rows)(const struct osc_fs_job *j, int64_t lo, int64_t hi, const char *const *opnd);
 } osc_fs_job;
 /* Index i of an int32 or int64 tensor's data; osc_fs_row: the row of `rows` it names, a
  * negative index counting from the end (indices checked before). */
@@ -125,9 +134,10 @@ static inline int64_t osc_fs_row(const void *p, bool i64, int64_t i, int64_t row
     const int64_t v = osc_fs_ix(p, i64, i);
     return v < 0 ? v + rows : v;
 }
-/* A cursor reading an index's pieces at ascending positions (every fused loop walks its edges
- * in order): it keeps the piece of the last position and moves on when a position passes its
- * end, one well-predicted comparison per read. */
+/* A cursor reading an index's pieces, mostly at ascending positions (the fused loops walk their
+ * edges in order, or grouped by destination, which is edge order within a row): it keeps the
+ * piece of the last position and looks the piece up again when a position leaves it, two
+ * well-predicted comparisons per read. */
 typedef struct osc_ixc {
     const osc_ixv *v;
     const void *p;
@@ -137,7 +147,7 @@ static inline osc_ixc osc_ixc_of(const osc_ixv *v) {
     return (osc_ixc){.v = v, .p = v->p[0], .lim = -1};
 }
 static inline int64_t osc_ixc_row(osc_ixc *c, int64_t i, int64_t rows) {
-    if (i >= c->lim) {
+    if (i >= c->lim || i < c->start) {
         _Static_assert(OSC_IX_MAX_PIECES == 4, "one comparison per cut");
         const osc_ixv *v = c->v;
         const int32_t q = (i >= v->cut[0]) + (i >= v->cut[1]) + (i >= v->cut[2]);
@@ -178,13 +188,33 @@ bool osc_fs_split_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch);
 #endif
 /* When osc_fs_split_shared lists the edges itself: always (rows of OSC_FS_PAR_ROW_BYTES and
  * more), when the run before split the same index (smaller rows: a scatter of larger rows lists
- * its edges anyway), never (only another's split is taken). */
-enum { OSC_FS_SPLIT_MAKE, OSC_FS_SPLIT_HINTED, OSC_FS_SPLIT_REUSE };
-/* Splits s among k's threads (osc_fs_split_rows) for fused node k->node, whose input 1 is the
- * index, or takes the split another fused scatter made of the same index value earlier in the
- * run (k->split); `make` (OSC_FS_SPLIT_*) says when it lists the edges itself. False: run on
- * one part (s as osc_fs_split_one left it). */
+ * its edges anyway), never (only another's split is taken). Or'ed with OSC_FS_SPLIT_GROUP: a
+ * split it makes is grouped by destination (osc_fs_group_rows), on one thread too. */
+enum { OSC_FS_SPLIT_MAKE, OSC_FS_SPLIT_HINTED, OSC_FS_SPLIT_REUSE, OSC_FS_SPLIT_GROUP = 4 };
+/* Splits s among k's threads (osc_fs_split_rows, osc_fs_group_rows) for fused node k->node,
+ * whose input 1 is the index, or takes the split another fused scatter made of the same index
+ * value earlier in the run (the session's split memo, grouped or not); `make` (OSC_FS_SPLIT_*)
+ * says when it lists the edges itself, and how. A split made without GROUP is grouped when the
+ * run before grouped the same index. False: run on one part (s as osc_fs_split_one left it). */
 bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make);
+
+/* ---- Grouping by destination (ops/fused/fused_group.c) ---- */
+/* The output is grouped by destination (osc_fs_split_shared with OSC_FS_SPLIT_GROUP) when it
+ * is at least this large (larger than a core's cache: each edge's read-modify-write of a random
+ * output row misses it) and there are at least a quarter as many edges as rows. */
+#ifndef OSC_FS_GROUP_MIN_BYTES /* (the tiny-threshold library's OSC_PAR_MIN_BYTES is 1) */
+#define OSC_FS_GROUP_MIN_BYTES OSC_PAR_MIN_BYTES
+#endif
+/* Sorts the edges by destination row, stably, into the CSR of s->row_at and s->list (counting
+ * sort: per-thread histograms of the rows, their prefix sums, then each thread places its
+ * edges), and splits the rows among the pool's threads into ranges of about equal edge counts.
+ * Indices must have been checked. False (s untouched) without scratch for it or for more than
+ * UINT32_MAX edges. */
+bool osc_fs_group_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch);
+/* The row loop of a dtype and reduction for osc_fs_job.rows (fused_rows.c; NULL: none). */
+typedef void (*osc_fs_rows_fn)(const osc_fs_job *j, int64_t lo, int64_t hi,
+                               const char *const *opnd);
+osc_fs_rows_fn osc_fs_rows_of(int32_t dtype, int32_t reduction);
 /* Rows [lo, hi) of a part's output start as data (row_bytes each), as zeros, or (data NULL,
  * not zero: the output is data's buffer) as they are. */
 void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes, int64_t lo,

@@ -1,0 +1,92 @@
+/* fused_rows.c: the fused gather-scatter's loop over destination rows (osc_fs_job.rows,
+ * fused_scatter.h), for splits grouped by destination (fused_group.c). Each output row of the
+ * part is made once: it starts as data's row (or zeros, or itself in place), its edges' messages
+ * are combined into it in edge order in a buffer (FS_EDGE, fused_steps.h: the operations of the
+ * edge loop, so the bits of the unfused scatter), and it is stored. Rows without edges are
+ * copied (or zeroed) a run at a time. No reduction: the last edge's message is the row. The
+ * upcoming edges' source indices and operands, then source rows, are prefetched: the list says
+ * which they are. */
+#include <string.h>
+
+#include "fused_scatter.h"
+#include "fused_steps.h"
+
+#define FR_ACC 512     /* rows up to this long are combined in a buffer, else in place */
+#define FR_PF_INDEX 16 /* list positions ahead whose source index and operands are fetched */
+#define FR_PF_ROW 8    /* list positions ahead whose source row is fetched */
+#define FR_PF_LINES 8  /* cache lines of a source row fetched at most */
+
+/* The prefetches for list position q (< the part's end qe). A macro: GCC takes a function
+ * whose only effects are prefetches for a pure one, and drops its calls. */
+#define FR_PREFETCH(j, list, q, qe, row_bytes)                                             \
+    do {                                                                                   \
+        const osc_fs_params *pp = (j)->p;                                                  \
+        if ((q) + FR_PF_INDEX < (qe)) {                                                    \
+            const int64_t en = (list)[(q) + FR_PF_INDEX];                                  \
+            if (pp->gather) PREFETCH(osc_ixv_addr(&(j)->src, en), 0);                      \
+            for (int32_t s = 0; s < pp->n_steps; s++) {                                    \
+                const osc_fs_step *st = &pp->steps[s];                                     \
+                if (st->estride)                                                           \
+                    PREFETCH((j)->opnd[s] + (size_t)(en * st->estride) * (j)->esize, 0);   \
+            }                                                                              \
+        }                                                                                  \
+        if ((q) + FR_PF_ROW < (qe)) {                                                      \
+            const int64_t en = (list)[(q) + FR_PF_ROW];                                    \
+            const char *xn = (j)->x + (size_t)(pp->gather ? osc_ixv_row(&(j)->src, en,     \
+                                                                        (j)->x_rows)       \
+                                                          : en) * (row_bytes);             \
+            const size_t nb = (row_bytes) < FR_PF_LINES * 64 ? (row_bytes) : FR_PF_LINES * 64; \
+            for (size_t b = 0; b < nb; b += 64) PREFETCH(xn + b, 0);                       \
+        }                                                                                  \
+    } while (0)
+
+#define FS_OROW(st) e /* (no tiled step: a TiledGatherScatter runs the edge loop) */
+#define FR_ROWS(TN, T, RED)                                                                \
+    static void fr_##TN##_##RED(const osc_fs_job *j, int64_t lo, int64_t hi,               \
+                                const char *const *opnd) {                                 \
+        const osc_fs_params *p = j->p;                                                     \
+        const int64_t R = p->row, XN = j->x_rows;                                          \
+        const size_t rb = (size_t)R * sizeof(T);                                           \
+        const uint32_t *list = j->s.list, *row_at = j->s.row_at;                           \
+        const int64_t qe = row_at[hi];                                                     \
+        T *out = (T *)(void *)j->out;                                                      \
+        const T *x = (const T *)(const void *)j->x;                                        \
+        const T *data = j->data ? (const T *)(const void *)j->data : j->zero ? NULL : out; \
+        T v[FS_ROW_MAX], acc[FR_ACC];                                                      \
+        int64_t idle = lo; /* the first of the rows without edges not yet started */       \
+        for (int64_t d = lo; d < hi; d++) {                                                \
+            int64_t q = row_at[d];                                                         \
+            const int64_t q1 = row_at[d + 1];                                              \
+            if (q == q1) continue;                                                         \
+            osc_fs_start_rows(j->out, j->data, j->zero, rb, idle, d);                      \
+            idle = d + 1;                                                                  \
+            T *o = R <= FR_ACC ? acc : out + d * R;                                        \
+            if (OSC_RED_##RED == OSC_RED_NONE) q = q1 - 1; /* the last message is the row */         \
+            else if (data) memmove(o, data + d * R, rb);                                   \
+            else memset(o, 0, rb);                                                         \
+            for (; q < q1; q++) {                                                          \
+                FR_PREFETCH(j, list, q, qe, rb);                                               \
+                const int64_t e = list[q];                                                 \
+                const T *xr = x + (p->gather ? osc_ixv_row(&j->src, e, XN) : e) * R;       \
+                FS_EDGE(T, RED, p, o, xr, opnd, v);                                        \
+            }                                                                              \
+            if (o == acc) memcpy(out + d * R, acc, rb);                                    \
+        }                                                                                  \
+        osc_fs_start_rows(j->out, j->data, j->zero, rb, idle, hi);                         \
+    }
+#define FR_TYPE(TN, T)                                                                     \
+    FR_ROWS(TN, T, NONE) FR_ROWS(TN, T, ADD) FR_ROWS(TN, T, MUL) FR_ROWS(TN, T, MAX)        \
+    FR_ROWS(TN, T, MIN)
+FR_TYPE(f32, float)
+FR_TYPE(f64, double)
+
+osc_fs_rows_fn osc_fs_rows_of(int32_t dtype, int32_t red) {
+    static const osc_fs_rows_fn f32[] = {[OSC_RED_NONE] = fr_f32_NONE, [OSC_RED_ADD] = fr_f32_ADD,
+                                         [OSC_RED_MUL] = fr_f32_MUL, [OSC_RED_MAX] = fr_f32_MAX,
+                                         [OSC_RED_MIN] = fr_f32_MIN};
+    static const osc_fs_rows_fn f64[] = {[OSC_RED_NONE] = fr_f64_NONE, [OSC_RED_ADD] = fr_f64_ADD,
+                                         [OSC_RED_MUL] = fr_f64_MUL, [OSC_RED_MAX] = fr_f64_MAX,
+                                         [OSC_RED_MIN] = fr_f64_MIN};
+    if (red < 0 || red > OSC_RED_MIN) return NULL;
+    return dtype == OSC_FLOAT ? f32[red] : dtype == OSC_DOUBLE ? f64[red] : NULL;
+}

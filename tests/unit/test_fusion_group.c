@@ -1,0 +1,220 @@
+/* test_fusion_group.c: the fused gather-scatter grouped by destination (ops/fused/fused_group.c,
+ * fused_rows.c) keeps each output row's updates in edge order. Two scatters read one
+ * destination index (the second takes the first's grouping from the session's memo):
+ *     y = ScatterElements(data, Expand(Unsqueeze(dst)), Gather(x, src) * Unsqueeze(w), RED)
+ *     z = ScatterElements(data, Expand(Unsqueeze(dst)), Gather(x, src), max)
+ * with many edges per row (a few rows take hundreds) and values of magnitudes 2^-20 .. 2^20,
+ * so that a sum or product in another order gives other bits (the test checks that it does).
+ * The output must equal, bit for bit, a plain loop over the edges in order written here, with
+ * fusion on and off, on 1 and 2 threads (and 3 against the tiny-threshold library, whose
+ * threads split every run), over two runs of a session with other indices in the second (the
+ * grouping is made per run). The output, 4096 x 64 floats, is large enough to be grouped by
+ * the library's own threshold. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/support/check.h"
+#include "tests/support/testutil.h"
+#include "tests/support/writer.h"
+#include "onnx_scatter.h"
+
+#include "fusion_threads.h"
+
+enum { N = 4096, C = 64, M = 3000, E = 24000 };
+enum { R_ADD, R_MUL, R_MAX, R_NONE };
+static const char *const k_red[] = {"add", "mul", "max", "none"};
+
+typedef struct inputs {
+    float *x, *w, *data;
+    int64_t *src, *dst;
+} inputs;
+
+static uint32_t g_rng;
+static uint32_t rnd32(void) { return osc_test_rnd32(&g_rng); }
+/* +-(1 + f) 2^k, k in [-20, 20]: sums and products depend on their order */
+static float rnd_value(bool mul) {
+    const int k = mul ? (int)(rnd32() % 3) - 1 : (int)(rnd32() % 41) - 20;
+    float v = (1.0f + (float)(rnd32() % 8388608) / 8388608.0f);
+    for (int i = 0; i < (k < 0 ? -k : k); i++) v = k < 0 ? v / 2 : v * 2;
+    return rnd32() & 1 ? -v : v;
+}
+
+static void make_inputs(inputs *in, uint32_t seed, bool mul) {
+    g_rng = seed;
+    for (int i = 0; i < M * C; i++) in->x[i] = rnd_value(mul);
+    for (int i = 0; i < N * C; i++) in->data[i] = rnd_value(mul);
+    for (int e = 0; e < E; e++) {
+        in->w[e] = rnd_value(mul);
+        in->src[e] = (int64_t)(rnd32() % (2 * M)) - M; /* negative ones count from the end */
+        /* one edge in 8 goes to one of 4 hot rows; rows 0..N/2 only, so half have none */
+        in->dst[e] = rnd32() % 8 == 0 ? (int64_t)(rnd32() % 4) * 97
+                                      : (int64_t)(rnd32() % N) - N / 2 - N / 4;
+        if (in->dst[e] < -N) in->dst[e] += N;
+    }
+}
+
+static float combine(int red, float a, float b) {
+    switch (red) {
+    case R_ADD: return a + b;
+    case R_MUL: return a * b;
+    case R_MAX: return a >= b || a != a ? a : b; /* (NaN first, as ONNX max) */
+    default: return b;
+    }
+}
+
+/* The scatters, edge by edge in the order `order` gives (NULL: edge order). */
+static void expect(const inputs *in, int red, const int *order, float *y, float *z) {
+    memcpy(y, in->data, sizeof(float) * N * C);
+    memcpy(z, in->data, sizeof(float) * N * C);
+    for (int k = 0; k < E; k++) {
+        const int e = order ? order[k] : k;
+        const int64_t s = in->src[e] < 0 ? in->src[e] + M : in->src[e];
+        const int64_t d = in->dst[e] < 0 ? in->dst[e] + N : in->dst[e];
+        for (int c = 0; c < C; c++) {
+            const float m = in->x[s * C + c] * in->w[e];
+            y[d * C + c] = combine(red, y[d * C + c], m);
+            z[d * C + c] = combine(R_MAX, z[d * C + c], in->x[s * C + c]);
+        }
+    }
+}
+
+static void *build(int red, size_t *len) {
+    const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E}, one[1] = {1}, shape[2] = {E, C},
+                  sd[1] = {2};
+    const osc_mw_value ins[5] = {{"x", OSC_FLOAT, 2, xd, NULL}, {"w", OSC_FLOAT, 1, ed, NULL},
+                                 {"data", OSC_FLOAT, 2, nd, NULL},
+                                 {"src", OSC_INT64, 1, ed, NULL}, {"dst", OSC_INT64, 1, ed, NULL}};
+    osc_mw *mw = osc_mw_graph(18, 5, ins);
+    osc_tensor t = osc_test_view(OSC_INT64, 1, one, one);
+    osc_mw_initializer(mw, "axes", &t);
+    t = osc_test_view(OSC_INT64, 1, sd, shape);
+    osc_mw_initializer(mw, "shape", &t);
+#define NODE(op, a, b, out)                                                                    \
+    osc_mw_node(mw, op, NULL, 2, (const char *[]){a, b}, 1, (const char *[]){out})
+    NODE("Gather", "x", "src", "xj");
+    NODE("Unsqueeze", "w", "axes", "w1");
+    NODE("Mul", "xj", "w1", "msg");
+    NODE("Unsqueeze", "dst", "axes", "d1");
+    NODE("Expand", "d1", "shape", "idx");
+    NODE("Gather", "x", "src", "xj2");
+    NODE("Unsqueeze", "dst", "axes", "d2");
+    NODE("Expand", "d2", "shape", "idx2");
+#undef NODE
+    int n = osc_mw_node(mw, "ScatterElements", "y", 3, (const char *[]){"data", "idx", "msg"}, 1,
+                        (const char *[]){"y"});
+    if (red != R_NONE) osc_mw_attr_string(mw, n, "reduction", k_red[red]);
+    n = osc_mw_node(mw, "ScatterElements", "z", 3, (const char *[]){"data", "idx2", "xj2"}, 1,
+                    (const char *[]){"z"});
+    osc_mw_attr_string(mw, n, "reduction", "max");
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, nd, NULL);
+    osc_mw_output(mw, "z", OSC_FLOAT, 2, nd, NULL);
+    void *buf = NULL;
+    if (osc_mw_serialize(mw, &buf, len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
+    osc_mw_free(mw);
+    return buf;
+}
+
+static void check_out(osc_session *s, int at, const float *want, const char *what, int red,
+                      bool fused, int threads, int run) {
+    osc_tensor t;
+    if (osc_session_output(s, at, &t) != OSC_OK) fail_msg("output %d: %s", at, osc_session_error(s));
+    assert_int_equal(t.nbytes, sizeof(float) * N * C);
+    const float *got = t.data;
+    for (int i = 0; i < N * C; i++)
+        if (memcmp(&got[i], &want[i], sizeof want[i]))
+            fail_msg("%s (%s, fusion %s, %d threads, run %d): [%d][%d] = %.9g, the loop %.9g",
+                     what, k_red[red], fused ? "on" : "off", threads, run, i / C, i % C,
+                     (double)got[i], (double)want[i]);
+}
+
+static void check_reduction(int red) {
+    inputs in[2];
+    float *y = malloc(sizeof(float) * N * C * 4);
+    int *order = malloc(sizeof(int) * E);
+    assert_non_null(y);
+    assert_non_null(order);
+    for (int r = 0; r < 2; r++) {
+        in[r].x = malloc(sizeof(float) * M * C);
+        in[r].w = malloc(sizeof(float) * E);
+        in[r].data = malloc(sizeof(float) * N * C);
+        in[r].src = malloc(sizeof(int64_t) * E);
+        in[r].dst = malloc(sizeof(int64_t) * E);
+        assert_true(in[r].x && in[r].w && in[r].data && in[r].src && in[r].dst);
+        make_inputs(&in[r], 7u + 31u * (uint32_t)red + (uint32_t)r, red == R_MUL);
+    }
+    float *want[2][2] = {{y, y + N * C}, {y + 2 * N * C, y + 3 * N * C}};
+    for (int r = 0; r < 2; r++) expect(&in[r], red, NULL, want[r][0], want[r][1]);
+    /* the data is order-sensitive: the edges reversed give other bits */
+    if (red != R_MAX) {
+        for (int k = 0; k < E; k++) order[k] = E - 1 - k;
+        float *rev = malloc(sizeof(float) * N * C * 2);
+        assert_non_null(rev);
+        expect(&in[0], red, order, rev, rev + N * C);
+        assert_true(memcmp(rev, want[0][0], sizeof(float) * N * C) != 0);
+        free(rev);
+    }
+    size_t len = 0;
+    void *buf = build(red, &len);
+    for (int f = 0; f < 2; f++)
+        for (int k = 0; k < N_THREADS; k++) {
+            osc_options o;
+            osc_options_init(&o);
+            o.no_fusion = f == 0;
+            o.threads = k_threads[k];
+            osc_model *m = NULL;
+            char msg[512];
+            if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg))
+                fail_msg("load: %s", msg);
+            if (f) { /* both scatters fused */
+                int fused = 0;
+                for (size_t i = 0; i < osc_model_node_count(m); i++) {
+                    osc_node_desc d;
+                    assert_int_equal(osc_model_node(m, i, &d), OSC_OK);
+                    fused += !d.folded && !strcmp(d.op_type, "GatherScatter");
+                }
+                assert_int_equal(fused, 2);
+            }
+            osc_session *s = NULL;
+            assert_int_equal(osc_session_create(m, &s), OSC_OK);
+            for (int r = 0; r < 2; r++) {
+                const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E};
+                const osc_tensor t[5] = {osc_test_view(OSC_FLOAT, 2, xd, in[r].x),
+                                         osc_test_view(OSC_FLOAT, 1, ed, in[r].w),
+                                         osc_test_view(OSC_FLOAT, 2, nd, in[r].data),
+                                         osc_test_view(OSC_INT64, 1, ed, in[r].src),
+                                         osc_test_view(OSC_INT64, 1, ed, in[r].dst)};
+                static const char *const names[5] = {"x", "w", "data", "src", "dst"};
+                osc_check_bind(s, 5, names, t);
+                if (osc_session_run(s) != OSC_OK) fail_msg("run: %s", osc_session_error(s));
+                check_out(s, 0, want[r][0], "y", red, f, k_threads[k], r);
+                check_out(s, 1, want[r][1], "z", red, f, k_threads[k], r);
+            }
+            osc_session_free(s);
+            osc_model_free(m);
+        }
+    free(buf);
+    for (int r = 0; r < 2; r++) {
+        free(in[r].x), free(in[r].w), free(in[r].data), free(in[r].src), free(in[r].dst);
+    }
+    free(order);
+    free(y);
+}
+
+static void order_add(void **state) { (void)state; check_reduction(R_ADD); }
+static void order_mul(void **state) { (void)state; check_reduction(R_MUL); }
+static void order_max(void **state) { (void)state; check_reduction(R_MAX); }
+static void order_none(void **state) { (void)state; check_reduction(R_NONE); }
+
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(order_add),
+    cmocka_unit_test(order_mul),
+    cmocka_unit_test(order_max),
+    cmocka_unit_test(order_none),
+)
