@@ -712,80 +712,103 @@ static void fused_basic_and_reductions(void **state) {
 /* Sub and Div with the operand on either side, Add, Mul; operands per element [E, C], per row
  * [E, 1], shared [C] and [1] and [1, C]; two steps; the 3-D [E, H, C] chain with an [E, H, 1]
  * operand Reshaped to [E, H*C] (the operand read through a table). */
-static void fused_steps_and_operands(void **state) {
-    (void)state;
 #define STEP1(OP, FIRST, RANK, ...) .n_steps = 1, .steps = {{OP, FIRST, RANK, {__VA_ARGS__}}}
 #define GS(OPS) "GatherScatter", "Unsqueeze Gather " OPS " Expand ScatterElements"
-    static const fcase cases[] = {
-        {"sub_row", GS("Sub"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-         .row = {4}, STEP1("Sub", false, 2, EDGES, 1)},
-        {"sub_row_operand_first", GS("Sub"), .reduction = "add", .n = 6, .e = 20, .m = 7,
-         .rrank = 1, .row = {4}, STEP1("Sub", true, 2, EDGES, 1)},
-        {"div_row", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-         .row = {4}, STEP1("Div", false, 2, EDGES, 1)},
-        {"div_row_operand_first", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7,
-         .rrank = 1, .row = {4}, STEP1("Div", true, 2, EDGES, 1)},
-        {"add_row_operand_first", GS("Add"), .reduction = "max", .n = 6, .e = 20, .m = 7,
-         .rrank = 1, .row = {4}, STEP1("Add", true, 2, EDGES, 1)},
-        {"mul_row_operand_first", GS("Mul"), .reduction = "add", .n = 6, .e = 20, .m = 7,
-         .rrank = 1, .row = {4}, STEP1("Mul", true, 2, EDGES, 1)},
-        {"mul_element", GS("Mul"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-         .row = {4}, STEP1("Mul", false, 2, EDGES, 4)},
-        {"sub_element_operand_first", GS("Sub"), .reduction = "min", .n = 6, .e = 20, .m = 7,
-         .rrank = 1, .row = {4}, STEP1("Sub", true, 2, EDGES, 4)},
-        {"div_element", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-         .row = {4}, STEP1("Div", false, 2, EDGES, 4)},
-        {"div_shared_c", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-         .row = {4}, STEP1("Div", false, 1, 4)},
-        {"div_shared_c_operand_first", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7,
-         .rrank = 1, .row = {4}, STEP1("Div", true, 1, 4)},
-        {"sub_shared_1", GS("Sub"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-         .row = {4}, STEP1("Sub", false, 1, 1)},
-        {"div_shared_1_operand_first", GS("Div"), .reduction = "mul", .data = D_INPUT,
-         .n = 6, .e = 20, .m = 7, .rrank = 1, .row = {4}, STEP1("Div", true, 1, 1)},
-        {"add_shared_1c", GS("Add"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-         .row = {4}, STEP1("Add", false, 2, 1, 4)},
-        {"two_steps", GS("Mul Sub"), .reduction = "add", .n = 6, .e = 30, .m = 7, .rrank = 1,
-         .row = {4}, .n_steps = 2,
-         .steps = {{"Mul", false, 2, {EDGES, 1}}, {"Sub", true, 1, {4}}}},
-        {"two_steps_div_add", GS("Div Add"), .reduction = "none", .data = D_INPUT, .n = 6,
-         .e = 30, .m = 7, .rrank = 1, .row = {4}, .n_steps = 2,
-         .steps = {{"Div", true, 2, {EDGES, 4}}, {"Add", false, 2, {EDGES, 1}}}},
-        {"heads_table_reshape", "GatherScatter",
-         "Unsqueeze Gather Mul Reshape Expand ScatterElements", .reduction = "add", .n = 6, .e = 25,
-         .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true,
-         STEP1("Mul", false, 3, EDGES, 3, 1)},
-        {"heads_table_reshape_div_first", "GatherScatter",
-         "Unsqueeze Gather Div Reshape Expand ScatterElements", .reduction = "max", .n = 6, .e = 25,
-         .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true,
-         STEP1("Div", true, 3, EDGES, 3, 1)},
-        {"heads_table_shared_c", "GatherScatter",
-         "Unsqueeze Gather Sub Reshape Expand ScatterElements", .reduction = "add", .n = 6, .e = 25,
-         .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true, STEP1("Sub", false, 3, 1, 1, 4)},
-        {"heads_no_reshape", "GatherScatter", "Unsqueeze Gather Mul Expand ScatterElements",
-         .reduction = "add", .n = 6, .e = 25, .m = 7, .rrank = 2, .row = {3, 4},
-         STEP1("Mul", false, 3, EDGES, 3, 1)},
-        {"mul_scalar", GS("Mul"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-         .row = {4}, .n_steps = 1, .steps = {{"Mul", false, 0, {0}}}},
-        {"heads_full_operand", "GatherScatter",
-         "Unsqueeze Gather Add Reshape Expand ScatterElements", .reduction = "add", .n = 6, .e = 25,
-         .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true,
-         STEP1("Add", false, 3, EDGES, 3, 4)},
-        {"heads_table_shared_h", "GatherScatter",
-         "Unsqueeze Gather Mul Reshape Expand ScatterElements", .reduction = "add", .n = 6, .e = 25,
-         .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true, STEP1("Mul", false, 2, 3, 1)},
-        {"heads_two_steps_table_then_row", "GatherScatter",
-         "Unsqueeze Gather Mul Div Reshape Expand ScatterElements", .reduction = "add", .n = 6, .e = 25,
-         .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true, .n_steps = 2,
-         .steps = {{"Mul", false, 3, {EDGES, 3, 1}}, {"Div", false, 3, {EDGES, 1, 1}}}},
-        {"double_heads_table", "GatherScatter",
-         "Unsqueeze Gather Mul Reshape Expand ScatterElements", .dtype = OSC_DOUBLE, .reduction = "min",
-         .data = D_INPUT, .n = 6, .e = 25, .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true,
-         STEP1("Mul", false, 3, EDGES, 3, 1)},
-    };
+static const fcase k_step_cases[] = {
+    {"sub_row", GS("Sub"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
+     .row = {4}, STEP1("Sub", false, 2, EDGES, 1)},
+    {"sub_row_operand_first", GS("Sub"), .reduction = "add", .n = 6, .e = 20, .m = 7,
+     .rrank = 1, .row = {4}, STEP1("Sub", true, 2, EDGES, 1)},
+    {"div_row", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
+     .row = {4}, STEP1("Div", false, 2, EDGES, 1)},
+    {"div_row_operand_first", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7,
+     .rrank = 1, .row = {4}, STEP1("Div", true, 2, EDGES, 1)},
+    {"add_row_operand_first", GS("Add"), .reduction = "max", .n = 6, .e = 20, .m = 7,
+     .rrank = 1, .row = {4}, STEP1("Add", true, 2, EDGES, 1)},
+    {"mul_row_operand_first", GS("Mul"), .reduction = "add", .n = 6, .e = 20, .m = 7,
+     .rrank = 1, .row = {4}, STEP1("Mul", true, 2, EDGES, 1)},
+    {"mul_element", GS("Mul"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
+     .row = {4}, STEP1("Mul", false, 2, EDGES, 4)},
+    {"sub_element_operand_first", GS("Sub"), .reduction = "min", .n = 6, .e = 20, .m = 7,
+     .rrank = 1, .row = {4}, STEP1("Sub", true, 2, EDGES, 4)},
+    {"div_element", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
+     .row = {4}, STEP1("Div", false, 2, EDGES, 4)},
+    {"div_shared_c", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
+     .row = {4}, STEP1("Div", false, 1, 4)},
+    {"div_shared_c_operand_first", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7,
+     .rrank = 1, .row = {4}, STEP1("Div", true, 1, 4)},
+    {"sub_shared_1", GS("Sub"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
+     .row = {4}, STEP1("Sub", false, 1, 1)},
+    {"div_shared_1_operand_first", GS("Div"), .reduction = "mul", .data = D_INPUT,
+     .n = 6, .e = 20, .m = 7, .rrank = 1, .row = {4}, STEP1("Div", true, 1, 1)},
+    {"add_shared_1c", GS("Add"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
+     .row = {4}, STEP1("Add", false, 2, 1, 4)},
+    {"two_steps", GS("Mul Sub"), .reduction = "add", .n = 6, .e = 30, .m = 7, .rrank = 1,
+     .row = {4}, .n_steps = 2,
+     .steps = {{"Mul", false, 2, {EDGES, 1}}, {"Sub", true, 1, {4}}}},
+    {"two_steps_div_add", GS("Div Add"), .reduction = "none", .data = D_INPUT, .n = 6,
+     .e = 30, .m = 7, .rrank = 1, .row = {4}, .n_steps = 2,
+     .steps = {{"Div", true, 2, {EDGES, 4}}, {"Add", false, 2, {EDGES, 1}}}},
+    {"heads_table_reshape", "GatherScatter",
+     "Unsqueeze Gather Mul Reshape Expand ScatterElements", .reduction = "add", .n = 6, .e = 25,
+     .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true,
+     STEP1("Mul", false, 3, EDGES, 3, 1)},
+    {"heads_table_reshape_div_first", "GatherScatter",
+     "Unsqueeze Gather Div Reshape Expand ScatterElements", .reduction = "max", .n = 6, .e = 25,
+     .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true,
+     STEP1("Div", true, 3, EDGES, 3, 1)},
+    {"heads_table_shared_c", "GatherScatter",
+     "Unsqueeze Gather Sub Reshape Expand ScatterElements", .reduction = "add", .n = 6, .e = 25,
+     .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true, STEP1("Sub", false, 3, 1, 1, 4)},
+    {"heads_no_reshape", "GatherScatter", "Unsqueeze Gather Mul Expand ScatterElements",
+     .reduction = "add", .n = 6, .e = 25, .m = 7, .rrank = 2, .row = {3, 4},
+     STEP1("Mul", false, 3, EDGES, 3, 1)},
+    {"mul_scalar", GS("Mul"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
+     .row = {4}, .n_steps = 1, .steps = {{"Mul", false, 0, {0}}}},
+    {"heads_full_operand", "GatherScatter",
+     "Unsqueeze Gather Add Reshape Expand ScatterElements", .reduction = "add", .n = 6, .e = 25,
+     .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true,
+     STEP1("Add", false, 3, EDGES, 3, 4)},
+    {"heads_table_shared_h", "GatherScatter",
+     "Unsqueeze Gather Mul Reshape Expand ScatterElements", .reduction = "add", .n = 6, .e = 25,
+     .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true, STEP1("Mul", false, 2, 3, 1)},
+    {"heads_two_steps_table_then_row", "GatherScatter",
+     "Unsqueeze Gather Mul Div Reshape Expand ScatterElements", .reduction = "add", .n = 6, .e = 25,
+     .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true, .n_steps = 2,
+     .steps = {{"Mul", false, 3, {EDGES, 3, 1}}, {"Div", false, 3, {EDGES, 1, 1}}}},
+    {"double_heads_table", "GatherScatter",
+     "Unsqueeze Gather Mul Reshape Expand ScatterElements", .dtype = OSC_DOUBLE, .reduction = "min",
+     .data = D_INPUT, .n = 6, .e = 25, .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true,
+     STEP1("Mul", false, 3, EDGES, 3, 1)},
+};
 #undef STEP1
 #undef GS
-    check_cases(cases, sizeof cases / sizeof cases[0]);
+#define N_STEP_CASES (sizeof k_step_cases / sizeof k_step_cases[0])
+
+static void fused_steps_and_operands(void **state) {
+    (void)state;
+    check_cases(k_step_cases, N_STEP_CASES);
+}
+
+/* Every step case again with each reduction and dtype, onto data the caller gives: each
+ * (dtype, reduction) instance of the fused loops (the edge loop, and the row loop the
+ * tiny-threshold library takes for every run) meets every kind of step. */
+static void fused_steps_every_reduction_and_dtype(void **state) {
+    (void)state;
+    static const char *const k_reds[] = {"none", "add", "mul", "max", "min"};
+    fcase *cases = malloc(sizeof k_step_cases);
+    assert_non_null(cases);
+    for (size_t r = 0; r < sizeof k_reds / sizeof k_reds[0]; r++)
+        for (int d = 0; d < 2; d++) {
+            for (size_t i = 0; i < N_STEP_CASES; i++) {
+                cases[i] = k_step_cases[i];
+                cases[i].reduction = k_reds[r];
+                cases[i].dtype = d ? OSC_DOUBLE : OSC_FLOAT;
+                cases[i].data = D_INPUT;
+            }
+            check_cases(cases, N_STEP_CASES);
+        }
+    free(cases);
 }
 
 /* Zero data dropped however it is made; other data kept; ScatterND with [E, 1] indices. */
@@ -1432,6 +1455,7 @@ int main(void) {
         cmocka_unit_test(basic_by_hand),
         cmocka_unit_test(fused_basic_and_reductions),
         cmocka_unit_test(fused_steps_and_operands),
+        cmocka_unit_test(fused_steps_every_reduction_and_dtype),
         cmocka_unit_test(fused_data_kinds_and_scatternd),
         cmocka_unit_test(boundaries_not_fused),
         cmocka_unit_test(shared_index_chained_scatters),
