@@ -96,7 +96,7 @@ elif [[ ! -d $root/bench/ort/node_modules/onnxruntime-node ]]; then
 fi
 if [[ -z $ort_why ]]; then ort_args=(--ort "$root/bench/ort/ort_bench.js"); else ort_args=(--ort-off "$ort_why"); fi
 # PyTorch (the GNN layers only): eager and CSR through bench/torch_bench.py, one thread.
-python=${OSC_BENCH_PYTHON:-/usr/bin/python3} torch_why=""
+python=${OSC_BENCH_PYTHON:-/usr/bin/python3} torch_why="" torch_v=""
 if [[ $torch -eq 0 ]]; then
   torch_why="left out (--no-torch)"
 elif ! torch_v=$("$python" -c 'import torch; print(torch.__version__)' 2>/dev/null); then
@@ -229,6 +229,8 @@ EOF
 } >"$part_a"
 fi
 if [[ $run_gnn -eq 1 ]]; then
+  torch_line="torch $torch_v ($python)"
+  [[ -z $torch_why ]] || torch_line="not available ($torch_why)"
   scale_note=""
   [[ $gnn_scale == 1 ]] || scale_note=" **Scaled down: 1/$gnn_scale of the nodes and edges (--gnn-scale $gnn_scale), not the issue's sizes.**"
 {
@@ -242,7 +244,7 @@ hand-written C layer.
 
 - Date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $commit (the onnx-scatter and C layer binaries
   were built from it); the machine, compiler and onnxruntime of the top of this page; PyTorch:
-  ${torch_v:+Debian's torch $torch_v}${torch_why:+not available ($torch_why)}
+  $torch_line
 - Load average (1, 5, 15 min) before the harness: $gnn_load
 
 ### Method
