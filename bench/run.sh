@@ -313,7 +313,9 @@ hand-written C layer.
   (median of 5 memcpys of 128 MiB, counted as read + write bytes). 1.0 would be a layer that
   runs as fast as copying its inputs and output once.
 - **Dynamic against static** (the third table): each gnn_<layer>_dynamic beside gnn_<layer>,
-  same module and data, from the same rounds' medians; the issue's target is within 1.10x.
+  same module and data; separate cases, so their medians come from different rounds minutes
+  apart: the column *÷ C loop* divides each by its own case's C loop first. The issue's target
+  is within 1.10x.
 
 ### Results
 
