@@ -3,29 +3,37 @@
 # bit, on 1 and 2 threads; test_fusion_tiny: the same against the tiny-threshold library
 # (oracle.cmake), where 2 and 3 threads really split the fused kernel's rows; fusion_exact: every
 # tests/models folder through the CLI with fusion on and off, 1 and 2 threads, byte-identical.
-osc_unit_test(test_fusion unit/test_fusion.c)
-target_link_libraries(test_fusion PRIVATE osc_test_support)
-set_tests_properties(test_fusion PROPERTIES LABELS "unit;fusion" TIMEOUT 120)
+# osc_fusion_test(NAME [TIMEOUT S] [TINY_TIMEOUT S]): unit/NAME.c against the library (labels unit, fusion) and
+# as NAME_tiny against the tiny-threshold library (oracle.cmake; OSC_FUSION_TINY; labels unit,
+# fusion, threads, and the TSan stage's targets), where 2 and 3 threads really split the rows.
+function(osc_fusion_test name)
+  cmake_parse_arguments(F "" "TIMEOUT;TINY_TIMEOUT" "" ${ARGN})
+  osc_unit_test(${name} unit/${name}.c)
+  target_link_libraries(${name} PRIVATE osc_test_support m)
+  set_tests_properties(${name} PROPERTIES LABELS "unit;fusion")
+  add_executable(${name}_tiny unit/${name}.c)
+  target_link_libraries(${name}_tiny PRIVATE osc_test_support_tiny osc_flags m PkgConfig::CMOCKA)
+  target_include_directories(${name}_tiny PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_compile_definitions(${name}_tiny PRIVATE OSC_FUSION_TINY)
+  add_test(NAME ${name}_tiny COMMAND ${name}_tiny)
+  set_tests_properties(${name}_tiny PROPERTIES LABELS "unit;fusion;threads")
+  if(F_TIMEOUT)
+    set_tests_properties(${name} PROPERTIES TIMEOUT ${F_TIMEOUT})
+  endif()
+  if(F_TINY_TIMEOUT)
+    set_tests_properties(${name}_tiny PROPERTIES TIMEOUT ${F_TINY_TIMEOUT})
+  endif()
+  set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS ${name}_tiny)
+endfunction()
 
-add_executable(test_fusion_tiny unit/test_fusion.c)
-target_link_libraries(test_fusion_tiny PRIVATE osc_test_support_tiny osc_flags PkgConfig::CMOCKA)
-target_include_directories(test_fusion_tiny PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
-target_compile_definitions(test_fusion_tiny PRIVATE OSC_FUSION_TINY)
-add_test(NAME test_fusion_tiny COMMAND test_fusion_tiny)
-set_tests_properties(test_fusion_tiny PROPERTIES LABELS "unit;fusion;threads" TIMEOUT 300)
-set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_fusion_tiny)
-
-# The tiled scatter (ops/fused/fused_tiled.h) on EdgeConv-shaped graphs, against both libraries.
-osc_unit_test(test_fusion_tiled unit/test_fusion_tiled.c)
-target_link_libraries(test_fusion_tiled PRIVATE osc_test_support)
-set_tests_properties(test_fusion_tiled PROPERTIES LABELS "unit;fusion")
-add_executable(test_fusion_tiled_tiny unit/test_fusion_tiled.c)
-target_link_libraries(test_fusion_tiled_tiny PRIVATE osc_test_support_tiny osc_flags PkgConfig::CMOCKA)
-target_include_directories(test_fusion_tiled_tiny PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
-target_compile_definitions(test_fusion_tiled_tiny PRIVATE OSC_FUSION_TINY)
-add_test(NAME test_fusion_tiled_tiny COMMAND test_fusion_tiled_tiny)
-set_tests_properties(test_fusion_tiled_tiny PROPERTIES LABELS "unit;fusion;threads")
-set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_fusion_tiled_tiny)
+osc_fusion_test(test_fusion TIMEOUT 120 TINY_TIMEOUT 300)
+# The tiled scatter (ops/fused/fused_tiled.h) on EdgeConv-shaped graphs.
+osc_fusion_test(test_fusion_tiled)
+# opts.fuse_recompute (TiledGatherScatter) on GAT-shaped graphs.
+osc_fusion_test(test_fusion_recompute)
+# The gather-scatter grouped by destination keeps each row's updates in edge order
+# (ops/fused/fused_group.c, fused_rows.c).
+osc_fusion_test(test_fusion_group)
 
 if(TARGET onnx-scatter)
   find_program(OSC_SH sh REQUIRED)
@@ -34,16 +42,3 @@ if(TARGET onnx-scatter)
     "${CMAKE_CURRENT_SOURCE_DIR}/models")
   set_tests_properties(fusion_exact PROPERTIES LABELS "cli;fusion" TIMEOUT 300)
 endif()
-
-# opts.fuse_recompute (TiledGatherScatter) on GAT-shaped graphs, against both libraries.
-osc_unit_test(test_fusion_recompute unit/test_fusion_recompute.c)
-target_link_libraries(test_fusion_recompute PRIVATE osc_test_support m)
-set_tests_properties(test_fusion_recompute PROPERTIES LABELS "unit;fusion")
-add_executable(test_fusion_recompute_tiny unit/test_fusion_recompute.c)
-target_link_libraries(test_fusion_recompute_tiny PRIVATE osc_test_support_tiny osc_flags m
-                      PkgConfig::CMOCKA)
-target_include_directories(test_fusion_recompute_tiny PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
-target_compile_definitions(test_fusion_recompute_tiny PRIVATE OSC_FUSION_TINY)
-add_test(NAME test_fusion_recompute_tiny COMMAND test_fusion_recompute_tiny)
-set_tests_properties(test_fusion_recompute_tiny PROPERTIES LABELS "unit;fusion;threads")
-set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_fusion_recompute_tiny)

@@ -23,15 +23,3 @@ osc_unit_test(test_scatter_loops unit/test_scatter_loops.c)
 osc_unit_test(test_registry unit/test_registry.c)
 target_compile_definitions(test_registry PRIVATE
   OSC_CHANGELOG="${PROJECT_SOURCE_DIR}/../shared/spec/onnx-Changelog.md")
-# The fused gather-scatter grouped by destination keeps each row's updates in edge order
-# (ops/fused/fused_group.c), against the library and the tiny-threshold one (3 threads too).
-osc_unit_test(test_fusion_group unit/test_fusion_group.c)
-target_link_libraries(test_fusion_group PRIVATE osc_test_support)
-set_tests_properties(test_fusion_group PROPERTIES LABELS "unit;fusion")
-add_executable(test_fusion_group_tiny unit/test_fusion_group.c)
-target_link_libraries(test_fusion_group_tiny PRIVATE osc_test_support_tiny osc_flags PkgConfig::CMOCKA)
-target_include_directories(test_fusion_group_tiny PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
-target_compile_definitions(test_fusion_group_tiny PRIVATE OSC_FUSION_TINY)
-add_test(NAME test_fusion_group_tiny COMMAND test_fusion_group_tiny)
-set_tests_properties(test_fusion_group_tiny PROPERTIES LABELS "unit;fusion;threads")
-set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_fusion_group_tiny)
