@@ -74,19 +74,10 @@
         }                                                                                  \
         osc_fs_start_rows(j->out, j->data, j->zero, rb, idle, hi);                         \
     }
-#define FR_TYPE(TN, T)                                                                     \
-    FR_ROWS(TN, T, NONE) FR_ROWS(TN, T, ADD) FR_ROWS(TN, T, MUL) FR_ROWS(TN, T, MAX)        \
-    FR_ROWS(TN, T, MIN)
-FR_TYPE(f32, float)
-FR_TYPE(f64, double)
+FS_EACH_RED(FR_ROWS, f32, float)
+FS_EACH_RED(FR_ROWS, f64, double)
 
 osc_fs_rows_fn osc_fs_rows_of(int32_t dtype, int32_t red) {
-    static const osc_fs_rows_fn f32[] = {[OSC_RED_NONE] = fr_f32_NONE, [OSC_RED_ADD] = fr_f32_ADD,
-                                         [OSC_RED_MUL] = fr_f32_MUL, [OSC_RED_MAX] = fr_f32_MAX,
-                                         [OSC_RED_MIN] = fr_f32_MIN};
-    static const osc_fs_rows_fn f64[] = {[OSC_RED_NONE] = fr_f64_NONE, [OSC_RED_ADD] = fr_f64_ADD,
-                                         [OSC_RED_MUL] = fr_f64_MUL, [OSC_RED_MAX] = fr_f64_MAX,
-                                         [OSC_RED_MIN] = fr_f64_MIN};
-    if (red < 0 || red > OSC_RED_MIN) return NULL;
-    return dtype == OSC_FLOAT ? f32[red] : dtype == OSC_DOUBLE ? f64[red] : NULL;
+    static const osc_fs_rows_fn f32[] = FS_RED_TABLE(fr, f32), f64[] = FS_RED_TABLE(fr, f64);
+    return FS_RED_PICK(f32, f64, dtype, red);
 }

@@ -50,23 +50,14 @@
             FS_EDGE(T, RED, p, o, xr, opnd, v);                                            \
         }                                                                                  \
     }
-#define FS_TYPE(TN, T)                                                                     \
-    FS_EDGES(TN, T, NONE) FS_EDGES(TN, T, ADD) FS_EDGES(TN, T, MUL) FS_EDGES(TN, T, MAX)    \
-    FS_EDGES(TN, T, MIN)
-FS_TYPE(f32, float)
-FS_TYPE(f64, double)
+FS_EACH_RED(FS_EDGES, f32, float)
+FS_EACH_RED(FS_EDGES, f64, double)
 
 typedef void (*fs_edges_fn)(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0, int64_t q1,
                             const char *const *opnd);
 static fs_edges_fn edges_fn(int32_t dtype, int32_t red) {
-    static const fs_edges_fn f32[] = {[OSC_RED_NONE] = fs_f32_NONE, [OSC_RED_ADD] = fs_f32_ADD,
-                                      [OSC_RED_MUL] = fs_f32_MUL, [OSC_RED_MAX] = fs_f32_MAX,
-                                      [OSC_RED_MIN] = fs_f32_MIN};
-    static const fs_edges_fn f64[] = {[OSC_RED_NONE] = fs_f64_NONE, [OSC_RED_ADD] = fs_f64_ADD,
-                                      [OSC_RED_MUL] = fs_f64_MUL, [OSC_RED_MAX] = fs_f64_MAX,
-                                      [OSC_RED_MIN] = fs_f64_MIN};
-    if (red < 0 || red > OSC_RED_MIN) return NULL;
-    return dtype == OSC_FLOAT ? f32[red] : dtype == OSC_DOUBLE ? f64[red] : NULL;
+    static const fs_edges_fn f32[] = FS_RED_TABLE(fs, f32), f64[] = FS_RED_TABLE(fs, f64);
+    return FS_RED_PICK(f32, f64, dtype, red);
 }
 
 void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes, int64_t lo,

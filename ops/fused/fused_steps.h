@@ -116,4 +116,18 @@ static inline int64_t osc_ixv_row(const osc_ixv *v, int64_t i, int64_t rows) {
     return x < 0 ? x + rows : x;
 }
 
+/* The instances LOOP(TN, T, RED) of a fused loop for every reduction of one dtype; the table of
+ * the instances PFX_TN_RED by OSC_RED_*; and the instance of dtype and reduction red from the
+ * tables of float and double (NULL: neither, or no such reduction). */
+#define FS_EACH_RED(LOOP, TN, T)                                                           \
+    LOOP(TN, T, NONE) LOOP(TN, T, ADD) LOOP(TN, T, MUL) LOOP(TN, T, MAX) LOOP(TN, T, MIN)
+#define FS_RED_TABLE(PFX, TN)                                                              \
+    {[OSC_RED_NONE] = PFX##_##TN##_NONE, [OSC_RED_ADD] = PFX##_##TN##_ADD,                  \
+     [OSC_RED_MUL] = PFX##_##TN##_MUL, [OSC_RED_MAX] = PFX##_##TN##_MAX,                    \
+     [OSC_RED_MIN] = PFX##_##TN##_MIN}
+#define FS_RED_PICK(F32, F64, dtype, red)                                                  \
+    ((red) < 0 || (red) > OSC_RED_MIN ? NULL                                               \
+     : (dtype) == OSC_FLOAT           ? (F32)[red]                                         \
+     : (dtype) == OSC_DOUBLE          ? (F64)[red] : NULL)
+
 #endif
