@@ -240,7 +240,8 @@ $gnn_heading
 Written by \`bench/run.sh\` (\`bench/run.sh --gnn\` reruns this section alone). The
 message-passing layers as PyTorch exporters write them, timed by \`bench/gnn_harness.c\`
 (\`osc-bench-gnn\`) against onnxruntime, PyTorch (eager, and a CSR sparse-dense product) and a
-hand-written C layer.
+hand-written C layer. What single changes bought, old and new binaries in alternating
+sessions: docs/performance-steps.md.
 
 - Date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $commit (the onnx-scatter and C layer binaries
   were built from it); the machine, compiler and onnxruntime of the top of this page; PyTorch:
