@@ -113,11 +113,11 @@ static bool operand_source(match *m, int32_t s) {
     int32_t id = m->f->inputs[OSC_FS_IN_STEPS + s];
     for (;;) {
         const osc_node *n = producer(m->v, id);
-        const osc_tensor *out = osc_fuse_shape(m->v, id);
-        const osc_tensor *in = n ? osc_fuse_shape(m->v, n->inputs[0]) : NULL;
-        if (!in || !osc_fuse_has(n, OSC_KT_SAME_ELEMENTS) ||
+        const osc_tensor *out = osc_fuse_sym_shape(m->v, id);
+        const osc_tensor *in = n ? osc_fuse_sym_shape(m->v, n->inputs[0]) : NULL;
+        if (!in || !out || !osc_fuse_has(n, OSC_KT_SAME_ELEMENTS) ||
             m->v->uses[id] != 1 || in->dtype != out->dtype || in->rank < 1 || out->rank < 1 ||
-            in->dims[0] != out->dims[0] || osc_tensor_count(in) != osc_tensor_count(out))
+            in->dims[0] != out->dims[0] || !osc_fuse_same_count(in, out))
             break;
         if (!absorb(m, n)) return false;
         id = n->inputs[0];
@@ -134,12 +134,13 @@ static bool operand_source(match *m, int32_t s) {
 static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
     const osc_fuse_view *v = m->v;
     const osc_node *n = producer(v, cur);
-    const osc_tensor *ct = osc_fuse_shape(v, cur);
-    if (!n || !ct || ct->rank < 1 || v->uses[cur] != 1 || depth > OSC_FUSE_MAX_NODES - 2)
+    const osc_tensor *ct = osc_fuse_sym_shape(v, cur);
+    if (!n || !ct || ct->rank < 1 || osc_fuse_count_from(ct, 1) < 0 || v->uses[cur] != 1 ||
+        depth > OSC_FUSE_MAX_NODES - 2) /* (rows of a static size: plan_operand's strides) */
         return false;
     if (osc_fuse_has(n, OSC_KT_GATHER)) {
-        const osc_tensor *x = osc_fuse_shape(v, n->inputs[0]);
-        const osc_tensor *src = osc_fuse_shape(v, n->inputs[1]);
+        const osc_tensor *x = osc_fuse_sym_shape(v, n->inputs[0]);
+        const osc_tensor *src = osc_fuse_sym_shape(v, n->inputs[1]);
         if (!x || !src || x->dtype != m->dtype || !osc_fuse_gather0(n, x->rank) ||
             src->rank != 1 || src->dims[0] != m->p->edges || !absorb(m, n))
             return false;
@@ -149,7 +150,7 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
         return true;
     }
     if (osc_fuse_has(n, OSC_KT_SAME_ELEMENTS)) { /* keeping the rows: Reshape [E, H, C] */
-        const osc_tensor *in = osc_fuse_shape(v, n->inputs[0]);
+        const osc_tensor *in = osc_fuse_sym_shape(v, n->inputs[0]);
         if (!in || in->rank < 1 || in->dims[0] != ct->dims[0]) return false;
         return absorb(m, n) && chain(k, m, n->inputs[0], depth + 1);
     }
@@ -165,7 +166,7 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
     const int32_t n_steps = m->p->n_steps, n_absorbed = m->f->n_absorbed;
     for (int32_t side = 0; side < 2; side++) { /* which input carries the chain */
         const int32_t c = n->inputs[side], o = n->inputs[1 - side];
-        const osc_tensor *cs = osc_fuse_shape(v, c), *os = osc_fuse_shape(v, o);
+        const osc_tensor *cs = osc_fuse_sym_shape(v, c), *os = osc_fuse_sym_shape(v, o);
         if (!cs || !os || c == o || cs->dtype != m->dtype || os->dtype != m->dtype ||
             !osc_fuse_same_dims(cs, ct))
             continue;
@@ -242,6 +243,37 @@ static bool tiled_operand(osc_kctx *k, match *m, cap *cp) {
     return false;
 }
 
+/* Symbol d (a dim of the parameters) bound to an input of f holding it; false when none does or
+ * there are too many. */
+static bool bind_dim(const osc_fuse_view *v, const osc_fusion *f, osc_sym_binds *b, int64_t d) {
+    if (!OSC_DIM_IS_SYM(d)) return d >= 0;
+    for (int32_t i = 0; i < b->n; i++)
+        if (b->at[i].code == d) return true;
+    for (int32_t j = 0; j < f->n_inputs && b->n < OSC_SYM_MAX; j++) {
+        const osc_tensor *t = osc_fuse_sym_shape(v, f->inputs[j]);
+        for (int32_t e = 0; t && e < t->rank; e++)
+            if (t->dims[e] == d) {
+                b->at[b->n++] = (osc_sym_bind){.code = d, .n_terms = 1, .input = {j},
+                                               .dim = {e}, .coef = {1}};
+                return true;
+            }
+    }
+    return false;
+}
+/* p->syms: where the fused node reads each symbol of p at run time; false when an input of the
+ * fused node holds none of a symbol's dims. */
+static bool bind_symbols(const osc_fuse_view *v, const osc_fusion *f, osc_fs_params *p) {
+    memset(&p->syms, 0, sizeof p->syms);
+    bool ok = bind_dim(v, f, &p->syms, p->edges);
+    for (int32_t d = 0; ok && d < p->rank; d++) ok = bind_dim(v, f, &p->syms, p->dims[d]);
+    for (int32_t s = 0; ok && s < p->n_steps; s++) {
+        const osc_fs_step *st = &p->steps[s];
+        for (int32_t d = 0; ok && d < st->rank; d++) ok = bind_dim(v, f, &p->syms, st->dims[d]);
+        for (int32_t d = 0; ok && d < st->orank; d++) ok = bind_dim(v, f, &p->syms, st->odims[d]);
+    }
+    return ok;
+}
+
 bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *c,
                                  bool nd) {
     cap *cp = c;
@@ -249,8 +281,8 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
     const osc_node *n = &v->graph->nodes[node];
     if (n->n_inputs != 3) return false;
     const int32_t data = n->inputs[0], idx = n->inputs[1], upd = n->inputs[2];
-    const osc_tensor *dt = osc_fuse_shape(v, data), *it = osc_fuse_shape(v, idx);
-    const osc_tensor *ut = osc_fuse_shape(v, upd);
+    const osc_tensor *dt = osc_fuse_sym_shape(v, data), *it = osc_fuse_sym_shape(v, idx);
+    const osc_tensor *ut = osc_fuse_sym_shape(v, upd);
     if (!dt || !it || !ut || (dt->dtype != OSC_FLOAT && dt->dtype != OSC_DOUBLE) ||
         ut->dtype != dt->dtype || dt->rank < 1 || ut->rank != dt->rank ||
         memcmp(ut->dims + 1, dt->dims + 1, (size_t)(dt->rank - 1) * sizeof dt->dims[0]) != 0)
@@ -258,11 +290,12 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
     cp->p.steps = cp->steps;
     reset_region(cp);
     match m = {.v = v, .f = f, .p = &cp->p, .dtype = dt->dtype};
-    m.p->edges = ut->dims[0];
-    m.p->row = osc_tensor_count(ut) / (m.p->edges ? m.p->edges : 1);
-    /* no edges, or rows of no elements: nothing to gain, and the unfused graph checks no
-     * destination index (its expanded index has no elements) where the fused node would */
-    if (m.p->edges == 0 || m.p->row == 0) return false;
+    m.p->edges = ut->dims[0]; /* (a symbol when the model has dynamic axes) */
+    m.p->row = osc_fuse_count_from(ut, 1);
+    /* no edges, or rows of no elements (or of a symbolic size): nothing to gain, and the
+     * unfused graph checks no destination index (its expanded index has no elements) where
+     * the fused node would */
+    if (m.p->edges == 0 || m.p->row <= 0) return false;
     int32_t dst;
     if (nd) { /* ScatterND with [E, 1] indices: one row index per update row already */
         m.p->reduction = ((const osc_snd_params *)n->params)->reduction;
@@ -273,7 +306,7 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         const osc_se_params *sp = n->params;
         const osc_node *ex = producer(v, idx);
         const osc_tensor *u =
-            osc_fuse_has(ex, OSC_KT_EXPAND) ? osc_fuse_shape(v, ex->inputs[0]) : NULL;
+            osc_fuse_has(ex, OSC_KT_EXPAND) ? osc_fuse_sym_shape(v, ex->inputs[0]) : NULL;
         if ((sp->axis != 0 && sp->axis != -dt->rank) || !u || u->rank != ut->rank ||
             !osc_fuse_same_dims(it, ut) || (u->dims[0] != m.p->edges && u->dims[0] != 1))
             return false;
@@ -308,7 +341,9 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
             f->inputs[OSC_FS_IN_SRC] = -1;
         }
     }
+    const int32_t before_zero = f->n_absorbed;
     m.p->zero_data = zero_data(&m, data);
+    const int32_t zeros = f->n_absorbed > before_zero ? f->absorbed[before_zero] : -1;
     f->inputs[OSC_FS_IN_DATA] = m.p->zero_data ? -1 : data;
     m.p->rank = dt->rank;
     memcpy(m.p->dims, dt->dims, (size_t)dt->rank * sizeof dt->dims[0]);
@@ -322,11 +357,28 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         f->inputs[OSC_FS_IN_STEPS + b] = ti;
     }
     if (!cp->tiled && m.p->gather && v->recompute) cp->tiled = tiled_operand(k, &m, cp);
-    /* the indices read in place from the pieces of a Concat (appended after the others) */
     f->n_inputs = cp->tiled ? tp->ext_base + tp->n_ext : OSC_FS_IN_STEPS + m.p->n_steps;
-    if (m.p->dst_stride) osc_fuse_ix_pieces(v, f, OSC_FS_IN_DST, &m.p->dst_pc);
-    if (m.p->gather) osc_fuse_ix_pieces(v, f, OSC_FS_IN_SRC, &m.p->src_pc);
-    return true;
+    /* The indices read in place from the pieces of a Concat (appended after the others), and
+     * where the node reads each symbol at run time: way 1 without the pieces when a symbol is
+     * then on no input (E + N, a Concat of edge_index[0] and arange(N), on the Concat alone),
+     * way 2 also without the zero fill when N, the output's rows, is on the zeros alone. */
+    const osc_fusion whole = *f;
+    for (int32_t way = 0;; way++) {
+        *f = whole;
+        memset(&m.p->dst_pc, 0, sizeof m.p->dst_pc);
+        memset(&m.p->src_pc, 0, sizeof m.p->src_pc);
+        if (way == 2) {
+            m.p->zero_data = false;
+            f->inputs[OSC_FS_IN_DATA] = data;
+            for (int32_t a = 0; zeros >= 0 && a < f->n_absorbed; a++)
+                if (f->absorbed[a] == zeros) f->absorbed[a--] = f->absorbed[--f->n_absorbed];
+        }
+        if (way == 0 && m.p->dst_stride) osc_fuse_ix_pieces(v, f, OSC_FS_IN_DST, &m.p->dst_pc);
+        if (way == 0 && m.p->gather) osc_fuse_ix_pieces(v, f, OSC_FS_IN_SRC, &m.p->src_pc);
+        if (bind_symbols(v, f, m.p)) break;
+        if (cp->tiled || way == 2 || (way == 1 && !m.p->zero_data)) return false;
+    }
+    return !cp->tiled || !m.p->syms.n; /* (regions take static shapes) */
 }
 
 /* Room for `n` items of `size` bytes after `*at` bytes of a block, kept aligned for any of

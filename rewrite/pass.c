@@ -167,7 +167,7 @@ osc_status osc_rewrite(osc_rw_graph *rg, osc_err *err) {
     memset(gone, 0, ((size_t)g->n_nodes + 1) * sizeof *gone);
     count_uses(g, uses);
     const osc_fuse_view view = {.graph = g, .vals = rg->vals, .shaped = rg->shaped,
-                                .uses = uses, .recompute = rg->recompute};
+                                .uses = uses, .sym = rg->sym, .recompute = rg->recompute};
     int32_t last = 0; /* the highest priority of the table */
     for (size_t r = 0; osc_rw_rule_at(r); r++)
         if (osc_rw_rule_at(r)->priority > last) last = osc_rw_rule_at(r)->priority;

@@ -16,19 +16,38 @@
 #include <string.h>
 
 #include "core/kernel.h"
-#include "ops/fused/fused.h" /* OSC_FUSE_MAX_IN */
+#include "ops/fused/fused.h" /* OSC_FUSE_MAX_IN, OSC_SYM_DIM */
 
 #define OSC_FUSE_MAX_NODES 32 /* nodes a rewrite may remove besides the node itself */
 #define OSC_RW_CAP_MAX ((size_t)16 << 10) /* bytes of the largest matcher's capture */
 
+/* What the engine's symbolic pass (runtime/symbolic.c) found, for a model with dynamic axes: each
+ * symbol's size as a sum over the graph inputs' dims where one fits (n_terms 0: none), and the
+ * values of small int64 vectors (Shape's output) in dims[0..rank-1], symbols and all (rank -1:
+ * not known). */
+typedef struct osc_sym_expr {
+    int64_t add;
+    int32_t n_terms;
+    int32_t value[OSC_SYM_TERMS], dim[OSC_SYM_TERMS]; /* graph inputs (value ids), their dims */
+    int64_t coef[OSC_SYM_TERMS];
+} osc_sym_expr;
+typedef struct osc_sym_info {
+    int32_t n_syms;
+    const osc_sym_expr *expr; /* [n_syms]: symbol s's, OSC_SYM_DIM(s) */
+    const osc_tensor *content; /* per value */
+} osc_sym_info;
+
 /* What a matcher sees: the graph after constant folding, every value's dtype and shape where
- * static (shaped[v]; data too for constants), and how many run-time readers each value has
- * (inputs of nodes that still run, plus one for a graph output). */
+ * known (shaped[v]; data too for constants), and how many run-time readers each value has
+ * (inputs of nodes that still run, plus one for a graph output). A shape may hold symbols
+ * (OSC_SYM_DIM, ops/fused/fused.h) where the model has dynamic axes: osc_fuse_shape shows only
+ * shapes without any, osc_fuse_sym_shape all, to the matchers that handle them. */
 typedef struct osc_fuse_view {
     const osc_graph *graph;
     const osc_tensor *vals;
     const bool *shaped;
     const int32_t *uses;
+    const osc_sym_info *sym; /* NULL: no input has a symbolic dim */
     bool recompute; /* session setting fuse_recompute */
 } osc_fuse_view;
 
@@ -74,6 +93,7 @@ typedef struct osc_rw_graph {
     osc_graph *g;
     const osc_tensor *vals;
     const bool *shaped;
+    const osc_sym_info *sym; /* (osc_fuse_view) */
     osc_pool *pool;
     osc_allocator *alloc;
     bool recompute, strict;
@@ -92,12 +112,31 @@ bool osc_rw_emit(osc_kctx *k, const osc_fusion *from, const void *p, size_t byte
                  const char *op, osc_fusion *f);
 
 /* ---- The matchers' view of the graph ---- */
-/* Value id's static shape (NULL: unknown, or of a rank over OSC_FUSED_MAX_RANK, which no
- * fused kernel takes). */
-static inline const osc_tensor *osc_fuse_shape(const osc_fuse_view *v, int32_t id) {
+/* Value id's shape, symbols and all (NULL: unknown, or of a rank over OSC_FUSED_MAX_RANK,
+ * which no fused kernel takes). */
+static inline const osc_tensor *osc_fuse_sym_shape(const osc_fuse_view *v, int32_t id) {
     return id >= 0 && v->shaped[id] && v->vals[id].rank <= OSC_FUSED_MAX_RANK ? &v->vals[id]
                                                                               : NULL;
 }
+/* Value id's static shape (NULL: unknown, holding a symbol, or of too high a rank). */
+static inline const osc_tensor *osc_fuse_shape(const osc_fuse_view *v, int32_t id) {
+    const osc_tensor *t = osc_fuse_sym_shape(v, id);
+    for (int32_t d = 0; t && d < t->rank; d++)
+        if (t->dims[d] < 0) return NULL;
+    return t;
+}
+/* The elements of t's dims from `from` on, -1 when one is a symbol. */
+static inline int64_t osc_fuse_count_from(const osc_tensor *t, int32_t from) {
+    int64_t n = 1;
+    for (int32_t d = from; d < t->rank; d++) {
+        if (t->dims[d] < 0) return -1;
+        n *= t->dims[d];
+    }
+    return n;
+}
+/* Whether a and b have as many elements by construction: the same product of sizes and the
+ * same symbols (in any order). */
+bool osc_fuse_same_count(const osc_tensor *a, const osc_tensor *b);
 /* The node computing value id at run time (-1: an input, a constant, or a node folded at
  * load). */
 static inline int32_t osc_fuse_producer(const osc_fuse_view *v, int32_t id) {

@@ -14,8 +14,8 @@ typedef struct cap {
 bool osc_rw_gather_pieces_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *c) {
     cap *cp = c;
     const osc_node *n = &v->graph->nodes[node];
-    const osc_tensor *data = osc_fuse_shape(v, n->inputs[0]);
-    const osc_tensor *idx = osc_fuse_shape(v, n->inputs[1]);
+    const osc_tensor *data = osc_fuse_sym_shape(v, n->inputs[0]);
+    const osc_tensor *idx = osc_fuse_sym_shape(v, n->inputs[1]);
     if (!data || !idx || data->rank < 1 || data->dtype == OSC_STRING || idx->rank != 1 ||
         ((const osc_gather_params *)k->params)->axis % data->rank)
         return false;
@@ -23,7 +23,6 @@ bool osc_rw_gather_pieces_match(osc_kctx *k, const osc_fuse_view *v, int32_t nod
     f->inputs[0] = n->inputs[0];
     f->inputs[1] = n->inputs[1];
     f->n_inputs = 2;
-    cp->p.count = idx->dims[0];
     return osc_fuse_ix_pieces(v, f, 1, &cp->p.pc);
 }
 

@@ -26,15 +26,21 @@ static void copy_msg(char *msg, size_t msg_size, const osc_err *err) {
 
 /* opts.threads within range; fields a newer header may give meaning to must be zero, so that
  * meaning is never ignored. */
-/* The rewrite pass (rewrite/pass.c), unless opts.no_fusion or the model's shapes are dynamic. */
+/* The rewrite pass (rewrite/pass.c), unless opts.no_fusion: on the shapes folding found, with
+ * symbols where graph inputs have symbolic dims (symbolic.c). */
 static osc_status rewrite(osc_model *m, osc_err *err) {
-    if (m->opts.no_fusion || m->dynamic || !m->fold_vals) return OSC_OK;
-    osc_rw_graph rg = {.g = &m->g, .vals = m->fold_vals, .shaped = m->fold_shaped,
-                       .pool = &m->pool, .alloc = &m->alloc,
-                       .recompute = m->opts.fuse_recompute != 0, .strict = m->opts.strict != 0,
-                       .max_in = m->max_in};
-    const osc_status st = osc_rewrite(&rg, err);
+    if (m->opts.no_fusion || !m->fold_vals) return OSC_OK;
+    osc_sym_shapes_out sym;
+    osc_status st = osc_sym_shapes(m, &sym, err);
+    if (st) return st;
+    osc_rw_graph rg = {.g = &m->g, .vals = sym.vals ? sym.vals : m->fold_vals,
+                       .shaped = sym.vals ? sym.shaped : m->fold_shaped,
+                       .sym = sym.vals ? &sym.info : NULL, .pool = &m->pool,
+                       .alloc = &m->alloc, .recompute = m->opts.fuse_recompute != 0,
+                       .strict = m->opts.strict != 0, .max_in = m->max_in};
+    st = osc_rewrite(&rg, err);
     m->max_in = rg.max_in;
+    if (sym.vals) osc_sym_shapes_free(m, &sym);
     return st;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/kernel.h"
 #include "core/graph.h"
+#include "rewrite/rewrite.h" /* osc_sym_info */
 
 struct osc_model {
     osc_allocator alloc;   /* load-time allocations and the model's pool */
@@ -65,6 +66,18 @@ osc_status osc_dispatch(osc_model *m, osc_err *err);
 /* pins.c: every dim named by opts.dim_pins (graph inputs, outputs, value_info) gets its size,
  * after checking every pin names a graph input's symbolic dim once, with a size >= 0. */
 osc_status osc_pin_dims(osc_model *m, const osc_options *opts, osc_err *err);
+/* symbolic.c: for the rewrite pass, when graph inputs have symbolic dims: per value, the shape
+ * folding found, or the shape with symbols (OSC_SYM_DIM) that inferring the graph at several
+ * probe sizes finds (shaped[v]), and what the rewrite layer's osc_sym_info says; vals NULL when
+ * no input has a symbolic dim. Given back with osc_sym_shapes_free. */
+typedef struct osc_sym_shapes_out {
+    osc_tensor *vals; /* [n_values] shapes, then [n_values] contents (info.content) */
+    bool *shaped;
+    osc_sym_expr *expr;
+    osc_sym_info info;
+} osc_sym_shapes_out;
+osc_status osc_sym_shapes(osc_model *m, osc_sym_shapes_out *out, osc_err *err);
+void osc_sym_shapes_free(osc_model *m, osc_sym_shapes_out *out);
 /* introspect.c: the names of each node's inputs and outputs (m->io_names, m->io_start). */
 osc_status osc_name_node_io(osc_model *m, osc_err *err);
 /* fold.c: computes at load the nodes whose inputs are constants (see fold.c), and sets

@@ -116,8 +116,8 @@ static void print_model(const osc_model *m) {
     char syms[256];
     osc_options o;
     if (!fused && osc_model_options(m, &o) == OSC_OK && !o.no_fusion && symbolic_dims(m, syms, sizeof syms))
-        printf("  (no fusion: the fusion rules match static shapes and the inputs have symbolic "
-               "dims %s: pin them with --dim NAME=SIZE)\n", syms);
+        printf("  (no fusion on the symbolic dims %s: pinning them with --dim NAME=SIZE lets the "
+               "rules see sizes)\n", syms);
     for (size_t i = 0; i < nn; i++) {
         if (osc_model_node(m, i, &n) != OSC_OK) continue;
         cli_esc(n.op_type, op, sizeof op);

@@ -9,6 +9,48 @@
  * at this size; the rewrite leaves values of a higher rank unfused). */
 #define OSC_FUSED_MAX_RANK 8
 
+/* Sizes a fusion knows only as symbols (a dynamic-axes export's N and E, or sizes made from
+ * them, such as E + N after self loops were appended): in the rewrite's view of the graph and
+ * in a fused kernel's parameters, a dim >= 0 is a size, OSC_SYM_DIM(s) is symbol s (two dims
+ * with the same symbol are equal by construction), and -1 is unknown. A fused node reads each
+ * symbol of its parameters at run time from one of its inputs (osc_sym_binds): the kernel's
+ * checks of its inputs against the parameters, with every symbol replaced, then check that
+ * every other dim of that symbol agrees, before the first write. */
+#define OSC_SYM_DIM(s) (-2 - (int64_t)(s))
+#define OSC_DIM_IS_SYM(d) ((d) <= -2)
+#define OSC_SYM_MAX 4 /* symbols a fused node's parameters may hold */
+#define OSC_SYM_TERMS 2 /* dims a symbol's size sums */
+/* Where a node reads a symbol's size at run time: add + the sum of coef[t] times dim dim[t] of
+ * its input input[t] (E + N: edge_index's dim 1 plus x's dim 0). */
+typedef struct osc_sym_bind {
+    int64_t code; /* OSC_SYM_DIM(s) */
+    int64_t add;
+    int32_t n_terms;
+    int32_t input[OSC_SYM_TERMS], dim[OSC_SYM_TERMS];
+    int64_t coef[OSC_SYM_TERMS];
+} osc_sym_bind;
+typedef struct osc_sym_binds {
+    int32_t n;
+    osc_sym_bind at[OSC_SYM_MAX];
+} osc_sym_binds;
+/* Run time: the sizes of b's symbols (vals[i] for b->at[i]) read from the node's inputs; an
+ * error (an input missing or of a lower rank, a negative or overflowing size) leaves vals
+ * unset. */
+osc_status osc_sym_resolve(osc_kctx *k, const osc_sym_binds *b, const osc_tensor *const *in,
+                           int32_t n_in, int64_t *vals);
+/* Dims d[0..n-1] with every symbol of b replaced by its size in vals. */
+void osc_sym_subst(const osc_sym_binds *b, const int64_t *vals, int64_t *d, int32_t n);
+
+/* ShapeOf (fused_shape.c; rule shape_of): what a Shape node reads of a value with dynamic axes
+ * (its dims, or the range start..end of them), from the graph inputs holding its symbols, so that
+ * the value itself may be fused away: n int64 values, dims[i] a size or a symbol of `syms`.
+ * Inputs: the graph inputs the binds read. */
+typedef struct osc_shape_of_params {
+    int32_t n;
+    int64_t dims[OSC_FUSED_MAX_RANK];
+    osc_sym_binds syms;
+} osc_shape_of_params;
+
 /* The init of the fused rows (fused_scatter.c): the parameters are the rule's, made by the
  * load-time rewrite; a node without them (read from a model, or a bare test node) is refused. */
 osc_status osc_fused_init(osc_kctx *k, const osc_node *node, void **params);

@@ -31,25 +31,31 @@ osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const 
         if (!st) st = osc_check_index_dtype(k, i, what, in[i], true);
         if (st) return st;
         const bool i64 = in[i]->dtype == OSC_INT64;
-        if ((q && i64 != v->i64) || osc_tensor_count(in[i]) < pc->first[q] + pc->count[q])
+        const int64_t row = pc->row[q];
+        char sh[256];
+        if (q && i64 != v->i64)
             return osc_kfail(k, OSC_ERR_SHAPE, "input %d (%s, piece %d of the index '%s' read "
-                             "in place) is %s of %lld elements; the fusion reads %lld %s "
-                             "values from element %lld", i, osc_kinput_name(k, i), q + 1,
+                             "in place) is %s; piece 1 is %s", i, osc_kinput_name(k, i), q + 1,
                              osc_kvalue_name(k, pc->value), osc_dtype_get(in[i]->dtype)->name,
-                             (long long)osc_tensor_count(in[i]), (long long)pc->count[q],
-                             v->i64 || !q ? osc_dtype_get(in[i]->dtype)->name : "int32",
-                             (long long)pc->first[q]);
+                             v->i64 ? "int64" : "int32");
+        if (row >= 0 && (in[i]->rank != 2 || in[i]->dims[0] <= row))
+            return osc_kfail(k, OSC_ERR_SHAPE, "input %d (%s, piece %d of the index '%s' read "
+                             "in place) has shape %s; the fusion reads its row %lld of a [K, E] "
+                             "tensor", i, osc_kinput_name(k, i), q + 1,
+                             osc_kvalue_name(k, pc->value), osc_shape_str(in[i], sh, sizeof sh),
+                             (long long)row);
+        const int64_t len = row >= 0 ? in[i]->dims[1] : osc_tensor_count(in[i]);
+        const size_t first = (size_t)(row >= 0 ? row * len : 0);
         v->i64 = i64;
         /* (no data at load, when infer binds shapes only; none in a 0-element tensor) */
-        v->p[q] = in[i]->data ? (const char *)in[i]->data + (size_t)pc->first[q] * (i64 ? 8 : 4)
-                              : NULL;
+        v->p[q] = in[i]->data ? (const char *)in[i]->data + first * (i64 ? 8 : 4) : NULL;
         v->start[q] = end;
-        v->end[q] = end += pc->count[q];
+        v->end[q] = end += len;
     }
     for (int32_t q = 0; q < OSC_IX_MAX_PIECES - 1; q++)
         v->cut[q] = q + 1 < pc->n ? v->end[q] : INT64_MAX;
     v->n = pc->n;
-    if (end != count)
+    if (count >= 0 && end != count)
         return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s, read in place from %d pieces) "
                          "has %lld elements; expected %lld", at, what,
                          osc_kvalue_name(k, pc->value), (int)pc->n, (long long)end,

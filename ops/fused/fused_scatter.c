@@ -287,7 +287,8 @@ osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
     osc_fs_split_one(s);
     osc_status st = osc_ixv_bind(k, &p->dst_pc, 1, "indices", in, n_in,
                                  p->dst_stride ? p->edges : 1, &s->dst);
-    return st ? st : osc_ixv_check(k, &s->dst, &p->dst_pc, 1, "indices", "", n_rows);
+    /* (no edges: the unfused graph's Expanded index has no element to check either) */
+    return st || !p->edges ? st : osc_ixv_check(k, &s->dst, &p->dst_pc, 1, "indices", "", n_rows);
 }
 
 osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *const *in,
@@ -330,9 +331,31 @@ osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *c
     return OSC_OK;
 }
 
+/* p with its symbols replaced by the sizes the inputs have (*rp, its steps in steps[]): the
+ * checks against p then check those inputs too; p itself when it has none; NULL on error. */
+static const osc_fs_params *resolve(osc_kctx *k, const osc_fs_params *p,
+                                    const osc_tensor *const *in, int32_t n_in, osc_fs_params *rp,
+                                    osc_fs_step *steps) {
+    int64_t v[OSC_SYM_MAX];
+    if (!p->syms.n) return p;
+    if (osc_sym_resolve(k, &p->syms, in, n_in, v)) return NULL;
+    *rp = *p;
+    osc_sym_subst(&p->syms, v, &rp->edges, 1);
+    osc_sym_subst(&p->syms, v, rp->dims, rp->rank);
+    rp->steps = memcpy(steps, p->steps, (size_t)p->n_steps * sizeof *steps);
+    for (int32_t s = 0; s < p->n_steps; s++) {
+        osc_sym_subst(&p->syms, v, steps[s].dims, steps[s].rank);
+        osc_sym_subst(&p->syms, v, steps[s].odims, steps[s].orank);
+    }
+    return rp;
+}
+
 osc_status osc_gs_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
-    const osc_fs_params *p = k->params;
+    osc_fs_params rp;
+    osc_fs_step steps[OSC_FS_MAX_STEPS];
+    const osc_fs_params *p = resolve(k, k->params, in, n_in, &rp, steps);
+    if (!p) return k->err->status;
     osc_ixv src;
     osc_status st = osc_fs_check(k, p, in, n_in, &src);
     if (st) return st;
@@ -367,7 +390,10 @@ osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *co
 
 osc_status osc_gs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          osc_tensor *out, int32_t n_out) {
-    const osc_fs_params *p = k->params;
+    osc_fs_params rp;
+    osc_fs_step steps[OSC_FS_MAX_STEPS];
+    const osc_fs_params *p = resolve(k, k->params, in, n_in, &rp, steps);
+    if (!p) return k->err->status;
     osc_fs_job j;
     size_t bytes;
     osc_status st = osc_fs_bind(k, p, in, n_in, out, n_out, &j, &bytes);

@@ -32,14 +32,15 @@ enum { OSC_FS_ROW, OSC_FS_FULL, OSC_FS_BLOCK, OSC_FS_TABLE };
 
 /* An index a fused node reads in place from the pieces a Concat along axis 0 joined, the
  * Concat never run (GAT's edge lists with self loops, Concat(edge_index[k], arange(N))):
- * piece q is count[q] values of the node's input input[q] from element first[q] on (a row of
- * a [K, E] tensor is read where it is). n == 0: the index is the node's input as it is. */
+ * piece q is the node's input input[q], all of it (row[q] < 0) or its row row[q] (a [K, E]
+ * tensor, read where it is). Their sizes come from the inputs at run time, so that they may be
+ * symbols at load. n == 0: the index is the node's input as it is. */
 #define OSC_IX_MAX_PIECES 4
 typedef struct osc_ix_pieces {
     int32_t n;
     int32_t value; /* the concatenation's graph value: messages, the split memo's key */
     int32_t input[OSC_IX_MAX_PIECES];
-    int64_t first[OSC_IX_MAX_PIECES], count[OSC_IX_MAX_PIECES];
+    int64_t row[OSC_IX_MAX_PIECES];
 } osc_ix_pieces;
 
 /* At run time, an index as pieces of memory (one for an index as it is): piece q holds the
@@ -83,6 +84,9 @@ typedef struct osc_fs_params {
     int64_t dims[OSC_FUSED_MAX_RANK];
     int32_t n_steps;
     osc_fs_step *steps; /* n_steps of them, allocated with the parameters (osc_fs_params_dup) */
+    /* The symbols among edges, dims and the steps' dims and odims (fused.h; none in a tiled
+     * scatter's, and no index read from pieces then) */
+    osc_sym_binds syms;
 } osc_fs_params;
 
 /* Which rows of the output, and which edges, each part (thread) of a fused scatter owns. */
@@ -160,7 +164,8 @@ static inline int64_t osc_ixc_row(osc_ixc *c, int64_t i, int64_t rows) {
 
 /* ---- Index pieces (ops/fused/fused_index.c) ---- */
 /* Run time: the view of the index at input `at` (pc->n == 0) or of its pieces, checked: an
- * index dtype, `count` values in all; messages call it input `at` '`what`'. */
+ * index dtype, `count` values in all (pieces: any count when `count` < 0); messages call it
+ * input `at` '`what`'. */
 osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const char *what,
                         const osc_tensor *const *in, int32_t n_in, int64_t count, osc_ixv *v);
 /* Run time: *t piece q of a bound index, as a 1-D tensor of its own. */

@@ -159,14 +159,14 @@ static osc_status pieces_geometry(osc_kctx *k, const osc_tensor *const *in, int3
     int64_t count;
     osc_status st = osc_sh_need(k, in, n_in, 0, "data");
     if (!st) st = osc_check_count(k, 0, "data", in[0], &count);
-    if (!st) st = osc_ixv_bind(k, &p->pc, 1, "indices", in, n_in, p->count, v);
+    if (!st) st = osc_ixv_bind(k, &p->pc, 1, "indices", in, n_in, -1, v);
     if (st) return st;
     if (in[0]->rank < 1)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'data' (%s) has rank 0; expected rank >= 1",
                          osc_kinput_name(k, 0));
     *o = (osc_tensor){.dtype = in[0]->dtype, .rank = in[0]->rank};
     memcpy(o->dims, in[0]->dims, (size_t)o->rank * sizeof o->dims[0]);
-    o->dims[0] = p->count;
+    o->dims[0] = v->end[v->n - 1];
     if (osc_tensor_count(o) < 0)
         return osc_kfail(k, OSC_ERR_LIMIT, "the output would have more than 2^63-1 elements");
     return OSC_OK;

@@ -13,8 +13,7 @@ typedef struct osc_gather_params {
  * self loops), reading the pieces in place (fused_scatter.h, "Index pieces"). Inputs: 0 data,
  * 1.. the pieces. */
 typedef struct osc_gather_pieces_params {
-    osc_ix_pieces pc;
-    int64_t count; /* values of the whole index */
+    osc_ix_pieces pc; /* (the index: as many values as the pieces have at run time) */
 } osc_gather_pieces_params;
 
 #endif

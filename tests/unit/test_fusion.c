@@ -667,6 +667,14 @@ static void fused_basic_and_reductions(void **state) {
         {"negative_dst_and_src", FUSED_GCN, .reduction = "add", .n = 6, .e = 6, .m = 5,
          .rrank = 1, .row = {2}, .n_steps = 1, .steps = MUL_ROW, .dst = k_dst_neg,
          .src = k_src_neg},
+        /* symbolic shapes (runtime/symbolic.c): x's rows M, the edges E (the Expand's shape a
+         * Shape of the updates, read from the index instead: ShapeOf) */
+        {"symbolic_x_rows", FUSED_GCN, .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
+         .row = {4}, .n_steps = 1, .steps = MUL_ROW, .boundary = B_SYM_X},
+        {"symbolic_edges", "ShapeOf GatherScatter",
+         "Shape | Unsqueeze Gather Mul Expand ScatterElements", .reduction = "add", .n = 6,
+         .e = 20, .m = 7, .rrank = 1, .row = {4}, .n_steps = 1, .steps = MUL_ROW,
+         .boundary = B_SYM_E},
         {"one_destination", "GatherScatter", "Unsqueeze Gather Mul Expand ScatterElements",
          .data = D_INPUT, .reduction = "mul", .n = 4, .e = 7, .m = 5, .rrank = 1, .row = {3},
          .n_steps = 1, .steps = MUL_ROW, .u_one = true},
@@ -905,10 +913,6 @@ static void boundaries_not_fused(void **state) {
          BASE, .n_steps = 1, .steps = MUL_ROW},
         {"int64_data", "Unsqueeze Gather Mul Expand ScatterElements", "", .dtype = OSC_INT64,
          .data = D_INPUT, BASE, .n_steps = 1, .steps = MUL_ROW},
-        {"symbolic_x_rows", "Unsqueeze Gather Mul Expand ScatterElements", "", BASE,
-         .n_steps = 1, .steps = MUL_ROW, .boundary = B_SYM_X},
-        {"symbolic_edges", "Unsqueeze Gather Mul Shape Expand ScatterElements", "", BASE,
-         .n_steps = 1, .steps = MUL_ROW, .boundary = B_SYM_E},
     };
 #undef BASE
 #undef ROW_ONLY

@@ -69,12 +69,13 @@ static osc_options pinned(int no_fusion) {
     return o;
 }
 
-static void test_fuses_only_when_pinned(void **state) {
+/* Fused pinned, and unpinned on its symbols (runtime/symbolic.c) too. */
+static void test_fuses_pinned_or_not(void **state) {
     (void)state;
     char msg[OSC_MESSAGE_SIZE];
     osc_model *m;
     assert_int_equal(load(NULL, &m, msg), OSC_OK);
-    assert_int_equal(fused_nodes(m), 0);
+    assert_int_equal(fused_nodes(m), 1);
     osc_model_free(m);
     const osc_options o = pinned(0);
     assert_int_equal(load(&o, &m, msg), OSC_OK);
@@ -90,7 +91,7 @@ static void test_fuses_only_when_pinned(void **state) {
     osc_model_free(m);
 }
 
-/* y of the pinned model (fused or not) on fixed inputs, against a loop written here. */
+/* y of the model, pinned or not, fused or not, on fixed inputs, against a loop written here. */
 static void test_pinned_runs_exact(void **state) {
     (void)state;
     float data[N * C], upd[E * C], want[N * C];
@@ -104,13 +105,14 @@ static void test_pinned_runs_exact(void **state) {
         {.dtype = OSC_INT64, .rank = 1, .dims = {E}, .data = (void *)dst, .nbytes = sizeof dst},
         {.dtype = OSC_FLOAT, .rank = 2, .dims = {E, C}, .data = upd, .nbytes = sizeof upd}};
     const char *names[3] = {"data", "dst", "upd"};
-    for (int no_fusion = 0; no_fusion < 2; no_fusion++) {
-        const osc_options o = pinned(no_fusion);
+    for (int way = 0; way < 4; way++) { /* pinned or not (bit 1), fused or not (bit 0) */
+        osc_options o = pinned(way & 1);
+        if (way & 2) o.dim_pins = NULL, o.n_dim_pins = 0;
         char msg[OSC_MESSAGE_SIZE];
         osc_model *m;
         osc_session *s;
         assert_int_equal(load(&o, &m, msg), OSC_OK);
-        assert_int_equal(fused_nodes(m), no_fusion ? 0 : 1);
+        assert_int_equal(fused_nodes(m), way & 1 ? 0 : 1);
         assert_int_equal(osc_session_create(m, &s), OSC_OK);
         const osc_tensor y = osc_check_run(s, 3, names, t);
         const int64_t yd[2] = {N, C};
@@ -148,6 +150,39 @@ static void test_run_disagreeing_with_pin(void **state) {
     assert_non_null(strstr(why, "dst"));
     assert_non_null(strstr(why, "8"));
     assert_non_null(strstr(why, "7"));
+    for (size_t i = 0; i < sizeof out; i++) assert_int_equal(((unsigned char *)out)[i], 0x5a);
+    osc_session_free(s);
+    osc_model_free(m);
+}
+
+/* Unpinned, fused on its symbols: dst of E = 7 values against updates of 8 rows, both E in the
+ * model: refused before any node runs (the inputs bind E twice), the caller's output buffer
+ * untouched. (Sizes derived from the symbols, such as E + N, are checked by the fused node
+ * before its first write: test_fusion's symbolic cases.) */
+static void test_unpinned_sizes_disagree(void **state) {
+    (void)state;
+    float data[N * C] = {0}, upd[(E + 1) * C] = {0}, out[N * C];
+    int64_t dst[E] = {0};
+    memset(out, 0x5a, sizeof out);
+    char msg[OSC_MESSAGE_SIZE];
+    osc_model *m;
+    osc_session *s;
+    assert_int_equal(load(NULL, &m, msg), OSC_OK);
+    assert_int_equal(fused_nodes(m), 1);
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    assert_int_equal(osc_session_set_output_buffer(s, 0, out, sizeof out), OSC_OK);
+    const osc_tensor t[3] = {
+        {.dtype = OSC_FLOAT, .rank = 2, .dims = {N, C}, .data = data, .nbytes = sizeof data},
+        {.dtype = OSC_INT64, .rank = 1, .dims = {E}, .data = dst, .nbytes = sizeof dst},
+        {.dtype = OSC_FLOAT, .rank = 2, .dims = {E + 1, C}, .data = upd, .nbytes = sizeof upd}};
+    const char *names[3] = {"data", "dst", "upd"};
+    osc_status st = OSC_OK;
+    for (int i = 0; i < 3 && !st; i++) st = osc_session_set_input(s, names[i], &t[i]);
+    if (!st) st = osc_session_run(s);
+    assert_int_equal(st, OSC_ERR_SHAPE);
+    const char *why = osc_session_error(s);
+    if (!strstr(why, "'upd' dim 0 ('E') is 8") || !strstr(why, "'dst' dim 0 gives 'E' = 7"))
+        fail_msg("message: %s", why);
     for (size_t i = 0; i < sizeof out; i++) assert_int_equal(((unsigned char *)out)[i], 0x5a);
     osc_session_free(s);
     osc_model_free(m);
@@ -192,6 +227,7 @@ static void test_bad_pins(void **state) {
     assert_non_null(strstr(msg, "opts.reserved_ext[3] is 1"));
 }
 
-OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_fuses_only_when_pinned),
+OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_fuses_pinned_or_not),
               cmocka_unit_test(test_pinned_runs_exact),
-              cmocka_unit_test(test_run_disagreeing_with_pin), cmocka_unit_test(test_bad_pins))
+              cmocka_unit_test(test_run_disagreeing_with_pin),
+              cmocka_unit_test(test_unpinned_sizes_disagree), cmocka_unit_test(test_bad_pins))
