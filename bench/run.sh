@@ -266,9 +266,9 @@ sessions: docs/performance-steps.md.
   - gnn_edgeconv: EdgeConv, MLP (Linear 6 -> 64, ReLU, Linear 64 -> 64) on [x_i, x_j - x_i], max
     aggregation, 20,000 points, 400,000 edges;
   - gnn_<layer>_dynamic: the same four modules and data exported with dynamic axes (N nodes, E
-    edges symbolic, as GNNs are normally exported); the case's \`dims\` file holds the CLI's pins
-    (\`--dim E=... --dim N=...\`), which every onnx-scatter contender passes to the load as
-    \`opts.dim_pins\`, so the model folds, plans and fuses as its static export;
+    edges symbolic, as GNNs are normally exported), loaded as they are: the rewrite fuses them
+    on their symbols (\`osc-bench-gnn --pins\` loads them with their \`dims\` file's pins
+    instead, \`opts.dim_pins\`, as the static export);
   - gnn_gcn2: two GCNConv 64 -> 64 -> 64 with ReLU between, one normalisation shared, GCN's
     graph (its C loop: the GCN loop twice).
 - **Contenders**: onnx-scatter with default options (the load-time fusion on) at
