@@ -36,10 +36,10 @@ bool osc_rw_emit(osc_kctx *k, const osc_fusion *from, const void *p, size_t byte
     return true;
 }
 
-/* Whether rule r starts at node n. */
+/* Whether rule r starts at node n (neither an op nor traits: every node). */
 static bool anchored(const osc_rw_rule *r, const osc_node *n) {
     if (r->anchor) return !n->domain[0] && !strcmp(n->op_type, r->anchor);
-    return r->anchor_traits && osc_fuse_has(n, r->anchor_traits);
+    return !r->anchor_traits || osc_fuse_has(n, r->anchor_traits);
 }
 
 /* The row of a fused kernel's node, its parameters checked by the row's init (which receives
@@ -179,6 +179,15 @@ osc_status osc_rewrite(osc_rw_graph *rg, osc_err *err) {
                 st = offer(rg, &view, i, prio, cap, uses, gone, &any, err);
     osc_free(rg->alloc, cap, OSC_RW_CAP_MAX);
     if (st || !any) return st;
+    /* Nodes the rewrites left without a reader (the chain that built an absorbed Expand's
+     * shape), latest first so that a chain dies from its end: ONNX nodes have no other effect. */
+    for (int32_t i = g->n_nodes - 1; i >= 0; i--) {
+        const osc_node *n = &g->nodes[i];
+        if (n->folded || gone[i] || !dead(n, uses)) continue;
+        gone[i] = true;
+        for (int32_t j = 0; j < n->n_inputs; j++)
+            if (n->inputs[j] >= 0) uses[n->inputs[j]]--;
+    }
     /* A removed node's tensor attributes (the zeros of an absorbed Constant) are read by
      * nothing now: give back those that have a block of their own. */
     for (int32_t i = 0; i < g->n_nodes; i++)

@@ -24,22 +24,23 @@ static bool broadcast(const osc_tensor *const *in, int32_t n, osc_tensor *out) {
 
 /* An elementwise op broadcasting its inputs together reads an Expand's input as it is when the
  * Expand only grew it to a shape the op reaches anyway: the Expand is a broadcast view, and the
- * node keeps its own kernel. */
+ * node keeps its own kernel. Symbols (dynamic axes) count as sizes other than 1: a dim that
+ * broadcasts with the same symbol here does so at any size, 1 included. */
 bool osc_rw_expand_view_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *c) {
     (void)k;
     osc_fusion *f = c;
     const osc_node *n = &v->graph->nodes[node];
-    const osc_tensor *out = osc_fuse_shape(v, n->n_outputs > 0 ? n->outputs[0] : -1);
+    const osc_tensor *out = osc_fuse_sym_shape(v, n->n_outputs > 0 ? n->outputs[0] : -1);
     if (!out || n->n_inputs > OSC_FUSE_MAX_IN) return false;
     const osc_tensor *in[OSC_FUSE_MAX_IN];
     for (int32_t j = 0; j < n->n_inputs; j++) {
         f->inputs[j] = n->inputs[j];
-        if (!(in[j] = osc_fuse_shape(v, n->inputs[j]))) return false;
+        if (!(in[j] = osc_fuse_sym_shape(v, n->inputs[j]))) return false;
     }
     for (int32_t j = 0; j < n->n_inputs; j++) {
         const osc_node *ex = osc_fuse_node(v, osc_fuse_producer(v, n->inputs[j]));
         const osc_tensor *u = osc_fuse_has(ex, OSC_KT_EXPAND) && v->uses[n->inputs[j]] == 1
-                                  ? osc_fuse_shape(v, ex->inputs[0]) : NULL;
+                                  ? osc_fuse_sym_shape(v, ex->inputs[0]) : NULL;
         if (!u || u->dtype != in[j]->dtype || f->n_absorbed == OSC_FUSE_MAX_NODES) continue;
         const osc_tensor *was = in[j];
         osc_tensor b;

@@ -1,9 +1,11 @@
-/* rule_shape_of.c: rule shape_of (anchor Shape, before the others): in a model with dynamic
- * axes, a Shape of a value a node computes becomes ShapeOf (ops/fused/fused.h), which reads the
- * same values from the graph inputs holding their symbols (E + N: edge_index's dim 1 plus x's
- * dim 0), as the symbolic pass found them (osc_sym_info): the value then has no reader for its
- * shape alone, and a fusion may remove it. A static model has no such Shape: folding computed
- * it. */
+/* rule_shape_of.c: rule shape_of (any node, before the others): in a model with dynamic axes,
+ * a node computing a small int64 vector whose values the symbolic pass knows (osc_sym_info: a
+ * Shape, or the Gather -> Unsqueeze -> Concat exporters build a shape with) becomes ShapeOf
+ * (ops/fused/fused.h), which reads those values' symbols from the graph inputs holding them
+ * (E + N: edge_index's dim 1 plus x's dim 0). The value it read for its shape alone may then be
+ * fused away, the chain before it is no longer read, and the engine computes ShapeOf's values
+ * from the input shapes alone, when it infers shapes (so the model plans as a static one does).
+ * A static model has no such node: folding computed it. */
 #include <string.h>
 
 #include "rewrite.h"
@@ -45,11 +47,13 @@ bool osc_rw_shape_of_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, vo
     (void)k;
     cap *cp = c;
     const osc_node *n = &v->graph->nodes[node];
-    if (!v->sym || n->n_inputs != 1 || n->n_outputs != 1 || n->outputs[0] < 0 ||
-        osc_fuse_producer(v, n->inputs[0]) < 0) /* (an input's Shape keeps nothing alive) */
+    if (!v->sym || n->n_outputs != 1 || n->outputs[0] < 0 ||
+        (n->kernel->flags & OSC_KF_INTERNAL)) /* (a fused node's already) */
         return false;
     const osc_tensor *t = &v->sym->content[n->outputs[0]];
-    if (t->rank < 0) return false;
+    const osc_tensor *shape = osc_fuse_sym_shape(v, n->outputs[0]);
+    if (t->rank < 0 || !shape) return false;
+    cp->p.rank = shape->rank;
     cp->p.n = t->rank;
     for (int32_t i = 0; i < t->rank; i++) {
         cp->p.dims[i] = t->dims[i];
@@ -57,7 +61,7 @@ bool osc_rw_shape_of_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, vo
                                        : t->dims[i] < 0)
             return false;
     }
-    return cp->f.n_inputs > 0; /* (a Shape with no symbol was folded) */
+    return true;
 }
 
 bool osc_rw_shape_of_rewrite(osc_kctx *k, const osc_fuse_view *v, int32_t node, const void *c,

@@ -98,6 +98,35 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
     return OSC_OK;
 }
 
+osc_status osc_mark_shape_nodes(osc_model *m, osc_err *err) {
+    osc_graph *g = &m->g;
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        const osc_node *n = &g->nodes[i];
+        bool shape = !n->folded && (n->kernel->flags & OSC_KF_SHAPE_ONLY);
+        for (int32_t j = 0; shape && j < n->n_inputs; j++)
+            shape = n->inputs[j] < 0 || g->values[n->inputs[j]].is_input;
+        if (!shape) continue;
+        if (!m->shape_node) {
+            m->shape_node = osc_pool_alloc(&m->pool, ((size_t)g->n_nodes + 1) * sizeof(bool));
+            if (!m->shape_node) return osc_fail(err, OSC_ERR_NOMEM, "out of memory");
+            memset(m->shape_node, 0, ((size_t)g->n_nodes + 1) * sizeof(bool));
+        }
+        m->shape_node[i] = true;
+        m->n_shape_outputs += n->n_outputs;
+    }
+    m->dynamic = false; /* an infer_reads input neither constant nor a shape node's value */
+    for (int32_t i = 0; i < g->n_nodes && !m->dynamic; i++) {
+        const osc_node *n = &g->nodes[i];
+        for (int32_t j = 0; !n->folded && j < n->n_inputs && j < 32; j++) {
+            const int32_t v = n->inputs[j], p = v >= 0 ? g->values[v].producer : -1;
+            if ((n->kernel->infer_reads >> j & 1u) && v >= 0 && !is_constant(&g->values[v]) &&
+                !(p >= 0 && m->shape_node && m->shape_node[p]))
+                m->dynamic = true;
+        }
+    }
+    return OSC_OK;
+}
+
 /* Points constant v's data, which was at address `was`, and its folded node's attribute that
  * shared those bytes, at `to` (the block at `was` may be gone: its address is only compared). */
 static void point_data(osc_model *m, int32_t v, uintptr_t was, void *to) {

@@ -51,6 +51,8 @@ osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *kno
             if (io.ins[j]) st = osc_check_input_type(&m->g, i, j, io.ins[j]->dtype, err);
         if (!st) st = n->kernel->infer(&k, io.ins, n->n_inputs, io.outs, n->n_outputs);
         if (st) return st;
+        /* a shape node's values go to the session's slots (their data pointers), if any */
+        bool slots = m->shape_node && m->shape_node[i];
         for (int32_t j = 0; j < n->n_outputs; j++) {
             osc_tensor *o = &io.outs[j];
             int64_t count = osc_tensor_count(o);
@@ -59,9 +61,12 @@ osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *kno
                 return osc_fail(err, OSC_ERR_LIMIT,
                                 "node %s (%s): output %d has too many elements to address",
                                 osc_node_label(g, n, label, sizeof label), n->op_type, j);
-            o->data = NULL;
-            if (n->outputs[j] >= 0) vals[n->outputs[j]] = *o;
+            const int32_t v = n->outputs[j];
+            o->data = slots && v >= 0 && o->nbytes <= OSC_SHAPE_SLOT ? vals[v].data : NULL;
+            slots = slots && o->data;
+            if (v >= 0) vals[v] = *o;
         }
+        if (slots && (st = osc_run_node(m, i, vals, io, &k))) return st;
     }
     *stop = i;
     return OSC_OK;

@@ -73,7 +73,7 @@ osc_status osc_plan_buffers(osc_model *m, osc_err *err) {
         m->node_inplace[i] = OSC_INPLACE_NONE;
         for (int32_t j = 0; !n->folded && j < n->n_outputs; j++) {
             int32_t v = n->outputs[j], d = n->n_inputs > 0 ? n->inputs[0] : -1;
-            if (v < 0) continue;
+            if (v < 0 || (m->shape_node && m->shape_node[i])) continue; /* (a session slot) */
             bool share = j == 0 && inplace_ok(m, n) && d >= 0 && m->last_use[d] == i;
             for (int32_t q = 1; share && q < n->n_inputs; q++)
                 if (n->inputs[q] == d) share = false;

@@ -96,6 +96,7 @@ osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_d
     if (!st) st = order_inputs(m, &err);
     if (!st) st = osc_fold_constants(m, &err);
     if (!st) st = rewrite(m, &err);
+    if (!st) st = osc_mark_shape_nodes(m, &err);
     if (!st) st = osc_name_node_io(m, &err);
     if (!st) st = osc_plan_buffers(m, &err);
     if (!st) st = osc_infer_static(m, &err);

@@ -39,6 +39,13 @@ struct osc_model {
      * plan keyed by input shapes. */
     bool dynamic;
     int32_t max_in, max_out; /* most inputs / outputs of any node: executor scratch sizes */
+    /* Per node: its outputs are functions of the graph inputs' shapes alone (a Shape or ShapeOf
+     * reading graph inputs): inference runs it (osc_infer_range) into a slot of the session's
+     * (no arena buffer), so the nodes reading its values infer without running the graph;
+     * n_shape_outputs of them in all. NULL: none. */
+    bool *shape_node;
+    int32_t n_shape_outputs;
+#define OSC_SHAPE_SLOT ((size_t)OSC_MAX_RANK * sizeof(int64_t)) /* bytes of a shape slot */
     /* What folding learnt, for the fusion pass: per value, dtype and shape where static
      * (fold_shaped), data where constant. */
     osc_tensor *fold_vals;
@@ -83,6 +90,9 @@ osc_status osc_name_node_io(osc_model *m, osc_err *err);
 /* fold.c: computes at load the nodes whose inputs are constants (see fold.c), and sets
  * m->dynamic. */
 osc_status osc_fold_constants(osc_model *m, osc_err *err);
+/* fold.c, after the rewrite: m->shape_node, and m->dynamic again (an infer_reads input made by
+ * a shape node is known when shapes are inferred). */
+osc_status osc_mark_shape_nodes(osc_model *m, osc_err *err);
 /* Last step of a load: frees the data of constants no node left to run reads (fold.c). */
 osc_status osc_release_unread(osc_model *m, osc_err *err);
 /* lifetimes.c: last uses, arena buffers (in-place outputs share their input's), per-node and

@@ -44,6 +44,7 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     s->out_data = osc_calloc(&s->alloc, z.no, sizeof *s->out_data);
     s->out_cap = osc_calloc(&s->alloc, z.no, sizeof *s->out_cap);
     s->out_mode = osc_calloc(&s->alloc, z.no, sizeof *s->out_mode);
+    s->shape_slots = osc_calloc(&s->alloc, (size_t)m->n_shape_outputs + 1, OSC_SHAPE_SLOT);
     if (m->opts.profile) s->node_ns = osc_calloc(&s->alloc, z.nn, sizeof *s->node_ns);
     if (m->dynamic) {
         s->stages = osc_calloc(&s->alloc, z.nn, sizeof *s->stages);
@@ -52,7 +53,7 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     if (!s->bound || !s->is_bound || !s->plan_inputs || !s->vals || !s->offsets || !s->need ||
         !s->sizes || !s->scratch || !s->direct || !s->plan_direct || !s->external ||
         !s->out_data || !s->out_cap || !s->out_mode || (m->opts.profile && !s->node_ns) ||
-        !s->io.ins || !s->io.outs || !s->known || !s->buf_data ||
+        !s->io.ins || !s->io.outs || !s->known || !s->buf_data || !s->shape_slots ||
         (m->dynamic && (!s->stages || !s->plan_need))) {
         osc_status st = s->alloc.capped ? OSC_ERR_LIMIT : OSC_ERR_NOMEM;
         osc_session_free(s);
@@ -60,6 +61,10 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     }
     for (int32_t v = 0; v < m->g.n_values; v++)
         if (m->g.values[v].init) s->vals[v] = *m->g.values[v].init;
+    for (int32_t i = 0, at = 0; m->shape_node && i < m->g.n_nodes; i++)
+        for (int32_t j = 0; m->shape_node[i] && j < m->g.nodes[i].n_outputs; j++, at++)
+            if (m->g.nodes[i].outputs[j] >= 0)
+                s->vals[m->g.nodes[i].outputs[j]].data = s->shape_slots + (size_t)at * OSC_SHAPE_SLOT;
     for (size_t k = 0; m->dynamic && k < z.nn; k++) s->stages[k].from = s->stages[k].stop = -1;
     for (size_t b = 0; m->dynamic && b < z.nb; b++) s->plan_need[b] = UINT64_MAX; /* none yet */
     s->tpool = osc_tpool_new(&s->alloc, m->opts.threads);
@@ -89,6 +94,7 @@ void osc_session_free(osc_session *s) {
     osc_free(&s->alloc, s->is_bound, z.ni * sizeof *s->is_bound);
     osc_free(&s->alloc, s->plan_inputs, z.ni * sizeof *s->plan_inputs);
     osc_free(&s->alloc, s->vals, z.nv * sizeof *s->vals);
+    osc_free(&s->alloc, s->shape_slots, ((size_t)s->m->n_shape_outputs + 1) * OSC_SHAPE_SLOT);
     osc_free(&s->alloc, s->offsets, z.nb * sizeof *s->offsets);
     osc_free(&s->alloc, s->need, z.nb * sizeof *s->need);
     osc_free(&s->alloc, s->sizes, z.nb * sizeof *s->sizes);

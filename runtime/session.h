@@ -16,6 +16,7 @@ typedef struct osc_stage {
 
 struct osc_session {
     const osc_model *m;
+    char *shape_slots;        /* m->n_shape_outputs of OSC_SHAPE_SLOT bytes (model.h) */
     osc_allocator alloc;
     osc_err err;
     osc_tensor *bound;        /* per model input (input_order index); data borrowed */

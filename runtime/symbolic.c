@@ -190,24 +190,26 @@ static bool merge_shape(const probe *p, int32_t v, classes *c, osc_tensor *t) {
     return true;
 }
 
-/* The values of v, a small int64 vector known in every probe (Shape's output), into t->dims
- * (t->rank of them, symbols and all); t->rank -1 otherwise. */
+/* The values of v, an int64 scalar or small vector known in every probe (Shape's output, a
+ * dim Gathered from it), into t->dims (t->rank of them, symbols and all); t->rank -1 else. */
 static void merge_content(const probe *p, int32_t v, const osc_tensor *shape, classes *c,
                           osc_tensor *t) {
     memset(t, 0, sizeof *t);
     t->rank = -1;
-    if (shape->dtype != OSC_INT64 || shape->rank != 1 || shape->dims[0] < 0 ||
-        shape->dims[0] > OSC_FUSED_MAX_RANK)
-        return;
+    const int64_t n = shape->rank == 0 ? 1 : shape->rank == 1 ? shape->dims[0] : -1;
+    if (shape->dtype != OSC_INT64 || n < 0 || n > OSC_FUSED_MAX_RANK) return;
     for (int32_t k = 0; k < OSC_SYM_PROBES; k++)
         if (!p[k].known[v] || !p[k].vals[v].data) return;
-    for (int64_t i = 0; i < shape->dims[0]; i++) {
+    for (int64_t i = 0; i < n; i++) {
         int64_t s[OSC_SYM_PROBES];
-        for (int32_t k = 0; k < OSC_SYM_PROBES; k++) s[k] = ((const int64_t *)p[k].vals[v].data)[i];
+        for (int32_t k = 0; k < OSC_SYM_PROBES; k++) {
+            s[k] = ((const int64_t *)p[k].vals[v].data)[i];
+            if (s[k] < 0) return; /* (no size: -1 of a Reshape, which a symbol's code would be) */
+        }
         if ((t->dims[i] = merge_size(c, s)) == -1) return;
     }
     t->dtype = OSC_INT64;
-    t->rank = (int32_t)shape->dims[0];
+    t->rank = (int32_t)n;
 }
 
 /* Whether sizes t[] are sum coef[a] * (input symbol sym[a]'s sizes) + add over the probes, for

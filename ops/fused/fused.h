@@ -41,12 +41,13 @@ osc_status osc_sym_resolve(osc_kctx *k, const osc_sym_binds *b, const osc_tensor
 /* Dims d[0..n-1] with every symbol of b replaced by its size in vals. */
 void osc_sym_subst(const osc_sym_binds *b, const int64_t *vals, int64_t *d, int32_t n);
 
-/* ShapeOf (fused_shape.c; rule shape_of): what a Shape node reads of a value with dynamic axes
- * (its dims, or the range start..end of them), from the graph inputs holding its symbols, so that
- * the value itself may be fused away: n int64 values, dims[i] a size or a symbol of `syms`.
- * Inputs: the graph inputs the binds read. */
+/* ShapeOf (fused_shape.c; rule shape_of): the values of a small int64 vector a model with
+ * dynamic axes computes from its shapes (a Shape, or a shape Gathered, Unsqueezed and Concat'ed),
+ * read from the graph inputs holding its symbols, so that nothing computes them from the values:
+ * n int64 values (a scalar: rank 0, n 1), dims[i] a size or a symbol of `syms`. Inputs: the
+ * graph inputs the binds read. */
 typedef struct osc_shape_of_params {
-    int32_t n;
+    int32_t rank, n;
     int64_t dims[OSC_FUSED_MAX_RANK];
     osc_sym_binds syms;
 } osc_shape_of_params;

@@ -16,8 +16,8 @@ osc_status osc_shape_of_infer(osc_kctx *k, const osc_tensor *const *in, int32_t 
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     memset(out, 0, sizeof *out);
     out->dtype = OSC_INT64;
-    out->rank = 1;
-    out->dims[0] = p->n;
+    out->rank = p->rank;
+    out->dims[0] = p->n; /* (rank 0: unused) */
     return OSC_OK;
 }
 
