@@ -149,6 +149,18 @@ osc_status osc_check_inplace(osc_session *s, int32_t from, int32_t to) {
      * input's shape, so this only guards the invariant. */
     for (int32_t p = from; p < to; p++) {
         const osc_node *n = &g->nodes[p];
+        /* in place by symbols: the sizes of this run must agree */
+        const bool sym = m->inplace_sym && m->inplace_sym[p] && m->node_inplace[p];
+        const osc_tensor *x = sym ? &s->vals[n->inputs[0]] : NULL;
+        const osc_tensor *y = sym ? &s->vals[n->outputs[0]] : NULL;
+        char label[256], dx[160], dy[160];
+        if (sym && (x->rank != y->rank ||
+                    memcmp(x->dims, y->dims, (size_t)x->rank * sizeof x->dims[0]) != 0))
+            return osc_fail(&s->err, OSC_ERR_SHAPE, "node %s (%s) writes its output over input 0, "
+                            "their shapes equal by the model's dynamic axes, but input 0 is %s and "
+                            "the output %s", osc_node_label(g, n, label, sizeof label), n->op_type,
+                            osc_dims_str(x->dims, x->rank, dx, sizeof dx),
+                            osc_dims_str(y->dims, y->rank, dy, sizeof dy));
         for (int32_t j = 0; !n->folded && j < n->n_outputs; j++) {
             int32_t v = n->outputs[j], b = v >= 0 ? m->buf_of[v] : -1;
             if (b < 0 || m->buf_input[b] < 0) continue;

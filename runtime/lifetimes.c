@@ -4,9 +4,10 @@
 #include "model.h"
 
 /* Whether node n's output 0 may share input 0's buffer (OSC_KF_INPLACE, or OSC_KF_INPLACE_SAME
- * with static shapes showing input 0 as output 0's equal). */
+ * with static shapes, or symbolic ones (m->inplace_sym), showing input 0 as output 0's equal). */
 static bool inplace_ok(const osc_model *m, const osc_node *n) {
     if (n->kernel->flags & OSC_KF_INPLACE) return true;
+    if (m->inplace_sym && m->inplace_sym[n - m->g.nodes]) return true;
     if (!(n->kernel->flags & OSC_KF_INPLACE_SAME) || !m->fold_shaped || n->n_inputs < 1 ||
         n->n_outputs < 1 || n->inputs[0] < 0 || n->outputs[0] < 0 ||
         !m->fold_shaped[n->inputs[0]] || !m->fold_shaped[n->outputs[0]])

@@ -26,6 +26,30 @@ static void copy_msg(char *msg, size_t msg_size, const osc_err *err) {
 
 /* opts.threads within range; fields a newer header may give meaning to must be zero, so that
  * meaning is never ignored. */
+/* m->inplace_sym: the elementwise nodes whose output 0 has input 0's shape by its symbols. */
+static osc_status inplace_by_symbols(osc_model *m, const osc_sym_shapes_out *sym, osc_err *err) {
+    const osc_graph *g = &m->g;
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        const osc_node *n = &g->nodes[i];
+        if (n->folded || !(n->kernel->flags & OSC_KF_INPLACE_SAME) || n->n_inputs < 1 ||
+            n->n_outputs < 1 || n->inputs[0] < 0 || n->outputs[0] < 0)
+            continue;
+        const int32_t a = n->inputs[0], b = n->outputs[0];
+        if (!sym->shaped[a] || !sym->shaped[b] || (m->fold_shaped[a] && m->fold_shaped[b]) ||
+            sym->vals[a].dtype != sym->vals[b].dtype || sym->vals[a].rank != sym->vals[b].rank ||
+            memcmp(sym->vals[a].dims, sym->vals[b].dims,
+                   (size_t)sym->vals[a].rank * sizeof sym->vals[a].dims[0]) != 0)
+            continue;
+        if (!m->inplace_sym) {
+            m->inplace_sym = osc_pool_alloc(&m->pool, (size_t)g->n_nodes + 1);
+            if (!m->inplace_sym) return osc_fail(err, OSC_ERR_NOMEM, "out of memory");
+            memset(m->inplace_sym, 0, (size_t)g->n_nodes + 1);
+        }
+        m->inplace_sym[i] = true;
+    }
+    return OSC_OK;
+}
+
 /* The rewrite pass (rewrite/pass.c), unless opts.no_fusion: on the shapes folding found, with
  * symbols where graph inputs have symbolic dims (symbolic.c). */
 static osc_status rewrite(osc_model *m, osc_err *err) {
@@ -40,6 +64,7 @@ static osc_status rewrite(osc_model *m, osc_err *err) {
                        .strict = m->opts.strict != 0, .max_in = m->max_in};
     st = osc_rewrite(&rg, err);
     m->max_in = rg.max_in;
+    if (!st && sym.vals) st = inplace_by_symbols(m, &sym, err);
     if (sym.vals) osc_sym_shapes_free(m, &sym);
     return st;
 }

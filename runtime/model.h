@@ -46,6 +46,10 @@ struct osc_model {
     bool *shape_node;
     int32_t n_shape_outputs;
 #define OSC_SHAPE_SLOT ((size_t)OSC_MAX_RANK * sizeof(int64_t)) /* bytes of a shape slot */
+    /* Per node (NULL: none): an OSC_KF_INPLACE_SAME row whose output 0 has input 0's shape by its
+     * symbols (dynamic axes; symbolic.c), so it may share its buffer; each run checks the sizes
+     * (osc_check_inplace). */
+    bool *inplace_sym;
     /* What folding learnt, for the fusion pass: per value, dtype and shape where static
      * (fold_shaped), data where constant. */
     osc_tensor *fold_vals;
