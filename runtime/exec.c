@@ -1,5 +1,4 @@
-/* exec.c: running nodes: one node's kernel, a static run, a dynamic run stage by stage, and
- * osc_session_run. */
+/* exec.c: running the graph: a static run, a dynamic run stage by stage, and osc_session_run. */
 #include <string.h>
 #include <time.h>
 
@@ -9,15 +8,6 @@ static uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-osc_status osc_run_node(const osc_model *m, int32_t i, osc_tensor *vals, osc_node_io io,
-                        osc_kctx *k) {
-    const osc_node *n = &m->g.nodes[i];
-    osc_gather_inputs(n, vals, io);
-    for (int32_t j = 0; j < n->n_outputs; j++)
-        osc_tensor_assign(&io.outs[j], &vals[n->outputs[j]]);
-    return n->kernel->run(k, io.ins, n->n_inputs, io.outs, n->n_outputs);
 }
 
 /* String outputs made by nodes may point into input strings: give them their own bytes.

@@ -1,4 +1,5 @@
-/* infer.c: shape inference: over a range of nodes (osc_infer_range), rank and input type checks,
+/* infer.c: shape inference: over a range of nodes (osc_infer_range, which also runs the shape
+ * nodes into their session slots: osc_run_node, one node's kernel), rank and input type checks,
  * and the static inference and arena plan at load when every input shape is known. */
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,15 @@ osc_status osc_check_input_type(const osc_graph *g, int32_t i, int32_t j, int32_
 void osc_gather_inputs(const osc_node *n, osc_tensor *vals, osc_node_io io) {
     for (int32_t j = 0; j < n->n_inputs; j++)
         io.ins[j] = n->inputs[j] >= 0 ? &vals[n->inputs[j]] : NULL;
+}
+
+osc_status osc_run_node(const osc_model *m, int32_t i, osc_tensor *vals, osc_node_io io,
+                        osc_kctx *k) {
+    const osc_node *n = &m->g.nodes[i];
+    osc_gather_inputs(n, vals, io);
+    for (int32_t j = 0; j < n->n_outputs; j++)
+        osc_tensor_assign(&io.outs[j], &vals[n->outputs[j]]);
+    return n->kernel->run(k, io.ins, n->n_inputs, io.outs, n->n_outputs);
 }
 
 osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *known, int32_t from,

@@ -129,14 +129,15 @@ bool osc_node_ready(const osc_model *m, int32_t i, const bool *known);
 /* Runs infer for nodes from..end-1 in order (folded nodes keep their constant outputs),
  * stopping at the first node that is not osc_node_ready: *stop is that node, or end.
  * vals[v] must have dtype/shape (and data where known) for every input of those nodes; fills
- * dtype/shape/nbytes of their outputs (data NULL). */
+ * dtype/shape/nbytes of their outputs (data NULL), but for a shape node's (m->shape_node) whose
+ * data points at a session slot: it runs into that slot. */
 osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *known, int32_t from,
                            int32_t end, int32_t *stop, osc_node_io io, osc_err *err);
 /* OSC_ERR_LIMIT when an output of nodes from..to-1 (not folded) in vals has a rank over the
  * model's max_rank. Called after every inference. */
 osc_status osc_check_ranks(const osc_model *m, const osc_tensor *vals, int32_t from, int32_t to,
                            osc_err *err);
-/* exec.c: runs node i's kernel on vals (outputs' data already placed). */
+/* infer.c: runs node i's kernel on vals (outputs' data already placed). */
 osc_status osc_run_node(const osc_model *m, int32_t i, osc_tensor *vals, osc_node_io io,
                         osc_kctx *k);
 
