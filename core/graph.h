@@ -59,6 +59,7 @@ typedef struct osc_node {
     int32_t n_fused;
     const char **fused_names;
     const char **fused_ops;
+    const char *fused_rule; /* the rewrite rule that made it (rewrite/rules.def) */
 } osc_node;
 
 /* Declared type of a value (graph input/output/value_info). */

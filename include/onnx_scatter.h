@@ -343,7 +343,11 @@ typedef struct osc_node_desc {
     int32_t n_fused;
     const char *const *fused_names;
     const char *const *fused_ops;
-    uint64_t reserved[8];        /* written zero by osc_model_node; see "Reserved tails" */
+    union { /* (in the first reserved element: see "Reserved tails") */
+        const char *fused_rule;  /* the rule that made it (docs/design.md); NULL for others */
+        uint64_t reserved0;
+    };
+    uint64_t reserved[7];        /* written zero by osc_model_node; see "Reserved tails" */
 } osc_node_desc;
 
 /* The model's IR version; 0 for NULL. */

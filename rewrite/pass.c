@@ -61,8 +61,8 @@ static const osc_kernel *fused_row(osc_kctx *k, const osc_fusion *f, const void 
 /* Applies f at node i: new inputs, row and params; the chain nodes that nothing reads any more
  * (latest first, so a chain dies from its end) are marked in `gone`, and the node records the
  * names and op types of what it replaced. */
-static osc_status apply(osc_kctx *k, osc_rw_graph *rg, int32_t i, const osc_fusion *f,
-                        int32_t *uses, bool *gone) {
+static osc_status apply(osc_kctx *k, osc_rw_graph *rg, int32_t i, const osc_rw_rule *rule,
+                        const osc_fusion *f, int32_t *uses, bool *gone) {
     osc_graph *g = rg->g;
     osc_node *n = &g->nodes[i];
     int32_t *ins = osc_pool_alloc(rg->pool, (size_t)f->n_inputs * sizeof *ins + 1);
@@ -95,6 +95,7 @@ static osc_status apply(osc_kctx *k, osc_rw_graph *rg, int32_t i, const osc_fusi
     names[m] = n->name;
     ops[m++] = n->op_type;
     n->n_fused = m;
+    n->fused_rule = rule->name;
     n->fused_names = names;
     n->fused_ops = ops;
     n->inputs = ins;
@@ -147,7 +148,7 @@ static osc_status offer(osc_rw_graph *rg, const osc_fuse_view *v, int32_t i, int
             continue;
         }
         *any = true;
-        return apply(&k, rg, i, &f, uses, gone);
+        return apply(&k, rg, i, rule, &f, uses, gone);
     }
     return OSC_OK;
 }

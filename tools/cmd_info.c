@@ -153,6 +153,7 @@ static void print_model(const osc_model *m) {
         if (na) fputc('\n', stdout);
         char fusedby[2048];
         if (n.n_fused) printf("      fused from: %s\n", cli_fused_str(&n, fusedby, sizeof fusedby));
+        if (n.n_fused && n.fused_rule) printf("      rule: %s\n", n.fused_rule);
     }
     uint64_t arena = osc_model_arena_bytes(m);
     if (arena) printf("arena_bytes: %llu\n", (unsigned long long)arena);

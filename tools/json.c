@@ -49,6 +49,10 @@ void cli_json_number(FILE *f, double v) {
 
 void cli_json_fused(FILE *f, const osc_node_desc *d) {
     if (!d->n_fused) return;
+    if (d->fused_rule) {
+        fputs(",\"rule\":", f);
+        cli_json_str(f, d->fused_rule);
+    }
     fputs(",\"fused\":[", f);
     for (int32_t k = 0; k < d->n_fused; k++) {
         fputs(k ? ",{\"op\":" : "{\"op\":", f);

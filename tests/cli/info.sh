@@ -16,7 +16,8 @@ check "info: a folded node, and the constant its output became" eval '
 check "info: attributes (a tensor with its dtype, shape and few values; an int)" eval '
     out_has "^      attributes: value=tensor int64 \[2\] {5, 4}$" && out_has "^      attributes: axis=0$"'
 check "info: a fused node and what it replaced" eval 'out_has "^  2 rows: RowGather (osc, opset 13) -> kernel RowGather-1$" &&
-    out_has "^      fused from: Unsqueeze .unsq., Expand .expand., GatherElements .rows.$"'
+    out_has "^      fused from: Unsqueeze .unsq., Expand .expand., GatherElements .rows.$" &&
+    out_has "^      rule: row_gather$"'
 cli info "$m/walk.onnx"
 check "info: attributes of several kinds (to with its dtype name, a negative axis)" eval 'status_is 0 &&
     out_has "^  1 cast: Cast (ai.onnx, opset 13) -> kernel Cast-13$" && out_has "^      attributes: to=6 (int32)$" &&
