@@ -9,7 +9,7 @@
  * a row thus stay in edge order whatever the thread count. */
 #include <string.h>
 
-#include "fused_scatter.h"
+#include "fused_group.h"
 
 typedef struct group_job {
     const osc_fs_split *s;

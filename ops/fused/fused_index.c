@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/dtype.h"
-#include "fused_scatter.h"
+#include "fused_index.h"
 #include "core/kattr.h"
 
 osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const char *what,

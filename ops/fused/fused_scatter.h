@@ -16,6 +16,8 @@
 
 #include "core/kernel.h"
 #include "fused.h"
+#include "fused_group.h"
+#include "fused_index.h"
 
 /* The inputs of GatherScatter and RowScatter, by role (the steps' operands from
  * OSC_FS_IN_STEPS on, then the pieces of pieced indices). */
@@ -29,29 +31,6 @@ enum { OSC_FS_ADD, OSC_FS_SUB, OSC_FS_MUL, OSC_FS_DIV };
 enum { OSC_FS_ROW, OSC_FS_FULL, OSC_FS_BLOCK, OSC_FS_TABLE };
 #define OSC_FS_MAX_STEPS (OSC_FUSE_MAX_IN - OSC_FS_IN_STEPS)
 #define OSC_FS_TABLE_MAX 65536 /* longest row a TABLE operand may have */
-
-/* An index a fused node reads in place from the pieces a Concat along axis 0 joined, the
- * Concat never run (GAT's edge lists with self loops, Concat(edge_index[k], arange(N))):
- * piece q is the node's input input[q], all of it (row[q] < 0) or its row row[q] (a [K, E]
- * tensor, read where it is). Their sizes come from the inputs at run time, so that they may be
- * symbols at load. n == 0: the index is the node's input as it is. */
-#define OSC_IX_MAX_PIECES 4
-typedef struct osc_ix_pieces {
-    int32_t n;
-    int32_t value; /* the concatenation's graph value: messages, the split memo's key */
-    int32_t input[OSC_IX_MAX_PIECES];
-    int64_t row[OSC_IX_MAX_PIECES];
-} osc_ix_pieces;
-
-/* At run time, an index as pieces of memory (one for an index as it is): piece q holds the
- * values from start[q] (end[q-1]) to end[q]; cut[q] is end[q] but for the last piece, whose
- * cut and later ones are INT64_MAX, so that a value's piece is a sum of comparisons. */
-typedef struct osc_ixv {
-    int32_t n;
-    bool i64;
-    const void *p[OSC_IX_MAX_PIECES];
-    int64_t start[OSC_IX_MAX_PIECES], end[OSC_IX_MAX_PIECES], cut[OSC_IX_MAX_PIECES - 1];
-} osc_ixv;
 
 typedef struct osc_fs_step {
     int32_t op;          /* OSC_FS_* operation */
@@ -89,24 +68,6 @@ typedef struct osc_fs_params {
     osc_sym_binds syms;
 } osc_fs_params;
 
-/* Which rows of the output, and which edges, each part (thread) of a fused scatter owns. */
-typedef struct osc_fs_split {
-    osc_ixv dst;         /* the destination index, dst_stride apart */
-    int32_t key;         /* its graph value (the split memo's key) */
-    int64_t dst_stride, n_rows, edges;
-    int64_t bounds[OSC_MAX_THREADS + 1]; /* part t owns output rows [bounds[t], bounds[t+1]) */
-    /* The edges of part t, in order, are list[at[t]] .. list[at[t+1]-1]; NULL: every part
-     * walks edges [0, edges) and skips the rows it does not own. */
-    const uint32_t *list;
-    int64_t at[OSC_MAX_THREADS + 1];
-    /* Grouped by destination (osc_fs_group_rows): the list is every edge sorted by destination
-     * row, stably (a row's edges stay in edge order), row d's edges at positions
-     * row_at[d] .. row_at[d+1]-1 (N + 1 offsets), so at[t] = row_at[bounds[t]]. NULL: each
-     * part's list is in edge order. Loops that walk the list either way see every row's edges
-     * in edge order; edge positions are ascending only without grouping. */
-    const uint32_t *row_at;
-} osc_fs_split;
-
 /* A run of a fused scatter (fused_scatter.c; the tiled scatter's gather steps use it too): the
  * bound inputs and output, and the typed edge loop of its dtype and reduction. */
 typedef struct osc_fs_job {
@@ -129,52 +90,6 @@ typedef struct osc_fs_job {
      * row's edges applied in order (fused_rows.c; NULL: the edge loop on the grouped list). */
     void (*rows)(const struct osc_fs_job *j, int64_t lo, int64_t hi, const char *const *opnd);
 } osc_fs_job;
-/* Index i of an int32 or int64 tensor's data; osc_fs_row: the row of `rows` it names, a
- * negative index counting from the end (indices checked before). */
-static inline int64_t osc_fs_ix(const void *p, bool i64, int64_t i) {
-    return i64 ? ((const int64_t *)p)[i] : ((const int32_t *)p)[i];
-}
-static inline int64_t osc_fs_row(const void *p, bool i64, int64_t i, int64_t rows) {
-    const int64_t v = osc_fs_ix(p, i64, i);
-    return v < 0 ? v + rows : v;
-}
-/* A cursor reading an index's pieces, mostly at ascending positions (the fused loops walk their
- * edges in order, or grouped by destination, which is edge order within a row): it keeps the
- * piece of the last position and looks the piece up again when a position leaves it, two
- * well-predicted comparisons per read. */
-typedef struct osc_ixc {
-    const osc_ixv *v;
-    const void *p;
-    int64_t start, lim;
-} osc_ixc;
-static inline osc_ixc osc_ixc_of(const osc_ixv *v) {
-    return (osc_ixc){.v = v, .p = v->p[0], .lim = -1};
-}
-static inline int64_t osc_ixc_row(osc_ixc *c, int64_t i, int64_t rows) {
-    if (i >= c->lim || i < c->start) {
-        _Static_assert(OSC_IX_MAX_PIECES == 4, "one comparison per cut");
-        const osc_ixv *v = c->v;
-        const int32_t q = (i >= v->cut[0]) + (i >= v->cut[1]) + (i >= v->cut[2]);
-        c->p = v->p[q];
-        c->start = v->start[q];
-        c->lim = q < OSC_IX_MAX_PIECES - 1 ? v->cut[q] : INT64_MAX;
-    }
-    return osc_fs_row(c->p, c->v->i64, i - c->start, rows);
-}
-
-/* ---- Index pieces (ops/fused/fused_index.c) ---- */
-/* Run time: the view of the index at input `at` (pc->n == 0) or of its pieces, checked: an
- * index dtype, `count` values in all (pieces: any count when `count` < 0); messages call it
- * input `at` '`what`'. */
-osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const char *what,
-                        const osc_tensor *const *in, int32_t n_in, int64_t count, osc_ixv *v);
-/* Run time: *t piece q of a bound index, as a 1-D tensor of its own. */
-void osc_ixv_piece(const osc_ixv *v, int32_t q, osc_tensor *t);
-/* Run time: every value of a bound index within [-rows, rows-1], or the first that is not,
- * named with its position in the whole index (input `at` '`what`', `role` saying what it
- * indexes in the message). */
-osc_status osc_ixv_check(osc_kctx *k, const osc_ixv *v, const osc_ix_pieces *pc, int32_t at,
-                         const char *what, const char *role, int64_t rows);
 
 /* One part owning every row and edge. */
 void osc_fs_split_one(osc_fs_split *s);
@@ -203,19 +118,6 @@ enum { OSC_FS_SPLIT_MAKE, OSC_FS_SPLIT_HINTED, OSC_FS_SPLIT_REUSE, OSC_FS_SPLIT_
  * run before grouped the same index. False: run on one part (s as osc_fs_split_one left it). */
 bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make);
 
-/* ---- Grouping by destination (ops/fused/fused_group.c) ---- */
-/* The output is grouped by destination (osc_fs_split_shared with OSC_FS_SPLIT_GROUP) when it
- * is at least this large (larger than a core's cache: each edge's read-modify-write of a random
- * output row misses it) and there are at least a quarter as many edges as rows. */
-#ifndef OSC_FS_GROUP_MIN_BYTES /* (the tiny-threshold library's OSC_PAR_MIN_BYTES is 1) */
-#define OSC_FS_GROUP_MIN_BYTES OSC_PAR_MIN_BYTES
-#endif
-/* Sorts the edges by destination row, stably, into the CSR of s->row_at and s->list (counting
- * sort: per-thread histograms of the rows, their prefix sums, then each thread places its
- * edges), and splits the rows among the pool's threads into ranges of about equal edge counts.
- * Indices must have been checked. False (s untouched) without scratch for it or for more than
- * UINT32_MAX edges. */
-bool osc_fs_group_rows(osc_fs_split *s, osc_tpool *pool, osc_scratch *scratch);
 /* The row loop of a dtype and reduction for osc_fs_job.rows (fused_rows.c; NULL: none). */
 typedef void (*osc_fs_rows_fn)(const osc_fs_job *j, int64_t lo, int64_t hi,
                                const char *const *opnd);
@@ -246,7 +148,6 @@ osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *c
 osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *const *in,
                        int32_t n_in, osc_tensor *out, int32_t n_out, osc_fs_job *j,
                        size_t *bytes);
-
 
 /* RowGather (ops/fused/fused_gather.c): GatherElements(data, Expand(U, shape), axis 0) with U one
  * index per row, read as it is: out[e, ...] = data[U[e], ...], a row copied per index.
