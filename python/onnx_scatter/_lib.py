@@ -49,18 +49,17 @@ class ValueDesc(ctypes.Structure):
                 ("has_default", c_int32)]
 
 
-class _RuleSlot(ctypes.Union):  # the C struct's anonymous union in reserved element 0
-    _fields_ = [("fused_rule", c_char_p), ("reserved0", c_uint64)]
+class RuleSlot(ctypes.Union):  # the C struct's anonymous union in reserved element 0
+    _fields_ = [("value", c_char_p), ("reserved0", c_uint64)]
 
 
 class NodeDesc(ctypes.Structure):
-    _anonymous_ = ("_rule",)
     _fields_ = [("name", c_char_p), ("op_type", c_char_p), ("domain", c_char_p),
                 ("since_version", c_int64), ("opset", c_int64), ("n_inputs", c_int32),
                 ("inputs", ctypes.POINTER(c_char_p)), ("n_outputs", c_int32),
                 ("outputs", ctypes.POINTER(c_char_p)), ("folded", c_int32), ("n_fused", c_int32),
                 ("fused_names", ctypes.POINTER(c_char_p)), ("fused_ops", ctypes.POINTER(c_char_p)),
-                ("_rule", _RuleSlot), ("reserved", c_uint64 * 7)]
+                ("fused_rule", RuleSlot), ("reserved", c_uint64 * 7)]
 
 
 class MetaDesc(ctypes.Structure):

@@ -45,6 +45,8 @@ def header_fields():
     """{struct: [field, ...]} for every `typedef struct osc_x { ... } osc_x;` of the header."""
     with open(HEADER) as f:
         text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+    # an anonymous union in a reserved element counts as its first member
+    text = re.sub(r"union\s*\{\s*([^;]*;)[^}]*\}\s*;", r"\1", text)
     structs = {}
     for name, body in re.findall(r"typedef struct (osc_\w+) \{(.*?)\} \1;", text, re.S):
         decls = [d.strip() for d in body.split(";") if d.strip()]
