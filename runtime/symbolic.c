@@ -213,50 +213,50 @@ static void merge_content(const probe *p, int32_t v, const osc_tensor *shape, cl
 }
 
 /* Whether sizes t[] are sum coef[a] * (input symbol sym[a]'s sizes) + add over the probes, for
- * n (1 or 2) symbols, the coefficients solved from the first n + 1 probes (integers), checked
- * on the others; *e then holds it, its terms at the symbols' graph inputs. */
+ * n (1 or 2) symbols: the coefficients solved from the first n + 1 probes in double precision,
+ * rounded to integers, then checked exactly (int64, overflow checked) on every probe; *e then
+ * holds it, its terms at the symbols' graph inputs. */
 static bool fit(const int64_t *t, int32_t n, const int32_t *sym, const inputs *in,
                 osc_sym_expr *e) {
-    typedef __int128 i128;
-    i128 a[3][3], r[3]; /* rows: probes; columns: the symbols' sizes, then 1 */
+    double a[3][3], r[3], coef[2]; /* rows: probes; columns: the symbols' sizes, then 1 */
     for (int32_t k = 0; k <= n; k++) {
-        for (int32_t x = 0; x < n; x++) a[k][x] = probe_size(k, sym[x]);
+        for (int32_t x = 0; x < n; x++) a[k][x] = (double)probe_size(k, sym[x]);
         a[k][n] = 1;
-        r[k] = t[k];
+        r[k] = (double)t[k];
     }
-    i128 det, num[2];
     if (n == 1) {
-        det = a[0][0] - a[1][0];
-        num[0] = r[0] - r[1];
+        if (a[0][0] == a[1][0]) return false;
+        coef[0] = (r[0] - r[1]) / (a[0][0] - a[1][0]);
     } else { /* Cramer's rule on 3 x 3 */
 #define DET3(m) ((m)[0][0] * ((m)[1][1] * (m)[2][2] - (m)[1][2] * (m)[2][1]) -                     \
                  (m)[0][1] * ((m)[1][0] * (m)[2][2] - (m)[1][2] * (m)[2][0]) +                     \
                  (m)[0][2] * ((m)[1][0] * (m)[2][1] - (m)[1][1] * (m)[2][0]))
-        det = DET3(a);
+        const double det = DET3(a);
+        if (det == 0) return false;
         for (int32_t x = 0; x < 2; x++) {
-            i128 b[3][3];
+            double b[3][3];
             memcpy(b, a, sizeof b);
             for (int32_t k = 0; k < 3; k++) b[k][x] = r[k];
-            num[x] = DET3(b);
+            coef[x] = DET3(b) / det;
         }
 #undef DET3
     }
-    if (det == 0) return false;
-    i128 add = r[0];
     for (int32_t x = 0; x < n; x++) {
-        if (num[x] % det != 0 || num[x] / det == 0 || num[x] / det > INT32_MAX ||
-            num[x] / det < -INT32_MAX)
-            return false;
-        e->coef[x] = (int64_t)(num[x] / det);
-        add -= (i128)e->coef[x] * probe_size(0, sym[x]);
+        if (!(coef[x] > -2147483647.0 && coef[x] < 2147483647.0)) return false;
+        e->coef[x] = (int64_t)(coef[x] < 0 ? coef[x] - 0.5 : coef[x] + 0.5);
+        if (e->coef[x] == 0) return false;
     }
-    if (add > INT32_MAX || add < -INT32_MAX) return false;
-    e->add = (int64_t)add;
-    for (int32_t k = 0; k < OSC_SYM_PROBES; k++) {
-        i128 s = e->add;
-        for (int32_t x = 0; x < n; x++) s += (i128)e->coef[x] * probe_size(k, sym[x]);
-        if (s != t[k]) return false;
+    for (int32_t k = 0; k < OSC_SYM_PROBES; k++) { /* add from probe 0, then every probe exact */
+        int64_t s = k ? e->add : t[0], term;
+        for (int32_t x = 0; x < n; x++) {
+            if (__builtin_mul_overflow(e->coef[x], probe_size(k, sym[x]), &term) ||
+                (k ? __builtin_add_overflow(s, term, &s) : __builtin_sub_overflow(s, term, &s)))
+                return false;
+        }
+        if (k == 0) e->add = s;
+        else if (s != t[k]) return false;
     }
+    if (e->add > INT32_MAX || e->add < -INT32_MAX) return false;
     for (int32_t x = 0; x < n; x++) { /* where each symbol is: its first graph input's dim */
         e->value[x] = in->value[sym[x]];
         e->dim[x] = in->dim[sym[x]];
