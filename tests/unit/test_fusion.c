@@ -48,6 +48,8 @@ enum {
     B_NEG_AXES,      /* the Gather's and the scatter's axis 0 written as -rank */
 };
 #define EDGES (-7) /* in an operand's dims: the case's E */
+/* the small graph most cases take: 6 rows of 4, 20 edges from a table of 7 rows */
+#define SMALL .n = 6, .e = 20, .m = 7, .rrank = 1, .row = {4}
 
 typedef struct fstep {
     const char *op;
@@ -669,10 +671,10 @@ static void fused_basic_and_reductions(void **state) {
          .src = k_src_neg},
         /* symbolic shapes (runtime/symbolic.c): x's rows M, the edges E (the Expand's shape a
          * Shape of the updates: a ShapeOf first, read by nothing once the Expand is fused) */
-        {"symbolic_x_rows", FUSED_GCN, .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-         .row = {4}, .n_steps = 1, .steps = MUL_ROW, .boundary = B_SYM_X},
-        {"symbolic_edges", FUSED_GCN, .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-         .row = {4}, .n_steps = 1, .steps = MUL_ROW, .boundary = B_SYM_E},
+        {"symbolic_x_rows", FUSED_GCN, .reduction = "add", SMALL, .n_steps = 1, .steps = MUL_ROW,
+         .boundary = B_SYM_X},
+        {"symbolic_edges", FUSED_GCN, .reduction = "add", SMALL, .n_steps = 1, .steps = MUL_ROW,
+         .boundary = B_SYM_E},
         {"one_destination", "GatherScatter", "Unsqueeze Gather Mul Expand ScatterElements",
          .data = D_INPUT, .reduction = "mul", .n = 4, .e = 7, .m = 5, .rrank = 1, .row = {3},
          .n_steps = 1, .steps = MUL_ROW, .u_one = true},
@@ -700,17 +702,17 @@ static void fused_basic_and_reductions(void **state) {
         {"int32_src_scatternd", "GatherScatter", "Unsqueeze Gather Mul ScatterND", .nd = true,
          .reduction = "mul", .data = D_INPUT, .n = 9, .e = 60, .m = 7, .rrank = 1, .row = {3},
          .n_steps = 1, .steps = MUL_ROW, .src32 = true},
-        {"negative_axes", FUSED_GCN, .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-         .row = {4}, .n_steps = 1, .steps = MUL_ROW, .boundary = B_NEG_AXES},
+        {"negative_axes", FUSED_GCN, .reduction = "add", SMALL, .n_steps = 1, .steps = MUL_ROW,
+         .boundary = B_NEG_AXES},
         /* two output rows, many edges: with 3 threads a part owns no row */
         {"two_rows_many_edges", FUSED_GCN, .data = D_INPUT, .reduction = "mul", .n = 2,
          .e = 50, .m = 7, .rrank = 1, .row = {3}, .n_steps = 1, .steps = MUL_ROW},
-        {"opset13_none", FUSED_GCN, .opset = 13, .data = D_INPUT, .n = 6, .e = 20, .m = 7,
-         .rrank = 1, .row = {4}, .n_steps = 1, .steps = MUL_ROW},
+        {"opset13_none", FUSED_GCN, .opset = 13, .data = D_INPUT, SMALL, .n_steps = 1,
+         .steps = MUL_ROW},
         {"opset16_mul", FUSED_GCN, .opset = 16, .data = D_INPUT, .reduction = "mul", .n = 6,
          .e = 20, .m = 7, .rrank = 1, .row = {4}, .n_steps = 1, .steps = MUL_ROW},
-        {"opset11_add_unsqueeze_attribute", FUSED_GCN, .opset = 11, .n = 6, .e = 20, .m = 7,
-         .rrank = 1, .row = {4}, .n_steps = 1, .steps = MUL_ROW},
+        {"opset11_add_unsqueeze_attribute", FUSED_GCN, .opset = 11, SMALL, .n_steps = 1,
+         .steps = MUL_ROW},
     };
     check_cases(cases, sizeof cases / sizeof cases[0]);
 }
@@ -721,34 +723,26 @@ static void fused_basic_and_reductions(void **state) {
 #define STEP1(OP, FIRST, RANK, ...) .n_steps = 1, .steps = {{OP, FIRST, RANK, {__VA_ARGS__}}}
 #define GS(OPS) "GatherScatter", "Unsqueeze Gather " OPS " Expand ScatterElements"
 static const fcase k_step_cases[] = {
-    {"sub_row", GS("Sub"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-     .row = {4}, STEP1("Sub", false, 2, EDGES, 1)},
-    {"sub_row_operand_first", GS("Sub"), .reduction = "add", .n = 6, .e = 20, .m = 7,
-     .rrank = 1, .row = {4}, STEP1("Sub", true, 2, EDGES, 1)},
-    {"div_row", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-     .row = {4}, STEP1("Div", false, 2, EDGES, 1)},
-    {"div_row_operand_first", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7,
-     .rrank = 1, .row = {4}, STEP1("Div", true, 2, EDGES, 1)},
-    {"add_row_operand_first", GS("Add"), .reduction = "max", .n = 6, .e = 20, .m = 7,
-     .rrank = 1, .row = {4}, STEP1("Add", true, 2, EDGES, 1)},
-    {"mul_row_operand_first", GS("Mul"), .reduction = "add", .n = 6, .e = 20, .m = 7,
-     .rrank = 1, .row = {4}, STEP1("Mul", true, 2, EDGES, 1)},
-    {"mul_element", GS("Mul"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-     .row = {4}, STEP1("Mul", false, 2, EDGES, 4)},
-    {"sub_element_operand_first", GS("Sub"), .reduction = "min", .n = 6, .e = 20, .m = 7,
-     .rrank = 1, .row = {4}, STEP1("Sub", true, 2, EDGES, 4)},
-    {"div_element", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-     .row = {4}, STEP1("Div", false, 2, EDGES, 4)},
-    {"div_shared_c", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-     .row = {4}, STEP1("Div", false, 1, 4)},
-    {"div_shared_c_operand_first", GS("Div"), .reduction = "add", .n = 6, .e = 20, .m = 7,
-     .rrank = 1, .row = {4}, STEP1("Div", true, 1, 4)},
-    {"sub_shared_1", GS("Sub"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-     .row = {4}, STEP1("Sub", false, 1, 1)},
+    {"sub_row", GS("Sub"), .reduction = "add", SMALL, STEP1("Sub", false, 2, EDGES, 1)},
+    {"sub_row_operand_first", GS("Sub"), .reduction = "add", SMALL,
+     STEP1("Sub", true, 2, EDGES, 1)},
+    {"div_row", GS("Div"), .reduction = "add", SMALL, STEP1("Div", false, 2, EDGES, 1)},
+    {"div_row_operand_first", GS("Div"), .reduction = "add", SMALL,
+     STEP1("Div", true, 2, EDGES, 1)},
+    {"add_row_operand_first", GS("Add"), .reduction = "max", SMALL,
+     STEP1("Add", true, 2, EDGES, 1)},
+    {"mul_row_operand_first", GS("Mul"), .reduction = "add", SMALL,
+     STEP1("Mul", true, 2, EDGES, 1)},
+    {"mul_element", GS("Mul"), .reduction = "add", SMALL, STEP1("Mul", false, 2, EDGES, 4)},
+    {"sub_element_operand_first", GS("Sub"), .reduction = "min", SMALL,
+     STEP1("Sub", true, 2, EDGES, 4)},
+    {"div_element", GS("Div"), .reduction = "add", SMALL, STEP1("Div", false, 2, EDGES, 4)},
+    {"div_shared_c", GS("Div"), .reduction = "add", SMALL, STEP1("Div", false, 1, 4)},
+    {"div_shared_c_operand_first", GS("Div"), .reduction = "add", SMALL, STEP1("Div", true, 1, 4)},
+    {"sub_shared_1", GS("Sub"), .reduction = "add", SMALL, STEP1("Sub", false, 1, 1)},
     {"div_shared_1_operand_first", GS("Div"), .reduction = "mul", .data = D_INPUT,
-     .n = 6, .e = 20, .m = 7, .rrank = 1, .row = {4}, STEP1("Div", true, 1, 1)},
-    {"add_shared_1c", GS("Add"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-     .row = {4}, STEP1("Add", false, 2, 1, 4)},
+     SMALL, STEP1("Div", true, 1, 1)},
+    {"add_shared_1c", GS("Add"), .reduction = "add", SMALL, STEP1("Add", false, 2, 1, 4)},
     {"two_steps", GS("Mul Sub"), .reduction = "add", .n = 6, .e = 30, .m = 7, .rrank = 1,
      .row = {4}, .n_steps = 2,
      .steps = {{"Mul", false, 2, {EDGES, 1}}, {"Sub", true, 1, {4}}}},
@@ -769,8 +763,8 @@ static const fcase k_step_cases[] = {
     {"heads_no_reshape", "GatherScatter", "Unsqueeze Gather Mul Expand ScatterElements",
      .reduction = "add", .n = 6, .e = 25, .m = 7, .rrank = 2, .row = {3, 4},
      STEP1("Mul", false, 3, EDGES, 3, 1)},
-    {"mul_scalar", GS("Mul"), .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1,
-     .row = {4}, .n_steps = 1, .steps = {{"Mul", false, 0, {0}}}},
+    {"mul_scalar", GS("Mul"), .reduction = "add", SMALL, .n_steps = 1, .steps = {{"Mul", false, 0,
+     {0}}}},
     {"heads_full_operand", "GatherScatter",
      "Unsqueeze Gather Add Reshape Expand ScatterElements", .reduction = "add", .n = 6, .e = 25,
      .m = 7, .rrank = 2, .row = {3, 4}, .reshape = true,
@@ -846,7 +840,7 @@ static void fused_data_kinds_and_scatternd(void **state) {
          .data = D_DEFAULT, .reduction = "add", .n = 6,
          .e = 20, .m = 7, .rrank = 1, .row = {4}, .n_steps = 1, .steps = MUL_ROW},
         {"scatternd_add", "GatherScatter", "Unsqueeze Gather Mul ScatterND", .nd = true,
-         .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1, .row = {4}, .n_steps = 1,
+         .reduction = "add", SMALL, .n_steps = 1,
          .steps = MUL_ROW},
         {"scatternd_none_dup", "GatherScatter", "Unsqueeze Gather Mul ScatterND", .nd = true,
          .data = D_INPUT, .n = 6, .e = 6, .m = 5, .rrank = 1, .row = {3}, .n_steps = 1,
@@ -882,7 +876,7 @@ static void fused_data_kinds_and_scatternd(void **state) {
  * output still equal to the expected one. */
 static void boundaries_not_fused(void **state) {
     (void)state;
-#define BASE .reduction = "add", .n = 6, .e = 20, .m = 7, .rrank = 1, .row = {4}
+#define BASE .reduction = "add", SMALL
 #define ROW_ONLY(MID) "Gather Mul " MID "RowScatter", "Unsqueeze Expand ScatterElements"
 /* the Gather stays, the Mul after it works by row: tiled (fused_tiled.h) */
 #define TILED(MID) "Gather " MID "TiledScatter", "Unsqueeze Mul Expand ScatterElements"
@@ -896,7 +890,8 @@ static void boundaries_not_fused(void **state) {
         {"mul_output_is_graph_output", ROW_ONLY(""), BASE, .n_steps = 1, .steps = MUL_ROW,
          .boundary = B_STEP_OUT},
         {"gather_output_second_reader_scatternd", "Gather Neg TiledScatter",
-         "Unsqueeze Mul ScatterND", .nd = true, BASE, .n_steps = 1, .steps = MUL_ROW, .boundary = B_GATHER_READ},
+         "Unsqueeze Mul ScatterND", .nd = true, BASE, .n_steps = 1, .steps = MUL_ROW,
+          .boundary = B_GATHER_READ},
         {"indices_real_tensor", "Gather Mul ScatterElements", "", BASE, .n_steps = 1,
          .steps = MUL_ROW, .boundary = B_IDX_REAL},
         {"indices_expand_of_wide_u", "Gather Mul Expand ScatterElements", "", BASE,
@@ -1043,7 +1038,8 @@ static void shared_split_across_runs(void **state) {
         for (int64_t i = 0; i < N * C1; i++) w1[i] = 0.0f;
         for (int64_t i = 0; i < N * C2; i++) w2[i] = 0.0f;
         for (int64_t e = 0; e < E; e++) {
-            const int64_t d = norm(((int64_t *)dst->data)[e], N), q = norm(((int64_t *)src->data)[e], M);
+            const int64_t d = norm(((int64_t *)dst->data)[e], N),
+             q = norm(((int64_t *)src->data)[e], M);
             for (int j = 0; j < C1; j++) {
                 const float g = ((const float *)x1->data)[q * C1 + j];
                 w1[d * C1 + j] = g > w1[d * C1 + j] ? g : w1[d * C1 + j];
