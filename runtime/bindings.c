@@ -154,8 +154,7 @@ osc_status osc_check_inplace(osc_session *s, int32_t from, int32_t to) {
         const osc_tensor *x = sym ? &s->vals[n->inputs[0]] : NULL;
         const osc_tensor *y = sym ? &s->vals[n->outputs[0]] : NULL;
         char label[256], dx[160], dy[160];
-        if (sym && (x->rank != y->rank ||
-                    memcmp(x->dims, y->dims, (size_t)x->rank * sizeof x->dims[0]) != 0))
+        if (sym && !osc_fuse_same_dims(x, y))
             return osc_fail(&s->err, OSC_ERR_SHAPE, "node %s (%s) writes its output over input 0, "
                             "their shapes equal by the model's dynamic axes, but input 0 is %s and "
                             "the output %s", osc_node_label(g, n, label, sizeof label), n->op_type,

@@ -87,14 +87,6 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
     }
     m->fold_vals = vals;
     m->fold_shaped = shaped;
-    /* Left to run: does any node's output shape depend on data a run supplies? */
-    for (int32_t i = 0; i < g->n_nodes && !m->dynamic; i++) {
-        const osc_node *n = &g->nodes[i];
-        for (int32_t j = 0; !n->folded && j < n->n_inputs && j < 32; j++)
-            if ((n->kernel->infer_reads >> j & 1u) && n->inputs[j] >= 0 &&
-                !is_constant(&g->values[n->inputs[j]]))
-                m->dynamic = true;
-    }
     return OSC_OK;
 }
 
@@ -114,7 +106,9 @@ osc_status osc_mark_shape_nodes(osc_model *m, osc_err *err) {
         m->shape_node[i] = true;
         m->n_shape_outputs += n->n_outputs;
     }
-    m->dynamic = false; /* an infer_reads input neither constant nor a shape node's value */
+    /* Left to run: does any node's output shape depend on data a run supplies (an infer_reads
+     * input neither constant nor a shape node's value)? */
+    m->dynamic = false;
     for (int32_t i = 0; i < g->n_nodes && !m->dynamic; i++) {
         const osc_node *n = &g->nodes[i];
         for (int32_t j = 0; !n->folded && j < n->n_inputs && j < 32; j++) {

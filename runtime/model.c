@@ -36,9 +36,8 @@ static osc_status inplace_by_symbols(osc_model *m, const osc_sym_shapes_out *sym
             continue;
         const int32_t a = n->inputs[0], b = n->outputs[0];
         if (!sym->shaped[a] || !sym->shaped[b] || (m->fold_shaped[a] && m->fold_shaped[b]) ||
-            sym->vals[a].dtype != sym->vals[b].dtype || sym->vals[a].rank != sym->vals[b].rank ||
-            memcmp(sym->vals[a].dims, sym->vals[b].dims,
-                   (size_t)sym->vals[a].rank * sizeof sym->vals[a].dims[0]) != 0)
+            sym->vals[a].dtype != sym->vals[b].dtype ||
+            !osc_fuse_same_dims(&sym->vals[a], &sym->vals[b]))
             continue;
         if (!m->inplace_sym) {
             m->inplace_sym = osc_pool_alloc(&m->pool, (size_t)g->n_nodes + 1);

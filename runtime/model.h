@@ -91,11 +91,10 @@ osc_status osc_sym_shapes(osc_model *m, osc_sym_shapes_out *out, osc_err *err);
 void osc_sym_shapes_free(osc_model *m, osc_sym_shapes_out *out);
 /* introspect.c: the names of each node's inputs and outputs (m->io_names, m->io_start). */
 osc_status osc_name_node_io(osc_model *m, osc_err *err);
-/* fold.c: computes at load the nodes whose inputs are constants (see fold.c), and sets
- * m->dynamic. */
+/* fold.c: computes at load the nodes whose inputs are constants (see fold.c). */
 osc_status osc_fold_constants(osc_model *m, osc_err *err);
-/* fold.c, after the rewrite: m->shape_node, and m->dynamic again (an infer_reads input made by
- * a shape node is known when shapes are inferred). */
+/* fold.c, after the rewrite: m->shape_node, and m->dynamic (an infer_reads input made by a
+ * shape node is known when shapes are inferred). */
 osc_status osc_mark_shape_nodes(osc_model *m, osc_err *err);
 /* Last step of a load: frees the data of constants no node left to run reads (fold.c). */
 osc_status osc_release_unread(osc_model *m, osc_err *err);
