@@ -105,6 +105,10 @@ static void test_pinned_runs_exact(void **state) {
         {.dtype = OSC_INT64, .rank = 1, .dims = {E}, .data = (void *)dst, .nbytes = sizeof dst},
         {.dtype = OSC_FLOAT, .rank = 2, .dims = {E, C}, .data = upd, .nbytes = sizeof upd}};
     const char *names[3] = {"data", "dst", "upd"};
+    /* The arena each way's run planned: unpinned as pinned. Unfused and unpinned, the Expand
+     * reads Shape(upd) at run: a shape node (runtime/fold.c) computed when shapes are inferred,
+     * so the run plans one arena as a static model does (a staged run holds none here). */
+    uint64_t arena[4];
     for (int way = 0; way < 4; way++) { /* pinned or not (bit 1), fused or not (bit 0) */
         osc_options o = pinned(way & 1);
         if (way & 2) o.dim_pins = NULL, o.n_dim_pins = 0;
@@ -118,9 +122,13 @@ static void test_pinned_runs_exact(void **state) {
         const int64_t yd[2] = {N, C};
         osc_check_shape(&y, OSC_FLOAT, 2, yd);
         osc_check_bytes(&y, want, sizeof want);
+        arena[way] = osc_session_arena_bytes(s);
         osc_session_free(s);
         osc_model_free(m);
     }
+    assert_true(arena[0] > 0 && arena[1] > 0);
+    assert_int_equal(arena[2], arena[0]);
+    assert_int_equal(arena[3], arena[1]);
 }
 
 /* Updates of E + 1 rows against an index of dst_rows (E or E + 1) rows, the model loaded with o:
