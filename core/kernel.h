@@ -42,6 +42,9 @@ typedef struct osc_kctx {
     osc_scratch *scratch;
     osc_kstore *store; /* run time: the session's state for kernels (NULL: none) */
     uint64_t run;      /* run time: the session's run, numbered from 1 */
+    /* Run time: per graph value, nonzero when the caller declared it unchanged since the last
+     * run (osc_session_input_unchanged: graph inputs only; NULL: none). A claim to verify. */
+    const uint8_t *unchanged;
     /* Warnings at load: kernels call osc_kwarn; the model stores them. NULL at run time. */
     void (*warn)(void *ud, const char *msg);
     void *warn_ud;

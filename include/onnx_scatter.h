@@ -487,6 +487,14 @@ OSC_API void osc_session_free(osc_session *s);
  * stays and osc_session_error() says why. A new binding invalidates the last run's outputs. */
 OSC_API osc_status osc_session_set_input(osc_session *s, const char *name, const osc_tensor *t);
 OSC_API osc_status osc_session_set_input_at(osc_session *s, size_t index, const osc_tensor *t);
+/* Declares that input `index` (osc_model_input order) holds the same bytes as in the last run,
+ * for the next run only. The fused scatters that read it as an index then reuse what the last
+ * run derived from it (its range check, its grouping by destination) once its bytes hash as
+ * they did then; a declared input whose bytes differ from the last run's fails that run with
+ * OSC_ERR_ARG, naming the input, before the fused node writes anything. Without a fused node
+ * reading it, or when the last run did not hash it, the declaration changes nothing.
+ * OSC_ERR_ARG for an index out of range (with a message). */
+OSC_API osc_status osc_session_input_unchanged(osc_session *s, size_t index);
 /* Removes the binding of input `index` (osc_model_input order): an input with a default uses
  * the default again, any other must be bound before the next run. The session keeps no pointer
  * to the old tensor afterwards. Invalidates the last run's outputs. OSC_ERR_ARG for an index

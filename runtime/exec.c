@@ -65,7 +65,7 @@ static osc_status run_nodes(osc_session *s, int32_t from, int32_t to) {
                       .alloc = &s->alloc,
                       .strings = &s->strings, .strict = m->opts.strict != 0,
                       .tpool = s->tpool, .scratch = &s->kscratch, .store = &s->kstore,
-                      .run = s->runs};
+                      .run = s->runs, .unchanged = s->unchanged};
         uint64_t t0 = s->node_ns ? now_ns() : 0;
         osc_status st = osc_run_node(m, i, s->vals, s->io, &k);
         if (s->node_ns) s->node_ns[i] = now_ns() - t0;
@@ -236,5 +236,6 @@ osc_status osc_session_run(osc_session *s) {
     s->ok = false;
     s->alloc.capped = false;
     osc_status st = run(s);
+    memset(s->unchanged, 0, (size_t)s->m->g.n_values * sizeof *s->unchanged); /* one run only */
     return st ? osc_cap_explain(&s->err, &s->alloc, "this session") : st;
 }

@@ -29,6 +29,7 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     s->io.ins = osc_calloc(&s->alloc, (size_t)m->max_in, sizeof *s->io.ins);
     s->io.outs = osc_calloc(&s->alloc, (size_t)m->max_out, sizeof *s->io.outs);
     s->known = osc_calloc(&s->alloc, z.nv, sizeof *s->known);
+    s->unchanged = osc_calloc(&s->alloc, z.nv, sizeof *s->unchanged);
     s->buf_data = osc_calloc(&s->alloc, z.nb, sizeof *s->buf_data);
     s->bound = osc_calloc(&s->alloc, z.ni, sizeof *s->bound);
     s->is_bound = osc_calloc(&s->alloc, z.ni, sizeof *s->is_bound);
@@ -53,7 +54,7 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     if (!s->bound || !s->is_bound || !s->plan_inputs || !s->vals || !s->offsets || !s->need ||
         !s->sizes || !s->scratch || !s->direct || !s->plan_direct || !s->external ||
         !s->out_data || !s->out_cap || !s->out_mode || (m->opts.profile && !s->node_ns) ||
-        !s->io.ins || !s->io.outs || !s->known || !s->buf_data || !s->shape_slots ||
+        !s->io.ins || !s->io.outs || !s->known || !s->unchanged || !s->buf_data || !s->shape_slots ||
         (m->dynamic && (!s->stages || !s->plan_need))) {
         osc_status st = s->alloc.capped ? OSC_ERR_LIMIT : OSC_ERR_NOMEM;
         osc_session_free(s);
@@ -88,6 +89,7 @@ void osc_session_free(osc_session *s) {
     osc_free(&s->alloc, s->io.ins, (size_t)s->m->max_in * sizeof *s->io.ins);
     osc_free(&s->alloc, s->io.outs, (size_t)s->m->max_out * sizeof *s->io.outs);
     osc_free(&s->alloc, s->known, z.nv * sizeof *s->known);
+    osc_free(&s->alloc, s->unchanged, z.nv * sizeof *s->unchanged);
     osc_free(&s->alloc, s->buf_data, z.nb * sizeof *s->buf_data);
     osc_free(&s->alloc, s->arena, s->arena_size);
     osc_free(&s->alloc, s->bound, z.ni * sizeof *s->bound);
@@ -155,6 +157,13 @@ osc_status osc_session_unbind_input(osc_session *s, size_t index) {
     s->is_bound[index] = false;
     s->ok = false;
     return OSC_OK;
+}
+
+osc_status osc_session_input_unchanged(osc_session *s, size_t index) {
+    if (!s) return OSC_ERR_ARG;
+    osc_status st = input_index(s, index);
+    if (!st) s->unchanged[s->m->input_order[index]] = 1;
+    return st;
 }
 
 osc_status osc_session_set_input(osc_session *s, const char *name, const osc_tensor *t) {

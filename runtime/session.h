@@ -45,6 +45,8 @@ struct osc_session {
     int32_t *out_mode;        /* osc_output_mode of the last successful run */
     osc_node_io io;           /* kernel call scratch: m->max_in inputs, m->max_out outputs */
     bool *known;              /* per value: data known (dynamic models, staged inference) */
+    uint8_t *unchanged;       /* per value: declared unchanged for the next run only
+                               * (osc_session_input_unchanged; the kernels' k->unchanged) */
     void **buf_data;          /* per buffer: memory of the current run (dynamic models) */
     /* Dynamic models: per stage (n_nodes + 1 entries) its nodes and its arena, kept between
      * runs; per buffer (n_bufs + 1) the bytes the stage's current plan was made for. A stage

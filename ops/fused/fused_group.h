@@ -10,6 +10,7 @@
 typedef struct osc_fs_split {
     osc_ixv dst;         /* the destination index, dst_stride apart */
     int32_t key;         /* its graph value (the split memo's key) */
+    bool same;           /* its bytes are those of the run before (osc_ixv_check) */
     int64_t dst_stride, n_rows, edges;
     int64_t bounds[OSC_MAX_THREADS + 1]; /* part t owns output rows [bounds[t], bounds[t+1]) */
     /* The edges of part t, in order, are list[at[t]] .. list[at[t+1]-1]; NULL: every part

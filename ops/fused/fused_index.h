@@ -71,8 +71,11 @@ osc_status osc_ixv_bind(osc_kctx *k, const osc_ix_pieces *pc, int32_t at, const 
 void osc_ixv_piece(const osc_ixv *v, int32_t q, osc_tensor *t);
 /* Run time: every value of a bound index within [-rows, rows-1], or the first that is not,
  * named with its position in the whole index (input `at` '`what`', `role` saying what it
- * indexes in the message). */
+ * indexes in the message). Pieces checked before in this run are not checked again, nor
+ * pieces of graph inputs declared unchanged (k->unchanged) whose bytes hash as in the run
+ * before: a declared one that does not fails with OSC_ERR_ARG. *same (may be NULL): every
+ * piece's bytes are known those of the run before (a declared index whose hashes matched). */
 osc_status osc_ixv_check(osc_kctx *k, const osc_ixv *v, const osc_ix_pieces *pc, int32_t at,
-                         const char *what, const char *role, int64_t rows);
+                         const char *what, const char *role, int64_t rows, bool *same);
 
 #endif

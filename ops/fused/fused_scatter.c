@@ -219,10 +219,14 @@ bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make) {
     const int32_t v = s->key, parts = osc_tpool_size(k->tpool);
     bool group = make & OSC_FS_SPLIT_GROUP;
     make &= ~OSC_FS_SPLIT_GROUP;
-    const bool same = m && v >= 0 && m->value == v && m->dst == s->dst.p[0] &&
-                      m->parts == parts && m->n_rows == s->n_rows && m->edges == s->edges &&
-                      m->dst_stride == s->dst_stride;
+    const bool fits = m && v >= 0 && m->parts == parts && m->n_rows == s->n_rows &&
+                      m->edges == s->edges && m->dst_stride == s->dst_stride;
+    /* this run's split of the index, or the run before's when the index is known the same */
+    const bool same = fits && ((m->value == v && m->dst == s->dst.p[0]) ||
+                               (s->same && m->hint == v && m->list));
     if (same && (m->row_at || !group)) {
+        m->value = v;
+        m->dst = s->dst.p[0];
         memcpy(s->bounds, m->bounds, sizeof s->bounds);
         memcpy(s->at, m->at, sizeof s->at);
         s->list = m->list;
@@ -288,7 +292,8 @@ osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
     osc_status st = osc_ixv_bind(k, &p->dst_pc, 1, "indices", in, n_in,
                                  p->dst_stride ? p->edges : 1, &s->dst);
     /* (no edges: the unfused graph's Expanded index has no element to check either) */
-    return st || !p->edges ? st : osc_ixv_check(k, &s->dst, &p->dst_pc, 1, "indices", "", n_rows);
+    return st || !p->edges ? st : osc_ixv_check(k, &s->dst, &p->dst_pc, 1, "indices", "", n_rows,
+                                                 &s->same);
 }
 
 osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *const *in,
@@ -379,7 +384,7 @@ osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *co
     st = osc_fs_prepare(k, p, in[2]->dtype, in, n_in, out, n_out, &j->s, bytes);
     if (!st && p->gather)
         st = osc_ixv_check(k, &src, &p->src_pc, 3, k_what[3], ", the indices of the fused Gather",
-                           j->x_rows);
+                           j->x_rows, NULL);
     if (st) return st;
     j->zero = !data || p->zero_data;
     j->data = !j->zero && data->data != out->data ? data->data : NULL;

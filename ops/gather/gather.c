@@ -195,7 +195,7 @@ osc_status osc_gather_pieces_run(osc_kctx *k, const osc_tensor *const *in, int32
     if (st) return st;
     const int64_t s = in[0]->dims[0];
     st = osc_ixv_check(k, &v, &((const osc_gather_pieces_params *)k->params)->pc, 1, "indices",
-                       "", s);
+                       "", s, NULL);
     if (st || osc_tensor_count(&want) == 0) return st;
     const unsigned bits = osc_sh_bits(in[0]->dtype);
     const int64_t inner = osc_dims_prod(in[0]->dims + 1, in[0]->rank - 1);

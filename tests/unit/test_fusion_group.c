@@ -9,7 +9,8 @@
  * fusion on and off, on 1 and 2 threads (and 3 against the tiny-threshold library, whose
  * threads split every run), over two runs of a session with other indices in the second (the
  * grouping is made per run). The output, 4096 x 64 floats, is large enough to be grouped by
- * the library's own threshold. */
+ * the library's own threshold. unchanged_index: the same model over runs declaring dst
+ * unchanged (osc_session_input_unchanged) or not. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -207,6 +208,90 @@ static void check_reduction(int red) {
     free(y);
 }
 
+/* Runs of one session with input 4, dst, declared unchanged (osc_session_input_unchanged) or
+ * not, and which inputs each run binds: the declared runs with the same bytes (in another
+ * buffer) reuse the last run's check and grouping and give the loop's bits; a declared dst whose
+ * bytes changed fails before the fused node writes (caller output buffers untouched); runs not
+ * declared never reuse what was derived from other bytes. */
+static void unchanged_index(void **state) {
+    (void)state;
+    static const struct {
+        int r;        /* the inputs bound: in[r] */
+        bool declare; /* dst declared unchanged */
+        bool copy;    /* dst bound from a copy of its bytes */
+        bool fails;
+    } k_runs[] = {{0, true, false, false}, {0, true, true, false}, {0, true, false, false},
+                  {1, true, false, true},  {1, false, false, false}, {1, true, false, false},
+                  {1, true, true, false},  {0, false, false, false}, {0, true, false, false}};
+    inputs in[2];
+    float *y = malloc(sizeof(float) * N * C * 6);
+    int64_t *dst_copy = malloc(sizeof(int64_t) * E);
+    assert_true(y && dst_copy);
+    float *want[2][2] = {{y, y + N * C}, {y + 2 * N * C, y + 3 * N * C}}, *out = y + 4 * N * C;
+    for (int r = 0; r < 2; r++) {
+        in[r].x = malloc(sizeof(float) * M * C);
+        in[r].w = malloc(sizeof(float) * E);
+        in[r].data = malloc(sizeof(float) * N * C);
+        in[r].src = malloc(sizeof(int64_t) * E);
+        in[r].dst = malloc(sizeof(int64_t) * E);
+        assert_true(in[r].x && in[r].w && in[r].data && in[r].src && in[r].dst);
+        make_inputs(&in[r], 101u + (uint32_t)r, false);
+        expect(&in[r], R_ADD, NULL, want[r][0], want[r][1]);
+    }
+    size_t len = 0;
+    void *buf = build(R_ADD, &len);
+    for (int k = 0; k < N_THREADS; k++) {
+        osc_options o;
+        osc_options_init(&o);
+        o.threads = k_threads[k];
+        osc_model *m = NULL;
+        char msg[512];
+        if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg)) fail_msg("load: %s", msg);
+        osc_session *s = NULL;
+        assert_int_equal(osc_session_create(m, &s), OSC_OK);
+        assert_int_equal(osc_session_input_unchanged(s, 5), OSC_ERR_ARG); /* no input 5 */
+        assert_non_null(strstr(osc_session_error(s), "out of range"));
+        assert_int_equal(osc_session_set_output_buffer(s, 0, out, sizeof(float) * N * C), OSC_OK);
+        assert_int_equal(osc_session_set_output_buffer(s, 1, out + N * C, sizeof(float) * N * C),
+                         OSC_OK);
+        for (size_t u = 0; u < sizeof k_runs / sizeof k_runs[0]; u++) {
+            const int r = k_runs[u].r;
+            const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E};
+            if (k_runs[u].copy) memcpy(dst_copy, in[r].dst, sizeof(int64_t) * E);
+            const osc_tensor t[5] = {
+                osc_test_view(OSC_FLOAT, 2, xd, in[r].x), osc_test_view(OSC_FLOAT, 1, ed, in[r].w),
+                osc_test_view(OSC_FLOAT, 2, nd, in[r].data),
+                osc_test_view(OSC_INT64, 1, ed, in[r].src),
+                osc_test_view(OSC_INT64, 1, ed, k_runs[u].copy ? dst_copy : in[r].dst)};
+            static const char *const names[5] = {"x", "w", "data", "src", "dst"};
+            osc_check_bind(s, 5, names, t);
+            if (k_runs[u].declare) assert_int_equal(osc_session_input_unchanged(s, 4), OSC_OK);
+            memset(out, 0x5a, sizeof(float) * N * C * 2);
+            const osc_status st = osc_session_run(s);
+            if (k_runs[u].fails) {
+                assert_int_equal(st, OSC_ERR_ARG);
+                assert_non_null(strstr(osc_session_error(s), "'dst' was declared unchanged"));
+                for (size_t i = 0; i < sizeof(float) * N * C * 2; i++)
+                    if (((const unsigned char *)out)[i] != 0x5a)
+                        fail_msg("run %zu (%d threads) failed but wrote the output at byte %zu", u,
+                                 k_threads[k], i);
+                continue;
+            }
+            if (st) fail_msg("run %zu: %s", u, osc_session_error(s));
+            check_out(s, 0, want[r][0], "y", R_ADD, true, k_threads[k], (int)u);
+            check_out(s, 1, want[r][1], "z", R_ADD, true, k_threads[k], (int)u);
+        }
+        osc_session_free(s);
+        osc_model_free(m);
+    }
+    free(buf);
+    for (int r = 0; r < 2; r++) {
+        free(in[r].x), free(in[r].w), free(in[r].data), free(in[r].src), free(in[r].dst);
+    }
+    free(dst_copy);
+    free(y);
+}
+
 static void order_add(void **state) { (void)state; check_reduction(R_ADD); }
 static void order_mul(void **state) { (void)state; check_reduction(R_MUL); }
 static void order_max(void **state) { (void)state; check_reduction(R_MAX); }
@@ -217,4 +302,5 @@ OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(order_mul),
     cmocka_unit_test(order_max),
     cmocka_unit_test(order_none),
+    cmocka_unit_test(unchanged_index),
 )
