@@ -18,9 +18,10 @@
  * duration its own profiler records.
  *
  * Outputs are checked in the first and the last round: onnx-scatter 1t and the C layer against
- * output_0.pb within |got - want| <= atol + rtol |want|; onnx-scatter 2t, unfused 1t and
- * recompute 1t (opts.fuse_recompute) against onnx-scatter 1t byte for byte (the runtime
- * promises the same bits whatever the thread count, and the fusion pass the same bits as the
+ * output_0.pb within |got - want| <= atol + rtol |want|; onnx-scatter 2t, unfused 1t,
+ * recompute 1t (opts.fuse_recompute) and index unchanged 1t (edge_index declared unchanged
+ * before each run: osc_session_input_unchanged) against onnx-scatter 1t byte for byte (the
+ * runtime promises the same bits whatever the thread count, and the fusion pass the same bits as the
  * graph it rewrites); onnxruntime against output_0.pb
  * within the tolerance. A failed check prints MISMATCH and makes the exit status 1 (except
  * onnxruntime's, which are reported only).
@@ -35,7 +36,7 @@
 #include "gnn_loops.h"
 #include "harness.h"
 
-enum { G_OSC1, G_OSC2, G_UNF1, G_REC1, G_LOOP, G_TORCH, G_CSR, G_ORT1, G_ORT2, G_COUNT };
+enum { G_OSC1, G_OSC2, G_UNF1, G_REC1, G_KEEP1, G_LOOP, G_TORCH, G_CSR, G_ORT1, G_ORT2, G_COUNT };
 
 /* Names, --rss-child ids and thread counts. */
 static const bench_kind k_kinds[G_COUNT] = {
@@ -43,6 +44,8 @@ static const bench_kind k_kinds[G_COUNT] = {
     [G_OSC2] = {"onnx-scatter 2t", "osc2", 2},
     [G_UNF1] = {"onnx-scatter unfused 1t", "unfused1", 1}, /* opts.no_fusion */
     [G_REC1] = {"onnx-scatter recompute 1t", "recompute1", 1}, /* opts.fuse_recompute */
+    /* edge_index (input 1) declared unchanged before each run (osc_session_input_unchanged) */
+    [G_KEEP1] = {"onnx-scatter index unchanged 1t", "keep1", 1},
     [G_LOOP] = {"C loop", "loop", 1},
     [G_TORCH] = {"torch eager 1t", "eager", 1}, /* bench/torch_bench.py's modes */
     [G_CSR] = {"torch CSR 1t", "csr", 1},
@@ -50,7 +53,7 @@ static const bench_kind k_kinds[G_COUNT] = {
     [G_ORT2] = {"onnxruntime 2t", "ort2", 2},
 };
 
-static int is_osc(int id) { return id <= G_REC1; }
+static int is_osc(int id) { return id <= G_KEEP1; }
 static int is_ort(int id) { return id == G_ORT1 || id == G_ORT2; }
 static int is_torch(int id) { return id == G_TORCH || id == G_CSR; }
 /* the onnxruntime contender with the same thread count */
@@ -209,7 +212,8 @@ static int run_once(bench_run *r, int id, contender *c, int child, double *ms, d
     double c0 = bench_now_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = bench_now_ms(CLOCK_MONOTONIC);
     osc_status st = OSC_OK;
     if (id == G_LOOP) gnn_loop_run(b->loop);
-    else st = osc_session_run(c->s);
+    else if (id != G_KEEP1 || !(st = osc_session_input_unchanged(c->s, 1)))
+        st = osc_session_run(c->s);
     *ms = bench_now_ms(CLOCK_MONOTONIC) - t0;
     *cpu = bench_now_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
     if (st == OSC_OK) return 0;
@@ -291,7 +295,7 @@ static int check(bench_run *r, int id, contender *all) {
         bad = 1;
     } else if (id == G_OSC1 || id == G_LOOP || !all[G_OSC1].active) {
         bad = check_close(b, got, c->check, sizeof c->check);
-    } else { /* 2t, unfused and recompute: the same bits as 1t */
+    } else { /* 2t, unfused, recompute, index unchanged: the same bits as 1t */
         const osc_tensor *ref = output_of(b, G_OSC1, &all[G_OSC1], &tr);
         bad = !ref || !same_shape(got, ref) || memcmp(got->data, ref->data, got->nbytes) != 0;
         snprintf(c->check, sizeof c->check, "%s onnx-scatter 1t",
@@ -421,17 +425,17 @@ static void print_case(const bench_run *b, const result *r) {
     if (ci)
         printf("compulsory bytes (x, edge_index, y) %.1f MiB; %.0f edges; single-thread copy "
                "%.2f GB/s (read + write)\n", ci->bytes / 1048576, ci->edges, ci->copy_gbs);
-    printf("  %-24s %5s %10s %10s %10s %7s %7s %7s %9s %7s %8s %6s  %s\n", "contender", "runs",
+    printf("  %-31s %5s %10s %10s %10s %7s %7s %7s %9s %7s %8s %6s  %s\n", "contender", "runs",
            "median ms", "min ms", "max ms", "xORT", "xCloop", "cpu", "peak MiB", "xORTrss",
            "Medge/s", "xcopy", "output");
     for (int id = 0; id < G_COUNT; id++) {
         const contender *c = &all[id];
         if (!c->n_ms) {
-            printf("  %-24s %s\n", k_kinds[id].name, c->note[0] ? c->note : "not run");
+            printf("  %-31s %s\n", k_kinds[id].name, c->note[0] ? c->note : "not run");
             continue;
         }
         const contender *o = &all[is_ort(id) ? G_ORT1 : ort_peer_of(id)];
-        printf("  %-24s %5zu %10.4g %10.4g %10.4g", k_kinds[id].name, c->n_ms, c->med, c->min,
+        printf("  %-31s %5zu %10.4g %10.4g %10.4g", k_kinds[id].name, c->n_ms, c->med, c->min,
                c->max);
         print_ratio(id == G_ORT1 ? NAN : c->med, med_of(o));
         print_ratio(is_osc(id) ? c->med : NAN, med_of(&all[G_LOOP]));
@@ -619,8 +623,8 @@ static void usage(FILE *f) {
           "                   dynamic-axes exports) into every onnx-scatter contender\n"
           "                   (opts.dim_pins); else such a case loads with its symbolic dims\n"
           "Exit status: 0 when every run succeeded, onnx-scatter, the C loop and torch are within\n"
-          "the tolerance of output_0.pb, and onnx-scatter 2t, unfused and recompute are\n"
-          "bit-identical to 1t;\n"
+          "the tolerance of output_0.pb, and onnx-scatter 2t, unfused, recompute and index\n"
+          "unchanged are bit-identical to 1t;\n"
           "else 1 (onnxruntime's differences are reported, they do not fail the run).\n", f);
 }
 
@@ -654,7 +658,7 @@ static int rss_argv(bench_run *r, int id, char *argv[8]) {
 static const bench_spec k_spec = {
     .loops = "C loop",
     .all_ok = "onnx-scatter, the C loop and torch within tolerance of torch's output_0.pb; "
-              "onnx-scatter 2t, unfused and recompute bit-identical to 1t",
+              "onnx-scatter 2t, unfused, recompute and index unchanged bit-identical to 1t",
     .count = G_COUNT,
     .kinds = k_kinds,
     .ort1 = G_ORT1,
