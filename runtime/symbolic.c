@@ -23,8 +23,9 @@
  *
  * A fused node checks at each run, before its first write, that every dim it reads agrees with
  * the sizes it bound: a coincidence of probes could refuse a run, never compute a wrong result.
- * Nothing here fails the load: a node that does not infer under a probe leaves its outputs
- * unshaped. */
+ * Nothing here fails the load but a failed allocation (OSC_ERR_NOMEM, also inside a kernel's
+ * infer or run: the load must not quietly skip the fusion): a node that does not infer under a
+ * probe leaves its outputs unshaped. */
 #include <string.h>
 
 #include "model.h"
@@ -50,6 +51,7 @@ typedef struct probe {
     osc_tensor *vals;
     bool *shaped, *known;
     void **owned; /* per value: the data this probe computed, given back after it */
+    bool nomem;   /* an allocation failed: the load fails (a node that does not infer does not) */
 } probe;
 
 /* The graph inputs' symbols: each one's first graph input and dim. */
@@ -122,11 +124,14 @@ static void compute(osc_model *m, probe *p, int32_t i, osc_node_io io, osc_err *
         const int32_t v = n->outputs[j];
         p->owned[v] = p->vals[v].data = osc_malloc(&m->alloc, p->vals[v].nbytes + 1);
         ok = p->owned[v] != NULL;
+        p->nomem = p->nomem || !ok;
     }
     osc_kctx k = {.err = err, .graph = &m->g, .node = n, .row = n->kernel,
                   .since_version = n->kernel->since, .params = n->params, .alloc = &m->alloc,
                   .strings = &m->pool, .strict = m->opts.strict != 0};
-    ok = ok && !osc_run_node(m, i, p->vals, io, &k);
+    const osc_status st = ok ? osc_run_node(m, i, p->vals, io, &k) : OSC_OK;
+    p->nomem = p->nomem || st == OSC_ERR_NOMEM;
+    ok = ok && st == OSC_OK;
     for (int32_t j = 0; j < n->n_outputs; j++)
         if (n->outputs[j] >= 0) p->known[n->outputs[j]] = ok;
 }
@@ -144,9 +149,10 @@ static void run_probe(osc_model *m, probe *p, osc_node_io io) {
         if (!ready || done) continue;
         osc_err err = {0};
         int32_t stop;
-        if (osc_infer_range(m, p->vals, p->known, i, i + 1, &stop, io, &err) ||
-            osc_check_ranks(m, p->vals, i, i + 1, &err))
-            continue;
+        osc_status st = osc_infer_range(m, p->vals, p->known, i, i + 1, &stop, io, &err);
+        if (st == OSC_OK) st = osc_check_ranks(m, p->vals, i, i + 1, &err);
+        p->nomem = p->nomem || st == OSC_ERR_NOMEM;
+        if (st != OSC_OK) continue;
         for (int32_t j = 0; j < n->n_outputs; j++)
             if (n->outputs[j] >= 0) p->shaped[n->outputs[j]] = true;
         compute(m, p, i, io, &err);
@@ -304,6 +310,7 @@ osc_status osc_sym_shapes(osc_model *m, osc_sym_shapes_out *out, osc_err *err) {
         p[k].shaped = (bool *)(p[k].owned + nv);
         p[k].known = p[k].shaped + nv;
         if ((any = seed(m, &p[k], k, &in))) run_probe(m, &p[k], io);
+        ok = !p[k].nomem;
     }
     if (ok && any) {
         osc_tensor *content = out->vals + nv;
