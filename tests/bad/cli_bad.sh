@@ -3,6 +3,9 @@
 # model.onnx [test_data_set_0/input_K.pb...]` must exit 0 for an OSC_OK case and 1 otherwise with
 # a message on stderr, and finish within the CPU time limit. An optional wrapper (valgrind) runs the
 # CLI; its own failure exit code (99 for the valgrind command tools/run-tests.sh uses) fails the case.
+# Each case runs again with --no-fusion: the same exit code and, on success, the same printed
+# outputs. A run failure the library reports ('run failed: ...') must hold each line of the case's
+# `message` (fused) and `message_unfused` files (the CLI's own input checks word theirs apart).
 # Usage: cli_bad.sh ONNX_SCATTER CASES_DIR WORK_DIR [LIMIT_SECONDS [WRAPPER...]]
 set -u
 cli="$1" cases="$2" work="$3" limit="${4:-1}"
@@ -50,6 +53,24 @@ for dir in "$cases"/*/; do
     why="stderr has more than one line: $(head -c 300 "$work/$name.err")"
   fi
   [ -z "$why" ] && [ "$ms" -gt $((limit * 1000)) ] && why="took $ms ms of CPU (limit ${limit} s)"
+  if [ -z "$why" ]; then
+    # shellcheck disable=SC2086 # as above
+    "$@" "$cli" run "$dir/model.onnx" $inputs --no-fusion >"$work/$name.nf.out" \
+      2>"$work/$name.nf.err"
+    nf=$?
+    if [ "$nf" -ne "$rc" ]; then
+      why="exit $nf with --no-fusion, $rc without: $(head -c 300 "$work/$name.nf.err")"
+    elif [ "$rc" -eq 0 ] && ! cmp -s "$work/$name.out" "$work/$name.nf.out"; then
+      why="the outputs printed with --no-fusion differ"
+    fi
+  fi
+  for pair in "message:$name.err" "message_unfused:$name.nf.err"; do
+    words="$dir/${pair%%:*}" err="$work/${pair#*:}"
+    [ -z "$why" ] && [ -f "$words" ] && [ -f "$err" ] && grep -q "run failed:" "$err" || continue
+    while IFS= read -r w; do
+      [ -n "$w" ] && ! grep -qF -- "$w" "$err" && why="${pair%%:*}: lacks '$w': $(head -c 300 "$err")"
+    done <"$words"
+  done
   if [ -n "$why" ]; then
     echo "FAIL $name: $why"
     failed=$((failed + 1))

@@ -17,13 +17,14 @@
 #include "tests/support/testutil.h"
 #include "onnx.pb-c.h"
 #include "onnx_scatter.h"
+#include "tests/bad/gen_bad.h"
 
 /* ---- memory: one bump arena for the whole program (nothing is freed, nothing leaks) ---- */
 
 static unsigned char *g_arena;
 static size_t g_used, g_cap;
 
-static void *A(size_t n) {
+void *A(size_t n) {
     n = (n + 15) & ~(size_t)15;
     if (g_used + n > g_cap) {
         fprintf(stderr, "gen_bad: arena exhausted\n");
@@ -35,13 +36,13 @@ static void *A(size_t n) {
     return p;
 }
 
-static char *S(const char *s) {
+char *S(const char *s) {
     char *r = A(strlen(s) + 1);
     memcpy(r, s, strlen(s));
     return r;
 }
 
-static char *F(const char *fmt, ...) {
+char *F(const char *fmt, ...) {
     char buf[256];
     va_list ap;
     va_start(ap, fmt);
@@ -66,7 +67,7 @@ static char *F(const char *fmt, ...) {
 
 /* ---- builders over the generated onnx.proto structs ---- */
 
-static Onnx__ModelProto *model(int64_t opset) {
+Onnx__ModelProto *model(int64_t opset) {
     Onnx__ModelProto *m = A(sizeof *m);
     onnx__model_proto__init(m);
     m->has_ir_version = 1;
@@ -87,7 +88,11 @@ static Onnx__ModelProto *model(int64_t opset) {
     return m;
 }
 
-/* A tensor-typed ValueInfoProto: rank -1 writes no shape; dims[i] == -1 is the symbolic "N". */
+/* The dim_params of symbolic dims: dims[i] == -1 is "N", -2 "E", -3 "E2". */
+static const char *const k_syms[3] = {"N", "E", "E2"};
+
+/* A tensor-typed ValueInfoProto: rank -1 writes no shape; a negative dims[i] is symbolic
+ * (k_syms). */
 static Onnx__ValueInfoProto *vi(const char *name, int32_t dtype, int rank, const int64_t *dims) {
     Onnx__ValueInfoProto *v = A(sizeof *v);
     onnx__value_info_proto__init(v);
@@ -104,9 +109,9 @@ static Onnx__ValueInfoProto *vi(const char *name, int32_t dtype, int rank, const
         for (int i = 0; i < rank; i++) {
             Onnx__TensorShapeProto__Dimension *d = A(sizeof *d);
             onnx__tensor_shape_proto__dimension__init(d);
-            if (dims[i] == -1) {
+            if (dims[i] < 0) {
                 d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
-                d->dim_param = S("N");
+                d->dim_param = S(k_syms[-dims[i] - 1]);
             } else {
                 d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
                 d->dim_value = dims[i];
@@ -121,19 +126,19 @@ static Onnx__ValueInfoProto *vi(const char *name, int32_t dtype, int rank, const
     return v;
 }
 
-static void input(Onnx__ModelProto *m, const char *name, int32_t dtype, int rank,
-                  const int64_t *dims) {
+void input(Onnx__ModelProto *m, const char *name, int32_t dtype, int rank,
+           const int64_t *dims) {
     PUSH(m->graph->input, m->graph->n_input, vi(name, dtype, rank, dims));
 }
 
-static void output(Onnx__ModelProto *m, const char *name, int32_t dtype, int rank,
-                   const int64_t *dims) {
+void output(Onnx__ModelProto *m, const char *name, int32_t dtype, int rank,
+            const int64_t *dims) {
     PUSH(m->graph->output, m->graph->n_output, vi(name, dtype, rank, dims));
 }
 
 /* A TensorProto with raw_data (string_data for strings: `raw` is then an array of C strings). */
-static Onnx__TensorProto *tensor(const char *name, int32_t dtype, int rank, const int64_t *dims,
-                                 const void *raw, size_t raw_len) {
+Onnx__TensorProto *tensor(const char *name, int32_t dtype, int rank, const int64_t *dims,
+                          const void *raw, size_t raw_len) {
     Onnx__TensorProto *t = A(sizeof *t);
     onnx__tensor_proto__init(t);
     if (name) t->name = S(name);
@@ -159,13 +164,13 @@ static Onnx__TensorProto *tensor(const char *name, int32_t dtype, int rank, cons
     return t;
 }
 
-static Onnx__TensorProto *init(Onnx__ModelProto *m, Onnx__TensorProto *t) {
+Onnx__TensorProto *init(Onnx__ModelProto *m, Onnx__TensorProto *t) {
     PUSH(m->graph->initializer, m->graph->n_initializer, t);
     return t;
 }
 
-static Onnx__NodeProto *node(Onnx__ModelProto *m, const char *op, const char *name, int nin,
-                             const char *const *ins, int nout, const char *const *outs) {
+Onnx__NodeProto *node(Onnx__ModelProto *m, const char *op, const char *name, int nin,
+                      const char *const *ins, int nout, const char *const *outs) {
     Onnx__NodeProto *n = A(sizeof *n);
     onnx__node_proto__init(n);
     n->op_type = S(op);
@@ -186,13 +191,13 @@ static Onnx__AttributeProto *attr(Onnx__NodeProto *n, const char *name, int type
     return a;
 }
 
-static void attr_i(Onnx__NodeProto *n, const char *name, int64_t v) {
+void attr_i(Onnx__NodeProto *n, const char *name, int64_t v) {
     Onnx__AttributeProto *a = attr(n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
     a->has_i = 1;
     a->i = v;
 }
 
-static void attr_s(Onnx__NodeProto *n, const char *name, const char *v) {
+void attr_s(Onnx__NodeProto *n, const char *name, const char *v) {
     Onnx__AttributeProto *a = attr(n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
     a->has_s = 1;
     a->s.len = strlen(v);
@@ -273,22 +278,42 @@ static char *case_dir(const char *name) {
     return dir;
 }
 
-/* A run input: a tensor of `dtype` and shape with raw little-endian data. */
-typedef struct tin {
-    int32_t dtype;
-    int rank;
-    int64_t dims[4];
-    const void *data;
-    size_t nbytes;
-} tin;
 
-/* Writes case `name`: model bytes, its inputs, `expect` and a MANIFEST line. stage is "load"
- * (the load fails, or for OK a load without inputs to run) or "run" (load succeeds, the run gives
- * status). */
-static void emit(const char *name, const void *model_bytes, size_t len, const char *status,
-                 const char *stage, const char *why, int n_in, const tin *ins) {
+/* The texts the next case's error message must hold ('\n' between them), fused and unfused
+ * (test_bad.c's `message` and `message_unfused`); emit writes them and clears them. */
+static const char *g_msg, *g_msg_unfused;
+
+void expect_msg(const char *fused, const char *unfused) {
+    g_msg = fused;
+    g_msg_unfused = unfused;
+}
+
+/* Writes case `name`: model bytes (NULL: a symlink to link, a model of tests/models), its
+ * inputs, `expect`, the expected message texts and a MANIFEST line. stage is "load" (the load
+ * fails, or for OK a load without inputs to run) or "run" (load succeeds, the run gives status). */
+void emit_at(const char *name, const void *model_bytes, size_t len, const char *link,
+             const char *status, const char *stage, const char *why, int n_in,
+             const tin *ins) {
     char *dir = case_dir(name);
-    write_file(F("%s/model.onnx", dir), model_bytes, len);
+    if (model_bytes || !link) {
+        write_file(F("%s/model.onnx", dir), model_bytes, len);
+    } else {
+        char *path = F("%s/model.onnx", dir);
+        remove(path);
+        if (symlink(link, path) != 0) {
+            fprintf(stderr, "gen_bad: cannot create %s\n", path);
+            exit(1);
+        }
+    }
+    const char *texts[2] = {g_msg, g_msg_unfused}, *files[2] = {"message", "message_unfused"};
+    for (int i = 0; i < 2; i++)
+        if (texts[i]) {
+            char *line = A(strlen(texts[i]) + 2);
+            memcpy(line, texts[i], strlen(texts[i]));
+            line[strlen(texts[i])] = '\n';
+            write_file(F("%s/%s", dir, files[i]), line, strlen(texts[i]) + 1);
+        }
+    g_msg = g_msg_unfused = NULL;
     if (n_in) mkdir(F("%s/test_data_set_0", dir), 0755);
     for (int i = 0; i < n_in; i++) {
         Onnx__TensorProto *t =
@@ -304,8 +329,13 @@ static void emit(const char *name, const void *model_bytes, size_t len, const ch
     g_count++;
 }
 
-static void emit_model(const char *name, Onnx__ModelProto *m, const char *status,
-                       const char *stage, const char *why, int n_in, const tin *ins) {
+static void emit(const char *name, const void *model_bytes, size_t len, const char *status,
+                 const char *stage, const char *why, int n_in, const tin *ins) {
+    emit_at(name, model_bytes, len, NULL, status, stage, why, n_in, ins);
+}
+
+void emit_model(const char *name, Onnx__ModelProto *m, const char *status,
+                const char *stage, const char *why, int n_in, const tin *ins) {
     size_t n;
     uint8_t *p = pack(&m->base, &n);
     emit(name, p, n, status, stage, why, n_in, ins);
@@ -1134,6 +1164,7 @@ int main(int argc, char **argv) {
     tensor_cases();
     chain_case();
     external_cases();
+    dynamic_cases();
     fclose(g_manifest);
     free(g_arena);
     printf("gen_bad: %d cases in %s\n", g_count, g_out);

@@ -5,12 +5,21 @@
  * reaches the run is run twice: plainly, then with opts.inplace_inputs and caller output buffers,
  * where a failed run must leave every caller buffer (outputs and inputs written in place)
  * exactly as it was and no output readable.
+ * Every case is also loaded with opts.no_fusion (the graph as written): a load must give the same
+ * status, a run case the same status (the same class of error, not the same text) and, when it
+ * succeeds, the same outputs byte for byte (dtype, shape and every byte) as the fused run.
+ * Optional files in a case folder: `message` (one text a line, each of which the error message of
+ * the default load or run must hold: node, input, position, value, range) and `message_unfused`
+ * (the same for the run with opts.no_fusion).
  * With --faults, each case is loaded (and, for run cases, run) again with the 1st, 2nd, ...
  * allocation failing (every one of the first 256, then a sample), until one attempt makes no
  * failing allocation: every attempt that hits the
- * failure must give OSC_ERR_NOMEM with a message, give back every byte, and a session that saw it
- * must then run normally.
- * Usage: test_bad CASES_DIR [--limit S | --slow] [--faults]     (exit 0: every case passed) */
+ * failure must give OSC_ERR_NOMEM with a message (a run may instead recover, as GEMM's scratch
+ * falls back to a one-off block: then it must give the case's outcome, on success the outputs
+ * of a run without faults), give back every byte, and a session that saw it must then run
+ * normally. A load must not recover: one that quietly dropped the fusion was a bug.
+ * Usage: test_bad CASES_DIR [--limit S | --slow] [--faults]     (exit 0: every case passed)
+ * Environment: OSC_BAD_VERBOSE set: print each run's error message, fused and unfused. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +97,66 @@ static int msg_ok(const char *msg) {
     return n > 0 && n < OSC_MESSAGE_SIZE && !strchr(msg, '\n');
 }
 
+/* The texts (one a line) of file `file` in the case folder that msg must hold: 0 when the file is
+ * absent or msg holds each; else 1 with *why naming the first missing one. */
+static int check_words(const char *dir, const char *file, const char *what, const char *msg,
+                       char *why, size_t why_size) {
+    char path[8192], line[512];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    int rc = 0;
+    while (!rc && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0] && !strstr(msg, line)) {
+            snprintf(why, why_size, "%s message lacks '%s': %s", what, line, msg);
+            rc = 1;
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
+/* Every output of a successful run, flattened: dtype, rank, dims, then the bytes (strings: each
+ * length and its bytes), so that two runs compare with one memcmp. */
+typedef struct outs {
+    uint8_t *p;
+    size_t n, cap;
+} outs;
+
+static void outs_put(outs *o, const void *src, size_t n) {
+    if (o->n + n > o->cap) {
+        size_t cap = o->cap ? o->cap : 256;
+        while (cap < o->n + n) cap *= 2;
+        uint8_t *p = realloc(o->p, cap);
+        if (!p) abort();
+        o->p = p;
+        o->cap = cap;
+    }
+    if (n) memcpy(o->p + o->n, src, n);
+    o->n += n;
+}
+
+static void outs_capture(osc_session *s, size_t n_out, outs *o) {
+    o->n = 0;
+    for (size_t i = 0; i < n_out; i++) {
+        osc_tensor t;
+        if (osc_session_output(s, i, &t) != OSC_OK) continue; /* reported by run_case */
+        outs_put(o, &t.dtype, sizeof t.dtype);
+        outs_put(o, &t.rank, sizeof t.rank);
+        outs_put(o, t.dims, (size_t)t.rank * sizeof t.dims[0]);
+        if (t.dtype != OSC_STRING) {
+            outs_put(o, t.data, t.nbytes);
+            continue;
+        }
+        const osc_string *str = t.data;
+        for (size_t k = 0; k < t.nbytes / sizeof *str; k++) {
+            outs_put(o, &str[k].len, sizeof str[k].len);
+            outs_put(o, str[k].ptr, str[k].len);
+        }
+    }
+}
+
 typedef struct inputs {
     osc_tensor t[MAX_IO];
     void *copy[MAX_IO];
@@ -131,10 +200,12 @@ static int load_inputs(const char *dir, inputs *in, char *why, size_t why_size) 
 
 /* Runs m on the inputs; with `strict_buffers`, caller output buffers are set (0xA5 filled) and
  * checked after a failure, as are the input buffers. Returns the run status; *why is set when a
- * check fails (then the status is reported as -1). */
+ * check fails (then the status is reported as -1). err receives the session's error message
+ * (OSC_MESSAGE_SIZE bytes); cap (when not NULL) the outputs of a successful run. */
 static int run_case(const osc_model *m, inputs *in, int strict_buffers, char *why,
-                    size_t why_size) {
+                    size_t why_size, char *err, outs *cap_out) {
     osc_session *s;
+    err[0] = '\0';
     if (osc_session_create(m, &s) != OSC_OK) {
         snprintf(why, why_size, "osc_session_create failed");
         return -1;
@@ -148,6 +219,7 @@ static int run_case(const osc_model *m, inputs *in, int strict_buffers, char *wh
         osc_status st = osc_session_set_input_at(s, (size_t)i, &in->t[i]);
         if (st) {
             rc = (int)st; /* a binding failure is the case's outcome */
+            snprintf(err, OSC_MESSAGE_SIZE, "%s", osc_session_error(s));
             goto done;
         }
     }
@@ -166,6 +238,8 @@ static int run_case(const osc_model *m, inputs *in, int strict_buffers, char *wh
     }
     osc_status st = osc_session_run(s);
     rc = (int)st;
+    snprintf(err, OSC_MESSAGE_SIZE, "%s", osc_session_error(s));
+    if (st == OSC_OK && cap_out) outs_capture(s, n_out, cap_out);
     if (st == OSC_OK) {
         for (size_t o = 0; o < n_out; o++) {
             osc_tensor t;
@@ -238,6 +312,11 @@ static int fault_sweep(const char *dir, int run, int want, char *why, size_t why
     inputs in = {0};
     if (load_inputs(dir, &in, why, why_size) != 0) return 1;
     int rc = 0;
+    outs ref = {0}; /* the outputs of a run without faults */
+    osc_model *clean = NULL;
+    if (osc_model_load_file(path, NULL, &clean, msg, sizeof msg) == OSC_OK)
+        run_case(clean, &in, 0, why, why_size, msg, &ref);
+    osc_model_free(clean);
     for (long k = 1; !rc; k = next_fault(k)) {
         f = (faults){0, 0, 0, 0};
         osc_model *m = NULL;
@@ -256,12 +335,19 @@ static int fault_sweep(const char *dir, int run, int want, char *why, size_t why
         }
         if (!st) st = osc_session_run(s);
         int injected = f.injected;
-        if (injected && st != OSC_ERR_NOMEM) {
+        /* a kernel may recover (GEMM's scratch falls back to a one-off block): then the run
+         * must give the case's outcome and, when it succeeds, the outputs of a clean run */
+        outs got = {0};
+        if (injected && st == OSC_OK) outs_capture(s, osc_model_output_count(m), &got);
+        int recovered = (int)st == want &&
+                        (st != OSC_OK || (got.n == ref.n && !memcmp(got.p, ref.p, got.n)));
+        free(got.p);
+        if (injected && st != OSC_ERR_NOMEM && !recovered) {
             snprintf(why, why_size, "run failing allocation %ld gave %s (%s)", k, status_str(st),
                      s ? osc_session_error(s) : "");
             rc = 1;
         }
-        if (injected && s && !rc) { /* the session stays usable */
+        if (injected && s && !rc && st == OSC_ERR_NOMEM) { /* the session stays usable */
             f.fail_at = 0;
             for (int i = 0; i < in.n; i++) {
                 memcpy(in.t[i].data, in.copy[i], in.t[i].nbytes);
@@ -284,11 +370,97 @@ static int fault_sweep(const char *dir, int run, int want, char *why, size_t why
         if (!injected) break;
     }
     free_inputs(&in);
+    free(ref.p);
     return rc;
 }
 
+/* The load with opts.no_fusion must give the fused load's status; a run case then runs unfused
+ * with caller output buffers and must give the fused run's status (want), its outputs (when
+ * fused holds those of a successful fused run) and the texts of `message_unfused`. */
+static int unfused_checks(const char *dir, const char *path, osc_status load_st, int run,
+                          int want, inputs *in, const outs *fused, char *why, size_t why_size) {
+    osc_options opts;
+    osc_options_init(&opts);
+    opts.no_fusion = 1;
+    char msg[OSC_MESSAGE_SIZE];
+    osc_model *m = NULL;
+    osc_status st = osc_model_load_file(path, &opts, &m, msg, sizeof msg);
+    int fail = 0;
+    if (st != load_st) {
+        snprintf(why, why_size, "the unfused load gave %s (%s), the fused one %s",
+                 status_str(st), msg, status_str(load_st));
+        fail = 1;
+    } else if (st != OSC_OK || !run) {
+        fail = st != OSC_OK && check_words(dir, "message_unfused", "unfused load", msg, why,
+                                           why_size);
+    } else {
+        outs got = {0};
+        int r = run_case(m, in, 1, why, why_size, msg, &got);
+        if (r != want) {
+            if (r >= 0)
+                snprintf(why, why_size, "the unfused run gave %s (%s); expected %s, as fused",
+                         status_str(r), msg, status_str(want));
+            fail = 1;
+        } else if (r != OSC_OK) {
+            if (getenv("OSC_BAD_VERBOSE")) printf("  %s (unfused): %s\n", dir, msg);
+            fail = check_words(dir, "message_unfused", "unfused run", msg, why, why_size);
+        } else if (got.n != fused->n || memcmp(got.p, fused->p, got.n) != 0) {
+            size_t k = 0;
+            while (k < got.n && k < fused->n && got.p[k] == fused->p[k]) k++;
+            snprintf(why, why_size, "fused and unfused outputs differ (%zu and %zu bytes, first "
+                     "difference at byte %zu of the flattened outputs)", fused->n, got.n, k);
+            fail = 1;
+        }
+        free(got.p);
+    }
+    osc_model_free(m);
+    return fail;
+}
+
+/* The runs of a case whose load succeeded: plainly, then with in-place inputs and caller output
+ * buffers, then unfused; each must give want, failures with the texts of `message`. */
+static int run_checks(const char *dir, const char *path, osc_model **m, int want, double *dt,
+                      char *why, size_t why_size) {
+    inputs in = {0};
+    char err[OSC_MESSAGE_SIZE], msg[OSC_MESSAGE_SIZE];
+    outs fused = {0};
+    int fail = 0;
+    if (load_inputs(dir, &in, why, why_size) != 0) return 1;
+    double t0 = now();
+    int r = run_case(*m, &in, 0, why, why_size, err, &fused);
+    *dt += now() - t0;
+    if (r != want) {
+        if (r >= 0)
+            snprintf(why, why_size, "run gave %s (%s); expected %s", status_str(r), err,
+                     status_str(want));
+        fail = 1;
+    }
+    if (getenv("OSC_BAD_VERBOSE")) printf("  %s: %s\n", dir, err); /* to write `message` */
+    if (!fail && r != OSC_OK) fail = check_words(dir, "message", "run", err, why, why_size);
+    osc_model_free(*m);
+    *m = NULL;
+    osc_options opts;
+    osc_options_init(&opts);
+    opts.inplace_inputs = 1;
+    if (!fail && osc_model_load_file(path, &opts, m, msg, sizeof msg) == OSC_OK) {
+        r = run_case(*m, &in, 1, why, why_size, err, NULL);
+        if (r != want) {
+            if (r >= 0)
+                snprintf(why, why_size, "run with in-place inputs and output buffers gave %s "
+                         "(%s); expected %s", status_str(r), err, status_str(want));
+            fail = 1;
+        }
+        if (!fail && r != OSC_OK)
+            fail = check_words(dir, "message", "run (output buffers)", err, why, why_size);
+    }
+    if (!fail) fail = unfused_checks(dir, path, OSC_OK, 1, want, &in, &fused, why, why_size);
+    free(fused.p);
+    free_inputs(&in);
+    return fail;
+}
+
 static int check_case(const char *root, const char *name, double limit) {
-    char dir[4096], path[8192], why[600] = "";
+    char dir[4096], path[8192], why[1200] = "";
     snprintf(dir, sizeof dir, "%s/%s", root, name);
     snprintf(path, sizeof path, "%s/expect", dir);
     FILE *f = fopen(path, "r");
@@ -342,33 +514,11 @@ static int check_case(const char *root, const char *name, double limit) {
             snprintf(why, sizeof why, "a run case failed to load: %s", msg);
             fail = 1;
         }
+        if (!fail && st != OSC_OK) fail = check_words(dir, "message", "load", msg, why,
+                                                      sizeof why);
+        if (!fail) fail = unfused_checks(dir, path, st, 0, want, NULL, NULL, why, sizeof why);
     } else {
-        inputs in = {0};
-        if (load_inputs(dir, &in, why, sizeof why) != 0) {
-            fail = 1;
-        } else {
-            t0 = now();
-            int r = run_case(m, &in, 0, why, sizeof why);
-            dt += now() - t0;
-            if (r != want) {
-                if (r >= 0)
-                    snprintf(why, sizeof why, "run gave %s; expected %s", status_str(r), want_s);
-                fail = 1;
-            }
-            osc_model_free(m);
-            m = NULL;
-            opts.inplace_inputs = 1;
-            if (!fail && osc_model_load_file(path, &opts, &m, msg, sizeof msg) == OSC_OK) {
-                r = run_case(m, &in, 1, why, sizeof why);
-                if (r != want) {
-                    if (r >= 0)
-                        snprintf(why, sizeof why, "run with in-place inputs and output buffers "
-                                 "gave %s; expected %s", status_str(r), want_s);
-                    fail = 1;
-                }
-            }
-        }
-        free_inputs(&in);
+        fail = run_checks(dir, path, &m, want, &dt, why, sizeof why);
     }
     osc_model_free(m);
     if (!fail && g_faults) fail = fault_sweep(dir, run, want, why, sizeof why);
