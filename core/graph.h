@@ -60,6 +60,9 @@ typedef struct osc_node {
     const char **fused_names;
     const char **fused_ops;
     const char *fused_rule; /* the rewrite rule that made it (rewrite/rules.def) */
+    /* A node a rule was anchored on that stayed as it is: the rule and the condition that
+     * failed (osc_rw_no), for `info`; NULL otherwise. */
+    const char *not_fused;
 } osc_node;
 
 /* Declared type of a value (graph input/output/value_info). */

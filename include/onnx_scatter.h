@@ -347,7 +347,14 @@ typedef struct osc_node_desc {
         const char *fused_rule;  /* the rule that made it (docs/design.md); NULL for others */
         uint64_t reserved0;
     };
-    uint64_t reserved[7];        /* written zero by osc_model_node; see "Reserved tails" */
+    union { /* (in the second reserved element) */
+        /* A fusion candidate left as it is (the pattern's node a rule starts at, when the
+         * rule's matcher got far enough to call it one): "RULE: the condition that failed";
+         * NULL for other nodes and for every node of a model loaded with opts.no_fusion. */
+        const char *not_fused;
+        uint64_t reserved1;
+    };
+    uint64_t reserved[6];        /* written zero by osc_model_node; see "Reserved tails" */
 } osc_node_desc;
 
 /* The model's IR version; 0 for NULL. */

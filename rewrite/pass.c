@@ -1,6 +1,8 @@
 /* pass.c: the rewrite pass: offers each node that still runs the rules anchored on it (rules.c)
  * in priority order, applies what their rewrites propose and removes what became dead. It
  * knows no pattern and names no op: rules are data. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ops/registry.h"
@@ -34,6 +36,14 @@ bool osc_rw_emit(osc_kctx *k, const osc_fusion *from, const void *p, size_t byte
     memcpy(q, p, bytes);
     f->params = q;
     return true;
+}
+
+bool osc_rw_no(const osc_fuse_view *v, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->why, OSC_RW_WHY_SIZE, fmt, ap);
+    va_end(ap);
+    return false;
 }
 
 /* Whether rule r starts at node n (neither an op nor traits: every node). */
@@ -143,8 +153,15 @@ static osc_status offer(osc_rw_graph *rg, const osc_fuse_view *v, int32_t i, int
         osc_fusion f;
         memset(&f, 0, sizeof f);
         memset(cap, 0, OSC_RW_CAP_MAX);
+        v->why[0] = '\0';
         if (!rule->match(&k, v, i, cap) || !rule->rewrite(&k, v, i, cap, &f)) {
             if (err->status) return err->status;
+            if (v->why[0] && !n->not_fused) { /* the first rule's reason */
+                char *s = osc_pool_alloc(rg->pool, strlen(rule->name) + strlen(v->why) + 3);
+                if (!s) return osc_fail(err, OSC_ERR_NOMEM, "out of memory fusing nodes");
+                sprintf(s, "%s: %s", rule->name, v->why);
+                n->not_fused = s;
+            }
             continue;
         }
         *any = true;
@@ -163,12 +180,14 @@ osc_status osc_rewrite(osc_rw_graph *rg, osc_err *err) {
     int32_t *uses = osc_pool_alloc(rg->pool, ((size_t)g->n_values + 1) * sizeof *uses);
     bool *gone = osc_pool_alloc(rg->pool, ((size_t)g->n_nodes + 1) * sizeof *gone);
     if (!uses || !gone) return osc_fail(err, OSC_ERR_NOMEM, "out of memory fusing nodes");
-    void *cap = osc_malloc(rg->alloc, OSC_RW_CAP_MAX); /* the matchers' capture, given back */
+    /* the matchers' capture and reason, given back */
+    void *cap = osc_malloc(rg->alloc, OSC_RW_CAP_MAX + OSC_RW_WHY_SIZE);
     if (!cap) return osc_fail(err, OSC_ERR_NOMEM, "out of memory fusing nodes");
     memset(gone, 0, ((size_t)g->n_nodes + 1) * sizeof *gone);
     count_uses(g, uses);
     const osc_fuse_view view = {.graph = g, .vals = rg->vals, .shaped = rg->shaped,
-                                .uses = uses, .sym = rg->sym, .recompute = rg->recompute};
+                                .uses = uses, .sym = rg->sym, .recompute = rg->recompute,
+                                .why = (char *)cap + OSC_RW_CAP_MAX};
     int32_t last = 0; /* the highest priority of the table */
     for (size_t r = 0; osc_rw_rule_at(r); r++)
         if (osc_rw_rule_at(r)->priority > last) last = osc_rw_rule_at(r)->priority;
@@ -178,7 +197,7 @@ osc_status osc_rewrite(osc_rw_graph *rg, osc_err *err) {
         for (int32_t i = 0; !st && i < g->n_nodes; i++)
             if (!g->nodes[i].folded && !gone[i]) /* (gone: an earlier rewrite removed it) */
                 st = offer(rg, &view, i, prio, cap, uses, gone, &any, err);
-    osc_free(rg->alloc, cap, OSC_RW_CAP_MAX);
+    osc_free(rg->alloc, cap, OSC_RW_CAP_MAX + OSC_RW_WHY_SIZE);
     if (st || !any) return st;
     /* Nodes the rewrites left without a reader (the chain that built an absorbed Expand's
      * shape), latest first so that a chain dies from its end: ONNX nodes have no other effect. */

@@ -49,7 +49,18 @@ typedef struct osc_fuse_view {
     const int32_t *uses;
     const osc_sym_info *sym; /* NULL: no input has a symbolic dim */
     bool recompute; /* session setting fuse_recompute */
+    char *why;      /* [OSC_RW_WHY_SIZE]: why the last matcher did not match (osc_rw_no) */
 } osc_fuse_view;
+
+#define OSC_RW_WHY_SIZE 256
+/* A matcher's "no" once it has found its node a candidate (the pattern's start, in a graph
+ * where fusing it would pay): the condition that failed, a printf format, which `info` shows
+ * for the node when no rule rewrites it (osc_node.not_fused). False, for `return`. Before that
+ * point a matcher returns a plain false: not every Gather is a candidate. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+bool osc_rw_no(const osc_fuse_view *v, const char *fmt, ...);
 
 /* A rewrite's proposal: the node becomes a node of the fused kernel `op` of domain "osc" (NULL:
  * it keeps its op, domain and row) with these inputs (value ids, -1 for an omitted one) and

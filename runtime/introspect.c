@@ -109,6 +109,7 @@ osc_status osc_model_node(const osc_model *m, size_t i, osc_node_desc *out) {
     out->fused_names = n->fused_names;
     out->fused_ops = n->fused_ops;
     out->fused_rule = n->fused_rule;
+    out->not_fused = n->fused_rule ? NULL : n->not_fused;
     memset(out->reserved, 0, sizeof out->reserved); /* fields of a newer header read zero */
     return OSC_OK;
 }

@@ -154,6 +154,7 @@ static void print_model(const osc_model *m) {
         char fusedby[2048];
         if (n.n_fused) printf("      fused from: %s\n", cli_fused_str(&n, fusedby, sizeof fusedby));
         if (n.n_fused && n.fused_rule) printf("      rule: %s\n", n.fused_rule);
+        if (n.not_fused) printf("      not fused: %s\n", n.not_fused);
     }
     uint64_t arena = osc_model_arena_bytes(m);
     if (arena) printf("arena_bytes: %llu\n", (unsigned long long)arena);

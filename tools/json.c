@@ -48,6 +48,10 @@ void cli_json_number(FILE *f, double v) {
 }
 
 void cli_json_fused(FILE *f, const osc_node_desc *d) {
+    if (d->not_fused) {
+        fputs(",\"not_fused\":", f);
+        cli_json_str(f, d->not_fused);
+    }
     if (!d->n_fused) return;
     if (d->fused_rule) {
         fputs(",\"rule\":", f);

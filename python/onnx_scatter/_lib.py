@@ -53,13 +53,18 @@ class RuleSlot(ctypes.Union):  # the C struct's anonymous union in reserved elem
     _fields_ = [("value", c_char_p), ("reserved0", c_uint64)]
 
 
+class NotFusedSlot(ctypes.Union):  # and in reserved element 1
+    _fields_ = [("value", c_char_p), ("reserved1", c_uint64)]
+
+
 class NodeDesc(ctypes.Structure):
     _fields_ = [("name", c_char_p), ("op_type", c_char_p), ("domain", c_char_p),
                 ("since_version", c_int64), ("opset", c_int64), ("n_inputs", c_int32),
                 ("inputs", ctypes.POINTER(c_char_p)), ("n_outputs", c_int32),
                 ("outputs", ctypes.POINTER(c_char_p)), ("folded", c_int32), ("n_fused", c_int32),
                 ("fused_names", ctypes.POINTER(c_char_p)), ("fused_ops", ctypes.POINTER(c_char_p)),
-                ("fused_rule", RuleSlot), ("reserved", c_uint64 * 7)]
+                ("fused_rule", RuleSlot), ("not_fused", NotFusedSlot),
+                ("reserved", c_uint64 * 6)]
 
 
 class MetaDesc(ctypes.Structure):

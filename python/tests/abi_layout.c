@@ -29,7 +29,8 @@ int main(void) {
     F(osc_node_desc, n_inputs), F(osc_node_desc, inputs), F(osc_node_desc, n_outputs);
     F(osc_node_desc, outputs), F(osc_node_desc, folded), F(osc_node_desc, n_fused);
     F(osc_node_desc, fused_names), F(osc_node_desc, fused_ops);
-    F(osc_node_desc, fused_rule), F(osc_node_desc, reserved);
+    F(osc_node_desc, fused_rule), F(osc_node_desc, not_fused),
+    F(osc_node_desc, reserved);
     S(osc_meta_desc), F(osc_meta_desc, producer_name), F(osc_meta_desc, producer_version);
     F(osc_meta_desc, domain), F(osc_meta_desc, model_version), F(osc_meta_desc, doc_string);
     F(osc_meta_desc, graph_name), F(osc_meta_desc, graph_doc_string);
