@@ -1,0 +1,112 @@
+/* test_fusion_why.c: a fusion candidate left as it is says why (osc_node_desc.not_fused, the
+ * first anchored rule's reason, rewrite/pass.c osc_rw_no): the rule and the condition that
+ * failed. A node that is no candidate (its pattern's start is missing), a fused node and every
+ * node of a model loaded with opts.no_fusion say nothing. The graphs:
+ *     GatherElements(x [6, 4], Expand(Unsqueeze(idx [6], [1]), [6, 4]), axis)     row_gather
+ *     GatherElements(x, idx2 [6, 4], axis 0)                                       no candidate
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/support/check.h"
+#include "tests/support/testutil.h"
+#include "tests/support/writer.h"
+#include "onnx_scatter.h"
+
+enum { N = 6, C = 4 };
+
+/* The row_gather graph along `axis`; expand: the index is an Expand (else a plain input). */
+static osc_model *row_gather_model(int64_t axis, bool expand, bool no_fusion) {
+    const int64_t xd[2] = {N, C}, id[1] = {N}, one[1] = {1}, two[1] = {2}, shape[2] = {N, C};
+    const osc_mw_value ins[3] = {{"x", OSC_FLOAT, 2, xd, NULL}, {"idx", OSC_INT64, 1, id, NULL},
+                                 {"idx2", OSC_INT64, 2, xd, NULL}};
+    osc_mw *mw = osc_mw_graph(13, 3, ins);
+    osc_tensor t = osc_test_view(OSC_INT64, 1, one, one);
+    osc_mw_initializer(mw, "axes", &t);
+    t = osc_test_view(OSC_INT64, 1, two, shape);
+    osc_mw_initializer(mw, "shape", &t);
+    osc_mw_node(mw, "Unsqueeze", "u", 2, (const char *[]){"idx", "axes"}, 1,
+                (const char *[]){"i1"});
+    osc_mw_node(mw, "Expand", "e", 2, (const char *[]){"i1", "shape"}, 1, (const char *[]){"ie"});
+    int n = osc_mw_node(mw, "GatherElements", "g", 2, (const char *[]){"x", expand ? "ie" : "idx2"},
+                        1, (const char *[]){"y"});
+    osc_mw_attr_int(mw, n, "axis", axis);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, xd, NULL);
+    void *buf = NULL;
+    size_t len = 0;
+    if (osc_mw_serialize(mw, &buf, &len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
+    osc_mw_free(mw);
+    osc_options o;
+    osc_options_init(&o);
+    o.no_fusion = no_fusion;
+    osc_model *m = NULL;
+    char msg[512];
+    if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg)) fail_msg("load: %s", msg);
+    free(buf);
+    return m;
+}
+
+/* The description of the node named `name` (the test fails when there is none). */
+static osc_node_desc node_named(const osc_model *m, const char *name) {
+    for (size_t i = 0; i < osc_model_node_count(m); i++) {
+        osc_node_desc d;
+        assert_int_equal(osc_model_node(m, i, &d), OSC_OK);
+        if (d.name && !strcmp(d.name, name)) return d;
+    }
+    fail_msg("no node named '%s'", name);
+    return (osc_node_desc){0};
+}
+
+/* No node of m says why it was not fused. */
+static void no_reasons(const osc_model *m) {
+    for (size_t i = 0; i < osc_model_node_count(m); i++) {
+        osc_node_desc d;
+        assert_int_equal(osc_model_node(m, i, &d), OSC_OK);
+        if (d.not_fused) fail_msg("node %zu (%s) says '%s'", i, d.op_type, d.not_fused);
+    }
+}
+
+static void row_gather_fused_says_nothing(void **state) {
+    (void)state;
+    osc_model *m = row_gather_model(0, true, false);
+    osc_node_desc d = node_named(m, "g");
+    assert_string_equal(d.op_type, "RowGather");
+    assert_string_equal(d.fused_rule, "row_gather");
+    no_reasons(m);
+    osc_model_free(m);
+}
+
+static void row_gather_other_axis(void **state) {
+    (void)state;
+    osc_model *m = row_gather_model(1, true, false);
+    osc_node_desc d = node_named(m, "g");
+    assert_string_equal(d.op_type, "GatherElements");
+    assert_null(d.fused_rule);
+    assert_non_null(d.not_fused);
+    assert_string_equal(d.not_fused, "row_gather: axis 1: the rule gathers along axis 0");
+    osc_model_free(m);
+    m = row_gather_model(1, true, true); /* no fusion: no rule was offered anything */
+    no_reasons(m);
+    osc_model_free(m);
+}
+
+static void not_a_candidate(void **state) {
+    (void)state;
+    osc_model *m = row_gather_model(1, false, false); /* its index is no Expand */
+    assert_string_equal(node_named(m, "g").op_type, "GatherElements");
+    no_reasons(m);
+    osc_model_free(m);
+}
+
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(row_gather_fused_says_nothing),
+    cmocka_unit_test(row_gather_other_axis),
+    cmocka_unit_test(not_a_candidate),
+)
