@@ -46,6 +46,17 @@ static inline int fuzz_resource_status(osc_status st) {
     return st == OSC_ERR_LIMIT || st == OSC_ERR_NOMEM;
 }
 
+/* Whether a fused run's status st and the unfused run's st2 agree: equal, a resource limit on
+ * either side, or both refusing the inputs (OSC_ERR_SHAPE or OSC_ERR_INDEX): with a shape that
+ * disagrees and an index out of range in one input set, which a run meets first depends on the
+ * node order, and fusion moves a Gather into the scatter after the Expand (symbolic shapes meet
+ * such a mismatch at run, not at load). One fault alone must give one status both ways. */
+static inline int fuzz_same_outcome(osc_status st, osc_status st2) {
+    if (st == st2 || fuzz_resource_status(st) || fuzz_resource_status(st2)) return 1;
+    return (st == OSC_ERR_SHAPE || st == OSC_ERR_INDEX) &&
+           (st2 == OSC_ERR_SHAPE || st2 == OSC_ERR_INDEX);
+}
+
 /* Aborts unless sessions a (fusion on) and b (fusion off) of one model, both after a successful
  * run, hold the same outputs: dtype, shape and bytes, except that two float or double NaNs are
  * equal whatever their payloads and signs (tests/unit/test_fusion.c, known issue). */

@@ -1,8 +1,9 @@
 /* fuzz_run.c: libFuzzer harness for load + run: a model and input tensors derived from the same
  * bytes, bound, run (once or twice), outputs read back. A failed run of a one-node model must
  * leave every caller buffer as it was (kernels check every index before writing). With flag 64
- * the model is loaded again with the fusion pass off and run on the same inputs: the outcome and
- * the outputs must be the same (fuzz_same_outputs: NaNs of any payload aside).
+ * the model is loaded again with the fusion pass off and run on the same inputs: the outcome
+ * (fuzz_same_outcome) and the outputs must be the same (fuzz_same_outputs: NaNs of any payload
+ * aside).
  *
  * Input layout (fuzz/mkseeds.c writes seeds in it):
  *   byte 0        flags: 1 inplace_inputs, 2 caller output buffers, 4 run twice, 8 also bind
@@ -185,7 +186,7 @@ static void unfused_agrees(const uint8_t *model, size_t len, const osc_options *
         osc_status st2 = osc_session_run(s2);
         const char *err = osc_session_error(s2);
         fuzz_check_msg(st2, err, strlen(err) + 1);
-        if (st != st2 && !fuzz_resource_status(st) && !fuzz_resource_status(st2)) {
+        if (!fuzz_same_outcome(st, st2)) {
             fprintf(stderr, "fuzz_run: fused %s (%s), unfused %s (%s)\n", osc_status_name(st),
                     osc_session_error(sess), osc_status_name(st2), err);
             __builtin_trap();

@@ -22,8 +22,13 @@
  *             made every way, Reshapes, extra readers and mismatched shapes; integer inputs
  *             (dst, src) take one signed byte per element, so indices are often in range. The
  *             model is loaded and run twice, fusion on and off, with the same inputs: both must
- *             fail alike or give the same outputs, bit for bit (two NaNs count as equal whatever
- *             their payloads: tests/unit/test_fusion.c's known issue).
+ *             fail alike (fuzz_same_outcome) or give the same outputs, bit for bit (two NaNs
+ *             count as equal whatever their payloads: tests/unit/test_fusion.c's known issue).
+ *             With the symbolic flag, a byte more chooses the dynamic-axes spelling
+ *             (runtime/symbolic.c, rules shape_of and gather_scatter_se on symbols): E
+ *             symbolic, the data ConstantOfShape of a Shape -> Gather -> Unsqueeze -> Concat
+ *             chain, the index Expanded to a Shape, and look-alikes of these (another dim read,
+ *             a wider or longer shape, Shape(x)); inputs sharing a dim_param share its size.
  * Checks: no crash, sanitizers clean, a failure has a message, a successful run's outputs have
  * nbytes == packed size of dtype and dims (every byte is read). */
 #include <stdbool.h>
@@ -342,8 +347,37 @@ static void shape_mix(osc_mw *mw, fuzz_stream *s, int flags) {
             osc_mw_output(mw, pool[k], 0, -1, NULL, NULL);
 }
 
+/* The data's shape as dynamic exports compute it: Concat(Unsqueeze(Gather(Shape(from), k)),
+ * the other dims dd[1..rank-1]) into "dshape"; dyn (shape_fusion's) picks k and look-alikes. */
+static void shape_chain(osc_mw *mw, const char *from, unsigned dyn, int rank, const int64_t *dd) {
+    int64_t k = (dyn >> 4) & 3, zero = 0;
+    int64_t rest[4] = {dd[1], dd[2], 1, 1};
+    int32_t n_rest = rank - 1 + ((dyn & 64) != 0);
+    if ((dyn & 128) && rank > 1) rest[0]++;
+    osc_tensor kt = {.dtype = OSC_INT64, .rank = 0, .data = &k, .nbytes = 8};
+    osc_tensor at = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = &zero, .nbytes = 8};
+    osc_tensor rt = {.dtype = OSC_INT64, .rank = 1, .dims = {n_rest}, .data = rest,
+                     .nbytes = (size_t)n_rest * 8};
+    osc_mw_initializer(mw, "dk", &kt);
+    osc_mw_initializer(mw, "daxes", &at);
+    osc_mw_initializer(mw, "drest", &rt);
+    osc_mw_node(mw, "Shape", "data_shape_of", 1, (const char *[]){from}, 1,
+                (const char *[]){"dsh"});
+    osc_mw_node(mw, "Gather", "data_rows", 2, (const char *[]){"dsh", "dk"}, 1,
+                (const char *[]){"drows"});
+    osc_mw_node(mw, "Unsqueeze", "data_rows_col", 2, (const char *[]){"drows", "daxes"}, 1,
+                (const char *[]){"drows1"});
+    int c = osc_mw_node(mw, "Concat", "data_shape", n_rest ? 2 : 1,
+                        (const char *[]){"drows1", "drest"}, 1, (const char *[]){"dshape"});
+    osc_mw_attr_int(mw, c, "axis", 0);
+}
+
 /* 5 fusion: what rewrite/gather_scatter.c looks for, and its boundaries. Byte by byte (0 everywhere is
  * the GCN layer: float, add, zeros, a Gather and a per-edge weight):
+ *   with F_SYMBOLIC, dyn bits: 1 E symbolic (src, dst, the per-edge operands, Reshape to
+ *   [-1, R]), 2 the data's shape from Shape(x or upd) -> Gather(dim k) -> Unsqueeze -> Concat
+ *   (k = bits 4-5: 0 the rows, else a look-alike; 64 one dim more, 128 the second dim one
+ *   wider), 4 the Expand's shape Shape(updates) (8: Shape(x or upd) instead, a look-alike);
  *   variant bits: 1 ScatterND, 2 no Gather (updates are an input), 4 the Gather's output is also a
  *   graph output, 8 the first step's output is too, 16 one destination ([1] dst), 32 a Reshape
  *   to [E, R] at the end, 64 the index Expands a wide u [E, R], 128 the Expand's shape is fuzzed;
@@ -355,11 +389,13 @@ static void shape_fusion(osc_mw *mw, fuzz_stream *s, int flags) {
                                     OSC_INT64, OSC_INT32, OSC_FLOAT16};
     static const char *const reds[] = {"add", "none", "mul", "max", "min", NULL};
     static const char *const ops[] = {"Mul", "Add", "Sub", "Div"};
-    const unsigned v = fuzz_take(s);
+    const unsigned v = fuzz_take(s), dyn = flags & F_SYMBOLIC ? fuzz_take(s) : 0;
     const bool nd = v & 1, gather = !(v & 2), one = v & 16, wide = v & 64, bad_shape = v & 128;
+    const bool sym_e = dyn & 1;
+    const char *const e_name[3] = {"E", NULL, NULL};
     const int32_t dt = types[pick(s, 8)];
     const char *red = reds[pick(s, 6)];
-    const unsigned data_kind = pick(s, 5);
+    const unsigned data_kind = dyn & 2 ? 2 + 2 * (pick(s, 5) == 4) : pick(s, 5);
     const int64_t axis = (int8_t)fuzz_take(s) % 3, gaxis = (int8_t)fuzz_take(s) % 3;
     const int64_t n = 1 + pick(s, 16), e = 1 + pick(s, 48), m = 1 + pick(s, 16);
     const int rrank = (int)pick(s, 3);
@@ -374,14 +410,15 @@ static void shape_fusion(osc_mw *mw, fuzz_stream *s, int flags) {
     if (gather) {
         int64_t xd[3] = {flags & F_SYMBOLIC ? -1 : m, row[0], row[1]};
         osc_mw_input(mw, "x", dt, 1 + rrank, xd, en);
-        osc_mw_input(mw, "src", OSC_INT64, 1, &e, NULL);
+        osc_mw_input(mw, "src", OSC_INT64, 1, sym_e ? (const int64_t[]){-1} : &e, e_name);
         int g = osc_mw_node(mw, "Gather", "gather", 2, (const char *[]){"x", "src"}, 1,
                             (const char *[]){"g"});
         if (gaxis) osc_mw_attr_int(mw, g, "axis", gaxis);
         if (v & 4) osc_mw_output(mw, "g", dt, -1, NULL, NULL);
         snprintf(cur, sizeof cur, "g");
     } else {
-        osc_mw_input(mw, "upd", dt, urank, ud, NULL);
+        const int64_t su[3] = {sym_e ? -1 : ud[0], ud[1], ud[2]};
+        osc_mw_input(mw, "upd", dt, urank, su, e_name);
     }
     for (unsigned k = 0, steps = gather ? pick(s, 4) : 0; k < steps; k++) {
         const uint8_t c = fuzz_take(s), mask = fuzz_take(s);
@@ -404,14 +441,16 @@ static void shape_fusion(osc_mw *mw, fuzz_stream *s, int flags) {
             memcpy(cur, name, sizeof cur);
             continue;
         }
-        osc_mw_input(mw, w, dt, (int)(full - drop), od + drop, NULL);
+        if (sym_e && drop == 0 && od[0] == e) od[0] = -1; /* the operand's E is the symbol */
+        osc_mw_input(mw, w, dt, (int)(full - drop), od + drop, drop ? NULL : e_name);
         const char *in[2] = {c & 4 ? w : cur, c & 4 ? cur : w}, *out[1] = {name};
         osc_mw_node(mw, ops[c & 3], NULL, 2, in, 1, out);
         if (k == 0 && (v & 8)) osc_mw_output(mw, name, dt, -1, NULL, NULL);
         memcpy(cur, name, sizeof cur);
     }
     if (reshape && gather) {
-        osc_tensor st = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = ud, .nbytes = 16};
+        int64_t rs[2] = {sym_e ? -1 : ud[0], ud[1]};
+        osc_tensor st = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = rs, .nbytes = 16};
         osc_mw_initializer(mw, "rshape", &st);
         osc_mw_node(mw, "Reshape", NULL, 2, (const char *[]){cur, "rshape"}, 1,
                     (const char *[]){"r"});
@@ -437,7 +476,8 @@ static void shape_fusion(osc_mw *mw, fuzz_stream *s, int flags) {
         }
         free(z);
     } else { /* ConstantOfShape: zeros (float: the default value) or a value from the bytes */
-        osc_mw_initializer(mw, "dshape", &dshape);
+        if (dyn & 2) shape_chain(mw, gather ? "x" : "upd", dyn, urank, dd);
+        else osc_mw_initializer(mw, "dshape", &dshape);
         int k = osc_mw_node(mw, "ConstantOfShape", NULL, 1, (const char *[]){"dshape"}, 1,
                             (const char *[]){"data"});
         small fill;
@@ -448,8 +488,8 @@ static void shape_fusion(osc_mw *mw, fuzz_stream *s, int flags) {
         if (data_kind == 4 || dt != OSC_FLOAT) osc_mw_attr_tensor(mw, k, "value", &fill.t);
     }
     /* the indices: dst [E] (or [1]) Unsqueezed to [E, 1, ...] and Expanded to the updates */
-    const int64_t de = one ? 1 : e;
-    osc_mw_input(mw, wide ? "u" : "dst", OSC_INT64, wide ? urank : 1, wide ? ud : &de, NULL);
+    const int64_t de = one ? 1 : sym_e ? -1 : e, su[3] = {sym_e ? -1 : ud[0], ud[1], ud[2]};
+    osc_mw_input(mw, wide ? "u" : "dst", OSC_INT64, wide ? urank : 1, wide ? su : &de, e_name);
     const char *col = "dst";
     if (!wide && (nd || urank > 1)) {
         int64_t axes[2] = {1, 2};
@@ -466,7 +506,12 @@ static void shape_fusion(osc_mw *mw, fuzz_stream *s, int flags) {
             for (int d = 0; d < urank; d++) sd[d] = (int64_t)pick(s, 4);
         osc_tensor st = {.dtype = OSC_INT64, .rank = 1, .dims = {urank}, .data = sd,
                          .nbytes = (size_t)urank * 8};
-        osc_mw_initializer(mw, "shape", &st);
+        if (dyn & 12)
+            osc_mw_node(mw, "Shape", "shape_of", 1,
+                        (const char *[]){dyn & 8 ? (gather ? "x" : "upd") : cur}, 1,
+                        (const char *[]){"shape"});
+        else
+            osc_mw_initializer(mw, "shape", &st);
         osc_mw_node(mw, "Expand", NULL, 2, (const char *[]){wide ? "u" : col, "shape"}, 1,
                     (const char *[]){"idx"});
     }
@@ -483,15 +528,36 @@ typedef struct input {
     char *strings;
 } input;
 
+/* The sizes given to named symbolic dims so far: a later input with the same dim_param takes
+ * the same size unless its dim byte has the top bit set (a disagreeing size, refused at run). */
+typedef struct syms {
+    int n;
+    const char *name[8];
+    int64_t size[8];
+} syms;
+
+static int64_t sym_dim(syms *y, const char *name, uint8_t b) {
+    for (int i = 0; name && i < y->n; i++)
+        if (!strcmp(y->name[i], name) && !(b & 0x80)) return y->size[i];
+    if (name && y->n < 8) {
+        y->name[y->n] = name;
+        y->size[y->n++] = b % 17;
+    }
+    return b % 17;
+}
+
 /* small_ints: integer elements from one signed byte each (fusion: indices often in range). */
-static int make_input(const osc_value_desc *vd, fuzz_stream *s, bool small_ints, input *in) {
+static int make_input(const osc_value_desc *vd, fuzz_stream *s, bool small_ints, syms *y,
+                      input *in) {
     osc_tensor *t = &in->t;
     memset(in, 0, sizeof *in);
     t->dtype = vd->dtype ? vd->dtype : 1 + fuzz_take(s) % (OSC_DTYPE_COUNT - 1);
     t->rank = vd->rank >= 0 ? vd->rank : fuzz_take(s) % 4;
     int64_t count = 1;
     for (int32_t d = 0; d < t->rank; d++) {
-        t->dims[d] = vd->rank >= 0 && vd->dims[d] >= 0 ? vd->dims[d] : fuzz_take(s) % 17;
+        t->dims[d] = vd->rank >= 0 && vd->dims[d] >= 0 ? vd->dims[d]
+                     : vd->rank >= 0 ? sym_dim(y, vd->dim_names[d], fuzz_take(s))
+                                     : fuzz_take(s) % 17;
         if (t->dims[d] > MAX_ELEMS || (count *= t->dims[d]) > MAX_ELEMS) return -1;
     }
     t->nbytes = (size_t)((count * (int64_t)osc_dtype_bits(t->dtype) + 7) / 8);
@@ -586,6 +652,7 @@ static void load_and_run(const void *buf, size_t len, fuzz_stream *s, int flags,
     }
     osc_session *sess = NULL, *sess2 = NULL;
     size_t n_in = osc_model_input_count(m);
+    syms y = {0};
     input *ins = calloc(n_in + 1, sizeof *ins);
     if (!ins || osc_session_create(m, &sess) != OSC_OK) goto done;
     if (diff && osc_session_create(m2, &sess2) != OSC_OK) goto done;
@@ -593,7 +660,7 @@ static void load_and_run(const void *buf, size_t len, fuzz_stream *s, int flags,
         osc_value_desc vd;
         if (osc_model_input(m, i, &vd) != OSC_OK) __builtin_trap();
         if (vd.has_default && !(fuzz_take(s) & 1)) continue;
-        if (make_input(&vd, s, diff, &ins[i]) != 0) goto done; /* too large for a fast run */
+        if (make_input(&vd, s, diff, &y, &ins[i]) != 0) goto done; /* too large for a run */
         osc_status b1 = osc_session_set_input_at(sess, i, &ins[i].t);
         if (diff && osc_session_set_input_at(sess2, i, &ins[i].t) != b1) __builtin_trap();
     }
@@ -607,7 +674,7 @@ static void load_and_run(const void *buf, size_t len, fuzz_stream *s, int flags,
         err = osc_session_error(sess2);
         fuzz_check_msg(st2, err, strlen(err) + 1);
         if (g_verbose) fprintf(stderr, "run (no fusion): %s %s\n", osc_status_name(st2), err);
-        if (st != st2 && !fuzz_resource_status(st) && !fuzz_resource_status(st2)) {
+        if (!fuzz_same_outcome(st, st2)) {
             fprintf(stderr, "fuzz_shapes: run %s fused, %s not\n", osc_status_name(st),
                     osc_status_name(st2));
             __builtin_trap();

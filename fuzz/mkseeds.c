@@ -1,8 +1,9 @@
 /* mkseeds.c: builds the seed corpora of the four harnesses from folders holding model.onnx and
  * optionally test_data_set_0/input_K.pb (the official node tests, read in place, and the
  * malformed suite tests/bad): OUT/load/NAME (the model), OUT/run/NAME (flags, model and input
- * stream in fuzz_run.c's layout; NAME-nofusion-diff too, with flag 64, and NAME-recompute-diff,
- * with flags 64 and 128, when the model fuses),
+ * stream in fuzz_run.c's layout; NAME-nofusion-diff too, with flag 64, NAME-recompute-diff,
+ * with flags 64 and 128, and NAME-smallint-diff, with flags 16 and 64 when every integer input
+ * element fits a byte, when the model fuses),
  * OUT/inputs/NAME_K.pb and NAME_K.npy (each input tensor), and
  * OUT/shapes/recipe-HEX (a few fixed recipes of fuzz_shapes.c; it reads no model files).
  * Usage: osc-fuzz-mkseeds OUT FOLDER...   (a FOLDER without model.onnx is searched one level) */
@@ -18,8 +19,10 @@
 /* snprintf into an array; true when the result was truncated (the caller skips that path). */
 #define FMT(buf, ...) (snprintf(buf, sizeof buf, __VA_ARGS__) >= (int)sizeof buf)
 
-/* Seeds over this size are left out: they would raise libFuzzer's max_len and slow every run. */
-#define MAX_SEED ((size_t)32 << 10)
+/* Seeds over this size are left out: they would raise libFuzzer's max_len and slow every run.
+ * 40 KiB takes the small dynamic GNN layers of tests/models run on tests/bad's small graphs (SAGE:
+ * a 38 KiB model). */
+#define MAX_SEED ((size_t)40 << 10)
 
 static void write_all(const char *path, const void *a, size_t na, const void *b, size_t nb) {
     if (na + nb > MAX_SEED) return;
@@ -95,10 +98,12 @@ static void seed_folder(const char *out, const char *dir, const char *name) {
     /* the run seed: flags 0, the model, then each input in osc_model_input order; a model the
      * fusion pass rewrites gets a second one with flag 64 (compare with fusion off) and a third
      * with flags 64 and 128 (the same with opts.fuse_recompute) */
-    bytes s = {0};
+    bytes s = {0}, s8 = {0}; /* s8: flag 16, integer elements one signed byte each */
+    int fits = 1;            /* every integer element fits one signed byte */
     put_byte(&s, 0);
     for (int k = 0; k < 4; k++) put_byte(&s, (int)(model_len >> (8 * k)));
     put(&s, model, model_len);
+    put(&s8, s.p, s.n);
     osc_model *m = NULL;
     char msg[OSC_MESSAGE_SIZE];
     int fused = 0;
@@ -116,10 +121,25 @@ static void seed_folder(const char *out, const char *dir, const char *name) {
                 if (strcmp(pbname[k], vd.name) == 0) t = &pb[k];
             if (!t && (int)i < n_pb) t = &pb[i];
             if (!t) break;
+            const size_t head = s.n;
             if (!vd.dtype) put_byte(&s, t->dtype - 1);
             if (vd.rank < 0) put_byte(&s, t->rank);
             for (int32_t d = 0; d < t->rank; d++)
                 if (vd.rank < 0 || vd.dims[d] < 0) put_byte(&s, (int)t->dims[d]);
+            put(&s8, s.p + head, s.n - head);
+            if (t->dtype == OSC_INT64 || t->dtype == OSC_INT32) {
+                const size_t count = t->nbytes / (t->dtype == OSC_INT64 ? 8 : 4);
+                for (size_t e = 0; e < count; e++) {
+                    int64_t x = t->dtype == OSC_INT64 ? ((const int64_t *)t->data)[e]
+                                                      : ((const int32_t *)t->data)[e];
+                    fits = fits && x >= -128 && x <= 127;
+                    put_byte(&s8, (int)(x & 0xff));
+                }
+            } else if (t->dtype != OSC_STRING) {
+                put(&s8, t->data, t->nbytes);
+            } else {
+                fits = 0;
+            }
             if (t->dtype == OSC_STRING) {
                 const osc_string *str = t->data;
                 size_t count = t->nbytes / sizeof *str;
@@ -142,7 +162,13 @@ static void seed_folder(const char *out, const char *dir, const char *name) {
         s.p[0] = 64 | 128; /* opts.fuse_recompute, compared with fusion off */
         write_all(path, s.p, s.n, NULL, 0);
     }
+    /* indices one byte each: mutations keep them small, so more runs pass the index checks */
+    if (fused && fits && !FMT(path, "%s/run/%s-smallint-diff", out, name)) {
+        s8.p[0] = 16 | 64;
+        write_all(path, s8.p, s8.n, NULL, 0);
+    }
     free(s.p);
+    free(s8.p);
     for (int k = 0; k < n_pb; k++) osc_tensor_free_data(&pb[k]);
     free(model);
 }
@@ -187,6 +213,37 @@ static const char *const shape_recipes[] = {
     "0500800000000000" "040b0501030100080102",
     "0500000500030000" "040b050103010008"};
 
+/* Recipes of the fusion shape with the symbolic flag (fuzz_shapes.c's dyn byte): a GCN layer
+ * x [M, 4] -> E = 7 edges with one per-edge operand, spelled with dynamic axes (dyn 0x07: E
+ * symbolic, the data's shape read through Shape -> Gather -> Unsqueeze -> Concat, the index
+ * Expanded to Shape(updates)) and look-alikes: another dim read (0x17), a wider data (0x87), one
+ * dim more (0x43), Expand to Shape(x) (0x0b), static shapes with E symbolic (0x03, 0x05); 0x87
+ * with the dst's E byte's top bit set gives dst a size of its own (refused at run). The inputs
+ * follow: M = 5, src (k % 5), w, dst (3k + 1) % 5. */
+static void seed_shapes_dynamic(const char *out) {
+    static const uint8_t dyns[] = {0x07, 0x17, 0x87, 0x43, 0x0b, 0x03, 0x05, 0x87};
+    enum { M = 5, E = 7, COLS = 4 };
+    for (size_t i = 0; i < sizeof dyns; i++) {
+        bytes b = {0};
+        const uint8_t head[] = {0x11, 0, 0, dyns[i], 0, 0, 0, 0, 0, 0x04, 0x0b, 0x05, 0x01, 0x03,
+                                0x01, 0, 0};
+        put(&b, head, sizeof head);
+        put_byte(&b, M);
+        for (int k = 0; k < M * COLS * 4; k++) put_byte(&b, 0x3f); /* x: 0.75 */
+        put_byte(&b, E);
+        for (int k = 0; k < E; k++) put_byte(&b, k % M);
+        put_byte(&b, 0);                                                /* w's E: the same */
+        for (int k = 0; k < E * COLS * 4; k++) put_byte(&b, 0x40);  /* w: 3.0 */
+        put_byte(&b, i + 1 == sizeof dyns ? 0x85 : 0);              /* dst's E */
+        for (int k = 0; k < E; k++) put_byte(&b, (3 * k + 1) % M);
+        char path[4096];
+        if (!FMT(path, "%s/shapes/dynamic-%02x%s", out, dyns[i],
+                 i + 1 == sizeof dyns ? "-dst-own-size" : ""))
+            write_all(path, b.p, b.n, NULL, 0);
+        free(b.p);
+    }
+}
+
 static void seed_shapes(const char *out) {
     for (size_t i = 0; i < sizeof shape_recipes / sizeof *shape_recipes; i++) {
         uint8_t b[32];
@@ -215,6 +272,7 @@ int main(int argc, char **argv) {
         mkdir(p, 0755);
     }
     seed_shapes(out);
+    seed_shapes_dynamic(out);
     int n = 0;
     for (int a = 2; a < argc; a++) {
         char name[512];

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run.sh: builds the libFuzzer harnesses (clang, ASan+UBSan) and runs each for a given time.
-# Seeds are made at run time from the official node tests (read in place, files over 32 KiB left
+# Seeds are made at run time from the official node tests (read in place, seeds over 40 KiB left
 # out), the malformed suite tests/bad/cases and the whole models of tests/models (GNN layers the
 # fusion pass rewrites: their run seeds also come with flag 64, fused against unfused), plus
 # fuzz/regress/ (inputs that once failed). The
