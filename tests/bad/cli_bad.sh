@@ -68,7 +68,8 @@ for dir in "$cases"/*/; do
     words="$dir/${pair%%:*}" err="$work/${pair#*:}"
     [ -z "$why" ] && [ -f "$words" ] && [ -f "$err" ] && grep -q "run failed:" "$err" || continue
     while IFS= read -r w; do
-      [ -n "$w" ] && ! grep -qF -- "$w" "$err" && why="${pair%%:*}: lacks '$w': $(head -c 300 "$err")"
+      [ -n "$w" ] && ! grep -qF -- "$w" "$err" &&
+        why="${pair%%:*}: lacks '$w': $(head -c 300 "$err")"
     done <"$words"
   done
   if [ -n "$why" ]; then
