@@ -128,9 +128,56 @@ static bool operand_source(match *m, int32_t s) {
     return true;
 }
 
-/* Walks back from the updates (value cur) through single-reader elementwise steps and row-
- * preserving Reshapes to a Gather along axis 0; true when one was reached, with the steps
- * (in evaluation order), the operands and the Gather's inputs filled in. */
+/* The values shape value id holds at every run, into t[0..*n) (false: not known at load): a
+ * folded int64 vector, or the output of a ShapeOf without symbols (rule shape_of, which ran
+ * before: a shape alike at every size the symbolic pass probed, as Shape(Slice(self, 0:1)) =
+ * [1, C]; ShapeOf computes those values, whatever the sizes); *maker: that ShapeOf (or NULL). */
+static bool fixed_shape(const osc_fuse_view *v, int32_t id, int64_t *t, int32_t *n,
+                        const osc_node **maker) {
+    const osc_value *val = &v->graph->values[id];
+    const osc_node *s = producer(v, id);
+    *maker = NULL;
+    if (val->init && !val->is_input) {
+        const osc_tensor *c = val->init;
+        if (c->dtype != OSC_INT64 || c->rank != 1 || c->dims[0] > OSC_FUSED_MAX_RANK)
+            return false;
+        *n = (int32_t)c->dims[0];
+        if (*n) memcpy(t, c->data, (size_t)*n * sizeof *t);
+        return true;
+    }
+    if (!s || strcmp(s->kernel->domain, "osc") != 0 || strcmp(s->kernel->op, "ShapeOf") != 0)
+        return false;
+    const osc_shape_of_params *p = s->params;
+    if (p->rank != 1) return false;
+    for (int32_t i = 0; i < p->n; i++)
+        if (p->dims[i] < 0) return false; /* (a symbol: its size read at run time) */
+    *n = p->n;
+    memcpy(t, p->dims, (size_t)p->n * sizeof *t);
+    *maker = s;
+    return true;
+}
+
+/* Whether Expand n, whose input has shape `in`, gives that input as it is at every run: its
+ * shape fixed at load (fixed_shape), of no more dims than the input, each 1 or the input's
+ * (static) dim. The Expand torch 1.13 puts on index_add_'s source, expand_as a Slice [1, C] of
+ * self, is one; so is the rank-1 [1] of a [E] source. */
+static bool same_expand(const osc_fuse_view *v, const osc_node *n, const osc_tensor *in,
+                        const osc_node **maker) {
+    int64_t t[OSC_FUSED_MAX_RANK];
+    int32_t k;
+    if (n->n_inputs != 2 || !fixed_shape(v, n->inputs[1], t, &k, maker) || k > in->rank)
+        return false;
+    for (int32_t i = 0; i < k; i++) {
+        const int64_t d = in->dims[in->rank - k + i];
+        if (t[i] != 1 && (d < 0 || t[i] != d)) return false;
+    }
+    return true;
+}
+
+/* Walks back from the updates (value cur) through single-reader elementwise steps, row-
+ * preserving Reshapes and Expands that keep the shape (same_expand) to a Gather along axis 0;
+ * true when one was reached, with the steps (in evaluation order), the operands and the
+ * Gather's inputs filled in. */
 static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
     const osc_fuse_view *v = m->v;
     const osc_node *n = producer(v, cur);
@@ -153,6 +200,15 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
         const osc_tensor *in = osc_fuse_sym_shape(v, n->inputs[0]);
         if (!in || in->rank < 1 || in->dims[0] != ct->dims[0]) return false;
         return absorb(m, n) && chain(k, m, n->inputs[0], depth + 1);
+    }
+    if (osc_fuse_has(n, OSC_KT_EXPAND)) { /* keeping the shape: index_add_'s expand_as */
+        const osc_tensor *in = osc_fuse_sym_shape(v, n->inputs[0]);
+        const osc_node *maker;
+        if (!in || in->dtype != ct->dtype || !osc_fuse_same_dims(in, ct) ||
+            !same_expand(v, n, in, &maker) || !absorb(m, n))
+            return false;
+        if (maker && v->uses[n->inputs[1]] == 1 && !absorb(m, maker)) return false;
+        return chain(k, m, n->inputs[0], depth + 1);
     }
     /* an arithmetic step: the binary kernel's row, by its variant */
     static const int32_t k_step[] = {[OSC_BIN_ADD] = OSC_FS_ADD + 1, [OSC_BIN_SUB] = OSC_FS_SUB + 1,
@@ -376,9 +432,9 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         if (way == 0 && m.p->dst_stride) osc_fuse_ix_pieces(v, f, OSC_FS_IN_DST, &m.p->dst_pc);
         if (way == 0 && m.p->gather) osc_fuse_ix_pieces(v, f, OSC_FS_IN_SRC, &m.p->src_pc);
         if (bind_symbols(v, f, m.p)) break;
-        if (cp->tiled || way == 2 || (way == 1 && !m.p->zero_data)) return false;
+        if (way == 2 || (way == 1 && !m.p->zero_data)) return false;
     }
-    return !cp->tiled || !m.p->syms.n; /* (regions take static shapes) */
+    return !cp->tiled || osc_fuse_region_syms(v, f, &m.p->syms, &cp->tp);
 }
 
 /* Room for `n` items of `size` bytes after `*at` bytes of a block, kept aligned for any of

@@ -109,6 +109,15 @@ for d in "$models"/*_opset*; do
     cli info "$d/model.onnx" --json --no-fusion
     check "$model: --no-fusion fuses nothing" \
         eval 'status_is 0 && ! grep -q "\"fused\"" "$work/out"'
+    # The layers as users also spell them, static and dynamic (unpinned): GCN with index_add_
+    # (torch 1.13: a last-wins scatter of an Expanded source into zeros, plus Add) and SAGE with
+    # max aggregation (its -inf reset scatter, then Where(IsInf)) fuse their aggregation with
+    # its Gather.
+    case $model in
+    gnn_*_small_index_add_* | gnn_*_small_max_*)
+        check "$model: its aggregation fuses with its Gather (GatherScatter)" \
+            eval 'kernels "$d/model.onnx" | grep -qx GatherScatter' ;;
+    esac
     case $model in
     gcn_* | graphsage_* | gat_* | edgeconv_*)
         check "$model: a GNN model has fused nodes ($fused)" [ "$fused" -gt 0 ] ;;

@@ -16,7 +16,13 @@ Debian's torch (1.13) has three export problems these models are written around:
   *_dynamic models (dynamic axes) are exported with that symbolic minus the check, as torch 2.x
   writes it; every other model keeps its shapes static.
 - index_add_ and index_put_(accumulate=True) export as a last-wins scatter plus Add, wrong when
-  indices repeat: the models use scatter_add_ with an expanded index instead.
+  indices repeat: the models use scatter_add_ with an expanded index instead, but for the
+  gnn_gcn*_index_add* layers, which spell their aggregation with index_add_ as users do. The
+  one exported as torch 1.13 does (its symbolic minus a refusal of E > N on static shapes) holds
+  as expected outputs what that graph computes, not what torch eager computes:
+  index_add_last_wins, a numpy transcription of the exported graph (the last edge naming a row
+  wins), the module run with exported_meaning set; the _sum one is exported with a symbolic
+  writing ScatterElements(reduction="add") on the expanded index, as a corrected exporter would.
 - scatter_reduce has no export at all, and torch 1.13 stops at opset 17. For the max
   aggregations the script registers a symbolic that emits what newer exporters (torch 2.x,
   opset 18) emit for scatter_reduce(..., "amax", include_self=False): the positions the index
@@ -209,6 +215,95 @@ class SAGELayer(SAGEConv):
     """One SAGEConv taking edge_index (a benchmark case of issue 15)."""
     def forward(self, x, edge_index):
         return super().forward(x, edge_index[0], edge_index[1])
+
+
+class GCNIndexAddLayer(GCNConv):
+    """One GCNConv as GCNLayer computes it, its aggregation spelled with index_add_, as users
+    write it (the degrees still by scatter_add_: torch 1.13's static export of index_add_ of a
+    constant source, ones, is an invalid graph). Torch 1.13 exports index_add_ as
+    Add(self, ScatterElements(zeros, Expand(Unsqueeze(index)), Expand(src))): a last-wins scatter,
+    not a sum, when indices repeat (index_add_sum exports the sum). exported_meaning: forward
+    computes what that graph means instead (the oracle of the test data, index_add_last_wins)."""
+    exported_meaning = False
+
+    def index_add(self, out, index, src):
+        if self.exported_meaning:
+            return index_add_last_wins(out, index, src)
+        return out.index_add_(0, index, src)
+
+    def forward(self, x, edge_index):
+        n = x.shape[0]
+        loop = torch.arange(n)
+        row = torch.cat([edge_index[0], loop])
+        col = torch.cat([edge_index[1], loop])
+        dis = count(col, n).pow(-0.5)
+        dis = dis.masked_fill(dis == float("inf"), 0.0)
+        norm = dis.index_select(0, row) * dis.index_select(0, col)
+        h = self.lin(x)
+        msg = h.index_select(0, row) * norm.unsqueeze(-1)
+        return self.index_add(torch.zeros(n, h.shape[1]), col, msg) + self.bias
+
+
+def index_add_last_wins(out, index, src):
+    """What torch 1.13's export of out.index_add_(0, index, src) computes, transcribed to numpy
+    from the graph: out + ScatterElements(zeros like out, index expanded to src's shape, src),
+    the scatter applying the updates in index order, so the last edge naming a row wins (the
+    row of the largest edge number naming it; rows no edge names stay 0)."""
+    o, i, s = out.numpy(), index.numpy(), src.numpy()
+    last = np.full(o.shape[0], -1, dtype=np.int64)
+    np.maximum.at(last, i, np.arange(i.shape[0], dtype=np.int64))
+    scattered = np.zeros_like(o)
+    hit = last >= 0
+    scattered[hit] = s[last[hit]]
+    return torch.from_numpy(o + scattered)
+
+
+def _index_add_113_symbolic(g, self, dim, index, other, alpha=None):
+    """torch 1.13's own index_add symbolic (symbolic_opset9.index_add: Slice of self, expand_as,
+    Unsqueezes of the index, its last-wins scatter_add) without its refusal of a source longer
+    than self along dim when both sizes are static (E > N: every GNN)."""
+    from torch.onnx import symbolic_helper as sh
+    from torch.onnx import symbolic_opset9 as s9
+    dim = sh._get_const(dim, "i", "dim")
+    rank = sh._get_tensor_rank(self)
+    if sh._get_tensor_rank(other) != rank:
+        raise RuntimeError("index_add_: the models pass a source of self's rank")
+    new_shape = sh._slice_helper(g, self, axes=list(range(rank)), starts=[0] * rank,
+                                 ends=[sys.maxsize if i != dim else 1 for i in range(rank)])
+    other = s9.expand_as(g, other, new_shape)
+    for _ in range(dim):
+        index = sh._unsqueeze_helper(g, index, [0])
+    for _ in range(rank - dim - 1):
+        index = sh._unsqueeze_helper(g, index, [sh._get_tensor_rank(index)])
+    return s9.scatter_add(g, self, dim, s9.expand_as(g, index, other), other)
+
+
+def _index_add_symbolic(g, self, dim, index, other, alpha=None):
+    """index_add_ as a sum: the index Unsqueezed and Expanded to the source's shape (expand_as,
+    as torch 1.13 writes it), then ScatterElements(reduction="add") on self, as an exporter
+    that reads index_add_ right writes it at opset 16 and above."""
+    from torch.onnx import symbolic_helper as sh
+    dim = sh._get_const(dim, "i", "dim")
+    rank = sh._get_tensor_rank(self)
+    for _ in range(dim):
+        index = sh._unsqueeze_helper(g, index, [0])
+    for _ in range(rank - dim - 1):
+        index = sh._unsqueeze_helper(g, index, [sh._get_tensor_rank(index)])
+    index = g.op("Expand", index, g.op("Shape", other))
+    return g.op("ScatterElements", self, index, other, axis_i=dim, reduction_s="add")
+
+
+class SAGEMaxLayer(SAGEConv):
+    """One SAGEConv with max aggregation in PyG's fill form: the rows start at -inf,
+    scatter_reduce "amax" (include_self=False: the -inf reset scatter, then the max scatter),
+    and the rows nobody sends to, still -inf, are zeroed: Where(IsInf(y), 0, y)."""
+    def forward(self, x, edge_index):
+        n, c = x.shape[0], x.shape[1]
+        msg = x.index_select(0, edge_index[0])
+        agg = torch.full((n, c), float("-inf")).scatter_reduce(
+            0, expand_rows(edge_index[1], c), msg, "amax", include_self=False)
+        agg = agg.masked_fill(agg.isinf(), 0.0)
+        return F.normalize(self.lin_l(agg) + self.lin_r(x), p=2.0, dim=-1)
 
 
 class GINConv(nn.Module):
@@ -428,6 +523,15 @@ def random_graph(n, e, ch):
     return lambda g: (normal(g, n, ch), edges(g, n, e))
 
 
+def random_graph_gaps(n, e, ch):
+    """random_graph whose nodes 0, 10, 20, ... receive no edge (edges to them go to the next)."""
+    def make(g):
+        ei = edges(g, n, e)
+        ei[1] = torch.where(ei[1] % 10 == 0, (ei[1] + 1) % n, ei[1])
+        return normal(g, n, ch), ei
+    return make
+
+
 def point_cloud(n, k):
     def make(g):
         pos = normal(g, n, 3)
@@ -446,15 +550,17 @@ def bn_stats(module, g):
     return module
 
 
-def add_model(M, name, module, names, outs, make, opsets, note, layer=None, dynamic=None):
+def add_model(M, name, module, names, outs, make, opsets, note, layer=None, dynamic=None,
+              index_add_sum=False):
     """M[name] = dict(module, names, outs, make(generator) -> inputs, opsets, note, layer,
-    dynamic); layer names the C loop of bench/gnn_loops.c that computes the same thing (issue
-    15's cases); dynamic is torch.onnx.export's dynamic_axes (None: static shapes)."""
+    dynamic, index_add_sum); layer names the C loop of bench/gnn_loops.c that computes the same
+    thing (issue 15's cases); dynamic is torch.onnx.export's dynamic_axes (None: static shapes);
+    index_add_sum: index_add_ exported as a sum (_index_add_symbolic), else as torch 1.13 does."""
     torch.manual_seed(len(M) + 100)
     module = module()
     bn_stats(module, gen(len(M) + 200))
     M[name] = dict(module=module.eval(), names=names, outs=outs, make=make, opsets=opsets,
-                   note=note, layer=layer, dynamic=dynamic)
+                   note=note, layer=layer, dynamic=dynamic, index_add_sum=index_add_sum)
 
 
 # The node and edge counts symbolic, as GNNs are normally exported.
@@ -491,6 +597,34 @@ def gnn_layers(M, sizes, suffix, dynamic=False):
     n, k = sizes["edgeconv"]
     add("edgeconv", lambda: EdgeConv(3, 64), point_cloud(n, k), MAX_OPSET,
         "one EdgeConv 3 -> 64, max aggregation, %d points, k = %d nearest neighbours" % (n, k))
+
+
+def gnn_spellings(M, sizes, suffix, dynamic=False):
+    """The same layers as other exporters' users spell them, named gnn_<layer><suffix>_<spelling>
+    (so that gnn_*_small_opset* still names issue 15's four), with _dynamic as gnn_layers:
+    GCN with index_add_ as torch 1.13 exports it (a last-wins scatter: the test data hold what the
+    graph computes, index_add_last_wins), the same with index_add_ exported as a sum, and SAGE
+    with max aggregation in PyG's fill form (layer names: the C loops of bench/gnn_loops.c)."""
+    def add(name, module, make, opset, note, layer, **kw):
+        name = "gnn_" + name.replace("_", suffix + "_", 1)
+        if dynamic:
+            add_model(M, name + "_dynamic", module, ["x", "edge_index"], ["y"], make, (opset,),
+                      note + "; dynamic axes N, E", None, GNN_DYNAMIC, **kw)
+            return
+        add_model(M, name, module, ["x", "edge_index"], ["y"], make, (opset,), note, layer, **kw)
+    n, e = sizes["gcn"]
+    add("gcn_index_add", lambda: GCNIndexAddLayer(64, 64), random_graph(n, e, 64), 17,
+        "one GCNConv 64 -> 64 spelled with index_add_, exported by torch 1.13 as a last-wins "
+        "scatter into zeros plus Add (outputs: what that graph computes), %d nodes, %d edges"
+        % (n, e), "gcn_last")
+    add("gcn_index_add_sum", lambda: GCNIndexAddLayer(64, 64), random_graph(n, e, 64), 17,
+        "one GCNConv 64 -> 64 spelled with index_add_, exported as a sum (ScatterElements "
+        "reduction=add on the expanded index), %d nodes, %d edges" % (n, e), "gcn",
+        index_add_sum=True)
+    n, e = sizes["sage"]
+    add("sage_max", lambda: SAGEMaxLayer(64, 64), random_graph_gaps(n, e, 64), MAX_OPSET,
+        "one SAGEConv 64 -> 64, max aggregation from -inf, empty rows zeroed (Where(IsInf)), "
+        "every tenth node receives nothing, %d nodes, %d edges" % (n, e), "sage_max")
 
 
 def models():
@@ -558,6 +692,8 @@ def models():
         "row-wise Adagrad step on an embedding table, repeated ids accumulate")
     gnn_layers(M, GNN_SMALL, "_small")
     gnn_layers(M, GNN_SMALL, "_small", dynamic=True)
+    gnn_spellings(M, GNN_SMALL, "_small")
+    gnn_spellings(M, GNN_SMALL, "_small", dynamic=True)
     return M
 
 
@@ -575,6 +711,11 @@ def export(p, opset):
     f = io.BytesIO()
     if p["dynamic"]:
         torch.onnx.register_custom_op_symbolic("aten::scatter_add", _scatter_add_symbolic, 16)
+    index_add = hasattr(p["module"], "exported_meaning")  # (GCNIndexAddLayer)
+    if index_add:
+        torch.onnx.register_custom_op_symbolic(
+            "aten::index_add", _index_add_symbolic if p["index_add_sum"] else
+            _index_add_113_symbolic, 16)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(p["module"], p["make"](gen(1)), f,
@@ -584,6 +725,8 @@ def export(p, opset):
                           custom_opsets={"osc_tmp": 1} if opset == MAX_OPSET else None)
     if p["dynamic"]:
         torch.onnx.unregister_custom_op_symbolic("aten::scatter_add", 16)
+    if index_add:
+        torch.onnx.unregister_custom_op_symbolic("aten::index_add", 16)
     model = f.getvalue()
     if opset == MAX_OPSET:
         model = rewrite_to_18(model)
@@ -634,8 +777,13 @@ def make_folder(folder, p, opset):
     """Exports p at opset into the node-test folder; returns (op types used, model bytes)."""
     model = export(p, opset)
     test = p["make"](gen(2))
+    # the oracle: the module in eager mode, what the graph computes where the export differs
+    meaning = hasattr(p["module"], "exported_meaning") and not p["index_add_sum"]
+    p["module"].exported_meaning = meaning
     with torch.no_grad():
         y = p["module"](*[t.clone() for t in test])
+    if meaning:
+        p["module"].exported_meaning = False
     y = y if isinstance(y, tuple) else (y,)
     ops = write_folder(folder, model, list(zip(p["names"], test)), list(zip(p["outs"], y)))
     if p["layer"]:
@@ -721,6 +869,9 @@ def write_readme(out_dir, made, op_use):
         "The `gnn_*_small` folders are issue 15's benchmark layers on small graphs; their `layer/`",
         "holds the module's parameters for `bench/gnn_loops.c` (ctest `bench_gnn_smoke` runs them",
         "through `osc-bench-gnn`; `bench/run.sh --gnn` times them at full size).",
+        "The `gnn_<layer>_small_<spelling>` folders are two of them as users also spell them",
+        "(index_add_, max aggregation): `gnn_gcn_small_index_add` holds what its graph computes",
+        "(torch 1.13 exports index_add_ as a last-wins scatter), not torch eager's sums.",
         "",
         "torch version: `%s`" % torch.__version__,
         "",

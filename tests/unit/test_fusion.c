@@ -46,6 +46,11 @@ enum {
     B_SYM_X,         /* x declared [M, R] with M symbolic */
     B_SYM_E,         /* E symbolic: dst, src, w0 [E]; the Expand's shape is Shape(updates) */
     B_NEG_AXES,      /* the Gather's and the scatter's axis 0 written as -rank */
+    /* the updates Expanded to [1, row...] (what torch 1.13 writes for index_add_'s source,
+     * expand_as a Slice [1, C] of self): a constant shape, or (SYM: E symbolic as B_SYM_E)
+     * Shape(Slice(w0, 0:1)) of w0 [E, 1], which the symbolic pass finds [1, 1] (a ShapeOf) */
+    B_UPD_EXPAND,
+    B_UPD_EXPAND_SYM,
 };
 #define EDGES (-7) /* in an operand's dims: the case's E */
 /* the small graph most cases take: 6 rows of 4, 20 edges from a table of 7 rows */
@@ -226,7 +231,7 @@ static void nan_inputs(inst *in) {
 static void *build(const fcase *c, const inst *in, size_t *len) {
     const int32_t dt = dtype_of(c);
     const int64_t e = c->e, urank = in->urank;
-    const bool sym_e = c->boundary == B_SYM_E;
+    const bool sym_e = c->boundary == B_SYM_E || c->boundary == B_UPD_EXPAND_SYM;
     const char *en[1] = {"E"}, *mn[3] = {"M", NULL, NULL};
     osc_mw *mw = osc_mw_new(8);
     osc_mw_opset(mw, "", c->opset ? c->opset : 18);
@@ -318,6 +323,27 @@ static void *build(const fcase *c, const inst *in, size_t *len) {
         const char *i[2] = {cur, "rshape"}, *o[1] = {"r"};
         osc_mw_node(mw, "Reshape", "reshape", 2, i, 1, o);
         cur = "r";
+    }
+    if (c->boundary == B_UPD_EXPAND || c->boundary == B_UPD_EXPAND_SYM) {
+        int64_t one[3] = {1, in->udims[1], in->udims[2]}, zero = 0;
+        osc_tensor t = {.dtype = OSC_INT64, .rank = 1, .dims = {urank}, .data = one,
+                        .nbytes = (size_t)urank * 8};
+        if (c->boundary == B_UPD_EXPAND) {
+            osc_mw_initializer(mw, "ushape", &t);
+        } else {
+            t.dims[0] = 1;
+            t.nbytes = 8;
+            osc_mw_initializer(mw, "s_end", &t); /* {1} */
+            t.data = &zero;
+            osc_mw_initializer(mw, "s_zero", &t);
+            const char *si[4] = {"w0", "s_zero", "s_end", "s_zero"}, *so[1] = {"first"};
+            osc_mw_node(mw, "Slice", "first_row", 4, si, 1, so);
+            const char *hi[1] = {"first"}, *ho[1] = {"ushape"};
+            osc_mw_node(mw, "Shape", "first_shape", 1, hi, 1, ho);
+        }
+        const char *i[2] = {cur, "ushape"}, *o[1] = {"uexp"};
+        osc_mw_node(mw, "Expand", "expand_updates", 2, i, 1, o);
+        cur = "uexp";
     }
     const int64_t unknown[3] = {-1, -1, -1};
     if (c->boundary == B_GATHER_READ || c->boundary == B_STEP_READ) {
@@ -675,6 +701,16 @@ static void fused_basic_and_reductions(void **state) {
          .boundary = B_SYM_X},
         {"symbolic_edges", FUSED_GCN, .reduction = "add", SMALL, .n_steps = 1, .steps = MUL_ROW,
          .boundary = B_SYM_E},
+        /* index_add_ as torch 1.13 exports it: last wins (no reduction), the source Expanded to
+         * a Slice [1, C] of self, a shape that keeps it as it is: the fused node reads the
+         * chain before the Expand, static and symbolic */
+        {"index_add_source_expand", "GatherScatter",
+         "Unsqueeze Gather Mul Expand Expand ScatterElements", .n = 6, .e = 25, .m = 7,
+         .rrank = 1, .row = {4}, .n_steps = 1, .steps = MUL_ROW, .boundary = B_UPD_EXPAND},
+        {"index_add_source_expand_symbolic", "GatherScatter",
+         "Unsqueeze Gather Mul ShapeOf Expand Expand ScatterElements", .n = 6, .e = 25,
+         .m = 7, .rrank = 1, .row = {4}, .n_steps = 1, .steps = MUL_ROW,
+         .boundary = B_UPD_EXPAND_SYM},
         {"one_destination", "GatherScatter", "Unsqueeze Gather Mul Expand ScatterElements",
          .data = D_INPUT, .reduction = "mul", .n = 4, .e = 7, .m = 5, .rrank = 1, .row = {3},
          .n_steps = 1, .steps = MUL_ROW, .u_one = true},
