@@ -43,7 +43,9 @@
 #define MAX_ELEMS 4096 /* per input and per initializer */
 #define NAME(buf, ...) snprintf(buf, sizeof buf, __VA_ARGS__)
 
-static int g_verbose; /* OSC_FUZZ_VERBOSE set: print each outcome (to read a reproducer) */
+/* OSC_FUZZ_VERBOSE set: print each outcome; OSC_FUZZ_SAVE_MODEL=PATH: write the model built
+ * there (to read a reproducer) */
+static int g_verbose;
 enum { F_STRICT = 8, F_SYMBOLIC = 16, F_INPLACE = 32 };
 
 static unsigned take16(fuzz_stream *s) {
@@ -726,6 +728,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         __builtin_trap(); /* the recipe wrote something the writer refuses: a harness bug */
     }
     osc_mw_free(mw);
+    const char *save = getenv("OSC_FUZZ_SAVE_MODEL"); /* the model, to read a reproducer */
+    FILE *f = st == OSC_OK && save ? fopen(save, "wb") : NULL;
+    if (f) {
+        fwrite(buf, 1, len, f);
+        fclose(f);
+    }
     if (st == OSC_OK) load_and_run(buf, len, &s, flags, shape == 5);
     free(buf);
     return 0;
