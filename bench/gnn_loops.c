@@ -148,6 +148,26 @@ static void gcn_run(gnn_loop *g) {
     gcn_propagate(g, dis, h, g->c_out, g->p[1].data, g->out.data);
 }
 
+/* ---- GCNConv spelled with index_add_, as torch 1.13 exports it: a last-wins scatter, so each
+ * row is the message of the last edge naming it (its self loop, appended last), + b ---- */
+
+static void gcn_last_run(gnn_loop *g) {
+    const int64_t n = g->n, c = g->c_out;
+    float *dis = g->buf[1], *h = g->buf[2], *y = g->out.data;
+    const float *b = g->p[1].data;
+    gcn_degrees(g, dis);
+    linear(h, g->x, n, g->c_in, g->wt[0], c, NULL);
+    for (int64_t e = 0; e < g->e; e++) { /* each overwritten by the row's self loop below */
+        const int64_t s = g->src[e], d = g->dst[e];
+        const float w = dis[s] * dis[d];
+        for (int64_t j = 0; j < c; j++) y[d * c + j] = h[s * c + j] * w;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        const float w = dis[i] * dis[i];
+        for (int64_t j = 0; j < c; j++) y[i * c + j] = h[i * c + j] * w + b[j];
+    }
+}
+
 /* ---- two GCNConv layers, ReLU between, one normalisation: y = gcn2(relu(gcn1(x))) ---- */
 
 static int gcn2_prepare(gnn_loop *g, char *msg, size_t msg_size) {
@@ -184,9 +204,23 @@ static int sage_prepare(gnn_loop *g, char *msg, size_t msg_size) {
            !take(g, (size_t)g->n * sizeof(float));
 }
 
-static void sage_run(gnn_loop *g) {
+/* y = normalize(agg Wl + bl + x Wr) */
+static void sage_out(gnn_loop *g, const float *agg) {
     const int64_t n = g->n, ci = g->c_in, c = g->c_out;
-    float *agg = g->buf[2], *cnt = g->buf[3], *y = g->out.data;
+    float *y = g->out.data;
+    linear(y, agg, n, ci, g->wt[0], c, g->p[1].data);
+    matmul_add(y, g->x, n, ci, g->wt[1], c);
+    for (int64_t i = 0; i < n; i++) { /* F.normalize: y / max(||y||, 1e-12) */
+        float ss = 0;
+        for (int64_t j = 0; j < c; j++) ss += y[i * c + j] * y[i * c + j];
+        const float norm = sqrtf(ss), d = norm > 1e-12f ? norm : 1e-12f;
+        for (int64_t j = 0; j < c; j++) y[i * c + j] /= d;
+    }
+}
+
+static void sage_run(gnn_loop *g) {
+    const int64_t n = g->n, ci = g->c_in;
+    float *agg = g->buf[2], *cnt = g->buf[3];
     memset(agg, 0, (size_t)(n * ci) * sizeof *agg);
     memset(cnt, 0, (size_t)n * sizeof *cnt);
     for (int64_t e = 0; e < g->e; e++) {
@@ -198,14 +232,22 @@ static void sage_run(gnn_loop *g) {
         const float k = cnt[i] < 1 ? 1 : cnt[i];
         for (int64_t j = 0; j < ci; j++) agg[i * ci + j] /= k;
     }
-    linear(y, agg, n, ci, g->wt[0], c, g->p[1].data);
-    matmul_add(y, g->x, n, ci, g->wt[1], c);
-    for (int64_t i = 0; i < n; i++) { /* F.normalize: y / max(||y||, 1e-12) */
-        float ss = 0;
-        for (int64_t j = 0; j < c; j++) ss += y[i * c + j] * y[i * c + j];
-        const float norm = sqrtf(ss), d = norm > 1e-12f ? norm : 1e-12f;
-        for (int64_t j = 0; j < c; j++) y[i * c + j] /= d;
+    sage_out(g, agg);
+}
+
+/* ---- SAGEConv (max): the same with the max over incoming edges, 0 where none come ---- */
+
+static void sage_max_run(gnn_loop *g) {
+    const int64_t n = g->n, ci = g->c_in;
+    float *agg = g->buf[2];
+    for (int64_t i = 0; i < n * ci; i++) agg[i] = -INFINITY;
+    for (int64_t e = 0; e < g->e; e++) {
+        const float *xs = g->x + g->src[e] * ci;
+        float *a = agg + g->dst[e] * ci;
+        for (int64_t k = 0; k < ci; k++) a[k] = xs[k] > a[k] ? xs[k] : a[k];
     }
+    for (int64_t i = 0; i < n * ci; i++) agg[i] = isinf(agg[i]) ? 0 : agg[i];
+    sage_out(g, agg);
 }
 
 /* ---- GATConv: h = x W; per edge (self loops appended) and head, a = leaky_relu(h[src] . as +
@@ -331,8 +373,12 @@ static const layer_def k_layers[] = {
     {.name = "gcn", .params = {"lin.weight", "bias"}, .prepare = gcn_prepare, .run = gcn_run},
     {.name = "gcn2", .params = {"c1.lin.weight", "c1.bias", "c2.lin.weight", "c2.bias"},
      .prepare = gcn2_prepare, .run = gcn2_run},
+    {.name = "gcn_last", .params = {"lin.weight", "bias"}, .prepare = gcn_prepare,
+     .run = gcn_last_run},
     {.name = "sage", .params = {"lin_l.weight", "lin_l.bias", "lin_r.weight"},
      .prepare = sage_prepare, .run = sage_run},
+    {.name = "sage_max", .params = {"lin_l.weight", "lin_l.bias", "lin_r.weight"},
+     .prepare = sage_prepare, .run = sage_max_run},
     {.name = "gat", .params = {"lin.weight", "att_src", "att_dst", "bias"},
      .prepare = gat_prepare, .run = gat_run},
     {.name = "edgeconv", .params = {"mlp.0.weight", "mlp.0.bias", "mlp.2.weight", "mlp.2.bias"},

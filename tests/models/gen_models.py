@@ -812,8 +812,10 @@ class GCN2Layers(nn.Module):
 def bench(out_dir, scale):
     """Issue 15's cases as OUT/gnn_<layer>/, node and edge counts divided by scale (EdgeConv
     keeps k), the same four exported with dynamic axes N, E as OUT/gnn_<layer>_dynamic/ (the
-    static case's weights and data, a dims file of the pins, layer/ for the C loop), and a
-    two-layer GCN as OUT/gnn_gcn2/. Built in bench/run.sh's build folder, never committed."""
+    static case's weights and data, a dims file of the pins, layer/ for the C loop), a
+    two-layer GCN as OUT/gnn_gcn2/, and gnn_spellings' layers, static and dynamic, as
+    OUT/gnn_<layer>_<spelling>[_dynamic]/. Built in bench/run.sh's build folder, never
+    committed."""
     sizes = {k: (a // scale, b if k == "edgeconv" else b // scale) for k, (a, b) in
              GNN_BENCH.items()}
     M, D = {}, {}
@@ -826,6 +828,13 @@ def bench(out_dir, scale):
     add_model(M, "gnn_gcn2", lambda: GCN2Layers(64, 64, 64), ["x", "edge_index"], ["y"],
               random_graph(n, e, 64), (17,), "two GCNConv 64 -> 64 -> 64, ReLU between, one "
               "shared normalisation, %d nodes, %d edges" % (n, e), "gcn2")
+    S, SD = {}, {}
+    gnn_spellings(S, sizes, "")
+    gnn_spellings(SD, sizes, "", dynamic=True)  # seeded as S: the same modules
+    for name, p in SD.items():
+        p["layer"] = S[name[:-len("_dynamic")]]["layer"]
+    M.update(S)
+    M.update(SD)
     for name, p in M.items():
         _, size = make_folder(os.path.join(out_dir, name), p, p["opsets"][0])
         print("%s: %s; model %d bytes" % (name, p["note"], size), flush=True)
