@@ -67,9 +67,12 @@ def build_module(d):
     elif layer == "gcn2":
         h, i = sd["c1.lin.weight"].shape
         m = gm.GCN2Layers(i, h, sd["c2.lin.weight"].shape[0])
-    elif layer == "sage":
+    elif layer in ("sage", "sage_max"):
         o, i = sd["lin_l.weight"].shape
-        m = gm.SAGELayer(i, o)
+        m = (gm.SAGELayer if layer == "sage" else gm.SAGEMaxLayer)(i, o)
+    elif layer == "gcn_last":  # (its output_0.pb is what the exported graph computes)
+        raise ValueError("torch computes the sum index_add_ means, not the last-wins scatter "
+                         "torch 1.13 exports")
     elif layer == "gat":
         _, heads, ch = sd["att_src"].shape
         m = gm.GATConv(sd["lin.weight"].shape[1], heads, ch)
