@@ -17,13 +17,22 @@ typedef struct osc_ft_want {
     bool recompute;     /* nodes others read may join (not absorbed), but no product */
 } osc_ft_want;
 
-/* The region computing w->root (E rows), its nodes appended to f->absorbed and its external
- * inputs to f->inputs from p->ext_base; false when there is none (f->absorbed past the
- * caller's count and f->inputs from p->ext_base may then hold a partial attempt: the caller
- * resets), or out of memory (k->err set). A Relu reading a product alone becomes the product's
- * epilogue: a copy of its parameters with `relu` set, from the model's pool. */
+/* The region computing w->root (E rows, E a size or a symbol), its nodes appended to
+ * f->absorbed and its external inputs to f->inputs from p->ext_base; false when there is none
+ * (f->absorbed past the caller's count and f->inputs from p->ext_base may then hold a partial
+ * attempt: the caller resets), or out of memory (k->err set). A Relu reading a product alone becomes the product's
+ * epilogue: a copy of its parameters with `relu` set, from the model's pool. When w->dst_rows
+ * is a symbol none of its inputs holds (a zero fill's rows), the graph input the symbolic pass
+ * found it in joins the external inputs, read for its dims alone (as ShapeOf reads them). */
 bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w,
                      osc_ft_params *p, osc_fusion *f);
+
+/* p->syms: where fused node f reads each symbol of its parameters at run time: those of its
+ * scatter's (fs, bound already), then every other one p's values hold, from the first input of
+ * f holding it (f's inputs as final); false when no input holds one, or there are too many
+ * (the fusion is then not made: static shapes have none). */
+bool osc_fuse_region_syms(const osc_fuse_view *v, const osc_fusion *f, const osc_sym_binds *fs,
+                          osc_ft_params *p);
 
 /* The index value a fused node reads for value id: through nodes that keep their input's
  * elements in order (Unsqueeze, Reshape: one index per row, whatever its shape), back to where

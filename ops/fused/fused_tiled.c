@@ -6,8 +6,8 @@
  * Every output row sees its updates in edge order, as the unfused scatter applies them.
  *
  * Nothing can fail once the output is written: shapes and dtypes were checked at load and
- * against the inputs here, every destination and Gather index, the tiles and the products'
- * scratch before the first write. */
+ * against the inputs here (symbols replaced by the sizes the inputs give them), every
+ * destination and Gather index, the tiles and the products' scratch before the first write. */
 #include <string.h>
 
 #include "core/dtype.h"
@@ -84,10 +84,22 @@ typedef struct ft_part {
     osc_err err;
 } ft_part;
 
+/* A run's sizes: the symbols' (vals, for p->syms), the scatter's parameters with them in place
+ * (fs: p->fs itself without symbols), where each external input's value starts, the tile. */
+typedef struct ft_sizes {
+    int64_t vals[OSC_SYM_MAX];
+    const osc_fs_params *fs;
+    osc_fs_params rfs;
+    osc_fs_step steps[OSC_FS_MAX_STEPS];
+    size_t offset[OSC_FT_MAX_EXT];
+    int64_t tile;
+} ft_sizes;
+
 typedef struct ft_job {
     osc_kctx *k;
     const osc_ft_params *p;
     const osc_tensor *const *in;
+    const ft_sizes *z;
     osc_fs_job fs; /* the output, data, split (a gather-scatter's inputs, edge loop) */
     ft_apply_fn apply; /* TiledScatter: how update rows combine */
     ft_part *part; /* one per part, from the allocator (a part is a few KiB: not the stack) */
@@ -111,7 +123,7 @@ static void load_tile(const ft_job *j, ft_part *w, const uint32_t *list, int64_t
     for (int32_t x = 0; x < p->n_ext; x++) {
         const osc_ft_value *v = &p->ext[x];
         if (!v->row) continue;
-        const char *base = (const char *)j->in[p->ext_base + x]->data + v->offset;
+        const char *base = (const char *)j->in[p->ext_base + x]->data + j->z->offset[x];
         if (!list) {
             w->ext[x].data = (void *)(base + (size_t)q0 * v->row_bytes);
         } else {
@@ -191,12 +203,12 @@ static void ft_part_run(void *ctx, int32_t part, int32_t parts) {
     const int64_t lo = fs->s.bounds[part], hi = fs->s.bounds[part + 1];
     osc_fs_start_rows(fs->out, fs->data, fs->zero, (size_t)p->fs.row * fs->esize, lo, hi);
     const uint32_t *list = fs->s.list;
-    const int64_t q1 = fs->s.at[part + 1];
+    const int64_t q1 = fs->s.at[part + 1], tile = j->z->tile;
     const char *opnd[OSC_FS_MAX_STEPS]; /* a gather-scatter's operands: a tiled one's tile */
     for (int32_t s = 0; s < p->fs.n_steps; s++)
         opnd[s] = p->fs.steps[s].tiled ? w->slot[p->fs.steps[s].slot].data : fs->opnd[s];
-    for (int64_t q = fs->s.at[part]; q < q1; q += p->tile) {
-        const int64_t n = q1 - q < p->tile ? q1 - q : p->tile;
+    for (int64_t q = fs->s.at[part]; q < q1; q += tile) {
+        const int64_t n = q1 - q < tile ? q1 - q : tile;
         load_tile(j, w, list, q, n);
         if (run_nodes(j, w, n)) return;
         if (p->updates >= 0) j->apply(fs->out, p->fs.row, w->dst, n, w->slot[p->updates].data);
@@ -204,22 +216,78 @@ static void ft_part_run(void *ctx, int32_t part, int32_t parts) {
     }
 }
 
-/* The region's external inputs as the fusion saw them, and a TiledScatter's data and
- * destinations (a gather-scatter's own inputs: osc_fs_check, osc_fs_bind). */
-static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in) {
+/* Dim d of the parameters, a symbol replaced by its size in this run. */
+static int64_t size_of(const osc_ft_params *p, const ft_sizes *z, int64_t d) {
+    osc_sym_subst(&p->syms, z->vals, &d, 1);
+    return d;
+}
+
+/* *z for this run: p's symbols read from the inputs, the scatter's parameters with them in
+ * place, the tile (at most E edges). */
+static osc_status resolve(osc_kctx *k, const osc_ft_params *p, const osc_tensor *const *in,
+                          int32_t n_in, ft_sizes *z) {
+    z->fs = &p->fs;
+    z->tile = p->tile;
+    if (!p->syms.n) return OSC_OK;
+    osc_status st = osc_sym_resolve(k, &p->syms, in, n_in, z->vals);
+    if (st) return st;
+    osc_fs_params *f = &z->rfs;
+    *f = p->fs;
+    osc_sym_subst(&p->syms, z->vals, &f->edges, 1);
+    osc_sym_subst(&p->syms, z->vals, f->dims, f->rank);
+    f->steps = memcpy(z->steps, p->fs.steps, (size_t)p->fs.n_steps * sizeof z->steps[0]);
+    for (int32_t s = 0; s < f->n_steps; s++) {
+        osc_sym_subst(&p->syms, z->vals, z->steps[s].dims, z->steps[s].rank);
+        osc_sym_subst(&p->syms, z->vals, z->steps[s].odims, z->steps[s].orank);
+    }
+    z->fs = f;
+    if (z->tile > f->edges) z->tile = f->edges > 0 ? f->edges : 1;
+    return OSC_OK;
+}
+
+/* Input x's dim d is `got` where the parameters have dim `want` (a symbol's size `size`): the
+ * message names both, and where a symbol's size was read. */
+static osc_status dim_fail(osc_kctx *k, const osc_ft_params *p, int32_t at, int32_t d,
+                           int64_t got, int64_t want, int64_t size) {
+    for (int32_t i = 0; OSC_DIM_IS_SYM(want) && i < p->syms.n; i++) {
+        const osc_sym_bind *b = &p->syms.at[i];
+        if (b->code != want) continue;
+        return osc_kfail(k, OSC_ERR_SHAPE, "input %d (%s) dim %d is %lld, but the fusion reads "
+                         "it as a dim of the model's dynamic axes that input %d (%s) dim %d "
+                         "gives as %lld", (int)at, osc_kinput_name(k, at), (int)d,
+                         (long long)got, (int)b->input[0], osc_kinput_name(k, b->input[0]),
+                         (int)b->dim[0], (long long)size);
+    }
+    return osc_kfail(k, OSC_ERR_SHAPE, "input %d (%s) dim %d is %lld; the fusion was made for "
+                     "%lld", (int)at, osc_kinput_name(k, at), (int)d, (long long)got,
+                     (long long)size);
+}
+
+/* The region's external inputs as the fusion saw them (symbols replaced by their sizes in
+ * z), where each one's value starts (z->offset), and a TiledScatter's data and destinations (a
+ * gather-scatter's own inputs: osc_fs_check, osc_fs_bind). */
+static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, ft_sizes *z) {
     const osc_ft_params *p = k->params;
     const int32_t dtype = p->dtype;
-    osc_status st = p->updates < 0 ? OSC_OK : osc_fs_check_scatter(k, &p->fs, dtype, in, n_in);
+    osc_status st = resolve(k, p, in, n_in, z);
+    if (!st && p->updates >= 0) st = osc_fs_check_scatter(k, z->fs, dtype, in, n_in);
     if (st) return st;
     for (int32_t x = 0; x < p->n_ext; x++) {
         const osc_ft_value *v = &p->ext[x];
         const int32_t at = p->ext_base + x;
         const osc_tensor *t = at < n_in ? in[at] : NULL;
-        if (!t || t->dtype != v->dtype || t->rank != v->src_rank ||
-            memcmp(t->dims, v->src_dims, (size_t)v->src_rank * sizeof v->src_dims[0]) != 0)
-            return osc_kfail(k, OSC_ERR_SHAPE, "input %d (%s) is not the %s tensor of the shape "
+        if (!t || t->dtype != v->dtype || t->rank != v->src_rank)
+            return osc_kfail(k, OSC_ERR_SHAPE, "input %d (%s) is not the %s tensor of rank %d "
                              "the fusion was made for", at, osc_kinput_name(k, at),
-                             osc_dtype_get(v->dtype)->name);
+                             osc_dtype_get(v->dtype)->name, (int)v->src_rank);
+        for (int32_t d = 0; d < v->src_rank; d++) {
+            const int64_t want = size_of(p, z, v->src_dims[d]);
+            if (t->dims[d] != want) return dim_fail(k, p, at, d, t->dims[d], v->src_dims[d], want);
+        }
+        /* a row view: from row `view` on (rows of a tensor of no elements are empty) */
+        z->offset[x] = v->view < 0 ? 0
+                                   : (size_t)v->view * (size_t)(osc_tensor_count(t) / t->dims[0]) *
+                                         (osc_dtype_get(t->dtype)->bits / 8);
     }
     if (p->updates >= 0 && !apply_of(p, dtype))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' on %s",
@@ -231,20 +299,22 @@ osc_status osc_ft_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
     const osc_ft_params *p = k->params;
     osc_ixv src;
-    osc_status st = check(k, in, n_in);
-    if (!st && p->updates < 0) st = osc_fs_check(k, &p->fs, in, n_in, &src);
+    ft_sizes z;
+    osc_status st = check(k, in, n_in, &z);
+    if (!st && p->updates < 0) st = osc_fs_check(k, z.fs, in, n_in, &src);
     if (st) return st;
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
     out->dtype = p->dtype;
-    out->rank = p->fs.rank;
-    memcpy(out->dims, p->fs.dims, (size_t)p->fs.rank * sizeof p->fs.dims[0]);
+    out->rank = z.fs->rank;
+    memcpy(out->dims, z.fs->dims, (size_t)z.fs->rank * sizeof z.fs->dims[0]);
     return OSC_OK;
 }
 
 /* Every Gather's indices within its table's rows, the message naming that Gather; a table
  * read by the tile's destinations (sources) has the rows they were checked against. */
-static osc_status check_gathers(osc_kctx *k, const osc_tensor *const *in, const osc_fs_job *fs) {
+static osc_status check_gathers(osc_kctx *k, const osc_tensor *const *in, const ft_job *j) {
     const osc_ft_params *p = k->params;
+    const osc_fs_job *fs = &j->fs;
     for (int32_t i = 0; i < p->n_nodes; i++) {
         const osc_ft_node *nd = &p->nodes[i];
         if (!nd->gather) continue;
@@ -263,10 +333,11 @@ static osc_status check_gathers(osc_kctx *k, const osc_tensor *const *in, const 
                                  (long long)want);
             continue;
         }
-        const osc_ft_value *v = &p->ext[nd->in[1].at]; /* the index: an input, or a row of one */
+        const int32_t x = nd->in[1].at; /* the index: an input, or a row of one */
+        const osc_ft_value *v = &p->ext[x];
         osc_tensor idx;
-        tile_tensor(&idx, v, v->dims[0],
-                    (char *)in[p->ext_base + nd->in[1].at]->data + v->offset);
+        tile_tensor(&idx, v, size_of(p, j->z, v->dims[0]),
+                    (char *)in[p->ext_base + x]->data + j->z->offset[x]);
         osc_status st = osc_check_index_range(&kk, &idx, 0, rows);
         if (st) return st;
     }
@@ -285,7 +356,7 @@ static void release(osc_kctx *k, ft_job *j, int32_t parts) {
  * `once` nodes' tiles. */
 static osc_status prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) {
     const osc_ft_params *p = j->p;
-    const size_t T = (size_t)p->tile;
+    const size_t T = (size_t)j->z->tile;
     size_t at = 0, off[OSC_FT_MAX_NODES + OSC_FT_MAX_EXT] = {0}; /* cache-line aligned */
     for (int32_t i = 0; i < p->n_nodes + p->n_ext; i++) {
         const osc_ft_value *v = i < p->n_nodes ? &p->slots[i] : &p->ext[i - p->n_nodes];
@@ -299,7 +370,7 @@ static osc_status prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) 
     w->mem = osc_malloc(k->alloc, w->mem_size);
     if (!w->mem || (p->pack_bytes && !osc_scratch_get(&w->scratch, p->pack_bytes)))
         return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate the tiles of %lld edges",
-                         (long long)p->tile);
+                         (long long)T);
     for (int32_t i = 0; i < p->n_nodes; i++)
         tile_tensor(&w->slot[i], &p->slots[i], (int64_t)T, w->mem + off[i]);
     for (int32_t x = 0; x < p->n_ext; x++)
@@ -308,7 +379,7 @@ static osc_status prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) 
     w->dst = (int64_t *)(void *)(w->mem + at);
     w->src = p->need_src ? w->dst + T : NULL;
     for (int32_t i = 0; i < p->n_nodes; i++) {
-        osc_status st = p->nodes[i].once ? run_node(j, w, i, p->tile, k->err) : OSC_OK;
+        osc_status st = p->nodes[i].once ? run_node(j, w, i, (int64_t)T, k->err) : OSC_OK;
         if (st) return st;
     }
     return OSC_OK;
@@ -317,23 +388,24 @@ static osc_status prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) 
 osc_status osc_ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                          osc_tensor *out, int32_t n_out) {
     const osc_ft_params *p = k->params;
-    osc_status st = check(k, in, n_in);
+    ft_sizes z;
+    osc_status st = check(k, in, n_in, &z);
     if (st) return st;
     const osc_tensor *data = n_in > 0 ? in[0] : NULL;
     const int32_t dtype = p->dtype;
-    ft_job j = {.k = k, .p = p, .in = in};
+    ft_job j = {.k = k, .p = p, .in = in, .z = &z};
     size_t bytes;
     if (p->updates < 0) {
-        st = osc_fs_bind(k, &p->fs, in, n_in, out, n_out, &j.fs, &bytes);
+        st = osc_fs_bind(k, z.fs, in, n_in, out, n_out, &j.fs, &bytes);
     } else {
         j.apply = apply_of(p, dtype);
-        j.fs = (osc_fs_job){.p = &p->fs, .out = out ? out->data : NULL,
+        j.fs = (osc_fs_job){.p = z.fs, .out = out ? out->data : NULL,
                             .esize = osc_dtype_get(dtype)->bits / 8};
-        st = osc_fs_prepare(k, &p->fs, dtype, in, n_in, out, n_out, &j.fs.s, &bytes);
+        st = osc_fs_prepare(k, z.fs, dtype, in, n_in, out, n_out, &j.fs.s, &bytes);
         j.fs.zero = !data || p->fs.zero_data;
         j.fs.data = !j.fs.zero && data->data != j.fs.out ? data->data : NULL;
     }
-    if (!st) st = check_gathers(k, in, &j.fs);
+    if (!st) st = check_gathers(k, in, &j);
     if (st) return st;
     /* Parts need lists (a part's edges are then copied into its tiles). Small update rows
      * (a fill) take another scatter's split but never make one: with parts, the tiles' own
@@ -341,7 +413,7 @@ osc_status osc_ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
      * work on two plus the split). */
     const size_t upd_bytes = p->updates >= 0 ? p->slots[p->updates].row_bytes
                                              : (size_t)p->fs.row * j.fs.esize;
-    const size_t work = bytes + (size_t)p->fs.edges * upd_bytes;
+    const size_t work = bytes + (size_t)z.fs->edges * upd_bytes;
     const int32_t make = upd_bytes < OSC_FS_PAR_ROW_BYTES ? OSC_FS_SPLIT_REUSE : OSC_FS_SPLIT_MAKE;
     int32_t parts = k->tpool && work >= OSC_PAR_MIN_BYTES && j.fs.s.n_rows > 1 &&
                             osc_fs_split_shared(k, &j.fs.s, make) && j.fs.s.list

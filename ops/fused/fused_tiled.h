@@ -19,7 +19,14 @@
  *    inputs. The region may recompute nodes the graph still runs for other readers (cheap
  *    elementwise ops and Gathers: GAT's scores), so that no E-row value outlives them.
  * A region's Gather whose index is the scatter's own destination (or source) index reads the
- * tile's destinations (sources), already checked and made non-negative. */
+ * tile's destinations (sources), already checked and made non-negative.
+ *
+ * Symbolic shapes (a dynamic-axes export, fused.h): the rows E of the region's values may be a
+ * symbol, as may a Gather table's rows and any dim of the scatter's parameters (fs); every other
+ * dim of a row value is a size (rows of a static size), and so is every dim of a whole value
+ * but a table's rows. The kernel reads each symbol of osc_ft_params.syms from its inputs at
+ * every run and checks every input's dims against the parameters with them in place before
+ * its first write. */
 #ifndef OSC_FUSED_TILED_H
 #define OSC_FUSED_TILED_H
 
@@ -48,18 +55,20 @@ typedef struct osc_ft_ref {
 } osc_ft_ref;
 
 /* A value of the region, as the fusion saw it: a row value has E rows (a tile takes some of
- * them), a whole value is read as it is. */
+ * them), a whole value is read as it is. dims[0] and src_dims may hold symbols (OSC_SYM_DIM),
+ * replaced at run time; row_bytes never depends on one. */
 typedef struct osc_ft_value {
     int32_t dtype, rank;
     int64_t dims[OSC_FUSED_MAX_RANK];
     bool row;
     size_t row_bytes; /* row values: bytes of one row */
     /* External inputs: the shape the input has (src_*), and where the value starts in it: a
-     * Gather of one row of a whole [K, E, ...] tensor (edge_index[0]) is read in place, its
-     * rows from byte `offset` on, never copied out. */
+     * Gather of one row of a whole [K, E, ...] tensor (edge_index[0]) is read in place, from
+     * row `view` of the input on (its byte offset taken at run time from the input's dims),
+     * never copied out; -1: the input is the value. */
     int32_t src_rank;
     int64_t src_dims[OSC_FUSED_MAX_RANK];
-    size_t offset;
+    int64_t view;
 } osc_ft_value;
 
 typedef struct osc_ft_node {
@@ -69,7 +78,8 @@ typedef struct osc_ft_node {
     bool gather;    /* a Gather: its indices (an external row input) are checked up front, */
     int32_t by;     /* unless it reads the tile's destinations or sources (OSC_FT_BY_*) */
     /* An Expand of a whole value along the rows: every row of its output is the same, so it
-     * runs once per part, for a whole tile (the shape with `tile` rows; input 1 is that). */
+     * runs once per part, for a whole tile (the shape with `tile` rows; input 1 is that; its
+     * dims past the first are sizes). */
     bool once;
     int32_t shape_rank;
     int64_t shape[OSC_FUSED_MAX_RANK];
@@ -95,7 +105,10 @@ typedef struct osc_ft_params {
     osc_ft_value *ext;
     int32_t updates;
     size_t pack_bytes;  /* scratch a product of the region takes (osc_gemm_pack_bytes) */
-    int64_t tile;       /* edges per tile */
+    int64_t tile;       /* edges per tile (at most E, at run time when E is a symbol) */
+    /* Where the node reads each symbol of its parameters, fs's included (this, not fs.syms,
+     * is what the kernel resolves): none with static shapes. */
+    osc_sym_binds syms;
 } osc_ft_params;
 
 #endif

@@ -9,7 +9,11 @@
  * tiles hold two edges and whose threads split every output), and equal to loops here that
  * compute each product in the kernels' documented order (gemm_kernel.h: products added in
  * increasing k to a sum starting at 0, no FMA). An out-of-range index of either Gather fails
- * the run naming that Gather, the value and the range, with the caller's buffer untouched. */
+ * the run naming that Gather, the value and the range, with the caller's buffer untouched.
+ * The symbolic variants declare the inputs with dynamic axes (x [M, C], the edges E, data
+ * [N, H]) and build the Expands' shapes from Shape(), as PyTorch exports them: loaded unpinned,
+ * they must tile as the static ones; a size that disagrees at run is refused by the tiled node
+ * before its first write. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,6 +47,9 @@ enum {
     V_FILL,      /* max onto ScatterElements(zeros, idx, Expand(fill, [E, H])): the rows that
                   * get an edge start as fill, PyTorch's include_self=False (both tiled; the
                   * Expand runs once per tile) */
+    V_HALF,      /* V_ND, symbolic, dst = Slice(dst_all, 0, end, step 2) and src =
+                  * Slice(src_all, 1, end, step 2): ceil(E/2) and floor(E/2) indices, one symbol
+                  * by the load's probes (all even), two sizes at run for an odd E */
 };
 
 typedef struct variant {
@@ -51,6 +58,10 @@ typedef struct variant {
     int64_t n, e, m; /* output rows, edges, rows of x */
     const char *nodes, *fused;
 } variant;
+
+/* The models have dynamic axes: x [M, C], the edges E, data [N, H], the Expands' shapes from
+ * Shape() (symbolic_variants, V_HALF); loaded unpinned. */
+static bool g_sym;
 
 typedef struct inputs {
     int32_t dt, it; /* float dtype, index dtype */
@@ -123,29 +134,66 @@ static void init(osc_mw *mw, const char *name, int32_t dt, int rank, const int64
     free(t.data);
 }
 
+/* The scatters' index (and the fill's shape): from the constant [E, H], or (symbolic) from
+ * Shape(z), and Shape(idx) for the fill. */
+static void index_and_fill(osc_mw *mw, const variant *v) {
+    if (!g_sym) {
+        node(mw, "Expand", "expand", 2, "dst_col", "shape", NULL, "idx");
+        if (v->kind == V_FILL) node(mw, "Expand", "expand_fill", 2, "fill", "shape", NULL, "fills");
+        return;
+    }
+    node(mw, "Shape", "z_shape", 1, "z", NULL, NULL, "z_dims");
+    node(mw, "Expand", "expand", 2, "dst_col", "z_dims", NULL, "idx");
+    if (v->kind != V_FILL) return;
+    node(mw, "Shape", "idx_shape", 1, "idx", NULL, NULL, "idx_dims");
+    node(mw, "Expand", "expand_fill", 2, "fill", "idx_dims", NULL, "fills");
+}
+
+/* Slice(all, start, end, axis 0, step 2) as value out (V_HALF). */
+static void every_other(osc_mw *mw, const char *all, const char *start, const char *out) {
+    osc_mw_node(mw, "Slice", out, 5, (const char *[]){all, start, "h_end", "h_axes", "h_steps"},
+                1, (const char *[]){out});
+}
+
 static void *build(const variant *v, const inputs *in, size_t *len) {
     const int32_t dt = in->dt;
-    const int64_t xd[2] = {in->m, C}, ed[1] = {in->e}, dd[2] = {in->n, H}, cd[2] = {in->e, H};
+    const bool sym = g_sym;
+    /* symbolic: -1 where a dim has a name */
+    const int64_t xd[2] = {sym ? -1 : in->m, C}, ed[1] = {sym ? -1 : in->e},
+                  dd[2] = {sym ? -1 : in->n, H}, cd[2] = {sym ? -1 : in->e, H};
+    static const char *const xn[2] = {"M", NULL}, *en[1] = {"E"}, *dn[2] = {"N", NULL},
+                             *eidn[2] = {NULL, "E"}, *cn[2] = {"E", NULL};
     const int64_t w1d[2] = {H, 2 * C}, bd[1] = {H}, w2d[2] = {H, H}, one[1] = {1},
                   axes[1] = {1}, shape[2] = {in->e, H}, sd[1] = {2};
     osc_mw *mw = osc_mw_new(8);
     osc_mw_opset(mw, "", 18);
-    osc_mw_input(mw, "x", dt, 2, xd, NULL);
+    osc_mw_input(mw, "x", dt, 2, xd, sym ? xn : NULL);
     const bool data_in = v->kind == V_DATA || v->kind == V_ND || v->kind == V_DOUBLE ||
-                         v->kind == V_EDGE;
+                         v->kind == V_EDGE || v->kind == V_HALF;
     if (v->kind == V_EDGE) {
-        const int64_t eid[2] = {2, in->e}, row0 = 0, row1 = 1;
-        osc_mw_input(mw, "edge_index", in->it, 2, eid, NULL);
+        const int64_t eid[2] = {2, sym ? -1 : in->e}, row0 = 0, row1 = 1;
+        osc_mw_input(mw, "edge_index", in->it, 2, eid, sym ? eidn : NULL);
         init(mw, "row0", OSC_INT64, 0, NULL, &row0);
         init(mw, "row1", OSC_INT64, 0, NULL, &row1);
         node(mw, "Gather", "dst_row", 2, "edge_index", "row0", NULL, "dst");
         node(mw, "Gather", "src_row", 2, "edge_index", "row1", NULL, "src");
+    } else if (v->kind == V_HALF) {
+        const int64_t zero = 0, first = 1, end = INT64_MAX, step = 2;
+        osc_mw_input(mw, "src_all", in->it, 1, ed, en);
+        osc_mw_input(mw, "dst_all", in->it, 1, ed, en);
+        init(mw, "h_start0", OSC_INT64, 1, one, &zero);
+        init(mw, "h_start1", OSC_INT64, 1, one, &first);
+        init(mw, "h_end", OSC_INT64, 1, one, &end);
+        init(mw, "h_axes", OSC_INT64, 1, one, &zero);
+        init(mw, "h_steps", OSC_INT64, 1, one, &step);
+        every_other(mw, "dst_all", "h_start0", "dst");
+        every_other(mw, "src_all", "h_start1", "src");
     } else {
-        osc_mw_input(mw, "src", in->it, 1, ed, NULL);
-        osc_mw_input(mw, "dst", in->it, 1, ed, NULL);
+        osc_mw_input(mw, "src", in->it, 1, ed, sym ? en : NULL);
+        osc_mw_input(mw, "dst", in->it, 1, ed, sym ? en : NULL);
     }
-    if (data_in) osc_mw_input(mw, "data", dt, 2, dd, NULL);
-    if (v->kind == V_ROW_C) osc_mw_input(mw, "crow", dt, 2, cd, NULL);
+    if (data_in) osc_mw_input(mw, "data", dt, 2, dd, sym ? dn : NULL);
+    if (v->kind == V_ROW_C) osc_mw_input(mw, "crow", dt, 2, cd, sym ? cn : NULL);
     if (v->kind == V_FILL) osc_mw_input(mw, "fill", dt, 0, NULL, NULL);
     init(mw, "W1", dt, 2, w1d, in->w1);
     init(mw, "b1", dt, 1, bd, in->b1);
@@ -156,16 +204,13 @@ static void *build(const variant *v, const inputs *in, size_t *len) {
     if (!data_in) {
         double *zeros = calloc((size_t)(in->n * H), sizeof(double));
         assert_non_null(zeros);
-        osc_tensor z = tensor_of(dt, 2, dd, zeros);
+        osc_tensor z = tensor_of(dt, 2, (const int64_t[]){in->n, H}, zeros);
         const char *o[1] = {"data"};
         osc_mw_attr_tensor(mw, osc_mw_node(mw, "Constant", "zeros", 0, NULL, 1, o), "value", &z);
         free(z.data), free(zeros);
     }
-    const char *data = "data";
-    if (v->kind == V_FILL) { /* data0 = the fill at every row an edge goes to */
-        node(mw, "Expand", "expand_fill", 2, "fill", "shape", NULL, "fills");
-        data = "data0";
-    }
+    /* data0 = the fill at every row an edge goes to */
+    const char *data = v->kind == V_FILL ? "data0" : "data";
     node(mw, "Gather", "gather_i", 2, "x", "dst", NULL, "xi");
     node(mw, "Gather", "gather_j", 2, "x", "src", NULL, "xj");
     node(mw, "Sub", "sub", 2, "xj", "xi", NULL, "d");
@@ -178,11 +223,11 @@ static void *build(const variant *v, const inputs *in, size_t *len) {
     node(mw, "Add", "add", 2, "p", "b2", NULL, "z");
     node(mw, "Unsqueeze", "unsqueeze", 2, "dst", "axes", NULL, "dst_col");
     int n;
-    if (v->kind == V_ND) {
+    if (v->kind == V_ND || v->kind == V_HALF) {
         n = osc_mw_node(mw, "ScatterND", "scatter", 3, (const char *[]){"data", "dst_col", "z"},
                         1, (const char *[]){"y"});
     } else {
-        node(mw, "Expand", "expand", 2, "dst_col", "shape", NULL, "idx");
+        index_and_fill(mw, v);
         if (v->kind == V_FILL)
             osc_mw_node(mw, "ScatterElements", "scatter_fill", 3,
                         (const char *[]){"data", "idx", "fills"}, 1, (const char *[]){"data0"});
@@ -191,9 +236,10 @@ static void *build(const variant *v, const inputs *in, size_t *len) {
     }
     static const char *const red[] = {[V_PLAIN] = "max", [V_DATA] = "add", [V_RELU_OUT] = "max",
                                       [V_ROW_C] = "add", [V_ND] = "mul", [V_DOUBLE] = "min",
-                                      [V_FILL] = "max", [V_EDGE] = "add"};
+                                      [V_FILL] = "max", [V_EDGE] = "add", [V_HALF] = "add"};
     osc_mw_attr_string(mw, n, "reduction", red[v->kind]);
-    osc_mw_output(mw, "y", dt, 2, dd, NULL);
+    const int64_t yd[2] = {data_in ? dd[0] : in->n, H};
+    osc_mw_output(mw, "y", dt, 2, yd, sym && data_in ? dn : NULL);
     if (v->kind == V_RELU_OUT) osc_mw_output(mw, "h", dt, 2, cd, NULL);
     void *buf = NULL;
     if (osc_mw_serialize(mw, &buf, len) != OSC_OK) fail_msg("%s: writer: %s", v->name, osc_mw_error(mw));
@@ -287,12 +333,13 @@ static void run(const variant *v, const void *buf, size_t len, const inputs *in,
                        tensor_of(in->dt, 2, cd, in->crow), tensor_of(in->dt, 0, NULL, &in->fill),
                        tensor_of(in->it, 2, eid, edges)};
     free(edges);
-    static const char *const names[7] = {"x", "src", "dst", "data", "crow", "fill", "edge_index"};
+    const char *names[7] = {"x", "src", "dst", "data", "crow", "fill", "edge_index"};
+    if (v->kind == V_HALF) names[1] = "src_all", names[2] = "dst_all";
     const bool edge = v->kind == V_EDGE;
     for (int i = 0; i < 7; i++) {
         const bool used = i == 0 || ((i == 1 || i == 2) && !edge) ||
                           (i == 3 && (v->kind == V_DATA || v->kind == V_ND ||
-                                      v->kind == V_DOUBLE || edge)) ||
+                                      v->kind == V_DOUBLE || v->kind == V_HALF || edge)) ||
                           (i == 4 && v->kind == V_ROW_C) || (i == 5 && v->kind == V_FILL) ||
                           (i == 6 && edge);
         if (used && osc_session_set_input(s, names[i], &t[i]))
@@ -403,6 +450,83 @@ static void tiled_variants(void **state) {
     for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) check_variant(&vs[i]);
 }
 
+/* Dynamic axes, loaded unpinned: tiled on the symbols as the static ones are, the same bits
+ * at every size (a tile of one edge, none, many tiles). */
+static void symbolic_variants(void **state) {
+    (void)state;
+    static const variant vs[] = {
+        {"symbolic_add_data", V_DATA, 7, 60, 9, "TiledScatter",
+         TILED_ALL " Unsqueeze Expand ScatterElements"},
+        {"symbolic_gemm_c_by_row", V_ROW_C, 7, 60, 9, "TiledScatter",
+         TILED_ALL " Unsqueeze Expand ScatterElements"},
+        {"symbolic_scatternd", V_ND, 7, 60, 9, "TiledScatter",
+         TILED_ALL " Unsqueeze ScatterND"},
+        {"symbolic_double_min", V_DOUBLE, 5, 301, 4, "TiledScatter",
+         TILED_ALL " Unsqueeze Expand ScatterElements"},
+        /* the fill's Expand to Shape(idx) runs once per tile (no ShapeOf left) */
+        {"symbolic_fill", V_FILL, 7, 60, 9, "TiledScatter TiledScatter",
+         "Expand ScatterElements " TILED_ALL " Unsqueeze Expand ScatterElements"},
+        /* rows of [2, E] read in place: the view's offset from E at run */
+        {"symbolic_edge_index_rows", V_EDGE, 7, 60, 9, "Gather TiledScatter",
+         "Gather " TILED_ALL " Unsqueeze Expand ScatterElements"},
+        /* the same models at other sizes: one edge, no edges, many tiles */
+        {"symbolic_one_edge", V_DATA, 3, 1, 2, "TiledScatter",
+         TILED_ALL " Unsqueeze Expand ScatterElements"},
+        {"symbolic_no_edges", V_DATA, 3, 0, 2, "TiledScatter",
+         TILED_ALL " Unsqueeze Expand ScatterElements"},
+        {"symbolic_fill_many_tiles", V_FILL, 50, 9000, 40, "TiledScatter TiledScatter",
+         "Expand ScatterElements " TILED_ALL " Unsqueeze Expand ScatterElements"},
+    };
+    g_sym = true;
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) check_variant(&vs[i]);
+    g_sym = false;
+}
+
+/* A symbol whose sizes disagree at run: dst, every other index from the first (ceil(E/2)),
+ * and src, every other from the second (floor(E/2)), are one symbol by the load's probes (E is
+ * even in each); an even E runs fused, the same bits as unfused, an odd one is refused by the
+ * tiled node before its first write: the message names src's dim 0 and both sizes, and the
+ * caller's buffer is untouched. The unfused graph refuses it too (Sub's operands). */
+static void symbolic_sizes_disagree(void **state) {
+    (void)state;
+    g_sym = true;
+    for (int odd = 0; odd < 2; odd++) {
+        const variant v = {odd ? "sizes_disagree" : "sizes_agree", V_HALF, 7, 60 + odd, 9,
+                           "Slice Slice TiledScatter", TILED_ALL " Unsqueeze ScatterND"};
+        inputs in;
+        make_inputs(&v, &in);
+        size_t len = 0;
+        void *buf = build(&v, &in, &len);
+        for (int k = 0; k < N_THREADS; k++) {
+            float out[7 * H];
+            memset(out, 0x5a, sizeof out);
+            result r[2];
+            for (int f = 0; f < 2; f++)
+                run(&v, buf, len, &in, f == 1, k_threads[k], f ? out : NULL, sizeof out, &r[f]);
+            if (strcmp(r[1].nodes, v.nodes) || strcmp(r[1].fused, v.fused))
+                fail_msg("%s: nodes after fusion '%s' (fused from '%s'); want '%s' ('%s')",
+                         v.name, r[1].nodes, r[1].fused, v.nodes, v.fused);
+            if (!odd) {
+                if (r[0].st || r[1].st) fail_msg("%s: %s / %s", v.name, r[0].msg, r[1].msg);
+                assert_int_equal(r[0].nbytes, r[1].nbytes);
+                assert_memory_equal(r[0].data, r[1].data, r[0].nbytes);
+                free(r[0].data), free(r[1].data);
+                continue;
+            }
+            assert_int_not_equal(r[0].st, OSC_OK);
+            assert_int_equal(r[1].st, OSC_ERR_SHAPE);
+            if (!strstr(r[1].msg, "'scatter'") || !strstr(r[1].msg, "(src) dim 0 is 30") ||
+                !strstr(r[1].msg, "(dst) dim 0 gives as 31"))
+                fail_msg("%s: message '%s'", v.name, r[1].msg);
+            for (size_t i = 0; i < sizeof out; i++)
+                assert_int_equal(((unsigned char *)out)[i], 0x5a);
+        }
+        free(buf);
+        free_inputs(&in);
+    }
+    g_sym = false;
+}
+
 /* The library's frames fit an embedder's small thread stack (musl's default is 128 KiB;
  * sanitizers pad frames): load and runs, fused and not, on a thread of 512 KiB. */
 static void small_thread_stack(void **state) {
@@ -454,6 +578,8 @@ static void gather_index_out_of_range(void **state) {
 
 OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(tiled_variants),
+    cmocka_unit_test(symbolic_variants),
+    cmocka_unit_test(symbolic_sizes_disagree),
     cmocka_unit_test(small_thread_stack),
     cmocka_unit_test(gather_index_out_of_range),
 )
