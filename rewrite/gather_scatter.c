@@ -339,10 +339,18 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
     const int32_t data = n->inputs[0], idx = n->inputs[1], upd = n->inputs[2];
     const osc_tensor *dt = osc_fuse_sym_shape(v, data), *it = osc_fuse_sym_shape(v, idx);
     const osc_tensor *ut = osc_fuse_sym_shape(v, upd);
-    if (!dt || !it || !ut || (dt->dtype != OSC_FLOAT && dt->dtype != OSC_DOUBLE) ||
-        ut->dtype != dt->dtype || dt->rank < 1 || ut->rank != dt->rank ||
-        memcmp(ut->dims + 1, dt->dims + 1, (size_t)(dt->rank - 1) * sizeof dt->dims[0]) != 0)
+    const osc_node *ex = nd ? NULL : producer(v, idx);
+    /* the pattern's start: a ScatterND of [E, 1] indices, a ScatterElements of an Expand */
+    if (nd ? !it || it->rank != 2 || it->dims[1] != 1 : !osc_fuse_has(ex, OSC_KT_EXPAND))
         return false;
+    if (!dt || !ut)
+        return osc_rw_no(v, "the shape of data or of the updates is not known at load");
+    if (dt->dtype != OSC_FLOAT && dt->dtype != OSC_DOUBLE)
+        return osc_rw_no(v, "data is %s: fused scatters take float or double",
+                         osc_dtype_get(dt->dtype)->name);
+    if (ut->dtype != dt->dtype || dt->rank < 1 || ut->rank != dt->rank ||
+        memcmp(ut->dims + 1, dt->dims + 1, (size_t)(dt->rank - 1) * sizeof dt->dims[0]) != 0)
+        return osc_rw_no(v, "the updates are not rows of data's rows (dtype, rank or dims 1..)");
     cp->p.steps = cp->steps;
     reset_region(cp);
     match m = {.v = v, .f = f, .p = &cp->p, .dtype = dt->dtype};
@@ -351,27 +359,30 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
     /* no edges, or rows of no elements (or of a symbolic size): nothing to gain, and the
      * unfused graph checks no destination index (its expanded index has no elements) where
      * the fused node would */
-    if (m.p->edges == 0 || m.p->row <= 0) return false;
+    if (m.p->edges == 0 || m.p->row <= 0)
+        return osc_rw_no(v, "no edges, or rows of no elements (or of a symbolic size)");
     int32_t dst;
     if (nd) { /* ScatterND with [E, 1] indices: one row index per update row already */
         m.p->reduction = ((const osc_snd_params *)n->params)->reduction;
-        if (it->rank != 2 || it->dims[0] != m.p->edges || it->dims[1] != 1) return false;
+        if (it->dims[0] != m.p->edges)
+            return osc_rw_no(v, "the indices' rows are not the updates' rows");
         dst = idx;
         m.p->dst_stride = 1;
     } else { /* ScatterElements along axis 0, its indices an Expand of one index per row */
         const osc_se_params *sp = n->params;
-        const osc_node *ex = producer(v, idx);
-        const osc_tensor *u =
-            osc_fuse_has(ex, OSC_KT_EXPAND) ? osc_fuse_sym_shape(v, ex->inputs[0]) : NULL;
-        if ((sp->axis != 0 && sp->axis != -dt->rank) || !u || u->rank != ut->rank ||
-            !osc_fuse_same_dims(it, ut) || (u->dims[0] != m.p->edges && u->dims[0] != 1))
-            return false;
-        for (int32_t d = 1; d < u->rank; d++)
-            if (u->dims[d] != 1) return false;
+        const osc_tensor *u = osc_fuse_sym_shape(v, ex->inputs[0]);
+        if (sp->axis != 0 && sp->axis != -dt->rank)
+            return osc_rw_no(v, "axis %lld: fused scatters run along axis 0",
+                             (long long)sp->axis);
+        bool per_row = u && it && u->rank == ut->rank && osc_fuse_same_dims(it, ut) &&
+                       (u->dims[0] == m.p->edges || u->dims[0] == 1);
+        for (int32_t d = 1; per_row && d < u->rank; d++) per_row = u->dims[d] == 1;
+        if (!per_row)
+            return osc_rw_no(v, "the indices are not an Expand of one index per update row");
         m.p->reduction = sp->reduction;
         dst = ex->inputs[0];
         m.p->dst_stride = u->dims[0] == 1 ? 0 : 1;
-        if (!absorb(&m, ex)) return false;
+        if (!absorb(&m, ex)) return osc_rw_no(v, "the chain has too many nodes");
     }
     f->inputs[OSC_FS_IN_DST] = osc_fuse_index_source(f, v, dst);
     const int32_t before_chain = f->n_absorbed;
@@ -392,7 +403,9 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
             return false;
         } else {
             f->n_absorbed = before_chain;
-            if (nd) return false;
+            if (nd) /* (a ScatterND reads its one index per row as it is already) */
+                return osc_rw_no(v, "the updates are neither a Gather's rows through "
+                                 "elementwise steps nor a region of rows to compute");
             f->inputs[OSC_FS_IN_TABLE] = upd;
             f->inputs[OSC_FS_IN_SRC] = -1;
         }
@@ -432,9 +445,11 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         if (way == 0 && m.p->dst_stride) osc_fuse_ix_pieces(v, f, OSC_FS_IN_DST, &m.p->dst_pc);
         if (way == 0 && m.p->gather) osc_fuse_ix_pieces(v, f, OSC_FS_IN_SRC, &m.p->src_pc);
         if (bind_symbols(v, f, m.p)) break;
-        if (way == 2 || (way == 1 && !m.p->zero_data)) return false;
+        if (way == 2 || (way == 1 && !m.p->zero_data))
+            return osc_rw_no(v, "a symbolic size (E or N) is on no input the fused node reads");
     }
-    return !cp->tiled || osc_fuse_region_syms(v, f, &m.p->syms, &cp->tp);
+    return !cp->tiled || osc_fuse_region_syms(v, f, &m.p->syms, &cp->tp) ||
+           osc_rw_no(v, "a symbolic size of the tiled region is on no input it reads");
 }
 
 /* Room for `n` items of `size` bytes after `*at` bytes of a block, kept aligned for any of

@@ -4,6 +4,8 @@
  * node of a model loaded with opts.no_fusion say nothing. The graphs:
  *     GatherElements(x [6, 4], Expand(Unsqueeze(idx [6], [1]), [6, 4]), axis)     row_gather
  *     GatherElements(x, idx2 [6, 4], axis 0)                                       no candidate
+ *     ScatterElements(data [6, 4], Expand(Unsqueeze(idx [6], [1]), [6, 4]), Gather(x, idx), axis)
+ *                                                                           gather_scatter_se
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -46,6 +48,38 @@ static osc_model *row_gather_model(int64_t axis, bool expand, bool no_fusion) {
     osc_options o;
     osc_options_init(&o);
     o.no_fusion = no_fusion;
+    osc_model *m = NULL;
+    char msg[512];
+    if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg)) fail_msg("load: %s", msg);
+    free(buf);
+    return m;
+}
+
+/* The gather_scatter_se graph of dtype `dt` (float or int64) along `axis`. */
+static osc_model *scatter_model(int32_t dt, int64_t axis) {
+    const int64_t xd[2] = {N, C}, id[1] = {N}, one[1] = {1}, two[1] = {2}, shape[2] = {N, C};
+    const osc_mw_value ins[3] = {{"x", dt, 2, xd, NULL}, {"data", dt, 2, xd, NULL},
+                                 {"idx", OSC_INT64, 1, id, NULL}};
+    osc_mw *mw = osc_mw_graph(16, 3, ins);
+    osc_tensor t = osc_test_view(OSC_INT64, 1, one, one);
+    osc_mw_initializer(mw, "axes", &t);
+    t = osc_test_view(OSC_INT64, 1, two, shape);
+    osc_mw_initializer(mw, "shape", &t);
+    osc_mw_node(mw, "Gather", "g", 2, (const char *[]){"x", "idx"}, 1, (const char *[]){"xj"});
+    osc_mw_node(mw, "Unsqueeze", "u", 2, (const char *[]){"idx", "axes"}, 1,
+                (const char *[]){"i1"});
+    osc_mw_node(mw, "Expand", "e", 2, (const char *[]){"i1", "shape"}, 1, (const char *[]){"ie"});
+    int n = osc_mw_node(mw, "ScatterElements", "s", 3, (const char *[]){"data", "ie", "xj"}, 1,
+                        (const char *[]){"y"});
+    osc_mw_attr_int(mw, n, "axis", axis);
+    osc_mw_attr_string(mw, n, "reduction", "add");
+    osc_mw_output(mw, "y", dt, 2, xd, NULL);
+    void *buf = NULL;
+    size_t len = 0;
+    if (osc_mw_serialize(mw, &buf, &len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
+    osc_mw_free(mw);
+    osc_options o;
+    osc_options_init(&o);
     osc_model *m = NULL;
     char msg[512];
     if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg)) fail_msg("load: %s", msg);
@@ -105,8 +139,25 @@ static void not_a_candidate(void **state) {
     osc_model_free(m);
 }
 
+static void scatter_reasons(void **state) {
+    (void)state;
+    osc_model *m = scatter_model(OSC_FLOAT, 0);
+    assert_string_equal(node_named(m, "s").fused_rule, "gather_scatter_se");
+    no_reasons(m);
+    osc_model_free(m);
+    m = scatter_model(OSC_FLOAT, 1);
+    assert_string_equal(node_named(m, "s").not_fused,
+                        "gather_scatter_se: axis 1: fused scatters run along axis 0");
+    osc_model_free(m);
+    m = scatter_model(OSC_INT64, 0);
+    assert_string_equal(node_named(m, "s").not_fused,
+                        "gather_scatter_se: data is int64: fused scatters take float or double");
+    osc_model_free(m);
+}
+
 OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(row_gather_fused_says_nothing),
     cmocka_unit_test(row_gather_other_axis),
     cmocka_unit_test(not_a_candidate),
+    cmocka_unit_test(scatter_reasons),
 )
