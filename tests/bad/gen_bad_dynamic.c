@@ -22,16 +22,16 @@ typedef struct gnn_in {
     tin t[2];
 } gnn_in;
 
-/* x [n, f] of small exact values (multiples of 1/8), edge_index [rows, e] from ei (NULL: row r
- * holds (k + r) % n, a valid graph). */
+/* x [n, f] of small exact values (multiples of 1/8), edge_index [rows, e] (rows 1: [e]) from ei
+ * (NULL: element k of row r is (k + r) % n, a valid graph). */
 static tin *gnn_inputs(int64_t n, int64_t f, int64_t rows, int64_t e, const int64_t *ei) {
     gnn_in *g = A(sizeof *g);
     for (int64_t i = 0; i < n * f; i++) g->x[i] = (float)((i * 7 + 3) % 17 - 8) * 0.125f;
     for (int64_t k = 0; k < rows * e; k++) g->ei[k] = ei ? ei[k] : (k % e + k / e) % (n ? n : 1);
     g->t[0] = (tin){OSC_FLOAT, 2, {n, f}, g->x, (size_t)(n * f) * sizeof(float)};
-    g->t[1] = (tin){OSC_INT64, rows == 1 && e == 0 ? 1 : 2, {rows, e}, g->ei,
-                    (size_t)(rows * e) * sizeof(int64_t)};
-    if (rows == 1) g->t[1] = (tin){OSC_INT64, 1, {e}, g->ei, (size_t)e * sizeof(int64_t)};
+    g->t[1] = rows == 1 ? (tin){OSC_INT64, 1, {e}, g->ei, (size_t)e * sizeof(int64_t)}
+                        : (tin){OSC_INT64, 2, {rows, e}, g->ei,
+                                (size_t)(rows * e) * sizeof(int64_t)};
     return g->t;
 }
 
