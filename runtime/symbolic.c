@@ -10,19 +10,23 @@
  * probe (E + N computed twice, or N read through Shape -> Gather -> Unsqueeze -> Concat ->
  * ConstantOfShape). Three probes size the input symbols as 5040 times primes of their own
  * (5040 divides by 2..10, so Reshapes into small factors still infer), so that different sums
- * and products of the symbols differ; the last sizes them 32 to 62, under 64, so that a size
- * that only looks constant at large sizes (min(E, 64)) is a symbol; the order of the symbols
- * by size alternates between probes. A symbol's size is also fitted as a sum of at most
- * OSC_SYM_TERMS input dims times integers plus a constant, through the first probes and checked
- * on the others (E + N, 2 E, 64 E); ShapeOf computes only such sums.
+ * and products of the symbols differ; the fourth sizes them 32 to 62, under 64, so that a size
+ * that only looks constant at large sizes (min(E, 64)) is a symbol; the last sizes them 2 to 32
+ * (even, as every probe: an exporter's Reshape into pairs still infers), so that one that only
+ * looks like a sum of dims at sizes over 30 (max(E, 30)) is not taken for one; the order of
+ * the symbols by size alternates between probes. A symbol's size is also fitted as a sum of at
+ * most OSC_SYM_TERMS input dims times integers plus a constant, through the first probes and
+ * checked on the others (E + N, 2 E, 64 E); ShapeOf computes only such sums.
  *
- * This is evidence, not proof: a shape computation that agrees with such a sum on all four
+ * This is evidence, not proof: a shape computation that agrees with such a sum on all five
  * probes but not at some other size (a piecewise one with a threshold between the probes'
- * sizes) would be taken for it. Exporters' shape subgraphs (Shape, Gather, Concat, Unsqueeze,
+ * sizes, or under 2: a Slice of one row is min(N, 1), 1 in every probe, 0 at N = 0) would be
+ * taken for it, and a ShapeOf would then compute the sum where the graph does not. Exporters' shape subgraphs (Shape, Gather, Concat, Unsqueeze,
  * Range, the -1 handling of Expand and Reshape) are sums and products of the dims.
  *
  * A fused node checks at each run, before its first write, that every dim it reads agrees with
- * the sizes it bound: a coincidence of probes could refuse a run, never compute a wrong result.
+ * the sizes it bound: there a coincidence of probes could refuse a run, never compute a wrong
+ * result.
  * Nothing here fails the load but a failed allocation (OSC_ERR_NOMEM, also inside a kernel's
  * infer or run: the load must not quietly skip the fusion): a node that does not infer under a
  * probe leaves its outputs unshaped. */
@@ -30,7 +34,7 @@
 
 #include "model.h"
 
-#define OSC_SYM_PROBES 4
+#define OSC_SYM_PROBES 5
 #define OSC_SYM_INPUTS 16  /* distinct symbolic dims of the graph inputs the probes size */
 #define OSC_SYM_CLASSES 64 /* distinct symbols the result may hold */
 #define PROBE_DATA_MAX ((size_t)64 << 10) /* the largest value a probe computes the data of */
@@ -40,11 +44,12 @@ static const int16_t k_primes[3 * OSC_SYM_INPUTS] = {
     73,  79,  83,  89,  97,  101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151,
     157, 163, 167, 173, 179, 181, 191, 193, 197, 199, 211, 223, 227, 229, 233, 239};
 
-/* Probe k's size of input symbol s: the symbols ordered by size one way in probes 0 and 2,
+/* Probe k's size of input symbol s: the symbols ordered by size one way in probes 0, 2 and 4,
  * the other way in 1 and 3, so that max(E, N) is no symbol's size in every probe. */
 static int64_t probe_size(int32_t k, int32_t s) {
     const int32_t r = k % 2 ? OSC_SYM_INPUTS - 1 - s : s;
-    return k < 3 ? 5040 * (int64_t)k_primes[k * OSC_SYM_INPUTS + r] : 32 + 2 * (int64_t)r;
+    return k < 3 ? 5040 * (int64_t)k_primes[k * OSC_SYM_INPUTS + r]
+           : k == 3 ? 32 + 2 * (int64_t)r : 2 + 2 * (int64_t)r;
 }
 
 typedef struct probe {

@@ -216,7 +216,58 @@ static void test_bad_pins(void **state) {
     assert_non_null(strstr(msg, "opts.reserved_ext[3] is 1"));
 }
 
+/* y = ConstantOfShape(Max(Shape(e), [30])), e [E]: y has max(E, 30) elements, which is E at
+ * every size over 30. The symbolic pass must not take it for E (a ShapeOf computing E): at E = 5
+ * the output has 30 elements, fused or not; at E = 40, 40. */
+static void test_threshold_is_no_symbol(void **state) {
+    (void)state;
+    const int64_t de[1] = {-1};
+    const char *ne[1] = {"E"};
+    const osc_mw_value in[1] = {{"e", OSC_FLOAT, 1, de, ne}};
+    osc_mw *mw = osc_mw_graph(17, 1, in);
+    const int64_t thirty = 30;
+    const osc_tensor t30 = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)&thirty,
+                            .nbytes = 8};
+    osc_mw_initializer(mw, "thirty", &t30);
+    osc_mw_node(mw, "Shape", "shape", 1, (const char *[]){"e"}, 1, (const char *[]){"s"});
+    osc_mw_node(mw, "Max", "max", 2, (const char *[]){"s", "thirty"}, 1, (const char *[]){"m"});
+    osc_mw_node(mw, "ConstantOfShape", "fill", 1, (const char *[]){"m"}, 1,
+                (const char *[]){"y"});
+    const char *ny[1] = {"Y"};
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, de, ny);
+    void *buf = NULL;
+    size_t len = 0;
+    if (osc_mw_serialize(mw, &buf, &len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
+    osc_mw_free(mw);
+    for (int f = 0; f < 2; f++) {
+        osc_options o;
+        osc_options_init(&o);
+        o.no_fusion = (uint8_t)f;
+        osc_model *m = NULL;
+        char msg[OSC_MESSAGE_SIZE];
+        if (osc_model_load_buffer(buf, len, ".", &o, &m, msg, sizeof msg)) fail_msg("%s", msg);
+        osc_session *s = NULL;
+        assert_int_equal(osc_session_create(m, &s), OSC_OK);
+        static float e[40];
+        for (int64_t n = 5; n <= 40; n += 35) {
+            const osc_tensor te = {.dtype = OSC_FLOAT, .rank = 1, .dims = {n}, .data = e,
+                                   .nbytes = (size_t)n * sizeof e[0]};
+            assert_int_equal(osc_session_set_input_at(s, 0, &te), OSC_OK);
+            if (osc_session_run(s)) fail_msg("run: %s", osc_session_error(s));
+            osc_tensor y;
+            assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+            if (y.dims[0] != (n > 30 ? n : 30))
+                fail_msg("fusion %s, E = %lld: y has %lld elements; want %lld", f ? "off" : "on",
+                         (long long)n, (long long)y.dims[0], (long long)(n > 30 ? n : 30));
+        }
+        osc_session_free(s);
+        osc_model_free(m);
+    }
+    free(buf);
+}
+
 OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_fuses_pinned_or_not),
+              cmocka_unit_test(test_threshold_is_no_symbol),
               cmocka_unit_test(test_pinned_runs_exact),
               cmocka_unit_test(test_run_disagreeing_with_pin),
               cmocka_unit_test(test_unpinned_sizes_disagree), cmocka_unit_test(test_bad_pins))
