@@ -21,8 +21,8 @@
  * output_0.pb within |got - want| <= atol + rtol |want|; onnx-scatter 2t, unfused 1t,
  * recompute 1t (opts.fuse_recompute) and index unchanged 1t (edge_index declared unchanged
  * before each run: osc_session_input_unchanged) against onnx-scatter 1t byte for byte (the
- * runtime promises the same bits whatever the thread count, and the fusion pass the same bits as the
- * graph it rewrites); onnxruntime against output_0.pb
+ * runtime promises the same bits whatever the thread count, and the fusion pass the same bits
+ * as the graph it rewrites); onnxruntime against output_0.pb
  * within the tolerance. A failed check prints MISMATCH and makes the exit status 1 (except
  * onnxruntime's, which are reported only).
  *

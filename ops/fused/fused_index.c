@@ -142,7 +142,8 @@ osc_status osc_ixv_check(osc_kctx *k, const osc_ixv *v, const osc_ix_pieces *pc,
             all_same = all_same && e->same == k->run;
             continue;
         }
-        const uint64_t h = declared && e ? hash_bytes(piece.data, (size_t)len * (v->i64 ? 8 : 4)) : 0;
+        const size_t bytes = (size_t)len * (v->i64 ? 8 : 4);
+        const uint64_t h = declared && e ? hash_bytes(piece.data, bytes) : 0;
         if (e && declared && e->hashed && e->hashed + 1 == k->run && e->len == len) {
             if (h == e->hash) {
                 e->run = e->hashed = e->same = k->run;
