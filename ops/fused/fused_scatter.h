@@ -63,8 +63,8 @@ typedef struct osc_fs_params {
     int64_t dims[OSC_FUSED_MAX_RANK];
     int32_t n_steps;
     osc_fs_step *steps; /* n_steps of them, allocated with the parameters (osc_fs_params_dup) */
-    /* The symbols among edges, dims and the steps' dims and odims (fused.h; none in a tiled
-     * scatter's, and no index read from pieces then) */
+    /* The symbols among edges, dims and the steps' dims and odims (fused.h; a tiled scatter
+     * resolves its osc_ft_params.syms instead, which binds these too) */
     osc_sym_binds syms;
 } osc_fs_params;
 
