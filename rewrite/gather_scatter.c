@@ -60,7 +60,8 @@ static bool all_zero(const void *p, size_t n) {
 static bool plan_operand(osc_kctx *k, osc_fs_step *st, const osc_tensor *s, const osc_tensor *o,
                          int64_t row) {
     if (o->rank > s->rank) return false;
-    int64_t bs[OSC_MAX_RANK], stride = 1; /* o's strides aligned to s, 0 where it broadcasts */
+    /* o's strides aligned to s, 0 where it broadcasts */
+    int64_t bs[OSC_MAX_RANK] = {0}, stride = 1;
     for (int32_t d = s->rank - 1; d >= 0; d--) {
         const int32_t od = d - (s->rank - o->rank);
         const int64_t dim = od >= 0 ? o->dims[od] : 1;
