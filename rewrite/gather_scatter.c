@@ -300,33 +300,16 @@ static bool tiled_operand(osc_kctx *k, match *m, cap *cp) {
     return false;
 }
 
-/* Symbol d (a dim of the parameters) bound to an input of f holding it; false when none does or
- * there are too many. */
-static bool bind_dim(const osc_fuse_view *v, const osc_fusion *f, osc_sym_binds *b, int64_t d) {
-    if (!OSC_DIM_IS_SYM(d)) return d >= 0;
-    for (int32_t i = 0; i < b->n; i++)
-        if (b->at[i].code == d) return true;
-    for (int32_t j = 0; j < f->n_inputs && b->n < OSC_SYM_MAX; j++) {
-        const osc_tensor *t = osc_fuse_sym_shape(v, f->inputs[j]);
-        for (int32_t e = 0; t && e < t->rank; e++)
-            if (t->dims[e] == d) {
-                b->at[b->n++] = (osc_sym_bind){.code = d, .n_terms = 1, .input = {j},
-                                               .dim = {e}, .coef = {1}};
-                return true;
-            }
-    }
-    return false;
-}
 /* p->syms: where the fused node reads each symbol of p at run time; false when an input of the
  * fused node holds none of a symbol's dims. */
 static bool bind_symbols(const osc_fuse_view *v, const osc_fusion *f, osc_fs_params *p) {
     memset(&p->syms, 0, sizeof p->syms);
-    bool ok = bind_dim(v, f, &p->syms, p->edges);
-    for (int32_t d = 0; ok && d < p->rank; d++) ok = bind_dim(v, f, &p->syms, p->dims[d]);
+    bool ok = osc_fuse_bind_dims(v, f, &p->syms, &p->edges, 1) &&
+              osc_fuse_bind_dims(v, f, &p->syms, p->dims, p->rank);
     for (int32_t s = 0; ok && s < p->n_steps; s++) {
         const osc_fs_step *st = &p->steps[s];
-        for (int32_t d = 0; ok && d < st->rank; d++) ok = bind_dim(v, f, &p->syms, st->dims[d]);
-        for (int32_t d = 0; ok && d < st->orank; d++) ok = bind_dim(v, f, &p->syms, st->odims[d]);
+        ok = osc_fuse_bind_dims(v, f, &p->syms, st->dims, st->rank) &&
+             osc_fuse_bind_dims(v, f, &p->syms, st->odims, st->orank);
     }
     return ok;
 }

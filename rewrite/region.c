@@ -435,9 +435,9 @@ bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w,
 }
 
 /* Symbol d bound in b (added, read from the first input of f holding it, when new); false when
- * no input holds it or b is full. */
+ * d is unknown (-1), no input holds it or b is full. */
 static bool bind_dim(const osc_fuse_view *v, const osc_fusion *f, osc_sym_binds *b, int64_t d) {
-    if (!OSC_DIM_IS_SYM(d)) return true;
+    if (!OSC_DIM_IS_SYM(d)) return d >= 0;
     for (int32_t i = 0; i < b->n; i++)
         if (b->at[i].code == d) return true;
     for (int32_t j = 0; j < f->n_inputs && b->n < OSC_SYM_MAX; j++) {
@@ -452,8 +452,8 @@ static bool bind_dim(const osc_fuse_view *v, const osc_fusion *f, osc_sym_binds 
     return false;
 }
 
-static bool bind_dims(const osc_fuse_view *v, const osc_fusion *f, osc_sym_binds *b,
-                      const int64_t *dims, int32_t rank) {
+bool osc_fuse_bind_dims(const osc_fuse_view *v, const osc_fusion *f, osc_sym_binds *b,
+                        const int64_t *dims, int32_t rank) {
     bool ok = true;
     for (int32_t d = 0; ok && d < rank; d++) ok = bind_dim(v, f, b, dims[d]);
     return ok;
@@ -464,11 +464,11 @@ bool osc_fuse_region_syms(const osc_fuse_view *v, const osc_fusion *f, const osc
     p->syms = *fs;
     bool ok = true;
     for (int32_t i = 0; ok && i < p->n_nodes; i++)
-        ok = bind_dims(v, f, &p->syms, p->slots[i].dims, p->slots[i].rank) &&
-             bind_dims(v, f, &p->syms, p->nodes[i].shape,
+        ok = osc_fuse_bind_dims(v, f, &p->syms, p->slots[i].dims, p->slots[i].rank) &&
+             osc_fuse_bind_dims(v, f, &p->syms, p->nodes[i].shape,
                        p->nodes[i].once ? p->nodes[i].shape_rank : 0);
     for (int32_t x = 0; ok && x < p->n_ext; x++)
-        ok = bind_dims(v, f, &p->syms, p->ext[x].dims, p->ext[x].rank) &&
-             bind_dims(v, f, &p->syms, p->ext[x].src_dims, p->ext[x].src_rank);
+        ok = osc_fuse_bind_dims(v, f, &p->syms, p->ext[x].dims, p->ext[x].rank) &&
+             osc_fuse_bind_dims(v, f, &p->syms, p->ext[x].src_dims, p->ext[x].src_rank);
     return ok;
 }

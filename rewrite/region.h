@@ -27,6 +27,11 @@ typedef struct osc_ft_want {
 bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w,
                      osc_ft_params *p, osc_fusion *f);
 
+/* The symbols among dims[0..rank-1] bound in b, each new one to the first input of f holding
+ * it; false when a dim is unknown (-1), no input holds a symbol or b is full. */
+bool osc_fuse_bind_dims(const osc_fuse_view *v, const osc_fusion *f, osc_sym_binds *b,
+                        const int64_t *dims, int32_t rank);
+
 /* p->syms: where fused node f reads each symbol of its parameters at run time: those of its
  * scatter's (fs, bound already), then every other one p's values hold, from the first input of
  * f holding it (f's inputs as final); false when no input holds one, or there are too many
