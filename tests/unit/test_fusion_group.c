@@ -61,6 +61,32 @@ static void make_inputs(inputs *in, uint32_t seed, bool mul) {
     }
 }
 
+/* Inputs allocated and made from seed (make_inputs); given back by free_inputs. */
+static void new_inputs(inputs *in, uint32_t seed, bool mul) {
+    in->x = malloc(sizeof(float) * M * C);
+    in->w = malloc(sizeof(float) * E);
+    in->data = malloc(sizeof(float) * N * C);
+    in->src = malloc(sizeof(int64_t) * E);
+    in->dst = malloc(sizeof(int64_t) * E);
+    assert_true(in->x && in->w && in->data && in->src && in->dst);
+    make_inputs(in, seed, mul);
+}
+static void free_inputs(inputs *in) {
+    free(in->x), free(in->w), free(in->data), free(in->src), free(in->dst);
+}
+
+/* The session's five inputs bound to in's, dst to `dst`. */
+static void bind_inputs(osc_session *s, const inputs *in, const int64_t *dst) {
+    const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E};
+    const osc_tensor t[5] = {osc_test_view(OSC_FLOAT, 2, xd, in->x),
+                             osc_test_view(OSC_FLOAT, 1, ed, in->w),
+                             osc_test_view(OSC_FLOAT, 2, nd, in->data),
+                             osc_test_view(OSC_INT64, 1, ed, in->src),
+                             osc_test_view(OSC_INT64, 1, ed, dst)};
+    static const char *const names[5] = {"x", "w", "data", "src", "dst"};
+    osc_check_bind(s, 5, names, t);
+}
+
 static float combine(int red, float a, float b) {
     switch (red) {
     case R_ADD: return a + b;
@@ -141,15 +167,8 @@ static void check_reduction(int red) {
     int *order = malloc(sizeof(int) * E);
     assert_non_null(y);
     assert_non_null(order);
-    for (int r = 0; r < 2; r++) {
-        in[r].x = malloc(sizeof(float) * M * C);
-        in[r].w = malloc(sizeof(float) * E);
-        in[r].data = malloc(sizeof(float) * N * C);
-        in[r].src = malloc(sizeof(int64_t) * E);
-        in[r].dst = malloc(sizeof(int64_t) * E);
-        assert_true(in[r].x && in[r].w && in[r].data && in[r].src && in[r].dst);
-        make_inputs(&in[r], 7u + 31u * (uint32_t)red + (uint32_t)r, red == R_MUL);
-    }
+    for (int r = 0; r < 2; r++)
+        new_inputs(&in[r], 7u + 31u * (uint32_t)red + (uint32_t)r, red == R_MUL);
     float *want[2][2] = {{y, y + N * C}, {y + 2 * N * C, y + 3 * N * C}};
     for (int r = 0; r < 2; r++) expect(&in[r], red, NULL, want[r][0], want[r][1]);
     /* the data is order-sensitive: the edges reversed give other bits */
@@ -185,14 +204,7 @@ static void check_reduction(int red) {
             osc_session *s = NULL;
             assert_int_equal(osc_session_create(m, &s), OSC_OK);
             for (int r = 0; r < 2; r++) {
-                const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E};
-                const osc_tensor t[5] = {osc_test_view(OSC_FLOAT, 2, xd, in[r].x),
-                                         osc_test_view(OSC_FLOAT, 1, ed, in[r].w),
-                                         osc_test_view(OSC_FLOAT, 2, nd, in[r].data),
-                                         osc_test_view(OSC_INT64, 1, ed, in[r].src),
-                                         osc_test_view(OSC_INT64, 1, ed, in[r].dst)};
-                static const char *const names[5] = {"x", "w", "data", "src", "dst"};
-                osc_check_bind(s, 5, names, t);
+                bind_inputs(s, &in[r], in[r].dst);
                 if (osc_session_run(s) != OSC_OK) fail_msg("run: %s", osc_session_error(s));
                 check_out(s, 0, want[r][0], "y", red, f, k_threads[k], r);
                 check_out(s, 1, want[r][1], "z", red, f, k_threads[k], r);
@@ -201,9 +213,7 @@ static void check_reduction(int red) {
             osc_model_free(m);
         }
     free(buf);
-    for (int r = 0; r < 2; r++) {
-        free(in[r].x), free(in[r].w), free(in[r].data), free(in[r].src), free(in[r].dst);
-    }
+    for (int r = 0; r < 2; r++) free_inputs(&in[r]);
     free(order);
     free(y);
 }
@@ -229,13 +239,7 @@ static void unchanged_index(void **state) {
     assert_true(y && dst_copy);
     float *want[2][2] = {{y, y + N * C}, {y + 2 * N * C, y + 3 * N * C}}, *out = y + 4 * N * C;
     for (int r = 0; r < 2; r++) {
-        in[r].x = malloc(sizeof(float) * M * C);
-        in[r].w = malloc(sizeof(float) * E);
-        in[r].data = malloc(sizeof(float) * N * C);
-        in[r].src = malloc(sizeof(int64_t) * E);
-        in[r].dst = malloc(sizeof(int64_t) * E);
-        assert_true(in[r].x && in[r].w && in[r].data && in[r].src && in[r].dst);
-        make_inputs(&in[r], 101u + (uint32_t)r, false);
+        new_inputs(&in[r], 101u + (uint32_t)r, false);
         expect(&in[r], R_ADD, NULL, want[r][0], want[r][1]);
     }
     size_t len = 0;
@@ -246,7 +250,8 @@ static void unchanged_index(void **state) {
         o.threads = k_threads[k];
         osc_model *m = NULL;
         char msg[512];
-        if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg)) fail_msg("load: %s", msg);
+        if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg))
+            fail_msg("load: %s", msg);
         osc_session *s = NULL;
         assert_int_equal(osc_session_create(m, &s), OSC_OK);
         assert_int_equal(osc_session_input_unchanged(s, 5), OSC_ERR_ARG); /* no input 5 */
@@ -256,15 +261,8 @@ static void unchanged_index(void **state) {
                          OSC_OK);
         for (size_t u = 0; u < sizeof k_runs / sizeof k_runs[0]; u++) {
             const int r = k_runs[u].r;
-            const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E};
             if (k_runs[u].copy) memcpy(dst_copy, in[r].dst, sizeof(int64_t) * E);
-            const osc_tensor t[5] = {
-                osc_test_view(OSC_FLOAT, 2, xd, in[r].x), osc_test_view(OSC_FLOAT, 1, ed, in[r].w),
-                osc_test_view(OSC_FLOAT, 2, nd, in[r].data),
-                osc_test_view(OSC_INT64, 1, ed, in[r].src),
-                osc_test_view(OSC_INT64, 1, ed, k_runs[u].copy ? dst_copy : in[r].dst)};
-            static const char *const names[5] = {"x", "w", "data", "src", "dst"};
-            osc_check_bind(s, 5, names, t);
+            bind_inputs(s, &in[r], k_runs[u].copy ? dst_copy : in[r].dst);
             if (k_runs[u].declare) assert_int_equal(osc_session_input_unchanged(s, 4), OSC_OK);
             memset(out, 0x5a, sizeof(float) * N * C * 2);
             const osc_status st = osc_session_run(s);
@@ -285,9 +283,7 @@ static void unchanged_index(void **state) {
         osc_model_free(m);
     }
     free(buf);
-    for (int r = 0; r < 2; r++) {
-        free(in[r].x), free(in[r].w), free(in[r].data), free(in[r].src), free(in[r].dst);
-    }
+    for (int r = 0; r < 2; r++) free_inputs(&in[r]);
     free(dst_copy);
     free(y);
 }

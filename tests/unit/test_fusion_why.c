@@ -24,12 +24,11 @@
 
 enum { N = 6, C = 4 };
 
-/* The row_gather graph along `axis`; expand: the index is an Expand (else a plain input). */
-static osc_model *row_gather_model(int64_t axis, bool expand, bool no_fusion) {
-    const int64_t xd[2] = {N, C}, id[1] = {N}, one[1] = {1}, two[1] = {2}, shape[2] = {N, C};
-    const osc_mw_value ins[3] = {{"x", OSC_FLOAT, 2, xd, NULL}, {"idx", OSC_INT64, 1, id, NULL},
-                                 {"idx2", OSC_INT64, 2, xd, NULL}};
-    osc_mw *mw = osc_mw_graph(13, 3, ins);
+/* A graph of opset `opset` and inputs ins[0..2], one of them "idx" [N], with
+ * ie = Expand(Unsqueeze(idx, [1]), [N, C]) made: the exporters' index of one row per update. */
+static osc_mw *with_expanded_idx(int64_t opset, const osc_mw_value *ins) {
+    const int64_t one[1] = {1}, two[1] = {2}, shape[2] = {N, C};
+    osc_mw *mw = osc_mw_graph(opset, 3, ins);
     osc_tensor t = osc_test_view(OSC_INT64, 1, one, one);
     osc_mw_initializer(mw, "axes", &t);
     t = osc_test_view(OSC_INT64, 1, two, shape);
@@ -37,10 +36,11 @@ static osc_model *row_gather_model(int64_t axis, bool expand, bool no_fusion) {
     osc_mw_node(mw, "Unsqueeze", "u", 2, (const char *[]){"idx", "axes"}, 1,
                 (const char *[]){"i1"});
     osc_mw_node(mw, "Expand", "e", 2, (const char *[]){"i1", "shape"}, 1, (const char *[]){"ie"});
-    int n = osc_mw_node(mw, "GatherElements", "g", 2, (const char *[]){"x", expand ? "ie" : "idx2"},
-                        1, (const char *[]){"y"});
-    osc_mw_attr_int(mw, n, "axis", axis);
-    osc_mw_output(mw, "y", OSC_FLOAT, 2, xd, NULL);
+    return mw;
+}
+
+/* The writer's model (freed) loaded, fused unless no_fusion. */
+static osc_model *load(osc_mw *mw, bool no_fusion) {
     void *buf = NULL;
     size_t len = 0;
     if (osc_mw_serialize(mw, &buf, &len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
@@ -55,36 +55,32 @@ static osc_model *row_gather_model(int64_t axis, bool expand, bool no_fusion) {
     return m;
 }
 
+/* The row_gather graph along `axis`; expand: the index is ie (else a plain input). */
+static osc_model *row_gather_model(int64_t axis, bool expand, bool no_fusion) {
+    const int64_t xd[2] = {N, C}, id[1] = {N};
+    const osc_mw_value ins[3] = {{"x", OSC_FLOAT, 2, xd, NULL}, {"idx", OSC_INT64, 1, id, NULL},
+                                 {"idx2", OSC_INT64, 2, xd, NULL}};
+    osc_mw *mw = with_expanded_idx(13, ins);
+    int n = osc_mw_node(mw, "GatherElements", "g", 2, (const char *[]){"x", expand ? "ie" : "idx2"},
+                        1, (const char *[]){"y"});
+    osc_mw_attr_int(mw, n, "axis", axis);
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, xd, NULL);
+    return load(mw, no_fusion);
+}
+
 /* The gather_scatter_se graph of dtype `dt` (float or int64) along `axis`. */
 static osc_model *scatter_model(int32_t dt, int64_t axis) {
-    const int64_t xd[2] = {N, C}, id[1] = {N}, one[1] = {1}, two[1] = {2}, shape[2] = {N, C};
+    const int64_t xd[2] = {N, C}, id[1] = {N};
     const osc_mw_value ins[3] = {{"x", dt, 2, xd, NULL}, {"data", dt, 2, xd, NULL},
                                  {"idx", OSC_INT64, 1, id, NULL}};
-    osc_mw *mw = osc_mw_graph(16, 3, ins);
-    osc_tensor t = osc_test_view(OSC_INT64, 1, one, one);
-    osc_mw_initializer(mw, "axes", &t);
-    t = osc_test_view(OSC_INT64, 1, two, shape);
-    osc_mw_initializer(mw, "shape", &t);
+    osc_mw *mw = with_expanded_idx(16, ins);
     osc_mw_node(mw, "Gather", "g", 2, (const char *[]){"x", "idx"}, 1, (const char *[]){"xj"});
-    osc_mw_node(mw, "Unsqueeze", "u", 2, (const char *[]){"idx", "axes"}, 1,
-                (const char *[]){"i1"});
-    osc_mw_node(mw, "Expand", "e", 2, (const char *[]){"i1", "shape"}, 1, (const char *[]){"ie"});
     int n = osc_mw_node(mw, "ScatterElements", "s", 3, (const char *[]){"data", "ie", "xj"}, 1,
                         (const char *[]){"y"});
     osc_mw_attr_int(mw, n, "axis", axis);
     osc_mw_attr_string(mw, n, "reduction", "add");
     osc_mw_output(mw, "y", dt, 2, xd, NULL);
-    void *buf = NULL;
-    size_t len = 0;
-    if (osc_mw_serialize(mw, &buf, &len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
-    osc_mw_free(mw);
-    osc_options o;
-    osc_options_init(&o);
-    osc_model *m = NULL;
-    char msg[512];
-    if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg)) fail_msg("load: %s", msg);
-    free(buf);
-    return m;
+    return load(mw, false);
 }
 
 /* The description of the node named `name` (the test fails when there is none). */
