@@ -153,6 +153,18 @@ void osc_allocator_init_cap(osc_allocator *a, const osc_options *opts, uint64_t 
     a->capped = false;
 }
 
+static void *forward(void *ud, void *p, size_t osize, size_t nsize) {
+    return osc_realloc(ud, p, osize, nsize);
+}
+
+void osc_allocator_child(osc_allocator *child, osc_allocator *parent) {
+    child->fn = forward;
+    child->ud = parent;
+    child->cap = 0;
+    child->used = 0;
+    child->capped = false;
+}
+
 void osc_allocator_init(osc_allocator *a, const osc_options *opts) {
     uint64_t cap = !opts || !opts->max_bytes ? osc_default_max_bytes()
                    : opts->max_bytes == OSC_NO_LIMIT ? 0

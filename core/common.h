@@ -51,6 +51,9 @@ typedef struct osc_allocator {
 void osc_allocator_init(osc_allocator *a, const osc_options *opts);
 /* The same with the cap given (0: none). */
 void osc_allocator_init_cap(osc_allocator *a, const osc_options *opts, uint64_t cap);
+/* An allocator whose every request goes through parent (its cap, its count), for the models and
+ * sessions of subgraphs; parent must outlive it. */
+void osc_allocator_child(osc_allocator *child, osc_allocator *parent);
 /* NULL on failure or when the cap would be exceeded (then a->capped is set; the caller reports
  * OSC_ERR_NOMEM, which osc_cap_explain turns into OSC_ERR_LIMIT). */
 void *osc_malloc(osc_allocator *a, size_t n);

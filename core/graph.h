@@ -35,6 +35,9 @@ typedef struct osc_attr {
     float *floats;      /* FLOATS */
     size_t n;           /* element count of ints/floats */
     osc_tensor *t;      /* TENSOR (decoded, data in the pool) */
+    struct osc_graph *g; /* GRAPH: the subgraph (loaded, its free names resolved) */
+    /* GRAPH, from the runtime's load on: the subgraph prepared to run (runtime/body.c) */
+    void *body;
 } osc_attr;
 
 struct osc_kernel;
@@ -45,6 +48,9 @@ typedef struct osc_node {
     const char *domain;  /* normalised: "ai.onnx" is stored as "" */
     int32_t n_inputs;
     int32_t *inputs;     /* value ids; -1 for an omitted optional input ("") */
+    /* The last n_implicit inputs are not the model's: values of this graph (or of one around
+     * it) that the node's subgraphs read by name (osc_graph.capture_outer). */
+    int32_t n_implicit;
     int32_t n_outputs;
     int32_t *outputs;    /* value ids; -1 for an omitted optional output */
     int32_t n_attrs;
@@ -114,6 +120,10 @@ typedef struct osc_graph {
     int32_t *inputs;     /* value ids of graph.input, in model order */
     int32_t n_outputs;
     int32_t *outputs;    /* value ids of graph.output */
+    /* A subgraph: the last n_captures graph inputs are the names it reads from the graph around
+     * it; capture_outer[k] is the value id there of inputs[n_inputs - n_captures + k]. */
+    int32_t n_captures;
+    int32_t *capture_outer;
 } osc_graph;
 
 /* Attribute lookup by name; NULL when absent. */

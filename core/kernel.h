@@ -24,6 +24,25 @@ typedef struct osc_kstore {
 } osc_kstore;
 void osc_kstore_free(osc_kstore *s);
 
+/* Run time: what one node keeps in the session between its infer and its run, or across runs
+ * (a control-flow node: its subgraph's results); the engine calls drop(p), when set, as the
+ * session ends. */
+typedef struct osc_kslot {
+    void *p;
+    void (*drop)(void *p);
+} osc_kslot;
+
+struct osc_kctx;
+/* Runs subgraph `graph` (a GRAPH attribute of k->node, prepared by the engine at load): in[0..
+ * n_in-1] are the subgraph's own inputs, in its order; node_in are the node's inputs (the values
+ * the subgraph reads from around it are among its implicit ones). out[j] (n_out of them, the
+ * subgraph's output count) receives output j's dtype, shape and data, valid until the next
+ * call for that attribute in this session. A failure's message is prefixed with `what`. */
+typedef osc_status (*osc_body_fn)(struct osc_kctx *k, const osc_attr *graph,
+                                  const osc_tensor *const *in, int32_t n_in,
+                                  const osc_tensor *const *node_in, osc_tensor *out,
+                                  int32_t n_out, const char *what);
+
 /* What a kernel may use while it initialises, infers or runs one node. */
 typedef struct osc_kctx {
     osc_err *err;
@@ -45,6 +64,12 @@ typedef struct osc_kctx {
     /* Run time: per graph value, nonzero when the caller declared it unchanged since the last
      * run (osc_session_input_unchanged: graph inputs only; NULL: none). A claim to verify. */
     const uint8_t *unchanged;
+    /* Infer and run: this node's slot in the session (NULL at load: folding, probes). */
+    osc_kslot *slot;
+    /* Infer and run, at load too: runs one of the node's subgraphs (runtime/body.c); body_ud is
+     * the engine's (the session, or NULL at load). */
+    osc_body_fn body;
+    void *body_ud;
     /* Warnings at load: kernels call osc_kwarn; the model stores them. NULL at run time. */
     void (*warn)(void *ud, const char *msg);
     void *warn_ud;
@@ -144,7 +169,7 @@ typedef struct osc_kernel {
     /* Bit i set: infer reads the DATA of input i (a shape, axes, a count...), not only its shape.
      * The executor calls infer only once that data is known (a constant, a folded value, or a
      * value computed earlier in the run). Ops whose output shape depends on their own data
-     * (NonZero) set the bit of that input. */
+     * (NonZero) set the bit of that input. Bit 31 stands for input 31 and every later one. */
     uint32_t infer_reads;
     /* The dtypes input i may have (the spec's type constraint for this version range); inputs
      * past the last non-zero entry take that entry. Checked by the engine before infer. */

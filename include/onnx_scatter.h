@@ -140,7 +140,7 @@ typedef void *(*osc_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 #define OSC_NO_LIMIT UINT64_MAX
 #define OSC_MAX_THREADS 256            /* largest opts.threads */
 /* Defaults of the limits in osc_options (a field left 0 takes these). */
-#define OSC_DEFAULT_MAX_NODES 50000    /* nodes in a graph */
+#define OSC_DEFAULT_MAX_NODES 50000    /* nodes in a graph, its subgraphs' included */
 #define OSC_DEFAULT_MAX_STRING_MIB 64  /* MiB in one string element */
 /* Fixed limits on the counts of a model (not options): over one the load fails with
  * OSC_ERR_LIMIT and a message naming the count, its value and the limit. They keep every load
@@ -153,6 +153,7 @@ typedef void *(*osc_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 #define OSC_MAX_VALUE_INFO 1000000      /* value_info entries */
 #define OSC_MAX_METADATA 65536          /* metadata_props entries */
 #define OSC_MAX_STRING_ENTRIES 16777216 /* strings of one tensor or one attribute */
+#define OSC_MAX_GRAPH_DEPTH 32          /* subgraphs nested in subgraphs (If in Loop in ...) */
 
 /* Load options. Fill with osc_options_init, then set options by name with osc_options_set
  * (the integer ones; the fields stay for source compatibility) and the allocator hook by field.

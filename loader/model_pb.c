@@ -7,6 +7,12 @@
 
 typedef struct ctx {
     const Onnx__GraphProto *gp;
+    /* A subgraph's: the graph around it, and the index there of the node holding it */
+    const struct ctx *parent;
+    size_t at;
+    const char *attr;        /* the attribute holding it ("body") */
+    int depth;               /* 0 for the main graph */
+    int64_t *nodes_left;     /* of lim->max_nodes, shared by the main graph and its subgraphs */
     osc_graph *g;
     osc_pool *pool;
     osc_allocator *a;
@@ -15,6 +21,7 @@ typedef struct ctx {
     const osc_limits *lim;
     osc_names names;
     bool *declared;  /* per value: decl already set by a graph input/initializer/output */
+    int32_t *stamp;  /* per value: the last node that took it as an implicit input, or -1 */
 } ctx;
 
 static const char *str(const char *s) { return s ? s : ""; }
@@ -109,6 +116,10 @@ static osc_status register_names(ctx *c) {
         if (__builtin_add_overflow(bound, gp->node[i]->n_input, &t) ||
             __builtin_add_overflow(t, gp->node[i]->n_output, &bound))
             return osc_fail(c->err, OSC_ERR_LIMIT, "graph has too many value names");
+    for (size_t i = 0; i < gp->n_node; i++) /* free names of subgraphs: at most their refs */
+        for (size_t a = 0; a < gp->node[i]->n_attribute; a++)
+            if (gp->node[i]->attribute[a]->g)
+                bound += osc_scope_refs(gp->node[i]->attribute[a]->g, c->depth + 1);
     osc_status st = osc_names_init(&c->names, c->a, bound, "graph value names", c->err);
     if (st) return st;
     bool added;
@@ -123,6 +134,17 @@ static osc_status register_names(ctx *c) {
         for (size_t k = 0; k < gp->node[i]->n_output; k++) REG(gp->node[i]->output[k]);
     }
     for (size_t i = 0; i < gp->n_output; i++) REG(gp->output[i]->name);
+    /* what subgraphs read from around them is a value of this graph, or one it reads itself */
+    for (size_t i = 0; i < gp->n_node; i++)
+        for (size_t a = 0; a < gp->node[i]->n_attribute; a++) {
+            if (!gp->node[i]->attribute[a]->g) continue;
+            osc_names sub;
+            st = osc_scope_free_names(gp->node[i]->attribute[a]->g, c->a, c->depth + 1, &sub,
+                                      c->err);
+            if (st) return st;
+            for (int32_t k = 0; k < sub.n; k++) REG(sub.keys[k]);
+            osc_names_free(&sub);
+        }
 #undef REG
     osc_graph *g = c->g;
     g->n_values = c->names.n;
@@ -130,6 +152,9 @@ static osc_status register_names(ctx *c) {
     if (!g->values) return c->err->status;
     c->declared = osc_calloc(c->a, (size_t)g->n_values + 1, sizeof *c->declared);
     if (!c->declared) return osc_nomem(c->err, c->a, (size_t)g->n_values + 1, "graph values");
+    c->stamp = alloc(c, (size_t)g->n_values + 1, sizeof *c->stamp, "graph values");
+    if (!c->stamp) return c->err->status;
+    memset(c->stamp, 0xff, ((size_t)g->n_values + 1) * sizeof *c->stamp);
     for (int32_t i = 0; i < g->n_values; i++) {
         osc_value *v = &g->values[i];
         v->name = dup(c, c->names.keys[i]);
@@ -260,6 +285,100 @@ dup:
     return osc_fail(c->err, OSC_ERR_MODEL, "%s has attribute '%s' twice", label, dup_name);
 }
 
+static osc_status load_graph(ctx *c);
+
+/* The subgraph of GRAPH attribute ap of node i, loaded as a graph of its own in the same pool:
+ * it shares the model's opsets; its free names become its last inputs (capture). */
+static osc_status load_subgraph(ctx *c, size_t i, const Onnx__AttributeProto *ap, osc_attr *at,
+                                const char *label) {
+    if (!ap->g)
+        return osc_fail(c->err, OSC_ERR_MODEL, "%s attribute '%s' has type GRAPH but no graph",
+                        label, at->name);
+    osc_graph *g = alloc(c, 1, sizeof *g, "subgraphs");
+    if (!g) return c->err->status;
+    ctx sc = {.gp = ap->g, .parent = c, .at = i, .attr = at->name, .depth = c->depth + 1,
+              .nodes_left = c->nodes_left, .g = g, .pool = c->pool, .a = c->a, .err = c->err,
+              .base_dir = c->base_dir, .lim = c->lim};
+    g->ir_version = c->g->ir_version;
+    g->opsets = c->g->opsets;
+    g->n_opsets = c->g->n_opsets;
+    g->producer_name = g->producer_version = g->domain = g->doc_string = "";
+    g->graph_doc_string = "";
+    g->name = dup(c, str(ap->g->name));
+    osc_status st = g->name ? load_graph(&sc) : c->err->status;
+    osc_names_free(&sc.names);
+    if (sc.declared) osc_free(c->a, sc.declared, ((size_t)g->n_values + 1) * sizeof *sc.declared);
+    at->g = g;
+    return st;
+}
+
+/* The values node n's subgraphs read from this graph become its last inputs (each once), so
+ * the engine keeps them alive until n runs and hands them to n's kernel. */
+static osc_status implicit_inputs(ctx *c, osc_node *n, const char *label) {
+    size_t extra = 0;
+    for (int32_t a = 0; a < n->n_attrs; a++)
+        if (n->attrs[a].g) extra += (size_t)n->attrs[a].g->n_captures;
+    if (!extra) return OSC_OK;
+    int32_t *in = alloc(c, (size_t)n->n_inputs + extra, sizeof *in, label);
+    if (!in) return c->err->status;
+    memcpy(in, n->inputs, (size_t)n->n_inputs * sizeof *in);
+    int32_t k = n->n_inputs, self = (int32_t)(n - c->g->nodes);
+    for (int32_t a = 0; a < n->n_attrs; a++)
+        for (int32_t j = 0; n->attrs[a].g && j < n->attrs[a].g->n_captures; j++) {
+            int32_t v = n->attrs[a].g->capture_outer[j];
+            if (c->stamp[v] == self) continue;
+            c->stamp[v] = self;
+            in[k++] = v;
+        }
+    char what[340];
+    snprintf(what, sizeof what, "%s: inputs with those its subgraphs read", label);
+    osc_status st = count_limit(c, what, (size_t)k, OSC_MAX_NODE_IO, "OSC_MAX_NODE_IO");
+    if (st) return st;
+    n->inputs = in;
+    n->n_implicit = k - n->n_inputs;
+    n->n_inputs = k;
+    return OSC_OK;
+}
+
+/* A subgraph's free names: each becomes an input of the subgraph (after its own), declared as
+ * the graph around it declares that name, which must be defined there before the node holding
+ * the subgraph (or be a name that graph reads from around it in turn). */
+static osc_status capture(ctx *c) {
+    const ctx *p = c->parent;
+    osc_graph *g = c->g;
+    size_t n = 0;
+    for (int32_t v = 0; v < g->n_values; v++)
+        n += !g->values[v].is_input && !g->values[v].init && g->values[v].producer < 0;
+    if (!n) return OSC_OK;
+    int32_t *inputs = alloc(c, (size_t)g->n_inputs + n, sizeof *inputs, "subgraph inputs");
+    g->capture_outer = alloc(c, n, sizeof *g->capture_outer, "subgraph inputs");
+    if (!inputs || !g->capture_outer) return c->err->status;
+    memcpy(inputs, g->inputs, (size_t)g->n_inputs * sizeof *inputs);
+    g->inputs = inputs;
+    for (int32_t v = 0; v < g->n_values; v++) {
+        osc_value *val = &g->values[v];
+        if (val->is_input || val->init || val->producer >= 0) continue;
+        int32_t o = osc_names_find(&p->names, val->name);
+        const osc_value *ov = o >= 0 ? &p->g->values[o] : NULL;
+        if (!ov || !(ov->is_input || ov->init ||
+                     (ov->producer >= 0 && (size_t)ov->producer < c->at))) {
+            char label[300];
+            node_label(label, sizeof label, c->at, p->gp->node[c->at]);
+            return osc_fail(c->err, OSC_ERR_MODEL, "%s: subgraph '%s' (attribute '%s') reads "
+                            "'%s', which %s", label, g->name, c->attr, val->name,
+                            ov && ov->producer >= 0 ? "the node itself or a later node computes "
+                                                      "(a cycle through the subgraph)"
+                                                    : "no graph around it defines");
+        }
+        val->is_input = true;
+        val->decl = ov->decl;
+        c->declared[v] = true;
+        g->inputs[g->n_inputs++] = v;
+        g->capture_outer[g->n_captures++] = o;
+    }
+    return OSC_OK;
+}
+
 static osc_status load_node(ctx *c, size_t i) {
     const Onnx__NodeProto *np = c->gp->node[i];
     osc_node *n = &c->g->nodes[i];
@@ -311,10 +430,12 @@ static osc_status load_node(ctx *c, size_t i) {
     osc_tdec d = {label, c->base_dir, c->pool, true, c->err};
     for (size_t a = 0; a < np->n_attribute; a++) {
         st = osc_attr_from_pb(np->attribute[a], label, &d, c->lim, &n->attrs[a]);
+        if (!st && n->attrs[a].type == OSC_ATTR_GRAPH)
+            st = load_subgraph(c, i, np->attribute[a], &n->attrs[a], label);
         if (st) return st;
         n->n_attrs++;
     }
-    return OSC_OK;
+    return implicit_inputs(c, n, label);
 }
 
 /* First pass: one producer per name, so inputs can be checked against "earlier" below. */
@@ -346,6 +467,7 @@ static osc_status load_nodes(ctx *c) {
     c->g->nodes = alloc(c, gp->n_node, sizeof *c->g->nodes, "nodes");
     if (!c->g->nodes) return c->err->status;
     osc_status st = set_producers(c);
+    if (!st && c->parent) st = capture(c);
     for (size_t i = 0; !st && i < gp->n_node; i++) {
         st = load_node(c, i);
         if (!st) c->g->n_nodes++;
@@ -450,12 +572,35 @@ static osc_status load_model(ctx *c, const Onnx__ModelProto *mp) {
         return st;
     if ((st = load_opsets(c, mp)) || (st = load_meta(c, mp))) return st;
     c->gp = mp->graph;
-    if (c->gp->n_node > (size_t)c->lim->max_nodes)
-        return osc_fail(c->err, OSC_ERR_LIMIT, "graph has %zu nodes; the limit is %d "
-                        "(opts.max_nodes)", c->gp->n_node, (int)c->lim->max_nodes);
-    if (c->gp->n_sparse_initializer)
+    return load_graph(c);
+}
+
+/* The graph of c->gp: the main graph or a subgraph. */
+static osc_status load_graph(ctx *c) {
+    const Onnx__GraphProto *gp = c->gp;
+    osc_status st;
+    if (c->depth && ((st = count_limit(c, "subgraph inputs", gp->n_input, OSC_MAX_GRAPH_IO,
+                                       "OSC_MAX_GRAPH_IO")) ||
+                     (st = count_limit(c, "subgraph outputs", gp->n_output, OSC_MAX_GRAPH_IO,
+                                       "OSC_MAX_GRAPH_IO")) ||
+                     (st = count_limit(c, "subgraph initializers", gp->n_initializer,
+                                       OSC_MAX_INITIALIZERS, "OSC_MAX_INITIALIZERS")) ||
+                     (st = count_limit(c, "subgraph value_info entries", gp->n_value_info,
+                                       OSC_MAX_VALUE_INFO, "OSC_MAX_VALUE_INFO"))))
+        return st;
+    if (gp->n_node > (uint64_t)*c->nodes_left) {
+        if (!c->depth)
+            return osc_fail(c->err, OSC_ERR_LIMIT, "graph has %zu nodes; the limit is %d "
+                            "(opts.max_nodes)", gp->n_node, (int)c->lim->max_nodes);
+        return osc_fail(c->err, OSC_ERR_LIMIT, "subgraph '%s' has %zu nodes, more than the %lld "
+                        "left of the limit on the nodes of the model's graphs, %d "
+                        "(opts.max_nodes)", c->g->name, gp->n_node, (long long)*c->nodes_left,
+                        (int)c->lim->max_nodes);
+    }
+    *c->nodes_left -= (int64_t)gp->n_node;
+    if (gp->n_sparse_initializer)
         return osc_fail(c->err, OSC_ERR_UNSUPPORTED, "graph has %zu sparse initializers; "
-                        "sparse tensors are not supported", c->gp->n_sparse_initializer);
+                        "sparse tensors are not supported", gp->n_sparse_initializer);
     if ((st = register_names(c)) || (st = load_inputs(c)) || (st = load_initializers(c)) ||
         (st = load_nodes(c)) || (st = load_outputs(c)) || (st = load_value_info(c)))
         return st;
@@ -499,8 +644,9 @@ osc_status osc_loader_parse_model_lim(const void *buf, size_t len, const char *b
                             "%zu bytes", pa.failed_size);
         return osc_fail(err, OSC_ERR_PARSE, "bytes are not a valid ModelProto (%zu bytes)", len);
     }
+    int64_t nodes_left = lim->max_nodes;
     ctx c = {.g = g, .pool = pool, .a = pool->alloc, .err = err, .base_dir = base_dir,
-             .lim = lim};
+             .lim = lim, .nodes_left = &nodes_left};
     st = load_model(&c, mp);
     osc_names_free(&c.names);
     if (c.declared) osc_free(c.a, c.declared, ((size_t)g->n_values + 1) * sizeof *c.declared);

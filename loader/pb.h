@@ -128,6 +128,17 @@ int32_t osc_names_find(const osc_names *m, const char *s);
 int32_t osc_names_add(osc_names *m, const char *s, bool *added);
 void osc_names_free(osc_names *m);
 
+/* ---- scope.c: what a subgraph reads from the graphs around it ---- */
+
+/* The free names of gp (used and not defined in it, its subgraphs' included) into *out, a
+ * fresh map (keys borrowed from the message); depth is gp's nesting (1 for a subgraph of the
+ * main graph), over OSC_MAX_GRAPH_DEPTH OSC_ERR_LIMIT. */
+osc_status osc_scope_free_names(const Onnx__GraphProto *gp, osc_allocator *a, int depth,
+                                osc_names *out, osc_err *err);
+/* Name references of gp and of its subgraphs (nested at most OSC_MAX_GRAPH_DEPTH): a bound on
+ * the number of its free names. */
+size_t osc_scope_refs(const Onnx__GraphProto *gp, int depth);
+
 /* ---- type_pb.c / attr_pb.c: pieces of a graph ---- */
 
 /* TypeProto of a graph input/output/value_info -> osc_type (strings copied to pool); a rank

@@ -136,7 +136,8 @@ static osc_status init_nodes(osc_model *m, osc_err *err) {
     for (int32_t i = 0; i < g->n_nodes; i++) {
         osc_node *n = &g->nodes[i];
         const osc_kernel *kr = n->kernel;
-        int32_t given = n->n_inputs;
+        const int32_t named = n->n_inputs - n->n_implicit; /* the model's own inputs */
+        int32_t given = named;
         while (given > 0 && n->inputs[given - 1] < 0) given--; /* trailing omitted optionals */
         const int32_t out_min = kr->outputs_min ? kr->outputs_min : kr->outputs;
         /* trailing empty optional outputs are as good as absent */
@@ -164,8 +165,10 @@ static osc_status init_nodes(osc_model *m, osc_err *err) {
                 return osc_fail(err, OSC_ERR_MODEL, "node %s (%s): output %d is empty; this "
                                 "runtime needs every output named",
                                 osc_node_label(g, n, label, sizeof label), n->op_type, j);
-        n->n_inputs = given;
-        if (given > m->max_in) m->max_in = given;
+        if (given < named) /* the implicit inputs follow the last given one */
+            memmove(n->inputs + given, n->inputs + named, (size_t)n->n_implicit * sizeof *n->inputs);
+        n->n_inputs = given + n->n_implicit;
+        if (n->n_inputs > m->max_in) m->max_in = n->n_inputs;
         if (n->n_outputs > m->max_out) m->max_out = n->n_outputs;
         osc_kctx k = {.err = err, .graph = g, .node = n, .row = kr, .since_version = kr->since,
                       .alloc = &m->alloc, .pool = &m->pool, .strict = m->opts.strict != 0,
@@ -177,10 +180,13 @@ static osc_status init_nodes(osc_model *m, osc_err *err) {
             osc_kwarn(&k, "deprecated; it still runs, with the semantics its spec states");
         }
         void *params = NULL;
+        st = osc_body_load(m, n, err);
+        if (st) return st;
         st = kr->init(&k, n, &params);
         if (st) return st;
         n->params = params;
-        for (int32_t j = 0; j < n->n_inputs; j++) { /* dtypes known at load: declared, constant */
+        /* dtypes known at load (declared, constant) of the op's inputs (not the implicit ones) */
+        for (int32_t j = 0; j < n->n_inputs - n->n_implicit; j++) {
             const osc_value *val = n->inputs[j] >= 0 ? &g->values[n->inputs[j]] : NULL;
             int32_t dt = !val ? 0 : val->init ? val->init->dtype : val->decl.dtype;
             if (dt && (st = osc_check_input_type(g, i, j, dt, err))) return st;

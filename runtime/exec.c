@@ -60,12 +60,7 @@ static osc_status run_nodes(osc_session *s, int32_t from, int32_t to) {
     for (int32_t i = from; i < to; i++) {
         const osc_node *n = &g->nodes[i];
         if (n->folded) continue;
-        osc_kctx k = {.err = &s->err, .graph = g, .node = n,
-                      .row = n->kernel, .since_version = n->kernel->since, .params = n->params,
-                      .alloc = &s->alloc,
-                      .strings = &s->strings, .strict = m->opts.strict != 0,
-                      .tpool = s->tpool, .scratch = &s->kscratch, .store = &s->kstore,
-                      .run = s->runs, .unchanged = s->unchanged};
+        osc_kctx k = osc_node_ctx(m, i, s, &s->err);
         uint64_t t0 = s->node_ns ? now_ns() : 0;
         osc_status st = osc_run_node(m, i, s->vals, s->io, &k);
         if (s->node_ns) s->node_ns[i] = now_ns() - t0;
@@ -169,7 +164,8 @@ static osc_status run_dynamic(osc_session *s) {
     for (int32_t i = 0; i < m->n_inputs; i++) /* nodes write from here: consumed */
         if (m->input_inplace[i]) s->is_bound[i] = false;
     for (int32_t from = 0, stop, k = 0; from < g->n_nodes; from = stop, k++) {
-        st = osc_infer_range(m, s->vals, s->known, from, g->n_nodes, &stop, s->io, &s->err);
+        st = osc_infer_range(m, s->vals, s->known, from, g->n_nodes, &stop, s->io, s,
+                             &s->err);
         if (!st) st = osc_check_ranks(m, s->vals, from, stop, &s->err);
         if (st) return st;
         char label[256];

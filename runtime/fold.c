@@ -55,7 +55,7 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
         }
         if (!ready) continue;
         int32_t stop;
-        osc_status st = osc_infer_range(m, vals, known, i, i + 1, &stop, io, err);
+        osc_status st = osc_infer_range(m, vals, known, i, i + 1, &stop, io, NULL, err);
         if (!st) st = osc_check_ranks(m, vals, i, i + 1, err);
         if (st) return st;
         bool fold = all_known || (n->kernel->flags & OSC_KF_SHAPE_ONLY);
@@ -69,10 +69,7 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
             t->data = osc_pool_alloc(&m->pool, t->nbytes);
             if (!t->data) return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");
         }
-        osc_kctx k = {.err = err, .graph = g, .node = n, .row = n->kernel,
-                      .since_version = n->kernel->since,
-                      .params = n->params, .alloc = &m->alloc,
-                      .strings = &m->pool, .strict = m->opts.strict != 0};
+        osc_kctx k = osc_node_ctx(m, i, NULL, err);
         st = osc_run_node(m, i, vals, io, &k);
         if (st) return st;
         for (int32_t j = 0; j < n->n_outputs; j++) {

@@ -5,13 +5,33 @@
 #include <string.h>
 
 #include "core/dtype.h"
-#include "model.h"
+#include "session.h"
+
+osc_kctx osc_node_ctx(const osc_model *m, int32_t i, osc_session *s, osc_err *err) {
+    const osc_node *n = &m->g.nodes[i];
+    osc_kctx k = {.err = err, .graph = &m->g, .node = n, .row = n->kernel,
+                  .since_version = n->kernel->since, .params = n->params,
+                  .alloc = (osc_allocator *)&m->alloc, .strings = (osc_pool *)&m->pool,
+                  .strict = m->opts.strict != 0, .body = osc_body_run};
+    if (!s) return k;
+    k.alloc = &s->alloc;
+    k.strings = &s->strings;
+    k.tpool = s->tpool;
+    k.scratch = &s->kscratch;
+    k.store = &s->kstore;
+    k.run = s->runs;
+    k.unchanged = s->unchanged;
+    k.slot = &s->slots[i];
+    k.body_ud = s;
+    return k;
+}
 
 bool osc_node_ready(const osc_model *m, int32_t i, const bool *known) {
     const osc_node *n = &m->g.nodes[i];
     uint32_t reads = n->kernel->infer_reads;
-    for (int32_t j = 0; reads && known && j < n->n_inputs && j < 32; j++)
-        if ((reads >> j & 1u) && n->inputs[j] >= 0 && !known[n->inputs[j]]) return false;
+    for (int32_t j = 0; reads && known && j < n->n_inputs; j++) /* bit 31: input 31 and on */
+        if ((reads >> (j < 31 ? j : 31) & 1u) && n->inputs[j] >= 0 && !known[n->inputs[j]])
+            return false;
     return true;
 }
 
@@ -44,7 +64,8 @@ osc_status osc_run_node(const osc_model *m, int32_t i, osc_tensor *vals, osc_nod
 }
 
 osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *known, int32_t from,
-                           int32_t end, int32_t *stop, osc_node_io io, osc_err *err) {
+                           int32_t end, int32_t *stop, osc_node_io io, osc_session *s,
+                           osc_err *err) {
     const osc_graph *g = &m->g;
     int32_t i = from;
     for (; i < end; i++) {
@@ -53,11 +74,9 @@ osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *kno
         if (!osc_node_ready(m, i, known)) break;
         osc_gather_inputs(n, vals, io);
         memset(io.outs, 0, (size_t)n->n_outputs * sizeof *io.outs);
-        osc_kctx k = {.err = err, .graph = g, .node = n,
-                      .row = n->kernel, .since_version = n->kernel->since, .params = n->params,
-                      .strict = m->opts.strict != 0};
+        osc_kctx k = osc_node_ctx(m, i, s, err);
         osc_status st = OSC_OK;
-        for (int32_t j = 0; j < n->n_inputs && !st; j++)
+        for (int32_t j = 0; j < n->n_inputs - n->n_implicit && !st; j++)
             if (io.ins[j]) st = osc_check_input_type(&m->g, i, j, io.ins[j]->dtype, err);
         if (!st) st = n->kernel->infer(&k, io.ins, n->n_inputs, io.outs, n->n_outputs);
         if (st) return st;
@@ -174,7 +193,7 @@ osc_status osc_infer_static(osc_model *m, osc_err *err) {
     osc_node_io io = osc_node_io_alloc(m);
     if (!io.ins || !io.outs) return osc_fail(err, OSC_ERR_NOMEM, "out of memory inferring shapes");
     int32_t stop;
-    osc_status st = osc_infer_range(m, vals, NULL, 0, g->n_nodes, &stop, io, err);
+    osc_status st = osc_infer_range(m, vals, NULL, 0, g->n_nodes, &stop, io, NULL, err);
     if (!st) st = osc_check_ranks(m, vals, 0, g->n_nodes, err);
     if (st) return st;
     for (int32_t o = 0; o < g->n_outputs; o++) {

@@ -68,6 +68,46 @@ static osc_status rewrite(osc_model *m, osc_err *err) {
     return st;
 }
 
+/* The load steps after parsing, for the main graph and for subgraphs (whose dims no pin names). */
+static osc_status prepare(osc_model *m, const osc_options *opts, osc_err *err) {
+    m->body_id = -1;
+    osc_status st = osc_dispatch(m, err);
+    if (!st) st = osc_pin_dims(m, opts, err);
+    if (!st) st = order_inputs(m, err);
+    if (!st) st = osc_fold_constants(m, err);
+    if (!st) st = rewrite(m, err);
+    if (!st) st = osc_mark_shape_nodes(m, err);
+    if (!st) st = osc_name_node_io(m, err);
+    if (!st) st = osc_plan_buffers(m, err);
+    if (!st) st = osc_infer_static(m, err);
+    return st;
+}
+
+osc_status osc_model_from_graph(osc_model *parent, const osc_graph *g, osc_model **out,
+                                osc_err *err) {
+    osc_allocator a;
+    osc_allocator_child(&a, &parent->alloc);
+    osc_model *m = osc_calloc(&a, 1, sizeof *m);
+    *out = m;
+    if (!m) return osc_fail(err, OSC_ERR_NOMEM, "out of memory loading subgraph '%s'", g->name);
+    m->alloc = a;
+    m->lim = parent->lim;
+    m->opts = parent->opts;
+    m->opts.inplace_inputs = 0; /* its inputs are the kernel's, and values of the outer graph */
+    m->opts.dim_pins = NULL;
+    m->opts.n_dim_pins = 0;
+    osc_pool_init(&m->pool, &m->alloc, 0);
+    m->g = *g;
+    /* the subgraph's constants are in the parent's pool: osc_release_unread is not for them */
+    osc_status st = prepare(m, NULL, err);
+    if (!st && m->warn_lost) st = osc_fail(err, OSC_ERR_NOMEM, "out of memory storing a warning");
+    for (int32_t w = 0; !st && w < m->n_warnings; w++) {
+        osc_model_warn(parent, m->warnings[w]);
+        if (parent->warn_lost) st = osc_fail(err, OSC_ERR_NOMEM, "out of memory storing a warning");
+    }
+    return st;
+}
+
 static osc_status check_options(const osc_options *opts, osc_err *err) {
     if (!opts) return OSC_OK;
     if (opts->threads < 0 || opts->threads > OSC_MAX_THREADS)
@@ -115,15 +155,8 @@ osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_d
     osc_pool_init(&m->pool, &m->alloc, 0);
     osc_status st = osc_loader_parse_model_lim(buf, len, base_dir, &m->lim, &m->pool, &m->g,
                                                &err);
-    if (!st) st = osc_dispatch(m, &err);
-    if (!st) st = osc_pin_dims(m, opts, &err);
-    if (!st) st = order_inputs(m, &err);
-    if (!st) st = osc_fold_constants(m, &err);
-    if (!st) st = rewrite(m, &err);
-    if (!st) st = osc_mark_shape_nodes(m, &err);
-    if (!st) st = osc_name_node_io(m, &err);
-    if (!st) st = osc_plan_buffers(m, &err);
-    if (!st) st = osc_infer_static(m, &err);
+    if (!st) st = prepare(m, opts, &err);
+    osc_body_release(m); /* the sessions folding ran subgraphs in */
     if (!st) st = osc_release_unread(m, &err);
     if (st) {
         if (err.status == OSC_OK) osc_fail(&err, st, "model load failed");
@@ -173,6 +206,8 @@ osc_status osc_model_load_file(const char *path, const osc_options *opts, osc_mo
 
 void osc_model_free(osc_model *m) {
     if (!m) return;
+    osc_body_release(m);
+    for (int32_t b = 0; b < m->n_bodies; b++) osc_model_free(m->bodies[b]);
     osc_allocator a = m->alloc;
     osc_pool_free(&m->pool);
     osc_free(&a, m, sizeof *m);

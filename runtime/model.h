@@ -56,6 +56,15 @@ struct osc_model {
     bool *fold_shaped;
     const char **io_names;   /* per node: input names then output names (introspection) */
     int32_t *io_start;       /* per node: index of its first name in io_names */
+    /* Subgraphs (body.c): the models of the GRAPH attributes of this graph's nodes, freed with
+     * it; their sessions are the session's `bodies`, by the same index. */
+    int32_t n_bodies;
+    struct osc_model **bodies;
+    /* A subgraph's model: its index in its parent's bodies (-1 for the main graph); per capture
+     * (osc_graph.capture_outer), the index of its value among the node's inputs. */
+    int32_t body_id;
+    int32_t *capture_at;
+    struct osc_session *load_session; /* a subgraph's: the session folding runs it in */
 };
 
 /* Scratch for calling kernels: m->max_in input pointers and m->max_out output tensors. */
@@ -63,6 +72,23 @@ typedef struct osc_node_io {
     const osc_tensor **ins;
     osc_tensor *outs;
 } osc_node_io;
+
+/* model.c: the model of subgraph g of parent (its options and limits, its bytes counted in
+ * parent's cap); *out is set (for osc_model_free) even when a step fails. */
+osc_status osc_model_from_graph(osc_model *parent, const osc_graph *g, osc_model **out,
+                                osc_err *err);
+/* body.c: loads the subgraphs of node n (dispatch, before the node's init): each attribute's
+ * body, its model in m->bodies. */
+osc_status osc_body_load(osc_model *m, osc_node *n, osc_err *err);
+/* body.c: the osc_body_fn of kernels (kernel.h); k->body_ud is the session or NULL. */
+osc_status osc_body_run(osc_kctx *k, const osc_attr *graph, const osc_tensor *const *in,
+                        int32_t n_in, const osc_tensor *const *node_in, osc_tensor *out,
+                        int32_t n_out, const char *what);
+struct osc_session;
+/* body.c: frees the sessions folding made for m's subgraphs (and theirs). */
+void osc_body_release(osc_model *m);
+/* infer.c: the context of node i's kernel: at load (s NULL) or in session s. */
+osc_kctx osc_node_ctx(const osc_model *m, int32_t i, struct osc_session *s, osc_err *err);
 
 /* dispatch.c: appends a warning (msg is copied) to the model's list; ud is the osc_model. When
  * it cannot be stored, m->warn_lost is set and the load must fail. */
@@ -131,7 +157,8 @@ bool osc_node_ready(const osc_model *m, int32_t i, const bool *known);
  * dtype/shape/nbytes of their outputs (data NULL), but for a shape node's (m->shape_node) whose
  * data points at a session slot: it runs into that slot. */
 osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *known, int32_t from,
-                           int32_t end, int32_t *stop, osc_node_io io, osc_err *err);
+                           int32_t end, int32_t *stop, osc_node_io io, struct osc_session *s,
+                           osc_err *err);
 /* OSC_ERR_LIMIT when an output of nodes from..to-1 (not folded) in vals has a rank over the
  * model's max_rank. Called after every inference. */
 osc_status osc_check_ranks(const osc_model *m, const osc_tensor *vals, int32_t from, int32_t to,

@@ -67,7 +67,8 @@ osc_status osc_prepare_run(osc_session *s) {
     if (changed) {
         s->inferred = s->planned = false;
         int32_t stop;
-        osc_status st = osc_infer_range(m, s->vals, NULL, 0, m->g.n_nodes, &stop, s->io, &s->err);
+        osc_status st = osc_infer_range(m, s->vals, NULL, 0, m->g.n_nodes, &stop, s->io, s,
+                                        &s->err);
         if (!st) st = osc_check_ranks(m, s->vals, 0, m->g.n_nodes, &s->err);
         if (st) return st;
         for (int32_t i = 0; i < m->n_inputs; i++) s->plan_inputs[i] = s->vals[m->input_order[i]];

@@ -14,12 +14,10 @@ static sizes_of table_sizes(const osc_model *m) {
     return z;
 }
 
-osc_status osc_session_create(const osc_model *m, osc_session **out) {
-    if (out) *out = NULL;
-    if (!m || !out) return OSC_ERR_ARG;
-    osc_allocator a = m->alloc;
-    a.used = 0; /* the cap counts each session on its own */
-    a.capped = false;
+/* A session of m with allocator a; outer: the session a subgraph's session runs in (its threads
+ * are borrowed), else NULL. */
+static osc_status create(const osc_model *m, osc_allocator a, osc_session *outer,
+                         osc_session **out) {
     osc_session *s = osc_calloc(&a, 1, sizeof *s);
     if (!s) return a.capped ? OSC_ERR_LIMIT : OSC_ERR_NOMEM;
     s->alloc = a;
@@ -47,6 +45,8 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     s->out_mode = osc_calloc(&s->alloc, z.no, sizeof *s->out_mode);
     s->shape_slots = osc_calloc(&s->alloc, (size_t)m->n_shape_outputs + 1, OSC_SHAPE_SLOT);
     if (m->opts.profile) s->node_ns = osc_calloc(&s->alloc, z.nn, sizeof *s->node_ns);
+    s->slots = osc_calloc(&s->alloc, z.nn, sizeof *s->slots);
+    s->bodies = osc_calloc(&s->alloc, (size_t)m->n_bodies + 1, sizeof *s->bodies);
     if (m->dynamic) {
         s->stages = osc_calloc(&s->alloc, z.nn, sizeof *s->stages);
         s->plan_need = osc_calloc(&s->alloc, z.nb, sizeof *s->plan_need);
@@ -55,6 +55,7 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
         !s->sizes || !s->scratch || !s->direct || !s->plan_direct || !s->external ||
         !s->out_data || !s->out_cap || !s->out_mode || (m->opts.profile && !s->node_ns) ||
         !s->io.ins || !s->io.outs || !s->known || !s->unchanged || !s->buf_data || !s->shape_slots ||
+        !s->slots || !s->bodies ||
         (m->dynamic && (!s->stages || !s->plan_need))) {
         osc_status st = s->alloc.capped ? OSC_ERR_LIMIT : OSC_ERR_NOMEM;
         osc_session_free(s);
@@ -68,17 +69,39 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
                 s->vals[m->g.nodes[i].outputs[j]].data = s->shape_slots + (size_t)at * OSC_SHAPE_SLOT;
     for (size_t k = 0; m->dynamic && k < z.nn; k++) s->stages[k].from = s->stages[k].stop = -1;
     for (size_t b = 0; m->dynamic && b < z.nb; b++) s->plan_need[b] = UINT64_MAX; /* none yet */
-    s->tpool = osc_tpool_new(&s->alloc, m->opts.threads);
+    s->borrowed_tpool = outer != NULL;
+    s->tpool = outer ? outer->tpool : osc_tpool_new(&s->alloc, m->opts.threads);
     s->kscratch.alloc = &s->alloc;
     s->kstore.alloc = &s->alloc;
     *out = s;
     return OSC_OK;
 }
 
+osc_status osc_session_create(const osc_model *m, osc_session **out) {
+    if (out) *out = NULL;
+    if (!m || !out) return OSC_ERR_ARG;
+    osc_allocator a = m->alloc;
+    a.used = 0; /* the cap counts each session on its own */
+    a.capped = false;
+    return create(m, a, NULL, out);
+}
+
+osc_status osc_session_create_body(const osc_model *m, osc_session *outer, osc_session **out) {
+    osc_allocator a;
+    osc_allocator_child(&a, &outer->alloc);
+    *out = NULL;
+    return create(m, a, outer, out);
+}
+
 void osc_session_free(osc_session *s) {
     if (!s) return;
     sizes_of z = table_sizes(s->m);
-    osc_tpool_free(s->tpool);
+    if (!s->borrowed_tpool) osc_tpool_free(s->tpool);
+    for (int32_t b = 0; s->bodies && b < s->m->n_bodies; b++) osc_session_free(s->bodies[b]);
+    for (size_t i = 0; s->slots && i < z.nn; i++)
+        if (s->slots[i].drop) s->slots[i].drop(s->slots[i].p);
+    osc_free(&s->alloc, s->slots, z.nn * sizeof *s->slots);
+    osc_free(&s->alloc, s->bodies, ((size_t)s->m->n_bodies + 1) * sizeof *s->bodies);
     osc_scratch_free(&s->kscratch);
     osc_kstore_free(&s->kstore);
     osc_pool_free(&s->strings);

@@ -60,9 +60,17 @@ struct osc_session {
     osc_scratch kscratch;     /* kernels' scratch block, kept between runs */
     osc_kstore kstore;        /* state kernels keep across runs (osc_kshared) */
     uint64_t runs;            /* runs started (the kernels' k->run) */
+    osc_kslot *slots;         /* per node: what its kernel keeps in the session (osc_kslot) */
+    /* per subgraph of the model (m->bodies): its session, made when it first runs */
+    struct osc_session **bodies;
+    bool borrowed_tpool;      /* a subgraph's session: tpool is the outer session's */
     osc_node_hook hook;       /* osc_session_set_node_hook */
     void *hook_ud;
 };
+
+/* session.c: a session of subgraph model m inside session outer: its bytes counted in outer's
+ * allocator, its kernels on outer's threads. */
+osc_status osc_session_create_body(const osc_model *m, osc_session *outer, osc_session **out);
 
 /* bindings.c. Each fails into s->err with a message naming the input or output. */
 /* A caller tensor bound to graph input value v: self-consistent, within the limits, and fitting

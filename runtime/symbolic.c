@@ -131,9 +131,7 @@ static void compute(osc_model *m, probe *p, int32_t i, osc_node_io io, osc_err *
         ok = p->owned[v] != NULL;
         p->nomem = p->nomem || !ok;
     }
-    osc_kctx k = {.err = err, .graph = &m->g, .node = n, .row = n->kernel,
-                  .since_version = n->kernel->since, .params = n->params, .alloc = &m->alloc,
-                  .strings = &m->pool, .strict = m->opts.strict != 0};
+    osc_kctx k = osc_node_ctx(m, i, NULL, err);
     const osc_status st = ok ? osc_run_node(m, i, p->vals, io, &k) : OSC_OK;
     p->nomem = p->nomem || st == OSC_ERR_NOMEM;
     ok = ok && st == OSC_OK;
@@ -154,7 +152,7 @@ static void run_probe(osc_model *m, probe *p, osc_node_io io) {
         if (!ready || done) continue;
         osc_err err = {0};
         int32_t stop;
-        osc_status st = osc_infer_range(m, p->vals, p->known, i, i + 1, &stop, io, &err);
+        osc_status st = osc_infer_range(m, p->vals, p->known, i, i + 1, &stop, io, NULL, &err);
         if (st == OSC_OK) st = osc_check_ranks(m, p->vals, i, i + 1, &err);
         p->nomem = p->nomem || st == OSC_ERR_NOMEM;
         if (st != OSC_OK) continue;

@@ -1,0 +1,3 @@
+# family.cmake: the sources of ops/control/, control flow (If, Loop, Scan); paths from this folder.
+set(OSC_FAMILY_SOURCES
+  cf_common.c if.c loop.c scan.c)

@@ -1,0 +1,92 @@
+/* body.c: subgraphs (If's branches, Loop's and Scan's bodies). Each GRAPH attribute is prepared
+ * at load as a model of its own (osc_model_from_graph: its options and limits, its bytes in the
+ * model's cap), whose inputs are the subgraph's own and then the names it reads from around it.
+ * Kernels run it through osc_body_run: in a session, through a session of the subgraph that the
+ * session keeps (made at the first call, so its plan and arena serve every later iteration and
+ * run); at load (folding), through a session made for the call. */
+#include <stdio.h>
+#include <string.h>
+
+#include "session.h"
+
+osc_status osc_body_load(osc_model *m, osc_node *n, osc_err *err) {
+    char label[256];
+    for (int32_t a = 0; a < n->n_attrs; a++) {
+        osc_attr *at = &n->attrs[a];
+        if (at->type != OSC_ATTR_GRAPH || !at->g) continue;
+        osc_model **bodies = osc_pool_alloc(&m->pool, ((size_t)m->n_bodies + 1) * sizeof *bodies);
+        if (!bodies) return osc_fail(err, OSC_ERR_NOMEM, "out of memory loading subgraphs");
+        if (m->n_bodies) memcpy(bodies, m->bodies, (size_t)m->n_bodies * sizeof *bodies);
+        m->bodies = bodies;
+        osc_model *b;
+        osc_status st = osc_model_from_graph(m, at->g, &b, err);
+        if (b) m->bodies[m->n_bodies++] = b;
+        if (st) {
+            char msg[OSC_MSG_SIZE];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            return osc_fail(err, st, "node %s (%s): subgraph '%s' (attribute '%s'): %s",
+                            osc_node_label(&m->g, n, label, sizeof label), n->op_type,
+                            at->g->name, at->name, msg);
+        }
+        b->body_id = m->n_bodies - 1;
+        b->capture_at = osc_pool_alloc(&b->pool, ((size_t)at->g->n_captures + 1) * sizeof(int32_t));
+        if (!b->capture_at) return osc_fail(err, OSC_ERR_NOMEM, "out of memory loading subgraphs");
+        for (int32_t k = 0; k < at->g->n_captures; k++) {
+            int32_t j = n->n_inputs - n->n_implicit;
+            while (n->inputs[j] != at->g->capture_outer[k]) j++; /* the loader put it there */
+            b->capture_at[k] = j;
+        }
+        at->body = b;
+    }
+    return OSC_OK;
+}
+
+void osc_body_release(osc_model *m) {
+    for (int32_t b = 0; b < m->n_bodies; b++) {
+        osc_body_release(m->bodies[b]);
+        osc_session_free(m->bodies[b]->load_session);
+        m->bodies[b]->load_session = NULL;
+    }
+}
+
+/* The session subgraph b runs in: the one session s keeps, or at load (no session) the one b
+ * keeps until the load ends (osc_body_release). */
+static osc_status body_session(osc_kctx *k, osc_model *b, osc_session **out) {
+    osc_session *s = k->body_ud;
+    osc_session **keep = s ? &s->bodies[b->body_id] : &b->load_session;
+    if (*keep) {
+        *out = *keep;
+        return OSC_OK;
+    }
+    osc_status st = s ? osc_session_create_body(b, s, keep) : osc_session_create(b, keep);
+    *out = *keep;
+    if (st) return osc_kfail(k, st, "cannot make a session for its subgraph (%s)",
+                             st == OSC_ERR_LIMIT ? "byte cap" : "out of memory");
+    return OSC_OK;
+}
+
+osc_status osc_body_run(osc_kctx *k, const osc_attr *graph, const osc_tensor *const *in,
+                        int32_t n_in, const osc_tensor *const *node_in, osc_tensor *out,
+                        int32_t n_out, const char *what) {
+    osc_model *b = graph->body;
+    const osc_graph *g = &b->g;
+    const int32_t own = g->n_inputs - g->n_captures;
+    if (n_in != own || n_out != g->n_outputs)
+        return osc_kfail(k, OSC_ERR_MODEL, "%s: subgraph '%s' takes %d inputs and gives %d "
+                         "outputs; the node passes %d and expects %d", what, g->name, (int)own,
+                         (int)g->n_outputs, (int)n_in, (int)n_out);
+    osc_session *s;
+    osc_status st = body_session(k, b, &s);
+    if (st) return st;
+    for (int32_t i = 0; !st && i < g->n_inputs; i++) {
+        const osc_tensor *t = i < own ? in[i] : node_in[b->capture_at[i - own]];
+        st = osc_session_set_input(s, g->values[g->inputs[i]].name, t);
+    }
+    if (!st) st = osc_session_run(s);
+    if (st) {
+        osc_kfail(k, st, "%s: subgraph '%s': %s", what, g->name, osc_session_error(s));
+    } else {
+        for (int32_t o = 0; o < n_out; o++) out[o] = s->vals[g->outputs[o]];
+    }
+    return st;
+}
