@@ -10,7 +10,7 @@ const char *osc_status_name(osc_status s) {
     static const char *const names[] = {"OK", "bad argument", "out of memory", "I/O error",
                                         "parse error", "invalid model", "unsupported",
                                         "shape error", "index error", "limit reached",
-                                        "bad state"};
+                                        "bad state", "cancelled"};
     if ((unsigned)s < sizeof names / sizeof names[0]) return names[s];
     return "unknown status";
 }

@@ -135,6 +135,12 @@ osc_status osc_limits_resolve(const osc_options *opts, osc_limits *lim, osc_err 
     if (opts->max_rank > OSC_MAX_RANK)
         return osc_fail(err, OSC_ERR_ARG, "opts.max_rank is %d; expected 0 (default %d) to %d",
                         (int)opts->max_rank, OSC_MAX_RANK, OSC_MAX_RANK);
+    if (opts->max_iterations > INT64_MAX)
+        return osc_fail(err, OSC_ERR_ARG, "opts.max_iterations is %llu; expected 0 (default %d) "
+                        "to %lld", (unsigned long long)opts->max_iterations,
+                        OSC_DEFAULT_MAX_ITERATIONS, (long long)INT64_MAX);
+    lim->max_iterations = opts->max_iterations ? (int64_t)opts->max_iterations
+                                               : OSC_DEFAULT_MAX_ITERATIONS;
     lim->max_nodes = opts->max_nodes ? opts->max_nodes : OSC_DEFAULT_MAX_NODES;
     lim->max_rank = opts->max_rank ? opts->max_rank : OSC_MAX_RANK;
     lim->max_string = (uint64_t)(opts->max_string_mib ? opts->max_string_mib

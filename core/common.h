@@ -32,6 +32,7 @@ typedef struct osc_limits {
     uint64_t max_string;  /* bytes of one string element */
     int32_t max_nodes;
     int32_t max_rank;
+    int64_t max_iterations; /* of one Loop node in one run */
 } osc_limits;
 
 /* Checks the limit fields of opts (NULL: all defaults) and fills *lim; OSC_ERR_ARG with a

@@ -75,3 +75,8 @@ void osc_kstore_free(osc_kstore *s) {
     }
     s->n = 0;
 }
+
+osc_status osc_kcancelled(osc_kctx *k) {
+    if (!k->cancel || !atomic_load_explicit(k->cancel, memory_order_relaxed)) return OSC_OK;
+    return osc_kfail(k, OSC_ERR_CANCELLED, "the run was cancelled (osc_session_cancel)");
+}

@@ -4,6 +4,8 @@
 #ifndef OSC_KERNEL_H
 #define OSC_KERNEL_H
 
+#include <stdatomic.h>
+
 #include "graph.h"
 #include "tpool.h"
 
@@ -64,6 +66,10 @@ typedef struct osc_kctx {
     /* Run time: per graph value, nonzero when the caller declared it unchanged since the last
      * run (osc_session_input_unchanged: graph inputs only; NULL: none). A claim to verify. */
     const uint8_t *unchanged;
+    int64_t max_iterations; /* of one loop node in one run (opts.max_iterations) */
+    /* Run time: nonzero once the caller cancelled the run (osc_session_cancel; NULL at load):
+     * kernels that iterate check it (osc_kcancelled) before each iteration. */
+    const atomic_int *cancel;
     /* Infer and run: this node's slot in the session (NULL at load: folding, probes). */
     osc_kslot *slot;
     /* Infer and run, at load too: runs one of the node's subgraphs (runtime/body.c); body_ud is
@@ -205,6 +211,8 @@ const char *osc_kinput_name(const osc_kctx *k, int32_t i);
  * there is none (no session store, every slot taken, out of memory): the kernel then runs
  * without it. */
 void *osc_kshared(osc_kctx *k, const void *key, size_t size, void (*drop)(void *state));
+/* OSC_ERR_CANCELLED, failing into k->err, when the caller cancelled the run; else OSC_OK. */
+osc_status osc_kcancelled(osc_kctx *k);
 /* Graph name of value id ("" when unknown), for messages. */
 const char *osc_kvalue_name(const osc_kctx *k, int32_t id);
 

@@ -76,7 +76,8 @@ typedef enum osc_status {
     OSC_ERR_SHAPE,       /* shapes, ranks or dtypes of tensors do not fit together */
     OSC_ERR_INDEX,       /* an index value is out of its allowed range */
     OSC_ERR_LIMIT,       /* a resource limit (bytes, rank, string length, nodes) was reached */
-    OSC_ERR_STATE        /* call out of order, e.g. reading outputs before a successful run */
+    OSC_ERR_STATE,       /* call out of order, e.g. reading outputs before a successful run */
+    OSC_ERR_CANCELLED    /* the caller cancelled the run (osc_session_cancel) */
 } osc_status;
 
 /* Tensor element types, numbered as ONNX TensorProto.DataType. */
@@ -142,6 +143,7 @@ typedef void *(*osc_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 /* Defaults of the limits in osc_options (a field left 0 takes these). */
 #define OSC_DEFAULT_MAX_NODES 50000    /* nodes in a graph, its subgraphs' included */
 #define OSC_DEFAULT_MAX_STRING_MIB 64  /* MiB in one string element */
+#define OSC_DEFAULT_MAX_ITERATIONS 10000000 /* iterations of one Loop node in one run */
 /* Fixed limits on the counts of a model (not options): over one the load fails with
  * OSC_ERR_LIMIT and a message naming the count, its value and the limit. They keep every load
  * check linear (or n log n) in the file; real models stay far below them. */
@@ -153,7 +155,7 @@ typedef void *(*osc_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
 #define OSC_MAX_VALUE_INFO 1000000      /* value_info entries */
 #define OSC_MAX_METADATA 65536          /* metadata_props entries */
 #define OSC_MAX_STRING_ENTRIES 16777216 /* strings of one tensor or one attribute */
-#define OSC_MAX_GRAPH_DEPTH 32          /* subgraphs nested in subgraphs (If in Loop in ...) */
+#define OSC_MAX_GRAPH_DEPTH 16          /* subgraphs nested in subgraphs (If in Loop in ...) */
 
 /* Load options. Fill with osc_options_init, then set options by name with osc_options_set
  * (the integer ones; the fields stay for source compatibility) and the allocator hook by field.
@@ -249,7 +251,11 @@ typedef struct osc_options {
      * load, naming the pin. NULL with n_dim_pins 0 (default): none. */
     const osc_dim_pin *dim_pins;
     size_t n_dim_pins;
-    uint64_t reserved_ext[4]; /* zero (a non-zero value is OSC_ERR_ARG at load) */
+    /* Most iterations one Loop node may run in one run (its trip count and condition aside): one
+     * more fails the run with OSC_ERR_LIMIT, naming the node, so a loop that never ends cannot
+     * hang the caller. 0: the default, OSC_DEFAULT_MAX_ITERATIONS; else 1 to INT64_MAX. */
+    uint64_t max_iterations;
+    uint64_t reserved_ext[3]; /* zero (a non-zero value is OSC_ERR_ARG at load) */
 } osc_options;
 
 /* Fills *opts with the defaults: every field zero (realloc/free, not strict, default limits:
@@ -387,7 +393,8 @@ typedef struct osc_attr_desc {
     const char *name;
     int32_t type;           /* ONNX AttributeProto.AttributeType: 1 FLOAT, 2 INT, 3 STRING,
                              * 4 TENSOR, 6 FLOATS, 7 INTS; other types (STRINGS, GRAPH, ...)
-                             * come with their name and type only */
+                             * come with their name and type only (a GRAPH's model:
+                             * osc_model_node_subgraph) */
     int64_t i;              /* INT */
     float f;                /* FLOAT */
     const char *s;          /* STRING: s_len bytes (NUL-terminated too) */
@@ -402,6 +409,11 @@ typedef struct osc_attr_desc {
 OSC_API size_t osc_model_node_attr_count(const osc_model *m, size_t i);
 OSC_API osc_status osc_model_node_attr_at(const osc_model *m, size_t i, size_t k,
                                           osc_attr_desc *out);
+/* The subgraph that attribute k of node i holds (a GRAPH attribute: If's branches, Loop's and
+ * Scan's bodies), as a model of its own: every osc_model_* call describes it (its inputs are
+ * the subgraph's, then the names it reads from the graphs around it). Owned by m; NULL when the
+ * attribute is no graph or an index is out of range. */
+OSC_API const osc_model *osc_model_node_subgraph(const osc_model *m, size_t i, size_t k);
 
 /* Any value of the graph by name: a graph input or output, an initializer, a node's output.
  * dtype and shape are the ones inferred at load where they are static (for every value when
@@ -530,6 +542,12 @@ OSC_API osc_status osc_session_set_output_buffer(osc_session *s, size_t index, v
  * written in place or directly by a node that ran. A plan (shapes, arena) is made at the first run
  * and again only when input shapes or output buffers change. */
 OSC_API osc_status osc_session_run(osc_session *s);
+/* Asks the session's run in progress, or its next run when none is in progress, to stop: it
+ * fails with OSC_ERR_CANCELLED at its next check (before each node, and before each iteration
+ * of a Loop or Scan, in subgraphs too), leaving caller buffers as any failed run does. The
+ * request is used up by the run it stops. The one call that may be made from another thread
+ * while the session runs. OSC_ERR_ARG for a NULL session. */
+OSC_API osc_status osc_session_cancel(osc_session *s);
 /* Output i of the last successful run: dtype, shape, nbytes and data. data is the caller's
  * buffer when one was set; otherwise it is owned by the session and valid until the next run,
  * set_input, set_output_buffer or osc_session_free (it may point into a caller input buffer
@@ -554,6 +572,11 @@ OSC_API int32_t osc_session_threads(const osc_session *s);
 /* Nanoseconds node i (osc_model_node order) took in the last run; 0 unless the model was
  * loaded with opts.profile = 1, or for a node that did not run. */
 OSC_API uint64_t osc_session_node_ns(const osc_session *s, size_t node);
+/* The session that runs the subgraph of attribute k of node i (osc_model_node_subgraph) inside
+ * s, made when the subgraph first runs (NULL before, and for a bad index). Its
+ * osc_session_node_ns are the sums over every time the subgraph ran in s's last run (every
+ * iteration of a loop). Owned by s; for reading only. */
+OSC_API const osc_session *osc_session_node_subgraph(const osc_session *s, size_t i, size_t k);
 /* Observer of a run: osc_session_run calls it on the calling thread right after each node
  * that runs (osc_model_node order; folded nodes do not run) has succeeded, with the tensors
  * the node read (NULL for an omitted input) and wrote. They are views valid during the call

@@ -616,7 +616,7 @@ osc_status osc_loader_parse_model_lim(const void *buf, size_t len, const char *b
                                       const osc_limits *lim, osc_pool *pool, osc_graph *g,
                                       osc_err *err) {
     osc_limits def = {0, (uint64_t)OSC_DEFAULT_MAX_STRING_MIB << 20, OSC_DEFAULT_MAX_NODES,
-                      OSC_MAX_RANK};
+                      OSC_MAX_RANK, OSC_DEFAULT_MAX_ITERATIONS};
     if (!lim) lim = &def;
     if (!pool || !g || !err || (!buf && len)) {
         if (err) osc_fail(err, OSC_ERR_ARG, "osc_loader_parse_model: NULL argument");

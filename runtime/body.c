@@ -24,6 +24,7 @@ osc_status osc_body_load(osc_model *m, osc_node *n, osc_err *err) {
         if (st) {
             char msg[OSC_MSG_SIZE];
             snprintf(msg, sizeof msg, "%s", err->msg);
+            osc_err_clear(err); /* the subgraph's message, with where it is */
             return osc_fail(err, st, "node %s (%s): subgraph '%s' (attribute '%s'): %s",
                             osc_node_label(&m->g, n, label, sizeof label), n->op_type,
                             at->g->name, at->name, msg);

@@ -4,7 +4,7 @@
 
 #include "session.h"
 
-static uint64_t now_ns(void) {
+uint64_t osc_now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -61,9 +61,10 @@ static osc_status run_nodes(osc_session *s, int32_t from, int32_t to) {
         const osc_node *n = &g->nodes[i];
         if (n->folded) continue;
         osc_kctx k = osc_node_ctx(m, i, s, &s->err);
-        uint64_t t0 = s->node_ns ? now_ns() : 0;
-        osc_status st = osc_run_node(m, i, s->vals, s->io, &k);
-        if (s->node_ns) s->node_ns[i] = now_ns() - t0;
+        uint64_t t0 = s->node_ns ? osc_now_ns() : 0;
+        osc_status st = osc_kcancelled(&k);
+        if (!st) st = osc_run_node(m, i, s->vals, s->io, &k);
+        if (s->node_ns) s->node_ns[i] += osc_now_ns() - t0;
         if (st) return st;
         if (s->hook) s->hook(s->hook_ud, (size_t)i, s->io.ins, n->n_inputs, s->io.outs,
                              n->n_outputs);
@@ -190,6 +191,13 @@ static osc_status run_dynamic(osc_session *s) {
     return osc_check_output_buffers(s);
 }
 
+/* The node times of s and of its subgraphs' sessions, zero. */
+static void clear_profile(osc_session *s) {
+    if (s->node_ns) memset(s->node_ns, 0, (size_t)s->m->g.n_nodes * sizeof *s->node_ns);
+    for (int32_t b = 0; b < s->m->n_bodies; b++)
+        if (s->bodies[b]) clear_profile(s->bodies[b]);
+}
+
 /* osc_session_run without the byte-cap explanation. */
 static osc_status run(osc_session *s) {
     const osc_model *m = s->m;
@@ -208,7 +216,7 @@ static osc_status run(osc_session *s) {
     if (st) return st;
     osc_pool_reset(&s->strings);
     s->runs++;
-    if (s->node_ns) memset(s->node_ns, 0, (size_t)g->n_nodes * sizeof *s->node_ns);
+    if (s->cancel == &s->cancel_req) clear_profile(s); /* subgraphs' sessions add up */
     if (m->dynamic) {
         st = run_dynamic(s);
     } else {
@@ -233,5 +241,6 @@ osc_status osc_session_run(osc_session *s) {
     s->alloc.capped = false;
     osc_status st = run(s);
     memset(s->unchanged, 0, (size_t)s->m->g.n_values * sizeof *s->unchanged); /* one run only */
+    if (st == OSC_ERR_CANCELLED && s->cancel == &s->cancel_req) atomic_store(&s->cancel_req, 0);
     return st ? osc_cap_explain(&s->err, &s->alloc, "this session") : st;
 }

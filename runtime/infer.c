@@ -12,7 +12,8 @@ osc_kctx osc_node_ctx(const osc_model *m, int32_t i, osc_session *s, osc_err *er
     osc_kctx k = {.err = err, .graph = &m->g, .node = n, .row = n->kernel,
                   .since_version = n->kernel->since, .params = n->params,
                   .alloc = (osc_allocator *)&m->alloc, .strings = (osc_pool *)&m->pool,
-                  .strict = m->opts.strict != 0, .body = osc_body_run};
+                  .strict = m->opts.strict != 0, .body = osc_body_run,
+                  .max_iterations = m->lim.max_iterations};
     if (!s) return k;
     k.alloc = &s->alloc;
     k.strings = &s->strings;
@@ -23,6 +24,7 @@ osc_kctx osc_node_ctx(const osc_model *m, int32_t i, osc_session *s, osc_err *er
     k.unchanged = s->unchanged;
     k.slot = &s->slots[i];
     k.body_ud = s;
+    k.cancel = s->cancel;
     return k;
 }
 
@@ -75,6 +77,8 @@ osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *kno
         osc_gather_inputs(n, vals, io);
         memset(io.outs, 0, (size_t)n->n_outputs * sizeof *io.outs);
         osc_kctx k = osc_node_ctx(m, i, s, err);
+        /* a node's time includes its inference (control flow runs its subgraphs there) */
+        const uint64_t t0 = s && s->node_ns ? osc_now_ns() : 0;
         osc_status st = OSC_OK;
         for (int32_t j = 0; j < n->n_inputs - n->n_implicit && !st; j++)
             if (io.ins[j]) st = osc_check_input_type(&m->g, i, j, io.ins[j]->dtype, err);
@@ -96,6 +100,7 @@ osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *kno
             if (v >= 0) vals[v] = *o;
         }
         if (slots && (st = osc_run_node(m, i, vals, io, &k))) return st;
+        if (t0) s->node_ns[i] += osc_now_ns() - t0;
     }
     *stop = i;
     return OSC_OK;

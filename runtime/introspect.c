@@ -154,6 +154,11 @@ osc_status osc_model_node_attr_at(const osc_model *m, size_t i, size_t k, osc_at
     return OSC_OK;
 }
 
+const osc_model *osc_model_node_subgraph(const osc_model *m, size_t i, size_t k) {
+    if (!m || i >= (size_t)m->g.n_nodes || k >= (size_t)m->g.nodes[i].n_attrs) return NULL;
+    return m->g.nodes[i].attrs[k].body;
+}
+
 /* The value named `name` that is still part of the graph (an input, a constant, or produced
  * by a node); -1 otherwise. */
 static int32_t find_value(const osc_model *m, const char *name) {

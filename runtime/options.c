@@ -35,6 +35,7 @@ static const opt_row k_rows[] = {
     ROW(newer_opsets, 0, 1),
     ROW(no_fusion, 0, 1),
     ROW(fuse_recompute, 0, 1),
+    ROW(max_iterations, 0, INT64_MAX),
 };
 #define N_ROWS (sizeof k_rows / sizeof k_rows[0])
 

@@ -70,6 +70,7 @@ static osc_status create(const osc_model *m, osc_allocator a, osc_session *outer
     for (size_t k = 0; m->dynamic && k < z.nn; k++) s->stages[k].from = s->stages[k].stop = -1;
     for (size_t b = 0; m->dynamic && b < z.nb; b++) s->plan_need[b] = UINT64_MAX; /* none yet */
     s->borrowed_tpool = outer != NULL;
+    s->cancel = outer ? outer->cancel : &s->cancel_req;
     s->tpool = outer ? outer->tpool : osc_tpool_new(&s->alloc, m->opts.threads);
     s->kscratch.alloc = &s->alloc;
     s->kstore.alloc = &s->alloc;
@@ -137,6 +138,12 @@ void osc_session_free(osc_session *s) {
 
 const char *osc_session_error(const osc_session *s) { return s ? s->err.msg : "no session"; }
 
+osc_status osc_session_cancel(osc_session *s) {
+    if (!s) return OSC_ERR_ARG;
+    atomic_store(&s->cancel_req, 1);
+    return OSC_OK;
+}
+
 osc_status osc_session_set_node_hook(osc_session *s, osc_node_hook fn, void *ud) {
     if (!s) return OSC_ERR_ARG;
     s->hook = fn;
@@ -150,6 +157,11 @@ int32_t osc_session_threads(const osc_session *s) { return s ? osc_tpool_size(s-
 
 uint64_t osc_session_node_ns(const osc_session *s, size_t node) {
     return (s && s->node_ns && node < (size_t)s->m->g.n_nodes) ? s->node_ns[node] : 0;
+}
+
+const osc_session *osc_session_node_subgraph(const osc_session *s, size_t i, size_t k) {
+    const osc_model *b = s ? osc_model_node_subgraph(s->m, i, k) : NULL;
+    return b ? s->bodies[b->body_id] : NULL;
 }
 
 /* Clears the session's message; OSC_ERR_ARG with one when index is not an input's. */

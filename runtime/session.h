@@ -64,9 +64,14 @@ struct osc_session {
     /* per subgraph of the model (m->bodies): its session, made when it first runs */
     struct osc_session **bodies;
     bool borrowed_tpool;      /* a subgraph's session: tpool is the outer session's */
+    atomic_int cancel_req;    /* osc_session_cancel's request */
+    atomic_int *cancel;       /* the request runs check: cancel_req, or the outer session's */
     osc_node_hook hook;       /* osc_session_set_node_hook */
     void *hook_ud;
 };
+
+/* exec.c: a monotonic clock, for the node times of opts.profile. */
+uint64_t osc_now_ns(void);
 
 /* session.c: a session of subgraph model m inside session outer: its bytes counted in outer's
  * allocator, its kernels on outer's threads. */

@@ -9,10 +9,6 @@
 
 #include "core/kernel.h"
 
-/* The most iterations a Loop runs before it fails (OSC_ERR_LIMIT): a loop whose trip count and
- * condition never stop it ends with a clear error instead of running on. */
-#define CF_MAX_ITERATIONS ((int64_t)1 << 24)
-
 /* Results of one evaluation: n tensors whose data (and string bytes) the set owns. */
 typedef struct cf_set {
     osc_allocator *alloc;

@@ -63,9 +63,10 @@ static osc_status iterate(osc_kctx *k, const osc_tensor *const *in, cf_set *out,
     ins[1] = &cond_t;
     for (int32_t i = 0; i < n; i++) ins[2 + i] = in[2 + i];
     for (; !st && it < trips && cond; it++) {
-        if (it >= CF_MAX_ITERATIONS)
-            return osc_kfail(k, OSC_ERR_LIMIT, "stopped after %lld iterations, the most a loop "
-                             "may run (CF_MAX_ITERATIONS)", (long long)it);
+        if ((st = osc_kcancelled(k))) break;
+        if (it >= k->max_iterations)
+            return osc_kfail(k, OSC_ERR_LIMIT, "stopped after %lld iterations, the most one "
+                             "loop may run (opts.max_iterations)", (long long)it);
         char what[64];
         snprintf(what, sizeof what, "body, iteration %lld", (long long)it);
         cond_b = cond != 0;

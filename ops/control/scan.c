@@ -167,6 +167,7 @@ static osc_status scan_once(osc_kctx *k, scan_run *r, const osc_tensor *const *n
     osc_status st = OSC_OK;
     for (int32_t i = 0; i < n; i++) r->ins[i] = r->state[i];
     for (int64_t t = 0; !st && t < r->len; t++) {
+        if ((st = osc_kcancelled(k))) break;
         char what[64];
         snprintf(what, sizeof what, "body, iteration %lld", (long long)t);
         for (int32_t i = 0; !st && i < p->n_in; i++) {

@@ -61,9 +61,14 @@ class StateError(Error):
     status = 10
 
 
+class Cancelled(Error):
+    """OSC_ERR_CANCELLED: the caller cancelled the run."""
+    status = 11
+
+
 BY_STATUS = {c.status: c for c in (InvalidArgument, OutOfMemory, FileError, InvalidProtobuf,
                                    InvalidModel, Unsupported, ShapeError, IndexOutOfRange,
-                                   LimitExceeded, StateError)}
+                                   LimitExceeded, StateError, Cancelled)}
 
 
 def error(status, message):

@@ -40,7 +40,8 @@ class Options(ctypes.Structure):
                 ("max_rank", c_uint8), ("max_string_mib", c_uint8), ("newer_opsets", c_uint8),
                 ("no_fusion", c_uint8), ("fuse_recompute", c_uint8),
                 ("reserved", c_uint8 * 6), ("dim_pins", ctypes.POINTER(DimPin)),
-                ("n_dim_pins", c_size_t), ("reserved_ext", c_uint64 * 4)]
+                ("n_dim_pins", c_size_t), ("max_iterations", c_uint64),
+                ("reserved_ext", c_uint64 * 3)]
 
 
 class ValueDesc(ctypes.Structure):

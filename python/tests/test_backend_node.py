@@ -44,11 +44,21 @@ def known_failures(path):
     return out
 
 
+def nodes(graph):
+    """The nodes of graph and of its subgraphs (If's branches, Loop's and Scan's bodies)."""
+    for node in graph.node:
+        yield node
+        for a in node.attribute:
+            if a.HasField("g"):
+                yield from nodes(a.g)
+
+
 def unsupported_ops(model, registry):
-    """'Op-opset' of each node of the graph without a kernel for the model's opset."""
+    """'Op-opset' of each node of the graph (subgraphs too) without a kernel for the model's
+    opset."""
     opsets = {("" if o.domain == "ai.onnx" else o.domain): o.version for o in model.opset_import}
     missing = []
-    for node in model.graph.node:
+    for node in nodes(model.graph):
         domain = "" if node.domain == "ai.onnx" else node.domain
         version = opsets.get(domain, -1)
         rows = registry.get((domain, node.op_type), [])

@@ -63,7 +63,7 @@ static void *fault_hook(void *ud, void *ptr, size_t osize, size_t nsize) {
 static const char *const k_status[] = {
     "OSC_OK",        "OSC_ERR_ARG",   "OSC_ERR_NOMEM", "OSC_ERR_IO",
     "OSC_ERR_PARSE", "OSC_ERR_MODEL", "OSC_ERR_UNSUPPORTED", "OSC_ERR_SHAPE",
-    "OSC_ERR_INDEX", "OSC_ERR_LIMIT", "OSC_ERR_STATE"};
+    "OSC_ERR_INDEX", "OSC_ERR_LIMIT", "OSC_ERR_STATE", "OSC_ERR_CANCELLED"};
 
 static const char *status_str(osc_status s) {
     return (unsigned)s < sizeof k_status / sizeof k_status[0] ? k_status[s] : "?";

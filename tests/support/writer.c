@@ -20,14 +20,14 @@ enum {
     NODE_INPUT = 1, NODE_OUTPUT = 2, NODE_NAME = 3, NODE_OP_TYPE = 4, NODE_ATTR = 5,
     NODE_DOMAIN = 7,
     ATTR_NAME = 1, ATTR_F = 2, ATTR_I = 3, ATTR_S = 4, ATTR_T = 5, ATTR_FLOATS = 7,
-    ATTR_INTS = 8, ATTR_TYPE = 20,
+    ATTR_G = 6, ATTR_INTS = 8, ATTR_TYPE = 20,
     VI_NAME = 1, VI_TYPE = 2,
     TYPE_TENSOR = 1, TT_ELEM_TYPE = 1, TT_SHAPE = 2, SHAPE_DIM = 1, DIM_VALUE = 1,
     DIM_PARAM = 2,
     T_DIMS = 1, T_DATA_TYPE = 2, T_STRING_DATA = 6, T_NAME = 8, T_RAW_DATA = 9
 };
 enum { WT_VARINT = 0, WT_FIXED64 = 1, WT_LEN = 2, WT_FIXED32 = 5 };
-enum { A_FLOAT = 1, A_INT = 2, A_STRING = 3, A_TENSOR = 4, A_FLOATS = 6, A_INTS = 7 };
+enum { A_FLOAT = 1, A_INT = 2, A_STRING = 3, A_TENSOR = 4, A_GRAPH = 5, A_FLOATS = 6, A_INTS = 7 };
 
 /* A growable byte buffer; `oom` makes every later append a no-op. */
 typedef struct wbuf {
@@ -450,6 +450,30 @@ osc_status osc_mw_attr_tensor(osc_mw *mw, int node, const char *name, const osc_
     return add_attr(mw, node, name, A_TENSOR, &body);
 }
 
+/* The GraphProto of mw, appended to g. */
+static void graph_msg(const osc_mw *mw, wbuf *g) {
+    for (int i = 0; i < mw->n_nodes; i++) f_msg(g, GRAPH_NODE, &mw->nodes[i]);
+    put(g, mw->graph_name.p, mw->graph_name.n);
+    put(g, mw->graph_doc.p, mw->graph_doc.n);
+    put(g, mw->inits.p, mw->inits.n);
+    put(g, mw->inputs.p, mw->inputs.n);
+    put(g, mw->outputs.p, mw->outputs.n);
+    put(g, mw->value_info.p, mw->value_info.n);
+}
+
+osc_status osc_mw_attr_graph(osc_mw *mw, int node, const char *name, const osc_mw *sub) {
+    if (!node_buf(mw, node, "attribute")) return status_of(mw);
+    if (!sub || sub->err.status)
+        return fail(mw, OSC_ERR_ARG, "osc_mw_attr_graph: the subgraph writer %s",
+                    sub ? "has failed" : "is NULL");
+    wbuf g = {0}, body = {0};
+    graph_msg(sub, &g);
+    f_msg(&body, ATTR_G, &g);
+    if (g.oom) body.oom = true;
+    wfree(&g);
+    return add_attr(mw, node, name, A_GRAPH, &body);
+}
+
 osc_status osc_mw_serialize(osc_mw *mw, void **buf, size_t *len) {
     if (buf) *buf = NULL;
     if (len) *len = 0;
@@ -457,13 +481,7 @@ osc_status osc_mw_serialize(osc_mw *mw, void **buf, size_t *len) {
     if (!buf || !len) return fail(mw, OSC_ERR_ARG, "osc_mw_serialize: buf or len is NULL");
     if (mw->err.status) return mw->err.status;
     wbuf g = {0}, m = {0};
-    for (int i = 0; i < mw->n_nodes; i++) f_msg(&g, GRAPH_NODE, &mw->nodes[i]);
-    put(&g, mw->graph_name.p, mw->graph_name.n);
-    put(&g, mw->graph_doc.p, mw->graph_doc.n);
-    put(&g, mw->inits.p, mw->inits.n);
-    put(&g, mw->inputs.p, mw->inputs.n);
-    put(&g, mw->outputs.p, mw->outputs.n);
-    put(&g, mw->value_info.p, mw->value_info.n);
+    graph_msg(mw, &g);
     f_varint(&m, MODEL_IR_VERSION, mw->ir_version);
     put(&m, mw->producer.p, mw->producer.n);
     put(&m, mw->meta.p, mw->meta.n);

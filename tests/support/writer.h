@@ -95,6 +95,10 @@ osc_status osc_mw_attr_bytes(osc_mw *mw, int node, const char *name, const void 
 /* A TENSOR attribute (e.g. Constant's "value"), encoded as osc_mw_initializer does. */
 osc_status osc_mw_attr_tensor(osc_mw *mw, int node, const char *name, const osc_tensor *t);
 
+/* A GRAPH attribute (If's branches, Loop's body): the graph sub holds (its nodes, name,
+ * initializers, inputs, outputs, value_info; its opsets and IR version are not written). */
+osc_status osc_mw_attr_graph(osc_mw *mw, int node, const char *name, const osc_mw *sub);
+
 /* The serialized ModelProto in a malloc'ed buffer (*buf, *len; free with free()). The writer
  * stays usable (more calls, serialize again). Fails with the first recorded error. */
 osc_status osc_mw_serialize(osc_mw *mw, void **buf, size_t *len);

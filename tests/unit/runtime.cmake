@@ -13,3 +13,8 @@ set_tests_properties(test_large PROPERTIES LABELS "unit;large" TIMEOUT 600)
 # opts.dim_pins: symbolic dims taken as static at load (fusion, plan, run-time checks).
 osc_unit_test(test_pins unit/test_pins.c)
 target_link_libraries(test_pins PRIVATE osc_test_support)
+# If, Loop and Scan: subgraphs, names read from around them, limits, cancelling (from a thread).
+osc_unit_test(test_control unit/test_control.c)
+target_link_libraries(test_control PRIVATE osc_test_support Threads::Threads)
+set_tests_properties(test_control PROPERTIES LABELS "unit;threads")
+set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_control)
