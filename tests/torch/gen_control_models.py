@@ -232,6 +232,7 @@ def check_export(p, model, s, cases):
 
 
 def write_folder(folder, model, s, names, cases):
+    """A node-test folder; cases: [(inputs in the order of names, [(output name, tensor)])]."""
     if os.path.isdir(folder):
         shutil.rmtree(folder)
     os.makedirs(folder)
@@ -241,10 +242,10 @@ def write_folder(folder, model, s, names, cases):
         ds = os.path.join(folder, "test_data_set_%d" % k)
         os.makedirs(ds)
         by_name = dict(zip(names, test))
-        files = [("input", n, by_name[n]) for n in s.inputs] + [("output", n, t) for n, t in outs]
-        for kind, n, t in files:
-            j = s.inputs.index(n) if kind == "input" else s.outputs.index(n)
-            with open(os.path.join(ds, "%s_%d.pb" % (kind, j)), "wb") as fh:
+        files = [("input_%d.pb" % j, n, by_name[n]) for j, n in enumerate(s.inputs)]
+        files += [("output_%d.pb" % j, n, t) for j, (n, t) in enumerate(outs)]
+        for leaf, n, t in files:
+            with open(os.path.join(ds, leaf), "wb") as fh:
                 fh.write(gtm.tensor_proto(n, t))
 
 
