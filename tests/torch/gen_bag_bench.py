@@ -44,9 +44,9 @@ def main():
     # Bag starts: BAGS - 1 random cut points in [0, INDICES], sorted; the first bag starts at 0.
     cuts = torch.randint(0, a.indices + 1, (a.bags - 1,), generator=g).sort().values
     offsets = torch.cat([torch.zeros(1, dtype=torch.int64), cuts])
-    p = dict(module=module, example=(indices[:8], gcm.gtm.i64(0, 4)), names=["indices", "offsets"],
-             outputs=["y"], dynamic={"indices": {0: "n"}, "offsets": {0: "bags"},
-                                     "y": {0: "bags"}})
+    p = dict(module=module, example=(indices[:8], gcm.gtm.i64(0, 4)),
+             names=["indices", "offsets"], outputs=["y"],
+             dynamic={"indices": {0: "n"}, "offsets": {0: "bags"}, "y": {0: "bags"}})
     model = gcm.export(p, a.opset)
     s = graph_walk.Summary(model)
     assert "Loop" in s.ops, sorted(s.ops)
