@@ -125,8 +125,9 @@ osc_status osc_loss_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
                           osc_tensor *out, int32_t n_out) {
     osc_tensor want[2];
     loss_geom g;
+    const loss_params *p = k->params;
     osc_status st = osc_infer_out0(k, validate(k, in, n_in, want, &g), &want[0], out, n_out);
-    if (!st && n_out > 1) osc_same_shape(&out[1], &want[1]);
+    if (!st && p->sce && n_out > 1) osc_same_shape(&out[1], &want[1]);
     return st;
 }
 
@@ -173,10 +174,12 @@ osc_status osc_loss_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
     osc_tensor want[2];
     loss_geom g;
     osc_status st = validate(k, in, n_in, want, &g);
-    const osc_tensor *x = in[0], *t = in[1], *w = n_in > 2 && in[2] ? in[2] : NULL;
+    if (st) return st;
+    const osc_tensor *x = in[0], *t = in[1], *w = n_in > 2 ? in[2] : NULL;
+    const bool log_prob = p->sce && n_out > 1;
     for (int32_t i = 0; i < (w ? 3 : 2) && !st; i++)
         st = osc_check_buffer(k, "input", i, p->names[i], in[i]);
-    for (int32_t j = 0; j < (n_out < 1 ? 1 : n_out) && !st; j++)
+    for (int32_t j = 0; j < (log_prob ? 2 : 1) && !st; j++)
         st = osc_nc_check_out(k, out, n_out, j, p->out_names[j], &want[j]);
     if (!st) st = check_targets(k, t, g.c);
     if (st) return st;
@@ -184,8 +187,8 @@ osc_status osc_loss_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
     for (int64_t i = 0; i < g.n * g.d; i++) {
         const int64_t base = i / g.d * g.c * g.d + i % g.d, c = osc_index_at(t, i);
         const bool kept = !(p->has_ignore && c == p->ignore); /* else c is in [0, C) */
-        const double lse = p->sce && (kept || n_out > 1) ? log_sum_exp(x, base, g.c, g.d) : 0;
-        if (p->sce && n_out > 1)
+        const double lse = p->sce && (kept || log_prob) ? log_sum_exp(x, base, g.c, g.d) : 0;
+        if (log_prob)
             for (int64_t j = 0; j < g.c; j++)
                 osc_nc_set(&out[1], base + j * g.d, osc_nc_get(x, base + j * g.d) - lse);
         double loss = 0, wt = 0;
