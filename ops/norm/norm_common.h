@@ -1,7 +1,7 @@
-/* norm_common.h: what the normalisation kernels share (softmax.c, batchnorm.c, layernorm.c,
- * dropout.c, lpnorm.c, meanvar.c): the per-class compute types and conversions of their X-macro
- * loops, reading or writing one element of any float dtype as a double, and the standardisation
- * of the elements a walk visits. Internal to ops/. */
+/* norm_common.h: what the normalisation kernels share (ops/norm/, and ops/loss/loss.c): the
+ * per-class compute types and conversions of their X-macro loops, reading or writing one element
+ * of any float dtype as a double, and the statistics and affine map of the elements a walk
+ * visits. Internal to ops/. */
 #ifndef OSC_NORM_COMMON_H
 #define OSC_NORM_COMMON_H
 
