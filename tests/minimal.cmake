@@ -26,7 +26,8 @@ if(OSC_OPS_ALL)
 endif()
 set(_osc_needs_all_ops
   test_session test_embed test_ops_elementwise test_broadcast test_ops_shape test_ops_reduce
-  test_ops_matmul test_ops_math test_ops_layout test_ops_norm test_cli_random test_cli_random_models
+  test_ops_matmul test_ops_math test_ops_layout test_ops_norm test_ops_normalize test_ops_loss
+  test_cli_random test_cli_random_models
   test_fusion test_fusion_tiny test_fusion_tiled test_fusion_tiled_tiny test_threads_ew
   test_limits test_misuse test_sweep test_scaling)
 set_tests_properties(${_osc_needs_all_ops} PROPERTIES DISABLED TRUE)

@@ -20,22 +20,6 @@ typedef struct bn_params {
     bool spatial, training;
 } bn_params;
 
-/* o[j] = (x[j] - m) * a + b for j < n, rounded once; o may be x. */
-typedef void (*bn_loop)(void *o, const void *x, int64_t n, double m, double a, double b);
-
-#define LOOP(E, T, CLS)                                                                     \
-    static void bn_##E(void *o, const void *x, int64_t n, double m, double a, double b) {   \
-        typedef OSC_NC_WT_##CLS(T) ct;                                                      \
-        const ct cm = (ct)m, ca = (ct)a, cb = (ct)b;                                        \
-        const T *px = x;                                                                    \
-        T *po = o;                                                                          \
-        for (int64_t j = 0; j < n; j++)                                                     \
-            po[j] = OSC_NC_NARROW_##CLS(T, ((ct)OSC_NC_WIDEN_##CLS(px[j]) - cm) * ca + cb); \
-    }
-OSC_FLOAT_TYPES(LOOP)
-#define ENTRY(E, T, CLS) [E] = bn_##E,
-static const bn_loop k_loops[OSC_DTYPE_COUNT] = {OSC_FLOAT_TYPES(ENTRY)};
-
 static const char *const k_names[5] = {"X", "scale", "B", "mean", "var"};
 static const char *const k_out_names[3] = {"Y", "running_mean", "running_var"};
 
@@ -174,7 +158,7 @@ osc_status osc_bn_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
         st = osc_nc_check_out(k, out, n_out, j, k_out_names[j], &want[j]);
     if (st) return st;
     const osc_tensor *x = in[0];
-    const size_t esize = osc_dtype_get(x->dtype)->bits / 8;
+    const osc_nc_walk run = {.rank = 1, .dims = {g.run}, .strides = {1}};
     for (int64_t c = 0; c < g.chans; c++) {
         double mean = osc_nc_get(in[3], c), var = osc_nc_get(in[4], c);
         if (p->training) {
@@ -186,11 +170,8 @@ osc_status osc_bn_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
         }
         const double a = osc_nc_get(in[1], c) / sqrt(var + p->epsilon);
         const double b = osc_nc_get(in[2], c);
-        for (int64_t s = 0; s < g.outer; s++) {
-            const size_t off = (size_t)((s * g.chans + c) * g.run) * esize;
-            k_loops[x->dtype]((char *)out[0].data + off, (const char *)x->data + off, g.run, mean,
-                              a, b);
-        }
+        for (int64_t s = 0; s < g.outer; s++)
+            osc_nc_affine(&out[0], x, (s * g.chans + c) * g.run, &run, mean, a, b);
     }
     return OSC_OK;
 }

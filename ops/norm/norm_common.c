@@ -1,4 +1,5 @@
-/* norm_common.c: element access and output checks the normalisation kernels share. */
+/* norm_common.c: element access, output checks and the walked statistics the normalisation
+ * kernels share. */
 #include "norm_common.h"
 
 #include <string.h>
@@ -50,4 +51,58 @@ osc_status osc_nc_check_out(osc_kctx *k, const osc_tensor *out, int32_t n_out, i
                          osc_shape_str(o, a, sizeof a), osc_dtype_get(want->dtype)->name,
                          osc_shape_str(want, b, sizeof b));
     return osc_check_buffer(k, "output", i, what, o);
+}
+
+/* Runs BODY for each element `at` the walk w visits from base: the innermost dim a plain loop,
+ * the others an odometer. */
+#define WALK(BODY)                                                                          \
+    do {                                                                                    \
+        int64_t coord_[OSC_MAX_RANK] = {0}, off_ = base;                                    \
+        const int64_t n_ = w->dims[w->rank - 1], s_ = w->strides[w->rank - 1];              \
+        do                                                                                  \
+            for (int64_t j_ = 0; j_ < n_; j_++) {                                           \
+                const int64_t at = off_ + j_ * s_;                                          \
+                BODY;                                                                       \
+            }                                                                               \
+        while (osc_nc_step(w, w->rank - 1, coord_, &off_));                                 \
+    } while (0)
+
+typedef void (*moments_loop)(const void *x, int64_t base, const osc_nc_walk *w, double *mean,
+                             double *var);
+typedef void (*affine_loop)(void *y, const void *x, int64_t base, const osc_nc_walk *w, double m,
+                            double a, double b);
+
+#define LOOPS(E, T, CLS)                                                                    \
+    static void mom_##E(const void *x, int64_t base, const osc_nc_walk *w, double *mean,    \
+                        double *var) {                                                      \
+        const T *px = x;                                                                    \
+        double sum = 0, sq = 0, cnt = 1;                                                    \
+        for (int32_t d = 0; d < w->rank; d++) cnt *= (double)w->dims[d];                    \
+        WALK(sum += (double)OSC_NC_WIDEN_##CLS(px[at]));                                    \
+        const double m = sum / cnt;                                                         \
+        WALK(const double dv = (double)OSC_NC_WIDEN_##CLS(px[at]) - m; sq += dv * dv);      \
+        *mean = m, *var = sq / cnt;                                                         \
+    }                                                                                       \
+    static void aff_##E(void *y, const void *x, int64_t base, const osc_nc_walk *w, double m, \
+                        double a, double b) {                                               \
+        typedef OSC_NC_WT_##CLS(T) ct;                                                      \
+        const ct cm = (ct)m, ca = (ct)a, cb = (ct)b;                                        \
+        const T *px = x;                                                                    \
+        T *py = y;                                                                          \
+        WALK(py[at] = OSC_NC_NARROW_##CLS(T, ((ct)OSC_NC_WIDEN_##CLS(px[at]) - cm) * ca + cb)); \
+    }
+OSC_FLOAT_TYPES(LOOPS)
+#define ENTRY_MOM(E, T, CLS) [E] = mom_##E,
+#define ENTRY_AFF(E, T, CLS) [E] = aff_##E,
+static const moments_loop k_moments[OSC_DTYPE_COUNT] = {OSC_FLOAT_TYPES(ENTRY_MOM)};
+static const affine_loop k_affine[OSC_DTYPE_COUNT] = {OSC_FLOAT_TYPES(ENTRY_AFF)};
+
+void osc_nc_moments(const osc_tensor *x, int64_t base, const osc_nc_walk *w, double *mean,
+                    double *var) {
+    k_moments[x->dtype](x->data, base, w, mean, var);
+}
+
+void osc_nc_affine(osc_tensor *y, const osc_tensor *x, int64_t base, const osc_nc_walk *w,
+                   double m, double a, double b) {
+    k_affine[x->dtype](y->data, x->data, base, w, m, a, b);
 }

@@ -1,6 +1,7 @@
-/* norm_common.h: what the normalisation kernels share (softmax.c, batchnorm.c, layernorm.c,
- * dropout.c): the per-class compute types and conversions of their X-macro loops, and reading
- * or writing one element of any float dtype as a double. Internal to ops/. */
+/* norm_common.h: what the normalisation kernels share (ops/norm/, and ops/loss/loss.c): the
+ * per-class compute types and conversions of their X-macro loops, reading or writing one element
+ * of any float dtype as a double, and the statistics and affine map of the elements a walk
+ * visits. Internal to ops/. */
 #ifndef OSC_NORM_COMMON_H
 #define OSC_NORM_COMMON_H
 
@@ -8,7 +9,9 @@
 
 /* softmax.c's operations, the values of its rows' .variant. They start at 1, so a row that sets
  * no variant (0) names none and init refuses it. */
-enum { OSC_SOFTMAX_SOFTMAX = 1, OSC_SOFTMAX_LOG, OSC_SOFTMAX_END };
+enum { OSC_SOFTMAX_SOFTMAX = 1, OSC_SOFTMAX_LOG, OSC_SOFTMAX_HARD, OSC_SOFTMAX_END };
+/* groupnorm.c's operations, likewise. */
+enum { OSC_GN_INSTANCE = 1, OSC_GN_GROUP, OSC_GN_END };
 
 /* Per float class (X(enum, T, class) of OSC_FLOAT_TYPES): the compute type, float16/bfloat16
  * widened to float and rounded back once per output element. */
@@ -41,5 +44,33 @@ int64_t osc_nc_span(const osc_tensor *t, int32_t from, int32_t to);
  * whose buffer holds them; `what` names it. Nothing is written. */
 osc_status osc_nc_check_out(osc_kctx *k, const osc_tensor *out, int32_t n_out, int32_t i,
                             const char *what, const osc_tensor *want);
+
+/* The elements of a tensor at base + sum of coord[d] * strides[d], coord[d] < dims[d], for
+ * d < rank (rank >= 1; the last dim innermost): a group the statistics run over. */
+typedef struct osc_nc_walk {
+    int32_t rank;
+    int64_t dims[OSC_MAX_RANK], strides[OSC_MAX_RANK];
+} osc_nc_walk;
+
+/* Moves *off to the walk's next position over its dims [0, upto) (coord[0..upto-1] start at
+ * 0, the last of them the fastest); false, with coord and *off back at the start, past the end. */
+static inline bool osc_nc_step(const osc_nc_walk *w, int32_t upto, int64_t *coord, int64_t *off) {
+    for (int32_t d = upto - 1; d >= 0; d--) {
+        *off += w->strides[d];
+        if (++coord[d] < w->dims[d]) return true;
+        *off -= w->strides[d] * w->dims[d];
+        coord[d] = 0;
+    }
+    return false;
+}
+
+/* Mean and population variance, in double (two passes), of the elements of x (a float dtype)
+ * the walk visits from base; the walk visits at least one. */
+void osc_nc_moments(const osc_tensor *x, int64_t base, const osc_nc_walk *w, double *mean,
+                    double *var);
+/* y = (x - m) * a + b at each element the walk visits from base, computed in the class's
+ * OSC_NC_WT type and rounded once; y may be x. */
+void osc_nc_affine(osc_tensor *y, const osc_tensor *x, int64_t base, const osc_nc_walk *w,
+                   double m, double a, double b);
 
 #endif

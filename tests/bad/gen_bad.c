@@ -1165,6 +1165,7 @@ int main(int argc, char **argv) {
     chain_case();
     external_cases();
     dynamic_cases();
+    loss_cases();
     fclose(g_manifest);
     free(g_arena);
     printf("gen_bad: %d cases in %s\n", g_count, g_out);

@@ -49,5 +49,7 @@ void emit_model(const char *name, Onnx__ModelProto *m, const char *status, const
 
 /* The cases of gen_bad_dynamic.c: dynamic-axes models through the symbolic fusion. */
 void dynamic_cases(void);
+/* The cases of gen_bad_loss.c: loss targets out of range, group normalisation shapes. */
+void loss_cases(void);
 
 #endif

@@ -17,6 +17,8 @@ osc_unit_test(test_ops_math unit/test_ops_math.c unit/kharness.c)
 osc_unit_test(test_ops_layout unit/test_ops_layout.c unit/kharness.c)
 osc_unit_test(test_ops_norm unit/test_ops_norm.c unit/kharness.c)
 target_link_libraries(test_ops_norm PRIVATE osc_test_support) # a model through the engine
+osc_unit_test(test_ops_normalize unit/test_ops_normalize.c unit/kharness.c)
+osc_unit_test(test_ops_loss unit/test_ops_loss.c unit/kharness.c)
 osc_unit_test(test_scatter_loops unit/test_scatter_loops.c)
 # Every registry row against the spec's Changelog (version ranges, type constraints); skipped
 # when ../shared/spec is absent.
