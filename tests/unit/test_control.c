@@ -411,7 +411,7 @@ static void refused_at_load(void **state) {
                                "needs 3 inputs and 2 outputs", NULL});
     /* an op without a kernel inside a branch: the message names the subgraph */
     mw = if_reading("x", "y");
-    load(mw); /* (the well-formed model loads) */
+    osc_model_free(load(mw)); /* (the well-formed model loads) */
     mw = osc_mw_graph(16, 1, (const osc_mw_value[]){{"c", OSC_BOOL, 0, NULL, NULL}});
     osc_mw *t = sub("then_g"), *e = sub("else_g");
     osc_mw_node(t, "NoSuchOp", "bad", 0, NULL, 1, (const char *[]){"ty"});
