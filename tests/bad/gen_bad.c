@@ -197,6 +197,11 @@ void attr_i(Onnx__NodeProto *n, const char *name, int64_t v) {
     a->i = v;
 }
 
+void attr_g(Onnx__NodeProto *n, const char *name, Onnx__ModelProto *sub) {
+    Onnx__AttributeProto *a = attr(n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH);
+    a->g = sub->graph;
+}
+
 void attr_s(Onnx__NodeProto *n, const char *name, const char *v) {
     Onnx__AttributeProto *a = attr(n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
     a->has_s = 1;
@@ -1166,6 +1171,7 @@ int main(int argc, char **argv) {
     external_cases();
     dynamic_cases();
     loss_cases();
+    control_cases();
     fclose(g_manifest);
     free(g_arena);
     printf("gen_bad: %d cases in %s\n", g_count, g_out);

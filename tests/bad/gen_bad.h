@@ -27,6 +27,9 @@ Onnx__NodeProto *node(Onnx__ModelProto *m, const char *op, const char *name, int
                       const char *const *ins, int nout, const char *const *outs);
 void attr_i(Onnx__NodeProto *n, const char *name, int64_t v);
 void attr_s(Onnx__NodeProto *n, const char *name, const char *v);
+/* A GRAPH attribute: the graph of `sub` (a model(0) used as a graph builder; its name set with
+ * sub->graph->name). */
+void attr_g(Onnx__NodeProto *n, const char *name, Onnx__ModelProto *sub);
 
 /* A run input: a tensor of `dtype` and shape with raw little-endian data. */
 typedef struct tin {
@@ -51,5 +54,7 @@ void emit_model(const char *name, Onnx__ModelProto *m, const char *status, const
 void dynamic_cases(void);
 /* The cases of gen_bad_loss.c: loss targets out of range, group normalisation shapes. */
 void loss_cases(void);
+/* The cases of gen_bad_control.c: If, Loop and Scan with bad subgraphs or bad data. */
+void control_cases(void);
 
 #endif
