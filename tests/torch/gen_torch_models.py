@@ -417,8 +417,15 @@ def write_readme(out_dir, made, failed, op_use):
                                          ", ".join(pats)))
     lines.append("")
     text = "\n".join(lines)
-    with open(os.path.join(out_dir, "README.md"), "w") as fh:
-        fh.write(text)
+    path = os.path.join(out_dir, "README.md")
+    kept = ""  # gen_control_models.py's section, which it writes itself
+    if os.path.exists(path):
+        with open(path) as fh:
+            old = fh.read()
+        at = old.find("\n## Control flow")
+        kept = old[at:] if at >= 0 else ""
+    with open(path, "w") as fh:
+        fh.write(text + kept)
     print(text)
     print("%d folders, %d bytes of models" % (len(made), sum(s for _, _, s in made)))
 
