@@ -16,6 +16,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * library should have refused shows up as an OSC_ERR_LIMIT path, never as an out-of-memory kill. */
 #define FUZZ_MAX_BYTES ((uint64_t)256 << 20)
 #define FUZZ_MAX_ARENA ((uint64_t)64 << 20)
+/* A loop's iterations: a mutated trip count stops at this cap (OSC_ERR_LIMIT), well inside
+ * libFuzzer's per-input timeout. */
+#define FUZZ_MAX_ITERATIONS 1000
 
 /* The bytes a harness reads its choices and elements from, in order; past the end every byte
  * reads as 0 (the inputs' layouts rely on it: a short input picks the common choices). */

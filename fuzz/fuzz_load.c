@@ -83,6 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     osc_options o;
     osc_options_init(&o);
     o.max_bytes = FUZZ_MAX_BYTES;
+    o.max_iterations = FUZZ_MAX_ITERATIONS;
     o.strict = (int32_t)(size % 2); /* both modes, decided by the input so runs reproduce */
     osc_model *m = NULL;
     char msg[OSC_MESSAGE_SIZE];

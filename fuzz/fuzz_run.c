@@ -216,6 +216,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     osc_options o;
     osc_options_init(&o);
     o.max_bytes = FUZZ_MAX_BYTES;
+    o.max_iterations = FUZZ_MAX_ITERATIONS;
     o.max_arena_bytes = FUZZ_MAX_ARENA;
     o.inplace_inputs = (flags & F_INPLACE) != 0;
     o.strict = (flags & F_STRICT) != 0;

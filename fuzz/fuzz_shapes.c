@@ -612,6 +612,7 @@ static osc_status load(const void *buf, size_t len, int flags, bool diff, bool n
     osc_options o;
     osc_options_init(&o);
     o.max_bytes = FUZZ_MAX_BYTES;
+    o.max_iterations = FUZZ_MAX_ITERATIONS;
     o.max_arena_bytes = FUZZ_MAX_ARENA;
     o.max_nodes = 2 * MAX_NODES + 64;
     o.strict = (flags & F_STRICT) != 0;

@@ -30,12 +30,14 @@ cmake --build "$build" -j"$(nproc)" --target osc-fuzz-load osc-fuzz-run osc-fuzz
   osc-fuzz-shapes osc-fuzz-mkseeds >/dev/null
 
 # Every node test (other ops still exercise the parser, and the companion kernels run), the
-# malformed suite, the whole models; folders that are absent are skipped.
+# malformed suite, the whole models, the torch control-flow exports (If, Loop: subgraphs to
+# mutate); folders that are absent are skipped.
 dirs=()
 for d in "$node" "$debian"; do [ -d "$d" ] && dirs+=("$d"); done
 rm -rf "$work/seeds"
 mkdir -p "$work"
-"$build/fuzz/osc-fuzz-mkseeds" "$work/seeds" "${dirs[@]}" tests/bad/cases tests/models >/dev/null
+"$build/fuzz/osc-fuzz-mkseeds" "$work/seeds" "${dirs[@]}" tests/bad/cases tests/models \
+  tests/torch/control >/dev/null
 
 # One harness is one process on one core: OSC_FUZZ_JOBS of them (default: the number of cores)
 # run at once, so the four take two rounds of SECONDS on two cores. Their reports follow in order.
