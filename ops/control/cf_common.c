@@ -216,6 +216,7 @@ osc_status cf_scalar(osc_kctx *k, const osc_tensor *t, int32_t input, const char
                          "dtype %s and %lld elements", (int)input, what,
                          osc_dtype_get(dtype)->name, osc_dtype_get(t->dtype)->name,
                          (long long)osc_tensor_count(t));
-    *out = dtype == OSC_BOOL ? (int64_t)*(const bool *)t->data : *(const int64_t *)t->data;
+    /* a bool byte may hold any value (a caller's buffer): nonzero is true */
+    *out = dtype == OSC_BOOL ? *(const uint8_t *)t->data != 0 : *(const int64_t *)t->data;
     return OSC_OK;
 }
