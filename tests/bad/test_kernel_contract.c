@@ -196,8 +196,9 @@ static void every_row(void **state) {
             osc_kctx k;
             if (!kctx(&f, row, &k)) {
                 /* the ops whose spec makes an attribute required */
-                static const char *const required[] = {"Cast", "Concat", "Constant", "Einsum",
-                                                       "Pad", "Slice", "TopK", "Unsqueeze"};
+                static const char *const required[] = {"BitShift", "Cast", "Concat", "Constant",
+                                                       "Einsum", "Pad", "Slice", "TopK",
+                                                       "Unsqueeze"};
                 bool known = false;
                 for (size_t q = 0; q < sizeof required / sizeof required[0]; q++)
                     known = known || !strcmp(row->op, required[q]);
