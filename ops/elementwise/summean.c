@@ -59,12 +59,8 @@ osc_status osc_summean_init(osc_kctx *k, const osc_node *node, void **params) {
     return osc_variadic_init(k, node, OSC_SUMMEAN_SUM, OSC_SUMMEAN_END, params);
 }
 
-static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *want) {
-    return osc_variadic_shape(k, in, n_in, want); /* every float dtype has a loop */
-}
-
-OSC_INFER_OUT0(osc_summean, validate)
+/* every dtype the checks pass, a float type, has a loop */
+OSC_INFER_OUT0(osc_summean, osc_variadic_shape)
 
 typedef struct sm_task {
     const sm_job *job;
@@ -82,7 +78,7 @@ osc_status osc_summean_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                            osc_tensor *out, int32_t n_out) {
     const osc_variadic_params *p = k->params;
     osc_tensor want;
-    osc_status st = validate(k, in, n_in, &want);
+    osc_status st = osc_variadic_shape(k, in, n_in, &want);
     if (!st) st = osc_ew_check_io(k, in, n_in, NULL, out, n_out, &want);
     if (st) return st;
     const sm_job job = {in, n_in, out, p->op == OSC_SUMMEAN_MEAN, osc_tensor_count(out)};
