@@ -57,6 +57,7 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
         int32_t stop;
         osc_status st = osc_infer_range(m, vals, known, i, i + 1, &stop, io, NULL, err);
         if (!st) st = osc_check_ranks(m, vals, i, i + 1, err);
+        if (st && osc_load_tolerates(m, st, err)) continue; /* left to run, if it ever does */
         if (st) return st;
         bool fold = all_known || (n->kernel->flags & OSC_KF_SHAPE_ONLY);
         for (int32_t j = 0; j < n->n_outputs; j++) {
@@ -71,6 +72,10 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
         }
         osc_kctx k = osc_node_ctx(m, i, NULL, err);
         st = osc_run_node(m, i, vals, io, &k);
+        if (st && osc_load_tolerates(m, st, err)) {
+            for (int32_t j = 0; j < n->n_outputs; j++) shaped[n->outputs[j]] = false;
+            continue;
+        }
         if (st) return st;
         for (int32_t j = 0; j < n->n_outputs; j++) {
             share_attr(m, n, &vals[n->outputs[j]]);

@@ -98,6 +98,7 @@ osc_status osc_model_from_graph(osc_model *parent, const osc_graph *g, osc_model
     m->opts.n_dim_pins = 0;
     osc_pool_init(&m->pool, &m->alloc, 0);
     m->g = *g;
+    m->subgraph = true;
     /* the subgraph's constants are in the parent's pool: osc_release_unread is not for them */
     osc_status st = prepare(m, NULL, err);
     if (!st && m->warn_lost) st = osc_fail(err, OSC_ERR_NOMEM, "out of memory storing a warning");

@@ -65,6 +65,7 @@ struct osc_model {
     int32_t body_id;
     int32_t *capture_at;
     struct osc_session *load_session; /* a subgraph's: the session folding runs it in */
+    bool subgraph;            /* a subgraph's model (osc_model_from_graph) */
 };
 
 /* Scratch for calling kernels: m->max_in input pointers and m->max_out output tensors. */
@@ -134,6 +135,9 @@ osc_status osc_plan_buffers(osc_model *m, osc_err *err);
 osc_status osc_infer_static(osc_model *m, osc_err *err);
 
 /* infer.c: helpers of folding and inference. */
+/* True (err cleared) when a subgraph's model meets a data or shape error while folding or
+ * inferring at load: a branch may never run, so the node is left to fail at run if it runs. */
+bool osc_load_tolerates(const osc_model *m, osc_status st, osc_err *err);
 /* True when the type has a dtype, a rank and every dim known. */
 bool osc_type_static(const osc_type *t);
 /* The shape (and for an initializer the data) a graph input or initializer has before any

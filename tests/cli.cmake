@@ -56,7 +56,7 @@ endfunction()
 osc_nodetests(cli_nodetests_families_1_23 "${OSC_NODE_TESTS_DIR}" 120 --expect-pass 25 --no-skip ${_families})
 osc_nodetests(cli_nodetests_families_debian "${OSC_DEBIAN_NODE_TESTS_DIR}" 120 --expect-pass 15 --no-skip ${_families})
 osc_nodetests(cli_nodetests_all_1_23 "${OSC_NODE_TESTS_DIR}" 900)
-# ONNX 1.12's data disagrees with the spec in three tests (ONNX 1.23 agrees with us): the file
+# ONNX 1.12's data disagrees with the spec in five tests (ONNX 1.23 agrees with us): the file
 # lists them with the reasons, and `test --known-fail FILE` reports them as KNOWN.
 osc_nodetests(cli_nodetests_all_debian "${OSC_DEBIAN_NODE_TESTS_DIR}" 900
   --known-fail-file "${_cli}/known-fail-debian-1.12.txt")

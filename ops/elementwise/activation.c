@@ -1,8 +1,9 @@
 /* activation.c: Relu, LeakyRelu, Elu, Selu, Celu, Sigmoid, HardSigmoid, HardSwish, Tanh,
- * Softplus, Softsign, Gelu (exact and tanh), Erf: one input, one output of its dtype and shape.
- * float computes in float (expf...), double in double, float16/bfloat16 in float rounded once
- * per element; the integer versions (Relu-14, Erf-9) compute exactly. Loops are generated from
- * the X-macro class lists of core/dtype.h, one per (op, dtype). */
+ * Softplus, Softsign, Gelu (exact and tanh), Erf, Mish, Swish, ThresholdedRelu, Shrink: one
+ * input, one output of its dtype and shape. float computes in float (expf...), double in double,
+ * float16/bfloat16 in float rounded once per element; the integer versions (Relu-14, Erf-9,
+ * Shrink-9) compute in double, then as the reference's cast (truncation, saturated here).
+ * Loops are generated from the X-macro class lists of core/dtype.h, one per (op, dtype). */
 #include <math.h>
 #include <string.h>
 
@@ -25,9 +26,7 @@ enum { OSC_ACT_GELU_TANH = OSC_ACT_END, N_CODES };
 /* max(0,x) + min(0, alpha*(exp(x/alpha)-1)): the second term is negative exactly when x < 0,
  * whatever alpha's sign (init refuses alpha = 0). */
 #define F_CELU(T, x) ((x) >= 0 ? (x) : p_alpha * OSC_M(expm1, (x) / p_alpha))
-/* 1/(1+exp(-x)), written so that exp never overflows */
-#define F_SIGMOID(T, x) \
-    ((x) >= 0 ? (T)1 / ((T)1 + OSC_M(exp, -(x))) : OSC_M(exp, x) / ((T)1 + OSC_M(exp, x)))
+#define F_SIGMOID(T, x) OSC_M_SIGMOID(T, x)
 #define CLAMP01(T, v) ((v) < 0 ? (T)0 : (v) > 1 ? (T)1 : (v))
 #define F_HSIGMOID(T, x) CLAMP01(T, p_alpha * (x) + p_beta)
 #define F_HSWISH(T, x) ((x) * CLAMP01(T, (x) * ((T)1 / (T)6) + (T)0.5))
@@ -43,6 +42,11 @@ enum { OSC_ACT_GELU_TANH = OSC_ACT_END, N_CODES };
     ((T)0.5 * (x) *                                                                         \
      ((T)1 + OSC_M(tanh, (T)SQRT_2_PI * ((x) + (T)0.044715 * (x) * (x) * (x)))))
 #define F_ERF(T, x) OSC_M(erf, x)
+#define F_MISH(T, x) ((x) * OSC_M(tanh, F_SOFTPLUS(T, x))) /* x * tanh(softplus(x)) */
+#define F_SWISH(T, x) ((x) * OSC_M_SIGMOID(T, p_alpha * (x)))
+#define F_THRELU(T, x) ((x) > p_alpha ? (x) : (T)0)
+/* Shrink: lambd in alpha's slot, bias in beta's */
+#define F_SHRINK(T, x) ((x) < -p_alpha ? (x) + p_beta : (x) > p_alpha ? (x) - p_beta : (T)0)
 
 /* Integers (Relu-14: signed; Erf-9: every integer type, erf's value truncated toward zero as
  * the reference's cast does: 0, or +-1 from |x| >= 6 where erf rounds to 1 in double). */
@@ -50,14 +54,21 @@ enum { OSC_ACT_GELU_TANH = OSC_ACT_END, N_CODES };
 #define I_UINT_RELU(T, x) (x)
 #define I_SINT_ERF(T, x) ((T)erf((double)(x)))
 #define I_UINT_ERF I_SINT_ERF
+static inline double shrink_d(double x, double lambd, double bias) {
+    return x < -lambd ? x + bias : x > lambd ? x - bias : 0;
+}
+#define SHRINK_D(x) shrink_d((double)(x), p->alpha, p->beta)
+#define I_SINT_SHRINK(T, x) ((T)osc_ew_f2s(SHRINK_D(x), (int)sizeof(T) * 8))
+#define I_UINT_SHRINK(T, x) ((T)osc_ew_f2u(SHRINK_D(x), (int)sizeof(T) * 8))
 
-/* The ops each class has: every op for the float classes, two for the integers. */
+/* The ops each class has: every op for the float classes, three for the integers. */
 #define FLOAT_OPS(X, E, T, CLS)                                                             \
     X(RELU, E, T, CLS) X(LEAKY, E, T, CLS) X(ELU, E, T, CLS) X(SELU, E, T, CLS)             \
     X(CELU, E, T, CLS) X(SIGMOID, E, T, CLS) X(HSIGMOID, E, T, CLS) X(HSWISH, E, T, CLS)    \
     X(TANH, E, T, CLS) X(SOFTPLUS, E, T, CLS) X(SOFTSIGN, E, T, CLS) X(GELU, E, T, CLS)     \
-    X(GELU_TANH, E, T, CLS) X(ERF, E, T, CLS)
-#define INT_OPS(X, E, T, CLS) X(RELU, E, T, CLS) X(ERF, E, T, CLS)
+    X(GELU_TANH, E, T, CLS) X(ERF, E, T, CLS) X(MISH, E, T, CLS) X(SWISH, E, T, CLS)        \
+    X(THRELU, E, T, CLS) X(SHRINK, E, T, CLS)
+#define INT_OPS(X, E, T, CLS) X(RELU, E, T, CLS) X(ERF, E, T, CLS) X(SHRINK, E, T, CLS)
 
 #define MOP_ENUM(OP) OSC_ACT_##OP
 OSC_MATH_LOOPS(N_CODES)
@@ -87,6 +98,10 @@ static const act_op k_ops[OSC_ACT_END] = {
     [OSC_ACT_SOFTSIGN] = {"input", {NULL}, {0}, false},
     [OSC_ACT_GELU] = {"X", {NULL}, {0}, false},
     [OSC_ACT_ERF] = {"input", {NULL}, {0}, false},
+    [OSC_ACT_MISH] = {"X", {NULL}, {0}, false},
+    [OSC_ACT_SWISH] = {"X", {"alpha"}, {1.0f}, false},
+    [OSC_ACT_THRELU] = {"X", {"alpha"}, {1.0f}, false},
+    [OSC_ACT_SHRINK] = {"input", {"lambd", "bias"}, {0.5f, 0.0f}, false},
 };
 
 /* The entry of a loop code (Gelu's for its tanh approximation). */

@@ -1,5 +1,7 @@
-/* binary.c: Add, Sub, Mul, Div, Mod, Equal, Less, LessOrEqual, Greater, GreaterOrEqual, And, Or:
- * two inputs, multidirectional broadcasting, loops generated for every dtype from OSC_STD_TYPES. */
+/* binary.c: Add, Sub, Mul, Div, Mod, Equal, Less, LessOrEqual, Greater, GreaterOrEqual, And, Or,
+ * Xor, BitShift, BitwiseAnd, BitwiseOr, BitwiseXor: two inputs, multidirectional broadcasting
+ * (Xor-1: version 1's broadcast/axis attributes), loops generated for every dtype from
+ * OSC_STD_TYPES. */
 #include <math.h>
 #include <string.h>
 
@@ -10,12 +12,13 @@ OSC_KERNEL_DECLARE(osc_bin)
 
 enum {
     OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_FMOD, OP_EQ, OP_LT, OP_LE, OP_GT, OP_GE, OP_AND,
-    OP_OR, OP_COUNT
+    OP_OR, OP_XOR, OP_SHL, OP_SHR, OP_BAND, OP_BOR, OP_BXOR, OP_COUNT
 };
 
 typedef struct bin_op {
     const char *name; /* for messages */
-    int32_t op;      /* Mod: OP_MOD, turned into OP_FMOD by the attribute */
+    int32_t op;      /* Mod: OP_MOD, turned into OP_FMOD by the attribute; BitShift: OP_SHL,
+                      * turned into OP_SHR by the attribute */
     bool to_bool;    /* output dtype is bool, not the inputs' */
 } bin_op;
 
@@ -33,6 +36,11 @@ static const bin_op k_ops[OSC_BIN_END] = {
     [OSC_BIN_GREATER_EQUAL] = {"GreaterOrEqual", OP_GE, true},
     [OSC_BIN_AND] = {"And", OP_AND, true},
     [OSC_BIN_OR] = {"Or", OP_OR, true},
+    [OSC_BIN_XOR] = {"Xor", OP_XOR, true},
+    [OSC_BIN_BITSHIFT] = {"BitShift", OP_SHL, false},
+    [OSC_BIN_BITAND] = {"BitwiseAnd", OP_BAND, false},
+    [OSC_BIN_BITOR] = {"BitwiseOr", OP_BOR, false},
+    [OSC_BIN_BITXOR] = {"BitwiseXor", OP_BXOR, false},
 };
 
 static const char *const k_what[2] = {"A", "B"};
@@ -64,6 +72,17 @@ static const char *const k_what[2] = {"A", "B"};
 #define S_UINT_LE S_SINT_LE
 #define S_UINT_GT S_SINT_GT
 #define S_UINT_GE S_SINT_GE
+
+/* Bitwise ops on the two's complement bits; shifts (unsigned types only) by Y >= the bit width
+ * give 0 in both directions (every bit shifted out, as numpy does; C leaves it undefined). */
+#define S_SINT_BAND(T, x, y) ((T)((x) & (y)))
+#define S_SINT_BOR(T, x, y) ((T)((x) | (y)))
+#define S_SINT_BXOR(T, x, y) ((T)((x) ^ (y)))
+#define S_UINT_BAND S_SINT_BAND
+#define S_UINT_BOR S_SINT_BOR
+#define S_UINT_BXOR S_SINT_BXOR
+#define S_UINT_SHL(T, x, y) ((y) >= sizeof(T) * 8 ? (T)0 : (T)((uint64_t)(x) << (y)))
+#define S_UINT_SHR(T, x, y) ((y) >= sizeof(T) * 8 ? (T)0 : (T)((x) >> (y)))
 
 /* numpy's integer mod: the remainder takes the divisor's sign. */
 static inline int64_t mod_floor(int64_t x, int64_t y) {
@@ -115,6 +134,7 @@ static inline int64_t mod_floor(int64_t x, int64_t y) {
 #define S_BOOL_EQ(T, x, y) ((uint8_t)(!(x) == !(y)))
 #define S_BOOL_AND(T, x, y) ((uint8_t)((x) && (y)))
 #define S_BOOL_OR(T, x, y) ((uint8_t)((x) || (y)))
+#define S_BOOL_XOR(T, x, y) ((uint8_t)(!(x) != !(y)))
 
 /* strings: equal bytes */
 static inline uint8_t str_eq(osc_string x, osc_string y) {
@@ -132,29 +152,37 @@ static inline uint8_t str_eq(osc_string x, osc_string y) {
 #define DEFINE_FLOAT(E, T) DEF_NUM(E, T, FLOAT)
 #define DEFINE_F16(E, T) DEF_NUM(E, T, F16)
 #define DEFINE_BF16(E, T) DEF_NUM(E, T, BF16)
-#define DEFINE_SINT(E, T) DEF_NUM(E, T, SINT) DEF(E, T, SINT, MOD, T)
-#define DEFINE_UINT(E, T) DEF_NUM(E, T, UINT) DEF(E, T, UINT, MOD, T)
-#define DEFINE_BOOL(E, T) \
-    DEF(E, T, BOOL, EQ, uint8_t) DEF(E, T, BOOL, AND, uint8_t) DEF(E, T, BOOL, OR, uint8_t)
+#define DEF_INT(E, T, CLS)                                                                  \
+    DEF_NUM(E, T, CLS) DEF(E, T, CLS, MOD, T) DEF(E, T, CLS, BAND, T) DEF(E, T, CLS, BOR, T) \
+    DEF(E, T, CLS, BXOR, T)
+#define DEFINE_SINT(E, T) DEF_INT(E, T, SINT)
+#define DEFINE_UINT(E, T) DEF_INT(E, T, UINT) DEF(E, T, UINT, SHL, T) DEF(E, T, UINT, SHR, T)
+#define DEFINE_BOOL(E, T)                                                                   \
+    DEF(E, T, BOOL, EQ, uint8_t) DEF(E, T, BOOL, AND, uint8_t) DEF(E, T, BOOL, OR, uint8_t) \
+    DEF(E, T, BOOL, XOR, uint8_t)
 #define DEFINE_STRING(E, T) DEF(E, T, STRING, EQ, uint8_t)
 #define DEFINE_COMPLEX(E, T)
 #define DEFINE(E, T, CLS) DEFINE_##CLS(E, T)
 OSC_STD_TYPES(DEFINE)
 
-/* Tables in enum order; NULL where the class has no such op. */
-#define TAB_NUM(E, MOD)                                                                     \
-    {bin_##E##_ADD, bin_##E##_SUB, bin_##E##_MUL, bin_##E##_DIV, MOD, bin_##E##_FMOD,      \
-     bin_##E##_EQ, bin_##E##_LT, bin_##E##_LE, bin_##E##_GT, bin_##E##_GE, NULL, NULL}
-#define TAB_FLOAT(E) TAB_NUM(E, NULL)
-#define TAB_F16(E) TAB_NUM(E, NULL)
-#define TAB_BF16(E) TAB_NUM(E, NULL)
-#define TAB_SINT(E) TAB_NUM(E, bin_##E##_MOD)
-#define TAB_UINT(E) TAB_NUM(E, bin_##E##_MOD)
-#define TAB_BOOL(E) \
-    {NULL, NULL, NULL, NULL, NULL, NULL, bin_##E##_EQ, NULL, NULL, NULL, NULL, bin_##E##_AND, \
-     bin_##E##_OR}
-#define TAB_STRING(E) \
-    {NULL, NULL, NULL, NULL, NULL, NULL, bin_##E##_EQ, NULL, NULL, NULL, NULL, NULL, NULL}
+/* Each class's loops by operation; NULL where the class has none. */
+#define TAB_NUM_(E)                                                                         \
+    [OP_ADD] = bin_##E##_ADD, [OP_SUB] = bin_##E##_SUB, [OP_MUL] = bin_##E##_MUL,            \
+    [OP_DIV] = bin_##E##_DIV, [OP_FMOD] = bin_##E##_FMOD, [OP_EQ] = bin_##E##_EQ,            \
+    [OP_LT] = bin_##E##_LT, [OP_LE] = bin_##E##_LE, [OP_GT] = bin_##E##_GT,                  \
+    [OP_GE] = bin_##E##_GE
+#define TAB_INT_(E)                                                                         \
+    TAB_NUM_(E), [OP_MOD] = bin_##E##_MOD, [OP_BAND] = bin_##E##_BAND,                       \
+    [OP_BOR] = bin_##E##_BOR, [OP_BXOR] = bin_##E##_BXOR
+#define TAB_FLOAT(E) {TAB_NUM_(E)}
+#define TAB_F16(E) {TAB_NUM_(E)}
+#define TAB_BF16(E) {TAB_NUM_(E)}
+#define TAB_SINT(E) {TAB_INT_(E)}
+#define TAB_UINT(E) {TAB_INT_(E), [OP_SHL] = bin_##E##_SHL, [OP_SHR] = bin_##E##_SHR}
+#define TAB_BOOL(E)                                                                         \
+    {[OP_EQ] = bin_##E##_EQ, [OP_AND] = bin_##E##_AND, [OP_OR] = bin_##E##_OR,               \
+     [OP_XOR] = bin_##E##_XOR}
+#define TAB_STRING(E) {[OP_EQ] = bin_##E##_EQ}
 #define TAB_COMPLEX(E) {NULL}
 
 static osc_ew_loop2 loop_get(int32_t dtype, int32_t op) {
@@ -181,16 +209,39 @@ typedef struct bin_params {
     const bin_op *op;
     osc_typeset types;
     bool fmod;           /* Mod: true = C fmod, false = numpy (the divisor's sign) */
+    bool right;          /* BitShift: direction RIGHT */
+    bool legacy;         /* version 1 (Xor-1): B broadcast by the attributes */
+    osc_ew_legacy lg;
 } bin_params;
 
+/* BitShift's 'direction' (required): LEFT or RIGHT, into *right. */
+static osc_status parse_direction(osc_kctx *k, const osc_node *node, bool *right) {
+    const char *dir;
+    if (!osc_node_attr(node, "direction"))
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute 'direction' is required but missing "
+                         "(allowed: 'LEFT' or 'RIGHT')");
+    osc_status st = osc_attr_str(k, node, "direction", "", &dir);
+    if (st) return st;
+    *right = strcmp(dir, "RIGHT") == 0;
+    if (!*right && strcmp(dir, "LEFT") != 0)
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute 'direction' = '%.64s'; allowed: 'LEFT' "
+                         "or 'RIGHT'", dir);
+    return OSC_OK;
+}
+
 osc_status osc_bin_init(osc_kctx *k, const osc_node *node, void **params) {
-    static const char *const k_none[] = {NULL}, *const k_mod[] = {"fmod", NULL};
+    static const char *const k_mod[] = {"fmod", NULL}, *const k_shift[] = {"direction", NULL};
     const int32_t v = k->row->variant;
     if (v < OSC_BIN_ADD || v >= OSC_BIN_END)
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "the row names no binary operation (variant %d)",
                          (int)v);
     const bin_op *op = &k_ops[v];
-    osc_status st = osc_attr_known(k, node, op->op == OP_MOD ? k_mod : k_none);
+    bin_params *p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    p->legacy = k->since_version < 7; /* only Xor has a row before 7 */
+    osc_status st = op->op == OP_MOD   ? osc_attr_known(k, node, k_mod)
+                    : op->op == OP_SHL ? osc_attr_known(k, node, k_shift)
+                                       : osc_ew_legacy_init(k, node, p->legacy, &p->lg);
     if (st) return st;
     int64_t fmod_attr = 0;
     if (op->op == OP_MOD) {
@@ -200,8 +251,10 @@ osc_status osc_bin_init(osc_kctx *k, const osc_node *node, void **params) {
             return osc_kfail(k, OSC_ERR_MODEL, "attribute 'fmod' = %lld; allowed: 0 or 1",
                              (long long)fmod_attr);
     }
-    bin_params *p = osc_kparams(k, sizeof *p);
-    if (!p) return k->err->status;
+    if (op->op == OP_SHL) {
+        st = parse_direction(k, node, &p->right);
+        if (st) return st;
+    }
     p->op = op;
     p->types = osc_kernel_types(k->row, 0);
     p->fmod = fmod_attr != 0;
@@ -209,10 +262,18 @@ osc_status osc_bin_init(osc_kctx *k, const osc_node *node, void **params) {
     return OSC_OK;
 }
 
+/* What validate hands run: the loop, the op code and B as it broadcasts (Xor-1: reshaped by
+ * the version's attributes; else input 1 itself). */
+typedef struct bin_plan {
+    osc_ew_loop2 loop;
+    int32_t op;
+    osc_tensor b;
+} bin_plan;
+
 /* Everything infer promises and run relies on: dtypes, the broadcast shape (into *want), the
  * loop and the op code. O(rank), so run repeats it. */
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *want, osc_ew_loop2 *loop, int32_t *op_out) {
+                           osc_tensor *want, bin_plan *plan) {
     const bin_params *p = k->params;
     const bin_op *op = p->op;
     osc_status st = OSC_OK;
@@ -221,6 +282,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     if (!st) st = osc_check_same_dtype(k, 0, "A", in[0], 1, "B", in[1]);
     if (st) return st;
     int32_t code = op->op;
+    if (code == OP_SHL && p->right) code = OP_SHR;
     if (code == OP_MOD) {
         if (p->fmod) code = OP_FMOD;
         else if (is_float(in[0]->dtype))
@@ -228,27 +290,24 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                              "dtype %s; the spec requires fmod=1 for floating-point inputs",
                              osc_kinput_name(k, 0), osc_dtype_get(in[0]->dtype)->name);
     }
+    plan->b = *in[1];
+    if (p->legacy) st = osc_ew_legacy_b(k, &p->lg, "A", in[0], "B", in[1], &plan->b);
+    if (st) return st;
     memset(want, 0, sizeof *want);
     want->rank = in[0]->rank;
     memcpy(want->dims, in[0]->dims, sizeof want->dims);
-    st = osc_bcast_merge(k, want, 1, "B", in[1]);
+    st = osc_bcast_merge(k, want, 1, "B", &plan->b);
     if (st) return st;
     want->dtype = op->to_bool ? OSC_BOOL : in[0]->dtype;
-    *loop = loop_get(in[0]->dtype, code);
-    if (!*loop)
+    plan->loop = loop_get(in[0]->dtype, code);
+    if (!plan->loop)
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no %s loop for dtype %s", op->name,
                          osc_dtype_get(in[0]->dtype)->name);
-    *op_out = code;
+    plan->op = code;
     return OSC_OK;
 }
 
-osc_status osc_bin_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
-                         int32_t n_out) {
-    osc_tensor want;
-    osc_ew_loop2 loop;
-    int32_t op;
-    return osc_infer_out0(k, validate(k, in, n_in, &want, &loop, &op), &want, out, n_out);
-}
+OSC_INFER_OUT0_AUX(osc_bin, validate, bin_plan)
 
 /* Integer division and remainder: fails on the first zero divisor, before anything is written.
  * Every element of B feeds some output element once the output is non-empty. Zero is the
@@ -271,18 +330,19 @@ static osc_status check_divisor(osc_kctx *k, const osc_tensor *b) {
 osc_status osc_bin_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
                        int32_t n_out) {
     osc_tensor want;
-    osc_ew_loop2 loop;
-    int32_t op = OP_COUNT; /* set by validate when it succeeds */
-    osc_status st = validate(k, in, n_in, &want, &loop, &op);
+    bin_plan plan;
+    osc_status st = validate(k, in, n_in, &want, &plan);
     if (!st) st = osc_ew_check_io(k, in, 2, k_what, out, n_out, &want);
     if (st) return st;
     osc_bcast_it it;
-    if (!osc_bcast_begin(&it, out, 2, in)) return OSC_OK; /* empty output */
+    const osc_tensor *ab[2] = {in[0], &plan.b};
+    if (!osc_bcast_begin(&it, out, 2, ab)) return OSC_OK; /* empty output */
+    const int32_t op = plan.op;
     if ((op == OP_DIV || op == OP_MOD || op == OP_FMOD) && !is_float(in[1]->dtype)) {
         st = check_divisor(k, in[1]);
         if (st) return st;
     }
     /* Validation is complete: from here on the output is written. */
-    osc_ew_run2(k, &it, loop, out->data, in[0]->data, in[1]->data, out->nbytes);
+    osc_ew_run2(k, &it, plan.loop, out->data, in[0]->data, in[1]->data, out->nbytes);
     return OSC_OK;
 }

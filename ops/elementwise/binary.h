@@ -16,6 +16,11 @@ enum {
     OSC_BIN_GREATER_EQUAL,
     OSC_BIN_AND,
     OSC_BIN_OR,
+    OSC_BIN_XOR,
+    OSC_BIN_BITSHIFT, /* LEFT or RIGHT by the attribute 'direction' */
+    OSC_BIN_BITAND,
+    OSC_BIN_BITOR,
+    OSC_BIN_BITXOR,
     OSC_BIN_END
 };
 

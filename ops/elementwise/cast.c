@@ -1,5 +1,7 @@
 /* cast.c: Cast-6/9/13/19/21/23/24/25 between every numeric dtype the version lists, through an
  * exact intermediate (int64, uint64 or double) in chunks; loops generated from OSC_STD_TYPES.
+ * CastLike-15/19/21/23/24/25 is the same kernel (its own init, Cast's infer and run) with the
+ * target dtype taken from its second input (target_type: only its dtype is read), not 'to'.
  *
  * Where the spec leaves room (each rule has a unit test):
  * - every value is rounded once, from its exact value, to nearest even (float16/bfloat16/float8
@@ -18,10 +20,11 @@
 #include "minifloat.h"
 
 OSC_KERNEL_DECLARE(osc_cast)
+osc_status osc_castlike_init(osc_kctx *k, const osc_node *node, void **params);
 
 /* What init parses: the attributes, and what the version decides. */
 typedef struct cast_params {
-    int32_t to;        /* dtype number */
+    int32_t to;        /* dtype number; 0 for CastLike (input 1's dtype) */
     bool saturate;
     int32_t round;     /* OSC_MF_UP, OSC_MF_DOWN, OSC_MF_NEAREST */
     bool inf_to_nan;   /* Cast-19..23: +-Inf -> NaN in the FNUZ kinds even when saturating */
@@ -116,29 +119,11 @@ static int load(int32_t dtype, const void *src, int64_t i0, int64_t n, cast_buf 
 
 /* ---- Stores: n values of buf (kind) to element index i0 of dst. ---- */
 
-/* float -> integer of 8 bits or more (C leaves out-of-range conversions undefined):
- * truncation toward zero; NaN -> 0; below the range -> the minimum, above -> the maximum.
- * lim = 2^(bits-1) (signed) or 2^bits (unsigned), exact in double. */
-static int64_t f2s(double d, int bits) {
-    const double lim = ldexp(1.0, bits - 1);
-    const int64_t max = (int64_t)(((uint64_t)1 << (bits - 1)) - 1);
-    if (d != d) return 0;
-    if (d >= lim) return max;
-    if (d <= -lim) return -max - 1;
-    return (int64_t)d;
-}
-static uint64_t f2u(double d, int bits) {
-    const double lim = ldexp(1.0, bits);
-    if (d != d || d <= 0) return 0; /* (-1, 0] truncates to 0 too */
-    if (d >= lim) return bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
-    return (uint64_t)d;
-}
-
 /* Integers -> narrower integers keep the low bits (two's complement), as the spec says. */
 #define ST_SINT(T, K, v) \
-    ((K) == K_F64 ? (T)f2s((v).d, (int)sizeof(T) * 8) : (T)(v).u)
+    ((K) == K_F64 ? (T)osc_ew_f2s((v).d, (int)sizeof(T) * 8) : (T)(v).u)
 #define ST_UINT(T, K, v) \
-    ((K) == K_F64 ? (T)f2u((v).d, (int)sizeof(T) * 8) : (T)(v).u)
+    ((K) == K_F64 ? (T)osc_ew_f2u((v).d, (int)sizeof(T) * 8) : (T)(v).u)
 #define ST_BOOL(T, K, v) ((K) == K_F64 ? (T)((v).d != 0) : (T)((v).u != 0))
 /* int64/uint64 -> float/double is one correctly rounded C conversion; double -> float too. */
 #define ST_FLOAT(T, K, v) ((K) == K_F64 ? (T)(v).d : (K) == K_I64 ? (T)(v).i : (T)(v).u)
@@ -196,7 +181,7 @@ static void store_small(int32_t dtype, void *dst, int64_t i0, int64_t n, const c
         cast_val v = val_at(buf, kind, j);
         uint32_t e;
         if (f) e = to_mini(f, kind, v, m);
-        else if (kind == K_F64) e = (uint32_t)f2s(v.d, 64);
+        else if (kind == K_F64) e = (uint32_t)osc_ew_f2s(v.d, 64);
         else e = (uint32_t)v.u;
         int64_t i = i0 + j;
         p[i / per] |= (uint8_t)((e & ((1u << bits) - 1)) << ((unsigned)(i % per) * bits));
@@ -219,26 +204,28 @@ static void store(int32_t dtype, void *dst, int64_t i0, int64_t n, const cast_bu
 
 static bool is_packed(int32_t dtype) { return osc_dtype_get(dtype)->bits < 8; }
 
-osc_status osc_cast_init(osc_kctx *k, const osc_node *node, void **params) {
+/* Both kernels' init: Cast's attributes are CastLike's plus 'to' (like: CastLike). */
+static osc_status cast_init(osc_kctx *k, const osc_node *node, bool like, void **params) {
     static const char *const k_v6[] = {"to", NULL}, *const k_v19[] = {"to", "saturate", NULL},
                              *const k_v24[] = {"to", "saturate", "round_mode", NULL};
     const int64_t v = k->since_version;
-    osc_status st = osc_attr_known(k, node, v >= 24 ? k_v24 : v >= 19 ? k_v19 : k_v6);
+    const char *const *known = v >= 24 ? k_v24 : v >= 19 ? k_v19 : k_v6;
+    osc_status st = osc_attr_known(k, node, like ? known + 1 : known);
     if (st) return st;
-    const osc_attr *to = osc_node_attr(node, "to");
-    if (!to) return osc_kfail(k, OSC_ERR_MODEL, "attribute 'to' is required but missing");
-    int64_t to_v, sat;
+    if (!like && !osc_node_attr(node, "to"))
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute 'to' is required but missing");
+    int64_t to_v = 0, sat;
     const char *round;
-    st = osc_attr_int(k, node, "to", 0, &to_v);
+    if (!like) st = osc_attr_int(k, node, "to", 0, &to_v);
     if (!st) st = osc_attr_int(k, node, "saturate", 1, &sat);
     if (!st) st = osc_attr_str(k, node, "round_mode", "up", &round);
     if (st) return st;
-    if (to_v <= 0 || to_v >= OSC_DTYPE_COUNT)
-        return osc_kfail(k, OSC_ERR_MODEL, "attribute 'to' = %lld is not a dtype number "
-                         "(allowed: 1 to %d)", (long long)to_v, OSC_DTYPE_COUNT - 1);
     /* T1 and T2 are the same set in every version: the row's constraint of the input */
     const osc_typeset types = osc_kernel_types(k->row, 0);
-    if (!(types & OSC_TS(to_v))) /* same status as an input dtype */
+    if (!like && (to_v <= 0 || to_v >= OSC_DTYPE_COUNT))
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute 'to' = %lld is not a dtype number "
+                         "(allowed: 1 to %d)", (long long)to_v, OSC_DTYPE_COUNT - 1);
+    if (!like && !(types & OSC_TS(to_v))) /* same status as an input dtype */
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "attribute 'to' = %lld (%s): this version does "
                          "not cast to that dtype", (long long)to_v,
                          osc_dtype_get((int32_t)to_v)->name);
@@ -259,13 +246,23 @@ osc_status osc_cast_init(osc_kctx *k, const osc_node *node, void **params) {
     return OSC_OK;
 }
 
+osc_status osc_cast_init(osc_kctx *k, const osc_node *node, void **params) {
+    return cast_init(k, node, false, params);
+}
+
+osc_status osc_castlike_init(osc_kctx *k, const osc_node *node, void **params) {
+    return cast_init(k, node, true, params);
+}
+
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *want) {
     const cast_params *p = k->params;
     osc_status st = osc_need_input(k, in, n_in, 0, "input");
     if (!st) st = osc_ew_check_type(k, 0, "input", in[0], p->types);
+    if (!st && !p->to) st = osc_need_input(k, in, n_in, 1, "target_type");
+    if (!st && !p->to) st = osc_ew_check_type(k, 1, "target_type", in[1], p->types);
     if (st) return st;
-    const int32_t from = in[0]->dtype, to = p->to;
+    const int32_t from = in[0]->dtype, to = p->to ? p->to : in[1]->dtype;
     if (from != to && (from == OSC_STRING || to == OSC_STRING))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "cast from %s to %s: casts between strings and "
                          "numbers are not implemented", osc_dtype_get(from)->name,

@@ -1,6 +1,7 @@
 /* ew_common.c: the input/output checks the elementwise kernels share, and their threaded run. */
 #include "ew_common.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +37,70 @@ osc_status osc_ew_check_io(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     }
     if (!st) st = osc_check_buffer(k, "output", 0, "output", out);
     return st;
+}
+
+/* lim = 2^(bits-1) (signed) or 2^bits (unsigned), exact in double. */
+int64_t osc_ew_f2s(double d, int bits) {
+    const double lim = ldexp(1.0, bits - 1);
+    const int64_t max = (int64_t)(((uint64_t)1 << (bits - 1)) - 1);
+    if (d != d) return 0;
+    if (d >= lim) return max;
+    if (d <= -lim) return -max - 1;
+    return (int64_t)d;
+}
+
+uint64_t osc_ew_f2u(double d, int bits) {
+    const double lim = ldexp(1.0, bits);
+    if (d != d || d <= 0) return 0; /* (-1, 0] truncates to 0 too */
+    if (d >= lim) return bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+    return (uint64_t)d;
+}
+
+osc_status osc_ew_legacy_init(osc_kctx *k, const osc_node *node, bool legacy, osc_ew_legacy *lg) {
+    static const char *const k_none[] = {NULL}, *const k_v1[] = {"axis", "broadcast", NULL};
+    osc_status st = osc_attr_known(k, node, legacy ? k_v1 : k_none);
+    if (st || !legacy) return st;
+    int64_t b = 0;
+    st = osc_attr_int(k, node, "broadcast", 0, &b);
+    if (!st) st = osc_attr_int(k, node, "axis", 0, &lg->axis);
+    if (st) return st;
+    if (b != 0 && b != 1)
+        return osc_kfail(k, OSC_ERR_MODEL, "attribute 'broadcast' = %lld; allowed: 0 or 1",
+                         (long long)b);
+    lg->broadcast = b == 1;
+    lg->has_axis = osc_node_attr(node, "axis") != NULL;
+    return OSC_OK;
+}
+
+osc_status osc_ew_legacy_b(osc_kctx *k, const osc_ew_legacy *lg, const char *a_what,
+                           const osc_tensor *a, const char *b_what, const osc_tensor *b,
+                           osc_tensor *b_out) {
+    char sa[256], sb[256];
+    *b_out = *b;
+    const bool same = b->rank == a->rank &&
+                      !memcmp(b->dims, a->dims, (size_t)a->rank * sizeof a->dims[0]);
+    if (!lg->broadcast) {
+        if (same) return OSC_OK;
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 '%s' (%s) has shape %s but %s has %s; with "
+                         "broadcast=0 the shapes must be equal", b_what, osc_kinput_name(k, 1),
+                         osc_shape_str(b, sb, sizeof sb), a_what, osc_shape_str(a, sa, sizeof sa));
+    }
+    if (osc_tensor_count(b) == 1) {
+        b_out->rank = 0;
+        return OSC_OK;
+    }
+    int64_t axis = lg->has_axis ? lg->axis : (int64_t)a->rank - b->rank;
+    if (axis < 0) axis += a->rank;
+    if (b->rank > a->rank || axis < 0 || axis + b->rank > a->rank ||
+        memcmp(b->dims, a->dims + axis, (size_t)b->rank * sizeof b->dims[0]))
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 '%s' (%s) has shape %s, which is not %s's "
+                         "shape %s from axis %lld on (broadcast=1 of version 1)", b_what,
+                         osc_kinput_name(k, 1), osc_shape_str(b, sb, sizeof sb), a_what,
+                         osc_shape_str(a, sa, sizeof sa), (long long)axis);
+    b_out->rank = a->rank;
+    for (int32_t d = 0; d < a->rank; d++)
+        b_out->dims[d] = d >= axis && d < axis + b->rank ? b->dims[d - axis] : 1;
+    return OSC_OK;
 }
 
 typedef struct ew_job {

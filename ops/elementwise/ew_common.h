@@ -19,6 +19,24 @@ osc_status osc_ew_check_io(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                            const char *const *what, const osc_tensor *out, int32_t n_out,
                            const osc_tensor *want);
 
+/* Version 1 of the binary ops (Pow-1, Xor-1): B broadcasts into A only with the attribute
+ * broadcast=1, its shape a contiguous part of A's from `axis` (by default A's last dims) or one
+ * element; with broadcast=0 the shapes must be equal. */
+typedef struct osc_ew_legacy {
+    bool broadcast; /* the attribute (0 or 1) */
+    bool has_axis;
+    int64_t axis;
+} osc_ew_legacy;
+/* init: when legacy, accepts only the attributes broadcast (0 or 1) and axis and parses them
+ * into *lg; else accepts none. */
+osc_status osc_ew_legacy_init(osc_kctx *k, const osc_node *node, bool legacy, osc_ew_legacy *lg);
+/* *b_out = b as a tensor of a's rank (its dims placed from the axis, 1 elsewhere), which numpy
+ * broadcasting then stretches to a's shape (a_what, b_what: the inputs' names in the spec); or
+ * OSC_ERR_SHAPE saying why it cannot be. */
+osc_status osc_ew_legacy_b(osc_kctx *k, const osc_ew_legacy *lg, const char *a_what,
+                           const osc_tensor *a, const char *b_what, const osc_tensor *b,
+                           osc_tensor *b_out);
+
 /* Defines `static void NAME(osc_bcast_it *it, void *o, const void *a, const void *b)`: for every
  * row of the iterator (which must hold a first row), o[k] = EXPR with x = a[...], y = b[...]
  * (elements of type T) and o of type OT. Used with X-macro lists, never written out per type. */
@@ -47,6 +65,11 @@ typedef void (*osc_ew_loop3)(osc_bcast_it *it, void *o, const void *a, const voi
                              const void *c);
 void osc_ew_run3(osc_kctx *k, const osc_bcast_it *it, osc_ew_loop3 loop, void *o, const void *a,
                  const void *b, const void *c, size_t out_bytes);
+
+/* double -> integer of `bits` bits (8 to 64; C leaves out-of-range conversions undefined):
+ * truncation toward zero; NaN -> 0; below the range -> the minimum, above -> the maximum. */
+int64_t osc_ew_f2s(double d, int bits);
+uint64_t osc_ew_f2u(double d, int bits);
 
 /* Scalar helpers for float16/bfloat16: computed in float, rounded back to nearest even. */
 #define OSC_H2F(x) osc_f16_to_f32(x)

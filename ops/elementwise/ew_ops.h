@@ -6,10 +6,11 @@
 #ifndef OSC_EW_OPS_H
 #define OSC_EW_OPS_H
 
-/* unary.c (osc_unary): Neg, Abs, Not */
-enum { OSC_UNARY_NEG = 1, OSC_UNARY_ABS, OSC_UNARY_NOT, OSC_UNARY_END };
+/* unary.c (osc_unary): Neg, Abs, Not, BitwiseNot */
+enum { OSC_UNARY_NEG = 1, OSC_UNARY_ABS, OSC_UNARY_NOT, OSC_UNARY_BITNOT, OSC_UNARY_END };
 
-/* math.c (osc_math): Exp, Log, Sqrt, Reciprocal, Floor, Ceil, Round, Sign, Sin, Cos */
+/* math.c (osc_math): Exp, Log, Sqrt, Reciprocal, Floor, Ceil, Round, Sign, Sin, Cos, Tan, Asin,
+ * Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh */
 enum {
     OSC_MATH_EXP = 1,
     OSC_MATH_LOG,
@@ -21,11 +22,20 @@ enum {
     OSC_MATH_SIGN,
     OSC_MATH_SIN,
     OSC_MATH_COS,
+    OSC_MATH_TAN,
+    OSC_MATH_ASIN,
+    OSC_MATH_ACOS,
+    OSC_MATH_ATAN,
+    OSC_MATH_SINH,
+    OSC_MATH_COSH,
+    OSC_MATH_ASINH,
+    OSC_MATH_ACOSH,
+    OSC_MATH_ATANH,
     OSC_MATH_END
 };
 
 /* activation.c (osc_act): Relu, LeakyRelu, Elu, Selu, Celu, Sigmoid, HardSigmoid, HardSwish,
- * Tanh, Softplus, Softsign, Gelu, Erf */
+ * Tanh, Softplus, Softsign, Gelu, Erf, Mish, Swish, ThresholdedRelu, Shrink */
 enum {
     OSC_ACT_RELU = 1,
     OSC_ACT_LEAKY,
@@ -40,11 +50,18 @@ enum {
     OSC_ACT_SOFTSIGN,
     OSC_ACT_GELU,
     OSC_ACT_ERF,
+    OSC_ACT_MISH,
+    OSC_ACT_SWISH,
+    OSC_ACT_THRELU,
+    OSC_ACT_SHRINK,
     OSC_ACT_END
 };
 
 /* minmax.c (osc_minmax): Min, Max */
 enum { OSC_MINMAX_MIN = 1, OSC_MINMAX_MAX, OSC_MINMAX_END };
+
+/* summean.c (osc_summean): Sum, Mean */
+enum { OSC_SUMMEAN_SUM = 1, OSC_SUMMEAN_MEAN, OSC_SUMMEAN_END };
 
 /* isinf.c (osc_isinf): IsInf, IsNaN. Both fit in 2 bits: the kernel packs IsInf's detect_*
  * attributes above them. */

@@ -1,7 +1,8 @@
-/* math.c: Exp, Log, Sqrt, Reciprocal, Floor, Ceil, Round, Sign, Sin, Cos: one input, one output
- * of its dtype and shape. float computes in float, double in double, float16/bfloat16 in float
- * rounded once per element; Sign also takes every integer type. Loops are generated from the
- * X-macro class lists of core/dtype.h, one per (op, dtype). */
+/* math.c: Exp, Log, Sqrt, Reciprocal, Floor, Ceil, Round, Sign, Sin, Cos, Tan, Asin, Acos, Atan,
+ * Sinh, Cosh, Asinh, Acosh, Atanh: one input, one output of its dtype and shape (outside an
+ * inverse's domain, NaN as libm gives). float computes in float, double in double,
+ * float16/bfloat16 in float rounded once per element; Sign also takes every integer type.
+ * Loops are generated from the X-macro class lists of core/dtype.h, one per (op, dtype). */
 #include <math.h>
 
 #include "ew_ops.h"
@@ -21,6 +22,15 @@ OSC_KERNEL_DECLARE(osc_math)
 #define F_SIGN(T, x) ((x) > 0 ? (T)1 : (x) < 0 ? (T)-1 : (x))
 #define F_SIN(T, x) OSC_M(sin, x)
 #define F_COS(T, x) OSC_M(cos, x)
+#define F_TAN(T, x) OSC_M(tan, x)
+#define F_ASIN(T, x) OSC_M(asin, x)
+#define F_ACOS(T, x) OSC_M(acos, x)
+#define F_ATAN(T, x) OSC_M(atan, x)
+#define F_SINH(T, x) OSC_M(sinh, x)
+#define F_COSH(T, x) OSC_M(cosh, x)
+#define F_ASINH(T, x) OSC_M(asinh, x)
+#define F_ACOSH(T, x) OSC_M(acosh, x)
+#define F_ATANH(T, x) OSC_M(atanh, x)
 
 /* Round half to even without the floating-point environment: t = floor(x) and d = x - t are
  * exact; a tie goes to the even one of t and t + 1; the result takes x's sign (-0.3 -> -0).
@@ -42,7 +52,9 @@ ROUND_EVEN(double, d)
 #define FLOAT_OPS(X, E, T, CLS)                                                             \
     X(EXP, E, T, CLS) X(LOG, E, T, CLS) X(SQRT, E, T, CLS) X(RECIP, E, T, CLS)              \
     X(FLOOR, E, T, CLS) X(CEIL, E, T, CLS) X(ROUND, E, T, CLS) X(SIGN, E, T, CLS)           \
-    X(SIN, E, T, CLS) X(COS, E, T, CLS)
+    X(SIN, E, T, CLS) X(COS, E, T, CLS) X(TAN, E, T, CLS) X(ASIN, E, T, CLS)                \
+    X(ACOS, E, T, CLS) X(ATAN, E, T, CLS) X(SINH, E, T, CLS) X(COSH, E, T, CLS)             \
+    X(ASINH, E, T, CLS) X(ACOSH, E, T, CLS) X(ATANH, E, T, CLS)
 #define INT_OPS(X, E, T, CLS) X(SIGN, E, T, CLS)
 
 #define MOP_ENUM(OP) OSC_MATH_##OP
@@ -61,6 +73,11 @@ static const math_op k_ops[OSC_MATH_END] = {
     [OSC_MATH_FLOOR] = {"X", true},      [OSC_MATH_CEIL] = {"X", true},
     [OSC_MATH_ROUND] = {"X", false},     [OSC_MATH_SIGN] = {"input", false},
     [OSC_MATH_SIN] = {"input", false},   [OSC_MATH_COS] = {"input", false},
+    [OSC_MATH_TAN] = {"input", false},   [OSC_MATH_ASIN] = {"input", false},
+    [OSC_MATH_ACOS] = {"input", false},  [OSC_MATH_ATAN] = {"input", false},
+    [OSC_MATH_SINH] = {"input", false},  [OSC_MATH_COSH] = {"input", false},
+    [OSC_MATH_ASINH] = {"input", false}, [OSC_MATH_ACOSH] = {"input", false},
+    [OSC_MATH_ATANH] = {"input", false},
 };
 
 osc_status osc_math_init(osc_kctx *k, const osc_node *node, void **params) {

@@ -36,6 +36,9 @@ osc_status osc_m_unary_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
 /* fn of x in x's own precision: expf for float, exp for double. */
 #define OSC_M(fn, x) _Generic((x), float: fn##f, default: fn)(x)
 #define OSC_M2(fn, x, y) _Generic((x), float: fn##f, default: fn)(x, y)
+/* 1/(1+exp(-x)) in T, written so that exp never overflows; x is evaluated more than once. */
+#define OSC_M_SIGMOID(T, x) \
+    ((x) >= 0 ? (T)1 / ((T)1 + OSC_M(exp, -(x))) : OSC_M(exp, x) / ((T)1 + OSC_M(exp, x)))
 
 
 /* ---- The typed loops of a unary math family, generated from its op lists ----

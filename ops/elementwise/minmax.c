@@ -1,9 +1,6 @@
 /* minmax.c: Min and Max (variadic, 1..N inputs): Min/Max-6 same shapes, 8+ broadcasting. */
-#include <stdio.h>
-#include <string.h>
-
-#include "ew_common.h"
 #include "ew_ops.h"
+#include "variadic.h"
 
 OSC_KERNEL_DECLARE(osc_minmax)
 
@@ -79,61 +76,15 @@ static osc_ew_loop2 loop_get(int32_t dtype, int32_t op) {
 #undef CASE
 }
 
-/* What init parses: which op, the dtypes its version accepts, whether it broadcasts. */
-typedef struct minmax_params {
-    int32_t op;         /* the row's variant: OSC_MINMAX_MIN or OSC_MINMAX_MAX */
-    bool broadcast;     /* from Min-8/Max-8 on; Min-6/Max-6 need equal shapes */
-    osc_typeset types;
-} minmax_params;
-
 osc_status osc_minmax_init(osc_kctx *k, const osc_node *node, void **params) {
-    static const char *const k_none[] = {NULL};
-    const int32_t op = k->row->variant;
-    if (op < OSC_MINMAX_MIN || op >= OSC_MINMAX_END)
-        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "the row names no Min or Max (variant %d)",
-                         (int)op);
-    osc_status st = osc_attr_known(k, node, k_none);
-    if (st) return st;
-    minmax_params *p = osc_kparams(k, sizeof *p);
-    if (!p) return k->err->status;
-    p->op = op;
-    p->broadcast = k->since_version >= 8;
-    p->types = osc_kernel_types(k->row, 0);
-    *params = p;
-    return OSC_OK;
+    return osc_variadic_init(k, node, OSC_MINMAX_MIN, OSC_MINMAX_END, params);
 }
 
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *want, osc_ew_loop2 *loop) {
-    const minmax_params *p = k->params;
-    char name[32], a[256], b[256];
-    if (n_in < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs at least one input; it has none");
-    osc_status st = OSC_OK;
-    for (int32_t i = 0; i < n_in && !st; i++) {
-        snprintf(name, sizeof name, "data_%d", (int)i);
-        st = osc_need_input(k, in, n_in, i, name);
-        if (!st && i == 0)
-            st = osc_ew_check_type(k, 0, name, in[0], p->types);
-        if (!st && i > 0) st = osc_check_same_dtype(k, 0, "data_0", in[0], i, name, in[i]);
-    }
+    const osc_variadic_params *p = k->params;
+    osc_status st = osc_variadic_shape(k, in, n_in, want);
     if (st) return st;
-    memset(want, 0, sizeof *want);
-    osc_same_shape(want, in[0]);
-    for (int32_t i = 1; i < n_in; i++) {
-        snprintf(name, sizeof name, "data_%d", (int)i);
-        if (!p->broadcast) { /* Min-6/Max-6: no broadcasting */
-            if (in[i]->rank != want->rank ||
-                memcmp(in[i]->dims, want->dims, (size_t)want->rank * sizeof want->dims[0]))
-                return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s) has shape %s but input 0 "
-                                 "'data_0' (%s) has shape %s; this version needs equal shapes "
-                                 "(broadcasting starts at opset 8)", (int)i, name,
-                                 osc_kinput_name(k, i), osc_shape_str(in[i], a, sizeof a),
-                                 osc_kinput_name(k, 0), osc_shape_str(in[0], b, sizeof b));
-            continue;
-        }
-        st = osc_bcast_merge(k, want, i, name, in[i]);
-        if (st) return st;
-    }
     *loop = loop_get(in[0]->dtype, p->op);
     if (!*loop)
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "no %s loop for dtype %s", k->node->op_type,

@@ -24,9 +24,7 @@ enum { CHUNK = 256 };
 typedef struct pow_params {
     osc_typeset types[2];
     bool legacy;          /* version 1: broadcast/axis attributes */
-    bool broadcast;       /* version 1's attribute */
-    bool has_axis;
-    int64_t axis;
+    osc_ew_legacy lg;     /* their values */
 } pow_params;
 
 /* ---- Loaders of n elements from src + off, stepping by step, into double or (integers only)
@@ -42,16 +40,7 @@ typedef struct pow_params {
 #define FROM_D_FLOAT(T, v) ((T)(v))
 #define FROM_D_F16(T, v) OSC_F2H((float)(v))
 #define FROM_D_BF16(T, v) OSC_F2B((float)(v))
-#define FROM_D_SINT(T, v) ((T)sat_int(v, (int)sizeof(T) * 8))
-
-/* v truncated toward zero into the range of a signed integer of `bits` bits, NaN -> 0. */
-static inline int64_t sat_int(double v, int bits) {
-    const double lim = (double)((uint64_t)1 << (bits - 1)); /* 2^(bits-1), exact */
-    if (v != v) return 0;
-    if (v >= lim) return (int64_t)(((uint64_t)1 << (bits - 1)) - 1);
-    if (v <= -lim) return -(int64_t)(((uint64_t)1 << (bits - 1)) - 1) - 1;
-    return (int64_t)v; /* |v| < 2^(bits-1): in range */
-}
+#define FROM_D_SINT(T, v) ((T)osc_ew_f2s(v, (int)sizeof(T) * 8))
 
 typedef void (*ld_d_fn)(double *d, const void *src, int64_t off, int64_t step, int64_t n);
 typedef void (*ld_i_fn)(uint64_t *d, const void *src, int64_t off, int64_t step, int64_t n);
@@ -118,60 +107,15 @@ static uint64_t ipow_signed(uint64_t x, uint64_t y, bool y_signed, bool *zero_ne
 
 /* ---- init ---- */
 osc_status osc_pow_init(osc_kctx *k, const osc_node *node, void **params) {
-    static const char *const k_none[] = {NULL}, *const k_v1[] = {"axis", "broadcast", NULL};
     const bool legacy = k->since_version < 7;
-    osc_status st = osc_attr_known_legacy(k, node, legacy ? k_v1 : k_none, false);
-    if (st) return st;
     pow_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
     p->types[0] = osc_kernel_types(k->row, 0);
     p->types[1] = osc_kernel_types(k->row, 1);
     p->legacy = legacy;
-    if (legacy) {
-        int64_t b = 0;
-        st = osc_attr_int(k, node, "broadcast", 0, &b);
-        if (!st) st = osc_attr_int(k, node, "axis", 0, &p->axis);
-        if (st) return st;
-        if (b != 0 && b != 1)
-            return osc_kfail(k, OSC_ERR_MODEL, "attribute 'broadcast' = %lld; allowed: 0 or 1",
-                             (long long)b);
-        p->broadcast = b == 1;
-        p->has_axis = osc_node_attr(node, "axis") != NULL;
-    }
+    osc_status st = osc_ew_legacy_init(k, node, legacy, &p->lg);
+    if (st) return st;
     *params = p;
-    return OSC_OK;
-}
-
-/* Version 1: Y as a tensor of X's rank (its dims placed from `axis`, 1 elsewhere), which numpy
- * broadcasting then stretches to X's shape; or the reason it cannot be. */
-static osc_status legacy_y(osc_kctx *k, const osc_tensor *x, const osc_tensor *y,
-                           osc_tensor *y_out) {
-    const pow_params *p = k->params;
-    char a[256], b[256];
-    *y_out = *y;
-    const bool same = y->rank == x->rank &&
-                      !memcmp(y->dims, x->dims, (size_t)x->rank * sizeof x->dims[0]);
-    if (!p->broadcast) {
-        if (same) return OSC_OK;
-        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'Y' (%s) has shape %s but X has %s; with "
-                         "broadcast=0 the shapes must be equal", osc_kinput_name(k, 1),
-                         osc_shape_str(y, a, sizeof a), osc_shape_str(x, b, sizeof b));
-    }
-    if (osc_tensor_count(y) == 1) {
-        y_out->rank = 0;
-        return OSC_OK;
-    }
-    int64_t axis = p->has_axis ? p->axis : (int64_t)x->rank - y->rank;
-    if (axis < 0) axis += x->rank;
-    if (y->rank > x->rank || axis < 0 || axis + y->rank > x->rank ||
-        memcmp(y->dims, x->dims + axis, (size_t)y->rank * sizeof y->dims[0]))
-        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'Y' (%s) has shape %s, which is not X's "
-                         "shape %s from axis %lld on (broadcast=1 of version 1)",
-                         osc_kinput_name(k, 1), osc_shape_str(y, a, sizeof a),
-                         osc_shape_str(x, b, sizeof b), (long long)axis);
-    y_out->rank = x->rank;
-    for (int32_t d = 0; d < x->rank; d++)
-        y_out->dims[d] = d >= axis && d < axis + y->rank ? y->dims[d - axis] : 1;
     return OSC_OK;
 }
 
@@ -184,7 +128,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     if (!st) st = osc_ew_check_type(k, 1, "Y", in[1], p->types[1]);
     if (!st && k->since_version < 12) st = osc_check_same_dtype(k, 0, "X", in[0], 1, "Y", in[1]);
     if (st) return st;
-    if (p->legacy) return legacy_y(k, in[0], in[1], y_b);
+    if (p->legacy) return osc_ew_legacy_b(k, &p->lg, "X", in[0], "Y", in[1], y_b);
     *y_b = *in[1];
     return osc_bcast_merge(k, want, 1, "Y", in[1]);
 }

@@ -1,4 +1,5 @@
-/* unary.c: Neg, Abs, Not (loops generated from OSC_STD_TYPES) and Identity (a byte copy). */
+/* unary.c: Neg, Abs, Not, BitwiseNot (loops generated from OSC_STD_TYPES) and Identity (a byte
+ * copy). */
 #include <math.h>
 #include <string.h>
 
@@ -33,14 +34,16 @@ typedef void (*unary_loop)(void *o, const void *a, int64_t n);
 #define S_BF16_NEG S_F16_NEG
 #define S_BF16_ABS S_F16_ABS
 #define S_BOOL_NOT(T, x) ((T)!(x))
+#define S_SINT_BITNOT(T, x) ((T) ~(x)) /* every bit flipped (two's complement) */
+#define S_UINT_BITNOT S_SINT_BITNOT
 
 #define DEF(E, T, CLS, OP) LOOP1(un_##E##_##OP, T, S_##CLS##_##OP(T, x))
 #define DEFINE_SIGNED(E, T, CLS) DEF(E, T, CLS, NEG) DEF(E, T, CLS, ABS)
 #define DEFINE_FLOAT(E, T) DEFINE_SIGNED(E, T, FLOAT)
 #define DEFINE_F16(E, T) DEFINE_SIGNED(E, T, F16)
 #define DEFINE_BF16(E, T) DEFINE_SIGNED(E, T, BF16)
-#define DEFINE_SINT(E, T) DEFINE_SIGNED(E, T, SINT)
-#define DEFINE_UINT(E, T) DEF(E, T, UINT, ABS)
+#define DEFINE_SINT(E, T) DEFINE_SIGNED(E, T, SINT) DEF(E, T, SINT, BITNOT)
+#define DEFINE_UINT(E, T) DEF(E, T, UINT, ABS) DEF(E, T, UINT, BITNOT)
 #define DEFINE_BOOL(E, T) DEF(E, T, BOOL, NOT)
 #define DEFINE_STRING(E, T)
 #define DEFINE_COMPLEX(E, T)
@@ -51,8 +54,10 @@ OSC_STD_TYPES(DEFINE)
 #define TAB_FLOAT(E) {[OSC_UNARY_NEG] = un_##E##_NEG, [OSC_UNARY_ABS] = un_##E##_ABS}
 #define TAB_F16 TAB_FLOAT
 #define TAB_BF16 TAB_FLOAT
-#define TAB_SINT TAB_FLOAT
-#define TAB_UINT(E) {[OSC_UNARY_ABS] = un_##E##_ABS}
+#define TAB_SINT(E)                                                                    \
+    {[OSC_UNARY_NEG] = un_##E##_NEG, [OSC_UNARY_ABS] = un_##E##_ABS,                       \
+     [OSC_UNARY_BITNOT] = un_##E##_BITNOT}
+#define TAB_UINT(E) {[OSC_UNARY_ABS] = un_##E##_ABS, [OSC_UNARY_BITNOT] = un_##E##_BITNOT}
 #define TAB_BOOL(E) {[OSC_UNARY_NOT] = un_##E##_NOT}
 #define TAB_STRING(E) {NULL}
 #define TAB_COMPLEX(E) {NULL}
@@ -78,7 +83,7 @@ typedef struct unary_params {
     osc_typeset types;
 } unary_params;
 
-/* No version of Neg, Abs, Not or Identity from opset 6 on has an attribute. */
+/* No version of Neg, Abs, Not, BitwiseNot or Identity from opset 6 on has an attribute. */
 static osc_status check_no_attrs(osc_kctx *k, const osc_node *node) {
     static const char *const k_none[] = {NULL};
     return osc_attr_known(k, node, k_none);

@@ -175,7 +175,7 @@ static osc_status read_axes(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     const osc_tensor *t = osc_sh_in(in, n_in, 1);
     *present = t != NULL;
     if (!t) return OSC_OK;
-    return osc_sh_read_ints(k, 1, "axes", t, false, false, 2 * OSC_MAX_RANK, axes, n);
+    return osc_sh_read_ints(k, 1, "axes", t, false, true, 2 * OSC_MAX_RANK, axes, n);
 }
 
 /* Before 13 the params are the axes attribute (an osc_sh_ints); from 13 there are none. */

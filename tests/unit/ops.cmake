@@ -25,3 +25,8 @@ osc_unit_test(test_scatter_loops unit/test_scatter_loops.c)
 osc_unit_test(test_registry unit/test_registry.c)
 target_compile_definitions(test_registry PRIVATE
   OSC_CHANGELOG="${PROJECT_SOURCE_DIR}/../shared/spec/onnx-Changelog.md")
+# The elementwise ops added with CastLike: one file per group of ops.
+osc_unit_test(test_ops_castlike unit/test_ops_castlike.c unit/kharness.c)
+osc_unit_test(test_ops_summean unit/test_ops_summean.c unit/kharness.c)
+osc_unit_test(test_ops_bitwise unit/test_ops_bitwise.c unit/kharness.c)
+osc_unit_test(test_ops_trig_act unit/test_ops_trig_act.c unit/kharness.c)

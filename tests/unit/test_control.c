@@ -476,7 +476,57 @@ static void nesting_depth(void **state) {
     }
 }
 
-OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(if_branches_of_other_shapes),
+/* A branch whose constants cannot be computed (Reshape of 5 elements to [2]) loads: folding and
+ * inference leave it, since it may never run; the other branch runs, and taking the bad one
+ * fails at run, naming its node. */
+static void dead_branch_errors_wait_for_the_run(void **state) {
+    (void)state;
+    const osc_mw_value ins[2] = {{"c", OSC_BOOL, 0, NULL, NULL}, {"x", OSC_FLOAT, 1, k_one, NULL}};
+    osc_mw *mw = osc_mw_graph(16, 2, ins);
+    osc_mw *t = sub("then_g"), *e = sub("else_g");
+    osc_mw_node(t, "Identity", "t", 1, (const char *[]){"x"}, 1, (const char *[]){"ty"});
+    osc_mw_output(t, "ty", OSC_FLOAT, 1, k_any, NULL);
+    const float five[5] = {1, 2, 3, 4, 5};
+    const int64_t k5[1] = {5}, two[1] = {2};
+    osc_tensor tf = osc_test_view(OSC_FLOAT, 1, k5, five), ts = osc_test_view(OSC_INT64, 1, k_one,
+                                                                              two);
+    osc_mw_initializer(e, "five", &tf);
+    osc_mw_initializer(e, "shape", &ts);
+    osc_mw_node(e, "Reshape", "bad_reshape", 2, (const char *[]){"five", "shape"}, 1,
+                (const char *[]){"ey"});
+    osc_mw_output(e, "ey", OSC_FLOAT, 1, k_any, NULL);
+    int n = osc_mw_node(mw, "If", "if", 1, (const char *[]){"c"}, 1, (const char *[]){"y"});
+    osc_mw_attr_graph(mw, n, "then_branch", t);
+    osc_mw_attr_graph(mw, n, "else_branch", e);
+    osc_mw_free(t);
+    osc_mw_free(e);
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, k_any, NULL);
+    osc_model *m = load(mw);
+    osc_session *s = session(m);
+    const float x = 3;
+    for (int round = 0; round < 2; round++) {
+        const bool c = round == 0;
+        osc_tensor in[2] = {osc_test_view(OSC_BOOL, 0, NULL, &c),
+                            osc_test_view(OSC_FLOAT, 1, k_one, &x)};
+        osc_check_bind(s, 2, (const char *[]){"c", "x"}, in);
+        osc_status st = osc_session_run(s);
+        if (c) {
+            assert_int_equal(st, OSC_OK);
+            osc_tensor y;
+            assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+            expect_floats(&y, 1, &x);
+        } else {
+            assert_int_equal(st, OSC_ERR_SHAPE);
+            if (!strstr(osc_session_error(s), "else_branch") ||
+                !strstr(osc_session_error(s), "'bad_reshape'"))
+                fail_msg("message: %s", osc_session_error(s));
+        }
+    }
+    osc_session_free(s);
+    osc_model_free(m);
+}
+
+OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(dead_branch_errors_wait_for_the_run), cmocka_unit_test(if_branches_of_other_shapes),
               cmocka_unit_test(loop_carries_a_growing_value),
               cmocka_unit_test(loop_cap_stops_an_endless_loop),
               cmocka_unit_test(cancel_stops_the_run), cmocka_unit_test(names_from_two_graphs_out),
