@@ -55,7 +55,7 @@ osc_status osc_infer_range(const osc_model *m, osc_tensor *vals, const bool *kno
         memset(io.outs, 0, (size_t)n->n_outputs * sizeof *io.outs);
         osc_kctx k = {.err = err, .graph = g, .node = n,
                       .row = n->kernel, .since_version = n->kernel->since, .params = n->params,
-                      .strict = m->opts.strict != 0};
+                      .alloc = io.alloc, .strict = m->opts.strict != 0};
         osc_status st = OSC_OK;
         for (int32_t j = 0; j < n->n_inputs && !st; j++)
             if (io.ins[j]) st = osc_check_input_type(&m->g, i, j, io.ins[j]->dtype, err);
@@ -122,7 +122,8 @@ void osc_seed_value(const osc_value *val, osc_tensor *t) {
 
 osc_node_io osc_node_io_alloc(osc_model *m) {
     osc_node_io io = {osc_pool_alloc(&m->pool, (size_t)m->max_in * sizeof *io.ins),
-                      osc_pool_alloc(&m->pool, (size_t)m->max_out * sizeof *io.outs)};
+                      osc_pool_alloc(&m->pool, (size_t)m->max_out * sizeof *io.outs),
+                      &m->alloc};
     return io;
 }
 

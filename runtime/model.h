@@ -62,6 +62,9 @@ struct osc_model {
 typedef struct osc_node_io {
     const osc_tensor **ins;
     osc_tensor *outs;
+    /* what kernels' infer may allocate scratch from (Unique sorts its data to count its
+     * output): the session's allocator at run, the model's at load */
+    osc_allocator *alloc;
 } osc_node_io;
 
 /* dispatch.c: appends a warning (msg is copied) to the model's list; ud is the osc_model. When

@@ -28,6 +28,7 @@ osc_status osc_session_create(const osc_model *m, osc_session **out) {
     osc_pool_init(&s->strings, &s->alloc, 0);
     s->io.ins = osc_calloc(&s->alloc, (size_t)m->max_in, sizeof *s->io.ins);
     s->io.outs = osc_calloc(&s->alloc, (size_t)m->max_out, sizeof *s->io.outs);
+    s->io.alloc = &s->alloc;
     s->known = osc_calloc(&s->alloc, z.nv, sizeof *s->known);
     s->unchanged = osc_calloc(&s->alloc, z.nv, sizeof *s->unchanged);
     s->buf_data = osc_calloc(&s->alloc, z.nb, sizeof *s->buf_data);

@@ -302,7 +302,8 @@ osc_status osc_sym_shapes(osc_model *m, osc_sym_shapes_out *out, osc_err *err) {
     out->shaped = osc_malloc(&m->alloc, nv);
     out->expr = osc_malloc(&m->alloc, OSC_SYM_CLASSES * sizeof *out->expr);
     osc_node_io io = {osc_malloc(&m->alloc, ((size_t)m->max_in + 1) * sizeof *io.ins),
-                      osc_malloc(&m->alloc, ((size_t)m->max_out + 1) * sizeof *io.outs)};
+                      osc_malloc(&m->alloc, ((size_t)m->max_out + 1) * sizeof *io.outs),
+                      &m->alloc};
     bool ok = out->vals && out->shaped && out->expr && io.ins && io.outs, any = true;
     classes *c = ok ? osc_malloc(&m->alloc, sizeof *c) : NULL;
     ok = ok && c;

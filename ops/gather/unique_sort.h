@@ -1,0 +1,31 @@
+/* unique_sort.h: Unique's order and equality of elements and slices, and its stable sort. */
+#ifndef OSC_UNIQUE_SORT_H
+#define OSC_UNIQUE_SORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* X seen as n slices: slice j is the outer * inner elements (o * n + j) * inner + i for o in
+ * [0, outer), i in [0, inner), in that (row-major) order. Without an axis, n is X's element
+ * count and outer = inner = 1: each element is a slice. */
+typedef struct osc_uq_view {
+    const void *x;
+    int32_t dtype; /* one of OSC_STD_TYPES */
+    bool flat;     /* no axis: all NaNs are one value (numpy's equal_nan) */
+    int64_t n, outer, inner;
+} osc_uq_view;
+
+/* Sorts the slice numbers perm[0..n) ascending (tmp: n more int64), stably: slices that
+ * compare equal keep the order they had. Order (numpy's sort): lexicographic over the slice's
+ * elements; numbers as usual with -0.0 equal to +0.0; NaN after every number and equal to
+ * NaN; complex by (re, im), a value with a NaN part after all others; strings byte-wise, a
+ * proper prefix first; bool false < true. */
+void osc_uq_sort(const osc_uq_view *v, int64_t *perm, int64_t *tmp);
+
+/* True when slices a and b are one value of Unique. Without an axis: they compare equal in the
+ * order above (so every NaN is one value, as numpy's unique with equal_nan). With an axis:
+ * every pair of elements is == (numpy compares structured rows field by field: a slice holding
+ * a NaN equals no slice, itself included). */
+bool osc_uq_same(const osc_uq_view *v, int64_t a, int64_t b);
+
+#endif
