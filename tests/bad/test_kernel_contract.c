@@ -197,7 +197,8 @@ static void every_row(void **state) {
             if (!kctx(&f, row, &k)) {
                 /* the ops whose spec makes an attribute required */
                 static const char *const required[] = {"Cast", "Concat", "Constant", "Einsum",
-                                                       "Pad", "Slice", "TopK", "Unsqueeze"};
+                                                       "MaxUnpool", "Pad", "Slice", "TopK",
+                                                       "Unsqueeze"};
                 bool known = false;
                 for (size_t q = 0; q < sizeof required / sizeof required[0]; q++)
                     known = known || !strcmp(row->op, required[q]);
