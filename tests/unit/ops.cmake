@@ -23,3 +23,6 @@ osc_unit_test(test_scatter_loops unit/test_scatter_loops.c)
 osc_unit_test(test_registry unit/test_registry.c)
 target_compile_definitions(test_registry PRIVATE
   OSC_CHANGELOG="${PROJECT_SOURCE_DIR}/../shared/spec/onnx-Changelog.md")
+# Unique (gather and index) and the two scatters MaxUnpool and Col2Im, against references
+# written in the tests.
+osc_unit_test(test_ops_unique unit/test_ops_unique.c unit/kharness.c)
