@@ -26,3 +26,4 @@ target_compile_definitions(test_registry PRIVATE
 # Unique (gather and index) and the two scatters MaxUnpool and Col2Im, against references
 # written in the tests.
 osc_unit_test(test_ops_unique unit/test_ops_unique.c unit/kharness.c)
+osc_unit_test(test_ops_unpool unit/test_ops_unpool.c unit/kharness.c)
