@@ -197,6 +197,13 @@ void attr_i(Onnx__NodeProto *n, const char *name, int64_t v) {
     a->i = v;
 }
 
+void attr_ints(Onnx__NodeProto *n, const char *name, int count, const int64_t *v) {
+    Onnx__AttributeProto *a = attr(n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
+    a->n_ints = (size_t)count;
+    a->ints = A((size_t)count * sizeof *a->ints + 1);
+    memcpy(a->ints, v, (size_t)count * sizeof *v);
+}
+
 void attr_s(Onnx__NodeProto *n, const char *name, const char *v) {
     Onnx__AttributeProto *a = attr(n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
     a->has_s = 1;
@@ -1165,6 +1172,7 @@ int main(int argc, char **argv) {
     chain_case();
     external_cases();
     dynamic_cases();
+    scat_cases();
     fclose(g_manifest);
     free(g_arena);
     printf("gen_bad: %d cases in %s\n", g_count, g_out);

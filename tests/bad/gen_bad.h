@@ -27,6 +27,7 @@ Onnx__NodeProto *node(Onnx__ModelProto *m, const char *op, const char *name, int
                       const char *const *ins, int nout, const char *const *outs);
 void attr_i(Onnx__NodeProto *n, const char *name, int64_t v);
 void attr_s(Onnx__NodeProto *n, const char *name, const char *v);
+void attr_ints(Onnx__NodeProto *n, const char *name, int count, const int64_t *v);
 
 /* A run input: a tensor of `dtype` and shape with raw little-endian data. */
 typedef struct tin {
@@ -49,5 +50,7 @@ void emit_model(const char *name, Onnx__ModelProto *m, const char *status, const
 
 /* The cases of gen_bad_dynamic.c: dynamic-axes models through the symbolic fusion. */
 void dynamic_cases(void);
+/* The cases of gen_bad_scat.c: Unique, MaxUnpool and Col2Im. */
+void scat_cases(void);
 
 #endif
