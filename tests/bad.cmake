@@ -10,6 +10,11 @@ osc_unit_test(test_limits bad/test_limits.c)
 target_link_libraries(test_limits PRIVATE osc_proto osc_test_support)
 set_tests_properties(test_limits PROPERTIES LABELS "unit;bad")
 
+# The byte cap on Unique (a 10^7-element sort refused in under 1 s), MaxUnpool and Col2Im.
+osc_unit_test(test_limits_scat bad/test_limits_scat.c)
+target_link_libraries(test_limits_scat PRIVATE osc_test_support)
+set_tests_properties(test_limits_scat PROPERTIES LABELS "unit;bad")
+
 # Every public call and writer call with NULL or inconsistent arguments.
 osc_unit_test(test_misuse bad/test_misuse.c)
 target_link_libraries(test_misuse PRIVATE osc_test_support)
