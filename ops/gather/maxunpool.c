@@ -1,6 +1,6 @@
 /* maxunpool.c: MaxUnpool-9/11/22: X's values scattered to the flat positions I holds in the
- * unpooled shape, zeros elsewhere. Every index is checked before the first write; duplicate indices resolve
- * in row-major order of X, the last one winning. */
+ * unpooled shape, zeros elsewhere. Every index is checked before the first write; duplicate
+ * indices resolve in row-major order of X, the last one winning. */
 #include <string.h>
 
 #include "core/dtype.h"
