@@ -55,9 +55,9 @@ static osc_status view_of(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     return OSC_OK;
 }
 
-/* The sorted slices and their groups, in one block of 2n int64: after sort_groups, perm[g]
- * is the first slice of group g (groups in sorted order, u of them) and grp[s] the group of
- * slice s. */
+/* The sorted slices and their groups, in the block osc_uq_sort works in: after sort_groups,
+ * perm[g] is the first slice of group g (groups in sorted order, u of them) and grp[s] the
+ * group of slice s. */
 typedef struct uq_groups {
     int64_t *perm, *grp;
     int64_t u;
@@ -68,18 +68,17 @@ static osc_status sort_groups(osc_kctx *k, const osc_uq_view *v, uq_groups *g) {
     const int64_t n = v->n;
     memset(g, 0, sizeof *g);
     if (n == 0) return OSC_OK;
-    if ((uint64_t)n > SIZE_MAX / (2 * sizeof(int64_t)))
+    g->bytes = osc_uq_block_bytes(v);
+    if (!g->bytes)
         return osc_kfail(k, OSC_ERR_LIMIT, "input 0 'X' (%s) has %lld slices to sort; more "
                          "than this machine can address", osc_kinput_name(k, 0), (long long)n);
-    g->bytes = 2 * (size_t)n * sizeof(int64_t);
     g->perm = k->alloc ? osc_malloc(k->alloc, g->bytes) : NULL;
     if (!g->perm)
         return osc_kfail(k, OSC_ERR_NOMEM, "input 0 'X' (%s): cannot allocate %zu bytes to "
                          "sort its %lld %s", osc_kinput_name(k, 0), g->bytes, (long long)n,
                          v->flat ? "elements" : "slices");
     g->grp = g->perm + n;
-    for (int64_t s = 0; s < n; s++) g->perm[s] = s;
-    osc_uq_sort(v, g->perm, g->grp);
+    osc_uq_sort(v, g->perm);
     /* numpy's adjacent comparison; perm is compacted in place (a write at u - 1 <= p) */
     int64_t u = 0, prev = 0;
     for (int64_t p = 0; p < n; p++) {

@@ -3,6 +3,7 @@
 #define OSC_UNIQUE_SORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* X seen as n slices: slice j is the outer * inner elements (o * n + j) * inner + i for o in
@@ -15,12 +16,16 @@ typedef struct osc_uq_view {
     int64_t n, outer, inner;
 } osc_uq_view;
 
-/* Sorts the slice numbers perm[0..n) ascending (tmp: n more int64), stably: slices that
- * compare equal keep the order they had. Order (numpy's sort): lexicographic over the slice's
- * elements; numbers as usual with -0.0 equal to +0.0; NaN after every number and equal to
- * NaN; complex by (re, im), a value with a NaN part after all others; strings byte-wise, a
- * proper prefix first; bool false < true. */
-void osc_uq_sort(const osc_uq_view *v, int64_t *perm, int64_t *tmp);
+/* Bytes of the block osc_uq_sort works in, at least 16 per slice (32 or 48 per element
+ * without an axis, where it sorts (value, index) pairs); 0 when that overflows size_t. */
+size_t osc_uq_block_bytes(const osc_uq_view *v);
+
+/* Leaves the slice numbers 0..n-1 sorted ascending in the block's first n int64 (the rest is
+ * scratch), stably: slices that compare equal keep their order. Order (numpy's sort):
+ * lexicographic over the slice's elements; numbers as usual with -0.0 equal to +0.0; NaN after
+ * every number and equal to NaN; complex by (re, im), a value with a NaN part after all
+ * others; strings byte-wise, a proper prefix first; bool false < true. */
+void osc_uq_sort(const osc_uq_view *v, void *block);
 
 /* True when slices a and b are one value of Unique. Without an axis: they compare equal in the
  * order above (so every NaN is one value, as numpy's unique with equal_nan). With an axis:
