@@ -107,11 +107,16 @@ typedef void (*sort_fn)(const void *x, int64_t n, void *block);
     }
 OSC_STD_TYPES(DEFINE_FNS)
 
-/* The largest pair, for the block's size. */
-#define PAIR_SIZE(E, T, CLS) char size_##E[sizeof(pair_##E)];
-typedef union pair_sizes {
-    OSC_STD_TYPES(PAIR_SIZE)
-} pair_sizes;
+/* Bytes of a dtype's pair (0 outside OSC_STD_TYPES). */
+static size_t pair_size(int32_t dtype) {
+    switch (dtype) {
+#define PAIR_CASE(E, T, CLS)                                                                  \
+    case E: return sizeof(pair_##E);
+        OSC_STD_TYPES(PAIR_CASE)
+#undef PAIR_CASE
+    default: return 0;
+    }
+}
 
 /* The element functions of a dtype; false for one outside OSC_STD_TYPES (Unique's rows admit
  * none). */
@@ -138,7 +143,8 @@ static int slice_ord(const osc_uq_view *v, ord_fn ord, int64_t a, int64_t b) {
 #define SLICE_LESS(ORD, a, b) (slice_ord(v, ORD, a, b) < 0)
 
 size_t osc_uq_block_bytes(const osc_uq_view *v) {
-    const size_t per = v->outer == 1 && v->inner == 1 ? 2 * sizeof(pair_sizes) : 16;
+    const size_t pair = pair_size(v->dtype);
+    const size_t per = v->outer == 1 && v->inner == 1 && pair ? 2 * pair : 16;
     return (uint64_t)v->n > SIZE_MAX / per ? 0 : (size_t)v->n * per;
 }
 

@@ -16,8 +16,9 @@ typedef struct osc_uq_view {
     int64_t n, outer, inner;
 } osc_uq_view;
 
-/* Bytes of the block osc_uq_sort works in, at least 16 per slice (32 or 48 per element
- * without an axis, where it sorts (value, index) pairs); 0 when that overflows size_t. */
+/* Bytes of the block osc_uq_sort works in: 16 per slice along an axis; without one, where it
+ * sorts (value, index) pairs, 32 per element (48 for strings and complex128); 0 when that
+ * overflows size_t. */
 size_t osc_uq_block_bytes(const osc_uq_view *v);
 
 /* Leaves the slice numbers 0..n-1 sorted ascending in the block's first n int64 (the rest is

@@ -62,7 +62,7 @@ static void unique_large(void **state) {
     assert_int_equal(osc_session_run(s), OSC_ERR_LIMIT);
     const double dt = now() - t0;
     msg_has(s, "byte cap reached: this session");
-    msg_has(s, "node 'u' (Unique-11): input 0 'X' (x): cannot allocate 160000000 bytes to sort "
+    msg_has(s, "node 'u' (Unique-11): input 0 'X' (x): cannot allocate 320000000 bytes to sort "
                "its 10000000 elements");
     if (dt > 1.0) fail_msg("the refusal took %.2f s", dt);
     /* the session is intact: a small input runs */
