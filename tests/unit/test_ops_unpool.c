@@ -389,7 +389,7 @@ static void col2im_other_types(void **state) {
 static void col2im_errors(void **state) {
     (void)state;
     kh h;
-    const float x[12] = {0};
+    const float x[16] = {0};
     const int64_t img[] = {3, 3}, blk[] = {2, 2}, blk3[] = {2, 2, 1}, bad[] = {2, 0};
     /* [1, 4, 4]: 4 = 1 x (2 x 2) and L = 2 x 2 */
     expect_ok(&h, col2im(&h, kh_tensor(OSC_FLOAT, 3, D(1, 4, 4), x), 2, img, blk, NULL, NULL,
