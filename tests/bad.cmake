@@ -46,7 +46,7 @@ set_tests_properties(bad_up_to_date bad_api bad_api_faults PROPERTIES LABELS bad
 if(TARGET onnx-scatter)
   add_test(NAME bad_cli COMMAND ${OSC_SH} "${_bad}/cli_bad.sh" $<TARGET_FILE:onnx-scatter>
     "${_bad}/cases" "${CMAKE_CURRENT_BINARY_DIR}/bad_cli" ${_bad_limit})
-  set_tests_properties(bad_cli PROPERTIES LABELS bad TIMEOUT 120)
+  set_tests_properties(bad_cli PROPERTIES LABELS bad TIMEOUT 300) # two CLI runs a case
 endif()
 
 # The hardening issue's adversaries (planner, dynamic stages, load-time counts) at n and 8n:
