@@ -87,7 +87,8 @@ typedef struct osc_kctx {
 typedef osc_status (*osc_init_fn)(osc_kctx *k, const osc_node *node, void **params);
 /* Given inputs with dtype and shape set (data may be NULL), set each output's dtype, rank and
  * dims. Must reject every dtype/shape combination run() cannot handle. in[i] is NULL for an
- * omitted optional input. */
+ * omitted optional input. Scratch it needs (an infer_reads kernel reading its data) comes from
+ * k->alloc and is freed before it returns. */
 typedef osc_status (*osc_infer_fn)(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                    osc_tensor *out, int32_t n_out);
 /* Computes outputs. Outputs have dtype/shape/nbytes set and data pointing at their buffer.

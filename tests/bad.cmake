@@ -1,7 +1,7 @@
 # tests/bad.cmake: the malformed-model suite (tests/bad): its generator, the check that the committed
 # cases are its output, and the two runners (API: test_bad; command line: cli_bad.sh).
 add_executable(osc-gen-bad bad/gen_bad.c bad/gen_bad_dynamic.c bad/gen_bad_loss.c
-  bad/gen_bad_control.c)
+  bad/gen_bad_control.c bad/gen_bad_scat.c)
 target_link_libraries(osc-gen-bad PRIVATE osc_proto onnxscatter osc_test_support osc_flags)
 add_executable(test_bad bad/test_bad.c)
 target_link_libraries(test_bad PRIVATE onnxscatter osc_flags)
@@ -10,6 +10,11 @@ target_link_libraries(test_bad PRIVATE onnxscatter osc_flags)
 osc_unit_test(test_limits bad/test_limits.c)
 target_link_libraries(test_limits PRIVATE osc_proto osc_test_support)
 set_tests_properties(test_limits PROPERTIES LABELS "unit;bad")
+
+# The byte cap on Unique (a 10^7-element sort refused in under 1 s), MaxUnpool and Col2Im.
+osc_unit_test(test_limits_scat bad/test_limits_scat.c)
+target_link_libraries(test_limits_scat PRIVATE osc_test_support)
+set_tests_properties(test_limits_scat PROPERTIES LABELS "unit;bad")
 
 # Every public call and writer call with NULL or inconsistent arguments.
 osc_unit_test(test_misuse bad/test_misuse.c)
@@ -42,7 +47,7 @@ set_tests_properties(bad_up_to_date bad_api bad_api_faults PROPERTIES LABELS bad
 if(TARGET onnx-scatter)
   add_test(NAME bad_cli COMMAND ${OSC_SH} "${_bad}/cli_bad.sh" $<TARGET_FILE:onnx-scatter>
     "${_bad}/cases" "${CMAKE_CURRENT_BINARY_DIR}/bad_cli" ${_bad_limit})
-  set_tests_properties(bad_cli PROPERTIES LABELS bad TIMEOUT 120)
+  set_tests_properties(bad_cli PROPERTIES LABELS bad TIMEOUT 300) # two CLI runs a case
 endif()
 
 # The hardening issue's adversaries (planner, dynamic stages, load-time counts) at n and 8n:

@@ -1,5 +1,6 @@
 /* scatter_impl.h: what the direct and the bucketed typed scatter loops share (internal to
- * ops/scatter/scatter_loops.c and ops/scatter/scatter_bucket.c): the element update per dtype and reduction,
+ * ops/scatter/scatter_loops.c and ops/scatter/scatter_bucket.c; ops/gather/col2im.c takes its add
+ * from APPLY_FN too): the element update per dtype and reduction,
  * expanded from the OSC_COMBINE_* rules, the element sizes of reduction none and the tables'
  * slots. The implementation of scatter_loops.h is three files: scatter_loops.c, the direct
  * typed loops and their getters; scatter_walk.c, the block walk of ScatterElements and

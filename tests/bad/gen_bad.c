@@ -202,6 +202,13 @@ void attr_g(Onnx__NodeProto *n, const char *name, Onnx__ModelProto *sub) {
     a->g = sub->graph;
 }
 
+void attr_ints(Onnx__NodeProto *n, const char *name, int count, const int64_t *v) {
+    Onnx__AttributeProto *a = attr(n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
+    a->n_ints = (size_t)count;
+    a->ints = A((size_t)count * sizeof *a->ints + 1);
+    memcpy(a->ints, v, (size_t)count * sizeof *v);
+}
+
 void attr_s(Onnx__NodeProto *n, const char *name, const char *v) {
     Onnx__AttributeProto *a = attr(n, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
     a->has_s = 1;
@@ -1172,6 +1179,7 @@ int main(int argc, char **argv) {
     dynamic_cases();
     loss_cases();
     control_cases();
+    scat_cases();
     fclose(g_manifest);
     free(g_arena);
     printf("gen_bad: %d cases in %s\n", g_count, g_out);

@@ -30,6 +30,7 @@ void attr_s(Onnx__NodeProto *n, const char *name, const char *v);
 /* A GRAPH attribute: the graph of `sub` (a model(0) used as a graph builder; its name set with
  * sub->graph->name). */
 void attr_g(Onnx__NodeProto *n, const char *name, Onnx__ModelProto *sub);
+void attr_ints(Onnx__NodeProto *n, const char *name, int count, const int64_t *v);
 
 /* A run input: a tensor of `dtype` and shape with raw little-endian data. */
 typedef struct tin {
@@ -56,5 +57,7 @@ void dynamic_cases(void);
 void loss_cases(void);
 /* The cases of gen_bad_control.c: If, Loop and Scan with bad subgraphs or bad data. */
 void control_cases(void);
+/* The cases of gen_bad_scat.c: Unique, MaxUnpool and Col2Im. */
+void scat_cases(void);
 
 #endif

@@ -192,6 +192,12 @@ class MaskedAssignTensor(torch.nn.Module):
         return y
 
 
+class UniqueAll(torch.nn.Module):
+    """torch.unique sorted, with the inverse and the counts: three outputs."""
+    def forward(self, x):
+        return torch.unique(x, sorted=True, return_inverse=True, return_counts=True)
+
+
 def i64(*vals):
     return torch.tensor(vals, dtype=torch.int64)
 
@@ -205,9 +211,10 @@ def pattern_inputs():
     """name -> dict(module, example, test, names, dynamic, test_for={opset: test} overrides)."""
     P = {}
 
-    def add(name, module, example, test, names, dynamic=None, per_opset=None, note=""):
+    def add(name, module, example, test, names, dynamic=None, per_opset=None, note="",
+            outputs=("y",)):
         P[name] = dict(module=module, example=example, test=test, names=names, dynamic=dynamic,
-                       per_opset=per_opset or {}, note=note)
+                       per_opset=per_opset or {}, note=note, outputs=list(outputs))
 
     g = gen(1)
     add("index_put_tensor", IndexPutTensor(),
@@ -306,6 +313,14 @@ def pattern_inputs():
         (randf(g, 3, 4), m0, randf(g, 3, 4)),
         (randf(g, 3, 4), m1, randf(g, 3, 4)),
         ["x", "mask", "src"], note="y[mask] = src[mask] (data-dependent count)")
+
+    # 1-D only: the export's inverse is ONNX's 1-D one, torch's has x's shape
+    add("unique_sorted", UniqueAll(),
+        (torch.tensor([3.0, 1.0, 2.0, 3.0, 1.0, 5.0]),),
+        (torch.tensor([2.5, -1.0, 2.5, 0.0, -0.0, 7.0, -1.0, 2.5]),),
+        ["x"], dynamic={"x": {0: "N"}}, outputs=("y", "inv", "cnt"),
+        note="torch.unique(x, sorted=True, return_inverse=True, return_counts=True), 1-D, length"
+             " dynamic (traced at 6, tested at 8 with duplicates and -0.0)")
     return P
 
 
@@ -316,7 +331,7 @@ def export(p, opset):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(p["module"], p["example"], f, opset_version=opset,
-                          input_names=p["names"], output_names=["y"],
+                          input_names=p["names"], output_names=p["outputs"],
                           dynamic_axes=p["dynamic"], do_constant_folding=True)
     return f.getvalue()
 
@@ -338,18 +353,20 @@ def write_folder(folder, model, names, outs, inputs, test):
 
 
 def check_graph(m, p, test, expected):
-    """None when the exported graph, run by mini_eval on the test inputs, gives torch's result."""
+    """None when the exported graph, run by mini_eval on the test inputs, gives torch's results
+    (expected: one tensor per graph output)."""
     unused = [n for n in p["names"] if n not in m.inputs]
     if unused:
         return "the exported graph dropped input(s) %s (the tracer made them constants)" % unused
     try:
-        got = m.run({n: t.numpy() for n, t in zip(p["names"], test)})[0]
+        outs = m.run({n: t.numpy() for n, t in zip(p["names"], test)})
     except NotImplementedError as e:
         return "mini_eval cannot run it: %s" % e
-    want = expected.numpy()
-    if got.dtype != want.dtype or got.shape != want.shape or not np.array_equal(got, want):
-        return "the exported graph computes something else than torch on the test inputs" \
-               " (mini_eval: %s %s, torch: %s %s)" % (got.dtype, got.shape, want.dtype, want.shape)
+    for got, want in zip(outs, (e.numpy() for e in expected)):
+        if got.dtype != want.dtype or got.shape != want.shape or not np.array_equal(got, want):
+            return "the exported graph computes something else than torch on the test inputs" \
+                   " (mini_eval: %s %s, torch: %s %s)" % (got.dtype, got.shape, want.dtype,
+                                                         want.shape)
     return None
 
 
@@ -371,11 +388,12 @@ def main():
             test = p["per_opset"].get(opset, p["test"])
             with torch.no_grad():
                 y = p["module"](*[t.clone() for t in test])
-            why = check_graph(m, p, test, y)
+            ys = list(y) if isinstance(y, tuple) else [y]
+            why = check_graph(m, p, test, ys)
             if why:
                 failed.append((name, opset, why))
                 continue
-            write_folder(folder, model, p["names"], [(m.outputs[0], y)], m.inputs, test)
+            write_folder(folder, model, p["names"], list(zip(m.outputs, ys)), m.inputs, test)
             made.append((name, opset, len(model)))
             for n in m.nodes:
                 op = (n["domain"] + "." if n["domain"] else "") + n["op"]

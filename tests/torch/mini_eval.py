@@ -216,6 +216,13 @@ def _one_hot(opset, a, idx, depth, values):
     return (np.moveaxis(out, -1, axis % out.ndim),)
 
 
+def _unique(opset, a, x):
+    if "axis" in a or not a.get("sorted", 1):
+        raise NotImplementedError("Unique with an axis or unsorted")
+    y, ind, inv, cnt = np.unique(x, return_index=True, return_inverse=True, return_counts=True)
+    return y, ind.astype(np.int64), inv.reshape(-1).astype(np.int64), cnt.astype(np.int64)
+
+
 OPS = {
     "Add": lambda o, a, x, y: (x + y,),
     "Mul": lambda o, a, x, y: (x * y,),
@@ -241,6 +248,7 @@ OPS = {
     "ScatterND": _scatter_nd,
     "Slice": _slice,
     "Transpose": lambda o, a, x: (np.transpose(x, a.get("perm")),),
+    "Unique": _unique,
     "Unsqueeze": _unsqueeze,
     "Squeeze": lambda o, a, x, axes=None: (np.squeeze(x, tuple(_axes(o, a, axes) or ())) if
                                            _axes(o, a, axes) else np.squeeze(x),),

@@ -30,3 +30,7 @@ osc_unit_test(test_ops_castlike unit/test_ops_castlike.c unit/kharness.c)
 osc_unit_test(test_ops_summean unit/test_ops_summean.c unit/kharness.c)
 osc_unit_test(test_ops_bitwise unit/test_ops_bitwise.c unit/kharness.c)
 osc_unit_test(test_ops_trig_act unit/test_ops_trig_act.c unit/kharness.c)
+# Unique (gather and index) and the two scatters MaxUnpool and Col2Im, against references
+# written in the tests.
+osc_unit_test(test_ops_unique unit/test_ops_unique.c unit/kharness.c)
+osc_unit_test(test_ops_unpool unit/test_ops_unpool.c unit/kharness.c)
