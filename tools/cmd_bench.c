@@ -99,7 +99,8 @@ static void shapes_from_model(const prow *rows, seen_shapes *ss) {
     for (size_t i = 0; i < ss->nodes; i++) {
         const osc_model *m = rows[i].m;
         osc_node_desc d;
-        if (ss->rec[i] || osc_model_node(m, rows[i].node, &d) != OSC_OK || d.n_inputs + d.n_outputs > MAX_NODE_IO)
+        if (ss->rec[i] || osc_model_node(m, rows[i].node, &d) != OSC_OK ||
+            d.n_inputs + d.n_outputs > MAX_NODE_IO)
             continue;
         osc_tensor ts[64], *all[MAX_NODE_IO];
         int32_t n = d.n_inputs + d.n_outputs, k;
@@ -231,13 +232,13 @@ static int add_rows(timings *t, const osc_model *m, size_t parent, size_t attr, 
         }
         size_t r = t->nodes++;
         prow *p = &t->rows[r];
+        const prow *up = parent == NO_PARENT ? NULL : &t->rows[parent];
         osc_attr_desc a;
         *p = (prow){.m = m, .node = i, .parent = parent, .attr = attr, .depth = depth};
-        if (parent == NO_PARENT)
+        if (!up)
             snprintf(p->id, sizeof p->id, "%zu", i);
-        else if (osc_model_node_attr_at(t->rows[parent].m, t->rows[parent].node, attr, &a) == OSC_OK &&
-                 snprintf(p->id, sizeof p->id, "%s.%s.%zu", t->rows[parent].id, a.name, i) >=
-                     (int)sizeof p->id)
+        else if (osc_model_node_attr_at(up->m, up->node, attr, &a) == OSC_OK &&
+                 snprintf(p->id, sizeof p->id, "%s.%s.%zu", up->id, a.name, i) >= (int)sizeof p->id)
             strcpy(p->id + sizeof p->id - 4, "..."); /* deep nesting, long names: cut */
         for (size_t k = 0; k < osc_model_node_attr_count(m, i); k++) {
             const osc_model *sub = osc_model_node_subgraph(m, i, k);
@@ -284,7 +285,8 @@ static int time_runs(const osc_model *m, osc_session *s, const bench_args *a, ti
     }
     for (size_t i = 0; i < t->nodes; i++)
         if (t->rows[i].depth == 0) t->row_of[t->rows[i].node] = i;
-    t->shapes.nodes = t->nodes, t->shapes.row_of = t->row_of, t->shapes.tops = profiling(a) ? tops : 0;
+    t->shapes.nodes = t->nodes, t->shapes.row_of = t->row_of;
+    t->shapes.tops = profiling(a) ? tops : 0;
     if (profiling(a)) osc_session_set_node_hook(s, on_node, &t->shapes);
     double first = 0;
     for (int64_t w = 0; w < a->warmup + a->runs; w++) {
@@ -453,7 +455,7 @@ static void print_profile(const timings *tm, const stats *st, size_t runs) {
 }
 
 /* Rows from *at on that make up one graph (the model's, or a subgraph of row parent), as a JSON
- * array of node objects, each with the "subgraphs" of its node when it has some. */
+ * array of node objects, each with the "subgraphs" of its node ([] for most nodes). */
 static void json_rows(const timings *tm, const stats *st, size_t *at, size_t parent) {
     fputc('[', stdout);
     const size_t attr = *at < tm->nodes ? tm->rows[*at].attr : 0;
@@ -480,17 +482,17 @@ static void json_rows(const timings *tm, const stats *st, size_t *at, size_t par
         cli_json_fused(stdout, &d);
         printf(",\"median_ms\":%.6f,\"share\":%.4f", d.folded ? 0.0 : st->node_ms[i],
                st->median > 0 && !d.folded ? st->node_ms[i] / st->median : 0.0);
+        fputs(",\"subgraphs\":[", stdout);
         for (int any = 0; *at < tm->nodes && tm->rows[*at].parent == i; any = 1) {
-            osc_attr_desc a;
-            fputs(any ? ",{\"attribute\":" : ",\"subgraphs\":[{\"attribute\":", stdout);
+            osc_attr_desc a = {0};
+            fputs(any ? ",{\"attribute\":" : "{\"attribute\":", stdout);
             osc_model_node_attr_at(p->m, p->node, tm->rows[*at].attr, &a);
             cli_json_str(stdout, a.name);
             fputs(",\"nodes\":", stdout);
             json_rows(tm, st, at, i);
             fputc('}', stdout);
-            if (*at >= tm->nodes || tm->rows[*at].parent != i) fputc(']', stdout);
         }
-        fputc('}', stdout);
+        fputs("]}", stdout);
     }
     fputc(']', stdout);
 }

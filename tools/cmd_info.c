@@ -133,7 +133,8 @@ static void print_nodes(const osc_model *m, int ind) {
         }
         if (na) fputc('\n', stdout);
         char fusedby[2048];
-        if (n.n_fused) printf("%*sfused from: %s\n", ind + 4, "", cli_fused_str(&n, fusedby, sizeof fusedby));
+        if (n.n_fused)
+            printf("%*sfused from: %s\n", ind + 4, "", cli_fused_str(&n, fusedby, sizeof fusedby));
         if (n.n_fused && n.fused_rule) printf("%*srule: %s\n", ind + 4, "", n.fused_rule);
         if (n.not_fused) printf("%*snot fused: %s\n", ind + 4, "", n.not_fused);
         print_subgraphs(m, i, ind + 4);
