@@ -21,20 +21,38 @@ typedef struct bench_args {
     osc_options opts; /* limits; profile is set from the flag */
 } bench_args;
 
-/* What each node read and wrote in one run, from the session's node hook: per node NULL until
- * seen, else n_in, n_out, then per tensor its dtype (-1: an omitted input), rank and dims. */
+/* One row of the profile: node `node` of graph m. The model's nodes have depth 0 and no parent;
+ * a subgraph's nodes are those of attribute `attr` of row `parent`'s node, one level deeper.
+ * Rows are in table order: each node, then the rows of its subgraphs. */
+typedef struct prow {
+    const osc_model *m;
+    size_t node, parent, attr;
+    int depth;
+    char id[160]; /* "3", or "3.body.1" for node 1 of the body of node 3 */
+} prow;
+#define NO_PARENT SIZE_MAX
+
+/* What each row's node read and wrote in one run, from the session's node hook (the model's
+ * nodes; row_of: node -> row): per row NULL until seen, else n_in, n_out, then per tensor its
+ * dtype (-1: an omitted input), rank and dims. */
 typedef struct seen_shapes {
     int64_t **rec;
-    size_t nodes;
+    size_t nodes;       /* rows */
+    const size_t *row_of;
+    size_t tops;        /* the model's nodes */
     int oom;
 } seen_shapes;
 
-/* Times of the timed runs (and when each started, ms after the first), per node when profiling
- * ([run * nodes + node], ns), and the shapes of one run. */
+/* Times of the timed runs (and when each started, ms after the first), per row when profiling
+ * ([run * nodes + row], ns; a subgraph's node: summed over every time it ran in the run), and
+ * the shapes of one run. */
 typedef struct timings {
     double *run_ms, *run_t0;
     uint64_t *node_ns;
-    size_t runs, nodes;
+    size_t runs, nodes, cap; /* nodes: rows (the model's nodes and its subgraphs') */
+    prow *rows;
+    size_t *row_of;            /* the model's node i is row row_of[i] */
+    const osc_session **sess;  /* scratch: the session running each row's node */
     seen_shapes shapes;
 } timings;
 
@@ -64,30 +82,37 @@ static int64_t *shape_record(const osc_tensor *const *t, int32_t n_in, int32_t n
 static void on_node(void *ud, size_t node, const osc_tensor *const *in, int32_t n_in,
                     const osc_tensor *out, int32_t n_out) {
     seen_shapes *ss = ud;
-    if (node >= ss->nodes || ss->rec[node] || n_in + n_out > MAX_NODE_IO) return;
+    if (node >= ss->tops) return;
+    node = ss->row_of[node];
+    if (ss->rec[node] || n_in + n_out > MAX_NODE_IO) return;
     const osc_tensor *all[MAX_NODE_IO];
     for (int32_t k = 0; k < n_in; k++) all[k] = in[k];
     for (int32_t k = 0; k < n_out; k++) all[n_in + k] = &out[k];
     if (!(ss->rec[node] = shape_record(all, n_in, n_out))) ss->oom = 1;
 }
 
-/* Nodes the hook did not see (folded at load: they never run) get the shapes the model knows. */
-static void shapes_from_model(const osc_model *m, seen_shapes *ss) {
+#define UNKNOWN_SHAPE (-2) /* recorded dtype of a value whose shape the model does not know */
+
+/* Nodes the hook did not see (folded at load: they never run; a subgraph's nodes) get the
+ * shapes the model knows. */
+static void shapes_from_model(const prow *rows, seen_shapes *ss) {
     for (size_t i = 0; i < ss->nodes; i++) {
+        const osc_model *m = rows[i].m;
         osc_node_desc d;
-        if (ss->rec[i] || osc_model_node(m, i, &d) != OSC_OK || d.n_inputs + d.n_outputs > MAX_NODE_IO)
+        if (ss->rec[i] || osc_model_node(m, rows[i].node, &d) != OSC_OK ||
+            d.n_inputs + d.n_outputs > MAX_NODE_IO)
             continue;
         osc_tensor ts[64], *all[MAX_NODE_IO];
         int32_t n = d.n_inputs + d.n_outputs, k;
         for (k = 0; k < n && k < 64; k++) {
             const char *name = k < d.n_inputs ? d.inputs[k] : d.outputs[k - d.n_inputs];
             osc_value_desc v;
-            all[k] = NULL;
-            if (!name[0] || osc_model_value(m, name, &v) != OSC_OK) continue;
+            all[k] = name[0] ? &ts[k] : NULL;
             memset(&ts[k], 0, sizeof ts[k]);
-            ts[k].dtype = v.dtype, ts[k].rank = v.rank < 0 ? 0 : v.rank;
+            ts[k].dtype = UNKNOWN_SHAPE;
+            if (!name[0] || osc_model_value(m, name, &v) != OSC_OK || v.rank < 0) continue;
+            ts[k].dtype = v.dtype, ts[k].rank = v.rank;
             memcpy(ts[k].dims, v.dims, sizeof v.dims);
-            all[k] = v.rank < 0 ? NULL : &ts[k];
         }
         if (k == n && !(ss->rec[i] = shape_record((const osc_tensor *const *)all, d.n_inputs, d.n_outputs)))
             ss->oom = 1;
@@ -95,7 +120,8 @@ static void shapes_from_model(const osc_model *m, seen_shapes *ss) {
 }
 
 /* Side 0: inputs, 1: outputs of node i: calls fn(ctx, k, dtype, rank, dims) per tensor (dtype
- * -1 for an omitted input); nothing when the node's shapes are unknown. */
+ * -1 for an omitted input, UNKNOWN_SHAPE for an unknown one); nothing when the node's shapes
+ * are unknown. */
 static int seen_each(const seen_shapes *ss, size_t i, int side,
                      void (*fn)(void *, int32_t, int64_t, int32_t, const int64_t *), void *ctx) {
     const int64_t *r = i < ss->nodes ? ss->rec[i] : NULL;
@@ -119,7 +145,8 @@ typedef struct text_ctx {
 static void text_one(void *c, int32_t k, int64_t dtype, int32_t rank, const int64_t *dims) {
     text_ctx *t = c;
     char shape[512] = "-";
-    if (dtype >= 0) cli_format_shape(rank, dims, NULL, shape, sizeof shape);
+    if (dtype == UNKNOWN_SHAPE) strcpy(shape, "?");
+    else if (dtype >= 0) cli_format_shape(rank, dims, NULL, shape, sizeof shape);
     if (t->o < t->size)
         t->o += (size_t)snprintf(t->buf + t->o, t->size - t->o, "%s%s", k ? " " : "", shape);
 }
@@ -194,21 +221,72 @@ static void fmt_time(double ms, char *buf, size_t size) {
 /* Profiling: --profile or --profile-out. */
 static int profiling(const bench_args *a) { return a->profile || a->profile_out; }
 
+/* Rows for the nodes of m and, after each, of its subgraphs (recursively); 1: out of memory. */
+static int add_rows(timings *t, const osc_model *m, size_t parent, size_t attr, int depth) {
+    for (size_t i = 0; i < osc_model_node_count(m); i++) {
+        if (t->nodes == t->cap) {
+            size_t cap = t->cap ? 2 * t->cap : 16;
+            prow *r = realloc(t->rows, cap * sizeof *r);
+            if (!r) return 1;
+            t->rows = r, t->cap = cap;
+        }
+        size_t r = t->nodes++;
+        prow *p = &t->rows[r];
+        const prow *up = parent == NO_PARENT ? NULL : &t->rows[parent];
+        osc_attr_desc a;
+        *p = (prow){.m = m, .node = i, .parent = parent, .attr = attr, .depth = depth};
+        if (!up)
+            snprintf(p->id, sizeof p->id, "%zu", i);
+        else if (osc_model_node_attr_at(up->m, up->node, attr, &a) == OSC_OK &&
+                 snprintf(p->id, sizeof p->id, "%s.%s.%zu", up->id, a.name, i) >= (int)sizeof p->id)
+            strcpy(p->id + sizeof p->id - 4, "..."); /* deep nesting, long names: cut */
+        for (size_t k = 0; k < osc_model_node_attr_count(m, i); k++) {
+            const osc_model *sub = osc_model_node_subgraph(m, i, k);
+            if (sub && add_rows(t, sub, r, k, depth + 1)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The rows' times in run r: each row's node in the session running it (a subgraph's session
+ * within its parent row's; none when the subgraph never ran in s). */
+static void record_ns(const osc_session *s, timings *t, size_t run) {
+    for (size_t i = 0; i < t->nodes; i++) {
+        const prow *p = &t->rows[i];
+        const osc_session *up = p->parent == NO_PARENT ? NULL : t->sess[p->parent];
+        t->sess[i] = p->parent == NO_PARENT ? s
+                     : up ? osc_session_node_subgraph(up, t->rows[p->parent].node, p->attr)
+                          : NULL;
+        t->node_ns[run * t->nodes + i] = t->sess[i] ? osc_session_node_ns(t->sess[i], p->node) : 0;
+    }
+}
+
 /* Warmup runs, then the timed ones. When profiling, the first run (warmup or timed) also
  * records the shapes every node had (the inputs are the same at every run, so are the shapes;
  * the hook is off during the other runs). On a failed run: CLI_FAIL with the message in msg. */
 static int time_runs(const osc_model *m, osc_session *s, const bench_args *a, timings *t, char *msg,
                      size_t msg_size) {
-    t->runs = (size_t)a->runs, t->nodes = osc_model_node_count(m);
+    const size_t tops = osc_model_node_count(m);
+    t->runs = (size_t)a->runs;
     t->run_ms = calloc(t->runs, sizeof *t->run_ms);
     t->run_t0 = calloc(t->runs, sizeof *t->run_t0);
-    t->node_ns = profiling(a) ? calloc(t->runs * (t->nodes ? t->nodes : 1), sizeof *t->node_ns) : NULL;
-    t->shapes.nodes = t->nodes;
-    t->shapes.rec = profiling(a) ? calloc(t->nodes ? t->nodes : 1, sizeof *t->shapes.rec) : NULL;
-    if (!t->run_ms || !t->run_t0 || (profiling(a) && (!t->node_ns || !t->shapes.rec))) {
+    int oom = !t->run_ms || !t->run_t0 || (profiling(a) && add_rows(t, m, NO_PARENT, 0, 0));
+    if (!oom && profiling(a)) {
+        const size_t rows = t->nodes ? t->nodes : 1;
+        t->node_ns = calloc(t->runs * rows, sizeof *t->node_ns);
+        t->sess = calloc(rows, sizeof *t->sess);
+        t->row_of = calloc(tops ? tops : 1, sizeof *t->row_of);
+        t->shapes.rec = calloc(rows, sizeof *t->shapes.rec);
+        oom = !t->node_ns || !t->sess || !t->row_of || !t->shapes.rec;
+    }
+    if (oom) {
         snprintf(msg, msg_size, "out of memory");
         return CLI_FAIL;
     }
+    for (size_t i = 0; i < t->nodes; i++)
+        if (t->rows[i].depth == 0) t->row_of[t->rows[i].node] = i;
+    t->shapes.nodes = t->nodes, t->shapes.row_of = t->row_of;
+    t->shapes.tops = profiling(a) ? tops : 0;
     if (profiling(a)) osc_session_set_node_hook(s, on_node, &t->shapes);
     double first = 0;
     for (int64_t w = 0; w < a->warmup + a->runs; w++) {
@@ -224,10 +302,9 @@ static int time_runs(const osc_model *m, osc_session *s, const bench_args *a, ti
         if (r == 0) first = t0;
         t->run_ms[r] = ms;
         t->run_t0[r] = t0 - first;
-        for (size_t i = 0; profiling(a) && i < t->nodes; i++)
-            t->node_ns[r * t->nodes + i] = osc_session_node_ns(s, i);
+        if (profiling(a)) record_ns(s, t, r);
     }
-    if (profiling(a)) shapes_from_model(m, &t->shapes);
+    if (profiling(a)) shapes_from_model(t->rows, &t->shapes);
     if (t->shapes.oom) {
         snprintf(msg, msg_size, "out of memory");
         return CLI_FAIL;
@@ -239,6 +316,9 @@ static void timings_free(timings *t) {
     free(t->run_ms);
     free(t->run_t0);
     free(t->node_ns);
+    free(t->rows);
+    free(t->row_of);
+    free(t->sess);
     seen_free(&t->shapes);
     memset(t, 0, sizeof *t);
 }
@@ -273,83 +353,119 @@ static int summarise(timings *t, stats *st) {
 
 /* ---- per-node table ---- */
 
-static void print_profile(const osc_model *m, const timings *tm, const stats *st, size_t runs) {
-    size_t n = osc_model_node_count(m);
-    int wname = 4, wop = 2, wshape = 6;
+static void print_profile(const timings *tm, const stats *st, size_t runs) {
+    const size_t n = tm->nodes;
+    int wid = 3, wname = 4, wop = 2, wshape = 6;
     char shapes[1024], t[32], label[1024], esc[1024];
     for (size_t i = 0; i < n; i++) {
+        const prow *p = &tm->rows[i];
         osc_node_desc d;
-        if (osc_model_node(m, i, &d) != OSC_OK) continue;
-        int ln = (int)strlen(cli_node_label(&d, i, label, sizeof label));
-        int lo = (int)strlen(cli_esc(d.op_type, esc, sizeof esc));
+        if (osc_model_node(p->m, p->node, &d) != OSC_OK) continue;
+        int li = (int)strlen(cli_esc(p->id, esc, sizeof esc));
+        int ln = (int)strlen(cli_node_label(&d, p->node, label, sizeof label));
+        int lo = 2 * p->depth + (int)strlen(cli_esc(d.op_type, esc, sizeof esc));
+        wid = li > wid ? li : wid;
         wname = ln > wname ? ln : wname;
         wop = lo > wop ? lo : wop;
         shapes_text(&tm->shapes, i, shapes, sizeof shapes);
         wshape = (int)strlen(shapes) > wshape ? (int)strlen(shapes) : wshape;
     }
+    if (wid > 40) wid = 40;
     if (wname > 24) wname = 24;
     if (wshape > 60) wshape = 60;
     printf("\nper node (median of %zu runs; share of the median run):\n", runs);
-    printf("  %3s  %-*s  %-*s  %6s  %-*s  %9s  %6s\n", "#", wname, "node", wop, "op", "kernel",
+    printf("  %*s  %-*s  %-*s  %6s  %-*s  %9s  %7s\n", wid, "#", wname, "node", wop, "op", "kernel",
            wshape, "shapes", "median", "share");
     double sum = 0;
-    size_t folded = 0;
+    size_t folded = 0, nested = 0;
     for (size_t i = 0; i < n; i++) {
+        const prow *p = &tm->rows[i];
         osc_node_desc d;
-        if (osc_model_node(m, i, &d) != OSC_OK) continue;
+        if (osc_model_node(p->m, p->node, &d) != OSC_OK) continue;
+        nested += p->depth > 0;
         shapes_text(&tm->shapes, i, shapes, sizeof shapes);
         if ((int)strlen(shapes) > wshape) strcpy(shapes + wshape - 3, "...");
         /* names from the model, escaped (and cut to the column at a character boundary) */
-        char name[64], op[1024];
-        cli_node_label(&d, i, label, sizeof label);
+        char id[64], name[64], op[1024];
+        cli_text_escape(p->id, strlen(p->id), id, (size_t)wid + 1);
+        cli_node_label(&d, p->node, label, sizeof label);
         cli_text_escape(label, strlen(label), name, (size_t)wname + 1);
-        cli_esc(d.op_type, op, sizeof op);
-        printf("  %3zu  %-*s  %-*s  %6lld  %-*s  ", i, wname, name, wop, op,
+        snprintf(op, sizeof op, "%*s%s", 2 * p->depth, "", cli_esc(d.op_type, esc, sizeof esc));
+        printf("  %*s  %-*s  %-*s  %6lld  %-*s  ", wid, id, wname, name, wop, op,
                (long long)d.since_version, wshape, shapes);
         if (d.folded) {
             folded++;
-            printf("%9s  %6s\n", "folded", "-");
+            printf("%9s  %7s\n", "folded", "-");
+            continue;
+        }
+        if (p->depth && st->node_ms[i] == 0) {
+            printf("%9s  %7s\n", "not run", "-");
             continue;
         }
         fmt_time(st->node_ms[i], t, sizeof t);
+        const double share = st->median > 0 ? 100 * st->node_ms[i] / st->median : 0.0;
+        if (p->depth) { /* within its node's time: in parentheses, out of the sum */
+            printf("%9s  (%4.1f%%)\n", t, share);
+            continue;
+        }
         sum += st->node_ms[i];
-        printf("%9s  %5.1f%%\n", t, st->median > 0 ? 100 * st->node_ms[i] / st->median : 0.0);
+        printf("%9s  %6.1f%%\n", t, share);
     }
     int any_fused = 0;
     for (size_t i = 0; i < n; i++) {
+        const prow *p = &tm->rows[i];
         osc_node_desc d;
         char fused[2048];
-        if (osc_model_node(m, i, &d) == OSC_OK && d.n_fused) {
-            printf("  %3zu  fused from: %s\n", i, cli_fused_str(&d, fused, sizeof fused));
+        if (osc_model_node(p->m, p->node, &d) == OSC_OK && d.n_fused) {
+            printf("  %*s  fused from: %s\n", wid, cli_esc(p->id, esc, sizeof esc),
+                   cli_fused_str(&d, fused, sizeof fused));
             any_fused = 1;
         }
     }
     double rest = st->median - sum > 0 ? st->median - sum : 0;
     fmt_time(rest, t, sizeof t);
-    printf("  %3s  %-*s  %9s  %5.1f%%\n", "", wname + wop + wshape + 12,
+    printf("  %*s  %-*s  %9s  %6.1f%%\n", wid, "", wname + wop + wshape + 12,
            "(outside the nodes: binding, shape checks, planning)", t,
            st->median > 0 ? 100 * rest / st->median : 0.0);
     printf("legend:\n"
-           "  #       the node's index, as 'info' numbers it\n"
+           "  #       the node's index, as 'info' numbers it; a subgraph's node is\n"
+           "          NODE.ATTRIBUTE.INDEX (node 1 of the body of node 3: 3.body.1)\n"
            "  node    its name; #INDEX OP when the model leaves it unnamed\n"
-           "  op      the op type; domain osc ops (GatherScatter, RowScatter, RowGather) are\n"
-           "          fused nodes: 'fused from' lists the model's nodes each replaced\n"
+           "  op      the op type, indented two spaces per subgraph level; domain osc ops\n"
+           "          (GatherScatter, RowScatter, RowGather) are fused nodes: 'fused from'\n"
+           "          lists the model's nodes each replaced\n"
            "  kernel  the version of the kernel the node runs (the op's since_version)\n"
            "  shapes  the shapes it read -> the shapes it wrote, as they were in the runs\n"
-           "          ('-': an omitted optional input; '?': not known)\n"
-           "  median  its median time over the timed runs\n"
-           "  share   that time as a share of the median run\n"
+           "          ('-': an omitted optional input; '?': not known; a subgraph's nodes:\n"
+           "          the shapes load inferred)\n"
+           "  median  its median time over the timed runs; a subgraph's node: the median of\n"
+           "          its time summed over every time the subgraph ran in a run (every loop\n"
+           "          iteration). A control-flow node's (If, Loop, Scan) time includes the\n"
+           "          rows of its subgraphs listed under it\n"
+           "  share   that time as a share of the median run; in parentheses for a\n"
+           "          subgraph's node, as it is part of its control-flow node's share\n"
            "  folded  computed once at load from constants (a shape subgraph, a Constant):\n"
            "          it never runs, so it takes no time (%zu of %zu node%s%s)\n",
            folded, n, n == 1 ? "" : "s", any_fused ? "" : "; no node was fused");
+    if (nested)
+        printf("  not run a subgraph's node that did not run in most timed runs (the branch of\n"
+               "          an If not taken)\n"
+               "  (%zu of the %zu nodes are in subgraphs; --profile-out traces the model's own\n"
+               "  nodes only)\n", nested, n);
 }
 
-static void json_profile(const osc_model *m, const timings *tm, const stats *st) {
-    fputs(",\"nodes\":[", stdout);
-    for (size_t i = 0; i < osc_model_node_count(m); i++) {
+/* Rows from *at on that make up one graph (the model's, or a subgraph of row parent), as a JSON
+ * array of node objects, each with the "subgraphs" of its node ([] for most nodes). */
+static void json_rows(const timings *tm, const stats *st, size_t *at, size_t parent) {
+    fputc('[', stdout);
+    const size_t attr = *at < tm->nodes ? tm->rows[*at].attr : 0;
+    for (int first = 1; *at < tm->nodes && tm->rows[*at].parent == parent &&
+                        tm->rows[*at].attr == attr; first = 0) {
+        const size_t i = (*at)++;
+        const prow *p = &tm->rows[i];
         osc_node_desc d;
-        if (osc_model_node(m, i, &d) != OSC_OK) continue;
-        printf("%s{\"index\":%zu,\"name\":", i ? "," : "", i);
+        if (osc_model_node(p->m, p->node, &d) != OSC_OK) continue;
+        printf("%s{\"index\":%zu,\"name\":", first ? "" : ",", p->node);
         cli_json_str(stdout, d.name);
         fputs(",\"op\":", stdout);
         cli_json_str(stdout, d.op_type);
@@ -364,17 +480,35 @@ static void json_profile(const osc_model *m, const timings *tm, const stats *st)
             fputc(']', stdout);
         }
         cli_json_fused(stdout, &d);
-        printf(",\"median_ms\":%.6f,\"share\":%.4f}", d.folded ? 0.0 : st->node_ms[i],
+        printf(",\"median_ms\":%.6f,\"share\":%.4f", d.folded ? 0.0 : st->node_ms[i],
                st->median > 0 && !d.folded ? st->node_ms[i] / st->median : 0.0);
+        fputs(",\"subgraphs\":[", stdout);
+        for (int any = 0; *at < tm->nodes && tm->rows[*at].parent == i; any = 1) {
+            osc_attr_desc a = {0};
+            fputs(any ? ",{\"attribute\":" : "{\"attribute\":", stdout);
+            osc_model_node_attr_at(p->m, p->node, tm->rows[*at].attr, &a);
+            cli_json_str(stdout, a.name);
+            fputs(",\"nodes\":", stdout);
+            json_rows(tm, st, at, i);
+            fputc('}', stdout);
+        }
+        fputs("]}", stdout);
     }
-    fputs("]", stdout);
+    fputc(']', stdout);
+}
+
+static void json_profile(const timings *tm, const stats *st) {
+    size_t at = 0;
+    fputs(",\"nodes\":", stdout);
+    json_rows(tm, st, &at, NO_PARENT);
 }
 
 /* --profile-out FILE: the timed runs as a Chrome trace, the JSON array of trace events that
  * ONNX Runtime's profiler writes (chrome://tracing, Perfetto): one complete event ("ph":"X")
  * per run (cat "Session") and per node that ran in it (cat "Node"), times in microseconds from
  * the first timed run. The library times each node but not when it started: nodes are laid end
- * to end from their run's start, so what the run spent outside them shows as a gap at its end. */
+ * to end from their run's start, so what the run spent outside them shows as a gap at its end.
+ * Only the model's own nodes: a control-flow node's event covers its subgraphs' time. */
 static int write_trace(const char *file, const char *model, const osc_model *m, const timings *tm,
                        int32_t threads) {
     FILE *f = fopen(file, "w");
@@ -387,11 +521,12 @@ static int write_trace(const char *file, const char *model, const osc_model *m, 
                 tm->run_ms[r] * 1e3, r);
         cli_json_str(f, model);
         fprintf(f, ",\"threads\":%d}}", (int)threads);
-        for (size_t i = 0; i < tm->nodes; i++) {
+        for (size_t row = 0; row < tm->nodes; row++) { /* the model's nodes (depth 0) only */
+            const size_t i = tm->rows[row].node;
             osc_node_desc d;
             char label[1024];
-            if (osc_model_node(m, i, &d) != OSC_OK || d.folded) continue;
-            double dur = (double)tm->node_ns[r * tm->nodes + i] / 1e3;
+            if (tm->rows[row].depth || osc_model_node(m, i, &d) != OSC_OK || d.folded) continue;
+            double dur = (double)tm->node_ns[r * tm->nodes + row] / 1e3;
             fprintf(f, ",\n{\"cat\":\"Node\",\"pid\":1,\"tid\":0,\"ph\":\"X\",\"ts\":%.3f,"
                     "\"dur\":%.3f,\"name\":", ts, dur);
             cli_json_str(f, d.name && d.name[0] ? d.name : cli_node_label(&d, i, label, sizeof label));
@@ -400,9 +535,9 @@ static int write_trace(const char *file, const char *model, const osc_model *m, 
             fprintf(f, ",\"node_index\":%zu,\"kernel_version\":%lld,\"input_type_shape\":[", i,
                     (long long)d.since_version);
             trace_ctx tin = {f, 0}, tout = {f, 0};
-            seen_each(&tm->shapes, i, 0, trace_one, &tin);
+            seen_each(&tm->shapes, row, 0, trace_one, &tin);
             fputs("],\"output_type_shape\":[", f);
-            seen_each(&tm->shapes, i, 1, trace_one, &tout);
+            seen_each(&tm->shapes, row, 1, trace_one, &tout);
             fputs("]}}", f);
             ts += dur;
         }
@@ -449,7 +584,7 @@ static int bench_model(const bench_args *a) {
         if (in.random) printf(",\"seed\":%llu", (unsigned long long)in.seed);
         if (a->profile_out) fputs(",\"profile_out\":", stdout), cli_json_str(stdout, a->profile_out);
         cli_json_warnings(stdout, m);
-        if (a->profile) json_profile(m, &t, &st);
+        if (a->profile) json_profile(&t, &st);
         fputs("}\n", stdout);
     } else if (rc == CLI_OK) {
         char lo[32], mid[32], hi[32];
@@ -463,7 +598,7 @@ static int bench_model(const bench_args *a) {
         if (used != requested(a))
             printf(" (%d requested; the workers could not be started)", (int)requested(a));
         printf("\n  min %s   median %s   max %s\n", lo, mid, hi);
-        if (a->profile) print_profile(m, &t, &st, t.runs);
+        if (a->profile) print_profile(&t, &st, t.runs);
         if (a->profile_out) {
             fputs("trace of the timed runs: ", stdout);
             cli_text_put(stdout, a->profile_out);
@@ -545,7 +680,7 @@ static int bench_case(const bench_args *a, const char *dir, char *msg, size_t ms
         } else {
             cli_json_number(stdout, err);
         }
-        if (a->profile) json_profile(m, &t, &st);
+        if (a->profile) json_profile(&t, &st);
     } else {
         fputs(rc == CASE_SKIP ? ",\"skip\":" : ",\"error\":", stdout);
         cli_json_str(stdout, msg);

@@ -61,6 +61,7 @@ static void format_attr(const osc_attr_desc *a, char *buf, size_t size) {
         }
         if (o < sizeof v) snprintf(v + o, sizeof v - o, "]");
         break;
+    case 5: snprintf(v, sizeof v, "graph (below)"); break;
     default: snprintf(v, sizeof v, "(attribute type %d)", (int)a->type); break;
     }
     snprintf(buf, size, "%s=%s", cli_esc(a->name, esc, sizeof esc), v);
@@ -90,38 +91,17 @@ static bool symbolic_dims(const osc_model *m, char *buf, size_t size) {
     return n > 0;
 }
 
-static void print_model(const osc_model *m) {
-    osc_value_desc v;
+static void print_subgraphs(const osc_model *m, size_t i, int ind);
+
+/* The nodes of m, each line indented by ind: index, label, op, kernel, then its details and
+ * subgraphs indented further. */
+static void print_nodes(const osc_model *m, int ind) {
     osc_node_desc n;
     char esc[1024], op[256], dbuf[256]; /* names from the model, escaped for the terminal */
-    printf("ir_version: %lld\n", (long long)osc_model_ir_version(m));
-    printf("opsets:");
-    for (size_t i = 0; i < osc_model_opset_count(m); i++) {
-        const char *dom = NULL;
-        int64_t ver = 0;
-        if (osc_model_opset(m, i, &dom, &ver) == OSC_OK)
-            printf("%s %s-%lld", i ? "," : "", cli_esc(domain_name(dom), esc, sizeof esc),
-                   (long long)ver);
-    }
-    printf("\ninputs: %zu\n", osc_model_input_count(m));
-    for (size_t i = 0; i < osc_model_input_count(m); i++)
-        if (osc_model_input(m, i, &v) == OSC_OK) print_value(&v, 1);
-    printf("outputs: %zu\n", osc_model_output_count(m));
-    for (size_t i = 0; i < osc_model_output_count(m); i++)
-        if (osc_model_output(m, i, &v) == OSC_OK) print_value(&v, 0);
-    size_t nn = osc_model_node_count(m), folded = 0, fused = 0;
-    for (size_t i = 0; i < nn; i++)
-        if (osc_model_node(m, i, &n) == OSC_OK) folded += n.folded != 0, fused += n.n_fused > 0;
-    printf("nodes: %zu (%zu folded at load, %zu fused)\n", nn, folded, fused);
-    char syms[256];
-    osc_options o;
-    if (!fused && osc_model_options(m, &o) == OSC_OK && !o.no_fusion && symbolic_dims(m, syms, sizeof syms))
-        printf("  (no fusion on the symbolic dims %s: pinning them with --dim NAME=SIZE lets the "
-               "rules see sizes)\n", syms);
-    for (size_t i = 0; i < nn; i++) {
+    for (size_t i = 0; i < osc_model_node_count(m); i++) {
         if (osc_model_node(m, i, &n) != OSC_OK) continue;
         cli_esc(n.op_type, op, sizeof op);
-        printf("  %zu %s: %s (%s, opset %lld) -> kernel %s-%lld", i,
+        printf("%*s%zu %s: %s (%s, opset %lld) -> kernel %s-%lld", ind, "", i,
                cli_node_label(&n, i, esc, sizeof esc), op,
                cli_esc(domain_name(n.domain), dbuf, sizeof dbuf), (long long)n.opset, op,
                (long long)n.since_version);
@@ -148,14 +128,84 @@ static void print_model(const osc_model *m) {
             char text[2048];
             if (osc_model_node_attr_at(m, i, k, &a) != OSC_OK) continue;
             format_attr(&a, text, sizeof text);
-            printf("%s%s", k ? ", " : "      attributes: ", text);
+            if (!k) printf("%*sattributes: ", ind + 4, "");
+            printf("%s%s", k ? ", " : "", text);
         }
         if (na) fputc('\n', stdout);
         char fusedby[2048];
-        if (n.n_fused) printf("      fused from: %s\n", cli_fused_str(&n, fusedby, sizeof fusedby));
-        if (n.n_fused && n.fused_rule) printf("      rule: %s\n", n.fused_rule);
-        if (n.not_fused) printf("      not fused: %s\n", n.not_fused);
+        if (n.n_fused)
+            printf("%*sfused from: %s\n", ind + 4, "", cli_fused_str(&n, fusedby, sizeof fusedby));
+        if (n.n_fused && n.fused_rule) printf("%*srule: %s\n", ind + 4, "", n.fused_rule);
+        if (n.not_fused) printf("%*snot fused: %s\n", ind + 4, "", n.not_fused);
+        print_subgraphs(m, i, ind + 4);
     }
+}
+
+/* Inputs of subgraph sub (of a node of m) that it reads from the graphs around it: its last
+ * inputs, each a value m knows (the library lists them after the subgraph's own). */
+static size_t outer_inputs(const osc_model *m, const osc_model *sub) {
+    size_t n = osc_model_input_count(sub), k = 0;
+    osc_value_desc v, o;
+    while (k < n && osc_model_input(sub, n - 1 - k, &v) == OSC_OK &&
+           osc_model_value(m, v.name, &o) == OSC_OK)
+        k++;
+    return k;
+}
+
+/* Node i's subgraphs: "ATTR: graph 'NAME', N nodes, inputs: OWN own + K from around it: 'a',
+ * 'b'" at indent ind, then its nodes one level further. */
+static void print_subgraphs(const osc_model *m, size_t i, int ind) {
+    for (size_t k = 0; k < osc_model_node_attr_count(m, i); k++) {
+        const osc_model *sub = osc_model_node_subgraph(m, i, k);
+        osc_attr_desc a;
+        osc_meta_desc meta;
+        char esc[1024];
+        if (!sub || osc_model_node_attr_at(m, i, k, &a) != OSC_OK || osc_model_meta(sub, &meta))
+            continue;
+        size_t nin = osc_model_input_count(sub), outer = outer_inputs(m, sub);
+        printf("%*s%s: ", ind, "", cli_esc(a.name, esc, sizeof esc));
+        printf("graph '%s', %zu node%s, inputs: %zu own + %zu from around it",
+               cli_esc(meta.graph_name, esc, sizeof esc), osc_model_node_count(sub),
+               osc_model_node_count(sub) == 1 ? "" : "s", nin - outer, outer);
+        for (size_t j = nin - outer; j < nin; j++) {
+            osc_value_desc v;
+            if (osc_model_input(sub, j, &v) == OSC_OK)
+                printf("%s'%s'", j > nin - outer ? ", " : ": ", cli_esc(v.name, esc, sizeof esc));
+        }
+        fputc('\n', stdout);
+        print_nodes(sub, ind + 2);
+    }
+}
+
+static void print_model(const osc_model *m) {
+    osc_value_desc v;
+    osc_node_desc n;
+    char esc[1024]; /* names from the model, escaped for the terminal */
+    printf("ir_version: %lld\n", (long long)osc_model_ir_version(m));
+    printf("opsets:");
+    for (size_t i = 0; i < osc_model_opset_count(m); i++) {
+        const char *dom = NULL;
+        int64_t ver = 0;
+        if (osc_model_opset(m, i, &dom, &ver) == OSC_OK)
+            printf("%s %s-%lld", i ? "," : "", cli_esc(domain_name(dom), esc, sizeof esc),
+                   (long long)ver);
+    }
+    printf("\ninputs: %zu\n", osc_model_input_count(m));
+    for (size_t i = 0; i < osc_model_input_count(m); i++)
+        if (osc_model_input(m, i, &v) == OSC_OK) print_value(&v, 1);
+    printf("outputs: %zu\n", osc_model_output_count(m));
+    for (size_t i = 0; i < osc_model_output_count(m); i++)
+        if (osc_model_output(m, i, &v) == OSC_OK) print_value(&v, 0);
+    size_t nn = osc_model_node_count(m), folded = 0, fused = 0;
+    for (size_t i = 0; i < nn; i++)
+        if (osc_model_node(m, i, &n) == OSC_OK) folded += n.folded != 0, fused += n.n_fused > 0;
+    printf("nodes: %zu (%zu folded at load, %zu fused)\n", nn, folded, fused);
+    char syms[256];
+    osc_options o;
+    if (!fused && osc_model_options(m, &o) == OSC_OK && !o.no_fusion && symbolic_dims(m, syms, sizeof syms))
+        printf("  (no fusion on the symbolic dims %s: pinning them with --dim NAME=SIZE lets the "
+               "rules see sizes)\n", syms);
+    print_nodes(m, 2);
     uint64_t arena = osc_model_arena_bytes(m);
     if (arena) printf("arena_bytes: %llu\n", (unsigned long long)arena);
     else printf("arena_bytes: 0 (planned at run: shapes depend on the inputs)\n");
@@ -215,28 +265,12 @@ static void json_attr(const osc_attr_desc *a) {
     }
 }
 
-/* The same facts as print_model, as one JSON object on one line. */
-static void json_model(const char *path, const osc_model *m) {
-    osc_value_desc v;
+static void json_subgraphs(const osc_model *m, size_t i);
+
+/* m's nodes as a JSON array, each with its subgraphs' nodes (json_subgraphs). */
+static void json_nodes(const osc_model *m) {
     osc_node_desc n;
-    fputs("{\"model\":", stdout);
-    cli_json_str(stdout, path);
-    printf(",\"ir_version\":%lld,\"opsets\":[", (long long)osc_model_ir_version(m));
-    for (size_t i = 0; i < osc_model_opset_count(m); i++) {
-        const char *dom = NULL;
-        int64_t ver = 0;
-        if (osc_model_opset(m, i, &dom, &ver) != OSC_OK) continue;
-        printf("%s{\"domain\":", i ? "," : "");
-        cli_json_str(stdout, domain_name(dom));
-        printf(",\"version\":%lld}", (long long)ver);
-    }
-    fputs("],\"inputs\":[", stdout);
-    for (size_t i = 0; i < osc_model_input_count(m); i++)
-        if (osc_model_input(m, i, &v) == OSC_OK) fputs(i ? "," : "", stdout), json_value(&v, 1);
-    fputs("],\"outputs\":[", stdout);
-    for (size_t i = 0; i < osc_model_output_count(m); i++)
-        if (osc_model_output(m, i, &v) == OSC_OK) fputs(i ? "," : "", stdout), json_value(&v, 0);
-    fputs("],\"nodes\":[", stdout);
+    fputc('[', stdout);
     for (size_t i = 0; i < osc_model_node_count(m); i++) {
         if (osc_model_node(m, i, &n) != OSC_OK) continue;
         printf("%s{\"index\":%zu,\"name\":", i ? "," : "", i);
@@ -261,9 +295,65 @@ static void json_model(const char *path, const osc_model *m) {
         }
         fputs("}", stdout);
         cli_json_fused(stdout, &n);
+        json_subgraphs(m, i);
         fputs("}", stdout);
     }
-    printf("],\"arena_bytes\":%llu,\"warnings\":[", (unsigned long long)osc_model_arena_bytes(m));
+    fputc(']', stdout);
+}
+
+/* ,"subgraphs":[{"attribute", "name", "node_count", "own_inputs", "outer_inputs": [names],
+ * "nodes": [...]}] of node i (print_subgraphs in JSON). */
+static void json_subgraphs(const osc_model *m, size_t i) {
+    fputs(",\"subgraphs\":[", stdout);
+    for (size_t k = 0, any = 0; k < osc_model_node_attr_count(m, i); k++) {
+        const osc_model *sub = osc_model_node_subgraph(m, i, k);
+        osc_attr_desc a;
+        osc_meta_desc meta;
+        if (!sub || osc_model_node_attr_at(m, i, k, &a) != OSC_OK || osc_model_meta(sub, &meta))
+            continue;
+        size_t nin = osc_model_input_count(sub), outer = outer_inputs(m, sub);
+        fputs(any++ ? ",{\"attribute\":" : "{\"attribute\":", stdout);
+        cli_json_str(stdout, a.name);
+        fputs(",\"name\":", stdout);
+        cli_json_str(stdout, meta.graph_name);
+        printf(",\"node_count\":%zu,\"own_inputs\":%zu,\"outer_inputs\":[",
+               osc_model_node_count(sub), nin - outer);
+        for (size_t j = nin - outer; j < nin; j++) {
+            osc_value_desc v;
+            if (osc_model_input(sub, j, &v) != OSC_OK) continue;
+            if (j > nin - outer) fputc(',', stdout);
+            cli_json_str(stdout, v.name);
+        }
+        fputs("],\"nodes\":", stdout);
+        json_nodes(sub);
+        fputc('}', stdout);
+    }
+    fputc(']', stdout);
+}
+
+/* The same facts as print_model, as one JSON object on one line. */
+static void json_model(const char *path, const osc_model *m) {
+    osc_value_desc v;
+    fputs("{\"model\":", stdout);
+    cli_json_str(stdout, path);
+    printf(",\"ir_version\":%lld,\"opsets\":[", (long long)osc_model_ir_version(m));
+    for (size_t i = 0; i < osc_model_opset_count(m); i++) {
+        const char *dom = NULL;
+        int64_t ver = 0;
+        if (osc_model_opset(m, i, &dom, &ver) != OSC_OK) continue;
+        printf("%s{\"domain\":", i ? "," : "");
+        cli_json_str(stdout, domain_name(dom));
+        printf(",\"version\":%lld}", (long long)ver);
+    }
+    fputs("],\"inputs\":[", stdout);
+    for (size_t i = 0; i < osc_model_input_count(m); i++)
+        if (osc_model_input(m, i, &v) == OSC_OK) fputs(i ? "," : "", stdout), json_value(&v, 1);
+    fputs("],\"outputs\":[", stdout);
+    for (size_t i = 0; i < osc_model_output_count(m); i++)
+        if (osc_model_output(m, i, &v) == OSC_OK) fputs(i ? "," : "", stdout), json_value(&v, 0);
+    fputs("],\"nodes\":", stdout);
+    json_nodes(m);
+    printf(",\"arena_bytes\":%llu,\"warnings\":[", (unsigned long long)osc_model_arena_bytes(m));
     for (size_t i = 0; i < osc_model_warning_count(m); i++) {
         if (i) fputc(',', stdout);
         cli_json_str(stdout, osc_model_warning(m, i));

@@ -151,7 +151,11 @@ void usage_bench(FILE *f) {
           "                          version, the shapes it read -> wrote in the runs,\n"
           "                          median time and share of the median run; nodes\n"
           "                          folded at load (they never run) say 'folded'; fused\n"
-          "                          nodes list what they replaced; a legend follows\n"
+          "                          nodes list what they replaced; the nodes of a\n"
+          "                          subgraph (If, Loop, Scan) follow their node as\n"
+          "                          NODE.ATTRIBUTE.INDEX, op indented, with their time\n"
+          "                          summed over each run (every iteration), which their\n"
+          "                          node's time includes; a legend follows\n"
           "  --profile-out FILE      MODEL: also write the timed runs to FILE as a Chrome\n"
           "                          trace (the JSON trace events ONNX Runtime's profiler\n"
           "                          writes: a 'Session' event per run, a 'Node' event\n"
@@ -159,7 +163,8 @@ void usage_bench(FILE *f) {
           "                          output_type_shape); open it in ui.perfetto.dev or\n"
           "                          chrome://tracing. Nodes are laid end to end from\n"
           "                          their run's start (the library times each node,\n"
-          "                          not when it starts)\n"
+          "                          not when it starts); the model's own nodes only (a\n"
+          "                          control-flow node's event covers its subgraphs)\n"
           "  -f, --filter GLOB       CASE_DIR: only folders whose name matches GLOB\n"
           "                          (repeatable), as in 'test'\n"
           "  --json                  MODEL: one JSON object (model, impl, threads,\n"
@@ -167,7 +172,7 @@ void usage_bench(FILE *f) {
           "                          max_ms, warnings, profile_out, nodes with --profile:\n"
           "                          [{index, name, op, kernel_version, folded,\n"
           "                          input_shapes, output_shapes, fused, median_ms,\n"
-          "                          share}])\n"
+          "                          share, subgraphs [{attribute, nodes [...]}]}])\n"
           "\n",
           f);
     usage_inputs(f);
@@ -238,7 +243,10 @@ void usage_info(FILE *f) {
           "what load did to it (folded at load: computed once from constants, its outputs\n"
           "shown as the constants they became; fused: the nodes a fused node replaced),\n"
           "the arena size and the model's warnings. A node the model leaves unnamed is\n"
-          "#INDEX OP, as in every message.\n"
+          "#INDEX OP, as in every message. Under a node with subgraphs (If's branches,\n"
+          "Loop's and Scan's bodies), each is named by its attribute with its graph name,\n"
+          "node count and inputs (its own, then the names it reads from the graphs around\n"
+          "it), its nodes listed the same way, indented one level further.\n"
           "\n"
           "  --dim NAME=SIZE         pin the symbolic dim NAME to SIZE, as run and bench\n"
           "                          do: shows the model as it loads for that size\n"
@@ -256,7 +264,9 @@ void usage_info(FILE *f) {
           "                          has_default}], nodes [{index, name, op_type, domain,\n"
           "                          opset, kernel_version, inputs, outputs, folded,\n"
           "                          attributes {name: value; a tensor as {dtype, shape}},\n"
-          "                          fused}], arena_bytes, warnings\n"
+          "                          fused, subgraphs [{attribute, name, node_count,\n"
+          "                          own_inputs, outer_inputs (names), nodes [...]}]}],\n"
+          "                          arena_bytes, warnings\n"
           "\n",
           f);
     usage_runtime(f);

@@ -505,6 +505,48 @@ static void profile_models(void) {
 
 /* NAME (under cases/ or errcases/): a node-test folder of ge_float/ge_int64 with its expected
  * output scaled; bad_index puts an out-of-range index into input_1.pb. */
+/* A subgraph writer named name (no opsets: they are the model's). */
+static osc_mw *subgraph(const char *name) {
+    osc_mw *g = osc_mw_new(8);
+    osc_mw_names(g, NULL, name);
+    return g;
+}
+
+/* nested.onnx: y = Loop(n, "", x) whose body 'step' (i, cond, acc) computes s = acc + x and
+ * acc_out = If(cond, then 'keep': Identity(s), else 'flip': Neg(x)), cond_out = Identity(cond):
+ * a body reading x from the model, branches reading from one (s) and two (x) graphs out. The
+ * condition stays true, so 'flip' never runs; y = x * (n + 1). */
+static void control_models(void) {
+    const int64_t d3[1] = {3};
+    osc_mw *mw = osc_mw_graph(16, 2, (const osc_mw_value[]){{"n", OSC_INT64, 0, NULL, NULL},
+                                                             {"x", OSC_FLOAT, 1, d3, NULL}});
+    osc_mw *body = subgraph("step"), *keep = subgraph("keep"), *flip = subgraph("flip");
+    osc_mw_inputs(body, 3, (const osc_mw_value[]){{"i", OSC_INT64, 0, NULL, NULL},
+                                                  {"cond", OSC_BOOL, 0, NULL, NULL},
+                                                  {"acc", OSC_FLOAT, 1, d3, NULL}});
+    osc_mw_node(body, "Add", "add", 2, (const char *[]){"acc", "x"}, 1, (const char *[]){"s"});
+    osc_mw_node(keep, "Identity", "keep_id", 1, (const char *[]){"s"}, 1, (const char *[]){"k"});
+    osc_mw_output(keep, "k", OSC_FLOAT, 1, d3, NULL);
+    osc_mw_node(flip, "Neg", "flip_neg", 1, (const char *[]){"x"}, 1, (const char *[]){"f"});
+    osc_mw_output(flip, "f", OSC_FLOAT, 1, d3, NULL);
+    int pick = osc_mw_node(body, "If", "pick", 1, (const char *[]){"cond"}, 1,
+                           (const char *[]){"acc_out"});
+    osc_mw_attr_graph(body, pick, "then_branch", keep);
+    osc_mw_attr_graph(body, pick, "else_branch", flip);
+    osc_mw_node(body, "Identity", "cond_id", 1, (const char *[]){"cond"}, 1,
+                (const char *[]){"cond_out"});
+    osc_mw_output(body, "cond_out", OSC_BOOL, 0, NULL, NULL);
+    osc_mw_output(body, "acc_out", OSC_FLOAT, 1, d3, NULL);
+    int loop = osc_mw_node(mw, "Loop", "loop", 3, (const char *[]){"n", "", "x"}, 1,
+                           (const char *[]){"y"});
+    osc_mw_attr_graph(mw, loop, "body", body);
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, d3, NULL);
+    osc_mw_free(body);
+    osc_mw_free(keep);
+    osc_mw_free(flip);
+    write_model("nested.onnx", mw);
+}
+
 static void node_case(const char *name, int32_t dtype, double scale, int bad_index) {
     char dir[512], file[600];
     snprintf(dir, sizeof dir, "%s/%s", g_dir, name);
@@ -556,6 +598,7 @@ int main(int argc, char **argv) {
     walk_models();
     warning_models();
     profile_models();
+    control_models();
     node_case("cases/test_ge_float", OSC_FLOAT, 1.0, 0);
     node_case("cases/test_ge_int64", OSC_INT64, 1.0, 0);
     node_case("cases/test_ge_close", OSC_FLOAT, 1.01, 0); /* passes only with --rtol >= 0.01 */
