@@ -92,8 +92,9 @@ check "--known-fail: a file listing nothing -> 1" eval 'status_is 1 && one_error
 cli test "$c" -f test_ge_wrong --known-fail "$src/tests/cli/known-fail-debian-1.12.txt"
 check "the Debian 1.12 list reads as a --known-fail file" eval 'status_is 1 && out_last_is "0 passed, 1 failed, 0 skipped, 0 known failures"'
 cli test --help
-check "test --help: explains the three Debian 1.12 bfloat16 failures and the --known-fail file" eval 'status_is 0 &&
-    out_has "test_cast_FLOAT_to_BFLOAT16" && out_has "test_castlike_FLOAT_to_BFLOAT16_expanded" &&
+check "test --help: explains the five Debian 1.12 bfloat16 failures and the --known-fail file" eval 'status_is 0 &&
+    out_has "test_cast_FLOAT_to_BFLOAT16" && out_has "test_castlike_FLOAT_to_BFLOAT16" &&
+    out_has "_expanded forms" &&
     out_has "tests/cli/known-fail-debian-1.12.txt" && out_has "--known-fail FILE"'
 
 finish
