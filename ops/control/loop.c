@@ -47,20 +47,27 @@ static osc_status empty_scan(osc_kctx *k, const loop_params *p, cf_set *out, int
     return cf_set_make(k, out, p->n_carried + j, v->decl.dtype, v->decl.rank + 1, dims);
 }
 
+/* The body's first two inputs: the iteration number and the condition. */
+typedef struct loop_scalars {
+    int64_t it;
+    bool cond;
+    osc_tensor iter_t, cond_t;
+} loop_scalars;
+
 /* The iterations, with carried values alternating between the sets cur and next. */
 static osc_status iterate(osc_kctx *k, const osc_tensor *const *in, cf_set *out, cf_set *cur,
-                          cf_set *next, const osc_tensor **ins, osc_tensor *res) {
+                          cf_set *next, const osc_tensor **ins, osc_tensor *res,
+                          loop_scalars *sc) {
     const loop_params *p = k->params;
     const int32_t n = p->n_carried, named = k->node->n_inputs - k->node->n_implicit;
     int64_t trips = INT64_MAX, cond = 1, it = 0;
     osc_status st = OSC_OK;
     if (named > 0 && in[0]) st = cf_scalar(k, in[0], 0, "M, the trip count", OSC_INT64, &trips);
     if (!st && named > 1 && in[1]) st = cf_scalar(k, in[1], 1, "cond", OSC_BOOL, &cond);
-    bool cond_b;
-    osc_tensor iter_t = {.dtype = OSC_INT64, .data = &it, .nbytes = sizeof it};
-    osc_tensor cond_t = {.dtype = OSC_BOOL, .data = &cond_b, .nbytes = sizeof cond_b};
-    ins[0] = &iter_t;
-    ins[1] = &cond_t;
+    sc->iter_t = (osc_tensor){.dtype = OSC_INT64, .data = &sc->it, .nbytes = sizeof sc->it};
+    sc->cond_t = (osc_tensor){.dtype = OSC_BOOL, .data = &sc->cond, .nbytes = sizeof sc->cond};
+    ins[0] = &sc->iter_t;
+    ins[1] = &sc->cond_t;
     for (int32_t i = 0; i < n; i++) ins[2 + i] = in[2 + i];
     for (; !st && it < trips && cond; it++) {
         if ((st = osc_kcancelled(k))) break;
@@ -69,7 +76,8 @@ static osc_status iterate(osc_kctx *k, const osc_tensor *const *in, cf_set *out,
                              "loop may run (opts.max_iterations)", (long long)it);
         char what[64];
         snprintf(what, sizeof what, "body, iteration %lld", (long long)it);
-        cond_b = cond != 0;
+        sc->it = it;
+        sc->cond = cond != 0;
         st = k->body(k, p->body, ins, 2 + n, in, res, 1 + n + p->n_scan, what);
         if (!st) st = cf_scalar(k, &res[0], 0, "the body's output 0, cond", OSC_BOOL, &cond);
         cf_set_clear(next);
@@ -91,12 +99,13 @@ static osc_status eval(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, c
     (void)n_in, (void)n_out;
     const loop_params *p = k->params;
     const size_t n_res = 1 + (size_t)p->n_carried + (size_t)p->n_scan;
+    loop_scalars sc;
     cf_set *a = cf_set_new(k, p->n_carried), *b = a ? cf_set_new(k, p->n_carried) : NULL;
     const osc_tensor **ins = osc_calloc(k->alloc, 2 + (size_t)p->n_carried, sizeof *ins);
     osc_tensor *res = osc_calloc(k->alloc, n_res, sizeof *res);
     osc_status st = !a || !b ? k->err->status
                     : !ins || !res ? osc_kfail(k, OSC_ERR_NOMEM, "out of memory")
-                                   : iterate(k, in, out, a, b, ins, res);
+                                   : iterate(k, in, out, a, b, ins, res, &sc);
     osc_free(k->alloc, ins, (2 + (size_t)p->n_carried) * sizeof *ins);
     osc_free(k->alloc, res, n_res * sizeof *res);
     cf_set_free(a);
