@@ -34,8 +34,13 @@ static const osc_dtype_info k_dtypes[OSC_DTYPE_COUNT] = {
 };
 
 static const osc_dtype_info k_unknown = {"undefined", 0, false};
+/* the pseudo-dtypes of packed values (core/pack.h): bytes to the engine */
+static const osc_dtype_info k_sequence = {"sequence", 8, false};
+static const osc_dtype_info k_optional = {"optional", 8, false};
 
 const osc_dtype_info *osc_dtype_get(int32_t dtype) {
+    if (dtype == OSC_SEQUENCE) return &k_sequence;
+    if (dtype == OSC_OPTIONAL) return &k_optional;
     if (dtype <= 0 || dtype >= OSC_DTYPE_COUNT) return &k_unknown;
     return &k_dtypes[dtype];
 }
@@ -150,7 +155,7 @@ void osc_copy_elems(void *dst, int64_t dst_i, const void *src, int64_t src_i, in
 const char *osc_typeset_str(uint64_t set, char *buf, size_t size) {
     size_t p = 0;
     if (size) buf[0] = 0;
-    for (int32_t d = 1; d < OSC_DTYPE_COUNT && size; d++) {
+    for (int32_t d = 1; d < 64 && size; d++) {
         if (!(set >> d & 1u)) continue;
         bool last = !(set >> (d + 1)); /* "a, b or c" */
         int n = snprintf(buf + p, size - p, "%s%s", !p ? "" : last ? " or " : ", ",

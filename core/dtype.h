@@ -47,6 +47,9 @@ typedef struct osc_complex128 { double re, im; } osc_complex128;
 #define OSC_TS_REAL (0 OSC_REAL_TYPES(OSC_TS_OR_))
 #define OSC_TS_STD (0 OSC_STD_TYPES(OSC_TS_OR_))
 #define OSC_TS_INDEX (OSC_TS(OSC_INT32) | OSC_TS(OSC_INT64))
+/* the packed values (core/pack.h): the spec's seq(...) and optional(...) constraints */
+#define OSC_TS_SEQ OSC_TS(OSC_SEQUENCE)
+#define OSC_TS_OPT OSC_TS(OSC_OPTIONAL)
 /* the arithmetic ops' list before 14: 32/64-bit integers and float16/float/double (bfloat16 at 13) */
 #define OSC_TS_ARITH_V7                                                                        \
     (OSC_TS(OSC_INT32) | OSC_TS(OSC_INT64) | OSC_TS(OSC_UINT32) | OSC_TS(OSC_UINT64) |         \
@@ -78,7 +81,10 @@ typedef struct osc_dtype_info {
 
 /* Info for a dtype number; a zeroed entry (bits == 0) for unknown numbers. */
 const osc_dtype_info *osc_dtype_get(int32_t dtype);
-static inline bool osc_dtype_valid(int32_t dtype) { return osc_dtype_get(dtype)->bits != 0; }
+/* A tensor dtype (not OSC_SEQUENCE or OSC_OPTIONAL, which osc_dtype_get knows too). */
+static inline bool osc_dtype_valid(int32_t dtype) {
+    return dtype > 0 && dtype < OSC_DTYPE_COUNT && osc_dtype_get(dtype)->bits != 0;
+}
 /* Bytes of `count` elements, rounded up for packed types; false on overflow or bad dtype.
  * osc_dtype_bytes also fails when the bytes do not fit size_t (a 32-bit machine); the 64-bit
  * form tells the two apart, so that callers can report that case as a limit. */

@@ -35,6 +35,7 @@ typedef struct osc_attr {
     float *floats;      /* FLOATS */
     size_t n;           /* element count of ints/floats */
     osc_tensor *t;      /* TENSOR (decoded, data in the pool) */
+    const struct osc_type *tp; /* TYPE_PROTO (a map or sparse type: non_tensor set) */
     struct osc_graph *g; /* GRAPH: the subgraph (loaded, its free names resolved) */
     /* GRAPH, from the runtime's load on: the subgraph prepared to run (runtime/body.c) */
     void *body;
@@ -73,11 +74,12 @@ typedef struct osc_node {
 
 /* Declared type of a value (graph input/output/value_info). */
 typedef struct osc_type {
-    int32_t dtype;                      /* 0: not declared */
+    int32_t dtype;                      /* 0: not declared; OSC_SEQUENCE, OSC_OPTIONAL too */
+    int32_t elem;                       /* a sequence's or optional's items' dtype; 0: not said */
     int32_t rank;                       /* -1: unknown */
     int64_t dims[OSC_MAX_RANK];         /* -1: symbolic or unknown */
     const char *dim_names[OSC_MAX_RANK]; /* dim_param or NULL */
-    /* Non-NULL for a value declared with a non-tensor type: "a sequence", "a map", "an optional",
+    /* Non-NULL for a value declared with a type the engine does not carry: "a map",
      * "a sparse tensor", "an unknown". The loader accepts such models so that the runtime can
      * first name an unsupported op (the usual cause); then it refuses the type itself. */
     const char *non_tensor;

@@ -109,7 +109,11 @@ typedef enum osc_dtype {
     OSC_FLOAT8E8M0 = 24,
     OSC_UINT2 = 25, /* packed four per byte, first element in the lowest bits */
     OSC_INT2 = 26,
-    OSC_DTYPE_COUNT = 27
+    OSC_DTYPE_COUNT = 27,
+    /* Not tensors: an ONNX sequence or optional value travels as an osc_tensor of one of these
+     * "dtypes" (see "Sequences and optionals" below). */
+    OSC_SEQUENCE = 60,
+    OSC_OPTIONAL = 61
 } osc_dtype;
 
 /* One element of an OSC_STRING tensor: bytes (not NUL-terminated) and their count. */
@@ -504,7 +508,9 @@ OSC_API void osc_session_free(osc_session *s);
  * before every run) and its buffer's contents are unspecified. Binding an input with a default
  * overrides the default. On failure (OSC_ERR_ARG: unknown name or index, inconsistent tensor;
  * OSC_ERR_SHAPE: dtype, rank or a static dim differs from the declaration) the previous binding
- * stays and osc_session_error() says why. A new binding invalidates the last run's outputs. */
+ * stays and osc_session_error() says why. A new binding invalidates the last run's outputs.
+ * An input declared optional may be bound a tensor or a sequence: it is bound the optional
+ * holding a copy of it (then a failure leaves that input unbound). */
 OSC_API osc_status osc_session_set_input(osc_session *s, const char *name, const osc_tensor *t);
 OSC_API osc_status osc_session_set_input_at(osc_session *s, size_t index, const osc_tensor *t);
 /* Declares that input `index` (osc_model_input order) holds the same bytes as in the last run,
@@ -603,6 +609,38 @@ OSC_API osc_status osc_tensor_encode_pb(const osc_tensor *t, const char *name, v
                                         size_t *len, char *msg, size_t msg_size);
 /* Frees the data of a tensor from osc_tensor_decode_pb and sets data to NULL. */
 OSC_API void osc_tensor_free_data(osc_tensor *t);
+
+/* ---- Sequences and optionals. ----
+ * An ONNX sequence (tensors of one dtype, or values of one kind) or optional (empty, or holding
+ * one tensor or sequence) is an osc_tensor of dtype OSC_SEQUENCE or OSC_OPTIONAL: rank 1,
+ * dims[0] == nbytes, its data a packed copy of its items that holds no pointers. So it is bound,
+ * read and given an output buffer like any tensor, and may be copied bytewise. Items of dtype
+ * string are not supported. */
+/* Packs n items (tensors, or values this call made) into *out, a value of dtype kind
+ * (OSC_SEQUENCE, or OSC_OPTIONAL: at most one item). elem_dtype names the items' dtype for an
+ * empty value (0: not said); the items must all have it otherwise (0 accepts theirs). out->data
+ * is malloc'ed: free it with osc_tensor_free_data. On failure *out holds no allocation and msg
+ * says why (OSC_ERR_ARG). */
+OSC_API osc_status osc_value_pack(int32_t kind, int32_t elem_dtype, const osc_tensor *items,
+                                  size_t n, osc_tensor *out, char *msg, size_t msg_size);
+/* Items of value v (an optional: 0 when empty, else 1) and their dtype (0 for an empty value of
+ * no said dtype); either pointer may be NULL. Checks the whole value: OSC_ERR_ARG when v is not
+ * one osc_value_pack or a run made. */
+OSC_API osc_status osc_value_count(const osc_tensor *v, size_t *n, int32_t *elem_dtype);
+/* Item k of v (checked by osc_value_count), a view into v's data, valid while it is.
+ * OSC_ERR_ARG for k out of range or v not a value. */
+OSC_API osc_status osc_value_item(const osc_tensor *v, size_t k, osc_tensor *out);
+/* Decodes a serialized SequenceProto (dtype OSC_SEQUENCE) or OptionalProto (OSC_OPTIONAL), as
+ * the ONNX node tests store such values, into a value like osc_value_pack's (free it with
+ * osc_tensor_free_data); any other dtype decodes a TensorProto (osc_tensor_decode_pb). name
+ * receives its name (may be NULL). On failure *out holds no allocation and msg says why. */
+OSC_API osc_status osc_value_decode_pb(const void *buf, size_t len, int32_t dtype,
+                                       osc_tensor *out, char *name, size_t name_size, char *msg,
+                                       size_t msg_size);
+/* Serializes a value as a SequenceProto or OptionalProto, any other tensor as a TensorProto
+ * (osc_tensor_encode_pb), into a malloc'ed buffer (free it with free()). */
+OSC_API osc_status osc_value_encode_pb(const osc_tensor *t, const char *name, void **buf,
+                                       size_t *len, char *msg, size_t msg_size);
 
 #ifdef __cplusplus
 }

@@ -67,6 +67,16 @@ osc_status osc_attr_from_pb(const Onnx__AttributeProto *ap, const char *node, os
         if (st) return st;
         break;
     }
+    case OSC_ATTR_TYPE_PROTO: { /* the type of a value (Optional's `type`) */
+        need = sizeof *out->tp;
+        osc_type *tp = osc_pool_alloc(pool, need);
+        if (!tp) goto nomem;
+        osc_status st = osc_type_from_pb(ap->tp, "attribute", name, lim ? lim->max_rank :
+                                         OSC_MAX_RANK, pool, tp, d->err);
+        if (st) return st;
+        out->tp = tp;
+        break;
+    }
     default: break; /* graphs, sparse tensors, lists of strings/tensors: only the type is kept */
     }
     return OSC_OK;

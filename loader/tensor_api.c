@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/dtype.h"
+#include "core/pack.h"
 #include "loader.h"
 #include "pb.h"
 
@@ -156,4 +157,80 @@ void osc_tensor_free_data(osc_tensor *t) {
     free(t->data);
     t->data = NULL;
     t->nbytes = 0;
+}
+
+osc_status osc_value_pack(int32_t kind, int32_t elem_dtype, const osc_tensor *items, size_t n,
+                          osc_tensor *out, char *msg, size_t msg_size) {
+    osc_err err;
+    osc_err_clear(&err);
+    if (out) memset(out, 0, sizeof *out);
+    const osc_tensor **ptrs = NULL;
+    uint64_t bytes = 0;
+    if (!out || (n && !items))
+        osc_fail(&err, OSC_ERR_ARG, "osc_value_pack: %s is NULL", out ? "items" : "out");
+    else if (!osc_is_pack(kind))
+        osc_fail(&err, OSC_ERR_ARG, "osc_value_pack: kind %d is neither OSC_SEQUENCE (%d) nor "
+                 "OSC_OPTIONAL (%d)", (int)kind, OSC_SEQUENCE, OSC_OPTIONAL);
+    else if (kind == OSC_OPTIONAL && n > 1)
+        osc_fail(&err, OSC_ERR_ARG, "osc_value_pack: an optional holds 0 or 1 item, given %zu",
+                 n);
+    else if (elem_dtype && ((!osc_dtype_valid(elem_dtype) && !osc_is_pack(elem_dtype)) ||
+                            elem_dtype == OSC_STRING))
+        osc_fail(&err, OSC_ERR_ARG, "osc_value_pack: elem_dtype %d is neither a tensor dtype "
+                 "but string, nor OSC_SEQUENCE or OSC_OPTIONAL", (int)elem_dtype);
+    else if (n > (size_t)INT32_MAX || !(ptrs = malloc((n ? n : 1) * sizeof *ptrs)))
+        osc_fail(&err, OSC_ERR_ARG, "osc_value_pack: %zu items: too many", n);
+    for (size_t i = 0; !err.status && i < n; i++) {
+        size_t nb;
+        char what[64];
+        int32_t want = elem_dtype ? elem_dtype : items[0].dtype;
+        snprintf(what, sizeof what, "osc_value_pack: item %zu", i);
+        if (osc_is_pack(items[i].dtype)) osc_pack_check(&items[i], what, &err);
+        else if (!osc_tensor_view_check(&items[i], &nb, &err) && items[i].dtype == OSC_STRING)
+            osc_fail(&err, OSC_ERR_ARG, "%s: string items are not supported", what);
+        if (!err.status && items[i].dtype != want)
+            osc_fail(&err, OSC_ERR_ARG, "%s has dtype %s; the value's items are %s", what,
+                     osc_dtype_get(items[i].dtype)->name, osc_dtype_get(want)->name);
+        ptrs[i] = &items[i];
+    }
+    if (!err.status && (!osc_pack_bytes((int64_t)n, ptrs, &bytes) || bytes > SIZE_MAX))
+        osc_fail(&err, OSC_ERR_ARG, "osc_value_pack: the items' bytes overflow");
+    void *data = err.status ? NULL : malloc((size_t)bytes);
+    if (!err.status && !data)
+        osc_fail(&err, OSC_ERR_NOMEM, "osc_value_pack: out of memory (%llu bytes)",
+                 (unsigned long long)bytes);
+    if (!err.status) {
+        osc_pack_write(data, kind, elem_dtype, (int64_t)n, ptrs);
+        osc_pack_shape(out, kind, bytes);
+        out->data = data;
+    }
+    free(ptrs);
+    return finish(&err, msg, msg_size);
+}
+
+osc_status osc_value_count(const osc_tensor *v, size_t *n, int32_t *elem_dtype) {
+    osc_err err;
+    osc_err_clear(&err);
+    if (!v || !osc_is_pack(v->dtype)) return OSC_ERR_ARG;
+    if (osc_pack_check(v, "value", &err)) return err.status;
+    if (n) *n = (size_t)osc_pack_head_of(v)->count;
+    if (elem_dtype) *elem_dtype = osc_pack_head_of(v)->elem;
+    return OSC_OK;
+}
+
+osc_status osc_value_item(const osc_tensor *v, size_t k, osc_tensor *out) {
+    if (!v || !out || !osc_is_pack(v->dtype) || !v->data || v->nbytes < sizeof(osc_pack_head))
+        return OSC_ERR_ARG;
+    osc_pack_head h;
+    memcpy(&h, v->data, sizeof h);
+    if (h.magic != OSC_PACK_MAGIC || h.count < 0 || k >= (uint64_t)h.count ||
+        sizeof h + (k + 1) * sizeof(osc_pack_item) > v->nbytes)
+        return OSC_ERR_ARG;
+    osc_pack_item_view(v, (int64_t)k, out);
+    uint64_t off = (uint64_t)((const char *)out->data - (const char *)v->data);
+    if (off > v->nbytes || out->nbytes > v->nbytes - off) { /* a value osc_value_count refuses */
+        memset(out, 0, sizeof *out);
+        return OSC_ERR_ARG;
+    }
+    return OSC_OK;
 }

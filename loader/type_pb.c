@@ -4,6 +4,22 @@
 #include "core/dtype.h"
 #include "pb.h"
 
+/* The dtype of a sequence's or optional's items: a tensor's elem_type, OSC_SEQUENCE or
+ * OSC_OPTIONAL; 0 when not said (or a kind this runtime does not carry: the ops refuse it). */
+static int32_t elem_of(const Onnx__TypeProto *tp) {
+    if (!tp) return 0;
+    switch (tp->value_case) {
+    case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
+        return tp->tensor_type && tp->tensor_type->has_elem_type &&
+                       osc_dtype_valid(tp->tensor_type->elem_type)
+                   ? tp->tensor_type->elem_type
+                   : 0;
+    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE: return OSC_SEQUENCE;
+    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE: return OSC_OPTIONAL;
+    default: return 0;
+    }
+}
+
 osc_status osc_type_from_pb(const Onnx__TypeProto *tp, const char *role, const char *name,
                             int32_t max_rank, osc_pool *pool, osc_type *out, osc_err *err) {
     memset(out, 0, sizeof *out);
@@ -12,9 +28,15 @@ osc_status osc_type_from_pb(const Onnx__TypeProto *tp, const char *role, const c
     const char *kind = NULL;
     switch (tp->value_case) {
     case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE: break;
-    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE: kind = "a sequence"; break;
+    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
+        out->dtype = OSC_SEQUENCE;
+        out->elem = elem_of(tp->sequence_type ? tp->sequence_type->elem_type : NULL);
+        return OSC_OK;
+    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
+        out->dtype = OSC_OPTIONAL;
+        out->elem = elem_of(tp->optional_type ? tp->optional_type->elem_type : NULL);
+        return OSC_OK;
     case ONNX__TYPE_PROTO__VALUE_MAP_TYPE: kind = "a map"; break;
-    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE: kind = "an optional"; break;
     case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE: kind = "a sparse tensor"; break;
     default:
         /* Newer kinds (opaque, ...) arrive as unknown fields of this onnx.proto's TypeProto. */

@@ -2,7 +2,10 @@
  * output buffers that must fit and alias nothing, inputs written in place. */
 #include <string.h>
 
+#include <stdio.h>
+
 #include "core/dtype.h"
+#include "core/pack.h"
 #include "session.h"
 
 /* A caller tensor must be self-consistent and fit the graph input's declared dtype, rank and
@@ -12,7 +15,7 @@ osc_status osc_check_input(osc_session *s, int32_t v, const osc_tensor *t) {
     const osc_type *d = &val->decl;
     char want[256], got[256];
     if (!t) return osc_fail(&s->err, OSC_ERR_ARG, "input '%s': NULL tensor", val->name);
-    if (!osc_dtype_valid(t->dtype) || t->rank < 0 || t->rank > OSC_MAX_RANK)
+    if ((!osc_dtype_valid(t->dtype) && !osc_is_pack(t->dtype)) || t->rank < 0 || t->rank > OSC_MAX_RANK)
         return osc_fail(&s->err, OSC_ERR_ARG, "input '%s': dtype %d or rank %d is invalid",
                         val->name, (int)t->dtype, (int)t->rank);
     if (t->rank > s->m->lim.max_rank)
@@ -40,6 +43,17 @@ osc_status osc_check_input(osc_session *s, int32_t v, const osc_tensor *t) {
         return osc_fail(&s->err, OSC_ERR_SHAPE, "input '%s': expected dtype %s, given %s",
                         val->name, osc_dtype_get(want_dtype)->name,
                         osc_dtype_get(t->dtype)->name);
+    if (osc_is_pack(t->dtype)) { /* a sequence or an optional: its bytes must hold one */
+        char what[300];
+        snprintf(what, sizeof what, "input '%.200s'", val->name);
+        osc_status st = osc_pack_check(t, what, &s->err);
+        int32_t elem = st ? 0 : osc_pack_head_of(t)->elem;
+        if (!st && d->elem && elem && elem != d->elem)
+            st = osc_fail(&s->err, OSC_ERR_SHAPE, "input '%s': expected %s, given %s",
+                          val->name, osc_pack_describe(d->dtype, d->elem, want, sizeof want),
+                          osc_pack_describe(t->dtype, elem, got, sizeof got));
+        return st;
+    }
     bool bad = d->rank >= 0 && d->rank != t->rank; /* rank -1: any shape */
     for (int32_t i = 0; !bad && i < d->rank; i++) bad = d->dims[i] >= 0 && d->dims[i] != t->dims[i];
     if (bad)

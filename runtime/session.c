@@ -1,6 +1,8 @@
 /* session.c: the session API: create and free, bound inputs, caller output buffers, outputs. */
 #include <string.h>
 
+#include "core/pack.h"
+#include "loader/loader.h"
 #include "session.h"
 
 /* Sizes of every per-session table, so create and free agree. */
@@ -31,6 +33,8 @@ static osc_status create(const osc_model *m, osc_allocator a, osc_session *outer
     s->buf_data = osc_calloc(&s->alloc, z.nb, sizeof *s->buf_data);
     s->bound = osc_calloc(&s->alloc, z.ni, sizeof *s->bound);
     s->is_bound = osc_calloc(&s->alloc, z.ni, sizeof *s->is_bound);
+    s->wrap = osc_calloc(&s->alloc, z.ni, sizeof *s->wrap);
+    s->wrap_cap = osc_calloc(&s->alloc, z.ni, sizeof *s->wrap_cap);
     s->plan_inputs = osc_calloc(&s->alloc, z.ni, sizeof *s->plan_inputs);
     s->vals = osc_calloc(&s->alloc, z.nv, sizeof *s->vals);
     s->offsets = osc_calloc(&s->alloc, z.nb, sizeof *s->offsets);
@@ -51,7 +55,7 @@ static osc_status create(const osc_model *m, osc_allocator a, osc_session *outer
         s->stages = osc_calloc(&s->alloc, z.nn, sizeof *s->stages);
         s->plan_need = osc_calloc(&s->alloc, z.nb, sizeof *s->plan_need);
     }
-    if (!s->bound || !s->is_bound || !s->plan_inputs || !s->vals || !s->offsets || !s->need ||
+    if (!s->bound || !s->is_bound || !s->wrap || !s->wrap_cap || !s->plan_inputs || !s->vals || !s->offsets || !s->need ||
         !s->sizes || !s->scratch || !s->direct || !s->plan_direct || !s->external ||
         !s->out_data || !s->out_cap || !s->out_mode || (m->opts.profile && !s->node_ns) ||
         !s->io.ins || !s->io.outs || !s->known || !s->unchanged || !s->buf_data || !s->shape_slots ||
@@ -118,6 +122,9 @@ void osc_session_free(osc_session *s) {
     osc_free(&s->alloc, s->arena, s->arena_size);
     osc_free(&s->alloc, s->bound, z.ni * sizeof *s->bound);
     osc_free(&s->alloc, s->is_bound, z.ni * sizeof *s->is_bound);
+    for (size_t k = 0; s->wrap && k < z.ni; k++) osc_free(&s->alloc, s->wrap[k], s->wrap_cap[k]);
+    osc_free(&s->alloc, s->wrap, z.ni * sizeof *s->wrap);
+    osc_free(&s->alloc, s->wrap_cap, z.ni * sizeof *s->wrap_cap);
     osc_free(&s->alloc, s->plan_inputs, z.ni * sizeof *s->plan_inputs);
     osc_free(&s->alloc, s->vals, z.nv * sizeof *s->vals);
     osc_free(&s->alloc, s->shape_slots, ((size_t)s->m->n_shape_outputs + 1) * OSC_SHAPE_SLOT);
@@ -172,11 +179,52 @@ static osc_status input_index(osc_session *s, size_t index) {
                     s->m->n_inputs - 1);
 }
 
+/* An input declared optional bound a tensor or a sequence: it is bound the optional holding a
+ * copy of it (as a Loop's body gets, when its carried value is the element), in a room the
+ * session keeps for that input. */
+static osc_status bind_wrapped(osc_session *s, size_t index, const osc_tensor *t,
+                               osc_tensor *opt) {
+    const char *name = s->m->g.values[s->m->input_order[index]].name;
+    size_t nb;
+    uint64_t bytes;
+    osc_status st = t->dtype == OSC_SEQUENCE ? osc_pack_check(t, name, &s->err)
+                                             : osc_tensor_view_check(t, &nb, &s->err);
+    if (!st && t->dtype == OSC_STRING)
+        st = osc_fail(&s->err, OSC_ERR_UNSUPPORTED, "input '%s': an optional of strings is not "
+                      "supported", name);
+    if (!st && (!osc_pack_bytes(1, &t, &bytes) || bytes > SIZE_MAX))
+        st = osc_fail(&s->err, OSC_ERR_LIMIT, "input '%s': too large", name);
+    if (st) return st;
+    if (s->wrap_cap[index] < bytes) {
+        void *p = osc_malloc(&s->alloc, (size_t)bytes);
+        if (!p) return osc_fail(&s->err, OSC_ERR_NOMEM, "input '%s': out of memory (%llu bytes)",
+                                name, (unsigned long long)bytes);
+        osc_free(&s->alloc, s->wrap[index], s->wrap_cap[index]);
+        s->wrap[index] = p;
+        s->wrap_cap[index] = (size_t)bytes;
+    }
+    osc_pack_write(s->wrap[index], OSC_OPTIONAL, t->dtype, 1, &t);
+    osc_pack_shape(opt, OSC_OPTIONAL, bytes);
+    opt->data = s->wrap[index];
+    return OSC_OK;
+}
+
 osc_status osc_session_set_input_at(osc_session *s, size_t index, const osc_tensor *t) {
     if (!s) return OSC_ERR_ARG;
     osc_status st = input_index(s, index);
     if (st) return st;
+    osc_tensor opt;
+    if (t && s->m->g.values[s->m->input_order[index]].decl.dtype == OSC_OPTIONAL &&
+        t->dtype != OSC_OPTIONAL) {
+        osc_err_clear(&s->err);
+        if ((st = bind_wrapped(s, index, t, &opt))) return st;
+        t = &opt;
+    }
     st = osc_check_input(s, s->m->input_order[index], t);
+    if (st && t == &opt) { /* the room may have held the previous binding: none stays */
+        memset(&s->bound[index], 0, sizeof s->bound[index]);
+        s->is_bound[index] = false;
+    }
     if (st) return st;
     osc_tensor_assign(&s->bound[index], t);
     s->is_bound[index] = true;

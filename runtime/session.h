@@ -21,6 +21,10 @@ struct osc_session {
     osc_err err;
     osc_tensor *bound;        /* per model input (input_order index); data borrowed */
     bool *is_bound;
+    /* per model input declared optional and bound a tensor or sequence: the optional holding a
+     * copy of it (osc_session_set_input_at), and its room */
+    void **wrap;
+    size_t *wrap_cap;
     osc_tensor *vals;         /* per value: shape and data of the current run */
     osc_tensor *plan_inputs;  /* input shapes vals' inferred shapes were made for */
     bool inferred;            /* vals hold the shapes for plan_inputs */

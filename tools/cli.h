@@ -103,8 +103,10 @@ int cli_read_file(const char *path, uint64_t max, void **buf, size_t *len, char 
 /* Reads and decodes a TensorProto .pb file (cli_read_file's checks, at most max bytes) into *t
  * (free with osc_tensor_free_data). name, when not NULL, receives the tensor's name. Returns the
  * library status; OSC_ERR_IO for file errors, OSC_ERR_LIMIT for a file over max. */
-osc_status cli_load_tensor(const char *path, uint64_t max, osc_tensor *t, char *name,
-                           size_t name_size, char *msg, size_t msg_size);
+/* dtype: OSC_SEQUENCE or OSC_OPTIONAL reads a SequenceProto or OptionalProto (any other: a
+ * TensorProto). */
+osc_status cli_load_tensor(const char *path, uint64_t max, int32_t dtype, osc_tensor *t,
+                           char *name, size_t name_size, char *msg, size_t msg_size);
 /* Files written into one folder all or none: each is written to a new temporary file in the
  * folder (O_CREAT | O_EXCL | O_NOFOLLOW: nothing planted there is written through), and only
  * commit renames them to their names (a symlink at a final name is replaced, not followed).
@@ -152,8 +154,10 @@ typedef struct cli_pbset {
 } cli_pbset;
 /* Loads dir/prefix_K.pb for every K present (regular files; each, and their tensors together,
  * at most max bytes: cli_byte_limit, 0 for none). 0, or 1 with the reason in msg. */
-int cli_pbset_load(const char *dir, const char *prefix, uint64_t max, cli_pbset *p, char *msg,
-                   size_t msg_size);
+/* Reads PREFIX_K.pb; file K holds a sequence or optional where m's input K (prefix "input") or
+ * output K (any other) is declared one (m NULL: tensors only). */
+int cli_pbset_load(const char *dir, const char *prefix, const osc_model *m, uint64_t max,
+                   cli_pbset *p, char *msg, size_t msg_size);
 void cli_pbset_free(cli_pbset *p);
 /* Binds input_K.pb to the graph input of its name, else to graph input K; every input
  * without a default must be bound. 0, or 1 with the reason in msg. */

@@ -643,9 +643,9 @@ static int bench_case(const bench_args *a, const char *dir, char *msg, size_t ms
         if (!sets.count) snprintf(msg, msg_size, "no test_data_set_N folder");
         rc = CLI_FAIL;
     }
-    if (rc == CLI_OK && (cli_pbset_load(sets.items[0], "input", cli_byte_limit(&opts), &in, msg, msg_size) ||
-                         cli_pbset_load(sets.items[0], "output", cli_byte_limit(&opts), &out, msg,
-                                        msg_size)))
+    if (rc == CLI_OK &&
+        (cli_pbset_load(sets.items[0], "input", m, cli_byte_limit(&opts), &in, msg, msg_size) ||
+         cli_pbset_load(sets.items[0], "output", m, cli_byte_limit(&opts), &out, msg, msg_size)))
         rc = CLI_FAIL;
     if (rc == CLI_OK && osc_session_create(m, &s) != OSC_OK) {
         snprintf(msg, msg_size, "out of memory");

@@ -116,7 +116,7 @@ static void dump_value(dumper *dp, size_t i, const char *name, const osc_tensor 
     void *buf = NULL;
     size_t len = 0;
     if (npy ? cli_npy_encode(t, &buf, &len, dp->msg, sizeof dp->msg) != 0
-            : osc_tensor_encode_pb(t, name, &buf, &len, dp->msg, sizeof dp->msg) != OSC_OK) {
+            : osc_value_encode_pb(t, name, &buf, &len, dp->msg, sizeof dp->msg) != OSC_OK) {
         dp->failed = 1;
         free(buf);
         return;
@@ -192,7 +192,7 @@ static int write_outputs(const osc_model *m, const run_args *a, const osc_tensor
             if (!a->want[k]) continue;
             osc_model_output(m, k, &d);
             if (npy[k] ? cli_npy_encode(&outs[k], &buf, &len, msg, sizeof msg) != 0
-                       : osc_tensor_encode_pb(&outs[k], d.name, &buf, &len, msg, sizeof msg) != OSC_OK)
+                       : osc_value_encode_pb(&outs[k], d.name, &buf, &len, msg, sizeof msg) != OSC_OK)
                 rc = cli_error("cannot encode output '%s': %s", d.name, msg);
             else if (cli_outset_add(&set, files[k], buf, len, msg, sizeof msg))
                 rc = cli_error("output '%s': %s; nothing was written", d.name, msg);

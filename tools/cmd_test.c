@@ -19,8 +19,8 @@ static int check_data_set(const osc_model *m, const char *ds, const cli_tol *tol
                           char *msg, size_t msg_size) {
     cli_pbset in, out;
     osc_session *s = NULL;
-    int rc = cli_pbset_load(ds, "input", max, &in, msg, msg_size);
-    if (!rc) rc = cli_pbset_load(ds, "output", max, &out, msg, msg_size);
+    int rc = cli_pbset_load(ds, "input", m, max, &in, msg, msg_size);
+    if (!rc) rc = cli_pbset_load(ds, "output", m, max, &out, msg, msg_size);
     else memset(&out, 0, sizeof out);
     if (!rc && out.count != osc_model_output_count(m)) {
         snprintf(msg, msg_size, "%zu output_K.pb files for %zu model outputs", out.count,

@@ -66,9 +66,38 @@ static int same_type(const char *name, const osc_tensor *exp, const osc_tensor *
     return 0;
 }
 
+/* A sequence or optional: the same count, then each item compared as an output named
+ * NAME[i]. */
+static int compare_items(const char *name, const osc_tensor *exp, const osc_tensor *act,
+                         const cli_tol *tol, char *msg, size_t msg_size) {
+    size_t ne, na;
+    char item[300];
+    if (osc_value_count(exp, &ne, NULL) || osc_value_count(act, &na, NULL)) {
+        snprintf(msg, msg_size, "output '%s': a malformed %s value", name,
+                 osc_dtype_name(exp->dtype));
+        return 1;
+    }
+    if (ne != na) {
+        snprintf(msg, msg_size, "output '%s': %s of %zu items expected, got %zu", name,
+                 osc_dtype_name(exp->dtype), ne, na);
+        return 1;
+    }
+    for (size_t i = 0; i < ne; i++) {
+        osc_tensor e, a;
+        (void)osc_value_item(exp, i, &e);
+        (void)osc_value_item(act, i, &a);
+        snprintf(item, sizeof item, "%.200s[%zu]", name, i);
+        if (cli_compare(item, &e, &a, tol, msg, msg_size)) return 1;
+    }
+    return 0;
+}
+
 int cli_compare(const char *name, const osc_tensor *exp_in, const osc_tensor *act,
                 const cli_tol *tol, char *msg, size_t msg_size) {
     char a[256], b[256];
+    if ((exp_in->dtype == OSC_SEQUENCE || exp_in->dtype == OSC_OPTIONAL) &&
+        exp_in->dtype == act->dtype)
+        return compare_items(name, exp_in, act, tol, msg, msg_size);
     osc_tensor exp_view = *exp_in;
     cli_bf16_quirk(&exp_view, act->dtype);
     const osc_tensor *exp = &exp_view;

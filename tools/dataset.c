@@ -1,4 +1,5 @@
 /* dataset.c: the .pb files of a node-test data set (input_K.pb, output_K.pb) and their binding. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,8 +13,8 @@ void cli_pbset_free(cli_pbset *p) {
     memset(p, 0, sizeof *p);
 }
 
-int cli_pbset_load(const char *dir, const char *prefix, uint64_t max, cli_pbset *p, char *msg,
-                   size_t msg_size) {
+int cli_pbset_load(const char *dir, const char *prefix, const osc_model *m, uint64_t max,
+                   cli_pbset *p, char *msg, size_t msg_size) {
     char file[64], why[1024];
     uint64_t total = 0;
     memset(p, 0, sizeof *p);
@@ -36,8 +37,11 @@ int cli_pbset_load(const char *dir, const char *prefix, uint64_t max, cli_pbset 
             free(path);
             goto nomem;
         }
-        osc_status st = cli_load_tensor(path, max, &p->t[k], p->names[k], sizeof p->names[k], why,
-                                        sizeof why);
+        osc_value_desc d = {0};
+        bool in = !strcmp(prefix, "input");
+        if (!m || (in ? osc_model_input(m, k, &d) : osc_model_output(m, k, &d))) d.dtype = 0;
+        osc_status st = cli_load_tensor(path, max, d.dtype, &p->t[k], p->names[k],
+                                        sizeof p->names[k], why, sizeof why);
         free(path);
         if (st != OSC_OK) {
             snprintf(msg, msg_size, "%s (%s)", why, osc_status_name(st));

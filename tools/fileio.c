@@ -66,15 +66,15 @@ int cli_read_file(const char *path, uint64_t max, void **buf, size_t *len, char 
     return 0;
 }
 
-osc_status cli_load_tensor(const char *path, uint64_t max, osc_tensor *t, char *name,
-                           size_t name_size, char *msg, size_t msg_size) {
+osc_status cli_load_tensor(const char *path, uint64_t max, int32_t dtype, osc_tensor *t,
+                           char *name, size_t name_size, char *msg, size_t msg_size) {
     void *buf;
     size_t len;
     char why[512];
     memset(t, 0, sizeof *t);
     if (cli_read_file(path, max, &buf, &len, msg, msg_size))
         return strstr(msg, "opts.max_bytes") ? OSC_ERR_LIMIT : OSC_ERR_IO;
-    osc_status st = osc_tensor_decode_pb(buf, len, t, name, name_size, why, sizeof why);
+    osc_status st = osc_value_decode_pb(buf, len, dtype, t, name, name_size, why, sizeof why);
     free(buf);
     if (st != OSC_OK) snprintf(msg, msg_size, "'%s': %s", path, why);
     return st;

@@ -213,7 +213,7 @@ static int load_value(const osc_value_desc *d, const char *value, const char *cm
         if (cli_npy_decode_max(buf, len, bud->max, &in->t, msg, sizeof msg))
             rc = cli_error("input '%s': '%s': %s", d->name, value, msg);
     } else {
-        osc_status st = osc_tensor_decode_pb(buf, len, &in->t, NULL, 0, msg, sizeof msg);
+        osc_status st = osc_value_decode_pb(buf, len, d->dtype, &in->t, NULL, 0, msg, sizeof msg);
         if (st != OSC_OK)
             rc = cli_error("input '%s': '%s' is neither a .npy file nor a TensorProto .pb (%s)",
                            d->name, value, msg);
@@ -391,7 +391,7 @@ static int save_inputs(const osc_model *m, const char *dir, const cli_inputs *in
             size_t len = 0;
             if (!pb && !cli_npy_holds(&in->in[i].t, note, sizeof note)) continue; /* .pb only */
             snprintf(file + k, sizeof file - k, pb ? ".pb" : ".npy");
-            if (pb ? osc_tensor_encode_pb(&in->in[i].t, d.name, &buf, &len, msg, sizeof msg) != OSC_OK
+            if (pb ? osc_value_encode_pb(&in->in[i].t, d.name, &buf, &len, msg, sizeof msg) != OSC_OK
                    : cli_npy_encode(&in->in[i].t, &buf, &len, msg, sizeof msg) != 0)
                 rc = cli_error("--save-inputs: cannot encode input '%s': %s", d.name, msg);
             else if (cli_outset_add(&set, file, buf, len, msg, sizeof msg))

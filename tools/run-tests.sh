@@ -156,15 +156,23 @@ cross() {
 # ones. It leaves out `plain`: the whole ctest suite runs twice anyway, under ASan+UBSan at the
 # plain build's -O2 (`sanitize`) and at -O0 (`coverage`), and a third run would cost CI time
 # without exercising code the other two do not. `install` and `leak` build just what they use.
+# Each stage's output is also kept in build-logs/STAGE.log, and the end of a failed stage's log
+# is printed again last, so that the tail of the whole output (what CI shows) says why.
 all() {
   local failed=() st t0 t1
+  mkdir -p build-logs
   for st in install leak python sanitize tsan fuzz coverage cross; do
     echo "== $st"
     t0=$SECONDS
-    "stage_$st" || failed+=("$st")
+    "stage_$st" > >(tee "build-logs/$st.log") 2>&1 || failed+=("$st")
+    wait # the tee
     t1=$SECONDS
     echo "== $st: $((t1 - t0)) s"
     devnull_intact "after stage '$st'" || return 1
+  done
+  for st in "${failed[@]}"; do
+    echo "== the end of failed stage $st (build-logs/$st.log):" >&2
+    grep -v -E '^#[0-9]+ +(NEW|REDUCE|pulse|INITED)' "build-logs/$st.log" | tail -n 40 >&2
   done
   [ ${#failed[@]} -eq 0 ] || { echo "FAILED stages: ${failed[*]}" >&2; return 1; }
   echo "all stages passed in $SECONDS s"

@@ -1,0 +1,197 @@
+/* seq_split.c: SplitToSequence (a tensor into a sequence of its slices along an axis) and
+ * ConcatFromSequence (the items joined along an axis, or stacked along a new one). */
+#include "core/dtype.h"
+#include "seq.h"
+
+OSC_KERNEL_DECLARE(osc_split_seq)
+OSC_KERNEL_DECLARE(osc_concat_seq)
+
+typedef struct axis_params {
+    int64_t axis;
+    int64_t flag; /* SplitToSequence: keepdims; ConcatFromSequence: new_axis */
+} axis_params;
+
+static osc_status axis_init(osc_kctx *k, const osc_node *node, void **params, const char *flag,
+                            int64_t flag_def, bool axis_required) {
+    const char *known[] = {"axis", flag, NULL};
+    axis_params *p = NULL;
+    osc_status st = osc_attr_known(k, node, known);
+    if (!st && axis_required && !osc_node_attr(node, "axis"))
+        st = osc_kfail(k, OSC_ERR_MODEL, "attribute 'axis' is required");
+    if (!st) p = osc_kparams(k, sizeof *p);
+    if (!p) return k->err->status;
+    if (!st) st = osc_attr_int(k, node, "axis", 0, &p->axis);
+    if (!st) st = osc_attr_int(k, node, flag, flag_def, &p->flag);
+    if (!st && p->flag != 0 && p->flag != 1)
+        st = osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' is %lld; allowed 0 or 1", flag,
+                       (long long)p->flag);
+    *params = p;
+    return st;
+}
+
+/* outer x axis x inner of t around axis a; the bytes of one inner row. */
+static void split_dims(const osc_tensor *t, int32_t a, int64_t *outer, int64_t *inner) {
+    *outer = *inner = 1;
+    for (int32_t d = 0; d < a; d++) *outer *= t->dims[d];
+    for (int32_t d = a + 1; d < t->rank; d++) *inner *= t->dims[d];
+}
+
+osc_status osc_split_seq_init(osc_kctx *k, const osc_node *node, void **params) {
+    return axis_init(k, node, params, "keepdims", 1, false);
+}
+
+/* The items' shapes (data NULL: fill copies them); *axis the normalised axis. */
+static osc_status split_build(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                              seq_items *it) {
+    const axis_params *p = k->params;
+    int32_t a;
+    int64_t count, len = 1, n, chunk = 1;
+    osc_status st = osc_need_input(k, in, n_in, 0, "input");
+    if (!st) st = seq_item_ok(k, 0, "input", in[0], 0);
+    if (!st) st = osc_check_count(k, 0, "input", in[0], &count);
+    if (!st && in[0]->rank == 0)
+        st = osc_kfail(k, OSC_ERR_SHAPE, "input 0 'input' (%s) is a scalar; it needs an axis "
+                       "to split", osc_kinput_name(k, 0));
+    if (!st) st = osc_norm_axis(k, p->axis, in[0]->rank, &a);
+    if (st) return st;
+    int64_t size = in[0]->dims[a];
+    const osc_tensor *sp = n_in > 1 ? in[1] : NULL;
+    int64_t ns = sp ? osc_tensor_count(sp) : 0;
+    bool list = sp && sp->rank == 1;
+    if (sp && (sp->rank > 1 || (!list && ns != 1) || (ns && !sp->data)))
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'split' (%s) must be a scalar or a 1-D "
+                         "tensor of known values", osc_kinput_name(k, 1));
+    if (sp && !list) { /* chunks of `chunk`, the last one smaller */
+        chunk = sp->dtype == OSC_INT32 ? ((const int32_t *)sp->data)[0]
+                                       : ((const int64_t *)sp->data)[0];
+        if (chunk <= 0)
+            return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'split' (%s) is %lld; a scalar split "
+                             "must be > 0", osc_kinput_name(k, 1), (long long)chunk);
+        n = size / chunk + (size % chunk != 0);
+    } else {
+        n = list ? ns : size; /* no split: items of 1 */
+    }
+    int64_t sum = 0;
+    for (int64_t i = 0; list && i < ns; i++) {
+        int64_t v = sp->dtype == OSC_INT32 ? ((const int32_t *)sp->data)[i]
+                                           : ((const int64_t *)sp->data)[i];
+        if (v < 0 || __builtin_add_overflow(sum, v, &sum))
+            return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'split' (%s) entry %lld is %lld; "
+                             "entries must be >= 0", osc_kinput_name(k, 1), (long long)i,
+                             (long long)v);
+    }
+    if (list && sum != size)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'split' (%s) sums to %lld; input 0's axis "
+                         "%d has %lld", osc_kinput_name(k, 1), (long long)sum, (int)a,
+                         (long long)size);
+    st = seq_items_new(k, n, it);
+    if (st) return st;
+    it->kind = OSC_SEQUENCE;
+    it->elem = in[0]->dtype;
+    bool drop = !sp && p->flag == 0; /* keepdims applies only without split */
+    int64_t outer, inner;
+    split_dims(in[0], a, &outer, &inner);
+    for (int64_t i = 0; i < n; i++) {
+        if (list) len = sp->dtype == OSC_INT32 ? ((const int32_t *)sp->data)[i]
+                                                : ((const int64_t *)sp->data)[i];
+        else if (sp) len = i + 1 < n || size % chunk == 0 ? chunk : size % chunk;
+        osc_tensor *t = &it->t[i];
+        t->dtype = in[0]->dtype;
+        t->rank = in[0]->rank - drop;
+        for (int32_t d = 0, o = 0; d < in[0]->rank; d++)
+            if (d != a || !drop) t->dims[o++] = d == a ? len : in[0]->dims[d];
+        (void)osc_dtype_bytes((int32_t)t->dtype, outer * len * inner, &t->nbytes);
+    }
+    return OSC_OK;
+}
+
+/* Copies each item's slice of input 0 into the packed output. */
+static osc_status split_fill(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                             osc_tensor *out) {
+    (void)n_in;
+    const axis_params *p = k->params;
+    int32_t a;
+    osc_status st = osc_norm_axis(k, p->axis, in[0]->rank, &a);
+    if (st) return st;
+    int64_t outer, inner, at = 0, n = osc_pack_head_of(out)->count;
+    split_dims(in[0], a, &outer, &inner);
+    size_t row = (size_t)inner * (osc_dtype_get(in[0]->dtype)->bits / 8);
+    for (int64_t i = 0; i < n; i++) {
+        osc_tensor item;
+        osc_pack_item_view(out, i, &item);
+        int64_t len = item.rank == in[0]->rank ? item.dims[a] : 1; /* keepdims 0: one */
+        seq_copy_slices(item.data, len, 0, in[0]->data, in[0]->dims[a], at, len, outer, row);
+        at += len;
+    }
+    return OSC_OK;
+}
+SEQ_VALUE_KERNEL(osc_split_seq, split_build, split_fill)
+
+osc_status osc_concat_seq_init(osc_kctx *k, const osc_node *node, void **params) {
+    return axis_init(k, node, params, "new_axis", 0, true);
+}
+
+/* Output shape; *a the axis in the output's rank. Items must agree but on the axis. */
+static osc_status concat_shape(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                               osc_tensor *want, int32_t *a) {
+    const axis_params *p = k->params;
+    osc_pack_head h;
+    osc_tensor first, item;
+    char s0[256], s1[256];
+    osc_status st = seq_input(k, in, n_in, 0, "input_sequence", &h);
+    if (!st && h.count == 0)
+        st = osc_kfail(k, OSC_ERR_SHAPE, "input 0 'input_sequence' (%s) is empty: the "
+                       "output's dtype and shape are not defined", osc_kinput_name(k, 0));
+    if (st) return st;
+    osc_pack_item_view(in[0], 0, &first);
+    if ((st = osc_norm_axis(k, p->axis, first.rank + (int32_t)p->flag, a))) return st;
+    memset(want, 0, sizeof *want);
+    want->dtype = first.dtype;
+    want->rank = first.rank + (int32_t)p->flag;
+    for (int32_t d = 0, o = 0; d < want->rank; d++)
+        want->dims[d] = d == *a ? (o += !p->flag, 0) : first.dims[o++]; /* summed below */
+    for (int64_t i = 0; i < h.count; i++) {
+        osc_pack_item_view(in[0], i, &item);
+        bool same = item.rank == first.rank && item.dtype == first.dtype;
+        for (int32_t d = 0; same && d < item.rank; d++)
+            same = item.dims[d] == first.dims[d] || (!p->flag && d == *a);
+        if (!same)
+            return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'input_sequence' (%s): item %lld has "
+                             "shape %s; item 0 has %s (items must agree but on axis %d%s)",
+                             osc_kinput_name(k, 0), (long long)i,
+                             osc_shape_str(&item, s1, sizeof s1),
+                             osc_shape_str(&first, s0, sizeof s0), (int)*a,
+                             p->flag ? ", and with new_axis on none" : "");
+        if (__builtin_add_overflow(want->dims[*a], p->flag ? 1 : item.dims[*a],
+                                   &want->dims[*a]))
+            return osc_kfail(k, OSC_ERR_SHAPE, "the output's axis %d overflows", (int)*a);
+    }
+    return OSC_OK;
+}
+
+osc_status osc_concat_seq_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                                osc_tensor *out, int32_t n_out) {
+    osc_tensor want;
+    int32_t a;
+    return osc_infer_out0(k, concat_shape(k, in, n_in, &want, &a), &want, out, n_out);
+}
+
+osc_status osc_concat_seq_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                              osc_tensor *out, int32_t n_out) {
+    osc_tensor want, item;
+    int32_t a;
+    osc_status st = concat_shape(k, in, n_in, &want, &a);
+    if (!st) st = osc_check_buffer(k, "output", 0, "concat_result", &out[0]);
+    if (st || n_out < 1) return st ? st : osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    int64_t outer, inner, at = 0, n = osc_pack_head_of(in[0])->count;
+    split_dims(&want, a, &outer, &inner);
+    size_t row = (size_t)inner * (osc_dtype_get(want.dtype)->bits / 8);
+    const axis_params *p = k->params;
+    for (int64_t i = 0; i < n; i++) {
+        osc_pack_item_view(in[0], i, &item);
+        int64_t len = p->flag ? 1 : item.dims[a];
+        seq_copy_slices(out[0].data, want.dims[a], at, item.data, len, 0, len, outer, row);
+        at += len;
+    }
+    return OSC_OK;
+}
