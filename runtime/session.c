@@ -122,7 +122,7 @@ void osc_session_free(osc_session *s) {
     osc_free(&s->alloc, s->arena, s->arena_size);
     osc_free(&s->alloc, s->bound, z.ni * sizeof *s->bound);
     osc_free(&s->alloc, s->is_bound, z.ni * sizeof *s->is_bound);
-    for (size_t k = 0; s->wrap && k < z.ni; k++) osc_free(&s->alloc, s->wrap[k], s->wrap_cap[k]);
+    for (size_t k = 0; s->wrap && s->wrap_cap && k < z.ni; k++) osc_free(&s->alloc, s->wrap[k], s->wrap_cap[k]);
     osc_free(&s->alloc, s->wrap, z.ni * sizeof *s->wrap);
     osc_free(&s->alloc, s->wrap_cap, z.ni * sizeof *s->wrap_cap);
     osc_free(&s->alloc, s->plan_inputs, z.ni * sizeof *s->plan_inputs);

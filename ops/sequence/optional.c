@@ -53,21 +53,22 @@ osc_status osc_opt_has_init(osc_kctx *k, const osc_node *node, void **params) {
 
 osc_status osc_opt_has_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                              osc_tensor *out, int32_t n_out) {
-    (void)in, (void)n_in;
     osc_tensor want;
     memset(&want, 0, sizeof want);
     want.dtype = OSC_BOOL; /* a scalar */
-    return osc_infer_out0(k, OSC_OK, &want, out, n_out);
+    osc_status st = k->since_version < 18 ? osc_need_input(k, in, n_in, 0, "input") : OSC_OK;
+    return osc_infer_out0(k, st, &want, out, n_out);
 }
 
 osc_status osc_opt_has_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *out, int32_t n_out) {
     osc_pack_head h = {0};
     const osc_tensor *x = n_in > 0 ? in[0] : NULL;
-    osc_status st = x && x->dtype == OSC_OPTIONAL ? seq_input(k, in, n_in, 0, "input", &h)
-                                                  : OSC_OK;
-    if (!st && (n_out < 1 || out[0].nbytes != 1))
-        st = osc_kfail(k, OSC_ERR_STATE, "output 0 must be one bool");
+    osc_status st = k->since_version < 18 || (x && x->dtype == OSC_OPTIONAL)
+                        ? seq_input(k, in, n_in, 0, "input", &h)
+                        : OSC_OK;
+    osc_tensor want = {.dtype = OSC_BOOL}; /* a scalar */
+    if (!st) st = seq_check_out(k, out, n_out, &want);
     if (!st) *(uint8_t *)out[0].data = x && (x->dtype != OSC_OPTIONAL || h.count > 0);
     return st;
 }
@@ -104,9 +105,7 @@ osc_status osc_opt_get_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                            osc_tensor *out, int32_t n_out) {
     osc_tensor e;
     osc_status st = opt_element(k, in, n_in, &e);
-    if (!st && (n_out < 1 || out[0].nbytes != e.nbytes))
-        st = osc_kfail(k, OSC_ERR_STATE, "output 0 was placed with %zu bytes; the element has "
-                       "%zu", n_out < 1 ? (size_t)0 : out[0].nbytes, e.nbytes);
+    if (!st) st = seq_check_out(k, out, n_out, &e);
     if (!st && e.nbytes && out[0].data != e.data) memmove(out[0].data, e.data, e.nbytes);
     return st;
 }

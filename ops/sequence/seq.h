@@ -34,6 +34,10 @@ osc_status seq_item_ok(osc_kctx *k, int32_t input, const char *what, const osc_t
  * [-n, n - 1] (end_ok: [-n, n]); fails naming the input, the value and the range. */
 osc_status seq_position(osc_kctx *k, const osc_tensor *t, int32_t input, int64_t n, bool end_ok,
                         int64_t *pos);
+/* Fails (OSC_ERR_STATE) unless output 0 was placed with want's dtype and shape, and holds its
+ * bytes. */
+osc_status seq_check_out(osc_kctx *k, const osc_tensor *out, int32_t n_out,
+                         const osc_tensor *want);
 /* Builds the items of the node's output value 0 (it->kind, it->elem set, seq_items_new). */
 typedef osc_status (*seq_build_fn)(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                    seq_items *it);

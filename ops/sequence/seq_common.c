@@ -5,9 +5,11 @@
 osc_status seq_items_new(osc_kctx *k, int64_t n, seq_items *it) {
     memset(it, 0, sizeof *it);
     it->alloc = k->alloc;
-    size_t m = n > 0 ? (size_t)n : 1;
+    size_t m = (size_t)n;
+    if (n == 0) return OSC_OK;
     if (n < 0 || (uint64_t)n > SIZE_MAX / (sizeof *it->t + sizeof *it->p))
         return osc_kfail(k, OSC_ERR_LIMIT, "%lld items are too many", (long long)n);
+    if (!k->alloc) return osc_kfail(k, OSC_ERR_STATE, "no allocator to list the items in");
     it->t = osc_calloc(k->alloc, m, sizeof *it->t);
     it->p = osc_calloc(k->alloc, m, sizeof *it->p);
     if (!it->t || !it->p) {
@@ -20,7 +22,7 @@ osc_status seq_items_new(osc_kctx *k, int64_t n, seq_items *it) {
 }
 
 void seq_items_free(seq_items *it) {
-    size_t m = it->n > 0 ? (size_t)it->n : 1;
+    size_t m = (size_t)it->n;
     if (it->t) osc_free(it->alloc, it->t, m * sizeof *it->t);
     if (it->p) osc_free(it->alloc, (void *)it->p, m * sizeof *it->p);
     it->t = NULL;
@@ -77,6 +79,19 @@ osc_status seq_position(osc_kctx *k, const osc_tensor *t, int32_t input, int64_t
                          (long long)hi);
     *pos = v < 0 ? v + n : v;
     return OSC_OK;
+}
+
+osc_status seq_check_out(osc_kctx *k, const osc_tensor *out, int32_t n_out,
+                         const osc_tensor *want) {
+    char a[256], b[256];
+    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    bool same = out[0].dtype == want->dtype && out[0].rank == want->rank;
+    for (int32_t d = 0; same && d < want->rank; d++) same = out[0].dims[d] == want->dims[d];
+    if (!same)
+        return osc_kfail(k, OSC_ERR_STATE, "output 0 was placed as %s %s; the op computes %s %s",
+                         osc_dtype_get(out[0].dtype)->name, osc_shape_str(&out[0], a, sizeof a),
+                         osc_dtype_get(want->dtype)->name, osc_shape_str(want, b, sizeof b));
+    return osc_check_buffer(k, "output", 0, "output", &out[0]);
 }
 
 /* Items with their shapes; their bytes in *bytes. */

@@ -45,6 +45,7 @@ osc_status osc_seq_construct_init(osc_kctx *k, const osc_node *node, void **para
 
 static osc_status construct_build(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                   seq_items *it) {
+    if (n_in < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs at least one input");
     for (int32_t i = 0; i < n_in; i++) {
         osc_status st = osc_need_input(k, in, n_in, i, "inputs");
         if (!st) st = seq_item_ok(k, i, "inputs", in[i], in[0]->dtype);
@@ -141,9 +142,7 @@ osc_status osc_seq_at_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
                           osc_tensor *out, int32_t n_out) {
     osc_tensor item;
     osc_status st = at_item(k, in, n_in, &item);
-    if (!st && (n_out < 1 || out[0].nbytes != item.nbytes))
-        st = osc_kfail(k, OSC_ERR_STATE, "output 0 was placed with %zu bytes; the item has %zu",
-                       n_out < 1 ? (size_t)0 : out[0].nbytes, item.nbytes);
+    if (!st) st = seq_check_out(k, out, n_out, &item);
     if (!st && item.nbytes) memcpy(out[0].data, item.data, item.nbytes);
     return st;
 }
@@ -165,9 +164,9 @@ osc_status osc_seq_length_infer(osc_kctx *k, const osc_tensor *const *in, int32_
 osc_status osc_seq_length_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                               osc_tensor *out, int32_t n_out) {
     osc_pack_head h;
+    osc_tensor want = {.dtype = OSC_INT64}; /* a scalar */
     osc_status st = seq_input(k, in, n_in, 0, "input_sequence", &h);
-    if (!st && (n_out < 1 || out[0].nbytes != sizeof h.count))
-        st = osc_kfail(k, OSC_ERR_STATE, "output 0 must be one int64");
+    if (!st) st = seq_check_out(k, out, n_out, &want);
     if (!st) memcpy(out[0].data, &h.count, sizeof h.count);
     return st;
 }

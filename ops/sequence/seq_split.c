@@ -181,8 +181,8 @@ osc_status osc_concat_seq_run(osc_kctx *k, const osc_tensor *const *in, int32_t 
     osc_tensor want, item;
     int32_t a;
     osc_status st = concat_shape(k, in, n_in, &want, &a);
-    if (!st) st = osc_check_buffer(k, "output", 0, "concat_result", &out[0]);
-    if (st || n_out < 1) return st ? st : osc_kfail(k, OSC_ERR_MODEL, "needs one output");
+    if (!st) st = seq_check_out(k, out, n_out, &want);
+    if (st) return st;
     int64_t outer, inner, at = 0, n = osc_pack_head_of(in[0])->count;
     split_dims(&want, a, &outer, &inner);
     size_t row = (size_t)inner * (osc_dtype_get(want.dtype)->bits / 8);

@@ -480,7 +480,19 @@ static void structure_cases(void) {
     m->graph->input[2]->type->value_case = ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
     m->graph->input[2]->type->sequence_type = A(sizeof(Onnx__TypeProto__Sequence));
     onnx__type_proto__sequence__init(m->graph->input[2]->type->sequence_type);
-    emit_model("sequence_input", m, "OSC_ERR_UNSUPPORTED", "load", "a graph input of sequence type",
+    emit_model("sequence_input", m, "OSC_ERR_SHAPE", "load",
+               "a graph input of sequence type given as a scatter's updates", 0, NULL);
+    m = model(18);
+    input(m, "x", OSC_FLOAT, 1, d2);
+    input(m, "i", OSC_INT64, 1, d2);
+    node(m, "SequenceConstruct", "seq", 2, (const char *[]){"x", "i"}, 1,
+         (const char *[]){"s"});
+    output(m, "s", OSC_FLOAT, 1, d2);
+    m->graph->output[0]->type->value_case = ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
+    m->graph->output[0]->type->sequence_type = A(sizeof(Onnx__TypeProto__Sequence));
+    onnx__type_proto__sequence__init(m->graph->output[0]->type->sequence_type);
+    emit_model("sequence_mixed_dtypes", m, "OSC_ERR_SHAPE", "load",
+               "a SequenceConstruct of a float and an int64 tensor (a sequence holds one dtype)",
                0, NULL);
 }
 

@@ -197,7 +197,8 @@ static void every_row(void **state) {
             if (!kctx(&f, row, &k)) {
                 /* the ops whose spec makes an attribute required */
                 static const char *const required[] = {
-                    "BitShift", "Cast",      "Concat", "Constant", "Einsum", "GroupNormalization",
+                    "BitShift", "Cast",      "Concat", "ConcatFromSequence", "Constant",
+                    "Einsum",   "GroupNormalization",
                     "If",       "Loop",      "MaxUnpool", "Pad",   "Scan",   "Slice",
                     "TopK",     "Unsqueeze"};
                 bool known = false;

@@ -33,14 +33,15 @@ static void failure(sweep *s, const char *path, const char *what) {
 }
 
 /* For a ValueInfo whose type is not a tensor (and not absent): a word the loader's
- * decl.non_tensor must contain. NULL for tensors and absent types. */
+ * decl.non_tensor must contain. NULL for tensors, absent types, and sequences and optionals,
+ * which the loader declares as their pseudo-dtypes (test_loader_model checks those). */
 static const char *non_tensor(const Onnx__ValueInfoProto *vi) {
     if (!vi->type) return NULL;
     switch (vi->type->value_case) {
     case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE: return NULL;
-    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE: return "sequence";
+    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE: return NULL;
     case ONNX__TYPE_PROTO__VALUE_MAP_TYPE: return "map";
-    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE: return "optional";
+    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE: return NULL;
     case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE: return "sparse";
     default: return vi->type->base.n_unknown_fields ? "unknown" : NULL;
     }
@@ -107,14 +108,21 @@ static void check_set(sweep *s, const char *set, const char *prefix,
         }
         osc_tensor t;
         char msg[OSC_MSG_SIZE];
-        osc_status st = osc_tensor_decode_pb(buf, len, &t, NULL, 0, msg, sizeof msg);
+        int vc = vi && vi->type ? (int)vi->type->value_case : 0;
+        int32_t kind = vc == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE   ? OSC_SEQUENCE
+                       : vc == ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE ? OSC_OPTIONAL
+                                                                     : 0;
+        /* a SequenceProto or OptionalProto where the model declares one */
+        osc_status st = osc_value_decode_pb(buf, len, kind, &t, NULL, 0, msg, sizeof msg);
         osc_free(&a, buf, len);
         s->tensors++;
         if (st) {
             failure(s, path, msg);
             continue;
         }
-        const Onnx__TypeProto__Tensor *tt = vi && vi->type ? vi->type->tensor_type : NULL;
+        if (kind && t.dtype != kind) failure(s, path, "decoded as another kind");
+        const Onnx__TypeProto__Tensor *tt =
+            vc == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ? vi->type->tensor_type : NULL;
         /* ONNX 1.12 (Debian's set) saved bfloat16 test tensors as their uint16 bits */
         bool legacy_bf16 = tt && tt->elem_type == OSC_BFLOAT16 && t.dtype == OSC_UINT16;
         if (tt && tt->has_elem_type && tt->elem_type != t.dtype && !legacy_bf16) {

@@ -53,11 +53,27 @@ static const char *section(const char *op, int64_t v, const char **end) {
     return s;
 }
 
-/* The dtype set of "tensor(a), tensor(b), ..." up to `end` ("</dt>"). */
+/* The dtype set of "tensor(a), seq(tensor(b)), optional(...), ..." up to `end` ("</dt>"): a
+ * tensor gives its dtype, any seq(...) the bit of OSC_SEQUENCE, any optional(...) that of
+ * OSC_OPTIONAL (the engine's pseudo-dtypes; the kernels check the items). */
 static uint64_t parse_types(const char *p, const char *end) {
     uint64_t set = 0;
-    while ((p = strstr(p, "tensor(")) && p < end) {
-        p += 7;
+    while (p && p < end) {
+        const char *t = strstr(p, "tensor("), *q = strstr(p, "seq("), *o = strstr(p, "optional(");
+        const char *first = t;
+        if (q && (!first || q < first)) first = q;
+        if (o && (!first || o < first)) first = o;
+        if (!first || first >= end) break;
+        if (first != t) { /* skip the whole item: to the ")" closing it */
+            set |= OSC_TS(first == q ? OSC_SEQUENCE : OSC_OPTIONAL);
+            int depth = 0;
+            for (p = strchr(first, '('); p < end; p++) {
+                depth += (*p == '(') - (*p == ')');
+                if (!depth) break;
+            }
+            continue;
+        }
+        p = t + 7;
         size_t len = strcspn(p, ")");
         for (int32_t d = 1; d < OSC_DTYPE_COUNT; d++)
             if (strlen(osc_dtype_get(d)->name) == len && !strncmp(osc_dtype_get(d)->name, p, len))
@@ -77,7 +93,7 @@ static int spec_inputs(const char *s, const char *e, uint64_t *sets, int max) {
         const char *colon = strstr(p, " : "), *dt_end = strstr(p, "</dt>");
         if (!colon || !dt_end || colon > dt_end) continue;
         colon += 3;
-        if (!strncmp(colon, "tensor(", 7)) {
+        if (!strncmp(colon, "tensor(", 7) || !strncmp(colon, "seq(", 4)) {
             sets[n++] = parse_types(colon, dt_end);
             continue;
         }

@@ -519,7 +519,7 @@ static void non_tensor_value_refused(void **state) {
     const unsigned char extra[] = {0x3a, 0x0c,                   /* ModelProto.graph */
                                    0x6a, 0x0a,                   /* GraphProto.value_info */
                                    0x0a, 0x04, 'd', 'a', 't', 'a', /* name */
-                                   0x12, 0x02, 0x22, 0x00};      /* type: sequence_type {} */
+                                   0x12, 0x02, 0x2a, 0x00};      /* type: map_type {} */
     for (int op = 0; op < 2; op++) {
         osc_mw *mw = se_model(18, op ? "Foo" : "ScatterElements", dd, NULL, id, NULL);
         void *buf;
@@ -533,7 +533,7 @@ static void non_tensor_value_refused(void **state) {
         assert_int_equal(osc_model_load_buffer(all, len + sizeof extra, NULL, NULL, &m, g_msg,
                                                sizeof g_msg), OSC_ERR_UNSUPPORTED);
         assert_non_null(strstr(g_msg, op ? "unsupported op Foo-18"
-                                         : "value 'data' has a sequence type"));
+                                         : "value 'data' has a map type"));
         free(all);
         free(buf);
     }
