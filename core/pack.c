@@ -4,7 +4,9 @@
 #include "dtype.h"
 #include "pack.h"
 
-static uint64_t round_up(uint64_t x) { return (x + OSC_PACK_ALIGN - 1) & ~(uint64_t)(OSC_PACK_ALIGN - 1); }
+static uint64_t round_up(uint64_t x) {
+    return (x + OSC_PACK_ALIGN - 1) & ~(uint64_t)(OSC_PACK_ALIGN - 1);
+}
 
 /* Where item data starts: after the head and n entries. */
 static bool data_start(int64_t n, uint64_t *at) {

@@ -15,7 +15,8 @@ osc_status osc_check_input(osc_session *s, int32_t v, const osc_tensor *t) {
     const osc_type *d = &val->decl;
     char want[256], got[256];
     if (!t) return osc_fail(&s->err, OSC_ERR_ARG, "input '%s': NULL tensor", val->name);
-    if ((!osc_dtype_valid(t->dtype) && !osc_is_pack(t->dtype)) || t->rank < 0 || t->rank > OSC_MAX_RANK)
+    if ((!osc_dtype_valid(t->dtype) && !osc_is_pack(t->dtype)) || t->rank < 0 ||
+        t->rank > OSC_MAX_RANK)
         return osc_fail(&s->err, OSC_ERR_ARG, "input '%s': dtype %d or rank %d is invalid",
                         val->name, (int)t->dtype, (int)t->rank);
     if (t->rank > s->m->lim.max_rank)

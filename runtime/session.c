@@ -55,7 +55,8 @@ static osc_status create(const osc_model *m, osc_allocator a, osc_session *outer
         s->stages = osc_calloc(&s->alloc, z.nn, sizeof *s->stages);
         s->plan_need = osc_calloc(&s->alloc, z.nb, sizeof *s->plan_need);
     }
-    if (!s->bound || !s->is_bound || !s->wrap || !s->wrap_cap || !s->plan_inputs || !s->vals || !s->offsets || !s->need ||
+    if (!s->bound || !s->is_bound || !s->wrap || !s->wrap_cap || !s->plan_inputs || !s->vals ||
+        !s->offsets || !s->need ||
         !s->sizes || !s->scratch || !s->direct || !s->plan_direct || !s->external ||
         !s->out_data || !s->out_cap || !s->out_mode || (m->opts.profile && !s->node_ns) ||
         !s->io.ins || !s->io.outs || !s->known || !s->unchanged || !s->buf_data || !s->shape_slots ||
@@ -122,7 +123,8 @@ void osc_session_free(osc_session *s) {
     osc_free(&s->alloc, s->arena, s->arena_size);
     osc_free(&s->alloc, s->bound, z.ni * sizeof *s->bound);
     osc_free(&s->alloc, s->is_bound, z.ni * sizeof *s->is_bound);
-    for (size_t k = 0; s->wrap && s->wrap_cap && k < z.ni; k++) osc_free(&s->alloc, s->wrap[k], s->wrap_cap[k]);
+    for (size_t k = 0; s->wrap && s->wrap_cap && k < z.ni; k++)
+        osc_free(&s->alloc, s->wrap[k], s->wrap_cap[k]);
     osc_free(&s->alloc, s->wrap, z.ni * sizeof *s->wrap);
     osc_free(&s->alloc, s->wrap_cap, z.ni * sizeof *s->wrap_cap);
     osc_free(&s->alloc, s->plan_inputs, z.ni * sizeof *s->plan_inputs);

@@ -198,7 +198,7 @@ static void every_row(void **state) {
                 /* the ops whose spec makes an attribute required */
                 static const char *const required[] = {
                     "BitShift", "Cast",      "Concat", "ConcatFromSequence", "Constant",
-                    "Einsum",   "GroupNormalization",
+                    "Einsum",   "GroupNormalization", "SequenceMap",
                     "If",       "Loop",      "MaxUnpool", "Pad",   "Scan",   "Slice",
                     "TopK",     "Unsqueeze"};
                 bool known = false;
