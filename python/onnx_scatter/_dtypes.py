@@ -24,7 +24,9 @@ FROM_NUMPY = {v: k for k, v in NUMPY.items() if k <= 15 and k != STRING}
 
 
 def type_string(dtype):
-    return TYPE_STRING.get(dtype, "tensor(undefined)")
+    """onnxruntime's spelling: 'tensor(float)'; 'seq' and 'optional' for the packed values
+    (their item type is not said)."""
+    return {60: "seq", 61: "optional"}.get(dtype) or TYPE_STRING.get(dtype, "tensor(undefined)")
 
 
 def describe(dtype):

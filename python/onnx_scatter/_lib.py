@@ -116,6 +116,10 @@ _PROTOTYPES = {
     "osc_session_output": (c_int32, [P, c_size_t, P]),
     "osc_session_node_ns": (c_uint64, [P, c_size_t]),
     "osc_session_error": (c_char_p, [P]),
+    "osc_value_pack": (c_int32, [c_int32, c_int32, P, c_size_t, P, c_char_p, c_size_t]),
+    "osc_value_count": (c_int32, [P, P, P]),
+    "osc_value_item": (c_int32, [P, c_size_t, P]),
+    "osc_tensor_free_data": (None, [P]),
 }
 
 

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 
 from . import _dtypes as D
+from . import _values as V
 from ._errors import InvalidArgument, ShapeError, StateError, error
 from ._lib import MESSAGE_SIZE, MetaDesc, NodeDesc, Tensor, ValueDesc, lib
 
@@ -345,8 +346,19 @@ class InferenceSession:
                 raise InvalidArgument(f"the model has no input named {name!r}; its inputs: "
                                       f"{list(by_name)}")
             i = spec.index
-            arr = value if type(value) is np.ndarray else np.asarray(value)
             t = tensors[i]
+            if spec.dtype in V.KINDS:  # a list, None or an element: packed (a copy)
+                packed = V.from_python(name, spec.dtype, value, keep)
+                ctypes.pointer(t)[0] = packed
+                data = ptr = None
+                st = _set_input(h, i, refs[i])
+                if st:
+                    self._fail(slot, st)
+                bound[i] = True
+                static = False
+                required += not spec.has_default
+                continue
+            arr = value if type(value) is np.ndarray else np.asarray(value)
             flags = arr.flags
             if arr.dtype is spec.np and spec.plain and flags.c_contiguous and flags.aligned \
                     and not spec.inplace:
@@ -467,6 +479,8 @@ class InferenceSession:
         """Output t (osc_session_output) as an array the caller owns: the input array it was
         computed in, or a copy out of the session's memory."""
         dtype, shape = t.dtype, tuple(t.dims[:t.rank])
+        if dtype in V.KINDS:
+            return V.to_python(t)
         count = int(np.prod(shape, dtype=np.int64))
         if dtype == D.STRING:
             return D.decode_strings(t.data, count).reshape(shape)

@@ -42,6 +42,8 @@ class ScatterRep(BackendRep):
                 inputs = [inputs]
             feed = dict(zip(self.input_names, inputs))
         for name, value in feed.items():
+            if value is None or isinstance(value, (list, tuple)):
+                continue  # an optional's None, a sequence's list: the session takes them
             value = np.asarray(value)
             if self._types.get(name) == _BF16 and value.dtype == np.float32:
                 value = (np.ascontiguousarray(value).view(np.uint32) >> 16).astype(np.uint16)

@@ -1,0 +1,87 @@
+"""_values: sequences and optionals, which the C library carries as packed tensors of dtype
+OSC_SEQUENCE or OSC_OPTIONAL (osc_value_pack, osc_value_count, osc_value_item). A sequence is
+a Python list (or tuple) of numpy arrays of one dtype; an optional is None (empty) or its
+element (an array, or a list for an optional sequence)."""
+import ctypes
+
+import numpy as np
+
+from . import _dtypes as D
+from ._errors import InvalidArgument, ShapeError, error
+from ._lib import Tensor, lib
+
+SEQUENCE, OPTIONAL = 60, 61
+KINDS = (SEQUENCE, OPTIONAL)
+
+
+def _item_tensor(name, arr, keep):
+    """A Tensor viewing arr (a numpy array of a plain dtype), or a packed value (a list)."""
+    if isinstance(arr, (list, tuple)):
+        return pack(name, SEQUENCE, arr, keep)
+    arr = np.ascontiguousarray(arr)
+    if arr.dtype.newbyteorder("=") not in D.FROM_NUMPY or D.is_string_array(arr):
+        raise InvalidArgument(f"input {name!r}: a sequence or optional item of numpy "
+                              f"{arr.dtype} is not supported (numbers and bool only)")
+    arr = arr.astype(arr.dtype.newbyteorder("="), copy=False)
+    keep.append(arr)
+    t = Tensor()
+    t.dtype = D.FROM_NUMPY[arr.dtype]
+    t.rank = arr.ndim
+    t.dims[:arr.ndim] = arr.shape
+    t.data = arr.ctypes.data
+    t.nbytes = arr.nbytes
+    return t
+
+
+def pack(name, kind, items, keep):
+    """The packed value (a Tensor whose bytes live in a numpy array appended to keep) of
+    items: a list for a sequence; for an optional, [] (empty) or [element]."""
+    ts = [_item_tensor(name, x, keep) for x in items]
+    arr = (Tensor * max(len(ts), 1))(*ts)
+    out = Tensor()
+    msg = ctypes.create_string_buffer(512)
+    st = lib.osc_value_pack(kind, 0, arr, len(ts), ctypes.byref(out), msg, len(msg))
+    if st:
+        raise error(st, f"input {name!r}: {msg.value.decode(errors='replace')}")
+    nbytes = out.nbytes
+    try:
+        raw = np.empty(nbytes, np.uint8)
+        ctypes.memmove(raw.ctypes.data, out.data, nbytes)
+    finally:
+        lib.osc_tensor_free_data(ctypes.byref(out))
+    keep.append(raw)
+    t = Tensor()
+    t.dtype, t.rank, t.dims[0], t.data, t.nbytes = kind, 1, nbytes, raw.ctypes.data, nbytes
+    return t
+
+
+def from_python(name, kind, value, keep):
+    """The packed Tensor for an input declared a sequence or an optional."""
+    if kind == SEQUENCE:
+        if not isinstance(value, (list, tuple)):
+            raise ShapeError(f"input {name!r} is a sequence: give a list of numpy arrays, not "
+                             f"{type(value).__name__}")
+        return pack(name, SEQUENCE, list(value), keep)
+    return pack(name, OPTIONAL, [] if value is None else [value], keep)
+
+
+def to_python(t):
+    """A packed output value as Python: a list of arrays, or None / the element."""
+    n, elem = ctypes.c_size_t(), ctypes.c_int32()
+    if lib.osc_value_count(ctypes.byref(t), ctypes.byref(n), ctypes.byref(elem)):
+        raise ShapeError("the library returned a malformed sequence or optional")
+    items = []
+    for k in range(n.value):
+        it = Tensor()
+        lib.osc_value_item(ctypes.byref(t), k, ctypes.byref(it))
+        if it.dtype in KINDS:
+            items.append(to_python(it))
+            continue
+        shape = tuple(it.dims[:it.rank])
+        arr = np.empty(shape, D.NUMPY[it.dtype])
+        if it.nbytes:
+            ctypes.memmove(arr.ctypes.data, it.data, it.nbytes)
+        items.append(arr)
+    if t.dtype == SEQUENCE:
+        return items
+    return items[0] if items else None
