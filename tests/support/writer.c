@@ -220,6 +220,19 @@ static osc_status value_info(osc_mw *mw, wbuf *dst, unsigned field, const char *
     if (!mw) return OSC_ERR_ARG;
     if (mw->err.status) return mw->err.status;
     if (!name) return fail(mw, OSC_ERR_ARG, "osc_mw: %s name is NULL", what);
+    if (dtype == OSC_SEQUENCE || dtype == OSC_OPTIONAL) { /* of tensors of no said dtype */
+        wbuf vi = {0}, type = {0}, kind = {0}, elem = {0}, tt = {0};
+        f_str(&vi, VI_NAME, name);
+        f_msg(&elem, TYPE_TENSOR, &tt);
+        f_msg(&kind, 1, &elem); /* Sequence.elem_type, Optional.elem_type */
+        f_msg(&type, dtype == OSC_SEQUENCE ? 4 : 9, &kind); /* sequence_type, optional_type */
+        f_msg(&vi, VI_TYPE, &type);
+        f_msg(dst, field, &vi);
+        bool oom = vi.oom || type.oom || kind.oom || elem.oom || tt.oom;
+        wfree(&vi), wfree(&type), wfree(&kind), wfree(&elem), wfree(&tt);
+        if (oom) dst->oom = true;
+        return check(mw, dst, what);
+    }
     if (dtype < 0 || dtype >= OSC_DTYPE_COUNT)
         return fail(mw, OSC_ERR_ARG, "osc_mw: %s '%s' dtype %d is out of range [0, %d]", what,
                     name, (int)dtype, OSC_DTYPE_COUNT - 1);

@@ -47,7 +47,8 @@ osc_status osc_mw_meta_prop(osc_mw *mw, const char *key, const char *value);
 osc_status osc_mw_opset(osc_mw *mw, const char *domain, int64_t version);
 
 /* A graph input / output / value_info entry with a tensor type.
- * dtype: an osc_dtype, or 0 = elem_type not written.  rank: -1 = no shape written (dims
+ * dtype: an osc_dtype, or 0 = elem_type not written; OSC_SEQUENCE or OSC_OPTIONAL write a
+ * sequence or optional of tensors of no said dtype (rank and dims ignored).  rank: -1 = no shape written (dims
  * ignored), else 0..OSC_MAX_RANK dims. dims[i] >= 0 is a fixed dim; dims[i] < 0 is symbolic:
  * dim_param dim_names[i] when dim_names and dim_names[i] are non-NULL, else a dim with neither
  * value (unknown). dtype 0 with rank -1 writes no type at all. */

@@ -18,3 +18,6 @@ osc_unit_test(test_control unit/test_control.c)
 target_link_libraries(test_control PRIVATE osc_test_support Threads::Threads)
 set_tests_properties(test_control PROPERTIES LABELS "unit;threads")
 set_property(GLOBAL APPEND PROPERTY OSC_THREADS_TARGETS test_control)
+# Sequences and optionals: packed values, their .pb files, sessions binding and returning them.
+osc_unit_test(test_values unit/test_values.c)
+target_link_libraries(test_values PRIVATE osc_test_support)

@@ -1,0 +1,267 @@
+/* test_values.c: sequences and optionals through the public API: packing and reading values
+ * (osc_value_pack, _count, _item), their refusals and a corrupted value, SequenceProto and
+ * OptionalProto files, and sessions binding and returning them: SequenceConstruct then
+ * ConcatFromSequence, a position out of range, an optional input bound a tensor. Expected
+ * values are written by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/support/check.h"
+#include "tests/support/writer.h"
+#include "onnx_scatter.h"
+
+static const float k_a[2] = {1.0f, 2.0f}, k_b[3] = {3.0f, 4.0f, 5.0f};
+
+static osc_tensor floats(const float *v, int32_t rank, int64_t d0, int64_t d1) {
+    osc_tensor t = {.dtype = OSC_FLOAT, .rank = rank, .data = (void *)v};
+    t.dims[0] = d0, t.dims[1] = d1;
+    t.nbytes = (size_t)(rank == 1 ? d0 : d0 * d1) * sizeof(float);
+    return t;
+}
+
+/* A sequence of a [2] and a [1,3] float tensor. */
+static osc_tensor two_items(void) {
+    osc_tensor items[2] = {floats(k_a, 1, 2, 0), floats(k_b, 2, 1, 3)}, v;
+    char msg[256];
+    assert_int_equal(osc_value_pack(OSC_SEQUENCE, 0, items, 2, &v, msg, sizeof msg), OSC_OK);
+    return v;
+}
+
+static void pack_and_read(void **state) {
+    (void)state;
+    osc_tensor v = two_items(), it;
+    size_t n = 0;
+    int32_t elem = 0;
+    assert_int_equal(v.dtype, OSC_SEQUENCE);
+    assert_int_equal(v.rank, 1);
+    assert_int_equal(v.dims[0], (int64_t)v.nbytes);
+    assert_int_equal(osc_value_count(&v, &n, &elem), OSC_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(elem, OSC_FLOAT);
+    assert_int_equal(osc_value_item(&v, 1, &it), OSC_OK);
+    osc_check_shape(&it, OSC_FLOAT, 2, (const int64_t[]){1, 3});
+    osc_check_bytes(&it, k_b, sizeof k_b);
+    assert_int_equal(osc_value_item(&v, 2, &it), OSC_ERR_ARG);
+    /* an optional holding the sequence, and an empty one */
+    osc_tensor opt, empty, inner;
+    char msg[256];
+    assert_int_equal(osc_value_pack(OSC_OPTIONAL, 0, &v, 1, &opt, msg, sizeof msg), OSC_OK);
+    assert_int_equal(osc_value_count(&opt, &n, &elem), OSC_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(elem, OSC_SEQUENCE);
+    assert_int_equal(osc_value_item(&opt, 0, &inner), OSC_OK);
+    assert_int_equal(osc_value_count(&inner, &n, NULL), OSC_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(osc_value_item(&inner, 0, &it), OSC_OK);
+    osc_check_bytes(&it, k_a, sizeof k_a);
+    assert_int_equal(osc_value_pack(OSC_OPTIONAL, OSC_INT64, NULL, 0, &empty, msg, sizeof msg),
+                     OSC_OK);
+    assert_int_equal(osc_value_count(&empty, &n, &elem), OSC_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(elem, OSC_INT64);
+    osc_tensor_free_data(&empty);
+    osc_tensor_free_data(&opt);
+    osc_tensor_free_data(&v);
+}
+
+static void pack_refusals(void **state) {
+    (void)state;
+    int64_t i64[2] = {1, 2};
+    osc_string s = {"x", 1};
+    osc_tensor mixed[2] = {floats(k_a, 1, 2, 0), {.dtype = OSC_INT64, .rank = 1, .dims = {2},
+                                                   .data = i64, .nbytes = sizeof i64}};
+    osc_tensor str = {.dtype = OSC_STRING, .rank = 1, .dims = {1}, .data = &s,
+                      .nbytes = sizeof s};
+    osc_tensor v;
+    char msg[256];
+    assert_int_equal(osc_value_pack(OSC_SEQUENCE, 0, mixed, 2, &v, msg, sizeof msg),
+                     OSC_ERR_ARG);
+    assert_non_null(strstr(msg, "item 1 has dtype int64; the value's items are float"));
+    assert_null(v.data);
+    assert_int_equal(osc_value_pack(OSC_SEQUENCE, 0, &str, 1, &v, msg, sizeof msg),
+                     OSC_ERR_ARG);
+    assert_non_null(strstr(msg, "string items are not supported"));
+    assert_int_equal(osc_value_pack(OSC_OPTIONAL, 0, mixed, 2, &v, msg, sizeof msg),
+                     OSC_ERR_ARG);
+    assert_non_null(strstr(msg, "0 or 1 item"));
+    assert_int_equal(osc_value_pack(OSC_FLOAT, 0, mixed, 1, &v, msg, sizeof msg), OSC_ERR_ARG);
+    assert_non_null(strstr(msg, "neither OSC_SEQUENCE"));
+}
+
+/* A value whose bytes were changed is refused by osc_value_count and at binding. */
+static void corrupted_value_refused(void **state) {
+    (void)state;
+    osc_tensor v = two_items();
+    size_t n;
+    unsigned char *b = v.data;
+    b[0] ^= 0xff; /* the head's magic */
+    assert_int_equal(osc_value_count(&v, &n, NULL), OSC_ERR_ARG);
+    b[0] ^= 0xff;
+    assert_int_equal(osc_value_count(&v, &n, NULL), OSC_OK);
+    /* item 1's offset (after the 32-byte head and item 0's entry) past the end */
+    uint64_t off;
+    size_t at = 32 + 280 + 8 + 8 * OSC_MAX_RANK;
+    memcpy(&off, b + at, sizeof off);
+    uint64_t bad = v.nbytes;
+    memcpy(b + at, &bad, sizeof bad);
+    assert_int_equal(osc_value_count(&v, &n, NULL), OSC_ERR_ARG);
+
+    osc_mw *mw = osc_mw_graph(18, 1, (const osc_mw_value[]){{"s", OSC_SEQUENCE, -1, NULL, NULL}});
+    osc_mw_node(mw, "SequenceLength", "len", 1, (const char *[]){"s"}, 1,
+                (const char *[]){"n"});
+    osc_mw_output(mw, "n", OSC_INT64, 0, NULL, NULL);
+    void *buf;
+    size_t len;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    osc_model *m;
+    char msg[512];
+    assert_int_equal(osc_model_load_buffer(buf, len, NULL, NULL, &m, msg, sizeof msg), OSC_OK);
+    free(buf);
+    osc_session *s;
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    assert_int_equal(osc_session_set_input(s, "s", &v), OSC_ERR_ARG);
+    assert_non_null(strstr(osc_session_error(s), "input 's': item 1 is malformed"));
+    memcpy(b + at, &off, sizeof off);
+    assert_int_equal(osc_session_set_input(s, "s", &v), OSC_OK);
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    osc_tensor out;
+    assert_int_equal(osc_session_output(s, 0, &out), OSC_OK);
+    assert_int_equal(*(const int64_t *)out.data, 2);
+    osc_session_free(s);
+    osc_model_free(m);
+    osc_tensor_free_data(&v);
+}
+
+static void proto_roundtrip(void **state) {
+    (void)state;
+    osc_tensor v = two_items(), back, it;
+    void *buf;
+    size_t len, n;
+    char msg[256], name[32];
+    assert_int_equal(osc_value_encode_pb(&v, "seq", &buf, &len, msg, sizeof msg), OSC_OK);
+    assert_int_equal(osc_value_decode_pb(buf, len, OSC_SEQUENCE, &back, name, sizeof name, msg,
+                                         sizeof msg), OSC_OK);
+    assert_string_equal(name, "seq");
+    assert_int_equal(osc_value_count(&back, &n, NULL), OSC_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(osc_value_item(&back, 1, &it), OSC_OK);
+    osc_check_shape(&it, OSC_FLOAT, 2, (const int64_t[]){1, 3});
+    osc_check_bytes(&it, k_b, sizeof k_b);
+    osc_tensor_free_data(&back);
+    /* cut short: refused, nothing allocated */
+    assert_int_equal(osc_value_decode_pb(buf, len - 3, OSC_SEQUENCE, &back, NULL, 0, msg,
+                                         sizeof msg), OSC_ERR_PARSE);
+    assert_null(back.data);
+    free(buf);
+    osc_tensor_free_data(&v);
+}
+
+/* SequenceConstruct(x, y) -> ConcatFromSequence(axis 0) and SequenceAt(position). */
+static void session_sequences(void **state) {
+    (void)state;
+    osc_mw *mw = osc_mw_graph(18, 3, (const osc_mw_value[]){
+        {"x", OSC_FLOAT, 1, (const int64_t[]){-1}, NULL},
+        {"y", OSC_FLOAT, 1, (const int64_t[]){-1}, NULL},
+        {"p", OSC_INT64, 0, NULL, NULL}});
+    osc_mw_node(mw, "SequenceConstruct", "make", 2, (const char *[]){"x", "y"}, 1,
+                (const char *[]){"s"});
+    int c = osc_mw_node(mw, "ConcatFromSequence", "cat", 1, (const char *[]){"s"}, 1,
+                        (const char *[]){"z"});
+    osc_mw_attr_int(mw, c, "axis", 0);
+    osc_mw_node(mw, "SequenceAt", "at", 2, (const char *[]){"s", "p"}, 1,
+                (const char *[]){"w"});
+    osc_mw_output(mw, "z", OSC_FLOAT, 1, (const int64_t[]){-1}, NULL);
+    osc_mw_output(mw, "w", OSC_FLOAT, -1, NULL, NULL);
+    osc_mw_output(mw, "s", OSC_SEQUENCE, -1, NULL, NULL);
+    void *buf;
+    size_t len;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    osc_model *m;
+    char msg[512];
+    assert_int_equal(osc_model_load_buffer(buf, len, NULL, NULL, &m, msg, sizeof msg), OSC_OK);
+    free(buf);
+    osc_session *s;
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    osc_tensor x = floats(k_a, 1, 2, 0), y = floats(k_b, 1, 3, 0), out, it;
+    int64_t pos = -1;
+    osc_tensor p = {.dtype = OSC_INT64, .rank = 0, .data = &pos, .nbytes = sizeof pos};
+    assert_int_equal(osc_session_set_input(s, "x", &x), OSC_OK);
+    assert_int_equal(osc_session_set_input(s, "y", &y), OSC_OK);
+    assert_int_equal(osc_session_set_input(s, "p", &p), OSC_OK);
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    assert_int_equal(osc_session_output(s, 0, &out), OSC_OK);
+    osc_check_bytes(&out, (const float[]){1, 2, 3, 4, 5}, 5 * sizeof(float));
+    assert_int_equal(osc_session_output(s, 1, &out), OSC_OK); /* position -1: y */
+    osc_check_bytes(&out, k_b, sizeof k_b);
+    assert_int_equal(osc_session_output(s, 2, &out), OSC_OK);
+    size_t n;
+    assert_int_equal(osc_value_count(&out, &n, NULL), OSC_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(osc_value_item(&out, 0, &it), OSC_OK);
+    osc_check_bytes(&it, k_a, sizeof k_a);
+    pos = 2; /* of 2 items: [-2, 1] */
+    assert_int_equal(osc_session_set_input(s, "p", &p), OSC_OK);
+    assert_int_equal(osc_session_run(s), OSC_ERR_INDEX);
+    assert_non_null(strstr(osc_session_error(s), "'position' (p) is 2; the sequence has 2 "
+                                                 "items, so the allowed range is [-2, 1]"));
+    osc_session_free(s);
+    osc_model_free(m);
+}
+
+/* An optional input bound a tensor holds it; bound an empty optional it holds nothing. */
+static void optional_input_wraps_a_tensor(void **state) {
+    (void)state;
+    osc_mw *mw = osc_mw_graph(18, 1, (const osc_mw_value[]){{"o", OSC_OPTIONAL, -1, NULL, NULL}});
+    osc_mw_node(mw, "OptionalHasElement", "has", 1, (const char *[]){"o"}, 1,
+                (const char *[]){"h"});
+    osc_mw_node(mw, "OptionalGetElement", "get", 1, (const char *[]){"o"}, 1,
+                (const char *[]){"e"});
+    osc_mw_output(mw, "h", OSC_BOOL, 0, NULL, NULL);
+    osc_mw_output(mw, "e", OSC_FLOAT, -1, NULL, NULL);
+    void *buf;
+    size_t len;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    osc_model *m;
+    char msg[512];
+    assert_int_equal(osc_model_load_buffer(buf, len, NULL, NULL, &m, msg, sizeof msg), OSC_OK);
+    free(buf);
+    osc_session *s;
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    osc_tensor x = floats(k_a, 1, 2, 0), out, none;
+    assert_int_equal(osc_session_set_input(s, "o", &x), OSC_OK);
+    assert_int_equal(osc_session_run(s), OSC_OK);
+    assert_int_equal(osc_session_output(s, 0, &out), OSC_OK);
+    assert_int_equal(*(const uint8_t *)out.data, 1);
+    assert_int_equal(osc_session_output(s, 1, &out), OSC_OK);
+    osc_check_bytes(&out, k_a, sizeof k_a);
+    assert_int_equal(osc_value_pack(OSC_OPTIONAL, OSC_FLOAT, NULL, 0, &none, msg, sizeof msg),
+                     OSC_OK);
+    assert_int_equal(osc_session_set_input(s, "o", &none), OSC_OK);
+    assert_int_equal(osc_session_run(s), OSC_ERR_ARG);
+    assert_non_null(strstr(osc_session_error(s), "empty optional"));
+    osc_tensor_free_data(&none);
+    osc_session_free(s);
+    osc_model_free(m);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(pack_and_read),
+        cmocka_unit_test(pack_refusals),
+        cmocka_unit_test(corrupted_value_refused),
+        cmocka_unit_test(proto_roundtrip),
+        cmocka_unit_test(session_sequences),
+        cmocka_unit_test(optional_input_wraps_a_tensor),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
