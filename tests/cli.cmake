@@ -74,7 +74,7 @@ target_link_libraries(gen_cli_models PRIVATE onnxscatter osc_test_support osc_fl
 add_executable(json_query cli/json_query.c)
 target_link_libraries(json_query PRIVATE osc_flags)
 foreach(_s inputs json bench testcmd docs limits versions hardening random warnings profile info outputs
-    subgraphs)
+    subgraphs values)
   add_test(NAME cli_${_s} COMMAND ${OSC_SH} "${_cli}/${_s}.sh" $<TARGET_FILE:onnx-scatter>
     "${CMAKE_CURRENT_BINARY_DIR}/cli_${_s}" $<TARGET_FILE:gen_cli_models> $<TARGET_FILE:json_query>
     "${PROJECT_SOURCE_DIR}")

@@ -66,38 +66,49 @@ static int same_type(const char *name, const osc_tensor *exp, const osc_tensor *
     return 0;
 }
 
-/* A sequence or optional: the same count, then each item compared as an output named
- * NAME[i]. */
-static int compare_items(const char *name, const osc_tensor *exp, const osc_tensor *act,
-                         const cli_tol *tol, char *msg, size_t msg_size) {
-    size_t ne, na;
-    char item[300];
-    if (osc_value_count(exp, &ne, NULL) || osc_value_count(act, &na, NULL)) {
+static int is_value(const osc_tensor *t) {
+    return t->dtype == OSC_SEQUENCE || t->dtype == OSC_OPTIONAL;
+}
+
+/* A sequence or optional on both sides: 0 with their item count in *n, else 1 and why. Its
+ * items are then compared as outputs named NAME[i] (item_name). */
+static int value_counts(const char *name, const osc_tensor *exp, const osc_tensor *act,
+                        size_t *n, char *msg, size_t msg_size) {
+    size_t na;
+    if (osc_value_count(exp, n, NULL) || osc_value_count(act, &na, NULL)) {
         snprintf(msg, msg_size, "output '%s': a malformed %s value", name,
                  osc_dtype_name(exp->dtype));
         return 1;
     }
-    if (ne != na) {
+    if (*n != na) {
         snprintf(msg, msg_size, "output '%s': %s of %zu items expected, got %zu", name,
-                 osc_dtype_name(exp->dtype), ne, na);
+                 osc_dtype_name(exp->dtype), *n, na);
         return 1;
     }
-    for (size_t i = 0; i < ne; i++) {
-        osc_tensor e, a;
-        (void)osc_value_item(exp, i, &e);
-        (void)osc_value_item(act, i, &a);
-        snprintf(item, sizeof item, "%.200s[%zu]", name, i);
-        if (cli_compare(item, &e, &a, tol, msg, msg_size)) return 1;
-    }
     return 0;
+}
+
+static void item_pair(const char *name, const osc_tensor *exp, const osc_tensor *act, size_t i,
+                      osc_tensor *e, osc_tensor *a, char *item, size_t item_size) {
+    (void)osc_value_item(exp, i, e);
+    (void)osc_value_item(act, i, a);
+    snprintf(item, item_size, "%.200s[%zu]", name, i);
 }
 
 int cli_compare(const char *name, const osc_tensor *exp_in, const osc_tensor *act,
                 const cli_tol *tol, char *msg, size_t msg_size) {
     char a[256], b[256];
-    if ((exp_in->dtype == OSC_SEQUENCE || exp_in->dtype == OSC_OPTIONAL) &&
-        exp_in->dtype == act->dtype)
-        return compare_items(name, exp_in, act, tol, msg, msg_size);
+    if (is_value(exp_in) && exp_in->dtype == act->dtype) {
+        size_t n;
+        char item[300];
+        osc_tensor e, x;
+        if (value_counts(name, exp_in, act, &n, msg, msg_size)) return 1;
+        for (size_t i = 0; i < n; i++) {
+            item_pair(name, exp_in, act, i, &e, &x, item, sizeof item);
+            if (cli_compare(item, &e, &x, tol, msg, msg_size)) return 1;
+        }
+        return 0;
+    }
     osc_tensor exp_view = *exp_in;
     cli_bf16_quirk(&exp_view, act->dtype);
     const osc_tensor *exp = &exp_view;
@@ -146,6 +157,17 @@ static double elem_abs_err(const osc_tensor *exp, const osc_tensor *act, int64_t
 
 int cli_max_abs_err(const char *name, const osc_tensor *exp, const osc_tensor *act, double *err,
                     char *msg, size_t msg_size) {
+    if (is_value(exp) && exp->dtype == act->dtype) {
+        size_t n;
+        char item[300];
+        osc_tensor e, x;
+        if (value_counts(name, exp, act, &n, msg, msg_size)) return 1;
+        for (size_t i = 0; i < n; i++) {
+            item_pair(name, exp, act, i, &e, &x, item, sizeof item);
+            if (cli_max_abs_err(item, &e, &x, err, msg, msg_size)) return 1;
+        }
+        return 0;
+    }
     if (same_type(name, exp, act, msg, msg_size)) return 1;
     int64_t count = osc_tensor_count(exp);
     for (int64_t i = 0; i < count; i++) {

@@ -198,6 +198,11 @@ static int load_value(const osc_value_desc *d, const char *value, const char *cm
     in->value = value;
     if (cli_looks_like_literal(value) && !cli_is_file(value)) {
         in->kind = CLI_SRC_LITERAL;
+        if (d->dtype == OSC_SEQUENCE || d->dtype == OSC_OPTIONAL)
+            return cli_usage_error(cmd, "input '%s' is %s: give it as a %s .pb file, not a "
+                                   "literal", d->name, d->dtype == OSC_SEQUENCE ? "a sequence"
+                                   : "an optional", d->dtype == OSC_SEQUENCE ? "SequenceProto"
+                                   : "OptionalProto");
         if (cli_literal_parse(value, d->dtype, &in->t, msg, sizeof msg))
             return cli_usage_error(cmd, "input '%s': %s", d->name, msg);
         in->bound = 1;
@@ -284,6 +289,12 @@ static int take_dims(const osc_model *m, const cli_input_opts *o, const char *cm
 
 /* Shape of a random input: static dims, and symbolic ones from --dim or other inputs. */
 static int random_shape(const osc_value_desc *d, symtab *syms, const char *cmd, int64_t *dims) {
+    if (d->dtype == OSC_SEQUENCE || d->dtype == OSC_OPTIONAL)
+        return cli_usage_error(cmd, "input '%s' is %s, which --random does not make: give it "
+                               "with --input %s=FILE (a %s .pb)", d->name,
+                               d->dtype == OSC_SEQUENCE ? "a sequence" : "an optional",
+                               d->name, d->dtype == OSC_SEQUENCE ? "SequenceProto"
+                                                                 : "OptionalProto");
     if (!d->dtype || d->rank < 0)
         return cli_usage_error(cmd, "input '%s' declares no %s, so --random cannot make it: give "
                                "it with --input %s=FILE", d->name, d->dtype ? "shape" : "dtype",

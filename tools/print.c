@@ -210,6 +210,22 @@ int cli_format_tensor(const osc_tensor *t, int64_t max_elems, char **text) {
 
 void cli_print_tensor(FILE *f, const char *name, const osc_tensor *t, int64_t max_elems) {
     char shape[512], *text;
+    size_t n;
+    int32_t elem;
+    if ((t->dtype == OSC_SEQUENCE || t->dtype == OSC_OPTIONAL) &&
+        osc_value_count(t, &n, &elem) == OSC_OK) { /* its items, as NAME[i] */
+        cli_text_put(f, name);
+        fprintf(f, ": %s of %zu item(s)%s%s\n", osc_dtype_name(t->dtype), n,
+                elem ? ", each " : "", elem ? osc_dtype_name(elem) : "");
+        for (size_t i = 0; i < n; i++) {
+            osc_tensor it;
+            char item[300];
+            (void)osc_value_item(t, i, &it);
+            snprintf(item, sizeof item, "%.200s[%zu]", name, i);
+            cli_print_tensor(f, item, &it, max_elems);
+        }
+        return;
+    }
     cli_format_shape(t->rank, t->dims, NULL, shape, sizeof shape);
     cli_text_put(f, name);
     fprintf(f, ": %s %s\n", osc_dtype_name(t->dtype), shape);

@@ -547,6 +547,27 @@ static void control_models(void) {
     write_model("nested.onnx", mw);
 }
 
+/* split.onnx: s = SplitToSequence(x) (items of one along axis 0, keepdims 0); insert.onnx:
+ * t = SequenceInsert(s, v) and its length n. */
+static void sequence_models(void) {
+    osc_mw *mw = osc_mw_graph(18, 1, (const osc_mw_value[]){
+        {"x", OSC_FLOAT, 2, (const int64_t[]){-1, 2}, NULL}});
+    int n = osc_mw_node(mw, "SplitToSequence", "split", 1, (const char *[]){"x"}, 1,
+                        (const char *[]){"s"});
+    osc_mw_attr_int(mw, n, "keepdims", 0);
+    osc_mw_output(mw, "s", OSC_SEQUENCE, -1, NULL, NULL);
+    write_model("split.onnx", mw);
+    mw = osc_mw_graph(18, 2, (const osc_mw_value[]){{"s", OSC_SEQUENCE, -1, NULL, NULL},
+                                                    {"v", OSC_FLOAT, 1, (const int64_t[]){2},
+                                                     NULL}});
+    osc_mw_node(mw, "SequenceInsert", "insert", 2, (const char *[]){"s", "v"}, 1,
+                (const char *[]){"t"});
+    osc_mw_node(mw, "SequenceLength", "len", 1, (const char *[]){"t"}, 1, (const char *[]){"n"});
+    osc_mw_output(mw, "t", OSC_SEQUENCE, -1, NULL, NULL);
+    osc_mw_output(mw, "n", OSC_INT64, 0, NULL, NULL);
+    write_model("insert.onnx", mw);
+}
+
 static void node_case(const char *name, int32_t dtype, double scale, int bad_index) {
     char dir[512], file[600];
     snprintf(dir, sizeof dir, "%s/%s", g_dir, name);
@@ -599,6 +620,7 @@ int main(int argc, char **argv) {
     warning_models();
     profile_models();
     control_models();
+    sequence_models();
     node_case("cases/test_ge_float", OSC_FLOAT, 1.0, 0);
     node_case("cases/test_ge_int64", OSC_INT64, 1.0, 0);
     node_case("cases/test_ge_close", OSC_FLOAT, 1.01, 0); /* passes only with --rtol >= 0.01 */
