@@ -1,7 +1,7 @@
 /* fuzz_shapes.c: structure-aware libFuzzer harness: the input is a recipe for a valid or nearly
  * valid model of one of six shapes, written with tests/support/writer.h, loaded and run once.
  *
- * Input layout: byte 0 picks the shape (byte % 6) and flags (bit 3 strict, bit 4 symbolic dims,
+ * Input layout: byte 0 picks the shape (byte % 6; both top bits set: 6) and flags (bit 3 strict, bit 4 symbolic dims,
  * bit 5 inplace_inputs); the builder reads sizes and choices from the next bytes; the bytes left
  * over are the input stream (fuzz_run.c's rules: dtype/rank/dim bytes when the model does not say,
  * then the elements). Past the end every byte reads as 0, which the recipes read as the common,
@@ -29,6 +29,12 @@
  *             symbolic, the data ConstantOfShape of a Shape -> Gather -> Unsqueeze -> Concat
  *             chain, the index Expanded to a Shape, and look-alikes of these (another dim read,
  *             a wider or longer shape, Shape(x)); inputs sharing a dim_param share its size.
+ *   6 control (byte 0 with both top bits set) subgraphs: a Loop (trip count, condition and
+ *             carried value from the bytes) whose body holds an If reading names from one and
+ *             two graphs out, its branches of equal or different shapes, with a scan output;
+ *             or a Scan (directions, axes) over a fuzzed tensor; or a SequenceMap over
+ *             SplitToSequence's items. Bodies whose shapes change per iteration, conditions of
+ *             the wrong type and trip counts past the harness's iteration cap are among them.
  * Checks: no crash, sanitizers clean, a failure has a message, a successful run's outputs have
  * nbytes == packed size of dtype and dims (every byte is read). */
 #include <stdbool.h>
@@ -697,6 +703,148 @@ done:
     osc_model_free(m2);
 }
 
+/* A subgraph writer (its opsets are the model's). */
+static osc_mw *subgraph(const char *name) {
+    osc_mw *g = osc_mw_new(8);
+    if (g) osc_mw_names(g, NULL, name);
+    return g;
+}
+
+/* Attaches sub as graph attribute `name` of node n, then frees it. */
+static void attach(osc_mw *mw, int n, const char *name, osc_mw *sub) {
+    if (sub) osc_mw_attr_graph(mw, n, name, sub);
+    osc_mw_free(sub);
+}
+
+/* 6 control, a: y, scan = Loop(M, c0, x) with body (i, c, acc): t = If(Less(i, k)) then
+ * Add(acc, x) (x from two graphs out) else Neg(acc) or Concat(acc, x) (a growing shape); the
+ * condition out is Less(i, lim) or the input's, or a float (refused). */
+static void control_loop(osc_mw *mw, fuzz_stream *s, const int64_t *dim, const char *const *dn) {
+    uint8_t c = fuzz_take(s);
+    int64_t m = (int8_t)fuzz_take(s), k = pick(s, 8), lim = pick(s, 16);
+    if (c & 0x40) m *= 100; /* past the harness's iteration cap, sometimes */
+    uint8_t c0 = fuzz_take(s) & 1;
+    osc_tensor tm = {.dtype = OSC_INT64, .data = &m, .nbytes = 8};
+    osc_tensor tk = {.dtype = OSC_INT64, .data = &k, .nbytes = 8};
+    osc_tensor tl = {.dtype = OSC_INT64, .data = &lim, .nbytes = 8};
+    osc_tensor tc = {.dtype = OSC_BOOL, .data = &c0, .nbytes = 1};
+    osc_mw_initializer(mw, "M", &tm);
+    osc_mw_initializer(mw, "c0", &tc);
+    osc_mw *then_g = subgraph("then"), *else_g = subgraph("else"), *body = subgraph("body");
+    osc_mw_node(then_g, "Add", NULL, 2, (const char *[]){"acc", "x"}, 1,
+                (const char *[]){"t_out"});
+    osc_mw_output(then_g, "t_out", OSC_FLOAT, -1, NULL, NULL);
+    if (c & 1) {
+        int n = osc_mw_node(else_g, "Concat", NULL, 2, (const char *[]){"acc", "x"}, 1,
+                            (const char *[]){"e_out"});
+        osc_mw_attr_int(else_g, n, "axis", 0);
+    } else {
+        osc_mw_node(else_g, "Neg", NULL, 1, (const char *[]){"acc"}, 1,
+                    (const char *[]){"e_out"});
+    }
+    osc_mw_output(else_g, "e_out", OSC_FLOAT, -1, NULL, NULL);
+    osc_mw_inputs(body, 3, (const osc_mw_value[]){{"i", OSC_INT64, 0, NULL, NULL},
+                                                  {"c", OSC_BOOL, 0, NULL, NULL},
+                                                  {"acc", OSC_FLOAT, 1, (const int64_t[]){-1},
+                                                   NULL}});
+    osc_mw_initializer(body, "k", &tk);
+    osc_mw_initializer(body, "lim", &tl);
+    osc_mw_node(body, "Less", NULL, 2, (const char *[]){"i", "k"}, 1, (const char *[]){"p"});
+    int n = osc_mw_node(body, "If", "pick", 1, (const char *[]){"p"}, 1,
+                        (const char *[]){"t"});
+    attach(body, n, "then_branch", then_g);
+    attach(body, n, "else_branch", else_g);
+    if (c & 2) osc_mw_node(body, "Less", NULL, 2, (const char *[]){"i", "lim"}, 1,
+                           (const char *[]){"c_out"});
+    else if (c & 4) osc_mw_node(body, "Identity", NULL, 1, (const char *[]){"t"}, 1,
+                                (const char *[]){"c_out"}); /* a float condition */
+    else osc_mw_node(body, "Identity", NULL, 1, (const char *[]){"c"}, 1,
+                     (const char *[]){"c_out"});
+    osc_mw_node(body, "Identity", NULL, 1, (const char *[]){"t"}, 1, (const char *[]){"sc"});
+    osc_mw_output(body, "c_out", c & 4 ? OSC_FLOAT : OSC_BOOL, -1, NULL, NULL);
+    osc_mw_output(body, "t", OSC_FLOAT, -1, NULL, NULL);
+    osc_mw_output(body, "sc", OSC_FLOAT, -1, NULL, NULL);
+    n = osc_mw_node(mw, "Loop", "loop", 3, (const char *[]){c & 8 ? "" : "M", c & 16 ? "" : "c0",
+                    "x"}, 2, (const char *[]){"y", "scan"});
+    attach(mw, n, "body", body);
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, dim, dn);
+    osc_mw_output(mw, "scan", 0, -1, NULL, NULL);
+}
+
+/* 6 control, b: Scan over x2 = Reshape(x, [-1, w]) with state s [w]: s' = s + xi, out s' * xi;
+ * direction and axes from the bytes (an axis out of range is refused). */
+static void control_scan(osc_mw *mw, fuzz_stream *s) {
+    uint8_t c = fuzz_take(s);
+    int64_t shape[2] = {-1, 1 + pick(s, 4)};
+    osc_tensor ts = {.dtype = OSC_INT64, .rank = 1, .dims = {2}, .data = shape, .nbytes = 16};
+    osc_mw_initializer(mw, "shape", &ts);
+    osc_mw_node(mw, "Reshape", NULL, 2, (const char *[]){"x", "shape"}, 1,
+                (const char *[]){"x2"});
+    float zeros[4] = {0};
+    osc_tensor tz = {.dtype = OSC_FLOAT, .rank = 1, .dims = {shape[1]}, .data = zeros,
+                     .nbytes = (size_t)shape[1] * 4};
+    osc_mw_initializer(mw, "s0", &tz);
+    osc_mw *body = subgraph("step");
+    osc_mw_inputs(body, 2, (const osc_mw_value[]){{"s", OSC_FLOAT, -1, NULL, NULL},
+                                                  {"xi", OSC_FLOAT, -1, NULL, NULL}});
+    osc_mw_node(body, "Add", NULL, 2, (const char *[]){"s", "xi"}, 1, (const char *[]){"s2"});
+    osc_mw_node(body, "Mul", NULL, 2, (const char *[]){"s2", "xi"}, 1, (const char *[]){"o"});
+    osc_mw_output(body, "s2", OSC_FLOAT, -1, NULL, NULL);
+    osc_mw_output(body, "o", OSC_FLOAT, -1, NULL, NULL);
+    int n = osc_mw_node(mw, "Scan", "scan", 2, (const char *[]){"s0", "x2"}, 2,
+                        (const char *[]){"sN", "outs"});
+    osc_mw_attr_int(mw, n, "num_scan_inputs", 1);
+    const int64_t dir = c & 1, in_axis = (int8_t)(c >> 1) % 3, out_axis = (int8_t)(c >> 3) % 3;
+    osc_mw_attr_ints(mw, n, "scan_input_directions", &dir, 1);
+    osc_mw_attr_ints(mw, n, "scan_output_directions", &dir, 1);
+    if (c & 0x20) osc_mw_attr_ints(mw, n, "scan_input_axes", &in_axis, 1);
+    if (c & 0x40) osc_mw_attr_ints(mw, n, "scan_output_axes", &out_axis, 1);
+    attach(mw, n, "body", body);
+    osc_mw_output(mw, "sN", OSC_FLOAT, -1, NULL, NULL);
+    osc_mw_output(mw, "outs", OSC_FLOAT, -1, NULL, NULL);
+}
+
+/* 6 control, c: SequenceMap over SplitToSequence(x) (chunks of a fuzzed size), body
+ * y = Add(item, scale) with scale read from the graph around it, or a dtype that changes. */
+static void control_seqmap(osc_mw *mw, fuzz_stream *s) {
+    uint8_t c = fuzz_take(s);
+    int64_t chunk = (int8_t)fuzz_take(s);
+    float scale = 2;
+    osc_tensor tc = {.dtype = OSC_INT64, .data = &chunk, .nbytes = 8};
+    osc_tensor tsc = {.dtype = OSC_FLOAT, .data = &scale, .nbytes = 4};
+    osc_mw_initializer(mw, "chunk", &tc);
+    osc_mw_initializer(mw, "scale", &tsc);
+    osc_mw_node(mw, "SplitToSequence", NULL, 2, (const char *[]){"x", c & 1 ? "" : "chunk"}, 1,
+                (const char *[]){"seq"});
+    osc_mw *body = subgraph("map");
+    osc_mw_input(body, "item", OSC_FLOAT, -1, NULL, NULL);
+    if (c & 2) /* int64 items: ConcatFromSequence then joins shapes */
+        osc_mw_node(body, "Shape", NULL, 1, (const char *[]){"item"}, 1, (const char *[]){"y"});
+    else
+        osc_mw_node(body, "Add", NULL, 2, (const char *[]){"item", "scale"}, 1,
+                    (const char *[]){"y"});
+    osc_mw_output(body, "y", 0, -1, NULL, NULL);
+    int n = osc_mw_node(mw, "SequenceMap", "map", 1, (const char *[]){"seq"}, 1,
+                        (const char *[]){"mapped"});
+    attach(mw, n, "body", body);
+    int k = osc_mw_node(mw, "ConcatFromSequence", NULL, 1, (const char *[]){"mapped"}, 1,
+                        (const char *[]){"y"});
+    osc_mw_attr_int(mw, k, "axis", 0);
+    osc_mw_attr_int(mw, k, "new_axis", (c >> 2) & 1);
+    osc_mw_output(mw, "y", 0, -1, NULL, NULL);
+}
+
+static void shape_control(osc_mw *mw, fuzz_stream *s, int flags) {
+    int64_t dim = flags & F_SYMBOLIC ? -1 : 1 + (int64_t)pick(s, 6);
+    const char *dn[1] = {"N"};
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, &dim, dn);
+    switch (fuzz_take(s) % 3) {
+    case 0: control_loop(mw, s, &dim, dn); break;
+    case 1: control_scan(mw, s); break;
+    default: control_seqmap(mw, s); break;
+    }
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;
     g_verbose = getenv("OSC_FUZZ_VERBOSE") != NULL;
@@ -709,8 +857,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int flags = data[0];
     osc_mw *mw = osc_mw_new(10);
     if (!mw) return 0;
-    const int shape = data[0] % 6;
-    if (shape == 2) osc_mw_opset(mw, "", 16 + fuzz_take(&s) % 3);
+    const int shape = (data[0] & 0xc0) == 0xc0 ? 6 : data[0] % 6;
+    if (shape == 6) osc_mw_opset(mw, "", 17);
+    else if (shape == 2) osc_mw_opset(mw, "", 16 + fuzz_take(&s) % 3);
     else if (shape == 5) osc_mw_opset(mw, "", 18 - (fuzz_take(&s) & 2)); /* 16: add and mul only */
     else if (shape != 4) osc_mw_opset(mw, "", 18);
     switch (shape) {
@@ -719,6 +868,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 2: shape_strings(mw, &s, flags); break;
     case 3: shape_fields(mw, &s); break;
     case 4: shape_mix(mw, &s, flags); break;
+    case 6: shape_control(mw, &s, flags); break;
     default: shape_fusion(mw, &s, flags); break;
     }
     void *buf = NULL;

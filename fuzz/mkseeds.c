@@ -197,7 +197,8 @@ static void seed_name(const char *path, char *buf, size_t size) {
 }
 
 /* Seed recipes of the shapes harness (fuzz_shapes.c): byte 0 picks the shape (byte % 6: live,
- * stages, strings, fields, mix, fusion) and flags (bits 3-5), the next bytes sizes and choices.
+ * stages, strings, fields, mix, fusion; both top bits set: control) and flags (bits 3-5), the
+ * next bytes sizes and choices.
  * Two per shape, eight for fusion: a GCN layer, heads Reshaped with a per-head weight (double,
  * max), ScatterND with two steps onto input data, RowScatter onto ones, the Gather's output read
  * twice (opset 16), symbolic dims, a mismatched Expand shape, int64 data. */
@@ -211,7 +212,10 @@ static const char *const shape_recipes[] = {
     "0502040000000000" "040b050103010008",
     "1100000000000000" "040b050103010008",
     "0500800000000000" "040b0501030100080102",
-    "0500000500030000" "040b050103010008"};
+    "0500000500030000" "040b050103010008",
+    /* control: Loop with an If in its body (equal shapes; Concat growing), Scan, SequenceMap */
+    "c003" "00" "00" "05" "02" "00" "01", "c003" "00" "01" "05" "02" "00" "01", "c003" "01" "21",
+    "c004" "02" "00" "02", "c004" "02" "02" "02"};
 
 /* Recipes of the fusion shape with the symbolic flag (fuzz_shapes.c's dyn byte): a GCN layer
  * x [M, 4] -> E = 7 edges with one per-edge operand, spelled with dynamic axes (dyn 0x07: E
