@@ -115,13 +115,14 @@ osc_status cf_set_append(osc_kctx *k, cf_set *s, int32_t i, const osc_tensor *t,
     o->nbytes = used + t->nbytes;
     o->dims[0]++;
     osc_tensor added = *t;
-    added.data = (char *)o->data + used;
+    added.data = o->data ? (char *)o->data + used : NULL; /* NULL: nothing appended, ever */
     return own_strings(k, &s->strings, &added);
 }
 
 osc_status cf_set_write(osc_kctx *k, cf_set *s, int32_t i, size_t at, const void *src,
                         size_t n) {
-    osc_tensor part = {.dtype = s->t[i].dtype, .rank = 1, .data = (char *)s->t[i].data + at,
+    char *base = s->t[i].data; /* NULL for an empty output */
+    osc_tensor part = {.dtype = s->t[i].dtype, .rank = 1, .data = base ? base + at : NULL,
                        .nbytes = n};
     part.dims[0] = part.dtype == OSC_STRING ? (int64_t)(n / sizeof(osc_string)) : 0;
     if (n) memcpy(part.data, src, n);
