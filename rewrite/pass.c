@@ -179,12 +179,17 @@ osc_status osc_rewrite(osc_rw_graph *rg, osc_err *err) {
     if (!anchors) return OSC_OK;
     int32_t *uses = osc_pool_alloc(rg->pool, ((size_t)g->n_values + 1) * sizeof *uses);
     bool *gone = osc_pool_alloc(rg->pool, ((size_t)g->n_nodes + 1) * sizeof *gone);
-    if (!uses || !gone) return osc_fail(err, OSC_ERR_NOMEM, "out of memory fusing nodes");
+    bool *was_dead = osc_pool_alloc(rg->pool, ((size_t)g->n_nodes + 1) * sizeof *was_dead);
+    if (!uses || !gone || !was_dead)
+        return osc_fail(err, OSC_ERR_NOMEM, "out of memory fusing nodes");
     /* the matchers' capture and reason, given back */
     void *cap = osc_malloc(rg->alloc, OSC_RW_CAP_MAX + OSC_RW_WHY_SIZE);
     if (!cap) return osc_fail(err, OSC_ERR_NOMEM, "out of memory fusing nodes");
     memset(gone, 0, ((size_t)g->n_nodes + 1) * sizeof *gone);
     count_uses(g, uses);
+    /* Nodes no output depends on run all the same (as with fusion off: their errors are the
+     * run's); the sweep below removes only what the rewrites left unread. */
+    for (int32_t i = 0; i < g->n_nodes; i++) was_dead[i] = dead(&g->nodes[i], uses);
     const osc_fuse_view view = {.graph = g, .vals = rg->vals, .shaped = rg->shaped,
                                 .uses = uses, .sym = rg->sym, .recompute = rg->recompute,
                                 .why = (char *)cap + OSC_RW_CAP_MAX};
@@ -203,7 +208,7 @@ osc_status osc_rewrite(osc_rw_graph *rg, osc_err *err) {
      * shape), latest first so that a chain dies from its end: ONNX nodes have no other effect. */
     for (int32_t i = g->n_nodes - 1; i >= 0; i--) {
         const osc_node *n = &g->nodes[i];
-        if (n->folded || gone[i] || !dead(n, uses)) continue;
+        if (n->folded || gone[i] || was_dead[i] || !dead(n, uses)) continue;
         gone[i] = true;
         for (int32_t j = 0; j < n->n_inputs; j++)
             if (n->inputs[j] >= 0) uses[n->inputs[j]]--;
