@@ -8,9 +8,9 @@ docs/python.md lists the onnxruntime subset, the options, the dtypes and what go
 onnxruntime (donated inputs, the per-node profile, the model's warnings, the limits).
 onnx_scatter.backend (which imports onnx) is the ONNX backend for onnx's BackendTest.
 """
-from ._errors import (Error, FileError, IndexOutOfRange, InvalidArgument, InvalidModel,
-                      InvalidProtobuf, LimitExceeded, OutOfMemory, ShapeError, StateError,
-                      Unsupported)
+from ._errors import (Cancelled, Error, FileError, IndexOutOfRange, InvalidArgument,
+                      InvalidModel, InvalidProtobuf, LimitExceeded, OutOfMemory, ShapeError,
+                      StateError, Unsupported)
 from ._lib import lib as _lib, OpDesc as _OpDesc
 from ._options import (ExecutionMode, GraphOptimizationLevel, OptionWarning, RunOptions,
                        SessionOptions, option_names)
@@ -22,7 +22,7 @@ __all__ = ["InferenceSession", "SessionOptions", "RunOptions", "NodeArg", "Model
            "get_all_providers", "get_device", "get_version_string", "supported_ops", "Error",
            "InvalidArgument", "OutOfMemory", "FileError", "InvalidProtobuf", "InvalidModel",
            "Unsupported", "ShapeError", "IndexOutOfRange", "LimitExceeded", "StateError",
-           "ModelWarning", "OptionWarning", "option_names", "__version__"]
+           "Cancelled", "ModelWarning", "OptionWarning", "option_names", "__version__"]
 
 
 def get_available_providers():

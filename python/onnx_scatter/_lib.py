@@ -113,6 +113,7 @@ _PROTOTYPES = {
     "osc_session_unbind_input": (c_int32, [P, c_size_t]),
     "osc_session_set_output_buffer": (c_int32, [P, c_size_t, P, c_size_t]),
     "osc_session_run": (c_int32, [P]),
+    "osc_session_cancel": (c_int32, [P]),
     "osc_session_output": (c_int32, [P, c_size_t, P]),
     "osc_session_node_ns": (c_uint64, [P, c_size_t]),
     "osc_session_error": (c_char_p, [P]),

@@ -2,9 +2,10 @@
 becomes in the C library's osc_options (docs/python.md has the table)."""
 import ctypes
 import enum
+import threading
 import warnings
 
-from ._errors import InvalidArgument, Unsupported, error
+from ._errors import Cancelled, InvalidArgument, Unsupported, error
 from ._lib import MESSAGE_SIZE, DimPin, Options, lib
 
 
@@ -188,16 +189,43 @@ def _set_int(o, field, value):
 
 class RunOptions:
     """onnxruntime.RunOptions: run_tag and the log settings are accepted (onnx-scatter writes no
-    log); terminate = True is refused at run (a run cannot be cancelled)."""
-    __slots__ = ("log_severity_level", "log_verbosity_level", "logid", "run_tag", "terminate")
+    log). Setting terminate = True, from any thread, stops the runs using these options
+    (osc_session_cancel: before their next node or loop iteration) with Cancelled; a run started
+    with terminate already True fails at once."""
+    __slots__ = ("log_severity_level", "log_verbosity_level", "logid", "run_tag", "_terminate",
+                 "_active", "_lock")
 
     def __init__(self):
         self.log_severity_level = 2
         self.log_verbosity_level = 0
         self.logid = ""
         self.run_tag = ""
-        self.terminate = False
+        self._terminate = False
+        self._active = set()  # osc_session handles running with these options
+        self._lock = threading.Lock()
 
-    def check(self):
-        if self.terminate:
-            raise Unsupported("RunOptions.terminate: onnx-scatter runs cannot be cancelled")
+    @property
+    def terminate(self):
+        return self._terminate
+
+    @terminate.setter
+    def terminate(self, value):
+        with self._lock:
+            self._terminate = bool(value)
+            if self._terminate:
+                for h in self._active:
+                    lib.osc_session_cancel(h)
+
+    def _enter(self, h):
+        """Before a run on session h."""
+        with self._lock:
+            if self._terminate:
+                raise Cancelled("the run was cancelled: RunOptions.terminate is True")
+            self._active.add(h)
+
+    def _leave(self, h):
+        """After the run on h; True when a cancel request may still be pending on h (terminate
+        was set while it ran): the caller then drops that session."""
+        with self._lock:
+            self._active.discard(h)
+            return self._terminate

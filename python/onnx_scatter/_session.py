@@ -282,17 +282,26 @@ class InferenceSession:
         """The outputs named (all when None or empty), in that order, as numpy arrays the
         caller owns. donate: names of inputs whose arrays the run may write into
         (SessionOptions.inplace_inputs); their output comes back as that same array."""
-        if run_options is not None:
-            run_options.check()
         outs = self._all_outputs if not output_names else [self._output(n) for n in output_names]
         try:
             slot = self._free.pop()
         except IndexError:
             slot = self._new_slot()
+        stale = False
         try:
-            return self._run(slot, input_feed, outs, donate)
+            if run_options is None:
+                return self._run(slot, input_feed, outs, donate)
+            run_options._enter(slot.h)
+            try:
+                return self._run(slot, input_feed, outs, donate)
+            finally:
+                stale = run_options._leave(slot.h)
         finally:
-            self._free.append(slot)
+            if stale:  # a cancel request may wait on this session: its next run would stop
+                self._slots.remove(slot)
+                slot.free()
+            else:
+                self._free.append(slot)
 
     # ---- beyond onnxruntime ----
     def get_warnings(self):

@@ -71,3 +71,39 @@ def test_optional_none_and_element():
     has, o2 = sess.run(None, {"o": np.array([1.5, 2.5], np.float32)})
     assert has
     np.testing.assert_array_equal(o2, [1.5, 2.5])
+
+
+def _counting_loop():
+    """y = Loop(M, "", x) whose body adds 1 to x M times."""
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["c"], ["c_out"]),
+         helper.make_node("Add", ["v", "one"], ["v_out"])], "body",
+        [helper.make_tensor_value_info("i", T.INT64, []),
+         helper.make_tensor_value_info("c", T.BOOL, []),
+         helper.make_tensor_value_info("v", T.FLOAT, [1])],
+        [helper.make_tensor_value_info("c_out", T.BOOL, []),
+         helper.make_tensor_value_info("v_out", T.FLOAT, [1])],
+        [helper.make_tensor("one", T.FLOAT, [1], [1.0])])
+    loop = helper.make_node("Loop", ["M", "", "x"], ["y"], body=body)
+    return _model([loop], [helper.make_tensor_value_info("M", T.INT64, []),
+                           helper.make_tensor_value_info("x", T.FLOAT, [1])],
+                  [helper.make_tensor_value_info("y", T.FLOAT, [1])])
+
+
+def test_terminate_from_another_thread():
+    import threading
+    import time
+    sess = ort.InferenceSession(_counting_loop())
+    feed = {"M": np.array(3, np.int64), "x": np.zeros(1, np.float32)}
+    np.testing.assert_array_equal(sess.run(None, feed)[0], [3.0])
+    ro = ort.RunOptions()
+    timer = threading.Timer(0.2, lambda: setattr(ro, "terminate", True))
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(ort.Cancelled):
+        sess.run(None, {"M": np.array(10**7, np.int64), "x": np.zeros(1, np.float32)}, ro)
+    assert time.monotonic() - t0 < 5  # 10^7 iterations take far longer
+    timer.join()
+    # the session runs again, with other options or none
+    np.testing.assert_array_equal(sess.run(None, feed)[0], [3.0])
+    np.testing.assert_array_equal(sess.run(None, feed, ort.RunOptions())[0], [3.0])
