@@ -24,6 +24,11 @@
  * taken for it, and a ShapeOf would then compute the sum where the graph does not. Exporters' shape subgraphs (Shape, Gather, Concat, Unsqueeze,
  * Range, the -1 handling of Expand and Reshape) are sums and products of the dims.
  *
+ * A sixth probe sizes every input symbol 0 and only checks (zero_check): a value with a symbol
+ * in its shape or content that the zero probe computes otherwise than the symbol's size says
+ * (Max(N, 1) rows, 1 there, taken for N's) is left unshaped, so no rule builds on it. A value
+ * the zero probe cannot infer keeps what the five found.
+ *
  * A fused node checks at each run, before its first write, that every dim it reads agrees with
  * the sizes it bound: there a coincidence of probes could refuse a run, never compute a wrong
  * result.
@@ -47,6 +52,7 @@ static const int16_t k_primes[3 * OSC_SYM_INPUTS] = {
 /* Probe k's size of input symbol s: the symbols ordered by size one way in probes 0, 2 and 4,
  * the other way in 1 and 3, so that max(E, N) is no symbol's size in every probe. */
 static int64_t probe_size(int32_t k, int32_t s) {
+    if (k == OSC_SYM_PROBES) return 0; /* the zero probe, which checks (zero_check) */
     const int32_t r = k % 2 ? OSC_SYM_INPUTS - 1 - s : s;
     return k < 3 ? 5040 * (int64_t)k_primes[k * OSC_SYM_INPUTS + r]
            : k == 3 ? 32 + 2 * (int64_t)r : 2 + 2 * (int64_t)r;
@@ -289,11 +295,46 @@ static void fit_all(const classes *c, const inputs *in, osc_sym_expr *expr) {
     }
 }
 
+/* Whether symbol s's size agrees with z, the zero probe's: its expression's constant where it
+ * has one, else what the zero probe gave first for that symbol (zero[i], -1 before). A static
+ * size is not checked: the one the five probes agree on yet 0 gives another is a Slice of one
+ * row (min(N, 1)), the [1, C] that torch's index_add_ expands its source to, whose fused form
+ * reads the rows it needs at run. */
+static bool zero_agrees(int64_t s, int64_t z, const osc_sym_expr *expr, int64_t *zero) {
+    if (s >= 0) return true;
+    const int64_t i = -2 - s; /* OSC_SYM_DIM's inverse */
+    if (expr[i].n_terms) return expr[i].add == z;
+    if (zero[i] < 0) zero[i] = z;
+    return zero[i] == z;
+}
+
+/* Leaves unshaped (and of unknown content) every value the zero probe z shaped, or computed,
+ * otherwise than out says. */
+static void zero_check(const osc_model *m, const probe *z, osc_sym_shapes_out *out,
+                       osc_tensor *content, int32_t n_syms) {
+    int64_t zero[OSC_SYM_CLASSES];
+    for (int32_t i = 0; i < n_syms; i++) zero[i] = -1;
+    for (int32_t v = 0; v < m->g.n_values; v++) {
+        const osc_tensor *t = &out->vals[v], *zt = &z->vals[v];
+        if (!out->shaped[v] || m->fold_shaped[v] || !z->shaped[v]) continue;
+        bool ok = zt->dtype == t->dtype && zt->rank == t->rank;
+        for (int32_t d = 0; ok && d < t->rank; d++)
+            ok = zero_agrees(t->dims[d], zt->dims[d], out->expr, zero);
+        const osc_tensor *c = &content[v]; /* its rank values in dims (merge_content) */
+        for (int32_t i = 0; ok && z->known[v] && zt->data && i < c->rank; i++)
+            ok = zero_agrees(c->dims[i], ((const int64_t *)zt->data)[i], out->expr, zero);
+        if (!ok) {
+            out->shaped[v] = false;
+            content[v].rank = -1;
+        }
+    }
+}
+
 osc_status osc_sym_shapes(osc_model *m, osc_sym_shapes_out *out, osc_err *err) {
     const size_t nv = (size_t)m->g.n_values + 1;
     const size_t vb = nv * sizeof(osc_tensor), fb = nv * (2 * sizeof(bool) + sizeof(void *));
-    probe p[OSC_SYM_PROBES];
-    char *block[OSC_SYM_PROBES] = {NULL};
+    probe p[OSC_SYM_PROBES + 1]; /* the last: the zero probe */
+    char *block[OSC_SYM_PROBES + 1] = {NULL};
     inputs in;
     memset(out, 0, sizeof *out);
     out->vals = osc_malloc(&m->alloc, 2 * vb);
@@ -304,7 +345,7 @@ osc_status osc_sym_shapes(osc_model *m, osc_sym_shapes_out *out, osc_err *err) {
     bool ok = out->vals && out->shaped && out->expr && io.ins && io.outs, any = true;
     classes *c = ok ? osc_malloc(&m->alloc, sizeof *c) : NULL;
     ok = ok && c;
-    for (int32_t k = 0; ok && any && k < OSC_SYM_PROBES; k++) {
+    for (int32_t k = 0; ok && any && k <= OSC_SYM_PROBES; k++) {
         if (!(block[k] = osc_malloc(&m->alloc, vb + fb))) {
             ok = false;
             break;
@@ -326,9 +367,10 @@ osc_status osc_sym_shapes(osc_model *m, osc_sym_shapes_out *out, osc_err *err) {
             else content[v].rank = -1;
         }
         fit_all(c, &in, out->expr);
+        zero_check(m, &p[OSC_SYM_PROBES], out, content, c->n);
         out->info = (osc_sym_info){.n_syms = c->n, .expr = out->expr, .content = content};
     }
-    for (int32_t k = 0; k < OSC_SYM_PROBES && block[k]; k++) {
+    for (int32_t k = 0; k <= OSC_SYM_PROBES && block[k]; k++) {
         for (size_t v = 0; v + 1 < nv; v++)
             if (p[k].owned[v]) osc_free(&m->alloc, p[k].owned[v], p[k].vals[v].nbytes + 1);
         osc_free(&m->alloc, block[k], vb + fb);

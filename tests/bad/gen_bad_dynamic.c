@@ -138,6 +138,7 @@ typedef struct dyn_opts {
     bool ones;          /* ConstantOfShape's value 1, not 0 */
     bool expand_to_x;   /* the index Expanded to Shape(x), not Shape(msg) */
     int64_t w_sym;      /* w's first dim: -2 (E, default), -3 (E2, a symbol of its own) */
+    int64_t max_rows;   /* the data's rows Max(N, this) (0: N) */
 } dyn_opts;
 
 /* y = ScatterElements(ConstantOfShape(Concat(Unsqueeze(Gather(Shape(x), 0)), [2])),
@@ -161,6 +162,12 @@ static Onnx__ModelProto *dyn_model(const dyn_opts *o) {
     node(m, "Unsqueeze", "rows_col", 2, (const char *[]){"n", "axes0"}, 1,
          (const char *[]){"n1"});
     const char *rows = "n1";
+    if (o->max_rows) { /* Max(N, max_rows): N in every size but the small ones */
+        init(m, tensor("least", OSC_INT64, 1, one_d, &o->max_rows, 8));
+        node(m, "Max", "rows_max", 2, (const char *[]){"n1", "least"}, 1,
+             (const char *[]){"nmax"});
+        rows = "nmax";
+    }
     attr_i(node(m, "Concat", "data_shape", 2,
                 o->swap_concat ? (const char *[]){"cols", rows} : (const char *[]){rows, "cols"},
                 1, (const char *[]){"dshape"}), "axis", 0);
@@ -249,6 +256,12 @@ static void synthetic_cases(void) {
     const dyn_opts wide = {.cols = 3};
     dyn_case("dyn_lookalike_data_3_columns", &wide, "OSC_OK", "ConstantOfShape [N, 3] for "
              "messages [E, 2]: a column left as it was", 5, 4, 4, s4, d4);
+    const dyn_opts max1 = {.max_rows = 1};
+    dyn_case("dyn_lookalike_rows_max_1_no_nodes", &max1, "OSC_OK", "the data's rows Max(N, 1), "
+             "N in every probe but the zero one, given N = 0: data [1, 2], not [0, 2]", 0, 0, 0,
+             s4, d4);
+    dyn_case("dyn_lookalike_rows_max_1", &max1, "OSC_OK", "the data's rows Max(N, 1) given N = "
+             "5: the same bytes fused and unfused", 5, 4, 4, s4, d4);
     const dyn_opts ones = {.ones = true};
     dyn_case("dyn_lookalike_ones", &ones, "OSC_OK", "ConstantOfShape of ones: the sums start at "
              "1", 5, 4, 4, s4, d4);
