@@ -297,9 +297,9 @@ static void fit_all(const classes *c, const inputs *in, osc_sym_expr *expr) {
 
 /* Whether symbol s's size agrees with z, the zero probe's: its expression's constant where it
  * has one, else what the zero probe gave first for that symbol (zero[i], -1 before). A static
- * size is not checked: the one the five probes agree on yet 0 gives another is a Slice of one
- * row (min(N, 1)), the [1, C] that torch's index_add_ expands its source to, whose fused form
- * reads the rows it needs at run. */
+ * size is not checked: one that the five probes agree on and 0 changes is a Slice of one row
+ * (min(N, 1)), the [1, C] torch's index_add_ expands its source to; checking it would unfuse
+ * every index_add_ export, so that case stays uncaught (docs/design.md). */
 static bool zero_agrees(int64_t s, int64_t z, const osc_sym_expr *expr, int64_t *zero) {
     if (s >= 0) return true;
     const int64_t i = -2 - s; /* OSC_SYM_DIM's inverse */
