@@ -376,6 +376,16 @@ static void print_profile(const timings *tm, const stats *st, size_t runs) {
     printf("\nper node (median of %zu runs; share of the median run):\n", runs);
     printf("  %*s  %-*s  %-*s  %6s  %-*s  %9s  %7s\n", wid, "#", wname, "node", wop, "op", "kernel",
            wshape, "shapes", "median", "share");
+    /* the shares' whole: the median run, or the nodes' medians summed when that is more (they
+     * come from different runs), so that the shares add up to 100% */
+    double whole = 0;
+    for (size_t i = 0; i < n; i++) {
+        osc_node_desc d;
+        if (!tm->rows[i].depth && osc_model_node(tm->rows[i].m, tm->rows[i].node, &d) == OSC_OK &&
+            !d.folded)
+            whole += st->node_ms[i];
+    }
+    if (whole < st->median) whole = st->median;
     double sum = 0;
     size_t folded = 0, nested = 0;
     for (size_t i = 0; i < n; i++) {
@@ -403,7 +413,7 @@ static void print_profile(const timings *tm, const stats *st, size_t runs) {
             continue;
         }
         fmt_time(st->node_ms[i], t, sizeof t);
-        const double share = st->median > 0 ? 100 * st->node_ms[i] / st->median : 0.0;
+        const double share = whole > 0 ? 100 * st->node_ms[i] / whole : 0.0;
         if (p->depth) { /* within its node's time: in parentheses, out of the sum */
             printf("%9s  (%4.1f%%)\n", t, share);
             continue;
@@ -426,7 +436,7 @@ static void print_profile(const timings *tm, const stats *st, size_t runs) {
     fmt_time(rest, t, sizeof t);
     printf("  %*s  %-*s  %9s  %6.1f%%\n", wid, "", wname + wop + wshape + 12,
            "(outside the nodes: binding, shape checks, planning)", t,
-           st->median > 0 ? 100 * rest / st->median : 0.0);
+           whole > 0 ? 100 * rest / whole : 0.0);
     printf("legend:\n"
            "  #       the node's index, as 'info' numbers it; a subgraph's node is\n"
            "          NODE.ATTRIBUTE.INDEX (node 1 of the body of node 3: 3.body.1)\n"
@@ -442,8 +452,10 @@ static void print_profile(const timings *tm, const stats *st, size_t runs) {
            "          its time summed over every time the subgraph ran in a run (every loop\n"
            "          iteration). A control-flow node's (If, Loop, Scan) time includes the\n"
            "          rows of its subgraphs listed under it\n"
-           "  share   that time as a share of the median run; in parentheses for a\n"
-           "          subgraph's node, as it is part of its control-flow node's share\n"
+           "  share   that time as a share of the median run (of the nodes' medians\n"
+           "          summed, when that is more: they come from different runs); in\n"
+           "          parentheses for a subgraph's node, part of its control-flow node's\n"
+           "          share\n"
            "  folded  computed once at load from constants (a shape subgraph, a Constant):\n"
            "          it never runs, so it takes no time (%zu of %zu node%s%s)\n",
            folded, n, n == 1 ? "" : "s", any_fused ? "" : "; no node was fused");
