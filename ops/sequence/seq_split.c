@@ -29,9 +29,15 @@ static osc_status axis_init(osc_kctx *k, const osc_node *node, void **params, co
     return st;
 }
 
-/* outer x axis x inner of t around axis a; the bytes of one inner row. */
+/* outer x axis x inner of t around axis a (t's element count fits int64: checked). A tensor of
+ * no elements is 0 x axis x 0: the products of its other dims may not fit. */
 static void split_dims(const osc_tensor *t, int32_t a, int64_t *outer, int64_t *inner) {
     *outer = *inner = 1;
+    for (int32_t d = 0; d < t->rank; d++)
+        if (t->dims[d] == 0) {
+            *outer = *inner = 0;
+            return;
+        }
     for (int32_t d = 0; d < a; d++) *outer *= t->dims[d];
     for (int32_t d = a + 1; d < t->rank; d++) *inner *= t->dims[d];
 }
@@ -166,7 +172,8 @@ static osc_status concat_shape(osc_kctx *k, const osc_tensor *const *in, int32_t
                                    &want->dims[*a]))
             return osc_kfail(k, OSC_ERR_SHAPE, "the output's axis %d overflows", (int)*a);
     }
-    return OSC_OK;
+    int64_t count;
+    return osc_check_count(k, 0, "input_sequence", want, &count);
 }
 
 osc_status osc_concat_seq_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
