@@ -197,9 +197,10 @@ static void every_row(void **state) {
             if (!kctx(&f, row, &k)) {
                 /* the ops whose spec makes an attribute required */
                 static const char *const required[] = {
-                    "BitShift", "Cast",      "Concat", "Constant", "Einsum", "GroupNormalization",
-                    "If",       "Loop",      "MaxUnpool", "Pad",   "Scan",   "Slice",
-                    "TopK",     "Unsqueeze"};
+                    "BitCast",   "BitShift",     "Cast",      "Concat", "Constant",
+                    "DepthToSpace", "Einsum",    "GroupNormalization",  "If",
+                    "Loop",      "MaxUnpool",    "Pad",       "Scan",   "Slice",
+                    "SpaceToDepth", "TopK",      "Unsqueeze"};
                 bool known = false;
                 for (size_t q = 0; q < sizeof required / sizeof required[0]; q++)
                     known = known || !strcmp(row->op, required[q]);
