@@ -11,7 +11,7 @@
 
 OSC_KERNEL_DECLARE(osc_pad)
 
-enum { PAD_CONSTANT, PAD_REFLECT, PAD_EDGE, PAD_WRAP };
+enum { PAD_CONSTANT = OSC_SH_PAD_CONSTANT, PAD_REFLECT, PAD_EDGE, PAD_WRAP };
 static const char *const k_modes[] = {"constant", "reflect", "edge", "wrap"};
 
 /* Attributes init parses. */
@@ -47,10 +47,7 @@ osc_status osc_pad_init(osc_kctx *k, const osc_node *node, void **params) {
     return OSC_OK;
 }
 
-/* Per data dim, the elements added before (begin) and after (end); negative: removed. */
-typedef struct pad_geom {
-    int64_t begin[OSC_MAX_RANK], end[OSC_MAX_RANK];
-} pad_geom;
+typedef osc_sh_pad_geom pad_geom;
 
 /* begin/end from the pads (attribute or input 1) and axes (input 3, from 18). */
 static osc_status read_pads(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t rank,
@@ -169,18 +166,14 @@ static void fill(void *dst, int64_t o, int64_t count, const void *val, unsigned 
 /* The constant as one element of the data's dtype into val (16 bytes: the widest element). */
 static void constant_of(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, int32_t dtype,
                         unsigned char *val) {
-    static const char empty[1] = "";
     const osc_tensor *cv = k->since_version >= 11 ? osc_sh_in(in, n_in, 2) : NULL;
-    memset(val, 0, 16);
+    osc_sh_zero_elem(dtype, val);
     if (cv) {
         osc_copy_elems(val, 0, cv->data, 0, 1, osc_sh_bits(dtype));
         return;
     }
     const double v = k->since_version < 11 ? ((const pad_params *)k->params)->value : 0.0;
-    if (dtype == OSC_STRING) {
-        osc_string s = {.ptr = empty, .len = 0};
-        memcpy(val, &s, sizeof s);
-    } else if (dtype == OSC_FLOAT) {
+    if (dtype == OSC_FLOAT) {
         float f = (float)v;
         memcpy(val, &f, sizeof f);
     } else if (dtype == OSC_DOUBLE) {
@@ -191,20 +184,23 @@ static void constant_of(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
     } /* other dtypes exist from 11 on, where the default is 0 (all bits zero), "" or false */
 }
 
-static osc_status pad_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                            osc_tensor *out, const osc_tensor *want, const pad_geom *aux) {
-    const pad_params *p = k->params;
-    const pad_geom *g = aux;
+void osc_sh_zero_elem(int32_t dtype, unsigned char *val) {
+    static const char empty[1] = "";
+    memset(val, 0, 16);
+    if (dtype == OSC_STRING) {
+        const osc_string s = {.ptr = empty, .len = 0};
+        memcpy(val, &s, sizeof s);
+    }
+}
+
+void osc_sh_pad_write(void *dst, const osc_tensor *x, const osc_tensor *want,
+                      const osc_sh_pad_geom *g, int32_t mode, const unsigned char *val) {
     const int64_t count = osc_tensor_count(want);
-    unsigned char val[16];
-    const osc_tensor *x = in[0];
     const unsigned bits = osc_sh_bits(x->dtype);
-    void *dst = out[0].data;
-    constant_of(k, in, n_in, x->dtype, val);
     if (want->rank == 0 || osc_tensor_count(x) == 0) { /* a scalar; or only the constant */
         if (want->rank == 0) osc_copy_elems(dst, 0, x->data, 0, 1, bits);
         else fill(dst, 0, count, val, bits);
-        return OSC_OK;
+        return;
     }
     /* Non-empty input and output: strides and offsets fit. One output row (the last dim) at a
      * time: the constant when an outer dim maps outside the input, else the input's row with
@@ -220,7 +216,7 @@ static osc_status pad_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_
         int64_t off = 0;
         bool outside = false;
         for (int32_t d = 0; d < last && !outside; d++) {
-            const int64_t s = src_index(idx[d] - g->begin[d], x->dims[d], p->mode);
+            const int64_t s = src_index(idx[d] - g->begin[d], x->dims[d], mode);
             outside = s < 0;
             off += s * xs[d];
         }
@@ -230,7 +226,7 @@ static osc_status pad_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_
             for (int64_t j = 0; j < len; j++) {
                 if (j == j0) j = j1; /* the inside part is copied below, in one run */
                 if (j == len) break;
-                const int64_t s = src_index(j - b, n, p->mode);
+                const int64_t s = src_index(j - b, n, mode);
                 if (s < 0) fill(dst, o + j, 1, val, bits);
                 else osc_copy_elems(dst, o + j, x->data, off + s, 1, bits);
             }
@@ -241,6 +237,13 @@ static osc_status pad_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_
             idx[d] = 0;
         }
     }
+}
+
+static osc_status pad_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                            osc_tensor *out, const osc_tensor *want, const pad_geom *aux) {
+    unsigned char val[16];
+    constant_of(k, in, n_in, in[0]->dtype, val);
+    osc_sh_pad_write(out[0].data, in[0], want, aux, ((const pad_params *)k->params)->mode, val);
     return OSC_OK;
 }
 

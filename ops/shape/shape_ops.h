@@ -124,6 +124,19 @@ osc_status osc_sh_check_inputs(osc_kctx *k, const osc_tensor *const *in, int32_t
  * prod(dims) fits int64. Packed sub-byte types move element by element; strings as osc_string. */
 void osc_sh_copy_strided(void *dst, const void *src, unsigned bits, int32_t rank,
                          const int64_t *dims, const int64_t *stride, int64_t off);
+/* Pad's geometry and write (pad.c), which CenterCropPad shares: per data dim, the elements
+ * added before (begin) and after (end), negative: removed (at most the dim). */
+typedef struct osc_sh_pad_geom {
+    int64_t begin[OSC_MAX_RANK], end[OSC_MAX_RANK];
+} osc_sh_pad_geom;
+enum { OSC_SH_PAD_CONSTANT = 0 }; /* Pad's mode 'constant' (pad.c has the others) */
+/* Writes the non-empty output `want` (x padded and cropped by g) to dst: outside x, the element
+ * at val (one element of x's dtype; 16 bytes) in mode OSC_SH_PAD_CONSTANT, else the mode's
+ * mapping back into x. */
+void osc_sh_pad_write(void *dst, const osc_tensor *x, const osc_tensor *want,
+                      const osc_sh_pad_geom *g, int32_t mode, const unsigned char *val);
+/* The zero of a dtype into val (16 bytes): all bits zero, "" for a string. */
+void osc_sh_zero_elem(int32_t dtype, unsigned char *val);
 /* Bits per element of a dtype (osc_dtype_get(dtype)->bits). */
 unsigned osc_sh_bits(int32_t dtype);
 

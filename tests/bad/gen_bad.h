@@ -59,5 +59,7 @@ void loss_cases(void);
 void control_cases(void);
 /* The cases of gen_bad_scat.c: Unique, MaxUnpool and Col2Im. */
 void scat_cases(void);
+/* The cases of gen_bad_layout.c: DepthToSpace, SpaceToDepth, CenterCropPad, Det and BitCast. */
+void layout_cases(void);
 
 #endif

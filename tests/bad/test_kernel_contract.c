@@ -197,10 +197,10 @@ static void every_row(void **state) {
             if (!kctx(&f, row, &k)) {
                 /* the ops whose spec makes an attribute required */
                 static const char *const required[] = {
-                    "BitShift", "Cast",      "Concat", "ConcatFromSequence", "Constant",
-                    "Einsum",   "GroupNormalization", "SequenceMap",
-                    "If",       "Loop",      "MaxUnpool", "Pad",   "Scan",   "Slice",
-                    "TopK",     "Unsqueeze"};
+                    "BitCast",   "BitShift",     "Cast",      "Concat", "ConcatFromSequence",
+                    "Constant",  "DepthToSpace", "Einsum",    "GroupNormalization", "If",
+                    "Loop",      "MaxUnpool",    "Pad",       "Scan",   "SequenceMap", "Slice",
+                    "SpaceToDepth", "TopK",      "Unsqueeze"};
                 bool known = false;
                 for (size_t q = 0; q < sizeof required / sizeof required[0]; q++)
                     known = known || !strcmp(row->op, required[q]);
