@@ -298,7 +298,7 @@ static void shape_mix(osc_mw *mw, fuzz_stream *s, int flags) {
     unsigned nops = (unsigned)osc_op_count();
     int64_t v = osc_opset_newest("") - (int64_t)pick(s, 12), any = fuzz_take(s) >= 224;
     osc_mw_opset(mw, "", v);
-    char pool[64][16];
+    char pool[64][32]; /* "n%u_%d": room for any two ints */
     unsigned npool = 0;
     for (unsigned i = 0, n = 1 + pick(s, 4); i < n; i++, npool++) { /* graph inputs */
         int64_t dims[OSC_MAX_RANK];
