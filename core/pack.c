@@ -18,13 +18,18 @@ static bool data_start(int64_t n, uint64_t *at) {
     return true;
 }
 
+bool osc_pack_bytes_begin(int64_t n, uint64_t *bytes) { return data_start(n, bytes); }
+
+bool osc_pack_bytes_add(uint64_t *bytes, uint64_t item_nbytes) {
+    uint64_t sz = round_up(item_nbytes);
+    return sz >= item_nbytes && !__builtin_add_overflow(*bytes, sz, bytes);
+}
+
 bool osc_pack_bytes(int64_t n, const osc_tensor *const *items, uint64_t *bytes) {
     uint64_t at;
     if (!data_start(n, &at)) return false;
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t sz = round_up(items[i]->nbytes);
-        if (sz < items[i]->nbytes || __builtin_add_overflow(at, sz, &at)) return false;
-    }
+    for (int64_t i = 0; i < n; i++)
+        if (!osc_pack_bytes_add(&at, items[i]->nbytes)) return false;
     *bytes = at;
     return true;
 }

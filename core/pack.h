@@ -36,6 +36,10 @@ static inline bool osc_is_pack(int32_t dtype) {
 /* Bytes of a packed value of n items (items[i] gives dtype, shape and nbytes); false when the
  * sum overflows. */
 bool osc_pack_bytes(int64_t n, const osc_tensor *const *items, uint64_t *bytes);
+/* The same a piece at a time, for a kernel that knows its items' sizes without listing them:
+ * begin with the count, add each item's nbytes; false on overflow. */
+bool osc_pack_bytes_begin(int64_t n, uint64_t *bytes);
+bool osc_pack_bytes_add(uint64_t *bytes, uint64_t item_nbytes);
 /* Makes *v describe a packed value of `bytes` bytes (dtype kind, rank 1, no data). */
 void osc_pack_shape(osc_tensor *v, int32_t kind, uint64_t bytes);
 /* Writes the packed value of n items at dst (osc_pack_bytes bytes, aligned for any type): their
