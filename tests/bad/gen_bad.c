@@ -1180,6 +1180,7 @@ int main(int argc, char **argv) {
     loss_cases();
     control_cases();
     scat_cases();
+    select_cases();
     fclose(g_manifest);
     free(g_arena);
     printf("gen_bad: %d cases in %s\n", g_count, g_out);

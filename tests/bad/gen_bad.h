@@ -59,5 +59,7 @@ void loss_cases(void);
 void control_cases(void);
 /* The cases of gen_bad_scat.c: Unique, MaxUnpool and Col2Im. */
 void scat_cases(void);
+/* The cases of gen_bad_select.c: Compress, Trilu, CumProd, EyeLike and ReverseSequence. */
+void select_cases(void);
 
 #endif
