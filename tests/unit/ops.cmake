@@ -34,3 +34,5 @@ osc_unit_test(test_ops_trig_act unit/test_ops_trig_act.c unit/kharness.c)
 # written in the tests.
 osc_unit_test(test_ops_unique unit/test_ops_unique.c unit/kharness.c)
 osc_unit_test(test_ops_unpool unit/test_ops_unpool.c unit/kharness.c)
+# Trilu, Compress, ReverseSequence, EyeLike and CumProd on every dtype of their rows.
+osc_unit_test(test_ops_select unit/test_ops_select.c unit/kharness.c)
