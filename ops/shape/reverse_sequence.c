@@ -1,7 +1,5 @@
 /* reverse_sequence.c: ReverseSequence-10: for each batch entry b, the first sequence_lens[b]
  * steps along the time axis reversed, the rest copied. */
-#include <string.h>
-
 #include "core/dtype.h"
 #include "shape_ops.h"
 
