@@ -1,10 +1,14 @@
-/* cumsum.c: CumSum-11/14: running sums along an axis (exclusive, reverse). */
+/* cumsum.c: CumSum-11/14 and CumProd-26: running sums or products along an axis (exclusive,
+ * reverse); the row's variant picks the operation (OSC_CUM_*). */
 #include <string.h>
 
 #include "core/dtype.h"
 #include "ops/shape/shape_ops.h"
 
 OSC_KERNEL_DECLARE(osc_cumsum)
+
+/* The rows' variants (ops/reduce/rows.def). */
+enum { OSC_CUM_SUM = 0, OSC_CUM_PROD = 1 };
 
 /* Attributes init parses. */
 typedef struct cumsum_params {
@@ -51,28 +55,29 @@ osc_status osc_cumsum_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     return st;
 }
 
-/* One loop per type: ACC is the running sum's type, LD reads x[p] into ACC, ADD adds, ST
- * writes an ACC to y[p]. x[p] is read before y[p] is written, so in place is safe. */
-#define CUMSUM_LOOP(T, CLS)                                                                   \
+/* One loop per type and operation: ACC is the running value's type, LD reads x[p] into ACC,
+ * OP is ADD or MUL (ID its identity, 0 or 1, what an exclusive scan writes first), ST writes
+ * an ACC to y[p]. x[p] is read before y[p] is written, so in place is safe. */
+#define CUM_LOOP(T, CLS, OP, ID)                                                              \
     for (int64_t o = 0; o < outer; o++)                                                       \
         for (int64_t j = 0; j < inner; j++) {                                                 \
-            ACC_##CLS(T) acc = 0;                                                             \
+            ACC_##CLS(T) acc = ID;                                                            \
             for (int64_t q = 0; q < n; q++) {                                                 \
                 int64_t p = (o * n + (rev ? n - 1 - q : q)) * inner + j;                      \
                 ACC_##CLS(T) v = LD_##CLS(T, p);                                              \
                 if (excl) {                                                                   \
                     ST_##CLS(T, p, acc);                                                      \
-                    acc = ADD_##CLS(acc, v);                                                  \
+                    acc = OP##_##CLS(acc, v);                                                 \
                 } else { /* from the first element, so a lone -0.0 stays -0.0 */              \
-                    acc = q ? ADD_##CLS(acc, v) : v;                                          \
+                    acc = q ? OP##_##CLS(acc, v) : v;                                         \
                     ST_##CLS(T, p, acc);                                                      \
                 }                                                                             \
             }                                                                                 \
         }
 
 /* Per type class: integers wrap (unsigned arithmetic, then the two's complement bits);
- * float16/bfloat16 keep the running sum in their own type, rounding after every addition as
- * numpy's cumsum does; the sum is held in float between steps, which is exact for those
+ * float16/bfloat16 keep the running value in their own type, rounding after every step as
+ * numpy's cumsum and cumprod do; it is held in float between steps, which is exact for those
  * values. */
 #define ACC_FLOAT(T) T
 #define ACC_F16(T) float
@@ -89,6 +94,11 @@ osc_status osc_cumsum_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_
 #define ADD_BF16(s, v) (osc_bf16_to_f32(osc_f32_to_bf16((s) + (v))))
 #define ADD_SINT(s, v) ((s) + (v))
 #define ADD_UINT(s, v) ((s) + (v))
+#define MUL_FLOAT(s, v) ((s) * (v))
+#define MUL_F16(s, v) (osc_f16_to_f32(osc_f32_to_f16((s) * (v))))
+#define MUL_BF16(s, v) (osc_bf16_to_f32(osc_f32_to_bf16((s) * (v))))
+#define MUL_SINT(s, v) ((s) * (v))
+#define MUL_UINT(s, v) ((s) * (v))
 #define ST_FLOAT(T, p, s) (((T *)yp)[p] = (s))
 #define ST_F16(T, p, s) (((T *)yp)[p] = osc_f32_to_f16(s))
 #define ST_BF16(T, p, s) (((T *)yp)[p] = osc_f32_to_bf16(s))
@@ -116,17 +126,19 @@ osc_status osc_cumsum_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     if (osc_tensor_count(x) == 0) return OSC_OK;
     const int64_t outer = osc_dims_prod(x->dims, axis), n = x->dims[axis];
     const int64_t inner = osc_dims_prod(x->dims + axis + 1, r - axis - 1);
-    const bool excl = prm->exclusive, rev = prm->reverse;
+    const bool excl = prm->exclusive, rev = prm->reverse, prod = k->row->variant == OSC_CUM_PROD;
     const void *xp = x->data;
     void *yp = out[0].data;
-#define CUMSUM_CASE(E, T, CLS)                                                                \
-    case E: CUMSUM_LOOP(T, CLS) break;
+#define CUM_CASE(E, T, CLS)                                                                   \
+    case E:                                                                                   \
+        if (prod) CUM_LOOP(T, CLS, MUL, 1) else CUM_LOOP(T, CLS, ADD, 0)                     \
+        break;
     switch (x->dtype) {
-        OSC_REAL_TYPES(CUMSUM_CASE)
+        OSC_REAL_TYPES(CUM_CASE)
     default: /* infer admitted only real number types */
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'x' has dtype %s",
                          osc_dtype_get(x->dtype)->name);
     }
-#undef CUMSUM_CASE
+#undef CUM_CASE
     return OSC_OK;
 }

@@ -2,5 +2,5 @@
 # other families it calls included (ops/CMakeLists.txt compiles each once).
 set(OSC_FAMILY_SOURCES
   shape_util.c constant.c shape.c reshape.c expand.c concat.c
-  slice.c transpose.c range.c split.c pad.c center_crop_pad.c depth.c ../elementwise/broadcast.c
-  ../elementwise/ew_common.c)
+  slice.c transpose.c range.c split.c pad.c center_crop_pad.c depth.c trilu.c eyelike.c
+  reverse_sequence.c ../elementwise/broadcast.c ../elementwise/ew_common.c)

@@ -1193,6 +1193,7 @@ int main(int argc, char **argv) {
     control_cases();
     scat_cases();
     layout_cases();
+    select_cases();
     fclose(g_manifest);
     free(g_arena);
     printf("gen_bad: %d cases in %s\n", g_count, g_out);

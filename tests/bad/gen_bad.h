@@ -61,5 +61,7 @@ void control_cases(void);
 void scat_cases(void);
 /* The cases of gen_bad_layout.c: DepthToSpace, SpaceToDepth, CenterCropPad, Det and BitCast. */
 void layout_cases(void);
+/* The cases of gen_bad_select.c: Compress, Trilu, CumProd, EyeLike and ReverseSequence. */
+void select_cases(void);
 
 #endif

@@ -36,3 +36,5 @@ osc_unit_test(test_ops_unique unit/test_ops_unique.c unit/kharness.c)
 osc_unit_test(test_ops_unpool unit/test_ops_unpool.c unit/kharness.c)
 # DepthToSpace, SpaceToDepth, CenterCropPad, Det and BitCast, on values worked out by hand.
 osc_unit_test(test_ops_rearrange unit/test_ops_rearrange.c unit/kharness.c)
+# Trilu, Compress, ReverseSequence, EyeLike and CumProd on every dtype of their rows.
+osc_unit_test(test_ops_select unit/test_ops_select.c unit/kharness.c)
