@@ -26,6 +26,20 @@ static osc_tensor floats(const float *v, int32_t rank, int64_t d0, int64_t d1) {
     return t;
 }
 
+/* Loads mw (freed) and opens a session on it. */
+static osc_session *open_model(osc_mw *mw, osc_model **m) {
+    void *buf;
+    size_t len;
+    char msg[512];
+    osc_session *s;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    assert_int_equal(osc_model_load_buffer(buf, len, NULL, NULL, m, msg, sizeof msg), OSC_OK);
+    free(buf);
+    assert_int_equal(osc_session_create(*m, &s), OSC_OK);
+    return s;
+}
+
 /* A sequence of a [2] and a [1,3] float tensor. */
 static osc_tensor two_items(void) {
     osc_tensor items[2] = {floats(k_a, 1, 2, 0), floats(k_b, 2, 1, 3)}, v;
@@ -117,16 +131,8 @@ static void corrupted_value_refused(void **state) {
     osc_mw_node(mw, "SequenceLength", "len", 1, (const char *[]){"s"}, 1,
                 (const char *[]){"n"});
     osc_mw_output(mw, "n", OSC_INT64, 0, NULL, NULL);
-    void *buf;
-    size_t len;
-    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-    osc_mw_free(mw);
     osc_model *m;
-    char msg[512];
-    assert_int_equal(osc_model_load_buffer(buf, len, NULL, NULL, &m, msg, sizeof msg), OSC_OK);
-    free(buf);
-    osc_session *s;
-    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    osc_session *s = open_model(mw, &m);
     assert_int_equal(osc_session_set_input(s, "s", &v), OSC_ERR_ARG);
     assert_non_null(strstr(osc_session_error(s), "input 's': item 1 is malformed"));
     memcpy(b + at, &off, sizeof off);
@@ -181,16 +187,8 @@ static void session_sequences(void **state) {
     osc_mw_output(mw, "z", OSC_FLOAT, 1, (const int64_t[]){-1}, NULL);
     osc_mw_output(mw, "w", OSC_FLOAT, -1, NULL, NULL);
     osc_mw_output(mw, "s", OSC_SEQUENCE, -1, NULL, NULL);
-    void *buf;
-    size_t len;
-    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-    osc_mw_free(mw);
     osc_model *m;
-    char msg[512];
-    assert_int_equal(osc_model_load_buffer(buf, len, NULL, NULL, &m, msg, sizeof msg), OSC_OK);
-    free(buf);
-    osc_session *s;
-    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    osc_session *s = open_model(mw, &m);
     osc_tensor x = floats(k_a, 1, 2, 0), y = floats(k_b, 1, 3, 0), out, it;
     int64_t pos = -1;
     osc_tensor p = {.dtype = OSC_INT64, .rank = 0, .data = &pos, .nbytes = sizeof pos};
@@ -227,16 +225,8 @@ static void optional_input_wraps_a_tensor(void **state) {
                 (const char *[]){"e"});
     osc_mw_output(mw, "h", OSC_BOOL, 0, NULL, NULL);
     osc_mw_output(mw, "e", OSC_FLOAT, -1, NULL, NULL);
-    void *buf;
-    size_t len;
-    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-    osc_mw_free(mw);
     osc_model *m;
-    char msg[512];
-    assert_int_equal(osc_model_load_buffer(buf, len, NULL, NULL, &m, msg, sizeof msg), OSC_OK);
-    free(buf);
-    osc_session *s;
-    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    osc_session *s = open_model(mw, &m);
     osc_tensor x = floats(k_a, 1, 2, 0), out, none;
     assert_int_equal(osc_session_set_input(s, "o", &x), OSC_OK);
     assert_int_equal(osc_session_run(s), OSC_OK);
@@ -244,6 +234,7 @@ static void optional_input_wraps_a_tensor(void **state) {
     assert_int_equal(*(const uint8_t *)out.data, 1);
     assert_int_equal(osc_session_output(s, 1, &out), OSC_OK);
     osc_check_bytes(&out, k_a, sizeof k_a);
+    char msg[256];
     assert_int_equal(osc_value_pack(OSC_OPTIONAL, OSC_FLOAT, NULL, 0, &none, msg, sizeof msg),
                      OSC_OK);
     assert_int_equal(osc_session_set_input(s, "o", &none), OSC_OK);
