@@ -118,7 +118,8 @@ bool osc_rw_embedding_bag_match(osc_kctx *k, const osc_fuse_view *v, int32_t nod
     const osc_node *n = &v->graph->nodes[node];
     const osc_attr *at = osc_node_attr(n, "body");
     const osc_graph *g = at && at->type == OSC_ATTR_GRAPH ? at->g : NULL;
-    if (!g || n->n_inputs - n->n_implicit != 2 || n->n_outputs != 1 || g->n_outputs != 2 ||
+    const int32_t named = n->n_inputs - n->n_implicit; /* (a trailing omitted cond: 1) */
+    if (!g || named < 1 || named > 2 || n->n_outputs != 1 || g->n_outputs != 2 ||
         g->n_inputs < 2)
         return false; /* not the pattern's start: one scan output, no carried value */
     const int32_t scan = g->outputs[1];
@@ -173,10 +174,11 @@ bool osc_rw_embedding_bag_match(osc_kctx *k, const osc_fuse_view *v, int32_t nod
     if (e < 0)
         return osc_rw_no(v, "the Slice's starts and ends are not [S[i]] and [E[i]] (Unsqueeze "
                          "of a Gather at the iteration number of an int64 vector around it)");
-    const osc_tensor *cond = n->inputs[1] >= 0 ? osc_fuse_sym_shape(v, n->inputs[1]) : NULL;
+    const int32_t ci = named > 1 ? n->inputs[1] : -1; /* the condition: none is true */
+    const osc_tensor *cond = ci >= 0 ? osc_fuse_sym_shape(v, ci) : NULL;
     if (n->inputs[0] < 0 ||
-        (n->inputs[1] >= 0 && (!cond || !cond->data || osc_tensor_count(cond) != 1 ||
-                               !*(const uint8_t *)cond->data)) ||
+        (ci >= 0 && (!cond || !cond->data || osc_tensor_count(cond) != 1 ||
+                     !*(const uint8_t *)cond->data)) ||
         !always_true(k, v, g, g->outputs[0], &body[nb]))
         return osc_rw_no(v, "the loop has no trip count, or its condition is not always true");
     nb += body[nb] != NULL;
