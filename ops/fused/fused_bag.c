@@ -140,13 +140,18 @@ typedef struct seg_job {
             const int64_t m = row - c0 < SEG_CHUNK ? row - c0 : SEG_CHUNK;                    \
             acc_t acc[SEG_CHUNK];                                                             \
             for (int64_t i = lo; i < hi; i++) {                                               \
-                int64_t r = osc_index_at(x, i);                                               \
+                const int64_t r = osc_index_at(x, i);                                         \
                 const int64_t at = (r < 0 ? r + rows : r) * row + c0;                         \
-                for (int64_t e = 0; e < m; e++) {                                             \
-                    RR_VAL_##C(T) v = RR_LD_##C(T, at + e);                                   \
-                    acc_t t = RR_TERM_##R(C, acc_t, v);                                       \
-                    acc[e] = i > lo ? RR_JOIN_##R(C, acc[e], t) : t;                          \
-                }                                                                             \
+                if (i == lo)                                                                  \
+                    for (int64_t e = 0; e < m; e++) {                                         \
+                        RR_VAL_##C(T) v = RR_LD_##C(T, at + e);                               \
+                        acc[e] = RR_TERM_##R(C, acc_t, v);                                    \
+                    }                                                                         \
+                else                                                                          \
+                    for (int64_t e = 0; e < m; e++) {                                         \
+                        RR_VAL_##C(T) v = RR_LD_##C(T, at + e);                               \
+                        acc[e] = RR_JOIN_##R(C, acc[e], RR_TERM_##R(C, acc_t, v));            \
+                    }                                                                         \
             }                                                                                 \
             for (int64_t e = 0; e < m; e++)                                                   \
                 RR_ST_##C(T, out + c0 + e, RR_FIN_##R(C, T, acc[e], hi - lo));                \
