@@ -95,9 +95,9 @@ static osc_status check_bags(osc_kctx *k, const osc_tensor *const *in, const seg
         for (int32_t i = IN_STARTS; i <= IN_ENDS; i++)
             if (b >= in[i]->dims[0])
                 return osc_kfail(k, OSC_ERR_INDEX, "bag %lld: input %d '%s' (%s) has %lld "
-                                 "values; iteration %lld reads value %lld", (long long)b, (int)i,
+                                 "values, one per bag: bag %lld has none", (long long)b, (int)i,
                                  i == IN_STARTS ? "starts" : "ends", osc_kinput_name(k, i),
-                                 (long long)in[i]->dims[0], (long long)b, (long long)b);
+                                 (long long)in[i]->dims[0], (long long)b);
         int64_t lo, hi;
         bag_range(in, g->n, b, &lo, &hi);
         const int64_t bad = first_bad(in[IN_INDICES], lo, hi, g->rows);
