@@ -11,7 +11,8 @@
  * (floats of many magnitudes, so sums depend on their order, one NaN; integers over their whole
  * range, so sums wrap), random indices of either sign, bags empty, of one row, decreasing,
  * negative or past the end. Built against the tiny-threshold library too (test_fusion_bag_tiny),
- * where 2 and 3 threads really split the bags. */
+ * where 2 and 3 threads really split the bags. A Loop of ReduceMin, or with one more node in
+ * its body, stays a Loop and says why. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,10 +30,12 @@
 
 enum { R = 9, D = 70, N = 40, B = 12 };
 
-static const char *const k_ops[3] = {"ReduceSum", "ReduceMean", "ReduceMax"};
+static const char *const k_ops[4] = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"};
 
-/* The Loop over bags with reduction k_ops[red] of a weight [R, D] of dtype dt (data w). */
-static osc_model *bag_model(int red, int32_t dt, const void *w, bool no_fusion, int threads) {
+/* The Loop over bags with reduction k_ops[red] of a weight [R, D] of dtype dt (data w); with
+ * `extra` its body also computes a Neg nothing reads. */
+static osc_model *bag_model(int red, int32_t dt, const void *w, bool no_fusion, int threads,
+                            bool extra) {
     const char *const nsym[1] = {"N"}, *const bsym[1] = {"B"};
     const int64_t vd[1] = {-1}, yd[2] = {-1, D}, wd[2] = {R, D}, one = 1, zero = 0, rd[1] = {D};
     const osc_mw_value ins[4] = {{"indices", OSC_INT64, 1, vd, nsym},
@@ -63,6 +66,8 @@ static osc_model *bag_model(int red, int32_t dt, const void *w, bool no_fusion, 
                               (const char *[]){"rows", "axes0"}, 1, (const char *[]){"y_b"});
     osc_mw_attr_int(b, n, "keepdims", 0);
     if (red) osc_mw_attr_ints(b, n, "axes", &zero, 1);
+    if (extra)
+        osc_mw_node(b, "Neg", "neg", 1, (const char *[]){"rows"}, 1, (const char *[]){"x"});
     osc_mw_output(b, "cond", OSC_BOOL, 0, NULL, NULL);
     osc_mw_output(b, "y_b", dt, 1, rd, NULL);
     const int loop = osc_mw_node(mw, "Loop", "bag", 2, (const char *[]){"M", "true"}, 1,
@@ -146,12 +151,12 @@ static void every_dtype(void **state) {
             const size_t esize = osc_dtype_bits(dt) / 8;
             uint8_t w[(size_t)R * D * 8];
             fill_weight(dt, w, esize, &rs);
-            osc_model *ref_m = bag_model(red, dt, w, true, 1);
+            osc_model *ref_m = bag_model(red, dt, w, true, 1, false);
             osc_session *ref_s;
             const osc_tensor ref = run(ref_m, &ref_s, in);
             assert_int_equal(ref.dims[0], B);
             for (int threads = 1; threads <= 3; threads++) {
-                osc_model *fm = bag_model(red, dt, w, false, threads);
+                osc_model *fm = bag_model(red, dt, w, false, threads, false);
                 osc_node_desc d;
                 assert_int_equal(osc_model_node(fm, osc_model_node_count(fm) - 1, &d), OSC_OK);
                 if (!d.fused_rule || strcmp(d.fused_rule, "embedding_bag") != 0)
@@ -174,4 +179,28 @@ static void every_dtype(void **state) {
     assert_int_equal(fused, 3 * (8 + 8 + 10));
 }
 
-OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(every_dtype))
+/* A Loop like it that the rule leaves says why (info's "not fused"). */
+static void refused_with_reason(void **state) {
+    (void)state;
+    float w[R * D] = {0};
+    static const struct {
+        int red;
+        bool extra;
+        const char *why;
+    } cases[] = {
+        {3, false, "embedding_bag: the body's reduction is ReduceMin: the rule takes ReduceSum, "
+                   "ReduceMean and ReduceMax"},
+        {0, true, "embedding_bag: the body runs 8 nodes; the pattern has 7"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        osc_model *m = bag_model(cases[c].red, OSC_FLOAT, w, false, 1, cases[c].extra);
+        osc_node_desc d;
+        assert_int_equal(osc_model_node(m, osc_model_node_count(m) - 1, &d), OSC_OK);
+        assert_string_equal(d.op_type, "Loop");
+        assert_non_null(d.not_fused);
+        assert_string_equal(d.not_fused, cases[c].why);
+        osc_model_free(m);
+    }
+}
+
+OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(every_dtype), cmocka_unit_test(refused_with_reason))
