@@ -1,7 +1,7 @@
 /* test_fusion_bag.c: rule embedding_bag (rewrite/rule_embedding_bag.c) and SegmentReduce
  * (ops/fused/fused_bag.c) on every dtype ReduceSum, ReduceMean and ReduceMax take at opset 13
- * (ReduceMax's bool is from 20), with rows of
- * 70 elements (more than the kernel's chunk of 64): the Loop
+ * (ReduceMax's bool is from 20), with rows of 70 elements (more than the kernel's chunk of 64):
+ * the Loop
  *
  *     y = Loop(M, true) { i, c -> c, Reduce(Gather(weight, Slice(indices, [starts[i]],
  *                                                   [ends[i]], axes [0])), axes [0]) }
