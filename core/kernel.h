@@ -151,6 +151,10 @@ enum {
     OSC_KT_CONSTANT = 1u << 8,
     /* a row of the binary elementwise kernel: its variant is an OSC_BIN_* operation */
     OSC_KT_BINARY = 1u << 9,
+    /* a Reduce* op (ops/reduce/reduce_ops.h: osc_reduce_params says which reduction, its axes) */
+    OSC_KT_REDUCE = 1u << 10,
+    /* Slice with inputs (from version 10): input 0 sliced by starts, ends, axes, steps */
+    OSC_KT_SLICE = 1u << 11,
 };
 
 /* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in core/dtype.h). */

@@ -118,6 +118,7 @@ static osc_status apply(osc_kctx *k, osc_rw_graph *rg, int32_t i, const osc_rw_r
     if (f->op) { /* a fused kernel's node (else the node keeps its op, reading new inputs) */
         n->op_type = row->op;
         n->domain = row->domain;
+        n->n_implicit = 0; /* its inputs are the rule's: a subgraph it replaced no longer runs */
     }
     if (f->n_inputs > rg->max_in) rg->max_in = f->n_inputs;
     return OSC_OK;

@@ -34,6 +34,9 @@ osc_fusion_test(test_fusion_recompute)
 # The gather-scatter grouped by destination keeps each row's updates in edge order
 # (ops/fused/fused_group.c, fused_rows.c).
 osc_fusion_test(test_fusion_group)
+# Rule embedding_bag: the Loop over bags fused into SegmentReduce on every dtype of its
+# reductions, byte-identical to the Loop at 1, 2 and 3 threads.
+osc_fusion_test(test_fusion_bag)
 # A fusion candidate left as it is says why (osc_node_desc.not_fused, info's "not fused").
 osc_unit_test(test_fusion_why unit/test_fusion_why.c)
 target_link_libraries(test_fusion_why PRIVATE osc_test_support m)

@@ -29,6 +29,7 @@ set(_osc_needs_all_ops
   test_ops_matmul test_ops_math test_ops_layout test_ops_norm test_ops_normalize test_ops_loss
   test_cli_random test_cli_random_models
   test_fusion test_fusion_tiny test_fusion_tiled test_fusion_tiled_tiny test_threads_ew
+  test_fusion_bag test_fusion_bag_tiny
   test_limits test_misuse test_sweep test_scaling test_control test_ops_unique test_ops_unpool
   test_limits_scat test_values test_ops_rearrange)
 set_tests_properties(${_osc_needs_all_ops} PROPERTIES DISABLED TRUE)
@@ -36,6 +37,7 @@ set_target_properties(${_osc_needs_all_ops} PROPERTIES EXCLUDE_FROM_ALL TRUE)
 if(TARGET onnx-scatter) # scripts over models, or over the whole CLI, with other ops
   set_tests_properties(cli_nodetests_all_debian cli_limits cli_versions cli_hardening cli_warnings
     cli_profile cli_info cli_outputs cli_random fusion_exact torch_exports torch_control_exports
+    torch_bag_fusion
     model_exports bad_api
     bad_api_faults bad_cli support_table_up_to_date PROPERTIES DISABLED TRUE)
 endif()

@@ -17,3 +17,10 @@ add_test(NAME torch_control_exports
           "${CMAKE_CURRENT_SOURCE_DIR}/torch/control" --no-skip "*_opset*")
 set_tests_properties(torch_control_exports PROPERTIES
   SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "cli;torch")
+
+# The nn.EmbeddingBag exports of control/: their Loop fused by rule embedding_bag (info), every
+# run byte-identical to --no-fusion, an index out of range failing both ways (bag_fusion.sh).
+add_test(NAME torch_bag_fusion
+  COMMAND ${OSC_SH} "${CMAKE_CURRENT_SOURCE_DIR}/torch/bag_fusion.sh" $<TARGET_FILE:onnx-scatter>
+          "${CMAKE_CURRENT_BINARY_DIR}/torch_bag_fusion" "${CMAKE_CURRENT_SOURCE_DIR}/torch/control")
+set_tests_properties(torch_bag_fusion PROPERTIES TIMEOUT 120 LABELS "cli;torch;fusion")

@@ -52,6 +52,21 @@ typedef struct osc_shape_of_params {
     osc_sym_binds syms;
 } osc_shape_of_params;
 
+/* SegmentReduce (fused_bag.c; rule embedding_bag): the Loop torch writes for nn.EmbeddingBag
+ * with offsets, one iteration per bag b < trips, reducing the rows of weight at indices[s : e]
+ * (Slice's clamping of s = starts[b], e = ends[b]) along axis 0 with `red` (OSC_REDUCE_SUM, _MEAN
+ * or _MAX of ops/reduce/reduce_ops.h), in the row order and arithmetic of the Reduce* kernel.
+ * Inputs: 0 trips (int64, one element), 1 starts, 2 ends (int64 [>= trips]), 3 indices (int32
+ * or int64 [n]), 4 weight [rows, ...]. Output [trips, weight's dims but the first]; for no
+ * iteration the Loop's: [0] and the dims the body declares for its scan output (unknown ones 0;
+ * empty_rank -1: it declares none, an error as in the Loop). */
+typedef struct osc_seg_params {
+    int32_t red;
+    int32_t empty_rank;
+    int64_t empty_dims[OSC_FUSED_MAX_RANK];
+    const char *scan_name; /* the body's scan output, for that error */
+} osc_seg_params;
+
 /* The init of the fused rows (fused_scatter.c): the parameters are the rule's, made by the
  * load-time rewrite; a node without them (read from a model, or a bare test node) is refused. */
 osc_status osc_fused_init(osc_kctx *k, const osc_node *node, void **params);

@@ -6,43 +6,27 @@
 
 #include "core/dtype.h"
 #include "ops/scatter/reduce.h"
+#include "reduce_ops.h"
 #include "reduce_rules.h"
 #include "ops/shape/shape_ops.h"
 
 OSC_KERNEL_DECLARE(osc_reduce)
 
-/* The reductions: rule name (reduce_rules.h), op, the version from which axes is an input. */
-#define RED_LIST(X)                                                                           \
-    X(SUM, "ReduceSum", 13) X(SUMSQ, "ReduceSumSquare", 18) X(MEAN, "ReduceMean", 18)        \
-    X(PROD, "ReduceProd", 18) X(L1, "ReduceL1", 18) X(L2, "ReduceL2", 18)                    \
-    X(LOGSUM, "ReduceLogSum", 18) X(LSE, "ReduceLogSumExp", 18) X(MAX, "ReduceMax", 18)      \
-    X(MIN, "ReduceMin", 18)
-#define RED_ENUM(R, OP, V) RED_##R,
-enum { RED_LIST(RED_ENUM) RED_N };
-#undef RED_ENUM
 #define RED_ROW(R, OP, V) {OP, V},
 static const struct {
     const char *op;
     int64_t axes_input_since;
-} k_reds[RED_N] = {RED_LIST(RED_ROW)};
+} k_reds[OSC_REDUCE_N] = {OSC_REDUCE_LIST(RED_ROW)};
 #undef RED_ROW
-
-/* Attributes init parses. */
-typedef struct reduce_params {
-    int32_t red;        /* RED_* */
-    bool axes_input;    /* axes is input 1 (ReduceSum-13, the others' 18), not an attribute */
-    bool keepdims;
-    bool noop;          /* noop_with_empty_axes (with the axes input) */
-    osc_sh_ints axes;   /* the attribute, before the axes input */
-} reduce_params;
 
 osc_status osc_reduce_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const v_attr[] = {"axes", "keepdims", NULL};
     static const char *const v_input[] = {"keepdims", "noop_with_empty_axes", NULL};
     int32_t red = 0;
-    while (red < RED_N && strcmp(k_reds[red].op, k->row->op) != 0) red++;
-    if (red == RED_N) return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a reduction this kernel has");
-    reduce_params *p = osc_kparams(k, sizeof *p);
+    while (red < OSC_REDUCE_N && strcmp(k_reds[red].op, k->row->op) != 0) red++;
+    if (red == OSC_REDUCE_N)
+        return osc_kfail(k, OSC_ERR_UNSUPPORTED, "not a reduction this kernel has");
+    osc_reduce_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
     p->red = red;
     p->axes_input = k->since_version >= k_reds[red].axes_input_since;
@@ -59,7 +43,7 @@ osc_status osc_reduce_init(osc_kctx *k, const osc_node *node, void **params) {
  * no-op case). */
 static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *o, void *aux) {
-    const reduce_params *p = k->params;
+    const osc_reduce_params *p = k->params;
     bool red_own[OSC_MAX_RANK], *red = aux ? aux : red_own;
     int64_t count, axes[2 * OSC_MAX_RANK];
     int32_t n = 0;
@@ -188,28 +172,20 @@ static int64_t next_run(const walk *w, int64_t *ri, int64_t p) {
 #define RED_CASE_LSE(E, T, C) case E: RED_LOOP(LSE, T, C); break;
 #define RED_CASE_MAX(E, T, C) case E: RED_LOOP(MAX, T, C); break;
 #define RED_CASE_MIN(E, T, C) case E: RED_LOOP(MIN, T, C); break;
-/* The dtypes some row of each reduction admits (rows_reduce.h: OSC_TS_ARITH_V13, and for max/min
- * int8, uint8 and bool too): no loop is generated for a dtype no row lets through. */
-#define RED_ARITH_TYPES(X)                                                                    \
-    OSC_FLOAT_TYPES(X) X(OSC_INT32, int32_t, SINT) X(OSC_INT64, int64_t, SINT)                \
-    X(OSC_UINT32, uint32_t, UINT) X(OSC_UINT64, uint64_t, UINT)
-#define RED_MINMAX_TYPES(X)                                                                   \
-    RED_ARITH_TYPES(X) X(OSC_INT8, int8_t, SINT) X(OSC_UINT8, uint8_t, UINT)                   \
-    X(OSC_BOOL, uint8_t, BOOL)
-RED_FN(SUM, RED_ARITH_TYPES)
-RED_FN(SUMSQ, RED_ARITH_TYPES)
-RED_FN(MEAN, RED_ARITH_TYPES)
-RED_FN(PROD, RED_ARITH_TYPES)
-RED_FN(L1, RED_ARITH_TYPES)
-RED_FN(L2, RED_ARITH_TYPES)
-RED_FN(LOGSUM, RED_ARITH_TYPES)
-RED_FN(LSE, RED_ARITH_TYPES)
-RED_FN(MAX, RED_MINMAX_TYPES)
-RED_FN(MIN, RED_MINMAX_TYPES)
+RED_FN(SUM, OSC_REDUCE_ARITH_TYPES)
+RED_FN(SUMSQ, OSC_REDUCE_ARITH_TYPES)
+RED_FN(MEAN, OSC_REDUCE_ARITH_TYPES)
+RED_FN(PROD, OSC_REDUCE_ARITH_TYPES)
+RED_FN(L1, OSC_REDUCE_ARITH_TYPES)
+RED_FN(L2, OSC_REDUCE_ARITH_TYPES)
+RED_FN(LOGSUM, OSC_REDUCE_ARITH_TYPES)
+RED_FN(LSE, OSC_REDUCE_ARITH_TYPES)
+RED_FN(MAX, OSC_REDUCE_MINMAX_TYPES)
+RED_FN(MIN, OSC_REDUCE_MINMAX_TYPES)
 
 typedef bool (*red_fn)(const walk *w, int32_t dtype, const void *xp, void *yp);
 #define RED_FN_ROW(R, OP, V) red_##R,
-static const red_fn k_red_fns[RED_N] = {RED_LIST(RED_FN_ROW)};
+static const red_fn k_red_fns[OSC_REDUCE_N] = {OSC_REDUCE_LIST(RED_FN_ROW)};
 #undef RED_FN_ROW
 
 /* A float or double sum along the last axis only (GAT's per-head dot products): output e
@@ -269,13 +245,13 @@ static void red_part(void *ctx, int32_t part, int32_t parts) {
 /* Reductions whose value over one element is that element, bit for bit (a one-element walk is
  * then a copy); the others still apply their finish (L1 |x|, L2 sqrt(x*x), LogSum log x, ...). */
 static bool identity_on_one(int32_t red) {
-    return red == RED_SUM || red == RED_MEAN || red == RED_PROD || red == RED_MAX ||
-           red == RED_MIN;
+    return red == OSC_REDUCE_SUM || red == OSC_REDUCE_MEAN || red == OSC_REDUCE_PROD ||
+           red == OSC_REDUCE_MAX || red == OSC_REDUCE_MIN;
 }
 
 osc_status osc_reduce_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                           osc_tensor *out, int32_t n_out) {
-    const reduce_params *p = k->params;
+    const osc_reduce_params *p = k->params;
     bool red[OSC_MAX_RANK];
     osc_tensor want;
     osc_status st = osc_sh_run_checks(k, geometry, in, n_in, out, n_out, &want, red);
@@ -317,7 +293,7 @@ osc_status osc_reduce_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     if (!j.fn(&(walk){.n_out = 0}, x->dtype, NULL, NULL))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'data' has dtype %s",
                          osc_dtype_get(x->dtype)->name);
-    if (p->red == RED_SUM && w.nr == 1 && red[x->rank - 1] && w.n_red > 1)
+    if (p->red == OSC_REDUCE_SUM && w.nr == 1 && red[x->rank - 1] && w.n_red > 1)
         j.rows = sum_rows_of(x->dtype);
     const bool par = x->nbytes >= OSC_PAR_MIN_BYTES && w.n_out > 1;
     osc_tpool_run(par ? k->tpool : NULL, red_part, &j);

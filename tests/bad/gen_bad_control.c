@@ -1,7 +1,10 @@
 /* gen_bad_control.c: malformed-suite cases of If, Loop and Scan: subgraphs that read a name no
  * graph defines or the node's own output (a cycle), a body of the wrong arity, a trip count of
  * the wrong dtype (refused at load); a condition of two elements, a scatter index out of range
- * in one iteration, scan inputs of different lengths (refused at run, nothing written). */
+ * in one iteration, scan inputs of different lengths (refused at run, nothing written); torch's
+ * nn.EmbeddingBag Loop, which rule embedding_bag fuses into SegmentReduce: its sums in the
+ * Loop's order, an index out of range in a bag, more bags than starts (refused at run, naming
+ * the Loop node, fused and not). */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -82,6 +85,66 @@ static Onnx__ModelProto *scan_model(void) {
     return m;
 }
 
+/* y = Loop(M, "") over bags b < M, as torch exports nn.EmbeddingBag(mode='sum'): the body
+ * sums the rows of weight [4, 3] at indices[starts[b] : ends[b]] (Gather, Unsqueeze, Slice,
+ * Gather, ReduceSum-13 over axis 0) and keeps its condition true (Identity of a constant). */
+static Onnx__ModelProto *bag_model(void) {
+    Onnx__ModelProto *m = model(16), *b = sub("bag_body");
+    const int64_t k5[1] = {5}, k43[2] = {4, 3}, yd[2] = {-3, 3}, zero = 0;
+    const bool t = true;
+    /* rows whose sum depends on the order: 1e8 + 1 - 1e8 is 0 in float, -1e8 + 1e8 + 1 is 1 */
+    const float w[12] = {1e8f, 0.1f, 3, 1, 0.2f, -1, -1e8f, 0.3f, 7, 0.5f, -0.7f, 1e-3f};
+    input(m, "indices", OSC_INT64, 1, k5);
+    input(m, "starts", OSC_INT64, 1, (const int64_t[]){3});
+    input(m, "ends", OSC_INT64, 1, (const int64_t[]){3});
+    input(m, "M", OSC_INT64, 0, NULL);
+    init(m, tensor("weight", OSC_FLOAT, 2, k43, w, sizeof w));
+    input(b, "i", OSC_INT64, 0, NULL);
+    input(b, "cond_in", OSC_BOOL, 0, NULL);
+    init(b, tensor("axes0", OSC_INT64, 1, k1, &zero, sizeof zero));
+    init(b, tensor("true", OSC_BOOL, 0, NULL, &t, sizeof t));
+    node(b, "Gather", "gather_s", 2, (const char *[]){"starts", "i"}, 1, (const char *[]){"s"});
+    node(b, "Gather", "gather_e", 2, (const char *[]){"ends", "i"}, 1, (const char *[]){"e"});
+    node(b, "Unsqueeze", "us", 2, (const char *[]){"s", "axes0"}, 1, (const char *[]){"s1"});
+    node(b, "Unsqueeze", "ue", 2, (const char *[]){"e", "axes0"}, 1, (const char *[]){"e1"});
+    node(b, "Slice", "slice", 4, (const char *[]){"indices", "s1", "e1", "axes0"}, 1,
+         (const char *[]){"bag"});
+    node(b, "Gather", "gather_w", 2, (const char *[]){"weight", "bag"}, 1,
+         (const char *[]){"rows"});
+    attr_i(node(b, "ReduceSum", "sum", 2, (const char *[]){"rows", "axes0"}, 1,
+                (const char *[]){"red"}),
+           "keepdims", 0);
+    node(b, "Identity", "c", 1, (const char *[]){"true"}, 1, (const char *[]){"cond_out"});
+    output(b, "cond_out", OSC_BOOL, 0, NULL);
+    output(b, "red", OSC_FLOAT, 1, (const int64_t[]){3});
+    attr_g(node(m, "Loop", "bag", 2, (const char *[]){"M", ""}, 1, (const char *[]){"y"}),
+           "body", b);
+    output(m, "y", OSC_FLOAT, 2, yd);
+    return m;
+}
+
+/* bag_model's cases: sums in the Loop's order, then an index and a bag out of range. */
+static void bag_cases(void) {
+    const int64_t ok_ix[5] = {0, 1, 2, -1, 3}, bad_ix[5] = {0, 1, 4, 3, 3};
+    const int64_t starts[3] = {0, 3, -2}, ends[3] = {3, 2, 9}, m3 = 3, m4 = 4;
+#define BAG_INS(IX, M)                                                                        \
+    {{OSC_INT64, 1, {5}, IX, sizeof IX}, {OSC_INT64, 1, {3}, starts, sizeof starts},          \
+     {OSC_INT64, 1, {3}, ends, sizeof ends}, {OSC_INT64, 0, {0}, &M, sizeof M}}
+    const tin ok[4] = BAG_INS(ok_ix, m3), bad[4] = BAG_INS(bad_ix, m3), many[4] = BAG_INS(ok_ix, m4);
+#undef BAG_INS
+    emit_model("cf_bag_sum_valid", bag_model(), "OSC_OK", "run",
+               "EmbeddingBag Loop (fused: SegmentReduce): rows 1e8, 1, -1e8 summed in the "
+               "Loop's order, a bag [3:2] empty, a bag [-2:9] clamped to [3:5] (control)", 4, ok);
+    expect_msg("'bag'\nSegmentReduce\nbag 0\nposition 2\nvalue 4\nout of range [-4, 3]",
+               "'bag'\niteration 0\n'gather_w'\nvalue 4\nout of range [-4, 3]");
+    emit_model("cf_bag_index_out_of_range", bag_model(), "OSC_ERR_INDEX", "run",
+               "EmbeddingBag Loop: index 4 of weight's 4 rows in bag 0", 4, bad);
+    expect_msg("'bag'\nSegmentReduce\nbag 3\n'starts'\nhas 3 values",
+               "'bag'\niteration 3\n'gather_s'\nvalue 3\nout of range");
+    emit_model("cf_bag_more_bags_than_starts", bag_model(), "OSC_ERR_INDEX", "run",
+               "EmbeddingBag Loop: trip count 4, starts and ends of 3 bags", 4, many);
+}
+
 void control_cases(void) {
     const char *msg = "'if'\nthen_g\n'nope'\nno graph around it defines";
     expect_msg(msg, msg);
@@ -126,4 +189,5 @@ void control_cases(void) {
     expect_msg(msg, msg);
     emit_model("cf_scan_lengths_differ", scan_model(), "OSC_ERR_SHAPE", "run",
                "Scan: two scan inputs of lengths 2 and 4", 2, scan_ins);
+    bag_cases();
 }

@@ -4,7 +4,8 @@
  * naming the node; none may write through a NULL or too small output. These are the kernels'
  * second line of defence behind dispatch and inference. The fused kernels (domain "osc") take
  * the parameters the rewrite made for a node of theirs in a model loaded first (models of
- * tests/models, one of them with dynamic axes, and a RowGather graph written here). */
+ * tests/models, one of them with dynamic axes, a RowGather graph written here and a torch
+ * nn.EmbeddingBag export). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -84,7 +85,7 @@ static int32_t n_outs(const osc_kernel *row) {
 }
 
 /* ---- The fused rows' parameters, from nodes the rewrite made in loaded models ---- */
-#define MAX_MODELS 5
+#define MAX_MODELS 6
 static osc_model *g_models[MAX_MODELS];
 
 /* The parameters and input count of a node of `row` in the loaded models (NULL: none). */
@@ -144,6 +145,9 @@ static int load_models(void **state) {
     load(3, NULL, buf, len, false);
     /* dynamic axes, unpinned: ShapeOf */
     load(4, OSC_SOURCE_DIR "/tests/models/gnn_gcn_small_dynamic_opset17/model.onnx", NULL, 0,
+         false);
+    /* a Loop over bags: SegmentReduce */
+    load(5, OSC_SOURCE_DIR "/tests/torch/control/embedding_bag_sum_opset16/model.onnx", NULL, 0,
          false);
     free(buf);
     return 0;
@@ -250,10 +254,11 @@ static void every_row(void **state) {
     }
     assert_int_equal(rows, (int)osc_kernel_count());
     assert_true(needs_attrs < (int)osc_kernel_count() / 4);
-    /* GatherScatter, RowScatter, the two tiled, RowGather, GatherPieces, ShapeOf: in a build
-     * of every op */
+    /* GatherScatter, RowScatter, the two tiled, RowGather, GatherPieces, ShapeOf,
+     * SegmentReduce: in a build of every op */
     assert_int_equal(fused, (osc_kernel_find("osc", "GatherScatter", 1) ? 6 : 0) +
-                                (osc_kernel_find("osc", "ShapeOf", 1) ? 1 : 0));
+                                (osc_kernel_find("osc", "ShapeOf", 1) ? 1 : 0) +
+                                (osc_kernel_find("osc", "SegmentReduce", 1) ? 1 : 0));
 }
 
 /* Every row's infer, then run, on empty inputs whose other dims multiply past 2^63

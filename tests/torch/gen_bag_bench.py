@@ -4,9 +4,10 @@
 Writes OUT/embedding_bag_sum_<BAGS>/ (model.onnx from torch.onnx.export, whose EmbeddingBag is a
 Loop over the bags, and test_data_set_0/ with the inputs and torch's output) for
 
-    build-rel/tools/onnx-scatter bench OUT/embedding_bag_sum_100000 --threads 1
+    build-rel/tools/onnx-scatter bench OUT/embedding_bag_sum_100000 --threads 1 [--no-fusion]
 
-which also prints max_abs_err against torch. Bag sizes are random (mean INDICES / BAGS, some
+which also prints max_abs_err against torch (the Loop loads fused into SegmentReduce, rule
+embedding_bag; --no-fusion runs the Loop itself). Bag sizes are random (mean INDICES / BAGS, some
 bags empty); the weights are multiples of 1/8, so the sums are exact in any order. It prints
 the median time torch itself takes with one thread, for comparison.
 
