@@ -22,6 +22,7 @@ typedef struct ctx {
     osc_names names;
     bool *declared;  /* per value: decl already set by a graph input/initializer/output */
     int32_t *stamp;  /* per value: the last node that took it as an implicit input, or -1 */
+    int32_t anon;    /* the next value for an omitted output followed by a named one */
 } ctx;
 
 static const char *str(const char *s) { return s ? s : ""; }
@@ -108,6 +109,13 @@ static osc_status add_opsets(ctx *c, const Onnx__ModelProto *mp, osc_names *seen
     return OSC_OK;
 }
 
+/* The outputs up to the last named one: trailing omitted outputs are absent. */
+static size_t named_outputs(const Onnx__NodeProto *np) {
+    size_t n = np->n_output;
+    while (n > 0 && !str(np->output[n - 1])[0]) n--;
+    return n;
+}
+
 /* Registers every name the graph uses so values can be allocated once, exactly. */
 static osc_status register_names(ctx *c) {
     const Onnx__GraphProto *gp = c->gp;
@@ -134,6 +142,12 @@ static osc_status register_names(ctx *c) {
         for (size_t k = 0; k < gp->node[i]->n_output; k++) REG(gp->node[i]->output[k]);
     }
     for (size_t i = 0; i < gp->n_output; i++) REG(gp->output[i]->name);
+    /* an omitted output before a named one (Unique's counts without its inverse) is a value of
+     * its own, named for where it is, that nothing can read */
+    size_t n_anon = 0;
+    for (size_t i = 0; i < gp->n_node; i++)
+        for (size_t k = 0; k < named_outputs(gp->node[i]); k++)
+            n_anon += !str(gp->node[i]->output[k])[0];
     /* what subgraphs read from around them is a value of this graph, or one it reads itself */
     for (size_t i = 0; i < gp->n_node; i++)
         for (size_t a = 0; a < gp->node[i]->n_attribute; a++) {
@@ -147,7 +161,10 @@ static osc_status register_names(ctx *c) {
         }
 #undef REG
     osc_graph *g = c->g;
-    g->n_values = c->names.n;
+    if (n_anon > (size_t)(INT32_MAX - c->names.n))
+        return osc_fail(c->err, OSC_ERR_LIMIT, "graph has too many value names");
+    c->anon = c->names.n;
+    g->n_values = c->names.n + (int32_t)n_anon;
     g->values = alloc(c, (size_t)g->n_values, sizeof *g->values, "graph values");
     if (!g->values) return c->err->status;
     c->declared = osc_calloc(c->a, (size_t)g->n_values + 1, sizeof *c->declared);
@@ -157,7 +174,7 @@ static osc_status register_names(ctx *c) {
     memset(c->stamp, 0xff, ((size_t)g->n_values + 1) * sizeof *c->stamp);
     for (int32_t i = 0; i < g->n_values; i++) {
         osc_value *v = &g->values[i];
-        v->name = dup(c, c->names.keys[i]);
+        v->name = dup(c, i < c->names.n ? c->names.keys[i] : ""); /* omitted: load_node */
         if (!v->name) return c->err->status;
         v->decl.rank = -1;
         v->producer = -1;
@@ -421,9 +438,17 @@ static osc_status load_node(ctx *c, size_t i) {
                         "%s input %zu '%s' is produced by %s, which does not come earlier (a "
                         "cycle or nodes out of topological order)", label, k, s, by);
     }
+    size_t named = named_outputs(np);
     for (size_t k = 0; k < np->n_output; k++) {
         const char *s = str(np->output[k]);
-        n->outputs[k] = s[0] ? osc_names_find(&c->names, s) : -1;
+        n->outputs[k] = s[0] ? osc_names_find(&c->names, s) : k < named ? c->anon++ : -1;
+        if (s[0] || k >= named) continue;
+        osc_value *v = &c->g->values[n->outputs[k]];
+        char name[340];
+        snprintf(name, sizeof name, "(output %zu of node '%s', omitted)", k, str(np->name));
+        v->name = dup(c, name);
+        if (!v->name) return c->err->status;
+        v->producer = (int32_t)i;
     }
     osc_status st = dup_attrs(c, np, label);
     if (st) return st;

@@ -162,8 +162,7 @@ static osc_status init_nodes(osc_model *m, osc_err *err) {
                                 "empty", osc_node_label(g, n, label, sizeof label), n->op_type, (long long)kr->since, j);
         for (int32_t j = 0; j < n->n_outputs; j++)
             if (n->outputs[j] < 0)
-                return osc_fail(err, OSC_ERR_MODEL, "node %s (%s): output %d is empty; this "
-                                "runtime needs every output named",
+                return osc_fail(err, OSC_ERR_MODEL, "node %s (%s): output %d is empty",
                                 osc_node_label(g, n, label, sizeof label), n->op_type, j);
         if (given < named) /* the implicit inputs follow the last given one */
             memmove(n->inputs + given, n->inputs + named, (size_t)n->n_implicit * sizeof *n->inputs);

@@ -548,7 +548,7 @@ static void control_models(void) {
 }
 
 /* split.onnx: s = SplitToSequence(x) (items of one along axis 0, keepdims 0); insert.onnx:
- * t = SequenceInsert(s, v) and its length n. */
+ * t = SequenceInsert(s, v) and its length n; unique_counts.onnx (below). */
 static void sequence_models(void) {
     osc_mw *mw = osc_mw_graph(18, 1, (const osc_mw_value[]){
         {"x", OSC_FLOAT, 2, (const int64_t[]){-1, 2}, NULL}});
@@ -566,6 +566,14 @@ static void sequence_models(void) {
     osc_mw_output(mw, "t", OSC_SEQUENCE, -1, NULL, NULL);
     osc_mw_output(mw, "n", OSC_INT64, 0, NULL, NULL);
     write_model("insert.onnx", mw);
+    /* unique_counts.onnx: Unique's values and counts, its indices and inverse left out */
+    mw = osc_mw_graph(11, 1, (const osc_mw_value[]){
+        {"x", OSC_INT64, 1, (const int64_t[]){-1}, NULL}});
+    osc_mw_node(mw, "Unique", "uniq", 1, (const char *[]){"x"}, 4,
+                (const char *[]){"y", "", "", "counts"});
+    osc_mw_output(mw, "y", OSC_INT64, 1, (const int64_t[]){-1}, NULL);
+    osc_mw_output(mw, "counts", OSC_INT64, 1, (const int64_t[]){-1}, NULL);
+    write_model("unique_counts.onnx", mw);
 }
 
 static void node_case(const char *name, int32_t dtype, double scale, int bad_index) {

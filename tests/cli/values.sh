@@ -2,7 +2,8 @@
 # values.sh: sequences through the command line. split.onnx (gen_cli_models) makes a sequence
 # from a literal; `run -o` writes it as a SequenceProto .pb, which insert.onnx reads back as
 # its sequence input; outputs print as their items, NAME[i]. A sequence input refuses a literal
-# and --random with a message saying what to give.
+# and --random with a message saying what to give. A node output left out before a named one
+# (Unique's counts without its indices and inverse) runs.
 #
 # usage: values.sh ONNX_SCATTER WORK_DIR GEN_CLI_MODELS JSON_QUERY SOURCE_DIR
 # Last line: "N passed, N failed".
@@ -25,4 +26,8 @@ check "run: a literal for a sequence input is refused, saying what to give" eval
 cli run "$m/insert.onnx" --random
 check "run --random: a sequence input is not made up" eval 'status_is 2 &&
     err_has "input .s. is a sequence, which --random does not make"'
+cli run "$m/unique_counts.onnx" '[3,1,3,2,3]'
+check "run: outputs 1 and 2 of Unique left out, its values and counts computed" eval 'status_is 0 &&
+    out_has "^y: int64 \[3\]$" && out_has "^\[1 2 3\]$" && out_has "^counts: int64 \[3\]$" &&
+    out_has "^\[1 1 3\]$"'
 finish
