@@ -61,7 +61,7 @@ typedef void (*rope_loop)(void *y, const void *x, const void *cosv, const void *
                 }                                                                           \
             }                                                                               \
     }
-OSC_FLOAT_TYPES(LOOP)
+OSC_FLOAT_TYPES(LOOP) /* double too, which the row refuses: the list has no part without it */
 #define ENTRY(E, T, CLS) [E] = rope_##E,
 static const rope_loop k_loops[OSC_DTYPE_COUNT] = {OSC_FLOAT_TYPES(ENTRY)};
 
@@ -164,7 +164,8 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     const osc_tensor *c = in[1], *pos = has_pos ? in[3] : NULL;
     if (c->rank != (pos ? 2 : 3) || c->dims[c->rank - 1] != g->half)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 1 'cos_cache' (%s) has shape %s; expected "
-                         "(%s, %lld) %s input 3 'position_ids' (the last: rotary_embedding_dim / 2)",
+                         "(%s, %lld) %s input 3 'position_ids' (the last: "
+                         "rotary_embedding_dim / 2)",
                          osc_kinput_name(k, 1), osc_shape_str(c, a, sizeof a),
                          pos ? "max_position_id_plus_1" : "batch, seq", (long long)g->half,
                          pos ? "with" : "without");
