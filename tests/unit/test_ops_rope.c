@@ -412,7 +412,7 @@ static void test_rope_bad(void **state) {
         kh_attr_int(&h, k_attrs[c].attr, k_attrs[c].v);
         kh_init_fails(&h, OSC_ERR_MODEL, k_attrs[c].needle);
     }
-    static const float buf[64] = {0};
+    static const float buf[128] = {0};
     static const int64_t pos[8] = {0};
     static const struct {
         int32_t xr, cr, pr; /* pr -1: no position_ids */
