@@ -92,27 +92,6 @@ osc_status osc_ln_init(osc_kctx *k, const osc_node *node, void **params) {
     return OSC_OK;
 }
 
-/* The strides of input i (Scale or B) broadcast to X's shape, into st; fails unless it is
- * unidirectionally broadcastable to X. */
-static osc_status bcast_strides(osc_kctx *k, const osc_tensor *x, int32_t i, const osc_tensor *t,
-                                int64_t *st) {
-    char a[256], b[256];
-    const int32_t lead = x->rank - t->rank;
-    int64_t s = 1;
-    for (int32_t d = x->rank - 1; d >= 0; d--) {
-        const int64_t td = d >= lead ? t->dims[d - lead] : 1;
-        if (lead < 0 || (td != 1 && td != x->dims[d]))
-            return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s) has shape %s, which does not "
-                             "broadcast to input 0 'X' %s", (int)i, k_names[i],
-                             osc_kinput_name(k, i), osc_shape_str(t, a, sizeof a),
-                             osc_shape_str(x, b, sizeof b));
-        st[d] = td == 1 ? 0 : s;
-        /* past 2^63 only when t is empty (a 0 dim is yet to come): then no stride is used */
-        if (!osc_mul_ok(s, td, &s)) s = 0;
-    }
-    return OSC_OK;
-}
-
 /* infer's and run's checks; want[0..2] get the outputs' dtypes and shapes, w the strides. */
 static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                            osc_tensor *want, int32_t *axis, ln_walk *w) {
@@ -132,8 +111,8 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                          "needs rank >= 1 for attribute 'axis'", osc_kinput_name(k, 0));
     st = osc_norm_axis(k, p->axis, x->rank, axis);
     memset(w, 0, sizeof *w);
-    if (!st) st = bcast_strides(k, x, 1, in[1], w->st_s);
-    if (!st && has_b) st = bcast_strides(k, x, 2, in[2], w->st_b);
+    if (!st) st = osc_nc_bcast_strides(k, x, 1, k_names[1], in[1], w->st_s);
+    if (!st && has_b) st = osc_nc_bcast_strides(k, x, 2, k_names[2], in[2], w->st_b);
     if (st) return st;
     w->rank = x->rank;
     memcpy(w->dims, x->dims, sizeof w->dims);

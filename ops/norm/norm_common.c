@@ -53,6 +53,24 @@ osc_status osc_nc_check_out(osc_kctx *k, const osc_tensor *out, int32_t n_out, i
     return osc_check_buffer(k, "output", i, what, o);
 }
 
+osc_status osc_nc_bcast_strides(osc_kctx *k, const osc_tensor *x, int32_t i, const char *what,
+                                const osc_tensor *t, int64_t *st) {
+    char a[256], b[256];
+    const int32_t lead = x->rank - t->rank;
+    int64_t s = 1;
+    for (int32_t d = x->rank - 1; d >= 0; d--) {
+        const int64_t td = d >= lead ? t->dims[d - lead] : 1;
+        if (lead < 0 || (td != 1 && td != x->dims[d]))
+            return osc_kfail(k, OSC_ERR_SHAPE, "input %d '%s' (%s) has shape %s, which does not "
+                             "broadcast to input 0 'X' %s", (int)i, what, osc_kinput_name(k, i),
+                             osc_shape_str(t, a, sizeof a), osc_shape_str(x, b, sizeof b));
+        st[d] = td == 1 ? 0 : s;
+        /* past 2^63 only when t is empty (a 0 dim is yet to come): then no stride is used */
+        if (!osc_mul_ok(s, td, &s)) s = 0;
+    }
+    return OSC_OK;
+}
+
 /* Runs BODY for each element `at` the walk w visits from base: the innermost dim a plain loop,
  * the others an odometer. */
 #define WALK(BODY)                                                                          \

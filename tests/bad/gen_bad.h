@@ -63,5 +63,7 @@ void scat_cases(void);
 void layout_cases(void);
 /* The cases of gen_bad_select.c: Compress, Trilu, CumProd, EyeLike and ReverseSequence. */
 void select_cases(void);
+/* The cases of gen_bad_rope.c: RotaryEmbedding and RMSNormalization. */
+void rope_cases(void);
 
 #endif

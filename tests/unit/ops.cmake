@@ -38,3 +38,5 @@ osc_unit_test(test_ops_unpool unit/test_ops_unpool.c unit/kharness.c)
 osc_unit_test(test_ops_rearrange unit/test_ops_rearrange.c unit/kharness.c)
 # Trilu, Compress, ReverseSequence, EyeLike and CumProd on every dtype of their rows.
 osc_unit_test(test_ops_select unit/test_ops_select.c unit/kharness.c)
+# RMSNormalization and RotaryEmbedding against float64 references written in the test.
+osc_unit_test(test_ops_rope unit/test_ops_rope.c unit/kharness.c)
