@@ -31,7 +31,8 @@ set(_osc_needs_all_ops
   test_fusion test_fusion_tiny test_fusion_tiled test_fusion_tiled_tiny test_threads_ew
   test_fusion_bag test_fusion_bag_tiny
   test_limits test_misuse test_sweep test_scaling test_control test_ops_unique test_ops_unpool
-  test_limits_scat test_values test_ops_rearrange test_ops_rope)
+  test_limits_scat test_values test_ops_rearrange test_ops_rope test_ops_bitwise
+  test_ops_castlike test_ops_select test_ops_summean test_ops_trig_act)
 set_tests_properties(${_osc_needs_all_ops} PROPERTIES DISABLED TRUE)
 set_target_properties(${_osc_needs_all_ops} PROPERTIES EXCLUDE_FROM_ALL TRUE)
 if(TARGET onnx-scatter) # scripts over models, or over the whole CLI, with other ops

@@ -82,6 +82,7 @@ typedef struct scan_run {
     const osc_tensor **state;
     int32_t *axis;         /* per scan input, normalised */
     int64_t len;           /* the sequence length */
+    int64_t steps;         /* the iterations: len, or Scan-8's sequence_lens entry */
     osc_tensor *slice;     /* per scan input: this iteration's slice */
     char **buf;            /* per scan input: room for a slice when its axis is not 0 */
     size_t *buf_cap;
@@ -166,12 +167,12 @@ static osc_status scan_once(osc_kctx *k, scan_run *r, const osc_tensor *const *n
     const int32_t n = p->n_state;
     osc_status st = OSC_OK;
     for (int32_t i = 0; i < n; i++) r->ins[i] = r->state[i];
-    for (int64_t t = 0; !st && t < r->len; t++) {
+    for (int64_t t = 0; !st && t < r->steps; t++) {
         if ((st = osc_kcancelled(k))) break;
         char what[64];
         snprintf(what, sizeof what, "body, iteration %lld", (long long)t);
         for (int32_t i = 0; !st && i < p->n_in; i++) {
-            st = take_slice(k, r, i, p->in_rev[i] ? r->len - 1 - t : t);
+            st = take_slice(k, r, i, p->in_rev[i] ? r->steps - 1 - t : t);
             r->ins[n + i] = &r->slice[i];
         }
         if (!st) st = k->body(k, p->body, r->ins, n + p->n_in, node_in, r->res, n + p->n_out, what);
@@ -185,16 +186,16 @@ static osc_status scan_once(osc_kctx *k, scan_run *r, const osc_tensor *const *n
         for (int32_t i = 0; i < n; i++) r->ins[i] = &r->cur->t[i];
     }
     for (int32_t i = 0; !st && i < n; i++) st = cf_set_put(k, out, i, r->ins[i]);
-    for (int32_t j = 0; !st && r->len == 0 && j < p->n_out; j++) {
+    for (int32_t j = 0; !st && r->steps == 0 && j < p->n_out; j++) {
         const osc_graph *g = p->body->g;
         const osc_value *v = &g->values[g->outputs[n + j]];
         int64_t a = p->out_axis[j], dims[OSC_MAX_RANK] = {0};
         if (!v->decl.dtype || v->decl.rank < 0 || v->decl.rank >= OSC_MAX_RANK)
-            return osc_kfail(k, OSC_ERR_SHAPE, "the scan has length 0, and the body does not "
-                             "declare the dtype and rank of scan output '%s'", v->name);
+            return osc_kfail(k, OSC_ERR_SHAPE, "the scan runs no iteration, and the body does "
+                             "not declare the dtype and rank of scan output '%s'", v->name);
         if (a < 0) a += v->decl.rank + 1;
         for (int32_t d = 0, e = 0; d <= v->decl.rank; d++)
-            dims[d] = d == a ? 0 : v->decl.dims[e] > 0 ? v->decl.dims[e++] : (e++, 0);
+            dims[d] = d == a ? r->len : v->decl.dims[e] > 0 ? v->decl.dims[e++] : (e++, 0);
         st = cf_set_make(k, out, n + j, v->decl.dtype, v->decl.rank + 1, dims);
     }
     return st;
@@ -225,12 +226,28 @@ static osc_status sequence(osc_kctx *k, scan_run *r, int32_t shift) {
             return osc_kfail(k, OSC_ERR_UNSUPPORTED, "scan input %d has packed dtype %s; not "
                              "supported", (int)i, osc_dtype_get(x->dtype)->name);
         const int64_t len = x->dims[r->axis[i]];
-        if (i == 0) r->len = len;
+        if (i == 0) r->len = r->steps = len;
         else if (len != r->len)
             return osc_kfail(k, OSC_ERR_SHAPE, "scan input %d has %lld positions along its "
                              "axis; scan input 0 has %lld (one sequence length for all)",
                              (int)i, (long long)len, (long long)r->len);
     }
+    return OSC_OK;
+}
+
+/* Scan-8's sequence_lens: nb int64 lengths from 0 to len, checked before the first entry runs;
+ * an entry of a shorter length scans its first positions (from the last one back, for a
+ * reverse input) and its scan outputs are zero past them, as the spec's padding says. */
+static osc_status check_lens(osc_kctx *k, const osc_tensor *t, int64_t nb, int64_t len) {
+    if (t->dtype != OSC_INT64 || osc_tensor_count(t) != nb)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 (sequence_lens) must hold %lld int64 "
+                         "lengths, one per batch entry", (long long)nb);
+    const int64_t *v = t->data;
+    for (int64_t b = 0; b < nb; b++)
+        if (v[b] < 0 || v[b] > len)
+            return osc_kfail(k, OSC_ERR_INDEX, "input 0 (sequence_lens) entry %lld is %lld; "
+                             "expected 0 to %lld, the scan inputs' length", (long long)b,
+                             (long long)v[b], (long long)len);
     return OSC_OK;
 }
 
@@ -256,17 +273,8 @@ static osc_status batches(osc_kctx *k, scan_run *r, const osc_tensor *const *in,
         osc_tensor *xv = (osc_tensor *)r->x;
         for (int32_t i = 0; i < p->n_in; i++) xv[i] = entry(xs[i], b);
         st = sequence(k, r, 0);
-        if (!st && in[0]) {
-            int64_t n = osc_tensor_count(in[0]);
-            const int64_t *lens = in[0]->data;
-            if (in[0]->dtype != OSC_INT64 || n != nb)
-                st = osc_kfail(k, OSC_ERR_SHAPE, "input 0 (sequence_lens) must hold %lld int64 "
-                               "lengths, one per batch entry", (long long)nb);
-            else if (lens[b] != r->len)
-                st = osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 (sequence_lens) entry %lld is "
-                               "%lld; only the full length %lld is supported", (long long)b,
-                               (long long)lens[b], (long long)r->len);
-        }
+        if (!st && b == 0 && in[0]) st = check_lens(k, in[0], nb, r->len);
+        if (!st && in[0]) r->steps = ((const int64_t *)in[0]->data)[b];
         cf_set_clear(one);
         if (!st) st = scan_once(k, r, in, one);
         for (int32_t j = 0; !st && j < one->n; j++) {

@@ -1,7 +1,7 @@
 /* test_control.c: If, Loop and Scan through the public API, on graphs built in memory: branches
  * of different shapes, names read from one and two graphs out, carried values that grow, the
  * condition and the trip count stopping a loop, a loop that runs no iteration, Scan's axes and
- * directions, folding at load, and the refusals: undefined names, cycles, body arity, nesting
+ * directions, Scan-8's sequence_lens, folding at load, and the refusals: undefined names, cycles, body arity, nesting
  * depth, the iteration cap and cancelling. Expected values are worked out by hand in comments. */
 #include <pthread.h>
 #include <setjmp.h>
@@ -334,6 +334,67 @@ static void scan_axes_and_directions(void **state) {
     }
 }
 
+/* Scan-8, batch of 3: state s0 [3, 1], scan input xs [3, 3, 1] = [1,2,3], [4,5,6], [7,8,9];
+ * body s1 = s + x, y = s1. sequence_lens [3, 1, 0]: entry 1 scans its first position only,
+ * entry 2 none (its state stays 0), and the scan outputs are zero past each length. Forward:
+ * entry 0's s runs 1, 3, 6. Reverse: it reads 3, 2, 1 and runs 3, 5, 6; entry 1's one position
+ * is its first (4) both ways. A length of 4 is past the inputs' 3 positions. */
+static osc_model *scan8_model(int64_t reverse) {
+    const int64_t bd[2] = {3, 1}, xd[3] = {3, 3, 1};
+    const osc_mw_value ins[3] = {{"lens", OSC_INT64, 1, k_three, NULL},
+                                 {"s0", OSC_FLOAT, 2, bd, NULL}, {"xs", OSC_FLOAT, 3, xd, NULL}};
+    osc_mw *mw = osc_mw_graph(8, 3, ins);
+    osc_mw *b = sub("body");
+    const osc_mw_value bins[2] = {{"s", OSC_FLOAT, 1, k_one, NULL},
+                                  {"x", OSC_FLOAT, 1, k_one, NULL}};
+    osc_mw_inputs(b, 2, bins);
+    osc_mw_node(b, "Add", "add", 2, (const char *[]){"s", "x"}, 1, (const char *[]){"s1"});
+    osc_mw_node(b, "Identity", "id", 1, (const char *[]){"s1"}, 1, (const char *[]){"y"});
+    osc_mw_output(b, "s1", OSC_FLOAT, 1, k_one, NULL);
+    osc_mw_output(b, "y", OSC_FLOAT, 1, k_one, NULL);
+    int n = osc_mw_node(mw, "Scan", "scan", 3, (const char *[]){"lens", "s0", "xs"}, 2,
+                        (const char *[]){"s_end", "ys"});
+    osc_mw_attr_graph(mw, n, "body", b);
+    osc_mw_attr_int(mw, n, "num_scan_inputs", 1);
+    osc_mw_attr_ints(mw, n, "directions", (const int64_t[]){reverse}, 1);
+    osc_mw_free(b);
+    osc_mw_output(mw, "s_end", OSC_FLOAT, 2, bd, NULL);
+    osc_mw_output(mw, "ys", OSC_FLOAT, 3, xd, NULL);
+    return load(mw);
+}
+
+static void scan8_sequence_lens(void **state) {
+    (void)state;
+    const int64_t bd[2] = {3, 1}, xd[3] = {3, 3, 1};
+    const float s0[3] = {0, 0, 0}, xs[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    const char *names[3] = {"lens", "s0", "xs"};
+    for (int64_t reverse = 0; reverse < 2; reverse++) {
+        osc_model *m = scan8_model(reverse);
+        osc_session *s = session(m);
+        const int64_t lens[3] = {3, 1, 0}, bad[3] = {3, 4, 0};
+        osc_tensor in[3] = {osc_test_view(OSC_INT64, 1, k_three, lens),
+                            osc_test_view(OSC_FLOAT, 2, bd, s0),
+                            osc_test_view(OSC_FLOAT, 3, xd, xs)};
+        osc_check_bind(s, 3, names, in);
+        assert_int_equal(osc_session_run(s), OSC_OK);
+        osc_tensor s_end, ys;
+        assert_int_equal(osc_session_output(s, 0, &s_end), OSC_OK);
+        assert_int_equal(osc_session_output(s, 1, &ys), OSC_OK);
+        expect_floats(&s_end, 3, (const float[]){6, 4, 0});
+        const float fwd[9] = {1, 3, 6, 4, 0, 0, 0, 0, 0}, rev[9] = {3, 5, 6, 4, 0, 0, 0, 0, 0};
+        expect_floats(&ys, 9, reverse ? rev : fwd);
+        in[0] = osc_test_view(OSC_INT64, 1, k_three, bad);
+        osc_check_bind(s, 3, names, in);
+        assert_int_equal(osc_session_run(s), OSC_ERR_INDEX);
+        const char *msg = osc_session_error(s);
+        if (!strstr(msg, "node 'scan'") ||
+            !strstr(msg, "input 0 (sequence_lens) entry 1 is 4; expected 0 to 3"))
+            fail_msg("message: %s", msg);
+        osc_session_free(s);
+        osc_model_free(m);
+    }
+}
+
 /* An If whose inputs are all constants is computed at load (folding), branch included. */
 static void if_folds_at_load(void **state) {
     (void)state;
@@ -530,5 +591,6 @@ OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(dead_branch_errors_wait_for_the_run),
               cmocka_unit_test(loop_carries_a_growing_value),
               cmocka_unit_test(loop_cap_stops_an_endless_loop),
               cmocka_unit_test(cancel_stops_the_run), cmocka_unit_test(names_from_two_graphs_out),
-              cmocka_unit_test(scan_axes_and_directions), cmocka_unit_test(if_folds_at_load),
+              cmocka_unit_test(scan_axes_and_directions),
+              cmocka_unit_test(scan8_sequence_lens), cmocka_unit_test(if_folds_at_load),
               cmocka_unit_test(refused_at_load), cmocka_unit_test(nesting_depth))
