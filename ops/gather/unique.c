@@ -1,7 +1,8 @@
 /* unique.c: Unique-11: the distinct elements of X (or its distinct slices along an axis),
  * sorted or in order of first occurrence, with their first indices, the inverse map and the
  * counts. How many there are depends on X's values, so infer reads them (infer_reads bit 0)
- * and sorts them, as run does again. */
+ * and sorts them; in a session it keeps the groups in the node's slot for the run that
+ * follows in the same session run (on the same X), which sorts only when infer did not. */
 #include <string.h>
 
 #include "core/dtype.h"
@@ -95,6 +96,49 @@ static void free_groups(osc_kctx *k, uq_groups *g) {
     if (g->perm) osc_free(k->alloc, g->perm, g->bytes);
 }
 
+/* The groups infer made in session run `run` for X's data at x, kept for run (osc_kslot). */
+typedef struct uq_stash {
+    uq_groups g;
+    uint64_t run;
+    const void *x;
+    osc_allocator *a;
+} uq_stash;
+
+static void drop_stash(void *p) {
+    uq_stash *st = p;
+    if (st->g.perm) osc_free(st->a, st->g.perm, st->g.bytes);
+    osc_free(st->a, st, sizeof *st);
+}
+
+/* Hands g to the slot (the session's run k->run); without a slot or room, frees it. */
+static void keep_groups(osc_kctx *k, const void *x, uq_groups *g) {
+    uq_stash *st = k->slot && k->run ? k->slot->p : NULL;
+    if (k->slot && k->run && !st && (st = osc_malloc(k->alloc, sizeof *st))) {
+        memset(st, 0, sizeof *st);
+        st->a = k->alloc;
+        k->slot->p = st;
+        k->slot->drop = drop_stash;
+    }
+    if (!st) {
+        free_groups(k, g);
+        return;
+    }
+    if (st->g.perm) osc_free(st->a, st->g.perm, st->g.bytes);
+    st->g = *g;
+    st->run = k->run;
+    st->x = x;
+}
+
+/* The groups infer kept for this run and X, moved out of the slot; else X sorted now. */
+static osc_status take_groups(osc_kctx *k, const osc_uq_view *v, uq_groups *g) {
+    uq_stash *st = k->slot && k->run ? k->slot->p : NULL;
+    if (!st || st->run != k->run || st->x != v->x || !st->g.perm) return sort_groups(k, v, g);
+    *g = st->g;
+    memset(&st->g, 0, sizeof st->g);
+    st->run = 0;
+    return OSC_OK;
+}
+
 /* Y is X's shape with u along the axis ([u] without one); indices and counts [u];
  * inverse_indices one per slice. */
 static void shapes(const osc_tensor *x, int32_t axis, int64_t n, int64_t u, osc_tensor *want) {
@@ -124,8 +168,8 @@ osc_status osc_unique_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     osc_status st = view_of(k, in, n_in, &v, &axis);
     if (!st) st = sort_groups(k, &v, &g);
     if (st) return st;
-    free_groups(k, &g);
     shapes(in[0], axis, v.n, g.u, want);
+    keep_groups(k, v.x, &g);
     for (int32_t j = 0; j < n_out && j < 4; j++) osc_same_shape(&out[j], &want[j]);
     return OSC_OK;
 }
@@ -157,7 +201,7 @@ osc_status osc_unique_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     int32_t axis;
     if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "needs output 0 'Y'");
     osc_status st = view_of(k, in, n_in, &v, &axis);
-    if (!st) st = sort_groups(k, &v, &g);
+    if (!st) st = take_groups(k, &v, &g);
     if (st) return st;
     shapes(in[0], axis, v.n, g.u, want);
     for (int32_t j = 0; j < n_out && j < 4 && !st; j++)

@@ -33,6 +33,7 @@ osc_unit_test(test_ops_trig_act unit/test_ops_trig_act.c unit/kharness.c)
 # Unique (gather and index) and the two scatters MaxUnpool and Col2Im, against references
 # written in the tests.
 osc_unit_test(test_ops_unique unit/test_ops_unique.c unit/kharness.c)
+target_link_libraries(test_ops_unique PRIVATE osc_test_support) # a model for the session case
 osc_unit_test(test_ops_unpool unit/test_ops_unpool.c unit/kharness.c)
 # DepthToSpace, SpaceToDepth, CenterCropPad, Det and BitCast, on values worked out by hand.
 osc_unit_test(test_ops_rearrange unit/test_ops_rearrange.c unit/kharness.c)

@@ -1,6 +1,7 @@
 /* test_ops_unique.c: the Unique kernel run through kharness: the spec's examples, every dtype
  * and axes against a naive quadratic reference written here, NaN and signed zeros (numpy's
- * rules, worked out by hand), strings, zero-size inputs, omitted outputs and invalid nodes. */
+ * rules, worked out by hand), strings, zero-size inputs, omitted outputs, invalid nodes, and
+ * in a session one sort per run (infer's, kept for run). */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,9 +12,13 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ops/gather/unique_sort.h"
 #include "ops/registry.h"
 #include "kharness.h"
+#include "onnx_scatter.h"
 #include "tests/support/check.h"
+#include "tests/support/testutil.h"
+#include "tests/support/writer.h"
 
 #define D(...) ((const int64_t[]){__VA_ARGS__})
 #define N(a) ((int32_t)(sizeof(a) / sizeof((a)[0])))
@@ -406,6 +411,76 @@ static void large(void **state) {
     free(x);
 }
 
+/* In a session, infer's sort serves the run: one sort block per run. The allocator counts
+ * blocks of the sort's size (int32 X: not the arena's, 28 bytes per element); two runs over
+ * one buffer whose contents change between them. */
+typedef struct counter {
+    size_t size;
+    int blocks;
+} counter;
+
+static void *counting(void *ud, void *ptr, size_t osize, size_t nsize) {
+    (void)osize;
+    counter *c = ud;
+    if (!nsize) {
+        free(ptr);
+        return NULL;
+    }
+    c->blocks += !ptr && nsize == c->size;
+    return realloc(ptr, nsize);
+}
+
+static void sorts_once_per_run(void **state) {
+    (void)state;
+    enum { n = 1000 };
+    const int64_t d[1] = {-1};
+    osc_mw *mw = osc_mw_graph(11, 1, (const osc_mw_value[]){{"x", OSC_INT32, 1, d, NULL}});
+    osc_mw_node(mw, "Unique", "u", 1, (const char *[]){"x"}, 4,
+                (const char *[]){"y", "ind", "inv", "cnt"});
+    osc_mw_output(mw, "y", OSC_INT32, 1, d, NULL);
+    osc_mw_output(mw, "ind", OSC_INT64, 1, d, NULL);
+    osc_mw_output(mw, "inv", OSC_INT64, 1, d, NULL);
+    osc_mw_output(mw, "cnt", OSC_INT64, 1, d, NULL);
+    void *buf = NULL;
+    size_t len = 0;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    static int32_t x[n];
+    const osc_uq_view v = {.x = x, .dtype = OSC_INT32, .flat = true, .n = n, .outer = 1,
+                           .inner = 1};
+    counter c = {osc_uq_block_bytes(&v), 0};
+    osc_options o;
+    osc_options_init(&o);
+    o.alloc = counting;
+    o.alloc_ud = &c;
+    osc_model *m = NULL;
+    char msg[512];
+    assert_int_equal(osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg), OSC_OK);
+    free(buf);
+    osc_session *s = NULL;
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < n; i++) x[i] = round ? i % 7 : n - i; /* 7 values, then n */
+        osc_tensor t = osc_test_view(OSC_INT32, 1, (const int64_t[]){n}, x);
+        osc_check_bind(s, 1, (const char *[]){"x"}, &t);
+        c.blocks = 0;
+        assert_int_equal(osc_session_run(s), OSC_OK);
+        assert_int_equal(c.blocks, 1);
+        osc_tensor y, cnt;
+        assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+        assert_int_equal(osc_session_output(s, 3, &cnt), OSC_OK);
+        assert_int_equal(y.dims[0], round ? 7 : n);
+        const int32_t *yv = y.data;
+        const int64_t *cv = cnt.data;
+        for (int64_t q = 0; q < y.dims[0]; q++) {
+            assert_int_equal(yv[q], round ? q : q + 1);
+            assert_int_equal(cv[q], round ? (q < n % 7 ? n / 7 + 1 : n / 7) : 1);
+        }
+    }
+    osc_session_free(s);
+    osc_model_free(m);
+}
+
 static void invalid(void **state) {
     (void)state;
     kh h;
@@ -456,4 +531,5 @@ OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(spec_examples), cmocka_unit_test(ever
               cmocka_unit_test(axes), cmocka_unit_test(nan_and_zeros),
               cmocka_unit_test(strings_and_bool), cmocka_unit_test(zero_size),
               cmocka_unit_test(outputs_omitted), cmocka_unit_test(large),
+              cmocka_unit_test(sorts_once_per_run),
               cmocka_unit_test(invalid))
