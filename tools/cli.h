@@ -130,9 +130,10 @@ int cli_outset_add(cli_outset *o, const char *file, const void *buf, size_t len,
                    size_t msg_size);
 int cli_outset_commit(cli_outset *o, char *msg, size_t msg_size);
 void cli_outset_close(cli_outset *o);
-/* The file stem (the name without .npy or .pb) of value NAME in a folder the -o, --dump and
- * --save-inputs writers fill: NAME with '/' as '_', then "~2", "~3"... until it is a stem not
- * in taken, which it is added to. Nonzero with msg when it does not fit size (or no memory). */
+/* filenames.c. The file stem (the name without .npy or .pb) of value NAME in a folder the -o,
+ * --dump and --save-inputs writers fill: NAME with '/' as '_', then "~2", "~3"... until it is
+ * a stem not in taken, which it is added to. Nonzero with msg when it does not fit size (or
+ * no memory). */
 int cli_file_stem(cli_strlist *taken, const char *name, char *stem, size_t size, char *msg,
                   size_t msg_size);
 /* When cli_file_stem added ~N to NAME's stem: a note on stderr that WHAT ("output", "input")
