@@ -17,9 +17,15 @@
  *   states, never frees caller memory and never writes to caller buffers it was not given for
  *   writing (see opts.inplace_inputs and osc_session_set_output_buffer).
  * - Threads: there is no global mutable state. A model may be used from any number of threads
- *   at once (it is immutable after load); a session must be used by one thread at a time. Two
- *   sessions, of the same model or not, run concurrently. A custom opts.alloc hook is then
- *   called from those threads at once and must be thread-safe (malloc/realloc/free are).
+ *   at once (it is immutable after load); a session is used by one call at a time, and checks
+ *   it: each call holds the session while it works (osc_session_run for its whole run), and a
+ *   call on a session held by another, from the run's node hook or from another thread, changes
+ *   nothing, writes nothing it was given and returns OSC_ERR_STATE (0 or NULL for calls
+ *   returning a value; osc_session_free then frees nothing). While the session is held,
+ *   osc_session_error gives the refusal, naming the call. Not refused: osc_session_cancel and
+ *   osc_session_threads. Two sessions, of the same model or not, run concurrently. A custom
+ *   opts.alloc hook is then called from those threads at once and must be thread-safe
+ *   (malloc/realloc/free are).
  * - The library never prints, never exits or aborts, and does not install signal handlers.
  * - Compatibility: names are never removed or renumbered; new status codes, dtypes, struct
  *   fields (taken from reserved[]) and calls are only ever appended. While the major version is
@@ -498,7 +504,8 @@ typedef struct osc_session osc_session;
  * only failures are OSC_ERR_ARG (NULL argument), OSC_ERR_NOMEM and OSC_ERR_LIMIT (its tables
  * exceed opts.max_bytes), so no message is needed. */
 OSC_API osc_status osc_session_create(const osc_model *m, osc_session **out);
-/* Frees the session, its arena and every output it owns. NULL is a no-op. */
+/* Frees the session, its arena and every output it owns. NULL is a no-op, and so is a session
+ * held by a call in progress (its run, called from its node hook or another thread). */
 OSC_API void osc_session_free(osc_session *s);
 /* Binds an input by graph-input name or by index (osc_model_input order). The osc_tensor is
  * copied; its data is borrowed until the next set_input of that input, a run that consumes it, or
@@ -546,7 +553,10 @@ OSC_API osc_status osc_session_set_output_buffer(osc_session *s, size_t index, v
  * (node, input, position, value, allowed range), the session stays usable (fix the inputs and run
  * again), and caller buffers are as set_input and set_output_buffer describe: untouched unless
  * written in place or directly by a node that ran. A plan (shapes, arena) is made at the first run
- * and again only when input shapes or output buffers change. */
+ * and again only when input shapes or output buffers change. The session is held for the whole
+ * run: any call on it meanwhile (from the node hook, a nested run, another thread) is refused
+ * with OSC_ERR_STATE, except osc_session_cancel and osc_session_threads; a run started while
+ * another call holds the session is refused the same way. */
 OSC_API osc_status osc_session_run(osc_session *s);
 /* Asks the session's run in progress, or its next run when none is in progress, to stop: it
  * fails with OSC_ERR_CANCELLED at its next check (before each node, and before each iteration
@@ -587,14 +597,17 @@ OSC_API const osc_session *osc_session_node_subgraph(const osc_session *s, size_
  * that runs (osc_model_node order; folded nodes do not run) has succeeded, with the tensors
  * the node read (NULL for an omitted input) and wrote. They are views valid during the call
  * only, and must not be written. For debugging and profiling: shapes a node really had,
- * intermediate values. */
+ * intermediate values. The session is held by its run: calls on it from the hook are refused
+ * (OSC_ERR_STATE, see Threads above) and the run goes on with what was bound when it began;
+ * osc_session_cancel may be called. */
 typedef void (*osc_node_hook)(void *ud, size_t node, const osc_tensor *const *inputs,
                               int32_t n_inputs, const osc_tensor *outputs, int32_t n_outputs);
 /* Sets the session's hook (fn NULL: none, the default); ud is passed to it. OSC_ERR_ARG for a
  * NULL session. */
 OSC_API osc_status osc_session_set_node_hook(osc_session *s, osc_node_hook fn, void *ud);
 /* Message of the session's last failure ("" after a success); owned by the session, valid until
- * its next call. "no session" for NULL. */
+ * its next call. "no session" for NULL. While a call holds the session (a run in progress), the
+ * refusal of the last call refused meanwhile, a constant string naming that call. */
 OSC_API const char *osc_session_error(const osc_session *s);
 
 /* ---- TensorProto (.pb) files, as used by the ONNX node tests. ---- */

@@ -234,13 +234,18 @@ static osc_status run(osc_session *s) {
     return OSC_OK;
 }
 
+/* Held for the whole run (osc_session_enter): a call on s from its node hook, a nested run
+ * or a call from another thread meanwhile is refused with OSC_ERR_STATE. */
 osc_status osc_session_run(osc_session *s) {
     if (!s) return OSC_ERR_ARG;
+    if (!osc_session_enter(s, OSC_CALL_RUN)) return OSC_ERR_STATE;
     osc_err_clear(&s->err);
     s->ok = false;
     s->alloc.capped = false;
     osc_status st = run(s);
     memset(s->unchanged, 0, (size_t)s->m->g.n_values * sizeof *s->unchanged); /* one run only */
     if (st == OSC_ERR_CANCELLED && s->cancel == &s->cancel_req) atomic_store(&s->cancel_req, 0);
-    return st ? osc_cap_explain(&s->err, &s->alloc, "this session") : st;
+    if (st) st = osc_cap_explain(&s->err, &s->alloc, "this session");
+    osc_session_leave(s);
+    return st;
 }

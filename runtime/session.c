@@ -100,7 +100,7 @@ osc_status osc_session_create_body(const osc_model *m, osc_session *outer, osc_s
 }
 
 void osc_session_free(osc_session *s) {
-    if (!s) return;
+    if (!s || !osc_session_enter(s, OSC_CALL_FREE)) return; /* in use: freeing it would crash */
     sizes_of z = table_sizes(s->m);
     if (!s->borrowed_tpool) osc_tpool_free(s->tpool);
     for (int32_t b = 0; s->bodies && b < s->m->n_bodies; b++) osc_session_free(s->bodies[b]);
@@ -145,7 +145,48 @@ void osc_session_free(osc_session *s) {
     osc_free(&a, s, sizeof *s);
 }
 
-const char *osc_session_error(const osc_session *s) { return s ? s->err.msg : "no session"; }
+/* Messages of the calls refused while the session is in use (osc_session_enter). Constants:
+ * the message of the call holding the session is its own until that call returns. */
+static const char *const refusal[OSC_CALL_COUNT] = {
+#define OSC_BUSY(call) call ": the session is in use by another call (a run in progress, called " \
+    "from its node hook or from another thread); call it once that call has returned"
+    [OSC_CALL_NONE] = "the session is in use by a call in progress (a run, called from its node "
+                      "hook or from another thread)",
+    [OSC_CALL_RUN] = OSC_BUSY("osc_session_run"),
+    [OSC_CALL_SET_INPUT] = OSC_BUSY("osc_session_set_input"),
+    [OSC_CALL_UNBIND_INPUT] = OSC_BUSY("osc_session_unbind_input"),
+    [OSC_CALL_INPUT_UNCHANGED] = OSC_BUSY("osc_session_input_unchanged"),
+    [OSC_CALL_SET_OUTPUT_BUFFER] = OSC_BUSY("osc_session_set_output_buffer"),
+    [OSC_CALL_OUTPUT] = OSC_BUSY("osc_session_output"),
+    [OSC_CALL_OUTPUT_MODE] = OSC_BUSY("osc_session_output_mode"),
+    [OSC_CALL_SET_NODE_HOOK] = OSC_BUSY("osc_session_set_node_hook"),
+    [OSC_CALL_READ] = OSC_BUSY("osc_session_arena_bytes, _node_ns or _node_subgraph"),
+    [OSC_CALL_FREE] = OSC_BUSY("osc_session_free (nothing was freed)"),
+#undef OSC_BUSY
+};
+
+bool osc_session_enter(osc_session *s, osc_call call) {
+    int idle = 0;
+    if (atomic_compare_exchange_strong_explicit(&s->in_use, &idle, 1, memory_order_acquire,
+                                                memory_order_relaxed))
+        return true;
+    atomic_store_explicit(&s->refused, (int)call, memory_order_relaxed);
+    return false;
+}
+
+void osc_session_leave(osc_session *s) {
+    atomic_store_explicit(&s->in_use, 0, memory_order_release);
+}
+
+const char *osc_session_error(const osc_session *s) {
+    if (!s) return "no session";
+    osc_session *w = (osc_session *)s; /* the flags are atomics: reading them writes nothing */
+    if (atomic_load_explicit(&w->in_use, memory_order_acquire)) {
+        int call = atomic_load_explicit(&w->refused, memory_order_relaxed);
+        return refusal[call > 0 && call < OSC_CALL_COUNT ? call : OSC_CALL_NONE];
+    }
+    return s->err.msg;
+}
 
 osc_status osc_session_cancel(osc_session *s) {
     if (!s) return OSC_ERR_ARG;
@@ -155,22 +196,46 @@ osc_status osc_session_cancel(osc_session *s) {
 
 osc_status osc_session_set_node_hook(osc_session *s, osc_node_hook fn, void *ud) {
     if (!s) return OSC_ERR_ARG;
+    if (!osc_session_enter(s, OSC_CALL_SET_NODE_HOOK)) return OSC_ERR_STATE;
     s->hook = fn;
     s->hook_ud = ud;
+    osc_session_leave(s);
     return OSC_OK;
 }
 
-uint64_t osc_session_arena_bytes(const osc_session *s) { return s ? s->arena_size : 0; }
+/* The reading calls take a const session: they hold it like any call (its flags are atomics
+ * of a session the caller made, so this writes nothing the caller declared const). */
+static osc_session *enter_read(const osc_session *s) {
+    osc_session *w = (osc_session *)s;
+    return w && osc_session_enter(w, OSC_CALL_READ) ? w : NULL;
+}
 
+uint64_t osc_session_arena_bytes(const osc_session *s) {
+    osc_session *w = enter_read(s);
+    if (!w) return 0;
+    uint64_t n = w->arena_size;
+    osc_session_leave(w);
+    return n;
+}
+
+/* The pool is made with the session and never changes: no need to hold it. */
 int32_t osc_session_threads(const osc_session *s) { return s ? osc_tpool_size(s->tpool) : 0; }
 
 uint64_t osc_session_node_ns(const osc_session *s, size_t node) {
-    return (s && s->node_ns && node < (size_t)s->m->g.n_nodes) ? s->node_ns[node] : 0;
+    osc_session *w = enter_read(s);
+    if (!w) return 0;
+    uint64_t ns = w->node_ns && node < (size_t)w->m->g.n_nodes ? w->node_ns[node] : 0;
+    osc_session_leave(w);
+    return ns;
 }
 
 const osc_session *osc_session_node_subgraph(const osc_session *s, size_t i, size_t k) {
-    const osc_model *b = s ? osc_model_node_subgraph(s->m, i, k) : NULL;
-    return b ? s->bodies[b->body_id] : NULL;
+    osc_session *w = enter_read(s);
+    if (!w) return NULL;
+    const osc_model *b = osc_model_node_subgraph(w->m, i, k);
+    const osc_session *body = b ? w->bodies[b->body_id] : NULL;
+    osc_session_leave(w);
+    return body;
 }
 
 /* Clears the session's message; OSC_ERR_ARG with one when index is not an input's. */
@@ -211,8 +276,8 @@ static osc_status bind_wrapped(osc_session *s, size_t index, const osc_tensor *t
     return OSC_OK;
 }
 
-osc_status osc_session_set_input_at(osc_session *s, size_t index, const osc_tensor *t) {
-    if (!s) return OSC_ERR_ARG;
+/* osc_session_set_input_at with the session held. */
+static osc_status set_input_at(osc_session *s, size_t index, const osc_tensor *t) {
     osc_status st = input_index(s, index);
     if (st) return st;
     osc_tensor opt;
@@ -234,30 +299,51 @@ osc_status osc_session_set_input_at(osc_session *s, size_t index, const osc_tens
     return OSC_OK;
 }
 
+osc_status osc_session_set_input_at(osc_session *s, size_t index, const osc_tensor *t) {
+    if (!s) return OSC_ERR_ARG;
+    if (!osc_session_enter(s, OSC_CALL_SET_INPUT)) return OSC_ERR_STATE;
+    osc_status st = set_input_at(s, index, t);
+    osc_session_leave(s);
+    return st;
+}
+
 osc_status osc_session_unbind_input(osc_session *s, size_t index) {
     if (!s) return OSC_ERR_ARG;
+    if (!osc_session_enter(s, OSC_CALL_UNBIND_INPUT)) return OSC_ERR_STATE;
     osc_status st = input_index(s, index);
-    if (st) return st;
-    memset(&s->bound[index], 0, sizeof s->bound[index]);
-    s->is_bound[index] = false;
-    s->ok = false;
-    return OSC_OK;
+    if (!st) {
+        memset(&s->bound[index], 0, sizeof s->bound[index]);
+        s->is_bound[index] = false;
+        s->ok = false;
+    }
+    osc_session_leave(s);
+    return st;
 }
 
 osc_status osc_session_input_unchanged(osc_session *s, size_t index) {
     if (!s) return OSC_ERR_ARG;
+    if (!osc_session_enter(s, OSC_CALL_INPUT_UNCHANGED)) return OSC_ERR_STATE;
     osc_status st = input_index(s, index);
     if (!st) s->unchanged[s->m->input_order[index]] = 1;
+    osc_session_leave(s);
     return st;
 }
 
 osc_status osc_session_set_input(osc_session *s, const char *name, const osc_tensor *t) {
     if (!s || !name) return OSC_ERR_ARG;
-    for (int32_t i = 0; i < s->m->n_inputs; i++)
-        if (strcmp(s->m->g.values[s->m->input_order[i]].name, name) == 0)
-            return osc_session_set_input_at(s, (size_t)i, t);
-    osc_err_clear(&s->err);
-    return osc_fail(&s->err, OSC_ERR_ARG, "the model has no input named '%s'", name);
+    if (!osc_session_enter(s, OSC_CALL_SET_INPUT)) return OSC_ERR_STATE;
+    int32_t i = 0;
+    while (i < s->m->n_inputs && strcmp(s->m->g.values[s->m->input_order[i]].name, name) != 0)
+        i++;
+    osc_status st;
+    if (i < s->m->n_inputs) {
+        st = set_input_at(s, (size_t)i, t);
+    } else {
+        osc_err_clear(&s->err);
+        st = osc_fail(&s->err, OSC_ERR_ARG, "the model has no input named '%s'", name);
+    }
+    osc_session_leave(s);
+    return st;
 }
 
 
@@ -275,24 +361,27 @@ static osc_status output_ready(osc_session *s, size_t index) {
 
 osc_status osc_session_output(osc_session *s, size_t index, osc_tensor *out) {
     if (!s || !out) return OSC_ERR_ARG;
+    if (!osc_session_enter(s, OSC_CALL_OUTPUT)) return OSC_ERR_STATE;
     osc_status st = output_ready(s, index);
-    if (st) return st;
-    *out = s->vals[s->m->g.outputs[index]];
-    if (s->out_mode[index] == OSC_OUTPUT_COPIED) out->data = s->out_data[index];
-    return OSC_OK;
+    if (!st) {
+        *out = s->vals[s->m->g.outputs[index]];
+        if (s->out_mode[index] == OSC_OUTPUT_COPIED) out->data = s->out_data[index];
+    }
+    osc_session_leave(s);
+    return st;
 }
 
 osc_status osc_session_output_mode(osc_session *s, size_t index, int32_t *mode) {
     if (!s || !mode) return OSC_ERR_ARG;
+    if (!osc_session_enter(s, OSC_CALL_OUTPUT_MODE)) return OSC_ERR_STATE;
     osc_status st = output_ready(s, index);
-    if (st) return st;
-    *mode = s->out_mode[index];
-    return OSC_OK;
+    if (!st) *mode = s->out_mode[index];
+    osc_session_leave(s);
+    return st;
 }
 
-osc_status osc_session_set_output_buffer(osc_session *s, size_t index, void *data,
-                                         size_t nbytes) {
-    if (!s) return OSC_ERR_ARG;
+/* osc_session_set_output_buffer with the session held. */
+static osc_status set_output_buffer(osc_session *s, size_t index, void *data, size_t nbytes) {
     osc_err_clear(&s->err);
     if (index >= (size_t)s->m->g.n_outputs)
         return osc_fail(&s->err, OSC_ERR_ARG, "output index %zu is out of range [0, %d]", index,
@@ -304,4 +393,13 @@ osc_status osc_session_set_output_buffer(osc_session *s, size_t index, void *dat
     s->out_cap[index] = data ? nbytes : 0;
     s->ok = false;
     return OSC_OK;
+}
+
+osc_status osc_session_set_output_buffer(osc_session *s, size_t index, void *data,
+                                         size_t nbytes) {
+    if (!s) return OSC_ERR_ARG;
+    if (!osc_session_enter(s, OSC_CALL_SET_OUTPUT_BUFFER)) return OSC_ERR_STATE;
+    osc_status st = set_output_buffer(s, index, data, nbytes);
+    osc_session_leave(s);
+    return st;
 }

@@ -72,7 +72,25 @@ struct osc_session {
     atomic_int *cancel;       /* the request runs check: cancel_req, or the outer session's */
     osc_node_hook hook;       /* osc_session_set_node_hook */
     void *hook_ud;
+    /* 1 while a call holds the session (osc_session_enter): osc_session_run for its whole run,
+     * the other calls for their own few steps. A call finding it held is refused. */
+    atomic_int in_use;
+    atomic_int refused;       /* the osc_call refused last, for osc_session_error */
 };
+
+/* The session calls that are refused while another holds the session. */
+typedef enum osc_call {
+    OSC_CALL_NONE, OSC_CALL_RUN, OSC_CALL_SET_INPUT, OSC_CALL_UNBIND_INPUT,
+    OSC_CALL_INPUT_UNCHANGED, OSC_CALL_SET_OUTPUT_BUFFER, OSC_CALL_OUTPUT, OSC_CALL_OUTPUT_MODE,
+    OSC_CALL_SET_NODE_HOOK, OSC_CALL_READ, OSC_CALL_FREE, OSC_CALL_COUNT
+} osc_call;
+
+/* session.c: takes the session for call `call` (true), or, when a call holds it (a run in
+ * progress, reached from its node hook or from another thread), records the refusal for
+ * osc_session_error and returns false; the session is untouched then. osc_session_leave
+ * releases it. */
+bool osc_session_enter(osc_session *s, osc_call call);
+void osc_session_leave(osc_session *s);
 
 /* exec.c: a monotonic clock, for the node times of opts.profile. */
 uint64_t osc_now_ns(void);

@@ -12,6 +12,7 @@ add_library(osc_cli_core STATIC "${_tools}/compare.c" "${_tools}/elem.c" "${_too
   "${_tools}/numfmt.c" "${_tools}/print.c" "${_tools}/npy.c" "${_tools}/literal.c"
   "${_tools}/json.c" "${_tools}/usage.c" "${_tools}/random.c" "${_tools}/ranges.c"
   "${_tools}/shapes.c" "${_tools}/inputs.c" "${_tools}/fileio.c" "${_tools}/discover.c"
+  "${_tools}/filenames.c"
   "${_tools}/runtime_opts.c" "${_tools}/args.c")
 target_link_libraries(osc_cli_core PRIVATE onnxscatter osc_flags)
 target_include_directories(osc_cli_core PUBLIC "${_tools}")

@@ -123,11 +123,22 @@ typedef struct cli_outset {
 } cli_outset;
 /* Creates the folder when missing and opens it. */
 int cli_outset_open(cli_outset *o, const char *dir, char *msg, size_t msg_size);
-/* Writes buf to a temporary file that commit renames to FILE (a name in the folder). */
+/* Writes buf to a temporary file that commit renames to FILE (a name in the folder). FILE is
+ * checked first (longer than the file system's NAME_MAX, already in the set, a folder there:
+ * refused), so commit renames only names that can be renamed. */
 int cli_outset_add(cli_outset *o, const char *file, const void *buf, size_t len, char *msg,
                    size_t msg_size);
 int cli_outset_commit(cli_outset *o, char *msg, size_t msg_size);
 void cli_outset_close(cli_outset *o);
+/* filenames.c. The file stem (the name without .npy or .pb) of value NAME in a folder the -o,
+ * --dump and --save-inputs writers fill: NAME with '/' as '_', then "~2", "~3"... until it is
+ * a stem not in taken, which it is added to. Nonzero with msg when it does not fit size (or
+ * no memory). */
+int cli_file_stem(cli_strlist *taken, const char *name, char *stem, size_t size, char *msg,
+                  size_t msg_size);
+/* When cli_file_stem added ~N to NAME's stem: a note on stderr that WHAT ("output", "input")
+ * NAME is written as FILE. */
+void cli_note_renamed(const char *what, const char *name, const char *file);
 int cli_is_dir(const char *path);
 int cli_is_file(const char *path);
 /* Joins a/b into a malloc'ed string; NULL when out of memory. */

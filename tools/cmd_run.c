@@ -90,7 +90,7 @@ static int select_outputs(const osc_model *m, run_args *a) {
 typedef struct dumper {
     const osc_model *m;
     cli_outset set;
-    cli_strlist files;   /* file names used so far (a second value with one file name gets ~2) */
+    cli_strlist files;   /* file stems used so far (cli_file_stem: one file name gets ~2) */
     FILE *index;         /* DIR/dump.txt, written to a string first */
     char *index_buf;
     size_t index_len;
@@ -100,19 +100,16 @@ typedef struct dumper {
 
 /* Writes value `name` (computed by node i) as NAME.npy, or NAME.pb when numpy cannot hold it. */
 static void dump_value(dumper *dp, size_t i, const char *name, const osc_tensor *t) {
-    char file[700], base[600], note[256], label[512], shape[256];
-    size_t k = 0;
+    char file[1024], note[256], label[512], shape[256], why[512];
     if (dp->failed || !name[0]) return;
-    for (; name[k] && k + 1 < sizeof base; k++) base[k] = name[k] == '/' ? '_' : name[k];
-    base[k] = '\0';
-    int npy = cli_npy_holds(t, note, sizeof note);
-    snprintf(file, sizeof file, "%s.%s", base, npy ? "npy" : "pb");
-    for (int v = 2; ; v++) { /* names that differ only by '/' and '_' must not overwrite */
-        size_t q = 0;
-        while (q < dp->files.count && strcmp(dp->files.items[q], file)) q++;
-        if (q == dp->files.count) break;
-        snprintf(file, sizeof file, "%s~%d.%s", base, v, npy ? "npy" : "pb");
+    if (cli_file_stem(&dp->files, name, file, sizeof file - 4, why, sizeof why)) {
+        snprintf(dp->msg, sizeof dp->msg, "value '%.60s%s': %s", name,
+                 strlen(name) > 60 ? "..." : "", why);
+        dp->failed = 1;
+        return;
     }
+    int npy = cli_npy_holds(t, note, sizeof note);
+    strcat(file, npy ? ".npy" : ".pb");
     void *buf = NULL;
     size_t len = 0;
     if (npy ? cli_npy_encode(t, &buf, &len, dp->msg, sizeof dp->msg) != 0
@@ -121,9 +118,7 @@ static void dump_value(dumper *dp, size_t i, const char *name, const osc_tensor 
         free(buf);
         return;
     }
-    if (cli_outset_add(&dp->set, file, buf, len, dp->msg, sizeof dp->msg) ||
-        cli_strlist_push(&dp->files, file))
-        dp->failed = 1;
+    if (cli_outset_add(&dp->set, file, buf, len, dp->msg, sizeof dp->msg)) dp->failed = 1;
     free(buf);
     osc_node_desc nd;
     if (osc_model_node(dp->m, i, &nd) != OSC_OK) return;
@@ -143,44 +138,43 @@ static void dump_hook(void *ud, size_t node, const osc_tensor *const *in, int32_
     for (int32_t k = 0; k < n_out && k < nd.n_outputs; k++) dump_value(dp, node, nd.outputs[k], &out[k]);
 }
 
-/* File name of output `name` in DIR: NAME.npy or NAME.pb ('/' becomes '_'). A tensor numpy
- * cannot hold (bfloat16, float8, 4-bit, non-UTF-8 strings) goes to .pb: *npy says which, and
- * note why. */
-static void output_file(const run_args *a, const char *name, const osc_tensor *t, char *file,
-                        size_t size, int *npy, char *note, size_t note_size) {
-    size_t n = 0;
-    for (; name[n] && n + 5 < size; n++) file[n] = name[n] == '/' ? '_' : name[n];
+/* File name of output `name` in DIR: its stem (cli_file_stem: '/' becomes '_', ~2 when an
+ * earlier output has that stem) and .npy, or .pb. A tensor numpy cannot hold (bfloat16,
+ * float8, 4-bit, non-UTF-8 strings) goes to .pb: *npy says which, and note why. */
+static int output_file(const run_args *a, cli_strlist *taken, const char *name,
+                       const osc_tensor *t, char *file, size_t size, int *npy, char *note,
+                       size_t note_size) {
+    char why[512];
+    if (cli_file_stem(taken, name, file, size - 4, why, sizeof why))
+        return cli_error("-o %s: output '%.60s%s': %s; nothing was written", a->out_dir, name,
+                         strlen(name) > 60 ? "..." : "", why);
     note[0] = '\0';
     *npy = strcmp(a->format, "npy") == 0 && cli_npy_holds(t, note, note_size);
-    snprintf(file + n, size - n, *npy ? ".npy" : ".pb");
+    strcat(file, *npy ? ".npy" : ".pb");
+    return CLI_OK;
 }
 
-/* Writes every output to DIR, all or none: the file names are checked for collisions first
- * (two outputs, one file), then each file is written to a temporary file in DIR, and only when
- * all are written are they renamed into place. The paths written are left in paths. */
+/* Writes every output to DIR, all or none: each file is written to a temporary file in DIR
+ * (its name checked: cli_outset_add), and only when all are written are they renamed into
+ * place. Two outputs of one file name get ~2 (a note says so). The paths written are left in
+ * paths. */
 static int write_outputs(const osc_model *m, const run_args *a, const osc_tensor *outs,
                          char (*paths)[1024]) {
     size_t n = osc_model_output_count(m);
-    char msg[1024], esc[512], esc2[512];
-    char(*files)[512] = calloc(n ? n : 1, sizeof *files);
+    char msg[1024], esc[512];
+    char(*files)[1024] = calloc(n ? n : 1, sizeof *files);
     char(*notes)[256] = calloc(n ? n : 1, sizeof *notes);
     int *npy = calloc(n ? n : 1, sizeof *npy);
-    osc_value_desc d, d2;
+    cli_strlist taken = {0};
+    osc_value_desc d;
     int rc = files && notes && npy ? CLI_OK : cli_error("out of memory");
     for (size_t k = 0; k < n && rc == CLI_OK; k++) {
         if (!a->want[k]) continue;
         osc_model_output(m, k, &d);
-        output_file(a, d.name, &outs[k], files[k], sizeof files[k], &npy[k], notes[k],
-                    sizeof notes[k]);
-        for (size_t j = 0; j < k && rc == CLI_OK; j++) {
-            if (!a->want[j] || strcmp(files[j], files[k])) continue;
-            osc_model_output(m, j, &d2);
-            rc = cli_error("-o %s: outputs '%s' (output %zu) and '%s' (output %zu) would both be "
-                           "written to '%s' ('/' becomes '_'); nothing was written", a->out_dir,
-                           cli_esc(d2.name, esc2, sizeof esc2), j, cli_esc(d.name, esc, sizeof esc),
-                           k, files[k]);
-        }
+        rc = output_file(a, &taken, d.name, &outs[k], files[k], sizeof files[k], &npy[k],
+                         notes[k], sizeof notes[k]);
     }
+    cli_strlist_free(&taken);
     cli_outset set;
     if (rc == CLI_OK && cli_outset_open(&set, a->out_dir, msg, sizeof msg)) {
         rc = cli_error("%s", msg);
@@ -205,10 +199,12 @@ static int write_outputs(const osc_model *m, const run_args *a, const osc_tensor
         cli_outset_close(&set);
     }
     for (size_t k = 0; k < n && rc == CLI_OK; k++) {
-        if (!a->want[k] || !notes[k][0]) continue;
+        if (!a->want[k]) continue;
         osc_model_output(m, k, &d);
-        fprintf(stderr, "onnx-scatter: note: output '%s' is written as .pb: %s\n",
-                cli_esc(d.name, esc, sizeof esc), notes[k]);
+        if (notes[k][0])
+            fprintf(stderr, "onnx-scatter: note: output '%s' is written as .pb: %s\n",
+                    cli_esc(d.name, esc, sizeof esc), notes[k]);
+        cli_note_renamed("output", d.name, files[k]);
     }
     free(files);
     free(notes);
@@ -278,16 +274,28 @@ static int dump_open(dumper *dp, const char *dir, osc_session *s) {
 }
 
 /* Adds the values folded at load (constants, computed before the run), the index dump.txt,
- * and renames everything into place. A note on stderr says how much was written (after a
- * failed run too). */
+ * and renames everything into place. A folded value whose bytes the load gave back (a
+ * constant no node that runs reads: osc_model_value_data) has no data to write: the index
+ * lists it as left out, and a note says how many. A note on stderr says how much was written
+ * (after a failed run too). */
 static int dump_close(dumper *dp, const char *dir, int ran) {
+    size_t left_out = 0;
     for (size_t i = 0; i < osc_model_node_count(dp->m); i++) {
         osc_node_desc nd;
+        char label[512];
         if (osc_model_node(dp->m, i, &nd) != OSC_OK || !nd.folded) continue;
         for (int32_t k = 0; k < nd.n_outputs; k++) {
             osc_tensor t;
-            if (osc_model_value_data(dp->m, nd.outputs[k], &t) == OSC_OK)
+            if (osc_model_value_data(dp->m, nd.outputs[k], &t) == OSC_OK) {
                 dump_value(dp, i, nd.outputs[k], &t);
+            } else if (nd.outputs[k][0]) {
+                fputs("# left out: ", dp->index);
+                cli_text_put(dp->index, nd.outputs[k]);
+                fprintf(dp->index, "\tnode %s (%s), folded at load: released at load (a "
+                        "constant no node that runs reads), no data to write\n",
+                        cli_node_label(&nd, i, label, sizeof label), nd.op_type);
+                left_out++;
+            }
         }
     }
     fclose(dp->index);
@@ -298,6 +306,9 @@ static int dump_close(dumper *dp, const char *dir, int ran) {
     else if (cli_outset_add(&dp->set, "dump.txt", dp->index_buf, dp->index_len, dp->msg,
                             sizeof dp->msg) || cli_outset_commit(&dp->set, dp->msg, sizeof dp->msg))
         rc = cli_error("--dump %s: %s", dir, dp->msg);
+    else if (left_out && ran)
+        fprintf(stderr, "onnx-scatter: note: --dump: %zu values folded at load were released at "
+                "load and are left out (dump.txt lists them)\n", left_out);
     else if (!ran) /* the run's own error line comes first and stays the last word */
         fprintf(stderr, "onnx-scatter: note: --dump: the %zu values computed before the failing "
                 "node are in %s (dump.txt lists them)\n", dp->files.count, dir);

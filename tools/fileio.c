@@ -2,12 +2,17 @@
  * on top, and the all-or-none writing of run's output files. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+#ifndef NAME_MAX
+#define NAME_MAX 255
+#endif
 
 int cli_read_file(const char *path, uint64_t max, void **buf, size_t *len, char *msg,
                   size_t msg_size) {
@@ -98,14 +103,38 @@ int cli_outset_open(cli_outset *o, const char *dir, char *msg, size_t msg_size) 
     return 0;
 }
 
-int cli_outset_add(cli_outset *o, const char *file, const void *buf, size_t len, char *msg,
-                   size_t msg_size) {
-    struct stat sb;
-    /* a folder at the final name cannot be replaced: say so before anything is renamed */
-    if (fstatat(o->dirfd, file, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(sb.st_mode)) {
-        snprintf(msg, msg_size, "cannot write '%s/%s': a folder has that name", o->dir, file);
+/* Whether FILE can become a file of the set: a name the folder's file system takes, not taken
+ * by another file of the set, no folder there. Checked as each file is added, so a name that
+ * cannot be written fails the set before anything is renamed. */
+static int name_fits(const cli_outset *o, const char *file, char *msg, size_t msg_size) {
+    const size_t n = strlen(file);
+    long max = fpathconf(o->dirfd, _PC_NAME_MAX);
+    if (max <= 0) max = NAME_MAX;
+    const char *more = n > 60 ? "..." : "";
+    if (n > (size_t)max) {
+        snprintf(msg, msg_size, "cannot write '%s/%.60s%s': the file name has %zu bytes; the "
+                 "folder's file system takes at most %ld (NAME_MAX)", o->dir, file, more, n, max);
         return 1;
     }
+    for (size_t k = 0; k < o->count; k++)
+        if (!strcmp(o->files[k].name, file)) {
+            snprintf(msg, msg_size, "cannot write '%s/%.60s%s' twice", o->dir, file, more);
+            return 1;
+        }
+    struct stat sb;
+    const char *why = NULL;
+    /* a folder at the final name cannot be replaced: say so before anything is renamed */
+    if (fstatat(o->dirfd, file, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+        why = S_ISDIR(sb.st_mode) ? "a folder has that name" : NULL;
+    else if (errno != ENOENT)
+        why = strerror(errno);
+    if (why) snprintf(msg, msg_size, "cannot write '%s/%.60s%s': %s", o->dir, file, more, why);
+    return why != NULL;
+}
+
+int cli_outset_add(cli_outset *o, const char *file, const void *buf, size_t len, char *msg,
+                   size_t msg_size) {
+    if (name_fits(o, file, msg, msg_size)) return 1;
     cli_outfile *f = realloc(o->files, (o->count + 1) * sizeof *f);
     if (!f) {
         snprintf(msg, msg_size, "out of memory");

@@ -382,11 +382,13 @@ static int make_random(const osc_model *m, const cli_input_opts *o, const char *
     return rc;
 }
 
-/* --save-inputs DIR: every input of the run as DIR/NAME.npy (when numpy holds its dtype) and
- * DIR/NAME.pb (a TensorProto named after the input), '/' in NAME as '_'; all files or none. */
+/* --save-inputs DIR: every input of the run as DIR/STEM.npy (when numpy holds its dtype) and
+ * DIR/STEM.pb (a TensorProto named after the input), STEM as cli_file_stem makes it ('/' in
+ * NAME as '_', ~2 for a second input of one file name, with a note); all files or none. */
 static int save_inputs(const osc_model *m, const char *dir, const cli_inputs *in) {
-    char msg[1024], file[600], note[256];
+    char msg[1024], file[1024], note[256];
     cli_outset set;
+    cli_strlist taken = {0};
     osc_value_desc d;
     if (cli_outset_open(&set, dir, msg, sizeof msg)) {
         cli_outset_close(&set);
@@ -395,8 +397,12 @@ static int save_inputs(const osc_model *m, const char *dir, const cli_inputs *in
     int rc = CLI_OK;
     for (size_t i = 0; i < in->n && rc == CLI_OK; i++) {
         if (!in->in[i].bound || osc_model_input(m, i, &d) != OSC_OK) continue;
-        size_t k = 0;
-        for (; d.name[k] && k + 5 < sizeof file; k++) file[k] = d.name[k] == '/' ? '_' : d.name[k];
+        if (cli_file_stem(&taken, d.name, file, sizeof file - 4, msg, sizeof msg)) {
+            rc = cli_error("--save-inputs %s: input '%.60s%s': %s; nothing was written", dir,
+                           d.name, strlen(d.name) > 60 ? "..." : "", msg);
+            break;
+        }
+        size_t k = strlen(file);
         for (int pb = 0; pb < 2 && rc == CLI_OK; pb++) {
             void *buf = NULL;
             size_t len = 0;
@@ -413,6 +419,12 @@ static int save_inputs(const osc_model *m, const char *dir, const cli_inputs *in
     if (rc == CLI_OK && cli_outset_commit(&set, msg, sizeof msg))
         rc = cli_error("--save-inputs: %s", msg);
     cli_outset_close(&set);
+    for (size_t i = 0, t = 0; rc == CLI_OK && i < in->n; i++) {
+        if (!in->in[i].bound || osc_model_input(m, i, &d) != OSC_OK) continue;
+        snprintf(file, sizeof file, "%s.*", taken.items[t++]);
+        cli_note_renamed("input", d.name, file);
+    }
+    cli_strlist_free(&taken);
     return rc;
 }
 

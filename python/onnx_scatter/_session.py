@@ -159,8 +159,6 @@ class InferenceSession:
         self._by_name = {v.name: v for v in self._inputs}
         self._out_index = {v.name: v.index for v in self._outputs}
         self._all_outputs = list(range(len(self._outputs)))
-        self._n_required = sum(not v.has_default for v in self._inputs)
-        self._defaults = [v.index for v in self._inputs if v.has_default]
         self._nodes = self._read_nodes()
         self._mark_inplace(bool(opts.inplace_inputs))
         # Outputs get a fresh caller array per run (no copy) when their shape is known at load:
@@ -348,13 +346,14 @@ class InferenceSession:
         h, tensors, refs, bound = slot.h, slot.tensors, slot.refs, slot.bound
         keep = []         # what the session points into, alive until the run ends
         inplace = {}      # data address -> array of inputs the run may write into
-        required = 0
+        fed = set()       # indices of the inputs this feed binds (a name given twice: once)
         for name, value in items:
             spec = by_name.get(name)
             if spec is None:
                 raise InvalidArgument(f"the model has no input named {name!r}; its inputs: "
                                       f"{list(by_name)}")
             i = spec.index
+            fed.add(i)
             t = tensors[i]
             if spec.dtype in V.KINDS:  # a list, None or an element: packed (a copy)
                 packed = V.from_python(name, spec.dtype, value, keep)
@@ -365,7 +364,6 @@ class InferenceSession:
                     self._fail(slot, st)
                 bound[i] = True
                 static = False
-                required += not spec.has_default
                 continue
             arr = value if type(value) is np.ndarray else np.asarray(value)
             flags = arr.flags
@@ -385,18 +383,20 @@ class InferenceSession:
             keep.append(data)
             if spec.has_default:
                 static = False
-            else:
-                required += 1
             if spec.inplace:
                 inplace[ptr] = data
-        if required != self._n_required:
-            missing = [v.name for v in self._inputs if not v.has_default and v.name not in feed]
-            raise InvalidArgument(f"required inputs {missing} are missing from the input feed "
-                                  f"{list(feed)}")
-        for i in self._defaults:
-            if bound[i] and self._inputs[i].name not in feed:
-                lib.osc_session_unbind_input(h, i)
-                bound[i] = False
+        if len(fed) != len(bound):
+            # Every run binds its inputs afresh: a binding of an earlier run points into an
+            # array that may be gone, so what this feed does not give is unbound (an input
+            # with a default uses it again), and a required one missing is an error.
+            for i, was in enumerate(bound):
+                if was and i not in fed:
+                    _check(lib.osc_session_unbind_input(h, i), "osc_session_unbind_input")
+                    bound[i] = False
+            missing = [v.name for v in self._inputs if not v.has_default and v.index not in fed]
+            if missing:
+                raise InvalidArgument(f"required inputs {missing} are missing from the input "
+                                      f"feed {[self._inputs[i].name for i in sorted(fed)]}")
         given = {}
         if static:
             outputs = self._outputs

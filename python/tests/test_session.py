@@ -252,3 +252,42 @@ def test_input_without_declared_type_takes_the_arrays():
     x = np.array([7, 8], np.uint32)
     sess.run(None, {"x": x})
     assert sess._free[0].tensors[0].data == x.ctypes.data  # bound as given, no copy
+
+
+class RepeatingFeed:
+    """A mapping whose items() names one input twice and another never (len and `in` agree
+    with a dict of those items): a feed counted per item, not per name, looked complete."""
+
+    def __init__(self, pairs):
+        self.pairs = pairs
+
+    def items(self):
+        return list(self.pairs)
+
+    def __iter__(self):
+        return iter(name for name, _ in self.pairs)
+
+    def __len__(self):
+        return len(self.pairs)
+
+    def __contains__(self, name):
+        return any(name == n for n, _ in self.pairs)
+
+
+def test_each_run_binds_its_inputs_afresh():
+    """An input the feed leaves out is not read from an earlier run's array (that array may be
+    freed): the run fails naming it, even when another name is given twice."""
+    m = model([helper.make_node("Add", ["a", "b"], ["y"])],
+              [("a", T.FLOAT, [2]), ("b", T.FLOAT, [2])], [("y", T.FLOAT, [2])])
+    sess = ort.InferenceSession(m)
+    a = np.array([1.0, 2.0], np.float32)
+    y, = sess.run(None, {"a": a, "b": np.array([10.0, 20.0], np.float32)})  # b: a temporary
+    assert list(y) == [11.0, 22.0]
+    gc.collect()
+    with pytest.raises(ort.InvalidArgument, match=r"required inputs \['b'\] are missing"):
+        sess.run(None, RepeatingFeed([("a", a), ("a", a)]))
+    with pytest.raises(ort.InvalidArgument, match=r"required inputs \['b'\] are missing"):
+        sess.run(None, {"a": a})
+    # the session is usable again, and a name given twice binds its last array
+    y, = sess.run(None, RepeatingFeed([("a", a), ("b", a), ("a", a + 1)]))
+    assert list(y) == [3.0, 5.0]

@@ -1,5 +1,6 @@
 """test_threads: two Python threads run one InferenceSession (one model, an osc_session each)
-at once, each checking its results; run releases the GIL."""
+at once, each checking its results; run releases the GIL; an osc_session that one thread's run
+holds refuses another thread, and the session's pool gives that thread's run another one."""
 import ctypes
 import threading
 import time
@@ -88,3 +89,49 @@ def test_run_releases_the_gil():
     ticks = ticks_until(done)
     t.join()
     assert ticks > 0.3 * rate * run_time[0], (ticks, rate, run_time)
+
+
+HOOK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_int32,
+                        ctypes.c_void_p, ctypes.c_int32)
+
+
+def test_held_session_refuses_and_the_pool_gives_another():
+    """While thread A's run holds the one osc_session (waiting in its node hook), a call on that
+    osc_session from this thread gets OSC_ERR_STATE (the C library's flag, no race), and
+    InferenceSession.run from this thread takes a second osc_session from the pool."""
+    sess = ort.InferenceSession(scatter_elements_file())
+    raw = ctypes.CDLL(ort._lib._name)  # the same library; prototypes of this test's own
+    raw.osc_session_set_node_hook.argtypes = [ctypes.c_void_p, HOOK, ctypes.c_void_p]
+    raw.osc_session_run.argtypes = [ctypes.c_void_p]
+    raw.osc_session_run.restype = ctypes.c_int32
+    raw.osc_session_error.argtypes = [ctypes.c_void_p]
+    raw.osc_session_error.restype = ctypes.c_char_p
+    in_run, go = threading.Event(), threading.Event()
+
+    def hold(ud, node, ins, n_ins, outs, n_outs):
+        in_run.set()
+        go.wait(30)
+
+    hook = HOOK(hold)
+    assert len(sess._slots) == 1
+    held = sess._slots[0].h
+    assert raw.osc_session_set_node_hook(held, hook, None) == 0
+    idx = np.array([[1, 0, 2], [0, 2, 1]], np.int64)
+    feed = {"data": np.zeros((3, 3), np.float32), "indices": idx,
+            "updates": np.ones((2, 3), np.float32)}
+    want = np.array([[1, 1, 0], [1, 0, 1], [0, 1, 1]], np.float32)
+    result = []
+    a = threading.Thread(target=lambda: result.append(sess.run(None, feed)[0]))
+    a.start()
+    try:
+        assert in_run.wait(30)
+        assert raw.osc_session_run(held) == ort.StateError.status
+        assert b"osc_session_run: the session is in use" in raw.osc_session_error(held)
+        y, = sess.run(None, feed)
+        np.testing.assert_array_equal(y, want)
+        assert len(sess._slots) == 2
+    finally:
+        go.set()
+        a.join()
+    np.testing.assert_array_equal(result[0], want)
+    assert raw.osc_session_set_node_hook(held, HOOK(), None) == 0

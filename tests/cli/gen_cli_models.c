@@ -292,6 +292,49 @@ static void hostile_models(void) {
         write_model(pairs[k][0], mw);
     }
 
+    /* names no file may have (300 bytes, over NAME_MAX), next to "a": outputs a and LONG of
+     * x; inputs a and LONG added; inputs a/b and a_b (one file name) added */
+    char lng[301];
+    memset(lng, 'l', 300);
+    lng[300] = '\0';
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, d1, NULL);
+    const char *lx[1] = {"x"}, *la[1] = {"a"}, *ll[1] = {lng};
+    osc_mw_node(mw, "Identity", "i1", 1, lx, 1, la);
+    osc_mw_node(mw, "Identity", "i2", 1, lx, 1, ll);
+    osc_mw_output(mw, "a", OSC_FLOAT, 1, d1, NULL);
+    osc_mw_output(mw, lng, OSC_FLOAT, 1, d1, NULL);
+    write_model("long_out.onnx", mw);
+    static const char *const adds[2][3] = {{"long_in.onnx", "a", NULL},
+                                           {"collide_in.onnx", "a/b", "a_b"}};
+    for (int k = 0; k < 2; k++) {
+        const char *ab[2] = {adds[k][1], adds[k][2] ? adds[k][2] : lng}, *ay[1] = {"y"};
+        mw = osc_mw_new(8);
+        osc_mw_opset(mw, "", 13);
+        osc_mw_input(mw, ab[0], OSC_FLOAT, 1, d1, NULL);
+        osc_mw_input(mw, ab[1], OSC_FLOAT, 1, d1, NULL);
+        osc_mw_node(mw, "Add", "add", 2, ab, 1, ay);
+        osc_mw_output(mw, "y", OSC_FLOAT, 1, d1, NULL);
+        write_model(adds[k][0], mw);
+    }
+
+    /* a float[8192] Constant (32 KiB) read only by a folded Neg: the load gives its bytes back
+     * (released), Neg's output stays; y = x + Neg(w) */
+    static float w[8192];
+    const int64_t dw[1] = {8192};
+    for (int k = 0; k < 8192; k++) w[k] = (float)k;
+    osc_tensor tw = {.dtype = OSC_FLOAT, .rank = 1, .dims = {8192}, .data = w, .nbytes = sizeof w};
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, dw, NULL);
+    const char *wo[1] = {"w"}, *nwo[1] = {"nw"}, *xa[2] = {"x", "nw"}, *yo[1] = {"y"};
+    osc_mw_attr_tensor(mw, osc_mw_node(mw, "Constant", "const_w", 0, NULL, 1, wo), "value", &tw);
+    osc_mw_node(mw, "Neg", "neg", 1, wo, 1, nwo);
+    osc_mw_node(mw, "Add", "add", 2, xa, 1, yo);
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, dw, NULL);
+    write_model("released.onnx", mw);
+
     /* a few hundred bytes declaring four float [20000, 20000] inputs: 6.4 GB with --random */
     mw = osc_mw_new(8);
     osc_mw_opset(mw, "", 13);

@@ -56,10 +56,33 @@ check "8: writing output b fails (a folder is named b.npy): a.npy is left as it 
     status_is 1 && one_error_line "output .b.: cannot write .*b.npy.: a folder has that name; nothing was written" &&
     [ "$(cat "$o/a.npy")" = old ] && [ "$(ls -A "$o")" = "$(printf "a.npy\nb.npy")" ]'
 rm -rf "$o"
-cli run "$m/collide.onnx" '[1,2]' -o "$o"
-check "8: outputs 'a/b' and 'a_b' (both a_b.npy) are refused before anything is written" eval '
-    status_is 1 && one_error_line "outputs .a/b. (output 0) and .a_b. (output 1) would both be written to .a_b.npy." &&
-    [ ! -e "$o" ]'
+cli run "$m/collide.onnx" '[1,2]' -o "$o" --json
+check "8: outputs 'a/b' and 'a_b' (both a_b.npy): the second is written as a_b~2.npy, with a note" eval '
+    status_is 0 && [ "$(ls -A "$o")" = "$(printf "a_b.npy\na_b~2.npy")" ] &&
+    jq_is files "[\"$o/a_b.npy\",\"$o/a_b~2.npy\"]" &&
+    err_has "^onnx-scatter: note: output .a_b. is written as a_b~2.npy: an earlier output has its file name"'
+# a name over NAME_MAX (255 bytes) next to "a", for each writer: refused before any rename
+long=$(printf "%300s" "" | tr " " l)
+for w in "-o" "--dump" "--save-inputs"; do
+    rm -rf "$o" && mkdir -p "$o" && echo old >"$o/a.npy"
+    if [ "$w" = --save-inputs ]; then cli run "$m/long_in.onnx" '[1,2]' '[3,4]' "$w" "$o"
+    else cli run "$m/long_out.onnx" '[1,2]' "$w" "$o"; fi
+    check "8: $w: values 'a' and a 300-byte name: refused before a.npy is replaced, no temporaries" eval '
+        status_is 1 && one_error_line "cannot write .*lll[.][.][.].: the file name has 30[0-9] bytes; the folder.s file system takes at most 255 (NAME_MAX)" &&
+        [ "$(cat "$o/a.npy")" = old ] && [ "$(ls -A "$o")" = a.npy ]'
+done
+rm -rf "$o" && mkdir -p "$o/a_b~2.pb"
+cli run "$m/collide_in.onnx" '[1,2]' '[10,20]' --save-inputs "$o"
+check "8: --save-inputs: a folder at the file name of the second input: nothing written" eval '
+    status_is 1 && one_error_line "a_b~2.pb.: a folder has that name" && [ "$(ls -A "$o")" = "a_b~2.pb" ]'
+rm -rf "$o"
+cli run "$m/collide_in.onnx" '[1,2]' '[10,20]' --save-inputs "$o"
+check "8: --save-inputs: inputs 'a/b' and 'a_b' (both a_b): the second gets a_b~2, as -o does, with a note" eval '
+    status_is 0 && [ "$(ls -A "$o" | tr "\n" " ")" = "a_b.npy a_b.pb a_b~2.npy a_b~2.pb " ] &&
+    err_has "^onnx-scatter: note: input .a_b. is written as a_b~2[.][*]: an earlier input has its file name"'
+cli run "$m/collide_in.onnx" -i "a/b=$o/a_b.npy" -i "a_b=$o/a_b~2.pb" --json
+check "8: --save-inputs: both inputs replay from their files (y = [11, 22])" eval '
+    status_is 0 && jq_is outputs.0.data "[11,22]"'
 rm -rf "$o" && mkdir -p "$o" && echo victim >"$work/victim"
 ln -s "$work/victim" "$o/a.npy"
 cli run "$m/two_out.onnx" '[1,2]' -o "$o"

@@ -47,6 +47,11 @@ check "--dump: a failing run writes the values computed before the failing node"
     err_has "^onnx-scatter: note: --dump: the 1 values computed before the failing node are in"'
 cli run "$m/collide.onnx" '[1,2]' --dump "$work/dcol"
 check "--dump: two values with one file name both kept" eval 'status_is 0 && [ -s "$work/dcol/a_b.npy" ] && [ -s "$work/dcol/a_b~2.npy" ]'
+cli run "$m/released.onnx" --random --dump "$work/drel"
+check "--dump: a folded constant the load released is listed as left out, Neg's output written" eval '
+    status_is 0 && [ -s "$work/drel/nw.npy" ] && [ -s "$work/drel/y.npy" ] && [ ! -e "$work/drel/w.npy" ] &&
+    grep -q "^# left out: w	node const_w (Constant), folded at load: released at load" "$work/drel/dump.txt" &&
+    err_has "^onnx-scatter: note: --dump: 1 values folded at load were released at load and are left out"'
 cli run "$m/ge_bfloat16.onnx" --random --dim A=2 --dim B=2 --dump "$work/dbf"
 check "--dump: a value numpy cannot hold is written as .pb" eval 'status_is 0 && [ -s "$work/dbf/y.pb" ]'
 cli run "$m/chain.onnx" --random --dump

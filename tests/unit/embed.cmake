@@ -11,7 +11,11 @@ target_link_libraries(test_embed PRIVATE osc_test_support) # test_embed_models.c
 target_link_libraries(test_fault PRIVATE osc_test_support)
 target_link_libraries(test_options PRIVATE osc_test_support)
 target_link_libraries(test_threads PRIVATE osc_test_support)
-set_tests_properties(test_embed test_fault test_options PROPERTIES LABELS "unit;embed")
+# Calls on a session from its own node hook, during the run: refused (test_threads: from
+# another thread).
+osc_unit_test(test_busy unit/test_busy.c ${_emb})
+target_link_libraries(test_busy PRIVATE osc_test_support)
+set_tests_properties(test_embed test_fault test_options test_busy PROPERTIES LABELS "unit;embed")
 # halt_on_error: the first race fails the test at once (ThreadSanitizer builds, OSC_TSAN=ON).
 set_tests_properties(test_threads PROPERTIES LABELS "unit;embed;threads" TIMEOUT 300
   ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1 second_deadlock_stack=1")
