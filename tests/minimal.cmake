@@ -32,13 +32,15 @@ set(_osc_needs_all_ops
   test_fusion_bag test_fusion_bag_tiny
   test_limits test_misuse test_sweep test_scaling test_control test_ops_unique test_ops_unpool
   test_limits_scat test_values test_ops_rearrange test_ops_rope test_ops_bitwise
-  test_ops_castlike test_ops_select test_ops_summean test_ops_trig_act)
+  test_ops_castlike test_ops_select test_ops_summean test_ops_trig_act test_pins
+  test_fusion_recompute test_fusion_recompute_tiny test_fusion_group test_fusion_group_tiny
+  test_fusion_why test_kernel_contract)
 set_tests_properties(${_osc_needs_all_ops} PROPERTIES DISABLED TRUE)
 set_target_properties(${_osc_needs_all_ops} PROPERTIES EXCLUDE_FROM_ALL TRUE)
 if(TARGET onnx-scatter) # scripts over models, or over the whole CLI, with other ops
   set_tests_properties(cli_nodetests_all_debian cli_limits cli_versions cli_hardening cli_warnings
     cli_profile cli_info cli_outputs cli_random fusion_exact torch_exports torch_control_exports
-    torch_bag_fusion
+    torch_bag_fusion cli_subgraphs cli_values
     model_exports bad_api
     bad_api_faults bad_cli support_table_up_to_date PROPERTIES DISABLED TRUE)
 endif()

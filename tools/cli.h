@@ -149,8 +149,9 @@ char *cli_join(const char *a, const char *b);
 int cli_strlist_push(cli_strlist *l, const char *s);
 void cli_strlist_free(cli_strlist *l);
 /* Adds the node-test folders of PATH to l: PATH itself when it holds model.onnx, else each direct
- * subfolder holding model.onnx. Returns 0, or nonzero with a message when PATH is neither. */
-int cli_find_tests(const char *path, cli_strlist *l, char *msg, size_t msg_size);
+ * subfolder holding model.onnx; else, with keep_empty, the folder PATH itself (its test then
+ * reports the missing model). Returns 0, or nonzero with a message when PATH is neither. */
+int cli_find_tests(const char *path, int keep_empty, cli_strlist *l, char *msg, size_t msg_size);
 /* Keeps the folders whose last path component matches one of the globs (fnmatch). */
 void cli_filter_tests(const cli_strlist *filters, cli_strlist *dirs);
 /* Sorts test folders by their last path component, then by full path. */
@@ -311,7 +312,9 @@ typedef struct cli_tol {
 } cli_tol;
 extern const cli_tol cli_default_tol; /* the node tests': rtol 1e-3, atol 1e-7 */
 /* 0 when act matches exp (dtype, shape, values under tol; NaN equals NaN; non-float kinds
- * exactly); otherwise 1 and the first mismatch ("output 'NAME' ...: expected X, got Y"). */
+ * exactly); otherwise 1 and the first mismatch ("output 'NAME' ...: expected X, got Y (N of M
+ * elements differ; max abs error A, max rel error R; atol, rtol)"), the errors over the
+ * mismatched elements with a numeric distance. */
 int cli_compare(const char *name, const osc_tensor *exp, const osc_tensor *act, const cli_tol *tol,
                 char *msg, size_t msg_size);
 /* Raises *err to the largest |act - exp| over the elements (complex: modulus; bool: 0/1).

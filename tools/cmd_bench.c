@@ -717,7 +717,7 @@ static int bench_cases(const bench_args *a) {
     char msg[2048];
     int rc = CLI_OK, failed = 0;
     for (size_t i = 0; i < a->targets.count && rc == CLI_OK; i++)
-        if (cli_find_tests(a->targets.items[i], &dirs, msg, sizeof msg)) rc = cli_error("%s", msg);
+        if (cli_find_tests(a->targets.items[i], 0, &dirs, msg, sizeof msg)) rc = cli_error("%s", msg);
     if (rc == CLI_OK && a->filters.count) {
         cli_filter_tests(&a->filters, &dirs);
         if (!dirs.count)

@@ -89,11 +89,16 @@ static void run_test(const char *dir, const cli_tol *tol, const osc_options *opt
     double t0 = now_ms();
     uint64_t max = cli_byte_limit(opts);
     char *model = cli_join(dir, "model.onnx");
-    osc_status st = model ? osc_model_load_file(model, opts, &m, msg, sizeof msg) : OSC_ERR_NOMEM;
+    const int missing = model && !cli_is_file(model);
+    osc_status st = missing ? OSC_ERR_IO
+                    : model ? osc_model_load_file(model, opts, &m, msg, sizeof msg) : OSC_ERR_NOMEM;
     free(model);
     r->status = T_PASS;
-    /* what --strict refuses is an error of the model, not an op this build lacks */
-    if (st == OSC_ERR_UNSUPPORTED && !(opts->strict && strstr(msg, "strict mode"))) {
+    if (missing) { /* a folder given as PATH with no test in it: said, not fatal to the others */
+        r->status = T_SKIP;
+        snprintf(r->msg, sizeof r->msg, "no model.onnx in this folder nor in its subfolders");
+    } else if (st == OSC_ERR_UNSUPPORTED && !(opts->strict && strstr(msg, "strict mode"))) {
+        /* (what --strict refuses is an error of the model, not an op this build lacks) */
         r->status = T_SKIP;
         snprintf(r->msg, sizeof r->msg, "%s", msg);
     } else if (st != OSC_OK) {
@@ -126,6 +131,7 @@ typedef struct test_opts {
     long jobs;
     int json;
     int progress; /* -1: on a terminal with many folders; 0 never; 1 always */
+    int fail_on_skip;
     cli_strlist filters;
     const char *known_file; /* --known-fail FILE */
     cli_strlist known;      /* its test names (globs) */
@@ -328,6 +334,8 @@ static int parse_test_args(int argc, char **argv, test_opts *o, cli_strlist *pat
             o->known_file = v;
         } else if (!strcmp(argv[i], "--json")) {
             o->json = 1;
+        } else if (!strcmp(argv[i], "--fail-on-skip")) {
+            o->fail_on_skip = 1;
         } else if (!strcmp(argv[i], "--progress")) {
             o->progress = 1;
         } else if (!strcmp(argv[i], "--no-progress")) {
@@ -355,7 +363,7 @@ int cmd_test(int argc, char **argv) {
     if (rc == CLI_OK && o.known_file && read_known(o.known_file, &o.known, msg, sizeof msg))
         rc = cli_error("--known-fail: %s", msg);
     for (size_t i = 0; i < paths.count && rc == CLI_OK; i++)
-        if (cli_find_tests(paths.items[i], &dirs, msg, sizeof msg)) rc = cli_error("%s", msg);
+        if (cli_find_tests(paths.items[i], 1, &dirs, msg, sizeof msg)) rc = cli_error("%s", msg);
     if (rc == CLI_OK && o.filters.count) {
         cli_filter_tests(&o.filters, &dirs);
         if (!dirs.count)
@@ -377,7 +385,7 @@ int cmd_test(int argc, char **argv) {
                    t.skipped, t.known);
         else
             printf("%zu passed, %zu failed, %zu skipped\n", t.passed, t.failed, t.skipped);
-        rc = t.failed ? CLI_FAIL : CLI_OK;
+        rc = t.failed || (o.fail_on_skip && t.skipped) ? CLI_FAIL : CLI_OK;
     }
     cli_strlist_free(&paths);
     cli_strlist_free(&dirs);

@@ -95,36 +95,6 @@ static void item_pair(const char *name, const osc_tensor *exp, const osc_tensor 
     snprintf(item, item_size, "%.200s[%zu]", name, i);
 }
 
-int cli_compare(const char *name, const osc_tensor *exp_in, const osc_tensor *act,
-                const cli_tol *tol, char *msg, size_t msg_size) {
-    char a[256], b[256];
-    if (is_value(exp_in) && exp_in->dtype == act->dtype) {
-        size_t n;
-        char item[300];
-        osc_tensor e, x;
-        if (value_counts(name, exp_in, act, &n, msg, msg_size)) return 1;
-        for (size_t i = 0; i < n; i++) {
-            item_pair(name, exp_in, act, i, &e, &x, item, sizeof item);
-            if (cli_compare(item, &e, &x, tol, msg, msg_size)) return 1;
-        }
-        return 0;
-    }
-    osc_tensor exp_view = *exp_in;
-    cli_bf16_quirk(&exp_view, act->dtype);
-    const osc_tensor *exp = &exp_view;
-    if (same_type(name, exp, act, msg, msg_size)) return 1;
-    int64_t count = osc_tensor_count(exp);
-    for (int64_t i = 0; i < count; i++) {
-        if (elem_equal(tol, exp, act, i)) continue;
-        cli_elem_format(exp, i, a, sizeof a);
-        cli_elem_format(act, i, b, sizeof b);
-        snprintf(msg, msg_size, "output '%s' at flat index %lld: expected %s, got %s", name,
-                 (long long)i, a, b);
-        return 1;
-    }
-    return 0;
-}
-
 /* |act - exp| of element i: complex by modulus, bool as 0/1, strings 0 when equal and NAN
  * otherwise; NaN against NaN (and equal infinities) count 0, NaN against a number NAN. */
 static double elem_abs_err(const osc_tensor *exp, const osc_tensor *act, int64_t i) {
@@ -153,6 +123,65 @@ static double elem_abs_err(const osc_tensor *exp, const osc_tensor *act, int64_t
     case CLI_KIND_BOOL: return (cli_elem_bits(exp, i) != 0) != (cli_elem_bits(act, i) != 0);
     default: return elem_equal(&cli_default_tol, exp, act, i) ? 0 : NAN;
     }
+}
+
+/* |element i| of exp (complex: modulus; 0 for kinds without a number), for relative errors. */
+static double elem_value(const osc_tensor *exp, int64_t i) {
+    switch (cli_dtype_kind(exp->dtype)) {
+    case CLI_KIND_FLOAT: return cli_elem_float(exp, i);
+    case CLI_KIND_SIGNED: return (double)cli_elem_signed(exp, i);
+    case CLI_KIND_UNSIGNED: return (double)cli_elem_unsigned(exp, i);
+    case CLI_KIND_COMPLEX: {
+        double re, im;
+        cli_elem_complex(exp, i, &re, &im);
+        return hypot(re, im);
+    }
+    default: return 0;
+    }
+}
+
+int cli_compare(const char *name, const osc_tensor *exp_in, const osc_tensor *act,
+                const cli_tol *tol, char *msg, size_t msg_size) {
+    char a[256], b[256];
+    if (is_value(exp_in) && exp_in->dtype == act->dtype) {
+        size_t n;
+        char item[300];
+        osc_tensor e, x;
+        if (value_counts(name, exp_in, act, &n, msg, msg_size)) return 1;
+        for (size_t i = 0; i < n; i++) {
+            item_pair(name, exp_in, act, i, &e, &x, item, sizeof item);
+            if (cli_compare(item, &e, &x, tol, msg, msg_size)) return 1;
+        }
+        return 0;
+    }
+    osc_tensor exp_view = *exp_in;
+    cli_bf16_quirk(&exp_view, act->dtype);
+    const osc_tensor *exp = &exp_view;
+    if (same_type(name, exp, act, msg, msg_size)) return 1;
+    int64_t count = osc_tensor_count(exp), first = -1, bad = 0, measured = 0, relative = 0;
+    double max_abs = 0, max_rel = 0;
+    for (int64_t i = 0; i < count; i++) {
+        if (elem_equal(tol, exp, act, i)) continue;
+        if (first < 0) first = i;
+        bad++;
+        const double e = elem_abs_err(exp, act, i), ref = fabs(elem_value(exp, i));
+        if (isnan(e)) continue; /* no distance: NaN against a number, strings */
+        measured++;
+        max_abs = fmax(max_abs, e);
+        if (ref > 0 && isfinite(ref)) relative++, max_rel = fmax(max_rel, e / ref);
+    }
+    if (first < 0) return 0;
+    char errs[80] = "", rels[48] = "", tols[64] = "";
+    if (measured) snprintf(errs, sizeof errs, "; max abs error %.6g", max_abs);
+    if (relative) snprintf(rels, sizeof rels, ", max rel error %.6g", max_rel);
+    if (cli_dtype_tolerant(exp->dtype))
+        snprintf(tols, sizeof tols, "; atol %g, rtol %g", tol->atol, tol->rtol);
+    cli_elem_format(exp, first, a, sizeof a);
+    cli_elem_format(act, first, b, sizeof b);
+    snprintf(msg, msg_size, "output '%s' at flat index %lld: expected %s, got %s (%lld of %lld "
+             "elements differ%s%s%s)", name, (long long)first, a, b, (long long)bad,
+             (long long)count, errs, rels, tols);
+    return 1;
 }
 
 int cli_max_abs_err(const char *name, const osc_tensor *exp, const osc_tensor *act, double *err,

@@ -51,7 +51,7 @@ static int has_model(const char *dir) {
     return ok;
 }
 
-int cli_find_tests(const char *path, cli_strlist *l, char *msg, size_t msg_size) {
+int cli_find_tests(const char *path, int keep_empty, cli_strlist *l, char *msg, size_t msg_size) {
     if (!cli_is_dir(path)) {
         snprintf(msg, msg_size, "'%s' is not a folder: give a node-test folder or a folder of them",
                  path);
@@ -75,6 +75,8 @@ int cli_find_tests(const char *path, cli_strlist *l, char *msg, size_t msg_size)
     }
     closedir(d);
     if (rc) snprintf(msg, msg_size, "out of memory listing '%s'", path);
+    else if (l->count == before && keep_empty)
+        rc = cli_strlist_push(l, path);
     else if (l->count == before) {
         snprintf(msg, msg_size, "no model.onnx in '%s' nor in its subfolders", path);
         rc = 1;

@@ -211,8 +211,13 @@ static int load_value(const osc_value_desc *d, const char *value, const char *cm
     void *buf;
     size_t len;
     in->kind = CLI_SRC_FILE;
-    if (cli_read_file(value, bud->max, &buf, &len, msg, sizeof msg))
+    if (cli_read_file(value, bud->max, &buf, &len, msg, sizeof msg)) {
+        const char *eq = strchr(value, '=');
+        if (eq && eq > value) /* NAME=FILE given where a positional VALUE goes */
+            return cli_error("input '%s': %s (to give an input by name, write -i %s)", d->name,
+                             msg, value);
         return cli_error("input '%s': %s", d->name, msg);
+    }
     int rc = CLI_OK;
     if (cli_is_npy(buf, len)) {
         if (cli_npy_decode_max(buf, len, bud->max, &in->t, msg, sizeof msg))

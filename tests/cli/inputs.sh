@@ -64,6 +64,9 @@ cli run "$m/ge_int32.onnx" "$m/not_npy.npy" "$ident"
 check "neither npy nor pb -> 1" eval 'status_is 1 && one_error_line "neither a .npy file nor a TensorProto .pb"'
 cli run "$m/ge_int32.onnx" "$m/no_such.npy" "$ident"
 check "missing file -> 1" eval 'status_is 1 && one_error_line "input .data.: cannot open .*no_such.npy"'
+cli run "$m/ge_int32.onnx" "data=$m/no_such.npy" "$ident"
+check "NAME=FILE given positionally -> 1, suggesting -i" eval 'status_is 1 &&
+    one_error_line "input .data.: cannot open .*(to give an input by name, write -i data=.*no_such.npy)"'
 
 # ---- dtype and shape must match the model: the error names input, expected, given ----
 cli run "$m/ge_int32.onnx" "$m/x_float.npy" "$ident"

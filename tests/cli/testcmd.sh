@@ -1,5 +1,6 @@
 #!/bin/sh
-# testcmd.sh: `onnx-scatter test` options: --filter, -j, --rtol/--atol, the progress line.
+# testcmd.sh: `onnx-scatter test` options: --filter, -j, --rtol/--atol, the progress line,
+# a PATH folder without model.onnx (a SKIP, not fatal) and --fail-on-skip.
 #
 # usage: testcmd.sh ONNX_SCATTER WORK_DIR GEN_CLI_MODELS JSON_QUERY SOURCE_DIR
 # Last line: "N passed, N failed".
@@ -23,7 +24,7 @@ check "--filter matching nothing -> 1" eval 'status_is 1 && one_error_line "no n
 
 # ---- tolerances ----
 cli test "$c" --filter test_ge_close
-check "default tolerance: 1% off fails" eval 'status_is 1 && out_has "^FAIL test_ge_close: test_data_set_0: output .y. at flat index 0: expected 1.01, got 1$"'
+check "default tolerance: 1% off fails" eval 'status_is 1 && out_has "^FAIL test_ge_close: test_data_set_0: output .y. at flat index 0: expected 1.01, got 1 (6 of 6 elements differ; max abs error 1, max rel error 0.00990103; atol 1e-07, rtol 0.001)$"'
 cli test "$c" --filter test_ge_close --rtol 0.02
 check "--rtol 0.02 accepts 1%" eval 'status_is 0 && out_has "^PASS test_ge_close$"'
 cli test "$c" --filter test_ge_close --rtol 0.005
@@ -96,5 +97,17 @@ check "test --help: explains the five Debian 1.12 bfloat16 failures and the --kn
     out_has "test_cast_FLOAT_to_BFLOAT16" && out_has "test_castlike_FLOAT_to_BFLOAT16" &&
     out_has "_expanded forms" &&
     out_has "tests/cli/known-fail-debian-1.12.txt" && out_has "--known-fail FILE"'
+
+# ---- a folder without model.onnx among the PATHs; --fail-on-skip ----
+mkdir -p "$work/no_model"
+cli test "$c/test_ge_float" "$work/no_model"
+check "a PATH without model.onnx: SKIP line, the others still run" eval 'status_is 0 &&
+    out_has "^PASS test_ge_float$" &&
+    out_has "^SKIP no_model: no model.onnx in this folder nor in its subfolders$" &&
+    out_last_is "1 passed, 0 failed, 1 skipped"'
+cli test "$c/test_ge_float" "$work/no_model" --fail-on-skip
+check "--fail-on-skip: a skip exits 1" eval 'status_is 1 && out_last_is "1 passed, 0 failed, 1 skipped"'
+cli test "$c/test_ge_float" --fail-on-skip
+check "--fail-on-skip without a skip exits 0" status_is 0
 
 finish
