@@ -111,6 +111,7 @@ _PROTOTYPES = {
     "osc_session_free": (None, [P]),
     "osc_session_set_input_at": (c_int32, [P, c_size_t, P]),
     "osc_session_unbind_input": (c_int32, [P, c_size_t]),
+    "osc_session_input_unchanged": (c_int32, [P, c_size_t]),
     "osc_session_set_output_buffer": (c_int32, [P, c_size_t, P, c_size_t]),
     "osc_session_run": (c_int32, [P]),
     "osc_session_cancel": (c_int32, [P]),

@@ -276,10 +276,12 @@ class InferenceSession:
     def get_session_options(self):
         return self._options
 
-    def run(self, output_names, input_feed, run_options=None, *, donate=()):
+    def run(self, output_names, input_feed, run_options=None, *, donate=(), unchanged=()):
         """The outputs named (all when None or empty), in that order, as numpy arrays the
         caller owns. donate: names of inputs whose arrays the run may write into
-        (SessionOptions.inplace_inputs); their output comes back as that same array."""
+        (SessionOptions.inplace_inputs); their output comes back as that same array.
+        unchanged: names of inputs holding the same bytes as in the last run
+        (osc_session_input_unchanged: checked, a changed one raises InvalidArgument)."""
         outs = self._all_outputs if not output_names else [self._output(n) for n in output_names]
         try:
             slot = self._free.pop()
@@ -288,10 +290,10 @@ class InferenceSession:
         stale = False
         try:
             if run_options is None:
-                return self._run(slot, input_feed, outs, donate)
+                return self._run(slot, input_feed, outs, donate, unchanged)
             run_options._enter(slot.h)
             try:
-                return self._run(slot, input_feed, outs, donate)
+                return self._run(slot, input_feed, outs, donate, unchanged)
             finally:
                 stale = run_options._leave(slot.h)
         finally:
@@ -333,7 +335,7 @@ class InferenceSession:
     def _fail(self, slot, status):
         raise error(status, lib.osc_session_error(slot.h).decode(errors="replace"))
 
-    def _run(self, slot, feed, outs, donate):
+    def _run(self, slot, feed, outs, donate, unchanged):
         by_name = self._by_name
         static = self._static
         try:
@@ -397,6 +399,12 @@ class InferenceSession:
             if missing:
                 raise InvalidArgument(f"required inputs {missing} are missing from the input "
                                       f"feed {[self._inputs[i].name for i in sorted(fed)]}")
+        for name in unchanged:
+            spec = by_name.get(name)
+            if spec is None or spec.index not in fed:
+                raise InvalidArgument(f"unchanged names {name!r}, which is not an input this "
+                                      f"feed gives: {[self._inputs[i].name for i in sorted(fed)]}")
+            _check(lib.osc_session_input_unchanged(h, spec.index), "osc_session_input_unchanged")
         given = {}
         if static:
             outputs = self._outputs
