@@ -109,7 +109,7 @@ void cli_inputs_free(cli_inputs *in) {
 /* ---- symbolic dims: NAME -> size, with where the size came from ---- */
 
 typedef struct sym {
-    const char *name, *from; /* from: an input name or "--dim" */
+    const char *name, *from; /* from: an input name, "--dim" or "--random" (its default) */
     int64_t value;
 } sym;
 
@@ -144,8 +144,8 @@ static int check_input(const osc_value_desc *d, const osc_tensor *t, const char 
             if (s && s->value != t->dims[k]) {
                 bad = 1;
                 snprintf(note, sizeof note, " (%s = %lld, from %s%s%s)", s->name,
-                         (long long)s->value, strcmp(s->from, "--dim") ? "input '" : "",
-                         s->from, strcmp(s->from, "--dim") ? "'" : "");
+                         (long long)s->value, s->from[0] != '-' ? "input '" : "",
+                         s->from, s->from[0] != '-' ? "'" : "");
             } else if (!s) {
                 syms->s[syms->n++] = (sym){d->dim_names[k], d->name, t->dims[k]};
             }
@@ -293,6 +293,9 @@ static int take_dims(const osc_model *m, const cli_input_opts *o, const char *cm
 }
 
 /* Shape of a random input: static dims, and symbolic ones from --dim or other inputs. */
+/* A symbolic dim neither --dim nor a given input sizes: this size, with a note naming it. */
+#define RANDOM_DIM 3
+
 static int random_shape(const osc_value_desc *d, symtab *syms, const char *cmd, int64_t *dims) {
     if (d->dtype == OSC_SEQUENCE || d->dtype == OSC_OPTIONAL)
         return cli_usage_error(cmd, "input '%s' is %s, which --random does not make: give it "
@@ -313,9 +316,13 @@ static int random_shape(const osc_value_desc *d, symtab *syms, const char *cmd, 
         if (!d->dim_names[k])
             return cli_usage_error(cmd, "input '%s' dim %d has no size nor name in the model: give "
                                    "the input with --input %s=FILE", d->name, (int)k, d->name);
-        if (!s)
-            return cli_usage_error(cmd, "input '%s' has the symbolic dim '%s': give its size "
-                                   "with --dim %s=SIZE", d->name, d->dim_names[k], d->dim_names[k]);
+        if (!s) { /* (syms has room for every dim of every input) */
+            s = &syms->s[syms->n++];
+            *s = (sym){d->dim_names[k], "--random", RANDOM_DIM};
+            fprintf(stderr, "onnx-scatter: note: --random: the symbolic dim '%s' (input '%s') "
+                    "is %d; --dim %s=SIZE sets it\n", d->dim_names[k], d->name, RANDOM_DIM,
+                    d->dim_names[k]);
+        }
         dims[k] = s->value;
     }
     return CLI_OK;

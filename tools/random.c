@@ -112,6 +112,7 @@ int cli_random_fill(osc_tensor *t, const cli_irange *r, uint64_t seed, size_t in
             fill_tuples(t, &c, &s);
             return 0;
         }
+        if (t->rank == 0 && c.lo[0] < 0 && c.hi[0] >= 0) c.lo[0] = 0; /* a position: from 0 */
         for (int64_t i = 0; i < count; i++)
             cli_elem_set_bits(t, i, (uint64_t)uniform(&s, c.lo[0], c.hi[0]));
         return 0;
@@ -128,8 +129,10 @@ int cli_random_fill(osc_tensor *t, const cli_irange *r, uint64_t seed, size_t in
             cli_elem_set_complex(t, i, re, 2 * unit(&s) - 1);
             break;
         }
-        case CLI_KIND_SIGNED: { /* small values; int4/int2 over their whole range */
+        case CLI_KIND_SIGNED: { /* small values; int4/int2 over their whole range; a scalar (a
+                                 * count or a position) from 0 */
             int64_t hi = bits >= 8 ? 100 : (1 << (bits - 1)) - 1, lo = bits >= 8 ? -100 : -hi - 1;
+            if (t->rank == 0) lo = 0;
             cli_elem_set_bits(t, i, (uint64_t)uniform(&s, lo, hi));
             break;
         }

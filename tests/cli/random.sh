@@ -10,18 +10,13 @@ feature_setup "$@"
 
 # ---- every exported model runs with --random ----
 # Seeds 1 to 20 of every model run in one process in ctest test_cli_random_models (the same
-# code); here each model runs once through the CLI. A symbolic dim gets a size with --dim, the
-# one thing --random cannot choose: the error names it.
+# code); here each model runs once through the CLI. A symbolic dim no --dim sizes gets a size,
+# said in a note on stderr.
 exported() {
     bad=""
     for d in "$src"/tests/torch/*_opset* "$src"/tests/models/*_opset*; do
         [ -f "$d/model.onnx" ] || continue
-        dims=""
-        while ! "$tool" run "$d/model.onnx" --random 7 $dims >/dev/null 2>"$work/err"; do
-            dim=$(sed -n "s/.*give its size with --dim \([^=]*\)=SIZE.*/\1/p" "$work/err")
-            [ -n "$dim" ] && [ "${dims#*"$dim"=}" = "$dims" ] || { bad="$bad $(basename "$d")"; break; }
-            dims="$dims --dim $dim=3"
-        done
+        "$tool" run "$d/model.onnx" --random 7 >/dev/null 2>"$work/err" || bad="$bad $(basename "$d")"
     done
     [ -z "$bad" ] || { echo "     failed:$bad"; sed 's/^/     /' "$work/err"; false; }
 }

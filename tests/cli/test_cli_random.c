@@ -172,6 +172,21 @@ static void test_fill(void **state) {
     assert_int_equal(cli_random_fill(&a, &wide, 3, 0, msg, sizeof msg), 0);
     for (int i = 0; i < 64; i++) assert_true(((uint8_t *)a.data)[i] <= 255);
     free(a.data);
+    /* a scalar (a position or a count) is drawn from 0 on: within [-5, 5], and unconstrained;
+     * both ends of [0, 5] are seen */
+    cli_irange pos = {.set = 1, .k = 0, .lo = {-5}, .hi = {5}};
+    int seen0 = 0, seen5 = 0;
+    for (uint64_t seed = 0; seed < 200; seed++) {
+        cli_tensor_alloc(&a, OSC_INT64, 0, d, 0, msg, sizeof msg);
+        assert_int_equal(cli_random_fill(&a, &pos, seed, 0, msg, sizeof msg), 0);
+        int64_t v = *(int64_t *)a.data;
+        assert_true(v >= 0 && v <= 5);
+        seen0 |= v == 0, seen5 |= v == 5;
+        assert_int_equal(cli_random_fill(&a, NULL, seed, 0, msg, sizeof msg), 0);
+        assert_true(*(int64_t *)a.data >= 0 && *(int64_t *)a.data <= 100);
+        free(a.data);
+    }
+    assert_true(seen0 && seen5);
 }
 
 /* idx [3] -> Unsqueeze(axes 1) -> Cast(int32) -> Gather(x [6, 4], axis 1): [-4, 3] through

@@ -1,7 +1,7 @@
 /* test_cli_random_models.c: `run --random`'s inputs (tools/inputs.c, ranges.c, random.c) make
  * every model in tests/torch and tests/models run, for seeds 1 to 20. In one process, so the
  * 800-odd runs take seconds under the sanitizers too; tests/cli/random.sh runs each model once
- * through the CLI itself. Symbolic dims get the size 3, as random.sh gives with --dim. */
+ * through the CLI itself. Symbolic dims get the size --random gives them without --dim. */
 #include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,22 +19,6 @@
 #error "OSC_SOURCE_DIR: the source tree (tests/cli.cmake defines it)"
 #endif
 
-/* --dim NAME=3 for every symbolic dim of the model's inputs. */
-static void symbolic_dims(const osc_model *m, cli_input_opts *o) {
-    for (size_t i = 0; i < osc_model_input_count(m); i++) {
-        osc_value_desc d;
-        if (osc_model_input(m, i, &d) != OSC_OK) continue;
-        for (int32_t k = 0; k < d.rank; k++) {
-            char arg[300];
-            if (!d.dim_names[k]) continue;
-            snprintf(arg, sizeof arg, "%s=3", d.dim_names[k]);
-            int seen = 0;
-            for (size_t j = 0; j < o->dims.count; j++) seen |= !strcmp(o->dims.items[j], arg);
-            if (!seen) assert_int_equal(cli_strlist_push(&o->dims, arg), 0);
-        }
-    }
-}
-
 /* Seeds 1 to 20 of one model; the number of failures, each printed. */
 static int model_seeds(const char *path) {
     osc_options opts;
@@ -46,7 +30,6 @@ static int model_seeds(const char *path) {
         return 1;
     }
     cli_input_opts o = {.random = 1, .model_path = path, .model_opts = opts};
-    symbolic_dims(m, &o);
     int failures = 0;
     for (uint64_t seed = 1; seed <= 20 && !failures; seed++) {
         cli_inputs in;
