@@ -392,11 +392,13 @@ typedef struct cli_input_opts {
  * returns CLI_OK or an exit code after printing the error; -1 when it is none of them. */
 int cli_input_option(int argc, char **argv, int *i, cli_input_opts *o, const char *cmd);
 void cli_input_opts_free(cli_input_opts *o);
-/* opts->dim_pins = o's --dim pins. */
-void cli_input_pins(const cli_input_opts *o, osc_options *opts);
-/* A load that failed (msg) on one of o's --dim pins: the usage error of --dim, as the CLI words
- * it (exit code 2); -1 when the failure is not a pin's. */
-int cli_pin_error(const cli_input_opts *o, const char *msg, const char *cmd);
+/* Loads model `path` with opts and o's --dim pins into *m; opts->dim_pins then points to those
+ * kept in keep (room for o->n_pins, the caller's while opts is used). A pin naming no symbolic
+ * dim of the model is left out with a warning on stderr (a script may loop over models with
+ * one --dim); a pin given twice is the usage error of --dim (2); any other failure "cannot
+ * load" (1). */
+int cli_load_pinned(const char *path, osc_options *opts, const cli_input_opts *o,
+                    osc_dim_pin *keep, const char *cmd, osc_model **m);
 
 enum { CLI_SRC_FILE = 1, CLI_SRC_LITERAL, CLI_SRC_RANDOM };
 typedef struct cli_input {

@@ -571,11 +571,12 @@ static int bench_model(const bench_args *a) {
     osc_options opts = a->opts;
     char msg[1024];
     opts.profile = profiling(a);
-    cli_input_pins(&a->in, &opts);
-    osc_status ost = osc_model_load_file(path, &opts, &m, msg, sizeof msg);
-    if (ost != OSC_OK) {
-        const int rc = cli_pin_error(&a->in, msg, "bench");
-        return rc >= 0 ? rc : cli_error("cannot load '%s' (%s): %s", path, osc_status_name(ost), msg);
+    osc_dim_pin *pins = calloc(a->in.n_pins + 1, sizeof *pins);
+    int lrc = pins ? cli_load_pinned(path, &opts, &a->in, pins, "bench", &m)
+                   : cli_error("out of memory");
+    if (lrc != CLI_OK) {
+        free(pins);
+        return lrc;
     }
     cli_input_opts io = a->in;
     io.model_path = path, io.model_opts = opts;
@@ -623,6 +624,7 @@ static int bench_model(const bench_args *a) {
     if (s) osc_session_free(s);
     cli_inputs_free(&in);
     osc_model_free(m);
+    free(pins);
     return rc;
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 
@@ -439,14 +440,14 @@ int cmd_info(int argc, char **argv) {
     if (rc == CLI_OK && ops) print_ops(json);
     if (rc == CLI_OK && !ops && !path) rc = cli_usage_error("info", "missing MODEL");
     osc_model *m = NULL;
-    char msg[1024];
+    osc_dim_pin *kept = NULL;
     if (rc == CLI_OK && !ops) {
-        cli_input_pins(&pins, &opts);
-        osc_status st = osc_model_load_file(path, &opts, &m, msg, sizeof msg);
-        if (st != OSC_OK && (rc = cli_pin_error(&pins, msg, "info")) < 0)
-            rc = cli_error("cannot load '%s' (%s): %s", path, osc_status_name(st), msg);
+        kept = calloc(pins.n_pins + 1, sizeof *kept);
+        rc = kept ? cli_load_pinned(path, &opts, &pins, kept, "info", &m)
+                  : cli_error("out of memory");
     }
     cli_input_opts_free(&pins);
+    free(kept);
     if (!m) return rc;
     if (json) {
         json_model(path, m);

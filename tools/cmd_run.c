@@ -368,13 +368,12 @@ int cmd_run(int argc, char **argv) {
     osc_options_init(&a.opts);
     osc_model *m = NULL;
     cli_inputs in = {0};
+    osc_dim_pin *pins = NULL; /* the --dim pins the model has: a.opts.dim_pins */
     int rc = parse_args(argc, argv, &a);
     if (rc == CLI_OK) {
-        char msg[1024];
-        cli_input_pins(&a.in, &a.opts);
-        osc_status st = osc_model_load_file(a.model, &a.opts, &m, msg, sizeof msg);
-        if (st != OSC_OK && (rc = cli_pin_error(&a.in, msg, "run")) < 0)
-            rc = cli_error("cannot load '%s' (%s): %s", a.model, osc_status_name(st), msg);
+        pins = calloc(a.in.n_pins + 1, sizeof *pins);
+        rc = pins ? cli_load_pinned(a.model, &a.opts, &a.in, pins, "run", &m)
+                  : cli_error("out of memory");
     }
     a.in.model_path = a.model, a.in.model_opts = a.opts;
     if (rc == CLI_OK) rc = select_outputs(m, &a);
@@ -387,5 +386,6 @@ int cmd_run(int argc, char **argv) {
     cli_input_opts_free(&a.in);
     cli_strlist_free(&a.only);
     free(a.want);
+    free(pins);
     return rc;
 }

@@ -19,20 +19,28 @@ void cli_input_opts_free(cli_input_opts *o) {
     o->n_pins = 0;
 }
 
-void cli_input_pins(const cli_input_opts *o, osc_options *opts) {
-    opts->dim_pins = o->pins;
-    opts->n_dim_pins = o->n_pins;
-}
-
-int cli_pin_error(const cli_input_opts *o, const char *msg, const char *cmd) {
-    const char *at = strstr(msg, "opts.dim_pins[");
-    if (!o->n_pins || !at) return -1;
-    const size_t k = strtoul(at + 14, NULL, 10);
-    if (k >= o->n_pins) return -1;
-    const char *name = o->pins[k].name, *list = strchr(at, '(');
-    if (strstr(at, "pinned already")) return cli_usage_error(cmd, "--dim %s given twice", name);
-    return cli_usage_error(cmd, "--dim %s: no input has a dim named '%s' %s", o->dims.items[k],
-                           name, list ? list : "");
+int cli_load_pinned(const char *path, osc_options *opts, const cli_input_opts *o,
+                    osc_dim_pin *keep, const char *cmd, osc_model **m) {
+    char msg[1024];
+    size_t n = o->n_pins;
+    if (n) memcpy(keep, o->pins, n * sizeof *keep);
+    for (;;) {
+        opts->dim_pins = n ? keep : NULL;
+        opts->n_dim_pins = n;
+        osc_status st = osc_model_load_file(path, opts, m, msg, sizeof msg);
+        if (st == OSC_OK) return CLI_OK;
+        const char *at = n ? strstr(msg, "opts.dim_pins[") : NULL;
+        const size_t k = at ? strtoul(at + 14, NULL, 10) : n;
+        if (k >= n) return cli_error("cannot load '%s' (%s): %s", path, osc_status_name(st), msg);
+        if (strstr(at, "pinned already"))
+            return cli_usage_error(cmd, "--dim %s given twice", keep[k].name);
+        const char *list = strchr(at, '(');
+        fprintf(stderr, "onnx-scatter: warning: --dim %s=%lld: no input of '%s' has a dim named "
+                "'%s' %s; ignored\n", keep[k].name, (long long)keep[k].size, path, keep[k].name,
+                list ? list : "");
+        memmove(keep + k, keep + k + 1, (n - k - 1) * sizeof *keep);
+        n--;
+    }
 }
 
 /* Appends --dim NAME=SIZE's pin. */
@@ -282,10 +290,7 @@ static int take_dims(const osc_model *m, const cli_input_opts *o, const char *cm
                     snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
                              names[0] ? ", " : "", d.dim_names[j]);
             }
-        if (!name)
-            return cli_usage_error(cmd, "--dim %s: no input has a dim named '%.*s' (%s%s)", arg,
-                                   (int)(eq - arg), arg, names[0] ? "symbolic dims: " : "none has symbolic dims",
-                                   names);
+        if (!name) continue; /* the load warned of it */
         if (sym_find(syms, name)) return cli_usage_error(cmd, "--dim %s given twice", name);
         syms->s[syms->n++] = (sym){name, "--dim", strtoll(eq + 1, NULL, 10)};
     }
