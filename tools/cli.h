@@ -318,6 +318,7 @@ typedef struct cli_vshape {
 typedef struct cli_shapes {
     cli_vshape *v;
     size_t n, cap;
+    size_t *slot, slots; /* open addressing by name: 1 + index into v, 0 empty; slots >= 2 cap */
 } cli_shapes;
 /* True for the default ONNX domain ("" or "ai.onnx"), whose op names the CLI knows. */
 int cli_onnx_domain(const char *domain);
