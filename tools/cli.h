@@ -119,7 +119,7 @@ typedef struct cli_outset {
     const char *dir;
     int dirfd;
     cli_outfile *files;
-    size_t count;
+    size_t count, cap;
 } cli_outset;
 /* Creates the folder when missing and opens it. */
 int cli_outset_open(cli_outset *o, const char *dir, char *msg, size_t msg_size);

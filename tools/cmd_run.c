@@ -91,12 +91,39 @@ typedef struct dumper {
     const osc_model *m;
     cli_outset set;
     cli_strlist files;   /* file names used so far (a second value with one file name gets ~2) */
+    size_t *slot, slots; /* files by name: open addressing, 1 + index, 0 empty; slots >= 2 count */
     FILE *index;         /* DIR/dump.txt, written to a string first */
     char *index_buf;
     size_t index_len;
     int failed;
     char msg[1024];
 } dumper;
+
+/* The slot of dp->slot holding file name `file`, or the empty one it would take. */
+static size_t file_slot(const dumper *dp, const char *file) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const char *p = file; *p; p++) h = (h ^ (uint8_t)*p) * 1099511628211ull;
+    size_t i = (size_t)(h ^ h >> 32) & (dp->slots - 1);
+    while (dp->slot[i] && strcmp(dp->files.items[dp->slot[i] - 1], file))
+        i = (i + 1) & (dp->slots - 1);
+    return i;
+}
+
+/* Adds `file` to the names used; nonzero when out of memory. */
+static int add_file(dumper *dp, const char *file) {
+    if (2 * (dp->files.count + 1) > dp->slots) { /* grown and filled again */
+        size_t slots = dp->slots ? 2 * dp->slots : 64;
+        size_t *slot = calloc(slots, sizeof *slot);
+        if (!slot) return 1;
+        free(dp->slot);
+        dp->slot = slot, dp->slots = slots;
+        for (size_t k = 0; k < dp->files.count; k++)
+            dp->slot[file_slot(dp, dp->files.items[k])] = k + 1;
+    }
+    if (cli_strlist_push(&dp->files, file)) return 1;
+    dp->slot[file_slot(dp, file)] = dp->files.count;
+    return 0;
+}
 
 /* Writes value `name` (computed by node i) as NAME.npy, or NAME.pb when numpy cannot hold it. */
 static void dump_value(dumper *dp, size_t i, const char *name, const osc_tensor *t) {
@@ -107,12 +134,9 @@ static void dump_value(dumper *dp, size_t i, const char *name, const osc_tensor 
     base[k] = '\0';
     int npy = cli_npy_holds(t, note, sizeof note);
     snprintf(file, sizeof file, "%s.%s", base, npy ? "npy" : "pb");
-    for (int v = 2; ; v++) { /* names that differ only by '/' and '_' must not overwrite */
-        size_t q = 0;
-        while (q < dp->files.count && strcmp(dp->files.items[q], file)) q++;
-        if (q == dp->files.count) break;
+    /* names that differ only by '/' and '_' must not overwrite */
+    for (int v = 2; dp->slots && dp->slot[file_slot(dp, file)]; v++)
         snprintf(file, sizeof file, "%s~%d.%s", base, v, npy ? "npy" : "pb");
-    }
     void *buf = NULL;
     size_t len = 0;
     if (npy ? cli_npy_encode(t, &buf, &len, dp->msg, sizeof dp->msg) != 0
@@ -121,8 +145,7 @@ static void dump_value(dumper *dp, size_t i, const char *name, const osc_tensor 
         free(buf);
         return;
     }
-    if (cli_outset_add(&dp->set, file, buf, len, dp->msg, sizeof dp->msg) ||
-        cli_strlist_push(&dp->files, file))
+    if (cli_outset_add(&dp->set, file, buf, len, dp->msg, sizeof dp->msg) || add_file(dp, file))
         dp->failed = 1;
     free(buf);
     osc_node_desc nd;
@@ -303,6 +326,7 @@ static int dump_close(dumper *dp, const char *dir, int ran) {
                 "node are in %s (dump.txt lists them)\n", dp->files.count, dir);
     cli_outset_close(&dp->set);
     cli_strlist_free(&dp->files);
+    free(dp->slot);
     free(dp->index_buf);
     return rc;
 }

@@ -106,13 +106,16 @@ int cli_outset_add(cli_outset *o, const char *file, const void *buf, size_t len,
         snprintf(msg, msg_size, "cannot write '%s/%s': a folder has that name", o->dir, file);
         return 1;
     }
-    cli_outfile *f = realloc(o->files, (o->count + 1) * sizeof *f);
-    if (!f) {
-        snprintf(msg, msg_size, "out of memory");
-        return 1;
+    if (o->count == o->cap) { /* doubled: growing by one copied the list at each file */
+        size_t cap = o->cap ? 2 * o->cap : 16;
+        cli_outfile *p = realloc(o->files, cap * sizeof *p);
+        if (!p) {
+            snprintf(msg, msg_size, "out of memory");
+            return 1;
+        }
+        o->files = p, o->cap = cap;
     }
-    o->files = f;
-    f = &o->files[o->count];
+    cli_outfile *f = &o->files[o->count];
     memset(f, 0, sizeof *f);
     f->name = malloc(strlen(file) + 1);
     if (!f->name) {
