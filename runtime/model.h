@@ -60,7 +60,7 @@ struct osc_model {
     int32_t *io_start;       /* per node: index of its first name in io_names */
     /* Subgraphs (body.c): the models of the GRAPH attributes of this graph's nodes, freed with
      * it; their sessions are the session's `bodies`, by the same index. */
-    int32_t n_bodies;
+    int32_t n_bodies, bodies_cap;
     struct osc_model **bodies;
     /* A subgraph's model: its index in its parent's bodies (-1 for the main graph); per capture
      * (osc_graph.capture_outer), the index of its value among the node's inputs. */
