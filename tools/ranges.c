@@ -251,9 +251,10 @@ static int passes_on(const char *op, int j) {
     return 0;
 }
 
-/* Where the values are at node i's output o, coming from input j at `at`. */
+/* Where the values are at node i's output o, coming from input j at `at`; *work counts the
+ * shapes looked at (Concat's inputs before j). */
 static void step(const osc_model *m, const cli_shapes *sh, size_t i, const osc_node_desc *n,
-                 int j, const reach *at, int o, reach *next) {
+                 int j, const reach *at, int o, reach *next, size_t *work) {
     cli_vshape in, out;
     const char *op = n->op_type;
     int have_in = shape_of(m, sh, n->inputs[j], &in), have_out = shape_of(m, sh, n->outputs[o], &out);
@@ -283,6 +284,7 @@ static void step(const osc_model *m, const cli_shapes *sh, size_t i, const osc_n
         if (axis < 0) axis += out.rank;
         if (axis != out.rank - 1) return;
         int64_t off = 0;
+        *work += (size_t)j;
         for (int q = 0; q < j; q++) {
             cli_vshape s;
             if (!shape_of(m, sh, n->inputs[q], &s) || s.rank != out.rank) {
@@ -320,7 +322,12 @@ typedef struct graph_ix {
     size_t *first;      /* readers of value v: rd[first[v]] .. rd[first[v + 1] - 1] */
     reader_ix *rd;
     size_t *seen;       /* the walk (1, 2, ...) that last reached each value */
+    size_t work, budget; /* steps the walks took, and the most they may: linear in the graph */
 } graph_ix;
+
+/* Steps (readers looked at, shapes read) all the walks together may take, per node and read:
+ * k integer inputs that all reach one long chain would otherwise cost k times the chain. */
+#define WALK_STEPS_PER_EDGE 16
 
 static size_t slot_of(const graph_ix *x, const char *name) {
     uint64_t h = 1469598103934665603ull; /* FNV-1a */
@@ -363,6 +370,7 @@ static int ix_build(const osc_model *m, graph_ix *x) {
             reads += k < n->n_inputs && !n->folded;
         }
     }
+    x->budget = WALK_STEPS_PER_EDGE * (x->nn + reads) + 65536;
     x->first = calloc(x->nv + 2, sizeof *x->first);
     x->rd = malloc((reads + 1) * sizeof *x->rd);
     x->seen = calloc(x->nv + 1, sizeof *x->seen);
@@ -395,6 +403,15 @@ static int walk(const osc_model *m, const cli_shapes *sh, graph_ix *x, size_t wa
         const size_t v = value_id(x, at.value);
         if (v == SIZE_MAX || x->seen[v] == walk_no) continue; /* a value reached twice: once */
         x->seen[v] = walk_no;
+        x->work += 1 + x->first[v + 1] - x->first[v];
+        if (x->work > x->budget) {
+            char why[200];
+            snprintf(why, sizeof why, "its readers were not all traced (the integer inputs' "
+                     "walks through the graph passed %zu steps)",
+                     x->budget);
+            refuse(r, why);
+            break;
+        }
         for (size_t k = x->first[v]; k < x->first[v + 1]; k++) {
             const size_t i = x->rd[k].node;
             const int j = x->rd[k].j;
@@ -410,7 +427,7 @@ static int walk(const osc_model *m, const cli_shapes *sh, graph_ix *x, size_t wa
                     }
                     stack = p, cap *= 2;
                 }
-                step(m, sh, i, n, j, &at, o, &stack[top++]);
+                step(m, sh, i, n, j, &at, o, &stack[top++], &x->work);
             }
         }
     }
