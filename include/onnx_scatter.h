@@ -277,10 +277,10 @@ OSC_API void osc_options_init(osc_options *opts);
  * option's range: 0 or 1 for a switch (strict, profile, inplace_inputs, newer_opsets,
  * no_fusion, fuse_recompute), else what the field documents (threads 0 to OSC_MAX_THREADS,
  * max_nodes 0 to INT32_MAX, max_rank 0 to OSC_MAX_RANK, max_string_mib 0 to 255, max_bytes,
- * max_arena_bytes and max_fold_bytes 0 to UINT64_MAX). Same effect as setting the field; a later call for a key
- * overrides an earlier one. msg is as for a load: "" on success; on failure a one-line message
- * naming the key, the value and the allowed keys or range (truncated to msg_size - 1 bytes;
- * nothing written when msg is NULL or msg_size 0). On failure *opts is unchanged: OSC_ERR_ARG
+ * max_arena_bytes and max_fold_bytes 0 to UINT64_MAX). Same effect as setting the field; a
+ * later call for a key overrides an earlier one. msg is as for a load: "" on success; on failure
+ * a one-line message naming the key, the value and the allowed keys or range (truncated to
+ * msg_size - 1 bytes; nothing written when msg is NULL or msg_size 0). On failure *opts is unchanged: OSC_ERR_ARG
  * for a NULL opts, key or value, an unknown key, a value that is not such a number or one out
  * of range. */
 OSC_API osc_status osc_options_set(osc_options *opts, const char *key, const char *value,

@@ -25,8 +25,8 @@ static void share_attr(osc_model *m, const osc_node *n, osc_tensor *out) {
  * such as Shape and Size, have static shapes), so shape subgraphs (Shape -> Gather -> Unsqueeze
  * -> Concat -> Reshape) cost nothing at run. Outputs over OSC_FOLD_MAX bytes stay nodes, and so
  * does every node once the folded bytes would pass the budget (opts.max_fold_bytes; the main
- * graph's and its subgraphs' together), to bound the model's memory by its file's size. A folded node's outputs become constants in the model's pool; the
- * node no longer runs. */
+ * graph's and its subgraphs' together), to bound the model's memory by its file's size. A
+ * folded node's outputs become constants in the model's pool; the node no longer runs. */
 #define OSC_FOLD_MAX ((size_t)1 << 20)
 osc_status osc_fold_constants(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
@@ -171,7 +171,8 @@ typedef struct share_slot {
     int32_t at; /* index in big[] of a constant holding its own bytes; -1: empty */
 } share_slot;
 
-/* The earlier holder of constant a's bytes (an index in big[]), else -1 (a is entered). */
+/* The earlier holder of constant a's bytes (an index in big[]), else -1: a is entered, unless
+ * the search gave up. */
 static int32_t find_or_add(const osc_model *m, const int32_t *big, share_slot *tab, size_t mask,
                            int32_t a) {
     const osc_tensor *t = m->g.values[big[a]].init;

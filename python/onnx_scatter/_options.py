@@ -48,8 +48,8 @@ class SessionOptions:
     tuning knobs such as fuse_recompute are session config entries by the library's name."""
     __slots__ = ("intra_op_num_threads", "graph_optimization_level", "enable_profiling",
                  "use_deterministic_compute", "optimized_model_filepath", "max_bytes",
-                 "max_arena_bytes", "max_fold_bytes", "max_nodes", "max_rank", "max_string_mib", "strict",
-                 "newer_opsets", "inplace_inputs", "_config", "_dims", *_IGNORED)
+                 "max_arena_bytes", "max_fold_bytes", "max_nodes", "max_rank", "max_string_mib",
+                 "strict", "newer_opsets", "inplace_inputs", "_config", "_dims", *_IGNORED)
 
     def __init__(self):
         self.intra_op_num_threads = 0
