@@ -320,6 +320,8 @@ typedef struct cli_shapes {
     size_t n, cap;
     size_t *slot, slots; /* open addressing by name: 1 + index into v, 0 empty; slots >= 2 cap */
 } cli_shapes;
+/* A hash of string s (FNV-1a), for the CLI's tables by name. */
+size_t cli_str_hash(const char *s);
 /* True for the default ONNX domain ("" or "ai.onnx"), whose op names the CLI knows. */
 int cli_onnx_domain(const char *domain);
 const cli_vshape *cli_shapes_get(const cli_shapes *s, const char *name); /* NULL: unknown */

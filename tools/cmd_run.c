@@ -101,9 +101,7 @@ typedef struct dumper {
 
 /* The slot of dp->slot holding file name `file`, or the empty one it would take. */
 static size_t file_slot(const dumper *dp, const char *file) {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (const char *p = file; *p; p++) h = (h ^ (uint8_t)*p) * 1099511628211ull;
-    size_t i = (size_t)(h ^ h >> 32) & (dp->slots - 1);
+    size_t i = cli_str_hash(file) & (dp->slots - 1);
     while (dp->slot[i] && strcmp(dp->files.items[dp->slot[i] - 1], file))
         i = (i + 1) & (dp->slots - 1);
     return i;

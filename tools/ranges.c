@@ -330,9 +330,7 @@ typedef struct graph_ix {
 #define WALK_STEPS_PER_EDGE 16
 
 static size_t slot_of(const graph_ix *x, const char *name) {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (const char *p = name; *p; p++) h = (h ^ (uint8_t)*p) * 1099511628211ull;
-    size_t i = (size_t)(h ^ h >> 32) & (x->slots - 1);
+    size_t i = cli_str_hash(name) & (x->slots - 1);
     while (x->slot[i] && strcmp(x->names[x->slot[i] - 1], name)) i = (i + 1) & (x->slots - 1);
     return i;
 }

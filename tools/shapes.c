@@ -12,11 +12,15 @@ int cli_onnx_domain(const char *domain) {
     return !domain || !domain[0] || !strcmp(domain, "ai.onnx");
 }
 
+size_t cli_str_hash(const char *s) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ull;
+    return (size_t)(h ^ h >> 32);
+}
+
 /* The slot of `name` in the table: where it is, or the empty slot where it would go. */
 static size_t slot_of(const cli_shapes *s, const char *name) {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (const char *p = name; *p; p++) h = (h ^ (uint8_t)*p) * 1099511628211ull;
-    size_t i = (size_t)(h ^ h >> 32) & (s->slots - 1);
+    size_t i = cli_str_hash(name) & (s->slots - 1);
     while (s->slot[i] && strcmp(s->v[s->slot[i] - 1].name, name)) i = (i + 1) & (s->slots - 1);
     return i;
 }

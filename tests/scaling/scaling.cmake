@@ -15,5 +15,5 @@ if(TARGET onnx-scatter)
   add_dependencies(test_scaling_phases onnx-scatter)
   add_test(NAME scaling_phases COMMAND test_scaling_phases $<TARGET_FILE:onnx-scatter>
     "${CMAKE_CURRENT_BINARY_DIR}/scaling")
-  set_tests_properties(scaling_phases PROPERTIES LABELS "unit;scaling" TIMEOUT 300)
+  set_tests_properties(scaling_phases PROPERTIES LABELS "unit;scaling" TIMEOUT 900)
 endif()
