@@ -1,7 +1,7 @@
 /* test_scaling_phases.c: one scaling check per load phase and per CLI pass. Each builds its
- * family (scaling_models.c) at n, 2n and 4n and fails when the median of three timings grows
- * faster than 2.5 times per doubling (6.25 over both; linear gives 4, n log n a bit more,
- * quadratic 16): ratios inside one test, never absolute times. The library's phases are timed
+ * family (scaling_models.c) at n, 2n and 4n and fails when the median timing grows faster than
+ * 2.5 times per doubling on average (6.25 over both; linear gives 4, n log n a bit more,
+ * quadratic 16): ratios inside one test, never absolute times (tests/scaling/README.md). The library's phases are timed
  * in this process's CPU time, the CLI's passes in the child's user time (wait4). The load-time
  * attacks that found them are also run at their sizes, for their peak memory.
  * Usage: test_scaling_phases ONNX_SCATTER WORK_DIR */
@@ -119,14 +119,14 @@ static load_cost load_cost_of(const char *kind, int n, int elems, uint64_t max_f
     return c;
 }
 
-/* t(4n)/t(n) within PER_DOUBLING^2, t(2n)/t(n) and t(4n)/t(2n) within PER_DOUBLING^1.5 (one
- * noisy middle point may not fail a linear phase). */
+/* t(4n)/t(n) within PER_DOUBLING^2 (the middle point is printed, not checked: one noisy
+ * timing there would fail a linear phase, and quadratic growth shows over both doublings). */
 static void assert_scales(const char *what, const double t[3]) {
     double s[3];
     for (int k = 0; k < 3; k++) s[k] = t[k] < FLOOR_S ? FLOOR_S : t[k];
     const double r1 = s[1] / s[0], r2 = s[2] / s[1], limit = PER_DOUBLING * PER_DOUBLING;
     fprintf(stderr, "%-28s %8.4f %8.4f %8.4f s  x%.2f x%.2f\n", what, t[0], t[1], t[2], r1, r2);
-    if (r1 * r2 >= limit || r1 >= limit / 2 || r2 >= limit / 2)
+    if (r1 * r2 >= limit)
         fail_msg("%s grows faster than x%.1f per doubling: x%.2f then x%.2f", what,
                  PER_DOUBLING, r1, r2);
 }
