@@ -1,5 +1,5 @@
 /* test_scaling_phases.c: one scaling check per load phase and per CLI pass. Each builds its
- * family (scaling_models.c) at n, 2n and 4n and fails when the median timing grows faster than
+ * family (scaling_models.c) at n, 2n and 4n and fails when the fastest timing grows faster than
  * 2.5 times per doubling on average (6.25 over both; linear gives 4, n log n a bit more,
  * quadratic 16): ratios inside one test, never absolute times (tests/scaling/README.md). The library's phases are timed
  * in this process's CPU time, the CLI's passes in the child's user time (wait4). The load-time
@@ -57,10 +57,6 @@ static double cpu_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static double median3(double a, double b, double c) {
-    return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
-}
-
 static int by_value(const void *a, const void *b) {
     const double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -105,7 +101,8 @@ static load_cost load_once(const void *buf, size_t len, uint64_t max_fold_bytes)
     return c;
 }
 
-/* The median of five loads of family `kind` at size n (peak, nodes: the last load's). */
+/* The fastest of five loads of family `kind` at size n (peak, nodes: the last load's): the
+ * least disturbed by whatever else the machine runs. */
 static load_cost load_cost_of(const char *kind, int n, int elems, uint64_t max_fold_bytes) {
     void *buf;
     size_t len;
@@ -115,7 +112,7 @@ static load_cost load_cost_of(const char *kind, int n, int elems, uint64_t max_f
     for (int r = 0; r < 5; r++) c = load_once(buf, len, max_fold_bytes), t[r] = c.seconds;
     free(buf);
     qsort(t, 5, sizeof *t, by_value);
-    c.seconds = t[2];
+    c.seconds = t[0];
     return c;
 }
 
@@ -277,7 +274,7 @@ static const char *model_file(const char *kind, int n, int elems, char *path, si
     return path;
 }
 
-/* The median CPU time of three runs of `onnx-scatter CMD MODEL ARGS...` at n, 2n and 4n. */
+/* The least CPU time of three runs of `onnx-scatter CMD MODEL ARGS...` at n, 2n and 4n. */
 static void cli_pass(const char *what, const char *kind, int n, int elems,
                      const char *const *cmd) {
     double t[3];
@@ -289,7 +286,8 @@ static void cli_pass(const char *what, const char *kind, int n, int elems,
         for (int a = 1; cmd[a] && a < 12; a++) args[a + 1] = cmd[a];
         double r[3];
         for (int rep = 0; rep < 3; rep++) r[rep] = run_cli(args).seconds;
-        t[k] = median3(r[0], r[1], r[2]);
+        qsort(r, 3, sizeof *r, by_value);
+        t[k] = r[0];
     }
     assert_scales(what, t);
 }
