@@ -254,7 +254,7 @@ void osc_free(osc_allocator *a, void *p, size_t n) {
 }
 
 struct osc_pool_block {
-    osc_pool_block *next;
+    osc_pool_block *next, *prev; /* prev: NULL for the head */
     size_t size; /* usable bytes after the header */
     size_t used;
     size_t allocs; /* osc_pool_alloc requests it holds */
@@ -300,11 +300,14 @@ void *osc_pool_alloc(osc_pool *p, size_t n) {
         if (b && size == need && b->size - b->used >= 64) {
             /* a dedicated big block goes second so the current chunk stays usable */
             nb->next = b->next;
+            nb->prev = b;
             b->next = nb;
         } else {
             nb->next = b;
+            nb->prev = NULL;
             p->head = nb;
         }
+        if (nb->next) nb->next->prev = nb;
         b = nb;
     }
     char *r = (char *)b->align + b->used;
@@ -314,18 +317,66 @@ void *osc_pool_alloc(osc_pool *p, size_t n) {
     return r;
 }
 
+/* Block b holds just the n bytes at ptr (see osc_pool_release). */
+static bool holds_only(const osc_pool_block *b, const void *ptr, size_t n) {
+    const char *base = (const char *)b->align;
+    if ((const char *)ptr < base || (const char *)ptr > base + 16) return false;
+    const size_t end = (size_t)((const char *)ptr - base) + n;
+    return b->allocs == 1 && end >= n && b->used == ((end + 15) & ~(size_t)15);
+}
+
+static void unlink_free(osc_pool *p, osc_pool_block *b) {
+    if (b->prev) b->prev->next = b->next;
+    else p->head = b->next;
+    if (b->next) b->next->prev = b->prev;
+    osc_free(p->alloc, b, sizeof *b + b->size);
+}
+
 bool osc_pool_release(osc_pool *p, void *ptr, size_t n) {
-    for (osc_pool_block **at = &p->head; ptr && *at; at = &(*at)->next) {
-        osc_pool_block *b = *at;
+    for (osc_pool_block *b = p->head; ptr && b; b = b->next) {
         const char *base = (const char *)b->align;
         if ((const char *)ptr < base || (const char *)ptr > base + 16) continue;
-        const size_t end = (size_t)((const char *)ptr - base) + n;
-        if (b->allocs != 1 || end < n || b->used != ((end + 15) & ~(size_t)15)) return false;
-        *at = b->next;
-        osc_free(p->alloc, b, sizeof *b + b->size);
+        if (!holds_only(b, ptr, n)) return false;
+        unlink_free(p, b);
         return true;
     }
     return false;
+}
+
+static int by_address(const void *a, const void *b) {
+    const uintptr_t x = ((const osc_pool_single *)a)->at, y = ((const osc_pool_single *)b)->at;
+    return x < y ? -1 : x > y;
+}
+
+bool osc_pool_index_init(osc_pool_index *x, osc_pool *p) {
+    x->n = 0;
+    for (const osc_pool_block *b = p->head; b; b = b->next) x->n += b->allocs == 1;
+    x->v = osc_malloc(p->alloc, (x->n ? x->n : 1) * sizeof *x->v);
+    if (!x->v) return false;
+    size_t k = 0;
+    for (osc_pool_block *b = p->head; b; b = b->next)
+        if (b->allocs == 1) x->v[k++] = (osc_pool_single){(uintptr_t)b, b};
+    qsort(x->v, x->n, sizeof *x->v, by_address);
+    return true;
+}
+
+bool osc_pool_index_release(osc_pool *p, osc_pool_index *x, void *ptr, size_t n) {
+    size_t lo = 0, hi = x->n; /* the last block at or before ptr: v[lo - 1] */
+    while (ptr && lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (x->v[mid].at <= (uintptr_t)ptr) lo = mid + 1;
+        else hi = mid;
+    }
+    osc_pool_block *b = ptr && lo ? x->v[lo - 1].b : NULL;
+    if (!b || !holds_only(b, ptr, n)) return false;
+    unlink_free(p, b);
+    x->v[lo - 1].b = NULL; /* released */
+    return true;
+}
+
+void osc_pool_index_free(osc_pool_index *x, osc_pool *p) {
+    osc_free(p->alloc, x->v, (x->n ? x->n : 1) * sizeof *x->v);
+    x->v = NULL;
 }
 
 char *osc_pool_strndup(osc_pool *p, const char *s, size_t n) {

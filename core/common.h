@@ -111,6 +111,23 @@ bool osc_pool_defer(osc_pool *p, void (*fn)(void *addr, size_t len), void *addr,
  * header of the same request: protobuf-c's payloads, loader/pb_alloc.c) and ends with them;
  * false (nothing freed) otherwise. */
 bool osc_pool_release(osc_pool *p, void *ptr, size_t n);
+/* The pool's blocks that hold a single request, sorted by address, so that releasing many of
+ * them costs O(log n) each where osc_pool_release walks the blocks (a load releases one
+ * constant per block: linear each would be quadratic). Valid while the pool neither allocates
+ * nor frees a block but through osc_pool_index_release. */
+typedef struct osc_pool_single {
+    uintptr_t at;
+    osc_pool_block *b; /* NULL once released */
+} osc_pool_single;
+typedef struct osc_pool_index {
+    osc_pool_single *v;
+    size_t n;
+} osc_pool_index;
+/* False when out of memory (nothing to free then). */
+bool osc_pool_index_init(osc_pool_index *x, osc_pool *p);
+/* osc_pool_release through the index. */
+bool osc_pool_index_release(osc_pool *p, osc_pool_index *x, void *ptr, size_t n);
+void osc_pool_index_free(osc_pool_index *x, osc_pool *p);
 void osc_pool_reset(osc_pool *p);  /* runs the cleanups, then frees every block */
 void osc_pool_free(osc_pool *p);
 

@@ -265,7 +265,14 @@ typedef struct osc_options {
      * more fails the run with OSC_ERR_LIMIT, naming the node, so a loop that never ends cannot
      * hang the caller. 0: the default, OSC_DEFAULT_MAX_ITERATIONS; else 1 to INT64_MAX. */
     uint64_t max_iterations;
-    uint64_t reserved_ext[3]; /* zero (a non-zero value is OSC_ERR_ARG at load) */
+    /* Most bytes constant folding may compute at load, in all (each folded value is at most
+     * 1 MiB): a node whose outputs would take the total past it is not folded and runs with
+     * the graph, as it would without folding, so a small file of many folded constants cannot
+     * make the load hold gigabytes. 0: the default, 64 times the model's bytes (the file's, or
+     * its initializers' when external data makes them more) and at least 64 MiB; OSC_NO_LIMIT:
+     * only max_bytes bounds them. */
+    uint64_t max_fold_bytes;
+    uint64_t reserved_ext[2]; /* zero (a non-zero value is OSC_ERR_ARG at load) */
 } osc_options;
 
 /* Fills *opts with the defaults: every field zero (realloc/free, not strict, default limits:
@@ -275,11 +282,11 @@ OSC_API void osc_options_init(osc_options *opts);
  * is osc_option_name's) from `value`, a whole decimal number without sign or spaces in the
  * option's range: 0 or 1 for a switch (strict, profile, inplace_inputs, newer_opsets,
  * no_fusion, fuse_recompute), else what the field documents (threads 0 to OSC_MAX_THREADS,
- * max_nodes 0 to INT32_MAX, max_rank 0 to OSC_MAX_RANK, max_string_mib 0 to 255, max_bytes and
- * max_arena_bytes 0 to UINT64_MAX). Same effect as setting the field; a later call for a key
- * overrides an earlier one. msg is as for a load: "" on success; on failure a one-line message
- * naming the key, the value and the allowed keys or range (truncated to msg_size - 1 bytes;
- * nothing written when msg is NULL or msg_size 0). On failure *opts is unchanged: OSC_ERR_ARG
+ * max_nodes 0 to INT32_MAX, max_rank 0 to OSC_MAX_RANK, max_string_mib 0 to 255, max_bytes,
+ * max_arena_bytes and max_fold_bytes 0 to UINT64_MAX). Same effect as setting the field; a
+ * later call for a key overrides an earlier one. msg is as for a load: "" on success; on failure
+ * a one-line message naming the key, the value and the allowed keys or range (truncated to
+ * msg_size - 1 bytes; nothing written when msg is NULL or msg_size 0). On failure *opts is unchanged: OSC_ERR_ARG
  * for a NULL opts, key or value, an unknown key, a value that is not such a number or one out
  * of range. */
 OSC_API osc_status osc_options_set(osc_options *opts, const char *key, const char *value,

@@ -95,13 +95,19 @@ static osc_status apply(osc_kctx *k, osc_rw_graph *rg, int32_t i, const osc_rw_r
             for (int32_t j = 0; j < cn->n_inputs; j++)
                 if (cn->inputs[j] >= 0) uses[cn->inputs[j]]--;
         }
-    int32_t m = 0;
-    for (int32_t c = 0; c < i; c++)
-        for (int32_t a = 0; a < f->n_absorbed; a++)
-            if (removed[a] && f->absorbed[a] == c) {
-                names[m] = g->nodes[c].name;
-                ops[m++] = g->nodes[c].op_type;
-            }
+    /* the removed ones sorted (a few: insertion), not a scan of the nodes before i, which made
+     * fusing n patterns quadratic */
+    int32_t m = 0, order[OSC_FUSE_MAX_NODES];
+    for (int32_t a = 0; a < f->n_absorbed; a++) {
+        if (!removed[a]) continue;
+        int32_t at = m++;
+        for (; at > 0 && order[at - 1] > f->absorbed[a]; at--) order[at] = order[at - 1];
+        order[at] = f->absorbed[a];
+    }
+    for (int32_t q = 0; q < m; q++) {
+        names[q] = g->nodes[order[q]].name;
+        ops[q] = g->nodes[order[q]].op_type;
+    }
     names[m] = n->name;
     ops[m++] = n->op_type;
     n->n_fused = m;
@@ -215,13 +221,18 @@ osc_status osc_rewrite(osc_rw_graph *rg, osc_err *err) {
             if (n->inputs[j] >= 0) uses[n->inputs[j]]--;
     }
     /* A removed node's tensor attributes (the zeros of an absorbed Constant) are read by
-     * nothing now: give back those that have a block of their own. */
+     * nothing now: give back those that have a block of their own (through an index of the
+     * pool's blocks: a walk of them for each would be quadratic). */
+    osc_pool_index idx = {0};
     for (int32_t i = 0; i < g->n_nodes; i++)
         for (int32_t a = 0; gone[i] && a < g->nodes[i].n_attrs; a++) {
             osc_tensor *t = g->nodes[i].attrs[a].t;
-            if (t && t->dtype != OSC_STRING && osc_pool_release(rg->pool, t->data, t->nbytes))
-                t->data = NULL;
+            if (!t || t->dtype == OSC_STRING || !t->data) continue;
+            if (!idx.v && !osc_pool_index_init(&idx, rg->pool))
+                return osc_fail(err, OSC_ERR_NOMEM, "out of memory fusing nodes");
+            if (osc_pool_index_release(rg->pool, &idx, t->data, t->nbytes)) t->data = NULL;
         }
+    if (idx.v) osc_pool_index_free(&idx, rg->pool);
     compact(g, gone);
     return OSC_OK;
 }

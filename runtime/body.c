@@ -5,41 +5,84 @@
  * session keeps (made at the first call, so its plan and arena serve every later iteration and
  * run); at load (folding), through a session made for the call. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "session.h"
 
-osc_status osc_body_load(osc_model *m, osc_node *n, osc_err *err) {
-    char label[256];
-    for (int32_t a = 0; a < n->n_attrs; a++) {
-        osc_attr *at = &n->attrs[a];
-        if (at->type != OSC_ATTR_GRAPH || !at->g) continue;
-        osc_model **bodies = osc_pool_alloc(&m->pool, ((size_t)m->n_bodies + 1) * sizeof *bodies);
+/* A value of the graph and its position among a node's inputs. */
+typedef struct value_at {
+    int32_t v, j;
+} value_at;
+
+static int by_value(const void *a, const void *b) {
+    const int32_t x = ((const value_at *)a)->v, y = ((const value_at *)b)->v;
+    return x < y ? -1 : x > y;
+}
+
+/* b->capture_at: where among n's inputs each value subgraph g captures is (the loader put it
+ * among the implicit ones), found in `at`, n's implicit inputs sorted by value. */
+static osc_status capture_positions(osc_model *b, const osc_graph *g, const value_at *at,
+                                    size_t n_at, osc_err *err) {
+    b->capture_at = osc_pool_alloc(&b->pool, ((size_t)g->n_captures + 1) * sizeof(int32_t));
+    if (!b->capture_at) return osc_fail(err, OSC_ERR_NOMEM, "out of memory loading subgraphs");
+    for (int32_t k = 0; k < g->n_captures; k++) {
+        const value_at key = {g->capture_outer[k], 0};
+        const value_at *p = bsearch(&key, at, n_at, sizeof *at, by_value);
+        if (!p) return osc_fail(err, OSC_ERR_MODEL, "subgraph '%s' reads a value its node does "
+                                "not hold", g->name); /* the loader put each there */
+        b->capture_at[k] = p->j;
+    }
+    return OSC_OK;
+}
+
+/* The model of n's GRAPH attribute at (none for other attributes), added to m->bodies. */
+static osc_status load_one(osc_model *m, osc_node *n, osc_attr *at, const value_at *at_pos,
+                           size_t n_at, osc_err *err) {
+    if (at->type != OSC_ATTR_GRAPH || !at->g) return OSC_OK;
+    if (m->n_bodies == m->bodies_cap) { /* doubled: growing by one was quadratic */
+        const int32_t cap = m->bodies_cap ? 2 * m->bodies_cap : 4;
+        osc_model **bodies = osc_pool_alloc(&m->pool, (size_t)cap * sizeof *bodies);
         if (!bodies) return osc_fail(err, OSC_ERR_NOMEM, "out of memory loading subgraphs");
         if (m->n_bodies) memcpy(bodies, m->bodies, (size_t)m->n_bodies * sizeof *bodies);
         m->bodies = bodies;
-        osc_model *b;
-        osc_status st = osc_model_from_graph(m, at->g, &b, err);
-        if (b) m->bodies[m->n_bodies++] = b;
-        if (st) {
-            char msg[OSC_MSG_SIZE];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            osc_err_clear(err); /* the subgraph's message, with where it is */
-            return osc_fail(err, st, "node %s (%s): subgraph '%s' (attribute '%s'): %s",
-                            osc_node_label(&m->g, n, label, sizeof label), n->op_type,
-                            at->g->name, at->name, msg);
-        }
-        b->body_id = m->n_bodies - 1;
-        b->capture_at = osc_pool_alloc(&b->pool, ((size_t)at->g->n_captures + 1) * sizeof(int32_t));
-        if (!b->capture_at) return osc_fail(err, OSC_ERR_NOMEM, "out of memory loading subgraphs");
-        for (int32_t k = 0; k < at->g->n_captures; k++) {
-            int32_t j = n->n_inputs - n->n_implicit;
-            while (n->inputs[j] != at->g->capture_outer[k]) j++; /* the loader put it there */
-            b->capture_at[k] = j;
-        }
-        at->body = b;
+        m->bodies_cap = cap;
     }
+    osc_model *b;
+    osc_status st = osc_model_from_graph(m, at->g, &b, err);
+    if (b) m->bodies[m->n_bodies++] = b;
+    if (st) {
+        char msg[OSC_MSG_SIZE], label[256];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        osc_err_clear(err); /* the subgraph's message, with where it is */
+        return osc_fail(err, st, "node %s (%s): subgraph '%s' (attribute '%s'): %s",
+                        osc_node_label(&m->g, n, label, sizeof label), n->op_type,
+                        at->g->name, at->name, msg);
+    }
+    b->body_id = m->n_bodies - 1;
+    st = capture_positions(b, at->g, at_pos, n_at, err);
+    if (st) return st;
+    at->body = b;
     return OSC_OK;
+}
+
+osc_status osc_body_load(osc_model *m, osc_node *n, osc_err *err) {
+    bool graphs = false;
+    for (int32_t a = 0; a < n->n_attrs; a++) graphs |= n->attrs[a].type == OSC_ATTR_GRAPH;
+    if (!graphs) return OSC_OK;
+    const size_t n_at = (size_t)n->n_implicit;
+    value_at *at_pos = osc_malloc(&m->alloc, (n_at + 1) * sizeof *at_pos);
+    if (!at_pos) return osc_fail(err, OSC_ERR_NOMEM, "out of memory loading subgraphs");
+    for (size_t k = 0; k < n_at; k++) {
+        const int32_t j = n->n_inputs - n->n_implicit + (int32_t)k;
+        at_pos[k] = (value_at){n->inputs[j], j};
+    }
+    qsort(at_pos, n_at, sizeof *at_pos, by_value);
+    osc_status st = OSC_OK;
+    for (int32_t a = 0; !st && a < n->n_attrs; a++)
+        st = load_one(m, n, &n->attrs[a], at_pos, n_at, err);
+    osc_free(&m->alloc, at_pos, (n_at + 1) * sizeof *at_pos);
+    return st;
 }
 
 void osc_body_release(osc_model *m) {

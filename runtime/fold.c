@@ -23,9 +23,10 @@ static void share_attr(osc_model *m, const osc_node *n, osc_tensor *out) {
 
 /* Computes at load every node whose inputs are constants (or, for rows flagged OSC_KF_SHAPE_ONLY
  * such as Shape and Size, have static shapes), so shape subgraphs (Shape -> Gather -> Unsqueeze
- * -> Concat -> Reshape) cost nothing at run. Outputs over OSC_FOLD_MAX bytes stay nodes, to
- * bound the model's memory. A folded node's outputs become constants in the model's pool; the
- * node no longer runs. */
+ * -> Concat -> Reshape) cost nothing at run. Outputs over OSC_FOLD_MAX bytes stay nodes, and so
+ * does every node once the folded bytes would pass the budget (opts.max_fold_bytes; the main
+ * graph's and its subgraphs' together), to bound the model's memory by its file's size. A
+ * folded node's outputs become constants in the model's pool; the node no longer runs. */
 #define OSC_FOLD_MAX ((size_t)1 << 20)
 osc_status osc_fold_constants(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
@@ -60,11 +61,14 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
         if (st && osc_load_tolerates(m, st, err)) continue; /* left to run, if it ever does */
         if (st) return st;
         bool fold = all_known || (n->kernel->flags & OSC_KF_SHAPE_ONLY);
+        uint64_t bytes = 0;
         for (int32_t j = 0; j < n->n_outputs; j++) {
             shaped[n->outputs[j]] = true;
             fold = fold && vals[n->outputs[j]].nbytes <= OSC_FOLD_MAX;
+            bytes += vals[n->outputs[j]].nbytes;
         }
-        if (!fold) continue;
+        if (!fold || bytes > *m->fold_left) continue;
+        *m->fold_left -= bytes;
         for (int32_t j = 0; j < n->n_outputs; j++) {
             osc_tensor *t = &vals[n->outputs[j]];
             t->data = osc_pool_alloc(&m->pool, t->nbytes);
@@ -135,23 +139,72 @@ static void point_data(osc_model *m, int32_t v, uintptr_t was, void *to) {
     g->values[v].init->data = to;
 }
 
+/* FNV-1a over 8-byte words (then the tail bytes), seeded with the size: a hash of the bytes for
+ * osc_release_unread, which compares only constants of equal hashes. */
+static uint64_t bytes_hash(const void *data, size_t n) {
+    const unsigned char *p = data;
+    uint64_t h = 1469598103934665603ull ^ n, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 1099511628211ull;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h ^ (h >> 29);
+}
+
+/* Slots of the table a constant looks at before it gives up sharing (and keeps its own bytes):
+ * bytes made to collide cost at most this many steps and memcmp each, keeping the step linear.
+ * The table is at most half full, so an honest search takes one or two. */
+#define OSC_SHARE_PROBES 16
+
 /* The last step of a load, over the constants whose data has a pool block of its own (always
- * over 16 KiB, the pool's chunk; from 4 KiB when no chunk had room): one with the bytes of an earlier one shares them (PyTorch exports each arange and
- * each zeros as a constant of its own), and one that no node left to run reads (neither a
- * node nor the graph's outputs: a weight only a folded Transpose read, zeros a fused scatter
- * no longer starts from) gives its block back unless a read one shares it; the value (and
- * its folded node's attribute) is then left with no data. */
+ * over 16 KiB, the pool's chunk; from 4 KiB when no chunk had room): one with the bytes of an
+ * earlier one shares them (PyTorch exports each arange and each zeros as a constant of its
+ * own), and one that no node left to run reads (neither a node nor the graph's outputs: a
+ * weight only a folded Transpose read, zeros a fused scatter no longer starts from) gives its
+ * block back unless a read one shares it; the value (and its folded node's attribute) is then
+ * left with no data. Linear in the constants' bytes: equal bytes are found through a hash table
+ * of (size, hash of the bytes), the blocks released through an index of the pool's. */
+typedef struct share_slot {
+    uint64_t hash;
+    int32_t at; /* index in big[] of a constant holding its own bytes; -1: empty */
+} share_slot;
+
+/* The earlier holder of constant a's bytes (an index in big[]), else -1: a is entered, unless
+ * the search gave up. */
+static int32_t find_or_add(const osc_model *m, const int32_t *big, share_slot *tab, size_t mask,
+                           int32_t a) {
+    const osc_tensor *t = m->g.values[big[a]].init;
+    const uint64_t h = bytes_hash(t->data, t->nbytes);
+    size_t i = (size_t)h & mask;
+    for (int probes = 0; tab[i].at >= 0; i = (i + 1) & mask) {
+        const osc_tensor *u = m->g.values[big[tab[i].at]].init;
+        if (tab[i].hash == h && u->nbytes == t->nbytes &&
+            (u->data == t->data || memcmp(u->data, t->data, t->nbytes) == 0))
+            return tab[i].at;
+        if (++probes == OSC_SHARE_PROBES) return -1; /* kept apart: see OSC_SHARE_PROBES */
+    }
+    tab[i] = (share_slot){h, a};
+    return -1;
+}
+
 osc_status osc_release_unread(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
     const size_t nv = (size_t)g->n_values + 1;
+    size_t cap = 16;
+    while (cap < 2 * nv) cap *= 2;
     bool *read = osc_malloc(&m->alloc, nv);
     int32_t *big = osc_malloc(&m->alloc, 2 * nv * sizeof *big), *holder = big + nv;
-    if (!read || !big) {
-        osc_free(&m->alloc, read, nv);
-        osc_free(&m->alloc, big, 2 * nv * sizeof *big);
-        return osc_fail(err, OSC_ERR_NOMEM, "out of memory releasing constants");
+    share_slot *tab = osc_malloc(&m->alloc, cap * sizeof *tab);
+    osc_pool_index idx = {0};
+    osc_status st = OSC_OK;
+    if (!read || !big || !tab || !osc_pool_index_init(&idx, &m->pool)) {
+        st = osc_fail(err, OSC_ERR_NOMEM, "out of memory releasing constants");
+        goto done;
     }
     memset(read, 0, nv);
+    for (size_t i = 0; i < cap; i++) tab[i].at = -1;
     for (int32_t i = 0; i < g->n_nodes; i++)
         for (int32_t j = 0; !g->nodes[i].folded && j < g->nodes[i].n_inputs; j++)
             if (g->nodes[i].inputs[j] >= 0) read[g->nodes[i].inputs[j]] = true;
@@ -167,30 +220,37 @@ osc_status osc_release_unread(osc_model *m, osc_err *err) {
      * its own), read when any of its sharers is */
     for (int32_t a = 0; a < n; a++) {
         osc_tensor *t = g->values[big[a]].init;
+        const int32_t b = find_or_add(m, big, tab, cap - 1, a);
         holder[a] = a;
-        for (int32_t b = 0; b < a; b++) {
+        if (b >= 0) {
             const osc_tensor *u = g->values[big[b]].init;
-            if (holder[b] != b || u->nbytes != t->nbytes || u->data == t->data ||
-                memcmp(u->data, t->data, t->nbytes) != 0)
-                continue;
             const uintptr_t was = (uintptr_t)t->data;
-            if (osc_pool_release(&m->pool, t->data, t->nbytes)) {
+            if (u->data == t->data) holder[a] = b; /* the same block already */
+            else if (osc_pool_index_release(&m->pool, &idx, t->data, t->nbytes)) {
                 point_data(m, big[a], was, u->data);
                 holder[a] = b;
             }
-            break;
         }
         if (read[big[a]]) read[big[holder[a]]] = true;
     }
+    /* sharers of each holder, linked: first[a] .. next[c] (reusing the table's memory) */
+    int32_t *first = (int32_t *)tab, *next = first + n;
+    for (int32_t a = 0; a < n; a++) first[a] = next[a] = -1;
+    for (int32_t c = n - 1; c >= 0; c--)
+        if (holder[c] != c) next[c] = first[holder[c]], first[holder[c]] = c;
     for (int32_t a = 0; a < n; a++) {
         const osc_tensor *t = g->values[big[a]].init;
         const uintptr_t was = (uintptr_t)t->data;
-        if (holder[a] != a || read[big[a]] || !osc_pool_release(&m->pool, t->data, t->nbytes))
+        if (holder[a] != a || read[big[a]] ||
+            !osc_pool_index_release(&m->pool, &idx, t->data, t->nbytes))
             continue;
-        for (int32_t c = a; c < n; c++)
-            if (holder[c] == a) point_data(m, big[c], was, NULL);
+        point_data(m, big[a], was, NULL);
+        for (int32_t c = first[a]; c >= 0; c = next[c]) point_data(m, big[c], was, NULL);
     }
+done:
+    if (idx.v) osc_pool_index_free(&idx, &m->pool);
     osc_free(&m->alloc, read, nv);
     osc_free(&m->alloc, big, 2 * nv * sizeof *big);
-    return OSC_OK;
+    osc_free(&m->alloc, tab, cap * sizeof *tab);
+    return st;
 }

@@ -6,8 +6,32 @@
 #include "model.h"
 
 /* Names of each node's inputs and outputs, for osc_model_node. */
+static size_t name_hash(const char *s) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ull;
+    return (size_t)(h ^ h >> 32);
+}
+
+/* The slot of m->value_slot where the value named `name` is, or the empty one it would take. */
+static size_t name_slot(const osc_model *m, const char *name) {
+    size_t i = name_hash(name) & (m->value_slots - 1);
+    while (m->value_slot[i] >= 0 && strcmp(m->g.values[m->value_slot[i]].name, name))
+        i = (i + 1) & (m->value_slots - 1);
+    return i;
+}
+
 osc_status osc_name_node_io(osc_model *m, osc_err *err) {
     const osc_graph *g = &m->g;
+    size_t slots = 16;
+    while (slots < 2 * (size_t)g->n_values) slots *= 2;
+    m->value_slot = osc_pool_alloc(&m->pool, slots * sizeof *m->value_slot);
+    if (!m->value_slot) return osc_fail(err, OSC_ERR_NOMEM, "out of memory");
+    m->value_slots = slots;
+    memset(m->value_slot, 0xff, slots * sizeof *m->value_slot); /* every slot -1 */
+    for (int32_t v = 0; v < g->n_values; v++) { /* the first of a name, as a scan would find */
+        const size_t i = name_slot(m, g->values[v].name);
+        if (m->value_slot[i] < 0) m->value_slot[i] = v;
+    }
     size_t total = 0;
     for (int32_t i = 0; i < g->n_nodes; i++)
         total += (size_t)g->nodes[i].n_inputs + (size_t)g->nodes[i].n_outputs;
@@ -162,12 +186,11 @@ const osc_model *osc_model_node_subgraph(const osc_model *m, size_t i, size_t k)
 /* The value named `name` that is still part of the graph (an input, a constant, or produced
  * by a node); -1 otherwise. */
 static int32_t find_value(const osc_model *m, const char *name) {
-    for (int32_t v = 0; m && name && v < m->g.n_values; v++) {
-        const osc_value *val = &m->g.values[v];
-        if (strcmp(val->name, name) == 0)
-            return val->is_input || val->init || val->producer >= 0 || val->is_output ? v : -1;
-    }
-    return -1;
+    if (!m || !name || !m->value_slots) return -1;
+    const int32_t v = m->value_slot[name_slot(m, name)];
+    if (v < 0) return -1;
+    const osc_value *val = &m->g.values[v];
+    return val->is_input || val->init || val->producer >= 0 || val->is_output ? v : -1;
 }
 
 osc_status osc_model_value(const osc_model *m, const char *name, osc_value_desc *out) {

@@ -96,6 +96,7 @@ osc_status osc_model_from_graph(osc_model *parent, const osc_graph *g, osc_model
     m->opts.inplace_inputs = 0; /* its inputs are the kernel's, and values of the outer graph */
     m->opts.dim_pins = NULL;
     m->opts.n_dim_pins = 0;
+    m->fold_left = parent->fold_left;
     osc_pool_init(&m->pool, &m->alloc, 0);
     m->g = *g;
     m->subgraph = true;
@@ -107,6 +108,19 @@ osc_status osc_model_from_graph(osc_model *parent, const osc_graph *g, osc_model
         if (parent->warn_lost) st = osc_fail(err, OSC_ERR_NOMEM, "out of memory storing a warning");
     }
     return st;
+}
+
+/* m->fold_budget from opts.max_fold_bytes: 0 stands for 64 times the model's bytes (the file's
+ * `len`, or its initializers' when external data makes them more), at least 64 MiB. */
+static void fold_budget(osc_model *m, size_t len) {
+    uint64_t init = 0, size = len;
+    for (int32_t v = 0; v < m->g.n_values; v++)
+        if (m->g.values[v].init) init += m->g.values[v].init->nbytes;
+    size = init > size ? init : size;
+    m->fold_left = &m->fold_budget;
+    if (m->opts.max_fold_bytes) m->fold_budget = m->opts.max_fold_bytes;
+    else if (size > UINT64_MAX / 64) m->fold_budget = UINT64_MAX;
+    else m->fold_budget = size * 64 > OSC_FOLD_BUDGET_MIN ? size * 64 : OSC_FOLD_BUDGET_MIN;
 }
 
 static osc_status check_options(const osc_options *opts, osc_err *err) {
@@ -156,6 +170,7 @@ osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_d
     osc_pool_init(&m->pool, &m->alloc, 0);
     osc_status st = osc_loader_parse_model_lim(buf, len, base_dir, &m->lim, &m->pool, &m->g,
                                                &err);
+    if (!st) fold_budget(m, len);
     if (!st) st = prepare(m, opts, &err);
     osc_body_release(m); /* the sessions folding ran subgraphs in */
     if (!st) st = osc_release_unread(m, &err);

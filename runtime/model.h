@@ -55,10 +55,12 @@ struct osc_model {
     osc_tensor *fold_vals;
     bool *fold_shaped;
     const char **io_names;   /* per node: input names then output names (introspection) */
+    int32_t *value_slot;     /* value ids by name (open addressing, -1 empty; introspection) */
+    size_t value_slots;      /* a power of two, at least twice the values */
     int32_t *io_start;       /* per node: index of its first name in io_names */
     /* Subgraphs (body.c): the models of the GRAPH attributes of this graph's nodes, freed with
      * it; their sessions are the session's `bodies`, by the same index. */
-    int32_t n_bodies;
+    int32_t n_bodies, bodies_cap;
     struct osc_model **bodies;
     /* A subgraph's model: its index in its parent's bodies (-1 for the main graph); per capture
      * (osc_graph.capture_outer), the index of its value among the node's inputs. */
@@ -66,7 +68,12 @@ struct osc_model {
     int32_t *capture_at;
     struct osc_session *load_session; /* a subgraph's: the session folding runs it in */
     bool subgraph;            /* a subgraph's model (osc_model_from_graph) */
+    /* Bytes constant folding may still compute (opts.max_fold_bytes): the main graph's
+     * fold_budget, which its subgraphs' models point at too. */
+    uint64_t fold_budget;
+    uint64_t *fold_left;
 };
+#define OSC_FOLD_BUDGET_MIN ((uint64_t)64 << 20) /* the least default of opts.max_fold_bytes */
 
 /* Scratch for calling kernels: m->max_in input pointers and m->max_out output tensors. */
 typedef struct osc_node_io {

@@ -36,6 +36,7 @@ static const opt_row k_rows[] = {
     ROW(no_fusion, 0, 1),
     ROW(fuse_recompute, 0, 1),
     ROW(max_iterations, 0, INT64_MAX),
+    ROW(max_fold_bytes, 0, UINT64_MAX),
 };
 #define N_ROWS (sizeof k_rows / sizeof k_rows[0])
 

@@ -115,11 +115,21 @@ typedef struct cli_outfile {
     char *name;    /* final file name in the folder */
     char tmp[64];  /* temporary name; "" once renamed or never created */
 } cli_outfile;
+/* A set of names, by hash (linear in the names added): the writers' file names. */
+typedef struct cli_nameset {
+    char **items;        /* in the order added (malloc'ed copies) */
+    size_t count, cap;
+    size_t *slot, slots; /* open addressing: 1 + index into items, 0 empty */
+} cli_nameset;
+int cli_nameset_has(const cli_nameset *s, const char *name);
+int cli_nameset_add(cli_nameset *s, const char *name); /* nonzero when out of memory */
+void cli_nameset_free(cli_nameset *s);
 typedef struct cli_outset {
     const char *dir;
     int dirfd;
     cli_outfile *files;
-    size_t count;
+    size_t count, cap;
+    cli_nameset names; /* the files' names */
 } cli_outset;
 /* Creates the folder when missing and opens it. */
 int cli_outset_open(cli_outset *o, const char *dir, char *msg, size_t msg_size);
@@ -134,7 +144,7 @@ void cli_outset_close(cli_outset *o);
  * --dump and --save-inputs writers fill: NAME with '/' as '_', then "~2", "~3"... until it is
  * a stem not in taken, which it is added to. Nonzero with msg when it does not fit size (or
  * no memory). */
-int cli_file_stem(cli_strlist *taken, const char *name, char *stem, size_t size, char *msg,
+int cli_file_stem(cli_nameset *taken, const char *name, char *stem, size_t size, char *msg,
                   size_t msg_size);
 /* When cli_file_stem added ~N to NAME's stem: a note on stderr that WHAT ("output", "input")
  * NAME is written as FILE. */
@@ -332,7 +342,10 @@ typedef struct cli_vshape {
 typedef struct cli_shapes {
     cli_vshape *v;
     size_t n, cap;
+    size_t *slot, slots; /* open addressing by name: 1 + index into v, 0 empty; slots >= 2 cap */
 } cli_shapes;
+/* A hash of string s (FNV-1a), for the CLI's tables by name. */
+size_t cli_str_hash(const char *s);
 /* True for the default ONNX domain ("" or "ai.onnx"), whose op names the CLI knows. */
 int cli_onnx_domain(const char *domain);
 const cli_vshape *cli_shapes_get(const cli_shapes *s, const char *name); /* NULL: unknown */

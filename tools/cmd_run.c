@@ -90,7 +90,7 @@ static int select_outputs(const osc_model *m, run_args *a) {
 typedef struct dumper {
     const osc_model *m;
     cli_outset set;
-    cli_strlist files;   /* file stems used so far (cli_file_stem: one file name gets ~2) */
+    cli_nameset files;   /* file stems used so far (cli_file_stem: one file name gets ~2) */
     FILE *index;         /* DIR/dump.txt, written to a string first */
     char *index_buf;
     size_t index_len;
@@ -141,7 +141,7 @@ static void dump_hook(void *ud, size_t node, const osc_tensor *const *in, int32_
 /* File name of output `name` in DIR: its stem (cli_file_stem: '/' becomes '_', ~2 when an
  * earlier output has that stem) and .npy, or .pb. A tensor numpy cannot hold (bfloat16,
  * float8, 4-bit, non-UTF-8 strings) goes to .pb: *npy says which, and note why. */
-static int output_file(const run_args *a, cli_strlist *taken, const char *name,
+static int output_file(const run_args *a, cli_nameset *taken, const char *name,
                        const osc_tensor *t, char *file, size_t size, int *npy, char *note,
                        size_t note_size) {
     char why[512];
@@ -165,7 +165,7 @@ static int write_outputs(const osc_model *m, const run_args *a, const osc_tensor
     char(*files)[1024] = calloc(n ? n : 1, sizeof *files);
     char(*notes)[256] = calloc(n ? n : 1, sizeof *notes);
     int *npy = calloc(n ? n : 1, sizeof *npy);
-    cli_strlist taken = {0};
+    cli_nameset taken = {0};
     osc_value_desc d;
     int rc = files && notes && npy ? CLI_OK : cli_error("out of memory");
     for (size_t k = 0; k < n && rc == CLI_OK; k++) {
@@ -174,7 +174,7 @@ static int write_outputs(const osc_model *m, const run_args *a, const osc_tensor
         rc = output_file(a, &taken, d.name, &outs[k], files[k], sizeof files[k], &npy[k],
                          notes[k], sizeof notes[k]);
     }
-    cli_strlist_free(&taken);
+    cli_nameset_free(&taken);
     cli_outset set;
     if (rc == CLI_OK && cli_outset_open(&set, a->out_dir, msg, sizeof msg)) {
         rc = cli_error("%s", msg);
@@ -313,7 +313,7 @@ static int dump_close(dumper *dp, const char *dir, int ran) {
         fprintf(stderr, "onnx-scatter: note: --dump: the %zu values computed before the failing "
                 "node are in %s (dump.txt lists them)\n", dp->files.count, dir);
     cli_outset_close(&dp->set);
-    cli_strlist_free(&dp->files);
+    cli_nameset_free(&dp->files);
     free(dp->index_buf);
     return rc;
 }

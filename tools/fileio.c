@@ -103,6 +103,51 @@ int cli_outset_open(cli_outset *o, const char *dir, char *msg, size_t msg_size) 
     return 0;
 }
 
+size_t cli_str_hash(const char *s) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ull;
+    return (size_t)(h ^ h >> 32);
+}
+
+/* The slot holding `name`, or the empty one it would take (s->slots a power of two). */
+static size_t slot_of(const cli_nameset *s, const char *name) {
+    size_t i = cli_str_hash(name) & (s->slots - 1);
+    while (s->slot[i] && strcmp(s->items[s->slot[i] - 1], name)) i = (i + 1) & (s->slots - 1);
+    return i;
+}
+
+int cli_nameset_has(const cli_nameset *s, const char *name) {
+    return s->slots && s->slot[slot_of(s, name)] != 0;
+}
+
+int cli_nameset_add(cli_nameset *s, const char *name) {
+    if (2 * (s->count + 1) > s->slots) { /* grown, then filled again */
+        size_t slots = s->slots ? 2 * s->slots : 64;
+        size_t *slot = calloc(slots, sizeof *slot);
+        char **items = slot ? realloc(s->items, slots / 2 * sizeof *items) : NULL;
+        if (!items) {
+            free(slot);
+            return 1;
+        }
+        free(s->slot);
+        s->items = items, s->cap = slots / 2;
+        s->slot = slot, s->slots = slots;
+        for (size_t k = 0; k < s->count; k++) s->slot[slot_of(s, s->items[k])] = k + 1;
+    }
+    char *copy = malloc(strlen(name) + 1);
+    if (!copy) return 1;
+    s->items[s->count++] = strcpy(copy, name);
+    s->slot[slot_of(s, name)] = s->count;
+    return 0;
+}
+
+void cli_nameset_free(cli_nameset *s) {
+    for (size_t k = 0; k < s->count; k++) free(s->items[k]);
+    free(s->items);
+    free(s->slot);
+    memset(s, 0, sizeof *s);
+}
+
 /* Whether FILE can become a file of the set: a name the folder's file system takes, not taken
  * by another file of the set, no folder there. Checked as each file is added, so a name that
  * cannot be written fails the set before anything is renamed. */
@@ -116,11 +161,10 @@ static int name_fits(const cli_outset *o, const char *file, char *msg, size_t ms
                  "folder's file system takes at most %ld (NAME_MAX)", o->dir, file, more, n, max);
         return 1;
     }
-    for (size_t k = 0; k < o->count; k++)
-        if (!strcmp(o->files[k].name, file)) {
-            snprintf(msg, msg_size, "cannot write '%s/%.60s%s' twice", o->dir, file, more);
-            return 1;
-        }
+    if (cli_nameset_has(&o->names, file)) {
+        snprintf(msg, msg_size, "cannot write '%s/%.60s%s' twice", o->dir, file, more);
+        return 1;
+    }
     struct stat sb;
     const char *why = NULL;
     /* a folder at the final name cannot be replaced: say so before anything is renamed */
@@ -135,13 +179,20 @@ static int name_fits(const cli_outset *o, const char *file, char *msg, size_t ms
 int cli_outset_add(cli_outset *o, const char *file, const void *buf, size_t len, char *msg,
                    size_t msg_size) {
     if (name_fits(o, file, msg, msg_size)) return 1;
-    cli_outfile *f = realloc(o->files, (o->count + 1) * sizeof *f);
-    if (!f) {
+    if (cli_nameset_add(&o->names, file)) {
         snprintf(msg, msg_size, "out of memory");
         return 1;
     }
-    o->files = f;
-    f = &o->files[o->count];
+    if (o->count == o->cap) { /* doubled: growing by one copied the list at each file */
+        size_t cap = o->cap ? 2 * o->cap : 16;
+        cli_outfile *p = realloc(o->files, cap * sizeof *p);
+        if (!p) {
+            snprintf(msg, msg_size, "out of memory");
+            return 1;
+        }
+        o->files = p, o->cap = cap;
+    }
+    cli_outfile *f = &o->files[o->count];
     memset(f, 0, sizeof *f);
     f->name = malloc(strlen(file) + 1);
     if (!f->name) {
@@ -203,6 +254,7 @@ void cli_outset_close(cli_outset *o) {
         free(o->files[k].name);
     }
     free(o->files);
+    cli_nameset_free(&o->names);
     if (o->dirfd >= 0) close(o->dirfd);
     memset(o, 0, sizeof *o);
     o->dirfd = -1;

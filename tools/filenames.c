@@ -5,7 +5,7 @@
 
 #include "cli.h"
 
-int cli_file_stem(cli_strlist *taken, const char *name, char *stem, size_t size, char *msg,
+int cli_file_stem(cli_nameset *taken, const char *name, char *stem, size_t size, char *msg,
                   size_t msg_size) {
     const size_t n = strlen(name);
     if (n + 12 > size) { /* room for "~N" */
@@ -13,13 +13,8 @@ int cli_file_stem(cli_strlist *taken, const char *name, char *stem, size_t size,
         return 1;
     }
     for (size_t k = 0; k <= n; k++) stem[k] = name[k] == '/' ? '_' : name[k];
-    for (int v = 2;; v++) {
-        size_t q = 0;
-        while (q < taken->count && strcmp(taken->items[q], stem)) q++;
-        if (q == taken->count) break;
-        snprintf(stem + n, size - n, "~%d", v);
-    }
-    if (cli_strlist_push(taken, stem)) {
+    for (int v = 2; cli_nameset_has(taken, stem); v++) snprintf(stem + n, size - n, "~%d", v);
+    if (cli_nameset_add(taken, stem)) {
         snprintf(msg, msg_size, "out of memory");
         return 1;
     }

@@ -405,7 +405,7 @@ static int make_random(const osc_model *m, const cli_input_opts *o, const char *
 static int save_inputs(const osc_model *m, const char *dir, const cli_inputs *in) {
     char msg[1024], file[1024], note[256];
     cli_outset set;
-    cli_strlist taken = {0};
+    cli_nameset taken = {0};
     osc_value_desc d;
     if (cli_outset_open(&set, dir, msg, sizeof msg)) {
         cli_outset_close(&set);
@@ -441,7 +441,7 @@ static int save_inputs(const osc_model *m, const char *dir, const cli_inputs *in
         snprintf(file, sizeof file, "%s.*", taken.items[t++]);
         cli_note_renamed("input", d.name, file);
     }
-    cli_strlist_free(&taken);
+    cli_nameset_free(&taken);
     return rc;
 }
 

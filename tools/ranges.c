@@ -251,9 +251,10 @@ static int passes_on(const char *op, int j) {
     return 0;
 }
 
-/* Where the values are at node i's output o, coming from input j at `at`. */
+/* Where the values are at node i's output o, coming from input j at `at`; *work counts the
+ * shapes looked at (Concat's inputs before j). */
 static void step(const osc_model *m, const cli_shapes *sh, size_t i, const osc_node_desc *n,
-                 int j, const reach *at, int o, reach *next) {
+                 int j, const reach *at, int o, reach *next, size_t *work) {
     cli_vshape in, out;
     const char *op = n->op_type;
     int have_in = shape_of(m, sh, n->inputs[j], &in), have_out = shape_of(m, sh, n->outputs[o], &out);
@@ -283,6 +284,7 @@ static void step(const osc_model *m, const cli_shapes *sh, size_t i, const osc_n
         if (axis < 0) axis += out.rank;
         if (axis != out.rank - 1) return;
         int64_t off = 0;
+        *work += (size_t)j;
         for (int q = 0; q < j; q++) {
             cli_vshape s;
             if (!shape_of(m, sh, n->inputs[q], &s) || s.rank != out.rank) {
@@ -306,57 +308,141 @@ static void step(const osc_model *m, const cli_shapes *sh, size_t i, const osc_n
     }
 }
 
-/* Follows graph input `name` to its readers; r gets the intersection of what they accept. */
-static int walk(const osc_model *m, const cli_shapes *sh, const char *name, cli_irange *r) {
-    size_t nn = osc_model_node_count(m), cap = 64, top = 0, seen_n = 0;
-    reach *stack = malloc(cap * sizeof *stack);
-    const char **seen = malloc((nn + 1) * sizeof *seen);
-    if (!stack || !seen) {
-        free(stack), free(seen);
-        return 1;
+/* The graph as the walk reads it, indexed once for all the inputs: value ids by name, and each
+ * value's readers (node, input) in node order, so a walk costs what it reaches. */
+typedef struct reader_ix {
+    size_t node;
+    int j;
+} reader_ix;
+typedef struct graph_ix {
+    size_t nn, nv, slots;
+    osc_node_desc *nodes;
+    const char **names; /* by value id */
+    size_t *slot;       /* open addressing by name: 1 + value id, 0 empty */
+    size_t *first;      /* readers of value v: rd[first[v]] .. rd[first[v + 1] - 1] */
+    reader_ix *rd;
+    size_t *seen;       /* the walk (1, 2, ...) that last reached each value */
+    size_t work, budget; /* steps the walks took, and the most they may: linear in the graph */
+} graph_ix;
+
+/* Steps (readers looked at, shapes read) all the walks together may take, per node and read:
+ * k integer inputs that all reach one long chain would otherwise cost k times the chain. */
+#define WALK_STEPS_PER_EDGE 16
+
+static size_t slot_of(const graph_ix *x, const char *name) {
+    size_t i = cli_str_hash(name) & (x->slots - 1);
+    while (x->slot[i] && strcmp(x->names[x->slot[i] - 1], name)) i = (i + 1) & (x->slots - 1);
+    return i;
+}
+
+/* Id of value `name`; SIZE_MAX when no node reads or writes it. */
+static size_t value_id(const graph_ix *x, const char *name) {
+    size_t s = x->slot[slot_of(x, name)];
+    return s ? s - 1 : SIZE_MAX;
+}
+
+static void ix_free(graph_ix *x) {
+    free(x->nodes), free(x->names), free(x->slot), free(x->first), free(x->rd), free(x->seen);
+}
+
+static int ix_build(const osc_model *m, graph_ix *x) {
+    memset(x, 0, sizeof *x);
+    x->nn = osc_model_node_count(m);
+    size_t names = 0, reads = 0;
+    x->nodes = calloc(x->nn + 1, sizeof *x->nodes);
+    if (!x->nodes) return 1;
+    for (size_t i = 0; i < x->nn; i++) {
+        if (osc_model_node(m, i, &x->nodes[i]) != OSC_OK) x->nodes[i].folded = 1; /* skipped */
+        names += (size_t)x->nodes[i].n_inputs + (size_t)x->nodes[i].n_outputs;
     }
+    for (x->slots = 16; x->slots < 2 * names; x->slots *= 2) {}
+    x->names = malloc((names + 1) * sizeof *x->names);
+    x->slot = calloc(x->slots, sizeof *x->slot);
+    if (!x->names || !x->slot) return 1;
+    for (size_t i = 0; i < x->nn; i++) {
+        const osc_node_desc *n = &x->nodes[i];
+        for (int k = 0; k < n->n_inputs + n->n_outputs; k++) {
+            const char *name = k < n->n_inputs ? n->inputs[k] : n->outputs[k - n->n_inputs];
+            size_t s = slot_of(x, name);
+            if (name[0] && !x->slot[s]) x->names[x->nv] = name, x->slot[s] = ++x->nv;
+            reads += k < n->n_inputs && !n->folded;
+        }
+    }
+    x->budget = WALK_STEPS_PER_EDGE * (x->nn + reads) + 65536;
+    x->first = calloc(x->nv + 2, sizeof *x->first);
+    x->rd = malloc((reads + 1) * sizeof *x->rd);
+    x->seen = calloc(x->nv + 1, sizeof *x->seen);
+    if (!x->first || !x->rd || !x->seen) return 1;
+    for (int pass = 0; pass < 2; pass++) { /* counts, then the readers at their places */
+        for (size_t i = 0; i < x->nn; i++)
+            for (int j = 0; !x->nodes[i].folded && j < x->nodes[i].n_inputs; j++) {
+                size_t v = x->nodes[i].inputs[j][0] ? value_id(x, x->nodes[i].inputs[j]) : SIZE_MAX;
+                if (v == SIZE_MAX) continue;
+                if (pass == 0) x->first[v + 2]++;
+                else x->rd[x->first[v + 1]++] = (reader_ix){i, j};
+            }
+        for (size_t v = 0; pass == 0 && v < x->nv; v++) x->first[v + 2] += x->first[v + 1];
+    }
+    return 0;
+}
+
+/* Follows graph input `name` to its readers; r gets the intersection of what they accept.
+ * Walk number `walk` marks the values it reached in x->seen. */
+static int walk(const osc_model *m, const cli_shapes *sh, graph_ix *x, size_t walk_no,
+                const char *name, cli_irange *r) {
+    size_t cap = 64, top = 0;
+    reach *stack = malloc(cap * sizeof *stack);
+    if (!stack) return 1;
     memset(&stack[0], 0, sizeof *stack);
     stack[top].value = name, stack[top].direct = 1, stack[top].comp_lo = stack[top].comp_hi = -1;
     top++;
     while (top > 0) {
         reach at = stack[--top];
-        size_t s = 0;
-        while (s < seen_n && strcmp(seen[s], at.value)) s++;
-        if (s < seen_n) continue; /* a value reached twice is followed once */
-        if (seen_n <= nn) seen[seen_n++] = at.value;
-        for (size_t i = 0; i < nn; i++) {
-            osc_node_desc n;
-            if (osc_model_node(m, i, &n) != OSC_OK || n.folded) continue;
-            for (int j = 0; j < n.n_inputs; j++) {
-                if (strcmp(n.inputs[j], at.value)) continue;
-                reader(m, sh, i, &n, j, &at, r);
-                if (!cli_onnx_domain(n.domain) || !passes_on(n.op_type, j)) continue;
-                for (int o = 0; o < n.n_outputs; o++) {
-                    if (top == cap) {
-                        reach *p = realloc(stack, 2 * cap * sizeof *p);
-                        if (!p) {
-                            free(stack), free(seen);
-                            return 1;
-                        }
-                        stack = p, cap *= 2;
+        const size_t v = value_id(x, at.value);
+        if (v == SIZE_MAX || x->seen[v] == walk_no) continue; /* a value reached twice: once */
+        x->seen[v] = walk_no;
+        x->work += 1 + x->first[v + 1] - x->first[v];
+        if (x->work > x->budget) {
+            char why[200];
+            snprintf(why, sizeof why, "its readers were not all traced (the integer inputs' "
+                     "walks through the graph passed %zu steps)",
+                     x->budget);
+            refuse(r, why);
+            break;
+        }
+        for (size_t k = x->first[v]; k < x->first[v + 1]; k++) {
+            const size_t i = x->rd[k].node;
+            const int j = x->rd[k].j;
+            const osc_node_desc *n = &x->nodes[i];
+            reader(m, sh, i, n, j, &at, r);
+            if (!cli_onnx_domain(n->domain) || !passes_on(n->op_type, j)) continue;
+            for (int o = 0; o < n->n_outputs; o++) {
+                if (top == cap) {
+                    reach *p = realloc(stack, 2 * cap * sizeof *p);
+                    if (!p) {
+                        free(stack);
+                        return 1;
                     }
-                    step(m, sh, i, &n, j, &at, o, &stack[top++]);
+                    stack = p, cap *= 2;
                 }
+                step(m, sh, i, n, j, &at, o, &stack[top++], &x->work);
             }
         }
     }
     free(stack);
-    free(seen);
     return 0;
 }
 
 int cli_index_ranges(const osc_model *m, const cli_shapes *sh, cli_irange *ranges) {
-    for (size_t i = 0; i < osc_model_input_count(m); i++) {
+    graph_ix x;
+    int rc = ix_build(m, &x);
+    for (size_t i = 0, walks = 0; !rc && i < osc_model_input_count(m); i++) {
         osc_value_desc d;
         if (osc_model_input(m, i, &d) != OSC_OK) continue;
         cli_kind kind = cli_dtype_kind(d.dtype);
         if (kind != CLI_KIND_SIGNED && kind != CLI_KIND_UNSIGNED) continue;
-        if (walk(m, sh, d.name, &ranges[i])) return 1;
+        rc = walk(m, sh, &x, ++walks, d.name, &ranges[i]);
     }
-    return 0;
+    ix_free(&x);
+    return rc;
 }

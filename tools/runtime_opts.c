@@ -88,6 +88,11 @@ int cli_runtime_option(int argc, char **argv, int *i, osc_options *opts, const c
             return cli_usage_error(cmd, "--max-arena-bytes wants a byte count >= 1 (suffix K, "
                                    "M, G or T allowed) or 'none', got '%s'", v);
         opts->max_arena_bytes = b;
+    } else if ((v = cli_opt_value(argc, argv, i, "--max-fold-bytes", NULL)) != NULL) {
+        if (parse_bytes(v, OSC_NO_LIMIT, &b) || b == 0)
+            return cli_usage_error(cmd, "--max-fold-bytes wants a byte count >= 1 (suffix K, "
+                                   "M, G or T allowed) or 'none', got '%s'", v);
+        opts->max_fold_bytes = b;
     } else if ((v = cli_opt_value(argc, argv, i, "--max-nodes", NULL)) != NULL) {
         if (cli_parse_int(v, 1, INT32_MAX, &n))
             return cli_usage_error(cmd, "--max-nodes wants a count from 1 to %d, got '%s'",
@@ -182,6 +187,9 @@ void usage_runtime(FILE *f) {
           "                          half of the memory this process may use); N takes a\n"
           "                          K, M, G or T suffix (powers of 1024)\n"
           "  --max-arena-bytes N|none  largest arena of one run (default: none)\n"
+          "  --max-fold-bytes N|none  bytes constant folding may compute at load; past\n"
+          "                          them nodes run instead (default: 64 times the\n"
+          "                          model's bytes, at least 64M)\n"
           "  --max-nodes N           most nodes in a graph (default 50000)\n"
           "  --max-rank N            largest tensor rank, 1 to 32 (default 32)\n"
           "  --max-string-mib N      longest string element in MiB, 1 to 255 (default 64)\n",

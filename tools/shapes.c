@@ -12,22 +12,39 @@ int cli_onnx_domain(const char *domain) {
     return !domain || !domain[0] || !strcmp(domain, "ai.onnx");
 }
 
+/* The slot of `name` in the table: where it is, or the empty slot where it would go. */
+static size_t slot_of(const cli_shapes *s, const char *name) {
+    size_t i = cli_str_hash(name) & (s->slots - 1);
+    while (s->slot[i] && strcmp(s->v[s->slot[i] - 1].name, name)) i = (i + 1) & (s->slots - 1);
+    return i;
+}
+
 const cli_vshape *cli_shapes_get(const cli_shapes *s, const char *name) {
-    if (!name || !name[0]) return NULL;
-    for (size_t i = 0; i < s->n; i++)
-        if (!strcmp(s->v[i].name, name)) return &s->v[i];
-    return NULL;
+    if (!name || !name[0] || !s->slots) return NULL;
+    size_t i = s->slot[slot_of(s, name)];
+    return i ? &s->v[i - 1] : NULL;
+}
+
+/* Room for one more shape: v and the table grown (the table rebuilt) when full. */
+static int grow(cli_shapes *s) {
+    if (s->n < s->cap) return 0;
+    size_t cap = s->cap ? 2 * s->cap : 16;
+    cli_vshape *p = realloc(s->v, cap * sizeof *p);
+    if (!p) return 1;
+    s->v = p;
+    size_t *slot = calloc(2 * cap, sizeof *slot);
+    if (!slot) return 1;
+    free(s->slot);
+    s->slot = slot, s->slots = 2 * cap, s->cap = cap;
+    for (size_t k = 0; k < s->n; k++) s->slot[slot_of(s, s->v[k].name)] = k + 1;
+    return 0;
 }
 
 int cli_shapes_set(cli_shapes *s, const char *name, int32_t rank, const int64_t *dims) {
     cli_vshape *v = (cli_vshape *)cli_shapes_get(s, name);
     if (!v) {
-        if (s->n == s->cap) {
-            size_t cap = s->cap ? 2 * s->cap : 16;
-            cli_vshape *p = realloc(s->v, cap * sizeof *p);
-            if (!p) return 1;
-            s->v = p, s->cap = cap;
-        }
+        if (grow(s)) return 1;
+        s->slot[slot_of(s, name)] = s->n + 1;
         v = &s->v[s->n++];
     }
     memset(v, 0, sizeof *v);
@@ -38,6 +55,7 @@ int cli_shapes_set(cli_shapes *s, const char *name, int32_t rank, const int64_t 
 
 void cli_shapes_free(cli_shapes *s) {
     free(s->v);
+    free(s->slot);
     memset(s, 0, sizeof *s);
 }
 

@@ -41,7 +41,7 @@ class Options(ctypes.Structure):
                 ("no_fusion", c_uint8), ("fuse_recompute", c_uint8),
                 ("reserved", c_uint8 * 6), ("dim_pins", ctypes.POINTER(DimPin)),
                 ("n_dim_pins", c_size_t), ("max_iterations", c_uint64),
-                ("reserved_ext", c_uint64 * 3)]
+                ("max_fold_bytes", c_uint64), ("reserved_ext", c_uint64 * 2)]
 
 
 class ValueDesc(ctypes.Structure):

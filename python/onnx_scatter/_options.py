@@ -43,13 +43,13 @@ _IGNORED = {
 
 class SessionOptions:
     """onnxruntime.SessionOptions. Beyond it: the C library's limits and switches (max_bytes,
-    max_arena_bytes, max_nodes, max_rank, max_string_mib, strict, newer_opsets,
+    max_arena_bytes, max_fold_bytes, max_nodes, max_rank, max_string_mib, strict, newer_opsets,
     inplace_inputs); graph_optimization_level ORT_DISABLE_ALL turns the load-time fusion off;
     tuning knobs such as fuse_recompute are session config entries by the library's name."""
     __slots__ = ("intra_op_num_threads", "graph_optimization_level", "enable_profiling",
                  "use_deterministic_compute", "optimized_model_filepath", "max_bytes",
-                 "max_arena_bytes", "max_nodes", "max_rank", "max_string_mib", "strict",
-                 "newer_opsets", "inplace_inputs", "_config", "_dims", *_IGNORED)
+                 "max_arena_bytes", "max_fold_bytes", "max_nodes", "max_rank", "max_string_mib",
+                 "strict", "newer_opsets", "inplace_inputs", "_config", "_dims", *_IGNORED)
 
     def __init__(self):
         self.intra_op_num_threads = 0
@@ -59,6 +59,7 @@ class SessionOptions:
         self.optimized_model_filepath = ""
         self.max_bytes = 0        # 0: half the memory the process may use; None: no cap
         self.max_arena_bytes = 0  # 0: no cap
+        self.max_fold_bytes = 0   # 0: 64 times the model's bytes, at least 64 MiB; None: no cap
         self.max_nodes = 0        # 0: the library's default (50000)
         self.max_rank = 0         # 0: 32
         self.max_string_mib = 0   # 0: 64
@@ -127,6 +128,8 @@ class SessionOptions:
                   ("max_nodes", self.max_nodes), ("max_rank", self.max_rank),
                   ("max_string_mib", self.max_string_mib)]
         fields.append(("max_bytes", 2**64 - 1 if self.max_bytes is None else self.max_bytes))
+        fields.append(("max_fold_bytes",
+                       2**64 - 1 if self.max_fold_bytes is None else self.max_fold_bytes))
         for field, value in fields:
             _set_int(o, field, value)
         o.strict = bool(self.strict)

@@ -20,7 +20,7 @@ int main(void) {
     F(osc_options, max_rank), F(osc_options, max_string_mib), F(osc_options, newer_opsets);
     F(osc_options, no_fusion), F(osc_options, fuse_recompute), F(osc_options, reserved);
     F(osc_options, dim_pins), F(osc_options, n_dim_pins), F(osc_options, max_iterations),
-        F(osc_options, reserved_ext);
+        F(osc_options, max_fold_bytes), F(osc_options, reserved_ext);
     S(osc_dim_pin), F(osc_dim_pin, name), F(osc_dim_pin, size);
     S(osc_value_desc), F(osc_value_desc, name), F(osc_value_desc, dtype);
     F(osc_value_desc, rank), F(osc_value_desc, dims), F(osc_value_desc, dim_names);

@@ -69,6 +69,16 @@ def test_entries_apply_after_the_attributes_and_take_effect():
         assert read.value == want
 
 
+def test_max_fold_bytes_attribute():
+    so = ort.SessionOptions()
+    assert so.to_c().max_fold_bytes == 0  # the library's default
+    so.max_fold_bytes = 1 << 20
+    assert so.to_c().max_fold_bytes == 1 << 20
+    so.max_fold_bytes = None  # no budget: max_bytes alone
+    assert so.to_c().max_fold_bytes == 2**64 - 1
+    ort.InferenceSession(scatter_elements_file(), so).run(None, FEED)
+
+
 def test_node_desc_reserved_tail_zeroed():
     sess = ort.InferenceSession(scatter_elements_file())
     d = _lib.NodeDesc()

@@ -94,6 +94,19 @@ static void version_models(void) {
     osc_mw_output(mw, "y", OSC_FLOAT, 2, all, NULL);
     write_model("concat20.onnx", mw);
 
+    /* three ConstantOfShape of 1 MiB each, folded at load while opts.max_fold_bytes allows */
+    int64_t four = 4, elems = 262144;
+    mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 18);
+    osc_tensor shp = osc_test_view(OSC_INT64, 1, one, &elems);
+    osc_mw_initializer(mw, "shp", &shp);
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, &four, NULL);
+    const char *xi[1] = {"x"}, *shi[1] = {"shp"}, *const cn[3] = {"c0", "c1", "c2"};
+    osc_mw_node(mw, "Identity", NULL, 1, xi, 1, out);
+    for (int i = 0; i < 3; i++) osc_mw_node(mw, "ConstantOfShape", NULL, 1, shi, 1, &cn[i]);
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, &four, NULL);
+    write_model("fold3.onnx", mw);
+
     const int64_t d4[1] = {4}, d11[2] = {1, 1}, d1[1] = {1};
     const char *sin[3] = {"data", "indices", "updates"};
     mw = osc_mw_new(8);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # limits.sh: the runtime options of run, bench, test and info: --threads, and the limits
-# (--max-bytes, --max-arena-bytes, --max-nodes, --max-rank, --max-string-mib): each limit is
-# enforced with one error line naming it and its flag (exit 1), lifts when raised, and bad
-# values are usage errors (exit 2).
+# (--max-bytes, --max-arena-bytes, --max-fold-bytes, --max-nodes, --max-rank, --max-string-mib):
+# each limit is enforced with one error line naming it and its flag (exit 1), or for
+# --max-fold-bytes leaves nodes unfolded, lifts when raised, and bad values are usage errors
+# (exit 2).
 #
 # usage: limits.sh ONNX_SCATTER WORK_DIR GEN_CLI_MODELS JSON_QUERY SOURCE_DIR
 # Last line: "N passed, N failed".
@@ -57,6 +58,16 @@ check "bench CASE_DIR --max-arena-bytes 8 reports the limit" eval 'status_is 1 &
 cli bench "$ex/model.onnx" --random -n 1 -w 0 --max-bytes 1K
 check "bench MODEL --max-bytes 1K refuses the model" eval 'status_is 1 && one_error_line "--max-bytes"'
 
+# ---- --max-fold-bytes: folding stops at the budget, the rest runs ----
+cli info "$m/fold3.onnx"
+check "info folds three 1 MiB constants by default" eval 'status_is 0 && out_has "^nodes: 4 (3 folded at load"'
+cli info "$m/fold3.onnx" --max-fold-bytes 2M
+check "info --max-fold-bytes 2M folds two" eval 'status_is 0 && out_has "^nodes: 4 (2 folded at load"'
+cli run "$m/fold3.onnx" --random --max-fold-bytes 1
+check "run --max-fold-bytes 1 folds none and runs" eval 'status_is 0 && out_has "^y: float \[4\]"'
+cli info "$m/fold3.onnx" --max-fold-bytes none
+check "info --max-fold-bytes none folds all" eval 'status_is 0 && out_has "^nodes: 4 (3 folded at load"'
+
 # ---- --threads: the session's thread count, same output ----
 cli run "$ex/model.onnx" --random 3 --threads 2 --json
 check "run --threads 2 --json reports 2 threads" eval 'status_is 0 && jq_is threads 2'
@@ -66,7 +77,7 @@ check "run --threads 3 prints what 1 thread prints" eval 'status_is 0 && cmp -s 
 
 # ---- bad values: usage errors naming the flag ----
 for bad in "--max-rank 0" "--max-rank 33" "--max-bytes 0" "--max-bytes 12X" "--max-bytes -5" \
-    "--max-bytes 20000000T" "--max-arena-bytes 0" "--max-nodes -1" "--max-nodes 3000000000" \
+    "--max-bytes 20000000T" "--max-arena-bytes 0" "--max-fold-bytes 0" "--max-nodes -1" "--max-nodes 3000000000" \
     "--max-string-mib 256" "--max-string-mib none" "--max-rank" "--threads 0" "--threads 257"; do
     flag=${bad%% *}
     # shellcheck disable=SC2086 # the flag and its value are two words

@@ -26,7 +26,8 @@ static const key_row k_keys[] = {
     KEY(max_bytes, UINT64_MAX), KEY(strict, 1), KEY(profile, 1), KEY(inplace_inputs, 1),
     KEY(threads, OSC_MAX_THREADS), KEY(max_arena_bytes, UINT64_MAX), KEY(max_nodes, INT32_MAX),
     KEY(max_rank, OSC_MAX_RANK), KEY(max_string_mib, 255), KEY(newer_opsets, 1),
-    KEY(no_fusion, 1), KEY(fuse_recompute, 1), KEY(max_iterations, INT64_MAX)};
+    KEY(no_fusion, 1), KEY(fuse_recompute, 1), KEY(max_iterations, INT64_MAX),
+    KEY(max_fold_bytes, UINT64_MAX)};
 #define N_KEYS (sizeof k_keys / sizeof k_keys[0])
 
 /* o with field r set to v directly (the way sources written before osc_options_set do). */

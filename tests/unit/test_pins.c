@@ -209,11 +209,11 @@ static void test_bad_pins(void **state) {
     }
     osc_options o;
     osc_options_init(&o);
-    o.reserved_ext[2] = 1;
+    o.reserved_ext[1] = 1;
     char msg[OSC_MESSAGE_SIZE];
     osc_model *m;
     assert_int_equal(load(&o, &m, msg), OSC_ERR_ARG);
-    assert_non_null(strstr(msg, "opts.reserved_ext[2] is 1"));
+    assert_non_null(strstr(msg, "opts.reserved_ext[1] is 1"));
 }
 
 /* y = ConstantOfShape(Max(Shape(e), [30])), e [E]: y has max(E, 30) elements, which is E at
