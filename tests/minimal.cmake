@@ -30,7 +30,7 @@ set(_osc_needs_all_ops
   test_cli_random test_cli_random_models
   test_fusion test_fusion_tiny test_fusion_tiled test_fusion_tiled_tiny test_threads_ew
   test_limits test_misuse test_sweep test_scaling test_control test_ops_unique test_ops_unpool
-  test_limits_scat test_values test_ops_rearrange)
+  test_limits_scat test_values test_ops_rearrange test_ops_attention)
 set_tests_properties(${_osc_needs_all_ops} PROPERTIES DISABLED TRUE)
 set_target_properties(${_osc_needs_all_ops} PROPERTIES EXCLUDE_FROM_ALL TRUE)
 if(TARGET onnx-scatter) # scripts over models, or over the whole CLI, with other ops

@@ -38,3 +38,6 @@ osc_unit_test(test_ops_unpool unit/test_ops_unpool.c unit/kharness.c)
 osc_unit_test(test_ops_rearrange unit/test_ops_rearrange.c unit/kharness.c)
 # Trilu, Compress, ReverseSequence, EyeLike and CumProd on every dtype of their rows.
 osc_unit_test(test_ops_select unit/test_ops_select.c unit/kharness.c)
+# Attention-23/24 against a float64 reference written in the test (grouped heads, a past, causal,
+# nonpad_kv_seqlen with poisoned padding, fully masked rows, every dtype).
+osc_unit_test(test_ops_attention unit/test_ops_attention.c unit/kharness.c)
