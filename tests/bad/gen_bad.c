@@ -1194,6 +1194,7 @@ int main(int argc, char **argv) {
     scat_cases();
     layout_cases();
     select_cases();
+    attention_cases();
     fclose(g_manifest);
     free(g_arena);
     printf("gen_bad: %d cases in %s\n", g_count, g_out);

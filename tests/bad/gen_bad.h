@@ -63,5 +63,7 @@ void scat_cases(void);
 void layout_cases(void);
 /* The cases of gen_bad_select.c: Compress, Trilu, CumProd, EyeLike and ReverseSequence. */
 void select_cases(void);
+/* The cases of gen_bad_attention.c: Attention's heads, masks, past caches and nonpad lengths. */
+void attention_cases(void);
 
 #endif
