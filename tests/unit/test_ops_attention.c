@@ -14,6 +14,7 @@
 
 #include "kharness.h"
 #include "tests/support/check.h"
+#include "tests/support/writer.h"
 
 #define D(...) ((const int64_t[]){__VA_ARGS__})
 
@@ -417,6 +418,65 @@ static void refusals(void **state) {
     kh_free(&h);
 }
 
-OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(gqa_3d), cmocka_unit_test(causal_with_past),
+/* Through the engine: outputs Y, '', '', qk_matmul_output (the empty ones get values nothing
+ * reads), rows split among 1 and 3 threads: the same bytes, and the reference's values. */
+static void engine_threads(void **state) {
+    (void)state;
+    const acase c = {.opset = 23, .rank = 4, .t1 = OSC_FLOAT, .t2 = OSC_FLOAT, .b = 1, .qh = 4,
+                     .kvh = 2, .qs = 64, .kvs = 64, .d = 32, .dv = 32, .causal = 1, .mode = 3,
+                     .n_out = 4, .scale = NAN};
+    buf in[7];
+    memset(in, 0, sizeof in);
+    in[0] = mk(OSC_FLOAT, 4, D(1, 4, 64, 32));
+    in[1] = mk(OSC_FLOAT, 4, D(1, 2, 64, 32));
+    in[2] = mk(OSC_FLOAT, 4, D(1, 2, 64, 32));
+    const ref r = reference(&c, in);
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 23);
+    static const char *const names[3] = {"q", "k", "v"}, *const outs[4] = {"y", "", "", "qk"};
+    for (int i = 0; i < 3; i++) osc_mw_input(mw, names[i], OSC_FLOAT, 4, in[i].t.dims, NULL);
+    const int n = osc_mw_node(mw, "Attention", "at", 3, names, 4, outs);
+    osc_mw_attr_int(mw, n, "is_causal", 1);
+    osc_mw_attr_int(mw, n, "qk_matmul_output_mode", 3);
+    osc_mw_output(mw, "y", OSC_FLOAT, 4, D(1, 4, 64, 32), NULL);
+    osc_mw_output(mw, "qk", OSC_FLOAT, 4, D(1, 4, 64, 64), NULL);
+    void *bytes = NULL;
+    size_t len = 0;
+    assert_int_equal(osc_mw_serialize(mw, &bytes, &len), OSC_OK);
+    osc_mw_free(mw);
+    float *first[2] = {NULL, NULL};
+    for (int threads = 1; threads <= 3; threads += 2) {
+        osc_options o;
+        osc_options_init(&o);
+        o.threads = threads;
+        osc_model *m = NULL;
+        osc_session *s = NULL;
+        char msg[512];
+        if (osc_model_load_buffer(bytes, len, NULL, &o, &m, msg, sizeof msg)) fail_msg("%s", msg);
+        assert_int_equal(osc_session_create(m, &s), OSC_OK);
+        const osc_tensor t[3] = {in[0].t, in[1].t, in[2].t};
+        osc_check_bind(s, 3, names, t);
+        if (osc_session_run(s) != OSC_OK) fail_msg("run: %s", osc_session_error(s));
+        for (int j = 0; j < 2; j++) {
+            osc_tensor y;
+            assert_int_equal(osc_session_output(s, j, &y), OSC_OK);
+            near(j ? "qk_matmul_output" : "Y", &y, j ? r.qk : r.y, osc_tensor_count(&y),
+                 OSC_FLOAT);
+            if (!first[j]) {
+                first[j] = malloc(y.nbytes);
+                memcpy(first[j], y.data, y.nbytes);
+            } else {
+                assert_memory_equal(first[j], y.data, y.nbytes);
+            }
+        }
+        osc_session_free(s);
+        osc_model_free(m);
+    }
+    free(bytes), free(first[0]), free(first[1]);
+    free(r.y), free(r.qk), free(r.pk), free(r.pv);
+    for (int i = 0; i < 3; i++) drop(&in[i]);
+}
+
+OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(gqa_3d), cmocka_unit_test(engine_threads), cmocka_unit_test(causal_with_past),
               cmocka_unit_test(nonpad_poisoned), cmocka_unit_test(float16_masked_row),
               cmocka_unit_test(refusals))
