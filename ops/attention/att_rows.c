@@ -35,8 +35,8 @@ typedef void (*att_mask)(void *s, const void *m, int64_t ms, int64_t n);
         for (int64_t j = 0; j < n; j++) o[j] = OSC_NC_NARROW_##CLS(T, p[j]);                  \
     }                                                                                         \
     OSC_AVX2_CLONES static void dots_##S##_##E(void *s, const void *q, const void *k,         \
-                                               int64_t ks, int64_t nk, int64_t d,            \
-                                               double scale) {                               \
+                                               int64_t ks, int64_t nk, int64_t d,             \
+                                               double scale) {                                \
         const A *pq = q;                                                                      \
         const T *pk = k;                                                                      \
         A *o = s;                                                                             \
@@ -51,8 +51,8 @@ typedef void (*att_mask)(void *s, const void *m, int64_t ms, int64_t n);
             o[j] = acc * (A)scale;                                                            \
         }                                                                                     \
     }                                                                                         \
-    OSC_AVX2_CLONES static void axpy_##S##_##E(void *acc, const void *w, const void *v,      \
-                                               int64_t vs, int64_t nk, int64_t dv) {         \
+    OSC_AVX2_CLONES static void axpy_##S##_##E(void *acc, const void *w, const void *v,       \
+                                               int64_t vs, int64_t nk, int64_t dv) {          \
         const A *pw = w;                                                                      \
         const T *pv = v;                                                                      \
         A *o = acc;                                                                           \
@@ -93,35 +93,20 @@ OSC_REAL_TYPES(ATT_MASK_D)
 ATT_BOOL_FN(float, f)
 ATT_BOOL_FN(double, d)
 
-typedef struct att_fns {
-    att_load load[OSC_DTYPE_COUNT];
-    att_store store[OSC_DTYPE_COUNT];
-    att_dots dots[OSC_DTYPE_COUNT];
-    att_axpy axpy[OSC_DTYPE_COUNT];
-    att_mask mask[OSC_DTYPE_COUNT];
-} att_fns;
-#define ATT_E_LOAD_F(E, T, CLS) [E] = load_f_##E,
-#define ATT_E_STORE_F(E, T, CLS) [E] = store_f_##E,
-#define ATT_E_DOTS_F(E, T, CLS) [E] = dots_f_##E,
-#define ATT_E_AXPY_F(E, T, CLS) [E] = axpy_f_##E,
-#define ATT_E_MASK_F(E, T, CLS) [E] = mask_f_##E,
-#define ATT_E_LOAD_D(E, T, CLS) [E] = load_d_##E,
-#define ATT_E_STORE_D(E, T, CLS) [E] = store_d_##E,
-#define ATT_E_DOTS_D(E, T, CLS) [E] = dots_d_##E,
-#define ATT_E_AXPY_D(E, T, CLS) [E] = axpy_d_##E,
-#define ATT_E_MASK_D(E, T, CLS) [E] = mask_d_##E,
-static const att_fns k_fns[2] = {
-    {.load = {OSC_FLOAT_TYPES(ATT_E_LOAD_F)},
-     .store = {OSC_FLOAT_TYPES(ATT_E_STORE_F)},
-     .dots = {OSC_FLOAT_TYPES(ATT_E_DOTS_F)},
-     .axpy = {OSC_FLOAT_TYPES(ATT_E_AXPY_F)},
-     .mask = {OSC_REAL_TYPES(ATT_E_MASK_F)[OSC_BOOL] = mask_f_bool}},
-    {.load = {OSC_FLOAT_TYPES(ATT_E_LOAD_D)},
-     .store = {OSC_FLOAT_TYPES(ATT_E_STORE_D)},
-     .dots = {OSC_FLOAT_TYPES(ATT_E_DOTS_D)},
-     .axpy = {OSC_FLOAT_TYPES(ATT_E_AXPY_D)},
-     .mask = {OSC_REAL_TYPES(ATT_E_MASK_D)[OSC_BOOL] = mask_d_bool}},
-};
+/* The tables, per dtype: [0] computes in float, [1] in double. */
+#define ATT_PAIR(FN, E) {FN##_f_##E, FN##_d_##E}
+typedef struct att_typed {
+    att_load load[2];
+    att_store store[2];
+    att_dots dots[2];
+    att_axpy axpy[2];
+} att_typed;
+#define ATT_E_TYPED(E, T, CLS)                                                                \
+    [E] = {ATT_PAIR(load, E), ATT_PAIR(store, E), ATT_PAIR(dots, E), ATT_PAIR(axpy, E)},
+static const att_typed k_typed[OSC_DTYPE_COUNT] = {OSC_FLOAT_TYPES(ATT_E_TYPED)};
+#define ATT_E_MASK(E, T, CLS) [E] = ATT_PAIR(mask, E),
+static const att_mask k_mask[OSC_DTYPE_COUNT][2] = {
+    OSC_REAL_TYPES(ATT_E_MASK)[OSC_BOOL] = ATT_PAIR(mask, bool)};
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -151,9 +136,11 @@ static int64_t visible_keys(const att_job *jb, int64_t b, int64_t i) {
     static void rows_##S(const att_job *jb, char *scr, int64_t lo, int64_t hi) {              \
         const att_shape *s = jb->s;                                                           \
         const att_params *p = jb->p;                                                          \
-        const att_fns *f = &k_fns[jb->wide];                                                  \
-        const size_t z1 = osc_dtype_get(jb->t1)->bits / 8, z2 = osc_dtype_get(jb->t2)->bits / 8; \
-        const size_t zm = s->mask_given ? osc_dtype_get(jb->tm)->bits / 8 : 0;              \
+        const int w = jb->wide;                                                               \
+        const att_typed *f = &k_typed[jb->t1];                                                \
+        const size_t z1 = osc_dtype_get(jb->t1)->bits / 8;                                    \
+        const size_t z2 = osc_dtype_get(jb->t2)->bits / 8;                                    \
+        const size_t zm = s->mask_given ? osc_dtype_get(jb->tm)->bits / 8 : 0;                \
         A *sc = (A *)(void *)scr, *qv = sc + s->total, *acc = qv + s->d;                      \
         const int64_t rep = s->qh / s->kvh, d = s->d, dv = s->dv, total = s->total;           \
         const bool r4 = s->rank == 4;                                                         \
@@ -164,34 +151,32 @@ static int64_t visible_keys(const att_job *jb, int64_t b, int64_t i) {
             const int64_t g = h / rep, bg = b * s->kvh + g;                                   \
             const int64_t qo = r4 ? r * d : ((b * s->qs + i) * s->qh + h) * d;                \
             const int64_t yo = r4 ? r * dv : ((b * s->qs + i) * s->qh + h) * dv;              \
-            const char *kp = s->past ? (const char *)jb->pk + (size_t)(bg * s->past * d) * z1 \
-                                     : NULL;                                                  \
-            const char *vp = s->past ? (const char *)jb->pv + (size_t)(bg * s->past * dv) * z2 \
-                                     : NULL;                                                  \
-            const int64_t kvo = r4 ? bg * s->kvs : b * s->kvs * s->kvh + g;                  \
+            const int64_t po = bg * s->past;                                                  \
+            const char *kp = s->past ? (const char *)jb->pk + (size_t)(po * d) * z1 : NULL;   \
+            const char *vp = s->past ? (const char *)jb->pv + (size_t)(po * dv) * z2 : NULL;  \
+            const int64_t kvo = r4 ? bg * s->kvs : b * s->kvs * s->kvh + g;                   \
             const char *kn = (const char *)jb->k + (size_t)(kvo * d) * z1;                    \
             const char *vn = (const char *)jb->v + (size_t)(kvo * dv) * z2;                   \
             char *qk = jb->qk ? (char *)jb->qk + (size_t)(r * total) * z1 : NULL;             \
             const int64_t end = visible_keys(jb, b, i);                                       \
             /* modes 0 and 1 show every key's score, masked or not */                         \
             const int64_t n_sc = qk && p->mode <= 1 ? total : end;                            \
-            f->load[jb->t1](qv, (const char *)jb->q + (size_t)qo * z1, d);                   \
+            f->load[w](qv, (const char *)jb->q + (size_t)qo * z1, d);                         \
             int64_t n1 = min64(n_sc, s->past);                                                \
-            f->dots[jb->t1](sc, qv, kp, d, n1, d, jb->scale);                                 \
-            f->dots[jb->t1](sc + n1, qv, kn, kst, n_sc - n1, d, jb->scale);                   \
-            if (qk && p->mode == 0) f->store[jb->t1](qk, sc, total);                          \
+            f->dots[w](sc, qv, kp, d, n1, d, jb->scale);                                      \
+            f->dots[w](sc + n1, qv, kn, kst, n_sc - n1, d, jb->scale);                        \
+            if (qk && p->mode == 0) f->store[w](qk, sc, total);                               \
             if (cap > 0)                                                                      \
                 for (int64_t j = 0; j < n_sc; j++) sc[j] = cap * TANH(sc[j] / cap);           \
-            if (qk && p->mode == 1) f->store[jb->t1](qk, sc, total);                          \
-            if (s->mask_given && end > 0)                                                     \
-                f->mask[jb->tm](sc,                                                           \
-                                (const char *)jb->mask +                                      \
-                                    (size_t)(b * s->m_st[0] + h * s->m_st[1] +                \
-                                             i * s->m_st[2]) * zm,                            \
-                                s->m_st[3], end);                                             \
+            if (qk && p->mode == 1) f->store[w](qk, sc, total);                               \
+            if (s->mask_given && end > 0) {                                                   \
+                const int64_t mo = b * s->m_st[0] + h * s->m_st[1] + i * s->m_st[2];          \
+                const char *mrow = (const char *)jb->mask + (size_t)mo * zm;                  \
+                k_mask[jb->tm][w](sc, mrow, s->m_st[3], end);                                 \
+            }                                                                                 \
             if (qk && p->mode == 2) {                                                         \
                 for (int64_t j = end; j < total; j++) sc[j] = -(A)INFINITY;                   \
-                f->store[jb->t1](qk, sc, total);                                              \
+                f->store[w](qk, sc, total);                                                   \
             }                                                                                 \
             A m = -(A)INFINITY;                                                               \
             bool live = false; /* some key not masked out */                                  \
@@ -207,12 +192,12 @@ static int64_t visible_keys(const att_job *jb, int64_t b, int64_t i) {
             for (int64_t j = 0; j < n_w; j++) sc[j] /= sum;                                   \
             if (qk && p->mode == 3) {                                                         \
                 for (int64_t j = n_w; j < total; j++) sc[j] = 0;                              \
-                f->store[jb->t1](qk, sc, total);                                              \
+                f->store[w](qk, sc, total);                                                   \
             }                                                                                 \
             n1 = min64(n_w, s->past);                                                         \
-            f->axpy[jb->t2](acc, sc, vp, dv, n1, dv);                                         \
-            f->axpy[jb->t2](acc, sc + n1, vn, vst, n_w - n1, dv);                             \
-            f->store[jb->t1]((char *)jb->y + (size_t)yo * z1, acc, dv);                       \
+            k_typed[jb->t2].axpy[w](acc, sc, vp, dv, n1, dv);                                 \
+            k_typed[jb->t2].axpy[w](acc, sc + n1, vn, vst, n_w - n1, dv);                     \
+            f->store[w]((char *)jb->y + (size_t)yo * z1, acc, dv);                            \
         }                                                                                     \
     }
 ATT_ROWS(float, f, expf, tanhf)
