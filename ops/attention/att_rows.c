@@ -54,12 +54,24 @@ typedef void (*att_mask)(void *s, const void *m, int64_t ms, int64_t n);
     OSC_AVX2_CLONES static void axpy_##S##_##E(void *acc, const void *w, const void *v,       \
                                                int64_t vs, int64_t nk, int64_t dv) {          \
         const A *pw = w;                                                                      \
-        const T *pv = v;                                                                      \
         A *o = acc;                                                                           \
-        for (int64_t j = 0; j < nk; j++, pv += vs) {                                          \
-            const A wj = pw[j];                                                               \
-            if (wj == 0) continue;                                                            \
-            for (int64_t t = 0; t < dv; t++) o[t] += wj * (A)OSC_NC_WIDEN_##CLS(pv[t]);       \
+        for (int64_t j = 0; j < nk;) {                                                        \
+            /* the next 4 values of nonzero weight, added in one pass */                      \
+            const T *pv[4];                                                                   \
+            A wj[4];                                                                          \
+            int n = 0;                                                                        \
+            for (; j < nk && n < 4; j++)                                                      \
+                if (pw[j] != 0) wj[n] = pw[j], pv[n++] = (const T *)v + j * vs;               \
+            if (n < 4) /* the last few */                                                     \
+                for (int q = 0; q < n; q++)                                                   \
+                    for (int64_t t = 0; t < dv; t++)                                          \
+                        o[t] += wj[q] * (A)OSC_NC_WIDEN_##CLS(pv[q][t]);                      \
+            else                                                                              \
+                for (int64_t t = 0; t < dv; t++)                                              \
+                    o[t] += wj[0] * (A)OSC_NC_WIDEN_##CLS(pv[0][t]) +                         \
+                            wj[1] * (A)OSC_NC_WIDEN_##CLS(pv[1][t]) +                         \
+                            wj[2] * (A)OSC_NC_WIDEN_##CLS(pv[2][t]) +                         \
+                            wj[3] * (A)OSC_NC_WIDEN_##CLS(pv[3][t]);                          \
         }                                                                                     \
     }
 #define ATT_FNS_F(E, T, CLS) ATT_FLOAT_FNS(E, T, CLS, float, f)
