@@ -141,7 +141,9 @@ static osc_status name_unnamed(ctx *c) {
             const char *name = dup(c, buf);
             bool added;
             if (!name) return c->err->status;
-            c->unnamed[count++] = osc_names_add(&c->names, name, &added);
+            c->unnamed[count] = osc_names_add(&c->names, name, &added);
+            if (c->unnamed[count++] < 0) /* not reached: the names' bound counts every output */
+                return osc_fail(c->err, OSC_ERR_LIMIT, "graph has too many value names");
         }
     return OSC_OK;
 }
@@ -181,8 +183,6 @@ static osc_status register_names(ctx *c) {
         for (size_t k = 0; k < gp->node[i]->n_output; k++) REG(gp->node[i]->output[k]);
     }
     for (size_t i = 0; i < gp->n_output; i++) REG(gp->output[i]->name);
-    st = name_unnamed(c);
-    if (st) return st;
     /* what subgraphs read from around them is a value of this graph, or one it reads itself */
     for (size_t i = 0; i < gp->n_node; i++)
         for (size_t a = 0; a < gp->node[i]->n_attribute; a++) {
@@ -195,6 +195,8 @@ static osc_status register_names(ctx *c) {
             osc_names_free(&sub);
         }
 #undef REG
+    st = name_unnamed(c); /* after every name the model uses, so that none is taken */
+    if (st) return st;
     osc_graph *g = c->g;
     g->n_values = c->names.n;
     g->values = alloc(c, (size_t)g->n_values, sizeof *g->values, "graph values");
