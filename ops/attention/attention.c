@@ -226,13 +226,14 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     const int32_t t1 = in[0]->dtype, t2 = in[2]->dtype;
     want[0].dtype = t1, want[0].rank = s->rank;
     want[0].dims[0] = s->batch;
-    if (s->rank == 4)
+    if (s->rank == 4) {
         want[0].dims[1] = s->qh, want[0].dims[2] = s->qs, want[0].dims[3] = s->dv;
-    else if (!osc_mul_ok(s->qh, s->dv, &want[0].dims[2]))
-        return osc_kfail(k, OSC_ERR_LIMIT, "q_num_heads %lld * v head size %lld overflows",
-                         (long long)s->qh, (long long)s->dv);
-    else
+    } else {
+        if (!osc_mul_ok(s->qh, s->dv, &want[0].dims[2]))
+            return osc_kfail(k, OSC_ERR_LIMIT, "q_num_heads %lld * v head size %lld overflows",
+                             (long long)s->qh, (long long)s->dv);
         want[0].dims[1] = s->qs;
+    }
     const int64_t pres[2][4] = {{s->batch, s->kvh, s->total, s->d},
                                 {s->batch, s->kvh, s->total, s->dv}};
     for (int32_t j = 1; j < 3; j++) {
