@@ -159,7 +159,8 @@ enum {
 
 /* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in core/dtype.h). */
 typedef uint64_t osc_typeset;
-#define OSC_TYPED_INPUTS 5      /* type constraints a row lists; later inputs take the last */
+/* type constraints a row lists (Attention-24 has 7 inputs); later inputs take the last */
+#define OSC_TYPED_INPUTS 7
 #define OSC_VARIADIC INT32_MAX  /* .inputs max, or .outputs, of a variadic op */
 
 typedef struct osc_kernel {

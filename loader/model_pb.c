@@ -22,7 +22,10 @@ typedef struct ctx {
     osc_names names;
     bool *declared;  /* per value: decl already set by a graph input/initializer/output */
     int32_t *stamp;  /* per value: the last node that took it as an implicit input, or -1 */
-    int32_t anon;    /* the next value for an omitted output followed by a named one */
+    /* The values made for empty outputs before a node's last named one, in node and output
+     * order; unnamed_next: the next one load_node takes */
+    int32_t *unnamed;
+    size_t unnamed_next;
 } ctx;
 
 static const char *str(const char *s) { return s ? s : ""; }
@@ -109,11 +112,49 @@ static osc_status add_opsets(ctx *c, const Onnx__ModelProto *mp, osc_names *seen
     return OSC_OK;
 }
 
-/* The outputs up to the last named one: trailing omitted outputs are absent. */
+/* Outputs [0, return value) of np: up to its last named one. */
 static size_t named_outputs(const Onnx__NodeProto *np) {
     size_t n = np->n_output;
     while (n > 0 && !str(np->output[n - 1])[0]) n--;
     return n;
+}
+
+/* An empty output before a node's last named one (Attention's Y, '', '', qk_matmul_output)
+ * gets a value of its own, which nothing reads, under a name no other value has. */
+static osc_status name_unnamed(ctx *c) {
+    const Onnx__GraphProto *gp = c->gp;
+    size_t count = 0;
+    for (size_t i = 0; i < gp->n_node; i++)
+        for (size_t k = 0; k < named_outputs(gp->node[i]); k++)
+            count += !str(gp->node[i]->output[k])[0];
+    if (!count) return OSC_OK;
+    c->unnamed = alloc(c, count, sizeof *c->unnamed, "graph values");
+    if (!c->unnamed) return c->err->status;
+    count = 0;
+    for (size_t i = 0; i < gp->n_node; i++)
+        for (size_t k = 0; k < named_outputs(gp->node[i]); k++) {
+            if (str(gp->node[i]->output[k])[0]) continue;
+            char buf[96];
+            snprintf(buf, sizeof buf, "(output %zu of node #%zu, unnamed)", k, i);
+            for (int rep = 1; osc_names_find(&c->names, buf) >= 0; rep++) /* the model has it */
+                snprintf(buf, sizeof buf, "(output %zu of node #%zu, unnamed %d)", k, i, rep);
+            const char *name = dup(c, buf);
+            bool added;
+            if (!name) return c->err->status;
+            c->unnamed[count] = osc_names_add(&c->names, name, &added);
+            if (c->unnamed[count++] < 0) /* not reached: the names' bound counts every output */
+                return osc_fail(c->err, OSC_ERR_LIMIT, "graph has too many value names");
+        }
+    return OSC_OK;
+}
+
+/* The value id of output k of node i: -1 for an empty one after its last named one. *next
+ * counts the unnamed values taken so far (the caller goes through nodes and outputs in order). */
+static int32_t output_id(const ctx *c, size_t i, size_t k, size_t *next) {
+    const Onnx__NodeProto *np = c->gp->node[i];
+    const char *s = str(np->output[k]);
+    if (s[0]) return osc_names_find(&c->names, s);
+    return k < named_outputs(np) ? c->unnamed[(*next)++] : -1;
 }
 
 /* Registers every name the graph uses so values can be allocated once, exactly. */
@@ -142,12 +183,6 @@ static osc_status register_names(ctx *c) {
         for (size_t k = 0; k < gp->node[i]->n_output; k++) REG(gp->node[i]->output[k]);
     }
     for (size_t i = 0; i < gp->n_output; i++) REG(gp->output[i]->name);
-    /* an omitted output before a named one (Unique's counts without its inverse) is a value of
-     * its own, named for where it is, that nothing can read */
-    size_t n_anon = 0;
-    for (size_t i = 0; i < gp->n_node; i++)
-        for (size_t k = 0; k < named_outputs(gp->node[i]); k++)
-            n_anon += !str(gp->node[i]->output[k])[0];
     /* what subgraphs read from around them is a value of this graph, or one it reads itself */
     for (size_t i = 0; i < gp->n_node; i++)
         for (size_t a = 0; a < gp->node[i]->n_attribute; a++) {
@@ -160,11 +195,10 @@ static osc_status register_names(ctx *c) {
             osc_names_free(&sub);
         }
 #undef REG
+    st = name_unnamed(c); /* after every name the model uses, so that none is taken */
+    if (st) return st;
     osc_graph *g = c->g;
-    if (n_anon > (size_t)(INT32_MAX - c->names.n))
-        return osc_fail(c->err, OSC_ERR_LIMIT, "graph has too many value names");
-    c->anon = c->names.n;
-    g->n_values = c->names.n + (int32_t)n_anon;
+    g->n_values = c->names.n;
     g->values = alloc(c, (size_t)g->n_values, sizeof *g->values, "graph values");
     if (!g->values) return c->err->status;
     c->declared = osc_calloc(c->a, (size_t)g->n_values + 1, sizeof *c->declared);
@@ -174,7 +208,7 @@ static osc_status register_names(ctx *c) {
     memset(c->stamp, 0xff, ((size_t)g->n_values + 1) * sizeof *c->stamp);
     for (int32_t i = 0; i < g->n_values; i++) {
         osc_value *v = &g->values[i];
-        v->name = dup(c, i < c->names.n ? c->names.keys[i] : ""); /* omitted: load_node */
+        v->name = dup(c, c->names.keys[i]);
         if (!v->name) return c->err->status;
         v->decl.rank = -1;
         v->producer = -1;
@@ -438,18 +472,8 @@ static osc_status load_node(ctx *c, size_t i) {
                         "%s input %zu '%s' is produced by %s, which does not come earlier (a "
                         "cycle or nodes out of topological order)", label, k, s, by);
     }
-    size_t named = named_outputs(np);
-    for (size_t k = 0; k < np->n_output; k++) {
-        const char *s = str(np->output[k]);
-        n->outputs[k] = s[0] ? osc_names_find(&c->names, s) : k < named ? c->anon++ : -1;
-        if (s[0] || k >= named) continue;
-        osc_value *v = &c->g->values[n->outputs[k]];
-        char name[340];
-        snprintf(name, sizeof name, "(output %zu of node '%s', omitted)", k, str(np->name));
-        v->name = dup(c, name);
-        if (!v->name) return c->err->status;
-        v->producer = (int32_t)i;
-    }
+    for (size_t k = 0; k < np->n_output; k++)
+        n->outputs[k] = output_id(c, i, k, &c->unnamed_next);
     osc_status st = dup_attrs(c, np, label);
     if (st) return st;
     osc_tdec d = {label, c->base_dir, c->pool, true, c->err};
@@ -466,12 +490,14 @@ static osc_status load_node(ctx *c, size_t i) {
 /* First pass: one producer per name, so inputs can be checked against "earlier" below. */
 static osc_status set_producers(ctx *c) {
     const Onnx__GraphProto *gp = c->gp;
+    size_t next = 0;
     for (size_t i = 0; i < gp->n_node; i++) {
         const Onnx__NodeProto *np = gp->node[i];
         for (size_t k = 0; k < np->n_output; k++) {
             const char *s = str(np->output[k]);
-            if (!s[0]) continue;
-            osc_value *v = &c->g->values[osc_names_find(&c->names, s)];
+            const int32_t id = output_id(c, i, k, &next);
+            if (id < 0) continue;
+            osc_value *v = &c->g->values[id];
             if (v->is_input || v->init || v->producer >= 0) {
                 char label[300], by[200];
                 node_label(label, sizeof label, i, np);

@@ -1195,6 +1195,7 @@ int main(int argc, char **argv) {
     layout_cases();
     select_cases();
     rope_cases();
+    attention_cases();
     fclose(g_manifest);
     free(g_arena);
     printf("gen_bad: %d cases in %s\n", g_count, g_out);

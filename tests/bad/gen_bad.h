@@ -65,5 +65,7 @@ void layout_cases(void);
 void select_cases(void);
 /* The cases of gen_bad_rope.c: RotaryEmbedding and RMSNormalization. */
 void rope_cases(void);
+/* The cases of gen_bad_attention.c: Attention's heads, masks, past caches and nonpad lengths. */
+void attention_cases(void);
 
 #endif

@@ -41,3 +41,7 @@ osc_unit_test(test_ops_rearrange unit/test_ops_rearrange.c unit/kharness.c)
 osc_unit_test(test_ops_select unit/test_ops_select.c unit/kharness.c)
 # RMSNormalization and RotaryEmbedding against float64 references written in the test.
 osc_unit_test(test_ops_rope unit/test_ops_rope.c unit/kharness.c)
+# Attention-23/24 against a float64 reference written in the test (grouped heads, a past, causal,
+# nonpad_kv_seqlen with poisoned padding, fully masked rows, every dtype).
+osc_unit_test(test_ops_attention unit/test_ops_attention.c unit/kharness.c)
+target_link_libraries(test_ops_attention PRIVATE osc_test_support) # a model through the engine
