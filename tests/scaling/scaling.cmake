@@ -16,4 +16,8 @@ if(TARGET onnx-scatter)
   add_test(NAME scaling_phases COMMAND test_scaling_phases $<TARGET_FILE:onnx-scatter>
     "${CMAKE_CURRENT_BINARY_DIR}/scaling")
   set_tests_properties(scaling_phases PROPERTIES LABELS "unit;scaling" TIMEOUT 900)
+  if(OSC_COVERAGE) # -O0 with gcov's counters: `info` of fused models measured x6.3 over two
+    # doublings in CI while linear at -O2; 3 per doubling (9) still fails a quadratic phase (16)
+    target_compile_definitions(test_scaling_phases PRIVATE OSC_SCALING_PER_DOUBLING=3.0)
+  endif()
 endif()

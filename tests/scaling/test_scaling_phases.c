@@ -51,6 +51,9 @@ static const char *g_cli, *g_dir;
 
 /* Times under this count as this: timer and scheduler noise on a shared machine. */
 #define FLOOR_S 0.02
+#if !defined(PER_DOUBLING) && defined(OSC_SCALING_PER_DOUBLING)
+#define PER_DOUBLING OSC_SCALING_PER_DOUBLING /* the build's: scaling.cmake */
+#endif
 #ifndef PER_DOUBLING
 #define PER_DOUBLING 2.5
 #endif
