@@ -205,6 +205,17 @@ void kh_assert_msg_has(const kh *h, const char *needle) {
     if (!strstr(h->err.msg, needle)) fail_msg("message \"%s\" lacks \"%s\"", h->err.msg, needle);
 }
 
+void kh_expect_ok(const kh *h, osc_status st) {
+    if (st) fail_msg("status %s: %s", osc_status_name(st), h->err.msg);
+}
+
+void kh_expect_fail(const kh *h, osc_status got, osc_status want, const char *part) {
+    if (got != want)
+        fail_msg("status %s, expected %s (%s)", osc_status_name(got), osc_status_name(want),
+                 h->err.msg);
+    if (part) kh_assert_msg_has(h, part);
+}
+
 void kh_init_since(kh *h, const char *op_type, int64_t opset, int64_t since) {
     kh_init(h, op_type, opset);
     if (!h->kernel) fail_msg("%s at opset %lld: no row", op_type, (long long)opset);

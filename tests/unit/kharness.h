@@ -63,6 +63,10 @@ void kh_free(kh *h);
  * was written), or unless the harness's last message contains needle. */
 void kh_assert_untouched(const osc_tensor *t);
 void kh_assert_msg_has(const kh *h, const char *needle);
+/* Fails the test unless st is OSC_OK (the message is the harness's last). */
+void kh_expect_ok(const kh *h, osc_status st);
+/* Fails the test unless got is want and, when part is given, the message holds part. */
+void kh_expect_fail(const kh *h, osc_status got, osc_status want, const char *part);
 
 /* A tensor view over caller memory. */
 osc_tensor kh_tensor(int32_t dtype, int32_t rank, const int64_t *dims, const void *data);

@@ -21,10 +21,6 @@ static osc_tensor T(int32_t dtype, int32_t rank, const int64_t *dims, const void
     return kh_tensor(dtype, rank, dims, data);
 }
 
-static void expect_ok(kh *h, osc_status st) {
-    if (st) fail_msg("status %s: %s", osc_status_name(st), h->err.msg);
-}
-
 static void expect_fail(kh *h, osc_status got, osc_status want, const char *part) {
     if (got != want)
         fail_msg("status %s, expected %s (%s)", osc_status_name(got), osc_status_name(want),
@@ -88,13 +84,13 @@ static void split_versions(void **state) {
     /* Split-1: sizes as the attribute, then as input 1 (a float tensor, like the data) */
     kh_init(&h, "Split", 1);
     kh_attr_ints(&h, "split", D(2, 4), 2);
-    expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&x}, 2));
+    kh_expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&x}, 2));
     expect_floats(&h.outs[0], (const float[]){1, 2}, 2);
     expect_floats(&h.outs[1], (const float[]){3, 4, 5, 6}, 4);
     kh_free(&h);
     osc_tensor sf = T(OSC_FLOAT, 1, D(3), (const float[]){1, 2, 3});
     kh_init(&h, "Split", 1);
-    expect_ok(&h, kh_run_multi(&h, 2, (const osc_tensor *[]){&x, &sf}, 3));
+    kh_expect_ok(&h, kh_run_multi(&h, 2, (const osc_tensor *[]){&x, &sf}, 3));
     expect_floats(&h.outs[0], (const float[]){1}, 1);
     expect_floats(&h.outs[1], (const float[]){2, 3}, 2);
     expect_floats(&h.outs[2], (const float[]){4, 5, 6}, 3);
@@ -106,7 +102,7 @@ static void split_versions(void **state) {
     kh_free(&h);
     /* Split-2: equal parts, one per output */
     kh_init(&h, "Split", 2);
-    expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&x}, 3));
+    kh_expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&x}, 3));
     expect_floats(&h.outs[2], (const float[]){5, 6}, 2);
     kh_free(&h);
     /* Split-11: a negative axis on [2, 3]: columns {0}, {1, 2} */
@@ -114,7 +110,7 @@ static void split_versions(void **state) {
     kh_init(&h, "Split", 11);
     kh_attr_int(&h, "axis", -1);
     kh_attr_ints(&h, "split", D(1, 2), 2);
-    expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&m}, 2));
+    kh_expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&m}, 2));
     osc_check_shape(&h.outs[0], OSC_FLOAT, 2, D(2, 1));
     expect_floats(&h.outs[0], (const float[]){1, 4}, 2);
     expect_floats(&h.outs[1], (const float[]){2, 3, 5, 6}, 4);
@@ -122,7 +118,7 @@ static void split_versions(void **state) {
     /* Split-13: sizes as an int64 input, a zero size among them */
     osc_tensor s = T(OSC_INT64, 1, D(3), D(3, 0, 3));
     kh_init(&h, "Split", 13);
-    expect_ok(&h, kh_run_multi(&h, 2, (const osc_tensor *[]){&x, &s}, 3));
+    kh_expect_ok(&h, kh_run_multi(&h, 2, (const osc_tensor *[]){&x, &s}, 3));
     osc_check_shape(&h.outs[1], OSC_FLOAT, 1, D(0));
     expect_floats(&h.outs[2], (const float[]){4, 5, 6}, 3);
     kh_free(&h);
@@ -131,7 +127,7 @@ static void split_versions(void **state) {
     osc_tensor x7 = T(OSC_FLOAT, 1, D(7), seven);
     kh_init(&h, "Split", 18);
     kh_attr_int(&h, "num_outputs", 4);
-    expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&x7}, 4));
+    kh_expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&x7}, 4));
     expect_floats(&h.outs[2], (const float[]){4, 5}, 2);
     expect_floats(&h.outs[3], (const float[]){6}, 1);
     kh_free(&h);
@@ -139,7 +135,7 @@ static void split_versions(void **state) {
     kh_init(&h, "Split", 18);
     kh_attr_int(&h, "num_outputs", 3);
     osc_tensor x4 = T(OSC_FLOAT, 1, D(4), k_six);
-    expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&x4}, 3));
+    kh_expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&x4}, 3));
     osc_check_shape(&h.outs[2], OSC_FLOAT, 1, D(0));
     kh_free(&h);
 }
@@ -152,7 +148,7 @@ static void split_types_and_masks(void **state) {
     osc_tensor xs = T(OSC_STRING, 2, D(2, 2), str);
     kh_init(&h, "Split", 13);
     kh_attr_int(&h, "axis", 1);
-    expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&xs}, 2));
+    kh_expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&xs}, 2));
     const osc_string *o1 = h.outs[1].data;
     assert_int_equal(o1[0].len, 2);
     assert_memory_equal(o1[0].ptr, "bc", 2);
@@ -162,14 +158,14 @@ static void split_types_and_masks(void **state) {
     osc_tensor xb = T(OSC_BOOL, 1, D(4), b);
     kh_init(&h, "Split", 18);
     kh_attr_int(&h, "num_outputs", 2);
-    expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&xb}, 2));
+    kh_expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&xb}, 2));
     assert_memory_equal(h.outs[1].data, ((const uint8_t[]){0, 1}), 2);
     kh_free(&h);
     /* bfloat16 at 13 */
     uint16_t bf[2] = {0x3f80, 0x4000};
     osc_tensor xbf = T(OSC_BFLOAT16, 1, D(2), bf);
     kh_init(&h, "Split", 13);
-    expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&xbf}, 2));
+    kh_expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&xbf}, 2));
     assert_int_equal(((const uint16_t *)h.outs[1].data)[0], 0x4000);
     kh_free(&h);
     /* infer reads the data of 'split' and nothing else */
@@ -177,7 +173,7 @@ static void split_types_and_masks(void **state) {
     osc_tensor xn = x, sn = s;
     xn.data = NULL;
     kh_init(&h, "Split", 13);
-    expect_ok(&h, kh_infer(&h, 2, (const osc_tensor *[]){&xn, &s}, 2));
+    kh_expect_ok(&h, kh_infer(&h, 2, (const osc_tensor *[]){&xn, &s}, 2));
     osc_check_shape(&h.outs[1], OSC_FLOAT, 1, D(4));
     sn.data = NULL;
     osc_err_clear(&h.err);
@@ -249,7 +245,7 @@ static void split_errors(void **state) {
     kh_free(&h);
     /* a bad run leaves every output untouched: the output shapes do not match this input */
     kh_init(&h, "Split", 13);
-    expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&x}, 2));
+    kh_expect_ok(&h, kh_run_multi(&h, 1, (const osc_tensor *[]){&x}, 2));
     osc_tensor x4 = T(OSC_FLOAT, 2, D(4, 3), k_six);
     x4.nbytes = 48;
     float big[12] = {0};
@@ -281,7 +277,7 @@ static void pad_spec_examples(void **state) {
     osc_tensor x = T(OSC_FLOAT, 2, D(3, 2), k_m32);
     /* constant: pads [0, 2, 0, 0] */
     kh_init(&h, "Pad", 11);
-    expect_ok(&h, pad_run(&h, &x, D(0, 2, 0, 0), 4, NULL, NULL));
+    kh_expect_ok(&h, pad_run(&h, &x, D(0, 2, 0, 0), 4, NULL, NULL));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 4));
     expect_floats(&h.out, (const float[]){0, 0, 1.0f, 1.2f, 0, 0, 2.3f, 3.4f, 0, 0, 4.5f, 5.7f},
                   12);
@@ -289,21 +285,21 @@ static void pad_spec_examples(void **state) {
     /* reflect */
     kh_init(&h, "Pad", 13);
     kh_attr_str(&h, "mode", "reflect");
-    expect_ok(&h, pad_run(&h, &x, D(0, 2, 0, 0), 4, NULL, NULL));
+    kh_expect_ok(&h, pad_run(&h, &x, D(0, 2, 0, 0), 4, NULL, NULL));
     expect_floats(&h.out, (const float[]){1.0f, 1.2f, 1.0f, 1.2f, 2.3f, 3.4f, 2.3f, 3.4f, 4.5f,
                                           5.7f, 4.5f, 5.7f}, 12);
     kh_free(&h);
     /* edge */
     kh_init(&h, "Pad", 18);
     kh_attr_str(&h, "mode", "edge");
-    expect_ok(&h, pad_run(&h, &x, D(0, 2, 0, 0), 4, NULL, NULL));
+    kh_expect_ok(&h, pad_run(&h, &x, D(0, 2, 0, 0), 4, NULL, NULL));
     expect_floats(&h.out, (const float[]){1.0f, 1.0f, 1.0f, 1.2f, 2.3f, 2.3f, 2.3f, 3.4f, 4.5f,
                                           4.5f, 4.5f, 5.7f}, 12);
     kh_free(&h);
     /* wrap (19): pads [2, 1, 1, 1] */
     kh_init(&h, "Pad", 19);
     kh_attr_str(&h, "mode", "wrap");
-    expect_ok(&h, pad_run(&h, &x, D(2, 1, 1, 1), 4, NULL, NULL));
+    kh_expect_ok(&h, pad_run(&h, &x, D(2, 1, 1, 1), 4, NULL, NULL));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(6, 4));
     expect_floats(&h.out, (const float[]){3.4f, 2.3f, 3.4f, 2.3f, 5.7f, 4.5f, 5.7f, 4.5f,
                                           1.2f, 1.0f, 1.2f, 1.0f, 3.4f, 2.3f, 3.4f, 2.3f,
@@ -323,7 +319,7 @@ static void pad_attribute_versions(void **state) {
     kh_init(&h, "Pad", 1);
     kh_attr_ints(&h, "paddings", D(0, 1, 0, 0), 4);
     kh_attr_float(&h, "value", 9.0f);
-    expect_ok(&h, kh_run1(&h, &x));
+    kh_expect_ok(&h, kh_run1(&h, &x));
     expect_floats(&h.out, (const float[]){9, 1.0f, 1.2f, 9, 2.3f, 3.4f, 9, 4.5f, 5.7f}, 9);
     kh_free(&h);
     /* Pad-2: 'pads', float16 value -2.5 (0xC100), a row removed at the end */
@@ -332,7 +328,7 @@ static void pad_attribute_versions(void **state) {
     kh_init(&h, "Pad", 2);
     kh_attr_ints(&h, "pads", D(0, 1, -1, 0), 4);
     kh_attr_float(&h, "value", -2.5f);
-    expect_ok(&h, kh_run1(&h, &xh));
+    kh_expect_ok(&h, kh_run1(&h, &xh));
     osc_check_shape(&h.out, OSC_FLOAT16, 2, D(1, 2));
     assert_memory_equal(h.out.data, ((const uint16_t[]){0xC100, 0x3C00}), 4);
     kh_free(&h);
@@ -355,20 +351,20 @@ static void pad_modes_beyond_the_dim(void **state) {
     osc_tensor x = T(OSC_FLOAT, 1, D(3), v);
     kh_init(&h, "Pad", 13);
     kh_attr_str(&h, "mode", "reflect");
-    expect_ok(&h, pad_run(&h, &x, D(5, 4), 2, NULL, NULL));
+    kh_expect_ok(&h, pad_run(&h, &x, D(5, 4), 2, NULL, NULL));
     expect_floats(&h.out, (const float[]){2, 1, 2, 3, 2, 1, 2, 3, 2, 1, 2, 3}, 12);
     kh_free(&h);
     /* wrap, period 3: 2 3 1 2 3 | 1 2 3 | 1 2 3 1 */
     kh_init(&h, "Pad", 21);
     kh_attr_str(&h, "mode", "wrap");
-    expect_ok(&h, pad_run(&h, &x, D(5, 4), 2, NULL, NULL));
+    kh_expect_ok(&h, pad_run(&h, &x, D(5, 4), 2, NULL, NULL));
     expect_floats(&h.out, (const float[]){2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1}, 12);
     kh_free(&h);
     /* a one-element axis reflects to itself */
     osc_tensor one = T(OSC_FLOAT, 1, D(1), v + 1);
     kh_init(&h, "Pad", 13);
     kh_attr_str(&h, "mode", "reflect");
-    expect_ok(&h, pad_run(&h, &one, D(2, 1), 2, NULL, NULL));
+    kh_expect_ok(&h, pad_run(&h, &one, D(2, 1), 2, NULL, NULL));
     expect_floats(&h.out, (const float[]){2, 2, 2, 2}, 4);
     kh_free(&h);
     /* an empty axis cannot be padded but with the constant */
@@ -379,7 +375,7 @@ static void pad_modes_beyond_the_dim(void **state) {
                 "mode 'edge' has no element");
     kh_free(&h);
     kh_init(&h, "Pad", 13);
-    expect_ok(&h, pad_run(&h, &empty, D(1, 1), 2, NULL, NULL));
+    kh_expect_ok(&h, pad_run(&h, &empty, D(1, 1), 2, NULL, NULL));
     expect_floats(&h.out, (const float[]){0, 0}, 2);
     kh_free(&h);
 }
@@ -391,7 +387,7 @@ static void pad_negative_pads(void **state) {
     osc_tensor x = T(OSC_FLOAT, 2, D(2, 3), k_six);
     osc_tensor cv = T(OSC_FLOAT, 0, NULL, (const float[]){7});
     kh_init(&h, "Pad", 13);
-    expect_ok(&h, pad_run(&h, &x, D(1, -1, 0, 1), 4, &cv, NULL));
+    kh_expect_ok(&h, pad_run(&h, &x, D(1, -1, 0, 1), 4, &cv, NULL));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 3));
     expect_floats(&h.out, (const float[]){7, 7, 7, 2, 3, 7, 5, 6, 7}, 9);
     kh_free(&h);
@@ -400,13 +396,13 @@ static void pad_negative_pads(void **state) {
     osc_tensor r = T(OSC_FLOAT, 1, D(3), v);
     kh_init(&h, "Pad", 13);
     kh_attr_str(&h, "mode", "reflect");
-    expect_ok(&h, pad_run(&h, &r, D(-1, 2), 2, NULL, NULL));
+    kh_expect_ok(&h, pad_run(&h, &r, D(-1, 2), 2, NULL, NULL));
     expect_floats(&h.out, (const float[]){2, 3, 2, 1}, 4);
     kh_free(&h);
     /* edge with a crop on both sides of the other axis */
     kh_init(&h, "Pad", 13);
     kh_attr_str(&h, "mode", "edge");
-    expect_ok(&h, pad_run(&h, &x, D(0, -1, 1, -1), 4, NULL, NULL));
+    kh_expect_ok(&h, pad_run(&h, &x, D(0, -1, 1, -1), 4, NULL, NULL));
     expect_floats(&h.out, (const float[]){2, 5, 5}, 3);
     kh_free(&h);
     /* removing more than the dim */
@@ -428,13 +424,13 @@ static void pad_axes_and_types(void **state) {
     osc_tensor cv = T(OSC_INT64, 1, D(1), D(-1));
     osc_tensor ax = T(OSC_INT32, 1, D(1), (const int32_t[]){-1});
     kh_init(&h, "Pad", 18);
-    expect_ok(&h, pad_run(&h, &x, D(1, 0), 2, &cv, &ax));
+    kh_expect_ok(&h, pad_run(&h, &x, D(1, 0), 2, &cv, &ax));
     osc_check_shape(&h.out, OSC_INT64, 2, D(2, 4));
     expect_i64(&h.out, D(-1, 1, 2, 3, -1, 4, 5, 6), 8);
     kh_free(&h);
     /* an omitted constant_value with axes */
     kh_init(&h, "Pad", 18);
-    expect_ok(&h, pad_run(&h, &x, D(0, 1), 2, NULL, &ax));
+    kh_expect_ok(&h, pad_run(&h, &x, D(0, 1), 2, NULL, &ax));
     expect_i64(&h.out, D(1, 2, 3, 0, 4, 5, 6, 0), 8);
     kh_free(&h);
     kh_init(&h, "Pad", 18);
@@ -460,7 +456,7 @@ static void pad_axes_and_types(void **state) {
     osc_string s[2] = {{"ab", 2}, {"c", 1}};
     osc_tensor xs = T(OSC_STRING, 1, D(2), s);
     kh_init(&h, "Pad", 13);
-    expect_ok(&h, pad_run(&h, &xs, D(1, 1), 2, NULL, NULL));
+    kh_expect_ok(&h, pad_run(&h, &xs, D(1, 1), 2, NULL, NULL));
     const osc_string *o = h.out.data;
     assert_int_equal(o[0].len, 0);
     assert_int_equal(o[1].len, 2);
@@ -471,7 +467,7 @@ static void pad_axes_and_types(void **state) {
     osc_tensor xbf = T(OSC_BFLOAT16, 1, D(2), bf);
     kh_init(&h, "Pad", 13);
     kh_attr_str(&h, "mode", "edge");
-    expect_ok(&h, pad_run(&h, &xbf, D(1, 2), 2, NULL, NULL));
+    kh_expect_ok(&h, pad_run(&h, &xbf, D(1, 2), 2, NULL, NULL));
     assert_memory_equal(h.out.data, ((const uint16_t[]){0x3f80, 0x3f80, 0x4000, 0x4000, 0x4000}),
                         10);
     kh_free(&h);
@@ -482,7 +478,7 @@ static void pad_axes_and_types(void **state) {
     uint8_t five[1] = {0x05};
     osc_tensor c4 = T(OSC_INT4, 0, NULL, five);
     kh_init(&h, "Pad", 21);
-    expect_ok(&h, pad_run(&h, &x4, D(1, 1), 2, &c4, NULL));
+    kh_expect_ok(&h, pad_run(&h, &x4, D(1, 1), 2, &c4, NULL));
     const uint8_t *p4 = h.out.data;
     assert_int_equal(p4[0], 0x15);
     assert_int_equal(p4[1], 0x3E);
@@ -490,7 +486,7 @@ static void pad_axes_and_types(void **state) {
     kh_free(&h);
     kh_init(&h, "Pad", 21);
     kh_attr_str(&h, "mode", "reflect");
-    expect_ok(&h, pad_run(&h, &x4, D(1, 1), 2, NULL, NULL));
+    kh_expect_ok(&h, pad_run(&h, &x4, D(1, 1), 2, NULL, NULL));
     p4 = h.out.data;
     assert_int_equal(p4[0], 0x1E);        /* -2, 1 */
     assert_int_equal(p4[1], 0x3E);        /* -2, 3 */
@@ -502,7 +498,7 @@ static void pad_axes_and_types(void **state) {
     xn.data = NULL;
     cvn.data = NULL;
     kh_init(&h, "Pad", 18);
-    expect_ok(&h, kh_infer(&h, 4, (const osc_tensor *[]){&xn, &pads, &cvn, &ax}, 1));
+    kh_expect_ok(&h, kh_infer(&h, 4, (const osc_tensor *[]){&xn, &pads, &cvn, &ax}, 1));
     osc_check_shape(&h.outs[0], OSC_INT64, 2, D(2, 4));
     pn.data = NULL;
     osc_err_clear(&h.err);
@@ -528,71 +524,71 @@ static void einsum_small_forms(void **state) {
     osc_tensor a = T(OSC_FLOAT, 2, D(2, 3), a23), b = T(OSC_FLOAT, 2, D(3, 2), b32);
     /* matmul: [[1+4+0, 0+2+9], [4+10+0, 0+5+18]] */
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ij,jk->ik", 2, &a, &b));
+    kh_expect_ok(&h, es_run(&h, "ij,jk->ik", 2, &a, &b));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(2, 2));
     expect_floats(&h.out, (const float[]){5, 11, 14, 23}, 4);
     kh_free(&h);
     /* implicit output: "ij,jk" is "ik"; with spaces */
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, " ij , jk ", 2, &a, &b));
+    kh_expect_ok(&h, es_run(&h, " ij , jk ", 2, &a, &b));
     expect_floats(&h.out, (const float[]){5, 11, 14, 23}, 4);
     kh_free(&h);
     /* the product transposed: "ij,jk->ki" */
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ij,jk->ki", 2, &a, &b));
+    kh_expect_ok(&h, es_run(&h, "ij,jk->ki", 2, &a, &b));
     expect_floats(&h.out, (const float[]){5, 14, 11, 23}, 4);
     kh_free(&h);
     /* transpose, row sums, total */
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ij->ji", 1, &a, NULL));
+    kh_expect_ok(&h, es_run(&h, "ij->ji", 1, &a, NULL));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 2));
     expect_floats(&h.out, (const float[]){1, 4, 2, 5, 3, 6}, 6);
     kh_free(&h);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ij->i", 1, &a, NULL));
+    kh_expect_ok(&h, es_run(&h, "ij->i", 1, &a, NULL));
     expect_floats(&h.out, (const float[]){6, 15}, 2);
     kh_free(&h);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ij->", 1, &a, NULL));
+    kh_expect_ok(&h, es_run(&h, "ij->", 1, &a, NULL));
     osc_check_shape(&h.out, OSC_FLOAT, 0, NULL);
     expect_floats(&h.out, (const float[]){21}, 1);
     kh_free(&h);
     /* implicit single operand: "ji" is sorted to "ij": a transpose */
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ji", 1, &a, NULL));
+    kh_expect_ok(&h, es_run(&h, "ji", 1, &a, NULL));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 2));
     kh_free(&h);
     /* diagonal and trace of [[1,2,3],[4,5,6],[7,8,9]] */
     const float sq[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
     osc_tensor s = T(OSC_FLOAT, 2, D(3, 3), sq);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ii->i", 1, &s, NULL));
+    kh_expect_ok(&h, es_run(&h, "ii->i", 1, &s, NULL));
     expect_floats(&h.out, (const float[]){1, 5, 9}, 3);
     kh_free(&h);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ii", 1, &s, NULL));
+    kh_expect_ok(&h, es_run(&h, "ii", 1, &s, NULL));
     expect_floats(&h.out, (const float[]){15}, 1);
     kh_free(&h);
     /* outer product and inner product */
     const float u[2] = {1, 2}, w[3] = {3, 4, 5};
     osc_tensor tu = T(OSC_FLOAT, 1, D(2), u), tw = T(OSC_FLOAT, 1, D(3), w);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "i,j->ij", 2, &tu, &tw));
+    kh_expect_ok(&h, es_run(&h, "i,j->ij", 2, &tu, &tw));
     expect_floats(&h.out, (const float[]){3, 4, 5, 6, 8, 10}, 6);
     kh_free(&h);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "i,i", 2, &tw, &tw));
+    kh_expect_ok(&h, es_run(&h, "i,i", 2, &tw, &tw));
     expect_floats(&h.out, (const float[]){50}, 1);
     kh_free(&h);
     /* a label summed inside one operand: "ij,j->" = sum_i sum_j a[i,j] * u'[j] with
      * u' = [3, 4, 5]: (1*3+2*4+3*5) + (4*3+5*4+6*5) = 26 + 62 */
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ij,j->", 2, &a, &tw));
+    kh_expect_ok(&h, es_run(&h, "ij,j->", 2, &a, &tw));
     expect_floats(&h.out, (const float[]){88}, 1);
     kh_free(&h);
     /* "ij,k->i": rows of a times the sum of w: [6 * 12, 15 * 12] */
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ij,k->i", 2, &a, &tw));
+    kh_expect_ok(&h, es_run(&h, "ij,k->i", 2, &a, &tw));
     expect_floats(&h.out, (const float[]){72, 180}, 2);
     kh_free(&h);
 }
@@ -604,7 +600,7 @@ static void einsum_ellipsis(void **state) {
     const float a[4] = {1, 2, 3, 4}, b[2] = {10, 1};
     osc_tensor ta = T(OSC_FLOAT, 3, D(2, 1, 2), a), tb = T(OSC_FLOAT, 2, D(2, 1), b);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "...ij,...jk->...ik", 2, &ta, &tb));
+    kh_expect_ok(&h, es_run(&h, "...ij,...jk->...ik", 2, &ta, &tb));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(2, 1, 1));
     expect_floats(&h.out, (const float[]){12, 34}, 2);
     kh_free(&h);
@@ -612,18 +608,18 @@ static void einsum_ellipsis(void **state) {
     const float c[6] = {1, 1, 2, 2, 3, 3};
     osc_tensor t1 = T(OSC_FLOAT, 2, D(1, 2), b), t3 = T(OSC_FLOAT, 2, D(3, 2), c);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "...i,...i->...", 2, &t1, &t3));
+    kh_expect_ok(&h, es_run(&h, "...i,...i->...", 2, &t1, &t3));
     expect_floats(&h.out, (const float[]){11, 22, 33}, 3);
     kh_free(&h);
     /* implicit: the ellipsis first: "i...->" is not needed; "...ii" is the batch diagonal */
     const float bd[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     osc_tensor tbd = T(OSC_FLOAT, 3, D(2, 2, 2), bd);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "...ii->...i", 1, &tbd, NULL));
+    kh_expect_ok(&h, es_run(&h, "...ii->...i", 1, &tbd, NULL));
     expect_floats(&h.out, (const float[]){1, 4, 5, 8}, 4);
     kh_free(&h);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "i...", 1, &tbd, NULL)); /* implicit: "...i" */
+    kh_expect_ok(&h, es_run(&h, "i...", 1, &tbd, NULL)); /* implicit: "...i" */
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(2, 2, 2));
     expect_floats(&h.out, (const float[]){1, 5, 2, 6, 3, 7, 4, 8}, 8);
     kh_free(&h);
@@ -655,7 +651,7 @@ static void einsum_attention_shapes(void **state) {
             }
     osc_tensor tq = T(OSC_FLOAT, 4, D(B, H, I, DD), q), tk = T(OSC_FLOAT, 4, D(B, H, J, DD), kk);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "bhid,bhjd->bhij", 2, &tq, &tk));
+    kh_expect_ok(&h, es_run(&h, "bhid,bhjd->bhij", 2, &tq, &tk));
     osc_check_shape(&h.out, OSC_FLOAT, 4, D(B, H, I, J));
     expect_floats(&h.out, want, N(want));
     kh_free(&h);
@@ -675,7 +671,7 @@ static void einsum_attention_shapes(void **state) {
             }
     osc_tensor tx = T(OSC_FLOAT, 3, D(Bb, Nn, Dd), x), tw = T(OSC_FLOAT, 3, D(Nn, Dd, E), w);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "bnd,nde->bne", 2, &tx, &tw));
+    kh_expect_ok(&h, es_run(&h, "bnd,nde->bne", 2, &tx, &tw));
     expect_floats(&h.out, want2, N(want2));
     kh_free(&h);
     /* the same in double, and the small loop ("bij,bjk->bik" with 2 x 3 x 2 matrices) */
@@ -684,14 +680,14 @@ static void einsum_attention_shapes(void **state) {
     for (int i = 0; i < N(w); i++) wd[i] = w[i];
     osc_tensor txd = T(OSC_DOUBLE, 3, D(Bb, Nn, Dd), xd), twd = T(OSC_DOUBLE, 3, D(Nn, Dd, E), wd);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "bnd,nde->bne", 2, &txd, &twd));
+    kh_expect_ok(&h, es_run(&h, "bnd,nde->bne", 2, &txd, &twd));
     for (int i = 0; i < N(want2); i++) assert_true(((double *)h.out.data)[i] == want2[i]);
     kh_free(&h);
     const float m1[12] = {1, 2, 3, 4, 5, 6, 1, 0, 0, 0, 1, 0};
     const float m2[12] = {1, 0, 0, 1, 1, 1, 2, 3, 4, 5, 6, 7};
     osc_tensor t1 = T(OSC_FLOAT, 3, D(2, 2, 3), m1), t2 = T(OSC_FLOAT, 3, D(2, 3, 2), m2);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "bij,bjk->bik", 2, &t1, &t2));
+    kh_expect_ok(&h, es_run(&h, "bij,bjk->bik", 2, &t1, &t2));
     /* batch 0: [[1,2,3],[4,5,6]] x [[1,0],[0,1],[1,1]] = [[4,5],[10,11]];
      * batch 1: [[1,0,0],[0,1,0]] x [[2,3],[4,5],[6,7]] = [[2,3],[4,5]] */
     expect_floats(&h.out, (const float[]){4, 5, 10, 11, 2, 3, 4, 5}, 8);
@@ -706,14 +702,14 @@ static void einsum_types(void **state) {
     uint16_t hv[3] = {0x6800, 0x3C00, 0x3C00};
     osc_tensor th = T(OSC_FLOAT16, 1, D(3), hv);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "i->", 1, &th, NULL));
+    kh_expect_ok(&h, es_run(&h, "i->", 1, &th, NULL));
     assert_int_equal(((const uint16_t *)h.out.data)[0], 0x6801);
     kh_free(&h);
     /* float16 product, transposed: [[1,2]] . [[3],[4]]: "ij,jk->ki" = 11 (0x4980) */
     uint16_t ha[2] = {0x3C00, 0x4000}, hb[2] = {0x4200, 0x4400};
     osc_tensor tha = T(OSC_FLOAT16, 2, D(1, 2), ha), thb = T(OSC_FLOAT16, 2, D(2, 1), hb);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ij,jk->ki", 2, &tha, &thb));
+    kh_expect_ok(&h, es_run(&h, "ij,jk->ki", 2, &tha, &thb));
     assert_int_equal(((const uint16_t *)h.out.data)[0], 0x4980);
     kh_free(&h);
     /* float16 through the blocked kernel: 8 x 8 x 8 of ones gives 8 (0x4800) everywhere */
@@ -721,27 +717,27 @@ static void einsum_types(void **state) {
     for (int i = 0; i < 64; i++) ones[i] = 0x3C00;
     osc_tensor to = T(OSC_FLOAT16, 2, D(8, 8), ones);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ij,kj->ik", 2, &to, &to));
+    kh_expect_ok(&h, es_run(&h, "ij,kj->ik", 2, &to, &to));
     for (int i = 0; i < 64; i++) assert_int_equal(((const uint16_t *)h.out.data)[i], 0x4800);
     kh_free(&h);
     /* int32 wraps modulo 2^32: 2^31 - 1 + 1 */
     int32_t iv[2] = {INT32_MAX, 1};
     osc_tensor ti = T(OSC_INT32, 1, D(2), iv);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "i->", 1, &ti, NULL));
+    kh_expect_ok(&h, es_run(&h, "i->", 1, &ti, NULL));
     assert_int_equal(((const int32_t *)h.out.data)[0], INT32_MIN);
     kh_free(&h);
     /* uint8 product: [200, 3] . [2, 1] = 403 mod 256 = 147 */
     uint8_t ua[2] = {200, 3}, ub[2] = {2, 1};
     osc_tensor tua = T(OSC_UINT8, 1, D(2), ua), tub = T(OSC_UINT8, 1, D(2), ub);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "i,i->", 2, &tua, &tub));
+    kh_expect_ok(&h, es_run(&h, "i,i->", 2, &tua, &tub));
     assert_int_equal(((const uint8_t *)h.out.data)[0], 147);
     kh_free(&h);
     /* int64 matmul */
     osc_tensor la = T(OSC_INT64, 2, D(1, 2), D(3, -4)), lb = T(OSC_INT64, 2, D(2, 1), D(5, 6));
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ij,jk", 2, &la, &lb));
+    kh_expect_ok(&h, es_run(&h, "ij,jk", 2, &la, &lb));
     expect_i64(&h.out, D(-9), 1);
     kh_free(&h);
     /* bfloat16 is not in Einsum-12's list */
@@ -754,7 +750,7 @@ static void einsum_types(void **state) {
     const float none[1] = {0};
     osc_tensor e1 = T(OSC_FLOAT, 2, D(2, 0), none), e2 = T(OSC_FLOAT, 2, D(0, 3), none);
     kh_init(&h, "Einsum", 12);
-    expect_ok(&h, es_run(&h, "ij,jk->ik", 2, &e1, &e2));
+    kh_expect_ok(&h, es_run(&h, "ij,jk->ik", 2, &e1, &e2));
     expect_floats(&h.out, (const float[]){0, 0, 0, 0, 0, 0}, 6);
     kh_free(&h);
 }

@@ -45,10 +45,6 @@ static void expect_fail(kh *h, osc_status got, osc_status want, const char *part
     if (part) expect_msg(h, part);
 }
 
-static void expect_ok(kh *h, osc_status st) {
-    if (st) fail_msg("status %s: %s", osc_status_name(st), h->err.msg);
-}
-
 /* Runs op at opset on x. axes: NULL for none; given as the attribute when attr, else as input 1
  * (n values, k_empty for an empty list). keepdims/noop < 0: attribute not set. */
 static osc_status reduce(kh *h, const char *op, int64_t opset, osc_tensor x, const int64_t *axes,
@@ -89,7 +85,7 @@ static void sum_last_axis_in_order(void **state) {
     for (int dt = 0; dt < 2; dt++) {
         kh h;
         const int32_t dtype = dt ? OSC_DOUBLE : OSC_FLOAT;
-        expect_ok(&h, reduce(&h, "ReduceSum", 13, T(dtype, 3, D(A, B, C), dt ? (void *)xd : (void *)xf),
+        kh_expect_ok(&h, reduce(&h, "ReduceSum", 13, T(dtype, 3, D(A, B, C), dt ? (void *)xd : (void *)xf),
                              D(-1), 1, false, 0, -1));
         osc_check_shape(&h.out, dtype, 2, D(A, B));
         for (int e = 0; e < A * B; e++) {
@@ -134,12 +130,12 @@ static void every_reduction_axis1(void **state) {
         for (int32_t v = 0; v < N(versions); v++) {
             kh h;
             bool input = versions[v] >= (strcmp(ops[o], "ReduceSum") == 0 ? 13 : 18);
-            expect_ok(&h, reduce(&h, ops[o], versions[v], x, D(1), 1, !input, -1, -1));
+            kh_expect_ok(&h, reduce(&h, ops[o], versions[v], x, D(1), 1, !input, -1, -1));
             osc_check_shape(&h.out, OSC_FLOAT, 3, D(3, 1, 2));
             expect_floats(&h.out, want, 6);
             kh_free(&h);
             /* the same with keepdims 0 and the axis counted from the end */
-            expect_ok(&h, reduce(&h, ops[o], versions[v], x, D(-2), 1, !input, 0, -1));
+            kh_expect_ok(&h, reduce(&h, ops[o], versions[v], x, D(-2), 1, !input, 0, -1));
             osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 2));
             expect_floats(&h.out, want, 6);
             kh_free(&h);
@@ -264,7 +260,7 @@ static void every_dtype_every_reduction(void **state) {
                 want[i] = expected(o, dt, size, get(&x, k_pairs[i][0] - 1),
                                    get(&x, k_pairs[i][1] - 1));
             kh h;
-            expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, x, D(1), 1, false, 0, -1));
+            kh_expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, x, D(1), 1, false, 0, -1));
             osc_check_shape(&h.out, dt, 2, D(3, 2));
             double tol = dt == OSC_FLOAT16 ? 1e-3 : dt == OSC_BFLOAT16 ? 8e-3 : 1e-6;
             for (int32_t i = 0; i < 6; i++)
@@ -275,7 +271,7 @@ static void every_dtype_every_reduction(void **state) {
             /* floats: a NaN makes its own output element NaN, and only that one */
             if (dt == OSC_FLOAT || dt == OSC_DOUBLE || dt == OSC_FLOAT16 || dt == OSC_BFLOAT16) {
                 set(dt, buf, 0, NAN); /* element 0 of pair 0 */
-                expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, x, D(1), 1, false, 0, -1));
+                kh_expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, x, D(1), 1, false, 0, -1));
                 for (int32_t i = 0; i < 6; i++)
                     if (!close_to(get(&h.out, i), i == 0 ? NAN : want[i], tol))
                         fail_msg("%s on dtype %d with a NaN: element %d is %.9g", ops[o],
@@ -284,7 +280,7 @@ static void every_dtype_every_reduction(void **state) {
             }
             /* the same over an empty axis: [3,0,2] reduced along axis 1 */
             osc_tensor e = T(dt, 3, D(3, 0, 2), buf);
-            expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, e, D(1), 1, false, 0, -1));
+            kh_expect_ok(&h, reduce(&h, ops[o], OSC_OPSET_NEWEST, e, D(1), 1, false, 0, -1));
             osc_check_shape(&h.out, dt, 2, D(3, 2));
             double empty = expected_empty(o, dt, size);
             for (int32_t i = 0; i < 6; i++)
@@ -304,31 +300,31 @@ static void axes_sets_and_defaults(void **state) {
     osc_tensor x = T(OSC_FLOAT, 3, D(3, 2, 2), k_x);
     kh h;
     /* axes [2, 0] (any order): over i and k: j=0: 1+2+5+6+9+10 = 33 -> mean 5.5; j=1 7.5 */
-    expect_ok(&h, reduce(&h, "ReduceMean", 18, x, D(2, 0), 2, false, 1, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMean", 18, x, D(2, 0), 2, false, 1, -1));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(1, 2, 1));
     osc_check_bytes(&h.out, (const float[]){5.5f, 7.5f}, 8);
     kh_free(&h);
-    expect_ok(&h, reduce(&h, "ReduceMax", 13, x, D(0, -1), 2, true, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMax", 13, x, D(0, -1), 2, true, 0, -1));
     osc_check_shape(&h.out, OSC_FLOAT, 1, D(2));
     osc_check_bytes(&h.out, (const float[]){10, 12}, 8);
     kh_free(&h);
     /* no axes: all of them; keepdims 0 gives a scalar */
-    expect_ok(&h, reduce(&h, "ReduceMin", 18, x, NULL, 0, false, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMin", 18, x, NULL, 0, false, 0, -1));
     osc_check_shape(&h.out, OSC_FLOAT, 0, NULL);
     osc_check_bytes(&h.out, (const float[]){1}, 4);
     kh_free(&h);
-    expect_ok(&h, reduce(&h, "ReduceProd", 11, T(OSC_FLOAT, 2, D(2, 2), k_x), NULL, 0, true, -1,
+    kh_expect_ok(&h, reduce(&h, "ReduceProd", 11, T(OSC_FLOAT, 2, D(2, 2), k_x), NULL, 0, true, -1,
                          -1));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(1, 1));
     osc_check_bytes(&h.out, (const float[]){24}, 4);
     kh_free(&h);
     /* an empty axes input without noop_with_empty_axes: all axes (1+...+12 = 78) */
-    expect_ok(&h, reduce(&h, "ReduceL1", 18, x, k_empty, 0, false, 1, 0));
+    kh_expect_ok(&h, reduce(&h, "ReduceL1", 18, x, k_empty, 0, false, 1, 0));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(1, 1, 1));
     osc_check_bytes(&h.out, (const float[]){78}, 4);
     kh_free(&h);
     /* a rank-0 input reduces over nothing: the value itself (sum of squares: its square) */
-    expect_ok(&h, reduce(&h, "ReduceSumSquare", 18, T(OSC_FLOAT, 0, NULL, (const float[]){-3}),
+    kh_expect_ok(&h, reduce(&h, "ReduceSumSquare", 18, T(OSC_FLOAT, 0, NULL, (const float[]){-3}),
                          NULL, 0, false, -1, -1));
     osc_check_shape(&h.out, OSC_FLOAT, 0, NULL);
     osc_check_bytes(&h.out, (const float[]){9}, 4);
@@ -348,23 +344,23 @@ static void noop_with_empty_axes(void **state) {
     for (int32_t c = 0; c < N(cases); c++) {
         kh h;
         /* with the axes input empty and with it absent */
-        expect_ok(&h, reduce(&h, cases[c].op, 18, x, k_empty, 0, false, -1, 1));
+        kh_expect_ok(&h, reduce(&h, cases[c].op, 18, x, k_empty, 0, false, -1, 1));
         osc_check_shape(&h.out, OSC_FLOAT, 1, D(3));
         osc_check_bytes(&h.out, cases[c].want, 12);
         kh_free(&h);
-        expect_ok(&h, reduce(&h, cases[c].op, 18, x, NULL, 0, false, 0, 1));
+        kh_expect_ok(&h, reduce(&h, cases[c].op, 18, x, NULL, 0, false, 0, 1));
         osc_check_bytes(&h.out, cases[c].want, 12);
         kh_free(&h);
     }
     kh h;
     /* LogSum: log x (the spec's text: "ReduceLogSum returns the Log of input tensor") */
     const float pos[] = {1, 4};
-    expect_ok(&h, reduce(&h, "ReduceLogSum", 18, T(OSC_FLOAT, 1, D(2), pos), NULL, 0, false, -1,
+    kh_expect_ok(&h, reduce(&h, "ReduceLogSum", 18, T(OSC_FLOAT, 1, D(2), pos), NULL, 0, false, -1,
                          1));
     expect_floats(&h.out, (const double[]){0, log(4.0)}, 2);
     kh_free(&h);
     /* an axis given: noop_with_empty_axes changes nothing */
-    expect_ok(&h, reduce(&h, "ReduceMax", 18, x, D(0), 1, false, 0, 1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMax", 18, x, D(0), 1, false, 0, 1));
     osc_check_bytes(&h.out, (const float[]){4}, 4);
     kh_free(&h);
     /* not an attribute before 18 (ReduceSum: 13) */
@@ -382,37 +378,37 @@ static void halves_round_once(void **state) {
     /* float16 mean of 2048, 1, 1: 2050/3 = 683.33 -> 683.5 (0x6157) when rounded once; summed
      * in float16 it would be 2048/3 -> 682.5 (0x6155) */
     const uint16_t hx[] = {0x6800, 0x3c00, 0x3c00};
-    expect_ok(&h, reduce(&h, "ReduceMean", 18, T(OSC_FLOAT16, 1, D(3), hx), NULL, 0, false, 0,
+    kh_expect_ok(&h, reduce(&h, "ReduceMean", 18, T(OSC_FLOAT16, 1, D(3), hx), NULL, 0, false, 0,
                          -1));
     osc_check_bytes(&h.out, (const uint16_t[]){0x6157}, 2);
     kh_free(&h);
     /* float16 product 2 * 3 = 6 (0x4600); L1 of -1, 2: 3 (0x4200) */
-    expect_ok(&h, reduce(&h, "ReduceProd", 1, T(OSC_FLOAT16, 1, D(2), (const uint16_t[]){0x4000,
+    kh_expect_ok(&h, reduce(&h, "ReduceProd", 1, T(OSC_FLOAT16, 1, D(2), (const uint16_t[]){0x4000,
                          0x4200}), NULL, 0, true, 0, -1));
     osc_check_bytes(&h.out, (const uint16_t[]){0x4600}, 2);
     kh_free(&h);
-    expect_ok(&h, reduce(&h, "ReduceL1", 18, T(OSC_FLOAT16, 1, D(2), (const uint16_t[]){0xbc00,
+    kh_expect_ok(&h, reduce(&h, "ReduceL1", 18, T(OSC_FLOAT16, 1, D(2), (const uint16_t[]){0xbc00,
                          0x4000}), NULL, 0, false, 0, -1));
     osc_check_bytes(&h.out, (const uint16_t[]){0x4200}, 2);
     kh_free(&h);
     /* bfloat16 1, 2, -3: max 2 (0x4000), min -3 (0xc040); from 13 only */
     const uint16_t bx[] = {0x3f80, 0x4000, 0xc040};
     osc_tensor xb = T(OSC_BFLOAT16, 1, D(3), bx);
-    expect_ok(&h, reduce(&h, "ReduceMax", 13, xb, NULL, 0, true, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMax", 13, xb, NULL, 0, true, 0, -1));
     osc_check_bytes(&h.out, (const uint16_t[]){0x4000}, 2);
     kh_free(&h);
-    expect_ok(&h, reduce(&h, "ReduceMin", 18, xb, NULL, 0, false, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMin", 18, xb, NULL, 0, false, 0, -1));
     osc_check_bytes(&h.out, (const uint16_t[]){0xc040}, 2);
     kh_free(&h);
     /* bfloat16 sum of squares 1 + 4 + 9 = 14 (0x4160) */
-    expect_ok(&h, reduce(&h, "ReduceSumSquare", 18, xb, NULL, 0, false, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceSumSquare", 18, xb, NULL, 0, false, 0, -1));
     osc_check_bytes(&h.out, (const uint16_t[]){0x4160}, 2);
     kh_free(&h);
     expect_fail(&h, reduce(&h, "ReduceMax", 12, xb, NULL, 0, true, 0, -1), OSC_ERR_SHAPE,
                 "bfloat16");
     kh_free(&h);
     /* double */
-    expect_ok(&h, reduce(&h, "ReduceL2", 18, T(OSC_DOUBLE, 1, D(2), (const double[]){3, -4}),
+    kh_expect_ok(&h, reduce(&h, "ReduceL2", 18, T(OSC_DOUBLE, 1, D(2), (const double[]){3, -4}),
                          NULL, 0, false, 0, -1));
     osc_check_bytes(&h.out, (const double[]){5}, 8);
     kh_free(&h);
@@ -423,7 +419,7 @@ static void integer_types(void **state) {
     kh h;
     /* int8/uint8 for max/min from 12 */
     osc_tensor i8 = T(OSC_INT8, 1, D(3), (const int8_t[]){-5, -2, -9});
-    expect_ok(&h, reduce(&h, "ReduceMax", 12, i8, NULL, 0, true, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMax", 12, i8, NULL, 0, true, 0, -1));
     osc_check_bytes(&h.out, (const int8_t[]){-2}, 1);
     kh_free(&h);
     expect_fail(&h, reduce(&h, "ReduceMax", 11, i8, NULL, 0, true, 0, -1), OSC_ERR_SHAPE,
@@ -433,22 +429,22 @@ static void integer_types(void **state) {
                 "int8");
     kh_free(&h);
     osc_tensor u8 = T(OSC_UINT8, 1, D(3), (const uint8_t[]){200, 7, 255});
-    expect_ok(&h, reduce(&h, "ReduceMin", 20, u8, NULL, 0, false, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMin", 20, u8, NULL, 0, false, 0, -1));
     osc_check_bytes(&h.out, (const uint8_t[]){7}, 1);
     kh_free(&h);
     /* uint64 above 2^63 */
     osc_tensor u64 = T(OSC_UINT64, 1, D(2), (const uint64_t[]){UINT64_MAX, 5});
-    expect_ok(&h, reduce(&h, "ReduceMax", 13, u64, NULL, 0, true, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMax", 13, u64, NULL, 0, true, 0, -1));
     osc_check_bytes(&h.out, (const uint64_t[]){UINT64_MAX}, 8);
     kh_free(&h);
     /* int32 product wraps: 65536 * 65536 = 2^32 = 0 modulo 2^32 */
     osc_tensor p32 = T(OSC_INT32, 1, D(2), (const int32_t[]){65536, 65536});
-    expect_ok(&h, reduce(&h, "ReduceProd", 13, p32, NULL, 0, true, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceProd", 13, p32, NULL, 0, true, 0, -1));
     osc_check_bytes(&h.out, (const int32_t[]){0}, 4);
     kh_free(&h);
     /* int32 mean truncates toward zero: (-7 + 0) / 2 = -3 */
     osc_tensor m32 = T(OSC_INT32, 1, D(2), (const int32_t[]){-7, 0});
-    expect_ok(&h, reduce(&h, "ReduceMean", 18, m32, NULL, 0, false, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMean", 18, m32, NULL, 0, false, 0, -1));
     osc_check_bytes(&h.out, (const int32_t[]){-3}, 4);
     kh_free(&h);
     /* int64: L1 |-3| + 4 = 7, sum of squares 25, L2 5, LogSum log(7 + 13) = 2.99 -> 2,
@@ -457,21 +453,21 @@ static void integer_types(void **state) {
     static const struct { const char *op; int64_t want; } cases[] = {
         {"ReduceL1", 7}, {"ReduceSumSquare", 25}, {"ReduceL2", 5}, {"ReduceLogSumExp", 4}};
     for (int32_t c = 0; c < N(cases); c++) {
-        expect_ok(&h, reduce(&h, cases[c].op, 18, i64, NULL, 0, false, 0, -1));
+        kh_expect_ok(&h, reduce(&h, cases[c].op, 18, i64, NULL, 0, false, 0, -1));
         osc_check_bytes(&h.out, &cases[c].want, 8);
         kh_free(&h);
     }
-    expect_ok(&h, reduce(&h, "ReduceLogSum", 13,
+    kh_expect_ok(&h, reduce(&h, "ReduceLogSum", 13,
                          T(OSC_UINT32, 1, D(2), (const uint32_t[]){7, 13}), NULL, 0, true, 0,
                          -1));
     osc_check_bytes(&h.out, (const uint32_t[]){2}, 4);
     kh_free(&h);
     /* bool for max/min from 20 only: false < true */
     osc_tensor b = T(OSC_BOOL, 2, D(2, 2), (const uint8_t[]){0, 1, 0, 0});
-    expect_ok(&h, reduce(&h, "ReduceMax", 20, b, D(1), 1, false, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMax", 20, b, D(1), 1, false, 0, -1));
     osc_check_bytes(&h.out, (const uint8_t[]){1, 0}, 2);
     kh_free(&h);
-    expect_ok(&h, reduce(&h, "ReduceMin", 20, b, D(0), 1, false, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMin", 20, b, D(0), 1, false, 0, -1));
     osc_check_bytes(&h.out, (const uint8_t[]){0, 0}, 2);
     kh_free(&h);
     expect_fail(&h, reduce(&h, "ReduceMax", 18, b, D(1), 1, false, 0, -1), OSC_ERR_SHAPE,
@@ -486,21 +482,21 @@ static void nan_and_infinity(void **state) {
     kh h;
     /* a NaN wins max and min (numpy) */
     osc_tensor xn = T(OSC_FLOAT, 1, D(3), (const float[]){1, NAN, 3});
-    expect_ok(&h, reduce(&h, "ReduceMax", 18, xn, NULL, 0, false, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMax", 18, xn, NULL, 0, false, 0, -1));
     assert_true(isnan(((const float *)h.out.data)[0]));
     kh_free(&h);
-    expect_ok(&h, reduce(&h, "ReduceMin", 11, xn, NULL, 0, true, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMin", 11, xn, NULL, 0, true, 0, -1));
     assert_true(isnan(((const float *)h.out.data)[0]));
     kh_free(&h);
     /* log-sum-exp does not overflow: log(2 e^1000) = 1000 + log 2 */
     osc_tensor big = T(OSC_FLOAT, 1, D(2), (const float[]){1000, 1000});
-    expect_ok(&h, reduce(&h, "ReduceLogSumExp", 18, big, NULL, 0, false, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceLogSumExp", 18, big, NULL, 0, false, 0, -1));
     expect_floats(&h.out, (const double[]){1000 + log(2.0)}, 1);
     kh_free(&h);
     /* -inf terms vanish, all -inf gives -inf, +inf gives +inf */
     osc_tensor li = T(OSC_FLOAT, 2, D(3, 2), (const float[]){-INFINITY, 0, -INFINITY, -INFINITY,
                                                              INFINITY, 5});
-    expect_ok(&h, reduce(&h, "ReduceLogSumExp", 13, li, D(1), 1, true, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceLogSumExp", 13, li, D(1), 1, true, 0, -1));
     const float *y = h.out.data;
     assert_true(y[0] == 0.0f && y[1] == -INFINITY && y[2] == INFINITY);
     kh_free(&h);
@@ -516,45 +512,45 @@ static void empty_sets(void **state) {
         {"ReduceSum", 0},         {"ReduceSumSquare", 0},       {"ReduceL1", 0},
         {"ReduceL2", 0},          {"ReduceLogSum", -INFINITY}, {"ReduceLogSumExp", -INFINITY}};
     for (int32_t c = 0; c < N(cases); c++) {
-        expect_ok(&h, reduce(&h, cases[c].op, 18, xf, D(1), 1, false, 1, -1));
+        kh_expect_ok(&h, reduce(&h, cases[c].op, 18, xf, D(1), 1, false, 1, -1));
         osc_check_shape(&h.out, OSC_FLOAT, 2, D(2, 1));
         osc_check_bytes(&h.out, (const float[]){cases[c].want, cases[c].want}, 8);
         kh_free(&h);
     }
-    expect_ok(&h, reduce(&h, "ReduceMean", 18, xf, D(1), 1, false, 0, -1));
+    kh_expect_ok(&h, reduce(&h, "ReduceMean", 18, xf, D(1), 1, false, 0, -1));
     assert_true(isnan(((const float *)h.out.data)[0]) && isnan(((const float *)h.out.data)[1]));
     kh_free(&h);
     /* integers: the type's lowest / highest value; bool false / true; float16 -inf */
-    expect_ok(&h, reduce(&h, "ReduceMax", 18, T(OSC_INT32, 1, D(0), k_empty), NULL, 0, false, 0,
+    kh_expect_ok(&h, reduce(&h, "ReduceMax", 18, T(OSC_INT32, 1, D(0), k_empty), NULL, 0, false, 0,
                          -1));
     osc_check_bytes(&h.out, (const int32_t[]){INT32_MIN}, 4);
     kh_free(&h);
-    expect_ok(&h, reduce(&h, "ReduceMin", 18, T(OSC_UINT8, 1, D(0), k_empty), NULL, 0, false, 0,
+    kh_expect_ok(&h, reduce(&h, "ReduceMin", 18, T(OSC_UINT8, 1, D(0), k_empty), NULL, 0, false, 0,
                          -1));
     osc_check_bytes(&h.out, (const uint8_t[]){255}, 1);
     kh_free(&h);
-    expect_ok(&h, reduce(&h, "ReduceMin", 18, T(OSC_INT8, 1, D(0), k_empty), NULL, 0, false, 0,
+    kh_expect_ok(&h, reduce(&h, "ReduceMin", 18, T(OSC_INT8, 1, D(0), k_empty), NULL, 0, false, 0,
                          -1));
     osc_check_bytes(&h.out, (const int8_t[]){127}, 1);
     kh_free(&h);
-    expect_ok(&h, reduce(&h, "ReduceMax", 20, T(OSC_BOOL, 1, D(0), k_empty), NULL, 0, false, 0,
+    kh_expect_ok(&h, reduce(&h, "ReduceMax", 20, T(OSC_BOOL, 1, D(0), k_empty), NULL, 0, false, 0,
                          -1));
     osc_check_bytes(&h.out, (const uint8_t[]){0}, 1);
     kh_free(&h);
-    expect_ok(&h, reduce(&h, "ReduceMin", 20, T(OSC_BOOL, 1, D(0), k_empty), NULL, 0, false, 0,
+    kh_expect_ok(&h, reduce(&h, "ReduceMin", 20, T(OSC_BOOL, 1, D(0), k_empty), NULL, 0, false, 0,
                          -1));
     osc_check_bytes(&h.out, (const uint8_t[]){1}, 1);
     kh_free(&h);
-    expect_ok(&h, reduce(&h, "ReduceMax", 13, T(OSC_FLOAT16, 1, D(0), k_empty), NULL, 0, true, 0,
+    kh_expect_ok(&h, reduce(&h, "ReduceMax", 13, T(OSC_FLOAT16, 1, D(0), k_empty), NULL, 0, true, 0,
                          -1));
     osc_check_bytes(&h.out, (const uint16_t[]){0xfc00}, 2);
     kh_free(&h);
-    expect_ok(&h, reduce(&h, "ReduceProd", 18, T(OSC_INT64, 1, D(0), k_empty), NULL, 0, false, 0,
+    kh_expect_ok(&h, reduce(&h, "ReduceProd", 18, T(OSC_INT64, 1, D(0), k_empty), NULL, 0, false, 0,
                          -1));
     osc_check_bytes(&h.out, (const int64_t[]){1}, 8);
     kh_free(&h);
     /* an empty output (a kept dim of 0) writes nothing */
-    expect_ok(&h, reduce(&h, "ReduceLogSumExp", 18, T(OSC_FLOAT, 2, D(0, 3), k_empty), D(1), 1,
+    kh_expect_ok(&h, reduce(&h, "ReduceLogSumExp", 18, T(OSC_FLOAT, 2, D(0, 3), k_empty), D(1), 1,
                          false, 1, -1));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(0, 1));
     kh_free(&h);
@@ -635,64 +631,64 @@ static void argmin_values(void **state) {
     kh h;
     /* the spec's [[2, 1], [3, 10]]: axis 0 -> [[0, 0]], axis 1 -> [[1], [0]] */
     osc_tensor x = T(OSC_FLOAT, 2, D(2, 2), (const float[]){2, 1, 3, 10});
-    expect_ok(&h, argmin(&h, 1, 0, -1, -1, x));
+    kh_expect_ok(&h, argmin(&h, 1, 0, -1, -1, x));
     osc_check_shape(&h.out, OSC_INT64, 2, D(1, 2));
     osc_check_bytes(&h.out, D(0, 0), 16);
     kh_free(&h);
-    expect_ok(&h, argmin(&h, 11, 1, 1, -1, x));
+    kh_expect_ok(&h, argmin(&h, 11, 1, 1, -1, x));
     osc_check_shape(&h.out, OSC_INT64, 2, D(2, 1));
     osc_check_bytes(&h.out, D(1, 0), 16);
     kh_free(&h);
-    expect_ok(&h, argmin(&h, 13, -1, 0, -1, x));
+    kh_expect_ok(&h, argmin(&h, 13, -1, 0, -1, x));
     osc_check_shape(&h.out, OSC_INT64, 1, D(2));
     osc_check_bytes(&h.out, D(1, 0), 16);
     kh_free(&h);
     /* select_last_index: [[2, 2], [3, 10]] along axis 1: first [0, 0], last [1, 0] */
     osc_tensor xt = T(OSC_FLOAT, 2, D(2, 2), (const float[]){2, 2, 3, 10});
-    expect_ok(&h, argmin(&h, 12, 1, 0, 0, xt));
+    kh_expect_ok(&h, argmin(&h, 12, 1, 0, 0, xt));
     osc_check_bytes(&h.out, D(0, 0), 16);
     kh_free(&h);
-    expect_ok(&h, argmin(&h, 13, 1, 0, 1, xt));
+    kh_expect_ok(&h, argmin(&h, 13, 1, 0, 1, xt));
     osc_check_bytes(&h.out, D(1, 0), 16);
     kh_free(&h);
     expect_fail(&h, argmin(&h, 11, 1, 1, 1, xt), OSC_ERR_MODEL, "select_last_index");
     kh_free(&h);
     /* NaN first (numpy's argmin): first NaN at 1, last at 3 */
     osc_tensor xn = T(OSC_FLOAT, 1, D(4), (const float[]){1, NAN, 0, NAN});
-    expect_ok(&h, argmin(&h, 13, 0, 0, 0, xn));
+    kh_expect_ok(&h, argmin(&h, 13, 0, 0, 0, xn));
     osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
-    expect_ok(&h, argmin(&h, 13, 0, 0, 1, xn));
+    kh_expect_ok(&h, argmin(&h, 13, 0, 0, 1, xn));
     osc_check_bytes(&h.out, D(3), 8);
     kh_free(&h);
     /* integers compare natively; float16 through float */
-    expect_ok(&h, argmin(&h, 13, 0, 0, -1, T(OSC_UINT64, 1, D(3), (const uint64_t[]){
+    kh_expect_ok(&h, argmin(&h, 13, 0, 0, -1, T(OSC_UINT64, 1, D(3), (const uint64_t[]){
                                                   UINT64_MAX, 1ull << 63, UINT64_MAX - 1})));
     osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
-    expect_ok(&h, argmin(&h, 1, 0, 0, -1, T(OSC_INT8, 1, D(3), (const int8_t[]){-5, -2, -9})));
+    kh_expect_ok(&h, argmin(&h, 1, 0, 0, -1, T(OSC_INT8, 1, D(3), (const int8_t[]){-5, -2, -9})));
     osc_check_bytes(&h.out, D(2), 8);
     kh_free(&h);
     /* float16 1, -2, -2 (0x3c00, 0xc000): the first -2; the last with select_last_index */
     osc_tensor xh = T(OSC_FLOAT16, 1, D(3), (const uint16_t[]){0x3c00, 0xc000, 0xc000});
-    expect_ok(&h, argmin(&h, 12, 0, 0, 0, xh));
+    kh_expect_ok(&h, argmin(&h, 12, 0, 0, 0, xh));
     osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
-    expect_ok(&h, argmin(&h, 12, 0, 0, 1, xh));
+    kh_expect_ok(&h, argmin(&h, 12, 0, 0, 1, xh));
     osc_check_bytes(&h.out, D(2), 8);
     kh_free(&h);
     /* bfloat16 from 13 */
     osc_tensor xb = T(OSC_BFLOAT16, 1, D(2), (const uint16_t[]){0x4000, 0x3f80});
     expect_fail(&h, argmin(&h, 12, 0, 0, -1, xb), OSC_ERR_SHAPE, "bfloat16");
     kh_free(&h);
-    expect_ok(&h, argmin(&h, 13, 0, 0, -1, xb));
+    kh_expect_ok(&h, argmin(&h, 13, 0, 0, -1, xb));
     osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
     /* an empty axis has no minimum; an empty output is fine; the axis is range-checked */
     expect_fail(&h, argmin(&h, 13, 1, 1, -1, T(OSC_FLOAT, 2, D(2, 0), k_empty)), OSC_ERR_SHAPE,
                 "size 0 along axis 1; an empty set has no smallest element");
     kh_free(&h);
-    expect_ok(&h, argmin(&h, 13, 1, 1, -1, T(OSC_FLOAT, 2, D(0, 3), k_empty)));
+    kh_expect_ok(&h, argmin(&h, 13, 1, 1, -1, T(OSC_FLOAT, 2, D(0, 3), k_empty)));
     osc_check_shape(&h.out, OSC_INT64, 2, D(0, 1));
     kh_free(&h);
     expect_fail(&h, argmin(&h, 13, -3, 1, -1, x), OSC_ERR_MODEL,
@@ -743,7 +739,7 @@ static void argminmax_every_dtype(void **state) {
                         kh_attr_int(&h, "axis", axis);
                         kh_attr_int(&h, "keepdims", 0);
                         kh_attr_int(&h, "select_last_index", last);
-                        expect_ok(&h, kh_run(&h, 1, in));
+                        kh_expect_ok(&h, kh_run(&h, 1, in));
                         osc_check_shape(&h.out, OSC_INT64, 1, D(outer));
                         if (memcmp(h.out.data, want, (size_t)outer * 8))
                             fail_msg("%s dtype %d axis %d last %d nan %d: wrong indices", ops[o],

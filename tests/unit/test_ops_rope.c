@@ -63,10 +63,6 @@ static void near(double got, double want, double tol, int64_t i, const char *wha
         fail_msg("%s element %lld: got %.17g, want %.17g (tol %g)", what, (long long)i, got,
                  want, tol);
 }
-static void expect_ok(kh *h, osc_status st) {
-    if (st) fail_msg("status %s: %s", osc_status_name(st), h->err.msg);
-}
-
 /* ---- RMSNormalization ---- */
 
 /* Flat index into t (rank <= rank of x, right-aligned, 1s broadcast) of x's flat element i. */
@@ -106,7 +102,7 @@ static void test_rms_by_hand(void **state) {
     kh h;
     kh_init_since(&h, "RMSNormalization", 23, 23);
     kh_attr_float(&h, "epsilon", 0);
-    expect_ok(&h, kh_run2(&h, &tx, &ts));
+    kh_expect_ok(&h, kh_run2(&h, &tx, &ts));
     assert_int_equal(h.out.dtype, OSC_FLOAT);
     assert_true(fabs(((float *)h.out.data)[0] - 0.4) < 1e-7);
     assert_true(fabs(((float *)h.out.data)[1] - 0.7) < 1e-7);
@@ -145,7 +141,7 @@ static void test_rms_sweep(void **state) {
                         kh_attr_int(&h, "axis", axis);
                         kh_attr_int(&h, "stash_type", stash);
                         const osc_tensor *in[2] = {&x, &s};
-                        expect_ok(&h, inplace ? kh_run_inplace(&h, 2, in) : kh_run(&h, 2, in));
+                        kh_expect_ok(&h, inplace ? kh_run_inplace(&h, 2, in) : kh_run(&h, 2, in));
                         osc_check_shape(&h.out, v_dt, 3, xd);
                         for (int64_t i = 0; i < 24; i++)
                             near(elem(&h.out, i), want[i], tol, i, "RMSNormalization");
@@ -177,7 +173,7 @@ static void test_rms_stash(void **state) {
         kh_init(&h, "RMSNormalization", 23);
         kh_attr_float(&h, "epsilon", 0);
         kh_attr_int(&h, "stash_type", k_cases[c].stash);
-        expect_ok(&h, kh_run2(&h, &x, &s));
+        kh_expect_ok(&h, kh_run2(&h, &x, &s));
         const double y0 = elem(&h.out, 0), y1 = elem(&h.out, 1);
         if (k_cases[c].exact_one ? y0 != 1 || y1 != 1 : !(y0 > 1 && y1 < 1))
             fail_msg("case %zu: got %.17g, %.17g", c, y0, y1);
@@ -292,7 +288,7 @@ static void rope_check(const rope_case *c, const int64_t *pos_in, bool inplace) 
     if (c->rot) kh_attr_int(&h, "rotary_embedding_dim", c->rot);
     if (!c->four_d) kh_attr_int(&h, "num_heads", c->heads);
     const osc_tensor *in[4] = {&x, &tc, &ts, c->has_pos ? &tp : NULL};
-    expect_ok(&h, inplace ? kh_run_inplace(&h, 4, in) : kh_run(&h, 4, in));
+    kh_expect_ok(&h, inplace ? kh_run_inplace(&h, 4, in) : kh_run(&h, 4, in));
     osc_check_shape(&h.out, c->dt, x.rank, xd);
     const double tol = 4 * ulp(c->dt) + 64 * 0x1p-24;
     for (int64_t i = 0; i < osc_tensor_count(&x); i++)
@@ -314,7 +310,7 @@ static void test_rope_by_hand(void **state) {
         kh h;
         kh_init_since(&h, "RotaryEmbedding", 23, 23);
         kh_attr_int(&h, "interleaved", inter);
-        expect_ok(&h, kh_run(&h, 4, in));
+        kh_expect_ok(&h, kh_run(&h, 4, in));
         assert_true(fabs(((float *)h.out.data)[0] + 1) < 1e-6);
         assert_true(fabs(((float *)h.out.data)[1] - 2) < 1e-6);
         kh_free(&h);
@@ -361,14 +357,14 @@ static void test_rope_infer(void **state) {
     kh_init(&h, "RotaryEmbedding", 23);
     kh_attr_int(&h, "num_heads", 3);
     kh_attr_int(&h, "rotary_embedding_dim", 4);
-    expect_ok(&h, kh_infer(&h, 4, in, 1));
+    kh_expect_ok(&h, kh_infer(&h, 4, in, 1));
     osc_check_shape(&h.outs[0], OSC_FLOAT16, 3, D(2, 5, 12));
     kh_free(&h);
     const osc_tensor rx = kh_tensor(OSC_BFLOAT16, 3, D(2, 5, 12), NULL);
     const osc_tensor rs = kh_tensor(OSC_FLOAT, 1, D(12), NULL);
     const osc_tensor *rin[2] = {&rx, &rs};
     kh_init(&h, "RMSNormalization", 23);
-    expect_ok(&h, kh_infer(&h, 2, rin, 1));
+    kh_expect_ok(&h, kh_infer(&h, 2, rin, 1));
     osc_check_shape(&h.outs[0], OSC_FLOAT, 3, D(2, 5, 12)); /* Y has scale's dtype */
     kh_free(&h);
 }

@@ -77,9 +77,6 @@ static void expect_from(const kh *h, const osc_tensor *x, const int64_t *src, in
             fail_msg("%s: element %lld, expected %s %lld", osc_dtype_get(x->dtype)->name,
                      (long long)i, src[i] < 0 ? "zero" : "input element", (long long)src[i]);
 }
-static void expect_ok(kh *h, osc_status st) {
-    if (st) fail_msg("status %s: %s", osc_status_name(st), h->err.msg);
-}
 static bool has_type(osc_typeset s, int32_t d) { return (s & OSC_TS(d)) != 0; }
 /* The standard dtypes of the row op resolves to at opset (input 0's list). */
 static osc_typeset row_types(const char *op, int64_t opset) {
@@ -107,7 +104,7 @@ static void trilu_all_types(void **state) {
                 const osc_tensor kt = kh_tensor(OSC_INT64, 0, NULL, &kv);
                 kh_init(&h, "Trilu", 14);
                 kh_attr_int(&h, "upper", up);
-                expect_ok(&h, kh_run2(&h, &x, &kt));
+                kh_expect_ok(&h, kh_run2(&h, &x, &kt));
                 for (int64_t p = 0; p < 24; p++) {
                     const int64_t i = p / 4 % 3, j = p % 4;
                     src[p] = (up ? j - i >= kv : j - i <= kv) ? p : -1;
@@ -125,7 +122,7 @@ static void compress_case(const osc_tensor *x, const uint8_t *cond, int64_t n, i
     const osc_tensor c = kh_tensor(OSC_BOOL, 1, D(n), cond);
     kh_init(&h, "Compress", 11);
     if (axis != 99) kh_attr_int(&h, "axis", axis);
-    expect_ok(&h, kh_run2(&h, x, &c));
+    kh_expect_ok(&h, kh_run2(&h, x, &c));
     const int32_t a = axis == 99 ? -1 : (int32_t)(axis < 0 ? axis + 3 : axis);
     for (int64_t p = 0; p < 24; p++) { /* in order, the elements whose coordinate is kept */
         const int64_t coord = a < 0 ? p : a == 0 ? p / 12 : a == 1 ? p / 4 % 3 : p % 4;
@@ -162,7 +159,7 @@ static void revseq_all_types(void **state) {
             kh_init(&h, "ReverseSequence", 10);
             kh_attr_int(&h, "batch_axis", bf ? 0 : 1);
             kh_attr_int(&h, "time_axis", bf ? 1 : 0);
-            expect_ok(&h, kh_run2(&h, &x, &l));
+            kh_expect_ok(&h, kh_run2(&h, &x, &l));
             for (int64_t p = 0; p < 24; p++) {
                 const int64_t e = p % 2, bt = bf ? p / 8 : p / 2 % 3, t = bf ? p / 2 % 4 : p / 6;
                 const int64_t from = t < lens[bt] ? lens[bt] - 1 - t : t;
@@ -188,7 +185,7 @@ static void eyelike_all_types(void **state) {
             kh_init(&h, "EyeLike", 22);
             kh_attr_int(&h, "dtype", dt);
             kh_attr_int(&h, "k", ks[q]);
-            expect_ok(&h, kh_run1(&h, &x));
+            kh_expect_ok(&h, kh_run1(&h, &x));
             osc_check_shape(&h.out, dt, 2, D(3, 4));
             for (int64_t p = 0; p < 12; p++)
                 if (p % 4 - p / 4 == ks[q] ? !same(&h.out, p, &o, 0) : !zero(&h.out, p))
@@ -222,7 +219,7 @@ static void cumprod_all_types(void **state) {
             kh_init(&h, "CumProd", 26);
             kh_attr_int(&h, "exclusive", mode & 1);
             kh_attr_int(&h, "reverse", mode >> 1);
-            expect_ok(&h, kh_run2(&h, &x, &a));
+            kh_expect_ok(&h, kh_run2(&h, &x, &a));
             osc_check_bytes(&h.out, w.bytes, 6 * esize(dt));
             kh_free(&h);
         }

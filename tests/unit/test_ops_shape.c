@@ -43,10 +43,6 @@ static void expect_fail(kh *h, osc_status got, osc_status want, const char *part
     if (part) expect_msg(h, part);
 }
 
-static void expect_ok(kh *h, osc_status st) {
-    if (st) fail_msg("status %s: %s", osc_status_name(st), h->err.msg);
-}
-
 /* The row's infer_reads mask is exact: infer succeeds with the same output shapes when every
  * other input's data is NULL, and fails with OSC_ERR_STATE when a masked input's data is. */
 static void expect_mask_exact(kh *h, int32_t n_in, const osc_tensor *const *in, int32_t n_out) {
@@ -140,7 +136,7 @@ static void constant_value_tensor_versions(void **state) {
         kh h;
         kh_init(&h, "Constant", versions[i]);
         kh_attr_tensor(&h, "value", &val);
-        expect_ok(&h, kh_run(&h, 0, NULL));
+        kh_expect_ok(&h, kh_run(&h, 0, NULL));
         osc_check_shape(&h.out, OSC_FLOAT, 2, D(2, 2));
         osc_check_bytes(&h.out, v, sizeof v);
         kh_free(&h);
@@ -155,7 +151,7 @@ static void constant_value_tensor_versions(void **state) {
     kh_free(&h);
     kh_init(&h, "Constant", 9);
     kh_attr_tensor(&h, "value", &ival);
-    expect_ok(&h, kh_run(&h, 0, NULL));
+    kh_expect_ok(&h, kh_run(&h, 0, NULL));
     osc_check_bytes(&h.out, iv, sizeof iv);
     kh_free(&h);
 }
@@ -165,7 +161,7 @@ static void constant_value_forms_12(void **state) {
     kh h;
     kh_init(&h, "Constant", 12);
     kh_attr_int(&h, "value_int", -5);
-    expect_ok(&h, kh_run(&h, 0, NULL));
+    kh_expect_ok(&h, kh_run(&h, 0, NULL));
     osc_check_shape(&h.out, OSC_INT64, 0, NULL);
     osc_check_bytes(&h.out, (const int64_t[]){-5}, 8);
     kh_free(&h);
@@ -173,14 +169,14 @@ static void constant_value_forms_12(void **state) {
     const int64_t ints[] = {3, 1, 2};
     kh_init(&h, "Constant", 13);
     kh_attr_ints(&h, "value_ints", ints, 3);
-    expect_ok(&h, kh_run(&h, 0, NULL));
+    kh_expect_ok(&h, kh_run(&h, 0, NULL));
     osc_check_shape(&h.out, OSC_INT64, 1, D(3));
     osc_check_bytes(&h.out, ints, sizeof ints);
     kh_free(&h);
 
     kh_init(&h, "Constant", 19);
     kh_attr_float(&h, "value_float", 2.5f);
-    expect_ok(&h, kh_run(&h, 0, NULL));
+    kh_expect_ok(&h, kh_run(&h, 0, NULL));
     osc_check_shape(&h.out, OSC_FLOAT, 0, NULL);
     osc_check_bytes(&h.out, (const float[]){2.5f}, 4);
     kh_free(&h);
@@ -188,14 +184,14 @@ static void constant_value_forms_12(void **state) {
     const float fl[] = {0.5f, -1};
     kh_init(&h, "Constant", 25);
     kh_attr_floats(&h, "value_floats", fl, 2);
-    expect_ok(&h, kh_run(&h, 0, NULL));
+    kh_expect_ok(&h, kh_run(&h, 0, NULL));
     osc_check_shape(&h.out, OSC_FLOAT, 1, D(2));
     osc_check_bytes(&h.out, fl, sizeof fl);
     kh_free(&h);
 
     kh_init(&h, "Constant", 12);
     kh_attr_str(&h, "value_string", "hello");
-    expect_ok(&h, kh_run(&h, 0, NULL));
+    kh_expect_ok(&h, kh_run(&h, 0, NULL));
     osc_check_shape(&h.out, OSC_STRING, 0, NULL);
     expect_strings(&h.out, (const char *const[]){"hello"}, 1);
     kh_free(&h);
@@ -203,7 +199,7 @@ static void constant_value_forms_12(void **state) {
     /* empty list: a [0] tensor */
     kh_init(&h, "Constant", 13);
     kh_attr_ints(&h, "value_ints", ints, 0);
-    expect_ok(&h, kh_run(&h, 0, NULL));
+    kh_expect_ok(&h, kh_run(&h, 0, NULL));
     osc_check_shape(&h.out, OSC_INT64, 1, D(0));
     kh_free(&h);
 }
@@ -256,7 +252,7 @@ static void constant_strings_and_packed(void **state) {
     kh h;
     kh_init(&h, "Constant", 9);
     kh_attr_tensor(&h, "value", &val);
-    expect_ok(&h, kh_run(&h, 0, NULL));
+    kh_expect_ok(&h, kh_run(&h, 0, NULL));
     expect_strings(&h.out, (const char *const[]){"ab", "", "xyz"}, 3);
     kh_free(&h);
     /* int4 from 21: three elements 1, -2, 7 -> bytes 0xE1 0x07 */
@@ -264,7 +260,7 @@ static void constant_strings_and_packed(void **state) {
     osc_tensor p4 = T(OSC_INT4, 1, D(3), packed);
     kh_init(&h, "Constant", 21);
     kh_attr_tensor(&h, "value", &p4);
-    expect_ok(&h, kh_run(&h, 0, NULL));
+    kh_expect_ok(&h, kh_run(&h, 0, NULL));
     osc_check_shape(&h.out, OSC_INT4, 1, D(3));
     osc_check_bytes(&h.out, packed, 2);
     kh_free(&h);
@@ -284,7 +280,7 @@ static void cofshape_spec_examples(void **state) {
     kh h;
     kh_init(&h, "ConstantOfShape", 9);
     kh_attr_tensor(&h, "value", &v1);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(4, 3, 2));
     for (int32_t i = 0; i < 24; i++) assert_true(((const float *)h.out.data)[i] == 1.0f);
     expect_mask_exact(&h, 1, in, 1);
@@ -296,13 +292,13 @@ static void cofshape_spec_examples(void **state) {
     const osc_tensor *in2[] = {&shp2};
     kh_init(&h, "ConstantOfShape", 25);
     kh_attr_tensor(&h, "value", &vz);
-    expect_ok(&h, kh_run(&h, 1, in2));
+    kh_expect_ok(&h, kh_run(&h, 1, in2));
     osc_check_shape(&h.out, OSC_INT32, 2, D(10, 6));
     for (int32_t i = 0; i < 60; i++) assert_int_equal(((const int32_t *)h.out.data)[i], 0);
     kh_free(&h);
 
     kh_init(&h, "ConstantOfShape", 9);
-    expect_ok(&h, kh_run(&h, 1, in2));
+    kh_expect_ok(&h, kh_run(&h, 1, in2));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(10, 6));
     for (int32_t i = 0; i < 60; i++) assert_true(((const float *)h.out.data)[i] == 0.0f);
     kh_free(&h);
@@ -315,13 +311,13 @@ static void cofshape_edges_and_errors(void **state) {
     osc_tensor e = T(OSC_INT64, 1, D(0), k_empty);
     const osc_tensor *in[] = {&e};
     kh_init(&h, "ConstantOfShape", 9);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_shape(&h.out, OSC_FLOAT, 0, NULL);
     kh_free(&h);
     osc_tensor z = T(OSC_INT64, 1, D(2), D(0, 3));
     in[0] = &z;
     kh_init(&h, "ConstantOfShape", 9);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(0, 3));
     kh_free(&h);
     /* negative dim */
@@ -347,7 +343,7 @@ static void cofshape_edges_and_errors(void **state) {
     in[0] = &s3;
     kh_init(&h, "ConstantOfShape", 20);
     kh_attr_tensor(&h, "value", &vb);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_bytes(&h.out, (const uint16_t[]){0x3f80, 0x3f80, 0x3f80}, 6);
     kh_free(&h);
     /* int4 from 21: 7,7,7 packed; the fourth nibble is not an element */
@@ -355,7 +351,7 @@ static void cofshape_edges_and_errors(void **state) {
     osc_tensor v4 = T(OSC_INT4, 1, D(1), seven);
     kh_init(&h, "ConstantOfShape", 21);
     kh_attr_tensor(&h, "value", &v4);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     assert_int_equal(h.out.nbytes, 2);
     assert_int_equal(((const uint8_t *)h.out.data)[0], 0x77);
     assert_int_equal(((const uint8_t *)h.out.data)[1] & 0x0f, 0x07);
@@ -380,7 +376,7 @@ static void shape_all_versions_and_slices(void **state) {
         float buf[24] = {0};
         x.data = buf;
         kh_init(&h, "Shape", versions[i]);
-        expect_ok(&h, kh_run(&h, 1, in));
+        kh_expect_ok(&h, kh_run(&h, 1, in));
         osc_check_shape(&h.out, OSC_INT64, 1, D(3));
         osc_check_bytes(&h.out, D(2, 3, 4), 24);
         expect_mask_exact(&h, 1, in, 1);
@@ -397,7 +393,7 @@ static void shape_all_versions_and_slices(void **state) {
         kh_init(&h, "Shape", 15);
         if (c[i].has_start) kh_attr_int(&h, "start", c[i].start);
         if (c[i].has_end) kh_attr_int(&h, "end", c[i].end);
-        expect_ok(&h, kh_run(&h, 1, in));
+        kh_expect_ok(&h, kh_run(&h, 1, in));
         osc_check_shape(&h.out, OSC_INT64, 1, D(c[i].n));
         osc_check_bytes(&h.out, c[i].v, (size_t)c[i].n * 8);
         kh_free(&h);
@@ -416,14 +412,14 @@ static void shape_size_types(void **state) {
     osc_tensor x4 = T(OSC_INT4, 2, D(1, 3), p);
     const osc_tensor *in[] = {&x4};
     kh_init(&h, "Shape", 21);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_bytes(&h.out, D(1, 3), 16);
     kh_free(&h);
     kh_init(&h, "Size", 19);
     expect_fail(&h, kh_run(&h, 1, in), OSC_ERR_SHAPE, "int4");
     kh_free(&h);
     kh_init(&h, "Size", 21);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_shape(&h.out, OSC_INT64, 0, NULL);
     osc_check_bytes(&h.out, D(3), 8);
     kh_free(&h);
@@ -435,7 +431,7 @@ static void shape_size_types(void **state) {
     const int64_t want[] = {60, 1, 0};
     for (int32_t i = 0; i < 3; i++) {
         kh_init(&h, "Size", 1);
-        expect_ok(&h, kh_run(&h, 1, &xs[i]));
+        kh_expect_ok(&h, kh_run(&h, 1, &xs[i]));
         osc_check_bytes(&h.out, &want[i], 8);
         kh_free(&h);
     }
@@ -444,7 +440,7 @@ static void shape_size_types(void **state) {
     osc_tensor st = T(OSC_STRING, 1, D(2), str);
     in[0] = &st;
     kh_init(&h, "Shape", 13);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_bytes(&h.out, D(2), 8);
     kh_free(&h);
 }
@@ -543,7 +539,7 @@ static void reshape_inplace_strings_packed(void **state) {
     osc_tensor x = T(OSC_FLOAT, 2, D(2, 3), buf), s = T(OSC_INT64, 1, D(1), D(6));
     const osc_tensor *in[] = {&x, &s};
     kh_init(&h, "Reshape", 21);
-    expect_ok(&h, kh_run_inplace(&h, 2, in));
+    kh_expect_ok(&h, kh_run_inplace(&h, 2, in));
     assert_ptr_equal(h.out.data, buf);
     osc_check_shape(&h.out, OSC_FLOAT, 1, D(6));
     osc_check_bytes(&h.out, (const float[]){1, 2, 3, 4, 5, 6}, 24);
@@ -553,7 +549,7 @@ static void reshape_inplace_strings_packed(void **state) {
     in[0] = &xs;
     in[1] = &s2;
     kh_init(&h, "Reshape", 5);
-    expect_ok(&h, kh_run(&h, 2, in));
+    kh_expect_ok(&h, kh_run(&h, 2, in));
     osc_check_shape(&h.out, OSC_STRING, 2, D(2, 2));
     expect_strings(&h.out, (const char *const[]){"a", "bb", "", "d"}, 4);
     kh_free(&h);
@@ -563,7 +559,7 @@ static void reshape_inplace_strings_packed(void **state) {
     in[0] = &x4;
     in[1] = &s5;
     kh_init(&h, "Reshape", 21);
-    expect_ok(&h, kh_run(&h, 2, in));
+    kh_expect_ok(&h, kh_run(&h, 2, in));
     osc_check_shape(&h.out, OSC_UINT4, 2, D(5, 1));
     osc_check_bytes(&h.out, p, 3);
     kh_free(&h);
@@ -584,13 +580,13 @@ static void flatten_axes_and_versions(void **state) {
     for (int32_t i = 0; i < N(c); i++) {
         kh_init(&h, "Flatten", 13);
         kh_attr_int(&h, "axis", c[i].axis);
-        expect_ok(&h, kh_run(&h, 1, in));
+        kh_expect_ok(&h, kh_run(&h, 1, in));
         osc_check_shape(&h.out, OSC_FLOAT, 2, D(c[i].a, c[i].b));
         osc_check_bytes(&h.out, k_iota, 120 * sizeof(float));
         kh_free(&h);
     }
     kh_init(&h, "Flatten", 25); /* default axis 1 */
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(2, 60));
     kh_free(&h);
     kh_init(&h, "Flatten", 11);
@@ -605,14 +601,14 @@ static void flatten_axes_and_versions(void **state) {
     expect_fail(&h, kh_run(&h, 1, in), OSC_ERR_SHAPE, "int32");
     kh_free(&h);
     kh_init(&h, "Flatten", 9);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     kh_free(&h);
     /* zero-size */
     osc_tensor z = T(OSC_FLOAT, 3, D(2, 0, 3), k_empty);
     in[0] = &z;
     kh_init(&h, "Flatten", 13);
     kh_attr_int(&h, "axis", 2);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(0, 3));
     kh_free(&h);
 }
@@ -625,25 +621,25 @@ static void squeeze_versions(void **state) {
     const osc_tensor *in1[] = {&x};
     kh_init(&h, "Squeeze", 1);
     kh_attr_ints(&h, "axes", D(0), 1);
-    expect_ok(&h, kh_run(&h, 1, in1));
+    kh_expect_ok(&h, kh_run(&h, 1, in1));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(3, 1, 5));
     osc_check_bytes(&h.out, k_iota, 15 * sizeof(float));
     kh_free(&h);
     kh_init(&h, "Squeeze", 11);
     kh_attr_ints(&h, "axes", D(-2), 1);
-    expect_ok(&h, kh_run(&h, 1, in1));
+    kh_expect_ok(&h, kh_run(&h, 1, in1));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(1, 3, 5));
     kh_free(&h);
     /* no axes: every size-1 dim */
     kh_init(&h, "Squeeze", 13);
-    expect_ok(&h, kh_run(&h, 1, in1));
+    kh_expect_ok(&h, kh_run(&h, 1, in1));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 5));
     kh_free(&h);
     /* input from 13 */
     osc_tensor ax = T(OSC_INT64, 1, D(2), D(2, -4));
     const osc_tensor *in2[] = {&x, &ax};
     kh_init(&h, "Squeeze", 13);
-    expect_ok(&h, kh_run(&h, 2, in2));
+    kh_expect_ok(&h, kh_run(&h, 2, in2));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 5));
     expect_mask_exact(&h, 2, in2, 1);
     kh_free(&h);
@@ -651,7 +647,7 @@ static void squeeze_versions(void **state) {
     osc_tensor none = T(OSC_INT64, 1, D(0), k_empty);
     in2[1] = &none;
     kh_init(&h, "Squeeze", 21);
-    expect_ok(&h, kh_run(&h, 2, in2));
+    kh_expect_ok(&h, kh_run(&h, 2, in2));
     osc_check_shape(&h.out, OSC_FLOAT, 4, D(1, 3, 1, 5));
     kh_free(&h);
     /* errors: a dim that is not 1, out of range, repeated, attribute at 13 */
@@ -683,14 +679,14 @@ static void unsqueeze_versions(void **state) {
     const osc_tensor *in1[] = {&x};
     kh_init(&h, "Unsqueeze", 1);
     kh_attr_ints(&h, "axes", D(0, 4), 2);
-    expect_ok(&h, kh_run(&h, 1, in1));
+    kh_expect_ok(&h, kh_run(&h, 1, in1));
     osc_check_shape(&h.out, OSC_FLOAT, 5, D(1, 3, 4, 5, 1));
     osc_check_bytes(&h.out, k_iota, 60 * sizeof(float));
     kh_free(&h);
     kh_init(&h, "Unsqueeze", 12);
     assert_int_equal(h.k.since_version, 11);
     kh_attr_ints(&h, "axes", D(-1), 1);
-    expect_ok(&h, kh_run(&h, 1, in1));
+    kh_expect_ok(&h, kh_run(&h, 1, in1));
     osc_check_shape(&h.out, OSC_FLOAT, 4, D(3, 4, 5, 1));
     kh_free(&h);
     kh_init(&h, "Unsqueeze", 11); /* required before 13 */
@@ -700,14 +696,14 @@ static void unsqueeze_versions(void **state) {
     osc_tensor ax = T(OSC_INT64, 1, D(3), D(5, 4, 2));
     const osc_tensor *in2[] = {&x, &ax};
     kh_init(&h, "Unsqueeze", 13);
-    expect_ok(&h, kh_run(&h, 2, in2));
+    kh_expect_ok(&h, kh_run(&h, 2, in2));
     osc_check_shape(&h.out, OSC_FLOAT, 6, D(3, 4, 1, 5, 1, 1));
     expect_mask_exact(&h, 2, in2, 1);
     kh_free(&h);
     osc_tensor neg = T(OSC_INT64, 1, D(1), D(-2));
     in2[1] = &neg;
     kh_init(&h, "Unsqueeze", 25);
-    expect_ok(&h, kh_run(&h, 2, in2));
+    kh_expect_ok(&h, kh_run(&h, 2, in2));
     osc_check_shape(&h.out, OSC_FLOAT, 4, D(3, 4, 1, 5));
     kh_free(&h);
     osc_tensor dup = T(OSC_INT64, 1, D(2), D(1, 1));
@@ -725,7 +721,7 @@ static void unsqueeze_versions(void **state) {
     in2[0] = &s;
     in2[1] = &z;
     kh_init(&h, "Unsqueeze", 13);
-    expect_ok(&h, kh_run(&h, 2, in2));
+    kh_expect_ok(&h, kh_run(&h, 2, in2));
     osc_check_shape(&h.out, OSC_FLOAT, 1, D(1));
     kh_free(&h);
 }
@@ -740,7 +736,7 @@ static void expand_spec_and_errors(void **state) {
     kh h;
     /* dim_changed: [3,1] to [2,1,6] -> [2,3,6] */
     kh_init(&h, "Expand", 8);
-    expect_ok(&h, kh_run(&h, 2, in));
+    kh_expect_ok(&h, kh_run(&h, 2, in));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(2, 3, 6));
     for (int32_t i = 0; i < 36; i++)
         assert_true(((const float *)h.out.data)[i] == (float)(1 + (i / 6) % 3));
@@ -750,14 +746,14 @@ static void expand_spec_and_errors(void **state) {
     osc_tensor s2 = T(OSC_INT64, 1, D(2), D(3, 4));
     in[1] = &s2;
     kh_init(&h, "Expand", 13);
-    expect_ok(&h, kh_run(&h, 2, in));
+    kh_expect_ok(&h, kh_run(&h, 2, in));
     osc_check_bytes(&h.out, (const float[]){1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}, 48);
     kh_free(&h);
     /* a shape smaller than the input keeps the input's dims: [3,1] with [1] -> [3,1] */
     osc_tensor s3 = T(OSC_INT64, 1, D(1), D(1));
     in[1] = &s3;
     kh_init(&h, "Expand", 13);
-    expect_ok(&h, kh_run(&h, 2, in));
+    kh_expect_ok(&h, kh_run(&h, 2, in));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 1));
     kh_free(&h);
     /* incompatible and negative dims */
@@ -777,13 +773,13 @@ static void expand_spec_and_errors(void **state) {
     in[0] = &xs;
     in[1] = &s6;
     kh_init(&h, "Expand", 8);
-    expect_ok(&h, kh_run(&h, 2, in));
+    kh_expect_ok(&h, kh_run(&h, 2, in));
     expect_strings(&h.out, (const char *const[]){"p", "q", "p", "q"}, 4);
     kh_free(&h);
     osc_tensor s7 = T(OSC_INT64, 1, D(2), D(0, 2));
     in[1] = &s7;
     kh_init(&h, "Expand", 8);
-    expect_ok(&h, kh_run(&h, 2, in));
+    kh_expect_ok(&h, kh_run(&h, 2, in));
     osc_check_shape(&h.out, OSC_STRING, 2, D(0, 2));
     kh_free(&h);
 }
@@ -796,7 +792,7 @@ static void tile_cases(void **state) {
     kh h;
     /* the spec's example */
     kh_init(&h, "Tile", 6);
-    expect_ok(&h, kh_run(&h, 2, in));
+    kh_expect_ok(&h, kh_run(&h, 2, in));
     osc_check_shape(&h.out, OSC_INT32, 2, D(2, 4));
     osc_check_bytes(&h.out, (const int32_t[]){1, 2, 1, 2, 3, 4, 3, 4}, 32);
     expect_mask_exact(&h, 2, in, 1);
@@ -804,13 +800,13 @@ static void tile_cases(void **state) {
     osc_tensor r2 = T(OSC_INT64, 1, D(2), D(2, 2));
     in[1] = &r2;
     kh_init(&h, "Tile", 13);
-    expect_ok(&h, kh_run(&h, 2, in));
+    kh_expect_ok(&h, kh_run(&h, 2, in));
     osc_check_bytes(&h.out, (const int32_t[]){1, 2, 1, 2, 3, 4, 3, 4, 1, 2, 1, 2, 3, 4, 3, 4}, 64);
     kh_free(&h);
     osc_tensor r0 = T(OSC_INT64, 1, D(2), D(0, 3));
     in[1] = &r0;
     kh_init(&h, "Tile", 13);
-    expect_ok(&h, kh_run(&h, 2, in));
+    kh_expect_ok(&h, kh_run(&h, 2, in));
     osc_check_shape(&h.out, OSC_INT32, 2, D(0, 6));
     kh_free(&h);
     osc_tensor r1 = T(OSC_INT64, 1, D(1), D(2));
@@ -835,7 +831,7 @@ static void concat_axes(void **state) {
     kh h;
     kh_init(&h, "Concat", 4);
     kh_attr_int(&h, "axis", 0);
-    expect_ok(&h, kh_run(&h, 2, in));
+    kh_expect_ok(&h, kh_run(&h, 2, in));
     osc_check_shape(&h.out, OSC_INT64, 2, D(4, 2));
     osc_check_bytes(&h.out, D(1, 2, 3, 4, 5, 6, 7, 8), 64);
     kh_free(&h);
@@ -843,7 +839,7 @@ static void concat_axes(void **state) {
     for (int32_t i = 0; i < 2; i++) {
         kh_init(&h, "Concat", 13);
         kh_attr_int(&h, "axis", axes[i]);
-        expect_ok(&h, kh_run(&h, 2, in));
+        kh_expect_ok(&h, kh_run(&h, 2, in));
         osc_check_shape(&h.out, OSC_INT64, 2, D(2, 4));
         osc_check_bytes(&h.out, D(1, 2, 5, 6, 3, 4, 7, 8), 64);
         kh_free(&h);
@@ -853,7 +849,7 @@ static void concat_axes(void **state) {
     const osc_tensor *in3[] = {&x, &e, &one};
     kh_init(&h, "Concat", 11);
     kh_attr_int(&h, "axis", 1);
-    expect_ok(&h, kh_run(&h, 3, in3));
+    kh_expect_ok(&h, kh_run(&h, 3, in3));
     osc_check_shape(&h.out, OSC_INT64, 2, D(2, 3));
     osc_check_bytes(&h.out, D(1, 2, 9, 3, 4, 10), 48);
     expect_mask_exact(&h, 3, in3, 1);
@@ -864,7 +860,7 @@ static void concat_axes(void **state) {
     const osc_tensor *ins[] = {&xs, &ys};
     kh_init(&h, "Concat", 13);
     kh_attr_int(&h, "axis", 0);
-    expect_ok(&h, kh_run(&h, 2, ins));
+    kh_expect_ok(&h, kh_run(&h, 2, ins));
     expect_strings(&h.out, (const char *const[]){"a", "b", "c"}, 3);
     kh_free(&h);
 }
@@ -912,7 +908,7 @@ static void gather_spec_examples(void **state) {
     kh h;
     for (int32_t v = 0; v < 3; v++) {
         kh_init(&h, "Gather", versions[v]);
-        expect_ok(&h, kh_run(&h, 2, in));
+        kh_expect_ok(&h, kh_run(&h, 2, in));
         osc_check_shape(&h.out, OSC_FLOAT, 3, D(2, 2, 2));
         osc_check_bytes(&h.out,
                         (const float[]){1.0f, 1.2f, 2.3f, 3.4f, 2.3f, 3.4f, 4.5f, 5.7f}, 32);
@@ -925,7 +921,7 @@ static void gather_spec_examples(void **state) {
     const osc_tensor *in2[] = {&data2, &idx2};
     kh_init(&h, "Gather", 13);
     kh_attr_int(&h, "axis", 1);
-    expect_ok(&h, kh_run(&h, 2, in2));
+    kh_expect_ok(&h, kh_run(&h, 2, in2));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(3, 1, 2));
     osc_check_bytes(&h.out, (const float[]){1.0f, 1.9f, 2.3f, 3.9f, 4.5f, 5.9f}, 24);
     kh_free(&h);
@@ -938,7 +934,7 @@ static void gather_negative_scalar_empty(void **state) {
     const osc_tensor *in[] = {&data, &idx};
     kh h;
     kh_init(&h, "Gather", 13);
-    expect_ok(&h, kh_run(&h, 2, in));
+    kh_expect_ok(&h, kh_run(&h, 2, in));
     osc_check_bytes(&h.out, (const float[]){0, 1, 0}, 12);
     kh_free(&h);
     /* a scalar index drops the axis: [4,5] axis 1, index -1 -> column 4 */
@@ -946,7 +942,7 @@ static void gather_negative_scalar_empty(void **state) {
     const osc_tensor *in2[] = {&d2, &s};
     kh_init(&h, "Gather", 11);
     kh_attr_int(&h, "axis", -1);
-    expect_ok(&h, kh_run(&h, 2, in2));
+    kh_expect_ok(&h, kh_run(&h, 2, in2));
     osc_check_shape(&h.out, OSC_FLOAT, 1, D(4));
     osc_check_bytes(&h.out, (const float[]){4, 9, 14, 19}, 16);
     kh_free(&h);
@@ -954,7 +950,7 @@ static void gather_negative_scalar_empty(void **state) {
     osc_tensor none = T(OSC_INT64, 1, D(0), k_empty);
     in2[1] = &none;
     kh_init(&h, "Gather", 13);
-    expect_ok(&h, kh_run(&h, 2, in2));
+    kh_expect_ok(&h, kh_run(&h, 2, in2));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(0, 5));
     kh_free(&h);
 }
@@ -1030,19 +1026,19 @@ static void slice_spec_examples(void **state) {
     osc_tensor data = T(OSC_FLOAT, 2, D(2, 4), x);
     kh h;
     /* Slice-1 example 1 and 2 (attributes) */
-    expect_ok(&h, slice(&h, 1, data, D(1, 0), D(2, 3), D(0, 1), NULL, 2));
+    kh_expect_ok(&h, slice(&h, 1, data, D(1, 0), D(2, 3), D(0, 1), NULL, 2));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(1, 3));
     osc_check_bytes(&h.out, (const float[]){5, 6, 7}, 12);
     kh_free(&h);
-    expect_ok(&h, slice(&h, 9, data, D(0, 1), D(-1, 1000), NULL, NULL, 2));
+    kh_expect_ok(&h, slice(&h, 9, data, D(0, 1), D(-1, 1000), NULL, NULL, 2));
     osc_check_bytes(&h.out, (const float[]){2, 3, 4}, 12);
     kh_free(&h);
     /* Slice-13 example 1 (steps) and 2 */
-    expect_ok(&h, slice(&h, 13, data, D(1, 0), D(2, 3), D(0, 1), D(1, 2), 2));
+    kh_expect_ok(&h, slice(&h, 13, data, D(1, 0), D(2, 3), D(0, 1), D(1, 2), 2));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(1, 2));
     osc_check_bytes(&h.out, (const float[]){5, 7}, 8);
     kh_free(&h);
-    expect_ok(&h, slice(&h, 10, data, D(0, 1), D(-1, 1000), NULL, NULL, 2));
+    kh_expect_ok(&h, slice(&h, 10, data, D(0, 1), D(-1, 1000), NULL, NULL, 2));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(1, 3));
     osc_check_bytes(&h.out, (const float[]){2, 3, 4}, 12);
     kh_free(&h);
@@ -1053,35 +1049,35 @@ static void slice_steps_and_clamping(void **state) {
     osc_tensor v10 = T(OSC_FLOAT, 1, D(10), k_iota);
     kh h;
     /* 8, 5, 2 */
-    expect_ok(&h, slice(&h, 13, v10, D(8), D(1), NULL, D(-3), 1));
+    kh_expect_ok(&h, slice(&h, 13, v10, D(8), D(1), NULL, D(-3), 1));
     osc_check_bytes(&h.out, (const float[]){8, 5, 2}, 12);
     kh_free(&h);
     /* INT64_MAX .. INT64_MIN backwards: the whole vector reversed */
-    expect_ok(&h, slice(&h, 11, v10, D(INT64_MAX), D(INT64_MIN), D(0), D(-1), 1));
+    kh_expect_ok(&h, slice(&h, 11, v10, D(INT64_MAX), D(INT64_MIN), D(0), D(-1), 1));
     osc_check_bytes(&h.out, (const float[]){9, 8, 7, 6, 5, 4, 3, 2, 1, 0}, 40);
     kh_free(&h);
     /* a start past the end is empty; an end past the end clamps; a huge step takes one */
-    expect_ok(&h, slice(&h, 13, v10, D(1000), D(2000), NULL, NULL, 1));
+    kh_expect_ok(&h, slice(&h, 13, v10, D(1000), D(2000), NULL, NULL, 1));
     osc_check_shape(&h.out, OSC_FLOAT, 1, D(0));
     kh_free(&h);
-    expect_ok(&h, slice(&h, 13, v10, D(7), D(1000), NULL, NULL, 1));
+    kh_expect_ok(&h, slice(&h, 13, v10, D(7), D(1000), NULL, NULL, 1));
     osc_check_bytes(&h.out, (const float[]){7, 8, 9}, 12);
     kh_free(&h);
-    expect_ok(&h, slice(&h, 13, v10, D(-3), D(INT64_MAX), NULL, D(INT64_MAX), 1));
+    kh_expect_ok(&h, slice(&h, 13, v10, D(-3), D(INT64_MAX), NULL, D(INT64_MAX), 1));
     osc_check_bytes(&h.out, (const float[]){7}, 4);
     kh_free(&h);
-    expect_ok(&h, slice(&h, 13, v10, D(-1), D(-100), NULL, D(INT64_MIN), 1));
+    kh_expect_ok(&h, slice(&h, 13, v10, D(-1), D(-100), NULL, D(INT64_MIN), 1));
     osc_check_bytes(&h.out, (const float[]){9}, 4);
     kh_free(&h);
     /* 2-D, negative axis, step 2 on the columns of a [3,4]: columns 3, 1 */
     osc_tensor m = T(OSC_FLOAT, 2, D(3, 4), k_iota);
-    expect_ok(&h, slice(&h, 13, m, D(-1), D(-5), D(-1), D(-2), 1));
+    kh_expect_ok(&h, slice(&h, 13, m, D(-1), D(-5), D(-1), D(-2), 1));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 2));
     osc_check_bytes(&h.out, (const float[]){3, 1, 7, 5, 11, 9}, 24);
     kh_free(&h);
     /* a zero-size dim */
     osc_tensor z = T(OSC_FLOAT, 2, D(0, 4), k_empty);
-    expect_ok(&h, slice(&h, 13, z, D(0, 1), D(5, 3), NULL, D(-1, 1), 2));
+    kh_expect_ok(&h, slice(&h, 13, z, D(0, 1), D(5, 3), NULL, D(-1, 1), 2));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(0, 2));
     kh_free(&h);
 }
@@ -1116,7 +1112,7 @@ static void slice_errors(void **state) {
     kh_free(&h);
     in[2] = &e1;
     kh_init(&h, "Slice", 13);
-    expect_ok(&h, kh_run(&h, 3, in));
+    kh_expect_ok(&h, kh_run(&h, 3, in));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(2, 4));
     osc_check_bytes(&h.out, k_iota + 4, 32);
     kh_free(&h);
@@ -1140,7 +1136,7 @@ static void transpose_cases(void **state) {
     kh h;
     /* default: reversed dims; out[k][j][i] = x[i][j][k] = 12i + 4j + k */
     kh_init(&h, "Transpose", 1);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(4, 3, 2));
     for (int32_t k = 0, p = 0; k < 4; k++)
         for (int32_t j = 0; j < 3; j++)
@@ -1154,7 +1150,7 @@ static void transpose_cases(void **state) {
     for (int32_t q = 0; q < 6; q++) {
         kh_init(&h, "Transpose", 13);
         kh_attr_ints(&h, "perm", perms[q], 3);
-        expect_ok(&h, kh_run(&h, 1, in));
+        kh_expect_ok(&h, kh_run(&h, 1, in));
         const int64_t *pm = perms[q];
         osc_check_shape(&h.out, OSC_FLOAT, 3, D(dims[pm[0]], dims[pm[1]], dims[pm[2]]));
         int32_t p = 0;
@@ -1185,7 +1181,7 @@ static void transpose_packed_and_strings(void **state) {
     const osc_tensor *in[] = {&x};
     kh h;
     kh_init(&h, "Transpose", 21);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_shape(&h.out, OSC_INT4, 2, D(3, 2));
     osc_check_bytes(&h.out, (const uint8_t[]){0x41, 0x52, 0x63}, 3);
     kh_free(&h);
@@ -1196,7 +1192,7 @@ static void transpose_packed_and_strings(void **state) {
     osc_tensor xs = T(OSC_STRING, 2, D(2, 2), s);
     in[0] = &xs;
     kh_init(&h, "Transpose", 13);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     expect_strings(&h.out, (const char *const[]){"a", "c", "b", "d"}, 4);
     kh_free(&h);
 }
@@ -1220,36 +1216,36 @@ static void range_examples_and_types(void **state) {
     (void)state;
     kh h;
     /* 3, 9, 3 -> [3, 6]; 10, 4, -2 -> [10, 8, 6] */
-    expect_ok(&h, range3(&h, 11, OSC_INT32, (const int32_t[]){3}, (const int32_t[]){9},
+    kh_expect_ok(&h, range3(&h, 11, OSC_INT32, (const int32_t[]){3}, (const int32_t[]){9},
                          (const int32_t[]){3}));
     osc_check_shape(&h.out, OSC_INT32, 1, D(2));
     osc_check_bytes(&h.out, (const int32_t[]){3, 6}, 8);
     kh_free(&h);
-    expect_ok(&h, range3(&h, 11, OSC_INT16, (const int16_t[]){10}, (const int16_t[]){4},
+    kh_expect_ok(&h, range3(&h, 11, OSC_INT16, (const int16_t[]){10}, (const int16_t[]){4},
                          (const int16_t[]){-2}));
     osc_check_bytes(&h.out, (const int16_t[]){10, 8, 6}, 6);
     kh_free(&h);
-    expect_ok(&h, range3(&h, 11, OSC_FLOAT, (const float[]){1}, (const float[]){5},
+    kh_expect_ok(&h, range3(&h, 11, OSC_FLOAT, (const float[]){1}, (const float[]){5},
                          (const float[]){2}));
     osc_check_bytes(&h.out, (const float[]){1, 3}, 8);
     kh_free(&h);
-    expect_ok(&h, range3(&h, 11, OSC_DOUBLE, (const double[]){0.5}, (const double[]){2},
+    kh_expect_ok(&h, range3(&h, 11, OSC_DOUBLE, (const double[]){0.5}, (const double[]){2},
                          (const double[]){0.5}));
     osc_check_bytes(&h.out, (const double[]){0.5, 1, 1.5}, 24);
     kh_free(&h);
     /* float16 and bfloat16 from 27: 1, 5, 2 -> [1, 3] */
     const uint16_t h1[] = {0x3c00}, h5[] = {0x4500}, h2[] = {0x4000};
-    expect_ok(&h, range3(&h, 27, OSC_FLOAT16, h1, h5, h2));
+    kh_expect_ok(&h, range3(&h, 27, OSC_FLOAT16, h1, h5, h2));
     osc_check_bytes(&h.out, (const uint16_t[]){0x3c00, 0x4200}, 4);
     kh_free(&h);
     const uint16_t b1[] = {0x3f80}, b5[] = {0x40a0}, b2[] = {0x4000};
-    expect_ok(&h, range3(&h, 27, OSC_BFLOAT16, b1, b5, b2));
+    kh_expect_ok(&h, range3(&h, 27, OSC_BFLOAT16, b1, b5, b2));
     osc_check_bytes(&h.out, (const uint16_t[]){0x3f80, 0x4040}, 4);
     kh_free(&h);
     expect_fail(&h, range3(&h, 26, OSC_FLOAT16, h1, h5, h2), OSC_ERR_SHAPE, "float16");
     kh_free(&h);
     /* int64 across the whole range without overflow: -2^63, -2^62, 0, 2^62 */
-    expect_ok(&h, range3(&h, 11, OSC_INT64, D(INT64_MIN), D(INT64_MAX), D(INT64_C(1) << 62)));
+    kh_expect_ok(&h, range3(&h, 11, OSC_INT64, D(INT64_MIN), D(INT64_MAX), D(INT64_C(1) << 62)));
     osc_check_bytes(&h.out, D(INT64_MIN, -(INT64_C(1) << 62), 0, INT64_C(1) << 62), 32);
     kh_free(&h);
 }
@@ -1258,11 +1254,11 @@ static void range_edges_and_errors(void **state) {
     (void)state;
     kh h;
     /* empty ranges */
-    expect_ok(&h, range3(&h, 11, OSC_INT32, (const int32_t[]){5}, (const int32_t[]){5},
+    kh_expect_ok(&h, range3(&h, 11, OSC_INT32, (const int32_t[]){5}, (const int32_t[]){5},
                          (const int32_t[]){1}));
     osc_check_shape(&h.out, OSC_INT32, 1, D(0));
     kh_free(&h);
-    expect_ok(&h, range3(&h, 11, OSC_FLOAT, (const float[]){0}, (const float[]){5},
+    kh_expect_ok(&h, range3(&h, 11, OSC_FLOAT, (const float[]){0}, (const float[]){5},
                          (const float[]){-1}));
     osc_check_shape(&h.out, OSC_FLOAT, 1, D(0));
     kh_free(&h);
@@ -1299,7 +1295,7 @@ static void nonzero_cases(void **state) {
     const osc_tensor *in[] = {&x};
     kh h;
     kh_init(&h, "NonZero", 9);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_shape(&h.out, OSC_INT64, 2, D(2, 3));
     osc_check_bytes(&h.out, D(0, 1, 1, 0, 0, 1), 48);
     expect_mask_exact(&h, 1, in, 1);
@@ -1309,7 +1305,7 @@ static void nonzero_cases(void **state) {
     osc_tensor xf = T(OSC_FLOAT, 1, D(4), f);
     in[0] = &xf;
     kh_init(&h, "NonZero", 13);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_shape(&h.out, OSC_INT64, 2, D(1, 2));
     osc_check_bytes(&h.out, D(1, 3), 16);
     kh_free(&h);
@@ -1317,7 +1313,7 @@ static void nonzero_cases(void **state) {
     osc_tensor s = T(OSC_INT32, 0, NULL, (const int32_t[]){5});
     in[0] = &s;
     kh_init(&h, "NonZero", 13);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_shape(&h.out, OSC_INT64, 2, D(0, 1));
     kh_free(&h);
     /* strings: non-empty counts; bfloat16 only from 13 */
@@ -1325,7 +1321,7 @@ static void nonzero_cases(void **state) {
     osc_tensor xs = T(OSC_STRING, 1, D(2), str);
     in[0] = &xs;
     kh_init(&h, "NonZero", 9);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
     const uint16_t bf[] = {0x8000, 0x3f80};
@@ -1335,14 +1331,14 @@ static void nonzero_cases(void **state) {
     expect_fail(&h, kh_run(&h, 1, in), OSC_ERR_SHAPE, "bfloat16");
     kh_free(&h);
     kh_init(&h, "NonZero", 13);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
     /* zero-size input */
     osc_tensor z = T(OSC_FLOAT, 2, D(0, 3), k_empty);
     in[0] = &z;
     kh_init(&h, "NonZero", 13);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_shape(&h.out, OSC_INT64, 2, D(2, 0));
     kh_free(&h);
 }
@@ -1375,7 +1371,7 @@ static void cumsum_spec_examples(void **state) {
             double buf[5];
             memcpy(buf, x, sizeof buf);
             kh h;
-            expect_ok(&h, cumsum(&h, 11, c[i].e, c[i].r, T(OSC_DOUBLE, 1, D(5), buf), 0,
+            kh_expect_ok(&h, cumsum(&h, 11, c[i].e, c[i].r, T(OSC_DOUBLE, 1, D(5), buf), 0,
                                  inplace));
             osc_check_bytes(&h.out, c[i].want, sizeof c[i].want);
             kh_free(&h);
@@ -1383,13 +1379,13 @@ static void cumsum_spec_examples(void **state) {
     /* 2-D: axis 0, axis 1, axis -1 */
     const float m[] = {1, 2, 3, 4, 5, 6};
     kh h;
-    expect_ok(&h, cumsum(&h, 14, -1, -1, T(OSC_FLOAT, 2, D(2, 3), m), 0, false));
+    kh_expect_ok(&h, cumsum(&h, 14, -1, -1, T(OSC_FLOAT, 2, D(2, 3), m), 0, false));
     osc_check_bytes(&h.out, (const float[]){1, 2, 3, 5, 7, 9}, 24);
     kh_free(&h);
-    expect_ok(&h, cumsum(&h, 14, -1, -1, T(OSC_FLOAT, 2, D(2, 3), m), 1, false));
+    kh_expect_ok(&h, cumsum(&h, 14, -1, -1, T(OSC_FLOAT, 2, D(2, 3), m), 1, false));
     osc_check_bytes(&h.out, (const float[]){1, 3, 6, 4, 9, 15}, 24);
     kh_free(&h);
-    expect_ok(&h, cumsum(&h, 14, 1, 1, T(OSC_FLOAT, 2, D(2, 3), m), -1, false));
+    kh_expect_ok(&h, cumsum(&h, 14, 1, 1, T(OSC_FLOAT, 2, D(2, 3), m), -1, false));
     osc_check_bytes(&h.out, (const float[]){5, 3, 0, 11, 6, 0}, 24);
     kh_free(&h);
 }
@@ -1399,13 +1395,13 @@ static void cumsum_types_and_errors(void **state) {
     kh h;
     /* int32 wraps: INT32_MAX + 1 -> INT32_MIN */
     const int32_t w[] = {INT32_MAX, 1, 1};
-    expect_ok(&h, cumsum(&h, 11, -1, -1, T(OSC_INT32, 1, D(3), w), 0, false));
+    kh_expect_ok(&h, cumsum(&h, 11, -1, -1, T(OSC_INT32, 1, D(3), w), 0, false));
     osc_check_bytes(&h.out, (const int32_t[]){INT32_MAX, INT32_MIN, INT32_MIN + 1}, 12);
     kh_free(&h);
     /* float16 keeps the running sum in float16 (numpy): 2048 + 1 rounds to 2048 (ties to even)
      * each time, so [2048, 1, 1] -> [2048, 2048, 2048] */
     const uint16_t hx[] = {0x6800, 0x3c00, 0x3c00};
-    expect_ok(&h, cumsum(&h, 14, -1, -1, T(OSC_FLOAT16, 1, D(3), hx), 0, false));
+    kh_expect_ok(&h, cumsum(&h, 14, -1, -1, T(OSC_FLOAT16, 1, D(3), hx), 0, false));
     osc_check_bytes(&h.out, (const uint16_t[]){0x6800, 0x6800, 0x6800}, 6);
     kh_free(&h);
     expect_fail(&h, cumsum(&h, 11, -1, -1, T(OSC_FLOAT16, 1, D(3), hx), 0, false),
@@ -1421,7 +1417,7 @@ static void cumsum_types_and_errors(void **state) {
     expect_fail(&h, kh_check(&h), OSC_ERR_MODEL, "exclusive");
     kh_free(&h);
     /* zero-size x */
-    expect_ok(&h, cumsum(&h, 14, -1, -1, T(OSC_FLOAT, 2, D(0, 3), k_empty), 1, false));
+    kh_expect_ok(&h, cumsum(&h, 14, -1, -1, T(OSC_FLOAT, 2, D(0, 3), k_empty), 1, false));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(0, 3));
     kh_free(&h);
 }
@@ -1450,30 +1446,30 @@ static void reduce_sum_spec_examples(void **state) {
     osc_tensor x = T(OSC_FLOAT, 3, D(3, 2, 2), k_rs);
     kh h;
     /* axes [1], keepdims 1 -> [[[4,6]],[[12,14]],[[20,22]]] */
-    expect_ok(&h, rsum13(&h, 1, -1, x, D(1), 1));
+    kh_expect_ok(&h, rsum13(&h, 1, -1, x, D(1), 1));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(3, 1, 2));
     osc_check_bytes(&h.out, (const float[]){4, 6, 12, 14, 20, 22}, 24);
     kh_free(&h);
-    expect_ok(&h, rsum13(&h, 0, -1, x, D(-2), 1));
+    kh_expect_ok(&h, rsum13(&h, 0, -1, x, D(-2), 1));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(3, 2));
     osc_check_bytes(&h.out, (const float[]){4, 6, 12, 14, 20, 22}, 24);
     kh_free(&h);
     /* default axes: everything, 78 */
-    expect_ok(&h, rsum13(&h, -1, -1, x, NULL, 0));
+    kh_expect_ok(&h, rsum13(&h, -1, -1, x, NULL, 0));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(1, 1, 1));
     osc_check_bytes(&h.out, (const float[]){78}, 4);
     kh_free(&h);
     /* noop_with_empty_axes: identity */
-    expect_ok(&h, rsum13(&h, -1, 1, x, k_empty, 0));
+    kh_expect_ok(&h, rsum13(&h, -1, 1, x, k_empty, 0));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(3, 2, 2));
     osc_check_bytes(&h.out, k_rs, sizeof k_rs);
     kh_free(&h);
     /* two axes [0, 2] -> [3+... ]: sums over i and k: j=0: 1+2+5+6+9+10 = 33, j=1: 45 */
-    expect_ok(&h, rsum13(&h, 0, -1, x, D(0, 2), 2));
+    kh_expect_ok(&h, rsum13(&h, 0, -1, x, D(0, 2), 2));
     osc_check_bytes(&h.out, (const float[]){33, 45}, 8);
     kh_free(&h);
     /* empty set: [2,0,4] over axis 1 -> zeros [2,1,4] */
-    expect_ok(&h, rsum13(&h, 1, -1, T(OSC_FLOAT, 3, D(2, 0, 4), k_empty), D(1), 1));
+    kh_expect_ok(&h, rsum13(&h, 1, -1, T(OSC_FLOAT, 3, D(2, 0, 4), k_empty), D(1), 1));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(2, 1, 4));
     for (int32_t i = 0; i < 8; i++) assert_true(((const float *)h.out.data)[i] == 0.0f);
     kh_free(&h);
@@ -1487,13 +1483,13 @@ static void reduce_sum_versions_and_types(void **state) {
     /* axes attribute before 13 */
     kh_init(&h, "ReduceSum", 1);
     kh_attr_ints(&h, "axes", D(1), 1);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_bytes(&h.out, (const float[]){4, 6, 12, 14, 20, 22}, 24);
     kh_free(&h);
     kh_init(&h, "ReduceSum", 11);
     kh_attr_ints(&h, "axes", D(-1, 0), 2);
     kh_attr_int(&h, "keepdims", 0);
-    expect_ok(&h, kh_run(&h, 1, in));
+    kh_expect_ok(&h, kh_run(&h, 1, in));
     osc_check_shape(&h.out, OSC_FLOAT, 1, D(2));
     osc_check_bytes(&h.out, (const float[]){1 + 2 + 5 + 6 + 9 + 10, 3 + 4 + 7 + 8 + 11 + 12}, 8);
     kh_free(&h);
@@ -1509,17 +1505,17 @@ static void reduce_sum_versions_and_types(void **state) {
     kh_free(&h);
     /* int32 wraps; uint64 */
     const int32_t w[] = {INT32_MAX, 2};
-    expect_ok(&h, rsum13(&h, 0, -1, T(OSC_INT32, 1, D(2), w), NULL, 0));
+    kh_expect_ok(&h, rsum13(&h, 0, -1, T(OSC_INT32, 1, D(2), w), NULL, 0));
     osc_check_bytes(&h.out, (const int32_t[]){INT32_MIN + 1}, 4);
     kh_free(&h);
     /* float16: summed in float, rounded once: 2048 + 1 + 1 = 2050 exactly */
     const uint16_t hx[] = {0x6800, 0x3c00, 0x3c00};
-    expect_ok(&h, rsum13(&h, 0, -1, T(OSC_FLOAT16, 1, D(3), hx), NULL, 0));
+    kh_expect_ok(&h, rsum13(&h, 0, -1, T(OSC_FLOAT16, 1, D(3), hx), NULL, 0));
     osc_check_bytes(&h.out, (const uint16_t[]){0x6801}, 2);
     kh_free(&h);
     /* a sum starts from the first element, so a lone -0.0 keeps its sign (numpy) */
     const float nz[] = {-0.0f};
-    expect_ok(&h, rsum13(&h, 0, -1, T(OSC_FLOAT, 1, D(1), nz), NULL, 0));
+    kh_expect_ok(&h, rsum13(&h, 0, -1, T(OSC_FLOAT, 1, D(1), nz), NULL, 0));
     assert_true(signbit(((const float *)h.out.data)[0]));
     kh_free(&h);
     /* bfloat16 from 13 only; int8 never */
@@ -1529,7 +1525,7 @@ static void reduce_sum_versions_and_types(void **state) {
     kh_init(&h, "ReduceSum", 11);
     expect_fail(&h, kh_run(&h, 1, in), OSC_ERR_SHAPE, "bfloat16");
     kh_free(&h);
-    expect_ok(&h, rsum13(&h, 0, -1, xb, NULL, 0));
+    kh_expect_ok(&h, rsum13(&h, 0, -1, xb, NULL, 0));
     osc_check_bytes(&h.out, (const uint16_t[]){0x4040}, 2);
     kh_free(&h);
     osc_tensor x8 = T(OSC_INT8, 1, D(2), (const int8_t[]){1, 2});
@@ -1558,25 +1554,25 @@ static void argmax_spec_examples(void **state) {
     const float d[] = {2, 1, 3, 10};
     osc_tensor x = T(OSC_FLOAT, 2, D(2, 2), d);
     kh h;
-    expect_ok(&h, argmax(&h, 1, 0, -1, -1, x)); /* keepdims default 1 */
+    kh_expect_ok(&h, argmax(&h, 1, 0, -1, -1, x)); /* keepdims default 1 */
     osc_check_shape(&h.out, OSC_INT64, 2, D(1, 2));
     osc_check_bytes(&h.out, D(1, 1), 16);
     kh_free(&h);
-    expect_ok(&h, argmax(&h, 11, 1, 1, -1, x));
+    kh_expect_ok(&h, argmax(&h, 11, 1, 1, -1, x));
     osc_check_shape(&h.out, OSC_INT64, 2, D(2, 1));
     osc_check_bytes(&h.out, D(0, 1), 16);
     kh_free(&h);
-    expect_ok(&h, argmax(&h, 13, -1, 0, -1, x));
+    kh_expect_ok(&h, argmax(&h, 13, -1, 0, -1, x));
     osc_check_shape(&h.out, OSC_INT64, 1, D(2));
     osc_check_bytes(&h.out, D(0, 1), 16);
     kh_free(&h);
     /* select_last_index: [[2,2],[3,10]] along axis 1 -> first [0,1], last [1,1] */
     const float t[] = {2, 2, 3, 10};
     osc_tensor xt = T(OSC_FLOAT, 2, D(2, 2), t);
-    expect_ok(&h, argmax(&h, 12, 1, 1, 0, xt));
+    kh_expect_ok(&h, argmax(&h, 12, 1, 1, 0, xt));
     osc_check_bytes(&h.out, D(0, 1), 16);
     kh_free(&h);
-    expect_ok(&h, argmax(&h, 12, 1, 1, 1, xt));
+    kh_expect_ok(&h, argmax(&h, 12, 1, 1, 1, xt));
     osc_check_bytes(&h.out, D(1, 1), 16);
     kh_free(&h);
     expect_fail(&h, argmax(&h, 11, 1, 1, 1, xt), OSC_ERR_MODEL, "select_last_index");
@@ -1588,19 +1584,19 @@ static void argmax_nan_types_errors(void **state) {
     kh h;
     /* NaN is the largest: first NaN at 1, last at 3 */
     const float f[] = {1, NAN, 3, NAN};
-    expect_ok(&h, argmax(&h, 13, 0, 0, 0, T(OSC_FLOAT, 1, D(4), f)));
+    kh_expect_ok(&h, argmax(&h, 13, 0, 0, 0, T(OSC_FLOAT, 1, D(4), f)));
     osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
-    expect_ok(&h, argmax(&h, 13, 0, 0, 1, T(OSC_FLOAT, 1, D(4), f)));
+    kh_expect_ok(&h, argmax(&h, 13, 0, 0, 1, T(OSC_FLOAT, 1, D(4), f)));
     osc_check_bytes(&h.out, D(3), 8);
     kh_free(&h);
     /* uint64 above 2^63 and int8 negatives compare natively */
     const uint64_t u[] = {1, UINT64_MAX, UINT64_MAX - 1};
-    expect_ok(&h, argmax(&h, 13, 0, 0, -1, T(OSC_UINT64, 1, D(3), u)));
+    kh_expect_ok(&h, argmax(&h, 13, 0, 0, -1, T(OSC_UINT64, 1, D(3), u)));
     osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
     const int8_t i8[] = {-5, -2, -9};
-    expect_ok(&h, argmax(&h, 13, 0, 0, -1, T(OSC_INT8, 1, D(3), i8)));
+    kh_expect_ok(&h, argmax(&h, 13, 0, 0, -1, T(OSC_INT8, 1, D(3), i8)));
     osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
     /* bfloat16 from 13 */
@@ -1608,14 +1604,14 @@ static void argmax_nan_types_errors(void **state) {
     expect_fail(&h, argmax(&h, 12, 0, 0, -1, T(OSC_BFLOAT16, 1, D(2), bf)), OSC_ERR_SHAPE,
                 "bfloat16");
     kh_free(&h);
-    expect_ok(&h, argmax(&h, 13, 0, 0, -1, T(OSC_BFLOAT16, 1, D(2), bf)));
+    kh_expect_ok(&h, argmax(&h, 13, 0, 0, -1, T(OSC_BFLOAT16, 1, D(2), bf)));
     osc_check_bytes(&h.out, D(1), 8);
     kh_free(&h);
     /* an empty axis has no maximum; an empty output is fine */
     expect_fail(&h, argmax(&h, 13, 1, 1, -1, T(OSC_FLOAT, 2, D(2, 0), k_empty)), OSC_ERR_SHAPE,
                 "size 0 along axis 1");
     kh_free(&h);
-    expect_ok(&h, argmax(&h, 13, 1, 1, -1, T(OSC_FLOAT, 2, D(0, 3), k_empty)));
+    kh_expect_ok(&h, argmax(&h, 13, 1, 1, -1, T(OSC_FLOAT, 2, D(0, 3), k_empty)));
     osc_check_shape(&h.out, OSC_INT64, 2, D(0, 1));
     kh_free(&h);
     expect_fail(&h, argmax(&h, 13, 2, 1, -1, T(OSC_FLOAT, 2, D(2, 2), f)), OSC_ERR_MODEL,
@@ -1646,7 +1642,7 @@ static void topk_spec_examples(void **state) {
     kh h;
     const int64_t versions[] = {1, 10, 11, 24};
     for (int32_t v = 0; v < N(versions); v++) {
-        expect_ok(&h, topk(&h, versions[v], 99, -1, T(OSC_FLOAT, 2, D(3, 4), x), 3));
+        kh_expect_ok(&h, topk(&h, versions[v], 99, -1, T(OSC_FLOAT, 2, D(3, 4), x), 3));
         osc_check_shape(&h.outs[0], OSC_FLOAT, 2, D(3, 3));
         osc_check_shape(&h.outs[1], OSC_INT64, 2, D(3, 3));
         osc_check_bytes(&h.outs[0], (const float[]){3, 2, 1, 7, 6, 5, 11, 10, 9}, 36);
@@ -1655,12 +1651,12 @@ static void topk_spec_examples(void **state) {
     }
     /* smallest: [[0,1,2,3],[4,5,6,7],[11,10,9,8]] -> [[0,1,2],[4,5,6],[8,9,10]] */
     const float y[] = {0, 1, 2, 3, 4, 5, 6, 7, 11, 10, 9, 8};
-    expect_ok(&h, topk(&h, 11, 1, 0, T(OSC_FLOAT, 2, D(3, 4), y), 3));
+    kh_expect_ok(&h, topk(&h, 11, 1, 0, T(OSC_FLOAT, 2, D(3, 4), y), 3));
     osc_check_bytes(&h.outs[0], (const float[]){0, 1, 2, 4, 5, 6, 8, 9, 10}, 36);
     osc_check_bytes(&h.outs[1], D(0, 1, 2, 0, 1, 2, 3, 2, 1), 72);
     kh_free(&h);
     /* negative axis over the rows: axis -2 of [3,4], K 2 -> rows 2 and 1 per column */
-    expect_ok(&h, topk(&h, 11, -2, 1, T(OSC_FLOAT, 2, D(3, 4), x), 2));
+    kh_expect_ok(&h, topk(&h, 11, -2, 1, T(OSC_FLOAT, 2, D(3, 4), x), 2));
     osc_check_shape(&h.outs[0], OSC_FLOAT, 2, D(2, 4));
     osc_check_bytes(&h.outs[0], (const float[]){8, 9, 10, 11, 4, 5, 6, 7}, 32);
     osc_check_bytes(&h.outs[1], D(2, 2, 2, 2, 1, 1, 1, 1), 64);
@@ -1672,27 +1668,27 @@ static void topk_ties_nan_types(void **state) {
     kh h;
     /* ties keep the lower index first */
     const int64_t t[] = {1, 2, 2, 1, 3};
-    expect_ok(&h, topk(&h, 11, -1, 1, T(OSC_INT64, 1, D(5), t), 3));
+    kh_expect_ok(&h, topk(&h, 11, -1, 1, T(OSC_INT64, 1, D(5), t), 3));
     osc_check_bytes(&h.outs[0], D(3, 2, 2), 24);
     osc_check_bytes(&h.outs[1], D(4, 1, 2), 24);
     kh_free(&h);
-    expect_ok(&h, topk(&h, 11, -1, 0, T(OSC_INT64, 1, D(5), t), 3));
+    kh_expect_ok(&h, topk(&h, 11, -1, 0, T(OSC_INT64, 1, D(5), t), 3));
     osc_check_bytes(&h.outs[0], D(1, 1, 2), 24);
     osc_check_bytes(&h.outs[1], D(0, 3, 1), 24);
     kh_free(&h);
     /* NaN is above every number: first when largest, last when smallest */
     const float f[] = {1, NAN, 3};
-    expect_ok(&h, topk(&h, 11, -1, 1, T(OSC_FLOAT, 1, D(3), f), 2));
+    kh_expect_ok(&h, topk(&h, 11, -1, 1, T(OSC_FLOAT, 1, D(3), f), 2));
     assert_true(isnan(((const float *)h.outs[0].data)[0]));
     osc_check_bytes(&h.outs[1], D(1, 2), 16);
     kh_free(&h);
-    expect_ok(&h, topk(&h, 11, -1, 0, T(OSC_FLOAT, 1, D(3), f), 2));
+    kh_expect_ok(&h, topk(&h, 11, -1, 0, T(OSC_FLOAT, 1, D(3), f), 2));
     osc_check_bytes(&h.outs[0], (const float[]){1, 3}, 8);
     osc_check_bytes(&h.outs[1], D(0, 2), 16);
     kh_free(&h);
     /* uint64 from 11 (not before); bfloat16 from 24 */
     const uint64_t u[] = {5, UINT64_MAX, 7};
-    expect_ok(&h, topk(&h, 11, -1, 1, T(OSC_UINT64, 1, D(3), u), 1));
+    kh_expect_ok(&h, topk(&h, 11, -1, 1, T(OSC_UINT64, 1, D(3), u), 1));
     osc_check_bytes(&h.outs[0], (const uint64_t[]){UINT64_MAX}, 8);
     kh_free(&h);
     expect_fail(&h, topk(&h, 10, -1, -1, T(OSC_UINT64, 1, D(3), u), 1), OSC_ERR_SHAPE, "uint64");
@@ -1701,7 +1697,7 @@ static void topk_ties_nan_types(void **state) {
     expect_fail(&h, topk(&h, 11, -1, 1, T(OSC_BFLOAT16, 1, D(2), bf), 1), OSC_ERR_SHAPE,
                 "bfloat16");
     kh_free(&h);
-    expect_ok(&h, topk(&h, 24, -1, 1, T(OSC_BFLOAT16, 1, D(2), bf), 1));
+    kh_expect_ok(&h, topk(&h, 24, -1, 1, T(OSC_BFLOAT16, 1, D(2), bf), 1));
     osc_check_bytes(&h.outs[0], (const uint16_t[]){0x4000}, 2);
     osc_check_bytes(&h.outs[1], D(1), 8);
     kh_free(&h);
@@ -1722,7 +1718,7 @@ static void topk_k_errors(void **state) {
                 "attribute 'k'");
     kh_free(&h);
     /* K = 0: empty outputs */
-    expect_ok(&h, topk(&h, 11, -1, 1, T(OSC_FLOAT, 1, D(3), x), 0));
+    kh_expect_ok(&h, topk(&h, 11, -1, 1, T(OSC_FLOAT, 1, D(3), x), 0));
     osc_check_shape(&h.outs[1], OSC_INT64, 1, D(0));
     kh_free(&h);
     /* K must be one int64 value; largest does not exist before 11; k is required at 1 */
@@ -1763,19 +1759,19 @@ static void onehot_spec_cases(void **state) {
     float want[40];
     for (int32_t i = 0; i < 40; i++) want[i] = 1;
     want[2] = want[19] = want[24] = want[29] = 3;
-    expect_ok(&h, onehot(&h, 11, 1, T(OSC_FLOAT, 2, D(2, 2), idx),
+    kh_expect_ok(&h, onehot(&h, 11, 1, T(OSC_FLOAT, 2, D(2, 2), idx),
                          T(OSC_FLOAT, 0, NULL, (const float[]){10}), T(OSC_FLOAT, 1, D(2), vals)));
     osc_check_shape(&h.out, OSC_FLOAT, 3, D(2, 10, 2));
     osc_check_bytes(&h.out, want, sizeof want);
     kh_free(&h);
     /* negative axis -2 is the same here */
-    expect_ok(&h, onehot(&h, 9, -2, T(OSC_FLOAT, 2, D(2, 2), idx),
+    kh_expect_ok(&h, onehot(&h, 9, -2, T(OSC_FLOAT, 2, D(2, 2), idx),
                          T(OSC_INT64, 1, D(1), D(10)), T(OSC_FLOAT, 1, D(2), vals)));
     osc_check_bytes(&h.out, want, sizeof want);
     kh_free(&h);
     /* negative indices count from the back at 11: [0,-7,-2] depth 10 -> 0, 3, 8 */
     const int64_t ni[] = {0, -7, -2};
-    expect_ok(&h, onehot(&h, 11, 99, T(OSC_INT64, 1, D(3), ni), T(OSC_INT64, 0, NULL, D(10)),
+    kh_expect_ok(&h, onehot(&h, 11, 99, T(OSC_INT64, 1, D(3), ni), T(OSC_INT64, 0, NULL, D(10)),
                          T(OSC_INT32, 1, D(2), (const int32_t[]){0, 1})));
     osc_check_shape(&h.out, OSC_INT32, 2, D(3, 10));
     int32_t w11[30] = {0};
@@ -1783,14 +1779,14 @@ static void onehot_spec_cases(void **state) {
     osc_check_bytes(&h.out, w11, sizeof w11);
     kh_free(&h);
     /* ... and select nothing at 9; out of range selects nothing at 11 */
-    expect_ok(&h, onehot(&h, 9, 99, T(OSC_INT64, 1, D(3), ni), T(OSC_INT64, 0, NULL, D(10)),
+    kh_expect_ok(&h, onehot(&h, 9, 99, T(OSC_INT64, 1, D(3), ni), T(OSC_INT64, 0, NULL, D(10)),
                          T(OSC_INT32, 1, D(2), (const int32_t[]){0, 1})));
     int32_t w9[30] = {0};
     w9[0] = 1;
     osc_check_bytes(&h.out, w9, sizeof w9);
     kh_free(&h);
     const int64_t oor[] = {10, -11, 3};
-    expect_ok(&h, onehot(&h, 11, 0, T(OSC_INT64, 1, D(3), oor), T(OSC_INT64, 0, NULL, D(10)),
+    kh_expect_ok(&h, onehot(&h, 11, 0, T(OSC_INT64, 1, D(3), oor), T(OSC_INT64, 0, NULL, D(10)),
                          T(OSC_INT32, 1, D(2), (const int32_t[]){0, 1})));
     osc_check_shape(&h.out, OSC_INT32, 2, D(10, 3));
     int32_t w0[30] = {0};
@@ -1803,7 +1799,7 @@ static void onehot_types_and_errors(void **state) {
     (void)state;
     kh h;
     const osc_string sv[] = {{"off", 3}, {"on", 2}};
-    expect_ok(&h, onehot(&h, 11, -1, T(OSC_INT32, 1, D(2), (const int32_t[]){1, 0}),
+    kh_expect_ok(&h, onehot(&h, 11, -1, T(OSC_INT32, 1, D(2), (const int32_t[]){1, 0}),
                          T(OSC_FLOAT, 0, NULL, (const float[]){2.7f}),
                          T(OSC_STRING, 1, D(2), sv)));
     osc_check_shape(&h.out, OSC_STRING, 2, D(2, 2));
@@ -1828,7 +1824,7 @@ static void onehot_types_and_errors(void **state) {
                 OSC_ERR_SHAPE, "string");
     kh_free(&h);
     /* zero-size indices */
-    expect_ok(&h, onehot(&h, 11, -1, T(OSC_INT64, 1, D(0), k_empty), T(OSC_INT64, 0, NULL, D(3)),
+    kh_expect_ok(&h, onehot(&h, 11, -1, T(OSC_INT64, 1, D(0), k_empty), T(OSC_INT64, 0, NULL, D(3)),
                          v));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(0, 3));
     kh_free(&h);
@@ -1848,7 +1844,7 @@ static void harness_multi_output_and_infer(void **state) {
     kh_free(&h);
     k.data = (void *)D(2);
     kh_init(&h, "TopK", 11);
-    expect_ok(&h, kh_infer(&h, 2, in, 2));
+    kh_expect_ok(&h, kh_infer(&h, 2, in, 2));
     osc_check_shape(&h.outs[0], OSC_FLOAT, 1, D(2));
     osc_check_shape(&h.outs[1], OSC_INT64, 1, D(2));
     assert_null(h.outs[0].data);

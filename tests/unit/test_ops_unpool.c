@@ -19,17 +19,6 @@
 #define D(...) ((const int64_t[]){__VA_ARGS__})
 #define N(a) ((int32_t)(sizeof(a) / sizeof((a)[0])))
 
-static void expect_ok(kh *h, osc_status st) {
-    if (st) fail_msg("status %s: %s", osc_status_name(st), h->err.msg);
-}
-
-static void expect_fail(kh *h, osc_status got, osc_status want, const char *part) {
-    if (got != want)
-        fail_msg("status %s, expected %s (%s)", osc_status_name(got), osc_status_name(want),
-                 h->err.msg);
-    if (part && !strstr(h->err.msg, part)) fail_msg("message '%s' lacks '%s'", h->err.msg, part);
-}
-
 /* ======================= MaxUnpool ======================= */
 
 /* MaxUnpool at opset with a 2-D kernel k x k, strides s (0: absent), pads p (-1: absent);
@@ -74,7 +63,7 @@ static void unpool_values(void **state) {
                 memcpy(want + idx[dup][e] * es, src, es); /* in order: the last one stays */
             }
             kh h;
-            expect_ok(&h, unpool(&h, cases[c].opset, 2, 2, -1, kh_tensor(dt, 4, D(1, 1, 2, 2), x),
+            kh_expect_ok(&h, unpool(&h, cases[c].opset, 2, 2, -1, kh_tensor(dt, 4, D(1, 1, 2, 2), x),
                                  kh_tensor(OSC_INT64, 4, D(1, 1, 2, 2), idx[dup]), NULL));
             osc_check_shape(&h.out, dt, 4, D(1, 1, 4, 4));
             osc_check_bytes(&h.out, want, 16 * es);
@@ -87,7 +76,7 @@ static void unpool_values(void **state) {
     /* bfloat16 only from 22 */
     const uint16_t bf[4] = {0};
     kh h;
-    expect_fail(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_BFLOAT16, 4, D(1, 1, 2, 2), bf),
+    kh_expect_fail(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_BFLOAT16, 4, D(1, 1, 2, 2), bf),
                            kh_tensor(OSC_INT64, 4, D(1, 1, 2, 2), idx[0]), NULL),
                 OSC_ERR_SHAPE, "bfloat16");
     kh_free(&h);
@@ -101,7 +90,7 @@ static void unpool_shapes(void **state) {
     const float x[] = {5, 6, 7, 8};
     const int64_t i[] = {5, 7, 13, 15}, os[] = {1, 1, 5, 5};
     const osc_tensor shape = kh_tensor(OSC_INT64, 1, D(4), os);
-    expect_ok(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
+    kh_expect_ok(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
                          kh_tensor(OSC_INT64, 4, D(1, 1, 2, 2), i), &shape));
     osc_check_shape(&h.out, OSC_FLOAT, 4, D(1, 1, 5, 5));
     float want[25] = {0};
@@ -110,7 +99,7 @@ static void unpool_shapes(void **state) {
     kh_free(&h);
     /* pads 1 on every side: (2 - 1) * 2 - 2 + 2 = 2 per axis */
     const int64_t i4[] = {3, 2, 1, 0};
-    expect_ok(&h, unpool(&h, 11, 2, 2, 1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
+    kh_expect_ok(&h, unpool(&h, 11, 2, 2, 1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
                          kh_tensor(OSC_INT64, 4, D(1, 1, 2, 2), i4), NULL));
     osc_check_shape(&h.out, OSC_FLOAT, 4, D(1, 1, 2, 2));
     osc_check_bytes(&h.out, (const float[]){8, 7, 6, 5}, 16);
@@ -118,7 +107,7 @@ static void unpool_shapes(void **state) {
     /* strides absent (1): 2x2 kernel 3 -> 4x4; N=2, C=1: indices span both planes */
     const int64_t i2[] = {0, 31, 16, 15, 2, 3, 4, 5};
     const float x8[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    expect_ok(&h, unpool(&h, 22, 3, 0, -1, kh_tensor(OSC_FLOAT, 4, D(2, 1, 2, 2), x8),
+    kh_expect_ok(&h, unpool(&h, 22, 3, 0, -1, kh_tensor(OSC_FLOAT, 4, D(2, 1, 2, 2), x8),
                          kh_tensor(OSC_INT64, 4, D(2, 1, 2, 2), i2), NULL));
     osc_check_shape(&h.out, OSC_FLOAT, 4, D(2, 1, 4, 4));
     const float *y = h.out.data;
@@ -132,11 +121,11 @@ static void unpool_shapes(void **state) {
     kh_init(&h, "MaxUnpool", 11);
     kh_attr_ints(&h, "kernel_shape", k1, 1);
     kh_attr_ints(&h, "strides", s1, 1);
-    expect_ok(&h, kh_run_multi(&h, 2, in1, 1));
+    kh_expect_ok(&h, kh_run_multi(&h, 2, in1, 1));
     osc_check_bytes(&h.out, (const float[]){0, 5, 6, 0, 0, 7}, 24);
     kh_free(&h);
     /* zero-size: X [1,1,0,2] with kernel 1 -> [1,1,0,2]; no index, no write */
-    expect_ok(&h, unpool(&h, 11, 1, 1, -1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 0, 2), x),
+    kh_expect_ok(&h, unpool(&h, 11, 1, 1, -1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 0, 2), x),
                          kh_tensor(OSC_INT64, 4, D(1, 1, 0, 2), i), NULL));
     osc_check_shape(&h.out, OSC_FLOAT, 4, D(1, 1, 0, 2));
     kh_free(&h);
@@ -153,7 +142,7 @@ static void unpool_errors(void **state) {
                                "flat position 2: value -1 is out of range [0, 15]",
                                "flat position 3: value 9223372036854775807 is out of range"};
     for (int32_t b = 0; b < 3; b++) {
-        expect_fail(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
+        kh_expect_fail(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
                                kh_tensor(OSC_INT64, 4, D(1, 1, 2, 2), bad[b]), NULL),
                     OSC_ERR_INDEX, msg[b]);
         kh_assert_msg_has(&h, "node 'n0' (MaxUnpool-11): input 1 'I' (");
@@ -163,7 +152,7 @@ static void unpool_errors(void **state) {
     /* with output_shape the frame stays 4x4: 16 is out of range in a 5x5 output too */
     const int64_t os[] = {1, 1, 5, 5};
     const osc_tensor shape = kh_tensor(OSC_INT64, 1, D(4), os);
-    expect_fail(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
+    kh_expect_fail(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
                            kh_tensor(OSC_INT64, 4, D(1, 1, 2, 2), bad[0]), &shape),
                 OSC_ERR_INDEX, "[0, 15]");
     kh_assert_untouched(&h.out);
@@ -174,22 +163,22 @@ static void unpool_errors(void **state) {
     const osc_tensor shapes[2] = {kh_tensor(OSC_INT64, 1, D(4), small),
                                   kh_tensor(OSC_INT64, 1, D(3), short3)};
     for (int32_t s = 0; s < 2; s++) {
-        expect_fail(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
+        kh_expect_fail(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
                                kh_tensor(OSC_INT64, 4, D(1, 1, 2, 2), ok), &shapes[s]),
                     OSC_ERR_SHAPE, "at least the unpooled shape's [1,1,4,4]");
         kh_free(&h);
     }
     /* I of another shape; X of another rank than kernel_shape says */
-    expect_fail(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
+    kh_expect_fail(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
                            kh_tensor(OSC_INT64, 4, D(1, 1, 1, 4), ok), NULL),
                 OSC_ERR_SHAPE, "it must be X's [1,1,2,2]");
     kh_free(&h);
-    expect_fail(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_FLOAT, 3, D(1, 2, 2), x),
+    kh_expect_fail(&h, unpool(&h, 11, 2, 2, -1, kh_tensor(OSC_FLOAT, 3, D(1, 2, 2), x),
                            kh_tensor(OSC_INT64, 3, D(1, 2, 2), ok), NULL),
                 OSC_ERR_SHAPE, "expected rank 4");
     kh_free(&h);
     /* pads that leave less than nothing */
-    expect_fail(&h, unpool(&h, 11, 1, 1, 2, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
+    kh_expect_fail(&h, unpool(&h, 11, 1, 1, 2, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x),
                            kh_tensor(OSC_INT64, 4, D(1, 1, 2, 2), ok), NULL),
                 OSC_ERR_SHAPE, "unpools to a size below 0");
     kh_free(&h);
@@ -317,7 +306,7 @@ static void col2im_random(void **state) {
         kh h;
         const int64_t img[] = {f.ih, f.iw}, blk[] = {f.kh, f.kw}, dil[] = {f.dh, f.dw};
         const int64_t pads[] = {f.ph, f.pw, f.qh, f.qw}, st[] = {f.sh, f.sw};
-        expect_ok(&h, col2im(&h, kh_tensor(dt, 3, D(f.n, rows, lh * lw), xb), 2, img, blk,
+        kh_expect_ok(&h, col2im(&h, kh_tensor(dt, 3, D(f.n, rows, lh * lw), xb), 2, img, blk,
                              dil, pads, st));
         osc_check_shape(&h.out, dt, 4, D(f.n, f.c, f.ih, f.iw));
         osc_check_bytes(&h.out, yb, (size_t)ny * es);
@@ -341,7 +330,7 @@ static void col2im_half_rounding(void **state) {
             x[i] = bf ? osc_f32_to_bf16(i == 4 ? 1.0f : tiny)
                       : osc_f32_to_f16(i == 4 ? 1.0f : tiny);
         kh h;
-        expect_ok(&h, col2im(&h, kh_tensor(bf ? OSC_BFLOAT16 : OSC_FLOAT16, 3, D(1, 5, 5), x), 1,
+        kh_expect_ok(&h, col2im(&h, kh_tensor(bf ? OSC_BFLOAT16 : OSC_FLOAT16, 3, D(1, 5, 5), x), 1,
                              img, blk, NULL, pads, NULL));
         osc_check_shape(&h.out, bf ? OSC_BFLOAT16 : OSC_FLOAT16, 3, D(1, 1, 1));
         osc_check_bytes(&h.out, (const uint16_t[]){bf ? 0x3f80 : 0x3c00}, 2);
@@ -356,7 +345,7 @@ static void col2im_other_types(void **state) {
     const int64_t img[] = {3}, blk[] = {2};
     kh h;
     const osc_string s[] = {{"a", 1}, {"b", 1}, {"cd", 2}, {"", 0}};
-    expect_ok(&h, col2im(&h, kh_tensor(OSC_STRING, 3, D(1, 2, 2), s), 1, img, blk, NULL, NULL,
+    kh_expect_ok(&h, col2im(&h, kh_tensor(OSC_STRING, 3, D(1, 2, 2), s), 1, img, blk, NULL, NULL,
                          NULL));
     const osc_string *y = h.out.data;
     assert_true(y[0].len == 1 && y[0].ptr[0] == 'a');
@@ -364,23 +353,23 @@ static void col2im_other_types(void **state) {
     assert_int_equal(y[2].len, 0);
     kh_free(&h);
     const uint8_t b[] = {0, 1, 1, 0};
-    expect_ok(&h, col2im(&h, kh_tensor(OSC_BOOL, 3, D(1, 2, 2), b), 1, img, blk, NULL, NULL,
+    kh_expect_ok(&h, col2im(&h, kh_tensor(OSC_BOOL, 3, D(1, 2, 2), b), 1, img, blk, NULL, NULL,
                          NULL));
     osc_check_bytes(&h.out, (const uint8_t[]){0, 1, 0}, 3);
     kh_free(&h);
     const int8_t i8[] = {1, 100, 100, 2};
-    expect_ok(&h, col2im(&h, kh_tensor(OSC_INT8, 3, D(1, 2, 2), i8), 1, img, blk, NULL, NULL,
+    kh_expect_ok(&h, col2im(&h, kh_tensor(OSC_INT8, 3, D(1, 2, 2), i8), 1, img, blk, NULL, NULL,
                          NULL));
     osc_check_bytes(&h.out, (const int8_t[]){1, -56, 2}, 3);
     kh_free(&h);
     /* N = 0: an empty image */
-    expect_ok(&h, col2im(&h, kh_tensor(OSC_INT8, 3, D(0, 2, 2), i8), 1, img, blk, NULL, NULL,
+    kh_expect_ok(&h, col2im(&h, kh_tensor(OSC_INT8, 3, D(0, 2, 2), i8), 1, img, blk, NULL, NULL,
                          NULL));
     osc_check_shape(&h.out, OSC_INT8, 3, D(0, 1, 3));
     kh_free(&h);
     /* an image of size 0 whose padding still holds blocks: L = 2, nothing lands */
     const int64_t img0[] = {0}, blk1[] = {1}, p1[] = {1, 1};
-    expect_ok(&h, col2im(&h, kh_tensor(OSC_INT8, 3, D(1, 1, 2), i8), 1, img0, blk1, NULL, p1,
+    kh_expect_ok(&h, col2im(&h, kh_tensor(OSC_INT8, 3, D(1, 1, 2), i8), 1, img0, blk1, NULL, p1,
                          NULL));
     osc_check_shape(&h.out, OSC_INT8, 3, D(1, 1, 0));
     kh_free(&h);
@@ -392,19 +381,19 @@ static void col2im_errors(void **state) {
     const float x[16] = {0};
     const int64_t img[] = {3, 3}, blk[] = {2, 2}, blk3[] = {2, 2, 1}, bad[] = {2, 0};
     /* [1, 4, 4]: 4 = 1 x (2 x 2) and L = 2 x 2 */
-    expect_ok(&h, col2im(&h, kh_tensor(OSC_FLOAT, 3, D(1, 4, 4), x), 2, img, blk, NULL, NULL,
+    kh_expect_ok(&h, col2im(&h, kh_tensor(OSC_FLOAT, 3, D(1, 4, 4), x), 2, img, blk, NULL, NULL,
                          NULL));
     kh_free(&h);
-    expect_fail(&h, col2im(&h, kh_tensor(OSC_FLOAT, 3, D(1, 4, 3), x), 2, img, blk, NULL, NULL,
+    kh_expect_fail(&h, col2im(&h, kh_tensor(OSC_FLOAT, 3, D(1, 4, 3), x), 2, img, blk, NULL, NULL,
                            NULL), OSC_ERR_SHAPE, "dim 2 4 (the blocks");
     kh_free(&h);
-    expect_fail(&h, col2im(&h, kh_tensor(OSC_FLOAT, 3, D(1, 3, 4), x), 2, img, blk, NULL, NULL,
+    kh_expect_fail(&h, col2im(&h, kh_tensor(OSC_FLOAT, 3, D(1, 3, 4), x), 2, img, blk, NULL, NULL,
                            NULL), OSC_ERR_SHAPE, "a multiple of 4");
     kh_free(&h);
-    expect_fail(&h, col2im(&h, kh_tensor(OSC_FLOAT, 2, D(4, 3), x), 2, img, blk, NULL, NULL,
+    kh_expect_fail(&h, col2im(&h, kh_tensor(OSC_FLOAT, 2, D(4, 3), x), 2, img, blk, NULL, NULL,
                            NULL), OSC_ERR_SHAPE, "expected rank 3");
     kh_free(&h);
-    expect_fail(&h, col2im(&h, kh_tensor(OSC_FLOAT, 3, D(1, 4, 4), x), 2, img, bad, NULL, NULL,
+    kh_expect_fail(&h, col2im(&h, kh_tensor(OSC_FLOAT, 3, D(1, 4, 4), x), 2, img, bad, NULL, NULL,
                            NULL), OSC_ERR_SHAPE, "block size >= 1");
     kh_free(&h);
     /* image_shape and block_shape of different lengths */
@@ -413,20 +402,20 @@ static void col2im_errors(void **state) {
                              kh_tensor(OSC_INT64, 1, D(3), blk3)};
     const osc_tensor *in[3] = {&t[0], &t[1], &t[2]};
     kh_init(&h, "Col2Im", 18);
-    expect_fail(&h, kh_run_multi(&h, 3, in, 1), OSC_ERR_SHAPE, "expected the same number");
+    kh_expect_fail(&h, kh_run_multi(&h, 3, in, 1), OSC_ERR_SHAPE, "expected the same number");
     kh_free(&h);
     /* infer reads both shape inputs: unknown values are a state error */
     const osc_tensor unknown = kh_tensor(OSC_INT64, 1, D(2), NULL);
     const osc_tensor *in2[3] = {&t[0], &t[1], &unknown};
     kh_init(&h, "Col2Im", 18);
-    expect_fail(&h, kh_infer(&h, 3, in2, 1), OSC_ERR_STATE, "block_shape");
+    kh_expect_fail(&h, kh_infer(&h, 3, in2, 1), OSC_ERR_STATE, "block_shape");
     kh_free(&h);
     /* attributes: counts that do not fit the axes, values out of range */
     const int64_t one[] = {1}, zero[] = {0, 1}, neg[] = {0, 0, -1, 0};
     kh_init(&h, "Col2Im", 18);
     kh_attr_ints(&h, "strides", one, 1);
     const osc_tensor *in3[3] = {&t[0], &t[1], &t[1]};
-    expect_fail(&h, kh_run_multi(&h, 3, in3, 1), OSC_ERR_MODEL, "strides (1)");
+    kh_expect_fail(&h, kh_run_multi(&h, 3, in3, 1), OSC_ERR_MODEL, "strides (1)");
     kh_free(&h);
     kh_init(&h, "Col2Im", 18);
     kh_attr_ints(&h, "dilations", zero, 2);
@@ -439,7 +428,7 @@ static void col2im_errors(void **state) {
     kh_init_fails(&h, OSC_ERR_MODEL, "'pads' value 2 is -1");
     /* sizes past int64 */
     const int64_t huge[] = {INT64_MAX, 1}, hb[] = {1, 1};
-    expect_fail(&h, col2im(&h, kh_tensor(OSC_FLOAT, 3, D(1, 1, 1), x), 2, huge, hb, NULL,
+    kh_expect_fail(&h, col2im(&h, kh_tensor(OSC_FLOAT, 3, D(1, 1, 1), x), 2, huge, hb, NULL,
                            (const int64_t[]){1, 0, 0, 0}, NULL), OSC_ERR_LIMIT, "2^63-1");
     kh_free(&h);
     const kh_row rows[] = {{"Col2Im", 17, 0}, {"Col2Im", 18, 18}, {"Col2Im", 28, 18}};
