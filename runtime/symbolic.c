@@ -321,7 +321,10 @@ static void zero_check(const osc_model *m, const probe *z, osc_sym_shapes_out *o
         for (int32_t d = 0; ok && d < t->rank; d++)
             ok = zero_agrees(t->dims[d], zt->dims[d], out->expr, zero);
         const osc_tensor *c = &content[v]; /* its rank values in dims (merge_content) */
-        for (int32_t i = 0; ok && z->known[v] && zt->data && i < c->rank; i++)
+        const bool zc = z->known[v] && zt->data && c->rank >= 0;
+        /* (a static length the zero probe changed: a content nothing can build on) */
+        ok = ok && (!zc || zt->nbytes == (size_t)c->rank * sizeof(int64_t));
+        for (int32_t i = 0; ok && zc && i < c->rank; i++)
             ok = zero_agrees(c->dims[i], ((const int64_t *)zt->data)[i], out->expr, zero);
         if (!ok) {
             out->shaped[v] = false;
