@@ -259,6 +259,73 @@ static bool zero_data(match *m, int32_t data) {
     return c->dtype == m->dtype && (!c->data || all_zero(c->data, c->nbytes)) && absorb(m, n);
 }
 
+/* The folded constant value id holds (NULL: none). */
+static const osc_tensor *folded(const osc_fuse_view *v, int32_t id) {
+    const osc_value *val = &v->graph->values[id];
+    return val->init && !val->is_input ? val->init : NULL;
+}
+
+/* Whether node r is a ScatterElements without reduction (a reset) whose updates are one value
+ * of `dtype`: a folded constant whose elements are all equal, or an Expand of one (the small
+ * export folds the Expand, the large one cannot): that value in *c. */
+static bool reset_scatter(const osc_fuse_view *v, const osc_node *r, int32_t dtype, double *c) {
+    if (!r || r->domain[0] || strcmp(r->op_type, "ScatterElements") != 0 || r->n_inputs != 3 ||
+        ((const osc_se_params *)r->params)->reduction != OSC_RED_NONE)
+        return false;
+    const osc_node *ex = producer(v, r->inputs[2]);
+    const osc_tensor *t = folded(v, r->inputs[2]);
+    if (!t && osc_fuse_has(ex, OSC_KT_EXPAND)) t = folded(v, ex->inputs[0]);
+    const size_t es = dtype == OSC_FLOAT ? sizeof(float) : sizeof(double);
+    if (!t || t->dtype != dtype || t->nbytes < es || t->nbytes % es != 0 ||
+        (dtype != OSC_FLOAT && dtype != OSC_DOUBLE))
+        return false;
+    for (size_t b = es; b < t->nbytes; b += es)
+        if (memcmp((const char *)t->data + b, t->data, es) != 0) return false;
+    *c = dtype == OSC_FLOAT ? (double)*(const float *)t->data : *(const double *)t->data;
+    return true;
+}
+
+/* How far after a reset scatter its reducing reader is looked for (torch writes the two
+ * adjacent; a bound keeps the matching linear). */
+#define RESET_READER_WINDOW 8
+
+/* Whether ScatterElements node i is a reset (reset_scatter) that the reduction scatter reading
+ * it as its data, over the same index, takes in (reset_data): node i is then left to it. */
+static bool reset_for_reader(const osc_fuse_view *v, int32_t i, int32_t dtype) {
+    const osc_graph *g = v->graph;
+    const osc_node *n = &g->nodes[i];
+    double c;
+    if (v->uses[n->outputs[0]] != 1 || !reset_scatter(v, n, dtype, &c)) return false;
+    for (int32_t j = i + 1; j < g->n_nodes && j <= i + RESET_READER_WINDOW; j++) {
+        const osc_node *r = &g->nodes[j];
+        bool reads = false;
+        for (int32_t a = 0; !r->folded && a < r->n_inputs; a++)
+            reads = reads || r->inputs[a] == n->outputs[0];
+        if (!reads) continue;
+        return !r->domain[0] && strcmp(r->op_type, "ScatterElements") == 0 &&
+               r->n_inputs == 3 && r->inputs[0] == n->outputs[0] &&
+               r->inputs[1] == n->inputs[1] &&
+               ((const osc_se_params *)r->params)->reduction != OSC_RED_NONE;
+    }
+    return false;
+}
+
+/* Data made by a reset scatter over the same index (reset_scatter; torch's scatter_reduce with
+ * include_self=False: each row that receives an edge starts at the reduction's identity) and
+ * read by this scatter alone: the reset is absorbed, the fused node reads the reset's data
+ * and starts the rows with edges at the reset's value (p->reset). *data becomes that data. */
+static bool reset_data(match *m, const osc_node *n, int32_t *data) {
+    const osc_node *r = producer(m->v, *data);
+    double c;
+    if (m->v->uses[*data] != 1 || !reset_scatter(m->v, r, m->dtype, &c) ||
+        r->inputs[1] != n->inputs[1] || !absorb(m, r))
+        return false;
+    m->p->reset = true;
+    m->p->reset_value = c;
+    *data = r->inputs[0];
+    return true;
+}
+
 /* opts.fuse_recompute: the first step whose operand (E rows, read by the fused node alone) a
  * region can compute a tile at a time, recomputing what it needs from per-node values where
  * the graph still runs it for other readers (GAT's attention weights, GCN's edge norms), and
@@ -321,7 +388,8 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
     osc_fusion *f = &cp->f;
     const osc_node *n = &v->graph->nodes[node];
     if (n->n_inputs != 3) return false;
-    const int32_t data = n->inputs[0], idx = n->inputs[1], upd = n->inputs[2];
+    const int32_t idx = n->inputs[1], upd = n->inputs[2];
+    int32_t data = n->inputs[0];
     const osc_tensor *dt = osc_fuse_sym_shape(v, data), *it = osc_fuse_sym_shape(v, idx);
     const osc_tensor *ut = osc_fuse_sym_shape(v, upd);
     const osc_node *ex = nd ? NULL : producer(v, idx);
@@ -364,6 +432,8 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         for (int32_t d = 1; per_row && d < u->rank; d++) per_row = u->dims[d] == 1;
         if (!per_row)
             return osc_rw_no(v, "the indices are not an Expand of one index per update row");
+        if (reset_for_reader(v, node, dt->dtype))
+            return osc_rw_no(v, "a reset scatter, taken in by the reduction scatter reading it");
         m.p->reduction = sp->reduction;
         dst = ex->inputs[0];
         m.p->dst_stride = u->dims[0] == 1 ? 0 : 1;
@@ -395,6 +465,7 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
             f->inputs[OSC_FS_IN_SRC] = -1;
         }
     }
+    if (!nd) reset_data(&m, n, &data);
     const int32_t before_zero = f->n_absorbed;
     m.p->zero_data = zero_data(&m, data);
     const int32_t zeros = f->n_absorbed > before_zero ? f->absorbed[before_zero] : -1;

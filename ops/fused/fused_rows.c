@@ -1,6 +1,7 @@
 /* fused_rows.c: the fused gather-scatter's loop over destination rows (osc_fs_job.rows,
  * fused_scatter.h), for splits grouped by destination (fused_group.c). Each output row of the
- * part is made once: it starts as data's row (or zeros, or itself in place), its edges' messages
+ * part is made once: it starts as data's row (or zeros, or itself in place, or the reset value of
+ * a reset scatter taken in), its edges' messages
  * are combined into it in edge order in a buffer (FS_EDGE, fused_steps.h: the operations of the
  * edge loop, so the bits of the unfused scatter), and it is stored. Rows without edges are
  * copied (or zeroed) a run at a time. No reduction: the last edge's message is the row. The
@@ -61,7 +62,9 @@
             osc_fs_start_rows(j->out, j->data, j->zero, rb, idle, d);                      \
             idle = d + 1;                                                                  \
             T *o = R <= FR_ACC ? acc : out + d * R;                                        \
-            if (OSC_RED_##RED == OSC_RED_NONE) q = q1 - 1; /* the last message is the row */         \
+            if (OSC_RED_##RED == OSC_RED_NONE) q = q1 - 1; /* the last message is the row */ \
+            else if (p->reset)                                                           \
+                for (int64_t i = 0; i < R; i++) o[i] = (T)p->reset_value;                  \
             else if (data) memmove(o, data + d * R, rb);                                   \
             else memset(o, 0, rb);                                                         \
             for (; q < q1; q++) {                                                          \

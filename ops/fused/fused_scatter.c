@@ -69,6 +69,27 @@ void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes,
                (size_t)(hi - lo) * row_bytes);
 }
 
+#define FS_RESET(TN, T)                                                                    \
+    static void fs_reset_##TN(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0,      \
+                              int64_t q1) {                                                \
+        const int64_t R = j->p->row, N = j->s.n_rows, ds = j->p->dst_stride;               \
+        const T c = (T)j->p->reset_value;                                                  \
+        osc_ixc cd = osc_ixc_of(&j->s.dst);                                                \
+        for (int64_t q = q0; q < q1; q++) {                                                \
+            const int64_t e = j->s.list ? j->s.list[q] : q;                                \
+            const int64_t d = osc_ixc_row(&cd, e * ds, N);                                 \
+            T *o = (T *)(void *)j->out + d * R;                                            \
+            for (int64_t i = 0; d >= lo && d < hi && i < R; i++) o[i] = c;                 \
+        }                                                                                  \
+    }
+FS_RESET(f32, float)
+FS_RESET(f64, double)
+
+void osc_fs_reset_rows(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0, int64_t q1) {
+    if (j->p->reset && j->esize == sizeof(float)) fs_reset_f32(j, lo, hi, q0, q1);
+    else if (j->p->reset) fs_reset_f64(j, lo, hi, q0, q1);
+}
+
 /* One part: its rows of the output start as data (or zeros), then its edges (or, grouped by
  * destination, the row loop does both). */
 static void fs_part(void *ctx, int32_t part, int32_t parts) {
@@ -81,8 +102,9 @@ static void fs_part(void *ctx, int32_t part, int32_t parts) {
     }
     osc_fs_start_rows(j->out, j->data, j->zero, (size_t)j->p->row * j->esize, lo, hi);
     const bool list = j->s.list != NULL;
-    j->edges(j, lo, hi, list ? j->s.at[part] : 0, list ? j->s.at[part + 1] : j->p->edges,
-             j->opnd);
+    const int64_t q0 = list ? j->s.at[part] : 0, q1 = list ? j->s.at[part + 1] : j->p->edges;
+    osc_fs_reset_rows(j, lo, hi, q0, q1);
+    j->edges(j, lo, hi, q0, q1, j->opnd);
 }
 
 /* Splitting the rows among threads: destinations are counted in at most SPLIT_B buckets of

@@ -56,6 +56,10 @@ typedef struct osc_fs_params {
     osc_ix_pieces dst_pc, src_pc; /* input 1 and the Gather's index, read from pieces */
     bool gather;         /* input 2 is gathered by input 3; else input 2 is the updates */
     bool zero_data;      /* data is all zeros: the output is zero-filled, data never read */
+    /* A reset scatter taken in (rewrite/gather_scatter.c, reset_data): every row an edge reaches
+     * starts as reset_value in each element, not as data's row. */
+    bool reset;
+    double reset_value;
     int64_t edges;       /* E: rows of updates */
     int64_t row;         /* R: elements per row (of the updates, of data, of X) */
     int64_t dst_stride;  /* elements of input 1 from one edge's index to the next (0 or 1) */
@@ -126,6 +130,11 @@ osc_fs_rows_fn osc_fs_rows_of(int32_t dtype, int32_t reduction);
  * not zero: the output is data's buffer) as they are. */
 void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes, int64_t lo,
                        int64_t hi);
+
+/* With p->reset: the rows in [lo, hi) that an edge at list positions [q0, q1) reaches start
+ * as the reset value (the edge loops' pass before the messages; the row loop starts them
+ * itself). */
+void osc_fs_reset_rows(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0, int64_t q1);
 
 /* The checks every fused scatter makes of its inputs 0 (data, optional: of p's output shape and
  * `dtype`) and 1 (the destinations: an index dtype, E values, or 1 with dst_stride 0). */

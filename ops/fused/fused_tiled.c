@@ -204,6 +204,7 @@ static void ft_part_run(void *ctx, int32_t part, int32_t parts) {
     osc_fs_start_rows(fs->out, fs->data, fs->zero, (size_t)p->fs.row * fs->esize, lo, hi);
     const uint32_t *list = fs->s.list;
     const int64_t q1 = fs->s.at[part + 1], tile = j->z->tile;
+    osc_fs_reset_rows(fs, lo, hi, fs->s.at[part], q1);
     const char *opnd[OSC_FS_MAX_STEPS]; /* a gather-scatter's operands: a tiled one's tile */
     for (int32_t s = 0; s < p->fs.n_steps; s++)
         opnd[s] = p->fs.steps[s].tiled ? w->slot[p->fs.steps[s].slot].data : fs->opnd[s];

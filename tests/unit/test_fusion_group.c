@@ -10,7 +10,10 @@
  * threads split every run), over two runs of a session with other indices in the second (the
  * grouping is made per run). The output, 4096 x 64 floats, is large enough to be grouped by
  * the library's own threshold. unchanged_index: the same model over runs declaring dst
- * unchanged (osc_session_input_unchanged) or not. */
+ * unchanged (osc_session_input_unchanged) or not. reset_max: z's data is first reset to -inf
+ * on the rows dst reaches (ScatterElements of an Expanded -inf, torch's include_self=False),
+ * a reset the fused max scatter takes in. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -96,10 +99,15 @@ static float combine(int red, float a, float b) {
     }
 }
 
-/* The scatters, edge by edge in the order `order` gives (NULL: edge order). */
-static void expect(const inputs *in, int red, const int *order, float *y, float *z) {
+/* The scatters, edge by edge in the order `order` gives (NULL: edge order); with reset, z's
+ * rows that an edge reaches start at -inf. */
+static void expect(const inputs *in, int red, bool reset, const int *order, float *y, float *z) {
     memcpy(y, in->data, sizeof(float) * N * C);
     memcpy(z, in->data, sizeof(float) * N * C);
+    for (int e = 0; reset && e < E; e++) {
+        const int64_t d = in->dst[e] < 0 ? in->dst[e] + N : in->dst[e];
+        for (int c = 0; c < C; c++) z[d * C + c] = -INFINITY;
+    }
     for (int k = 0; k < E; k++) {
         const int e = order ? order[k] : k;
         const int64_t s = in->src[e] < 0 ? in->src[e] + M : in->src[e];
@@ -112,7 +120,7 @@ static void expect(const inputs *in, int red, const int *order, float *y, float 
     }
 }
 
-static void *build(int red, size_t *len) {
+static void *build(int red, bool reset, size_t *len) {
     const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E}, one[1] = {1}, shape[2] = {E, C},
                   sd[1] = {2};
     const osc_mw_value ins[5] = {{"x", OSC_FLOAT, 2, xd, NULL}, {"w", OSC_FLOAT, 1, ed, NULL},
@@ -123,6 +131,9 @@ static void *build(int red, size_t *len) {
     osc_mw_initializer(mw, "axes", &t);
     t = osc_test_view(OSC_INT64, 1, sd, shape);
     osc_mw_initializer(mw, "shape", &t);
+    const float minf = -INFINITY;
+    t = osc_test_view(OSC_FLOAT, 0, NULL, (void *)&minf);
+    osc_mw_initializer(mw, "minus_inf", &t);
 #define NODE(op, a, b, out)                                                                    \
     osc_mw_node(mw, op, NULL, 2, (const char *[]){a, b}, 1, (const char *[]){out})
     NODE("Gather", "x", "src", "xj");
@@ -133,11 +144,17 @@ static void *build(int red, size_t *len) {
     NODE("Gather", "x", "src", "xj2");
     NODE("Unsqueeze", "dst", "axes", "d2");
     NODE("Expand", "d2", "shape", "idx2");
+    if (reset) {
+        NODE("Expand", "minus_inf", "shape", "fill");
+        osc_mw_node(mw, "ScatterElements", "reset", 3, (const char *[]){"data", "idx2", "fill"},
+                    1, (const char *[]){"reset"});
+    }
 #undef NODE
     int n = osc_mw_node(mw, "ScatterElements", "y", 3, (const char *[]){"data", "idx", "msg"}, 1,
                         (const char *[]){"y"});
     if (red != R_NONE) osc_mw_attr_string(mw, n, "reduction", k_red[red]);
-    n = osc_mw_node(mw, "ScatterElements", "z", 3, (const char *[]){"data", "idx2", "xj2"}, 1,
+    n = osc_mw_node(mw, "ScatterElements", "z", 3,
+                    (const char *[]){reset ? "reset" : "data", "idx2", "xj2"}, 1,
                     (const char *[]){"z"});
     osc_mw_attr_string(mw, n, "reduction", "max");
     osc_mw_output(mw, "y", OSC_FLOAT, 2, nd, NULL);
@@ -161,7 +178,7 @@ static void check_out(osc_session *s, int at, const float *want, const char *wha
                      (double)got[i], (double)want[i]);
 }
 
-static void check_reduction(int red) {
+static void check_reduction(int red, bool reset) {
     inputs in[2];
     float *y = malloc(sizeof(float) * N * C * 4);
     int *order = malloc(sizeof(int) * E);
@@ -170,18 +187,18 @@ static void check_reduction(int red) {
     for (int r = 0; r < 2; r++)
         new_inputs(&in[r], 7u + 31u * (uint32_t)red + (uint32_t)r, red == R_MUL);
     float *want[2][2] = {{y, y + N * C}, {y + 2 * N * C, y + 3 * N * C}};
-    for (int r = 0; r < 2; r++) expect(&in[r], red, NULL, want[r][0], want[r][1]);
+    for (int r = 0; r < 2; r++) expect(&in[r], red, reset, NULL, want[r][0], want[r][1]);
     /* the data is order-sensitive: the edges reversed give other bits */
     if (red != R_MAX) {
         for (int k = 0; k < E; k++) order[k] = E - 1 - k;
         float *rev = malloc(sizeof(float) * N * C * 2);
         assert_non_null(rev);
-        expect(&in[0], red, order, rev, rev + N * C);
+        expect(&in[0], red, false, order, rev, rev + N * C);
         assert_true(memcmp(rev, want[0][0], sizeof(float) * N * C) != 0);
         free(rev);
     }
     size_t len = 0;
-    void *buf = build(red, &len);
+    void *buf = build(red, reset, &len);
     for (int f = 0; f < 2; f++)
         for (int k = 0; k < N_THREADS; k++) {
             osc_options o;
@@ -192,14 +209,17 @@ static void check_reduction(int red) {
             char msg[512];
             if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg))
                 fail_msg("load: %s", msg);
-            if (f) { /* both scatters fused */
-                int fused = 0;
+            if (f) { /* both scatters fused, the reset taken in */
+                int fused = 0, other = 0;
                 for (size_t i = 0; i < osc_model_node_count(m); i++) {
                     osc_node_desc d;
                     assert_int_equal(osc_model_node(m, i, &d), OSC_OK);
                     fused += !d.folded && !strcmp(d.op_type, "GatherScatter");
+                    other += !d.folded && strstr(d.op_type, "Scatter") &&
+                             strcmp(d.op_type, "GatherScatter") != 0;
                 }
                 assert_int_equal(fused, 2);
+                assert_int_equal(other, 0);
             }
             osc_session *s = NULL;
             assert_int_equal(osc_session_create(m, &s), OSC_OK);
@@ -240,10 +260,10 @@ static void unchanged_index(void **state) {
     float *want[2][2] = {{y, y + N * C}, {y + 2 * N * C, y + 3 * N * C}}, *out = y + 4 * N * C;
     for (int r = 0; r < 2; r++) {
         new_inputs(&in[r], 101u + (uint32_t)r, false);
-        expect(&in[r], R_ADD, NULL, want[r][0], want[r][1]);
+        expect(&in[r], R_ADD, false, NULL, want[r][0], want[r][1]);
     }
     size_t len = 0;
-    void *buf = build(R_ADD, &len);
+    void *buf = build(R_ADD, false, &len);
     for (int k = 0; k < N_THREADS; k++) {
         osc_options o;
         osc_options_init(&o);
@@ -288,15 +308,17 @@ static void unchanged_index(void **state) {
     free(y);
 }
 
-static void order_add(void **state) { (void)state; check_reduction(R_ADD); }
-static void order_mul(void **state) { (void)state; check_reduction(R_MUL); }
-static void order_max(void **state) { (void)state; check_reduction(R_MAX); }
-static void order_none(void **state) { (void)state; check_reduction(R_NONE); }
+static void order_add(void **state) { (void)state; check_reduction(R_ADD, false); }
+static void order_mul(void **state) { (void)state; check_reduction(R_MUL, false); }
+static void order_max(void **state) { (void)state; check_reduction(R_MAX, false); }
+static void order_none(void **state) { (void)state; check_reduction(R_NONE, false); }
+static void reset_max(void **state) { (void)state; check_reduction(R_ADD, true); }
 
 OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(order_add),
     cmocka_unit_test(order_mul),
     cmocka_unit_test(order_max),
     cmocka_unit_test(order_none),
+    cmocka_unit_test(reset_max),
     cmocka_unit_test(unchanged_index),
 )
