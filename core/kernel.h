@@ -155,6 +155,11 @@ enum {
     OSC_KT_REDUCE = 1u << 10,
     /* Slice with inputs (from version 10): input 0 sliced by starts, ends, axes, steps */
     OSC_KT_SLICE = 1u << 11,
+    /* output 0 is input 0 converted to output 0's dtype, element by element (Cast) */
+    OSC_KT_CAST = 1u << 12,
+    /* a bool output true where input 0 is an infinity its params select (IsInf:
+     * osc_mparams, whose op holds OSC_ISINF_DETECT_* bits from bit 2 on: ew_ops.h) */
+    OSC_KT_ISINF = 1u << 13,
 };
 
 /* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in core/dtype.h). */

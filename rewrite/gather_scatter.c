@@ -135,11 +135,10 @@ static bool operand_source(match *m, int32_t s) {
  * [1, C]; ShapeOf computes those values, whatever the sizes); *maker: that ShapeOf (or NULL). */
 static bool fixed_shape(const osc_fuse_view *v, int32_t id, int64_t *t, int32_t *n,
                         const osc_node **maker) {
-    const osc_value *val = &v->graph->values[id];
+    const osc_tensor *c = osc_fuse_folded(v, id);
     const osc_node *s = producer(v, id);
     *maker = NULL;
-    if (val->init && !val->is_input) {
-        const osc_tensor *c = val->init;
+    if (c) {
         if (c->dtype != OSC_INT64 || c->rank != 1 || c->dims[0] > OSC_FUSED_MAX_RANK)
             return false;
         *n = (int32_t)c->dims[0];
@@ -250,31 +249,32 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
  * instead, and a Constant or ConstantOfShape making it is absorbed. */
 static bool zero_data(match *m, int32_t data) {
     const osc_fuse_view *v = m->v;
-    const osc_value *val = &v->graph->values[data];
+    const osc_tensor *t = osc_fuse_folded(v, data);
     if (v->uses[data] != 1) return false;
-    if (val->init && !val->is_input) return all_zero(val->init->data, val->init->nbytes);
+    if (t) return all_zero(t->data, t->nbytes);
     const osc_node *n = producer(v, data);
     if (!osc_fuse_has(n, OSC_KT_CONSTANT)) return false;
     const osc_constant_value *c = n->params; /* (no data: ConstantOfShape's float 0) */
     return c->dtype == m->dtype && (!c->data || all_zero(c->data, c->nbytes)) && absorb(m, n);
 }
 
-/* The folded constant value id holds (NULL: none). */
-static const osc_tensor *folded(const osc_fuse_view *v, int32_t id) {
-    const osc_value *val = &v->graph->values[id];
-    return val->init && !val->is_input ? val->init : NULL;
+/* Whether nodes a and b are of one op (the rule's anchor, a ScatterElements: rules name ops
+ * only in their anchors). */
+static bool same_op(const osc_node *a, const osc_node *b) {
+    return !strcmp(a->op_type, b->op_type) && !strcmp(a->domain, b->domain);
 }
 
-/* Whether node r is a ScatterElements without reduction (a reset) whose updates are one value
- * of `dtype`: a folded constant whose elements are all equal, or an Expand of one (the small
- * export folds the Expand, the large one cannot): that value in *c. */
-static bool reset_scatter(const osc_fuse_view *v, const osc_node *r, int32_t dtype, double *c) {
-    if (!r || r->domain[0] || strcmp(r->op_type, "ScatterElements") != 0 || r->n_inputs != 3 ||
+/* Whether node r is of anchor n's op (ScatterElements) without reduction (a reset) and its
+ * updates are one value of `dtype`: a folded constant whose elements are all equal, or an
+ * Expand of one (the small export folds the Expand, the large one cannot): that value in *c. */
+static bool reset_scatter(const osc_fuse_view *v, const osc_node *n, const osc_node *r,
+                          int32_t dtype, double *c) {
+    if (!r || !same_op(r, n) || r->n_inputs != 3 ||
         ((const osc_se_params *)r->params)->reduction != OSC_RED_NONE)
         return false;
     const osc_node *ex = producer(v, r->inputs[2]);
-    const osc_tensor *t = folded(v, r->inputs[2]);
-    if (!t && osc_fuse_has(ex, OSC_KT_EXPAND)) t = folded(v, ex->inputs[0]);
+    const osc_tensor *t = osc_fuse_folded(v, r->inputs[2]);
+    if (!t && osc_fuse_has(ex, OSC_KT_EXPAND)) t = osc_fuse_folded(v, ex->inputs[0]);
     const size_t es = dtype == OSC_FLOAT ? sizeof(float) : sizeof(double);
     if (!t || t->dtype != dtype || t->nbytes < es || t->nbytes % es != 0 ||
         (dtype != OSC_FLOAT && dtype != OSC_DOUBLE))
@@ -295,15 +295,14 @@ static bool reset_for_reader(const osc_fuse_view *v, int32_t i, int32_t dtype) {
     const osc_graph *g = v->graph;
     const osc_node *n = &g->nodes[i];
     double c;
-    if (v->uses[n->outputs[0]] != 1 || !reset_scatter(v, n, dtype, &c)) return false;
+    if (v->uses[n->outputs[0]] != 1 || !reset_scatter(v, n, n, dtype, &c)) return false;
     for (int32_t j = i + 1; j < g->n_nodes && j <= i + RESET_READER_WINDOW; j++) {
         const osc_node *r = &g->nodes[j];
         bool reads = false;
         for (int32_t a = 0; !r->folded && a < r->n_inputs; a++)
             reads = reads || r->inputs[a] == n->outputs[0];
         if (!reads) continue;
-        return !r->domain[0] && strcmp(r->op_type, "ScatterElements") == 0 &&
-               r->n_inputs == 3 && r->inputs[0] == n->outputs[0] &&
+        return same_op(r, n) && r->n_inputs == 3 && r->inputs[0] == n->outputs[0] &&
                r->inputs[1] == n->inputs[1] &&
                ((const osc_se_params *)r->params)->reduction != OSC_RED_NONE;
     }
@@ -317,7 +316,7 @@ static bool reset_for_reader(const osc_fuse_view *v, int32_t i, int32_t dtype) {
 static bool reset_data(match *m, const osc_node *n, int32_t *data) {
     const osc_node *r = producer(m->v, *data);
     double c;
-    if (m->v->uses[*data] != 1 || !reset_scatter(m->v, r, m->dtype, &c) ||
+    if (m->v->uses[*data] != 1 || !reset_scatter(m->v, n, r, m->dtype, &c) ||
         r->inputs[1] != n->inputs[1] || !absorb(m, r))
         return false;
     m->p->reset = true;

@@ -47,8 +47,7 @@ bool osc_fuse_gather0(const osc_node *n, int32_t rank) {
 int64_t osc_fuse_row_view(const osc_fuse_view *v, const osc_node *n) {
     if (n->folded || n->n_inputs != 2) return -1;
     const osc_tensor *data = osc_fuse_sym_shape(v, n->inputs[0]);
-    const osc_value *iv = &v->graph->values[n->inputs[1]];
-    const osc_tensor *k = iv->init && !iv->is_input ? iv->init : NULL;
+    const osc_tensor *k = osc_fuse_folded(v, n->inputs[1]);
     if (!data || data->rank < 2 || data->dims[0] < 0 || !osc_fuse_gather0(n, data->rank) ||
         !k || k->rank != 0 ||
         (k->dtype != OSC_INT64 && k->dtype != OSC_INT32) ||

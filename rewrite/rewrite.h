@@ -154,6 +154,11 @@ static inline int32_t osc_fuse_producer(const osc_fuse_view *v, int32_t id) {
     const int32_t i = id >= 0 ? v->graph->values[id].producer : -1;
     return i >= 0 && !v->graph->nodes[i].folded ? i : -1;
 }
+/* The constant value id holds at every run, folded at load (NULL: none, or a graph input). */
+static inline const osc_tensor *osc_fuse_folded(const osc_fuse_view *v, int32_t id) {
+    const osc_value *val = &v->graph->values[id];
+    return val->init && !val->is_input ? val->init : NULL;
+}
 /* Lists node i among those the fusion computes; false when the list is full. */
 static inline bool osc_fuse_absorb(osc_fusion *f, int32_t i) {
     if (f->n_absorbed == OSC_FUSE_MAX_NODES) return false;

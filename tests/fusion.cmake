@@ -37,6 +37,11 @@ osc_fusion_test(test_fusion_group)
 # Rule embedding_bag: the Loop over bags fused into SegmentReduce on every dtype of its
 # reductions, byte-identical to the Loop at 1, 2 and 3 threads.
 osc_fusion_test(test_fusion_bag)
+# Rule replace_inf: Where(IsInf(x), value, x) as one ReplaceInf, bit for bit, and the spellings
+# left unfused (a narrowing Cast, a mask read elsewhere).
+osc_unit_test(test_fusion_inf unit/test_fusion_inf.c)
+target_link_libraries(test_fusion_inf PRIVATE osc_test_support m)
+set_tests_properties(test_fusion_inf PROPERTIES LABELS "unit;fusion")
 # A fusion candidate left as it is says why (osc_node_desc.not_fused, info's "not fused").
 osc_unit_test(test_fusion_why unit/test_fusion_why.c)
 target_link_libraries(test_fusion_why PRIVATE osc_test_support m)

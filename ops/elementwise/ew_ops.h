@@ -66,5 +66,7 @@ enum { OSC_SUMMEAN_SUM = 1, OSC_SUMMEAN_MEAN, OSC_SUMMEAN_END };
 /* isinf.c (osc_isinf): IsInf, IsNaN. Both fit in 2 bits: the kernel packs IsInf's detect_*
  * attributes above them. */
 enum { OSC_ISINF_INF = 1, OSC_ISINF_NAN, OSC_ISINF_END };
+/* IsInf's detect_positive and detect_negative, as bits of the op above its 2 bits: op >> 2 */
+enum { OSC_ISINF_DETECT_POS = 1, OSC_ISINF_DETECT_NEG = 2 };
 
 #endif

@@ -10,13 +10,13 @@
 OSC_KERNEL_DECLARE(osc_isinf)
 
 /* The loops' op code is the row's variant (OSC_ISINF_INF or OSC_ISINF_NAN, in the low 2 bits);
- * IsInf's also holds the detect_* attributes: OSC_ISINF_INF | (DETECT_* bits << 2). */
+ * IsInf's also holds the detect_* attributes: OSC_ISINF_INF | (OSC_ISINF_DETECT_* bits << 2). */
 _Static_assert(OSC_ISINF_END <= 4, "the operations fit in the op code's low 2 bits");
-enum { DETECT_POS = 1, DETECT_NEG = 2 };
 
 /* IsInf's rule on a double or float v; `mode` holds the detect_* bits. */
-#define IS_INF(v, mode) \
-    (isinf(v) && (((v) > 0 && ((mode) & DETECT_POS)) || ((v) < 0 && ((mode) & DETECT_NEG))))
+#define IS_INF(v, mode)                                                                     \
+    (isinf(v) && (((v) > 0 && ((mode) & OSC_ISINF_DETECT_POS)) ||                           \
+                  ((v) < 0 && ((mode) & OSC_ISINF_DETECT_NEG))))
 
 #define WIDEN_FLOAT(x) (x)
 #define WIDEN_F16(x) OSC_H2F(x)
@@ -77,7 +77,7 @@ osc_status osc_isinf_init(osc_kctx *k, const osc_node *node, void **params) {
     osc_status st = osc_attr_known_legacy(k, node, nan ? k_none : k_inf, false);
     if (st) return st;
     int32_t op = row_op;
-    static const int32_t k_bits[2] = {DETECT_POS, DETECT_NEG};
+    static const int32_t k_bits[2] = {OSC_ISINF_DETECT_POS, OSC_ISINF_DETECT_NEG};
     for (int32_t i = 0; i < 2 && !nan; i++) { /* k_inf's two attributes */
         int64_t v = 1;
         st = osc_attr_int(k, node, k_inf[i], 1, &v);

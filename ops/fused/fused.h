@@ -52,6 +52,15 @@ typedef struct osc_shape_of_params {
     osc_sym_binds syms;
 } osc_shape_of_params;
 
+/* ReplaceInf (fused_inf.c; rule replace_inf): Where(IsInf(X), value, X), torch's
+ * masked_fill(isinf(x), value), in one pass: out[i] = X[i] when X[i] is not an infinity that
+ * `detect` (OSC_ISINF_DETECT_* bits of ops/elementwise/ew_ops.h) selects, else `value` (converted
+ * to X's dtype, which the rule checked it keeps). Input 0: X (float or double). */
+typedef struct osc_replace_inf_params {
+    double value;
+    int32_t detect;
+} osc_replace_inf_params;
+
 /* SegmentReduce (fused_bag.c; rule embedding_bag): the Loop torch writes for nn.EmbeddingBag
  * with offsets, one iteration per bag b < trips, reducing the rows of weight at indices[s : e]
  * (Slice's clamping of s = starts[b], e = ends[b]) along axis 0 with `red` (OSC_REDUCE_SUM, _MEAN

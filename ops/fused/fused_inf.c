@@ -1,0 +1,48 @@
+/* fused_inf.c: ReplaceInf (fused.h): the infinities of X that the parameters select replaced by
+ * one value, in one pass (in place when X dies here). */
+#include <math.h>
+#include <string.h>
+
+#include "core/dtype.h"
+#include "core/kattr.h"
+#include "fused.h"
+#include "ops/elementwise/ew_ops.h"
+
+OSC_KERNEL_DECLARE(osc_replace_inf)
+
+osc_status osc_replace_inf_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                                 osc_tensor *out, int32_t n_out) {
+    osc_status st = osc_need_input(k, in, n_in, 0, "X");
+    if (st) return st;
+    if (in[0]->dtype != OSC_FLOAT && in[0]->dtype != OSC_DOUBLE)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'X' (%s) is %s; expected float or double",
+                         osc_kinput_name(k, 0), osc_dtype_get(in[0]->dtype)->name);
+    if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
+    out->dtype = in[0]->dtype;
+    out->rank = in[0]->rank;
+    memcpy(out->dims, in[0]->dims, (size_t)in[0]->rank * sizeof in[0]->dims[0]);
+    return OSC_OK;
+}
+
+/* out[i] = x[i], or v where x[i] is a selected infinity; x may be out. */
+#define RI_LOOP(T)                                                                          \
+    do {                                                                                    \
+        const T *x = in[0]->data, c = (T)p->value;                                          \
+        T *o = out->data;                                                                   \
+        for (int64_t i = 0; i < n; i++) {                                                   \
+            const T y = x[i];                                                               \
+            o[i] = isinf(y) && (y > 0 ? pos : neg) ? c : y;                                  \
+        }                                                                                   \
+    } while (0)
+
+osc_status osc_replace_inf_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                               osc_tensor *out, int32_t n_out) {
+    osc_status st = osc_replace_inf_infer(k, in, n_in, out, n_out);
+    if (st) return st;
+    const osc_replace_inf_params *p = k->params;
+    const bool pos = p->detect & OSC_ISINF_DETECT_POS, neg = p->detect & OSC_ISINF_DETECT_NEG;
+    const int64_t n = osc_tensor_count(in[0]);
+    if (in[0]->dtype == OSC_FLOAT) RI_LOOP(float);
+    else RI_LOOP(double);
+    return OSC_OK;
+}
