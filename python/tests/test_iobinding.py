@@ -37,10 +37,11 @@ def test_bound_output_is_written_in_place_without_page_faults():
     binding.bind_output("present", "cpu", 0, np.float32, SHAPE, present.ctypes.data)
     address = present.ctypes.data
     sess.run_with_iobinding(binding)  # the first run plans and touches the arena
-    # 20 steps. Each writes the whole 4 MiB output; an output allocated per run would fault
-    # its 1024 pages every run (a plain run() here: about 20 faults a run, with glibc's
-    # malloc keeping freed blocks, and 1024 a run once it unmaps them). Bound, the memory is
-    # the caller's and already mapped: the slack of 20 covers the Python objects of the loop.
+    # 20 steps, each writing the whole 4 MiB output. A fresh output array per run faults
+    # its pages in: plain run() here took 481 faults in its first 20 runs (glibc maps a
+    # 4 MiB block and unmaps it on free until its adaptive threshold keeps such blocks on the
+    # heap). Bound, the memory is the caller's and already touched: 0 here; the slack of 20
+    # covers Python objects of the loop landing on a fresh page.
     before = _faults()
     for step in range(20):
         pos[0] = step           # inputs are read at each run: changed in place, seen
