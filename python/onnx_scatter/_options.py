@@ -37,8 +37,29 @@ _IGNORED = {
     "log_severity_level": (2, "onnx-scatter writes no log; warnings are Python warnings"),
     "log_verbosity_level": (0, "onnx-scatter writes no log"),
     "logid": ("", "onnx-scatter writes no log"),
-    "profile_file_prefix": ("onnxruntime_profile_", "profiles are read with get_profile()"),
 }
+# Values other than the default that onnx-scatter honours all the same: one node at a time is
+# what inter_op_num_threads = 1 asks for.
+_ALSO_HONOURED = {"inter_op_num_threads": (1,)}
+# set_default_logger_severity: sessions whose log_severity_level is left at 2 take this one.
+_default_severity = [2]
+
+
+def set_default_logger_severity(severity):
+    """onnxruntime's: the severity below which messages are dropped (0 verbose, 1 info, 2
+    warning, 3 error, 4 fatal) for sessions that do not set their own log_severity_level.
+    onnx-scatter's messages are warnings (ModelWarning, OptionWarning): 3 and 4 silence them;
+    InferenceSession.get_warnings() still lists the model's."""
+    if type(severity) is not int or not 0 <= severity <= 4:
+        raise InvalidArgument(f"set_default_logger_severity({severity!r}): the severity is an int "
+                              "in [0, 4] (0 verbose, 1 info, 2 warning, 3 error, 4 fatal)")
+    _default_severity[0] = severity
+
+
+def set_default_logger_verbosity(verbosity):
+    """onnxruntime's: the verbosity of verbose messages; onnx-scatter writes none."""
+    if type(verbosity) is not int or verbosity < 0:
+        raise InvalidArgument(f"set_default_logger_verbosity({verbosity!r}): an int >= 0")
 
 
 class SessionOptions:
@@ -49,12 +70,14 @@ class SessionOptions:
     __slots__ = ("intra_op_num_threads", "graph_optimization_level", "enable_profiling",
                  "use_deterministic_compute", "optimized_model_filepath", "max_bytes",
                  "max_arena_bytes", "max_fold_bytes", "max_nodes", "max_rank", "max_string_mib",
-                 "strict", "newer_opsets", "inplace_inputs", "_config", "_dims", *_IGNORED)
+                 "strict", "newer_opsets", "inplace_inputs", "profile_file_prefix", "_config",
+                 "_dims", "_denotations", *_IGNORED)
 
     def __init__(self):
         self.intra_op_num_threads = 0
         self.graph_optimization_level = GraphOptimizationLevel.ORT_ENABLE_ALL
         self.enable_profiling = False
+        self.profile_file_prefix = "onnxruntime_profile_"
         self.use_deterministic_compute = False  # onnx-scatter always is
         self.optimized_model_filepath = ""
         self.max_bytes = 0        # 0: half the memory the process may use; None: no cap
@@ -68,6 +91,7 @@ class SessionOptions:
         self.inplace_inputs = False
         self._config = {}
         self._dims = {}
+        self._denotations = {}
         for name, (default, _) in _IGNORED.items():
             setattr(self, name, default)
 
@@ -88,10 +112,18 @@ class SessionOptions:
         dim_value, so the model loads as if exported with that static size (fused, planned
         once); inputs of another size are refused at run (opts.dim_pins). A name no input uses
         raises InvalidArgument when the session is made."""
-        if not isinstance(dim_value, int) or isinstance(dim_value, bool) or dim_value < 0:
-            raise InvalidArgument(f"add_free_dimension_override_by_name({dim_name!r}, "
-                                  f"{dim_value!r}): the size must be an int >= 0")
-        self._dims[str(dim_name)] = dim_value
+        self._dims[str(dim_name)] = _dim_size("add_free_dimension_override_by_name", dim_name,
+                                              dim_value)
+
+    def add_free_dimension_override_by_denotation(self, dim_denotation, dim_value):
+        """onnxruntime's: every symbolic dim of the model's inputs whose denotation (the
+        TensorShapeProto.Dimension field, e.g. "DATA_BATCH") is dim_denotation has size
+        dim_value. The dims matched are the graph inputs' dims carrying that denotation and a
+        dim_param; each such dim_param is pinned as add_free_dimension_override_by_name does
+        (so its other uses, in outputs and value_info, follow). A denotation no input dim
+        carries with a dim_param raises InvalidArgument when the session is made."""
+        self._denotations[str(dim_denotation)] = _dim_size(
+            "add_free_dimension_override_by_denotation", dim_denotation, dim_value)
 
     def get_session_config_entry(self, key):
         return self._config[key]
@@ -107,19 +139,27 @@ class SessionOptions:
         raise Unsupported("custom op libraries are not supported: onnx-scatter runs the ops "
                           "of its kernel registry (onnx_scatter.supported_ops())")
 
-    def to_c(self):
+    def warns(self):
+        """Whether sessions made with these options issue warnings: the log severity in force
+        (log_severity_level, or set_default_logger_severity's when left at 2) is 2 or less."""
+        severity = self.log_severity_level
+        return (_default_severity[0] if severity == 2 else severity) <= 2
+
+    def to_c(self, dim_pins=None):
         """The osc_options these stand for; warns about what is ignored, refuses what cannot be
         honoured."""
         if self.optimized_model_filepath:
             raise Unsupported("SessionOptions.optimized_model_filepath: onnx-scatter does not "
                               "write optimized models (its fusion is made at each load)")
+        warn = self.warns()
         for name, (default, why) in _IGNORED.items():
             value = getattr(self, name)
-            if value != default and not (name == "log_severity_level" and value > default):
+            if value != default and not (name == "log_severity_level" and value > default) \
+                    and value not in _ALSO_HONOURED.get(name, ()) and warn:
                 warnings.warn(f"SessionOptions.{name} = {value!r} is ignored: {why}",
                               OptionWarning, stacklevel=4)
         for key in self._config:
-            if not _is_library_key(key):
+            if not _is_library_key(key) and warn:
                 warnings.warn(f"session config entry {key!r} is ignored", OptionWarning,
                               stacklevel=4)
         o = Options()
@@ -140,12 +180,18 @@ class SessionOptions:
         for key, value in self._config.items():
             if _is_library_key(key):
                 _set_by_name(o, key, value)
-        if self._dims:  # the array stays alive with o (ctypes keeps what a pointer field holds)
-            pins = (DimPin * len(self._dims))(*[DimPin(k.encode(), v)
-                                               for k, v in self._dims.items()])
+        dims = dict(dim_pins or {}, **self._dims)
+        if dims:  # the array stays alive with o (ctypes keeps what a pointer field holds)
+            pins = (DimPin * len(dims))(*[DimPin(k.encode(), v) for k, v in dims.items()])
             o.dim_pins = ctypes.cast(pins, ctypes.POINTER(DimPin))
-            o.n_dim_pins = len(self._dims)
+            o.n_dim_pins = len(dims)
         return o
+
+
+def _dim_size(call, dim, value):
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InvalidArgument(f"{call}({dim!r}, {value!r}): the size must be an int >= 0")
+    return value
 
 
 def option_names():
@@ -232,3 +278,70 @@ class RunOptions:
         with self._lock:
             self._active.discard(h)
             return self._terminate
+
+
+def denotation_pins(model, denotations):
+    """{dim_param: size} for add_free_dimension_override_by_denotation: the dim_params of the
+    graph inputs' dims whose denotation is a key of denotations (model: the ModelProto's bytes).
+    A read-only walk of the protobuf wire format over ModelProto.graph (7), GraphProto.input
+    (11), ValueInfoProto.type (2), TypeProto.tensor_type (1), its shape (2), the shape's dims
+    (1) and each Dimension's dim_param (2) and denotation (3); anything malformed ends the walk
+    (the load then says what is wrong)."""
+    buf = memoryview(model)
+    pins, seen = {}, set()
+    try:
+        for graph in _sub(buf, 0, len(buf), 7):
+            for vi in _sub(buf, *graph, 11):
+                for t in _sub(buf, *vi, 2):
+                    for tensor in _sub(buf, *t, 1):
+                        for shape in _sub(buf, *tensor, 2):
+                            for dim in _sub(buf, *shape, 1):
+                                param = b"".join(bytes(buf[a:b]) for a, b in _sub(buf, *dim, 2))
+                                for a, b in _sub(buf, *dim, 3):
+                                    d = bytes(buf[a:b]).decode(errors="replace")
+                                    if d in denotations and param:
+                                        pins[param.decode(errors="replace")] = denotations[d]
+                                        seen.add(d)
+    except ValueError:
+        pass
+    for d in denotations:
+        if d not in seen:
+            raise InvalidArgument(f"add_free_dimension_override_by_denotation({d!r}): no dim "
+                                  "of the model's inputs has that denotation and a dim_param")
+    return pins
+
+
+def _sub(buf, start, end, field):
+    """(start, end) of each length-delimited field number `field` in buf[start:end]."""
+    i = start
+    while i < end:
+        tag, i = _varint(buf, i, end)
+        wire = tag & 7
+        if wire == 0:
+            i = _varint(buf, i, end)[1]
+        elif wire == 1 or wire == 5:
+            i += 8 if wire == 1 else 4
+        elif wire == 2:
+            n, i = _varint(buf, i, end)
+            if i + n > end:
+                raise ValueError("truncated")
+            if tag >> 3 == field:
+                yield i, i + n
+            i += n
+        else:
+            raise ValueError("wire type")
+    if i > end:
+        raise ValueError("truncated")
+
+
+def _varint(buf, i, end):
+    value = shift = 0
+    while True:
+        if i >= end or shift > 63:
+            raise ValueError("varint")
+        b = buf[i]
+        i += 1
+        value |= (b & 0x7F) << shift
+        shift += 7
+        if b < 0x80:
+            return value, i

@@ -1,7 +1,10 @@
 """_session: InferenceSession, onnxruntime's session API over one osc_model (loaded once,
 immutable, shared) and a pool of osc_sessions, one per thread running it at a time."""
 import ctypes
+import json
 import os
+import threading
+import time
 import warnings
 
 import numpy as np
@@ -13,6 +16,8 @@ from ._lib import MESSAGE_SIZE, MetaDesc, NodeDesc, Tensor, ValueDesc, lib
 
 # osc_model_node_inplace: the node writes into a caller's input buffer
 _INPLACE_INPUT = 2
+# end_profiling's trace keeps at most this many runs (onnxruntime stops at 1M events)
+_MAX_TRACE_RUNS = 100000
 _PROVIDER = "CPUExecutionProvider"
 _memmove = ctypes.memmove
 _set_input, _run = lib.osc_session_set_input_at, lib.osc_session_run
@@ -145,12 +150,20 @@ class InferenceSession:
 
     def __init__(self, path_or_bytes, sess_options=None, providers=None, provider_options=None,
                  **kwargs):
-        from ._options import SessionOptions
+        from ._options import SessionOptions, denotation_pins
         self._model, self._free, self._slots = None, [], []
         self._options = sess_options if sess_options is not None else SessionOptions()
-        self._check_providers(providers, kwargs)
-        opts = self._options.to_c()
+        self._provider_options = self._check_providers(providers, provider_options, kwargs)
+        self._enable_fallback = True
+        if hasattr(path_or_bytes, "SerializeToString"):  # an onnx.ModelProto
+            path_or_bytes = path_or_bytes.SerializeToString()
+        pins = None
+        if self._options._denotations:
+            pins = denotation_pins(_model_bytes(path_or_bytes), self._options._denotations)
+        opts = self._options.to_c(pins)
+        t0 = time.monotonic_ns()
         self._model = self._load(path_or_bytes, opts)
+        load_ns = time.monotonic_ns() - t0
         m = self._model
         self._inputs = [self._describe(lib.osc_model_input, i) for i in
                         range(lib.osc_model_input_count(m))]
@@ -166,29 +179,51 @@ class InferenceSession:
         self._static = lib.osc_model_arena_bytes(m) > 0
         self._profiling = bool(opts.profile)
         self._profile = None
+        # enable_profiling: the events of end_profiling()'s trace, times from self._t0
+        self._t0 = t0 if self._profiling else 0
+        self._trace = [] if self._profiling else None
+        if self._profiling:
+            self._trace.append(("session_initialization", 0, load_ns, None))
         self._warnings = [lib.osc_model_warning(m, i).decode(errors="replace")
                           for i in range(lib.osc_model_warning_count(m))]
-        for w in self._warnings:
-            warnings.warn(w, ModelWarning, stacklevel=2)
+        if self._options.warns():
+            for w in self._warnings:
+                warnings.warn(w, ModelWarning, stacklevel=2)
         self._free.append(self._new_slot())
 
     @staticmethod
-    def _check_providers(providers, kwargs):
-        for p in providers or ():
-            name = p[0] if isinstance(p, (tuple, list)) else p
+    def _check_providers(providers, provider_options, kwargs):
+        """The CPU provider's options as given (names as onnxruntime takes them: a name, or a
+        (name, options) tuple, or names with a parallel provider_options list), values as str
+        as onnxruntime stores them; other providers warn and are dropped."""
+        pairs = []
+        if provider_options is not None:
+            if providers is None or len(providers) != len(provider_options):
+                raise InvalidArgument("'providers' and 'provider_options' should be the same "
+                                      "length if both are given")
+            pairs = list(zip(providers, provider_options))
+        else:
+            for p in providers or ():
+                pairs.append(tuple(p) if isinstance(p, (tuple, list)) and len(p) == 2 else (p, {}))
+        given = {}
+        for name, options in pairs:
+            if not isinstance(name, str) or not isinstance(options, dict):
+                raise InvalidArgument("'providers' values must be either strings or (string, "
+                                      f"dict) tuples, not {(name, options)!r}")
             if name != _PROVIDER:
                 warnings.warn(f"provider {name!r} is not available; onnx-scatter runs on "
                               f"{_PROVIDER}", RuntimeWarning, stacklevel=3)
+            elif name not in given:
+                given[name] = {str(k): str(v) for k, v in options.items()}
         for key in kwargs:
             warnings.warn(f"InferenceSession argument {key!r} is ignored", RuntimeWarning,
                           stacklevel=3)
+        return given.get(_PROVIDER, {})
 
     @staticmethod
     def _load(src, opts):
         h = ctypes.c_void_p()
         msg = ctypes.create_string_buffer(MESSAGE_SIZE)
-        if hasattr(src, "SerializeToString"):  # an onnx.ModelProto
-            src = src.SerializeToString()
         if isinstance(src, (bytes, bytearray, memoryview)):
             data = bytes(src)
             st = lib.osc_model_load_buffer(data, len(data), None, ctypes.addressof(opts),
@@ -268,13 +303,22 @@ class InferenceSession:
         return [_PROVIDER]
 
     def get_provider_options(self):
-        return {_PROVIDER: {}}
+        """{'CPUExecutionProvider': the options given for it}, values as str."""
+        return {_PROVIDER: dict(self._provider_options)}
 
     def set_providers(self, providers=None, provider_options=None):
-        self._check_providers(providers, {})
+        self._provider_options = self._check_providers(providers, provider_options, {})
 
     def get_session_options(self):
         return self._options
+
+    def disable_fallback(self):
+        """onnxruntime's: no retry on another provider after a provider failure. There is one
+        provider here, so runs are the same either way; the setting is kept."""
+        self._enable_fallback = False
+
+    def enable_fallback(self):
+        self._enable_fallback = True
 
     def run(self, output_names, input_feed, run_options=None, *, donate=(), unchanged=()):
         """The outputs named (all when None or empty), in that order, as numpy arrays the
@@ -283,6 +327,56 @@ class InferenceSession:
         unchanged: names of inputs holding the same bytes as in the last run
         (osc_session_input_unchanged: checked, a changed one raises InvalidArgument)."""
         outs = self._all_outputs if not output_names else [self._output(n) for n in output_names]
+        return self._pooled(input_feed, outs, run_options, donate, unchanged)
+
+    def run_with_ort_values(self, output_names, input_dict_ort_values, run_options=None):
+        """run() with OrtValue inputs and outputs (the OrtValues view numpy arrays)."""
+        from ._values import OrtValue
+        feed = {k: v._arr if isinstance(v, OrtValue) else v
+                for k, v in input_dict_ort_values.items()}
+        return [OrtValue(a) for a in self.run(output_names, feed, run_options)]
+
+    def io_binding(self):
+        """An IOBinding of this session (run_with_iobinding runs it)."""
+        return IOBinding(self)
+
+    def run_with_iobinding(self, iobinding, run_options=None):
+        """Runs on the inputs and outputs bound in iobinding: outputs bound to a caller's
+        buffer are written there, run after run; outputs bound by name are allocated by the
+        session once and reused while their shape stays (iobinding.get_outputs())."""
+        if getattr(iobinding, "_sess", None) is not self:
+            raise InvalidArgument("run_with_iobinding takes an IOBinding of this session "
+                                  "(session.io_binding())")
+        outs = list(iobinding._outputs)
+        if not outs:
+            raise InvalidArgument("run_with_iobinding: no output is bound (bind_output)")
+        bound = {o: a for o, a in iobinding._outputs.items() if a is not None}
+        results = self._pooled(iobinding._inputs, outs, run_options, (), (), bound,
+                               iobinding._allocated)
+        iobinding._results = results
+
+    def end_profiling(self):
+        """onnxruntime's: writes the runs profiled since the session was made as a Chrome trace
+        (the JSON array of trace events onnxruntime writes) in PREFIX_DATE_TIME.json in the
+        current folder (PREFIX: SessionOptions.profile_file_prefix), returns that path and stops
+        profiling (get_profile() still gives the last run). "" without enable_profiling or
+        after the first call."""
+        if self._trace is None:
+            return ""
+        events, self._trace = self._trace, None
+        path = f"{self._options.profile_file_prefix}_{time.strftime('%Y-%m-%d_%H-%M-%S')}.json"
+        with open(path, "w") as f:
+            json.dump(self._trace_events(events), f, separators=(",", ":"))
+        return path
+
+    def get_profiling_start_time_ns(self):
+        """onnxruntime's: when profiling started (time.monotonic_ns()), 0 without
+        enable_profiling."""
+        return self._t0
+
+    def _pooled(self, input_feed, outs, run_options, donate, unchanged, out_arrays=None,
+                allocated=None):
+        """_run on an osc_session of the pool (a new one when all are in use)."""
         try:
             slot = self._free.pop()
         except IndexError:
@@ -290,10 +384,12 @@ class InferenceSession:
         stale = False
         try:
             if run_options is None:
-                return self._run(slot, input_feed, outs, donate, unchanged)
+                return self._run(slot, input_feed, outs, donate, unchanged, out_arrays,
+                                 allocated)
             run_options._enter(slot.h)
             try:
-                return self._run(slot, input_feed, outs, donate, unchanged)
+                return self._run(slot, input_feed, outs, donate, unchanged, out_arrays,
+                                 allocated)
             finally:
                 stale = run_options._leave(slot.h)
         finally:
@@ -335,7 +431,10 @@ class InferenceSession:
     def _fail(self, slot, status):
         raise error(status, lib.osc_session_error(slot.h).decode(errors="replace"))
 
-    def _run(self, slot, feed, outs, donate, unchanged):
+    def _run(self, slot, feed, outs, donate, unchanged, out_arrays=None, allocated=None):
+        """One run on slot. out_arrays: {output index: caller array} written in place (IOBinding);
+        allocated: {output index: array} of outputs the session allocates once and reuses,
+        updated here (IOBinding outputs bound by name)."""
         by_name = self._by_name
         static = self._static
         try:
@@ -367,7 +466,7 @@ class InferenceSession:
                 bound[i] = True
                 static = False
                 continue
-            arr = value if type(value) is np.ndarray else np.asarray(value)
+            arr = value if type(value) is np.ndarray else _from_python(spec, value)
             flags = arr.flags
             if arr.dtype is spec.np and spec.plain and flags.c_contiguous and flags.aligned \
                     and not spec.inplace:
@@ -405,28 +504,45 @@ class InferenceSession:
                 raise InvalidArgument(f"unchanged names {name!r}, which is not an input this "
                                       f"feed gives: {[self._inputs[i].name for i in sorted(fed)]}")
             _check(lib.osc_session_input_unchanged(h, spec.index), "osc_session_input_unchanged")
-        given = {}
+        given = dict(out_arrays) if out_arrays else {}
+        outputs = self._outputs
+        if out_arrays and static:
+            for o, arr in out_arrays.items():
+                shape = outputs[o].static_shape
+                if shape is not None and shape != arr.shape:
+                    raise InvalidArgument(f"output '{outputs[o].name}' is bound to an array of "
+                                          f"shape {arr.shape}; the output's shape is {shape}")
         if static:
-            outputs = self._outputs
             for o in outs:
                 shape = outputs[o].static_shape
                 if shape is not None and o not in given:
-                    arr = given[o] = np.empty(shape, outputs[o].np)
-                    st = _set_buffer(h, o, data_ptr(arr), arr.nbytes)
-                    if st:
-                        self._fail(slot, st)
+                    arr = allocated.get(o) if allocated is not None else None
+                    if arr is None or arr.shape != shape:
+                        arr = np.empty(shape, outputs[o].np)
+                        if allocated is not None:
+                            allocated[o] = arr
+                    given[o] = arr
+        for o, arr in given.items():
+            st = _set_buffer(h, o, data_ptr(arr), arr.nbytes)
+            if st:
+                self._fail(slot, st)
         if slot.buffered:
             for o in slot.buffered.difference(given):
                 _set_buffer(h, o, None, 0)  # that array now belongs to a caller
             slot.buffered = set(given)
         elif given:
             slot.buffered = set(given)
+        t0 = time.monotonic_ns() if self._profiling else 0
         st = _run(h)
         if st:
             self._fail(slot, st)
         if self._profiling:
+            dur = time.monotonic_ns() - t0
             self._profile = [dict(n, ns=lib.osc_session_node_ns(h, n["index"]))
                              for n in self._public_nodes()]
+            trace = self._trace
+            if trace is not None and len(trace) < _MAX_TRACE_RUNS:
+                trace.append(("model_run", t0 - self._t0, dur, [p["ns"] for p in self._profile]))
         out, out_ref = slot.out, slot.out_ref
         result = []
         for o in outs:
@@ -435,9 +551,38 @@ class InferenceSession:
                 self._fail(slot, st)
             arr = given.get(o)
             if arr is None or out.rank != arr.ndim or tuple(out.dims[:out.rank]) != arr.shape:
-                arr = self._copy_out(out, inplace)
+                if out_arrays and o in out_arrays:
+                    raise InvalidArgument(f"output '{outputs[o].name}' is bound to an array of "
+                                          f"shape {out_arrays[o].shape}; the run computed shape "
+                                          f"{tuple(out.dims[:out.rank])}")
+                arr = self._copy_out(out, inplace, allocated.get(o) if allocated else None)
+                if allocated is not None:
+                    allocated[o] = arr
             result.append(arr)
         return result
+
+    def _trace_events(self, events):
+        """end_profiling's Chrome trace: onnxruntime's event layout ("cat" "Session" for the
+        load and each run, "Node" for each node that ran, "<node>_kernel_time", times in us
+        from get_profiling_start_time_ns()). The library times each node, not its start: the
+        nodes of a run are laid end to end from the run's start."""
+        pid, tid = os.getpid(), threading.get_native_id()
+        nodes = list(self._public_nodes())
+        out = []
+        for name, ts, dur, node_ns in events:
+            out.append({"cat": "Session", "pid": pid, "tid": tid, "dur": dur // 1000,
+                        "ts": ts // 1000, "ph": "X", "name": name, "args": {}})
+            at = ts
+            for n, ns in zip(nodes, node_ns or ()):
+                if n["folded"]:
+                    continue
+                out.append({"cat": "Node", "pid": pid, "tid": tid, "dur": ns // 1000,
+                            "ts": at // 1000, "ph": "X", "name": f"{n['name']}_kernel_time",
+                            "args": {"op_name": n["op_type"], "provider": _PROVIDER,
+                                     "node_index": str(n["index"]),
+                                     "kernel_version": n["since_version"]}})
+                at += ns
+        return out
 
     def _public_nodes(self):
         return ({k: n[k] for k in ("index", "name", "op_type", "since_version", "folded")}
@@ -492,9 +637,10 @@ class InferenceSession:
         return arr, arr.shape
 
     @staticmethod
-    def _copy_out(t, inplace):
+    def _copy_out(t, inplace, reuse=None):
         """Output t (osc_session_output) as an array the caller owns: the input array it was
-        computed in, or a copy out of the session's memory."""
+        computed in, or a copy out of the session's memory (into reuse when it is an array of
+        that dtype and shape)."""
         dtype, shape = t.dtype, tuple(t.dims[:t.rank])
         if dtype in V.KINDS:
             return V.to_python(t)
@@ -509,7 +655,133 @@ class InferenceSession:
             if t.nbytes:
                 _memmove(data_ptr(raw), t.data, t.nbytes)
             return D.unpack(raw, dtype, count).reshape(shape)
-        arr = np.empty(shape, D.NUMPY[dtype])
+        arr = reuse
+        if arr is None or arr.dtype != D.NUMPY[dtype] or arr.shape != shape:
+            arr = np.empty(shape, D.NUMPY[dtype])
         if t.nbytes:
             _memmove(data_ptr(arr), t.data, t.nbytes)
         return arr
+
+
+def _from_python(spec, value):
+    """A feed that is not a numpy array (a list, a scalar) as an array of the input's declared
+    dtype, as onnxruntime converts it (numpy arrays of another dtype are refused instead)."""
+    dtype = spec.np if spec.dtype not in (0, D.STRING) else None
+    try:
+        return np.asarray(value, dtype=dtype)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise ShapeError(f"input '{spec.name}': {type(value).__name__} {value!r:.80} cannot be "
+                         f"converted to {D.describe(spec.dtype)}: {e}") from None
+
+
+def _model_bytes(src):
+    """The model's bytes (read from the file for a path), for denotation_pins."""
+    if isinstance(src, (bytes, bytearray, memoryview)):
+        return src
+    if isinstance(src, (str, os.PathLike)):
+        try:
+            with open(src, "rb") as f:
+                return f.read()
+        except OSError:
+            return b""  # the load says what is wrong with the file
+    return b""
+
+
+def _cpu(device_type, device_id):
+    if str(device_type).lower() != "cpu" or device_id != 0:
+        raise InvalidArgument(f"device {device_type!r} {device_id!r}: onnx-scatter has the CPU "
+                              "only ('cpu', device_id 0)")
+
+
+def _view(ptr, element_type, shape):
+    """The numpy array over caller memory at ptr (IOBinding's raw-pointer binds)."""
+    dtype = np.dtype(element_type)
+    shape = tuple(int(d) for d in shape)
+    n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if n and not ptr:
+        raise InvalidArgument("buffer_ptr is 0 for a non-empty buffer")
+    raw = (ctypes.c_char * n).from_address(ptr) if n else bytearray()
+    return np.frombuffer(raw, dtype).reshape(shape)
+
+
+class IOBinding:
+    """onnxruntime.IOBinding (session.io_binding()): inputs and outputs bound once, runs with
+    session.run_with_iobinding(binding). The CPU is the only device."""
+
+    def __init__(self, session):
+        self._sess = session
+        self._inputs = {}      # name -> array (read afresh at every run: changes are seen)
+        self._outputs = {}     # output index -> caller array written in place, or None
+        self._allocated = {}   # output index -> the array the session allocated for it
+        self._results = []     # the last run's outputs, in binding order
+
+    def _out(self, name):
+        return self._sess._output(name)
+
+    def bind_cpu_input(self, name, arr_on_cpu):
+        spec = self._sess._by_name.get(name)
+        if spec is None:
+            raise InvalidArgument(f"the model has no input named {name!r}; its inputs: "
+                                  f"{list(self._sess._by_name)}")
+        value = arr_on_cpu
+        if type(value) is not np.ndarray and spec.dtype not in V.KINDS:
+            value = _from_python(spec, value)
+        self._inputs[name] = value
+
+    def bind_input(self, name, device_type, device_id, element_type, shape, buffer_ptr):
+        _cpu(device_type, device_id)
+        self.bind_cpu_input(name, _view(buffer_ptr, element_type, shape))
+
+    def bind_ortvalue_input(self, name, ortvalue):
+        self.bind_cpu_input(name, ortvalue._arr)
+
+    def bind_output(self, name, device_type="cpu", device_id=0, element_type=None, shape=None,
+                    buffer_ptr=None):
+        """With buffer_ptr: the run writes that output there, run after run (element_type
+        and shape must be given). Without: the session allocates it once and reuses it."""
+        _cpu(device_type, device_id)
+        o = self._out(name)
+        if buffer_ptr is None:
+            self._outputs[o] = None
+            return
+        if element_type is None or shape is None:
+            raise InvalidArgument("`element_type` and `shape` are to be provided if "
+                                  "pre-allocated memory is provided")
+        self._bind_array(o, _view(buffer_ptr, element_type, shape))
+
+    def bind_ortvalue_output(self, name, ortvalue):
+        self._bind_array(self._out(name), ortvalue._arr)
+
+    def _bind_array(self, o, arr):
+        spec = self._sess._outputs[o]
+        f = arr.flags
+        if not spec.plain or arr.dtype != spec.np or not (f.c_contiguous and f.aligned and
+                                                           f.writeable):
+            raise InvalidArgument(f"output '{spec.name}' ({D.describe(spec.dtype)}) cannot be "
+                                  f"bound to a numpy {arr.dtype} array (writable, aligned, "
+                                  "C-contiguous, of the output's dtype; strings and packed "
+                                  "types are bound by name)")
+        self._outputs[o] = arr
+
+    def get_outputs(self):
+        """The last run's outputs as OrtValues over the bound (or allocated) arrays."""
+        from ._values import OrtValue
+        return [OrtValue(a) for a in self._results]
+
+    get_outputs_as_ortvaluevector = get_outputs
+
+    def copy_outputs_to_cpu(self):
+        """Copies of the last run's outputs."""
+        return [a.copy() if isinstance(a, np.ndarray) else a for a in self._results]
+
+    def clear_binding_inputs(self):
+        self._inputs = {}
+
+    def clear_binding_outputs(self):
+        self._outputs, self._allocated, self._results = {}, {}, []
+
+    def synchronize_inputs(self):
+        """Nothing to do on the CPU."""
+
+    def synchronize_outputs(self):
+        """Nothing to do on the CPU."""

@@ -1,7 +1,8 @@
-"""_values: sequences and optionals, which the C library carries as packed tensors of dtype
-OSC_SEQUENCE or OSC_OPTIONAL (osc_value_pack, osc_value_count, osc_value_item). A sequence is
-a Python list (or tuple) of numpy arrays of one dtype; an optional is None (empty) or its
-element (an array, or a list for an optional sequence)."""
+"""_values: onnxruntime's OrtValue (a tensor over a numpy array), and sequences and optionals,
+which the C library carries as packed tensors of dtype OSC_SEQUENCE or OSC_OPTIONAL
+(osc_value_pack, osc_value_count, osc_value_item). A sequence is a Python list (or tuple) of
+numpy arrays of one dtype; an optional is None (empty) or its element (an array, or a list for
+an optional sequence)."""
 import ctypes
 
 import numpy as np
@@ -85,3 +86,78 @@ def to_python(t):
     if t.dtype == SEQUENCE:
         return items
     return items[0] if items else None
+
+
+class OrtValue:
+    """onnxruntime.OrtValue, for tensors on the CPU: a view of a numpy array (no copy), as
+    onnxruntime's CPU OrtValue is of the array it was made from."""
+    __slots__ = ("_arr",)
+
+    def __init__(self, arr):
+        self._arr = arr
+
+    @staticmethod
+    def ortvalue_from_numpy(numpy_obj, device_type="cpu", device_id=0):
+        """An OrtValue viewing numpy_obj (a C-contiguous copy when it is not C-contiguous)."""
+        from ._session import _cpu
+        _cpu(device_type, device_id)
+        if not isinstance(numpy_obj, np.ndarray):
+            raise InvalidArgument(f"ortvalue_from_numpy takes a numpy array, not "
+                                  f"{type(numpy_obj).__name__}")
+        return OrtValue(np.ascontiguousarray(numpy_obj))
+
+    @staticmethod
+    def ortvalue_from_shape_and_type(shape=None, element_type=None, device_type="cpu",
+                                     device_id=0):
+        """An OrtValue of that shape and numpy element type (contents unspecified)."""
+        from ._session import _cpu
+        _cpu(device_type, device_id)
+        if shape is None or element_type is None:
+            raise InvalidArgument("`element_type` and `shape` are to be provided")
+        return OrtValue(np.empty(tuple(shape), element_type))
+
+    def numpy(self):
+        """A copy of the tensor, as onnxruntime's numpy() gives."""
+        return self._arr.copy()
+
+    def update_inplace(self, np_arr):
+        """Copies np_arr (same number of elements) into the tensor's memory."""
+        src = np.asarray(np_arr, dtype=self._arr.dtype)
+        if src.size != self._arr.size:
+            raise InvalidArgument(f"update_inplace: {src.size} elements given, the OrtValue has "
+                                  f"{self._arr.size}")
+        self._arr.reshape(-1)[...] = src.reshape(-1)
+
+    def shape(self):
+        return list(self._arr.shape)
+
+    def data_type(self):
+        """'tensor(float)'..."""
+        return D.type_string(self.element_type())
+
+    def element_type(self):
+        """The ONNX element type (TensorProto.DataType number), as onnxruntime's."""
+        if D.is_string_array(self._arr):
+            return D.STRING
+        return D.FROM_NUMPY.get(self._arr.dtype.newbyteorder("="), 0)
+
+    def data_ptr(self):
+        return self._arr.ctypes.data
+
+    def device_name(self):
+        return "cpu"
+
+    def is_tensor(self):
+        return True
+
+    def has_value(self):
+        return True
+
+    def is_tensor_sequence(self):
+        return False
+
+    def is_sparse_tensor(self):
+        return False
+
+    def __repr__(self):
+        return f"OrtValue({self.data_type()}, shape={self.shape()})"
