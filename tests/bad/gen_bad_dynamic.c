@@ -47,6 +47,7 @@ static void gnn_case(const char *name, const char *model, const char *status, co
 #define SAGE "sage_small_dynamic_opset17"
 #define GAT "gat_small_dynamic_opset18"
 #define EDGE "edgeconv_small_dynamic_opset18"
+#define SAGE_MAX "sage_small_max_dynamic_opset18"
 
 /* edge_index rows src, dst of 7 edges on 5 nodes, with one value changed. */
 static const int64_t *edges7(int row, int pos, int64_t v) {
@@ -61,8 +62,9 @@ static void gnn_cases(void) {
     static const struct {
         const char *tag, *model;
         int64_t f;
-    } layers[4] = {{"gcn", GCN, 64}, {"sage", SAGE, 64}, {"gat", GAT, 64}, {"edgeconv", EDGE, 3}};
-    for (int i = 0; i < 4; i++) {
+    } layers[5] = {{"gcn", GCN, 64}, {"sage", SAGE, 64}, {"gat", GAT, 64}, {"edgeconv", EDGE, 3},
+                   {"sage_max", SAGE_MAX, 64}};
+    for (int i = 0; i < 5; i++) {
         const char *t = layers[i].tag, *md = layers[i].model;
         const int64_t f = layers[i].f;
         gnn_case(F("dyn_%s_valid", t), md, "OSC_OK", F("tests/models' dynamic %s layer unpinned, "
@@ -95,6 +97,13 @@ static void gnn_cases(void) {
     gnn_case("dyn_sage_no_nodes_with_edges", SAGE, "OSC_ERR_INDEX", "dynamic SAGE layer, N = 0 "
              "with 2 edges: every index is out of range", 0, 64, 2, 2,
              (const int64_t[]){0, 1, 1, 0});
+    /* SAGE max: the -inf reset taken in by the fused max scatter (unfused, the reset fails) */
+    expect_msg("node '/ScatterReduce' (GatherScatter-1)\ninput 1 'indices'\nposition 6\n"
+               "value 5 \nrange [-5, 4]", "node '/ScatterElements'\nposition 384\nvalue 5 \n"
+               "range [-5, 4]");
+    gnn_case("dyn_sage_max_dst_past_end", SAGE_MAX, "OSC_ERR_INDEX", "dynamic SAGE max layer, "
+             "destination 5 on 5 nodes, last edge: the fused scatter (its reset taken in)", 5, 64,
+             2, 7, edges7(1, 6, 5));
     /* GCN: the degree's ScatterElements and GatherPieces read edge_index before the fused node */
     expect_msg("node '/ScatterElements'\nposition 6\nvalue 5 \nrange [-5, 4]",
                "node '/ScatterElements'\nposition 6\nvalue 5 \nrange [-5, 4]");
