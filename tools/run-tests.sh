@@ -113,17 +113,14 @@ coverage() {
 }
 # The Python package (python/) of the plain build folder: its pytest suite (onnx's BackendTest
 # over python3-onnx's node tests included) with Debian's python3, whatever python3 comes first
-# on PATH, then the installed package (a temporary prefix) running the example.
+# on PATH, then the package installed by `cmake --install` and by `pip install ./python` (the
+# library built by CMake in build-pip) under a venv's python3 and Debian's, each running the
+# example (python/tests/check-install.sh).
 python_tests() {
-  local tmp rc=0 py=/usr/bin/python3
-  tmp="$(mktemp -d)"
+  local py=/usr/bin/python3
   configure build-test && build_shipped &&
     PYTHONPATH="$PWD/build-test/python" $py -m pytest -q -p no:cacheprovider python/tests &&
-    cmake --install build-test --prefix "$tmp" >/dev/null &&
-    PYTHONPATH="$(find "$tmp" -type d -name onnx_scatter -printf '%h')" $py \
-      python/tests/check_installed.py "$tmp" examples/scatter_elements/model.onnx || rc=$?
-  rm -rf "$tmp"
-  return "$rc"
+    python/tests/check-install.sh build-test build-pip
 }
 # Cross builds run under emulation (docs/embedding.md, "Minimal builds"): for each target the
 # Debian cross compiler, qemu-user and the multiarch protobuf-c and cmocka (installed here when
