@@ -4,8 +4,9 @@
 #   quickstart  build the library and the CLI, run the README's examples: compiler, CMake,
 #               pkg-config, protobuf-c, the onnx.proto of libonnx-dev, python3-numpy (the
 #               README's numpy example)
-#   test        the test suite's builds (tools/run-tests.sh plain, sanitize, install, tsan):
+#   test        the test suite's builds (tools/run-tests.sh plain, sanitize, tsan):
 #               quickstart's, plus cmocka and Debian's ONNX 1.12 node tests (libonnx-testdata)
+#   install     test's, plus python3-numpy (the docs' Python snippets, run installed)
 #   fuzz        test's, plus clang (libFuzzer)
 #   leak        test's, plus valgrind
 #   coverage    test's, plus gcovr
@@ -26,7 +27,8 @@ pkgs=() foreign=()
 for step in "$@"; do
   case "$step" in
     quickstart) pkgs+=("${base[@]}" python3-numpy) ;;
-    test | plain | sanitize | install | tsan) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata) ;;
+    test | plain | sanitize | tsan) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata) ;;
+    install) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata python3-numpy) ;;
     fuzz) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata clang) ;;
     leak) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata valgrind) ;;
     coverage) pkgs+=("${base[@]}" libcmocka-dev libonnx-testdata gcovr) ;;
@@ -42,7 +44,7 @@ for step in "$@"; do
       pkgs+=("${base[@]}" "gcc-$triple" qemu-user "libprotobuf-c-dev:$arch" "libcmocka-dev:$arch") ;;
     all) pkgs+=("${base[@]}" python3-numpy libcmocka-dev libonnx-testdata clang valgrind gcovr
                 python3 python3-onnx python3-pytest "${pip[@]}") ;;
-    *) echo "usage: tools/setup-deps.sh [quickstart|test|fuzz|leak|coverage|python|all|cross-armhf|cross-aarch64|cross-s390x]..." >&2; exit 2 ;;
+    *) echo "usage: tools/setup-deps.sh [quickstart|test|install|fuzz|leak|coverage|python|all|cross-armhf|cross-aarch64|cross-s390x]..." >&2; exit 2 ;;
   esac
 done
 missing=()

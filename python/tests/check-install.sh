@@ -9,7 +9,7 @@
 #   pip install --no-build-isolation --no-index ./python: into the venv itself, and with Debian's
 #     python3 into --prefix P (its pip picks P/local/lib/python3.X/dist-packages); the library is
 #     built by CMake in PIP_BUILD (kept between runs, as a build folder).
-# BUILD is left configured for /usr/bin/python3. Needs python3-venv, python3-pip,
+# Needs python3-venv, python3-pip,
 # python3-setuptools, python3-wheel and python3-numpy (the venv sees the system's packages).
 # Usage: python/tests/check-install.sh BUILD PIP_BUILD   (BUILD: configured, package built)
 set -euo pipefail
@@ -18,7 +18,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "$1" && pwd) pip_build=$(mkdir -p "$2" && cd "$2" && pwd)
 model="$root/examples/scatter_elements/model.onnx"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# BUILD is configured for /usr/bin/python3 again at the end, when a check failed too.
+trap 'cmake -B "$build" -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null; rm -rf "$tmp"' EXIT
 export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 /usr/bin/python3 -m venv --system-site-packages "$tmp/venv"
 
