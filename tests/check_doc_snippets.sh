@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # check_doc_snippets.sh: the code in the docs runs against an installed onnx-scatter.
-# Usage: tests/check_doc_snippets.sh PREFIX WORKDIR   (tools/run-tests.sh install; WORKDIR recreated)
+# Usage: tests/check_doc_snippets.sh PREFIX WORKDIR   (WORKDIR is recreated)
+# Run by tools/run-tests.sh install.
 #
 # Marking: an HTML comment on the line right before a fenced block says what it is (GitHub does
 # not show it). Every ```cmake, ```c and ```python block of docs/embedding.md, docs/python.md and
@@ -16,8 +17,9 @@
 #   <!-- test: output -->       a plain block: `$ ./embed ARGS`, then what it prints; the app of
 #                               the last cmake block is run with ARGS from the repository's root.
 #   <!-- test: skip REASON -->  not run.
-# Versions: each libonnxscatter.so.N... (or `.so.N...`) the files name must be installed in PREFIX (the
-# cmake blocks' find_package version and the output's version line are checked by running).
+# Versions: each libonnxscatter.so.N... (or `.so.N...`) the files name must be installed in
+# PREFIX (the cmake blocks' find_package version and the output's version line are checked by
+# running them).
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 PREFIX WORKDIR" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,7 +64,8 @@ while read -r n lang mark where; do
         tail -n 20 "$d/log" >&2; bad "$where: the cmake block does not build"
       fi ;;
     run:c)
-      export PKG_CONFIG_PATH="$(dirname "$(find "$prefix" -name onnxscatter.pc -print -quit)")"
+      PKG_CONFIG_PATH="$(dirname "$(find "$prefix" -name onnxscatter.pc -print -quit)")"
+      export PKG_CONFIG_PATH
       # shellcheck disable=SC2046 # pkg-config output is meant to be split
       if cc -std=c11 -Wall -Wextra -Werror "$f" -o "$work/c-$n" \
           $(pkg-config --cflags --libs onnxscatter) \
@@ -77,11 +80,13 @@ while read -r n lang mark where; do
     run:python) ;; # below, all at once
     output:txt)
       read -r dollar cmd args <"$f"
-      [ "$dollar $cmd" = '$ ./embed' ] && [ -n "$app" ] ||
-        { bad "$where: an output block must follow a cmake block and start with \$ ./embed"; continue; }
+      if [ "$dollar $cmd" != '$ ./embed' ] || [ -z "$app" ]; then
+        bad "$where: an output block must follow a cmake block and start with \$ ./embed"
+        continue
+      fi
       # shellcheck disable=SC2086 # ARGS are words
       if diff <(tail -n +2 "$f") <("$app" $args 2>&1) >&2; then ran=$((ran + 1))
-      else bad "$where: ./embed $args prints something else (diff above: the docs, then the run)"; fi ;;
+      else bad "$where: ./embed $args prints something else (diff above: docs < > run)"; fi ;;
     run:* | output:*) bad "$where: <!-- test: $mark --> on a $lang block" ;;
   esac
 done <"$work/blocks/list"
@@ -96,7 +101,7 @@ else bad "python blocks (above)"; fi
 for name in $(grep -ohE '(libonnxscatter|`)\.so\.[0-9]+(\.[0-9]+)*' "${docs[@]}" |
   sed 's/^`/libonnxscatter/' | sort -u); do
   [ -e "$(find "$prefix" -name "$name" -print -quit)" ] ||
-    bad "the docs name $name; installed: $(cd "$prefix" && find . -name 'libonnxscatter.so*' | xargs)"
+    bad "the docs name $name; installed: $(cd "$prefix" && find . -name 'libonnxscatter.so*')"
 done
 echo "doc snippets: $ran run, $(grep -c ' skip ' "$work/blocks/list" || true) skipped"
 exit "$fail"

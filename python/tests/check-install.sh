@@ -36,7 +36,7 @@ run_example() { # how, interpreter, prefix, site folder (empty: the interpreter'
 
 for py in "$tmp/venv/bin/python3" /usr/bin/python3; do
   name=$(basename "$(dirname "$(dirname "$py")")") # venv or usr
-  export PATH="$(dirname "$py"):$PATH"
+  PATH="$(dirname "$py"):$PATH"
   prefix="$tmp/cmake-$name" site="$tmp/cmake-$name/$(site_rel "$py")"
   cmake -S "$root" -B "$build" -DPython3_EXECUTABLE="$py" >/dev/null
   cmake --build "$build" --target onnx_scatter_python >/dev/null
