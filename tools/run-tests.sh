@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run-tests.sh: the whole test suite, in stages (README, "Tests", says what each does and how
-# long it takes): install (the shipped targets installed, examples/embed built against them),
-# leak (valgrind), python (the package's pytest suite), sanitize (the whole ctest suite under
+# long it takes): install (the shipped targets installed, examples/embed and the docs' snippets
+# built and run against them), leak (valgrind), python (the package's pytest suite, and the
+# package installed by cmake and by pip), sanitize (the whole ctest suite under
 # ASan+UBSan), tsan (the concurrency tests under ThreadSanitizer), fuzz (the four harnesses,
 # OSC_FUZZ_SECONDS each, default 60), coverage (the whole suite at -O0, thresholds enforced),
 # cross (armhf and s390x builds under qemu-user); `all` runs those; `plain` (the whole suite,
@@ -24,8 +25,8 @@ devnull_intact() { # when: "after stage NAME", "before the first stage"
 devnull_intact "before the first stage"
 case "$mode" in
   cross) tools/setup-deps.sh test ;; # and the cross packages of each target, in cross()
-  plain | sanitize | install | tsan) tools/setup-deps.sh test ;;
-  fuzz | leak | coverage | python) tools/setup-deps.sh "$mode" ;;
+  plain | sanitize | tsan) tools/setup-deps.sh test ;;
+  install | fuzz | leak | coverage | python) tools/setup-deps.sh "$mode" ;;
   *) tools/setup-deps.sh all ;;
 esac
 jobs="$(nproc)"
@@ -49,14 +50,16 @@ build_shipped() {
     onnx_scatter_python >/dev/null
 }
 # Installs the plain build into a temporary prefix and builds examples/embed against it, out of
-# tree, four ways (examples/embed/check-install.sh); the prefix is removed afterwards.
+# tree, four ways (examples/embed/check-install.sh), then runs the docs' snippets against it
+# (tests/check_doc_snippets.sh); the prefix is removed afterwards.
 install_check() {
   local tmp rc=0
   tmp="$(mktemp -d)"
   configure build-test && build_shipped &&
     cmake --install build-test --prefix "$tmp/prefix" >/dev/null &&
     examples/embed/check-install.sh "$tmp/prefix" examples/scatter_elements/model.onnx \
-      "$tmp/work" || rc=$?
+      "$tmp/work" &&
+    tests/check_doc_snippets.sh "$tmp/prefix" "$tmp/docs" || rc=$?
   rm -rf "$tmp"
   return "$rc"
 }
@@ -113,17 +116,14 @@ coverage() {
 }
 # The Python package (python/) of the plain build folder: its pytest suite (onnx's BackendTest
 # over python3-onnx's node tests included) with Debian's python3, whatever python3 comes first
-# on PATH, then the installed package (a temporary prefix) running the example.
+# on PATH, then the package installed by `cmake --install` and by `pip install ./python` (the
+# library built by CMake in build-pip) under a venv's python3 and Debian's, each running the
+# example (python/tests/check-install.sh).
 python_tests() {
-  local tmp rc=0 py=/usr/bin/python3
-  tmp="$(mktemp -d)"
+  local py=/usr/bin/python3
   configure build-test && build_shipped &&
     PYTHONPATH="$PWD/build-test/python" $py -m pytest -q -p no:cacheprovider python/tests &&
-    cmake --install build-test --prefix "$tmp" >/dev/null &&
-    PYTHONPATH="$(find "$tmp" -type d -name onnx_scatter -printf '%h')" $py \
-      python/tests/check_installed.py "$tmp" examples/scatter_elements/model.onnx || rc=$?
-  rm -rf "$tmp"
-  return "$rc"
+    python/tests/check-install.sh build-test build-pip
 }
 # Cross builds run under emulation (docs/embedding.md, "Minimal builds"): for each target the
 # Debian cross compiler, qemu-user and the multiarch protobuf-c and cmocka (installed here when
