@@ -18,7 +18,8 @@ from ._lib import lib as _lib, OpDesc as _OpDesc, path as _lib_path
 from ._options import (ExecutionMode, GraphOptimizationLevel, OptionWarning, RunOptions,
                        SessionOptions, option_names, set_default_logger_severity,
                        set_default_logger_verbosity)
-from ._session import IOBinding, InferenceSession, ModelMetadata, ModelWarning, NodeArg
+from ._iobinding import IOBinding
+from ._session import InferenceSession, ModelMetadata, ModelWarning, NodeArg
 from ._values import OrtValue
 from ._version import __version__
 

@@ -99,7 +99,7 @@ class OrtValue:
     @staticmethod
     def ortvalue_from_numpy(numpy_obj, device_type="cpu", device_id=0):
         """An OrtValue viewing numpy_obj (a C-contiguous copy when it is not C-contiguous)."""
-        from ._session import _cpu
+        from ._iobinding import _cpu
         _cpu(device_type, device_id)
         if not isinstance(numpy_obj, np.ndarray):
             raise InvalidArgument(f"ortvalue_from_numpy takes a numpy array, not "
@@ -110,7 +110,7 @@ class OrtValue:
     def ortvalue_from_shape_and_type(shape=None, element_type=None, device_type="cpu",
                                      device_id=0):
         """An OrtValue of that shape and numpy element type (contents unspecified)."""
-        from ._session import _cpu
+        from ._iobinding import _cpu
         _cpu(device_type, device_id)
         if shape is None or element_type is None:
             raise InvalidArgument("`element_type` and `shape` are to be provided")
