@@ -321,6 +321,8 @@ typedef struct cli_tol {
     double rtol, atol; /* float kinds match when |a - b| <= atol + rtol * |b| (b expected) */
 } cli_tol;
 extern const cli_tol cli_default_tol; /* the node tests': rtol 1e-3, atol 1e-7 */
+/* onnxruntime's onnx_test_runner: per-sample tolerance 1e-3 and relative 1e-3 */
+extern const cli_tol cli_ort_tol;
 /* 0 when act matches exp (dtype, shape, values under tol; NaN equals NaN; non-float kinds
  * exactly); otherwise 1 and the first mismatch ("output 'NAME' ...: expected X, got Y (N of M
  * elements differ; max abs error A, max rel error R; atol, rtol)"), the errors over the

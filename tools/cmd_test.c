@@ -329,6 +329,10 @@ static int parse_test_args(int argc, char **argv, test_opts *o, cli_strlist *pat
             if (cli_parse_double(v, &o->tol.rtol)) return cli_usage_error("test", "--rtol wants a number >= 0, got '%s'", v);
         } else if ((v = cli_opt_value(argc, argv, &i, "--atol", NULL)) != NULL) {
             if (cli_parse_double(v, &o->tol.atol)) return cli_usage_error("test", "--atol wants a number >= 0, got '%s'", v);
+        } else if ((v = cli_opt_value(argc, argv, &i, "--tolerance", NULL)) != NULL) {
+            if (!strcmp(v, "onnx")) o->tol = cli_default_tol;
+            else if (!strcmp(v, "ort")) o->tol = cli_ort_tol;
+            else return cli_usage_error("test", "--tolerance wants 'onnx' or 'ort', got '%s'", v);
         } else if ((v = cli_opt_value(argc, argv, &i, "--known-fail", NULL)) != NULL) {
             if (!v[0]) return cli_usage_error("test", "--known-fail wants a FILE of test names");
             o->known_file = v;

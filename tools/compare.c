@@ -4,7 +4,7 @@
 
 #include "cli.h"
 
-const cli_tol cli_default_tol = {1e-3, 1e-7};
+const cli_tol cli_default_tol = {1e-3, 1e-7}, cli_ort_tol = {1e-3, 1e-3};
 
 /* |a - b| <= atol + rtol * |b| (b expected), NaN equals NaN. */
 static int close_enough(const cli_tol *tol, double exp, double act) {

@@ -29,6 +29,13 @@ cli test "$c" --filter test_ge_close --rtol 0.02
 check "--rtol 0.02 accepts 1%" eval 'status_is 0 && out_has "^PASS test_ge_close$"'
 cli test "$c" --filter test_ge_close --rtol 0.005
 check "--rtol 0.005 still fails" status_is 1
+cli test "$c" --filter test_ge_close --tolerance ort --json
+check "--tolerance ort: onnxruntime's test runner's" eval 'status_is 1 && jq_is rtol 0.001 && jq_is atol 0.001'
+cli test "$c" --filter test_ge_close --tolerance ort --rtol 0.02 --tolerance onnx --json
+check "--tolerance onnx: ONNX's runner's, the later option wins" eval 'status_is 1 && jq_is rtol 0.001 && jq_is atol 1e-07'
+cli test "$c" --filter test_ge_close --tolerance ort --rtol 0.02
+check "--tolerance ort then --rtol 0.02: the later option wins" eval 'status_is 0 && out_has "^PASS test_ge_close$"'
+cli test "$c" --tolerance numpy; check "--tolerance numpy -> 2" eval 'status_is 2 && one_error_line "--tolerance wants"'
 cli test "$c" --filter test_ge_close --rtol 0 --atol 1.5
 check "--atol 1.5 accepts |diff| <= 1" eval 'status_is 0 && out_has "^PASS test_ge_close$"'
 
