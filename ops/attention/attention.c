@@ -220,6 +220,17 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                          "must be (batch_size,) = [%lld]", osc_kinput_name(k, 6),
                          osc_shape_str(np, a, sizeof a), (long long)s->batch);
     }
+    /* infer sees the values too (the row's infer_reads): a run refuses them before any node
+     * runs, so a cache a TensorScatter writes in place for this node is still untouched */
+    const bool np_data = np && np->data && np->nbytes == (size_t)s->batch * sizeof(int64_t);
+    for (int64_t b = 0; np_data && b < s->batch; b++) {
+        const int64_t v = ((const int64_t *)np->data)[b];
+        if (v < 0 || v > s->kvs)
+            return osc_kfail(k, OSC_ERR_INDEX, "input 6 'nonpad_kv_seqlen' (%s) holds %lld at "
+                             "position %lld; allowed: 0 to the kv sequence length %lld",
+                             osc_kinput_name(k, 6), (long long)v, (long long)b,
+                             (long long)s->kvs);
+    }
     st = mask(k, opt_in(in, n_in, 3), s);
     if (st) return st;
     memset(want, 0, 4 * sizeof *want);
@@ -299,14 +310,6 @@ osc_status osc_attention_run(osc_kctx *k, const osc_tensor *const *in, int32_t n
         st = osc_nc_check_out(k, out, n_out, j, k_out_names[j], &want[j]);
     if (st) return st;
     const osc_tensor *np = opt_in(in, n_in, 6);
-    for (int64_t b = 0; np && b < s.batch; b++) {
-        const int64_t v = ((const int64_t *)np->data)[b];
-        if (v < 0 || v > s.kvs)
-            return osc_kfail(k, OSC_ERR_INDEX, "input 6 'nonpad_kv_seqlen' (%s) holds %lld at "
-                             "position %lld; allowed: 0 to the kv sequence length %lld",
-                             osc_kinput_name(k, 6), (long long)v, (long long)b,
-                             (long long)s.kvs);
-    }
     const int64_t rows = s.batch * s.qh * s.qs;
     const bool wide = in[0]->dtype == OSC_DOUBLE || in[2]->dtype == OSC_DOUBLE ||
                       p->precision == OSC_DOUBLE;
