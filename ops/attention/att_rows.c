@@ -1,7 +1,7 @@
-/* att_rows.c: Attention's rows. Per output row (batch, q head, query): the scores Q.K^T times
- * scale into a scratch row, softcap, the mask and the causal frontier, softmax, then the
- * weights times V into an accumulator; K and V are read once per row, only up to the last key
- * the row can see. Computed in float (double for double inputs or softmax_precision double),
+/* att_rows.c: Attention's rows, a group at a time: the q heads sharing a kv head, for one batch
+ * and query. Per row: the scores Q.K^T times scale into a scratch row, softcap, the mask and
+ * the causal frontier, softmax, then the weights times V into an accumulator; each K and V row
+ * is read and widened once for the whole group, only up to the last key the rows can see. Computed in float (double for double inputs or softmax_precision double),
  * float16/bfloat16 widened as read and rounded once as stored. */
 #include <math.h>
 #include <string.h>
@@ -12,13 +12,6 @@
 /* The typed pieces, per element dtype E and compute type A (suffix S: f float, d double). */
 typedef void (*att_load)(void *dst, const void *src, int64_t n);
 typedef void (*att_store)(void *dst, const void *src, int64_t n);
-/* s[j] = scale * (q . key j) for nk keys ks elements apart, each of d elements */
-typedef void (*att_dots)(void *s, const void *q, const void *k, int64_t ks, int64_t nk,
-                         int64_t d, double scale);
-/* acc += w[j] * value j for the nk values vs elements apart whose weight is not 0 (a key the
- * softmax gave nothing is never read) */
-typedef void (*att_axpy)(void *acc, const void *w, const void *v, int64_t vs, int64_t nk,
-                         int64_t dv);
 /* s[j] += mask element j * ms (bool: 0 or -inf) */
 typedef void (*att_mask)(void *s, const void *m, int64_t ms, int64_t n);
 
@@ -33,46 +26,6 @@ typedef void (*att_mask)(void *s, const void *m, int64_t ms, int64_t n);
         const A *p = src;                                                                     \
         T *o = dst;                                                                           \
         for (int64_t j = 0; j < n; j++) o[j] = OSC_NC_NARROW_##CLS(T, p[j]);                  \
-    }                                                                                         \
-    OSC_AVX2_CLONES static void dots_##S##_##E(void *s, const void *q, const void *k,         \
-                                               int64_t ks, int64_t nk, int64_t d,             \
-                                               double scale) {                                \
-        const A *pq = q;                                                                      \
-        const T *pk = k;                                                                      \
-        A *o = s;                                                                             \
-        for (int64_t j = 0; j < nk; j++, pk += ks) {                                          \
-            A lane[ATT_LANES] = {0}, acc = 0;                                                 \
-            int64_t t = 0;                                                                    \
-            for (; t + ATT_LANES <= d; t += ATT_LANES)                                        \
-                for (int l = 0; l < ATT_LANES; l++)                                           \
-                    lane[l] += pq[t + l] * (A)OSC_NC_WIDEN_##CLS(pk[t + l]);                  \
-            for (; t < d; t++) acc += pq[t] * (A)OSC_NC_WIDEN_##CLS(pk[t]);                   \
-            for (int l = 0; l < ATT_LANES; l++) acc += lane[l];                               \
-            o[j] = acc * (A)scale;                                                            \
-        }                                                                                     \
-    }                                                                                         \
-    OSC_AVX2_CLONES static void axpy_##S##_##E(void *acc, const void *w, const void *v,       \
-                                               int64_t vs, int64_t nk, int64_t dv) {          \
-        const A *pw = w;                                                                      \
-        A *o = acc;                                                                           \
-        for (int64_t j = 0; j < nk;) {                                                        \
-            /* the next 4 values of nonzero weight, added in one pass */                      \
-            const T *pv[4];                                                                   \
-            A wj[4];                                                                          \
-            int n = 0;                                                                        \
-            for (; j < nk && n < 4; j++)                                                      \
-                if (pw[j] != 0) wj[n] = pw[j], pv[n++] = (const T *)v + j * vs;               \
-            if (n < 4) /* the last few */                                                     \
-                for (int q = 0; q < n; q++)                                                   \
-                    for (int64_t t = 0; t < dv; t++)                                          \
-                        o[t] += wj[q] * (A)OSC_NC_WIDEN_##CLS(pv[q][t]);                      \
-            else                                                                              \
-                for (int64_t t = 0; t < dv; t++)                                              \
-                    o[t] += wj[0] * (A)OSC_NC_WIDEN_##CLS(pv[0][t]) +                         \
-                            wj[1] * (A)OSC_NC_WIDEN_##CLS(pv[1][t]) +                         \
-                            wj[2] * (A)OSC_NC_WIDEN_##CLS(pv[2][t]) +                         \
-                            wj[3] * (A)OSC_NC_WIDEN_##CLS(pv[3][t]);                          \
-        }                                                                                     \
     }
 #define ATT_FNS_F(E, T, CLS) ATT_FLOAT_FNS(E, T, CLS, float, f)
 #define ATT_FNS_D(E, T, CLS) ATT_FLOAT_FNS(E, T, CLS, double, d)
@@ -110,11 +63,9 @@ ATT_BOOL_FN(double, d)
 typedef struct att_typed {
     att_load load[2];
     att_store store[2];
-    att_dots dots[2];
-    att_axpy axpy[2];
 } att_typed;
 #define ATT_E_TYPED(E, T, CLS)                                                                \
-    [E] = {ATT_PAIR(load, E), ATT_PAIR(store, E), ATT_PAIR(dots, E), ATT_PAIR(axpy, E)},
+    [E] = {ATT_PAIR(load, E), ATT_PAIR(store, E)},
 static const att_typed k_typed[OSC_DTYPE_COUNT] = {OSC_FLOAT_TYPES(ATT_E_TYPED)};
 #define ATT_E_MASK(E, T, CLS) [E] = ATT_PAIR(mask, E),
 static const att_mask k_mask[OSC_DTYPE_COUNT][2] = {
@@ -123,8 +74,11 @@ static const att_mask k_mask[OSC_DTYPE_COUNT][2] = {
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 size_t osc_att_part_bytes(const att_shape *s, bool wide) {
-    /* the caller checked that this fits */
-    const size_t n = (size_t)(s->total + s->d + s->dv) * (wide ? sizeof(double) : sizeof(float));
+    /* the caller checked that this fits: a widened key row, 4 widened value rows, and per q
+     * head of a group its score row, query row and accumulator */
+    const int64_t rep = s->qh / s->kvh;
+    const size_t n = (size_t)(s->d + 4 * s->dv + rep * (s->total + s->d + s->dv)) *
+                     (wide ? sizeof(double) : sizeof(float));
     return (n + 63) & ~(size_t)63;
 }
 
@@ -143,73 +97,139 @@ static int64_t visible_keys(const att_job *jb, int64_t b, int64_t i) {
     return end < 0 ? 0 : end;
 }
 
-/* The row loop for compute type A (suffix S), EXP and TANH its functions. */
+/* What a group's loops share, for compute type A (suffix S): the scores of the rep query rows
+ * q[r * qst] against one widened key row kf, into o[r * os] (the lanes and order of the typed
+ * dots, so a row's scores are those dots'); and acc[r * as] += the weights w[r * ws + 0..nb-1]
+ * times nb widened value rows vf[k * dv], four at once when all four are nonzero, else one by
+ * one skipping zeros (the grouping of the typed axpy when no weight is 0). */
+#define ATT_GROUP_FNS(A, S)                                                                   \
+    OSC_AVX2_CLONES static void gdots_##S(A *o, int64_t os, const A *q, int64_t qst,          \
+                                          int64_t rep, const A *kf, int64_t d, A scale) {     \
+        for (int64_t r = 0; r < rep; r++) {                                                   \
+            const A *pq = q + r * qst;                                                        \
+            A lane[ATT_LANES] = {0}, acc = 0;                                                 \
+            int64_t t = 0;                                                                    \
+            for (; t + ATT_LANES <= d; t += ATT_LANES)                                        \
+                for (int l = 0; l < ATT_LANES; l++) lane[l] += pq[t + l] * kf[t + l];         \
+            for (; t < d; t++) acc += pq[t] * kf[t];                                          \
+            for (int l = 0; l < ATT_LANES; l++) acc += lane[l];                               \
+            o[r * os] = acc * scale;                                                          \
+        }                                                                                     \
+    }                                                                                         \
+    OSC_AVX2_CLONES static void gaxpy_##S(A *acc, int64_t as, const A *w, int64_t ws,         \
+                                          int64_t rep, const A *vf, int nb, int64_t dv) {     \
+        const A *v0 = vf, *v1 = vf + dv, *v2 = vf + 2 * dv, *v3 = vf + 3 * dv;                \
+        for (int64_t r = 0; r < rep; r++) {                                                   \
+            const A *pw = w + r * ws;                                                         \
+            A *o = acc + r * as;                                                              \
+            if (nb == 4 && pw[0] != 0 && pw[1] != 0 && pw[2] != 0 && pw[3] != 0) {            \
+                for (int64_t t = 0; t < dv; t++)                                              \
+                    o[t] += pw[0] * v0[t] + pw[1] * v1[t] + pw[2] * v2[t] + pw[3] * v3[t];    \
+                continue;                                                                     \
+            }                                                                                 \
+            for (int k = 0; k < nb; k++)                                                      \
+                if (pw[k] != 0)                                                               \
+                    for (int64_t t = 0; t < dv; t++) o[t] += pw[k] * vf[k * dv + t];          \
+        }                                                                                     \
+    }
+ATT_GROUP_FNS(float, f)
+ATT_GROUP_FNS(double, d)
+
+/* The group loop for compute type A (suffix S), EXP and TANH its functions. A unit u = (b * kvh
+ * + g) * qs + i computes output rows (b, h, i) of the rep = qh / kvh q heads h sharing kv head
+ * g: each key and value row is read and widened once for the group. */
 #define ATT_ROWS(A, S, EXP, TANH)                                                             \
     static void rows_##S(const att_job *jb, char *scr, int64_t lo, int64_t hi) {              \
         const att_shape *s = jb->s;                                                           \
         const att_params *p = jb->p;                                                          \
         const int w = jb->wide;                                                               \
-        const att_typed *f = &k_typed[jb->t1];                                                \
+        const att_typed *f = &k_typed[jb->t1], *f2 = &k_typed[jb->t2];                        \
         const size_t z1 = osc_dtype_get(jb->t1)->bits / 8;                                    \
         const size_t z2 = osc_dtype_get(jb->t2)->bits / 8;                                    \
         const size_t zm = s->mask_given ? osc_dtype_get(jb->tm)->bits / 8 : 0;                \
-        A *sc = (A *)(void *)scr, *qv = sc + s->total, *acc = qv + s->d;                      \
         const int64_t rep = s->qh / s->kvh, d = s->d, dv = s->dv, total = s->total;           \
+        const int64_t per = total + d + dv; /* one q head's score row, query and accumulator */ \
+        A *kf = (A *)(void *)scr, *vf = kf + d, *g0 = vf + 4 * dv;                            \
         const bool r4 = s->rank == 4;                                                         \
         const int64_t kst = r4 ? d : s->kvh * d, vst = r4 ? dv : s->kvh * dv;                 \
-        const A cap = (A)p->softcap;                                                          \
-        for (int64_t r = lo; r < hi; r++) {                                                   \
-            const int64_t i = r % s->qs, h = r / s->qs % s->qh, b = r / s->qs / s->qh;        \
-            const int64_t g = h / rep, bg = b * s->kvh + g;                                   \
-            const int64_t qo = r4 ? r * d : ((b * s->qs + i) * s->qh + h) * d;                \
-            const int64_t yo = r4 ? r * dv : ((b * s->qs + i) * s->qh + h) * dv;              \
-            const int64_t po = bg * s->past;                                                  \
+        const A cap = (A)p->softcap, scale = (A)jb->scale;                                    \
+        for (int64_t u = lo; u < hi; u++) {                                                   \
+            const int64_t i = u % s->qs, g = u / s->qs % s->kvh, b = u / s->qs / s->kvh;      \
+            const int64_t bg = b * s->kvh + g, po = bg * s->past;                             \
             const char *kp = s->past ? (const char *)jb->pk + (size_t)(po * d) * z1 : NULL;   \
             const char *vp = s->past ? (const char *)jb->pv + (size_t)(po * dv) * z2 : NULL;  \
             const int64_t kvo = r4 ? bg * s->kvs : b * s->kvs * s->kvh + g;                   \
             const char *kn = (const char *)jb->k + (size_t)(kvo * d) * z1;                    \
             const char *vn = (const char *)jb->v + (size_t)(kvo * dv) * z2;                   \
-            char *qk = jb->qk ? (char *)jb->qk + (size_t)(r * total) * z1 : NULL;             \
             const int64_t end = visible_keys(jb, b, i);                                       \
             /* modes 0 and 1 show every key's score, masked or not */                         \
-            const int64_t n_sc = qk && p->mode <= 1 ? total : end;                            \
-            f->load[w](qv, (const char *)jb->q + (size_t)qo * z1, d);                         \
-            int64_t n1 = min64(n_sc, s->past);                                                \
-            f->dots[w](sc, qv, kp, d, n1, d, jb->scale);                                      \
-            f->dots[w](sc + n1, qv, kn, kst, n_sc - n1, d, jb->scale);                        \
-            if (qk && p->mode == 0) f->store[w](qk, sc, total);                               \
-            if (cap > 0)                                                                      \
-                for (int64_t j = 0; j < n_sc; j++) sc[j] = cap * TANH(sc[j] / cap);           \
-            if (qk && p->mode == 1) f->store[w](qk, sc, total);                               \
-            if (s->mask_given && end > 0) {                                                   \
-                const int64_t mo = b * s->m_st[0] + h * s->m_st[1] + i * s->m_st[2];          \
-                const char *mrow = (const char *)jb->mask + (size_t)mo * zm;                  \
-                k_mask[jb->tm][w](sc, mrow, s->m_st[3], end);                                 \
+            const int64_t n_sc = jb->qk && p->mode <= 1 ? total : end;                        \
+            for (int64_t q = 0; q < rep; q++) {                                               \
+                const int64_t h = g * rep + q, r = (b * s->qh + h) * s->qs + i;               \
+                const int64_t qo = r4 ? r * d : ((b * s->qs + i) * s->qh + h) * d;            \
+                f->load[w](g0 + q * per + total, (const char *)jb->q + (size_t)qo * z1, d);   \
             }                                                                                 \
-            if (qk && p->mode == 2) {                                                         \
-                for (int64_t j = end; j < total; j++) sc[j] = -(A)INFINITY;                   \
-                f->store[w](qk, sc, total);                                                   \
+            const int64_t n1 = min64(n_sc, s->past);                                          \
+            for (int64_t j = 0; j < n_sc; j++) {                                              \
+                const char *kr = j < n1 ? kp + (size_t)(j * d) * z1                           \
+                                        : kn + (size_t)((j - n1) * kst) * z1;                 \
+                f->load[w](kf, kr, d);                                                        \
+                gdots_##S(g0 + j, per, g0 + total, per, rep, kf, d, scale);                               \
             }                                                                                 \
-            A m = -(A)INFINITY;                                                               \
-            bool live = false; /* some key not masked out */                                  \
-            for (int64_t j = 0; j < end; j++) {                                               \
-                live = live || sc[j] != -(A)INFINITY;                                         \
-                m = sc[j] > m ? sc[j] : m;                                                    \
+            for (int64_t q = 0; q < rep; q++) {                                               \
+                const int64_t h = g * rep + q, r = (b * s->qh + h) * s->qs + i;               \
+                A *sc = g0 + q * per, *acc = sc + total + d;                                  \
+                char *qk = jb->qk ? (char *)jb->qk + (size_t)(r * total) * z1 : NULL;         \
+                if (qk && p->mode == 0) f->store[w](qk, sc, total);                           \
+                if (cap > 0)                                                                  \
+                    for (int64_t j = 0; j < n_sc; j++) sc[j] = cap * TANH(sc[j] / cap);       \
+                if (qk && p->mode == 1) f->store[w](qk, sc, total);                           \
+                if (s->mask_given && end > 0) {                                               \
+                    const int64_t mo = b * s->m_st[0] + h * s->m_st[1] + i * s->m_st[2];      \
+                    const char *mrow = (const char *)jb->mask + (size_t)mo * zm;              \
+                    k_mask[jb->tm][w](sc, mrow, s->m_st[3], end);                             \
+                }                                                                             \
+                if (qk && p->mode == 2) {                                                     \
+                    for (int64_t j = end; j < total; j++) sc[j] = -(A)INFINITY;               \
+                    f->store[w](qk, sc, total);                                               \
+                }                                                                             \
+                A m = -(A)INFINITY;                                                           \
+                bool any = false; /* some key not masked out */                               \
+                for (int64_t j = 0; j < end; j++) {                                           \
+                    any = any || sc[j] != -(A)INFINITY;                                       \
+                    m = sc[j] > m ? sc[j] : m;                                                \
+                }                                                                             \
+                for (int64_t t = 0; t < dv; t++) acc[t] = 0;                                  \
+                /* a fully masked row: zeros in Y and in the mode-3 output, not NaN */        \
+                const int64_t n_w = any ? end : 0;                                            \
+                A sum = 0;                                                                    \
+                for (int64_t j = 0; j < n_w; j++) sum += sc[j] = EXP(sc[j] - m);              \
+                for (int64_t j = 0; j < n_w; j++) sc[j] /= sum;                               \
+                for (int64_t j = n_w; j < end; j++) sc[j] = 0; /* weights the values get */   \
+                if (qk && p->mode == 3) {                                                     \
+                    for (int64_t j = n_w; j < total; j++) sc[j] = 0;                          \
+                    f->store[w](qk, sc, total);                                               \
+                }                                                                             \
             }                                                                                 \
-            for (int64_t t = 0; t < dv; t++) acc[t] = 0;                                      \
-            /* a fully masked row: zeros in Y and in the mode-3 output, not NaN */            \
-            const int64_t n_w = live ? end : 0;                                               \
-            A sum = 0;                                                                        \
-            for (int64_t j = 0; j < n_w; j++) sum += sc[j] = EXP(sc[j] - m);                  \
-            for (int64_t j = 0; j < n_w; j++) sc[j] /= sum;                                   \
-            if (qk && p->mode == 3) {                                                         \
-                for (int64_t j = n_w; j < total; j++) sc[j] = 0;                              \
-                f->store[w](qk, sc, total);                                                   \
+            /* values in blocks of 4 within the past, then within the new ones */             \
+            const int64_t e1 = min64(end, s->past);                                           \
+            for (int64_t j0 = 0; j0 < end;) {                                                 \
+                const int64_t seg_end = j0 < e1 ? e1 : end;                                   \
+                const int nb = (int)min64(4, seg_end - j0);                                   \
+                for (int k2 = 0; k2 < nb; k2++) {                                             \
+                    const int64_t j = j0 + k2;                                                \
+                    const char *vr = j < e1 ? vp + (size_t)(j * dv) * z2                      \
+                                            : vn + (size_t)((j - e1) * vst) * z2;             \
+                    f2->load[w](vf + k2 * dv, vr, dv);                                        \
+                }                                                                             \
+                gaxpy_##S(g0 + total + d, per, g0 + j0, per, rep, vf, nb, dv);          \
+                j0 += nb;                                                                     \
             }                                                                                 \
-            n1 = min64(n_w, s->past);                                                         \
-            k_typed[jb->t2].axpy[w](acc, sc, vp, dv, n1, dv);                                 \
-            k_typed[jb->t2].axpy[w](acc, sc + n1, vn, vst, n_w - n1, dv);                     \
-            f->store[w]((char *)jb->y + (size_t)yo * z1, acc, dv);                            \
+            for (int64_t q = 0; q < rep; q++) {                                               \
+                const int64_t h = g * rep + q, r = (b * s->qh + h) * s->qs + i;               \
+                const int64_t yo = r4 ? r * dv : ((b * s->qs + i) * s->qh + h) * dv;          \
+                f->store[w]((char *)jb->y + (size_t)yo * z1, g0 + q * per + total + d, dv);   \
+            }                                                                                 \
         }                                                                                     \
     }
 ATT_ROWS(float, f, expf, tanhf)

@@ -294,7 +294,7 @@ static void att_part(void *ctx, int32_t part, int32_t parts) {
     const att_job *j = ctx;
     const att_shape *s = j->s;
     int64_t lo, hi;
-    osc_par_range(s->batch * s->qh * s->qs, 1, part, parts, &lo, &hi);
+    osc_par_range(s->batch * s->kvh * s->qs, 1, part, parts, &lo, &hi);
     osc_att_rows(j, part, lo, hi);
 }
 
@@ -316,11 +316,13 @@ osc_status osc_attention_run(osc_kctx *k, const osc_tensor *const *in, int32_t n
     /* threads when the keys and values read come to OSC_PAR_MIN_BYTES */
     const double work = (double)rows * (double)s.total * (double)(s.d + s.dv) *
                         (double)osc_dtype_get(in[1]->dtype)->bits / 8;
-    const int32_t parts = work >= (double)OSC_PAR_MIN_BYTES && rows > 1
+    const int32_t parts = work >= (double)OSC_PAR_MIN_BYTES && s.batch * s.kvh * s.qs > 1
                               ? osc_tpool_size(k->tpool) : 1;
-    /* a part's scratch: total + d + dv compute elements (8 bytes at most each), 64 more */
+    /* a part's scratch: rep * (total + d + dv) + d + 4 dv compute elements (8 bytes at most
+     * each), 64 more */
     int64_t per;
-    if (!osc_add_ok(s.total, s.d, &per) || !osc_add_ok(per, s.dv + 8, &per) ||
+    if (!osc_add_ok(s.total, s.d, &per) || !osc_add_ok(per, s.dv, &per) ||
+        !osc_mul_ok(per, s.qh / s.kvh, &per) || !osc_add_ok(per, s.d + 4 * s.dv + 8, &per) ||
         (uint64_t)per > SIZE_MAX / 8 / (uint64_t)parts)
         return osc_kfail(k, OSC_ERR_LIMIT, "a scratch row of %lld + %lld + %lld elements is "
                          "too large", (long long)s.total, (long long)s.d, (long long)s.dv);
