@@ -15,12 +15,60 @@ typedef void (*att_store)(void *dst, const void *src, int64_t n);
 /* s[j] += mask element j * ms (bool: 0 or -inf) */
 typedef void (*att_mask)(void *s, const void *m, int64_t ms, int64_t n);
 
+/* float16 -> float, exact (the exponent rebiased; zeros and subnormals renormalised by one
+ * exact float subtraction; infinities and NaNs keep their payload), branch-free so that the
+ * widening loop vectorises: the cache's keys and values pass through it once per group. */
+static inline float att_h2f(uint16_t h) {
+    const uint32_t em = (uint32_t)(h & 0x7fffu) << 13, ex = em & 0x0f800000u;
+    uint32_t o = em + ((127u - 15u) << 23);
+    o += ex == 0x0f800000u ? (128u - 16u) << 23 : 0;
+    o += ex == 0 ? 1u << 23 : 0;
+    float f, tiny = 6.103515625e-05f; /* 2^-14 */
+    memcpy(&f, &o, sizeof f);
+    f -= ex == 0 ? tiny : 0.0f;
+    memcpy(&o, &f, sizeof o);
+    o |= (uint32_t)(h & 0x8000u) << 16;
+    memcpy(&f, &o, sizeof f);
+    return f;
+}
+/* float16 -> float, 8 at a time with F16C where the CPU has it (vcvtph2ps: exact as att_h2f);
+ * returns how many of the n it converted (a multiple of 8, or 0). */
+#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(OSC_NO_CLONES)
+#include <immintrin.h>
+__attribute__((target("avx,f16c"))) static int64_t att_f16c_run(float *o, const uint16_t *p,
+                                                                 int64_t n) {
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        _mm256_storeu_ps(o + j, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(p + j))));
+    return j;
+}
+static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
+    return __builtin_cpu_supports("f16c") ? att_f16c_run(o, p, n) : 0;
+}
+#else
+static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
+    (void)o, (void)p, (void)n;
+    return 0;
+}
+#endif
+#define ATT_FAST_F16_f(o, p, n) att_f16c(o, p, n)
+#define ATT_FAST_F16_d(o, p, n) 0
+#define ATT_FAST_FLOAT_f(o, p, n) 0
+#define ATT_FAST_FLOAT_d(o, p, n) 0
+#define ATT_FAST_BF16_f(o, p, n) 0
+#define ATT_FAST_BF16_d(o, p, n) 0
+#define ATT_WIDEN_FLOAT(x) OSC_NC_WIDEN_FLOAT(x)
+#define ATT_WIDEN_F16(x) att_h2f(x)
+#define ATT_WIDEN_BF16(x) OSC_NC_WIDEN_BF16(x)
+
 #define ATT_LANES 8
 #define ATT_FLOAT_FNS(E, T, CLS, A, S)                                                        \
-    static void load_##S##_##E(void *dst, const void *src, int64_t n) {                       \
+    OSC_AVX2_CLONES static void load_##S##_##E(void *dst, const void *src, int64_t n) {       \
         const T *p = src;                                                                     \
         A *o = dst;                                                                           \
-        for (int64_t j = 0; j < n; j++) o[j] = (A)OSC_NC_WIDEN_##CLS(p[j]);                   \
+        for (int64_t j = ATT_FAST_##CLS##_##S(o, p, n); j < n; j++)                           \
+            o[j] = (A)ATT_WIDEN_##CLS(p[j]);                                                  \
     }                                                                                         \
     static void store_##S##_##E(void *dst, const void *src, int64_t n) {                      \
         const A *p = src;                                                                     \
@@ -97,20 +145,51 @@ static int64_t visible_keys(const att_job *jb, int64_t b, int64_t i) {
     return end < 0 ? 0 : end;
 }
 
+/* ATT_LANES compute elements as one value (GCC's vector extension, which clang reads too):
+ * lane l of a sum adds the products at t = l mod ATT_LANES, as a plain loop over lanes would,
+ * in registers the compiler cannot fail to find. */
+typedef float att_vf __attribute__((vector_size(ATT_LANES * sizeof(float))));
+typedef double att_vd __attribute__((vector_size(ATT_LANES * sizeof(double))));
+
 /* What a group's loops share, for compute type A (suffix S): the scores of the rep query rows
- * q[r * qst] against one widened key row kf, into o[r * os] (the lanes and order of the typed
- * dots, so a row's scores are those dots'); and acc[r * as] += the weights w[r * ws + 0..nb-1]
- * times nb widened value rows vf[k * dv], four at once when all four are nonzero, else one by
+ * q[r * qst] against one widened key row kf, into o[r * os] (ATT_LANES lane sums, then the
+ * lanes in order; four rows at a time or one, the same bits); and acc[r * as] += the weights
+ * w[r * ws + 0..nb-1] times nb widened value rows vf[k * dv], four at once when all four are nonzero, else one by
  * one skipping zeros (the grouping of the typed axpy when no weight is 0). */
-#define ATT_GROUP_FNS(A, S)                                                                   \
+#define ATT_GROUP_FNS(A, S, V)                                                                   \
     OSC_AVX2_CLONES static void gdots_##S(A *o, int64_t os, const A *q, int64_t qst,          \
                                           int64_t rep, const A *kf, int64_t d, A scale) {     \
-        for (int64_t r = 0; r < rep; r++) {                                                   \
-            const A *pq = q + r * qst;                                                        \
-            A lane[ATT_LANES] = {0}, acc = 0;                                                 \
+        int64_t r = 0;                                                                        \
+        for (; r + 4 <= rep; r += 4) { /* four rows: independent sums side by side */         \
+            const A *q0 = q + r * qst, *q1 = q0 + qst, *q2 = q1 + qst, *q3 = q2 + qst;        \
+            V l0 = {0}, l1 = {0}, l2 = {0}, l3 = {0};                                         \
+            A a0 = 0, a1 = 0, a2 = 0, a3 = 0;                                                 \
             int64_t t = 0;                                                                    \
-            for (; t + ATT_LANES <= d; t += ATT_LANES)                                        \
-                for (int l = 0; l < ATT_LANES; l++) lane[l] += pq[t + l] * kf[t + l];         \
+            for (; t + ATT_LANES <= d; t += ATT_LANES) {                                      \
+                V x, y0, y1, y2, y3;                                                          \
+                memcpy(&x, kf + t, sizeof x), memcpy(&y0, q0 + t, sizeof x);                  \
+                memcpy(&y1, q1 + t, sizeof x), memcpy(&y2, q2 + t, sizeof x);                 \
+                memcpy(&y3, q3 + t, sizeof x);                                                \
+                l0 += y0 * x, l1 += y1 * x, l2 += y2 * x, l3 += y3 * x;                       \
+            }                                                                                 \
+            for (; t < d; t++)                                                                \
+                a0 += q0[t] * kf[t], a1 += q1[t] * kf[t], a2 += q2[t] * kf[t],                \
+                    a3 += q3[t] * kf[t];                                                      \
+            for (int l = 0; l < ATT_LANES; l++)                                               \
+                a0 += l0[l], a1 += l1[l], a2 += l2[l], a3 += l3[l];                           \
+            o[r * os] = a0 * scale, o[(r + 1) * os] = a1 * scale;                             \
+            o[(r + 2) * os] = a2 * scale, o[(r + 3) * os] = a3 * scale;                       \
+        }                                                                                     \
+        for (; r < rep; r++) {                                                                \
+            const A *pq = q + r * qst;                                                        \
+            V lane = {0};                                                                     \
+            A acc = 0;                                                                        \
+            int64_t t = 0;                                                                    \
+            for (; t + ATT_LANES <= d; t += ATT_LANES) {                                      \
+                V x, y;                                                                       \
+                memcpy(&x, kf + t, sizeof x), memcpy(&y, pq + t, sizeof x);                   \
+                lane += y * x;                                                                \
+            }                                                                                 \
             for (; t < d; t++) acc += pq[t] * kf[t];                                          \
             for (int l = 0; l < ATT_LANES; l++) acc += lane[l];                               \
             o[r * os] = acc * scale;                                                          \
@@ -118,28 +197,33 @@ static int64_t visible_keys(const att_job *jb, int64_t b, int64_t i) {
     }                                                                                         \
     OSC_AVX2_CLONES static void gaxpy_##S(A *acc, int64_t as, const A *w, int64_t ws,         \
                                           int64_t rep, const A *vf, int nb, int64_t dv) {     \
-        const A *v0 = vf, *v1 = vf + dv, *v2 = vf + 2 * dv, *v3 = vf + 3 * dv;                \
+        const A *restrict v0 = vf, *restrict v1 = vf + dv, *restrict v2 = vf + 2 * dv;        \
+        const A *restrict v3 = vf + 3 * dv;                                                   \
         for (int64_t r = 0; r < rep; r++) {                                                   \
             const A *pw = w + r * ws;                                                         \
-            A *o = acc + r * as;                                                              \
+            A *restrict o = acc + r * as;                                                     \
             if (nb == 4 && pw[0] != 0 && pw[1] != 0 && pw[2] != 0 && pw[3] != 0) {            \
+                const A w0 = pw[0], w1 = pw[1], w2 = pw[2], w3 = pw[3];                       \
                 for (int64_t t = 0; t < dv; t++)                                              \
-                    o[t] += pw[0] * v0[t] + pw[1] * v1[t] + pw[2] * v2[t] + pw[3] * v3[t];    \
+                    o[t] += w0 * v0[t] + w1 * v1[t] + w2 * v2[t] + w3 * v3[t];                \
                 continue;                                                                     \
             }                                                                                 \
-            for (int k = 0; k < nb; k++)                                                      \
-                if (pw[k] != 0)                                                               \
-                    for (int64_t t = 0; t < dv; t++) o[t] += pw[k] * vf[k * dv + t];          \
+            for (int k = 0; k < nb; k++) {                                                    \
+                const A wk = pw[k];                                                           \
+                const A *restrict vk = vf + k * dv;                                           \
+                if (wk != 0)                                                                  \
+                    for (int64_t t = 0; t < dv; t++) o[t] += wk * vk[t];                      \
+            }                                                                                 \
         }                                                                                     \
     }
-ATT_GROUP_FNS(float, f)
-ATT_GROUP_FNS(double, d)
+ATT_GROUP_FNS(float, f, att_vf)
+ATT_GROUP_FNS(double, d, att_vd)
 
 /* The group loop for compute type A (suffix S), EXP and TANH its functions. A unit u = (b * kvh
  * + g) * qs + i computes output rows (b, h, i) of the rep = qh / kvh q heads h sharing kv head
  * g: each key and value row is read and widened once for the group. */
 #define ATT_ROWS(A, S, EXP, TANH)                                                             \
-    static void rows_##S(const att_job *jb, char *scr, int64_t lo, int64_t hi) {              \
+    OSC_AVX2_CLONES static void rows_##S(const att_job *jb, char *scr, int64_t lo, int64_t hi) {              \
         const att_shape *s = jb->s;                                                           \
         const att_params *p = jb->p;                                                          \
         const int w = jb->wide;                                                               \
@@ -194,9 +278,9 @@ ATT_GROUP_FNS(double, d)
                     f->store[w](qk, sc, total);                                               \
                 }                                                                             \
                 A m = -(A)INFINITY;                                                           \
-                bool any = false; /* some key not masked out */                               \
+                int any = 0; /* some key not masked out (a bitwise or: the loop vectorises) */ \
                 for (int64_t j = 0; j < end; j++) {                                           \
-                    any = any || sc[j] != -(A)INFINITY;                                       \
+                    any |= sc[j] != -(A)INFINITY;                                             \
                     m = sc[j] > m ? sc[j] : m;                                                \
                 }                                                                             \
                 for (int64_t t = 0; t < dv; t++) acc[t] = 0;                                  \
