@@ -277,11 +277,21 @@ ATT_GROUP_FNS(double, d, att_vd)
                     for (int64_t j = end; j < total; j++) sc[j] = -(A)INFINITY;               \
                     f->store[w](qk, sc, total);                                               \
                 }                                                                             \
-                A m = -(A)INFINITY;                                                           \
-                int any = 0; /* some key not masked out (a bitwise or: the loop vectorises) */ \
-                for (int64_t j = 0; j < end; j++) {                                           \
-                    any |= sc[j] != -(A)INFINITY;                                             \
-                    m = sc[j] > m ? sc[j] : m;                                                \
+                /* the largest score (NaN never wins, so lanes give the same m) and whether \
+                 * some key is not masked out; lane-wise so that the loop vectorises */       \
+                A lm[ATT_LANES], m = -(A)INFINITY;                                            \
+                int any = 0;                                                                  \
+                for (int l = 0; l < ATT_LANES; l++) lm[l] = -(A)INFINITY;                     \
+                int64_t j8 = 0;                                                               \
+                for (; j8 + ATT_LANES <= end; j8 += ATT_LANES)                                \
+                    for (int l = 0; l < ATT_LANES; l++) {                                     \
+                        any |= sc[j8 + l] != -(A)INFINITY;                                    \
+                        lm[l] = sc[j8 + l] > lm[l] ? sc[j8 + l] : lm[l];                      \
+                    }                                                                         \
+                for (int l = 0; l < ATT_LANES; l++) m = lm[l] > m ? lm[l] : m;                \
+                for (; j8 < end; j8++) {                                                      \
+                    any |= sc[j8] != -(A)INFINITY;                                            \
+                    m = sc[j8] > m ? sc[j8] : m;                                              \
                 }                                                                             \
                 for (int64_t t = 0; t < dv; t++) acc[t] = 0;                                  \
                 /* a fully masked row: zeros in Y and in the mode-3 output, not NaN */        \
