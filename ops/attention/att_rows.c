@@ -1,8 +1,9 @@
 /* att_rows.c: Attention's rows, a group at a time: the q heads sharing a kv head, for one batch
  * and query. Per row: the scores Q.K^T times scale into a scratch row, softcap, the mask and
  * the causal frontier, softmax, then the weights times V into an accumulator; each K and V row
- * is read and widened once for the whole group, only up to the last key the rows can see. Computed in float (double for double inputs or softmax_precision double),
- * float16/bfloat16 widened as read and rounded once as stored. */
+ * is read and widened once for the whole group, only up to the last key the rows can see.
+ * Computed in float (double for double inputs or softmax_precision double), float16/bfloat16
+ * widened as read and rounded once as stored. */
 #include <math.h>
 #include <string.h>
 
@@ -154,9 +155,9 @@ typedef double att_vd __attribute__((vector_size(ATT_LANES * sizeof(double))));
 /* What a group's loops share, for compute type A (suffix S): the scores of the rep query rows
  * q[r * qst] against one widened key row kf, into o[r * os] (ATT_LANES lane sums, then the
  * lanes in order; four rows at a time or one, the same bits); and acc[r * as] += the weights
- * w[r * ws + 0..nb-1] times nb widened value rows vf[k * dv], four at once when all four are nonzero, else one by
- * one skipping zeros (the grouping of the typed axpy when no weight is 0). */
-#define ATT_GROUP_FNS(A, S, V)                                                                   \
+ * w[r * ws + 0..nb-1] times nb widened value rows vf[k * dv], four at once when all four are
+ * nonzero, else one by one skipping zeros (a key the softmax gave nothing adds nothing). */
+#define ATT_GROUP_FNS(A, S, V)                                                                \
     OSC_AVX2_CLONES static void gdots_##S(A *o, int64_t os, const A *q, int64_t qst,          \
                                           int64_t rep, const A *kf, int64_t d, A scale) {     \
         int64_t r = 0;                                                                        \
@@ -223,7 +224,8 @@ ATT_GROUP_FNS(double, d, att_vd)
  * + g) * qs + i computes output rows (b, h, i) of the rep = qh / kvh q heads h sharing kv head
  * g: each key and value row is read and widened once for the group. */
 #define ATT_ROWS(A, S, EXP, TANH)                                                             \
-    OSC_AVX2_CLONES static void rows_##S(const att_job *jb, char *scr, int64_t lo, int64_t hi) {              \
+    OSC_AVX2_CLONES static void rows_##S(const att_job *jb, char *scr, int64_t lo,            \
+                                         int64_t hi) {                                        \
         const att_shape *s = jb->s;                                                           \
         const att_params *p = jb->p;                                                          \
         const int w = jb->wide;                                                               \
@@ -258,7 +260,7 @@ ATT_GROUP_FNS(double, d, att_vd)
                 const char *kr = j < n1 ? kp + (size_t)(j * d) * z1                           \
                                         : kn + (size_t)((j - n1) * kst) * z1;                 \
                 f->load[w](kf, kr, d);                                                        \
-                gdots_##S(g0 + j, per, g0 + total, per, rep, kf, d, scale);                               \
+                gdots_##S(g0 + j, per, g0 + total, per, rep, kf, d, scale);                   \
             }                                                                                 \
             for (int64_t q = 0; q < rep; q++) {                                               \
                 const int64_t h = g * rep + q, r = (b * s->qh + h) * s->qs + i;               \
@@ -277,7 +279,7 @@ ATT_GROUP_FNS(double, d, att_vd)
                     for (int64_t j = end; j < total; j++) sc[j] = -(A)INFINITY;               \
                     f->store[w](qk, sc, total);                                               \
                 }                                                                             \
-                /* the largest score (NaN never wins, so lanes give the same m) and whether \
+                /* the largest score (NaN never wins, so lanes give the same m) and whether   \
                  * some key is not masked out; lane-wise so that the loop vectorises */       \
                 A lm[ATT_LANES], m = -(A)INFINITY;                                            \
                 int any = 0;                                                                  \
@@ -316,7 +318,7 @@ ATT_GROUP_FNS(double, d, att_vd)
                                             : vn + (size_t)((j - e1) * vst) * z2;             \
                     f2->load[w](vf + k2 * dv, vr, dv);                                        \
                 }                                                                             \
-                gaxpy_##S(g0 + total + d, per, g0 + j0, per, rep, vf, nb, dv);          \
+                gaxpy_##S(g0 + total + d, per, g0 + j0, per, rep, vf, nb, dv);                \
                 j0 += nb;                                                                     \
             }                                                                                 \
             for (int64_t q = 0; q < rep; q++) {                                               \
