@@ -123,10 +123,10 @@ static const att_mask k_mask[OSC_DTYPE_COUNT][2] = {
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 size_t osc_att_part_bytes(const att_shape *s, bool wide) {
-    /* the caller checked that this fits: a widened key row, 4 widened value rows, and per q
-     * head of a group its score row, query row and accumulator */
+    /* the caller checked that this fits: a block of widened key rows and one of value rows,
+     * and per q head of a group its score row, query row and accumulator */
     const int64_t rep = s->qh / s->kvh;
-    const size_t n = (size_t)(s->d + 4 * s->dv + rep * (s->total + s->d + s->dv)) *
+    const size_t n = (size_t)(ATT_KEY_BLOCK * (s->d + s->dv) + rep * (s->total + s->d + s->dv)) *
                      (wide ? sizeof(double) : sizeof(float));
     return (n + 63) & ~(size_t)63;
 }
@@ -153,13 +153,17 @@ typedef float att_vf __attribute__((vector_size(ATT_LANES * sizeof(float))));
 typedef double att_vd __attribute__((vector_size(ATT_LANES * sizeof(double))));
 
 /* What a group's loops share, for compute type A (suffix S): the scores of the rep query rows
- * q[r * qst] against one widened key row kf, into o[r * os] (ATT_LANES lane sums, then the
- * lanes in order; four rows at a time or one, the same bits); and acc[r * as] += the weights
- * w[r * ws + 0..nb-1] times nb widened value rows vf[k * dv], four at once when all four are
- * nonzero, else one by one skipping zeros (a key the softmax gave nothing adds nothing). */
+ * q[r * qst] against nk widened key rows kb[k * d], into o[r * os + k] (ATT_LANES lane sums,
+ * then the lanes in order; four rows at a time or one, the same bits); and acc[r * as] += the
+ * weights wb[r * ws + k] times nv widened value rows vb[k * dv], in groups of four from the
+ * first: four at once when all four weights are nonzero, else one by one skipping zeros (a key
+ * the softmax gave nothing adds nothing). */
 #define ATT_GROUP_FNS(A, S, V)                                                                \
     OSC_AVX2_CLONES static void gdots_##S(A *o, int64_t os, const A *q, int64_t qst,          \
-                                          int64_t rep, const A *kf, int64_t d, A scale) {     \
+                                          int64_t rep, const A *kb, int64_t nk, int64_t d,    \
+                                          A scale) {                                          \
+        for (int64_t kk = 0; kk < nk; kk++, o++) {                                            \
+        const A *kf = kb + kk * d;                                                            \
         int64_t r = 0;                                                                        \
         for (; r + 4 <= rep; r += 4) { /* four rows: independent sums side by side */         \
             const A *q0 = q + r * qst, *q1 = q0 + qst, *q2 = q1 + qst, *q3 = q2 + qst;        \
@@ -195,9 +199,13 @@ typedef double att_vd __attribute__((vector_size(ATT_LANES * sizeof(double))));
             for (int l = 0; l < ATT_LANES; l++) acc += lane[l];                               \
             o[r * os] = acc * scale;                                                          \
         }                                                                                     \
+        }                                                                                     \
     }                                                                                         \
-    OSC_AVX2_CLONES static void gaxpy_##S(A *acc, int64_t as, const A *w, int64_t ws,         \
-                                          int64_t rep, const A *vf, int nb, int64_t dv) {     \
+    OSC_AVX2_CLONES static void gaxpy_##S(A *acc, int64_t as, const A *wb, int64_t ws,        \
+                                          int64_t rep, const A *vb, int64_t nv, int64_t dv) { \
+        for (int64_t k4 = 0; k4 < nv; k4 += 4) {                                              \
+        const A *w = wb + k4, *vf = vb + k4 * dv;                                             \
+        const int nb = (int)(nv - k4 < 4 ? nv - k4 : 4);                                      \
         const A *restrict v0 = vf, *restrict v1 = vf + dv, *restrict v2 = vf + 2 * dv;        \
         const A *restrict v3 = vf + 3 * dv;                                                   \
         for (int64_t r = 0; r < rep; r++) {                                                   \
@@ -215,6 +223,7 @@ typedef double att_vd __attribute__((vector_size(ATT_LANES * sizeof(double))));
                 if (wk != 0)                                                                  \
                     for (int64_t t = 0; t < dv; t++) o[t] += wk * vk[t];                      \
             }                                                                                 \
+        }                                                                                     \
         }                                                                                     \
     }
 ATT_GROUP_FNS(float, f, att_vf)
@@ -235,7 +244,7 @@ ATT_GROUP_FNS(double, d, att_vd)
         const size_t zm = s->mask_given ? osc_dtype_get(jb->tm)->bits / 8 : 0;                \
         const int64_t rep = s->qh / s->kvh, d = s->d, dv = s->dv, total = s->total;           \
         const int64_t per = total + d + dv; /* one q head's score row, query and accumulator */ \
-        A *kf = (A *)(void *)scr, *vf = kf + d, *g0 = vf + 4 * dv;                            \
+        A *kb = (A *)(void *)scr, *vb = kb + ATT_KEY_BLOCK * d, *g0 = vb + ATT_KEY_BLOCK * dv; \
         const bool r4 = s->rank == 4;                                                         \
         const int64_t kst = r4 ? d : s->kvh * d, vst = r4 ? dv : s->kvh * dv;                 \
         const A cap = (A)p->softcap, scale = (A)jb->scale;                                    \
@@ -256,11 +265,19 @@ ATT_GROUP_FNS(double, d, att_vd)
                 f->load[w](g0 + q * per + total, (const char *)jb->q + (size_t)qo * z1, d);   \
             }                                                                                 \
             const int64_t n1 = min64(n_sc, s->past);                                          \
-            for (int64_t j = 0; j < n_sc; j++) {                                              \
-                const char *kr = j < n1 ? kp + (size_t)(j * d) * z1                           \
-                                        : kn + (size_t)((j - n1) * kst) * z1;                 \
-                f->load[w](kf, kr, d);                                                        \
-                gdots_##S(g0 + j, per, g0 + total, per, rep, kf, d, scale);                   \
+            for (int64_t j0 = 0; j0 < n_sc;) { /* keys in blocks within the past, the new */  \
+                const bool in_past = j0 < n1;                                                 \
+                const int64_t nb = min64(ATT_KEY_BLOCK, (in_past ? n1 : n_sc) - j0);          \
+                const int64_t rs = in_past ? d : kst; /* elements from a row to the next */   \
+                const char *k0 = in_past ? kp + (size_t)(j0 * d) * z1                         \
+                                         : kn + (size_t)((j0 - n1) * kst) * z1;               \
+                if (rs == d)                                                                  \
+                    f->load[w](kb, k0, nb * d);                                               \
+                else                                                                          \
+                    for (int64_t kk = 0; kk < nb; kk++)                                       \
+                        f->load[w](kb + kk * d, k0 + (size_t)(kk * rs) * z1, d);              \
+                gdots_##S(g0 + j0, per, g0 + total, per, rep, kb, nb, d, scale);              \
+                j0 += nb;                                                                     \
             }                                                                                 \
             for (int64_t q = 0; q < rep; q++) {                                               \
                 const int64_t h = g * rep + q, r = (b * s->qh + h) * s->qs + i;               \
@@ -310,15 +327,17 @@ ATT_GROUP_FNS(double, d, att_vd)
             /* values in blocks of 4 within the past, then within the new ones */             \
             const int64_t e1 = min64(end, s->past);                                           \
             for (int64_t j0 = 0; j0 < end;) {                                                 \
-                const int64_t seg_end = j0 < e1 ? e1 : end;                                   \
-                const int nb = (int)min64(4, seg_end - j0);                                   \
-                for (int k2 = 0; k2 < nb; k2++) {                                             \
-                    const int64_t j = j0 + k2;                                                \
-                    const char *vr = j < e1 ? vp + (size_t)(j * dv) * z2                      \
-                                            : vn + (size_t)((j - e1) * vst) * z2;             \
-                    f2->load[w](vf + k2 * dv, vr, dv);                                        \
-                }                                                                             \
-                gaxpy_##S(g0 + total + d, per, g0 + j0, per, rep, vf, nb, dv);                \
+                const bool in_past = j0 < e1;                                                 \
+                const int64_t nb = min64(ATT_KEY_BLOCK, (in_past ? e1 : end) - j0);           \
+                const int64_t rs = in_past ? dv : vst;                                        \
+                const char *v0 = in_past ? vp + (size_t)(j0 * dv) * z2                        \
+                                         : vn + (size_t)((j0 - e1) * vst) * z2;               \
+                if (rs == dv)                                                                 \
+                    f2->load[w](vb, v0, nb * dv);                                             \
+                else                                                                          \
+                    for (int64_t kk = 0; kk < nb; kk++)                                       \
+                        f2->load[w](vb + kk * dv, v0 + (size_t)(kk * rs) * z2, dv);           \
+                gaxpy_##S(g0 + total + d, per, g0 + j0, per, rep, vb, nb, dv);                \
                 j0 += nb;                                                                     \
             }                                                                                 \
             for (int64_t q = 0; q < rep; q++) {                                               \

@@ -40,6 +40,8 @@ typedef struct att_job {
     size_t part_bytes;
 } att_job;
 
+/* Keys and values widened at a time (their rows in one block of a part's scratch). */
+#define ATT_KEY_BLOCK 16
 /* Bytes of scratch one thread part needs (a widened key row and 4 value rows; per q head of a
  * group its score row, query row and accumulator). */
 size_t osc_att_part_bytes(const att_shape *s, bool wide);
