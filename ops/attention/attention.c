@@ -124,9 +124,10 @@ static osc_status heads(osc_kctx *k, const osc_tensor *const *in, att_shape *s) 
     if (v->dims[s->rank - 2] != s->kvs)
         return bad_dim(k, 2, v, s->rank - 2, "K's sequence length", s->kvs);
     if (s->kvh < 1 || s->qh % s->kvh)
-        return osc_kfail(k, OSC_ERR_SHAPE, "Q has %lld heads and K, V %lld: the q heads must "
-                         "be a multiple of the kv heads (1 or more)", (long long)s->qh,
-                         (long long)s->kvh);
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'Q' (%s) has %lld heads and inputs 1 'K' "
+                         "(%s), 2 'V' (%s) have %lld: the q heads must be a multiple of the kv "
+                         "heads (1 or more)", osc_kinput_name(k, 0), (long long)s->qh,
+                         osc_kinput_name(k, 1), osc_kinput_name(k, 2), (long long)s->kvh);
     return OSC_OK;
 }
 

@@ -284,8 +284,8 @@ static void bad_steps(void **state_) {
     st.valid = FILLED + 2;
     /* 6 q heads over 2 kv heads would do; 5 is not a multiple */
     refused_step(s, &st, 5, NULL, OSC_ERR_SHAPE,
-                 (const char *[]){"node 'attend' (Attention-24)", "Q has 5 heads and K, V 2",
-                                  NULL});
+                 (const char *[]){"node 'attend' (Attention-24)", "input 0 'Q' (q) has 5 heads "
+                                  "and inputs 1 'K' (k_out), 2 'V' (v_out) have 2", NULL});
     st.wi = CAP;
     refused_step(s, &st, QH, NULL, OSC_ERR_INDEX,
                  (const char *[]){"node 'write_k' (TensorScatter-24)", "(write_index)",
