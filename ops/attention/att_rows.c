@@ -163,67 +163,67 @@ typedef double att_vd __attribute__((vector_size(ATT_LANES * sizeof(double))));
                                           int64_t rep, const A *kb, int64_t nk, int64_t d,    \
                                           A scale) {                                          \
         for (int64_t kk = 0; kk < nk; kk++, o++) {                                            \
-        const A *kf = kb + kk * d;                                                            \
-        int64_t r = 0;                                                                        \
-        for (; r + 4 <= rep; r += 4) { /* four rows: independent sums side by side */         \
-            const A *q0 = q + r * qst, *q1 = q0 + qst, *q2 = q1 + qst, *q3 = q2 + qst;        \
-            V l0 = {0}, l1 = {0}, l2 = {0}, l3 = {0};                                         \
-            A a0 = 0, a1 = 0, a2 = 0, a3 = 0;                                                 \
-            int64_t t = 0;                                                                    \
-            for (; t + ATT_LANES <= d; t += ATT_LANES) {                                      \
-                V x, y0, y1, y2, y3;                                                          \
-                memcpy(&x, kf + t, sizeof x), memcpy(&y0, q0 + t, sizeof x);                  \
-                memcpy(&y1, q1 + t, sizeof x), memcpy(&y2, q2 + t, sizeof x);                 \
-                memcpy(&y3, q3 + t, sizeof x);                                                \
-                l0 += y0 * x, l1 += y1 * x, l2 += y2 * x, l3 += y3 * x;                       \
+            const A *kf = kb + kk * d;                                                        \
+            int64_t r = 0;                                                                    \
+            for (; r + 4 <= rep; r += 4) { /* four rows: independent sums side by side */     \
+                const A *q0 = q + r * qst, *q1 = q0 + qst, *q2 = q1 + qst, *q3 = q2 + qst;    \
+                V l0 = {0}, l1 = {0}, l2 = {0}, l3 = {0};                                     \
+                A a0 = 0, a1 = 0, a2 = 0, a3 = 0;                                             \
+                int64_t t = 0;                                                                \
+                for (; t + ATT_LANES <= d; t += ATT_LANES) {                                  \
+                    V x, y0, y1, y2, y3;                                                      \
+                    memcpy(&x, kf + t, sizeof x), memcpy(&y0, q0 + t, sizeof x);              \
+                    memcpy(&y1, q1 + t, sizeof x), memcpy(&y2, q2 + t, sizeof x);             \
+                    memcpy(&y3, q3 + t, sizeof x);                                            \
+                    l0 += y0 * x, l1 += y1 * x, l2 += y2 * x, l3 += y3 * x;                   \
+                }                                                                             \
+                for (; t < d; t++)                                                            \
+                    a0 += q0[t] * kf[t], a1 += q1[t] * kf[t], a2 += q2[t] * kf[t],            \
+                        a3 += q3[t] * kf[t];                                                  \
+                for (int l = 0; l < ATT_LANES; l++)                                           \
+                    a0 += l0[l], a1 += l1[l], a2 += l2[l], a3 += l3[l];                       \
+                o[r * os] = a0 * scale, o[(r + 1) * os] = a1 * scale;                         \
+                o[(r + 2) * os] = a2 * scale, o[(r + 3) * os] = a3 * scale;                   \
             }                                                                                 \
-            for (; t < d; t++)                                                                \
-                a0 += q0[t] * kf[t], a1 += q1[t] * kf[t], a2 += q2[t] * kf[t],                \
-                    a3 += q3[t] * kf[t];                                                      \
-            for (int l = 0; l < ATT_LANES; l++)                                               \
-                a0 += l0[l], a1 += l1[l], a2 += l2[l], a3 += l3[l];                           \
-            o[r * os] = a0 * scale, o[(r + 1) * os] = a1 * scale;                             \
-            o[(r + 2) * os] = a2 * scale, o[(r + 3) * os] = a3 * scale;                       \
-        }                                                                                     \
-        for (; r < rep; r++) {                                                                \
-            const A *pq = q + r * qst;                                                        \
-            V lane = {0};                                                                     \
-            A acc = 0;                                                                        \
-            int64_t t = 0;                                                                    \
-            for (; t + ATT_LANES <= d; t += ATT_LANES) {                                      \
-                V x, y;                                                                       \
-                memcpy(&x, kf + t, sizeof x), memcpy(&y, pq + t, sizeof x);                   \
-                lane += y * x;                                                                \
+            for (; r < rep; r++) {                                                            \
+                const A *pq = q + r * qst;                                                    \
+                V lane = {0};                                                                 \
+                A acc = 0;                                                                    \
+                int64_t t = 0;                                                                \
+                for (; t + ATT_LANES <= d; t += ATT_LANES) {                                  \
+                    V x, y;                                                                   \
+                    memcpy(&x, kf + t, sizeof x), memcpy(&y, pq + t, sizeof x);               \
+                    lane += y * x;                                                            \
+                }                                                                             \
+                for (; t < d; t++) acc += pq[t] * kf[t];                                      \
+                for (int l = 0; l < ATT_LANES; l++) acc += lane[l];                           \
+                o[r * os] = acc * scale;                                                      \
             }                                                                                 \
-            for (; t < d; t++) acc += pq[t] * kf[t];                                          \
-            for (int l = 0; l < ATT_LANES; l++) acc += lane[l];                               \
-            o[r * os] = acc * scale;                                                          \
-        }                                                                                     \
         }                                                                                     \
     }                                                                                         \
     OSC_AVX2_CLONES static void gaxpy_##S(A *acc, int64_t as, const A *wb, int64_t ws,        \
                                           int64_t rep, const A *vb, int64_t nv, int64_t dv) { \
         for (int64_t k4 = 0; k4 < nv; k4 += 4) {                                              \
-        const A *w = wb + k4, *vf = vb + k4 * dv;                                             \
-        const int nb = (int)(nv - k4 < 4 ? nv - k4 : 4);                                      \
-        const A *restrict v0 = vf, *restrict v1 = vf + dv, *restrict v2 = vf + 2 * dv;        \
-        const A *restrict v3 = vf + 3 * dv;                                                   \
-        for (int64_t r = 0; r < rep; r++) {                                                   \
-            const A *pw = w + r * ws;                                                         \
-            A *restrict o = acc + r * as;                                                     \
-            if (nb == 4 && pw[0] != 0 && pw[1] != 0 && pw[2] != 0 && pw[3] != 0) {            \
-                const A w0 = pw[0], w1 = pw[1], w2 = pw[2], w3 = pw[3];                       \
-                for (int64_t t = 0; t < dv; t++)                                              \
-                    o[t] += w0 * v0[t] + w1 * v1[t] + w2 * v2[t] + w3 * v3[t];                \
-                continue;                                                                     \
+            const A *w = wb + k4, *vf = vb + k4 * dv;                                         \
+            const int nb = (int)(nv - k4 < 4 ? nv - k4 : 4);                                  \
+            const A *restrict v0 = vf, *restrict v1 = vf + dv, *restrict v2 = vf + 2 * dv;    \
+            const A *restrict v3 = vf + 3 * dv;                                               \
+            for (int64_t r = 0; r < rep; r++) {                                               \
+                const A *pw = w + r * ws;                                                     \
+                A *restrict o = acc + r * as;                                                 \
+                if (nb == 4 && pw[0] != 0 && pw[1] != 0 && pw[2] != 0 && pw[3] != 0) {        \
+                    const A w0 = pw[0], w1 = pw[1], w2 = pw[2], w3 = pw[3];                   \
+                    for (int64_t t = 0; t < dv; t++)                                          \
+                        o[t] += w0 * v0[t] + w1 * v1[t] + w2 * v2[t] + w3 * v3[t];            \
+                    continue;                                                                 \
+                }                                                                             \
+                for (int k = 0; k < nb; k++) {                                                \
+                    const A wk = pw[k];                                                       \
+                    const A *restrict vk = vf + k * dv;                                       \
+                    if (wk != 0)                                                              \
+                        for (int64_t t = 0; t < dv; t++) o[t] += wk * vk[t];                  \
+                }                                                                             \
             }                                                                                 \
-            for (int k = 0; k < nb; k++) {                                                    \
-                const A wk = pw[k];                                                           \
-                const A *restrict vk = vf + k * dv;                                           \
-                if (wk != 0)                                                                  \
-                    for (int64_t t = 0; t < dv; t++) o[t] += wk * vk[t];                      \
-            }                                                                                 \
-        }                                                                                     \
         }                                                                                     \
     }
 ATT_GROUP_FNS(float, f, att_vf)
