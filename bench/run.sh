@@ -147,9 +147,15 @@ mem=$(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 doc_file=$root/docs/performance.md gnn_heading="## GNN layers (message passing)"
 # The doc has two parts, each rewritten only by a run that measured it: everything before the GNN
 # heading (scatter cases, MatMul), and the GNN section from that heading to the end.
-part_a=$build/bench/doc_scatter.md part_b=$build/bench/doc_gnn.md
+# A third part, the decoder step (bench/decode_bench.c, run by hand), ends the page and is kept
+# as it is.
+dec_heading="## Decoder step"
+part_a=$build/bench/doc_scatter.md part_b=$build/bench/doc_gnn.md part_c=$build/bench/doc_decode.md
+sed -n "/^$dec_heading\$/,\$p" "$doc_file" >"$part_c"
 if [[ $run_scatter -eq 0 ]]; then sed "/^$gnn_heading\$/,\$d" "$doc_file" >"$part_a"; fi
-if [[ $run_gnn -eq 0 ]]; then sed -n "/^$gnn_heading\$/,\$p" "$doc_file" >"$part_b"; fi
+if [[ $run_gnn -eq 0 ]]; then
+  sed -n "/^$gnn_heading\$/,\$p" "$doc_file" | sed "/^$dec_heading\$/,\$d" >"$part_b"
+fi
 if [[ $run_scatter -eq 1 ]]; then
 ortv=$(grep -m1 '^onnx-scatter' "$build/bench/harness.log" | sed -n 's/.*onnxruntime onnxruntime-node \(.*\)/onnxruntime-node \1 (its bundled libonnxruntime)/p')
 {
@@ -324,6 +330,9 @@ EOF
   cat "$gnn_results"
 } >"$part_b"
 fi
-if [[ -s $part_b ]]; then printf '%s\n\n%s\n' "$(cat "$part_a")" "$(cat "$part_b")"; else cat "$part_a"; fi >"$doc_out.tmp"
+{
+  if [[ -s $part_b ]]; then printf '%s\n\n%s\n' "$(cat "$part_a")" "$(cat "$part_b")"; else cat "$part_a"; fi
+  if [[ -s $part_c ]]; then printf '\n%s\n' "$(cat "$part_c")"; fi
+} >"$doc_out.tmp"
 mv "$doc_out.tmp" "$doc_out"
 log "wrote $doc_out"

@@ -124,9 +124,10 @@ static osc_status heads(osc_kctx *k, const osc_tensor *const *in, att_shape *s) 
     if (v->dims[s->rank - 2] != s->kvs)
         return bad_dim(k, 2, v, s->rank - 2, "K's sequence length", s->kvs);
     if (s->kvh < 1 || s->qh % s->kvh)
-        return osc_kfail(k, OSC_ERR_SHAPE, "Q has %lld heads and K, V %lld: the q heads must "
-                         "be a multiple of the kv heads (1 or more)", (long long)s->qh,
-                         (long long)s->kvh);
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'Q' (%s) has %lld heads and inputs 1 'K' "
+                         "(%s), 2 'V' (%s) have %lld: the q heads must be a multiple of the kv "
+                         "heads (1 or more)", osc_kinput_name(k, 0), (long long)s->qh,
+                         osc_kinput_name(k, 1), osc_kinput_name(k, 2), (long long)s->kvh);
     return OSC_OK;
 }
 
@@ -220,6 +221,17 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
                          "must be (batch_size,) = [%lld]", osc_kinput_name(k, 6),
                          osc_shape_str(np, a, sizeof a), (long long)s->batch);
     }
+    /* infer sees the values too (the row's infer_reads): a run refuses them before any node
+     * runs, so a cache a TensorScatter writes in place for this node is still untouched */
+    const bool np_data = np && np->data && np->nbytes == (size_t)s->batch * sizeof(int64_t);
+    for (int64_t b = 0; np_data && b < s->batch; b++) {
+        const int64_t v = ((const int64_t *)np->data)[b];
+        if (v < 0 || v > s->kvs)
+            return osc_kfail(k, OSC_ERR_INDEX, "input 6 'nonpad_kv_seqlen' (%s) holds %lld at "
+                             "position %lld; allowed: 0 to the kv sequence length %lld",
+                             osc_kinput_name(k, 6), (long long)v, (long long)b,
+                             (long long)s->kvs);
+    }
     st = mask(k, opt_in(in, n_in, 3), s);
     if (st) return st;
     memset(want, 0, 4 * sizeof *want);
@@ -283,7 +295,7 @@ static void att_part(void *ctx, int32_t part, int32_t parts) {
     const att_job *j = ctx;
     const att_shape *s = j->s;
     int64_t lo, hi;
-    osc_par_range(s->batch * s->qh * s->qs, 1, part, parts, &lo, &hi);
+    osc_par_range(s->batch * s->kvh * s->qs, 1, part, parts, &lo, &hi);
     osc_att_rows(j, part, lo, hi);
 }
 
@@ -299,25 +311,20 @@ osc_status osc_attention_run(osc_kctx *k, const osc_tensor *const *in, int32_t n
         st = osc_nc_check_out(k, out, n_out, j, k_out_names[j], &want[j]);
     if (st) return st;
     const osc_tensor *np = opt_in(in, n_in, 6);
-    for (int64_t b = 0; np && b < s.batch; b++) {
-        const int64_t v = ((const int64_t *)np->data)[b];
-        if (v < 0 || v > s.kvs)
-            return osc_kfail(k, OSC_ERR_INDEX, "input 6 'nonpad_kv_seqlen' (%s) holds %lld at "
-                             "position %lld; allowed: 0 to the kv sequence length %lld",
-                             osc_kinput_name(k, 6), (long long)v, (long long)b,
-                             (long long)s.kvs);
-    }
     const int64_t rows = s.batch * s.qh * s.qs;
     const bool wide = in[0]->dtype == OSC_DOUBLE || in[2]->dtype == OSC_DOUBLE ||
                       p->precision == OSC_DOUBLE;
     /* threads when the keys and values read come to OSC_PAR_MIN_BYTES */
     const double work = (double)rows * (double)s.total * (double)(s.d + s.dv) *
                         (double)osc_dtype_get(in[1]->dtype)->bits / 8;
-    const int32_t parts = work >= (double)OSC_PAR_MIN_BYTES && rows > 1
+    const int32_t parts = work >= (double)OSC_PAR_MIN_BYTES && s.batch * s.kvh * s.qs > 1
                               ? osc_tpool_size(k->tpool) : 1;
-    /* a part's scratch: total + d + dv compute elements (8 bytes at most each), 64 more */
-    int64_t per;
-    if (!osc_add_ok(s.total, s.d, &per) || !osc_add_ok(per, s.dv + 8, &per) ||
+    /* a part's scratch: rep * (total + d + dv) + ATT_KEY_BLOCK * (d + dv) compute elements
+     * (8 bytes at most each), 64 more */
+    int64_t per, blk;
+    if (!osc_add_ok(s.total, s.d, &per) || !osc_add_ok(per, s.dv, &per) ||
+        !osc_mul_ok(per, s.qh / s.kvh, &per) || !osc_add_ok(s.d, s.dv, &blk) ||
+        !osc_mul_ok(blk, ATT_KEY_BLOCK, &blk) || !osc_add_ok(per, blk + 8, &per) ||
         (uint64_t)per > SIZE_MAX / 8 / (uint64_t)parts)
         return osc_kfail(k, OSC_ERR_LIMIT, "a scratch row of %lld + %lld + %lld elements is "
                          "too large", (long long)s.total, (long long)s.d, (long long)s.dv);

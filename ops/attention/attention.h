@@ -25,7 +25,8 @@ typedef struct att_shape {
     int64_t m_st[4], m_len;
 } att_shape;
 
-/* One run's row job: row r = (b * qh + h) * qs + i computes output row (b, h, i). */
+/* One run's row job: unit u = (b * kvh + g) * qs + i computes the output rows (b, h, i) of the
+ * q heads h of group g (those reading kv head g). */
 typedef struct att_job {
     const att_shape *s;
     const att_params *p;
@@ -39,9 +40,12 @@ typedef struct att_job {
     size_t part_bytes;
 } att_job;
 
-/* Bytes of scratch one thread part needs (its score row, query row and accumulator). */
+/* Keys and values widened at a time (their rows in one block of a part's scratch). */
+#define ATT_KEY_BLOCK 16
+/* Bytes of scratch one thread part needs (a widened key row and 4 value rows; per q head of a
+ * group its score row, query row and accumulator). */
 size_t osc_att_part_bytes(const att_shape *s, bool wide);
-/* Computes rows [lo, hi) of the job with the scratch of part `part`. */
+/* Computes units [lo, hi) of the job with the scratch of part `part`. */
 void osc_att_rows(const att_job *j, int32_t part, int64_t lo, int64_t hi);
 
 #endif

@@ -50,8 +50,8 @@ void attention_cases(void) {
     attr_i(first_node(m), "is_causal", 1);
     emit_model("attention_valid", m, "OSC_OK", "run",
                "Attention-24, 4 q heads over 2 kv heads, causal (control)", 3, ins);
-    msg("node 'at' (Attention-24)\nQ has 3 heads and K, V 2: the q heads must be a multiple "
-        "of the kv heads");
+    msg("node 'at' (Attention-24)\ninput 0 'Q' (q) has 3 heads and inputs 1 'K' (k), 2 'V' (v) "
+        "have 2: the q heads must be a multiple of the kv heads");
     emit_model("attention_heads_not_multiple", attn_model(24, S4(1, 3, 2, 4), S4(1, 2, 3, 4),
                S4(1, 2, 3, 4), NO, NO, NO, NO), "OSC_ERR_SHAPE", "load",
                "Attention with 3 q heads over 2 kv heads", 0, NULL);

@@ -45,3 +45,8 @@ osc_unit_test(test_ops_rope unit/test_ops_rope.c unit/kharness.c)
 # nonpad_kv_seqlen with poisoned padding, fully masked rows, every dtype).
 osc_unit_test(test_ops_attention unit/test_ops_attention.c unit/kharness.c)
 target_link_libraries(test_ops_attention PRIVATE osc_test_support) # a model through the engine
+# One decoder step through the engine: TensorScatter into donated K/V caches, Attention-24
+# reading them in place (no cache-sized block, NaN past the valid length), bad steps refused
+# with the caches untouched.
+osc_unit_test(test_decode_step unit/test_decode_step.c)
+target_link_libraries(test_decode_step PRIVATE osc_test_support)
