@@ -10,14 +10,22 @@
 
 OSC_KERNEL_DECLARE(osc_replace_inf)
 
-osc_status osc_replace_inf_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                                 osc_tensor *out, int32_t n_out) {
+/* Input 0 present, float or double; output 0 present. */
+static osc_status check(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                        const osc_tensor *out, int32_t n_out) {
     osc_status st = osc_need_input(k, in, n_in, 0, "X");
     if (st) return st;
     if (in[0]->dtype != OSC_FLOAT && in[0]->dtype != OSC_DOUBLE)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'X' (%s) is %s; expected float or double",
                          osc_kinput_name(k, 0), osc_dtype_get(in[0]->dtype)->name);
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
+    return OSC_OK;
+}
+
+osc_status osc_replace_inf_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                                 osc_tensor *out, int32_t n_out) {
+    osc_status st = check(k, in, n_in, out, n_out);
+    if (st) return st;
     out->dtype = in[0]->dtype;
     out->rank = in[0]->rank;
     memcpy(out->dims, in[0]->dims, (size_t)in[0]->rank * sizeof in[0]->dims[0]);
@@ -37,11 +45,16 @@ osc_status osc_replace_inf_infer(osc_kctx *k, const osc_tensor *const *in, int32
 
 osc_status osc_replace_inf_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                osc_tensor *out, int32_t n_out) {
-    osc_status st = osc_replace_inf_infer(k, in, n_in, out, n_out);
+    osc_status st = check(k, in, n_in, out, n_out);
     if (st) return st;
+    const int64_t n = osc_tensor_count(in[0]);
+    const size_t bytes = (size_t)n * (osc_dtype_get(in[0]->dtype)->bits / 8);
+    if (out->dtype != in[0]->dtype || out->nbytes < bytes)
+        return osc_kfail(k, OSC_ERR_ARG, "output 0 (%s, %zu bytes) cannot hold the %s result of "
+                         "%zu bytes", osc_dtype_get(out->dtype)->name, out->nbytes,
+                         osc_dtype_get(in[0]->dtype)->name, bytes);
     const osc_replace_inf_params *p = k->params;
     const bool pos = p->detect & OSC_ISINF_DETECT_POS, neg = p->detect & OSC_ISINF_DETECT_NEG;
-    const int64_t n = osc_tensor_count(in[0]);
     if (in[0]->dtype == OSC_FLOAT) RI_LOOP(float);
     else RI_LOOP(double);
     return OSC_OK;

@@ -85,7 +85,7 @@ static int32_t n_outs(const osc_kernel *row) {
 }
 
 /* ---- The fused rows' parameters, from nodes the rewrite made in loaded models ---- */
-#define MAX_MODELS 6
+#define MAX_MODELS 7
 static osc_model *g_models[MAX_MODELS];
 
 /* The parameters and input count of a node of `row` in the loaded models (NULL: none). */
@@ -149,6 +149,8 @@ static int load_models(void **state) {
     /* a Loop over bags: SegmentReduce */
     load(5, OSC_SOURCE_DIR "/tests/torch/control/embedding_bag_sum_opset16/model.onnx", NULL, 0,
          false);
+    /* SAGE's max aggregation: Where(IsInf) as ReplaceInf */
+    load(6, OSC_SOURCE_DIR "/tests/models/gnn_sage_small_max_opset18/model.onnx", NULL, 0, false);
     free(buf);
     return 0;
 }
@@ -255,10 +257,11 @@ static void every_row(void **state) {
     assert_int_equal(rows, (int)osc_kernel_count());
     assert_true(needs_attrs < (int)osc_kernel_count() / 4);
     /* GatherScatter, RowScatter, the two tiled, RowGather, GatherPieces, ShapeOf,
-     * SegmentReduce: in a build of every op */
+     * SegmentReduce, ReplaceInf: in a build of every op */
     assert_int_equal(fused, (osc_kernel_find("osc", "GatherScatter", 1) ? 6 : 0) +
                                 (osc_kernel_find("osc", "ShapeOf", 1) ? 1 : 0) +
-                                (osc_kernel_find("osc", "SegmentReduce", 1) ? 1 : 0));
+                                (osc_kernel_find("osc", "SegmentReduce", 1) ? 1 : 0) +
+                                (osc_kernel_find("osc", "ReplaceInf", 1) ? 1 : 0));
 }
 
 /* Every row's infer, then run, on empty inputs whose other dims multiply past 2^63
