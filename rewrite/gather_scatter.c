@@ -16,7 +16,7 @@
 #include "region.h"
 
 /* The capture: the proposal and the parameters of its kernel, their arrays at their largest
- * (the rewrite copies them at their real size: dup_fs, dup_ft). */
+ * (the rewrite copies them at their real size: osc_fuse_dup_fs, dup_ft). */
 typedef struct cap {
     osc_fusion f;
     osc_fs_params p;
@@ -212,13 +212,7 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
         return chain(k, m, n->inputs[0], depth + 1);
     }
     /* an arithmetic step: the binary kernel's row, by its variant */
-    static const int32_t k_step[] = {[OSC_BIN_ADD] = OSC_FS_ADD + 1, [OSC_BIN_SUB] = OSC_FS_SUB + 1,
-                                     [OSC_BIN_MUL] = OSC_FS_MUL + 1, [OSC_BIN_DIV] = OSC_FS_DIV + 1};
-    const int32_t variant = n->kernel->variant;
-    const int32_t op = osc_fuse_has(n, OSC_KT_BINARY) && variant >= 0 &&
-                               variant < (int32_t)(sizeof k_step / sizeof k_step[0])
-                           ? k_step[variant] - 1
-                           : -1;
+    const int32_t op = osc_fuse_step_op(n);
     if (op < 0 || m->p->n_steps == OSC_FS_MAX_STEPS) return false;
     const int32_t n_steps = m->p->n_steps, n_absorbed = m->f->n_absorbed;
     for (int32_t side = 0; side < 2; side++) { /* which input carries the chain */
@@ -507,6 +501,16 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
            osc_rw_no(v, "a symbolic size of the tiled region is on no input it reads");
 }
 
+int32_t osc_fuse_step_op(const osc_node *n) {
+    static const int32_t k_step[] = {[OSC_BIN_ADD] = OSC_FS_ADD + 1, [OSC_BIN_SUB] = OSC_FS_SUB + 1,
+                                     [OSC_BIN_MUL] = OSC_FS_MUL + 1, [OSC_BIN_DIV] = OSC_FS_DIV + 1};
+    const int32_t variant = n->kernel->variant;
+    return osc_fuse_has(n, OSC_KT_BINARY) && variant >= 0 &&
+                   variant < (int32_t)(sizeof k_step / sizeof k_step[0])
+               ? k_step[variant] - 1
+               : -1;
+}
+
 /* Room for `n` items of `size` bytes after `*at` bytes of a block, kept aligned for any of
  * them; the offset of the room. */
 static size_t room(size_t *at, int32_t n, size_t size) {
@@ -517,7 +521,7 @@ static size_t room(size_t *at, int32_t n, size_t size) {
 
 /* The parameters of a fused scatter at their real size: one block from the model's pool,
  * holding the struct and its arrays (pointed at their copies). */
-static osc_fs_params *dup_fs(osc_kctx *k, const osc_fs_params *src) {
+osc_fs_params *osc_fuse_dup_fs(osc_kctx *k, const osc_fs_params *src) {
     size_t at = sizeof *src;
     const size_t steps = room(&at, src->n_steps, sizeof src->steps[0]);
     char *b = osc_kparams(k, at);
@@ -553,7 +557,7 @@ bool osc_rw_gather_scatter_rewrite(osc_kctx *k, const void *c, osc_fusion *f) {
         f->op = tp->updates < 0 ? "TiledGatherScatter" : "TiledScatter";
         return true;
     }
-    osc_fs_params *p = dup_fs(k, &cp->p);
+    osc_fs_params *p = osc_fuse_dup_fs(k, &cp->p);
     if (!p) return false;
     f->params = p;
     f->op = p->gather ? "GatherScatter" : "RowScatter";

@@ -13,4 +13,11 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
 /* The rewrite of a capture the matcher made. */
 bool osc_rw_gather_scatter_rewrite(osc_kctx *k, const void *cap, osc_fusion *f);
 
+struct osc_fs_params;
+/* The OSC_FS_* operation of a binary elementwise node (Add, Sub, Mul, Div); -1 for others. */
+int32_t osc_fuse_step_op(const osc_node *n);
+/* A fused scatter's parameters at their real size, in one block of the model's pool (NULL: out
+ * of memory). */
+struct osc_fs_params *osc_fuse_dup_fs(osc_kctx *k, const struct osc_fs_params *src);
+
 #endif

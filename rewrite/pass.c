@@ -76,10 +76,7 @@ static osc_status apply(osc_kctx *k, osc_rw_graph *rg, int32_t i, const osc_rw_r
     osc_graph *g = rg->g;
     osc_node *n = &g->nodes[i];
     int32_t *ins = osc_pool_alloc(rg->pool, (size_t)f->n_inputs * sizeof *ins + 1);
-    const char **names = osc_pool_alloc(rg->pool, (OSC_FUSE_MAX_NODES + 1) * sizeof *names);
-    const char **ops = osc_pool_alloc(rg->pool, (OSC_FUSE_MAX_NODES + 1) * sizeof *ops);
-    if (!ins || !names || !ops)
-        return osc_fail(k->err, OSC_ERR_NOMEM, "out of memory fusing nodes");
+    if (!ins) return osc_fail(k->err, OSC_ERR_NOMEM, "out of memory fusing nodes");
     for (int32_t j = 0; j < n->n_inputs; j++)
         if (n->inputs[j] >= 0) uses[n->inputs[j]]--;
     for (int32_t j = 0; j < f->n_inputs; j++)
@@ -104,13 +101,26 @@ static osc_status apply(osc_kctx *k, osc_rw_graph *rg, int32_t i, const osc_rw_r
         for (; at > 0 && order[at - 1] > f->absorbed[a]; at--) order[at] = order[at - 1];
         order[at] = f->absorbed[a];
     }
+    /* the names the node replaced: a fused node it extends, the nodes that one replaced */
+    const osc_node *ext = f->extends && gone[f->absorbed[0]] ? &g->nodes[f->absorbed[0]] : NULL;
+    size_t total = 1;
+    for (int32_t q = 0; q < m; q++)
+        total += &g->nodes[order[q]] == ext ? (size_t)ext->n_fused : 1;
+    const char **names = osc_pool_alloc(rg->pool, total * sizeof *names);
+    const char **ops = osc_pool_alloc(rg->pool, total * sizeof *ops);
+    if (!names || !ops) return osc_fail(k->err, OSC_ERR_NOMEM, "out of memory fusing nodes");
+    int32_t at = 0;
     for (int32_t q = 0; q < m; q++) {
-        names[q] = g->nodes[order[q]].name;
-        ops[q] = g->nodes[order[q]].op_type;
+        const osc_node *a = &g->nodes[order[q]];
+        for (int32_t r = 0; r < (a == ext ? a->n_fused : 1); r++, at++) {
+            names[at] = a == ext ? a->fused_names[r] : a->name;
+            ops[at] = a == ext ? a->fused_ops[r] : a->op_type;
+        }
     }
-    names[m] = n->name;
-    ops[m++] = n->op_type;
-    n->n_fused = m;
+    names[at] = n->name;
+    ops[at++] = n->op_type;
+    if (ext) n->name = ext->name;
+    n->n_fused = at;
     n->fused_rule = rule->name;
     n->fused_names = names;
     n->fused_ops = ops;

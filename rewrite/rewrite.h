@@ -65,9 +65,12 @@ bool osc_rw_no(const osc_fuse_view *v, const char *fmt, ...);
 /* A rewrite's proposal: the node becomes a node of the fused kernel `op` of domain "osc" (NULL:
  * it keeps its op, domain and row) with these inputs (value ids, -1 for an omitted one) and
  * params; `absorbed` lists the nodes of the chain it computes, removed once nothing else reads
- * their outputs. */
+ * their outputs. `extends`: the node continues absorbed[0], a fused node of the same kernel it
+ * adds to (rule row_epilogue): it takes that node's name, as messages about its inputs name it,
+ * and the nodes it replaced. */
 typedef struct osc_fusion {
     const char *op;
+    bool extends;
     int32_t n_inputs;
     int32_t inputs[OSC_FUSE_MAX_IN];
     const void *params;

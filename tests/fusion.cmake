@@ -37,6 +37,9 @@ osc_fusion_test(test_fusion_group)
 # Rule embedding_bag: the Loop over bags fused into SegmentReduce on every dtype of its
 # reductions, byte-identical to the Loop at 1, 2 and 3 threads.
 osc_fusion_test(test_fusion_bag)
+# Rule row_epilogue: an elementwise op with one value per row taken in by the fused scatter,
+# bit for bit on 1 to 3 threads.
+osc_fusion_test(test_fusion_epilogue)
 # Rule replace_inf: Where(IsInf(x), value, x) as one ReplaceInf, bit for bit, and the spellings
 # left unfused (a narrowing Cast, a mask read elsewhere).
 osc_unit_test(test_fusion_inf unit/test_fusion_inf.c)

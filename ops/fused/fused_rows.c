@@ -60,6 +60,7 @@
             const int64_t q1 = row_at[d + 1];                                              \
             if (q == q1) continue;                                                         \
             osc_fs_start_rows(j->out, j->data, j->zero, rb, idle, d);                      \
+            osc_fs_epilogue_rows(j, idle, d);                                              \
             idle = d + 1;                                                                  \
             T *o = R <= FR_ACC ? acc : out + d * R;                                        \
             if (OSC_RED_##RED == OSC_RED_NONE) q = q1 - 1; /* the last message is the row */ \
@@ -73,9 +74,11 @@
                 const T *xr = x + (p->gather ? osc_ixv_row(&j->src, e, XN) : e) * R;       \
                 FS_EDGE(T, RED, p, o, xr, opnd, v);                                        \
             }                                                                              \
+            if (p->has_epi) FS_EPILOGUE(T, p, o, R, ((const T *)(const void *)j->epi)[d]);  \
             if (o == acc) memcpy(out + d * R, acc, rb);                                    \
         }                                                                                  \
         osc_fs_start_rows(j->out, j->data, j->zero, rb, idle, hi);                         \
+        osc_fs_epilogue_rows(j, idle, hi);                                                 \
     }
 FS_EACH_RED(FR_ROWS, f32, float)
 FS_EACH_RED(FR_ROWS, f64, double)

@@ -85,6 +85,23 @@ void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes,
 FS_RESET(f32, float)
 FS_RESET(f64, double)
 
+#define FS_EPI(TN, T)                                                                      \
+    static void fs_epi_##TN(const osc_fs_job *j, int64_t lo, int64_t hi) {                  \
+        const int64_t R = j->p->row;                                                       \
+        const T *w = (const T *)(const void *)j->epi;                                      \
+        for (int64_t d = lo; d < hi; d++) {                                                \
+            T *o = (T *)(void *)j->out + d * R;                                            \
+            FS_EPILOGUE(T, j->p, o, R, w[d]);                                              \
+        }                                                                                  \
+    }
+FS_EPI(f32, float)
+FS_EPI(f64, double)
+
+void osc_fs_epilogue_rows(const osc_fs_job *j, int64_t lo, int64_t hi) {
+    if (j->p->has_epi && j->esize == sizeof(float)) fs_epi_f32(j, lo, hi);
+    else if (j->p->has_epi) fs_epi_f64(j, lo, hi);
+}
+
 void osc_fs_reset_rows(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0, int64_t q1) {
     if (j->p->reset && j->esize == sizeof(float)) fs_reset_f32(j, lo, hi, q0, q1);
     else if (j->p->reset) fs_reset_f64(j, lo, hi, q0, q1);
@@ -105,6 +122,7 @@ static void fs_part(void *ctx, int32_t part, int32_t parts) {
     const int64_t q0 = list ? j->s.at[part] : 0, q1 = list ? j->s.at[part + 1] : j->p->edges;
     osc_fs_reset_rows(j, lo, hi, q0, q1);
     j->edges(j, lo, hi, q0, q1, j->opnd);
+    osc_fs_epilogue_rows(j, lo, hi);
 }
 
 /* Splitting the rows among threads: destinations are counted in at most SPLIT_B buckets of
@@ -352,6 +370,15 @@ osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *c
                              OSC_FS_IN_STEPS + s, s + 1,
                              osc_kinput_name(k, OSC_FS_IN_STEPS + s), osc_dtype_get(dtype)->name);
     }
+    const osc_tensor *w = p->has_epi && p->epi_input < n_in ? in[p->epi_input] : NULL;
+    if (p->has_epi && (!w || w->dtype != dtype || w->rank != p->rank || w->rank < 1 ||
+                       w->dims[0] != p->dims[0] || osc_tensor_count(w) != p->dims[0]))
+        return osc_kfail(k, OSC_ERR_SHAPE, "input %d (the operand of the elementwise op after the "
+                         "scatter, %s) is %s %s; expected %s, one value per output row (%lld)",
+                         (int)p->epi_input, osc_kinput_name(k, p->epi_input),
+                         w ? osc_dtype_get(w->dtype)->name : "missing",
+                         w ? osc_shape_str(w, a, sizeof a) : "", osc_dtype_get(dtype)->name,
+                         (long long)(p->rank > 0 ? p->dims[0] : 1));
     if (!edges_fn(dtype, p->reduction))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' on %s",
                          osc_reduction_name(p->reduction), osc_dtype_get(dtype)->name);
@@ -412,6 +439,7 @@ osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *co
     j->data = !j->zero && data->data != out->data ? data->data : NULL;
     for (int32_t s = 0; s < p->n_steps; s++)
         j->opnd[s] = p->steps[s].tiled ? NULL : in[OSC_FS_IN_STEPS + s]->data;
+    j->epi = p->has_epi ? in[p->epi_input]->data : NULL;
     return OSC_OK;
 }
 

@@ -60,6 +60,13 @@ typedef struct osc_fs_params {
      * starts as reset_value in each element, not as data's row. */
     bool reset;
     double reset_value;
+    /* An elementwise op after the scatter taken in (rule row_epilogue, rewrite/): once a row of
+     * the output is complete, each element x becomes epi.op(x, w), or epi.op(w, x) with
+     * epi.operand_first, w the row's value of input epi_input (one value per output row: SAGE's
+     * mean, the sum divided by the clamped count). */
+    bool has_epi;
+    osc_fs_step epi;
+    int32_t epi_input;
     int64_t edges;       /* E: rows of updates */
     int64_t row;         /* R: elements per row (of the updates, of data, of X) */
     int64_t dst_stride;  /* elements of input 1 from one edge's index to the next (0 or 1) */
@@ -82,6 +89,7 @@ typedef struct osc_fs_job {
     osc_ixv src;               /* the Gather's index */
     const char *x;
     const char *opnd[OSC_FS_MAX_STEPS]; /* the operands read from inputs (NULL: tiled) */
+    const char *epi;           /* the epilogue's operand (p->has_epi) */
     int64_t x_rows;            /* rows of X */
     size_t esize;
     osc_fs_split s;            /* the destinations, and which part owns which rows and edges */
@@ -135,6 +143,9 @@ void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes,
  * as the reset value (the edge loops' pass before the messages; the row loop starts them
  * itself). */
 void osc_fs_reset_rows(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0, int64_t q1);
+
+/* With p->has_epi: the epilogue on the output rows [lo, hi), each complete. */
+void osc_fs_epilogue_rows(const osc_fs_job *j, int64_t lo, int64_t hi);
 
 /* The checks every fused scatter makes of its inputs 0 (data, optional: of p's output shape and
  * `dtype`) and 1 (the destinations: an index dtype, E values, or 1 with dst_stride 0). */

@@ -103,6 +103,9 @@
         }                                                                                  \
     } while (0)
 
+/* The epilogue (osc_fs_params.has_epi) on row o of R elements of T, w its operand value. */
+#define FS_EPILOGUE(T, p, o, R, w) FS_STEP(T, &(p)->epi, o, o, R, w)
+
 /* Value i of a bound index (any position: the piece looked up each time), and the address of
  * its element (for prefetches). */
 static inline const char *osc_ixv_addr(const osc_ixv *v, int64_t i) {

@@ -1,0 +1,76 @@
+/* rule_row_epilogue.c: rule row_epilogue (anchor: the binary elementwise rows; after the scatter
+ * rules): Add, Sub, Mul or Div of a fused GatherScatter or RowScatter's output, which nothing
+ * else reads, with one value per output row (a [N, 1, ...] operand): SAGE's mean, the sum
+ * divided by Unsqueeze(Clip(count, 1)). The scatter node takes the op in as its epilogue
+ * (osc_fs_params.has_epi): each output row, once complete, goes through the op while it is in
+ * cache, instead of a pass of its own over the output. The same op on the same values: the
+ * unfused bits. */
+#include <string.h>
+
+#include "ops/fused/fused_scatter.h"
+#include "gather_scatter.h"
+
+typedef struct cap {
+    osc_fusion f;
+    const osc_fs_params *scatter; /* the fused scatter's parameters */
+    osc_fs_step epi;
+} cap;
+_Static_assert(sizeof(cap) <= OSC_RW_CAP_MAX, "OSC_RW_CAP_MAX holds the capture");
+
+/* The fused scatter (GatherScatter, RowScatter) making value id for this node alone. */
+static const osc_node *scatter_of(const osc_fuse_view *v, int32_t id) {
+    const osc_node *s = osc_fuse_node(v, osc_fuse_producer(v, id));
+    if (!s || v->uses[id] != 1 || !s->kernel->domain || strcmp(s->kernel->domain, "osc") != 0 ||
+        (strcmp(s->kernel->op, "GatherScatter") != 0 && strcmp(s->kernel->op, "RowScatter") != 0))
+        return NULL; /* (rows of the default domain: no domain) */
+    return ((const osc_fs_params *)s->params)->has_epi ? NULL : s;
+}
+
+/* Whether w holds one value per row of x: x's rank, its first dim, every other dim 1. */
+static bool per_row(const osc_tensor *w, const osc_tensor *x) {
+    bool ok = w->rank == x->rank && w->rank >= 1 && w->dims[0] == x->dims[0];
+    for (int32_t d = 1; ok && d < w->rank; d++) ok = w->dims[d] == 1;
+    return ok;
+}
+
+bool osc_rw_row_epilogue_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *c) {
+    (void)k;
+    cap *cp = c;
+    osc_fusion *f = &cp->f;
+    const osc_node *n = &v->graph->nodes[node];
+    const int32_t op = osc_fuse_step_op(n);
+    const osc_tensor *ot = n->n_outputs == 1 ? osc_fuse_sym_shape(v, n->outputs[0]) : NULL;
+    if (op < 0 || n->n_inputs != 2 || !ot) return false;
+    for (int32_t side = 0; side < 2; side++) {
+        const int32_t x = n->inputs[side], w = n->inputs[1 - side];
+        const osc_node *s = scatter_of(v, x);
+        const osc_tensor *xt = osc_fuse_sym_shape(v, x), *wt = osc_fuse_sym_shape(v, w);
+        if (!s || !xt || !wt || x == w || xt->dtype != wt->dtype || xt->dtype != ot->dtype ||
+            !osc_fuse_same_dims(xt, ot) || !per_row(wt, xt) || s->n_inputs >= OSC_FUSE_MAX_IN)
+            continue;
+        memcpy(f->inputs, s->inputs, (size_t)s->n_inputs * sizeof s->inputs[0]);
+        f->inputs[s->n_inputs] = w;
+        f->n_inputs = s->n_inputs + 1;
+        f->absorbed[0] = osc_fuse_index(v, s);
+        f->n_absorbed = 1;
+        cp->scatter = s->params;
+        cp->epi = (osc_fs_step){.op = op, .operand_first = side == 1, .read = OSC_FS_ROW};
+        return true;
+    }
+    return false;
+}
+
+bool osc_rw_row_epilogue_rewrite(osc_kctx *k, const osc_fuse_view *v, int32_t node,
+                                 const void *c, osc_fusion *f) {
+    (void)node;
+    const cap *cp = c;
+    osc_fs_params p = *cp->scatter;
+    p.has_epi = true;
+    p.epi = cp->epi;
+    p.epi_input = cp->f.n_inputs - 1;
+    *f = cp->f;
+    if (!(f->params = osc_fuse_dup_fs(k, &p))) return false;
+    f->op = v->graph->nodes[cp->f.absorbed[0]].kernel->op;
+    f->extends = true;
+    return true;
+}

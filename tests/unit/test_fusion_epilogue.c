@@ -1,0 +1,175 @@
+/* test_fusion_epilogue.c: rule row_epilogue (rewrite/rule_row_epilogue.c): an Add, Sub, Mul or
+ * Div of a fused scatter's output with one value per output row becomes the scatter's epilogue
+ * (osc_fs_params.has_epi). The graph, SAGE's mean with the count an input:
+ *     s = ScatterElements(data, Expand(Unsqueeze(dst)), Gather(x, src), add)
+ *     y = OP(s, w) or OP(w, s)          w [N, 1] (per row), or [1, C] (not per row)
+ * Rows reached by no edge (half of them) go through the op too. The output must equal a loop
+ * written here, and the unfused graph, bit for bit, on 1 and 2 threads (3 in the tiny-threshold
+ * build, whose threads split every run); the fused model has one GatherScatter named after the
+ * scatter and no other node; an operand not per row, or s read by another output, is not taken
+ * in. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/support/check.h"
+#include "tests/support/testutil.h"
+#include "tests/support/writer.h"
+#include "onnx_scatter.h"
+
+#include "fusion_threads.h"
+
+enum { C = 64, M = 3000, E = 24000 };
+/* output rows: 4096 (1 MiB, grouped by destination), or 512 (the edge loop below 1 MiB) */
+static int64_t N;
+
+typedef struct form {
+    const char *op;  /* Add, Sub, Mul, Div */
+    bool first;      /* OP(w, s) */
+    bool per_col;    /* w is [1, C] */
+    bool s_output;   /* s is a graph output too */
+    int64_t rows;    /* N */
+} form;
+
+static uint32_t g_rng;
+/* +-(1 + f) 2^k, k in [-20, 20]: sums depend on their order */
+static float rnd_value(void) {
+    const int k = (int)(osc_test_rnd32(&g_rng) % 41) - 20;
+    float v = 1.0f + (float)(osc_test_rnd32(&g_rng) % 8388608) / 8388608.0f;
+    for (int i = 0; i < (k < 0 ? -k : k); i++) v = k < 0 ? v / 2 : v * 2;
+    return osc_test_rnd32(&g_rng) & 1 ? -v : v;
+}
+
+static float apply(const char *op, float a, float b) {
+    return op[0] == 'A' ? a + b : op[0] == 'S' ? a - b : op[0] == 'M' ? a * b : a / b;
+}
+
+static void *build(const form *fm, size_t *len) {
+    const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E}, one[1] = {1}, shape[2] = {E, C};
+    const int64_t wd[2] = {fm->per_col ? 1 : N, fm->per_col ? C : 1}, sd[1] = {2};
+    const osc_mw_value ins[5] = {{"x", OSC_FLOAT, 2, xd, NULL}, {"data", OSC_FLOAT, 2, nd, NULL},
+                                 {"src", OSC_INT64, 1, ed, NULL}, {"dst", OSC_INT64, 1, ed, NULL},
+                                 {"w", OSC_FLOAT, 2, wd, NULL}};
+    osc_mw *mw = osc_mw_graph(18, 5, ins);
+    osc_tensor t = osc_test_view(OSC_INT64, 1, one, one);
+    osc_mw_initializer(mw, "axes", &t);
+    t = osc_test_view(OSC_INT64, 1, sd, shape);
+    osc_mw_initializer(mw, "shape", &t);
+#define NODE(op, a, b, out)                                                                    \
+    osc_mw_node(mw, op, out, 2, (const char *[]){a, b}, 1, (const char *[]){out})
+    NODE("Gather", "x", "src", "xj");
+    NODE("Unsqueeze", "dst", "axes", "d1");
+    NODE("Expand", "d1", "shape", "idx");
+    const int n = osc_mw_node(mw, "ScatterElements", "s", 3, (const char *[]){"data", "idx", "xj"},
+                              1, (const char *[]){"s"});
+    osc_mw_attr_string(mw, n, "reduction", "add");
+    if (fm->first) NODE(fm->op, "w", "s", "y");
+    else NODE(fm->op, "s", "w", "y");
+#undef NODE
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, nd, NULL);
+    if (fm->s_output) osc_mw_output(mw, "s", OSC_FLOAT, 2, nd, NULL);
+    void *buf = NULL;
+    if (osc_mw_serialize(mw, &buf, len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
+    osc_mw_free(mw);
+    return buf;
+}
+
+/* Runs form fm fused and unfused on every thread count against the loop; returns whether the
+ * fused model took the op in (one GatherScatter named "s", nothing else running). */
+static bool check(const form *fm) {
+    N = fm->rows;
+    float *x = malloc(sizeof(float) * M * C), *data = malloc(sizeof(float) * N * C);
+    float *w = malloc(sizeof(float) * N * C), *want = malloc(sizeof(float) * N * C);
+    int64_t *src = malloc(sizeof(int64_t) * E), *dst = malloc(sizeof(int64_t) * E);
+    assert_true(x && data && w && want && src && dst);
+    g_rng = 17;
+    for (int i = 0; i < M * C; i++) x[i] = rnd_value();
+    for (int i = 0; i < N * C; i++) data[i] = rnd_value(), w[i] = rnd_value();
+    for (int e = 0; e < E; e++) {
+        src[e] = osc_test_rnd32(&g_rng) % M;
+        dst[e] = osc_test_rnd32(&g_rng) % (N / 2); /* rows N/2.. receive nothing */
+    }
+    memcpy(want, data, sizeof(float) * N * C);
+    for (int e = 0; e < E; e++)
+        for (int c = 0; c < C; c++) want[dst[e] * C + c] += x[src[e] * C + c];
+    for (int r = 0; r < N; r++)
+        for (int c = 0; c < C; c++) {
+            const float wv = w[fm->per_col ? c : r];
+            float *o = &want[r * C + c];
+            *o = fm->first ? apply(fm->op, wv, *o) : apply(fm->op, *o, wv);
+        }
+    size_t len = 0;
+    void *buf = build(fm, &len);
+    const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E};
+    const int64_t wd[2] = {fm->per_col ? 1 : N, fm->per_col ? C : 1};
+    const osc_tensor in[5] = {osc_test_view(OSC_FLOAT, 2, xd, x), osc_test_view(OSC_FLOAT, 2, nd, data),
+                              osc_test_view(OSC_INT64, 1, ed, src), osc_test_view(OSC_INT64, 1, ed, dst),
+                              osc_test_view(OSC_FLOAT, 2, wd, w)};
+    static const char *const names[5] = {"x", "data", "src", "dst", "w"};
+    bool taken = false;
+    for (int f = 0; f < 2; f++)
+        for (int k = 0; k < N_THREADS; k++) {
+            osc_options o;
+            osc_options_init(&o);
+            o.no_fusion = f == 0;
+            o.threads = k_threads[k];
+            osc_model *m = NULL;
+            char msg[512];
+            if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg))
+                fail_msg("load: %s", msg);
+            int running = 0, epilogue = 0;
+            for (size_t i = 0; f && i < osc_model_node_count(m); i++) {
+                osc_node_desc d;
+                assert_int_equal(osc_model_node(m, i, &d), OSC_OK);
+                running += !d.folded;
+                epilogue += !d.folded && !strcmp(d.op_type, "GatherScatter") &&
+                            !strcmp(d.name, "s") && d.fused_rule &&
+                            !strcmp(d.fused_rule, "row_epilogue");
+            }
+            taken = f ? running == 1 && epilogue == 1 : taken;
+            osc_session *s = NULL;
+            assert_int_equal(osc_session_create(m, &s), OSC_OK);
+            const osc_tensor y = osc_check_run(s, 5, names, in);
+            assert_int_equal(y.nbytes, sizeof(float) * N * C);
+            for (int i = 0; i < N * C; i++)
+                if (memcmp((const float *)y.data + i, want + i, sizeof(float)))
+                    fail_msg("%s%s (fusion %s, %d threads): [%d][%d] = %.9g, the loop %.9g",
+                             fm->op, fm->first ? " (operand first)" : "", f ? "on" : "off",
+                             k_threads[k], i / C, i % C, (double)((const float *)y.data)[i],
+                             (double)want[i]);
+            osc_session_free(s);
+            osc_model_free(m);
+        }
+    free(buf);
+    free(x), free(data), free(w), free(want), free(src), free(dst);
+    return taken;
+}
+
+static void taken_in(void **state) {
+    (void)state;
+    static const form k_forms[] = {
+        {"Div", false, false, false, 4096}, {"Div", true, false, false, 4096},
+        {"Sub", true, false, false, 4096},  {"Mul", false, false, false, 4096},
+        {"Add", true, false, false, 4096},  {"Div", false, false, false, 512},
+        {"Sub", true, false, false, 512}};
+    for (size_t i = 0; i < sizeof k_forms / sizeof k_forms[0]; i++)
+        if (!check(&k_forms[i])) fail_msg("form %zu: the op was not taken in", i);
+}
+
+static void left_alone(void **state) {
+    (void)state;
+    const form per_col = {"Div", false, true, false, 512}, shared = {"Div", false, false, true, 512};
+    assert_false(check(&per_col));
+    assert_false(check(&shared));
+}
+
+OSC_TEST_MAIN(NULL, NULL,
+    cmocka_unit_test(taken_in),
+    cmocka_unit_test(left_alone),
+)
