@@ -782,6 +782,13 @@ static const fcase k_step_cases[] = {
     {"two_steps", GS("Mul Sub"), .reduction = "add", .n = 6, .e = 30, .m = 7, .rrank = 1,
      .row = {4}, .n_steps = 2,
      .steps = {{"Mul", false, 2, {EDGES, 1}}, {"Sub", true, 1, {4}}}},
+    /* rows longer than the step buffer (FS_ROW_MAX) and the row loop's (FR_ACC): element by
+     * element through the steps, combined in place */
+    {"two_steps_long_row", GS("Mul Sub"), .reduction = "add", .n = 6, .e = 30, .m = 7,
+     .rrank = 1, .row = {1100}, .n_steps = 2,
+     .steps = {{"Mul", false, 2, {EDGES, 1}}, {"Sub", true, 1, {1100}}}},
+    {"div_element_long_row_operand_first", GS("Div"), .reduction = "add", .n = 6, .e = 20,
+     .m = 7, .rrank = 1, .row = {1100}, STEP1("Div", true, 2, EDGES, 1100)},
     {"two_steps_div_add", GS("Div Add"), .reduction = "none", .data = D_INPUT, .n = 6,
      .e = 30, .m = 7, .rrank = 1, .row = {4}, .n_steps = 2,
      .steps = {{"Div", true, 2, {EDGES, 4}}, {"Add", false, 2, {EDGES, 1}}}},
