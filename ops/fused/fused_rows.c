@@ -74,7 +74,10 @@
                 const T *xr = x + (p->gather ? osc_ixv_row(&j->src, e, XN) : e) * R;       \
                 FS_EDGE(T, RED, p, o, xr, opnd, v);                                        \
             }                                                                              \
-            if (p->has_epi) FS_EPILOGUE(T, p, o, R, ((const T *)(const void *)j->epi)[d]);  \
+            if (p->has_epi) { /* (the operand read once: o may alias it for the compiler) */ \
+                const T wd = ((const T *)(const void *)j->epi)[d];                         \
+                FS_EPILOGUE(T, p, o, R, wd);                                               \
+            }                                                                              \
             if (o == acc) memcpy(out + d * R, acc, rb);                                    \
         }                                                                                  \
         osc_fs_start_rows(j->out, j->data, j->zero, rb, idle, hi);                         \

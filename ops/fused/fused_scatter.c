@@ -91,7 +91,8 @@ FS_RESET(f64, double)
         const T *w = (const T *)(const void *)j->epi;                                      \
         for (int64_t d = lo; d < hi; d++) {                                                \
             T *o = (T *)(void *)j->out + d * R;                                            \
-            FS_EPILOGUE(T, j->p, o, R, w[d]);                                              \
+            const T wd = w[d]; /* (read once: o may alias w for the compiler) */           \
+            FS_EPILOGUE(T, j->p, o, R, wd);                                                \
         }                                                                                  \
     }
 FS_EPI(f32, float)
