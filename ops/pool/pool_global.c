@@ -1,7 +1,7 @@
 /* pool_global.c: GlobalMaxPool, GlobalAveragePool and GlobalLpPool: each (n, c) plane of X
  * reduced whole, in one pass over its contiguous elements, to Y of shape [N, C, 1, ...]. Max
- * keeps the first largest value; the sums are in the compute type (float for the halves), the
- * result rounded once. A plane of no element gives -inf, NaN (0 / 0) and 0. */
+ * ignores NaN; the sums are in the compute type (float for the halves) over eight interleaved
+ * partial sums, the result rounded once. A plane of no element gives -inf, NaN (0 / 0) and 0. */
 #include <math.h>
 #include <string.h>
 
@@ -37,28 +37,47 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
 
 OSC_INFER_OUT0(osc_gpool, validate)
 
+/* Eight partial results over elements i = l mod 8, then combined pairwise: independent
+ * chains the compiler vectorises, the same order on every run. STEP(a, v) folds v into a,
+ * COMB(a, b) joins two. */
+#define GPOOL_LANES(ct, CLS, x, n, init, STEP, COMB, out)                                     \
+    do {                                                                                      \
+        ct l_[8] = {init, init, init, init, init, init, init, init};                          \
+        int64_t i_ = 0;                                                                       \
+        for (; i_ + 8 <= (n); i_ += 8)                                                        \
+            for (int u_ = 0; u_ < 8; u_++) {                                                  \
+                const ct v = (ct)OSC_PL_WIDEN_##CLS((x)[i_ + u_]);                            \
+                l_[u_] = STEP(l_[u_], v);                                                     \
+            }                                                                                 \
+        for (; i_ < (n); i_++) {                                                              \
+            const ct v = (ct)OSC_PL_WIDEN_##CLS((x)[i_]);                                     \
+            l_[0] = STEP(l_[0], v);                                                           \
+        }                                                                                     \
+        const ct a_ = COMB(COMB(l_[0], l_[1]), COMB(l_[2], l_[3]));                           \
+        const ct b_ = COMB(COMB(l_[4], l_[5]), COMB(l_[6], l_[7]));                           \
+        (out) = COMB(a_, b_);                                                                 \
+    } while (0)
+#define GP_MAX(a, v) ((v) > (a) ? (v) : (a))
+#define GP_ADD(a, v) ((a) + (v))
+#define GP_SQ(a, v) ((a) + (v) * (v))
+
 #define GPOOL_LOOP(E, T, CLS)                                                                 \
-    static void gpool_##E(const osc_pl_params *p, const void *xv, void *yv, int64_t planes, \
+    static void gpool_##E(const osc_pl_params *p, const void *xv, void *yv, int64_t planes,   \
                           int64_t n) {                                                        \
         typedef OSC_PL_CT_##CLS(T) ct;                                                        \
         const T *x = xv;                                                                      \
         T *y = yv;                                                                            \
         for (int64_t pl = 0; pl < planes; pl++, x += n) {                                     \
-            ct acc = p->op == OSC_POOL_MAX ? OSC_PL_LOWEST_##CLS(T) : (ct)0;                  \
+            ct acc = 0;                                                                       \
             if (p->op == OSC_POOL_MAX) {                                                      \
-                for (int64_t i = 0; i < n; i++) {                                             \
-                    const ct v = (ct)OSC_PL_WIDEN_##CLS(x[i]);                                \
-                    if (v > acc || i == 0) acc = v;                                           \
-                }                                                                             \
+                GPOOL_LANES(ct, CLS, x, n, OSC_PL_LOWEST_##CLS(T), GP_MAX, GP_MAX, acc);          \
             } else if (p->op == OSC_POOL_AVG) {                                               \
-                for (int64_t i = 0; i < n; i++) acc += (ct)OSC_PL_WIDEN_##CLS(x[i]);          \
+                GPOOL_LANES(ct, CLS, x, n, 0, GP_ADD, GP_ADD, acc);                               \
                 acc /= (ct)n;                                                                 \
             } else if (p->p == 2) {                                                           \
-                for (int64_t i = 0; i < n; i++) {                                             \
-                    const ct v = (ct)OSC_PL_WIDEN_##CLS(x[i]);                                \
-                    acc += v * v;                                                             \
-                }                                                                             \
-                acc = (ct)sqrt((double)acc);                                                  \
+                ct sq;                                                                        \
+                GPOOL_LANES(ct, CLS, x, n, 0, GP_SQ, GP_ADD, sq);                                 \
+                acc = (ct)sqrt((double)sq);                                                   \
             } else {                                                                          \
                 for (int64_t i = 0; i < n; i++)                                               \
                     acc += (ct)pow(fabs((double)OSC_PL_WIDEN_##CLS(x[i])), p->p);             \

@@ -1,8 +1,9 @@
 /* pool_window.c: MaxPool (with its Indices), AveragePool and LpPool over 1 to OSC_POOL_MAX_ND
  * spatial axes. Each output element's window is, per axis, the taps t in [lo, hi) that land in
  * the input (start + t * dilation in [0, size)), computed once per output element and axis; the
- * taps are then read in row-major order. Max keeps the first largest value (its Indices: X's
- * flat position, row-major, or column-major over the spatial axes with storage_order 1).
+ * taps are then read in row-major order. Max keeps the first largest value, NaN never one (its
+ * Indices: X's flat position, row-major, or column-major over the spatial axes with
+ * storage_order 1; the first tap when every value is NaN or the lowest).
  * Average divides by the taps in the input, or with count_include_pad by those in the input and
  * its explicit (or auto) pads, never the ceil_mode overhang. LpPool: (sum |x|^p)^(1/p). Sums in
  * the compute type (float for float16/bfloat16, rounded once per output element). */
@@ -33,14 +34,19 @@ typedef struct pool_win {
 /* ceil(a / b) for a >= 0, b >= 1, without overflow */
 static inline int64_t cdiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
-/* Axis d of the window of output position o. */
+/* Axis d of the window of output position o; a window inside the input needs no division. */
 static inline void axis_window(const pool_run *r, int32_t d, int64_t o, pool_win *w) {
     const osc_pl_params *p = r->p;
     const int64_t dil = p->dilations[d], k = p->kernel[d], in = r->g->in[d];
     const int64_t start = o * p->strides[d] - r->g->pb[d];
+    w->start[d] = start;
+    if (start >= 0 && start + (k - 1) * dil < in) {
+        w->lo[d] = 0;
+        w->hi[d] = w->padded[d] = k;
+        return;
+    }
     int64_t lo = start < 0 ? cdiv(-start, dil) : 0, hi = in > start ? cdiv(in - start, dil) : 0;
     int64_t pad_end = in + r->g->pe[d] - start; /* > 0 unless ceil_mode overhangs */
-    w->start[d] = start;
     w->lo[d] = lo < k ? lo : k;
     w->hi[d] = hi < k ? hi : k;
     if (w->hi[d] < w->lo[d]) w->hi[d] = w->lo[d];
@@ -89,13 +95,19 @@ static int64_t index_of(const pool_run *r, int64_t plane, int64_t off) {
                 while (!empty) {                                                              \
                     const T *row = xp + base + w.start[last];                                 \
                     const int64_t lo = w.lo[last], hi = w.hi[last];                           \
-                    if (p->op == OSC_POOL_MAX) {                                              \
+                    if (p->op == OSC_POOL_MAX && r->idx) {                                    \
+                        if (best < 0) best = base + w.start[last] + lo * dl;                  \
                         for (int64_t u = lo; u < hi; u++) {                                   \
                             const ct v = (ct)OSC_PL_WIDEN_##CLS(row[u * dl]);                 \
-                            if (v > acc || best < 0) {                                        \
+                            if (v > acc) {                                                    \
                                 acc = v;                                                      \
                                 best = base + w.start[last] + u * dl;                         \
                             }                                                                 \
+                        }                                                                     \
+                    } else if (p->op == OSC_POOL_MAX) {                                       \
+                        for (int64_t u = lo; u < hi; u++) {                                   \
+                            const ct v = (ct)OSC_PL_WIDEN_##CLS(row[u * dl]);                 \
+                            acc = v > acc ? v : acc;                                          \
                         }                                                                     \
                     } else if (p->op == OSC_POOL_AVG || p->p == 1) {                          \
                         for (int64_t u = lo; u < hi; u++) {                                   \
