@@ -32,6 +32,10 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     if (st) return st;
     osc_same_shape(want, in[0]);
     for (int32_t d = 2; d < want->rank; d++) want->dims[d] = 1;
+    char s[256];
+    if (osc_tensor_count(want) < 0) /* X has no element: a zero spatial axis */
+        return osc_kfail(k, OSC_ERR_LIMIT, "the output %s would have more than 2^63-1 "
+                         "elements", osc_shape_str(want, s, sizeof s));
     return OSC_OK;
 }
 

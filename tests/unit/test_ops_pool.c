@@ -495,6 +495,11 @@ static void pool_errors(void **state) {
     kh_expect_fail(&h, kh_run1(&h, KT(OSC_FLOAT, 1, D(4), x)), OSC_ERR_SHAPE,
                    "expected rank at least 2");
     kh_free(&h);
+    const int64_t huge = (int64_t)1 << 40;
+    kh_init(&h, "GlobalMaxPool", 22);
+    kh_expect_fail(&h, kh_run1(&h, KT(OSC_FLOAT, 3, D(huge, huge, 0), NULL)), OSC_ERR_LIMIT,
+                   "the output [1099511627776,1099511627776,1] would have more than 2^63-1");
+    kh_free(&h);
     /* a run whose output is not what the inputs give writes nothing */
     kh_init(&h, "MaxPool", 12);
     kh_attr_ints(&h, "kernel_shape", k2, 2);
