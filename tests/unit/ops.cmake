@@ -50,3 +50,6 @@ target_link_libraries(test_ops_attention PRIVATE osc_test_support) # a model thr
 # with the caches untouched.
 osc_unit_test(test_decode_step unit/test_decode_step.c)
 target_link_libraries(test_decode_step PRIVATE osc_test_support)
+# MaxPool (Indices, MaxUnpool round trip), AveragePool, LpPool, the Global* pools and LRN against
+# naive loops written in the test (ceil_mode, count_include_pad, dilations, auto_pad, halves).
+osc_unit_test(test_ops_pool unit/test_ops_pool.c unit/kharness.c)
