@@ -145,9 +145,7 @@ static bool fixed_shape(const osc_fuse_view *v, int32_t id, int64_t *t, int32_t 
         if (*n) memcpy(t, c->data, (size_t)*n * sizeof *t);
         return true;
     }
-    if (!s || !s->kernel->domain || strcmp(s->kernel->domain, "osc") != 0 ||
-        strcmp(s->kernel->op, "ShapeOf") != 0) /* (rows of the default domain: no domain) */
-        return false;
+    if (!osc_fuse_is_kernel(s, "ShapeOf")) return false;
     const osc_shape_of_params *p = s->params;
     if (p->rank != 1) return false;
     for (int32_t i = 0; i < p->n; i++)

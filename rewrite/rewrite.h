@@ -182,6 +182,11 @@ static inline bool osc_fuse_same_dims(const osc_tensor *a, const osc_tensor *b) 
 static inline bool osc_fuse_is_op(const osc_node *n, const char *op) {
     return !strcmp(n->op_type, op) && n->domain[0] == '\0';
 }
+/* Whether n runs the fused kernel `op` (domain "osc": a node an earlier rewrite made; rows of the
+ * default domain have no domain). */
+static inline bool osc_fuse_is_kernel(const osc_node *n, const char *op) {
+    return n && n->kernel->domain && !strcmp(n->kernel->domain, "osc") && !strcmp(n->kernel->op, op);
+}
 /* Whether n resolved to a row with every trait of `traits` (OSC_KT_*). */
 static inline bool osc_fuse_has(const osc_node *n, uint32_t traits) {
     return n && (n->kernel->traits & traits) == traits;

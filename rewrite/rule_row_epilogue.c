@@ -20,9 +20,9 @@ _Static_assert(sizeof(cap) <= OSC_RW_CAP_MAX, "OSC_RW_CAP_MAX holds the capture"
 /* The fused scatter (GatherScatter, RowScatter) making value id for this node alone. */
 static const osc_node *scatter_of(const osc_fuse_view *v, int32_t id) {
     const osc_node *s = osc_fuse_node(v, osc_fuse_producer(v, id));
-    if (!s || v->uses[id] != 1 || !s->kernel->domain || strcmp(s->kernel->domain, "osc") != 0 ||
-        (strcmp(s->kernel->op, "GatherScatter") != 0 && strcmp(s->kernel->op, "RowScatter") != 0))
-        return NULL; /* (rows of the default domain: no domain) */
+    if (v->uses[id] != 1 ||
+        (!osc_fuse_is_kernel(s, "GatherScatter") && !osc_fuse_is_kernel(s, "RowScatter")))
+        return NULL;
     return ((const osc_fs_params *)s->params)->has_epi ? NULL : s;
 }
 
