@@ -50,3 +50,6 @@ target_link_libraries(test_ops_attention PRIVATE osc_test_support) # a model thr
 # with the caches untouched.
 osc_unit_test(test_decode_step unit/test_decode_step.c)
 target_link_libraries(test_decode_step PRIVATE osc_test_support)
+# Resize, Upsample, GridSample and AffineGrid against naive per-element formulas written in the
+# test; the invalid inputs.
+osc_unit_test(test_ops_resize unit/test_ops_resize.c unit/kharness.c)
