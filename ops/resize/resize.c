@@ -1,7 +1,14 @@
 /* resize.c: Resize (10, 11, 13, 18, 19) and Upsample (7, 9; 10 deprecated): attributes and the
  * geometry (every check of the inputs, the output shape). The values are written by
  * resize_run.c, as ONNX's reference implementation computes them: in double, each resampled dim
- * in turn (the modes are separable). */
+ * in turn (the modes are separable). Where the spec leaves a choice:
+ * - output dims from scales are floor(dim * scale), roi or not (the reference's formula);
+ *   keep_aspect_ratio_policy rounds halfway cases up;
+ * - Resize-10 and Upsample use asymmetric coordinates, nearest rounding down, up when
+ *   downsampling (onnxruntime's choice for them);
+ * - integer outputs of linear and cubic are truncated toward zero (numpy's astype), saturated;
+ * - exclude_outside and antialias change linear and cubic only; nearest copies elements, of any
+ *   dtype, bit for bit. */
 #include <math.h>
 #include <string.h>
 

@@ -68,7 +68,7 @@ osc_status osc_rz_attr_enum(osc_kctx *k, const osc_node *node, const char *name,
     return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' = '%s'; allowed: %s", name, s, allowed);
 }
 
-osc_status osc_rz_doubles(osc_kctx *k, int64_t count, const char *what, size_t *bytes) {
+osc_status osc_rz_bytes8(osc_kctx *k, int64_t count, const char *what, size_t *bytes) {
     if (count < 0 || (uint64_t)count > SIZE_MAX / sizeof(double))
         return osc_kfail(k, OSC_ERR_LIMIT, "%s: %lld values of 8 bytes do not fit this machine's "
                          "address space", what, (long long)count);

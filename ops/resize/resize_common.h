@@ -26,7 +26,8 @@ void osc_rz_set(osc_tensor *t, int64_t i, double v);
  * NULL-terminated `names`; *out is its index. */
 osc_status osc_rz_attr_enum(osc_kctx *k, const osc_node *node, const char *name,
                             const char *def, const char *const *names, int32_t *out);
-/* Fails (OSC_ERR_LIMIT) when count elements of 8 bytes do not fit size_t; *bytes otherwise. */
-osc_status osc_rz_doubles(osc_kctx *k, int64_t count, const char *what, size_t *bytes);
+/* Fails (OSC_ERR_LIMIT) when count values of 8 bytes (doubles, int64 indices) do not fit
+ * size_t; *bytes is their size otherwise. */
+osc_status osc_rz_bytes8(osc_kctx *k, int64_t count, const char *what, size_t *bytes);
 
 #endif

@@ -64,7 +64,7 @@ static osc_status write_nearest(osc_kctx *k, const osc_tensor *x, osc_tensor *ou
     int64_t total = 0, stride[OSC_MAX_RANK], *tab[OSC_MAX_RANK];
     for (int32_t d = 0; d < r; d++) total += out->dims[d];
     size_t bytes;
-    osc_status st = osc_rz_doubles(k, total, "the nearest indices", &bytes);
+    osc_status st = osc_rz_bytes8(k, total, "the nearest indices", &bytes);
     if (st) return st;
     int64_t *mem = osc_malloc(k->alloc, bytes);
     if (!mem) return osc_kfail(k, OSC_ERR_NOMEM, "out of memory for the nearest indices");
@@ -157,7 +157,7 @@ static osc_status resample_dim(osc_kctx *k, const osc_rz_geom *g, int32_t d, con
     for (int32_t j = 0; j < d; j++) outer *= cd[j];
     for (int32_t j = d + 1; j < r; j++) inner *= cd[j];
     size_t bytes;
-    osc_status st = osc_rz_doubles(k, on > INT64_MAX / (4 * m + 1) ? -1 : on * (4 * m + 1),
+    osc_status st = osc_rz_bytes8(k, on > INT64_MAX / (4 * m + 1) ? -1 : on * (4 * m + 1),
                                    "the interpolation taps", &bytes);
     if (st) return st;
     double *w = osc_malloc(k->alloc, bytes);
@@ -190,7 +190,7 @@ static osc_status write_interp(osc_kctx *k, const osc_tensor *x, osc_tensor *out
     int64_t cd[OSC_MAX_RANK], count = osc_tensor_count(x);
     memcpy(cd, x->dims, (size_t)r * sizeof *cd);
     size_t bytes;
-    osc_status st = osc_rz_doubles(k, count, "input 0 'X' as doubles", &bytes);
+    osc_status st = osc_rz_bytes8(k, count, "input 0 'X' as doubles", &bytes);
     if (st) return st;
     double *cur = osc_malloc(k->alloc, bytes);
     if (!cur) return osc_kfail(k, OSC_ERR_NOMEM, "out of memory for input 0 'X' as doubles");
@@ -200,7 +200,7 @@ static osc_status write_interp(osc_kctx *k, const osc_tensor *x, osc_tensor *out
         const int64_t on = out->dims[d];
         const int64_t next = cd[d] ? count / cd[d] : 0;
         size_t nb;
-        st = osc_rz_doubles(k, next && on > INT64_MAX / next ? -1 : next * on,
+        st = osc_rz_bytes8(k, next && on > INT64_MAX / next ? -1 : next * on,
                             "an intermediate of the resampling", &nb);
         double *dst = st ? NULL : osc_malloc(k->alloc, nb);
         if (!st && !dst) st = osc_kfail(k, OSC_ERR_NOMEM, "out of memory for an intermediate "

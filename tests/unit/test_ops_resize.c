@@ -30,10 +30,9 @@ static void expect_near(const osc_tensor *t, const double *want, int64_t n, doub
     }
 }
 
-/* Resize-opset of x (float, rank r) with optional roi / scales / sizes (NULL: omitted) */
-static osc_status resize(kh *h, int64_t opset, osc_tensor x, const osc_tensor *roi,
-                         const osc_tensor *scales, const osc_tensor *sizes) {
-    (void)opset;
+/* Runs the node of h over x with roi, scales, sizes (NULL: omitted; trailing ones dropped) */
+static osc_status resize(kh *h, osc_tensor x, const osc_tensor *roi, const osc_tensor *scales,
+                         const osc_tensor *sizes) {
     const osc_tensor *in[4] = {&x, roi, scales, sizes};
     return kh_run(h, sizes ? 4 : scales ? 3 : roi ? 2 : 1, in);
 }
@@ -57,7 +56,8 @@ static double interp(const double *v, int64_t n, double xo, double a) {
         const double r = xo - f;
         return (1 - r) * v[clampi((int64_t)f, n)] + r * v[clampi((int64_t)f + 1, n)];
     }
-    for (int64_t j = (int64_t)f - 1; j <= (int64_t)f + 2; j++) s += keys(a, xo - (double)j) * v[clampi(j, n)];
+    for (int64_t j = (int64_t)f - 1; j <= (int64_t)f + 2; j++)
+        s += keys(a, xo - (double)j) * v[clampi(j, n)];
     return s;
 }
 
@@ -71,7 +71,7 @@ static void resize_nearest(void **state) {
     kh_attr_str(&h, "coordinate_transformation_mode", "asymmetric");
     kh_attr_str(&h, "nearest_mode", "floor");
     osc_tensor s = kh_tensor(OSC_FLOAT, 1, D(4), sc);
-    kh_expect_ok(&h, resize(&h, 19, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x), NULL, &s, NULL));
+    kh_expect_ok(&h, resize(&h, kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), x), NULL, &s, NULL));
     osc_check_shape(&h.out, OSC_FLOAT, 4, D(1, 1, 4, 6));
     double want[24];
     for (int i = 0; i < 4; i++)
@@ -88,7 +88,7 @@ static void resize_nearest(void **state) {
         kh_init(&h, "Resize", 13);
         kh_attr_str(&h, "nearest_mode", modes[m]);
         osc_tensor st = kh_tensor(OSC_FLOAT, 1, D(1), s1);
-        kh_expect_ok(&h, resize(&h, 13, kh_tensor(OSC_FLOAT, 1, D(4), xv), NULL, &st, NULL));
+        kh_expect_ok(&h, resize(&h, kh_tensor(OSC_FLOAT, 1, D(4), xv), NULL, &st, NULL));
         double w[7];
         for (int i = 0; i < 7; i++) {
             const double xo = (i + 0.5) / 1.75 - 0.5, f = floor(xo), r = xo - f;
@@ -104,7 +104,7 @@ static void resize_nearest(void **state) {
     const float s2[1] = {2};
     kh_init(&h, "Resize", 13);
     osc_tensor st2 = kh_tensor(OSC_FLOAT, 1, D(1), s2);
-    kh_expect_ok(&h, resize(&h, 13, kh_tensor(OSC_INT64, 1, D(2), big), NULL, &st2, NULL));
+    kh_expect_ok(&h, resize(&h, kh_tensor(OSC_INT64, 1, D(2), big), NULL, &st2, NULL));
     const int64_t wbig[4] = {big[0], big[0], big[1], big[1]};
     osc_check_bytes(&h.out, wbig, sizeof wbig);
     kh_free(&h);
@@ -129,7 +129,8 @@ static void resize_linear_cubic(void **state) {
                 kh_attr_str(&h, "coordinate_transformation_mode", ctms[c]);
                 if (mode) kh_attr_float(&h, "cubic_coeff_a", -0.5f);
                 osc_tensor st = kh_tensor(OSC_FLOAT, 1, D(1), &scales[si]);
-                kh_expect_ok(&h, resize(&h, 19, kh_tensor(OSC_FLOAT, 1, D(5), xf), NULL, &st, NULL));
+                osc_tensor xt = kh_tensor(OSC_FLOAT, 1, D(5), xf);
+                kh_expect_ok(&h, resize(&h, xt, NULL, &st, NULL));
                 double want[16];
                 for (int64_t i = 0; i < on; i++) {
                     double xo = c == 0 ? (i + 0.5) / s - 0.5
@@ -154,7 +155,7 @@ static void resize_bilinear_2d(void **state) {
     kh_attr_str(&h, "mode", "linear");
     kh_attr_str(&h, "coordinate_transformation_mode", "align_corners");
     osc_tensor sz = kh_tensor(OSC_INT64, 1, D(2), sizes);
-    kh_expect_ok(&h, resize(&h, 18, kh_tensor(OSC_FLOAT, 2, D(2, 3), x), NULL, NULL, &sz));
+    kh_expect_ok(&h, resize(&h, kh_tensor(OSC_FLOAT, 2, D(2, 3), x), NULL, NULL, &sz));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(4, 5));
     double want[20];
     for (int i = 0; i < 4; i++)
@@ -175,7 +176,7 @@ static void resize_bilinear_2d(void **state) {
     kh_attr_str(&h, "mode", "linear");
     kh_attr_ints(&h, "axes", ax, 1);
     osc_tensor st = kh_tensor(OSC_FLOAT, 1, D(1), s2);
-    kh_expect_ok(&h, resize(&h, 18, kh_tensor(OSC_FLOAT, 2, D(2, 3), x), NULL, &st, NULL));
+    kh_expect_ok(&h, resize(&h, kh_tensor(OSC_FLOAT, 2, D(2, 3), x), NULL, &st, NULL));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(2, 6));
     double w2[12];
     for (int i = 0; i < 2; i++) {
@@ -190,7 +191,7 @@ static void resize_bilinear_2d(void **state) {
     kh_init(&h, "Resize", 18);
     kh_attr_str(&h, "keep_aspect_ratio_policy", "not_larger");
     osc_tensor sz2 = kh_tensor(OSC_INT64, 1, D(2), s22);
-    kh_expect_ok(&h, resize(&h, 18, kh_tensor(OSC_FLOAT, 2, D(2, 4), x24), NULL, NULL, &sz2));
+    kh_expect_ok(&h, resize(&h, kh_tensor(OSC_FLOAT, 2, D(2, 4), x24), NULL, NULL, &sz2));
     osc_check_shape(&h.out, OSC_FLOAT, 2, D(1, 2));
     kh_free(&h);
 }
@@ -206,7 +207,7 @@ static void resize_crop_antialias_ints(void **state) {
     kh_attr_str(&h, "coordinate_transformation_mode", "tf_crop_and_resize");
     kh_attr_float(&h, "extrapolation_value", 99);
     osc_tensor r = kh_tensor(OSC_FLOAT, 1, D(2), roi), sz = kh_tensor(OSC_INT64, 1, D(1), sizes);
-    kh_expect_ok(&h, resize(&h, 13, kh_tensor(OSC_FLOAT, 1, D(4), x), &r, NULL, &sz));
+    kh_expect_ok(&h, resize(&h, kh_tensor(OSC_FLOAT, 1, D(4), x), &r, NULL, &sz));
     double want[3];
     for (int i = 0; i < 3; i++) { /* x * (end - start) * (n - 1) / (out - 1) + start * (n - 1) */
         const double xo = i * ((double)roi[1] - roi[0]) * 3 / 2 + (double)roi[0] * 3;
@@ -222,7 +223,7 @@ static void resize_crop_antialias_ints(void **state) {
     kh_attr_str(&h, "mode", "linear");
     kh_attr_int(&h, "antialias", 1);
     osc_tensor st = kh_tensor(OSC_FLOAT, 1, D(1), half);
-    kh_expect_ok(&h, resize(&h, 18, kh_tensor(OSC_FLOAT, 1, D(8), x8), NULL, &st, NULL));
+    kh_expect_ok(&h, resize(&h, kh_tensor(OSC_FLOAT, 1, D(8), x8), NULL, &st, NULL));
     double wa[4];
     for (int i = 0; i < 4; i++) {
         const double xo = (i + 0.5) * 2 - 0.5;
@@ -241,7 +242,7 @@ static void resize_crop_antialias_ints(void **state) {
     kh_init(&h, "Resize", 13);
     kh_attr_str(&h, "mode", "linear");
     osc_tensor st2 = kh_tensor(OSC_FLOAT, 1, D(1), s2);
-    kh_expect_ok(&h, resize(&h, 13, kh_tensor(OSC_UINT8, 1, D(2), u), NULL, &st2, NULL));
+    kh_expect_ok(&h, resize(&h, kh_tensor(OSC_UINT8, 1, D(2), u), NULL, &st2, NULL));
     uint8_t wu[4];
     for (int i = 0; i < 4; i++) {
         const double xo = (i + 0.5) / 2 - 0.5, v[2] = {0, 255};
@@ -314,15 +315,19 @@ static void grid_sample_affine(void **state) {
         osc_check_shape(&h.out, OSC_FLOAT, 4, D(1, 1, 2, 2));
         double want[4];
         for (int q = 0; q < 4; q++) {
-            const double cx = ((grid[2 * q] + 1.0) * 3 - 1) / 2, cy = ((grid[2 * q + 1] + 1.0) * 2 - 1) / 2;
+            const double cx = ((grid[2 * q] + 1.0) * 3 - 1) / 2;
+            const double cy = ((grid[2 * q + 1] + 1.0) * 2 - 1) / 2;
             if (pad) { /* nearest: round half to even, then clamp */
                 want[q] = gs_pix(x, 2, 3, (int64_t)nearbyint(cy), (int64_t)nearbyint(cx), 1);
                 continue;
             }
             const int64_t x0 = (int64_t)floor(cx), y0 = (int64_t)floor(cy);
             const double rx = cx - x0, ry = cy - y0;
-            want[q] = (1 - ry) * ((1 - rx) * gs_pix(x, 2, 3, y0, x0, 0) + rx * gs_pix(x, 2, 3, y0, x0 + 1, 0)) +
-                      ry * ((1 - rx) * gs_pix(x, 2, 3, y0 + 1, x0, 0) + rx * gs_pix(x, 2, 3, y0 + 1, x0 + 1, 0));
+            const double top = (1 - rx) * gs_pix(x, 2, 3, y0, x0, 0) +
+                               rx * gs_pix(x, 2, 3, y0, x0 + 1, 0);
+            const double bottom = (1 - rx) * gs_pix(x, 2, 3, y0 + 1, x0, 0) +
+                                  rx * gs_pix(x, 2, 3, y0 + 1, x0 + 1, 0);
+            want[q] = (1 - ry) * top + ry * bottom;
         }
         expect_near(&h.out, want, 4, 1e-5);
         kh_free(&h);
@@ -344,7 +349,8 @@ static void grid_sample_affine(void **state) {
                 const double bx = al ? -1 + j * 2.0 / 2 : -1 + (2.0 * j + 1) / 3;
                 const double by = al ? -1 + i * 2.0 : -1 + (2.0 * i + 1) / 2;
                 for (int r = 0; r < 2; r++)
-                    want[(i * 3 + j) * 2 + r] = theta[r * 3] * bx + theta[r * 3 + 1] * by + theta[r * 3 + 2];
+                    want[(i * 3 + j) * 2 + r] =
+                        theta[r * 3] * bx + theta[r * 3 + 1] * by + theta[r * 3 + 2];
             }
         expect_near(&h.out, want, 12, 1e-6);
         kh_free(&h);
@@ -363,28 +369,28 @@ static void errors(void **state) {
     const float bad[2] = {2, 0};
     kh_init(&h, "Resize", 19);
     osc_tensor st = kh_tensor(OSC_FLOAT, 1, D(2), bad);
-    kh_expect_fail(&h, resize(&h, 19, xt, NULL, &st, NULL), OSC_ERR_SHAPE,
+    kh_expect_fail(&h, resize(&h, xt, NULL, &st, NULL), OSC_ERR_SHAPE,
                    "input 2 'scales' (): value 0 at position 1 is out of range; allowed: (0, inf)");
     kh_free(&h);
     /* scales and sizes both */
     const float two[2] = {2, 2};
     kh_init(&h, "Resize", 19);
     osc_tensor s2 = kh_tensor(OSC_FLOAT, 1, D(2), two), z2 = kh_tensor(OSC_INT64, 1, D(2), sizes);
-    kh_expect_fail(&h, resize(&h, 19, xt, NULL, &s2, &z2), OSC_ERR_MODEL, "both have values");
+    kh_expect_fail(&h, resize(&h, xt, NULL, &s2, &z2), OSC_ERR_MODEL, "both have values");
     kh_free(&h);
     /* neither */
     kh_init(&h, "Resize", 19);
-    kh_expect_fail(&h, resize(&h, 19, xt, NULL, NULL, NULL), OSC_ERR_MODEL, "one of them must");
+    kh_expect_fail(&h, resize(&h, xt, NULL, NULL, NULL), OSC_ERR_MODEL, "one of them must");
     kh_free(&h);
     /* scales of the wrong length, sizes negative */
     kh_init(&h, "Resize", 13);
     osc_tensor s1 = kh_tensor(OSC_FLOAT, 1, D(1), two);
-    kh_expect_fail(&h, resize(&h, 13, xt, NULL, &s1, NULL), OSC_ERR_SHAPE, "expected [2]");
+    kh_expect_fail(&h, resize(&h, xt, NULL, &s1, NULL), OSC_ERR_SHAPE, "expected [2]");
     kh_free(&h);
     const int64_t neg[2] = {3, -1};
     kh_init(&h, "Resize", 13);
     osc_tensor zn = kh_tensor(OSC_INT64, 1, D(2), neg);
-    kh_expect_fail(&h, resize(&h, 13, xt, NULL, NULL, &zn), OSC_ERR_SHAPE,
+    kh_expect_fail(&h, resize(&h, xt, NULL, NULL, &zn), OSC_ERR_SHAPE,
                    "value -1 at position 1 is out of range");
     kh_free(&h);
     /* roi of the wrong length */
@@ -392,29 +398,29 @@ static void errors(void **state) {
     kh_init(&h, "Resize", 13);
     kh_attr_str(&h, "coordinate_transformation_mode", "tf_crop_and_resize");
     osc_tensor rt = kh_tensor(OSC_FLOAT, 1, D(3), roi);
-    kh_expect_fail(&h, resize(&h, 13, xt, &rt, NULL, &z2), OSC_ERR_SHAPE,
+    kh_expect_fail(&h, resize(&h, xt, &rt, NULL, &z2), OSC_ERR_SHAPE,
                    "input 1 'roi' () has shape [3]; expected [4]");
     kh_free(&h);
     kh_init(&h, "Resize", 13);
     kh_attr_str(&h, "coordinate_transformation_mode", "tf_crop_and_resize");
-    kh_expect_fail(&h, resize(&h, 13, xt, NULL, NULL, &z2), OSC_ERR_MODEL, "needs input 1 'roi'");
+    kh_expect_fail(&h, resize(&h, xt, NULL, NULL, &z2), OSC_ERR_MODEL, "needs input 1 'roi'");
     kh_free(&h);
     /* absurd sizes: one dim past 2^62, the product past 2^63-1 */
     const float huge[2] = {1e30f, 1}, big[2] = {0x1p40f, 0x1p40f};
     kh_init(&h, "Resize", 13);
     osc_tensor sh = kh_tensor(OSC_FLOAT, 1, D(2), huge);
-    kh_expect_fail(&h, resize(&h, 13, xt, NULL, &sh, NULL), OSC_ERR_LIMIT, "at most 2^62");
+    kh_expect_fail(&h, resize(&h, xt, NULL, &sh, NULL), OSC_ERR_LIMIT, "at most 2^62");
     kh_free(&h);
     kh_init(&h, "Resize", 13);
     osc_tensor sb = kh_tensor(OSC_FLOAT, 1, D(2), big);
-    kh_expect_fail(&h, resize(&h, 13, xt, NULL, &sb, NULL), OSC_ERR_LIMIT, "2^63-1");
+    kh_expect_fail(&h, resize(&h, xt, NULL, &sb, NULL), OSC_ERR_LIMIT, "2^63-1");
     kh_free(&h);
     /* linear on strings; attributes out of their lists; half_pixel_symmetric before 19 */
     osc_string strs[4] = {{"a", 1}, {"b", 1}, {"c", 1}, {"d", 1}};
     kh_init(&h, "Resize", 13);
     kh_attr_str(&h, "mode", "linear");
     osc_tensor xs = kh_tensor(OSC_STRING, 2, D(2, 2), strs);
-    kh_expect_fail(&h, resize(&h, 13, xs, NULL, &s2, NULL), OSC_ERR_UNSUPPORTED, "is string");
+    kh_expect_fail(&h, resize(&h, xs, NULL, &s2, NULL), OSC_ERR_UNSUPPORTED, "is string");
     kh_free(&h);
     kh_init(&h, "Resize", 13);
     kh_attr_str(&h, "mode", "area");
