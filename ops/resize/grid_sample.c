@@ -1,9 +1,12 @@
 /* grid_sample.c: GridSample (16: 4-D X, modes bilinear, nearest, bicubic; 20 and 22: N-D,
  * modes linear, nearest, cubic), as ONNX's reference implementation computes it: each grid
  * point's normalized coordinates (the last grid dim, x first: the reverse of X's dims)
- * denormalized per align_corners, nearest rounded half to even, border and reflection padding
- * applied to the coordinate and then to each tap, the taps' weights multiplied over the spatial
- * dims (bicubic: a = -0.75) and summed in double. Nearest copies elements (any dtype). */
+ * denormalized per align_corners; nearest rounded half to even (over 3 spatial dims too, as the
+ * node tests of ONNX 1.23 expect; torch rounds those half away from zero); border and
+ * reflection padding applied to the coordinate, then to each tap (so bicubic with border
+ * padding differs from torch's, which clamps only the taps); the taps' weights multiplied over
+ * the spatial dims (bicubic: a = -0.75) and summed in double. Nearest copies elements (any
+ * dtype). */
 #include <math.h>
 #include <string.h>
 

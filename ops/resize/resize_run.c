@@ -10,7 +10,8 @@
 
 /* Source coordinate of output position x along dim d (input size n, output size on); false
  * when tf_crop_and_resize puts it outside the input (the extrapolation value then). The output
- * width is scale * n, unrounded, as the reference has it. */
+ * width w is scale * n, unrounded, as the reference has it; the spec's special case of an output
+ * of one element ("length_resized > 1") looks at the integral size. */
 static bool source_coord(const osc_rz_params *p, const osc_rz_geom *g, int32_t d, int64_t n,
                          int64_t on, int64_t x, double *xo) {
     const double s = g->scale[d], w = s * (double)n, xd = (double)x;
@@ -21,12 +22,12 @@ static bool source_coord(const osc_rz_params *p, const osc_rz_geom *g, int32_t d
         *xo = center * (1 - adj) + (xd + 0.5) / s - 0.5;
         break;
     }
-    case OSC_RZ_PYTORCH_HALF_PIXEL: *xo = w == 1 ? -0.5 : (xd + 0.5) / s - 0.5; break;
+    case OSC_RZ_PYTORCH_HALF_PIXEL: *xo = on > 1 ? (xd + 0.5) / s - 0.5 : 0; break;
     case OSC_RZ_ALIGN_CORNERS: *xo = w == 1 ? 0 : xd * (double)(n - 1) / (w - 1); break;
     case OSC_RZ_ASYMMETRIC: *xo = xd / s; break;
     case OSC_RZ_TF_CROP_AND_RESIZE: {
         const double b = g->roi_start[d], e = g->roi_end[d], m = (double)(n - 1);
-        *xo = (w == 1 ? (e - b) * m / 2 : xd * (e - b) * m / (w - 1)) + b * m;
+        *xo = (on > 1 ? xd * (e - b) * m / (w - 1) : (e - b) * m / 2) + b * m;
         return *xo >= 0 && *xo <= m;
     }
     default: *xo = (xd + 0.5) / s; break; /* tf_half_pixel_for_nn */

@@ -134,7 +134,7 @@ static void resize_linear_cubic(void **state) {
                 double want[16];
                 for (int64_t i = 0; i < on; i++) {
                     double xo = c == 0 ? (i + 0.5) / s - 0.5
-                              : c == 1 ? (w == 1 ? -0.5 : (i + 0.5) / s - 0.5)
+                              : c == 1 ? (on > 1 ? (i + 0.5) / s - 0.5 : 0)
                               : c == 2 ? (w == 1 ? 0 : i * 4.0 / (w - 1))
                               : c == 3 ? i / s
                                        : 2.5 * (1 - on / w) + (i + 0.5) / s - 0.5;
@@ -330,6 +330,24 @@ static void grid_sample_affine(void **state) {
             want[q] = (1 - ry) * top + ry * bottom;
         }
         expect_near(&h.out, want, 4, 1e-5);
+        kh_free(&h);
+    }
+    /* nearest at x.5 exactly: half to even, over 2 spatial dims and over 3 (the volumetric
+     * node tests of ONNX 1.23 expect it there too) */
+    const float row[4] = {10, 11, 12, 13}, g2[4] = {-0.5f, 0, 0.5f, 0}, g3[6] = {-0.5f, 0, 0,
+                                                                                0.5f, 0, 0};
+    for (int nd = 2; nd <= 3; nd++) {
+        kh h;
+        kh_init(&h, "GridSample", 20);
+        kh_attr_str(&h, "mode", "nearest");
+        osc_tensor xt = nd == 2 ? kh_tensor(OSC_FLOAT, 4, D(1, 1, 1, 4), row)
+                                : kh_tensor(OSC_FLOAT, 5, D(1, 1, 1, 1, 4), row);
+        osc_tensor gt = nd == 2 ? kh_tensor(OSC_FLOAT, 4, D(1, 1, 2, 2), g2)
+                                : kh_tensor(OSC_FLOAT, 5, D(1, 1, 1, 2, 3), g3);
+        kh_expect_ok(&h, kh_run2(&h, &xt, &gt));
+        /* x = ((v + 1) * 4 - 1) / 2: 0.5 and 2.5 */
+        const double want[2] = {row[0], row[2]};
+        expect_near(&h.out, want, 2, 0);
         kh_free(&h);
     }
     /* AffineGrid 2-D, align_corners 0 and 1 */
