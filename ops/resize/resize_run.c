@@ -168,9 +168,21 @@ static osc_status resample_dim(osc_kctx *k, const osc_rz_geom *g, int32_t d, con
     for (int64_t x = 0; x < on; x++) {
         double xo;
         ok[x] = source_coord(p, g, d, n, on, x, &xo);
-        if (ok[x] != 0) taps(p, g->scale[d], xo, n, m, idx + x * 2 * m, w + x * 2 * m);
+        if (ok[x] != 0) {
+            taps(p, g->scale[d], xo, n, m, idx + x * 2 * m, w + x * 2 * m);
+            continue;
+        }
+        for (int64_t t = 0; t < 2 * m; t++) idx[x * 2 * m + t] = 0, w[x * 2 * m + t] = 0;
     }
-    for (int64_t o = 0; o < outer; o++)
+    for (int64_t o = 0; o < outer && inner == 1; o++) /* the last dim: one sum per output */
+        for (int64_t x = 0; x < on; x++) {
+            const double *wx = w + x * 2 * m, *s = src + o * n;
+            const int64_t *ix = idx + x * 2 * m;
+            double v = ok[x] != 0 ? 0 : p->extrapolation;
+            for (int64_t t = 0; t < 2 * m && ok[x] != 0; t++) v += wx[t] * s[ix[t]];
+            dst[o * on + x] = v;
+        }
+    for (int64_t o = 0; o < outer && inner > 1; o++)
         for (int64_t x = 0; x < on; x++) {
             double *row = dst + (o * on + x) * inner;
             const double *wx = w + x * 2 * m;
@@ -195,7 +207,10 @@ static osc_status write_interp(osc_kctx *k, const osc_tensor *x, osc_tensor *out
     if (st) return st;
     double *cur = osc_malloc(k->alloc, bytes);
     if (!cur) return osc_kfail(k, OSC_ERR_NOMEM, "out of memory for input 0 'X' as doubles");
-    for (int64_t i = 0; i < count; i++) cur[i] = osc_rz_get(x, i);
+    if (x->dtype == OSC_FLOAT) /* the common case without a call per element */
+        for (int64_t i = 0; i < count; i++) cur[i] = ((const float *)x->data)[i];
+    else
+        for (int64_t i = 0; i < count; i++) cur[i] = osc_rz_get(x, i);
     for (int32_t d = r - 1; d >= 0 && !st; d--) {
         if (!g->active[d]) continue;
         const int64_t on = out->dims[d];
@@ -214,7 +229,10 @@ static osc_status write_interp(osc_kctx *k, const osc_tensor *x, osc_tensor *out
         osc_free(k->alloc, cur, bytes);
         cur = dst, bytes = nb, cd[d] = on, count = next * on;
     }
-    for (int64_t i = 0; i < count && !st; i++) osc_rz_set(out, i, cur[i]);
+    if (!st && out->dtype == OSC_FLOAT)
+        for (int64_t i = 0; i < count; i++) ((float *)out->data)[i] = (float)cur[i];
+    else
+        for (int64_t i = 0; i < count && !st; i++) osc_rz_set(out, i, cur[i]);
     osc_free(k->alloc, cur, bytes);
     return st;
 }
