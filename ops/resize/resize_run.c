@@ -131,10 +131,17 @@ static void taps(const osc_rz_params *p, double scale, double xo, int64_t n, int
     double sum = 0;
     for (int64_t t = 0; t < 2 * m; t++) {
         const double i = (double)(1 - m + t);
-        if (!p->antialias && p->mode == OSC_RZ_LINEAR) w[t] = t ? r : 1 - r;
-        else w[t] = filter(p, se * (i - r));
+        w[t] = filter(p, se * (i - r));
         sum += w[t];
         idx[t] = (int64_t)(base + i);
+    }
+    if (!p->antialias && p->mode == OSC_RZ_LINEAR) w[0] = 1 - r, w[1] = r;
+    if (!p->antialias && p->mode == OSC_RZ_CUBIC) { /* the reference's expressions, bit for bit */
+        const double a = p->cubic_a, u = 1 - r;
+        w[0] = ((a * (r + 1) - 5 * a) * (r + 1) + 8 * a) * (r + 1) - 4 * a;
+        w[1] = ((a + 2) * r - (a + 3)) * r * r + 1;
+        w[2] = ((a + 2) * u - (a + 3)) * u * u + 1;
+        w[3] = ((a * (u + 1) - 5 * a) * (u + 1) + 8 * a) * (u + 1) - 4 * a;
     }
     if (p->antialias)
         for (int64_t t = 0; t < 2 * m; t++) w[t] /= sum;

@@ -489,7 +489,195 @@ static void errors(void **state) {
     kh_free(&h);
 }
 
+/* Element i of buf of dtype dt set from / read as a double (the test's own conversions) */
+static void put(int32_t dt, void *buf, int i, double v) {
+    switch (dt) {
+    case OSC_INT8: ((int8_t *)buf)[i] = (int8_t)v; break;
+    case OSC_INT16: ((int16_t *)buf)[i] = (int16_t)v; break;
+    case OSC_INT32: ((int32_t *)buf)[i] = (int32_t)v; break;
+    case OSC_INT64: ((int64_t *)buf)[i] = (int64_t)v; break;
+    case OSC_UINT8: ((uint8_t *)buf)[i] = (uint8_t)v; break;
+    case OSC_UINT16: ((uint16_t *)buf)[i] = (uint16_t)v; break;
+    case OSC_UINT32: ((uint32_t *)buf)[i] = (uint32_t)v; break;
+    case OSC_UINT64: ((uint64_t *)buf)[i] = (uint64_t)v; break;
+    case OSC_FLOAT16: ((uint16_t *)buf)[i] = osc_f32_to_f16((float)v); break;
+    case OSC_BFLOAT16: ((uint16_t *)buf)[i] = osc_f32_to_bf16((float)v); break;
+    case OSC_DOUBLE: ((double *)buf)[i] = v; break;
+    default: ((float *)buf)[i] = (float)v; break;
+    }
+}
+static double get(int32_t dt, const void *buf, int i) {
+    switch (dt) {
+    case OSC_INT8: return ((const int8_t *)buf)[i];
+    case OSC_INT16: return ((const int16_t *)buf)[i];
+    case OSC_INT32: return ((const int32_t *)buf)[i];
+    case OSC_INT64: return (double)((const int64_t *)buf)[i];
+    case OSC_UINT8: return ((const uint8_t *)buf)[i];
+    case OSC_UINT16: return ((const uint16_t *)buf)[i];
+    case OSC_UINT32: return ((const uint32_t *)buf)[i];
+    case OSC_UINT64: return (double)((const uint64_t *)buf)[i];
+    case OSC_FLOAT16: return osc_f16_to_f32(((const uint16_t *)buf)[i]);
+    case OSC_BFLOAT16: return osc_bf16_to_f32(((const uint16_t *)buf)[i]);
+    case OSC_DOUBLE: return ((const double *)buf)[i];
+    default: return ((const float *)buf)[i];
+    }
+}
+
+/* Every real dtype of Resize-19: cubic (A = -0.75) over steps overshoots both ways; integers
+ * are truncated toward zero and saturated, halves rounded once; GridSample and AffineGrid on
+ * double */
+static void every_dtype(void **state) {
+    (void)state;
+    static const int32_t dts[] = {OSC_INT8,   OSC_INT16,   OSC_INT32,  OSC_INT64,
+                                  OSC_UINT8,  OSC_UINT16,  OSC_UINT32, OSC_UINT64,
+                                  OSC_FLOAT16, OSC_BFLOAT16, OSC_DOUBLE, OSC_FLOAT};
+    static const double lo[] = {-128, -32768, -2147483648.0, -0x1p63, 0, 0, 0, 0};
+    static const double hi[] = {127, 32767, 2147483647.0, 0x1.fffffffffffffp62, 255, 65535,
+                                4294967295.0, 0x1.fffffffffffffp63};
+    const float s3[1] = {3};
+    for (int c = 0; c < N(dts); c++) {
+        const int32_t dt = dts[c];
+        const double top = c < 8 ? hi[c] : 1000, bottom = c < 8 ? lo[c] : -1000;
+        /* float, double, and the 64-bit integers whose extremes a double rounds: compared
+         * within a rounding of their own; the others bit for bit */
+        const bool wide = c >= 10 || dt == OSC_INT64 || dt == OSC_UINT64;
+        unsigned char x[4 * 8], *want = calloc(12, 8);
+        const double xv[4] = {bottom, top, bottom, top};
+        for (int i = 0; i < 4; i++) put(dt, x, i, xv[i]);
+        double dv[4];
+        for (int i = 0; i < 4; i++) dv[i] = get(dt, x, i);
+        kh h;
+        kh_init(&h, "Resize", 19);
+        kh_attr_str(&h, "mode", "cubic");
+        osc_tensor st = kh_tensor(OSC_FLOAT, 1, D(1), s3);
+        kh_expect_ok(&h, resize(&h, kh_tensor(dt, 1, D(4), x), NULL, &st, NULL));
+        for (int i = 0; i < 12; i++) {
+            double v = interp(dv, 4, (i + 0.5) / 3 - 0.5, -0.75);
+            if (c < 8) v = fmin(fmax(trunc(v), lo[c]), hi[c]);
+            put(dt, want, i, v);
+            const double tol = (dt == OSC_FLOAT ? 1e-7 : 1e-12) * fabs(v);
+            if (wide && fabs(get(dt, h.out.data, i) - v) > tol)
+                fail_msg("dtype %d element %d: got %.17g, want %.17g", (int)dt, i,
+                         get(dt, h.out.data, i), v);
+        }
+        if (!wide) osc_check_bytes(&h.out, want, 12 * (osc_dtype_get(dt)->bits / 8));
+        free(want);
+        kh_free(&h);
+    }
+    /* a bool extrapolated by nearest tf_crop_and_resize: extrapolation_value 2 is true */
+    const uint8_t b[2] = {0, 0};
+    const float roi[2] = {0.5f, 3};
+    const int64_t sz[1] = {3};
+    kh h;
+    kh_init(&h, "Resize", 13);
+    kh_attr_str(&h, "coordinate_transformation_mode", "tf_crop_and_resize");
+    kh_attr_float(&h, "extrapolation_value", 2);
+    osc_tensor rt = kh_tensor(OSC_FLOAT, 1, D(2), roi), zt = kh_tensor(OSC_INT64, 1, D(1), sz);
+    kh_expect_ok(&h, resize(&h, kh_tensor(OSC_BOOL, 1, D(2), b), &rt, NULL, &zt));
+    const uint8_t wb[3] = {0, 1, 1}; /* x = 0.5, 1.75, 3 along [0, 1] */
+    osc_check_bytes(&h.out, wb, 3);
+    kh_free(&h);
+}
+
+/* The remaining refusals of init and infer, each naming what and where */
+static void more_errors(void **state) {
+    (void)state;
+    kh h;
+    int64_t many[33];
+    for (int i = 0; i < 33; i++) many[i] = i;
+    kh_init(&h, "Resize", 18);
+    kh_attr_ints(&h, "axes", many, 33);
+    kh_init_fails(&h, OSC_ERR_MODEL, "attribute 'axes' has 33 values; at most 32");
+    kh_init(&h, "Upsample", 7);
+    kh_init_fails(&h, OSC_ERR_MODEL, "attribute 'scales' is required but missing");
+    kh_init(&h, "Upsample", 7);
+    kh_attr_int(&h, "scales", 2);
+    kh_init_fails(&h, OSC_ERR_MODEL, "attribute 'scales' must be a list of floats");
+    float fl[33];
+    for (int i = 0; i < 33; i++) fl[i] = 1;
+    kh_init(&h, "Upsample", 7);
+    kh_attr_floats(&h, "scales", fl, 33);
+    kh_init_fails(&h, OSC_ERR_MODEL, "attribute 'scales' has 33 values; at most 32");
+    fl[1] = -1;
+    kh_init(&h, "Upsample", 7);
+    kh_attr_floats(&h, "scales", fl, 2);
+    kh_init_fails(&h, OSC_ERR_MODEL, "'scales': value -1 at position 1 is out of range");
+    const float x[4] = {1, 2, 3, 4};
+    kh_init(&h, "Upsample", 7);
+    kh_attr_floats(&h, "scales", fl + 2, 3);
+    osc_tensor x2 = kh_tensor(OSC_FLOAT, 2, D(2, 2), x);
+    kh_expect_fail(&h, kh_run1(&h, &x2), OSC_ERR_SHAPE, "attribute 'scales' has 3 values; input "
+                   "0 'X' () has rank 2");
+    kh_free(&h);
+    const float two[1] = {2};
+    kh_init(&h, "Resize", 13);
+    osc_tensor s1 = kh_tensor(OSC_FLOAT, 1, D(1), two);
+    kh_expect_fail(&h, resize(&h, kh_tensor(OSC_FLOAT, 0, D(0), x), NULL, &s1, NULL),
+                   OSC_ERR_SHAPE, "is a scalar");
+    kh_free(&h);
+    const int64_t sz3[3] = {1, 2, 3}, szbig[2] = {1, (int64_t)1 << 62};
+    kh_init(&h, "Resize", 13);
+    osc_tensor z3 = kh_tensor(OSC_INT64, 1, D(3), sz3);
+    kh_expect_fail(&h, resize(&h, x2, NULL, NULL, &z3), OSC_ERR_SHAPE,
+                   "input 3 'sizes' () has 3 values; expected 2");
+    kh_free(&h);
+    kh_init(&h, "Resize", 18);
+    kh_attr_str(&h, "keep_aspect_ratio_policy", "not_smaller");
+    osc_tensor zb = kh_tensor(OSC_INT64, 1, D(2), szbig);
+    kh_expect_fail(&h, kh_infer(&h, 4, (const osc_tensor *const[]){&x2, NULL, NULL, &zb}, 1),
+                   OSC_ERR_LIMIT, "keep_aspect_ratio_policy makes dim 0 of the output");
+    kh_free(&h);
+    const float roi[4] = {0, 0, INFINITY, 1};
+    const int64_t sz22[2] = {2, 2};
+    kh_init(&h, "Resize", 13);
+    osc_tensor rt = kh_tensor(OSC_FLOAT, 1, D(4), roi), z22 = kh_tensor(OSC_INT64, 1, D(2), sz22);
+    kh_expect_fail(&h, resize(&h, x2, &rt, NULL, &z22), OSC_ERR_SHAPE,
+                   "input 1 'roi' (): value inf at position 2 is not finite");
+    kh_free(&h);
+    /* GridSample: linear on strings, too many spatial dims, an output past 2^63-1 */
+    osc_string strs[4] = {{"a", 1}, {"b", 1}, {"c", 1}, {"d", 1}};
+    const float g[2] = {0, 0};
+    kh_init(&h, "GridSample", 20);
+    osc_tensor xs = kh_tensor(OSC_STRING, 3, D(1, 1, 4), strs), g1 = kh_tensor(OSC_FLOAT, 3,
+                                                                               D(1, 1, 1), g);
+    kh_expect_fail(&h, kh_run2(&h, &xs, &g1), OSC_ERR_UNSUPPORTED, "is string");
+    kh_free(&h);
+    kh_init(&h, "GridSample", 20);
+    kh_attr_str(&h, "mode", "nearest");
+    kh_expect_ok(&h, kh_run2(&h, &xs, &g1)); /* the middle of 4: x = 1.5, to even: 2 */
+    assert_string_equal(((const osc_string *)h.out.data)[0].ptr, "c");
+    kh_free(&h);
+    osc_tensor x23 = {.dtype = OSC_FLOAT, .rank = 23}, g23 = {.dtype = OSC_FLOAT, .rank = 23};
+    for (int d = 0; d < 23; d++) x23.dims[d] = g23.dims[d] = 1;
+    g23.dims[22] = 21;
+    kh_init(&h, "GridSample", 20);
+    kh_expect_fail(&h, kh_infer(&h, 2, (const osc_tensor *const[]){&x23, &g23}, 1),
+                   OSC_ERR_LIMIT, "has 21 spatial dims");
+    kh_free(&h);
+    osc_tensor xh = {.dtype = OSC_FLOAT, .rank = 3, .dims = {1, (int64_t)1 << 40, 1}};
+    osc_tensor gh = {.dtype = OSC_FLOAT, .rank = 3, .dims = {1, (int64_t)1 << 40, 1}};
+    kh_init(&h, "GridSample", 20);
+    kh_expect_fail(&h, kh_infer(&h, 2, (const osc_tensor *const[]){&xh, &gh}, 1),
+                   OSC_ERR_LIMIT, "2^63-1");
+    kh_free(&h);
+    /* AffineGrid: size of 3 values, a negative one, an output past 2^63-1 */
+    const float th[6] = {1, 0, 0, 0, 1, 0};
+    const int64_t s3[3] = {1, 1, 2}, sneg[4] = {1, 1, -2, 2},
+                  shuge[4] = {1, 1, (int64_t)1 << 40, (int64_t)1 << 40};
+    osc_tensor tt = kh_tensor(OSC_FLOAT, 3, D(1, 2, 3), th);
+    const int64_t *sizes[3] = {s3, sneg, shuge};
+    const char *needles[3] = {"has 3 values; expected 4", "value -2 at position 2", "2^63-1"};
+    for (int i = 0; i < 3; i++) {
+        kh_init(&h, "AffineGrid", 20);
+        osc_tensor st = kh_tensor(OSC_INT64, 1, D(i ? 4 : 3), sizes[i]);
+        kh_expect_fail(&h, kh_infer(&h, 2, (const osc_tensor *const[]){&tt, &st}, 1),
+                       i == 2 ? OSC_ERR_LIMIT : OSC_ERR_SHAPE, needles[i]);
+        kh_free(&h);
+    }
+}
+
 OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(resize_nearest), cmocka_unit_test(resize_linear_cubic),
               cmocka_unit_test(resize_bilinear_2d), cmocka_unit_test(resize_crop_antialias_ints),
               cmocka_unit_test(upsample_versions), cmocka_unit_test(grid_sample_affine),
-              cmocka_unit_test(errors))
+              cmocka_unit_test(errors), cmocka_unit_test(every_dtype),
+              cmocka_unit_test(more_errors))
