@@ -667,6 +667,27 @@ static void more_errors(void **state) {
     osc_tensor tt = kh_tensor(OSC_FLOAT, 3, D(1, 2, 3), th);
     const int64_t *sizes[3] = {s3, sneg, shuge};
     const char *needles[3] = {"has 3 values; expected 4", "value -2 at position 2", "2^63-1"};
+    kh_init(&h, "AffineGrid", 20);
+    kh_attr_int(&h, "align_corners", 2);
+    kh_init_fails(&h, OSC_ERR_MODEL, "align_corners");
+    kh_init(&h, "AffineGrid", 20);
+    kh_attr_int(&h, "mode", 1);
+    kh_init_fails(&h, OSC_ERR_MODEL, "mode");
+    const int64_t s4[4] = {1, 1, 2, 2}, s4n2[4] = {2, 1, 2, 2};
+    const int32_t s4i[4] = {1, 1, 2, 2};
+    osc_tensor bad_theta[4] = {kh_tensor(OSC_FLOAT, 2, D(2, 3), th), tt,
+                               kh_tensor(OSC_FLOAT, 3, D(1, 2, 2), th), tt};
+    osc_tensor bad_size[4] = {kh_tensor(OSC_INT64, 1, D(4), s4),
+                              kh_tensor(OSC_INT64, 1, D(4), s4n2),
+                              kh_tensor(OSC_INT64, 1, D(4), s4),
+                              kh_tensor(OSC_INT32, 1, D(4), s4i)};
+    for (int i = 0; i < 4; i++) {
+        kh_init(&h, "AffineGrid", 20);
+        kh_expect_fail(&h, kh_infer(&h, 2, (const osc_tensor *const[]){&bad_theta[i],
+                                                                        &bad_size[i]}, 1),
+                       OSC_ERR_SHAPE, i < 3 ? "it must be [" : "'size'");
+        kh_free(&h);
+    }
     for (int i = 0; i < 3; i++) {
         kh_init(&h, "AffineGrid", 20);
         osc_tensor st = kh_tensor(OSC_INT64, 1, D(i ? 4 : 3), sizes[i]);
