@@ -3,5 +3,5 @@
 # compiles each once).
 set(OSC_FAMILY_SOURCES
   resize_common.c resize.c resize_run.c grid_sample.c affine_grid.c
-  ../shape/shape_util.c ../norm/norm_common.c ../elementwise/ew_common.c
+  ../shape/shape_util.c ../shape/pad.c ../norm/norm_common.c ../elementwise/ew_common.c
   ../elementwise/broadcast.c ../elementwise/minifloat.c)
