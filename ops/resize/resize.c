@@ -183,8 +183,9 @@ static osc_status read_roi(osc_kctx *k, const osc_tensor *t, const int64_t *axes
     return OSC_OK;
 }
 
-osc_status osc_rz_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *o,
-                           void *aux) {
+/* Output shape and geometry from the inputs: every check of the inputs (osc_sh_geometry_fn) */
+static osc_status rz_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                              osc_tensor *o, void *aux) {
     const osc_rz_params *p = k->params;
     const int32_t v = k->row->variant;
     osc_rz_geom local, *g = aux ? aux : &local;
@@ -268,8 +269,4 @@ osc_status osc_rz_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
-static osc_status rz_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *out, const osc_tensor *want, const osc_rz_geom *g) {
-    return osc_rz_write(k, in, n_in, out, want, g);
-}
-OSC_SH_KERNEL_AUX(osc_rz, osc_rz_geometry, rz_write, osc_rz_geom)
+OSC_SH_KERNEL_AUX(osc_rz, rz_geometry, osc_rz_write, osc_rz_geom)

@@ -31,10 +31,8 @@ typedef struct osc_rz_geom {
     bool active[OSC_MAX_RANK];
 } osc_rz_geom;
 
-/* Output shape and geometry from the inputs; every check of the inputs (osc_sh_geometry_fn). */
-osc_status osc_rz_geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *o,
-                           void *aux);
-/* Writes the non-empty output (want) of a node whose inputs passed osc_rz_geometry. */
+/* Writes the non-empty output (want) of a node whose inputs passed the geometry's checks
+ * (resize.c), g the geometry they gave. */
 osc_status osc_rz_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
                         const osc_tensor *want, const osc_rz_geom *g);
 
