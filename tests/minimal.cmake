@@ -45,3 +45,6 @@ if(TARGET onnx-scatter) # scripts over models, or over the whole CLI, with other
     model_exports bad_api
     bad_api_faults bad_cli support_table_up_to_date PROPERTIES DISABLED TRUE)
 endif()
+# the resize family's kernel tests need all four of its ops
+set_tests_properties(test_ops_resize PROPERTIES DISABLED TRUE)
+set_target_properties(test_ops_resize PROPERTIES EXCLUDE_FROM_ALL TRUE)

@@ -1197,6 +1197,7 @@ int main(int argc, char **argv) {
     rope_cases();
     attention_cases();
     pool_cases();
+    resize_cases();
     fclose(g_manifest);
     free(g_arena);
     printf("gen_bad: %d cases in %s\n", g_count, g_out);

@@ -69,5 +69,7 @@ void rope_cases(void);
 void attention_cases(void);
 /* The cases of gen_bad_pool.c: the windowed and global pools and LRN. */
 void pool_cases(void);
+/* The cases of gen_bad_resize.c: Resize, GridSample and AffineGrid. */
+void resize_cases(void);
 
 #endif

@@ -206,7 +206,7 @@ static void every_row(void **state) {
                     "BitCast",   "BitShift",     "Cast",      "Concat", "ConcatFromSequence",
                     "Constant",  "DepthToSpace", "Einsum",    "GroupNormalization", "If",
                     "Loop",      "MaxUnpool",    "Pad",       "Scan",   "SequenceMap", "Slice",
-                    "SpaceToDepth", "TopK",      "Unsqueeze",
+                    "SpaceToDepth", "TopK",      "Unsqueeze", "Upsample",
                     "MaxPool", "AveragePool", "LpPool", "LRN"};
                 bool known = false;
                 for (size_t q = 0; q < sizeof required / sizeof required[0]; q++)

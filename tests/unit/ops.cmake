@@ -53,3 +53,6 @@ target_link_libraries(test_decode_step PRIVATE osc_test_support)
 # MaxPool (Indices, MaxUnpool round trip), AveragePool, LpPool, the Global* pools and LRN against
 # naive loops written in the test (ceil_mode, count_include_pad, dilations, auto_pad, halves).
 osc_unit_test(test_ops_pool unit/test_ops_pool.c unit/kharness.c)
+# Resize, Upsample, GridSample and AffineGrid against naive per-element formulas written in the
+# test; the invalid inputs.
+osc_unit_test(test_ops_resize unit/test_ops_resize.c unit/kharness.c)
