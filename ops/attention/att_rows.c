@@ -44,8 +44,14 @@ __attribute__((target("avx,f16c"))) static int64_t att_f16c_run(float *o, const 
         _mm256_storeu_ps(o + j, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(p + j))));
     return j;
 }
+/* (clang 14 knows no "f16c" here: every CPU with AVX2 has F16C, asked for instead) */
+#if defined(__clang__)
+#define ATT_HAS_F16C() __builtin_cpu_supports("avx2")
+#else
+#define ATT_HAS_F16C() __builtin_cpu_supports("f16c")
+#endif
 static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
-    return __builtin_cpu_supports("f16c") ? att_f16c_run(o, p, n) : 0;
+    return ATT_HAS_F16C() ? att_f16c_run(o, p, n) : 0;
 }
 #else
 static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
