@@ -50,3 +50,6 @@ target_link_libraries(test_ops_attention PRIVATE osc_test_support) # a model thr
 # with the caches untouched.
 osc_unit_test(test_decode_step unit/test_decode_step.c)
 target_link_libraries(test_decode_step PRIVATE osc_test_support)
+# Conv, ConvTranspose and DeformConv against direct loops written in the test (groups, dilations,
+# strides, pads, auto_pad, 1-D to 3-D, every dtype) and their invalid nodes.
+osc_unit_test(test_ops_conv unit/test_ops_conv.c unit/kharness.c)
