@@ -13,6 +13,8 @@
 #include "ops/linalg/gemm_kernel.h"
 
 #define OSC_CONV_COL_BYTES ((int64_t)1 << 20)
+/* and a tile of Y at most this (it stays in cache for the epilogue) */
+#define OSC_CONV_Y_BYTES ((int64_t)256 << 10)
 
 #define R64(x) (((x) + 63) / 64 * 64)
 
@@ -110,11 +112,12 @@ osc_status osc_conv_run_forward(osc_kctx *k, const osc_tensor *const *in, osc_te
     for (int32_t d = 0; d < g->nd; d++)
         direct = direct && g->stride[d] == 1 && g->pad[d] == 0 && g->in[d] == g->out[d];
     j.direct = direct;
-    /* tile width: columns (and, half, the float tile of Y) within OSC_CONV_COL_BYTES */
+    /* tile width: columns within OSC_CONV_COL_BYTES, the tile of Y within OSC_CONV_Y_BYTES */
     const int64_t kc = g->cg * g->k_size, P = g->out_size;
     int64_t pt = OSC_CONV_COL_BYTES / ((kc > 0 ? kc : 1) * (int64_t)j.esz);
-    if (j.half && pt > OSC_CONV_COL_BYTES / (g->mg * 4)) pt = OSC_CONV_COL_BYTES / (g->mg * 4);
-    pt = pt >= 32 ? pt / 16 * 16 : 16;
+    if (pt > OSC_CONV_Y_BYTES / (g->mg * (int64_t)j.esz))
+        pt = OSC_CONV_Y_BYTES / (g->mg * (int64_t)j.esz);
+    pt = pt >= 64 ? pt / 16 * 16 : 64;
     j.pt = pt < P ? pt : P;
     j.tiles = (P + j.pt - 1) / j.pt;
     j.jobs = g->n * g->group * j.tiles;
