@@ -16,6 +16,7 @@
 #include "ops/registry.h"
 #include "kharness.h"
 #include "tests/support/check.h"
+#include "tests/support/writer.h"
 
 #define D(...) ((const int64_t[]){__VA_ARGS__})
 #define N(a) ((int32_t)(sizeof(a) / sizeof((a)[0])))
@@ -382,6 +383,75 @@ static void deform_values(void **state) {
     kh_free(&h);
 }
 
+/* Through the engine on 1 and 3 threads (tiles of Conv, samples and groups of ConvTranspose
+ * split among them): the same bytes, and the direct loop's values. */
+static void engine_threads(void **state) {
+    (void)state;
+    static const cv cases[2] = {
+        {2, 2, 16, 16, 1, {48, 48}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, {0, 0}, NULL},
+        {2, 2, 8, 8, 2, {32, 32}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, {1, 1}, NULL}};
+    for (int32_t c = 0; c < 2; c++) {
+        const cv *g = &cases[c];
+        const bool tr = c == 1;
+        const int64_t xd[4] = {g->n, g->c, g->in[0], g->in[1]};
+        const int64_t wd[4] = {tr ? g->c : g->m, tr ? g->m / g->group : g->c / g->group, 3, 3};
+        int64_t out[3], pb[3];
+        if (tr) convt_out(g, out);
+        else conv_out(g, out, pb);
+        const int64_t yd[4] = {g->n, g->m, out[0], out[1]}, count = prod(yd, 4);
+        double *xv, *wv, *bv, *want = malloc((size_t)count * sizeof *want);
+        osc_tensor t[3] = {rand_tensor(OSC_FLOAT, 4, xd, &xv), rand_tensor(OSC_FLOAT, 4, wd, &wv),
+                           rand_tensor(OSC_FLOAT, 1, &g->m, &bv)};
+        (tr ? ref_convt : ref_conv)(g, xv, wv, bv, want);
+        osc_mw *mw = osc_mw_new(8);
+        osc_mw_opset(mw, "", 22);
+        static const char *const names[3] = {"x", "w", "b"}, *const outs[1] = {"y"};
+        for (int i = 0; i < 3; i++) osc_mw_input(mw, names[i], OSC_FLOAT, t[i].rank, t[i].dims,
+                                                 NULL);
+        const int n = osc_mw_node(mw, tr ? "ConvTranspose" : "Conv", "cv", 3, names, 1, outs);
+        osc_mw_attr_int(mw, n, "group", g->group);
+        osc_mw_attr_ints(mw, n, "strides", g->s, 2);
+        osc_mw_attr_ints(mw, n, "pads", g->pads, 4);
+        if (tr) osc_mw_attr_ints(mw, n, "output_padding", g->opad, 2);
+        osc_mw_output(mw, "y", OSC_FLOAT, 4, yd, NULL);
+        void *bytes = NULL;
+        size_t len = 0;
+        assert_int_equal(osc_mw_serialize(mw, &bytes, &len), OSC_OK);
+        osc_mw_free(mw);
+        float *first = NULL;
+        for (int threads = 1; threads <= 3; threads += 2) {
+            osc_options o;
+            osc_options_init(&o);
+            o.threads = threads;
+            osc_model *m = NULL;
+            osc_session *s = NULL;
+            char msg[512];
+            if (osc_model_load_buffer(bytes, len, NULL, &o, &m, msg, sizeof msg))
+                fail_msg("%s", msg);
+            assert_int_equal(osc_session_create(m, &s), OSC_OK);
+            osc_check_bind(s, 3, names, t);
+            if (osc_session_run(s) != OSC_OK) fail_msg("run: %s", osc_session_error(s));
+            osc_tensor y;
+            assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+            osc_check_shape(&y, OSC_FLOAT, 4, yd);
+            for (int64_t i = 0; i < count; i++)
+                if (!(fabs(((float *)y.data)[i] - want[i]) <= 1e-5 * (1 + fabs(want[i]))))
+                    fail_msg("case %d, %d threads, element %lld: %.9g, want %.9g", (int)c,
+                             threads, (long long)i, ((float *)y.data)[i], want[i]);
+            if (!first) {
+                first = malloc(y.nbytes);
+                memcpy(first, y.data, y.nbytes);
+            } else {
+                assert_memory_equal(first, y.data, y.nbytes);
+            }
+            osc_session_free(s);
+            osc_model_free(m);
+        }
+        free(bytes), free(first), free(want), free(xv), free(wv), free(bv);
+        for (int i = 0; i < 3; i++) free(t[i].data);
+    }
+}
+
 /* Conv on x [1, c, 4, 4] and w [m, wc, 3, 3] with one attribute set by set(). */
 static osc_status run_bad(kh *h, int64_t c, int64_t m, int64_t wc,
                           const int64_t *xd, int32_t xr) {
@@ -538,4 +608,5 @@ static void convtranspose_errors(void **state) {
 OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(conv_values), cmocka_unit_test(conv_auto_pad),
               cmocka_unit_test(convtranspose_values),
               cmocka_unit_test(convtranspose_output_shape), cmocka_unit_test(deform_values),
+              cmocka_unit_test(engine_threads),
               cmocka_unit_test(conv_errors), cmocka_unit_test(convtranspose_errors))
