@@ -16,8 +16,6 @@
 /* and a tile of Y at most this (it stays in cache for the epilogue) */
 #define OSC_CONV_Y_BYTES ((int64_t)256 << 10)
 
-#define R64(x) (((x) + 63) / 64 * 64)
-
 typedef struct fwd_job {
     const osc_conv_geom *g;
     int32_t dt, ct;
@@ -124,13 +122,18 @@ osc_status osc_conv_run_forward(osc_kctx *k, const osc_tensor *const *in, osc_te
     const double work = (double)g->n * (double)g->m * (double)P * (double)kc * (double)j.esz;
     const bool par = k->tpool && j.jobs > 1 && work >= (double)OSC_PAR_MIN_BYTES;
     const int32_t parts = par ? osc_tpool_size(k->tpool) : 1;
-    j.pack_bytes = R64(osc_gemm_pack_bytes(j.ct, j.pt, kc));
-    j.col_bytes = direct ? 0 : R64((size_t)(kc * j.pt) * j.esz);
-    j.per_thread = j.pack_bytes + j.col_bytes + (j.half ? R64((size_t)(g->mg * j.pt) * 4) : 0);
+    j.pack_bytes = OSC_CONV_R64(osc_gemm_pack_bytes(j.ct, j.pt, kc));
+    j.col_bytes = direct ? 0 : OSC_CONV_R64((size_t)(kc * j.pt) * j.esz);
+    const size_t yt_bytes = j.half ? OSC_CONV_R64((size_t)(g->mg * j.pt) * 4) : 0;
+    j.per_thread = j.pack_bytes + j.col_bytes + yt_bytes;
     /* float copies of W and B for the halves */
     const size_t shared = j.half ? (size_t)(g->m * kc + g->m) * 4 : 0;
     osc_gemm_mem mem;
-    osc_status st = osc_gemm_mem_get(k, j.per_thread * (size_t)parts + shared, 0, "", &mem);
+    osc_status st = OSC_OK;
+    if (j.per_thread > (SIZE_MAX - shared) / (size_t)parts)
+        st = osc_kfail(k, OSC_ERR_LIMIT, "the scratch of the columns needs more than 2^64 "
+                       "bytes");
+    if (!st) st = osc_gemm_mem_get(k, j.per_thread * (size_t)parts + shared, 0, "", &mem);
     if (st) return st;
     /* Validation is complete: from here on the output is written. */
     j.scratch = mem.p;

@@ -11,8 +11,6 @@
 
 #define OSC_CONVT_COL_BYTES ((int64_t)1 << 20)
 
-#define R64(x) (((x) + 63) / 64 * 64)
-
 typedef struct tr_job {
     const osc_conv_geom *g;
     int32_t dt, ct;
@@ -129,12 +127,13 @@ osc_status osc_conv_run_transpose(osc_kctx *k, const osc_tensor *const *in, osc_
     const double work = (double)g->n * (double)g->c * (double)rows * (double)I * (double)j.esz;
     const bool par = k->tpool && g->n * g->group > 1 && work >= (double)OSC_PAR_MIN_BYTES;
     const int32_t parts = par ? osc_tpool_size(k->tpool) : 1;
-    j.pack_bytes = R64(osc_gemm_pack_bytes(j.ct, j.pt, g->cg));
-    j.col_bytes = R64((size_t)(rows * j.pt) * j.esz);
-    j.xt_bytes = j.half ? R64((size_t)(g->cg * j.pt) * 4) : 0;
-    const size_t acc_bytes = j.half ? R64((size_t)(g->mg * g->out_size) * 4) : 0;
+    j.pack_bytes = OSC_CONV_R64(osc_gemm_pack_bytes(j.ct, j.pt, g->cg));
+    j.col_bytes = OSC_CONV_R64((size_t)(rows * j.pt) * j.esz);
+    j.xt_bytes = j.half ? OSC_CONV_R64((size_t)(g->cg * j.pt) * 4) : 0;
+    const size_t acc_bytes = j.half ? OSC_CONV_R64((size_t)(g->mg * g->out_size) * 4) : 0;
     j.per_thread = j.pack_bytes + j.col_bytes + j.xt_bytes + acc_bytes;
-    const size_t wt_bytes = R64((size_t)(g->c * rows) * j.esz), bias_bytes = (size_t)g->m * 4;
+    const size_t wt_bytes = OSC_CONV_R64((size_t)(g->c * rows) * j.esz);
+    const size_t bias_bytes = (size_t)g->m * 4;
     osc_gemm_mem mem;
     osc_status st = OSC_OK;
     if (j.per_thread > (SIZE_MAX - wt_bytes - bias_bytes) / (size_t)parts)

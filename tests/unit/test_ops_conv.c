@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ops/conv/conv.h" /* osc_conv_params: the epilogue a rule may set */
 #include "ops/registry.h"
 #include "kharness.h"
 #include "tests/support/check.h"
@@ -453,6 +454,82 @@ static void engine_threads(void **state) {
     }
 }
 
+/* The epilogue a fusion rule may set (prod.relu): Y = Relu(conv + B), on Conv's tiles (float,
+ * double, float16: the direct path and im2col) and ConvTranspose's planes. */
+static void relu_epilogue(void **state) {
+    (void)state;
+    static const cv cases[2] = {
+        {2, 1, 4, 6, 2, {9, 8}, {3, 3}, {1, 2}, {1, 1}, {1, 1, 0, 1}, {0, 1}, NULL},
+        {2, 1, 4, 6, 1, {9, 8}, {1, 1}, {1, 1}, {1, 1}, {0, 0, 0, 0}, {0, 0}, NULL}};
+    static const int32_t types[3] = {OSC_FLOAT, OSC_DOUBLE, OSC_FLOAT16};
+    for (int32_t c = 0; c < 4; c++)
+        for (int32_t ti = 0; ti < 3; ti++) {
+            const cv *g = &cases[c % 2];
+            const bool tr = c >= 2;
+            const int32_t dt = types[ti];
+            const int64_t xd[4] = {g->n, g->c, g->in[0], g->in[1]};
+            const int64_t wd[4] = {tr ? g->c : g->m, tr ? g->m / g->group : g->c / g->group,
+                                   g->k[0], g->k[1]};
+            int64_t out[3], pb[3];
+            if (tr) convt_out(g, out);
+            else conv_out(g, out, pb);
+            const int64_t yd[4] = {g->n, g->m, out[0], out[1]}, count = prod(yd, 4);
+            double *xv, *wv, *bv, *want = malloc((size_t)count * sizeof *want);
+            const osc_tensor t[3] = {rand_tensor(dt, 4, xd, &xv), rand_tensor(dt, 4, wd, &wv),
+                                     rand_tensor(dt, 1, &g->m, &bv)};
+            (tr ? ref_convt : ref_conv)(g, xv, wv, bv, want);
+            kh h;
+            kh_init(&h, tr ? "ConvTranspose" : "Conv", 22);
+            attrs(&h, g, tr, false);
+            kh_expect_ok(&h, kh_check(&h));
+            ((osc_conv_params *)h.k.params)->prod.relu = true;
+            const osc_tensor *in[3] = {&t[0], &t[1], &t[2]};
+            osc_tensor y = kh_tensor(dt, 4, yd, malloc((size_t)count * 8));
+            y.nbytes = (size_t)count * osc_dtype_get(dt)->bits / 8;
+            kh_expect_ok(&h, h.kernel->run(&h.k, in, 3, &y, 1));
+            int negatives = 0;
+            for (int64_t i = 0; i < count; i++) {
+                const double w = want[i] < 0 ? 0 : want[i], got = get(dt, y.data, i);
+                negatives += want[i] < 0;
+                if (!(fabs(got - w) <= (dt == OSC_FLOAT16 ? 4e-3 : 1e-5) * (1 + fabs(w))))
+                    fail_msg("case %d dtype %d element %lld: %.9g, want %.9g", (int)c, (int)dt,
+                             (long long)i, got, w);
+            }
+            assert_true(negatives > 0);
+            kh_free(&h);
+            free(y.data), free(want), free(xv), free(wv), free(bv);
+            for (int i = 0; i < 3; i++) free(t[i].data);
+        }
+}
+
+/* No input channels: Y is the bias; no samples: an empty Y. */
+static void empty_sizes(void **state) {
+    (void)state;
+    static const float b[2] = {1.5f, -2};
+    const osc_tensor x0 = kh_tensor(OSC_FLOAT, 4, D(1, 0, 4, 4), NULL);
+    const osc_tensor w0 = kh_tensor(OSC_FLOAT, 4, D(2, 0, 3, 3), NULL);
+    const osc_tensor bt = kh_tensor(OSC_FLOAT, 1, D(2), b);
+    kh h;
+    kh_init(&h, "Conv", 22);
+    kh_expect_ok(&h, kh_run3(&h, &x0, &w0, &bt));
+    osc_check_shape(&h.out, OSC_FLOAT, 4, D(1, 2, 2, 2));
+    for (int i = 0; i < 8; i++) assert_float_equal(((float *)h.out.data)[i], b[i / 4], 0);
+    kh_free(&h);
+    kh_init(&h, "ConvTranspose", 22);
+    const osc_tensor w0t = kh_tensor(OSC_FLOAT, 4, D(0, 2, 3, 3), NULL);
+    kh_expect_ok(&h, kh_run3(&h, &x0, &w0t, &bt));
+    osc_check_shape(&h.out, OSC_FLOAT, 4, D(1, 2, 6, 6));
+    for (int i = 0; i < 72; i++) assert_float_equal(((float *)h.out.data)[i], b[i / 36], 0);
+    kh_free(&h);
+    static float one[18];
+    const osc_tensor xn = kh_tensor(OSC_FLOAT, 4, D(0, 2, 4, 4), NULL);
+    const osc_tensor w = kh_tensor(OSC_FLOAT, 4, D(2, 2, 3, 3), one);
+    kh_init(&h, "Conv", 11);
+    kh_expect_ok(&h, kh_run2(&h, &xn, &w));
+    osc_check_shape(&h.out, OSC_FLOAT, 4, D(0, 2, 2, 2));
+    kh_free(&h);
+}
+
 /* Conv on x [1, c, 4, 4] and w [m, wc, 3, 3] with one attribute set by set(). */
 static osc_status run_bad(kh *h, int64_t c, int64_t m, int64_t wc,
                           const int64_t *xd, int32_t xr) {
@@ -609,5 +686,6 @@ static void convtranspose_errors(void **state) {
 OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(conv_values), cmocka_unit_test(conv_auto_pad),
               cmocka_unit_test(convtranspose_values),
               cmocka_unit_test(convtranspose_output_shape), cmocka_unit_test(deform_values),
-              cmocka_unit_test(engine_threads),
+              cmocka_unit_test(engine_threads), cmocka_unit_test(relu_epilogue),
+              cmocka_unit_test(empty_sizes),
               cmocka_unit_test(conv_errors), cmocka_unit_test(convtranspose_errors))
