@@ -57,9 +57,10 @@ void osc_conv_deform_cols(const osc_conv_geom *g, int32_t dt, const void *x, con
                           const void *mask, int64_t n, int64_t grp, int64_t p0, int64_t pt,
                           void *cols);
 /* ConvTranspose's scatter: the columns of input positions [p0, p0 + pt), row (m, kernel
- * element) at cols[row * pt], added onto acc (mg planes of g->out_size) in row-major order. */
-void osc_conv_col2im(const osc_conv_geom *g, int32_t ct, const void *cols, int64_t p0,
-                     int64_t pt, void *acc);
+ * element) at cols[row * pt] for m < planes, added onto acc (planes of g->out_size) in
+ * row-major order. */
+void osc_conv_col2im(const osc_conv_geom *g, int32_t ct, const void *cols, int64_t planes,
+                     int64_t p0, int64_t pt, void *acc);
 
 /* Runs of ConvTranspose (convt.c) and of Conv and DeformConv (conv.c), after validation. */
 osc_status osc_conv_run_transpose(osc_kctx *k, const osc_tensor *const *in, osc_tensor *y,

@@ -103,12 +103,12 @@ void osc_conv_im2col(const osc_conv_geom *g, int32_t dt, const void *x, int64_t 
 }
 
 #define COL2IM(NAME, CT)                                                                       \
-    static void NAME(const osc_conv_geom *g, const CT *cols, int64_t p0, int64_t pt,           \
-                     CT *acc) {                                                                \
+    static void NAME(const osc_conv_geom *g, const CT *cols, int64_t planes, int64_t p0,       \
+                     int64_t pt, CT *acc) {                                                    \
         const int32_t nd = g->nd, l = nd - 1;                                                  \
         const int64_t s = g->stride[l];                                                        \
         int64_t kk[OSC_CONV_ND] = {0}, i[OSC_CONV_ND];                                         \
-        for (int64_t r = 0; r < g->mg * g->k_size; r++) {                                      \
+        for (int64_t r = 0; r < planes * g->k_size; r++) {                                     \
             CT *am = acc + (r / g->k_size) * g->out_size;                                      \
             const CT *src = cols + r * pt;                                                     \
             unravel(p0, g->in, nd, i);                                                         \
@@ -129,10 +129,10 @@ void osc_conv_im2col(const osc_conv_geom *g, int32_t dt, const void *x, int64_t 
 COL2IM(col2im_f32, float)
 COL2IM(col2im_f64, double)
 
-void osc_conv_col2im(const osc_conv_geom *g, int32_t ct, const void *cols, int64_t p0,
-                     int64_t pt, void *acc) {
-    if (ct == OSC_DOUBLE) col2im_f64(g, cols, p0, pt, acc);
-    else col2im_f32(g, cols, p0, pt, acc);
+void osc_conv_col2im(const osc_conv_geom *g, int32_t ct, const void *cols, int64_t planes,
+                     int64_t p0, int64_t pt, void *acc) {
+    if (ct == OSC_DOUBLE) col2im_f64(g, cols, planes, p0, pt, acc);
+    else col2im_f32(g, cols, planes, p0, pt, acc);
 }
 
 /* Element i of a float tensor of dtype dt, as a double. */

@@ -3,7 +3,9 @@
  * W_group^T * X[C/group, tile] through the product kernel (W transposed once per run), and
  * col2im adds the columns onto the output in row-major order (the same order on every run).
  * float16/bfloat16 are widened to float and accumulate in a float copy of the group's output,
- * rounded once at the end. Samples and groups run on the session's threads. */
+ * rounded once at the end. Samples and groups (and, when they are fewer than the threads,
+ * chunks of their output channels, whose planes no other chunk writes) run on the session's
+ * threads; every output element takes its sums in the same order whatever the split. */
 #include <string.h>
 
 #include "conv.h"
@@ -19,16 +21,17 @@ typedef struct tr_job {
     const void *x, *wt, *bias; /* wt: [group][mg * prod(k)][C/group]; bias in ct or NULL */
     void *y;
     osc_gemm_fn fn;
-    int64_t pt;
+    int64_t pt, split; /* split: the chunks of output channels of one sample and group */
     char *scratch;
     size_t per_thread, pack_bytes, col_bytes, xt_bytes;
 } tr_job;
 
-/* Rows of acc (mg planes of out_size, compute type) set to the group's biases or zeros. */
-static void acc_start(const tr_job *j, int64_t grp, void *acc) {
+/* The planes of acc (mb of out_size, compute type) set to the biases of channels from ch0, or
+ * zeros. */
+static void acc_start(const tr_job *j, int64_t ch0, int64_t mb, void *acc) {
     const osc_conv_geom *g = j->g;
-    for (int64_t i = 0; i < g->mg; i++) {
-        const int64_t ch = grp * g->mg + i, o = i * g->out_size;
+    for (int64_t i = 0; i < mb; i++) {
+        const int64_t ch = ch0 + i, o = i * g->out_size;
         if (j->ct == OSC_DOUBLE) {
             const double b = j->bias ? ((const double *)j->bias)[ch] : 0;
             for (int64_t e = 0; e < g->out_size; e++) ((double *)acc)[o + e] = b;
@@ -57,21 +60,26 @@ static void tr_part(void *ctx, int32_t part, int32_t parts) {
     const tr_job *j = ctx;
     const osc_conv_geom *g = j->g;
     int64_t j0, j1;
-    osc_par_range(g->n * g->group, 1, part, parts, &j0, &j1);
+    osc_par_range(g->n * g->group * j->split, 1, part, parts, &j0, &j1);
     char *mine = j->scratch + (size_t)part * j->per_thread;
     void *pack = mine, *cols = mine + j->pack_bytes;
     float *xt = (float *)(mine + j->pack_bytes + j->col_bytes);
     float *acc_f = (float *)(mine + j->pack_bytes + j->col_bytes + j->xt_bytes);
     const int64_t rows = g->mg * g->k_size, I = g->in_size;
     for (int64_t job = j0; job < j1; job++) {
-        const int64_t n = job / g->group, grp = job % g->group;
-        const int64_t xch = n * g->c + grp * g->cg, plane = (n * g->m + grp * g->mg) * g->out_size;
+        /* channels [m0, m1) of group grp of sample n: planes no other job writes */
+        const int64_t chunk = job % j->split, grp = job / j->split % g->group;
+        const int64_t n = job / j->split / g->group;
+        const int64_t m0 = chunk * g->mg / j->split, m1 = (chunk + 1) * g->mg / j->split;
+        const int64_t mb = m1 - m0, ch0 = grp * g->mg + m0;
+        const int64_t xch = n * g->c + grp * g->cg, plane = (n * g->m + ch0) * g->out_size;
         void *acc = j->half ? (void *)acc_f : (char *)j->y + (size_t)plane * j->esz;
-        acc_start(j, grp, acc);
-        for (int64_t p0 = 0; p0 < I; p0 += j->pt) {
+        acc_start(j, ch0, mb, acc);
+        for (int64_t p0 = 0; p0 < I && mb > 0; p0 += j->pt) {
             const int64_t w = j->pt < I - p0 ? j->pt : I - p0;
-            osc_gemm_args ga = {.m = rows, .n = w, .k = g->cg,
-                                .a = (const char *)j->wt + (size_t)(grp * rows * g->cg) * j->esz,
+            const int64_t a0 = (grp * rows + m0 * g->k_size) * g->cg;
+            osc_gemm_args ga = {.m = mb * g->k_size, .n = w, .k = g->cg,
+                                .a = (const char *)j->wt + (size_t)a0 * j->esz,
                                 .ars = g->cg, .acs = 1, .bcs = 1, .y = cols, .ldy = w};
             const char *xs = (const char *)j->x + (size_t)(xch * I + p0) * j->tsz;
             if (j->half) {
@@ -84,12 +92,12 @@ static void tr_part(void *ctx, int32_t part, int32_t parts) {
                 ga.brs = I;
             }
             j->fn(&ga, pack);
-            osc_conv_col2im(g, j->ct, cols, p0, w, acc);
+            osc_conv_col2im(g, j->ct, cols, mb, p0, w, acc);
         }
-        if (j->relu) acc_relu(j, acc, g->mg * g->out_size);
+        if (j->relu) acc_relu(j, acc, mb * g->out_size);
         if (j->half)
             osc_gemm_narrow(j->dt, acc_f, (char *)j->y + (size_t)plane * j->tsz,
-                            g->mg * g->out_size);
+                            mb * g->out_size);
     }
 }
 
@@ -125,8 +133,12 @@ osc_status osc_conv_run_transpose(osc_kctx *k, const osc_tensor *const *in, osc_
     pt = pt >= 32 ? pt / 16 * 16 : 16;
     j.pt = pt < I ? pt : (I > 0 ? I : 1);
     const double work = (double)g->n * (double)g->c * (double)rows * (double)I * (double)j.esz;
-    const bool par = k->tpool && g->n * g->group > 1 && work >= (double)OSC_PAR_MIN_BYTES;
-    const int32_t parts = par ? osc_tpool_size(k->tpool) : 1;
+    const int32_t pool = osc_tpool_size(k->tpool);
+    /* fewer samples x groups than threads: each split by output channels too */
+    j.split = g->n * g->group < pool ? (g->mg < pool ? (g->mg > 0 ? g->mg : 1) : pool) : 1;
+    const bool par = k->tpool && g->n * g->group * j.split > 1 &&
+                     work >= (double)OSC_PAR_MIN_BYTES;
+    const int32_t parts = par ? pool : 1;
     j.pack_bytes = OSC_CONV_R64(osc_gemm_pack_bytes(j.ct, j.pt, g->cg));
     j.col_bytes = OSC_CONV_R64((size_t)(rows * j.pt) * j.esz);
     j.xt_bytes = j.half ? OSC_CONV_R64((size_t)(g->cg * j.pt) * 4) : 0;

@@ -385,16 +385,18 @@ static void deform_values(void **state) {
     kh_free(&h);
 }
 
-/* Through the engine on 1 and 3 threads (tiles of Conv, samples and groups of ConvTranspose
- * split among them): the same bytes, and the direct loop's values. */
+/* Through the engine on 1 and 3 threads (tiles of Conv, samples and groups or output channels
+ * of ConvTranspose split among them): the same bytes, and the direct loop's values. */
 static void engine_threads(void **state) {
     (void)state;
-    static const cv cases[2] = {
+    static const cv cases[3] = {
         {2, 2, 16, 16, 1, {48, 48}, {3, 3}, {1, 1}, {1, 1}, {1, 1, 1, 1}, {0, 0}, NULL},
-        {2, 2, 8, 8, 2, {32, 32}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, {1, 1}, NULL}};
-    for (int32_t c = 0; c < 2; c++) {
+        {2, 2, 8, 8, 2, {32, 32}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, {1, 1}, NULL},
+        /* one sample, one group: split by output channels (7 over 3 threads) */
+        {2, 1, 8, 7, 1, {32, 32}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, {1, 1}, NULL}};
+    for (int32_t c = 0; c < 3; c++) {
         const cv *g = &cases[c];
-        const bool tr = c == 1;
+        const bool tr = c >= 1;
         const int64_t xd[4] = {g->n, g->c, g->in[0], g->in[1]};
         const int64_t wd[4] = {tr ? g->c : g->m, tr ? g->m / g->group : g->c / g->group, 3, 3};
         int64_t out[3], pb[3];
