@@ -70,9 +70,18 @@ static void fwd_part(void *ctx, int32_t part, int32_t parts) {
         const int64_t n = job / j->tiles / g->group, p0 = t * j->pt;
         const int64_t w = j->pt < P - p0 ? j->pt : P - p0;
         const int64_t xch = n * g->c + grp * g->cg;
+        void *y = j->half ? (void *)yt
+                          : (char *)j->y + (size_t)((n * g->m + grp * g->mg) * P + p0) * j->esz;
+        const int64_t ldy = j->half ? w : P;
+        if (kc == 0 || g->in_size == 0) { /* no input elements (maybe not even a buffer) */
+            for (int64_t i = 0; i < g->mg; i++)
+                memset((char *)y + (size_t)(i * ldy) * j->esz, 0, (size_t)w * j->esz);
+            epilogue(j, n, grp, p0, w, y, ldy);
+            continue;
+        }
         osc_gemm_args ga = {.m = g->mg, .n = w, .k = kc, .a = (const char *)j->w +
                             (size_t)(grp * g->mg * kc) * j->esz, .ars = kc, .acs = 1,
-                            .b = cols, .brs = w, .bcs = 1};
+                            .b = cols, .brs = w, .bcs = 1, .y = y, .ldy = ldy};
         if (j->direct) {
             ga.b = (const char *)j->x + (size_t)(xch * P + p0) * j->tsz;
             ga.brs = P;
@@ -82,11 +91,8 @@ static void fwd_part(void *ctx, int32_t part, int32_t parts) {
             osc_conv_im2col(g, j->dt, (const char *)j->x + (size_t)(xch * g->in_size) * j->tsz,
                             p0, w, cols);
         }
-        ga.y = j->half ? (void *)yt
-                       : (char *)j->y + (size_t)((n * g->m + grp * g->mg) * P + p0) * j->esz;
-        ga.ldy = j->half ? w : P;
         j->fn(&ga, pack);
-        epilogue(j, n, grp, p0, w, ga.y, ga.ldy);
+        epilogue(j, n, grp, p0, w, y, ldy);
     }
 }
 
@@ -130,10 +136,11 @@ osc_status osc_conv_run_forward(osc_kctx *k, const osc_tensor *const *in, osc_te
     const size_t shared = j.half ? (size_t)(g->m * kc + g->m) * 4 : 0;
     osc_gemm_mem mem;
     osc_status st = OSC_OK;
-    if (j.per_thread > (SIZE_MAX - shared) / (size_t)parts)
+    if (j.per_thread > (SIZE_MAX - shared - 64) / (size_t)parts)
         st = osc_kfail(k, OSC_ERR_LIMIT, "the scratch of the columns needs more than 2^64 "
                        "bytes");
-    if (!st) st = osc_gemm_mem_get(k, j.per_thread * (size_t)parts + shared, 0, "", &mem);
+    /* at least one block, so that no offset is taken from a NULL base (no channels) */
+    if (!st) st = osc_gemm_mem_get(k, j.per_thread * (size_t)parts + shared + 64, 0, "", &mem);
     if (st) return st;
     /* Validation is complete: from here on the output is written. */
     j.scratch = mem.p;

@@ -75,7 +75,8 @@ static void tr_part(void *ctx, int32_t part, int32_t parts) {
         const int64_t xch = n * g->c + grp * g->cg, plane = (n * g->m + ch0) * g->out_size;
         void *acc = j->half ? (void *)acc_f : (char *)j->y + (size_t)plane * j->esz;
         acc_start(j, ch0, mb, acc);
-        for (int64_t p0 = 0; p0 < I && mb > 0; p0 += j->pt) {
+        /* no input channels: the planes stay the bias (no product, no scatter of zeros) */
+        for (int64_t p0 = 0; p0 < I && mb > 0 && g->cg > 0; p0 += j->pt) {
             const int64_t w = j->pt < I - p0 ? j->pt : I - p0;
             const int64_t a0 = (grp * rows + m0 * g->k_size) * g->cg;
             osc_gemm_args ga = {.m = mb * g->k_size, .n = w, .k = g->cg,
@@ -148,10 +149,11 @@ osc_status osc_conv_run_transpose(osc_kctx *k, const osc_tensor *const *in, osc_
     const size_t bias_bytes = (size_t)g->m * 4;
     osc_gemm_mem mem;
     osc_status st = OSC_OK;
-    if (j.per_thread > (SIZE_MAX - wt_bytes - bias_bytes) / (size_t)parts)
+    if (j.per_thread > (SIZE_MAX - wt_bytes - bias_bytes - 64) / (size_t)parts)
         st = osc_kfail(k, OSC_ERR_LIMIT, "the scratch of the columns needs more than 2^64 "
                        "bytes");
-    if (!st) st = osc_gemm_mem_get(k, j.per_thread * (size_t)parts + wt_bytes + bias_bytes, 0,
+    /* at least one block, so that no offset is taken from a NULL base (no channels) */
+    if (!st) st = osc_gemm_mem_get(k, j.per_thread * (size_t)parts + wt_bytes + bias_bytes + 64, 0,
                                    "", &mem);
     if (st) return st;
     /* Validation is complete: from here on the output is written. */

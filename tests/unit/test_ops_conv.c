@@ -504,7 +504,7 @@ static void relu_epilogue(void **state) {
         }
 }
 
-/* No input channels: Y is the bias; no samples: an empty Y. */
+/* No input channels, or an empty image: Y is the bias; no samples: an empty Y. */
 static void empty_sizes(void **state) {
     (void)state;
     static const float b[2] = {1.5f, -2};
@@ -522,6 +522,16 @@ static void empty_sizes(void **state) {
     kh_expect_ok(&h, kh_run3(&h, &x0, &w0t, &bt));
     osc_check_shape(&h.out, OSC_FLOAT, 4, D(1, 2, 6, 6));
     for (int i = 0; i < 72; i++) assert_float_equal(((float *)h.out.data)[i], b[i / 36], 0);
+    kh_free(&h);
+    /* an empty image padded to a kernel's size: the bias */
+    static const float w1[2] = {3, 4};
+    const osc_tensor xe = kh_tensor(OSC_FLOAT, 3, D(1, 1, 0), NULL);
+    const osc_tensor we = kh_tensor(OSC_FLOAT, 3, D(2, 1, 1), w1);
+    kh_init(&h, "Conv", 22);
+    kh_attr_ints(&h, "pads", D(1, 1), 2);
+    kh_expect_ok(&h, kh_run3(&h, &xe, &we, &bt));
+    osc_check_shape(&h.out, OSC_FLOAT, 3, D(1, 2, 2));
+    for (int i = 0; i < 4; i++) assert_float_equal(((float *)h.out.data)[i], b[i / 2], 0);
     kh_free(&h);
     static float one[18];
     const osc_tensor xn = kh_tensor(OSC_FLOAT, 4, D(0, 2, 4, 4), NULL);
