@@ -2,7 +2,8 @@
 # cases are its output, and the two runners (API: test_bad; command line: cli_bad.sh).
 add_executable(osc-gen-bad bad/gen_bad.c bad/gen_bad_dynamic.c bad/gen_bad_loss.c
   bad/gen_bad_control.c bad/gen_bad_scat.c bad/gen_bad_layout.c bad/gen_bad_select.c
-  bad/gen_bad_rope.c bad/gen_bad_attention.c bad/gen_bad_pool.c bad/gen_bad_resize.c)
+  bad/gen_bad_rope.c bad/gen_bad_attention.c bad/gen_bad_pool.c bad/gen_bad_resize.c
+  bad/gen_bad_conv.c)
 target_link_libraries(osc-gen-bad PRIVATE osc_proto onnxscatter osc_test_support osc_flags)
 add_executable(test_bad bad/test_bad.c)
 target_link_libraries(test_bad PRIVATE onnxscatter osc_flags)

@@ -50,10 +50,10 @@ def test_load_errors():
                    [("y", T.FLOAT, [1])])
     with pytest.raises(ort.InvalidModel, match="ghost"):
         ort.InferenceSession(broken)
-    conv = model([helper.make_node("Conv", ["x", "w"], ["y"])],
+    conv = model([helper.make_node("ConvInteger", ["x", "w"], ["y"])],
                  [("x", T.FLOAT, [1, 1, 3, 3]), ("w", T.FLOAT, [1, 1, 1, 1])],
                  [("y", T.FLOAT, [1, 1, 3, 3])])
-    with pytest.raises(ort.Unsupported, match="unsupported op Conv"):
+    with pytest.raises(ort.Unsupported, match="unsupported op ConvInteger"):
         ort.InferenceSession(conv)
     so = ort.SessionOptions()
     so.max_nodes = 1

@@ -1198,6 +1198,7 @@ int main(int argc, char **argv) {
     attention_cases();
     pool_cases();
     resize_cases();
+    conv_cases();
     fclose(g_manifest);
     free(g_arena);
     printf("gen_bad: %d cases in %s\n", g_count, g_out);

@@ -71,5 +71,7 @@ void attention_cases(void);
 void pool_cases(void);
 /* The cases of gen_bad_resize.c: Resize, GridSample and AffineGrid. */
 void resize_cases(void);
+/* The cases of gen_bad_conv.c: Conv, ConvTranspose and DeformConv shapes and attributes. */
+void conv_cases(void);
 
 #endif

@@ -503,7 +503,7 @@ static void warning_models(void) {
 /* For bench --profile (profile.sh): x [8, 4] -> an unnamed Mul -> a; a Constant [5, 4]
  * (folded at load); idx [5] -> Unsqueeze -> Expand -> GatherElements(a, axis 0), which the
  * fusion pass turns into a RowGather. And skipcases/: a node-test folder whose model uses an op
- * this build lacks (Conv), next to one that runs. */
+ * this build lacks (ConvInteger), next to one that runs. */
 static void profile_models(void) {
     const int64_t dx[2] = {8, 4}, di[1] = {5}, shape[2] = {5, 4}, ax[1] = {1};
     osc_mw *mw = osc_mw_new(8);
@@ -548,7 +548,7 @@ static void profile_models(void) {
     osc_mw_input(mw, "x", OSC_FLOAT, 4, d4, NULL);
     osc_mw_input(mw, "w", OSC_FLOAT, 4, d4, NULL);
     const char *ci[2] = {"x", "w"}, *cy[1] = {"y"};
-    osc_mw_node(mw, "Conv", NULL, 2, ci, 1, cy);
+    osc_mw_node(mw, "ConvInteger", NULL, 2, ci, 1, cy);
     osc_mw_output(mw, "y", OSC_FLOAT, 4, (const int64_t[4]){1, 1, 1, 1}, NULL);
     write_model("skipcases/test_conv/model.onnx", mw);
     const float v[4] = {1, 2, 3, 4}, y1[1] = {30};

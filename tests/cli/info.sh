@@ -40,6 +40,6 @@ cli run "$m/unnamed.onnx" '[[1,2,3],[4,5,6]]' '[[0,1,2],[2,1,9]]'
 check "run: a failing unnamed node is named the same way" eval 'status_is 1 &&
     one_error_line "run failed: node #1 GatherElements (GatherElements-13): "'
 cli test "$m/skipcases" -f test_conv
-check "test: an unsupported unnamed node too" eval 'out_has "^SKIP test_conv: unsupported op Conv-13 (node #0 Conv, "'
+check "test: an unsupported unnamed node too" eval 'out_has "^SKIP test_conv: unsupported op ConvInteger-13 (node #0 ConvInteger, "'
 
 finish

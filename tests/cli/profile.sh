@@ -62,9 +62,9 @@ cli bench "$m/chain.onnx" -f "x*" --random
 check "bench MODEL -f -> 2" eval 'status_is 2 && one_error_line "--filter picks node-test folders"'
 cli bench "$m/skipcases" -n 2
 check "bench CASE_DIR: an unsupported op is a SKIP line (stderr) and a skip field, not a failure" eval 'status_is 0 &&
-    [ "$(cat "$work/err")" = "SKIP test_conv: unsupported op Conv-13 (node #0 Conv, domain '"'"'ai.onnx'"'"', opset 13); 1 of 1 node(s) without a kernel (0 supported)" ] &&
-    head -n 1 "$work/out" | grep -q "\"skip\":\"unsupported op Conv-13" && [ "$(wc -l <"$work/out")" = 2 ]'
+    [ "$(cat "$work/err")" = "SKIP test_conv: unsupported op ConvInteger-13 (node #0 ConvInteger, domain '"'"'ai.onnx'"'"', opset 13); 1 of 1 node(s) without a kernel (0 supported)" ] &&
+    head -n 1 "$work/out" | grep -q "\"skip\":\"unsupported op ConvInteger-13" && [ "$(wc -l <"$work/out")" = 2 ]'
 cli test "$m/skipcases"
-check "test prints the same SKIP line" eval 'out_has "^SKIP test_conv: unsupported op Conv-13 (node #0 Conv"'
+check "test prints the same SKIP line" eval 'out_has "^SKIP test_conv: unsupported op ConvInteger-13 (node #0 ConvInteger"'
 
 finish

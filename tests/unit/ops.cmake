@@ -56,3 +56,7 @@ osc_unit_test(test_ops_pool unit/test_ops_pool.c unit/kharness.c)
 # Resize, Upsample, GridSample and AffineGrid against naive per-element formulas written in the
 # test; the invalid inputs.
 osc_unit_test(test_ops_resize unit/test_ops_resize.c unit/kharness.c)
+# Conv, ConvTranspose and DeformConv against direct loops written in the test (groups, dilations,
+# strides, pads, auto_pad, 1-D to 3-D, every dtype) and their invalid nodes.
+osc_unit_test(test_ops_conv unit/test_ops_conv.c unit/kharness.c)
+target_link_libraries(test_ops_conv PRIVATE osc_test_support) # a model on 1 and 3 threads
