@@ -34,7 +34,8 @@ set(_osc_needs_all_ops
   test_limits_scat test_values test_ops_rearrange test_ops_rope test_ops_bitwise
   test_ops_castlike test_ops_select test_ops_summean test_ops_trig_act test_pins
   test_fusion_recompute test_fusion_recompute_tiny test_fusion_group test_fusion_group_tiny
-  test_fusion_why test_kernel_contract test_ops_attention)
+  test_fusion_why test_kernel_contract test_ops_attention
+  test_ops_detect)
 set_tests_properties(${_osc_needs_all_ops} PROPERTIES DISABLED TRUE)
 set_target_properties(${_osc_needs_all_ops} PROPERTIES EXCLUDE_FROM_ALL TRUE)
 if(TARGET onnx-scatter) # scripts over models, or over the whole CLI, with other ops

@@ -50,3 +50,5 @@ target_link_libraries(test_ops_attention PRIVATE osc_test_support) # a model thr
 # with the caches untouched.
 osc_unit_test(test_decode_step unit/test_decode_step.c)
 target_link_libraries(test_decode_step PRIVATE osc_test_support)
+# RoiAlign and NonMaxSuppression (detection), against naive loops written in the test.
+osc_unit_test(test_ops_detect unit/test_ops_detect.c unit/kharness.c)
