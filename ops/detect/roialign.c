@@ -154,7 +154,7 @@ static osc_status check_rois(osc_kctx *k, const osc_tensor *x, const osc_tensor 
         if (g.grid[0] > RA_MAX_SAMPLES || g.grid[1] > RA_MAX_SAMPLES ||
             samples > (double)RA_MAX_SAMPLES)
             return osc_kfail(k, OSC_ERR_LIMIT, "input 1 'rois' (%s) row %lld [%g, %g, %g, %g] "
-                             "needs %.0f bilinear samples per channel (a grid of %lld x %lld "
+                             "needs %.3g bilinear samples per channel (a grid of %lld x %lld "
                              "per bin); allowed: up to %lld (a smaller RoI, or sampling_ratio)",
                              osc_kinput_name(k, 1), (long long)i, c[0], c[1], c[2], c[3],
                              samples, (long long)g.grid[0], (long long)g.grid[1],

@@ -1196,6 +1196,7 @@ int main(int argc, char **argv) {
     select_cases();
     rope_cases();
     attention_cases();
+    detect_cases();
     fclose(g_manifest);
     free(g_arena);
     printf("gen_bad: %d cases in %s\n", g_count, g_out);

@@ -67,5 +67,7 @@ void select_cases(void);
 void rope_cases(void);
 /* The cases of gen_bad_attention.c: Attention's heads, masks, past caches and nonpad lengths. */
 void attention_cases(void);
+/* The cases of gen_bad_detect.c: RoiAlign and NonMaxSuppression. */
+void detect_cases(void);
 
 #endif
