@@ -10,3 +10,11 @@ add_test(NAME model_exports
   COMMAND ${OSC_SH} "${CMAKE_CURRENT_SOURCE_DIR}/cli/nodetests.sh" $<TARGET_FILE:onnx-scatter>
           "${CMAKE_CURRENT_SOURCE_DIR}/models" --no-skip "*_opset*")
 set_tests_properties(model_exports PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "cli;torch")
+
+# The conv-free parts of tests/models/detection/ (NonMaxSuppression after box decoding, RoiAlign
+# through the MLP head, the pillar scatter, DGCNN's knn): the whole models need the conv family.
+add_test(NAME model_detection_parts
+  COMMAND ${OSC_SH} "${CMAKE_CURRENT_SOURCE_DIR}/cli/nodetests.sh" $<TARGET_FILE:onnx-scatter>
+          "${CMAKE_CURRENT_SOURCE_DIR}/models/detection/parts" --no-skip "*")
+set_tests_properties(model_detection_parts PROPERTIES
+  SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS "cli;torch")

@@ -21,6 +21,8 @@ Small sizes for tests/models/detection/ (committed: their names hold no `_opset`
 over tests/models/*_opset* never see them); full sizes (a 432 x 496 canvas, 1,024 points) only
 with gen_models.py --bench DIR.
 """
+import os
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -219,3 +221,67 @@ def detection_models(add_model, full=False):
               "two-stage head: conv backbone, torchvision roi_align (aligned, adaptive "
               "sampling) of %d proposals, MLP class and box outputs" % nr)
     return M
+
+
+# ---------------------------------------------------------------------------------------------
+# The parts that run before the conv family exists: subgraphs of the exported models (ONNX's
+# Extractor), fed with torch eager's values at their cut and checked against eager's outputs.
+
+def _eager_with_cuts(p, test):
+    """Runs p's module on test; returns (outputs, cuts): the first convolution's input and
+    the (boxes, scores) nms received."""
+    mod, cuts = p["module"], {}
+    conv0 = next(m for m in mod.modules() if isinstance(m, (nn.Conv1d, nn.Conv2d)))
+    hook = conv0.register_forward_pre_hook(lambda m, a: cuts.setdefault("conv0", a[0].clone()))
+    global tv_nms
+    nms = tv_nms
+
+    def nms_cut(b, s, iou):
+        cuts["nms"] = (b.clone(), s.clone())
+        return nms(b, s, iou)
+    tv_nms = nms_cut
+    try:
+        with torch.no_grad():
+            y = mod(*[t.clone() for t in test])
+    finally:
+        tv_nms = nms
+        hook.remove()
+    return (y if isinstance(y, tuple) else (y,)), cuts
+
+
+def parts(M, model_dir, out_dir, test, write):
+    """For each model of M exported into model_dir/<name>/model.onnx, writes the node-test
+    folders out_dir/<name>_<part>/ (write(folder, model bytes, [(name, tensor)] inputs, outputs))
+    of its conv-free parts: `head` (the graph inputs up to the first Conv: pillar net and BEV
+    scatter; knn by TopK and the neighbour Gather), `nms` (box decode's output through
+    NonMaxSuppression to the kept boxes) and `tail` (RoiAlign on the backbone's features through
+    the MLP). Returns the folder names."""
+    import onnx
+    made = []
+    for name, p in M.items():
+        x = test(p)
+        y, cuts = _eager_with_cuts(p, x)
+        model = onnx.load(os.path.join(model_dir, name, "model.onnx"))
+        g = model.graph
+        made_by = {o: n for n in g.node for o in n.output}
+        cut = []
+        conv0 = next(n for n in g.node if n.op_type == "Conv")
+        if conv0.input[0] not in p["names"]:
+            cut.append(("head", p["names"], x, [conv0.input[0]], [cuts["conv0"]]))
+        nms = [n for n in g.node if n.op_type == "NonMaxSuppression"]
+        if nms:
+            b = made_by[nms[0].input[0]].input[0]
+            s = made_by[made_by[nms[0].input[1]].input[0]].input[0]
+            cut.append(("nms", [b, s], list(cuts["nms"]), p["outs"], list(y)))
+        ra = [n for n in g.node if n.op_type == "RoiAlign"]
+        if ra:
+            with torch.no_grad():
+                f = p["module"].backbone(x[0])
+            cut.append(("tail", [ra[0].input[0], "rois"], [f, x[1]], p["outs"], list(y)))
+        for part, ins, vals, outs, want in cut:
+            sub = onnx.utils.Extractor(model).extract_model(ins, outs)
+            folder = "%s_%s" % (name, part)
+            write(os.path.join(out_dir, folder), sub.SerializeToString(), list(zip(ins, vals)),
+                  list(zip(outs, want)))
+            made.append(folder)
+    return made

@@ -904,6 +904,11 @@ def detection(out_dir, full):
         lines.append("| `%s` | %s | %s |" % (name, p["note"], ", ".join(ops)))
         print("%s: %s; model %d bytes" % (name, p["note"], size), flush=True)
     if not full:
+        made = gen_detection.parts(M, out_dir, os.path.join(out_dir, "parts"),
+                                   lambda p: p["make"](gen(2)), write_folder)
+        lines += ["", "`parts/` holds the conv-free parts of these graphs (ONNX's Extractor), fed "
+                  "with torch eager's values at the cut, with eager's outputs: %s. ctest "
+                  "`model_detection_parts` runs them now." % ", ".join(made)]
         with open(os.path.join(out_dir, "README.md"), "w") as fh:
             fh.write("\n".join(lines) + "\n")
     return 0
