@@ -92,6 +92,10 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
         return osc_kfail(k, OSC_ERR_SHAPE, "input 2 'batch_indices' (%s) has shape %s; "
                          "allowed: [num_rois] = [%lld] (rois' first dim)", osc_kinput_name(k, 2),
                          osc_shape_str(bi, b, sizeof b), (long long)r->dims[0]);
+    if ((x->dims[2] == 0 || x->dims[3] == 0) && r->dims[0] > 0 && x->dims[1] > 0)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'X' (%s) has shape %s: no pixel to sample "
+                         "for %lld RoIs; allowed: H and W at least 1", osc_kinput_name(k, 0),
+                         osc_shape_str(x, b, sizeof b), (long long)r->dims[0]);
     memset(want, 0, sizeof *want);
     want->dtype = x->dtype;
     want->rank = 4;
@@ -100,8 +104,13 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     want->dims[2] = p->oh;
     want->dims[3] = p->ow;
     int64_t n;
-    return osc_check_count(k, 0, "X (the output [num_rois, C, output_height, output_width])",
-                           want, &n);
+    if (__builtin_mul_overflow(r->dims[0], x->dims[1], &n) ||
+        __builtin_mul_overflow(n, p->oh * p->ow, &n))
+        return osc_kfail(k, OSC_ERR_SHAPE, "the output [%lld, %lld, %lld, %lld] (num_rois, C, "
+                         "output_height, output_width) has more than 2^63-1 elements",
+                         (long long)r->dims[0], (long long)x->dims[1], (long long)p->oh,
+                         (long long)p->ow);
+    return OSC_OK;
 }
 
 OSC_INFER_OUT0(osc_roialign, validate)

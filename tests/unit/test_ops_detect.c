@@ -227,6 +227,12 @@ static void roialign_invalid(void **state) {
                    OSC_ERR_LIMIT, "bilinear samples per channel");
     kh_assert_untouched(&h.outs[0]);
     kh_free(&h);
+    /* an empty image with RoIs to pool: nothing to interpolate from */
+    kh_expect_fail(&h, roialign(&h, &ok, kh_tensor(OSC_FLOAT, 4, D(2, 1, 0, 2), x),
+                                kh_tensor(OSC_FLOAT, 2, D(2, 4), roi),
+                                kh_tensor(OSC_INT64, 1, D(2), bi)),
+                   OSC_ERR_SHAPE, "has shape [2,1,0,2]: no pixel to sample for 2 RoIs");
+    kh_free(&h);
     /* X of rank 3; rois of another dtype; bfloat16 before 22 */
     kh_expect_fail(&h, roialign(&h, &ok, kh_tensor(OSC_FLOAT, 3, D(2, 2, 2), x),
                                 kh_tensor(OSC_FLOAT, 2, D(2, 4), roi),
