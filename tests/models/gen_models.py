@@ -932,6 +932,8 @@ def write_readme(out_dir, made, op_use):
         "The `gnn_<layer>_small_<spelling>` folders are two of them as users also spell them",
         "(index_add_, max aggregation): `gnn_gcn_small_index_add` holds what its graph computes",
         "(torch 1.13 exports index_add_ as a last-wins scatter), not torch eager's sums.",
+        "`detection/` holds detection models (gen_detection.py), outside the `*_opset*` loops",
+        "until the conv family exists: see its README.md.",
         "",
         "torch version: `%s`" % torch.__version__,
         "",
