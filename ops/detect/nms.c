@@ -6,8 +6,9 @@
  * selection order: onnxruntime's and ONNX's reference order. IoU in float as onnxruntime:
  * corners ordered per axis (center_point_box 0: [y1, x1, y2, x2]; 1: [x_center, y_center, width,
  * height]), a box of zero area overlaps nothing.
- * The output's size depends on the values, so infer reads every input (infer_reads) and runs
- * the selection to count; run selects again and writes. Refused before anything is written:
+ * The output's size depends on the values, so infer reads every input (infer_reads) and
+ * selects; run copies the rows infer kept in the node's session slot (selecting again only
+ * without one: at load, in kernel tests). Refused before anything is written:
  * NaN or infinite box coordinates, NaN scores or thresholds, iou_threshold outside [0, 1], a
  * negative max_output_boxes_per_class (docs/semantics.md). */
 #include <math.h>
@@ -129,9 +130,9 @@ static osc_status check_inputs(osc_kctx *k, const osc_tensor *const *in, int32_t
     return OSC_OK;
 }
 
-/* A box's corners: min and max per axis (y then x). */
+/* A box's corners: min and max per axis (y then x), and its area. */
 typedef struct nms_box {
-    float lo[2], hi[2];
+    float lo[2], hi[2], area;
 } nms_box;
 
 static nms_box box_at(const float *b, bool center) {
@@ -145,6 +146,7 @@ static nms_box box_at(const float *b, bool center) {
             r.lo[a] = u <= v ? u : v, r.hi[a] = u <= v ? v : u;
         }
     }
+    r.area = (r.hi[0] - r.lo[0]) * (r.hi[1] - r.lo[1]);
     return r;
 }
 
@@ -157,8 +159,7 @@ static bool suppresses(const nms_box *p, const nms_box *q, float thr) {
         if (hi <= lo) return false;
         inter *= hi - lo;
     }
-    const float ap = (p->hi[0] - p->lo[0]) * (p->hi[1] - p->lo[1]);
-    const float aq = (q->hi[0] - q->lo[0]) * (q->hi[1] - q->lo[1]);
+    const float ap = p->area, aq = q->area;
     const float uni = ap + aq - inter;
     if (inter <= 0 || ap <= 0 || aq <= 0 || uni <= 0) return false;
     return inter / uni > thr;
@@ -176,24 +177,41 @@ static int cand_cmp(const void *a, const void *b) {
     return (x->index > y->index) - (x->index < y->index);
 }
 
-/* Runs the selection: *count gets the number of rows; rows (when not NULL) the first `cap`. */
-static osc_status select_boxes(osc_kctx *k, const nms_in *s, int64_t *rows, int64_t cap,
-                               int64_t *count) {
-    *count = 0;
+/* The selected rows, 3 int64 each: n rows in room for cap. */
+typedef struct nms_rows {
+    int64_t *v;
+    int64_t n, cap;
+} nms_rows;
+
+static void rows_free(osc_allocator *a, nms_rows *r) {
+    if (r->v) osc_free(a, r->v, (size_t)r->cap * 3 * sizeof *r->v);
+    memset(r, 0, sizeof *r);
+}
+
+static bool rows_push(osc_allocator *a, nms_rows *r, int64_t b, int64_t c, int64_t i) {
+    if (r->n == r->cap) {
+        const int64_t cap = r->cap ? 2 * r->cap : 64;
+        int64_t *v = osc_realloc(a, r->v, (size_t)r->cap * 3 * sizeof *v,
+                                 (size_t)cap * 3 * sizeof *v);
+        if (!v) return false;
+        r->v = v, r->cap = cap;
+    }
+    int64_t *o = r->v + r->n++ * 3;
+    o[0] = b, o[1] = c, o[2] = i;
+    return true;
+}
+
+/* Runs the selection into *out (empty on entry; freed on failure). */
+static osc_status select_boxes(osc_kctx *k, const nms_in *s, nms_rows *out) {
     if (s->max_out == 0 || s->spatial == 0 || s->classes == 0) return OSC_OK;
     const bool center = ((const nms_params *)k->params)->center;
     const int64_t keep_max = s->max_out < s->spatial ? s->max_out : s->spatial;
     const size_t n = (size_t)s->spatial;
     nms_cand *cand = osc_malloc(k->alloc, n * sizeof *cand);
     nms_box *kept = osc_malloc(k->alloc, (size_t)keep_max * sizeof *kept);
-    if (!cand || !kept) {
-        osc_free(k->alloc, cand, n * sizeof *cand);
-        osc_free(k->alloc, kept, (size_t)keep_max * sizeof *kept);
-        return osc_kfail(k, OSC_ERR_NOMEM, "out of memory for %lld candidate boxes",
-                         (long long)s->spatial);
-    }
-    for (int64_t b = 0; b < s->batches; b++)
-        for (int64_t c = 0; c < s->classes; c++) {
+    bool ok = cand && kept;
+    for (int64_t b = 0; ok && b < s->batches; b++)
+        for (int64_t c = 0; ok && c < s->classes; c++) {
             const float *sc = s->scores + (b * s->classes + c) * s->spatial;
             size_t m = 0;
             for (int64_t i = 0; i < s->spatial; i++)
@@ -201,49 +219,116 @@ static osc_status select_boxes(osc_kctx *k, const nms_in *s, int64_t *rows, int6
                     cand[m++] = (nms_cand){sc[i], i};
             qsort(cand, m, sizeof *cand, cand_cmp);
             int64_t nk = 0;
-            for (size_t j = 0; j < m && nk < keep_max; j++) {
+            for (size_t j = 0; ok && j < m && nk < keep_max; j++) {
                 const nms_box bx = box_at(s->boxes + (b * s->spatial + cand[j].index) * 4,
                                           center);
                 bool drop = false;
                 for (int64_t q = 0; q < nk && !drop; q++) drop = suppresses(&kept[q], &bx, s->iou);
                 if (drop) continue;
                 kept[nk++] = bx;
-                if (rows && *count < cap) {
-                    int64_t *r = rows + *count * 3;
-                    r[0] = b, r[1] = c, r[2] = cand[j].index;
-                }
-                ++*count;
+                ok = rows_push(k->alloc, out, b, c, cand[j].index);
             }
         }
-    osc_free(k->alloc, cand, n * sizeof *cand);
-    osc_free(k->alloc, kept, (size_t)keep_max * sizeof *kept);
+    if (cand) osc_free(k->alloc, cand, n * sizeof *cand);
+    if (kept) osc_free(k->alloc, kept, (size_t)keep_max * sizeof *kept);
+    if (ok) return OSC_OK;
+    rows_free(k->alloc, out);
+    return osc_kfail(k, OSC_ERR_NOMEM, "out of memory selecting among %lld boxes",
+                     (long long)s->spatial);
+}
+
+/* The rows infer selected in session run `run` for the inputs' data at `data`, kept for run
+ * (osc_kslot), as Unique keeps its groups: the selection runs once per run, not twice. */
+typedef struct nms_stash {
+    nms_rows rows;
+    uint64_t run;
+    const void *data[5];
+    osc_allocator *a;
+} nms_stash;
+
+static void drop_stash(void *p) {
+    nms_stash *st = p;
+    rows_free(st->a, &st->rows);
+    osc_free(st->a, st, sizeof *st);
+}
+
+static void inputs_data(const osc_tensor *const *in, int32_t n_in, const void **data) {
+    for (int32_t i = 0; i < 5; i++) {
+        const osc_tensor *t = osc_sh_in(in, n_in, i);
+        data[i] = t ? t->data : NULL;
+    }
+}
+
+/* Hands r to the slot (the session's run k->run); without a slot or room, frees it. */
+static void keep_rows(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, nms_rows *r) {
+    nms_stash *st = k->slot && k->run ? k->slot->p : NULL;
+    if (k->slot && k->run && !st && (st = osc_malloc(k->alloc, sizeof *st))) {
+        memset(st, 0, sizeof *st);
+        st->a = k->alloc;
+        k->slot->p = st;
+        k->slot->drop = drop_stash;
+    }
+    if (!st) {
+        rows_free(k->alloc, r);
+        return;
+    }
+    rows_free(st->a, &st->rows);
+    st->rows = *r;
+    st->run = k->run;
+    inputs_data(in, n_in, st->data);
+}
+
+/* The rows infer kept for this run and these inputs, moved out of the slot; else selected
+ * now. */
+static osc_status take_rows(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                            const nms_in *s, nms_rows *r) {
+    nms_stash *st = k->slot && k->run ? k->slot->p : NULL;
+    const void *data[5];
+    inputs_data(in, n_in, data);
+    memset(r, 0, sizeof *r);
+    if (!st || st->run != k->run || memcmp(st->data, data, sizeof data) != 0)
+        return select_boxes(k, s, r);
+    *r = st->rows;
+    memset(&st->rows, 0, sizeof st->rows);
+    st->run = 0;
     return OSC_OK;
 }
 
-/* [num_selected, 3] int64: depends on the values, so infer reads them (infer_reads). */
-static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                           osc_tensor *o, void *aux) {
-    (void)aux; /* none */
-    nms_in s;
-    int64_t count;
-    osc_status st = check_inputs(k, in, n_in, &s);
-    if (!st) st = select_boxes(k, &s, NULL, 0, &count);
-    if (st) return st;
+/* [num_selected, 3] int64. */
+static void out_shape(osc_tensor *o, int64_t n) {
     memset(o, 0, sizeof *o);
     o->dtype = OSC_INT64;
     o->rank = 2;
-    o->dims[0] = count;
+    o->dims[0] = n;
     o->dims[1] = 3;
+}
+
+/* The output's size depends on the values, so infer reads them (infer_reads) and selects. */
+osc_status osc_nms_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
+                         osc_tensor *out, int32_t n_out) {
+    nms_in s;
+    nms_rows r = {0};
+    if (n_out < 1) return osc_kfail(k, OSC_ERR_MODEL, "no output 0; allowed: exactly 1 output");
+    osc_status st = check_inputs(k, in, n_in, &s);
+    if (!st) st = select_boxes(k, &s, &r);
+    if (st) return st;
+    out_shape(&out[0], r.n);
+    keep_rows(k, in, n_in, &r);
     return OSC_OK;
 }
 
-static osc_status write_rows(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
-                             osc_tensor *out, const osc_tensor *want, const osc_sh_none *aux) {
-    (void)aux;
+osc_status osc_nms_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, osc_tensor *out,
+                       int32_t n_out) {
     nms_in s;
-    int64_t count; /* want's rows: the same inputs make the same selection */
-    osc_status st = check_inputs(k, in, n_in, &s);
-    return st ? st : select_boxes(k, &s, out[0].data, want->dims[0], &count);
+    nms_rows r;
+    osc_tensor want;
+    osc_status st = osc_sh_check_inputs(k, in, n_in);
+    if (!st) st = check_inputs(k, in, n_in, &s);
+    if (!st) st = take_rows(k, in, n_in, &s, &r);
+    if (st) return st;
+    out_shape(&want, r.n);
+    st = osc_det_check_out(k, out, n_out, &want);
+    if (!st && r.n) memcpy(out[0].data, r.v, (size_t)r.n * 3 * sizeof *r.v);
+    rows_free(k->alloc, &r);
+    return st;
 }
-
-OSC_SH_KERNEL(osc_nms, geometry, write_rows)
