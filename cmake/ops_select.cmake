@@ -9,7 +9,7 @@ set(OSC_OPS "all" CACHE STRING
   "Kernels to compile: all, scatter (Scatter, ScatterElements, ScatterND, TensorScatter, GatherElements, GatherND), or a ;/, list of op names and families")
 set(OSC_OPS_FAMILY_NAMES
   scatter gather elementwise reduce shape linalg norm loss attention control sequence fused
-  pool resize conv)
+  pool resize conv detect)
 # Names of families before the folders (0.x): still accepted in OSC_OPS.
 set(_osc_family_alias_math elementwise)
 set(_osc_family_alias_matmul linalg)

@@ -3,7 +3,7 @@
 add_executable(osc-gen-bad bad/gen_bad.c bad/gen_bad_dynamic.c bad/gen_bad_loss.c
   bad/gen_bad_control.c bad/gen_bad_scat.c bad/gen_bad_layout.c bad/gen_bad_select.c
   bad/gen_bad_rope.c bad/gen_bad_attention.c bad/gen_bad_pool.c bad/gen_bad_resize.c
-  bad/gen_bad_conv.c)
+  bad/gen_bad_conv.c bad/gen_bad_detect.c)
 target_link_libraries(osc-gen-bad PRIVATE osc_proto onnxscatter osc_test_support osc_flags)
 add_executable(test_bad bad/test_bad.c)
 target_link_libraries(test_bad PRIVATE onnxscatter osc_flags)

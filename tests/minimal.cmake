@@ -36,14 +36,14 @@ set(_osc_needs_all_ops
   test_fusion_recompute test_fusion_recompute_tiny test_fusion_group test_fusion_group_tiny
   test_fusion_why test_kernel_contract test_ops_attention
   test_ops_pool test_ops_conv test_fusion_inf test_fusion_epilogue test_fusion_epilogue_tiny
-  test_decode_step)
+  test_decode_step test_ops_detect)
 set_tests_properties(${_osc_needs_all_ops} PROPERTIES DISABLED TRUE)
 set_target_properties(${_osc_needs_all_ops} PROPERTIES EXCLUDE_FROM_ALL TRUE)
 if(TARGET onnx-scatter) # scripts over models, or over the whole CLI, with other ops
   set_tests_properties(cli_nodetests_all_debian cli_limits cli_versions cli_hardening cli_warnings
     cli_profile cli_info cli_outputs cli_random fusion_exact torch_exports torch_control_exports
     torch_bag_fusion cli_subgraphs cli_values
-    model_exports bad_api
+    model_exports model_detection model_detection_parts bad_api
     bad_api_faults bad_cli support_table_up_to_date PROPERTIES DISABLED TRUE)
 endif()
 # the resize family's kernel tests need all four of its ops

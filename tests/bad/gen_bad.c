@@ -1199,6 +1199,7 @@ int main(int argc, char **argv) {
     pool_cases();
     resize_cases();
     conv_cases();
+    detect_cases();
     fclose(g_manifest);
     free(g_arena);
     printf("gen_bad: %d cases in %s\n", g_count, g_out);

@@ -73,5 +73,7 @@ void pool_cases(void);
 void resize_cases(void);
 /* The cases of gen_bad_conv.c: Conv, ConvTranspose and DeformConv shapes and attributes. */
 void conv_cases(void);
+/* The cases of gen_bad_detect.c: RoiAlign and NonMaxSuppression. */
+void detect_cases(void);
 
 #endif
