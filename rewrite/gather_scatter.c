@@ -500,8 +500,10 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
 }
 
 int32_t osc_fuse_step_op(const osc_node *n) {
-    static const int32_t k_step[] = {[OSC_BIN_ADD] = OSC_FS_ADD + 1, [OSC_BIN_SUB] = OSC_FS_SUB + 1,
-                                     [OSC_BIN_MUL] = OSC_FS_MUL + 1, [OSC_BIN_DIV] = OSC_FS_DIV + 1};
+    static const int32_t k_step[] = {[OSC_BIN_ADD] = OSC_FS_ADD + 1,
+                                     [OSC_BIN_SUB] = OSC_FS_SUB + 1,
+                                     [OSC_BIN_MUL] = OSC_FS_MUL + 1,
+                                     [OSC_BIN_DIV] = OSC_FS_DIV + 1};
     const int32_t variant = n->kernel->variant;
     return osc_fuse_has(n, OSC_KT_BINARY) && variant >= 0 &&
                    variant < (int32_t)(sizeof k_step / sizeof k_step[0])

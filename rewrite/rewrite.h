@@ -185,7 +185,8 @@ static inline bool osc_fuse_is_op(const osc_node *n, const char *op) {
 /* Whether n runs the fused kernel `op` (domain "osc": a node an earlier rewrite made; rows of the
  * default domain have no domain). */
 static inline bool osc_fuse_is_kernel(const osc_node *n, const char *op) {
-    return n && n->kernel->domain && !strcmp(n->kernel->domain, "osc") && !strcmp(n->kernel->op, op);
+    return n && n->kernel->domain && !strcmp(n->kernel->domain, "osc") &&
+           !strcmp(n->kernel->op, op);
 }
 /* Whether n resolved to a row with every trait of `traits` (OSC_KT_*). */
 static inline bool osc_fuse_has(const osc_node *n, uint32_t traits) {

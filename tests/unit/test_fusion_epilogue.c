@@ -108,9 +108,10 @@ static bool check(const form *fm) {
     void *buf = build(fm, &len);
     const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E};
     const int64_t wd[2] = {fm->per_col ? 1 : N, fm->per_col ? C : 1};
-    const osc_tensor in[5] = {osc_test_view(OSC_FLOAT, 2, xd, x), osc_test_view(OSC_FLOAT, 2, nd, data),
-                              osc_test_view(OSC_INT64, 1, ed, src), osc_test_view(OSC_INT64, 1, ed, dst),
-                              osc_test_view(OSC_FLOAT, 2, wd, w)};
+    const osc_tensor in[5] = {
+        osc_test_view(OSC_FLOAT, 2, xd, x), osc_test_view(OSC_FLOAT, 2, nd, data),
+        osc_test_view(OSC_INT64, 1, ed, src), osc_test_view(OSC_INT64, 1, ed, dst),
+        osc_test_view(OSC_FLOAT, 2, wd, w)};
     static const char *const names[5] = {"x", "data", "src", "dst", "w"};
     bool taken = false;
     for (int f = 0; f < 2; f++)
@@ -164,7 +165,8 @@ static void taken_in(void **state) {
 
 static void left_alone(void **state) {
     (void)state;
-    const form per_col = {"Div", false, true, false, 512}, shared = {"Div", false, false, true, 512};
+    const form per_col = {"Div", false, true, false, 512};
+    const form shared = {"Div", false, false, true, 512};
     assert_false(check(&per_col));
     assert_false(check(&shared));
 }
