@@ -68,6 +68,12 @@ void *osc_kshared(osc_kctx *k, const void *key, size_t size, void (*drop)(void *
     return state;
 }
 
+void *osc_kslot_state(osc_kctx *k, size_t size, void (*drop)(void *p)) {
+    if (!k->slot || !k->run) return NULL;
+    if (!k->slot->p && (k->slot->p = osc_calloc(k->alloc, 1, size))) k->slot->drop = drop;
+    return k->slot->p;
+}
+
 void osc_kstore_free(osc_kstore *s) {
     for (int32_t i = 0; i < s->n; i++) {
         if (s->e[i].drop) s->e[i].drop(s->e[i].state);

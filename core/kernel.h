@@ -222,6 +222,11 @@ const char *osc_kinput_name(const osc_kctx *k, int32_t i);
  * there is none (no session store, every slot taken, out of memory): the kernel then runs
  * without it. */
 void *osc_kshared(osc_kctx *k, const void *key, size_t size, void (*drop)(void *state));
+/* Run time: the block of `size` bytes node k->node keeps in its session slot (k->slot->p, kept
+ * from its infer to its run: Unique's sort, NonMaxSuppression's selection), made zeroed on first
+ * use, `drop` called with it when the session ends. NULL without a slot or a run (folding, the
+ * symbolic probes) or memory: the kernel then works without it. */
+void *osc_kslot_state(osc_kctx *k, size_t size, void (*drop)(void *p));
 /* OSC_ERR_CANCELLED, failing into k->err, when the caller cancelled the run; else OSC_OK. */
 osc_status osc_kcancelled(osc_kctx *k);
 /* Graph name of value id ("" when unknown), for messages. */

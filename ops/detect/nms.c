@@ -261,17 +261,12 @@ static void inputs_data(const osc_tensor *const *in, int32_t n_in, const void **
 
 /* Hands r to the slot (the session's run k->run); without a slot or room, frees it. */
 static void keep_rows(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, nms_rows *r) {
-    nms_stash *st = k->slot && k->run ? k->slot->p : NULL;
-    if (k->slot && k->run && !st && (st = osc_malloc(k->alloc, sizeof *st))) {
-        memset(st, 0, sizeof *st);
-        st->a = k->alloc;
-        k->slot->p = st;
-        k->slot->drop = drop_stash;
-    }
+    nms_stash *st = osc_kslot_state(k, sizeof *st, drop_stash);
     if (!st) {
         rows_free(k->alloc, r);
         return;
     }
+    st->a = k->alloc;
     rows_free(st->a, &st->rows);
     st->rows = *r;
     st->run = k->run;

@@ -112,17 +112,12 @@ static void drop_stash(void *p) {
 
 /* Hands g to the slot (the session's run k->run); without a slot or room, frees it. */
 static void keep_groups(osc_kctx *k, const void *x, uq_groups *g) {
-    uq_stash *st = k->slot && k->run ? k->slot->p : NULL;
-    if (k->slot && k->run && !st && (st = osc_malloc(k->alloc, sizeof *st))) {
-        memset(st, 0, sizeof *st);
-        st->a = k->alloc;
-        k->slot->p = st;
-        k->slot->drop = drop_stash;
-    }
+    uq_stash *st = osc_kslot_state(k, sizeof *st, drop_stash);
     if (!st) {
         free_groups(k, g);
         return;
     }
+    st->a = k->alloc;
     if (st->g.perm) osc_free(st->a, st->g.perm, st->g.bytes);
     st->g = *g;
     st->run = k->run;
