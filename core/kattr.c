@@ -75,6 +75,22 @@ osc_status osc_attr_str(osc_kctx *k, const osc_node *node, const char *name, con
     return OSC_OK;
 }
 
+static const char *const k_auto_pad[] = {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"};
+
+const char *osc_auto_pad_name(int32_t mode) {
+    return mode >= 0 && mode < 4 ? k_auto_pad[mode] : "?";
+}
+
+osc_status osc_attr_auto_pad(osc_kctx *k, const osc_node *node, int32_t *out) {
+    const char *s = NULL;
+    osc_status st = osc_attr_str(k, node, "auto_pad", "NOTSET", &s);
+    if (st) return st;
+    for (int32_t i = 0; i < 4; i++)
+        if (!strcmp(s, k_auto_pad[i])) return *out = i, OSC_OK;
+    return osc_kfail(k, OSC_ERR_MODEL, "attribute 'auto_pad' is '%s'; allowed: NOTSET, "
+                     "SAME_UPPER, SAME_LOWER, VALID", s);
+}
+
 osc_status osc_norm_axis(osc_kctx *k, int64_t axis, int32_t rank, int32_t *out) {
     if (axis < -(int64_t)rank || axis >= rank)
         return osc_kfail(k, OSC_ERR_MODEL, "attribute 'axis' = %lld is out of range [%d, %d]",

@@ -41,6 +41,13 @@ osc_status osc_attr_int(osc_kctx *k, const osc_node *node, const char *name, int
 /* STRING attribute `name` (def when absent). */
 osc_status osc_attr_str(osc_kctx *k, const osc_node *node, const char *name, const char *def,
                         const char **out);
+/* The `auto_pad` of the convolutions and pools. */
+enum { OSC_AUTO_PAD_NOTSET, OSC_AUTO_PAD_SAME_UPPER, OSC_AUTO_PAD_SAME_LOWER, OSC_AUTO_PAD_VALID };
+/* STRING attribute `auto_pad` (NOTSET when absent) as OSC_AUTO_PAD_*; another value is an error
+ * naming it and the four allowed. */
+osc_status osc_attr_auto_pad(osc_kctx *k, const osc_node *node, int32_t *out);
+/* An OSC_AUTO_PAD_* value as the attribute spells it. */
+const char *osc_auto_pad_name(int32_t mode);
 /* init of an op whose one attribute is the INT `axis` (def when absent; when `required`, an
  * error when absent): its parameters, `size` zeroed bytes (osc_kparams) whose first member is
  * the int64_t axis as written, into *params. */

@@ -12,7 +12,6 @@
 
 /* .variant of the rows: which convolution */
 enum { OSC_CONV_PLAIN = 0, OSC_CONV_TRANSPOSE = 1, OSC_CONV_DEFORM = 2 };
-enum { OSC_PAD_NOTSET = 0, OSC_PAD_SAME_UPPER, OSC_PAD_SAME_LOWER, OSC_PAD_VALID };
 
 #define OSC_CONV_ND (OSC_MAX_RANK - 2) /* spatial axes at most */
 /* x rounded up to a multiple of 64 (the scratch's blocks start on cache lines) */

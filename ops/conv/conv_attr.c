@@ -17,13 +17,11 @@ osc_status osc_conv_init(osc_kctx *k, const osc_node *node, void **params) {
         {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides", "output_padding",
          "output_shape", NULL},
         {"dilations", "group", "kernel_shape", "offset_group", "pads", "strides", NULL}};
-    static const char *const pad_names[4] = {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"};
     osc_conv_params a;
     memset(&a, 0, sizeof a);
     a.variant = k->row->variant;
-    const char *ap = "NOTSET";
     osc_status st = osc_attr_known(k, node, known[a.variant]);
-    if (!st && a.variant != OSC_CONV_DEFORM) st = osc_attr_str(k, node, "auto_pad", "NOTSET", &ap);
+    if (!st && a.variant != OSC_CONV_DEFORM) st = osc_attr_auto_pad(k, node, &a.auto_pad);
     if (!st) st = osc_attr_int(k, node, "group", 1, &a.group);
     if (!st) st = osc_attr_int(k, node, "offset_group", 1, &a.offset_group);
     if (!st) st = osc_sh_attr_ints(k, node, "kernel_shape", false, &a.kernel_shape);
@@ -33,12 +31,6 @@ osc_status osc_conv_init(osc_kctx *k, const osc_node *node, void **params) {
     if (!st) st = osc_sh_attr_ints(k, node, "output_padding", false, &a.output_padding);
     if (!st) st = osc_sh_attr_ints(k, node, "output_shape", false, &a.output_shape);
     if (st) return st;
-    a.auto_pad = -1;
-    for (int32_t i = 0; i < 4; i++)
-        if (strcmp(ap, pad_names[i]) == 0) a.auto_pad = i;
-    if (a.auto_pad < 0)
-        return osc_kfail(k, OSC_ERR_MODEL, "attribute 'auto_pad' is '%s'; expected NOTSET, "
-                         "SAME_UPPER, SAME_LOWER or VALID", ap);
     if (a.group < 1 || a.offset_group < 1)
         return osc_kfail(k, OSC_ERR_MODEL, "attribute '%s' is %lld; expected at least 1",
                          a.group < 1 ? "group" : "offset_group",
@@ -104,16 +96,16 @@ static osc_status forward_axes(osc_kctx *k, const osc_conv_params *p, osc_conv_g
     for (int32_t d = 0; d < g->nd; d++) {
         const int64_t in = g->in[d], s = g->stride[d];
         int64_t pb = pads[d], pe = pads[g->nd + d], padded;
-        if (p->auto_pad == OSC_PAD_VALID) {
+        if (p->auto_pad == OSC_AUTO_PAD_VALID) {
             pb = pe = 0;
-        } else if (p->auto_pad != OSC_PAD_NOTSET) {
+        } else if (p->auto_pad != OSC_AUTO_PAD_NOTSET) {
             const int64_t out = in / s + (in % s != 0);
             int64_t need = 0; /* (out - 1) * s + eff - in, at least 0 */
             if (out > 0 && (!osc_mul_ok(out - 1, s, &need) || !osc_add_ok(need, eff[d], &need)))
                 return osc_kfail(k, OSC_ERR_LIMIT, "spatial axis %d: the padding SAME needs "
                                  "is past 2^63-1", (int)d);
             need = need > in ? need - in : 0;
-            pb = p->auto_pad == OSC_PAD_SAME_UPPER ? need / 2 : need - need / 2;
+            pb = p->auto_pad == OSC_AUTO_PAD_SAME_UPPER ? need / 2 : need - need / 2;
             pe = need - pb;
         }
         if (!osc_add_ok(in, pb, &padded) || !osc_add_ok(padded, pe, &padded))
@@ -159,7 +151,7 @@ static osc_status transpose_axes(osc_kctx *k, const osc_conv_params *p, osc_conv
             return osc_kfail(k, OSC_ERR_LIMIT, "spatial axis %d: the output size is past "
                              "2^63-1 (input size %lld, stride %lld)", (int)d,
                              (long long)g->in[d], (long long)g->stride[d]);
-        const bool same = p->auto_pad == OSC_PAD_SAME_UPPER || p->auto_pad == OSC_PAD_SAME_LOWER;
+        const bool same = p->auto_pad == OSC_AUTO_PAD_SAME_UPPER || p->auto_pad == OSC_AUTO_PAD_SAME_LOWER;
         if (have_shape || same) {
             int64_t want;
             if (have_shape) want = os->v[os->n - g->nd + d];
@@ -169,7 +161,7 @@ static osc_status transpose_axes(osc_kctx *k, const osc_conv_params *p, osc_conv
                                  (long long)g->stride[d]);
             const int64_t total = full - want; /* may be negative: zeros past the end */
             const int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
-            g->pad[d] = p->auto_pad == OSC_PAD_SAME_UPPER ? half : total - half;
+            g->pad[d] = p->auto_pad == OSC_AUTO_PAD_SAME_UPPER ? half : total - half;
             g->out[d] = want;
             /* an output_shape past what the input reaches is refused beyond one stride */
             if (want < 0 || total < -g->stride[d])
@@ -181,8 +173,8 @@ static osc_status transpose_axes(osc_kctx *k, const osc_conv_params *p, osc_conv
                                  (long long)(full + g->stride[d]));
             shape[d] = want;
         } else {
-            const int64_t pb = p->auto_pad == OSC_PAD_VALID ? 0 : pads[d];
-            const int64_t pe = p->auto_pad == OSC_PAD_VALID ? 0 : pads[g->nd + d];
+            const int64_t pb = p->auto_pad == OSC_AUTO_PAD_VALID ? 0 : pads[d];
+            const int64_t pe = p->auto_pad == OSC_AUTO_PAD_VALID ? 0 : pads[g->nd + d];
             g->pad[d] = pb;
             shape[d] = full - pb - pe;
             if (shape[d] < 0)

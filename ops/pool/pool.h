@@ -9,7 +9,6 @@
 
 /* The operation of a row (.variant). From 1: a row without one (0) is refused by init. */
 enum { OSC_POOL_MAX = 1, OSC_POOL_AVG, OSC_POOL_LP, OSC_POOL_END };
-enum { OSC_POOL_NOTSET = 0, OSC_POOL_SAME_UPPER, OSC_POOL_SAME_LOWER, OSC_POOL_VALID };
 #define OSC_POOL_MAX_ND (OSC_MAX_RANK - 2) /* spatial axes: the rank past N and C */
 
 /* A windowed pool's attributes, defaulted (strides and dilations 1, pads 0). */

@@ -70,7 +70,6 @@ static osc_status flag(osc_kctx *k, const osc_node *node, const char *name, bool
 }
 
 osc_status osc_wpool_init(osc_kctx *k, const osc_node *node, void **params) {
-    static const char *const pads_names[] = {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"};
     const char *known[12];
     osc_pl_params a;
     memset(&a, 0, sizeof a);
@@ -80,10 +79,9 @@ osc_status osc_wpool_init(osc_kctx *k, const osc_node *node, void **params) {
                          (int)a.op);
     known_attrs(a.op, k->since_version, known);
     osc_sh_ints ks;
-    const char *pad = NULL;
     osc_status st = osc_attr_known(k, node, known);
     if (!st) st = osc_sh_attr_ints(k, node, "kernel_shape", true, &ks);
-    if (!st) st = osc_attr_str(k, node, "auto_pad", "NOTSET", &pad);
+    if (!st) st = osc_attr_auto_pad(k, node, &a.auto_pad);
     if (!st) st = flag(k, node, "ceil_mode", &a.ceil_mode);
     if (!st) st = flag(k, node, "count_include_pad", &a.count_include_pad);
     if (!st) st = flag(k, node, "storage_order", &a.storage_order);
@@ -103,17 +101,11 @@ osc_status osc_wpool_init(osc_kctx *k, const osc_node *node, void **params) {
     if (!st) st = axis_list(k, node, "dilations", a.nd, 1, 1, a.dilations);
     if (!st) st = axis_list(k, node, "pads", a.nd, 0, 0, a.pads);
     if (st) return st;
-    a.auto_pad = -1;
-    for (int32_t i = 0; i < 4; i++)
-        if (strcmp(pad, pads_names[i]) == 0) a.auto_pad = i;
-    if (a.auto_pad < 0)
-        return osc_kfail(k, OSC_ERR_MODEL, "attribute 'auto_pad' is '%s'; allowed: NOTSET, "
-                         "SAME_UPPER, SAME_LOWER, VALID", pad);
-    for (int32_t d = 0; d < 2 * a.nd && a.auto_pad != OSC_POOL_NOTSET; d++)
+    for (int32_t d = 0; d < 2 * a.nd && a.auto_pad != OSC_AUTO_PAD_NOTSET; d++)
         if (a.pads[d] != 0)
             return osc_kfail(k, OSC_ERR_MODEL, "attribute 'pads' value %d is %lld with auto_pad "
                              "'%s'; explicit pads need auto_pad NOTSET", (int)d,
-                             (long long)a.pads[d], pad);
+                             (long long)a.pads[d], osc_auto_pad_name(a.auto_pad));
     osc_pl_params *p = osc_kparams(k, sizeof *p);
     if (!p) return k->err->status;
     *p = a;
@@ -142,11 +134,11 @@ static bool axis_geom(const osc_pl_params *p, int32_t d, int64_t in, osc_pl_geom
     int64_t ek, pb = p->pads[d], pe = p->pads[p->nd + d], span;
     if (!osc_mul_ok(p->kernel[d] - 1, p->dilations[d], &ek) || !osc_add_ok(ek, 1, &ek))
         return false;
-    if (p->auto_pad == OSC_POOL_SAME_UPPER || p->auto_pad == OSC_POOL_SAME_LOWER) {
+    if (p->auto_pad == OSC_AUTO_PAD_SAME_UPPER || p->auto_pad == OSC_AUTO_PAD_SAME_LOWER) {
         const int64_t r = in % s; /* the shape inference of the spec's reference */
         int64_t total = ek - (r == 0 ? s : r);
         if (total < 0) total = 0;
-        pb = p->auto_pad == OSC_POOL_SAME_UPPER ? total / 2 : total - total / 2;
+        pb = p->auto_pad == OSC_AUTO_PAD_SAME_UPPER ? total / 2 : total - total / 2;
         pe = total - pb;
     }
     g->pb[d] = pb;

@@ -604,7 +604,7 @@ static void conv_errors(void **state) {
     kh_init_fails(&h, OSC_ERR_MODEL, "attribute 'group' is 0; expected at least 1");
     kh_init(&h, "Conv", 22);
     kh_attr_str(&h, "auto_pad", "SAME");
-    kh_init_fails(&h, OSC_ERR_MODEL, "'auto_pad' is 'SAME'; expected NOTSET");
+    kh_init_fails(&h, OSC_ERR_MODEL, "'auto_pad' is 'SAME'; allowed: NOTSET");
     kh_init(&h, "Conv", 22);
     kh_attr_ints(&h, "output_padding", D(1, 1), 2);
     kh_init_fails(&h, OSC_ERR_MODEL, "output_padding");
