@@ -1,30 +1,10 @@
 """_iobinding: onnxruntime's IOBinding over an InferenceSession: inputs and outputs bound once
 (outputs written in place run after run, or allocated once by the session)."""
-import ctypes
-
 import numpy as np
 
 from . import _dtypes as D
 from . import _values as V
 from ._errors import InvalidArgument
-from ._session import _from_python
-
-
-def _cpu(device_type, device_id):
-    if str(device_type).lower() != "cpu" or device_id != 0:
-        raise InvalidArgument(f"device {device_type!r} {device_id!r}: onnx-scatter has the CPU "
-                              "only ('cpu', device_id 0)")
-
-
-def _view(ptr, element_type, shape):
-    """The numpy array over caller memory at ptr (IOBinding's raw-pointer binds)."""
-    dtype = np.dtype(element_type)
-    shape = tuple(int(d) for d in shape)
-    n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-    if n and not ptr:
-        raise InvalidArgument("buffer_ptr is 0 for a non-empty buffer")
-    raw = (ctypes.c_char * n).from_address(ptr) if n else bytearray()
-    return np.frombuffer(raw, dtype).reshape(shape)
 
 
 class IOBinding:
@@ -48,12 +28,12 @@ class IOBinding:
                                   f"{list(self._sess._by_name)}")
         value = arr_on_cpu
         if type(value) is not np.ndarray and spec.dtype not in V.KINDS:
-            value = _from_python(spec, value)
+            value = V.feed_array(spec, value)
         self._inputs[name] = value
 
     def bind_input(self, name, device_type, device_id, element_type, shape, buffer_ptr):
-        _cpu(device_type, device_id)
-        self.bind_cpu_input(name, _view(buffer_ptr, element_type, shape))
+        V.cpu(device_type, device_id)
+        self.bind_cpu_input(name, V.view(buffer_ptr, element_type, shape))
 
     def bind_ortvalue_input(self, name, ortvalue):
         self.bind_cpu_input(name, ortvalue._arr)
@@ -62,7 +42,7 @@ class IOBinding:
                     buffer_ptr=None):
         """With buffer_ptr: the run writes that output there, run after run (element_type
         and shape must be given). Without: the session allocates it once and reuses it."""
-        _cpu(device_type, device_id)
+        V.cpu(device_type, device_id)
         o = self._out(name)
         if buffer_ptr is None:
             self._outputs[o] = None
@@ -70,7 +50,7 @@ class IOBinding:
         if element_type is None or shape is None:
             raise InvalidArgument("`element_type` and `shape` are to be provided if "
                                   "pre-allocated memory is provided")
-        self._bind_array(o, _view(buffer_ptr, element_type, shape))
+        self._bind_array(o, V.view(buffer_ptr, element_type, shape))
 
     def bind_ortvalue_output(self, name, ortvalue):
         self._bind_array(self._out(name), ortvalue._arr)

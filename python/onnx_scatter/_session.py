@@ -12,6 +12,7 @@ import numpy as np
 from . import _dtypes as D
 from . import _values as V
 from ._errors import InvalidArgument, ShapeError, StateError, error
+from ._iobinding import IOBinding
 from ._lib import MESSAGE_SIZE, MetaDesc, NodeDesc, Tensor, ValueDesc, lib
 
 # osc_model_node_inplace: the node writes into a caller's input buffer
@@ -338,7 +339,6 @@ class InferenceSession:
 
     def io_binding(self):
         """An IOBinding of this session (run_with_iobinding runs it)."""
-        from ._iobinding import IOBinding  # (it imports this module)
         return IOBinding(self)
 
     def run_with_iobinding(self, iobinding, run_options=None):
@@ -467,7 +467,7 @@ class InferenceSession:
                 bound[i] = True
                 static = False
                 continue
-            arr = value if type(value) is np.ndarray else _from_python(spec, value)
+            arr = value if type(value) is np.ndarray else V.feed_array(spec, value)
             flags = arr.flags
             if arr.dtype is spec.np and spec.plain and flags.c_contiguous and flags.aligned \
                     and not spec.inplace:
@@ -662,17 +662,6 @@ class InferenceSession:
         if t.nbytes:
             _memmove(data_ptr(arr), t.data, t.nbytes)
         return arr
-
-
-def _from_python(spec, value):
-    """A feed that is not a numpy array (a list, a scalar) as an array of the input's declared
-    dtype, as onnxruntime converts it (numpy arrays of another dtype are refused instead)."""
-    dtype = spec.np if spec.dtype not in (0, D.STRING) else None
-    try:
-        return np.asarray(value, dtype=dtype)
-    except (TypeError, ValueError, OverflowError) as e:
-        raise ShapeError(f"input '{spec.name}': {type(value).__name__} {value!r:.80} cannot be "
-                         f"converted to {D.describe(spec.dtype)}: {e}") from None
 
 
 def _model_bytes(src):

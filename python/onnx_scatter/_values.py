@@ -99,8 +99,7 @@ class OrtValue:
     @staticmethod
     def ortvalue_from_numpy(numpy_obj, device_type="cpu", device_id=0):
         """An OrtValue viewing numpy_obj (a C-contiguous copy when it is not C-contiguous)."""
-        from ._iobinding import _cpu
-        _cpu(device_type, device_id)
+        cpu(device_type, device_id)
         if not isinstance(numpy_obj, np.ndarray):
             raise InvalidArgument(f"ortvalue_from_numpy takes a numpy array, not "
                                   f"{type(numpy_obj).__name__}")
@@ -110,8 +109,7 @@ class OrtValue:
     def ortvalue_from_shape_and_type(shape=None, element_type=None, device_type="cpu",
                                      device_id=0):
         """An OrtValue of that shape and numpy element type (contents unspecified)."""
-        from ._iobinding import _cpu
-        _cpu(device_type, device_id)
+        cpu(device_type, device_id)
         if shape is None or element_type is None:
             raise InvalidArgument("`element_type` and `shape` are to be provided")
         return OrtValue(np.empty(tuple(shape), element_type))
@@ -161,3 +159,31 @@ class OrtValue:
 
     def __repr__(self):
         return f"OrtValue({self.data_type()}, shape={self.shape()})"
+
+
+def feed_array(spec, value):
+    """A feed that is not a numpy array (a list, a scalar) as an array of the input's declared
+    dtype, as onnxruntime converts it (numpy arrays of another dtype are refused instead)."""
+    dtype = spec.np if spec.dtype not in (0, D.STRING) else None
+    try:
+        return np.asarray(value, dtype=dtype)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise ShapeError(f"input '{spec.name}': {type(value).__name__} {value!r:.80} cannot be "
+                         f"converted to {D.describe(spec.dtype)}: {e}") from None
+
+
+def cpu(device_type, device_id):
+    if str(device_type).lower() != "cpu" or device_id != 0:
+        raise InvalidArgument(f"device {device_type!r} {device_id!r}: onnx-scatter has the CPU "
+                              "only ('cpu', device_id 0)")
+
+
+def view(ptr, element_type, shape):
+    """The numpy array over caller memory at ptr (IOBinding's raw-pointer binds)."""
+    dtype = np.dtype(element_type)
+    shape = tuple(int(d) for d in shape)
+    n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if n and not ptr:
+        raise InvalidArgument("buffer_ptr is 0 for a non-empty buffer")
+    raw = (ctypes.c_char * n).from_address(ptr) if n else bytearray()
+    return np.frombuffer(raw, dtype).reshape(shape)
