@@ -106,10 +106,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
         st = osc_check_same_dtype(k, 0, "X", in[0], i, k_names[i], in[i]);
     if (st) return st;
     const osc_tensor *x = in[0];
-    if (x->rank == 0)
-        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'X' (%s) is a scalar (rank 0); this op "
-                         "needs rank >= 1 for attribute 'axis'", osc_kinput_name(k, 0));
-    st = osc_norm_axis(k, p->axis, x->rank, axis);
+    st = osc_nc_axis(k, x, "X", p->axis, axis);
     memset(w, 0, sizeof *w);
     if (!st) st = osc_nc_bcast_strides(k, x, 1, k_names[1], in[1], w->st_s);
     if (!st && has_b) st = osc_nc_bcast_strides(k, x, 2, k_names[2], in[2], w->st_b);

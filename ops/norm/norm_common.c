@@ -124,3 +124,11 @@ void osc_nc_affine(osc_tensor *y, const osc_tensor *x, int64_t base, const osc_n
                    double m, double a, double b) {
     k_affine[x->dtype](y->data, x->data, base, w, m, a, b);
 }
+
+osc_status osc_nc_axis(osc_kctx *k, const osc_tensor *x, const char *what, int64_t axis,
+                       int32_t *out) {
+    if (x->rank == 0)
+        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 '%s' (%s) is a scalar (rank 0); this op "
+                         "needs rank >= 1 for attribute 'axis'", what, osc_kinput_name(k, 0));
+    return osc_norm_axis(k, axis, x->rank, out);
+}

@@ -45,6 +45,11 @@ int64_t osc_nc_span(const osc_tensor *t, int32_t from, int32_t to);
 osc_status osc_nc_check_out(osc_kctx *k, const osc_tensor *out, int32_t n_out, int32_t i,
                             const char *what, const osc_tensor *want);
 
+/* Attribute `axis` over input 0 `what` (x) normalised into *out; a scalar x, which has no
+ * axis, or an axis out of [-rank, rank-1] is an error. */
+osc_status osc_nc_axis(osc_kctx *k, const osc_tensor *x, const char *what, int64_t axis,
+                       int32_t *out);
+
 /* The strides of input i `what` (t) broadcast unidirectionally to input 0 'X' (x, rank >= 1)
  * into st[0..x->rank-1], 0 along a stretched dim; fails (OSC_ERR_SHAPE) unless t broadcasts. */
 osc_status osc_nc_bcast_strides(osc_kctx *k, const osc_tensor *x, int32_t i, const char *what,

@@ -109,10 +109,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     }
     if (st) return st;
     const osc_tensor *x = in[0];
-    if (x->rank == 0)
-        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'X' (%s) is a scalar (rank 0); this op "
-                         "needs rank >= 1 for attribute 'axis'", osc_kinput_name(k, 0));
-    st = osc_norm_axis(k, p->axis, x->rank, axis);
+    st = osc_nc_axis(k, x, "X", p->axis, axis);
     memset(w, 0, sizeof *w);
     if (!st) st = osc_nc_bcast_strides(k, x, 1, k_names[1], in[1], w->strides);
     if (st) return st;

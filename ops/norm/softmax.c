@@ -106,10 +106,7 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     const sm_params *p = k->params;
     osc_status st = osc_m_check_x(k, in, n_in, "input", p->types, 0, want);
     if (st) return st;
-    if (in[0]->rank == 0)
-        return osc_kfail(k, OSC_ERR_SHAPE, "input 0 'input' (%s) is a scalar (rank 0); this op "
-                         "needs rank >= 1 for attribute 'axis'", osc_kinput_name(k, 0));
-    return osc_norm_axis(k, p->axis, in[0]->rank, axis);
+    return osc_nc_axis(k, in[0], "input", p->axis, axis);
 }
 
 OSC_INFER_OUT0_AUX(osc_softmax, validate, int32_t)
