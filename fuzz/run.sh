@@ -3,10 +3,10 @@
 # Seeds are made at run time from the official node tests (read in place, seeds over 40 KiB left
 # out), the malformed suite tests/bad/cases and the whole models of tests/models (GNN layers the
 # fusion pass rewrites: their run seeds also come with flag 64, fused against unfused), plus
-# fuzz/regress/ (inputs that once failed). The
-# growing corpus stays in the work folder (never committed). A finding stops that harness; its
-# input is saved as WORK/HARNESS/crash-* (or timeout-*, oom-*) and the script exits 1 after
-# running the other harnesses.
+# fuzz/regress/ (inputs that once failed). The growing corpus stays in the work folder (never
+# committed). A finding stops that harness; its input is saved as WORK/HARNESS/crash-* (or
+# timeout-*, oom-*), printed last gzipped in base64, and the script exits 1 after running the
+# other harnesses.
 # shapes (fuzz_shapes.c) reads its input as a recipe, not as a model: its seeds are the few recipes
 # osc-fuzz-mkseeds writes (fuzz/mkseeds.c).
 # Usage: fuzz/run.sh [SECONDS] [HARNESS...]      (default: 60 seconds; load run inputs shapes)
@@ -71,5 +71,18 @@ for ((i = 0; i < ${#harnesses[@]}; i += jobs)); do
     grep -E "^(#[0-9]+ *DONE|stat::number_of_executed_units|stat::peak_rss_mb)" "$work/$h/log" || true
   done
 done
-[ ${#failed[@]} -eq 0 ] || { echo "fuzz: findings in ${failed[*]} (inputs in $work/<harness>/)" >&2; exit 1; }
+if [ ${#failed[@]} -gt 0 ]; then
+  # Each finding's input, gzipped and in base64, last: a CI log's tail is often all one gets of a
+  # run on another machine. `base64 -d | gunzip > input` restores it for fuzz/replay.sh.
+  for h in "${failed[@]}"; do
+    for f in "$work/$h"/crash-* "$work/$h"/timeout-* "$work/$h"/oom-* "$work/$h"/leak-*; do
+      [ -f "$f" ] || continue
+      echo "fuzz: $h finding $(basename "$f") ($(stat -c %s "$f") bytes), gzip | base64:" >&2
+      gzip -9c "$f" | base64 -w0 >&2
+      echo >&2
+    done
+  done
+  echo "fuzz: findings in ${failed[*]} (inputs in $work/<harness>/)" >&2
+  exit 1
+fi
 echo "fuzz: no findings"
