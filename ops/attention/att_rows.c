@@ -153,92 +153,237 @@ static int64_t visible_keys(const att_job *jb, int64_t b, int64_t i) {
 }
 
 /* ATT_LANES compute elements as one value (GCC's vector extension, which clang reads too):
- * lane l of a sum adds the products at t = l mod ATT_LANES, as a plain loop over lanes would,
- * in registers the compiler cannot fail to find. */
+ * lane l of a sum adds the products at t = l mod ATT_LANES, in registers the compiler cannot
+ * fail to find; a dot product is then its lanes summed as a tree, ((l0 + l1) + (l2 + l3)) +
+ * ((l4 + l5) + (l6 + l7)), plus the products past the last whole vector in order. Four sums'
+ * trees are taken at once by shuffles (sum4), giving the same bits as one at a time (tree1). */
 typedef float att_vf __attribute__((vector_size(ATT_LANES * sizeof(float))));
 typedef double att_vd __attribute__((vector_size(ATT_LANES * sizeof(double))));
+typedef int32_t att_vi __attribute__((vector_size(ATT_LANES * sizeof(int32_t))));
+typedef int64_t att_vl __attribute__((vector_size(ATT_LANES * sizeof(int64_t))));
+typedef float att_vf4 __attribute__((vector_size(4 * sizeof(float))));
+typedef double att_vd4 __attribute__((vector_size(4 * sizeof(double))));
+/* a vector read from any element address (the loads; no call passes a vector by value, whose
+ * ABI would differ between the clones) */
+typedef float att_vfu
+    __attribute__((vector_size(ATT_LANES * sizeof(float)), aligned(4), may_alias));
+typedef double att_vdu
+    __attribute__((vector_size(ATT_LANES * sizeof(double)), aligned(8), may_alias));
+#define ATT_LDf(p) (*(const att_vfu *)(const void *)(p))
+#define ATT_LDd(p) (*(const att_vdu *)(const void *)(p))
+#define ATT_TREE1(l)                                                                          \
+    ((((l)[0] + (l)[1]) + ((l)[2] + (l)[3])) + (((l)[4] + (l)[5]) + ((l)[6] + (l)[7])))
+/* r (a vector of four) = the trees of a, b, c and d, by shuffles */
+#define ATT_SHUF __builtin_shufflevector
+/* the helpers the clones call: compiled into each clone, for its instruction set */
+#define ATT_INLINE static inline __attribute__((always_inline))
+#define ATT_SUM4(r, a, b, c, d)                                                               \
+    do {                                                                                      \
+        const __typeof__(a) ab_ = ATT_SHUF(a, b, 0, 8, 2, 10, 4, 12, 6, 14) +                 \
+                                  ATT_SHUF(a, b, 1, 9, 3, 11, 5, 13, 7, 15);                  \
+        const __typeof__(a) cd_ = ATT_SHUF(c, d, 0, 8, 2, 10, 4, 12, 6, 14) +                 \
+                                  ATT_SHUF(c, d, 1, 9, 3, 11, 5, 13, 7, 15);                  \
+        const __typeof__(a) t_ = ATT_SHUF(ab_, cd_, 0, 1, 8, 9, 4, 5, 12, 13) +               \
+                                 ATT_SHUF(ab_, cd_, 2, 3, 10, 11, 6, 7, 14, 15);              \
+        (r) = ATT_SHUF(t_, t_, 0, 1, 2, 3) + ATT_SHUF(t_, t_, 4, 5, 6, 7);                    \
+    } while (0)
 
-/* What a group's loops share, for compute type A (suffix S): the scores of the rep query rows
- * q[r * qst] against nk widened key rows kb[k * d], into o[r * os + k] (ATT_LANES lane sums,
- * then the lanes in order; four rows at a time or one, the same bits); and acc[r * as] += the
- * weights wb[r * ws + k] times nv widened value rows vb[k * dv], in groups of four from the
- * first: four at once when all four weights are nonzero, else one by one skipping zeros (a key
- * the softmax gave nothing adds nothing). */
-#define ATT_GROUP_FNS(A, S, V)                                                                \
+/* What a group's loops share, for compute type A (suffix S), V its ATT_LANES vector and V4 its
+ * vector of four: the scores of the rep query rows q[r * qst] against nk widened key rows
+ * kb[k * d], into o[r * os + k] (two keys and four rows at a time, then one key, then one row:
+ * the same bits); and acc[r * as] += the weights wb[r * ws + k] times nv widened value rows
+ * vb[k * dv], key by key in order, skipping zero weights (a key the softmax gave nothing adds
+ * nothing, even a NaN): when no weight is zero, four rows at a time with a vector of each
+ * kept in registers across the keys (the same bits). */
+#define ATT_GROUP_FNS(A, S, V, V4, VI)                                                        \
+    /* The largest of s[0, n) (NaN never wins, so the lanes give the same m) and whether some \
+     * element is not -inf (a key not masked out); vector-wise, the lanes' bits selected */   \
+    ATT_INLINE A rowmax_##S(const A *s, int64_t n, int *any) {                                \
+        V lm = (V){0} - (A)INFINITY;                                                          \
+        VI seen = {0};                                                                        \
+        int64_t j = 0;                                                                        \
+        for (; j + ATT_LANES <= n; j += ATT_LANES) {                                          \
+            const V x = ATT_LD##S(s + j);                                                     \
+            const VI gt = x > lm;                                                             \
+            lm = (V)(((VI)x & gt) | ((VI)lm & ~gt));                                          \
+            seen |= x != -(A)INFINITY;                                                        \
+        }                                                                                     \
+        A m = -(A)INFINITY;                                                                   \
+        int a = 0;                                                                            \
+        for (int l = 0; l < ATT_LANES; l++) m = lm[l] > m ? lm[l] : m, a |= seen[l] != 0;     \
+        for (; j < n; j++) a |= s[j] != -(A)INFINITY, m = s[j] > m ? s[j] : m;                \
+        *any = a;                                                                             \
+        return m;                                                                             \
+    }                                                                                         \
+    /* q rows q0, q0 + qst, .. against key kf: four dot products, scaled */                   \
+    ATT_INLINE void dot4_##S(A *o, int64_t os, const A *q0, int64_t qst, const A *kf,         \
+                             int64_t d, A scale) {                                            \
+        const A *q1 = q0 + qst, *q2 = q1 + qst, *q3 = q2 + qst;                               \
+        V l0 = {0}, l1 = {0}, l2 = {0}, l3 = {0};                                             \
+        int64_t t = 0;                                                                        \
+        for (; t + ATT_LANES <= d; t += ATT_LANES) {                                          \
+            const V x = ATT_LD##S(kf + t);                                                    \
+            l0 += ATT_LD##S(q0 + t) * x, l1 += ATT_LD##S(q1 + t) * x;                         \
+            l2 += ATT_LD##S(q2 + t) * x, l3 += ATT_LD##S(q3 + t) * x;                         \
+        }                                                                                     \
+        V4 r;                                                                                 \
+        ATT_SUM4(r, l0, l1, l2, l3);                                                          \
+        for (; t < d; t++)                                                                    \
+            r[0] += q0[t] * kf[t], r[1] += q1[t] * kf[t], r[2] += q2[t] * kf[t],              \
+                r[3] += q3[t] * kf[t];                                                        \
+        for (int k = 0; k < 4; k++) o[k * os] = r[k] * scale;                                 \
+    }                                                                                         \
     OSC_AVX2_CLONES static void gdots_##S(A *o, int64_t os, const A *q, int64_t qst,          \
                                           int64_t rep, const A *kb, int64_t nk, int64_t d,    \
                                           A scale) {                                          \
-        for (int64_t kk = 0; kk < nk; kk++, o++) {                                            \
-            const A *kf = kb + kk * d;                                                        \
-            int64_t r = 0;                                                                    \
-            for (; r + 4 <= rep; r += 4) { /* four rows: independent sums side by side */     \
+        const int64_t r4 = rep - rep % 4;                                                     \
+        int64_t kk = 0;                                                                       \
+        for (; kk + 2 <= nk && r4 > 0; kk += 2) { /* two keys: each q load serves both */     \
+            const A *ka = kb + kk * d, *kc = ka + d;                                          \
+            for (int64_t r = 0; r < r4; r += 4) {                                             \
                 const A *q0 = q + r * qst, *q1 = q0 + qst, *q2 = q1 + qst, *q3 = q2 + qst;    \
-                V l0 = {0}, l1 = {0}, l2 = {0}, l3 = {0};                                     \
-                A a0 = 0, a1 = 0, a2 = 0, a3 = 0;                                             \
+                V a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, c0 = {0}, c1 = {0}, c2 = {0};       \
+                V c3 = {0};                                                                   \
                 int64_t t = 0;                                                                \
                 for (; t + ATT_LANES <= d; t += ATT_LANES) {                                  \
-                    V x, y0, y1, y2, y3;                                                      \
-                    memcpy(&x, kf + t, sizeof x), memcpy(&y0, q0 + t, sizeof x);              \
-                    memcpy(&y1, q1 + t, sizeof x), memcpy(&y2, q2 + t, sizeof x);             \
-                    memcpy(&y3, q3 + t, sizeof x);                                            \
-                    l0 += y0 * x, l1 += y1 * x, l2 += y2 * x, l3 += y3 * x;                   \
+                    const V x = ATT_LD##S(ka + t), y = ATT_LD##S(kc + t);                     \
+                    V z = ATT_LD##S(q0 + t);                                                  \
+                    a0 += z * x, c0 += z * y, z = ATT_LD##S(q1 + t);                          \
+                    a1 += z * x, c1 += z * y, z = ATT_LD##S(q2 + t);                          \
+                    a2 += z * x, c2 += z * y, z = ATT_LD##S(q3 + t);                          \
+                    a3 += z * x, c3 += z * y;                                                 \
                 }                                                                             \
-                for (; t < d; t++)                                                            \
-                    a0 += q0[t] * kf[t], a1 += q1[t] * kf[t], a2 += q2[t] * kf[t],            \
-                        a3 += q3[t] * kf[t];                                                  \
-                for (int l = 0; l < ATT_LANES; l++)                                           \
-                    a0 += l0[l], a1 += l1[l], a2 += l2[l], a3 += l3[l];                       \
-                o[r * os] = a0 * scale, o[(r + 1) * os] = a1 * scale;                         \
-                o[(r + 2) * os] = a2 * scale, o[(r + 3) * os] = a3 * scale;                   \
-            }                                                                                 \
-            for (; r < rep; r++) {                                                            \
-                const A *pq = q + r * qst;                                                    \
-                V lane = {0};                                                                 \
-                A acc = 0;                                                                    \
-                int64_t t = 0;                                                                \
-                for (; t + ATT_LANES <= d; t += ATT_LANES) {                                  \
-                    V x, y;                                                                   \
-                    memcpy(&x, kf + t, sizeof x), memcpy(&y, pq + t, sizeof x);               \
-                    lane += y * x;                                                            \
+                V4 ra, rc;                                                                    \
+                ATT_SUM4(ra, a0, a1, a2, a3);                                                 \
+                ATT_SUM4(rc, c0, c1, c2, c3);                                                 \
+                for (; t < d; t++) {                                                          \
+                    ra[0] += q0[t] * ka[t], ra[1] += q1[t] * ka[t];                           \
+                    ra[2] += q2[t] * ka[t], ra[3] += q3[t] * ka[t];                           \
+                    rc[0] += q0[t] * kc[t], rc[1] += q1[t] * kc[t];                           \
+                    rc[2] += q2[t] * kc[t], rc[3] += q3[t] * kc[t];                           \
                 }                                                                             \
-                for (; t < d; t++) acc += pq[t] * kf[t];                                      \
-                for (int l = 0; l < ATT_LANES; l++) acc += lane[l];                           \
-                o[r * os] = acc * scale;                                                      \
+                A *or = o + r * os + kk;                                                      \
+                for (int k = 0; k < 4; k++)                                                   \
+                    or[k * os] = ra[k] * scale, or[k * os + 1] = rc[k] * scale;               \
             }                                                                                 \
         }                                                                                     \
+        for (; kk < nk; kk++)                                                                 \
+            for (int64_t r = 0; r < r4; r += 4)                                               \
+                dot4_##S(o + r * os + kk, os, q + r * qst, qst, kb + kk * d, d, scale);       \
+        for (int64_t r = r4; r < rep; r++) /* rows past the last four */                      \
+            for (kk = 0; kk < nk; kk++) {                                                     \
+                const A *pq = q + r * qst, *kf = kb + kk * d;                                 \
+                V lane = {0};                                                                 \
+                int64_t t = 0;                                                                \
+                for (; t + ATT_LANES <= d; t += ATT_LANES)                                    \
+                    lane += ATT_LD##S(pq + t) * ATT_LD##S(kf + t);                            \
+                A acc = ATT_TREE1(lane);                                                      \
+                for (; t < d; t++) acc += pq[t] * kf[t];                                      \
+                o[r * os + kk] = acc * scale;                                                 \
+            }                                                                                 \
     }                                                                                         \
     OSC_AVX2_CLONES static void gaxpy_##S(A *acc, int64_t as, const A *wb, int64_t ws,        \
                                           int64_t rep, const A *vb, int64_t nv, int64_t dv) { \
-        for (int64_t k4 = 0; k4 < nv; k4 += 4) {                                              \
-            const A *w = wb + k4, *vf = vb + k4 * dv;                                         \
-            const int nb = (int)(nv - k4 < 4 ? nv - k4 : 4);                                  \
-            const A *restrict v0 = vf, *restrict v1 = vf + dv, *restrict v2 = vf + 2 * dv;    \
-            const A *restrict v3 = vf + 3 * dv;                                               \
-            for (int64_t r = 0; r < rep; r++) {                                               \
-                const A *pw = w + r * ws;                                                     \
-                A *restrict o = acc + r * as;                                                 \
-                if (nb == 4 && pw[0] != 0 && pw[1] != 0 && pw[2] != 0 && pw[3] != 0) {        \
-                    const A w0 = pw[0], w1 = pw[1], w2 = pw[2], w3 = pw[3];                   \
-                    for (int64_t t = 0; t < dv; t++)                                          \
-                        o[t] += w0 * v0[t] + w1 * v1[t] + w2 * v2[t] + w3 * v3[t];            \
-                    continue;                                                                 \
+        int zero = 0; /* some weight is zero: a key to skip */                                \
+        for (int64_t r = 0; r < rep; r++)                                                     \
+            for (int64_t k = 0; k < nv; k++) zero |= wb[r * ws + k] == 0;                     \
+        const int64_t r4 = zero ? 0 : rep - rep % 4, d8 = dv - dv % ATT_LANES;                \
+        for (int64_t r = 0; r < r4; r += 4) { /* four rows, two vectors of each in registers */ \
+            const A *w0 = wb + r * ws, *w1 = w0 + ws, *w2 = w1 + ws, *w3 = w2 + ws;           \
+            for (int64_t t = 0; t < d8;) {                                                    \
+                const int two = t + 2 * ATT_LANES <= d8, u = two ? ATT_LANES : 0;             \
+                A *o0 = acc + r * as + t, *o1 = o0 + as, *o2 = o1 + as, *o3 = o2 + as;        \
+                V a0 = ATT_LD##S(o0), a1 = ATT_LD##S(o1), a2 = ATT_LD##S(o2), a3 = ATT_LD##S(o3); \
+                V b0 = ATT_LD##S(o0 + u), b1 = ATT_LD##S(o1 + u), b2 = ATT_LD##S(o2 + u);     \
+                V b3 = ATT_LD##S(o3 + u);                                                     \
+                for (int64_t k = 0; k < nv; k++) {                                            \
+                    const V x = ATT_LD##S(vb + k * dv + t), y = ATT_LD##S(vb + k * dv + t + u); \
+                    a0 += w0[k] * x, a1 += w1[k] * x, a2 += w2[k] * x, a3 += w3[k] * x;       \
+                    b0 += w0[k] * y, b1 += w1[k] * y, b2 += w2[k] * y, b3 += w3[k] * y;       \
                 }                                                                             \
-                for (int k = 0; k < nb; k++) {                                                \
-                    const A wk = pw[k];                                                       \
-                    const A *restrict vk = vf + k * dv;                                       \
-                    if (wk != 0)                                                              \
-                        for (int64_t t = 0; t < dv; t++) o[t] += wk * vk[t];                  \
-                }                                                                             \
+                /* one vector (u = 0): the b lanes are the a lanes again, stored first */     \
+                memcpy(o0 + u, &b0, sizeof b0), memcpy(o1 + u, &b1, sizeof b1);               \
+                memcpy(o2 + u, &b2, sizeof b2), memcpy(o3 + u, &b3, sizeof b3);               \
+                memcpy(o0, &a0, sizeof a0), memcpy(o1, &a1, sizeof a1);                       \
+                memcpy(o2, &a2, sizeof a2), memcpy(o3, &a3, sizeof a3);                       \
+                t += two ? 2 * ATT_LANES : ATT_LANES;                                         \
+            }                                                                                 \
+        }                                                                                     \
+        for (int64_t r = 0; r < rep; r++) { /* the rest, key by key in the same order */      \
+            const int64_t t0 = r < r4 ? d8 : 0;                                               \
+            A *restrict o = acc + r * as;                                                     \
+            for (int64_t k = 0; k < nv && t0 < dv; k++) {                                     \
+                const A w = wb[r * ws + k];                                                   \
+                const A *restrict v = vb + k * dv;                                            \
+                if (w != 0)                                                                   \
+                    for (int64_t t = t0; t < dv; t++) o[t] += w * v[t];                       \
             }                                                                                 \
         }                                                                                     \
     }
-ATT_GROUP_FNS(float, f, att_vf)
-ATT_GROUP_FNS(double, d, att_vd)
+ATT_GROUP_FNS(float, f, att_vf, att_vf4, att_vi)
+ATT_GROUP_FNS(double, d, att_vd, att_vd4, att_vl)
 
-/* The group loop for compute type A (suffix S), EXP and TANH its functions. A unit u = (b * kvh
+/* e^x, ATT_LANES at a time, for the softmax's x = score - max (<= 0, -inf or NaN): a Cody-Waite
+ * reduction by ln 2 and Cephes' expf polynomial (within 2 ulp of expf), then 2^n applied in two
+ * halves so that results down to the subnormals round once. No float-to-int conversion: n is
+ * read from the bits of x log2(e) + 1.5 * 2^23. */
+ATT_INLINE void att_vexp(att_vf *px) {
+    att_vf x = *px;
+    const att_vf lo = {-105, -105, -105, -105, -105, -105, -105, -105};
+    const att_vf hi = {88, 88, 88, 88, 88, 88, 88, 88};
+    att_vi below = x < lo, above = x > hi, xb, lb, hb; /* NaN: neither, and stays NaN */
+    memcpy(&xb, &x, sizeof x), memcpy(&lb, &lo, sizeof lo), memcpy(&hb, &hi, sizeof hi);
+    xb = (xb & ~(below | above)) | (lb & below) | (hb & above);
+    memcpy(&x, &xb, sizeof x);
+    const att_vf t = x * 1.44269504088896341f + 12582912.0f, nf = t - 12582912.0f;
+    att_vi n;
+    memcpy(&n, &t, sizeof t);
+    n -= 0x4B400000;
+    const att_vf r = (x - nf * 0.693359375f) - nf * -2.12194440e-4f;
+    att_vf p = r * 1.9875691500e-4f + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    const att_vf y = p * (r * r) + r + 1.0f;
+    const att_vi n1 = n >> 1, e1 = (n1 + 127) << 23, e2 = (n - n1 + 127) << 23;
+    att_vf s1, s2;
+    memcpy(&s1, &e1, sizeof s1), memcpy(&s2, &e2, sizeof s2);
+    *px = y * s1 * s2;
+}
+
+/* The softmax's exponentials: sc[j] = e^(sc[j] - m) for j < n, and their sum (float: lane
+ * sums, then the tree; double: exp and a sum in order). */
+ATT_INLINE float softexp_f(float *sc, int64_t n, float m) {
+    att_vf acc = {0}, e;
+    int64_t j = 0;
+    for (; j + ATT_LANES <= n; j += ATT_LANES) {
+        e = ATT_LDf(sc + j) - m;
+        att_vexp(&e);
+        memcpy(sc + j, &e, sizeof e);
+        acc += e;
+    }
+    if (j < n) { /* the last lanes padded with -inf, whose e^x is 0 */
+        float buf[ATT_LANES];
+        for (int l = 0; l < ATT_LANES; l++) buf[l] = j + l < n ? sc[j + l] - m : -INFINITY;
+        e = ATT_LDf(buf);
+        att_vexp(&e);
+        memcpy(buf, &e, sizeof e);
+        for (int l = 0; j + l < n; l++) sc[j + l] = buf[l];
+        acc += e;
+    }
+    return ATT_TREE1(acc);
+}
+ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
+    double sum = 0;
+    for (int64_t j = 0; j < n; j++) sum += sc[j] = exp(sc[j] - m);
+    return sum;
+}
+
+/* The group loop for compute type A (suffix S), TANH its tanh. A unit u = (b * kvh
  * + g) * qs + i computes output rows (b, h, i) of the rep = qh / kvh q heads h sharing kv head
  * g: each key and value row is read and widened once for the group. */
-#define ATT_ROWS(A, S, EXP, TANH)                                                             \
+#define ATT_ROWS(A, S, TANH)                                                                  \
     OSC_AVX2_CLONES static void rows_##S(const att_job *jb, char *scr, int64_t lo,            \
                                          int64_t hi) {                                        \
         const att_shape *s = jb->s;                                                           \
@@ -302,27 +447,12 @@ ATT_GROUP_FNS(double, d, att_vd)
                     for (int64_t j = end; j < total; j++) sc[j] = -(A)INFINITY;               \
                     f->store[w](qk, sc, total);                                               \
                 }                                                                             \
-                /* the largest score (NaN never wins, so lanes give the same m) and whether   \
-                 * some key is not masked out; lane-wise so that the loop vectorises */       \
-                A lm[ATT_LANES], m = -(A)INFINITY;                                            \
-                int any = 0;                                                                  \
-                for (int l = 0; l < ATT_LANES; l++) lm[l] = -(A)INFINITY;                     \
-                int64_t j8 = 0;                                                               \
-                for (; j8 + ATT_LANES <= end; j8 += ATT_LANES)                                \
-                    for (int l = 0; l < ATT_LANES; l++) {                                     \
-                        any |= sc[j8 + l] != -(A)INFINITY;                                    \
-                        lm[l] = sc[j8 + l] > lm[l] ? sc[j8 + l] : lm[l];                      \
-                    }                                                                         \
-                for (int l = 0; l < ATT_LANES; l++) m = lm[l] > m ? lm[l] : m;                \
-                for (; j8 < end; j8++) {                                                      \
-                    any |= sc[j8] != -(A)INFINITY;                                            \
-                    m = sc[j8] > m ? sc[j8] : m;                                              \
-                }                                                                             \
+                int any;                                                                      \
+                const A m = rowmax_##S(sc, end, &any);                                        \
                 for (int64_t t = 0; t < dv; t++) acc[t] = 0;                                  \
                 /* a fully masked row: zeros in Y and in the mode-3 output, not NaN */        \
                 const int64_t n_w = any ? end : 0;                                            \
-                A sum = 0;                                                                    \
-                for (int64_t j = 0; j < n_w; j++) sum += sc[j] = EXP(sc[j] - m);              \
+                const A sum = softexp_##S(sc, n_w, m);                                        \
                 for (int64_t j = 0; j < n_w; j++) sc[j] /= sum;                               \
                 for (int64_t j = n_w; j < end; j++) sc[j] = 0; /* weights the values get */   \
                 if (qk && p->mode == 3) {                                                     \
@@ -353,8 +483,8 @@ ATT_GROUP_FNS(double, d, att_vd)
             }                                                                                 \
         }                                                                                     \
     }
-ATT_ROWS(float, f, expf, tanhf)
-ATT_ROWS(double, d, exp, tanh)
+ATT_ROWS(float, f, tanhf)
+ATT_ROWS(double, d, tanh)
 
 void osc_att_rows(const att_job *j, int32_t part, int64_t lo, int64_t hi) {
     char *scr = j->scratch + (size_t)part * j->part_bytes;

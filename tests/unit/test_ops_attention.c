@@ -310,6 +310,22 @@ static void causal_with_past(void **state) {
         }
 }
 
+/* Groups of five q heads per kv head (four rows at a time, then one), 37 keys after 20 past
+ * ones (key blocks of 16, an odd count, pairs of keys then one), head sizes past whole vectors
+ * of 8 (19 and 13) and the softmax's exponentials over lengths that are no multiple of 8: every
+ * path of the score and softmax loops, checked with the softmax itself (mode 3). */
+static void long_groups(void **state) {
+    (void)state;
+    for (int ti = 0; ti < 4; ti++)
+        for (int causal = 0; causal < 2; causal++) {
+            const acase c = {.opset = 23, .rank = 4, .t1 = k_types[ti], .t2 = k_types[ti],
+                             .b = 1, .qh = 10, .kvh = 2, .qs = 3, .kvs = 37, .past = 20,
+                             .d = 19, .dv = 13, .causal = causal, .mode = 3, .n_out = 4,
+                             .scale = 2.5};
+            run_case(&c);
+        }
+}
+
 /* Attention-24's nonpad_kv_seqlen: the keys and values past it are NaN, the output finite;
  * causal decode aligns the query with the last valid key; a batch of 0 valid keys is a zero
  * row; a shorter mask (4 of 6 keys) is padded with -inf. */
@@ -478,6 +494,7 @@ static void engine_threads(void **state) {
     for (int i = 0; i < 3; i++) drop(&in[i]);
 }
 
-OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(gqa_3d), cmocka_unit_test(engine_threads), cmocka_unit_test(causal_with_past),
+OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(gqa_3d), cmocka_unit_test(long_groups),
+              cmocka_unit_test(engine_threads), cmocka_unit_test(causal_with_past),
               cmocka_unit_test(nonpad_poisoned), cmocka_unit_test(float16_masked_row),
               cmocka_unit_test(refusals))
