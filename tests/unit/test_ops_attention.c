@@ -312,7 +312,7 @@ static void causal_with_past(void **state) {
 
 /* Groups of five q heads per kv head (four rows at a time, then one), 37 keys after 20 past
  * ones (key blocks of 16, an odd count, pairs of keys then one), head sizes past whole vectors
- * of 8 (19 and 13) and the softmax's exponentials over lengths that are no multiple of 8: every
+ * of 8 (19, and 29: two vectors, one, five elements) and the softmax's exponentials over lengths that are no multiple of 8: every
  * path of the score and softmax loops, checked with the softmax itself (mode 3). */
 static void long_groups(void **state) {
     (void)state;
@@ -320,7 +320,7 @@ static void long_groups(void **state) {
         for (int causal = 0; causal < 2; causal++) {
             const acase c = {.opset = 23, .rank = 4, .t1 = k_types[ti], .t2 = k_types[ti],
                              .b = 1, .qh = 10, .kvh = 2, .qs = 3, .kvs = 37, .past = 20,
-                             .d = 19, .dv = 13, .causal = causal, .mode = 3, .n_out = 4,
+                             .d = 19, .dv = 29, .causal = causal, .mode = 3, .n_out = 4,
                              .scale = 2.5};
             run_case(&c);
         }
