@@ -312,8 +312,9 @@ static void causal_with_past(void **state) {
 
 /* Groups of five q heads per kv head (four rows at a time, then one), 37 keys after 20 past
  * ones (key blocks of 16, an odd count, pairs of keys then one), head sizes past whole vectors
- * of 8 (19, and 29: two vectors, one, five elements) and the softmax's exponentials over lengths that are no multiple of 8: every
- * path of the score and softmax loops, checked with the softmax itself (mode 3). */
+ * of 8 (19; 29: two vectors, one, five elements) and the softmax's exponentials over lengths
+ * that are no multiple of 8: every path of the score, softmax and value loops, checked with
+ * the softmax itself (mode 3). */
 static void long_groups(void **state) {
     (void)state;
     for (int ti = 0; ti < 4; ti++)
