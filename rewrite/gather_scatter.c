@@ -1,8 +1,9 @@
 /* gather_scatter.c: the matcher and rewrite of rules gather_scatter_se and gather_scatter_nd
- * (gather_scatter.h; anchors ScatterElements and ScatterND): the exporters' element-wise spelling of message passing around a scatter
- * becomes one node of a fused scatter kernel (ops/fused/fused_scatter.h, fused_tiled.h):
- * GatherScatter, RowScatter, TiledScatter or TiledGatherScatter. Every condition is checked on
- * the static shapes folding found; where one fails the graph stays as it is and runs unfused. */
+ * (gather_scatter.h; anchors ScatterElements and ScatterND): the exporters' element-wise
+ * spelling of message passing around a scatter becomes one node of a fused scatter kernel
+ * (ops/fused/fused_scatter.h, fused_tiled.h): GatherScatter, RowScatter, TiledScatter or
+ * TiledGatherScatter. Every condition is checked on the static shapes folding found; where
+ * one fails the graph stays as it is and runs unfused. */
 #include <stddef.h>
 #include <string.h>
 
@@ -41,6 +42,7 @@ typedef struct match {
     osc_fusion *f;
     osc_fs_params *p;
     int32_t dtype;
+    int32_t data; /* the scatter's data */
 } match;
 
 static const osc_node *producer(const osc_fuse_view *v, int32_t id) {
@@ -97,7 +99,8 @@ static bool plan_operand(osc_kctx *k, osc_fs_step *st, const osc_tensor *s, cons
     int64_t blk = 1;
     while (blk < row && t[blk] == 0) blk++;
     bool blocked = row % blk == 0;
-    for (int64_t i = 0; blocked && i < row; i++) blocked = t[i] == i / blk * (blk < row ? t[blk] : 0);
+    for (int64_t i = 0; blocked && i < row; i++)
+        blocked = t[i] == i / blk * (blk < row ? t[blk] : 0);
     if (blocked) {
         st->read = OSC_FS_BLOCK;
         st->block = blk;
@@ -156,15 +159,74 @@ static bool fixed_shape(const osc_fuse_view *v, int32_t id, int64_t *t, int32_t 
     return true;
 }
 
+/* A folded int64 vector's values (NULL: none, or not of n elements). */
+static const int64_t *ints(const osc_fuse_view *v, int32_t id, int64_t n) {
+    const osc_tensor *c = id >= 0 ? osc_fuse_folded(v, id) : NULL;
+    return c && c->dtype == OSC_INT64 && c->rank == 1 && c->dims[0] == n ? c->data : NULL;
+}
+
+/* Whether shape value id is Shape(Slice(y, ...)) of y's first row (starts 0, ends 1 on axis
+ * 0 and INT64_MAX on the others it names, steps 1): [min(R, 1), y's other dims] for R rows,
+ * into t[0..*n) with 1 for min(R, 1), which is what the graph computes wherever an Expand of
+ * `in` to it runs: y has the scatter's data's rows (R = 0: every destination index is out of
+ * range, an error fused or not) or in's (R = 0 = E: the Expand keeps its empty input). torch
+ * 1.13's index_add_ writes it (expand_as a Slice of self); the symbolic pass cannot take its
+ * value for a constant, since it is 0 at R = 0. nodes[0..2): the Shape and the Slice. */
+static bool first_row_shape(const match *m, int32_t id, const osc_tensor *in, int64_t *t,
+                            int32_t *n, const osc_node **nodes) {
+    const osc_fuse_view *v = m->v;
+    const osc_node *sh = producer(v, id), *sl = sh ? producer(v, sh->inputs[0]) : NULL;
+    if (!sh || !(sh->kernel->flags & OSC_KF_SHAPE_ONLY) || sh->n_inputs != 1 ||
+        osc_node_attr(sh, "start") || osc_node_attr(sh, "end") ||
+        !osc_fuse_has(sl, OSC_KT_SLICE) || sl->n_inputs < 3)
+        return false;
+    const int32_t y = sl->inputs[0];
+    const osc_tensor *yt = osc_fuse_sym_shape(v, y), *st = osc_fuse_sym_shape(v, id);
+    const osc_tensor *dt = osc_fuse_sym_shape(v, m->data), *sc = osc_fuse_folded(v, sl->inputs[1]);
+    const int64_t len = sc && sc->rank == 1 ? sc->dims[0] : 0;
+    const int64_t *starts = ints(v, sl->inputs[1], len), *ends = ints(v, sl->inputs[2], len);
+    const int64_t *axes = sl->n_inputs > 3 && sl->inputs[3] >= 0 ? ints(v, sl->inputs[3], len)
+                                                                 : NULL;
+    const int64_t *steps = sl->n_inputs > 4 && sl->inputs[4] >= 0 ? ints(v, sl->inputs[4], len)
+                                                                  : NULL;
+    if (!yt || !st || !dt || st->dtype != OSC_INT64 || st->rank != 1 || st->dims[0] != yt->rank ||
+        yt->rank < 1 || yt->rank > OSC_FUSED_MAX_RANK || in->rank < yt->rank || len < 1 ||
+        len > yt->rank || !starts || !ends || (sl->n_inputs > 3 && sl->inputs[3] >= 0 && !axes) ||
+        (sl->n_inputs > 4 && sl->inputs[4] >= 0 && !steps) ||
+        (yt->dims[0] != dt->dims[0] && yt->dims[0] != in->dims[in->rank - yt->rank]))
+        return false;
+    bool row0 = false;
+    for (int64_t i = 0; i < len; i++) {
+        const int64_t a = axes ? axes[i] : i;
+        if (starts[i] != 0 || (steps && steps[i] != 1) || a < 0 || a >= yt->rank ||
+            ends[i] != (a == 0 ? 1 : INT64_MAX))
+            return false;
+        row0 |= a == 0;
+    }
+    if (!row0) return false;
+    t[0] = 1;
+    for (int32_t d = 1; d < yt->rank; d++)
+        if ((t[d] = yt->dims[d]) < 0) return false;
+    *n = yt->rank;
+    nodes[0] = sh;
+    nodes[1] = sl;
+    return true;
+}
+
 /* Whether Expand n, whose input has shape `in`, gives that input as it is at every run: its
- * shape fixed at load (fixed_shape), of no more dims than the input, each 1 or the input's
- * (static) dim. The Expand torch 1.13 puts on index_add_'s source, expand_as a Slice [1, C] of
- * self, is one; so is the rank-1 [1] of a [E] source. */
-static bool same_expand(const osc_fuse_view *v, const osc_node *n, const osc_tensor *in,
-                        const osc_node **maker) {
+ * shape fixed at load (fixed_shape) or the first row's of a value (first_row_shape), of no more
+ * dims than the input, each 1 or the input's (static) dim. The Expand torch 1.13 puts on
+ * index_add_'s source, expand_as a Slice [1, C] of self, is one; so is the rank-1 [1] of a [E]
+ * source. makers[0..2): the nodes computing the shape (NULL: none). */
+static bool same_expand(const match *m, const osc_node *n, const osc_tensor *in,
+                        const osc_node **makers) {
     int64_t t[OSC_FUSED_MAX_RANK];
     int32_t k;
-    if (n->n_inputs != 2 || !fixed_shape(v, n->inputs[1], t, &k, maker) || k > in->rank)
+    makers[0] = makers[1] = NULL;
+    if (n->n_inputs != 2 ||
+        (!fixed_shape(m->v, n->inputs[1], t, &k, makers) &&
+         !first_row_shape(m, n->inputs[1], in, t, &k, makers)) ||
+        k > in->rank)
         return false;
     for (int32_t i = 0; i < k; i++) {
         const int64_t d = in->dims[in->rank - k + i];
@@ -202,11 +264,15 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
     }
     if (osc_fuse_has(n, OSC_KT_EXPAND)) { /* keeping the shape: index_add_'s expand_as */
         const osc_tensor *in = osc_fuse_sym_shape(v, n->inputs[0]);
-        const osc_node *maker;
+        const osc_node *makers[2];
         if (!in || in->dtype != ct->dtype || !osc_fuse_same_dims(in, ct) ||
-            !same_expand(v, n, in, &maker) || !absorb(m, n))
+            !same_expand(m, n, in, makers) || !absorb(m, n))
             return false;
-        if (maker && v->uses[n->inputs[1]] == 1 && !absorb(m, maker)) return false;
+        /* the shape's makers when only this chain reads them */
+        for (int32_t i = 0, id = n->inputs[1]; i < 2 && makers[i] && v->uses[id] == 1; i++) {
+            if (!absorb(m, makers[i])) return false;
+            id = makers[i]->inputs[0];
+        }
         return chain(k, m, n->inputs[0], depth + 1);
     }
     /* an arithmetic step: the binary kernel's row, by its variant */
@@ -397,7 +463,7 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         return osc_rw_no(v, "the updates are not rows of data's rows (dtype, rank or dims 1..)");
     cp->p.steps = cp->steps;
     reset_region(cp);
-    match m = {.v = v, .f = f, .p = &cp->p, .dtype = dt->dtype};
+    match m = {.v = v, .f = f, .p = &cp->p, .dtype = dt->dtype, .data = data};
     m.p->edges = ut->dims[0]; /* (a symbol when the model has dynamic axes) */
     m.p->row = osc_fuse_count_from(ut, 1);
     /* no edges, or rows of no elements (or of a symbolic size): nothing to gain, and the
@@ -514,7 +580,7 @@ int32_t osc_fuse_step_op(const osc_node *n) {
 /* Room for `n` items of `size` bytes after `*at` bytes of a block, kept aligned for any of
  * them; the offset of the room. */
 static size_t room(size_t *at, int32_t n, size_t size) {
-    const size_t a = (*at + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t);
+    const size_t al = _Alignof(max_align_t), a = (*at + al - 1) / al * al;
     *at = a + (size_t)n * size;
     return a;
 }

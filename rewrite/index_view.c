@@ -40,8 +40,9 @@ int32_t osc_fuse_index_source(osc_fusion *f, const osc_fuse_view *v, int32_t id)
 }
 
 bool osc_fuse_gather0(const osc_node *n, int32_t rank) {
-    return osc_fuse_has(n, OSC_KT_GATHER) && n->n_inputs == 2 && rank >= 1 &&
-           ((const osc_gather_params *)n->params)->axis % rank == 0;
+    if (!osc_fuse_has(n, OSC_KT_GATHER) || n->n_inputs != 2 || rank < 1) return false;
+    const int64_t axis = ((const osc_gather_params *)n->params)->axis;
+    return axis == 0 || axis == -rank; /* (not axis % rank: 66 of a rank-2 data is no axis) */
 }
 
 int64_t osc_fuse_row_view(const osc_fuse_view *v, const osc_node *n) {

@@ -12,12 +12,13 @@ typedef struct cap {
 } cap;
 
 bool osc_rw_gather_pieces_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *c) {
+    (void)k;
     cap *cp = c;
     const osc_node *n = &v->graph->nodes[node];
     const osc_tensor *data = osc_fuse_sym_shape(v, n->inputs[0]);
     const osc_tensor *idx = osc_fuse_sym_shape(v, n->inputs[1]);
-    if (!data || !idx || data->rank < 1 || data->dtype == OSC_STRING || idx->rank != 1 ||
-        ((const osc_gather_params *)k->params)->axis % data->rank)
+    if (!data || !idx || data->dtype == OSC_STRING || idx->rank != 1 ||
+        !osc_fuse_gather0(n, data->rank))
         return false;
     osc_fusion *f = &cp->f;
     f->inputs[0] = n->inputs[0];

@@ -309,7 +309,9 @@ static bool zero_agrees(int64_t s, int64_t z, const osc_sym_expr *expr, int64_t 
 }
 
 /* Leaves unshaped (and of unknown content) every value the zero probe z shaped, or computed,
- * otherwise than out says. */
+ * otherwise than out says; and of unknown content (its shape kept) every value whose content
+ * has a static element the zero probe computes otherwise (min(N, 1) as a value: a ShapeOf of
+ * it would give 1 where the graph gives 0). */
 static void zero_check(const osc_model *m, const probe *z, osc_sym_shapes_out *out,
                        osc_tensor *content, int32_t n_syms) {
     int64_t zero[OSC_SYM_CLASSES];
@@ -324,12 +326,14 @@ static void zero_check(const osc_model *m, const probe *z, osc_sym_shapes_out *o
         const bool zc = z->known[v] && zt->data && c->rank >= 0;
         /* (a static length the zero probe changed: a content nothing can build on) */
         ok = ok && (!zc || zt->nbytes == (size_t)c->rank * sizeof(int64_t));
-        for (int32_t i = 0; ok && zc && i < c->rank; i++)
-            ok = zero_agrees(c->dims[i], ((const int64_t *)zt->data)[i], out->expr, zero);
-        if (!ok) {
-            out->shaped[v] = false;
-            content[v].rank = -1;
+        bool static_ok = true; /* the static values of the content, which ShapeOf would emit */
+        for (int32_t i = 0; ok && zc && i < c->rank; i++) {
+            const int64_t zv = ((const int64_t *)zt->data)[i];
+            ok = zero_agrees(c->dims[i], zv, out->expr, zero);
+            static_ok &= c->dims[i] < 0 || c->dims[i] == zv;
         }
+        if (!ok) out->shaped[v] = false;
+        if (!ok || !static_ok) content[v].rank = -1;
     }
 }
 

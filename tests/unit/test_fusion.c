@@ -708,7 +708,7 @@ static void fused_basic_and_reductions(void **state) {
          "Unsqueeze Gather Mul Expand Expand ScatterElements", .n = 6, .e = 25, .m = 7,
          .rrank = 1, .row = {4}, .n_steps = 1, .steps = MUL_ROW, .boundary = B_UPD_EXPAND},
         {"index_add_source_expand_symbolic", "GatherScatter",
-         "Unsqueeze Gather Mul ShapeOf Expand Expand ScatterElements", .n = 6, .e = 25,
+         "Unsqueeze Gather Mul Slice Shape Expand Expand ScatterElements", .n = 6, .e = 25,
          .m = 7, .rrank = 1, .row = {4}, .n_steps = 1, .steps = MUL_ROW,
          .boundary = B_UPD_EXPAND_SYM},
         {"one_destination", "GatherScatter", "Unsqueeze Gather Mul Expand ScatterElements",
