@@ -156,7 +156,7 @@ static int64_t visible_keys(const att_job *jb, int64_t b, int64_t i) {
  * lane l of a sum adds the products at t = l mod ATT_LANES, in registers the compiler cannot
  * fail to find; a dot product is then its lanes summed as a tree, ((l0 + l1) + (l2 + l3)) +
  * ((l4 + l5) + (l6 + l7)), plus the products past the last whole vector in order. Four sums'
- * trees are taken at once by shuffles (sum4), giving the same bits as one at a time (tree1). */
+ * trees are taken at once by shuffles (ATT_SUM4), the same bits as one at a time (ATT_TREE1). */
 typedef float att_vf __attribute__((vector_size(ATT_LANES * sizeof(float))));
 typedef double att_vd __attribute__((vector_size(ATT_LANES * sizeof(double))));
 typedef int32_t att_vi __attribute__((vector_size(ATT_LANES * sizeof(int32_t))));
@@ -173,10 +173,10 @@ typedef double att_vdu
 #define ATT_LDd(p) (*(const att_vdu *)(const void *)(p))
 #define ATT_TREE1(l)                                                                          \
     ((((l)[0] + (l)[1]) + ((l)[2] + (l)[3])) + (((l)[4] + (l)[5]) + ((l)[6] + (l)[7])))
-/* r (a vector of four) = the trees of a, b, c and d, by shuffles */
-#define ATT_SHUF __builtin_shufflevector
 /* the helpers the clones call: compiled into each clone, for its instruction set */
 #define ATT_INLINE static inline __attribute__((always_inline))
+#define ATT_SHUF __builtin_shufflevector
+/* r (a vector of four) = the trees of a, b, c and d, by shuffles */
 #define ATT_SUM4(r, a, b, c, d)                                                               \
     do {                                                                                      \
         const __typeof__(a) ab_ = ATT_SHUF(a, b, 0, 8, 2, 10, 4, 12, 6, 14) +                 \
