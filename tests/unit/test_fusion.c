@@ -48,9 +48,12 @@ enum {
     B_NEG_AXES,      /* the Gather's and the scatter's axis 0 written as -rank */
     /* the updates Expanded to [1, row...] (what torch 1.13 writes for index_add_'s source,
      * expand_as a Slice [1, C] of self): a constant shape, or (SYM: E symbolic as B_SYM_E)
-     * Shape(Slice(w0, 0:1)) of w0 [E, 1], which the symbolic pass finds [1, 1] (a ShapeOf) */
+     * Shape(Slice(w0, 0:1)) of w0 [E, 1], min(E, 1) rows, which the scatter rules recognise
+     * by its nodes (the symbolic pass leaves its content unknown: 0 at E = 0) */
     B_UPD_EXPAND,
     B_UPD_EXPAND_SYM,
+    B_UPD_EXPAND_X, /* as SYM, the Slice of x [M, ...], M symbolic: rows neither data's nor
+                     * the source's */
 };
 #define EDGES (-7) /* in an operand's dims: the case's E */
 /* the small graph most cases take: 6 rows of 4, 20 edges from a table of 7 rows */
@@ -231,7 +234,8 @@ static void nan_inputs(inst *in) {
 static void *build(const fcase *c, const inst *in, size_t *len) {
     const int32_t dt = dtype_of(c);
     const int64_t e = c->e, urank = in->urank;
-    const bool sym_e = c->boundary == B_SYM_E || c->boundary == B_UPD_EXPAND_SYM;
+    const bool sym_e = c->boundary == B_SYM_E || c->boundary == B_UPD_EXPAND_SYM ||
+                       c->boundary == B_UPD_EXPAND_X;
     const char *en[1] = {"E"}, *mn[3] = {"M", NULL, NULL};
     osc_mw *mw = osc_mw_new(8);
     osc_mw_opset(mw, "", c->opset ? c->opset : 18);
@@ -244,7 +248,8 @@ static void *build(const fcase *c, const inst *in, size_t *len) {
         if (sym_e && strcmp(in->name[i], "x") != 0 && strcmp(in->name[i], "data") != 0) {
             dims[0] = -1; /* src, dst and the per-edge operand */
             names = en;
-        } else if (c->boundary == B_SYM_X && !strcmp(in->name[i], "x")) {
+        } else if ((c->boundary == B_SYM_X || c->boundary == B_UPD_EXPAND_X) &&
+                   !strcmp(in->name[i], "x")) {
             dims[0] = -1;
             names = mn;
         }
@@ -324,7 +329,8 @@ static void *build(const fcase *c, const inst *in, size_t *len) {
         osc_mw_node(mw, "Reshape", "reshape", 2, i, 1, o);
         cur = "r";
     }
-    if (c->boundary == B_UPD_EXPAND || c->boundary == B_UPD_EXPAND_SYM) {
+    if (c->boundary == B_UPD_EXPAND || c->boundary == B_UPD_EXPAND_SYM ||
+        c->boundary == B_UPD_EXPAND_X) {
         int64_t one[3] = {1, in->udims[1], in->udims[2]}, zero = 0;
         osc_tensor t = {.dtype = OSC_INT64, .rank = 1, .dims = {urank}, .data = one,
                         .nbytes = (size_t)urank * 8};
@@ -336,7 +342,9 @@ static void *build(const fcase *c, const inst *in, size_t *len) {
             osc_mw_initializer(mw, "s_end", &t); /* {1} */
             t.data = &zero;
             osc_mw_initializer(mw, "s_zero", &t);
-            const char *si[4] = {"w0", "s_zero", "s_end", "s_zero"}, *so[1] = {"first"};
+            const char *si[4] = {c->boundary == B_UPD_EXPAND_X ? "x" : "w0", "s_zero",
+                                 "s_end", "s_zero"};
+            const char *so[1] = {"first"};
             osc_mw_node(mw, "Slice", "first_row", 4, si, 1, so);
             const char *hi[1] = {"first"}, *ho[1] = {"ushape"};
             osc_mw_node(mw, "Shape", "first_shape", 1, hi, 1, ho);
@@ -935,6 +943,11 @@ static void boundaries_not_fused(void **state) {
         {"gather_output_second_reader_scatternd", "Gather Neg TiledScatter",
          "Unsqueeze Mul ScatterND", .nd = true, BASE, .n_steps = 1, .steps = MUL_ROW,
           .boundary = B_GATHER_READ},
+        /* index_add_'s first-row Expand of a value whose rows are neither data's nor the
+         * source's: 0 rows there would make the graph's Expand no view (not taken) */
+        {"index_add_first_row_of_another_value", "Gather Mul Slice Shape Expand RowScatter",
+         "Unsqueeze Expand ScatterElements", BASE, .n_steps = 1, .steps = MUL_ROW,
+         .boundary = B_UPD_EXPAND_X},
         {"indices_real_tensor", "Gather Mul ScatterElements", "", BASE, .n_steps = 1,
          .steps = MUL_ROW, .boundary = B_IDX_REAL},
         {"indices_expand_of_wide_u", "Gather Mul Expand ScatterElements", "", BASE,
