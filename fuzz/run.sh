@@ -47,7 +47,7 @@ fuzz_one() { # harness: runs it for SECONDS; its log is $work/$h/log; status 1 o
   [ -d "fuzz/regress/$h" ] && extra+=("fuzz/regress/$h")
   [ "$h" = shapes ] && dict=()
   # -timeout: one input taking 10 s is a finding (every input must finish in bounded time);
-  # -rss_limit_mb/-malloc_limit_mb: the harnesses cap the library at 128 MiB, so a larger
+  # -rss_limit_mb/-malloc_limit_mb: the harnesses cap the library at 64 MiB, so a larger
   # allocation is a limit the library failed to enforce.
   "$build/fuzz/osc-fuzz-$h" -max_total_time="$secs" "${dict[@]}" -timeout=10 \
     -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
