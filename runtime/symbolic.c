@@ -22,8 +22,10 @@
  * probes but not at some other size (a piecewise one with a threshold between the probes'
  * sizes) would be taken for it, and a ShapeOf would then compute the sum where the graph does
  * not. Exporters' shape subgraphs (Shape, Gather, Concat, Unsqueeze, Range, the -1 handling of
- * Expand and Reshape) are sums and products of the dims; a threshold under 2 (a Slice of one
- * row is min(N, 1): 1 in every probe, 0 at N = 0) is what the zero probe below catches.
+ * Expand and Reshape) are sums and products of the dims. A threshold under 2 (a Slice of one
+ * row is min(N, 1): 1 in every probe, 0 at N = 0) is caught by the zero probe below in a
+ * value's content (what a ShapeOf would compute), not in a static dim of its shape
+ * (zero_agrees says why).
  *
  * A sixth probe sizes every input symbol 0 and only checks (zero_check): a value with a symbol
  * in its shape or content that the zero probe computes otherwise than the symbol's size says
