@@ -52,6 +52,14 @@ static bool ints_are(const osc_tensor *t, const int64_t *vals, int64_t n) {
            !memcmp(t->data, vals, (size_t)n * sizeof *vals);
 }
 
+/* Whether body input id takes a scalar of dtype as the Loop binds it (its declaration, or its
+ * initializer's dtype, allows one: runtime/bindings.c checks both at every iteration). */
+static bool binds_scalar(const osc_graph *g, int32_t id, int32_t dtype) {
+    const osc_value *val = &g->values[id];
+    const int32_t want = val->decl.dtype ? val->decl.dtype : val->init ? val->init->dtype : 0;
+    return (!want || want == dtype) && val->decl.rank <= 0;
+}
+
 /* Runs body node n's infer (and with `out->data` set, its run) on in0 and its other inputs,
  * which must be constants; false when they are not or it fails (the error is dropped). */
 static bool node_eval(osc_kctx *k, const osc_fuse_view *v, const osc_graph *g,
@@ -123,6 +131,9 @@ bool osc_rw_embedding_bag_match(osc_kctx *k, const osc_fuse_view *v, int32_t nod
     if (!g || named < 1 || named > 2 || n->n_outputs != 1 || g->n_outputs != 2 ||
         g->n_inputs < 2)
         return false; /* not the pattern's start: one scan output, no carried value */
+    if (!binds_scalar(g, g->inputs[0], OSC_INT64) || !binds_scalar(g, g->inputs[1], OSC_BOOL))
+        return osc_rw_no(v, "the body declares its iteration number or its condition otherwise "
+                         "than an int64 or a bool scalar (the Loop refuses to bind them)");
     const int32_t scan = g->outputs[1];
     const osc_node *red = producer(g, scan);
     if (!osc_fuse_has(red, OSC_KT_REDUCE)) return false;
