@@ -134,8 +134,8 @@ static bool operand_source(match *m, int32_t s) {
 
 /* The values shape value id holds at every run, into t[0..*n) (false: not known at load): a
  * folded int64 vector, or the output of a ShapeOf without symbols (rule shape_of, which ran
- * before: a shape alike at every size the symbolic pass probed, as Shape(Slice(self, 0:1)) =
- * [1, C]; ShapeOf computes those values, whatever the sizes); *maker: that ShapeOf (or NULL). */
+ * before: a shape alike at every size the symbolic pass probed, the zero probe included);
+ * *maker: that ShapeOf (or NULL). */
 static bool fixed_shape(const osc_fuse_view *v, int32_t id, int64_t *t, int32_t *n,
                         const osc_node **maker) {
     const osc_tensor *c = osc_fuse_folded(v, id);
@@ -161,8 +161,7 @@ static bool fixed_shape(const osc_fuse_view *v, int32_t id, int64_t *t, int32_t 
 
 /* A folded int64 vector's values (NULL: none, or not of n elements). */
 static const int64_t *ints(const osc_fuse_view *v, int32_t id, int64_t n) {
-    const osc_tensor *c = id >= 0 ? osc_fuse_folded(v, id) : NULL;
-    return c && c->dtype == OSC_INT64 && c->rank == 1 && c->dims[0] == n ? c->data : NULL;
+    return osc_fuse_ints(id >= 0 ? osc_fuse_folded(v, id) : NULL, n);
 }
 
 /* Whether shape value id is Shape(Slice(y, ...)) of y's first row (starts 0, ends 1 on axis

@@ -162,6 +162,10 @@ static inline const osc_tensor *osc_fuse_folded(const osc_fuse_view *v, int32_t 
     const osc_value *val = &v->graph->values[id];
     return val->init && !val->is_input ? val->init : NULL;
 }
+/* t's values when it is an int64 vector of n elements; NULL when not (or t is NULL). */
+static inline const int64_t *osc_fuse_ints(const osc_tensor *t, int64_t n) {
+    return t && t->dtype == OSC_INT64 && t->rank == 1 && t->dims[0] == n ? t->data : NULL;
+}
 /* Lists node i among those the fusion computes; false when the list is full. */
 static inline bool osc_fuse_absorb(osc_fusion *f, int32_t i) {
     if (f->n_absorbed == OSC_FUSE_MAX_NODES) return false;

@@ -48,8 +48,8 @@ static const osc_tensor *constant(const osc_fuse_view *v, const osc_graph *g, in
 /* Whether t is a constant int64 vector of values vals[0..n-1] (a Slice's axes and steps are
  * vectors: a scalar fails the Slice). */
 static bool ints_are(const osc_tensor *t, const int64_t *vals, int64_t n) {
-    return t && t->dtype == OSC_INT64 && t->rank == 1 && osc_tensor_count(t) == n &&
-           !memcmp(t->data, vals, (size_t)n * sizeof *vals);
+    const int64_t *p = osc_fuse_ints(t, n);
+    return p && !memcmp(p, vals, (size_t)n * sizeof *vals);
 }
 
 /* Whether body input id takes a scalar of dtype as the Loop binds it (its declaration, or its
