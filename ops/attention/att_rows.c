@@ -37,6 +37,7 @@ static inline float att_h2f(uint16_t h) {
 #if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) && \
     !defined(OSC_NO_CLONES)
 #include <immintrin.h>
+#define ATT_F16C 1
 __attribute__((target("avx,f16c"))) static int64_t att_f16c_run(float *o, const uint16_t *p,
                                                                  int64_t n) {
     int64_t j = 0;
@@ -54,6 +55,8 @@ static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
     return ATT_HAS_F16C() ? att_f16c_run(o, p, n) : 0;
 }
 #else
+#define ATT_F16C 0
+#define ATT_HAS_F16C() 0
 static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
     (void)o, (void)p, (void)n;
     return 0;
@@ -188,16 +191,10 @@ typedef double att_vdu
         (r) = ATT_SHUF(t_, t_, 0, 1, 2, 3) + ATT_SHUF(t_, t_, 4, 5, 6, 7);                    \
     } while (0)
 
-/* What a group's loops share, for compute type A (suffix S), V its ATT_LANES vector and V4 its
- * vector of four: the scores of the rep query rows q[r * qst] against nk widened key rows
- * kb[k * d], into o[r * os + k] (two keys and four rows at a time, then one key, then one row:
- * the same bits); and acc[r * as] += the weights wb[r * ws + k] times nv widened value rows
- * vb[k * dv], key by key in order, skipping zero weights (a key the softmax gave nothing adds
- * nothing, even a NaN): when no weight is zero, four rows at a time with a vector of each
- * kept in registers across the keys (the same bits). */
-#define ATT_GROUP_FNS(A, S, V, V4, VI)                                                        \
-    /* The largest of s[0, n) (NaN never wins, so the lanes give the same m) and whether some \
-     * element is not -inf (a key not masked out); vector-wise, the lanes' bits selected */   \
+/* The largest of s[0, n) for compute type A (suffix S, V its ATT_LANES vector, VI the integer
+ * vector of its width; NaN never wins, so the lanes give the same m) and whether some element
+ * is not -inf (a key not masked out); vector-wise, the lanes' bits selected. */
+#define ATT_ROWMAX(A, S, V, VI)                                                               \
     ATT_INLINE A rowmax_##S(const A *s, int64_t n, int *any) {                                \
         V lm = (V){0} - (A)INFINITY;                                                          \
         VI seen = {0};                                                                        \
@@ -214,53 +211,66 @@ typedef double att_vdu
         for (; j < n; j++) a |= s[j] != -(A)INFINITY, m = s[j] > m ? s[j] : m;                \
         *any = a;                                                                             \
         return m;                                                                             \
-    }                                                                                         \
+    }
+ATT_ROWMAX(float, f, att_vf, att_vi)
+ATT_ROWMAX(double, d, att_vd, att_vl)
+
+/* What a group's loops share, for compute type A (V its ATT_LANES vector, V4 its vector of four,
+ * LDA its vector load) reading keys and values of element type KT (LDK: ATT_LANES of them
+ * widened to a V; EK: one widened), suffix S; ATTR and IATTR the targets of the functions and
+ * of their inlined helper: the scores of the rep query rows q[r * qst] against nk key rows
+ * kb[k * ks], into o[r * os + k] (two keys and four rows at a time, then one key, then one
+ * row: the same bits); and acc[r * as] += the weights wb[r * ws + k] times nv value rows
+ * vb[k * vs], key by key in order, skipping zero weights (a key the softmax gave nothing adds
+ * nothing, even a NaN): when no weight is zero, four rows at a time with a vector of each kept
+ * in registers across the keys (the same bits). */
+#define ATT_GROUP_FNS(A, S, V, V4, LDA, KT, LDK, EK, ATTR, IATTR)                             \
     /* q rows q0, q0 + qst, .. against key kf: four dot products, scaled */                   \
-    ATT_INLINE void dot4_##S(A *o, int64_t os, const A *q0, int64_t qst, const A *kf,         \
-                             int64_t d, A scale) {                                            \
+    IATTR ATT_INLINE void dot4_##S(A *o, int64_t os, const A *q0, int64_t qst, const KT *kf,  \
+                                   int64_t d, A scale) {                                      \
         const A *q1 = q0 + qst, *q2 = q1 + qst, *q3 = q2 + qst;                               \
         V l0 = {0}, l1 = {0}, l2 = {0}, l3 = {0};                                             \
         int64_t t = 0;                                                                        \
         for (; t + ATT_LANES <= d; t += ATT_LANES) {                                          \
-            const V x = ATT_LD##S(kf + t);                                                    \
-            l0 += ATT_LD##S(q0 + t) * x, l1 += ATT_LD##S(q1 + t) * x;                         \
-            l2 += ATT_LD##S(q2 + t) * x, l3 += ATT_LD##S(q3 + t) * x;                         \
+            const V x = LDK(kf + t);                                                          \
+            l0 += LDA(q0 + t) * x, l1 += LDA(q1 + t) * x;                                     \
+            l2 += LDA(q2 + t) * x, l3 += LDA(q3 + t) * x;                                     \
         }                                                                                     \
         V4 r;                                                                                 \
         ATT_SUM4(r, l0, l1, l2, l3);                                                          \
-        for (; t < d; t++)                                                                    \
-            r[0] += q0[t] * kf[t], r[1] += q1[t] * kf[t], r[2] += q2[t] * kf[t],              \
-                r[3] += q3[t] * kf[t];                                                        \
+        for (; t < d; t++) {                                                                  \
+            const A x = EK(kf[t]);                                                            \
+            r[0] += q0[t] * x, r[1] += q1[t] * x, r[2] += q2[t] * x, r[3] += q3[t] * x;       \
+        }                                                                                     \
         for (int k = 0; k < 4; k++) o[k * os] = r[k] * scale;                                 \
     }                                                                                         \
-    OSC_AVX2_CLONES static void gdots_##S(A *o, int64_t os, const A *q, int64_t qst,          \
-                                          int64_t rep, const A *kb, int64_t nk, int64_t d,    \
-                                          A scale) {                                          \
+    ATTR static void gdots_##S(A *o, int64_t os, const A *q, int64_t qst, int64_t rep,        \
+                               const KT *kb, int64_t ks, int64_t nk, int64_t d, A scale) {    \
         const int64_t r4 = rep - rep % 4;                                                     \
         int64_t kk = 0;                                                                       \
         for (; kk + 2 <= nk && r4 > 0; kk += 2) { /* two keys: each q load serves both */     \
-            const A *ka = kb + kk * d, *kc = ka + d;                                          \
+            const KT *ka = kb + kk * ks, *kc = ka + ks;                                       \
             for (int64_t r = 0; r < r4; r += 4) {                                             \
                 const A *q0 = q + r * qst, *q1 = q0 + qst, *q2 = q1 + qst, *q3 = q2 + qst;    \
                 V a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, c0 = {0}, c1 = {0}, c2 = {0};       \
                 V c3 = {0};                                                                   \
                 int64_t t = 0;                                                                \
                 for (; t + ATT_LANES <= d; t += ATT_LANES) {                                  \
-                    const V x = ATT_LD##S(ka + t), y = ATT_LD##S(kc + t);                     \
-                    V z = ATT_LD##S(q0 + t);                                                  \
-                    a0 += z * x, c0 += z * y, z = ATT_LD##S(q1 + t);                          \
-                    a1 += z * x, c1 += z * y, z = ATT_LD##S(q2 + t);                          \
-                    a2 += z * x, c2 += z * y, z = ATT_LD##S(q3 + t);                          \
+                    const V x = LDK(ka + t), y = LDK(kc + t);                                 \
+                    V z = LDA(q0 + t);                                                        \
+                    a0 += z * x, c0 += z * y, z = LDA(q1 + t);                                \
+                    a1 += z * x, c1 += z * y, z = LDA(q2 + t);                                \
+                    a2 += z * x, c2 += z * y, z = LDA(q3 + t);                                \
                     a3 += z * x, c3 += z * y;                                                 \
                 }                                                                             \
                 V4 ra, rc;                                                                    \
                 ATT_SUM4(ra, a0, a1, a2, a3);                                                 \
                 ATT_SUM4(rc, c0, c1, c2, c3);                                                 \
                 for (; t < d; t++) {                                                          \
-                    ra[0] += q0[t] * ka[t], ra[1] += q1[t] * ka[t];                           \
-                    ra[2] += q2[t] * ka[t], ra[3] += q3[t] * ka[t];                           \
-                    rc[0] += q0[t] * kc[t], rc[1] += q1[t] * kc[t];                           \
-                    rc[2] += q2[t] * kc[t], rc[3] += q3[t] * kc[t];                           \
+                    const A x = EK(ka[t]), y = EK(kc[t]);                                     \
+                    ra[0] += q0[t] * x, ra[1] += q1[t] * x, ra[2] += q2[t] * x;               \
+                    ra[3] += q3[t] * x, rc[0] += q0[t] * y, rc[1] += q1[t] * y;               \
+                    rc[2] += q2[t] * y, rc[3] += q3[t] * y;                                   \
                 }                                                                             \
                 A *or = o + r * os + kk;                                                      \
                 for (int k = 0; k < 4; k++)                                                   \
@@ -269,21 +279,21 @@ typedef double att_vdu
         }                                                                                     \
         for (; kk < nk; kk++)                                                                 \
             for (int64_t r = 0; r < r4; r += 4)                                               \
-                dot4_##S(o + r * os + kk, os, q + r * qst, qst, kb + kk * d, d, scale);       \
+                dot4_##S(o + r * os + kk, os, q + r * qst, qst, kb + kk * ks, d, scale);      \
         for (int64_t r = r4; r < rep; r++) /* rows past the last four */                      \
             for (kk = 0; kk < nk; kk++) {                                                     \
-                const A *pq = q + r * qst, *kf = kb + kk * d;                                 \
+                const A *pq = q + r * qst;                                                    \
+                const KT *kf = kb + kk * ks;                                                  \
                 V lane = {0};                                                                 \
                 int64_t t = 0;                                                                \
-                for (; t + ATT_LANES <= d; t += ATT_LANES)                                    \
-                    lane += ATT_LD##S(pq + t) * ATT_LD##S(kf + t);                            \
+                for (; t + ATT_LANES <= d; t += ATT_LANES) lane += LDA(pq + t) * LDK(kf + t); \
                 A acc = ATT_TREE1(lane);                                                      \
-                for (; t < d; t++) acc += pq[t] * kf[t];                                      \
+                for (; t < d; t++) acc += pq[t] * EK(kf[t]);                                  \
                 o[r * os + kk] = acc * scale;                                                 \
             }                                                                                 \
     }                                                                                         \
-    OSC_AVX2_CLONES static void gaxpy_##S(A *acc, int64_t as, const A *wb, int64_t ws,        \
-                                          int64_t rep, const A *vb, int64_t nv, int64_t dv) { \
+    ATTR static void gaxpy_##S(A *acc, int64_t as, const A *wb, int64_t ws, int64_t rep,      \
+                               const KT *vb, int64_t vs, int64_t nv, int64_t dv) {            \
         int zero = 0; /* some weight is zero: a key to skip */                                \
         for (int64_t r = 0; r < rep; r++)                                                     \
             for (int64_t k = 0; k < nv; k++) zero |= wb[r * ws + k] == 0;                     \
@@ -293,11 +303,11 @@ typedef double att_vdu
             for (int64_t t = 0; t < d8;) {                                                    \
                 const int two = t + 2 * ATT_LANES <= d8, u = two ? ATT_LANES : 0;             \
                 A *o0 = acc + r * as + t, *o1 = o0 + as, *o2 = o1 + as, *o3 = o2 + as;        \
-                V a0 = ATT_LD##S(o0), a1 = ATT_LD##S(o1), a2 = ATT_LD##S(o2), a3 = ATT_LD##S(o3); \
-                V b0 = ATT_LD##S(o0 + u), b1 = ATT_LD##S(o1 + u), b2 = ATT_LD##S(o2 + u);     \
-                V b3 = ATT_LD##S(o3 + u);                                                     \
+                V a0 = LDA(o0), a1 = LDA(o1), a2 = LDA(o2), a3 = LDA(o3);                     \
+                V b0 = LDA(o0 + u), b1 = LDA(o1 + u), b2 = LDA(o2 + u);                       \
+                V b3 = LDA(o3 + u);                                                           \
                 for (int64_t k = 0; k < nv; k++) {                                            \
-                    const V x = ATT_LD##S(vb + k * dv + t), y = ATT_LD##S(vb + k * dv + t + u); \
+                    const V x = LDK(vb + k * vs + t), y = LDK(vb + k * vs + t + u);           \
                     a0 += w0[k] * x, a1 += w1[k] * x, a2 += w2[k] * x, a3 += w3[k] * x;       \
                     b0 += w0[k] * y, b1 += w1[k] * y, b2 += w2[k] * y, b3 += w3[k] * y;       \
                 }                                                                             \
@@ -314,14 +324,23 @@ typedef double att_vdu
             A *restrict o = acc + r * as;                                                     \
             for (int64_t k = 0; k < nv && t0 < dv; k++) {                                     \
                 const A w = wb[r * ws + k];                                                   \
-                const A *restrict v = vb + k * dv;                                            \
+                const KT *restrict v = vb + k * vs;                                           \
                 if (w != 0)                                                                   \
-                    for (int64_t t = t0; t < dv; t++) o[t] += w * v[t];                       \
+                    for (int64_t t = t0; t < dv; t++) o[t] += w * EK(v[t]);                   \
             }                                                                                 \
         }                                                                                     \
     }
-ATT_GROUP_FNS(float, f, att_vf, att_vf4, att_vi)
-ATT_GROUP_FNS(double, d, att_vd, att_vd4, att_vl)
+#define ATT_SAME(x) (x)
+ATT_GROUP_FNS(float, f, att_vf, att_vf4, ATT_LDf, float, ATT_LDf, ATT_SAME, OSC_AVX2_CLONES, )
+ATT_GROUP_FNS(double, d, att_vd, att_vd4, ATT_LDd, double, ATT_LDd, ATT_SAME, OSC_AVX2_CLONES, )
+/* float16 keys and values read where they lie, widened in registers by F16C (suffix h): the
+ * float16 caches' loads then overlap the arithmetic instead of stalling a widening pass */
+#if ATT_F16C
+#define ATT_LDh(p) ((att_vf)_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p))))
+#define ATT_F16C_TARGET __attribute__((target("avx2,f16c")))
+ATT_GROUP_FNS(float, h, att_vf, att_vf4, ATT_LDf, uint16_t, ATT_LDh, att_h2f, ATT_F16C_TARGET,
+              ATT_F16C_TARGET)
+#endif
 
 /* e^x, ATT_LANES at a time, for the softmax's x = score - max (<= 0, -inf or NaN): a Cody-Waite
  * reduction by ln 2 and Cephes' expf polynomial (within 2 ulp of expf), then 2^n applied in two
@@ -399,6 +418,9 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
         const bool r4 = s->rank == 4;                                                         \
         const int64_t kst = r4 ? d : s->kvh * d, vst = r4 ? dv : s->kvh * dv;                 \
         const A cap = (A)p->softcap, scale = (A)jb->scale;                                    \
+        /* float16 keys or values the float arithmetic reads where they lie */                \
+        const bool hf = ATT_F16C && !w && ATT_HAS_F16C();                                     \
+        const bool hk = hf && jb->t1 == OSC_FLOAT16, hv = hf && jb->t2 == OSC_FLOAT16;        \
         for (int64_t u = lo; u < hi; u++) {                                                   \
             const int64_t i = u % s->qs, g = u / s->qs % s->kvh, b = u / s->qs / s->kvh;      \
             const int64_t bg = b * s->kvh + g, po = bg * s->past;                             \
@@ -422,12 +444,17 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                 const int64_t rs = in_past ? d : kst; /* elements from a row to the next */   \
                 const char *k0 = in_past ? kp + (size_t)(j0 * d) * z1                         \
                                          : kn + (size_t)((j0 - n1) * kst) * z1;               \
-                if (rs == d)                                                                  \
-                    f->load[w](kb, k0, nb * d);                                               \
-                else                                                                          \
-                    for (int64_t kk = 0; kk < nb; kk++)                                       \
-                        f->load[w](kb + kk * d, k0 + (size_t)(kk * rs) * z1, d);              \
-                gdots_##S(g0 + j0, per, g0 + total, per, rep, kb, nb, d, scale);              \
+                if (hk) {                                                                     \
+                    ATT_HALF_##S(gdots_h(g0 + j0, per, g0 + total, per, rep,                  \
+                                         (const uint16_t *)(const void *)k0, rs, nb, d, scale)); \
+                } else {                                                                      \
+                    if (rs == d)                                                              \
+                        f->load[w](kb, k0, nb * d);                                           \
+                    else                                                                      \
+                        for (int64_t kk = 0; kk < nb; kk++)                                   \
+                            f->load[w](kb + kk * d, k0 + (size_t)(kk * rs) * z1, d);          \
+                    gdots_##S(g0 + j0, per, g0 + total, per, rep, kb, d, nb, d, scale);       \
+                }                                                                             \
                 j0 += nb;                                                                     \
             }                                                                                 \
             for (int64_t q = 0; q < rep; q++) {                                               \
@@ -468,12 +495,17 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                 const int64_t rs = in_past ? dv : vst;                                        \
                 const char *v0 = in_past ? vp + (size_t)(j0 * dv) * z2                        \
                                          : vn + (size_t)((j0 - e1) * vst) * z2;               \
-                if (rs == dv)                                                                 \
-                    f2->load[w](vb, v0, nb * dv);                                             \
-                else                                                                          \
-                    for (int64_t kk = 0; kk < nb; kk++)                                       \
-                        f2->load[w](vb + kk * dv, v0 + (size_t)(kk * rs) * z2, dv);           \
-                gaxpy_##S(g0 + total + d, per, g0 + j0, per, rep, vb, nb, dv);                \
+                if (hv) {                                                                     \
+                    ATT_HALF_##S(gaxpy_h(g0 + total + d, per, g0 + j0, per, rep,              \
+                                         (const uint16_t *)(const void *)v0, rs, nb, dv));    \
+                } else {                                                                      \
+                    if (rs == dv)                                                             \
+                        f2->load[w](vb, v0, nb * dv);                                         \
+                    else                                                                      \
+                        for (int64_t kk = 0; kk < nb; kk++)                                   \
+                            f2->load[w](vb + kk * dv, v0 + (size_t)(kk * rs) * z2, dv);       \
+                    gaxpy_##S(g0 + total + d, per, g0 + j0, per, rep, vb, dv, nb, dv);        \
+                }                                                                             \
                 j0 += nb;                                                                     \
             }                                                                                 \
             for (int64_t q = 0; q < rep; q++) {                                               \
@@ -483,6 +515,12 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
             }                                                                                 \
         }                                                                                     \
     }
+#if ATT_F16C
+#define ATT_HALF_f(call) call
+#else
+#define ATT_HALF_f(call) (void)0
+#endif
+#define ATT_HALF_d(call) (void)0
 ATT_ROWS(float, f, tanhf)
 ATT_ROWS(double, d, tanh)
 
