@@ -160,6 +160,11 @@ enum {
     /* a bool output true where input 0 is an infinity its params select (IsInf:
      * osc_mparams, whose op holds OSC_ISINF_DETECT_* bits from bit 2 on: ew_ops.h) */
     OSC_KT_ISINF = 1u << 13,
+    /* output 0 is input 0 with its dims permuted (Transpose: osc_transpose_params,
+     * ops/shape/shape_ops.h) */
+    OSC_KT_TRANSPOSE = 1u << 14,
+    /* RotaryEmbedding (osc_rope_params, ops/attention/rotary.h) */
+    OSC_KT_ROTARY = 1u << 15,
 };
 
 /* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in core/dtype.h). */

@@ -45,6 +45,11 @@ osc_fusion_test(test_fusion_epilogue)
 osc_unit_test(test_fusion_inf unit/test_fusion_inf.c)
 target_link_libraries(test_fusion_inf PRIVATE osc_test_support m)
 set_tests_properties(test_fusion_inf PROPERTIES LABELS "unit;fusion")
+# Rule cache_write: a KV cache's update rotated, moved and converted on its way to TensorScatter,
+# as one CacheWrite, bit for bit; errors before any write to the donated cache.
+osc_unit_test(test_fusion_cache unit/test_fusion_cache.c)
+target_link_libraries(test_fusion_cache PRIVATE osc_test_support m)
+set_tests_properties(test_fusion_cache PROPERTIES LABELS "unit;fusion")
 # A fusion candidate left as it is says why (osc_node_desc.not_fused, info's "not fused").
 osc_unit_test(test_fusion_why unit/test_fusion_why.c)
 target_link_libraries(test_fusion_why PRIVATE osc_test_support m)

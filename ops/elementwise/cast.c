@@ -16,8 +16,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "cast.h"
 #include "ew_common.h"
-#include "minifloat.h"
 
 OSC_KERNEL_DECLARE(osc_cast)
 osc_status osc_castlike_init(osc_kctx *k, const osc_node *node, void **params);
@@ -294,11 +294,16 @@ osc_status osc_cast_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     /* Cast-19..23 turn +-Inf into NaN in the FNUZ kinds even when saturating; 24+ saturate. */
     const osc_mf_mode mode = {p->saturate, p->inf_to_nan, p->round};
     if (is_packed(to) && bytes) memset(out->data, 0, bytes);
+    osc_cast_elems(to, out->data, from, in[0]->data, n, &mode);
+    return OSC_OK;
+}
+
+void osc_cast_elems(int32_t to, void *dst, int32_t from, const void *src, int64_t n,
+                    const osc_mf_mode *mode) {
     cast_buf buf;
     for (int64_t i0 = 0; i0 < n; i0 += CHUNK) {
         int64_t m = n - i0 < CHUNK ? n - i0 : CHUNK;
-        int kind = load(from, in[0]->data, i0, m, &buf);
-        store(to, out->data, i0, m, &buf, kind, &mode);
+        int kind = load(from, src, i0, m, &buf);
+        store(to, dst, i0, m, &buf, kind, mode);
     }
-    return OSC_OK;
 }

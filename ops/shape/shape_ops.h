@@ -64,6 +64,10 @@ typedef struct osc_sh_ints {
     int32_t n;                       /* values in v (at most 2 * OSC_MAX_RANK) */
     int64_t v[2 * OSC_MAX_RANK];
 } osc_sh_ints;
+/* Transpose's parameters: the perm attribute (absent: reverse the dims). */
+typedef struct osc_transpose_params {
+    osc_sh_ints perm;
+} osc_transpose_params;
 /* Init-time: the INT attribute `name` (def when absent) must be 0 or 1; *out receives it. */
 osc_status osc_sh_attr_bool(osc_kctx *k, const osc_node *node, const char *name, bool def,
                             bool *out);

@@ -6,10 +6,7 @@
 
 OSC_KERNEL_DECLARE(osc_transpose)
 
-/* The perm attribute (init parses it; absent: reverse the dims). */
-typedef struct transpose_params {
-    osc_sh_ints perm;
-} transpose_params;
+typedef osc_transpose_params transpose_params;
 
 osc_status osc_transpose_init(osc_kctx *k, const osc_node *node, void **params) {
     static const char *const known[] = {"perm", NULL};

@@ -2,7 +2,9 @@
  * outside the cos/sin caches (OSC_ERR_INDEX at run, naming position and range, nothing
  * written), caches of the wrong shape, num_heads missing or not dividing the hidden size, an odd
  * or too large rotary_embedding_dim, a scale that does not broadcast, a bad stash_type, and a
- * valid control of each op. */
+ * valid control of each op. A decoder's key write, RotaryEmbedding -> Reshape -> Transpose ->
+ * Cast -> TensorScatter (one CacheWrite when fused), with a write index past the cache and a
+ * position id past the tables. */
 #include <stdint.h>
 
 #include "tests/bad/gen_bad.h"
@@ -80,6 +82,61 @@ static void rotary_cases(void) {
                "RotaryEmbedding rotating 6 elements of a head of 4", 0, NULL);
 }
 
+/* The key write of a decoder step: x float [1, 1, 8] rotated ("re", 2 heads of 4, position
+ * ids p [1, 1] into cos/sin [4, 2]), reshaped to [1, 1, 2, 4], transposed to [1, 2, 1, 4], cast
+ * to float16 and written by TensorScatter "ts" into cache [1, 2, 3, 4] at wi [1]. */
+static Onnx__ModelProto *cache_write_model(void) {
+    Onnx__ModelProto *m = model(24);
+    input(m, "x", OSC_FLOAT, 3, (const int64_t[]){1, 1, 8});
+    input(m, "cos", OSC_FLOAT, 2, (const int64_t[]){4, 2});
+    input(m, "sin", OSC_FLOAT, 2, (const int64_t[]){4, 2});
+    input(m, "p", OSC_INT64, 2, (const int64_t[]){1, 1});
+    input(m, "cache", OSC_FLOAT16, 4, (const int64_t[]){1, 2, 3, 4});
+    input(m, "wi", OSC_INT64, 1, (const int64_t[]){1});
+    static const int64_t shape[4] = {1, 1, 2, 4}, perm[4] = {0, 2, 1, 3};
+    init(m, tensor("shape", OSC_INT64, 1, (const int64_t[]){4}, shape, sizeof shape));
+    Onnx__NodeProto *n = node(m, "RotaryEmbedding", "re", 4,
+                              (const char *[]){"x", "cos", "sin", "p"}, 1, (const char *[]){"y"});
+    attr_i(n, "num_heads", 2);
+    node(m, "Reshape", "rs", 2, (const char *[]){"y", "shape"}, 1, (const char *[]){"y4"});
+    n = node(m, "Transpose", "tr", 1, (const char *[]){"y4"}, 1, (const char *[]){"yt"});
+    attr_ints(n, "perm", 4, perm);
+    n = node(m, "Cast", "cast", 1, (const char *[]){"yt"}, 1, (const char *[]){"u"});
+    attr_i(n, "to", OSC_FLOAT16);
+    node(m, "TensorScatter", "ts", 3, (const char *[]){"cache", "u", "wi"}, 1,
+         (const char *[]){"cache_out"});
+    output(m, "cache_out", OSC_FLOAT16, 4, (const int64_t[]){1, 2, 3, 4});
+    return m;
+}
+
+static void cache_write_cases(void) {
+    static const uint16_t cache[24];
+    static const int64_t p_ok[1] = {2}, p_past[1] = {4}, w_ok[1] = {2}, w_past[1] = {3};
+    tin ins[6] = {{OSC_FLOAT, 3, {1, 1, 8}, k_x16, 8 * sizeof(float)},
+                  {OSC_FLOAT, 2, {4, 2}, k_c8, sizeof k_c8},
+                  {OSC_FLOAT, 2, {4, 2}, k_c8, sizeof k_c8},
+                  {OSC_INT64, 2, {1, 1}, p_ok, sizeof p_ok},
+                  {OSC_FLOAT16, 4, {1, 2, 3, 4}, cache, sizeof cache},
+                  {OSC_INT64, 1, {1}, w_ok, sizeof w_ok}};
+    emit_model("cache_write_valid", cache_write_model(), "OSC_OK", "run",
+               "a decoder's rotated key cast to float16 and written at the cache's last row "
+               "(one CacheWrite when fused; control)", 6, ins);
+    expect_msg("node 'ts' (CacheWrite-1)\ninput 5 'write_indices' (wi): value 3 at batch "
+               "position 0 is out of range [0, 2]",
+               "node 'ts' (TensorScatter-24)\ninput 2 'write_indices' (wi): value 3 at batch "
+               "position 0 is out of range [0, 2]");
+    ins[5].data = w_past;
+    emit_model("cache_write_index_past_cache", cache_write_model(), "OSC_ERR_INDEX", "run",
+               "a decoder's rotated key written at row 3 of a 3-row cache", 6, ins);
+    expect_msg("node 'ts' (CacheWrite-1)\ninput 4 'position_ids' (p) position [0, 0]: value 4 "
+               "is out of range [-4, 3] for the 4 rows of input 2 'cos_cache'",
+               "node 're' (RotaryEmbedding-23)\ninput 3 'position_ids' (p) position [0, 0]: "
+               "value 4 is out of range [-4, 3] for the 4 rows of input 1 'cos_cache'");
+    ins[5].data = w_ok, ins[3].data = p_past;
+    emit_model("cache_write_position_past_table", cache_write_model(), "OSC_ERR_INDEX", "run",
+               "a decoder's key rotated by position 4 of 4-row tables, then written", 6, ins);
+}
+
 /* RMSNormalization-23 named "rn" over x float [2, 4] and scale s float of shape sd (rank sr);
  * stash_type when > 0. */
 static Onnx__ModelProto *rms_model(int sr, const int64_t *sd, int64_t stash) {
@@ -110,5 +167,6 @@ static void rms_cases(void) {
 
 void rope_cases(void) {
     rotary_cases();
+    cache_write_cases();
     rms_cases();
 }

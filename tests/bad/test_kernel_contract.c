@@ -4,8 +4,8 @@
  * naming the node; none may write through a NULL or too small output. These are the kernels'
  * second line of defence behind dispatch and inference. The fused kernels (domain "osc") take
  * the parameters the rewrite made for a node of theirs in a model loaded first (models of
- * tests/models, one of them with dynamic axes, a RowGather graph written here and a torch
- * nn.EmbeddingBag export). */
+ * tests/models, one of them with dynamic axes, a RowGather graph written here, a torch
+ * nn.EmbeddingBag export and a decoder's key write of tests/bad). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -85,7 +85,7 @@ static int32_t n_outs(const osc_kernel *row) {
 }
 
 /* ---- The fused rows' parameters, from nodes the rewrite made in loaded models ---- */
-#define MAX_MODELS 7
+#define MAX_MODELS 8
 static osc_model *g_models[MAX_MODELS];
 
 /* The parameters and input count of a node of `row` in the loaded models (NULL: none). */
@@ -151,6 +151,8 @@ static int load_models(void **state) {
          false);
     /* SAGE's max aggregation: Where(IsInf) as ReplaceInf */
     load(6, OSC_SOURCE_DIR "/tests/models/gnn_sage_small_max_opset18/model.onnx", NULL, 0, false);
+    /* a decoder's rotated key written into its cache: CacheWrite */
+    load(7, OSC_SOURCE_DIR "/tests/bad/cases/cache_write_valid/model.onnx", NULL, 0, false);
     free(buf);
     return 0;
 }
@@ -258,11 +260,12 @@ static void every_row(void **state) {
     assert_int_equal(rows, (int)osc_kernel_count());
     assert_true(needs_attrs < (int)osc_kernel_count() / 4);
     /* GatherScatter, RowScatter, the two tiled, RowGather, GatherPieces, ShapeOf,
-     * SegmentReduce, ReplaceInf: in a build of every op */
+     * SegmentReduce, ReplaceInf, CacheWrite: in a build of every op */
     assert_int_equal(fused, (osc_kernel_find("osc", "GatherScatter", 1) ? 6 : 0) +
                                 (osc_kernel_find("osc", "ShapeOf", 1) ? 1 : 0) +
                                 (osc_kernel_find("osc", "SegmentReduce", 1) ? 1 : 0) +
-                                (osc_kernel_find("osc", "ReplaceInf", 1) ? 1 : 0));
+                                (osc_kernel_find("osc", "ReplaceInf", 1) ? 1 : 0) +
+                                (osc_kernel_find("osc", "CacheWrite", 1) ? 1 : 0));
 }
 
 /* Every row's infer, then run, on empty inputs whose other dims multiply past 2^63
