@@ -253,7 +253,7 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
             return false;
         m->p->gather = true;
         m->f->inputs[OSC_FS_IN_TABLE] = n->inputs[0];
-        m->f->inputs[OSC_FS_IN_SRC] = n->inputs[1];
+        m->f->inputs[OSC_FS_IN_SRC] = osc_fuse_uncast_index(m->f, v, n->inputs[1]);
         return true;
     }
     if (osc_fuse_has(n, OSC_KT_SAME_ELEMENTS)) { /* keeping the rows: Reshape [E, H, C] */

@@ -40,9 +40,13 @@ bool osc_fuse_region_syms(const osc_fuse_view *v, const osc_fusion *f, const osc
                           osc_ft_params *p);
 
 /* The index value a fused node reads for value id: through nodes that keep their input's
- * elements in order (Unsqueeze, Reshape: one index per row, whatever its shape), back to where
- * the index was computed, each absorbed so that its copy goes once nothing else reads it. */
+ * elements in order (Unsqueeze, Reshape: one index per row, whatever its shape) and Casts from
+ * int32 (osc_fuse_uncast_index), back to where the index was computed, each absorbed so that
+ * its copy goes once nothing else reads it. */
 int32_t osc_fuse_index_source(osc_fusion *f, const osc_fuse_view *v, int32_t id);
+/* The int32 value a Cast widened to the int64 index id, which a fused node reads as it is (the
+ * same values), the Cast absorbed; id itself when no such Cast makes it. */
+int32_t osc_fuse_uncast_index(osc_fusion *f, const osc_fuse_view *v, int32_t id);
 /* Whether n gathers slices of input 0, of rank `rank`, along axis 0 (Gather). */
 bool osc_fuse_gather0(const osc_node *n, int32_t rank);
 /* The row k >= 0 of a whole tensor of rank >= 2 of whole-byte elements that node n picks when

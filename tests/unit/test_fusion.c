@@ -54,6 +54,8 @@ enum {
     B_UPD_EXPAND_SYM,
     B_UPD_EXPAND_X, /* as SYM, the Slice of x [M, ...], M symbolic: rows neither data's nor
                      * the source's */
+    B_CAST32,       /* dst and src int32 inputs (dst32, src32) Cast to int64 before use: the
+                     * fused node reads the int32 values */
 };
 #define EDGES (-7) /* in an operand's dims: the case's E */
 /* the small graph most cases take: 6 rows of 4, 20 edges from a table of 7 rows */
@@ -288,14 +290,22 @@ static void *build(const fcase *c, const inst *in, size_t *len) {
         osc_mw_attr_tensor(mw, n, "value", &v);
     }
     free(zeros.data);
+    /* int32 indices widened first */
+    const bool cast = c->boundary == B_CAST32;
+    const char *dst = cast ? "dst64" : "dst", *src = cast ? "src64" : "src";
+    for (int k = 0; cast && k < 2; k++) {
+        const int n = osc_mw_node(mw, "Cast", NULL, 1, (const char *[]){k ? "src" : "dst"}, 1,
+                                  (const char *[]){k ? src : dst});
+        osc_mw_attr_int(mw, n, "to", OSC_INT64);
+    }
     /* dst -> [E, 1, ...] (or [E, 1] for ScatterND); rank-1 updates take dst as it is */
     const bool pattern_idx = c->boundary != B_IDX_REAL && c->boundary != B_U_WIDE;
-    const char *col = urank == 1 && !c->nd ? "dst" : "dst_col";
-    if (pattern_idx && strcmp(col, "dst") != 0) {
+    const char *col = urank == 1 && !c->nd ? dst : "dst_col";
+    if (pattern_idx && strcmp(col, dst) != 0) {
         int64_t axes[2] = {1, 2};
         osc_tensor at = {.dtype = OSC_INT64, .rank = 1, .dims = {c->nd ? 1 : urank - 1},
                          .data = axes, .nbytes = (size_t)(c->nd ? 1 : urank - 1) * 8};
-        const char *i[2] = {"dst", "axes"}, *o[1] = {"dst_col"};
+        const char *i[2] = {dst, "axes"}, *o[1] = {"dst_col"};
         if (c->opset && c->opset < 13) { /* Unsqueeze-11: axes is an attribute */
             int n = osc_mw_node(mw, "Unsqueeze", "unsqueeze", 1, i, 1, o);
             osc_mw_attr_ints(mw, n, "axes", axes, (size_t)at.dims[0]);
@@ -307,7 +317,7 @@ static void *build(const fcase *c, const inst *in, size_t *len) {
     /* the chain */
     const char *cur = "upd";
     if (!c->no_gather) {
-        const char *i[2] = {"x", "src"}, *o[1] = {"g"};
+        const char *i[2] = {"x", src}, *o[1] = {"g"};
         int n = osc_mw_node(mw, "Gather", "gather", 2, i, 1, o);
         if (c->boundary == B_GATHER_AXIS1) osc_mw_attr_int(mw, n, "axis", 1);
         if (c->boundary == B_NEG_AXES) osc_mw_attr_int(mw, n, "axis", -1 - c->rrank);
@@ -748,6 +758,13 @@ static void fused_basic_and_reductions(void **state) {
          .n_steps = 1, .steps = MUL_ROW, .src32 = true},
         {"negative_axes", FUSED_GCN, .reduction = "add", SMALL, .n_steps = 1, .steps = MUL_ROW,
          .boundary = B_NEG_AXES},
+        /* int32 indices the graph casts to int64: read as they are, the Casts taken in */
+        {"int32_cast_to_int64", "GatherScatter",
+         "Cast Cast Unsqueeze Gather Mul Expand ScatterElements", .reduction = "add", SMALL,
+         .n_steps = 1, .steps = MUL_ROW, .dst32 = true, .src32 = true, .boundary = B_CAST32},
+        {"int32_cast_to_int64_scatternd", "GatherScatter", "Cast Cast Unsqueeze Gather Mul "
+         "ScatterND", .nd = true, .data = D_INPUT, .reduction = "max", SMALL, .n_steps = 1,
+         .steps = MUL_ROW, .dst32 = true, .src32 = true, .boundary = B_CAST32},
         /* two output rows, many edges: with 3 threads a part owns no row */
         {"two_rows_many_edges", FUSED_GCN, .data = D_INPUT, .reduction = "mul", .n = 2,
          .e = 50, .m = 7, .rrank = 1, .row = {3}, .n_steps = 1, .steps = MUL_ROW},
