@@ -165,6 +165,10 @@ enum {
     OSC_KT_TRANSPOSE = 1u << 14,
     /* RotaryEmbedding (osc_rope_params, ops/attention/rotary.h) */
     OSC_KT_ROTARY = 1u << 15,
+    /* its parameters start with osc_product_params (ops/linalg/linalg.h), whose `relu` a rule
+     * may set: a float or double output goes through Relu as it is stored (MatMul, Gemm, Conv,
+     * ConvTranspose) */
+    OSC_KT_EPILOGUE = 1u << 16,
 };
 
 /* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in core/dtype.h). */

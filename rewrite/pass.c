@@ -127,10 +127,15 @@ static osc_status apply(osc_kctx *k, osc_rw_graph *rg, int32_t i, const osc_rw_r
     n->inputs = ins;
     n->n_inputs = f->n_inputs;
     const void *params = f->params;
-    const osc_kernel *row = f->op ? fused_row(k, f, &params) : n->kernel;
+    const osc_node *takes = f->takes_row ? &g->nodes[f->absorbed[0]] : NULL;
+    const osc_kernel *row = f->op ? fused_row(k, f, &params) : takes ? takes->kernel : n->kernel;
     if (!row) return k->err->status;
     n->kernel = row;
     n->params = params;
+    if (takes) {
+        n->op_type = takes->op_type, n->domain = takes->domain, n->name = takes->name;
+        n->opset = takes->opset, n->attrs = takes->attrs, n->n_attrs = takes->n_attrs;
+    }
     if (f->op) { /* a fused kernel's node (else the node keeps its op, reading new inputs) */
         n->op_type = row->op;
         n->domain = row->domain;

@@ -67,10 +67,12 @@ bool osc_rw_no(const osc_fuse_view *v, const char *fmt, ...);
  * params; `absorbed` lists the nodes of the chain it computes, removed once nothing else reads
  * their outputs. `extends`: the node continues absorbed[0], a fused node of the same kernel it
  * adds to (rule row_epilogue): it takes that node's name, as messages about its inputs name it,
- * and the nodes it replaced. */
+ * and the nodes it replaced. `takes_row`: the node becomes a node of absorbed[0]'s row, op,
+ * name and attributes (a product that takes in the Relu after it, rule relu_epilogue), with
+ * these inputs and params (op NULL). */
 typedef struct osc_fusion {
     const char *op;
-    bool extends;
+    bool extends, takes_row;
     int32_t n_inputs;
     int32_t inputs[OSC_FUSE_MAX_IN];
     const void *params;

@@ -50,6 +50,11 @@ set_tests_properties(test_fusion_inf PROPERTIES LABELS "unit;fusion")
 osc_unit_test(test_fusion_cache unit/test_fusion_cache.c)
 target_link_libraries(test_fusion_cache PRIVATE osc_test_support m)
 set_tests_properties(test_fusion_cache PROPERTIES LABELS "unit;fusion")
+# Rule relu_epilogue: a product's Relu as its store (MatMul, Gemm, Conv, ConvTranspose), bit for
+# bit; float16 and a shared product output left unfused.
+osc_unit_test(test_fusion_relu unit/test_fusion_relu.c)
+target_link_libraries(test_fusion_relu PRIVATE osc_test_support m)
+set_tests_properties(test_fusion_relu PROPERTIES LABELS "unit;fusion")
 # A fusion candidate left as it is says why (osc_node_desc.not_fused, info's "not fused").
 osc_unit_test(test_fusion_why unit/test_fusion_why.c)
 target_link_libraries(test_fusion_why PRIVATE osc_test_support m)

@@ -36,7 +36,8 @@ set(_osc_needs_all_ops
   test_fusion_recompute test_fusion_recompute_tiny test_fusion_group test_fusion_group_tiny
   test_fusion_why test_kernel_contract test_ops_attention
   test_ops_pool test_ops_conv test_fusion_inf test_fusion_epilogue test_fusion_epilogue_tiny
-  test_decode_step test_ops_detect test_fusion_cache)
+  test_decode_step test_ops_detect test_fusion_cache
+  test_fusion_relu)
 set_tests_properties(${_osc_needs_all_ops} PROPERTIES DISABLED TRUE)
 set_target_properties(${_osc_needs_all_ops} PROPERTIES EXCLUDE_FROM_ALL TRUE)
 if(TARGET onnx-scatter) # scripts over models, or over the whole CLI, with other ops
