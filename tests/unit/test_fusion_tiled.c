@@ -431,9 +431,10 @@ static void tiled_variants(void **state) {
          TILED_ALL " Unsqueeze Expand ScatterElements"},
         {"edgeconv_add_data", V_DATA, 7, 60, 9, "TiledScatter",
          TILED_ALL " Unsqueeze Expand ScatterElements"},
+        /* the Relu outside the region then becomes the Gemm's epilogue (rule relu_epilogue) */
         {"relu_output_read_outside", V_RELU_OUT, 7, 60, 9,
-         "Gather Gather Sub Concat Gemm Relu TiledScatter",
-         "MatMul Add Unsqueeze Expand ScatterElements"},
+         "Gather Gather Sub Concat Gemm TiledScatter",
+         "Gemm Relu MatMul Add Unsqueeze Expand ScatterElements"},
         {"gemm_c_by_row", V_ROW_C, 7, 60, 9, "TiledScatter",
          TILED_ALL " Unsqueeze Expand ScatterElements"},
         {"scatternd_mul", V_ND, 7, 60, 9, "TiledScatter", TILED_ALL " Unsqueeze ScatterND"},
