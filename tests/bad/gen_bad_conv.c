@@ -1,7 +1,8 @@
 /* gen_bad_conv.c: malformed-suite cases of Conv, ConvTranspose and DeformConv: a kernel larger
  * than the padded input, groups that do not divide the channels, W's channels not C/group,
  * mismatched ranks, negative pads, a bias of the wrong length, an output_shape the input cannot
- * reach, a DeformConv offset of the wrong shape, sizes past 2^63-1, and a valid control. */
+ * reach, a DeformConv offset of the wrong shape, sizes past 2^63-1, and valid controls (one with
+ * a Relu after the Conv, which rule relu_epilogue takes in). */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -40,16 +41,27 @@ static Onnx__ModelProto *conv_model(const char *op, int64_t opset, shp x, shp w,
 #define NO ((shp){0, {0}})
 
 void conv_cases(void) {
+    Onnx__ModelProto *m;
     const tin ins[2] = {{OSC_FLOAT, 4, {1, 1, 4, 4}, k_z, 64},
                         {OSC_FLOAT, 4, {1, 1, 3, 3}, k_z, 36}};
     emit_model("conv_valid", conv_model("Conv", 22, S4(1, 1, 4, 4), S4(1, 1, 3, 3), NO, NO),
                "OSC_OK", "run", "Conv-22, a 3x3 kernel over a 4x4 image (control)", 2, ins);
+    static const float k_x16[16] = {1, -2, 3, -4, 0, 5, -6, 7, -8, 9, 0, -1, 2, -3, 4, -5};
+    static const float k_w9[9] = {1, -1, 0.5f, -2, 0, 1, -0.5f, 2, -1}, k_b1[1] = {-0.25f};
+    const tin rins[3] = {{OSC_FLOAT, 4, {1, 1, 4, 4}, k_x16, sizeof k_x16},
+                         {OSC_FLOAT, 4, {1, 1, 3, 3}, k_w9, sizeof k_w9},
+                         {OSC_FLOAT, 1, {1}, k_b1, sizeof k_b1}};
+    m = conv_model("Conv", 22, S4(1, 1, 4, 4), S4(1, 1, 3, 3), S1(1), NO);
+    m->graph->node[0]->output[0] = F("p"); /* the graph's output y is now the Relu's */
+    node(m, "Relu", "relu", 1, (const char *[]){"p"}, 1, (const char *[]){"y"});
+    emit_model("conv_relu_valid", m, "OSC_OK", "run", "Conv-22 with a bias, then Relu (one Conv "
+               "storing Relu's values when fused; control)", 3, rins);
     msg("node 'cv' (Conv-22)\nspatial axis 0 (dim 2 of input 0 'X' (x)): the kernel spans 5 "
         "elements (size 5, dilation 1) but the padded input has 4 (size 4, pads 0 and 0)");
     emit_model("conv_kernel_larger_than_input", conv_model("Conv", 22, S4(1, 1, 4, 4),
                S4(1, 1, 5, 5), NO, NO), "OSC_ERR_SHAPE", "load",
                "Conv with a 5x5 kernel over a 4x4 image, no pads", 0, NULL);
-    Onnx__ModelProto *m = conv_model("Conv", 11, S4(1, 3, 4, 4), S4(2, 1, 3, 3), NO, NO);
+    m = conv_model("Conv", 11, S4(1, 3, 4, 4), S4(2, 1, 3, 3), NO, NO);
     attr_i(m->graph->node[0], "group", 2);
     msg("input 0 'X' (x) has 3 channels (dim 1 of [1,3,4,4]); attribute 'group' is 2; expected "
         "a channel count divisible by the groups");
