@@ -43,8 +43,8 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     memset(g, 0, sizeof *g);
     g->batch = c->dims[0], g->heads = c->dims[1], g->max_seq = c->dims[2], g->head = c->dims[3];
     g->seq = p->seq;
-    int64_t want = 0, have = 0;
-    if ((st = osc_check_count(k, 0, "past_cache", c, &have))) return st;
+    int64_t want = 0, have = 0, cache_n;
+    if ((st = osc_check_count(k, 0, "past_cache", c, &cache_n))) return st;
     if ((st = osc_check_count(k, 1, "X", x, &have))) return st;
     const bool fits = g->seq <= g->max_seq && osc_mul_ok(g->batch, g->heads, &want) &&
                       osc_mul_ok(want, g->seq, &want) && osc_mul_ok(want, g->head, &want);
@@ -120,6 +120,10 @@ osc_status osc_cache_write_run(osc_kctx *k, const osc_tensor *const *in, int32_t
                              "rotated row)", bytes);
     }
     if (out[0].data != c->data) osc_par_memcpy(k->tpool, out[0].data, c->data, out[0].nbytes);
+    if (osc_tensor_count(x) == 0) { /* no row to write (nor a scratch row to rotate into) */
+        if (own) osc_free(k->alloc, own, bytes);
+        return OSC_OK;
+    }
     const int64_t *wi = n_in > 5 && in[5] ? in[5]->data : NULL;
     const int64_t *pos = p->rotate && n_in > 4 && in[4] ? in[4]->data : NULL;
     const osc_mf_mode mode = {true, false, OSC_MF_UP}; /* (read by float8 kinds only) */
@@ -130,7 +134,7 @@ osc_status osc_cache_write_run(osc_kctx *k, const osc_tensor *const *in, int32_t
             const int64_t at = p->circular ? (w + s) % g.max_seq : w + s;
             for (int64_t h = 0; h < g.heads; h += p->bshd ? g.heads : 1) {
                 /* X's element offset of this row, and the rows' source */
-                const int64_t xo = p->bshd ? (b * g.seq + s) * row : ((b * g.heads + h) * g.seq + s) * row;
+                const int64_t xo = (p->bshd ? b * g.seq + s : (b * g.heads + h) * g.seq + s) * row;
                 const char *src = (const char *)x->data + (size_t)xo * xz;
                 if (p->rotate) {
                     osc_rope_heads(xt, scr, 0, g.rope.head, x->data, in[2]->data, in[3]->data,

@@ -19,9 +19,9 @@ typedef osc_rope_geo rope_geo;
 static const char *const k_names[4] = {"X", "cos_cache", "sin_cache", "position_ids"};
 
 /* Per dtype: osc_rope_heads. */
-typedef void (*rope_row)(void *y, int64_t yo, int64_t yh, const void *x, const void *cosv, const void *sinv,
-                         const int64_t *pos, const rope_geo *g, bool inter, int64_t b,
-                         int64_t s, int64_t h0, int64_t nh);
+typedef void (*rope_row)(void *y, int64_t yo, int64_t yh, const void *x, const void *cosv,
+                         const void *sinv, const int64_t *pos, const rope_geo *g, bool inter,
+                         int64_t b, int64_t s, int64_t h0, int64_t nh);
 
 #define ROW(E, T, CLS)                                                                      \
     static void rope_##E(void *y, int64_t yo, int64_t yh, const void *x, const void *cosv,  \
