@@ -25,11 +25,13 @@ bool osc_rw_relu_epilogue_match(osc_kctx *k, const osc_fuse_view *v, int32_t nod
     const int32_t x = n->inputs[0];
     const osc_node *p = osc_fuse_node(v, osc_fuse_producer(v, x));
     if (!osc_fuse_has(p, OSC_KT_EPILOGUE) || p->n_outputs != 1) return false;
+    /* the output's dtype: the weight's (input 1) when the output's shape is data-dependent */
     const osc_tensor *t = osc_fuse_sym_shape(v, x);
+    if (!t) t = osc_fuse_sym_shape(v, p->inputs[1]);
     const osc_product_params *pp = p->params;
     if (v->uses[x] != 1) return osc_rw_no(v, "the product's output has other readers");
     if (!t || (t->dtype != OSC_FLOAT && t->dtype != OSC_DOUBLE))
-        return osc_rw_no(v, "the product's output is not float or double");
+        return osc_rw_no(v, "the product's output is not float or double (or not known)");
     if (pp->size > sizeof cp->params || pp->size < sizeof *pp) return false;
     memcpy(cp->params, pp, pp->size);
     ((osc_product_params *)(void *)cp->params)->relu = true;
