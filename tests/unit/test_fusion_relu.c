@@ -3,7 +3,8 @@
  * storing Relu's values itself. Inputs hold a NaN, zeros and negative weights: fused and unfused
  * outputs must be equal bit for bit, on 1 and 2 threads, and equal to Relu of the product
  * computed here; the fused model has no Relu node and
- * its product node is named after the product. float16, or a product output that is also a
+ * its product node is named after the product; so with x's rows picked by a Compress (an
+ * output of data-dependent shape). float16, or a product output that is also a
  * graph output, stays unfused with the reason. */
 #include <math.h>
 #include <setjmp.h>
@@ -29,7 +30,10 @@ typedef struct spelling {
     int op;
     int32_t dtype;
     bool p_output; /* the product's output is a graph output too */
+    bool picked;   /* x's rows picked by Compress(x, keep) with keep an input: a product output
+                    * of data-dependent shape (the rule takes the dtype from the weight) */
 } spelling;
+static const bool k_keep[2] = {true, true}; /* (every row: the loop below stays the reference) */
 
 /* x: MatMul/Gemm [N, C]; Conv/ConvTranspose [N, C, W]. w: [C, M]; Conv [M, C, 1]; ConvTranspose
  * [C, M, 1]. b [M] (Gemm's C, the Convs' bias). y: [N, M] or [N, M, W]. */
@@ -40,7 +44,13 @@ static void *build(const spelling *s, size_t *len) {
     const int64_t xd[3] = {N, C, W}, wd[3] = {s->op == CONV ? M : C, s->op == CONV ? C : M, 1},
                   bd[1] = {M}, yd[3] = {N, M, W};
     osc_mw *mw = osc_mw_graph(17, 0, NULL);
-    osc_mw_input(mw, "x", s->dtype, rank_x(s->op), xd, NULL);
+    osc_mw_input(mw, s->picked ? "x_all" : "x", s->dtype, rank_x(s->op), xd, NULL);
+    if (s->picked) {
+        osc_mw_input(mw, "keep", OSC_BOOL, 1, (const int64_t[]){N}, NULL);
+        const int n = osc_mw_node(mw, "Compress", "pick", 2, (const char *[]){"x_all", "keep"},
+                                  1, (const char *[]){"x"});
+        osc_mw_attr_int(mw, n, "axis", 0);
+    }
     osc_mw_input(mw, "w", s->dtype, conv ? 3 : 2, wd, NULL);
     if (s->op != MATMUL) osc_mw_input(mw, "b", s->dtype, 1, bd, NULL);
     static const char *const ops[4] = {"MatMul", "Gemm", "Conv", "ConvTranspose"};
@@ -101,9 +111,10 @@ static void check(const spelling *s, char *nodes, size_t nodes_size, char *why, 
     const int64_t xd[3] = {N, C, W}, wd[3] = {s->op == CONV ? M : C, s->op == CONV ? C : M, 1},
                   bd[1] = {M};
     const bool conv = s->op == CONV || s->op == CONVT;
-    const osc_tensor in[3] = {osc_test_view(s->dtype, rank_x(s->op), xd, x),
+    const osc_tensor in[4] = {osc_test_view(s->dtype, rank_x(s->op), xd, x),
                               osc_test_view(s->dtype, conv ? 3 : 2, wd, w),
-                              osc_test_view(s->dtype, 1, bd, b)};
+                              osc_test_view(s->dtype, 1, bd, b),
+                              osc_test_view(OSC_BOOL, 1, (const int64_t[]){N}, k_keep)};
     nodes[0] = why[0] = '\0';
     for (int f = 0; f < 2; f++)
         for (int threads = 1; threads <= 2; threads++) {
@@ -125,8 +136,11 @@ static void check(const spelling *s, char *nodes, size_t nodes_size, char *why, 
             }
             osc_session *ss = NULL;
             assert_int_equal(osc_session_create(m, &ss), OSC_OK);
+            if (s->picked) osc_check_bind(ss, 1, (const char *[]){"keep"}, in + 3);
             const osc_tensor y = osc_check_run(ss, s->op == MATMUL ? 2 : 3,
-                                               (const char *[]){"x", "w", "b"}, in);
+                                               (const char *[]){s->picked ? "x_all" : "x", "w",
+                                                                "b"},
+                                               in);
             assert_int_equal(y.nbytes, ny * es);
             if (f == 0 && threads == 1) memcpy(first, y.data, ny * es);
             else if (memcmp(first, y.data, ny * es))
@@ -150,23 +164,26 @@ static void fused_products(void **state) {
     char nodes[256], why[256];
     for (int op = MATMUL; op <= CONVT; op++)
         for (int d = 0; d < 2; d++) {
-            const spelling s = {op, d ? OSC_DOUBLE : OSC_FLOAT, false};
+            const spelling s = {op, d ? OSC_DOUBLE : OSC_FLOAT, false, false};
             check(&s, nodes, sizeof nodes, why, sizeof why);
             static const char *const want[4] = {"prod:MatMul", "prod:Gemm", "prod:Conv",
                                                 "prod:ConvTranspose"};
             if (strcmp(nodes, want[op])) fail_msg("op %d: nodes '%s'; want '%s'", op, nodes,
                                                   want[op]);
         }
+    const spelling picked = {MATMUL, OSC_FLOAT, false, true};
+    check(&picked, nodes, sizeof nodes, why, sizeof why);
+    assert_string_equal(nodes, "pick:Compress prod:MatMul");
 }
 
 static void left_unfused(void **state) {
     (void)state;
     char nodes[256], why[256];
-    const spelling half = {CONV, OSC_FLOAT16, false};
+    const spelling half = {CONV, OSC_FLOAT16, false, false};
     check(&half, nodes, sizeof nodes, why, sizeof why);
     assert_string_equal(nodes, "prod:Conv relu:Relu");
     assert_non_null(strstr(why, "relu_epilogue: the product's output is not float or double"));
-    const spelling shared = {GEMM, OSC_FLOAT, true};
+    const spelling shared = {GEMM, OSC_FLOAT, true, false};
     check(&shared, nodes, sizeof nodes, why, sizeof why);
     assert_string_equal(nodes, "prod:Gemm relu:Relu");
     assert_non_null(strstr(why, "relu_epilogue: the product's output has other readers"));
