@@ -51,12 +51,14 @@ __attribute__((target("avx,f16c"))) static int64_t att_f16c_run(float *o, const 
 #else
 #define ATT_HAS_F16C() __builtin_cpu_supports("f16c")
 #endif
+#define ATT_HAS_AVX2() __builtin_cpu_supports("avx2") /* (suffix h: some F16C CPUs lack it) */
 static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
     return ATT_HAS_F16C() ? att_f16c_run(o, p, n) : 0;
 }
 #else
 #define ATT_F16C 0
 #define ATT_HAS_F16C() 0
+#define ATT_HAS_AVX2() 0
 static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
     (void)o, (void)p, (void)n;
     return 0;
@@ -419,7 +421,7 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
         const int64_t kst = r4 ? d : s->kvh * d, vst = r4 ? dv : s->kvh * dv;                 \
         const A cap = (A)p->softcap, scale = (A)jb->scale;                                    \
         /* float16 keys or values the float arithmetic reads where they lie */                \
-        const bool hf = ATT_F16C && !w && ATT_HAS_F16C();                                     \
+        const bool hf = ATT_F16C && !w && ATT_HAS_F16C() && ATT_HAS_AVX2();                   \
         const bool hk = hf && jb->t1 == OSC_FLOAT16, hv = hf && jb->t2 == OSC_FLOAT16;        \
         for (int64_t u = lo; u < hi; u++) {                                                   \
             const int64_t i = u % s->qs, g = u / s->qs % s->kvh, b = u / s->qs / s->kvh;      \
