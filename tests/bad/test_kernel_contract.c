@@ -321,8 +321,60 @@ static void empty_inputs_with_huge_dims(void **state) {
     assert_true(ran > 0); /* some rows accept empty inputs and run */
 }
 
+/* CacheWrite's own checks, which a fused node of the rule never fails (static shapes), on the
+ * parameters of tests/bad's cache_write_valid key write (rotated, (batch, seq, heads, head)
+ * rows, one row; cache [1, 2, 3, 4] float16, X [1, 1, 8], tables [4, 2], ids [1, 1], write
+ * index [1]): each input made wrong in turn fails infer naming the node and the input. */
+static void cache_write_checks(void **state) {
+    (void)state;
+    const osc_kernel *row = osc_kernel_find("osc", "CacheWrite", 1);
+    if (!row) skip(); /* (a build without the attention family) */
+    fixture f;
+    memset(&f, 0, sizeof f);
+    osc_allocator_init(&f.alloc, NULL);
+    osc_pool_init(&f.pool, &f.alloc, 0);
+    int32_t n_in = 0;
+    assert_non_null(f.preset = fused_preset(row, &n_in));
+    assert_int_equal(n_in, 6);
+    setup_node(&f, row, 6);
+    osc_kctx k;
+    assert_true(kctx(&f, row, &k));
+    const osc_tensor cache = {.dtype = OSC_FLOAT16, .rank = 4, .dims = {1, 2, 3, 4}},
+                     x = {.dtype = OSC_FLOAT, .rank = 3, .dims = {1, 1, 8}},
+                     tab = {.dtype = OSC_FLOAT, .rank = 2, .dims = {4, 2}},
+                     ids = {.dtype = OSC_INT64, .rank = 2, .dims = {1, 1}},
+                     wi = {.dtype = OSC_INT64, .rank = 1, .dims = {1}};
+    const osc_tensor bad[] = {
+        {.dtype = OSC_FLOAT16, .rank = 3, .dims = {2, 3, 4}},    /* cache not 4-D */
+        {.dtype = OSC_FLOAT, .rank = 3, .dims = {1, 1, 6}},      /* X of 6 elements */
+        {.dtype = OSC_FLOAT, .rank = 4, .dims = {1, 2, 1, 4}},   /* X 4-D, rows (b, s, hidden) */
+        {.dtype = OSC_FLOAT, .rank = 2, .dims = {4, 3}},         /* tables of 3 columns */
+        {.dtype = OSC_INT64, .rank = 2, .dims = {2, 1}},         /* ids of 2 batches */
+        {.dtype = OSC_INT64, .rank = 1, .dims = {2}},            /* 2 write indices */
+        {.dtype = OSC_FLOAT, .rank = 1, .dims = {1}},            /* a float write index */
+    };
+    static const int at[] = {0, 1, 1, 2, 4, 5, 5};
+    static const char *const names[] = {"'past_cache'", "'X'", "'X'", "'cos_cache'",
+                                        "'position_ids'", "'write_indices'", "'write_indices'"};
+    osc_tensor out[1];
+    for (size_t c = 0; c < sizeof bad / sizeof bad[0]; c++) {
+        const osc_tensor *ins[6] = {&cache, &x, &tab, &tab, &ids, &wi};
+        ins[at[c]] = &bad[c];
+        osc_err_clear(&f.err);
+        memset(out, 0, sizeof out);
+        refused(row->infer(&k, ins, 6, out, 1), &f, "infer with a wrong input", row);
+        if (!strstr(f.err.msg, names[c]))
+            fail_msg("case %zu: '%s' does not name input %s", c, f.err.msg, names[c]);
+    }
+    const osc_tensor *ins[6] = {&cache, &x, &tab, &tab, &ids, &wi};
+    osc_err_clear(&f.err);
+    assert_int_equal(row->infer(&k, ins, 6, out, 1), OSC_OK);
+    osc_pool_free(&f.pool);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(every_row),
-                                       cmocka_unit_test(empty_inputs_with_huge_dims)};
+                                       cmocka_unit_test(empty_inputs_with_huge_dims),
+                                       cmocka_unit_test(cache_write_checks)};
     return cmocka_run_group_tests(tests, load_models, free_models);
 }
