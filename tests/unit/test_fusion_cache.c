@@ -5,7 +5,8 @@
  * with X 3-D, or X 4-D in the cache's layout (no Reshape, no Transpose), or one row reshaped
  * straight to the cache's layout. Each spelling runs fused and unfused: the caches must be equal
  * bit for bit, within rounding of a float64 rotation written here, made by one CacheWrite node;
- * a Transpose of another order is left unfused with the reason (and still exact). A write index
+ * a Transpose of another order, or two rows reshaped straight to (B, H, S, D), is left unfused
+ * with the reason (and still exact). A write index
  * or a position id out of range fails naming the node and the value, the donated cache
  * untouched. */
 #include <math.h>
@@ -26,7 +27,9 @@
 #include "onnx_scatter.h"
 
 enum { B = 2, H = 3, D = 8, M = 6, P = 10 };
-enum { THREE_D, CACHE_ORDER, ONE_ROW }; /* X's layout */
+/* X's layout: 3-D, Reshape (B, S, H, D), Transpose; 4-D in the cache's layout; 3-D reshaped
+ * straight to (B, H, S, D) (the cache's layout for one row; more rows are another order) */
+enum { THREE_D, CACHE_ORDER, ONE_ROW };
 
 typedef struct spelling {
     int32_t xdt, cdt;   /* X's dtype, the cache's */
@@ -112,7 +115,7 @@ static void *build(const spelling *s, size_t *len) {
     }
     CAST_IF(1)
     if (s->layout != CACHE_ORDER) {
-        int64_t to[4] = {B, s->layout == ONE_ROW ? H : s->s, s->layout == ONE_ROW ? 1 : H, D};
+        int64_t to[4] = {B, s->layout == ONE_ROW ? H : s->s, s->layout == ONE_ROW ? s->s : H, D};
         if (s->other_perm) to[1] = D, to[3] = s->s;
         osc_tensor t = osc_test_view(OSC_INT64, 1, (const int64_t[]){4}, to);
         osc_mw_initializer(mw, "shape", &t);
@@ -175,7 +178,9 @@ static double expected(const spelling *s, const inputs *in, int64_t b, int64_t h
     if (s->layout == CACHE_ORDER)
         xi = ((b * H + h) * s->s + r) * D + e;
     else {
-        xi = b * per + (s->other_perm ? (e * H + h) * s->s + r : (r * H + h) * D + e);
+        xi = b * per + (s->other_perm         ? (e * H + h) * s->s + r
+                        : s->layout == ONE_ROW ? (h * s->s + r) * D + e
+                                               : (r * H + h) * D + e);
         sr = (xi - b * per) / (H * D), el = (xi - b * per) % D;
     }
     const double *x = in->xv + (xi - el);
@@ -282,6 +287,11 @@ static void left_unfused(void **state) {
                             true};
     assert_int_equal(check(&other, why, sizeof why), 0);
     if (!strstr(why, "cache_write: the Transpose is not [0, 2, 1, 3]")) fail_msg("why: %s", why);
+    const spelling rows2 = {OSC_FLOAT, OSC_FLOAT16, ONE_ROW, 2, true, true, false, 0, 3, false,
+                            false};
+    assert_int_equal(check(&rows2, why, sizeof why), 0);
+    if (!strstr(why, "cache_write: a reshape without Transpose moves more than one row"))
+        fail_msg("why: %s", why);
 }
 
 /* A bad write index, then a bad position id: the fused run fails naming the node and the
