@@ -6,9 +6,8 @@
  * straight to the cache's layout. Each spelling runs fused and unfused: the caches must be equal
  * bit for bit, within rounding of a float64 rotation written here, made by one CacheWrite node;
  * a Transpose of another order, or two rows reshaped straight to (B, H, S, D), is left unfused
- * with the reason (and still exact). A write index
- * or a position id out of range fails naming the node and the value, the donated cache
- * untouched. */
+ * with the reason (and still exact). A write index or a position id out of range fails naming
+ * the node and the value, the donated cache untouched. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
