@@ -39,6 +39,7 @@ typedef struct spelling {
     int cast_at;        /* 0 none; 1 after the rotation; 2 after the Reshape; 3 last */
     bool circular;
     bool other_perm;    /* Reshape (B, D, H, S), Transpose [0, 2, 3, 1]: not the rule's */
+    bool rope_out;      /* the rotation's output is a graph output too: the rotation stays */
 } spelling;
 
 static uint32_t g_seed = 4242;
@@ -135,6 +136,7 @@ static void *build(const spelling *s, size_t *len) {
 #undef CAST_IF
 #undef NEXT
     osc_mw_output(mw, "cache_out", s->cdt, 4, cd, NULL);
+    if (s->rope_out) osc_mw_output(mw, "v1", s->xdt, xr, xd, NULL); /* (the rotation's) */
     void *buf = NULL;
     if (osc_mw_serialize(mw, &buf, len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
     osc_mw_free(mw);
@@ -259,19 +261,21 @@ static void fused_spellings(void **state) {
     (void)state;
     static const spelling k_fused[] = {
         /* a decoder's key: float rotated, float16 cache, one new row */
-        {OSC_FLOAT, OSC_FLOAT16, THREE_D, 1, true, true, false, 0, 3, false, false},
+        {OSC_FLOAT, OSC_FLOAT16, THREE_D, 1, true, true, false, 0, 3, false, false, false},
         /* prefill of 3 rows, interleaved, half the head rotated, bfloat16, circular */
-        {OSC_FLOAT, OSC_BFLOAT16, THREE_D, 3, true, true, true, 4, 2, true, false},
-        {OSC_FLOAT16, OSC_FLOAT, THREE_D, 2, true, false, false, 6, 1, false, false},
+        {OSC_FLOAT, OSC_BFLOAT16, THREE_D, 3, true, true, true, 4, 2, true, false, false},
+        {OSC_FLOAT16, OSC_FLOAT, THREE_D, 2, true, false, false, 6, 1, false, false, false},
         /* X already in the cache's layout, no Cast; tables per (batch, seq) */
-        {OSC_FLOAT16, OSC_FLOAT16, CACHE_ORDER, 2, true, false, true, 0, 0, false, false},
-        {OSC_BFLOAT16, OSC_FLOAT, CACHE_ORDER, 1, true, true, false, 2, 3, true, false},
+        {OSC_FLOAT16, OSC_FLOAT16, CACHE_ORDER, 2, true, false, true, 0, 0, false, false, false},
+        {OSC_BFLOAT16, OSC_FLOAT, CACHE_ORDER, 1, true, true, false, 2, 3, true, false, false},
         /* a value: moved and converted only */
-        {OSC_FLOAT, OSC_FLOAT16, THREE_D, 2, false, false, false, 0, 3, false, false},
-        {OSC_FLOAT, OSC_FLOAT, THREE_D, 1, false, false, false, 0, 0, true, false},
+        {OSC_FLOAT, OSC_FLOAT16, THREE_D, 2, false, false, false, 0, 3, false, false, false},
+        {OSC_FLOAT, OSC_FLOAT, THREE_D, 1, false, false, false, 0, 0, true, false, false},
+        /* the rotation read by a graph output too: it stays, the rest is fused */
+        {OSC_FLOAT, OSC_FLOAT16, THREE_D, 2, true, true, false, 0, 3, false, false, true},
         /* one row reshaped straight to the cache's layout */
-        {OSC_FLOAT, OSC_FLOAT16, ONE_ROW, 1, true, true, false, 0, 3, false, false},
-        {OSC_FLOAT, OSC_FLOAT16, CACHE_ORDER, 3, false, false, false, 0, 3, true, false},
+        {OSC_FLOAT, OSC_FLOAT16, ONE_ROW, 1, true, true, false, 0, 3, false, false, false},
+        {OSC_FLOAT, OSC_FLOAT16, CACHE_ORDER, 3, false, false, false, 0, 3, true, false, false},
     };
     char why[256];
     for (size_t i = 0; i < sizeof k_fused / sizeof k_fused[0]; i++)
@@ -283,11 +287,11 @@ static void left_unfused(void **state) {
     (void)state;
     char why[256];
     const spelling other = {OSC_FLOAT, OSC_FLOAT16, THREE_D, 2, true, true, false, 0, 3, false,
-                            true};
+                            true, false};
     assert_int_equal(check(&other, why, sizeof why), 0);
     if (!strstr(why, "cache_write: the Transpose is not [0, 2, 1, 3]")) fail_msg("why: %s", why);
     const spelling rows2 = {OSC_FLOAT, OSC_FLOAT16, ONE_ROW, 2, true, true, false, 0, 3, false,
-                            false};
+                            false, false};
     assert_int_equal(check(&rows2, why, sizeof why), 0);
     if (!strstr(why, "cache_write: a reshape without Transpose moves more than one row"))
         fail_msg("why: %s", why);
@@ -298,7 +302,7 @@ static void left_unfused(void **state) {
 static void bad_runs(void **state) {
     (void)state;
     const spelling s = {OSC_FLOAT, OSC_FLOAT16, THREE_D, 2, true, true, false, 0, 3, false,
-                        false};
+                        false, false};
     size_t len = 0;
     void *buf = build(&s, &len);
     inputs *in = malloc(sizeof *in);
