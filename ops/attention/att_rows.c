@@ -133,6 +133,18 @@ static const att_mask k_mask[OSC_DTYPE_COUNT][2] = {
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
+/* nb rows of n elements (z bytes each), rs elements apart from src, widened by ld into dst
+ * (one call when they are contiguous) */
+static void load_rows(att_load ld, void *dst, size_t dz, const char *src, size_t z, int64_t nb,
+                      int64_t n, int64_t rs) {
+    if (rs == n) {
+        ld(dst, src, nb * n);
+        return;
+    }
+    for (int64_t r = 0; r < nb; r++)
+        ld((char *)dst + (size_t)(r * n) * dz, src + (size_t)(r * rs) * z, n);
+}
+
 size_t osc_att_part_bytes(const att_shape *s, bool wide) {
     /* the caller checked that this fits: a block of widened key rows and one of value rows,
      * and per q head of a group its score row, query row and accumulator */
@@ -450,11 +462,7 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                     ATT_HALF_##S(gdots_h(g0 + j0, per, g0 + total, per, rep,                  \
                                          (const uint16_t *)(const void *)k0, rs, nb, d, scale)); \
                 } else {                                                                      \
-                    if (rs == d)                                                              \
-                        f->load[w](kb, k0, nb * d);                                           \
-                    else                                                                      \
-                        for (int64_t kk = 0; kk < nb; kk++)                                   \
-                            f->load[w](kb + kk * d, k0 + (size_t)(kk * rs) * z1, d);          \
+                    load_rows(f->load[w], kb, sizeof(A), k0, z1, nb, d, rs);                  \
                     gdots_##S(g0 + j0, per, g0 + total, per, rep, kb, d, nb, d, scale);       \
                 }                                                                             \
                 j0 += nb;                                                                     \
@@ -489,7 +497,7 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                     f->store[w](qk, sc, total);                                               \
                 }                                                                             \
             }                                                                                 \
-            /* values in blocks of 4 within the past, then within the new ones */             \
+            /* values in blocks within the past, then within the new ones */                  \
             const int64_t e1 = min64(end, s->past);                                           \
             for (int64_t j0 = 0; j0 < end;) {                                                 \
                 const bool in_past = j0 < e1;                                                 \
@@ -501,11 +509,7 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                     ATT_HALF_##S(gaxpy_h(g0 + total + d, per, g0 + j0, per, rep,              \
                                          (const uint16_t *)(const void *)v0, rs, nb, dv));    \
                 } else {                                                                      \
-                    if (rs == dv)                                                             \
-                        f2->load[w](vb, v0, nb * dv);                                         \
-                    else                                                                      \
-                        for (int64_t kk = 0; kk < nb; kk++)                                   \
-                            f2->load[w](vb + kk * dv, v0 + (size_t)(kk * rs) * z2, dv);       \
+                    load_rows(f2->load[w], vb, sizeof(A), v0, z2, nb, dv, rs);                \
                     gaxpy_##S(g0 + total + d, per, g0 + j0, per, rep, vb, dv, nb, dv);        \
                 }                                                                             \
                 j0 += nb;                                                                     \
