@@ -159,6 +159,12 @@ static inline int32_t osc_fuse_producer(const osc_fuse_view *v, int32_t id) {
     const int32_t i = id >= 0 ? v->graph->values[id].producer : -1;
     return i >= 0 && !v->graph->nodes[i].folded ? i : -1;
 }
+/* The node computing value id at run time when the chain being matched is its only reader (no
+ * other node, no graph output); NULL otherwise. */
+static inline const osc_node *osc_fuse_sole_producer(const osc_fuse_view *v, int32_t id) {
+    const int32_t i = osc_fuse_producer(v, id);
+    return i >= 0 && v->uses[id] == 1 ? &v->graph->nodes[i] : NULL;
+}
 /* The constant value id holds at every run, folded at load (NULL: none, or a graph input). */
 static inline const osc_tensor *osc_fuse_folded(const osc_fuse_view *v, int32_t id) {
     const osc_value *val = &v->graph->values[id];

@@ -19,12 +19,6 @@ typedef struct cap {
 } cap;
 _Static_assert(sizeof(cap) <= OSC_RW_CAP_MAX, "OSC_RW_CAP_MAX holds the capture");
 
-/* The node making value id when only this chain reads it; else NULL. */
-static const osc_node *only(const osc_fuse_view *v, int32_t id) {
-    const osc_node *n = osc_fuse_node(v, osc_fuse_producer(v, id));
-    return n && v->uses[id] == 1 ? n : NULL;
-}
-
 static bool is_float(int32_t t) {
     return t == OSC_FLOAT || t == OSC_FLOAT16 || t == OSC_BFLOAT16 || t == OSC_DOUBLE;
 }
@@ -45,7 +39,7 @@ bool osc_rw_cache_write_match(osc_kctx *k, const osc_fuse_view *v, int32_t node,
      * last (the chain's first node) */
     const osc_node *cast = NULL, *tr = NULL, *same = NULL, *rope = NULL;
     int32_t x = n->inputs[1];
-    for (const osc_node *m; !rope && (m = only(v, x)) && m->n_inputs >= 1;) {
+    for (const osc_node *m; !rope && (m = osc_fuse_sole_producer(v, x)) && m->n_inputs >= 1;) {
         if (osc_fuse_has(m, OSC_KT_CAST) && !cast)
             cast = m;
         else if (osc_fuse_has(m, OSC_KT_TRANSPOSE) && !tr && !same)

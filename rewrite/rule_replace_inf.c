@@ -18,8 +18,8 @@ _Static_assert(sizeof(cap) <= OSC_RW_CAP_MAX, "OSC_RW_CAP_MAX holds the capture"
 
 /* The node making value id when only this chain reads it and it has `traits`; else NULL. */
 static const osc_node *only(const osc_fuse_view *v, int32_t id, uint32_t traits) {
-    const osc_node *n = osc_fuse_node(v, osc_fuse_producer(v, id));
-    return n && v->uses[id] == 1 && osc_fuse_has(n, traits) ? n : NULL;
+    const osc_node *n = osc_fuse_sole_producer(v, id);
+    return osc_fuse_has(n, traits) ? n : NULL;
 }
 
 bool osc_rw_replace_inf_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *c) {
