@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "onnx_scatter.h"
@@ -38,6 +40,20 @@ static inline osc_tensor osc_check_run(osc_session *s, int n, const char *const 
     osc_tensor y;
     if (osc_session_output(s, 0, &y) != OSC_OK) fail_msg("output 0: %s", osc_session_error(s));
     return y;
+}
+
+/* The nodes of m running op `op`; why gets node `name`'s not_fused reason ("" when none). */
+static inline int osc_check_fused(const osc_model *m, const char *op, const char *name,
+                                  char *why, size_t why_size) {
+    int n = 0;
+    why[0] = '\0';
+    for (size_t i = 0; i < osc_model_node_count(m); i++) {
+        osc_node_desc nd;
+        assert_int_equal(osc_model_node(m, i, &nd), OSC_OK);
+        n += !strcmp(nd.op_type, op);
+        if (!strcmp(nd.name, name) && nd.not_fused) snprintf(why, why_size, "%s", nd.not_fused);
+    }
+    return n;
 }
 
 /* t has this dtype, rank and dims. */

@@ -21,15 +21,23 @@ static inline void *osc_check_serialize(osc_mw *mw, size_t *len) {
     return buf;
 }
 
+/* The model of len bytes at buf loaded with options o (NULL: the defaults); fails the test with
+ * the load's message unless the load succeeds. */
+static inline osc_model *osc_check_load_buffer(const void *buf, size_t len,
+                                               const osc_options *o) {
+    osc_model *m = NULL;
+    char msg[OSC_MESSAGE_SIZE];
+    if (osc_model_load_buffer(buf, len, NULL, o, &m, msg, sizeof msg) != OSC_OK)
+        fail_msg("load: %s", msg);
+    return m;
+}
+
 /* The model mw describes (mw freed), loaded with options o (NULL: the defaults); fails the test
  * with the load's message unless the load succeeds. */
 static inline osc_model *osc_check_load(osc_mw *mw, const osc_options *o) {
     size_t len;
     void *buf = osc_check_serialize(mw, &len);
-    osc_model *m = NULL;
-    char msg[OSC_MESSAGE_SIZE];
-    if (osc_model_load_buffer(buf, len, NULL, o, &m, msg, sizeof msg) != OSC_OK)
-        fail_msg("load: %s", msg);
+    osc_model *m = osc_check_load_buffer(buf, len, o);
     free(buf);
     return m;
 }

@@ -21,6 +21,7 @@
 
 #include "core/dtype.h"
 #include "tests/support/check.h"
+#include "tests/support/mw_check.h"
 #include "tests/support/testutil.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
@@ -137,10 +138,7 @@ static void *build(const spelling *s, size_t *len) {
 #undef NEXT
     osc_mw_output(mw, "cache_out", s->cdt, 4, cd, NULL);
     if (s->rope_out) osc_mw_output(mw, "v1", s->xdt, xr, xd, NULL); /* (the rotation's) */
-    void *buf = NULL;
-    if (osc_mw_serialize(mw, &buf, len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
-    osc_mw_free(mw);
-    return buf;
+    return osc_check_serialize(mw, len);
 }
 
 static void make_inputs(const spelling *s, inputs *in) {
@@ -209,22 +207,12 @@ static int check(const spelling *s, char *why, size_t why_size) {
     assert_non_null(out[0]);
     assert_non_null(out[1]);
     int fused = 0;
-    why[0] = '\0';
     for (int f = 0; f < 2; f++) {
         osc_options o;
         osc_options_init(&o);
         o.no_fusion = f == 0;
-        osc_model *m = NULL;
-        char msg[512];
-        if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg))
-            fail_msg("load: %s", msg);
-        for (size_t i = 0; f && i < osc_model_node_count(m); i++) {
-            osc_node_desc nd;
-            assert_int_equal(osc_model_node(m, i, &nd), OSC_OK);
-            fused += !strcmp(nd.op_type, "CacheWrite");
-            if (!strcmp(nd.name, "write") && nd.not_fused)
-                snprintf(why, why_size, "%s", nd.not_fused);
-        }
+        osc_model *m = osc_check_load_buffer(buf, len, &o);
+        if (f) fused = osc_check_fused(m, "CacheWrite", "write", why, why_size);
         osc_session *ss = NULL;
         assert_int_equal(osc_session_create(m, &ss), OSC_OK);
         bind(ss, s, in, in->cache);

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "tests/support/check.h"
+#include "tests/support/mw_check.h"
 #include "tests/support/testutil.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
@@ -59,10 +60,7 @@ static void *build(const spelling *s, size_t *len) {
                 (const char *[]){"y"});
     osc_mw_output(mw, "y", s->dtype, 2, d, NULL);
     if (s->mask_output) osc_mw_output(mw, "mask", OSC_BOOL, 2, d, NULL);
-    void *buf = NULL;
-    if (osc_mw_serialize(mw, &buf, len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
-    osc_mw_free(mw);
-    return buf;
+    return osc_check_serialize(mw, len);
 }
 
 /* x's values, as doubles (rounded to x's dtype when it is float) */
@@ -97,22 +95,12 @@ static int check(const spelling *s, char *why, size_t why_size) {
     const osc_tensor x = osc_test_view(s->dtype, 2, d, s->dtype == OSC_FLOAT ? (void *)xf
                                                                              : (void *)xs);
     int fused_nodes = 0;
-    why[0] = '\0';
     for (int f = 0; f < 2; f++) {
         osc_options o;
         osc_options_init(&o);
         o.no_fusion = f == 0;
-        osc_model *m = NULL;
-        char msg[512];
-        if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg))
-            fail_msg("load: %s", msg);
-        for (size_t i = 0; f && i < osc_model_node_count(m); i++) {
-            osc_node_desc nd;
-            assert_int_equal(osc_model_node(m, i, &nd), OSC_OK);
-            fused_nodes += !strcmp(nd.op_type, "ReplaceInf");
-            if (!strcmp(nd.name, "where") && nd.not_fused)
-                snprintf(why, why_size, "%s", nd.not_fused);
-        }
+        osc_model *m = osc_check_load_buffer(buf, len, &o);
+        if (f) fused_nodes = osc_check_fused(m, "ReplaceInf", "where", why, why_size);
         osc_session *ss = NULL;
         assert_int_equal(osc_session_create(m, &ss), OSC_OK);
         const osc_tensor y = osc_check_run(ss, 1, (const char *[]){"x"}, &x);

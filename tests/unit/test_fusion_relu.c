@@ -19,6 +19,7 @@
 
 #include "core/dtype.h"
 #include "tests/support/check.h"
+#include "tests/support/mw_check.h"
 #include "tests/support/testutil.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
@@ -59,10 +60,7 @@ static void *build(const spelling *s, size_t *len) {
     osc_mw_node(mw, "Relu", "relu", 1, (const char *[]){"p"}, 1, (const char *[]){"y"});
     osc_mw_output(mw, "y", s->dtype, rank_x(s->op), yd, NULL);
     if (s->p_output) osc_mw_output(mw, "p", s->dtype, rank_x(s->op), yd, NULL);
-    void *buf = NULL;
-    if (osc_mw_serialize(mw, &buf, len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
-    osc_mw_free(mw);
-    return buf;
+    return osc_check_serialize(mw, len);
 }
 
 /* x holds zeros, a NaN and small integers; w and b negative numbers and zeros: outputs
@@ -115,25 +113,21 @@ static void check(const spelling *s, char *nodes, size_t nodes_size, char *why, 
                               osc_test_view(s->dtype, conv ? 3 : 2, wd, w),
                               osc_test_view(s->dtype, 1, bd, b),
                               osc_test_view(OSC_BOOL, 1, (const int64_t[]){N}, k_keep)};
-    nodes[0] = why[0] = '\0';
+    nodes[0] = '\0';
     for (int f = 0; f < 2; f++)
         for (int threads = 1; threads <= 2; threads++) {
             osc_options o;
             osc_options_init(&o);
             o.no_fusion = f == 0;
             o.threads = threads;
-            osc_model *m = NULL;
-            char msg[512];
-            if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg))
-                fail_msg("load: %s", msg);
+            osc_model *m = osc_check_load_buffer(buf, len, &o);
             for (size_t i = 0; f && threads == 1 && i < osc_model_node_count(m); i++) {
                 osc_node_desc nd;
                 assert_int_equal(osc_model_node(m, i, &nd), OSC_OK);
                 snprintf(nodes + strlen(nodes), nodes_size - strlen(nodes), "%s%s:%s",
                          i ? " " : "", nd.name, nd.op_type);
-                if (!strcmp(nd.name, "relu") && nd.not_fused)
-                    snprintf(why, why_size, "%s", nd.not_fused);
             }
+            if (f && threads == 1) osc_check_fused(m, "Relu", "relu", why, why_size);
             osc_session *ss = NULL;
             assert_int_equal(osc_session_create(m, &ss), OSC_OK);
             if (s->picked) osc_check_bind(ss, 1, (const char *[]){"keep"}, in + 3);
