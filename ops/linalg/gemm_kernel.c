@@ -68,6 +68,10 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
             for (int64_t p = 0; p < kc; p++, out += NR_##E##V) {                               \
                 const T *src = bj + p * brs;                                                   \
                 int64_t j = 0;                                                                 \
+                if (bcs == 1 && nr == NR_##E##V) { /* a constant size: vector moves */         \
+                    memcpy(out, src, NR_##E##V * sizeof(T));                                   \
+                    continue;                                                                  \
+                }                                                                              \
                 if (bcs == 1) {                                                                \
                     memcpy(out, src, (size_t)nr * sizeof(T));                                  \
                     j = nr;                                                                    \
