@@ -3,6 +3,7 @@
 #include "gemm_kernel.h"
 
 #include <stdbool.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -12,8 +13,10 @@
  * time (__builtin_cpu_supports, as core/copy.c picks its AVX2 copy): AVX-512 (zmm
  * vectors, 32 registers), AVX2 (ymm, 16 registers) and the default x86-64/other (xmm or what
  * the target has). Each variant has its own tile shape; they compute the same operations in the
- * same order for every element (no FMA: -ffp-contract=off, and no variant enables "fma"), so
- * they give the same bits. Not under ThreadSanitizer (as core/kattr.c): only the default. */
+ * same order for every element, each product added by a fused multiply-add (one rounding, as
+ * C's fma: the variant's instruction, or the C library's fma lane by lane in the default, which
+ * is exact on every target), so they give the same bits. Not under ThreadSanitizer (as
+ * core/kattr.c): only the default. */
 #if defined(__SANITIZE_THREAD__)
 #define GEMM_NO_VARIANTS 1
 #elif defined(__has_feature)
@@ -25,7 +28,8 @@
     !defined(GEMM_NO_VARIANTS)
 #define GEMM_X86 1
 #define ATTR_AVX512 __attribute__((target("avx512f,avx512vl")))
-#define ATTR_AVX2 __attribute__((target("avx2")))
+#define ATTR_AVX2 __attribute__((target("avx2,fma")))
+#include <immintrin.h>
 #endif
 #define ATTR_DEFAULT
 
@@ -38,6 +42,22 @@
 #endif
 
 #define KC OSC_GEMM_KC
+
+/* The body of c + a * b per lane with one rounding, for vectors of float or double: 64 bytes
+ * (AVX-512), 32 (AVX2 with FMA), or any, lane by lane through the C library. */
+#define MADD_64(a, b, c)                                                                       \
+    if (sizeof(c[0]) == 4)                                                                     \
+        return (__typeof__(c))_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c);                \
+    return (__typeof__(c))_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)c);
+#define MADD_32(a, b, c)                                                                       \
+    if (sizeof(c[0]) == 4)                                                                     \
+        return (__typeof__(c))_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c);                \
+    return (__typeof__(c))_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)c);
+#define MADD_LANES(a, b, c)                                                                    \
+    for (int l = 0; l < (int)(sizeof c / sizeof c[0]); l++)                                    \
+        c[l] = sizeof(c[0]) == 4 ? fmaf((float)a[l], (float)b[l], (float)c[l])                 \
+                                 : fma(a[l], b[l], c[l]);                                      \
+    return c;
 
 /* Vectors of T (GNU C vector extensions): 64, 32 and 16 bytes. */
 #define VEC_TYPES(E, T, CLS)                                                                   \
@@ -52,11 +72,15 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
  * VB-byte vectors of W elements; an MRV x NR register tile, NR = 2W; NC columns per packed B
  * block (the same for every variant). */
 #define NC_OF(T) ((int64_t)(OSC_GEMM_NC_BYTES / (KC * sizeof(T))))
-#define GEMM_FLOAT(E, T, V, VB, MRV, ATTR)                                                     \
+#define GEMM_FLOAT(E, T, V, VB, MRV, MADD, ATTR)                                               \
     enum { W_##E##V = VB / sizeof(T), NR_##E##V = 2 * (VB / sizeof(T)), MR_##E##V = MRV };     \
     typedef v##VB##_##E vt_##E##V;                                                             \
     /* the integer vector of a compare's lanes (all ones where true) */                        \
     typedef __typeof__((vt_##E##V){0} < (vt_##E##V){0}) vi_##E##V;                             \
+                                                                                               \
+    GEMM_INLINE ATTR vt_##E##V madd_##E##V(vt_##E##V a, vt_##E##V b, vt_##E##V c) {            \
+        MADD(a, b, c)                                                                          \
+    }                                                                                          \
                                                                                                \
     /* B[pc.., jc..] (kc x nc) into panels of NR columns, each kc x NR, row-major, zero-padded \
      * past nc. */                                                                             \
@@ -111,8 +135,8 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
             GEMM_UNROLL for (int r = 0; r < MR_##E##V; r++) {                                  \
                 /* a broadcast: x - (+0) is x for every x (-0 too), so no add is emitted */ \
                 const vt_##E##V av = a[r * ars] - (vt_##E##V){0};                              \
-                s[r][0] += av * b0;                                                            \
-                s[r][1] += av * b1;                                                            \
+                s[r][0] = madd_##E##V(av, b0, s[r][0]);                                        \
+                s[r][1] = madd_##E##V(av, b1, s[r][1]);                                        \
             }                                                                                  \
         }                                                                                      \
         if (mr == MR_##E##V && nr == NR_##E##V) {                                              \
@@ -190,13 +214,14 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 #ifdef GEMM_X86
 #define N_VARIANTS 3
 #define VARIANTS(E, T, CLS)                                                                    \
-    GEMM_FLOAT(E, T, _default, 16, 4, ATTR_DEFAULT)                                            \
-    GEMM_FLOAT(E, T, _avx2, 32, 6, ATTR_AVX2)                                                  \
-    GEMM_FLOAT(E, T, _avx512, 64, 6, ATTR_AVX512)                                              \
+    GEMM_FLOAT(E, T, _default, 16, 4, MADD_LANES, ATTR_DEFAULT)                                \
+    GEMM_FLOAT(E, T, _avx2, 32, 6, MADD_32, ATTR_AVX2)                                         \
+    GEMM_FLOAT(E, T, _avx512, 64, 6, MADD_64, ATTR_AVX512)                                     \
     static const osc_gemm_fn gemm_##E##_variants[] = {gemm_##E##_default, gemm_##E##_avx2,     \
                                                       gemm_##E##_avx512};
 static bool variant_ok(int32_t v) {
-    return v == 0 || (v == 1 && __builtin_cpu_supports("avx2")) ||
+    return v == 0 ||
+           (v == 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) ||
            (v == 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl"));
 }
 /* The widest the CPU has, except on AMD's family 19h (Zen 4), which splits each 512-bit
@@ -209,7 +234,7 @@ static int32_t best_variant(void) {
 #else
 #define N_VARIANTS 1
 #define VARIANTS(E, T, CLS)                                                                    \
-    GEMM_FLOAT(E, T, _default, 16, 4, ATTR_DEFAULT)                                            \
+    GEMM_FLOAT(E, T, _default, 16, 4, MADD_LANES, ATTR_DEFAULT)                                \
     static const osc_gemm_fn gemm_##E##_variants[] = {gemm_##E##_default};
 static bool variant_ok(int32_t v) { return v == 0; }
 static int32_t best_variant(void) { return 0; }

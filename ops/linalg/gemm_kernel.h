@@ -18,10 +18,11 @@
  * micro-kernel keeps an MR x NR tile of Y in vector registers. Summation order, the documented
  * semantics: for each element of Y, the products a(i,p)*b(p,j) of one K block
  * (p in [q*KC, (q+1)*KC)) are added in increasing p to a sum that starts at 0, and the block
- * sums are added to Y in increasing q (y = block 0, then y = y + block 1, ...). Multiplies and
- * adds are separate roundings (no FMA). The order depends only on K, never on M, N, the tile
- * an element falls in, the CPU's vector width or the thread count, so every run gives the same
- * bits. K == 0 writes zeros.
+ * sums are added to Y in increasing q (y = block 0, then y = y + block 1, ...). Each product is
+ * added with one rounding, s = fma(a, b, s) as C's fma (the instruction where the CPU has it,
+ * else the C library's exact fma). The order depends only on K, never on M, N, the tile an
+ * element falls in, the CPU's vector width or the thread count, so every run on every CPU
+ * gives the same bits. K == 0 writes zeros.
  *
  * Integer dtypes: exact sums modulo 2^bits (two's complement wrap, no undefined behaviour).
  *

@@ -2,22 +2,24 @@
 # nodetests.sh: runs official ONNX node-test folders through `onnx-scatter test` for ctest.
 #
 # usage: nodetests.sh ONNX_SCATTER DIR [--expect-pass N] [--no-skip] [--known-fail-file FILE]
-#                     [PATTERN...]
+#                     [--atol A] [PATTERN...]
 #   --known-fail-file: tests whose expected data this runtime rightly disagrees with, one per
 #   line with the reason in '#' comments (`onnx-scatter test --known-fail FILE`); each must be
 #   reported KNOWN (it still fails), any other FAIL fails the entry.
+#   --atol: `test`'s absolute tolerance (default its own, 1e-7).
 #   PATTERNs (shell globs like 'test_scatter*') pick subfolders of DIR; without any, all of DIR.
 # Exit: 0 when `test` exits 0, its summary counts every selected folder, and the optional
 # expectations hold; 77 (ctest SKIP_RETURN_CODE) when DIR is absent; 1 otherwise.
 
 tool=$1 dir=$2
 shift 2
-expect_pass='' no_skip=0 known='' known_file=''
+expect_pass='' no_skip=0 known='' known_file='' atol=''
 while [ $# -gt 0 ]; do
     case $1 in
     --known-fail-file) known_file=$2; known=$(sed 's/#.*//' "$2" | tr -s ' \t' '\n\n'); shift 2 ;;
     --expect-pass) expect_pass=$2; shift 2 ;;
     --no-skip) no_skip=1; shift ;;
+    --atol) atol=$2; shift 2 ;;
     *) break ;;
     esac
 done
@@ -45,7 +47,7 @@ fi
 
 # Folder paths have no spaces or newlines in the official sets.
 # shellcheck disable=SC2046
-out=$("$tool" test ${known_file:+--known-fail "$known_file"} $(sort -u "$list"))
+out=$("$tool" test ${known_file:+--known-fail "$known_file"} ${atol:+--atol "$atol"} $(sort -u "$list"))
 rc=$?
 printf '%s\n' "$out"
 

@@ -4,6 +4,7 @@
 #ifndef OSC_TEST_CHECK_H
 #define OSC_TEST_CHECK_H
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,12 @@
 #include <cmocka.h>
 
 #include "onnx_scatter.h"
+
+/* s + a * b rounded once, in float or double as T: how the product kernel
+ * (ops/linalg/gemm_kernel.h) adds each product to its sum. */
+#define OSC_CHECK_MADD(T, a, b, s)                                                             \
+    (sizeof(T) == sizeof(float) ? (T)fmaf((float)(a), (float)(b), (float)(s))                  \
+                                : (T)fma((double)(a), (double)(b), (double)(s)))
 
 /* main(): runs the cmocka tests given (cmocka_unit_test(...) entries) as one group with these
  * group setup and teardown functions (NULL for none); its status is the number that failed. */

@@ -8,7 +8,7 @@
  * with fusion on and off, on 1 and 2 threads (and 3 against the tiny-threshold library, whose
  * tiles hold two edges and whose threads split every output), and equal to loops here that
  * compute each product in the kernels' documented order (gemm_kernel.h: products added in
- * increasing k to a sum starting at 0, no FMA). An out-of-range index of either Gather fails
+ * increasing k to a sum starting at 0, each by one fused multiply-add). An out-of-range index of either Gather fails
  * the run naming that Gather, the value and the range, with the caller's buffer untouched.
  * The symbolic variants declare the inputs with dynamic axes (x [M, C], the edges E, data
  * [N, H]) and build the Expands' shapes from Shape(), as PyTorch exports them: loaded unpinned,
@@ -267,14 +267,14 @@ static void *build(const variant *v, const inputs *in, size_t *len) {
             }                                                                                  \
             for (int j = 0; j < H; j++) {                                                      \
                 T acc = 0;                                                                     \
-                for (int k = 0; k < 2 * C; k++) acc = (T)(acc + (T)(c[k] * (T)in->w1[j * 2 * C + k])); \
+                for (int k = 0; k < 2 * C; k++) acc = OSC_CHECK_MADD(T, c[k], in->w1[j * 2 * C + k], acc); \
                 const T cc = v->kind == V_ROW_C ? (T)in->crow[e * H + j] : (T)in->b1[j];       \
                 const T g = (T)(acc + cc);                                                     \
                 h[j] = g > 0 ? g : 0;                                                          \
             }                                                                                  \
             for (int j = 0; j < H; j++) {                                                      \
                 T acc = 0;                                                                     \
-                for (int k = 0; k < H; k++) acc = (T)(acc + (T)(h[k] * (T)in->w2[k * H + j])); \
+                for (int k = 0; k < H; k++) acc = OSC_CHECK_MADD(T, h[k], in->w2[k * H + j], acc);   \
                 const T z = (T)(acc + (T)in->b2[j]);                                           \
                 T *t = &y[o * H + j];                                                          \
                 switch (v->kind) {                                                             \

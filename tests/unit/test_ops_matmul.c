@@ -156,12 +156,13 @@ static void test_matmul_batch_broadcast(void **state) {
 }
 
 /* The documented summation order, in float: per element, each K block of OSC_GEMM_KC summed
- * from 0 in increasing p, the block sums added in order. */
+ * from 0 in increasing p, each product by one fused multiply-add, the block sums added in
+ * order. */
 static float ordered_dot(const float *a, int64_t as, const float *b, int64_t bs, int64_t k) {
     float y = 0;
     for (int64_t q = 0; q < k; q += OSC_GEMM_KC) {
         float s = 0;
-        for (int64_t p = q; p < k && p < q + OSC_GEMM_KC; p++) s += a[p * as] * b[p * bs];
+        for (int64_t p = q; p < k && p < q + OSC_GEMM_KC; p++) s = fmaf(a[p * as], b[p * bs], s);
         y = q == 0 ? s : y + s;
     }
     return y;

@@ -151,11 +151,12 @@ static void threads_give_the_same_bits(void **state) {
     for (int b = 0; b < B; b++)
         if (fabsf(one.q[b] - q[b]) > 1e-6f * fabsf(q[b]))
             fail_msg("q[%d] = %g; the loop gives %g", b, one.q[b], q[b]);
-    /* the product in the documented order (K < OSC_GEMM_KC: one block from 0), then + C */
+    /* the product in the documented order (K < OSC_GEMM_KC: one block from 0, fused
+     * multiply-adds), then + C */
     for (int a = 0; a < A; a++)
         for (int j = 0; j < N; j++) {
             float acc = 0;
-            for (int p = 0; p < C; p++) acc += one.r[a * C + p] * weight(p, j);
+            for (int p = 0; p < C; p++) acc = fmaf(one.r[a * C + p], weight(p, j), acc);
             const float want = acc + bias(a, j);
             if (one.y[a * N + j] != want)
                 fail_msg("y[%d][%d] = %.9g; the loop gives %.9g", a, j, one.y[a * N + j], want);
