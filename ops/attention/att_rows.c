@@ -51,14 +51,14 @@ __attribute__((target("avx,f16c"))) static int64_t att_f16c_run(float *o, const 
 #else
 #define ATT_HAS_F16C() __builtin_cpu_supports("f16c")
 #endif
-#define ATT_HAS_AVX2() __builtin_cpu_supports("avx2") /* (suffix h: some F16C CPUs lack it) */
+#define ATT_HAS_FMA() (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
 static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
     return ATT_HAS_F16C() ? att_f16c_run(o, p, n) : 0;
 }
 #else
 #define ATT_F16C 0
 #define ATT_HAS_F16C() 0
-#define ATT_HAS_AVX2() 0
+#define ATT_HAS_FMA() 0
 static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
     (void)o, (void)p, (void)n;
     return 0;
@@ -229,16 +229,30 @@ typedef double att_vdu
 ATT_ROWMAX(float, f, att_vf, att_vi)
 ATT_ROWMAX(double, d, att_vd, att_vl)
 
+/* c = a * b + c, lane by lane (c a vector; a a vector, or a scalar for ATT_MADDS), each lane
+ * rounded once by FMA (fmaf or fma: the instruction in the functions built for it, the C
+ * library's, which is exact, in the others), so that every build gives the same bits. */
+#define ATT_MADD(c, a, b, FMA)                                                                \
+    do {                                                                                      \
+        const __typeof__(c) a_ = (a), b_ = (b);                                               \
+        for (int l_ = 0; l_ < ATT_LANES; l_++) (c)[l_] = FMA(a_[l_], b_[l_], (c)[l_]);        \
+    } while (0)
+#define ATT_MADDS(c, a, b, FMA)                                                               \
+    do {                                                                                      \
+        const __typeof__(c) b_ = (b);                                                         \
+        for (int l_ = 0; l_ < ATT_LANES; l_++) (c)[l_] = FMA((a), b_[l_], (c)[l_]);           \
+    } while (0)
+
 /* What a group's loops share, for compute type A (V its ATT_LANES vector, V4 its vector of four,
  * LDA its vector load) reading keys and values of element type KT (LDK: ATT_LANES of them
- * widened to a V; EK: one widened), suffix S; ATTR and IATTR the targets of the functions and
- * of their inlined helper: the scores of the rep query rows q[r * qst] against nk key rows
- * kb[k * ks], into o[r * os + k] (two keys and four rows at a time, then one key, then one
+ * widened to a V; EK: one widened), suffix S; FMA A's fused multiply-add; ATTR and IATTR the
+ * targets of the functions and of their inlined helper: the scores of the rep query rows
+ * q[r * qst] against nk key rows kb[k * ks], into o[r * os + k] (two keys and four rows at a time, then one key, then one
  * row: the same bits); and acc[r * as] += the weights wb[r * ws + k] times nv value rows
  * vb[k * vs], key by key in order, skipping zero weights (a key the softmax gave nothing adds
  * nothing, even a NaN): when no weight is zero, four rows at a time with a vector of each kept
  * in registers across the keys (the same bits). */
-#define ATT_GROUP_FNS(A, S, V, V4, LDA, KT, LDK, EK, ATTR, IATTR)                             \
+#define ATT_GROUP_FNS(A, S, V, V4, LDA, KT, LDK, EK, FMA, ATTR, IATTR)                        \
     /* q rows q0, q0 + qst, .. against key kf: four dot products, scaled */                   \
     IATTR ATT_INLINE void dot4_##S(A *o, int64_t os, const A *q0, int64_t qst, const KT *kf,  \
                                    int64_t d, A scale) {                                      \
@@ -247,14 +261,15 @@ ATT_ROWMAX(double, d, att_vd, att_vl)
         int64_t t = 0;                                                                        \
         for (; t + ATT_LANES <= d; t += ATT_LANES) {                                          \
             const V x = LDK(kf + t);                                                          \
-            l0 += LDA(q0 + t) * x, l1 += LDA(q1 + t) * x;                                     \
-            l2 += LDA(q2 + t) * x, l3 += LDA(q3 + t) * x;                                     \
+            ATT_MADD(l0, LDA(q0 + t), x, FMA); ATT_MADD(l1, LDA(q1 + t), x, FMA);             \
+            ATT_MADD(l2, LDA(q2 + t), x, FMA); ATT_MADD(l3, LDA(q3 + t), x, FMA);             \
         }                                                                                     \
         V4 r;                                                                                 \
         ATT_SUM4(r, l0, l1, l2, l3);                                                          \
         for (; t < d; t++) {                                                                  \
             const A x = EK(kf[t]);                                                            \
-            r[0] += q0[t] * x, r[1] += q1[t] * x, r[2] += q2[t] * x, r[3] += q3[t] * x;       \
+            r[0] = FMA(q0[t], x, r[0]), r[1] = FMA(q1[t], x, r[1]);                           \
+            r[2] = FMA(q2[t], x, r[2]), r[3] = FMA(q3[t], x, r[3]);                           \
         }                                                                                     \
         for (int k = 0; k < 4; k++) o[k * os] = r[k] * scale;                                 \
     }                                                                                         \
@@ -272,19 +287,20 @@ ATT_ROWMAX(double, d, att_vd, att_vl)
                 for (; t + ATT_LANES <= d; t += ATT_LANES) {                                  \
                     const V x = LDK(ka + t), y = LDK(kc + t);                                 \
                     V z = LDA(q0 + t);                                                        \
-                    a0 += z * x, c0 += z * y, z = LDA(q1 + t);                                \
-                    a1 += z * x, c1 += z * y, z = LDA(q2 + t);                                \
-                    a2 += z * x, c2 += z * y, z = LDA(q3 + t);                                \
-                    a3 += z * x, c3 += z * y;                                                 \
+                    ATT_MADD(a0, z, x, FMA); ATT_MADD(c0, z, y, FMA); z = LDA(q1 + t);        \
+                    ATT_MADD(a1, z, x, FMA); ATT_MADD(c1, z, y, FMA); z = LDA(q2 + t);        \
+                    ATT_MADD(a2, z, x, FMA); ATT_MADD(c2, z, y, FMA); z = LDA(q3 + t);        \
+                    ATT_MADD(a3, z, x, FMA); ATT_MADD(c3, z, y, FMA);                         \
                 }                                                                             \
                 V4 ra, rc;                                                                    \
                 ATT_SUM4(ra, a0, a1, a2, a3);                                                 \
                 ATT_SUM4(rc, c0, c1, c2, c3);                                                 \
                 for (; t < d; t++) {                                                          \
                     const A x = EK(ka[t]), y = EK(kc[t]);                                     \
-                    ra[0] += q0[t] * x, ra[1] += q1[t] * x, ra[2] += q2[t] * x;               \
-                    ra[3] += q3[t] * x, rc[0] += q0[t] * y, rc[1] += q1[t] * y;               \
-                    rc[2] += q2[t] * y, rc[3] += q3[t] * y;                                   \
+                    ra[0] = FMA(q0[t], x, ra[0]), ra[1] = FMA(q1[t], x, ra[1]);               \
+                    ra[2] = FMA(q2[t], x, ra[2]), ra[3] = FMA(q3[t], x, ra[3]);               \
+                    rc[0] = FMA(q0[t], y, rc[0]), rc[1] = FMA(q1[t], y, rc[1]);               \
+                    rc[2] = FMA(q2[t], y, rc[2]), rc[3] = FMA(q3[t], y, rc[3]);               \
                 }                                                                             \
                 A *or = o + r * os + kk;                                                      \
                 for (int k = 0; k < 4; k++)                                                   \
@@ -300,9 +316,10 @@ ATT_ROWMAX(double, d, att_vd, att_vl)
                 const KT *kf = kb + kk * ks;                                                  \
                 V lane = {0};                                                                 \
                 int64_t t = 0;                                                                \
-                for (; t + ATT_LANES <= d; t += ATT_LANES) lane += LDA(pq + t) * LDK(kf + t); \
+                for (; t + ATT_LANES <= d; t += ATT_LANES)                                    \
+                    ATT_MADD(lane, LDA(pq + t), LDK(kf + t), FMA);                            \
                 A acc = ATT_TREE1(lane);                                                      \
-                for (; t < d; t++) acc += pq[t] * EK(kf[t]);                                  \
+                for (; t < d; t++) acc = FMA(pq[t], EK(kf[t]), acc);                          \
                 o[r * os + kk] = acc * scale;                                                 \
             }                                                                                 \
     }                                                                                         \
@@ -322,8 +339,10 @@ ATT_ROWMAX(double, d, att_vd, att_vl)
                 V b3 = LDA(o3 + u);                                                           \
                 for (int64_t k = 0; k < nv; k++) {                                            \
                     const V x = LDK(vb + k * vs + t), y = LDK(vb + k * vs + t + u);           \
-                    a0 += w0[k] * x, a1 += w1[k] * x, a2 += w2[k] * x, a3 += w3[k] * x;       \
-                    b0 += w0[k] * y, b1 += w1[k] * y, b2 += w2[k] * y, b3 += w3[k] * y;       \
+                    ATT_MADDS(a0, w0[k], x, FMA); ATT_MADDS(a1, w1[k], x, FMA);               \
+                    ATT_MADDS(a2, w2[k], x, FMA); ATT_MADDS(a3, w3[k], x, FMA);               \
+                    ATT_MADDS(b0, w0[k], y, FMA); ATT_MADDS(b1, w1[k], y, FMA);               \
+                    ATT_MADDS(b2, w2[k], y, FMA); ATT_MADDS(b3, w3[k], y, FMA);               \
                 }                                                                             \
                 /* one vector (u = 0): the b lanes are the a lanes again, stored first */     \
                 memcpy(o0 + u, &b0, sizeof b0), memcpy(o1 + u, &b1, sizeof b1);               \
@@ -340,20 +359,30 @@ ATT_ROWMAX(double, d, att_vd, att_vl)
                 const A w = wb[r * ws + k];                                                   \
                 const KT *restrict v = vb + k * vs;                                           \
                 if (w != 0)                                                                   \
-                    for (int64_t t = t0; t < dv; t++) o[t] += w * EK(v[t]);                   \
+                    for (int64_t t = t0; t < dv; t++) o[t] = FMA(w, EK(v[t]), o[t]);          \
             }                                                                                 \
         }                                                                                     \
     }
+/* The baseline functions (suffixes f, d; each lane's fma a call to the C library) and, on
+ * x86-64, the same for AVX2 with FMA instructions (fx, dx), which the CPUs that have them run,
+ * and float16 keys and values read where they lie, widened in registers by F16C (h): the
+ * float16 caches' loads then overlap the arithmetic instead of stalling a widening pass. */
 #define ATT_SAME(x) (x)
-ATT_GROUP_FNS(float, f, att_vf, att_vf4, ATT_LDf, float, ATT_LDf, ATT_SAME, OSC_AVX2_CLONES, )
-ATT_GROUP_FNS(double, d, att_vd, att_vd4, ATT_LDd, double, ATT_LDd, ATT_SAME, OSC_AVX2_CLONES, )
-/* float16 keys and values read where they lie, widened in registers by F16C (suffix h): the
- * float16 caches' loads then overlap the arithmetic instead of stalling a widening pass */
+ATT_GROUP_FNS(float, f, att_vf, att_vf4, ATT_LDf, float, ATT_LDf, ATT_SAME, fmaf, , )
+ATT_GROUP_FNS(double, d, att_vd, att_vd4, ATT_LDd, double, ATT_LDd, ATT_SAME, fma, , )
 #if ATT_F16C
+#define ATT_FMA_TARGET __attribute__((target("avx2,fma")))
+#define ATT_F16C_TARGET __attribute__((target("avx2,fma,f16c")))
 #define ATT_LDh(p) ((att_vf)_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p))))
-#define ATT_F16C_TARGET __attribute__((target("avx2,f16c")))
-ATT_GROUP_FNS(float, h, att_vf, att_vf4, ATT_LDf, uint16_t, ATT_LDh, att_h2f, ATT_F16C_TARGET,
-              ATT_F16C_TARGET)
+ATT_GROUP_FNS(float, fx, att_vf, att_vf4, ATT_LDf, float, ATT_LDf, ATT_SAME, fmaf,
+              ATT_FMA_TARGET, ATT_FMA_TARGET)
+ATT_GROUP_FNS(double, dx, att_vd, att_vd4, ATT_LDd, double, ATT_LDd, ATT_SAME, fma,
+              ATT_FMA_TARGET, ATT_FMA_TARGET)
+ATT_GROUP_FNS(float, h, att_vf, att_vf4, ATT_LDf, uint16_t, ATT_LDh, att_h2f, fmaf,
+              ATT_F16C_TARGET, ATT_F16C_TARGET)
+#define ATT_PICK(fx, S) ((fx) ? S##x : S)
+#else
+#define ATT_PICK(fx, S) S
 #endif
 
 /* e^x, ATT_LANES at a time, for the softmax's x = score - max (<= 0, -inf or NaN): a Cody-Waite
@@ -432,8 +461,12 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
         const bool r4 = s->rank == 4;                                                         \
         const int64_t kst = r4 ? d : s->kvh * d, vst = r4 ? dv : s->kvh * dv;                 \
         const A cap = (A)p->softcap, scale = (A)jb->scale;                                    \
-        /* float16 keys or values the float arithmetic reads where they lie */                \
-        const bool hf = ATT_F16C && !w && ATT_HAS_F16C() && ATT_HAS_AVX2();                   \
+        /* the FMA functions; float16 keys or values read where they lie */                   \
+        const bool fx = ATT_HAS_FMA(), hf = fx && !w && ATT_HAS_F16C();                       \
+        void (*const dots)(A *, int64_t, const A *, int64_t, int64_t, const A *, int64_t,     \
+                           int64_t, int64_t, A) = ATT_PICK(fx, gdots_##S);                    \
+        void (*const axpy)(A *, int64_t, const A *, int64_t, int64_t, const A *, int64_t,     \
+                           int64_t, int64_t) = ATT_PICK(fx, gaxpy_##S);                       \
         const bool hk = hf && jb->t1 == OSC_FLOAT16, hv = hf && jb->t2 == OSC_FLOAT16;        \
         for (int64_t u = lo; u < hi; u++) {                                                   \
             const int64_t i = u % s->qs, g = u / s->qs % s->kvh, b = u / s->qs / s->kvh;      \
@@ -463,7 +496,7 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                                          (const uint16_t *)(const void *)k0, rs, nb, d, scale)); \
                 } else {                                                                      \
                     load_rows(f->load[w], kb, sizeof(A), k0, z1, nb, d, rs);                  \
-                    gdots_##S(g0 + j0, per, g0 + total, per, rep, kb, d, nb, d, scale);       \
+                    dots(g0 + j0, per, g0 + total, per, rep, kb, d, nb, d, scale);            \
                 }                                                                             \
                 j0 += nb;                                                                     \
             }                                                                                 \
@@ -510,7 +543,7 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                                          (const uint16_t *)(const void *)v0, rs, nb, dv));    \
                 } else {                                                                      \
                     load_rows(f2->load[w], vb, sizeof(A), v0, z2, nb, dv, rs);                \
-                    gaxpy_##S(g0 + total + d, per, g0 + j0, per, rep, vb, dv, nb, dv);        \
+                    axpy(g0 + total + d, per, g0 + j0, per, rep, vb, dv, nb, dv);             \
                 }                                                                             \
                 j0 += nb;                                                                     \
             }                                                                                 \
