@@ -1,6 +1,5 @@
 /* topk.c: TopK-1/10/11/24: the K largest (or smallest) elements along an axis and their
  * indices; two outputs. */
-#include <math.h>
 #include <string.h>
 
 #include "core/dtype.h"
@@ -85,55 +84,107 @@ osc_status osc_topk_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     return geometry(k, in, n_in, out, &axis, &kk);
 }
 
-/* Three-way comparison of elements a and b (element offsets): NaN above every number and
- * equal to NaN, as numpy's sort orders them; -0.0 equals +0.0. */
-typedef int (*cmp_fn)(const void *x, int64_t a, int64_t b);
-/* Per type class: integers compare as themselves, floats as double (exact). */
-#define CMP_INT(T)                                                                            \
-    T va = ((const T *)x)[a], vb = ((const T *)x)[b];                                         \
-    return (va > vb) - (va < vb);
-#define CMP_FLT(T, LD)                                                                        \
-    double va = LD(T, x, a), vb = LD(T, x, b);                                                \
-    if (isnan(va) || isnan(vb)) return isnan(va) - isnan(vb);                                 \
-    return (va > vb) - (va < vb);
-#define LD_FLOAT(T, x, i) ((double)((const T *)(x))[i])
-#define LD_F16(T, x, i) ((double)osc_f16_to_f32(((const T *)(x))[i]))
-#define LD_BF16(T, x, i) ((double)osc_bf16_to_f32(((const T *)(x))[i]))
-#define CMP_FLOAT(T) CMP_FLT(T, LD_FLOAT)
-#define CMP_F16(T) CMP_FLT(T, LD_F16)
-#define CMP_BF16(T) CMP_FLT(T, LD_BF16)
-#define CMP_SINT(T) CMP_INT(T)
-#define CMP_UINT(T) CMP_INT(T)
-#define DEFINE_CMP(E, T, CLS)                                                                 \
-    static int cmp_##E(const void *x, int64_t a, int64_t b) { CMP_##CLS(T) }
-OSC_REAL_TYPES(DEFINE_CMP)
+/* The K preferred elements of a line (n elements at x[base + q * inner]), preferred first:
+ * larger values when sign is 1, smaller when -1, NaN above every number and equal to NaN (as
+ * numpy's sort orders them), -0.0 equal to +0.0, and of equal values the lower index first (a
+ * stable sort's order). A heap of the kk best so far, its least preferred at the root: each
+ * element enters only when preferred over the root, so a line takes O(n log kk); the heap is
+ * then emptied from the back, least preferred last. best[] gets the element offsets. */
+/* up to this K the kept elements are a sorted array (an insertion moves about K/2), beyond it
+ * a heap */
+#define TK_SMALL 32
+#define TK_LD_FLOAT(v) (v)
+#define TK_LD_F16(v) osc_f16_to_f32(v)
+#define TK_LD_BF16(v) osc_bf16_to_f32(v)
+#define TK_LD_SINT(v) (v)
+#define TK_LD_UINT(v) (v)
+#define TOPK_LINE(E, T, CLS)                                                                  \
+    /* value a against value b, three-way, times sign (loaded values; NaN: integers never) */ \
+    static inline int cmp_##E(int sign, __typeof__(TK_LD_##CLS((T)0)) va,                     \
+                              __typeof__(TK_LD_##CLS((T)0)) vb) {                             \
+        const int na = va != va, nb = vb != vb;                                               \
+        return sign * (na | nb ? na - nb : (va > vb) - (va < vb));                            \
+    }                                                                                         \
+    /* element a preferred over element b (offsets: a lower offset is a lower index) */       \
+    static inline bool better_##E(const T *x, int sign, int64_t a, int64_t b) {               \
+        const int c = cmp_##E(sign, TK_LD_##CLS(x[a]), TK_LD_##CLS(x[b]));                    \
+        return c > 0 || (c == 0 && a < b);                                                    \
+    }                                                                                         \
+    static void sift_##E(const T *x, int sign, int64_t *h, int64_t m, int64_t i) {            \
+        for (;;) {                                                                            \
+            int64_t w = i, l = 2 * i + 1;                                                     \
+            if (l < m && better_##E(x, sign, h[w], h[l])) w = l;                              \
+            if (l + 1 < m && better_##E(x, sign, h[w], h[l + 1])) w = l + 1;                  \
+            if (w == i) return;                                                               \
+            const int64_t t = h[i];                                                           \
+            h[i] = h[w], h[w] = t, i = w;                                                     \
+        }                                                                                     \
+    }                                                                                         \
+    /* off into the sorted best[0..i] from position i, after every entry preferred or equal */ \
+    static inline void place_##E(const T *x, int sign, int64_t *best, int64_t i,             \
+                                 int64_t off) {                                               \
+        for (; i > 0 && better_##E(x, sign, off, best[i - 1]); i--) best[i] = best[i - 1];     \
+        best[i] = off;                                                                        \
+    }                                                                                         \
+    static void line_##E(const void *xv, int64_t base, int64_t inner, int64_t n, int64_t kk,  \
+                         int sign, int64_t *best) {                                           \
+        const T *x = xv;                                                                      \
+        const bool small = kk <= TK_SMALL; /* small: best sorted; else a heap */              \
+        for (int64_t q = 0; q < kk; q++)                                                      \
+            if (small)                                                                        \
+                place_##E(x, sign, best, q, base + q * inner);                                \
+            else                                                                              \
+                best[q] = base + q * inner;                                                   \
+        for (int64_t i = small ? 0 : kk / 2; i-- > 0;) sift_##E(x, sign, best, kk, i);        \
+        /* a later element enters only when its value is strictly preferred over the least   \
+         * preferred kept (the last, or the root) */                                          \
+        const int64_t w = small ? kk - 1 : 0;                                                 \
+        __typeof__(TK_LD_##CLS((T)0)) worst = TK_LD_##CLS(x[best[w]]);                        \
+        int64_t q = kk;                                                                       \
+        while (q < n) {                                                                       \
+            /* 8 contiguous elements of which none can enter are passed over at once (the    \
+             * test lets NaNs through to the exact one) */                                    \
+            int pass = 1, len = 1;                                                            \
+            if (inner == 1 && q + 8 <= n) {                                                   \
+                const T *p = x + base + q;                                                    \
+                pass = 0, len = 8;                                                            \
+                if (sign > 0)                                                                 \
+                    for (int l = 0; l < 8; l++) pass |= !(TK_LD_##CLS(p[l]) <= worst);        \
+                else                                                                          \
+                    for (int l = 0; l < 8; l++) pass |= !(TK_LD_##CLS(p[l]) >= worst);        \
+            }                                                                                 \
+            for (int l = 0; pass && l < len; l++) {                                           \
+                const int64_t off = base + (q + l) * inner;                                   \
+                if (cmp_##E(sign, TK_LD_##CLS(x[off]), worst) <= 0) continue;                 \
+                if (small) {                                                                  \
+                    place_##E(x, sign, best, kk - 1, off);                                    \
+                } else {                                                                      \
+                    best[0] = off;                                                            \
+                    sift_##E(x, sign, best, kk, 0);                                           \
+                }                                                                             \
+                worst = TK_LD_##CLS(x[best[w]]);                                              \
+            }                                                                                 \
+            q += len;                                                                         \
+        }                                                                                     \
+        for (int64_t m = small ? 1 : kk; m > 1; m--) { /* the heap's least preferred last */  \
+            const int64_t t = best[0];                                                        \
+            best[0] = best[m - 1], best[m - 1] = t;                                           \
+            sift_##E(x, sign, best, m - 1, 0);                                                \
+        }                                                                                     \
+    }
+OSC_REAL_TYPES(TOPK_LINE)
 
+typedef void (*line_fn)(const void *x, int64_t base, int64_t inner, int64_t n, int64_t kk,
+                        int sign, int64_t *best);
 /* NULL for a dtype without a comparison (geometry admits none). */
-static cmp_fn cmp_for(int32_t dtype) {
-#define CMP_CASE(E, T, CLS)                                                                   \
-    case E: return cmp_##E;
+static line_fn line_for(int32_t dtype) {
+#define LINE_CASE(E, T, CLS)                                                                  \
+    case E: return line_##E;
     switch (dtype) {
-        OSC_REAL_TYPES(CMP_CASE)
+        OSC_REAL_TYPES(LINE_CASE)
     default: return NULL;
     }
-#undef CMP_CASE
-}
-
-/* Stable bottom-up merge sort of v[0..n) (element offsets, ascending axis index) so that the
- * preferred element comes first; ties keep the lower index first. sign is 1 for largest. */
-static void sort_offsets(int64_t *v, int64_t *tmp, int64_t n, const void *x, cmp_fn cmp,
-                         int sign) {
-    for (int64_t w = 1; w < n; w *= 2) {
-        for (int64_t lo = 0; lo < n; lo += 2 * w) {
-            int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            int64_t i = lo, j = mid, o = lo;
-            while (i < mid && j < hi) /* take the right one only when strictly preferred */
-                tmp[o++] = sign * cmp(x, v[j], v[i]) > 0 ? v[j++] : v[i++];
-            while (i < mid) tmp[o++] = v[i++];
-            while (j < hi) tmp[o++] = v[j++];
-        }
-        memcpy(v, tmp, (size_t)n * sizeof *v);
-    }
+#undef LINE_CASE
 }
 
 osc_status osc_topk_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
@@ -151,14 +202,15 @@ osc_status osc_topk_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     const osc_tensor *x = in[0];
     const int64_t outer = osc_dims_prod(x->dims, axis), n = x->dims[axis];
     const int64_t inner = osc_dims_prod(x->dims + axis + 1, x->rank - axis - 1);
-    const cmp_fn cmp = cmp_for(x->dtype);
-    if (!cmp) /* geometry admitted only real number types */
+    const line_fn line = line_for(x->dtype);
+    if (!line) /* geometry admitted only real number types */
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'X' has dtype %s",
                          osc_dtype_get(x->dtype)->name);
-    size_t bytes = 2 * (size_t)n * sizeof(int64_t);
+    size_t bytes = (size_t)kk * sizeof(int64_t);
     int64_t *v = k->alloc ? osc_malloc(k->alloc, bytes) : NULL;
     if (!v)
-        return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate %zu bytes of sort scratch", bytes);
+        return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate %zu bytes of selection scratch",
+                         bytes);
     const int sign = ((const topk_params *)k->params)->largest ? 1 : -1;
     const size_t esize = osc_sh_bits(x->dtype) / 8;
     char *vals = out[0].data;
@@ -166,8 +218,7 @@ osc_status osc_topk_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     for (int64_t o = 0; o < outer; o++)
         for (int64_t j = 0; j < inner; j++) {
             const int64_t base = o * n * inner + j;
-            for (int64_t q = 0; q < n; q++) v[q] = base + q * inner;
-            sort_offsets(v, v + n, n, x->data, cmp, sign);
+            line(x->data, base, inner, n, kk, sign, v);
             for (int64_t q = 0; q < kk; q++) {
                 int64_t dst = (o * kk + q) * inner + j;
                 memcpy(vals + (size_t)dst * esize, (const char *)x->data + (size_t)v[q] * esize,

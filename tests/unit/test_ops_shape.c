@@ -1703,6 +1703,57 @@ static void topk_ties_nan_types(void **state) {
     kh_free(&h);
 }
 
+/* Lines of 1 to 60 floats drawn from {NaN, -1, -0, +0, 1, 2} (ties everywhere), the axis
+ * with 1 to 3 elements after it, every K from 0 to n, largest and smallest: each output against
+ * a selection written here, the preferred remaining element again and again (NaN above every
+ * number, -0 = +0, the lower index first among equals). */
+static int topk_ref_better(float a, int64_t ia, float b, int64_t ib, int sign) {
+    const int na = isnan(a), nb = isnan(b);
+    const int c = sign * (na || nb ? na - nb : (a > b) - (a < b));
+    return c > 0 || (c == 0 && ia < ib);
+}
+
+static void topk_random_lines(void **state) {
+    (void)state;
+    static const float pool[] = {NAN, -1.0f, -0.0f, 0.0f, 1.0f, 2.0f};
+    uint64_t seed = 12345;
+    for (int trial = 0; trial < 300; trial++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        const int64_t n = 1 + (int64_t)(seed >> 33) % 60, inner = 1 + (int64_t)(seed >> 20) % 3;
+        const int64_t kk = (int64_t)(seed >> 40) % (n + 1);
+        const int largest = (int)(seed >> 50) & 1;
+        float x[180];
+        for (int64_t i = 0; i < n * inner; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            x[i] = pool[(seed >> 33) % 6];
+        }
+        kh h;
+        kh_expect_ok(&h, topk(&h, 11, 0, largest, T(OSC_FLOAT, 2, D(n, inner), x), kk));
+        const float *vals = h.outs[0].data;
+        const int64_t *idx = h.outs[1].data;
+        for (int64_t j = 0; j < inner; j++) {
+            bool taken[60] = {false};
+            for (int64_t q = 0; q < kk; q++) {
+                int64_t w = -1;
+                for (int64_t i = 0; i < n; i++)
+                    if (!taken[i] && (w < 0 || topk_ref_better(x[i * inner + j], i,
+                                                                x[w * inner + j], w,
+                                                                largest ? 1 : -1)))
+                        w = i;
+                taken[w] = true;
+                if (idx[q * inner + j] != w ||
+                    memcmp(&vals[q * inner + j], &x[w * inner + j], sizeof(float)) != 0)
+                    fail_msg("trial %d (n %lld, inner %lld, K %lld, largest %d): line %lld "
+                             "place %lld has index %lld, the selection gives %lld", trial,
+                             (long long)n, (long long)inner, (long long)kk, largest,
+                             (long long)j, (long long)q, (long long)idx[q * inner + j],
+                             (long long)w);
+            }
+        }
+        kh_free(&h);
+    }
+}
+
 static void topk_k_errors(void **state) {
     (void)state;
     const float x[] = {1, 2, 3};
@@ -1892,6 +1943,7 @@ int main(void) {
         cmocka_unit_test(argmax_nan_types_errors),
         cmocka_unit_test(topk_spec_examples),
         cmocka_unit_test(topk_ties_nan_types),
+        cmocka_unit_test(topk_random_lines),
         cmocka_unit_test(topk_k_errors),
         cmocka_unit_test(onehot_spec_cases),
         cmocka_unit_test(onehot_types_and_errors),
