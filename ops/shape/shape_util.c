@@ -152,9 +152,38 @@ osc_status osc_sh_check_inputs(osc_kctx *k, const osc_tensor *const *in, int32_t
     return OSC_OK;
 }
 
+/* Moves of n elements of size `esize` (1, 2, 4 or 8 bytes) from src[s0 + j * ss] to
+ * dst[d0 + j * ds], and an a x b tile: element (i, j) from src[s0 + i + j * ss] to
+ * dst[d0 + i * ds + j], in blocks of CS_TILE x CS_TILE so that each source line read is reused
+ * (a transpose's reads). */
+#define CS_TILE 16
+#define CS_SIZES(X) X(1, uint8_t) X(2, uint16_t) X(4, uint32_t) X(8, uint64_t)
+#define CS_FNS(N, T)                                                                           \
+    static void run_##N(void *dst, int64_t d0, const void *src, int64_t s0, int64_t ss,        \
+                        int64_t n) {                                                           \
+        T *d = (T *)dst + d0;                                                                  \
+        const T *sp = (const T *)src + s0;                                                     \
+        for (int64_t j = 0; j < n; j++) d[j] = sp[j * ss];                                     \
+    }                                                                                          \
+    static void tile_##N(void *dst, int64_t d0, int64_t ds, const void *src, int64_t s0,       \
+                         int64_t ss, int64_t a, int64_t b) {                                   \
+        for (int64_t i0 = 0; i0 < a; i0 += CS_TILE)                                            \
+            for (int64_t j0 = 0; j0 < b; j0 += CS_TILE) {                                      \
+                const int64_t i1 = i0 + CS_TILE < a ? i0 + CS_TILE : a;                        \
+                const int64_t j1 = j0 + CS_TILE < b ? j0 + CS_TILE : b;                        \
+                for (int64_t i = i0; i < i1; i++) {                                            \
+                    T *d = (T *)dst + d0 + i * ds;                                             \
+                    const T *sp = (const T *)src + s0 + i;                                     \
+                    for (int64_t j = j0; j < j1; j++) d[j] = sp[j * ss];                       \
+                }                                                                              \
+            }                                                                                  \
+    }
+CS_SIZES(CS_FNS)
+
 void osc_sh_copy_strided(void *dst, const void *src, unsigned bits, int32_t rank,
                          const int64_t *dims, const int64_t *stride, int64_t off) {
-    int64_t nd[2 * OSC_MAX_RANK], ns[2 * OSC_MAX_RANK], idx[2 * OSC_MAX_RANK];
+    int64_t nd[2 * OSC_MAX_RANK], ns[2 * OSC_MAX_RANK], os[2 * OSC_MAX_RANK];
+    int64_t idx[2 * OSC_MAX_RANK];
     int32_t r = 0;
     /* Drop size-1 dims and merge a dim into the one before it when they walk the source
      * contiguously, so runs get long (a Slice of whole rows is one copy per row). */
@@ -175,11 +204,33 @@ void osc_sh_copy_strided(void *dst, const void *src, unsigned bits, int32_t rank
     }
     const int64_t n_in = nd[r - 1], s_in = ns[r - 1];
     const size_t esize = bits / 8;
+    const bool typed = bits == 8 || bits == 16 || bits == 32 || bits == 64;
+    /* a strided innermost dim and an outer one the source walks contiguously: tiles of the
+     * two (a transpose) */
+    int32_t t = -1;
+    for (int32_t d = 0; d < r - 1 && s_in != 1 && typed; d++)
+        if (ns[d] == 1) t = d;
+    os[r - 1] = 1;
+    for (int32_t d = r - 2; d >= 0; d--) os[d] = os[d + 1] * nd[d + 1];
     int64_t o = 0, cur = off;
     for (int32_t d = 0; d < r - 1; d++) idx[d] = 0;
     for (;;) {
-        if (s_in == 1) {
+        if (t >= 0) {
+            switch (esize) {
+#define CS_TILE_CASE(N, T)                                                                     \
+    case N: tile_##N(dst, o, os[t], src, cur, s_in, nd[t], n_in); break;
+                CS_SIZES(CS_TILE_CASE)
+#undef CS_TILE_CASE
+            }
+        } else if (s_in == 1) {
             osc_copy_elems(dst, o, src, cur, n_in, bits);
+        } else if (typed) {
+            switch (esize) {
+#define CS_RUN_CASE(N, T)                                                                      \
+    case N: run_##N(dst, o, src, cur, s_in, n_in); break;
+                CS_SIZES(CS_RUN_CASE)
+#undef CS_RUN_CASE
+            }
         } else if (bits >= 8) {
             char *dp = (char *)dst + (size_t)o * esize;
             for (int64_t j = 0; j < n_in; j++, dp += esize)
@@ -188,12 +239,12 @@ void osc_sh_copy_strided(void *dst, const void *src, unsigned bits, int32_t rank
             for (int64_t j = 0; j < n_in; j++)
                 osc_copy_elems(dst, o + j, src, cur + j * s_in, 1, bits);
         }
-        o += n_in;
         int32_t d = r - 2;
-        for (; d >= 0; d--) {
-            cur += ns[d];
+        for (; d >= 0; d--) { /* the next outer position (the tile's dim t stands still) */
+            if (d == t) continue;
+            cur += ns[d], o += os[d];
             if (++idx[d] < nd[d]) break;
-            cur -= ns[d] * nd[d];
+            cur -= ns[d] * nd[d], o -= os[d] * nd[d];
             idx[d] = 0;
         }
         if (d < 0) return;

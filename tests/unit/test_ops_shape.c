@@ -1173,6 +1173,49 @@ static void transpose_cases(void **state) {
     }
 }
 
+/* Every permutation of 4 axes of [3, 17, 5, 19] (dims past the 16-element copy tiles), for
+ * elements of 1, 2, 4 and 8 bytes: each output element is the input element its index names
+ * (the values are their own flat indices, wrapped to the type). */
+#define TR_SIZES(X) X(OSC_UINT8, uint8_t) X(OSC_INT16, int16_t) X(OSC_INT32, int32_t)         \
+    X(OSC_INT64, int64_t)
+static void transpose_all_perms_sizes(void **state) {
+    (void)state;
+    const int64_t dims[4] = {3, 17, 5, 19}, stride[4] = {17 * 5 * 19, 5 * 19, 19, 1};
+    enum { TR_N = 3 * 17 * 5 * 19 };
+    for (int q = 0; q < 256; q++) { /* q's four base-4 digits, when they are a permutation */
+        const int64_t perm[4] = {q & 3, (q >> 2) & 3, (q >> 4) & 3, q >> 6};
+        if ((1 << perm[0] | 1 << perm[1] | 1 << perm[2] | 1 << perm[3]) != 15) continue;
+#define TR_CASE(E, TY)                                                                         \
+    {                                                                                          \
+        static TY x[TR_N];                                                                     \
+        for (int64_t i = 0; i < TR_N; i++) x[i] = (TY)i;                                       \
+        osc_tensor t = T(E, 4, dims, x);                                                       \
+        const osc_tensor *in[] = {&t};                                                         \
+        kh h;                                                                                  \
+        kh_init(&h, "Transpose", 13);                                                          \
+        kh_attr_ints(&h, "perm", perm, 4);                                                     \
+        kh_expect_ok(&h, kh_run(&h, 1, in));                                                   \
+        const TY *y = h.out.data;                                                              \
+        int64_t p = 0;                                                                         \
+        for (int64_t a = 0; a < dims[perm[0]]; a++)                                            \
+            for (int64_t b = 0; b < dims[perm[1]]; b++)                                        \
+                for (int64_t c = 0; c < dims[perm[2]]; c++)                                    \
+                    for (int64_t d = 0; d < dims[perm[3]]; d++, p++) {                         \
+                        const int64_t src = a * stride[perm[0]] + b * stride[perm[1]] +       \
+                                            c * stride[perm[2]] + d * stride[perm[3]];        \
+                        if (y[p] != (TY)src)                                                   \
+                            fail_msg("%s perm %lld %lld %lld %lld: output %lld is input "      \
+                                     "element %lld's?", #TY, (long long)perm[0],              \
+                                     (long long)perm[1], (long long)perm[2],                   \
+                                     (long long)perm[3], (long long)p, (long long)src);        \
+                    }                                                                          \
+        kh_free(&h);                                                                           \
+    }
+        TR_SIZES(TR_CASE)
+#undef TR_CASE
+    }
+}
+
 static void transpose_packed_and_strings(void **state) {
     (void)state;
     /* int4 [[1,2,3],[4,5,6]] -> [[1,4],[2,5],[3,6]], low nibble first */
@@ -1931,6 +1974,7 @@ int main(void) {
         cmocka_unit_test(slice_steps_and_clamping),
         cmocka_unit_test(slice_errors),
         cmocka_unit_test(transpose_cases),
+        cmocka_unit_test(transpose_all_perms_sizes),
         cmocka_unit_test(transpose_packed_and_strings),
         cmocka_unit_test(range_examples_and_types),
         cmocka_unit_test(range_edges_and_errors),
