@@ -158,7 +158,13 @@ osc_status osc_bn_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
         st = osc_nc_check_out(k, out, n_out, j, k_out_names[j], &want[j]);
     if (st) return st;
     const osc_tensor *x = in[0];
-    const osc_nc_walk run = {.rank = 1, .dims = {g.run}, .strides = {1}};
+    /* the channels' mean, scale and shift, then one pass over X */
+    const size_t bytes = 3 * (size_t)g.chans * sizeof(double);
+    double *m = k->alloc ? osc_malloc(k->alloc, bytes) : NULL;
+    if (!m)
+        return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate %zu bytes for the channels' "
+                         "parameters", bytes);
+    double *a = m + g.chans, *b = a + g.chans;
     for (int64_t c = 0; c < g.chans; c++) {
         double mean = osc_nc_get(in[3], c), var = osc_nc_get(in[4], c);
         if (p->training) {
@@ -168,10 +174,11 @@ osc_status osc_bn_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, os
             if (n_out > 2) osc_nc_set(&out[2], c, var * p->momentum + bv * (1 - p->momentum));
             mean = bm, var = bv;
         }
-        const double a = osc_nc_get(in[1], c) / sqrt(var + p->epsilon);
-        const double b = osc_nc_get(in[2], c);
-        for (int64_t s = 0; s < g.outer; s++)
-            osc_nc_affine(&out[0], x, (s * g.chans + c) * g.run, &run, mean, a, b);
+        m[c] = mean;
+        a[c] = osc_nc_get(in[1], c) / sqrt(var + p->epsilon);
+        b[c] = osc_nc_get(in[2], c);
     }
+    osc_nc_affine_ch(&out[0], x, g.outer, g.chans, g.run, m, a, b);
+    osc_free(k->alloc, m, bytes);
     return OSC_OK;
 }

@@ -108,12 +108,30 @@ typedef void (*affine_loop)(void *y, const void *x, int64_t base, const osc_nc_w
         const T *px = x;                                                                    \
         T *py = y;                                                                          \
         WALK(py[at] = OSC_NC_NARROW_##CLS(T, ((ct)OSC_NC_WIDEN_##CLS(px[at]) - cm) * ca + cb)); \
+    }                                                                                       \
+    static void affch_##E(void *y, const void *x, int64_t outer, int64_t chans, int64_t run,  \
+                          const double *m, const double *a, const double *b) {              \
+        typedef OSC_NC_WT_##CLS(T) ct;                                                      \
+        const T *px = x;                                                                    \
+        T *py = y;                                                                          \
+        for (int64_t s = 0, at = 0; s < outer; s++)                                         \
+            for (int64_t c = 0; c < chans; c++) {                                           \
+                const ct cm = (ct)m[c], ca = (ct)a[c], cb = (ct)b[c];                       \
+                for (int64_t j = 0; j < run; j++, at++) {                                   \
+                    const ct v = ((ct)OSC_NC_WIDEN_##CLS(px[at]) - cm) * ca + cb;           \
+                    py[at] = OSC_NC_NARROW_##CLS(T, v);                                     \
+                }                                                                           \
+            }                                                                               \
     }
 OSC_FLOAT_TYPES(LOOPS)
 #define ENTRY_MOM(E, T, CLS) [E] = mom_##E,
 #define ENTRY_AFF(E, T, CLS) [E] = aff_##E,
 static const moments_loop k_moments[OSC_DTYPE_COUNT] = {OSC_FLOAT_TYPES(ENTRY_MOM)};
 static const affine_loop k_affine[OSC_DTYPE_COUNT] = {OSC_FLOAT_TYPES(ENTRY_AFF)};
+typedef void (*affine_ch_loop)(void *y, const void *x, int64_t outer, int64_t chans, int64_t run,
+                               const double *m, const double *a, const double *b);
+#define ENTRY_AFFCH(E, T, CLS) [E] = affch_##E,
+static const affine_ch_loop k_affine_ch[OSC_DTYPE_COUNT] = {OSC_FLOAT_TYPES(ENTRY_AFFCH)};
 
 void osc_nc_moments(const osc_tensor *x, int64_t base, const osc_nc_walk *w, double *mean,
                     double *var) {
@@ -123,6 +141,11 @@ void osc_nc_moments(const osc_tensor *x, int64_t base, const osc_nc_walk *w, dou
 void osc_nc_affine(osc_tensor *y, const osc_tensor *x, int64_t base, const osc_nc_walk *w,
                    double m, double a, double b) {
     k_affine[x->dtype](y->data, x->data, base, w, m, a, b);
+}
+
+void osc_nc_affine_ch(osc_tensor *y, const osc_tensor *x, int64_t outer, int64_t chans,
+                      int64_t run, const double *m, const double *a, const double *b) {
+    k_affine_ch[x->dtype](y->data, x->data, outer, chans, run, m, a, b);
 }
 
 osc_status osc_nc_axis(osc_kctx *k, const osc_tensor *x, const char *what, int64_t axis,

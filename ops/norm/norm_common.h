@@ -82,5 +82,9 @@ void osc_nc_moments(const osc_tensor *x, int64_t base, const osc_nc_walk *w, dou
  * OSC_NC_WT type and rounded once; y may be x. */
 void osc_nc_affine(osc_tensor *y, const osc_tensor *x, int64_t base, const osc_nc_walk *w,
                    double m, double a, double b);
+/* The same for every element of x seen as [outer, chans, run], channel c (the middle index)
+ * with m[c], a[c] and b[c], in one pass in memory order; y may be x. */
+void osc_nc_affine_ch(osc_tensor *y, const osc_tensor *x, int64_t outer, int64_t chans,
+                      int64_t run, const double *m, const double *a, const double *b);
 
 #endif
