@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "detect_common.h"
+#include "nms_grid.h"
 
 OSC_KERNEL_DECLARE(osc_nms)
 
@@ -130,11 +131,6 @@ static osc_status check_inputs(osc_kctx *k, const osc_tensor *const *in, int32_t
     return OSC_OK;
 }
 
-/* A box's corners: min and max per axis (y then x), and its area. */
-typedef struct nms_box {
-    float lo[2], hi[2], area;
-} nms_box;
-
 static nms_box box_at(const float *b, bool center) {
     nms_box r;
     for (int a = 0; a < 2; a++) {
@@ -148,21 +144,6 @@ static nms_box box_at(const float *b, bool center) {
     }
     r.area = (r.hi[0] - r.lo[0]) * (r.hi[1] - r.lo[1]);
     return r;
-}
-
-/* onnxruntime's SuppressByIOU: true when the IoU of p and q is strictly above thr. */
-static bool suppresses(const nms_box *p, const nms_box *q, float thr) {
-    float inter = 1;
-    for (int a = 0; a < 2; a++) {
-        const float lo = p->lo[a] > q->lo[a] ? p->lo[a] : q->lo[a];
-        const float hi = p->hi[a] < q->hi[a] ? p->hi[a] : q->hi[a];
-        if (hi <= lo) return false;
-        inter *= hi - lo;
-    }
-    const float ap = p->area, aq = q->area;
-    const float uni = ap + aq - inter;
-    if (inter <= 0 || ap <= 0 || aq <= 0 || uni <= 0) return false;
-    return inter / uni > thr;
 }
 
 typedef struct nms_cand {
@@ -201,15 +182,17 @@ static bool rows_push(osc_allocator *a, nms_rows *r, int64_t b, int64_t c, int64
     return true;
 }
 
-/* Runs the selection into *out (empty on entry; freed on failure). */
+/* Runs the selection into *out (empty on entry; freed on failure): per batch and class, the
+ * candidates' boxes in score order, each compared with the kept boxes sharing a grid cell. */
 static osc_status select_boxes(osc_kctx *k, const nms_in *s, nms_rows *out) {
     if (s->max_out == 0 || s->spatial == 0 || s->classes == 0) return OSC_OK;
     const bool center = ((const nms_params *)k->params)->center;
     const int64_t keep_max = s->max_out < s->spatial ? s->max_out : s->spatial;
     const size_t n = (size_t)s->spatial;
     nms_cand *cand = osc_malloc(k->alloc, n * sizeof *cand);
+    nms_box *boxes = osc_malloc(k->alloc, n * sizeof *boxes);
     nms_box *kept = osc_malloc(k->alloc, (size_t)keep_max * sizeof *kept);
-    bool ok = cand && kept;
+    bool ok = cand && boxes && kept;
     for (int64_t b = 0; ok && b < s->batches; b++)
         for (int64_t c = 0; ok && c < s->classes; c++) {
             const float *sc = s->scores + (b * s->classes + c) * s->spatial;
@@ -217,19 +200,23 @@ static osc_status select_boxes(osc_kctx *k, const nms_in *s, nms_rows *out) {
             for (int64_t i = 0; i < s->spatial; i++)
                 if (!s->has_score_thr || sc[i] > s->score_thr)
                     cand[m++] = (nms_cand){sc[i], i};
+            if (m == 0) continue;
             qsort(cand, m, sizeof *cand, cand_cmp);
+            for (size_t j = 0; j < m; j++)
+                boxes[j] = box_at(s->boxes + (b * s->spatial + cand[j].index) * 4, center);
+            nms_grid g;
+            ok = osc_nms_grid_init(&g, k->alloc, boxes, (int64_t)m);
             int64_t nk = 0;
             for (size_t j = 0; ok && j < m && nk < keep_max; j++) {
-                const nms_box bx = box_at(s->boxes + (b * s->spatial + cand[j].index) * 4,
-                                          center);
-                bool drop = false;
-                for (int64_t q = 0; q < nk && !drop; q++) drop = suppresses(&kept[q], &bx, s->iou);
-                if (drop) continue;
-                kept[nk++] = bx;
-                ok = rows_push(k->alloc, out, b, c, cand[j].index);
+                if (osc_nms_grid_suppressed(&g, kept, nk, &boxes[j], s->iou)) continue;
+                kept[nk] = boxes[j];
+                ok = osc_nms_grid_add(&g, &boxes[j], nk++) &&
+                     rows_push(k->alloc, out, b, c, cand[j].index);
             }
+            osc_nms_grid_free(&g);
         }
     if (cand) osc_free(k->alloc, cand, n * sizeof *cand);
+    if (boxes) osc_free(k->alloc, boxes, n * sizeof *boxes);
     if (kept) osc_free(k->alloc, kept, (size_t)keep_max * sizeof *kept);
     if (ok) return OSC_OK;
     rows_free(k->alloc, out);

@@ -384,6 +384,49 @@ static void nms_random(void **state) {
     kh_assert_rows(rows, N(rows));
 }
 
+/* Many boxes, so that the kept ones sit in a grid of cells: small ones crowded together, wide
+ * ones spanning many cells, boxes of zero height, unit boxes on a lattice that only touch
+ * their neighbours, and copies of earlier boxes; every selection equals the naive one. */
+static void nms_many(void **state) {
+    (void)state;
+    enum { NB = 1, NC = 2, NS = 1500 };
+    const nms_case cases[] = {{11, 0, 2000, 0.0f, NAN}, {11, 0, 2000, 0.3f, NAN},
+                              {11, 0, 300, 0.7f, 0.25f}, {11, 1, 2000, 0.5f, NAN}};
+    uint64_t s = 777;
+    static float boxes[NB * NS * 4], scores[NB * NC * NS];
+    for (int32_t i = 0; i < NB * NS; i++) {
+        const double kind = rnd(&s);
+        float y = (float)rnd(&s) * 40, x = (float)rnd(&s) * 40, hgt, wid;
+        if (kind < 0.6) { /* small */
+            hgt = (float)rnd(&s) * 1.5f, wid = (float)rnd(&s) * 1.5f;
+        } else if (kind < 0.7) { /* wide */
+            hgt = 10 + (float)rnd(&s) * 30, wid = 10 + (float)rnd(&s) * 30;
+        } else if (kind < 0.8) { /* no area */
+            hgt = 0, wid = (float)rnd(&s) * 3;
+        } else if (kind < 0.9) { /* a lattice of unit boxes */
+            y = (float)floor(y), x = (float)floor(x), hgt = wid = 1;
+        } else { /* a copy of an earlier box */
+            const int32_t j = (int32_t)(rnd(&s) * i);
+            memcpy(&boxes[i * 4], &boxes[j * 4], 4 * sizeof(float));
+            continue;
+        }
+        boxes[i * 4] = y, boxes[i * 4 + 1] = x, boxes[i * 4 + 2] = y + hgt;
+        boxes[i * 4 + 3] = x + wid;
+    }
+    for (int32_t i = 0; i < N(scores); i++) scores[i] = (float)floor(rnd(&s) * 16) / 16;
+    for (int32_t c = 0; c < N(cases); c++) {
+        static int64_t want[NB * NC * NS * 3];
+        const int64_t n = nms_ref(&cases[c], boxes, scores, NB, NC, NS, want);
+        kh h;
+        kh_expect_ok(&h, nms(&h, &cases[c], kh_tensor(OSC_FLOAT, 3, D(NB, NS, 4), boxes),
+                             kh_tensor(OSC_FLOAT, 3, D(NB, NC, NS), scores)));
+        osc_check_shape(&h.out, OSC_INT64, 2, D(n, 3));
+        if (n) osc_check_bytes(&h.out, want, (size_t)n * 3 * sizeof(int64_t));
+        assert_true(n > 100 && n < NB * NC * NS); /* selection and suppression both happen */
+        kh_free(&h);
+    }
+}
+
 /* Equal scores: the lower index first (identical boxes: only box 0 stays); an IoU exactly at
  * the threshold is kept (the spec's strict >): two 2x1 boxes overlapping by one cell have IoU
  * 1/3. */
@@ -455,7 +498,7 @@ static void nms_invalid(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(roialign_hand),  cmocka_unit_test(roialign_random),
-        cmocka_unit_test(roialign_invalid), cmocka_unit_test(nms_random),
+        cmocka_unit_test(roialign_invalid), cmocka_unit_test(nms_random), cmocka_unit_test(nms_many),
         cmocka_unit_test(nms_ties),       cmocka_unit_test(nms_invalid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
