@@ -15,7 +15,8 @@
 //   quit
 // node ort_bench.js rss DIR T        -> "rss BASE_KB PEAK_KB": the peak RSS of loading a session and
 //                                       running it 3 times, over the inputs already in memory
-// node ort_bench.js DIR...           standalone: 3 warm-up + 20 runs per case, medians printed
+// node ort_bench.js DIR...           standalone: 3 warm-up + 20 runs per case (ORT_BENCH_RUNS
+//                                    in the environment: that many), medians printed
 //
 // The time is ORT's own "model_run" profiler event (the session's Run, inside the library), not
 // the JavaScript wall time, which adds the N-API call and the event-loop turn of session.run().
@@ -278,6 +279,7 @@ async function rss(dir, threads) {
 
 async function standalone(dirs) {
   if (!ort) throw new Error(ortError);
+  const runs = Number(process.env.ORT_BENCH_RUNS || 20);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'osc-ort-'));
   console.log(`onnxruntime-node ${ort.env.versions.node}`);
   for (const [i, dir] of dirs.entries()) {
@@ -285,7 +287,7 @@ async function standalone(dirs) {
     const expected = readTensor(outputFile(dir));
     for (const t of [1, 2]) {
       const x = await openSession(dir, inputs, expected, t, path.join(tmp, `c${i}_t${t}`));
-      for (let r = 0; r < 23; r++) await runOnce(x);
+      for (let r = 0; r < 3 + runs; r++) await runOnce(x);
       const ms = profileTimes(x, 3).sort((a, b) => a - b);
       const med = (ms[(ms.length - 1) >> 1] + ms[ms.length >> 1]) / 2;
       console.log(`${path.basename(dir)} ${t}t: median model_run ${med.toFixed(4)} ms; ${compare(x, expected)}`);

@@ -223,10 +223,50 @@ static sum_rows_fn sum_rows_of(int32_t dtype) {
 #undef CASE
 }
 
+/* A float or double sum, max or min over one axis that is not the last, x seen as [outer, n,
+ * inner]: output e = (o, i) takes x[o][0][i], then joins x[o][r][i] for r = 1 .. n-1, rows at
+ * a time (each output row is updated in memory order, not walked element by element with a
+ * stride); per element the order of RED_LOOP, so the same bits. */
+#define COLS(E, T, R)                                                                         \
+    static void cols_##R##_##E(const void *xp, void *yp, int64_t e0, int64_t e1, int64_t n,   \
+                               int64_t inner) {                                               \
+        const T *x = xp;                                                                      \
+        T *y = yp;                                                                            \
+        for (int64_t e = e0; e < e1;) {                                                       \
+            const int64_t o = e / inner, i = e % inner;                                       \
+            const int64_t len = inner - i < e1 - e ? inner - i : e1 - e;                      \
+            const T *r0 = x + o * n * inner + i;                                              \
+            T *yr = y + e;                                                                    \
+            memcpy(yr, r0, (size_t)len * sizeof(T));                                          \
+            for (int64_t r = 1; r < n; r++)                                                   \
+                for (int64_t j = 0; j < len; j++)                                             \
+                    yr[j] = RR_JOIN_##R(FLOAT, yr[j], RR_TERM_##R(FLOAT, T, r0[r * inner + j])); \
+            e += len;                                                                         \
+        }                                                                                     \
+    }
+#define COLS_ALL(E, T, CLS) COLS(E, T, SUM) COLS(E, T, MAX) COLS(E, T, MIN)
+OSC_IEEE_TYPES(COLS_ALL)
+typedef void (*cols_fn)(const void *xp, void *yp, int64_t e0, int64_t e1, int64_t n,
+                        int64_t inner);
+static cols_fn cols_of(int32_t red, int32_t dtype) {
+#define CASE(E, T, CLS)                                                                       \
+    case E:                                                                                   \
+        return red == OSC_REDUCE_SUM ? cols_SUM_##E                                           \
+             : red == OSC_REDUCE_MAX ? cols_MAX_##E                                           \
+             : red == OSC_REDUCE_MIN ? cols_MIN_##E : NULL;
+    switch (dtype) {
+        OSC_IEEE_TYPES(CASE)
+        default: return NULL;
+    }
+#undef CASE
+}
+
 typedef struct red_job {
     const walk *w;
     red_fn fn;
     sum_rows_fn rows; /* instead of fn, for a sum along the last axis only */
+    cols_fn cols;     /* instead of fn, for COLS's reductions over one axis but the last */
+    int64_t inner;    /* cols: the elements after the reduced axis */
     int32_t dtype;
     const void *x;
     void *y;
@@ -239,6 +279,7 @@ static void red_part(void *ctx, int32_t part, int32_t parts) {
     osc_par_range(w.n_out, 16, part, parts, &w.e0, &w.e1);
     if (w.e0 >= w.e1) return;
     if (j->rows) j->rows(j->x, j->y, w.e0, w.e1, w.n_red);
+    else if (j->cols) j->cols(j->x, j->y, w.e0, w.e1, w.n_red, j->inner);
     else j->fn(&w, j->dtype, j->x, j->y);
 }
 
@@ -295,6 +336,10 @@ osc_status osc_reduce_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
                          osc_dtype_get(x->dtype)->name);
     if (p->red == OSC_REDUCE_SUM && w.nr == 1 && red[x->rank - 1] && w.n_red > 1)
         j.rows = sum_rows_of(x->dtype);
+    if (w.nr == 1 && !red[x->rank - 1] && w.n_red > 1) { /* one axis, not the last */
+        j.cols = cols_of(p->red, x->dtype);
+        j.inner = w.rs[0];
+    }
     const bool par = x->nbytes >= OSC_PAR_MIN_BYTES && w.n_out > 1;
     osc_tpool_run(par ? k->tpool : NULL, red_part, &j);
     return OSC_OK;

@@ -109,6 +109,59 @@ static void sum_last_axis_in_order(void **state) {
     }
 }
 
+/* ReduceSum, ReduceMax and ReduceMin over one axis that is not the last ([5, 7, 37], axis 1,
+ * rows of outputs at a time): each output, bit for bit, the fold in order over the axis from
+ * its first element, in float and double: sums left to right; max and min by the documented
+ * rule (a NaN on either side wins, the first of equal values (-0 and +0) stays). */
+static double fold_ref(int op, double a, double v) {
+    if (op == 0) return a + v;
+    if (isnan(a)) return a;
+    if (isnan(v)) return v;
+    return (op == 1 ? v > a : v < a) ? v : a;
+}
+
+static void one_axis_not_last_in_order(void **state) {
+    (void)state;
+    enum { A = 5, B = 7, C = 37 };
+    static const char *const ops[3] = {"ReduceSum", "ReduceMax", "ReduceMin"};
+    double xd[A * B * C];
+    float xf[A * B * C];
+    uint32_t g = 5;
+    for (int i = 0; i < A * B * C; i++) {
+        g = g * 1664525u + 1013904223u;
+        const int k = (int)(g >> 24) % 16;
+        const double v = (double)((int32_t)(g >> 4) % 1000) / 7;
+        xd[i] = k == 0 ? NAN : k == 1 ? -0.0 : k == 2 ? 0.0 : v;
+        xf[i] = (float)xd[i];
+        xd[i] = xf[i];
+    }
+    for (int op = 0; op < 3; op++)
+        for (int dt = 0; dt < 2; dt++) {
+            kh h;
+            const int32_t dtype = dt ? OSC_DOUBLE : OSC_FLOAT;
+            const osc_tensor x = T(dtype, 3, D(A, B, C), dt ? (void *)xd : (void *)xf);
+            kh_expect_ok(&h, reduce(&h, ops[op], 18, x, D(1), 1, false, 0, -1));
+            osc_check_shape(&h.out, dtype, 2, D(A, C));
+            for (int a = 0; a < A; a++)
+                for (int c = 0; c < C; c++) {
+                    double wd = xd[a * B * C + c];
+                    float wf = xf[a * B * C + c];
+                    for (int b = 1; b < B; b++) {
+                        wd = fold_ref(op, wd, xd[(a * B + b) * C + c]);
+                        wf = op == 0 ? wf + xf[(a * B + b) * C + c]
+                                     : (float)fold_ref(op, wf, xf[(a * B + b) * C + c]);
+                    }
+                    const int e = a * C + c;
+                    const bool same = dt ? !memcmp(&((const double *)h.out.data)[e], &wd, 8)
+                                         : !memcmp(&((const float *)h.out.data)[e], &wf, 4);
+                    if (!same)
+                        fail_msg("%s %s output (%d, %d) differs from the fold in order", ops[op],
+                                 dt ? "double" : "float", a, c);
+                }
+            kh_free(&h);
+        }
+}
+
 /* ======================= values of every reduction, every version ======================= */
 
 static void every_reduction_axis1(void **state) {
@@ -767,4 +820,5 @@ OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(every_dtype_every_reduction),
     cmocka_unit_test(argminmax_every_dtype),
     cmocka_unit_test(sum_last_axis_in_order),
+    cmocka_unit_test(one_axis_not_last_in_order),
 )
