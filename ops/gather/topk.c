@@ -187,11 +187,39 @@ static line_fn line_for(int32_t dtype) {
 #undef LINE_CASE
 }
 
+/* The lines (outer x inner of them) split among the session's threads, each with its own
+ * kk offsets of scratch; every line is computed the same way whatever the split. */
+typedef struct topk_job {
+    const void *x;
+    char *vals;
+    int64_t *idx, *scratch;
+    line_fn line;
+    int64_t n, inner, kk, lines;
+    int sign;
+    size_t esize;
+} topk_job;
+
+static void topk_part(void *ctx, int32_t part, int32_t parts) {
+    const topk_job *j = ctx;
+    int64_t l0, l1, *v = j->scratch + (size_t)part * (size_t)j->kk;
+    osc_par_range(j->lines, 1, part, parts, &l0, &l1);
+    for (int64_t l = l0; l < l1; l++) {
+        const int64_t o = l / j->inner, i = l % j->inner, base = o * j->n * j->inner + i;
+        j->line(j->x, base, j->inner, j->n, j->kk, j->sign, v);
+        for (int64_t q = 0; q < j->kk; q++) {
+            const int64_t dst = (o * j->kk + q) * j->inner + i;
+            memcpy(j->vals + (size_t)dst * j->esize,
+                   (const char *)j->x + (size_t)v[q] * j->esize, j->esize);
+            j->idx[dst] = (v[q] - base) / j->inner;
+        }
+    }
+}
+
 osc_status osc_topk_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                         osc_tensor *out, int32_t n_out) {
     osc_tensor want[2];
     int32_t axis;
-    int64_t kk;
+    int64_t kk = 0;
     if (n_out < 2) return osc_kfail(k, OSC_ERR_MODEL, "needs two outputs (Values, Indices)");
     osc_status st = geometry(k, in, n_in, want, &axis, &kk);
     if (!st) st = osc_sh_check_out(k, 0, &out[0], &want[0]);
@@ -206,26 +234,18 @@ osc_status osc_topk_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     if (!line) /* geometry admitted only real number types */
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'X' has dtype %s",
                          osc_dtype_get(x->dtype)->name);
-    size_t bytes = (size_t)kk * sizeof(int64_t);
-    int64_t *v = k->alloc ? osc_malloc(k->alloc, bytes) : NULL;
-    if (!v)
+    const bool par = k->tpool && x->nbytes >= OSC_PAR_MIN_BYTES && outer * inner > 1;
+    const int32_t parts = par ? osc_tpool_size(k->tpool) : 1;
+    topk_job j = {.x = x->data, .vals = out[0].data, .idx = out[1].data, .line = line,
+                  .n = n, .inner = inner, .kk = kk, .lines = outer * inner,
+                  .sign = ((const topk_params *)k->params)->largest ? 1 : -1,
+                  .esize = osc_sh_bits(x->dtype) / 8};
+    const size_t bytes = (size_t)kk * (size_t)parts * sizeof(int64_t);
+    j.scratch = k->alloc ? osc_malloc(k->alloc, bytes) : NULL;
+    if (!j.scratch)
         return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate %zu bytes of selection scratch",
                          bytes);
-    const int sign = ((const topk_params *)k->params)->largest ? 1 : -1;
-    const size_t esize = osc_sh_bits(x->dtype) / 8;
-    char *vals = out[0].data;
-    int64_t *idx = out[1].data;
-    for (int64_t o = 0; o < outer; o++)
-        for (int64_t j = 0; j < inner; j++) {
-            const int64_t base = o * n * inner + j;
-            line(x->data, base, inner, n, kk, sign, v);
-            for (int64_t q = 0; q < kk; q++) {
-                int64_t dst = (o * kk + q) * inner + j;
-                memcpy(vals + (size_t)dst * esize, (const char *)x->data + (size_t)v[q] * esize,
-                       esize);
-                idx[dst] = (v[q] - base) / inner;
-            }
-        }
-    osc_free(k->alloc, v, bytes);
+    osc_tpool_run(par ? k->tpool : NULL, topk_part, &j);
+    osc_free(k->alloc, j.scratch, bytes);
     return OSC_OK;
 }

@@ -4,10 +4,11 @@
  * Graph: m = X * S (S [A, 1, C]: a broadcast whose rows split mid-way), e = Exp(m * 0.001),
  * w = Where(X > 0, e, X), r = ReduceSum(w, axes [1], keepdims 0), q = ReduceMax(w, axes [0, 2]),
  * y = Gemm(r, W, C) (3 MB of multiplies: its rows split; C [A, N] added by the kernel as it
- * stores each part's rows). */
+ * stores each part's rows), (tv, ti) = TopK(w, K 5, axis 1) (its A * C lines split). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,14 +18,15 @@
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
 
-enum { A = 97, B = 23, C = 131, N = 64 }; /* A*B*C floats: 1.17 MB */
+enum { A = 97, B = 23, C = 131, N = 64, K = 5 }; /* A*B*C floats: 1.17 MB */
 
 static float weight(int p, int j) { return (float)((p * 7 + j * 3) % 17 - 8) / 8.0f; }
 static float bias(int a, int j) { return (float)((a + j) % 5) - 2.5f; }
 
 static void *model(size_t *len) {
     const int64_t dx[3] = {A, B, C}, ds[3] = {A, 1, C}, dr[2] = {A, C}, dq[1] = {B},
-                  dy[2] = {A, N}, ax1[1] = {1}, ax02[2] = {0, 2};
+                  dy[2] = {A, N}, ax1[1] = {1}, ax02[2] = {0, 2}, dt[3] = {A, K, C},
+                  kv[1] = {K};
     static float wv[C * N], bv[A * N];
     for (int p = 0; p < C; p++)
         for (int j = 0; j < N; j++) wv[p * N + j] = weight(p, j);
@@ -44,6 +46,8 @@ static void *model(size_t *len) {
     osc_mw_initializer(mw, "zero", &tz);
     osc_mw_initializer(mw, "ax1", &t1);
     osc_mw_initializer(mw, "ax02", &t02);
+    osc_tensor tkk = {.dtype = OSC_INT64, .rank = 1, .dims = {1}, .data = (void *)kv, .nbytes = 8};
+    osc_mw_initializer(mw, "K", &tkk);
     osc_tensor tw = {.dtype = OSC_FLOAT, .rank = 2, .dims = {C, N}, .data = wv,
                      .nbytes = sizeof wv};
     osc_tensor tb = {.dtype = OSC_FLOAT, .rank = 2, .dims = {A, N}, .data = bv,
@@ -54,7 +58,7 @@ static void *model(size_t *len) {
                *ex[1] = {"ms"}, *eo[1] = {"e"}, *gt[2] = {"X", "zero"}, *go[1] = {"pos"},
                *wh[3] = {"pos", "e", "X"}, *wo[1] = {"w"}, *rs[2] = {"w", "ax1"}, *ro[1] = {"r"},
                *rm[2] = {"w", "ax02"}, *qo[1] = {"q"}, *gm[3] = {"r", "W", "bias"},
-               *yo[1] = {"y"};
+               *yo[1] = {"y"}, *tki[2] = {"w", "K"}, *to[2] = {"tv", "ti"};
     osc_mw_node(mw, "Mul", "mul", 2, mul, 1, mo);
     osc_mw_node(mw, "Mul", "scale", 2, sc, 1, so);
     osc_mw_node(mw, "Exp", "exp", 1, ex, 1, eo);
@@ -65,10 +69,14 @@ static void *model(size_t *len) {
     n = osc_mw_node(mw, "ReduceMax", "max", 2, rm, 1, qo);
     osc_mw_attr_int(mw, n, "keepdims", 0);
     osc_mw_node(mw, "Gemm", "gemm", 3, gm, 1, yo);
+    n = osc_mw_node(mw, "TopK", "topk", 2, tki, 2, to);
+    osc_mw_attr_int(mw, n, "axis", 1);
     osc_mw_output(mw, "w", OSC_FLOAT, 3, dx, NULL);
     osc_mw_output(mw, "r", OSC_FLOAT, 2, dr, NULL);
     osc_mw_output(mw, "q", OSC_FLOAT, 1, dq, NULL);
     osc_mw_output(mw, "y", OSC_FLOAT, 2, dy, NULL);
+    osc_mw_output(mw, "tv", OSC_FLOAT, 3, dt, NULL);
+    osc_mw_output(mw, "ti", OSC_INT64, 3, dt, NULL);
     void *buf = NULL;
     assert_int_equal(osc_mw_serialize(mw, &buf, len), OSC_OK);
     osc_mw_free(mw);
@@ -76,7 +84,8 @@ static void *model(size_t *len) {
 }
 
 typedef struct outs {
-    float *w, *r, *q, *y;
+    float *w, *r, *q, *y, *tv;
+    int64_t *ti;
 } outs;
 
 static outs run(const void *buf, size_t len, int threads, const float *x, const float *s) {
@@ -97,8 +106,9 @@ static outs run(const void *buf, size_t len, int threads, const float *x, const 
     assert_int_equal(osc_session_set_input(ss, "S", &ts), OSC_OK);
     if (osc_session_run(ss)) fail_msg("run: %s", osc_session_error(ss));
     outs r;
-    float **dst[4] = {&r.w, &r.r, &r.q, &r.y};
-    for (size_t i = 0; i < 4; i++) {
+    void **dst[6] = {(void **)&r.w, (void **)&r.r, (void **)&r.q, (void **)&r.y,
+                     (void **)&r.tv, (void **)&r.ti};
+    for (size_t i = 0; i < 6; i++) {
         osc_tensor t;
         assert_int_equal(osc_session_output(ss, i, &t), OSC_OK);
         *dst[i] = malloc(t.nbytes);
@@ -167,9 +177,26 @@ static void threads_give_the_same_bits(void **state) {
         assert_memory_equal(o.r, one.r, sizeof(float) * A * C);
         assert_memory_equal(o.q, one.q, sizeof(float) * B);
         assert_memory_equal(o.y, one.y, sizeof(float) * A * N);
-        free(o.w), free(o.r), free(o.q), free(o.y);
+        assert_memory_equal(o.tv, one.tv, sizeof(float) * A * K * C);
+        assert_memory_equal(o.ti, one.ti, sizeof(int64_t) * A * K * C);
+        free(o.w), free(o.r), free(o.q), free(o.y), free(o.tv), free(o.ti);
     }
-    free(one.w), free(one.r), free(one.q), free(one.y);
+    /* TopK: each line's K largest, the lower index first among equals */
+    for (int a = 0; a < A; a++)
+        for (int c = 0; c < C; c++)
+            for (int k = 0; k < K; k++) {
+                int best = -1;
+                for (int b = 0; b < B; b++) {
+                    const float v = w[((size_t)a * B + b) * C + c];
+                    bool taken = false;
+                    for (int j = 0; j < k; j++) taken |= one.ti[(a * K + j) * C + c] == b;
+                    if (!taken && (best < 0 || v > w[((size_t)a * B + best) * C + c])) best = b;
+                }
+                if (one.ti[(a * K + k) * C + c] != best)
+                    fail_msg("ti[%d][%d][%d] = %lld; the selection gives %d", a, k, c,
+                             (long long)one.ti[(a * K + k) * C + c], best);
+            }
+    free(one.w), free(one.r), free(one.q), free(one.y), free(one.tv), free(one.ti);
     free(w), free(x), free(s), free(buf);
 }
 
