@@ -51,6 +51,7 @@ __attribute__((target("avx,f16c"))) static int64_t att_f16c_run(float *o, const 
 #else
 #define ATT_HAS_F16C() __builtin_cpu_supports("f16c")
 #endif
+/* (suffix h's functions: AVX2 and FMA too) */
 #define ATT_HAS_FMA() (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
 static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
     return ATT_HAS_F16C() ? att_f16c_run(o, p, n) : 0;
@@ -247,11 +248,11 @@ ATT_ROWMAX(double, d, att_vd, att_vl)
  * LDA its vector load) reading keys and values of element type KT (LDK: ATT_LANES of them
  * widened to a V; EK: one widened), suffix S; FMA A's fused multiply-add; ATTR and IATTR the
  * targets of the functions and of their inlined helper: the scores of the rep query rows
- * q[r * qst] against nk key rows kb[k * ks], into o[r * os + k] (two keys and four rows at a time, then one key, then one
- * row: the same bits); and acc[r * as] += the weights wb[r * ws + k] times nv value rows
- * vb[k * vs], key by key in order, skipping zero weights (a key the softmax gave nothing adds
- * nothing, even a NaN): when no weight is zero, four rows at a time with a vector of each kept
- * in registers across the keys (the same bits). */
+ * q[r * qst] against nk key rows kb[k * ks], into o[r * os + k] (two keys and four rows at a
+ * time, then one key, then one row: the same bits); and acc[r * as] += the weights
+ * wb[r * ws + k] times nv value rows vb[k * vs], key by key in order, skipping zero weights (a
+ * key the softmax gave nothing adds nothing, even a NaN): when no weight is zero, four rows at
+ * a time with a vector of each kept in registers across the keys (the same bits). */
 #define ATT_GROUP_FNS(A, S, V, V4, LDA, KT, LDK, EK, FMA, ATTR, IATTR)                        \
     /* q rows q0, q0 + qst, .. against key kf: four dot products, scaled */                   \
     IATTR ATT_INLINE void dot4_##S(A *o, int64_t os, const A *q0, int64_t qst, const KT *kf,  \
@@ -363,26 +364,24 @@ ATT_ROWMAX(double, d, att_vd, att_vl)
             }                                                                                 \
         }                                                                                     \
     }
-/* The baseline functions (suffixes f, d; each lane's fma a call to the C library) and, on
- * x86-64, the same for AVX2 with FMA instructions (fx, dx), which the CPUs that have them run,
- * and float16 keys and values read where they lie, widened in registers by F16C (h): the
- * float16 caches' loads then overlap the arithmetic instead of stalling a widening pass. */
-#define ATT_SAME(x) (x)
-ATT_GROUP_FNS(float, f, att_vf, att_vf4, ATT_LDf, float, ATT_LDf, ATT_SAME, fmaf, , )
-ATT_GROUP_FNS(double, d, att_vd, att_vd4, ATT_LDd, double, ATT_LDd, ATT_SAME, fma, , )
+/* Float and double keys and values (suffixes f, d), built twice on x86-64: with FMA
+ * instructions and for the baseline, where each lane's fma is a call to the C library; and
+ * float16 ones read where they lie, widened in registers by F16C (h): the float16 caches' loads
+ * then overlap the arithmetic instead of stalling a widening pass. */
 #if ATT_F16C
-#define ATT_FMA_TARGET __attribute__((target("avx2,fma")))
+#define ATT_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define ATT_FMA_CLONES
+#endif
+#define ATT_SAME(x) (x)
+ATT_GROUP_FNS(float, f, att_vf, att_vf4, ATT_LDf, float, ATT_LDf, ATT_SAME, fmaf, ATT_FMA_CLONES, )
+ATT_GROUP_FNS(double, d, att_vd, att_vd4, ATT_LDd, double, ATT_LDd, ATT_SAME, fma, ATT_FMA_CLONES,
+              )
+#if ATT_F16C
 #define ATT_F16C_TARGET __attribute__((target("avx2,fma,f16c")))
 #define ATT_LDh(p) ((att_vf)_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p))))
-ATT_GROUP_FNS(float, fx, att_vf, att_vf4, ATT_LDf, float, ATT_LDf, ATT_SAME, fmaf,
-              ATT_FMA_TARGET, ATT_FMA_TARGET)
-ATT_GROUP_FNS(double, dx, att_vd, att_vd4, ATT_LDd, double, ATT_LDd, ATT_SAME, fma,
-              ATT_FMA_TARGET, ATT_FMA_TARGET)
 ATT_GROUP_FNS(float, h, att_vf, att_vf4, ATT_LDf, uint16_t, ATT_LDh, att_h2f, fmaf,
               ATT_F16C_TARGET, ATT_F16C_TARGET)
-#define ATT_PICK(fx, S) ((fx) ? S##x : S)
-#else
-#define ATT_PICK(fx, S) S
 #endif
 
 /* e^x, ATT_LANES at a time, for the softmax's x = score - max (<= 0, -inf or NaN): a Cody-Waite
@@ -461,12 +460,8 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
         const bool r4 = s->rank == 4;                                                         \
         const int64_t kst = r4 ? d : s->kvh * d, vst = r4 ? dv : s->kvh * dv;                 \
         const A cap = (A)p->softcap, scale = (A)jb->scale;                                    \
-        /* the FMA functions; float16 keys or values read where they lie */                   \
-        const bool fx = ATT_HAS_FMA(), hf = fx && !w && ATT_HAS_F16C();                       \
-        void (*const dots)(A *, int64_t, const A *, int64_t, int64_t, const A *, int64_t,     \
-                           int64_t, int64_t, A) = ATT_PICK(fx, gdots_##S);                    \
-        void (*const axpy)(A *, int64_t, const A *, int64_t, int64_t, const A *, int64_t,     \
-                           int64_t, int64_t) = ATT_PICK(fx, gaxpy_##S);                       \
+        /* float16 keys or values the float arithmetic reads where they lie */                \
+        const bool hf = ATT_F16C && !w && ATT_HAS_F16C() && ATT_HAS_FMA();                    \
         const bool hk = hf && jb->t1 == OSC_FLOAT16, hv = hf && jb->t2 == OSC_FLOAT16;        \
         for (int64_t u = lo; u < hi; u++) {                                                   \
             const int64_t i = u % s->qs, g = u / s->qs % s->kvh, b = u / s->qs / s->kvh;      \
@@ -496,7 +491,7 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                                          (const uint16_t *)(const void *)k0, rs, nb, d, scale)); \
                 } else {                                                                      \
                     load_rows(f->load[w], kb, sizeof(A), k0, z1, nb, d, rs);                  \
-                    dots(g0 + j0, per, g0 + total, per, rep, kb, d, nb, d, scale);            \
+                    gdots_##S(g0 + j0, per, g0 + total, per, rep, kb, d, nb, d, scale);       \
                 }                                                                             \
                 j0 += nb;                                                                     \
             }                                                                                 \
@@ -543,7 +538,7 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                                          (const uint16_t *)(const void *)v0, rs, nb, dv));    \
                 } else {                                                                      \
                     load_rows(f2->load[w], vb, sizeof(A), v0, z2, nb, dv, rs);                \
-                    axpy(g0 + total + d, per, g0 + j0, per, rep, vb, dv, nb, dv);             \
+                    gaxpy_##S(g0 + total + d, per, g0 + j0, per, rep, vb, dv, nb, dv);        \
                 }                                                                             \
                 j0 += nb;                                                                     \
             }                                                                                 \
