@@ -341,8 +341,9 @@ osc_status osc_reduce_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     if (!j.fn(&(walk){.n_out = 0}, x->dtype, NULL, NULL))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'data' has dtype %s",
                          osc_dtype_get(x->dtype)->name);
-    if (w.nr == 1 && red[x->rank - 1] && w.n_red > 1) j.rows = rows_of(p->red, x->dtype);
-    if (w.nr == 1 && !red[x->rank - 1] && w.n_red > 1) { /* one axis, not the last */
+    const bool one = x->rank > 0 && w.nr == 1 && w.n_red > 1; /* one reduced axis */
+    if (one && red[x->rank - 1]) j.rows = rows_of(p->red, x->dtype);
+    if (one && !red[x->rank - 1]) { /* one axis, not the last */
         j.cols = cols_of(p->red, x->dtype);
         j.inner = w.rs[0];
     }

@@ -427,6 +427,22 @@ static void nms_many(void **state) {
     }
 }
 
+/* Tiny boxes far apart (cells capped, then fewer than the boxes allow), and an empty class:
+ * every box of class 0 kept, in score order. */
+static void nms_far_apart(void **state) {
+    (void)state;
+    const float boxes[4 * 4] = {0, 0, 0.001f, 0.001f,          1000, 1000, 1000.001f, 1000.001f,
+                                0, 1000, 0.001f, 1000.001f,    1000, 0, 1000.001f, 0.001f};
+    const float scores[2 * 4] = {0.1f, 0.4f, 0.3f, 0.2f, 0, 0, 0, 0};
+    const nms_case c = {11, 0, 10, 0.0f, 0.05f};
+    kh h;
+    kh_expect_ok(&h, nms(&h, &c, kh_tensor(OSC_FLOAT, 3, D(1, 4, 4), boxes),
+                         kh_tensor(OSC_FLOAT, 3, D(1, 2, 4), scores)));
+    osc_check_shape(&h.out, OSC_INT64, 2, D(4, 3));
+    osc_check_bytes(&h.out, D(0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 0), 12 * sizeof(int64_t));
+    kh_free(&h);
+}
+
 /* Equal scores: the lower index first (identical boxes: only box 0 stays); an IoU exactly at
  * the threshold is kept (the spec's strict >): two 2x1 boxes overlapping by one cell have IoU
  * 1/3. */
@@ -498,7 +514,8 @@ static void nms_invalid(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(roialign_hand),  cmocka_unit_test(roialign_random),
-        cmocka_unit_test(roialign_invalid), cmocka_unit_test(nms_random), cmocka_unit_test(nms_many),
+        cmocka_unit_test(roialign_invalid), cmocka_unit_test(nms_random),
+        cmocka_unit_test(nms_many),       cmocka_unit_test(nms_far_apart),
         cmocka_unit_test(nms_ties),       cmocka_unit_test(nms_invalid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
