@@ -428,7 +428,7 @@ static void nms_many(void **state) {
 }
 
 /* Tiny boxes far apart (cells capped, then fewer than the boxes allow), and an empty class:
- * every box of class 0 kept, in score order. */
+ * every box of class 0 kept, in score order; then one point given three times. */
 static void nms_far_apart(void **state) {
     (void)state;
     const float boxes[4 * 4] = {0, 0, 0.001f, 0.001f,          1000, 1000, 1000.001f, 1000.001f,
@@ -440,6 +440,14 @@ static void nms_far_apart(void **state) {
                          kh_tensor(OSC_FLOAT, 3, D(1, 2, 4), scores)));
     osc_check_shape(&h.out, OSC_INT64, 2, D(4, 3));
     osc_check_bytes(&h.out, D(0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 0), 12 * sizeof(int64_t));
+    kh_free(&h);
+    /* one point three times (no extent, no range: one cell): no area, no suppression */
+    const float point[3 * 4] = {5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5};
+    const float ps[3] = {0.5f, 0.5f, 0.9f};
+    kh_expect_ok(&h, nms(&h, &c, kh_tensor(OSC_FLOAT, 3, D(1, 3, 4), point),
+                         kh_tensor(OSC_FLOAT, 3, D(1, 1, 3), ps)));
+    osc_check_shape(&h.out, OSC_INT64, 2, D(3, 3));
+    osc_check_bytes(&h.out, D(0, 0, 2, 0, 0, 0, 0, 0, 1), 9 * sizeof(int64_t));
     kh_free(&h);
 }
 
