@@ -195,12 +195,14 @@ static bool sample_at(double y, double x, int64_t h, int64_t w, ra_sample *s) {
     return true;
 }
 
-/* One bin of one channel plane (plane: element offset of X's plane). */
-static double bin_value(const ra_params *p, const osc_tensor *x, int64_t plane, const ra_roi *g,
-                        int64_t ph, int64_t pw) {
+/* One bin of every channel: acc[ch] for the c_n planes from element offset base, plane
+ * elements apart. Each bilinear sample's corners and weights are found once for all channels;
+ * each channel takes its samples in the one order (the same bits as one channel at a time). */
+static void bin_values(const ra_params *p, const osc_tensor *x, int64_t base, int64_t c_n,
+                       int64_t plane, const ra_roi *g, int64_t ph, int64_t pw, double *acc) {
     const int64_t h = x->dims[2], w = x->dims[3];
     const int64_t gh = g->grid[0], gw = g->grid[1];
-    double acc = 0;
+    for (int64_t ch = 0; ch < c_n; ch++) acc[ch] = 0;
     for (int64_t iy = 0; iy < gh; iy++) {
         const double y = g->start[0] + (double)ph * g->bin[0] +
                          ((double)iy + 0.5) * g->bin[0] / (double)gh;
@@ -208,23 +210,25 @@ static double bin_value(const ra_params *p, const osc_tensor *x, int64_t plane, 
             const double xx = g->start[1] + (double)pw * g->bin[1] +
                               ((double)ix + 0.5) * g->bin[1] / (double)gw;
             ra_sample s;
-            double v = 0;
-            if (sample_at(y, xx, h, w, &s)) {
-                if (p->max) {
-                    v = s.w[0] * osc_det_get(x, plane + s.pos[0]);
+            const bool inside = sample_at(y, xx, h, w, &s);
+            for (int64_t ch = 0; ch < c_n; ch++) {
+                const int64_t pl = base + ch * plane;
+                double v = 0;
+                if (inside && p->max) {
+                    v = s.w[0] * osc_det_get(x, pl + s.pos[0]);
                     for (int c = 1; c < 4; c++)
-                        v = fmax(v, s.w[c] * osc_det_get(x, plane + s.pos[c]));
-                } else {
-                    for (int c = 0; c < 4; c++) v += s.w[c] * osc_det_get(x, plane + s.pos[c]);
+                        v = fmax(v, s.w[c] * osc_det_get(x, pl + s.pos[c]));
+                } else if (inside) {
+                    for (int c = 0; c < 4; c++) v += s.w[c] * osc_det_get(x, pl + s.pos[c]);
                 }
+                if (!p->max) acc[ch] += v;
+                else acc[ch] = iy == 0 && ix == 0 ? v : fmax(acc[ch], v);
             }
-            if (!p->max) acc += v;
-            else acc = iy == 0 && ix == 0 ? v : fmax(acc, v);
         }
     }
-    if (p->max) return acc;
     const int64_t n = gh * gw;
-    return acc / (double)(n > 0 ? n : 1);
+    if (!p->max)
+        for (int64_t ch = 0; ch < c_n; ch++) acc[ch] = acc[ch] / (double)(n > 0 ? n : 1);
 }
 
 osc_status osc_roialign_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
@@ -239,18 +243,23 @@ osc_status osc_roialign_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_
     const osc_tensor *x = in[0], *r = in[1];
     const int64_t *bi = in[2]->data;
     const int64_t c_n = x->dims[1], plane = x->dims[2] * x->dims[3];
-    int64_t o = 0;
+    const size_t bytes = (size_t)c_n * sizeof(double); /* c_n > 0: the output is not empty */
+    double *acc = k->alloc ? osc_malloc(k->alloc, bytes) : NULL;
+    if (!acc)
+        return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate %zu bytes for the channels' bins",
+                         bytes);
     for (int64_t i = 0; i < r->dims[0]; i++) {
         double c[4];
         for (int j = 0; j < 4; j++) c[j] = osc_det_get(r, i * 4 + j);
         ra_roi g;
         roi_geometry(p, c, &g);
-        for (int64_t ch = 0; ch < c_n; ch++) {
-            const int64_t base = (bi[i] * c_n + ch) * plane;
-            for (int64_t ph = 0; ph < p->oh; ph++)
-                for (int64_t pw = 0; pw < p->ow; pw++)
-                    osc_det_put(out, o++, bin_value(p, x, base, &g, ph, pw));
-        }
+        for (int64_t ph = 0; ph < p->oh; ph++)
+            for (int64_t pw = 0; pw < p->ow; pw++) {
+                bin_values(p, x, bi[i] * c_n * plane, c_n, plane, &g, ph, pw, acc);
+                for (int64_t ch = 0; ch < c_n; ch++)
+                    osc_det_put(out, ((i * c_n + ch) * p->oh + ph) * p->ow + pw, acc[ch]);
+            }
     }
+    osc_free(k->alloc, acc, bytes);
     return OSC_OK;
 }
