@@ -238,11 +238,8 @@ ATT_ROWMAX(double, d, att_vd, att_vl)
         const __typeof__(c) a_ = (a), b_ = (b);                                               \
         for (int l_ = 0; l_ < ATT_LANES; l_++) (c)[l_] = FMA(a_[l_], b_[l_], (c)[l_]);        \
     } while (0)
-#define ATT_MADDS(c, a, b, FMA)                                                               \
-    do {                                                                                      \
-        const __typeof__(c) b_ = (b);                                                         \
-        for (int l_ = 0; l_ < ATT_LANES; l_++) (c)[l_] = FMA((a), b_[l_], (c)[l_]);           \
-    } while (0)
+/* (a scalar broadcast: a - (+0) is a for every a, -0 too, so no subtraction is emitted) */
+#define ATT_MADDS(c, a, b, FMA) ATT_MADD(c, (a) - (__typeof__(c)){0}, b, FMA)
 
 /* What a group's loops share, for compute type A (V its ATT_LANES vector, V4 its vector of four,
  * LDA its vector load) reading keys and values of element type KT (LDK: ATT_LANES of them

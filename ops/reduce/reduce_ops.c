@@ -217,18 +217,6 @@ static const red_fn k_red_fns[OSC_REDUCE_N] = {OSC_REDUCE_LIST(RED_FN_ROW)};
 #define ROWS_ALL(E, T, CLS) ROWS(E, T, SUM) ROWS(E, T, MAX) ROWS(E, T, MIN)
 OSC_IEEE_TYPES(ROWS_ALL)
 typedef void (*rows_fn)(const void *xp, void *yp, int64_t e0, int64_t e1, int64_t n);
-static rows_fn rows_of(int32_t red, int32_t dtype) {
-#define CASE(E, T, CLS)                                                                       \
-    case E:                                                                                   \
-        return red == OSC_REDUCE_SUM ? rows_SUM_##E                                           \
-             : red == OSC_REDUCE_MAX ? rows_MAX_##E                                           \
-             : red == OSC_REDUCE_MIN ? rows_MIN_##E : NULL;
-    switch (dtype) {
-        OSC_IEEE_TYPES(CASE)
-        default: return NULL;
-    }
-#undef CASE
-}
 
 /* A float or double sum, max or min over one axis that is not the last, x seen as [outer, n,
  * inner]: output e = (o, i) takes x[o][0][i], then joins x[o][r][i] for r = 1 .. n-1, rows at
@@ -255,17 +243,22 @@ static rows_fn rows_of(int32_t red, int32_t dtype) {
 OSC_IEEE_TYPES(COLS_ALL)
 typedef void (*cols_fn)(const void *xp, void *yp, int64_t e0, int64_t e1, int64_t n,
                         int64_t inner);
-static cols_fn cols_of(int32_t red, int32_t dtype) {
+/* ROWS's and COLS's functions of reduction red over dtype; false when it has none. */
+static bool line_fns(int32_t red, int32_t dtype, rows_fn *rows, cols_fn *cols) {
+#define PICK(R, E) *rows = rows_##R##_##E, *cols = cols_##R##_##E
 #define CASE(E, T, CLS)                                                                       \
     case E:                                                                                   \
-        return red == OSC_REDUCE_SUM ? cols_SUM_##E                                           \
-             : red == OSC_REDUCE_MAX ? cols_MAX_##E                                           \
-             : red == OSC_REDUCE_MIN ? cols_MIN_##E : NULL;
+        if (red == OSC_REDUCE_SUM) PICK(SUM, E);                                              \
+        else if (red == OSC_REDUCE_MAX) PICK(MAX, E);                                         \
+        else if (red == OSC_REDUCE_MIN) PICK(MIN, E);                                         \
+        else return false;                                                                    \
+        return true;
     switch (dtype) {
         OSC_IEEE_TYPES(CASE)
-        default: return NULL;
+        default: return false;
     }
 #undef CASE
+#undef PICK
 }
 
 typedef struct red_job {
@@ -341,11 +334,15 @@ osc_status osc_reduce_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     if (!j.fn(&(walk){.n_out = 0}, x->dtype, NULL, NULL))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "input 0 'data' has dtype %s",
                          osc_dtype_get(x->dtype)->name);
-    const bool one = x->rank > 0 && w.nr == 1 && w.n_red > 1; /* one reduced axis */
-    if (one && red[x->rank - 1]) j.rows = rows_of(p->red, x->dtype);
-    if (one && !red[x->rank - 1]) { /* one axis, not the last */
-        j.cols = cols_of(p->red, x->dtype);
-        j.inner = w.rs[0];
+    rows_fn rows;
+    cols_fn cols;
+    if (x->rank > 0 && w.nr == 1 && w.n_red > 1 && line_fns(p->red, x->dtype, &rows, &cols)) {
+        if (red[x->rank - 1]) { /* one reduced axis: the last, or another */
+            j.rows = rows;
+        } else {
+            j.cols = cols;
+            j.inner = w.rs[0];
+        }
     }
     const bool par = x->nbytes >= OSC_PAR_MIN_BYTES && w.n_out > 1;
     osc_tpool_run(par ? k->tpool : NULL, red_part, &j);

@@ -152,19 +152,12 @@ osc_status osc_sh_check_inputs(osc_kctx *k, const osc_tensor *const *in, int32_t
     return OSC_OK;
 }
 
-/* Moves of n elements of size `esize` (1, 2, 4 or 8 bytes) from src[s0 + j * ss] to
- * dst[d0 + j * ds], and an a x b tile: element (i, j) from src[s0 + i + j * ss] to
- * dst[d0 + i * ds + j], in blocks of CS_TILE x CS_TILE so that each source line read is reused
- * (a transpose's reads). */
+/* An a x b tile of elements of N bytes (1, 2, 4 or 8): element (i, j) from src[s0 + i + j * ss]
+ * to dst[d0 + i * ds + j], in blocks of CS_TILE x CS_TILE so that each source line read is
+ * reused (a transpose's reads); a = 1 is one strided run. */
 #define CS_TILE 16
 #define CS_SIZES(X) X(1, uint8_t) X(2, uint16_t) X(4, uint32_t) X(8, uint64_t)
 #define CS_FNS(N, T)                                                                           \
-    static void run_##N(void *dst, int64_t d0, const void *src, int64_t s0, int64_t ss,        \
-                        int64_t n) {                                                           \
-        T *d = (T *)dst + d0;                                                                  \
-        const T *sp = (const T *)src + s0;                                                     \
-        for (int64_t j = 0; j < n; j++) d[j] = sp[j * ss];                                     \
-    }                                                                                          \
     static void tile_##N(void *dst, int64_t d0, int64_t ds, const void *src, int64_t s0,       \
                          int64_t ss, int64_t a, int64_t b) {                                   \
         for (int64_t i0 = 0; i0 < a; i0 += CS_TILE)                                            \
@@ -212,25 +205,19 @@ void osc_sh_copy_strided(void *dst, const void *src, unsigned bits, int32_t rank
         if (ns[d] == 1) t = d;
     os[r - 1] = 1;
     for (int32_t d = r - 2; d >= 0; d--) os[d] = os[d + 1] * nd[d + 1];
+    const int64_t ta = t >= 0 ? nd[t] : 1, tds = t >= 0 ? os[t] : 0; /* the tile's rows */
     int64_t o = 0, cur = off;
     for (int32_t d = 0; d < r - 1; d++) idx[d] = 0;
     for (;;) {
-        if (t >= 0) {
+        if (s_in != 1 && typed) { /* a tile of dims t and the last, or a run of the last */
             switch (esize) {
 #define CS_TILE_CASE(N, T)                                                                     \
-    case N: tile_##N(dst, o, os[t], src, cur, s_in, nd[t], n_in); break;
+    case N: tile_##N(dst, o, tds, src, cur, s_in, ta, n_in); break;
                 CS_SIZES(CS_TILE_CASE)
 #undef CS_TILE_CASE
             }
         } else if (s_in == 1) {
             osc_copy_elems(dst, o, src, cur, n_in, bits);
-        } else if (typed) {
-            switch (esize) {
-#define CS_RUN_CASE(N, T)                                                                      \
-    case N: run_##N(dst, o, src, cur, s_in, n_in); break;
-                CS_SIZES(CS_RUN_CASE)
-#undef CS_RUN_CASE
-            }
         } else if (bits >= 8) {
             char *dp = (char *)dst + (size_t)o * esize;
             for (int64_t j = 0; j < n_in; j++, dp += esize)

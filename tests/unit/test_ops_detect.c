@@ -349,6 +349,20 @@ static int64_t nms_ref(const nms_case *c, const float *boxes, const float *score
     return n;
 }
 
+/* Runs case c on the boxes and scores and checks its rows against nms_ref's (want: room for
+ * every row); returns their count. */
+static int64_t nms_check(const nms_case *c, const float *boxes, const float *scores, int64_t nb,
+                         int64_t ncl, int64_t ns, int64_t *want) {
+    const int64_t n = nms_ref(c, boxes, scores, nb, ncl, ns, want);
+    kh h;
+    kh_expect_ok(&h, nms(&h, c, kh_tensor(OSC_FLOAT, 3, D(nb, ns, 4), boxes),
+                         kh_tensor(OSC_FLOAT, 3, D(nb, ncl, ns), scores)));
+    osc_check_shape(&h.out, OSC_INT64, 2, D(n, 3));
+    if (n) osc_check_bytes(&h.out, want, (size_t)n * 3 * sizeof(int64_t));
+    kh_free(&h);
+    return n;
+}
+
 static void nms_random(void **state) {
     (void)state;
     enum { NB = 2, NC = 3, NS = 40 };
@@ -369,15 +383,9 @@ static void nms_random(void **state) {
     for (int32_t i = 0; i < N(scores); i++) scores[i] = (float)floor(rnd(&s) * 8) / 8;
     for (int32_t c = 0; c < N(cases); c++) {
         int64_t want[NB * NC * NS * 3];
-        const int64_t n = nms_ref(&cases[c], boxes, scores, NB, NC, NS, want);
-        kh h;
-        kh_expect_ok(&h, nms(&h, &cases[c], kh_tensor(OSC_FLOAT, 3, D(NB, NS, 4), boxes),
-                             kh_tensor(OSC_FLOAT, 3, D(NB, NC, NS), scores)));
-        osc_check_shape(&h.out, OSC_INT64, 2, D(n, 3));
-        if (n) osc_check_bytes(&h.out, want, (size_t)n * 3 * sizeof(int64_t));
+        const int64_t n = nms_check(&cases[c], boxes, scores, NB, NC, NS, want);
         if (c == 0) assert_true(n > NB * NC); /* some selection and some suppression */
         if (c == 0) assert_true(n < NB * NC * NS);
-        kh_free(&h);
     }
     kh_row rows[] = {{"NonMaxSuppression", 9, 0},   {"NonMaxSuppression", 10, 10},
                      {"NonMaxSuppression", 11, 11}, {"NonMaxSuppression", 28, 11}};
@@ -416,14 +424,8 @@ static void nms_many(void **state) {
     for (int32_t i = 0; i < N(scores); i++) scores[i] = (float)floor(rnd(&s) * 16) / 16;
     for (int32_t c = 0; c < N(cases); c++) {
         static int64_t want[NB * NC * NS * 3];
-        const int64_t n = nms_ref(&cases[c], boxes, scores, NB, NC, NS, want);
-        kh h;
-        kh_expect_ok(&h, nms(&h, &cases[c], kh_tensor(OSC_FLOAT, 3, D(NB, NS, 4), boxes),
-                             kh_tensor(OSC_FLOAT, 3, D(NB, NC, NS), scores)));
-        osc_check_shape(&h.out, OSC_INT64, 2, D(n, 3));
-        if (n) osc_check_bytes(&h.out, want, (size_t)n * 3 * sizeof(int64_t));
+        const int64_t n = nms_check(&cases[c], boxes, scores, NB, NC, NS, want);
         assert_true(n > 100 && n < NB * NC * NS); /* selection and suppression both happen */
-        kh_free(&h);
     }
 }
 
