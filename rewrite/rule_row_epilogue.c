@@ -1,7 +1,7 @@
 /* rule_row_epilogue.c: rule row_epilogue (anchor: the binary elementwise rows; after the scatter
  * rules): Add, Sub, Mul or Div of a fused GatherScatter or RowScatter's output, which nothing
- * else reads, with one value per output row (a [N, 1, ...] operand): SAGE's mean, the sum
- * divided by Unsqueeze(Clip(count, 1)). The scatter node takes the op in as its epilogue
+ * else reads, with one value per output row (a [N, 1, ...] operand: SAGE's mean, the sum
+ * divided by Unsqueeze(Clip(count, 1))) or one row for every row (a [C] operand: GCN's bias). The scatter node takes the op in as its epilogue
  * (osc_fs_params.has_epi): each output row, once complete, goes through the op while it is in
  * cache, instead of a pass of its own over the output. The same op on the same values: the
  * unfused bits. */
@@ -45,8 +45,10 @@ bool osc_rw_row_epilogue_match(osc_kctx *k, const osc_fuse_view *v, int32_t node
         const int32_t x = n->inputs[side], w = n->inputs[1 - side];
         const osc_node *s = scatter_of(v, x);
         const osc_tensor *xt = osc_fuse_sym_shape(v, x), *wt = osc_fuse_sym_shape(v, w);
+        const bool row_operand = xt && wt && osc_fs_is_row_operand(wt, xt->rank, xt->dims);
         if (!s || !xt || !wt || x == w || xt->dtype != wt->dtype || xt->dtype != ot->dtype ||
-            !osc_fuse_same_dims(xt, ot) || !per_row(wt, xt) || s->n_inputs >= OSC_FUSE_MAX_IN)
+            !osc_fuse_same_dims(xt, ot) || (!per_row(wt, xt) && !row_operand) ||
+            s->n_inputs >= OSC_FUSE_MAX_IN)
             continue;
         memcpy(f->inputs, s->inputs, (size_t)s->n_inputs * sizeof s->inputs[0]);
         f->inputs[s->n_inputs] = w;
@@ -54,7 +56,8 @@ bool osc_rw_row_epilogue_match(osc_kctx *k, const osc_fuse_view *v, int32_t node
         f->absorbed[0] = osc_fuse_index(v, s);
         f->n_absorbed = 1;
         cp->scatter = s->params;
-        cp->epi = (osc_fs_step){.op = op, .operand_first = side == 1, .read = OSC_FS_ROW};
+        cp->epi = (osc_fs_step){.op = op, .operand_first = side == 1,
+                                .read = per_row(wt, xt) ? OSC_FS_ROW : OSC_FS_FULL};
         return true;
     }
     return false;

@@ -9,7 +9,10 @@
  * a row thus stay in edge order whatever the thread count. */
 #include <string.h>
 
+#include "fused.h"
 #include "fused_group.h"
+
+#define GP_AHEAD 16 /* edges between the fetch of an edge's place in the list and its write */
 
 typedef struct group_job {
     const osc_fs_split *s;
@@ -56,9 +59,16 @@ static void group_part(void *ctx, int32_t t, int32_t parts) {
         }
         break;
     }
-    default:
-        for (int64_t e = e0; e < e1; e++) g->list[h[osc_ixc_row(&c, e * ds, N)]++] = (uint32_t)e;
+    default: { /* each edge's place is a random write: fetched for writing GP_AHEAD edges early */
+        osc_ixc a = osc_ixc_of(&s->dst);
+        int64_t e = e0;
+        for (; e + GP_AHEAD < e1; e++) {
+            PREFETCH(&g->list[h[osc_ixc_row(&a, (e + GP_AHEAD) * ds, N)]], 1);
+            g->list[h[osc_ixc_row(&c, e * ds, N)]++] = (uint32_t)e;
+        }
+        for (; e < e1; e++) g->list[h[osc_ixc_row(&c, e * ds, N)]++] = (uint32_t)e;
         break;
+    }
     }
 }
 

@@ -5,37 +5,53 @@
  * are combined into it in edge order in a buffer (FS_EDGE, fused_steps.h: the operations of the
  * edge loop, so the bits of the unfused scatter), and it is stored. Rows without edges are
  * copied (or zeroed) a run at a time. No reduction: the last edge's message is the row. The
- * upcoming edges' source indices and operands, then source rows, are prefetched: the list says
- * which they are. */
+ * source rows of the next FR_BLOCK list positions are looked up in one pass (fr_sources), then
+ * each edge's operands and source row are prefetched a few edges ahead: the list says which
+ * they are (docs/performance-steps.md, "Looking the source rows up first"). */
 #include <string.h>
 
 #include "fused_scatter.h"
 #include "fused_steps.h"
 
 #define FR_ACC 512     /* rows up to this long are combined in a buffer, else in place */
-#define FR_PF_INDEX 16 /* list positions ahead whose source index and operands are fetched */
+#define FR_BLOCK 384   /* list positions whose source rows are looked up at a time */
+#define FR_PF_SRC 32   /* list positions ahead whose source index is fetched (the look-up) */
+#define FR_PF_OPND 16  /* list positions ahead whose operands are fetched */
 #define FR_PF_ROW 8    /* list positions ahead whose source row is fetched */
 #define FR_PF_LINES 8  /* cache lines of a source row fetched at most */
 
-/* The prefetches for list position q (< the part's end qe). A macro: GCC takes a function
- * whose only effects are prefetches for a pure one, and drops its calls. */
-#define FR_PREFETCH(j, list, q, qe, row_bytes)                                             \
+/* xs[q - q0]: the source row of the edge at list position q, for q in [q0, q1), the edges'
+ * source indices fetched ahead: a pass of independent reads, so that the row loop knows each
+ * upcoming source row without waiting for its index. */
+static void fr_sources(const osc_fs_job *j, int64_t q0, int64_t q1, size_t row_bytes,
+                       const char **xs) {
+    const uint32_t *list = j->s.list;
+    for (int64_t q = q0; q < q1; q++) {
+        if (j->p->gather && q + FR_PF_SRC < q1)
+            PREFETCH(osc_ixv_addr(&j->src, list[q + FR_PF_SRC]), 0);
+        const int64_t e = list[q];
+        xs[q - q0] = j->x + (size_t)(j->p->gather ? osc_ixv_row(&j->src, e, j->x_rows) : e) *
+                                row_bytes;
+    }
+}
+
+/* The prefetches for list position q: the operands of the edge FR_PF_OPND positions ahead (below
+ * qe, the part's end), the source row FR_PF_ROW ahead (below qz, the end of xs, which starts at
+ * qb). A macro: GCC takes a function whose only effects are prefetches for a pure one, and
+ * drops its calls. */
+#define FR_PREFETCH(j, list, q, qe, qb, qz, xs, row_bytes)                                 \
     do {                                                                                   \
         const osc_fs_params *pp = (j)->p;                                                  \
-        if ((q) + FR_PF_INDEX < (qe)) {                                                    \
-            const int64_t en = (list)[(q) + FR_PF_INDEX];                                  \
-            if (pp->gather) PREFETCH(osc_ixv_addr(&(j)->src, en), 0);                      \
+        if ((q) + FR_PF_OPND < (qe)) {                                                     \
+            const int64_t en = (list)[(q) + FR_PF_OPND];                                   \
             for (int32_t s = 0; s < pp->n_steps; s++) {                                    \
                 const osc_fs_step *st = &pp->steps[s];                                     \
                 if (st->estride)                                                           \
                     PREFETCH((j)->opnd[s] + (size_t)(en * st->estride) * (j)->esize, 0);   \
             }                                                                              \
         }                                                                                  \
-        if ((q) + FR_PF_ROW < (qe)) {                                                      \
-            const int64_t en = (list)[(q) + FR_PF_ROW];                                    \
-            const char *xn = (j)->x + (size_t)(pp->gather ? osc_ixv_row(&(j)->src, en,     \
-                                                                        (j)->x_rows)       \
-                                                          : en) * (row_bytes);             \
+        if ((q) + FR_PF_ROW < (qz)) {                                                      \
+            const char *xn = (xs)[(q) + FR_PF_ROW - (qb)];                                 \
             const size_t nb = (row_bytes) < FR_PF_LINES * 64 ? (row_bytes) : FR_PF_LINES * 64; \
             for (size_t b = 0; b < nb; b += 64) PREFETCH(xn + b, 0);                       \
         }                                                                                  \
@@ -46,14 +62,15 @@
     static void fr_##TN##_##RED(const osc_fs_job *j, int64_t lo, int64_t hi,               \
                                 const char *const *opnd) {                                 \
         const osc_fs_params *p = j->p;                                                     \
-        const int64_t R = p->row, XN = j->x_rows;                                          \
+        const int64_t R = p->row;                                                          \
         const size_t rb = (size_t)R * sizeof(T);                                           \
         const uint32_t *list = j->s.list, *row_at = j->s.row_at;                           \
         const int64_t qe = row_at[hi];                                                     \
         T *out = (T *)(void *)j->out;                                                      \
-        const T *x = (const T *)(const void *)j->x;                                        \
         const T *data = j->data ? (const T *)(const void *)j->data : j->zero ? NULL : out; \
         T v[FS_ROW_MAX], acc[FR_ACC];                                                      \
+        const char *xs[FR_BLOCK];                                                          \
+        int64_t qb = 0, qz = 0; /* xs holds the source rows of list positions [qb, qz) */  \
         int64_t idle = lo; /* the first of the rows without edges not yet started */       \
         for (int64_t d = lo; d < hi; d++) {                                                \
             int64_t q = row_at[d];                                                         \
@@ -64,20 +81,22 @@
             idle = d + 1;                                                                  \
             T *o = R <= FR_ACC ? acc : out + d * R;                                        \
             if (OSC_RED_##RED == OSC_RED_NONE) q = q1 - 1; /* the last message is the row */ \
-            else if (p->reset)                                                           \
+            else if (p->reset)                                                             \
                 for (int64_t i = 0; i < R; i++) o[i] = (T)p->reset_value;                  \
             else if (data) memmove(o, data + d * R, rb);                                   \
             else memset(o, 0, rb);                                                         \
             for (; q < q1; q++) {                                                          \
-                FR_PREFETCH(j, list, q, qe, rb);                                               \
+                if (q >= qz) {                                                             \
+                    qb = q;                                                                \
+                    qz = qe - q < FR_BLOCK ? qe : q + FR_BLOCK;                            \
+                    fr_sources(j, qb, qz, rb, xs);                                         \
+                }                                                                          \
+                FR_PREFETCH(j, list, q, qe, qb, qz, xs, rb);                               \
                 const int64_t e = list[q];                                                 \
-                const T *xr = x + (p->gather ? osc_ixv_row(&j->src, e, XN) : e) * R;       \
+                const T *xr = (const T *)(const void *)xs[q - qb];                         \
                 FS_EDGE(T, RED, p, o, xr, opnd, v);                                        \
             }                                                                              \
-            if (p->has_epi) { /* (the operand read once: o may alias it for the compiler) */ \
-                const T wd = ((const T *)(const void *)j->epi)[d];                         \
-                FS_EPILOGUE(T, p, o, R, wd);                                               \
-            }                                                                              \
+            if (p->has_epi) FS_EPILOGUE(T, p, o, R, (const T *)(const void *)j->epi, d);   \
             if (o == acc) memcpy(out + d * R, acc, rb);                                    \
         }                                                                                  \
         osc_fs_start_rows(j->out, j->data, j->zero, rb, idle, hi);                         \

@@ -91,8 +91,7 @@ FS_RESET(f64, double)
         const T *w = (const T *)(const void *)j->epi;                                      \
         for (int64_t d = lo; d < hi; d++) {                                                \
             T *o = (T *)(void *)j->out + d * R;                                            \
-            const T wd = w[d]; /* (read once: o may alias w for the compiler) */           \
-            FS_EPILOGUE(T, j->p, o, R, wd);                                                \
+            FS_EPILOGUE(T, j->p, o, R, w, d);                                              \
         }                                                                                  \
     }
 FS_EPI(f32, float)
@@ -372,14 +371,19 @@ osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *c
                              osc_kinput_name(k, OSC_FS_IN_STEPS + s), osc_dtype_get(dtype)->name);
     }
     const osc_tensor *w = p->has_epi && p->epi_input < n_in ? in[p->epi_input] : NULL;
-    if (p->has_epi && (!w || w->dtype != dtype || w->rank != p->rank || w->rank < 1 ||
-                       w->dims[0] != p->dims[0] || osc_tensor_count(w) != p->dims[0]))
+    const bool per_row = p->epi.read == OSC_FS_ROW;
+    if (p->has_epi &&
+        (!w || w->dtype != dtype ||
+         (per_row ? w->rank != p->rank || w->rank < 1 || w->dims[0] != p->dims[0] ||
+                        osc_tensor_count(w) != p->dims[0]
+                  : !osc_fs_is_row_operand(w, p->rank, p->dims))))
         return osc_kfail(k, OSC_ERR_SHAPE, "input %d (the operand of the elementwise op after the "
-                         "scatter, %s) is %s %s; expected %s, one value per output row (%lld)",
-                         (int)p->epi_input, osc_kinput_name(k, p->epi_input),
+                         "scatter, %s) is %s %s; expected %s, %s (%lld)", (int)p->epi_input,
+                         osc_kinput_name(k, p->epi_input),
                          w ? osc_dtype_get(w->dtype)->name : "missing",
                          w ? osc_shape_str(w, a, sizeof a) : "", osc_dtype_get(dtype)->name,
-                         (long long)(p->rank > 0 ? p->dims[0] : 1));
+                         per_row ? "one value per output row" : "one output row of values",
+                         (long long)(per_row ? p->rank > 0 ? p->dims[0] : 1 : p->row));
     if (!edges_fn(dtype, p->reduction))
         return osc_kfail(k, OSC_ERR_UNSUPPORTED, "reduction '%s' on %s",
                          osc_reduction_name(p->reduction), osc_dtype_get(dtype)->name);

@@ -62,8 +62,10 @@ typedef struct osc_fs_params {
     double reset_value;
     /* An elementwise op after the scatter taken in (rule row_epilogue, rewrite/): once a row of
      * the output is complete, each element x becomes epi.op(x, w), or epi.op(w, x) with
-     * epi.operand_first, w the row's value of input epi_input (one value per output row: SAGE's
-     * mean, the sum divided by the clamped count). */
+     * epi.operand_first, w from input epi_input: with epi.read OSC_FS_ROW the row's value (one
+     * value per output row: SAGE's mean, the sum divided by the clamped count), with
+     * OSC_FS_FULL the element's in one row shared by every row (osc_fs_is_row_operand: GCN's
+     * bias). */
     bool has_epi;
     osc_fs_step epi;
     int32_t epi_input;
@@ -102,6 +104,16 @@ typedef struct osc_fs_job {
      * row's edges applied in order (fused_rows.c; NULL: the edge loop on the grouped list). */
     void (*rows)(const struct osc_fs_job *j, int64_t lo, int64_t hi, const char *const *opnd);
 } osc_fs_job;
+
+/* Whether w, broadcast against an output of `rank` dims `dims`, is one row of it repeated for
+ * every row: after leading 1s, w's dims are the output's dims 1 .. rank-1. */
+static inline bool osc_fs_is_row_operand(const osc_tensor *w, int32_t rank, const int64_t *dims) {
+    const int32_t lead = w->rank - (rank - 1); /* w's dims before the row's */
+    bool ok = rank >= 1 && lead >= 0;
+    for (int32_t d = 0; ok && d < w->rank; d++)
+        ok = w->dims[d] == (d < lead ? 1 : dims[d - lead + 1]);
+    return ok;
+}
 
 /* One part owning every row and edge. */
 void osc_fs_split_one(osc_fs_split *s);

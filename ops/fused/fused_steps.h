@@ -8,12 +8,6 @@
 #include "fused_scatter.h"
 #include "ops/scatter/reduce.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p, w) __builtin_prefetch((p), (w), 3)
-#else
-#define PREFETCH(p, w) ((void)(p))
-#endif
-
 #define FS_NONE(T, a, b) (b)
 #define FS_ADD(T, a, b) OSC_COMBINE_FLOAT_ADD(T, a, b)
 #define FS_MUL(T, a, b) OSC_COMBINE_FLOAT_MUL(T, a, b)
@@ -103,8 +97,16 @@
         }                                                                                  \
     } while (0)
 
-/* The epilogue (osc_fs_params.has_epi) on row o of R elements of T, w its operand value. */
-#define FS_EPILOGUE(T, p, o, R, w) FS_STEP(T, &(p)->epi, o, o, R, w)
+/* The epilogue (osc_fs_params.has_epi) on row d at o, R elements of T, w its operand's data. */
+#define FS_EPILOGUE(T, p, o, R, w, d)                                                      \
+    do {                                                                                   \
+        if ((p)->epi.read == OSC_FS_ROW) {                                                 \
+            const T wd = (w)[d]; /* (read once: o may alias w for the compiler) */         \
+            FS_STEP(T, &(p)->epi, o, o, R, wd);                                            \
+        } else {                                                                           \
+            FS_STEP(T, &(p)->epi, o, o, R, (w)[i]);                                        \
+        }                                                                                  \
+    } while (0)
 
 /* Value i of a bound index (any position: the piece looked up each time), and the address of
  * its element (for prefetches). */

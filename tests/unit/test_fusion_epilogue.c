@@ -1,13 +1,15 @@
 /* test_fusion_epilogue.c: rule row_epilogue (rewrite/rule_row_epilogue.c): an Add, Sub, Mul or
- * Div of a fused scatter's output with one value per output row becomes the scatter's epilogue
- * (osc_fs_params.has_epi). The graph, SAGE's mean with the count an input:
+ * Div of a fused scatter's output with one value per output row, or with one row for every
+ * row, becomes the scatter's epilogue (osc_fs_params.has_epi). The graph, SAGE's mean with the
+ * count an input, or GCN's bias:
  *     s = ScatterElements(data, Expand(Unsqueeze(dst)), Gather(x, src), add)
- *     y = OP(s, w) or OP(w, s)          w [N, 1] (per row), or [1, C] (not per row)
+ *     y = OP(s, w) or OP(w, s)          w [N, 1] (per row), [1, C] or [C] (a row for every
+ *                                       row), or [N, C] (neither)
  * Rows reached by no edge (half of them) go through the op too. The output must equal a loop
  * written here, and the unfused graph, bit for bit, on 1 and 2 threads (3 in the tiny-threshold
  * build, whose threads split every run); the fused model has one GatherScatter named after the
- * scatter and no other node; an operand not per row, or s read by another output, is not taken
- * in. */
+ * scatter and no other node; an operand of neither kind, or s read by another output, is not
+ * taken in. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -29,10 +31,11 @@ enum { C = 64, M = 3000, E = 24000 };
 /* output rows: 4096 (1 MiB, grouped by destination), or 512 (the edge loop below 1 MiB) */
 static int64_t N;
 
+enum { W_ROW, W_COL, W_VEC, W_FULL }; /* w: [N, 1], [1, C], [C], [N, C] */
 typedef struct form {
     const char *op;  /* Add, Sub, Mul, Div */
     bool first;      /* OP(w, s) */
-    bool per_col;    /* w is [1, C] */
+    int w;           /* W_* */
     bool s_output;   /* s is a graph output too */
     int64_t rows;    /* N */
 } form;
@@ -50,12 +53,21 @@ static float apply(const char *op, float a, float b) {
     return op[0] == 'A' ? a + b : op[0] == 'S' ? a - b : op[0] == 'M' ? a * b : a / b;
 }
 
+/* w's shape for form fm (its rank returned) */
+static int32_t w_dims(const form *fm, int64_t *wd) {
+    wd[0] = fm->w == W_COL ? 1 : fm->w == W_VEC ? C : N;
+    wd[1] = fm->w == W_ROW ? 1 : C;
+    return fm->w == W_VEC ? 1 : 2;
+}
+
 static void *build(const form *fm, size_t *len) {
     const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E}, one[1] = {1}, shape[2] = {E, C};
-    const int64_t wd[2] = {fm->per_col ? 1 : N, fm->per_col ? C : 1}, sd[1] = {2};
+    const int64_t sd[1] = {2};
+    int64_t wd[2];
+    const int32_t wr = w_dims(fm, wd);
     const osc_mw_value ins[5] = {{"x", OSC_FLOAT, 2, xd, NULL}, {"data", OSC_FLOAT, 2, nd, NULL},
                                  {"src", OSC_INT64, 1, ed, NULL}, {"dst", OSC_INT64, 1, ed, NULL},
-                                 {"w", OSC_FLOAT, 2, wd, NULL}};
+                                 {"w", OSC_FLOAT, wr, wd, NULL}};
     osc_mw *mw = osc_mw_graph(18, 5, ins);
     osc_tensor t = osc_test_view(OSC_INT64, 1, one, one);
     osc_mw_initializer(mw, "axes", &t);
@@ -100,18 +112,19 @@ static bool check(const form *fm) {
         for (int c = 0; c < C; c++) want[dst[e] * C + c] += x[src[e] * C + c];
     for (int r = 0; r < N; r++)
         for (int c = 0; c < C; c++) {
-            const float wv = w[fm->per_col ? c : r];
+            const float wv = w[fm->w == W_ROW ? r : fm->w == W_FULL ? r * C + c : c];
             float *o = &want[r * C + c];
             *o = fm->first ? apply(fm->op, wv, *o) : apply(fm->op, *o, wv);
         }
     size_t len = 0;
     void *buf = build(fm, &len);
     const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E};
-    const int64_t wd[2] = {fm->per_col ? 1 : N, fm->per_col ? C : 1};
+    int64_t wd[2];
+    const int32_t wr = w_dims(fm, wd);
     const osc_tensor in[5] = {
         osc_test_view(OSC_FLOAT, 2, xd, x), osc_test_view(OSC_FLOAT, 2, nd, data),
         osc_test_view(OSC_INT64, 1, ed, src), osc_test_view(OSC_INT64, 1, ed, dst),
-        osc_test_view(OSC_FLOAT, 2, wd, w)};
+        osc_test_view(OSC_FLOAT, wr, wd, w)};
     static const char *const names[5] = {"x", "data", "src", "dst", "w"};
     bool taken = false;
     for (int f = 0; f < 2; f++)
@@ -155,19 +168,21 @@ static bool check(const form *fm) {
 static void taken_in(void **state) {
     (void)state;
     static const form k_forms[] = {
-        {"Div", false, false, false, 4096}, {"Div", true, false, false, 4096},
-        {"Sub", true, false, false, 4096},  {"Mul", false, false, false, 4096},
-        {"Add", true, false, false, 4096},  {"Div", false, false, false, 512},
-        {"Sub", true, false, false, 512}};
+        {"Div", false, W_ROW, false, 4096}, {"Div", true, W_ROW, false, 4096},
+        {"Sub", true, W_ROW, false, 4096},  {"Mul", false, W_ROW, false, 4096},
+        {"Add", true, W_ROW, false, 4096},  {"Div", false, W_ROW, false, 512},
+        {"Sub", true, W_ROW, false, 512},   {"Add", false, W_VEC, false, 4096},
+        {"Sub", true, W_COL, false, 4096},  {"Div", false, W_COL, false, 512},
+        {"Mul", true, W_VEC, false, 512}};
     for (size_t i = 0; i < sizeof k_forms / sizeof k_forms[0]; i++)
         if (!check(&k_forms[i])) fail_msg("form %zu: the op was not taken in", i);
 }
 
 static void left_alone(void **state) {
     (void)state;
-    const form per_col = {"Div", false, true, false, 512};
-    const form shared = {"Div", false, false, true, 512};
-    assert_false(check(&per_col));
+    const form full = {"Div", false, W_FULL, false, 512};
+    const form shared = {"Div", false, W_ROW, true, 512};
+    assert_false(check(&full));
     assert_false(check(&shared));
 }
 
