@@ -39,16 +39,29 @@ osc_status osc_ew_legacy_b(osc_kctx *k, const osc_ew_legacy *lg, const char *a_w
 
 /* Defines `static void NAME(osc_bcast_it *it, void *o, const void *a, const void *b)`: for every
  * row of the iterator (which must hold a first row), o[k] = EXPR with x = a[...], y = b[...]
- * (elements of type T) and o of type OT. Used with X-macro lists, never written out per type. */
+ * (elements of type T) and o of type OT. Used with X-macro lists, never written out per type.
+ * A row where one side is a single value (a [N, C] tensor divided by its [N, 1] norms) has a
+ * loop of its own, which the compiler vectorises: the general one, strides unknown, it does
+ * not. */
+#define OSC_EW_ROW2(T, EXPR, XI, YI)                                                        \
+    for (int64_t j = 0; j < n; j++) {                                                       \
+        const T x = (XI), y = (YI);                                                         \
+        po[j] = (EXPR);                                                                     \
+    }
 #define OSC_EW_LOOP2(NAME, T, OT, EXPR)                                                     \
     static void NAME(osc_bcast_it *it, void *o, const void *a, const void *b) {            \
         do {                                                                                \
             const T *pa = (const T *)a + it->off[0], *pb = (const T *)b + it->off[1];       \
             OT *po = (OT *)o + it->out_off;                                                 \
             const int64_t sa = it->step[0], sb = it->step[1], n = it->len;                 \
-            for (int64_t j = 0; j < n; j++) {                                               \
-                const T x = pa[j * sa], y = pb[j * sb];                                     \
-                po[j] = (EXPR);                                                             \
+            if (sa == 1 && sb == 0) {                                                       \
+                const T yb = pb[0];                                                         \
+                OSC_EW_ROW2(T, EXPR, pa[j], yb)                                                      \
+            } else if (sa == 0 && sb == 1) {                                                \
+                const T xa = pa[0];                                                         \
+                OSC_EW_ROW2(T, EXPR, xa, pb[j])                                                      \
+            } else {                                                                        \
+                OSC_EW_ROW2(T, EXPR, pa[j * sa], pb[j * sb])                                         \
             }                                                                               \
         } while (osc_bcast_next(it));                                                       \
     }

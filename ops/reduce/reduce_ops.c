@@ -188,11 +188,11 @@ typedef bool (*red_fn)(const walk *w, int32_t dtype, const void *xp, void *yp);
 static const red_fn k_red_fns[OSC_REDUCE_N] = {OSC_REDUCE_LIST(RED_FN_ROW)};
 #undef RED_FN_ROW
 
-/* A float or double sum, max or min along the last axis only (GAT's per-head dot products,
- * DGCNN's max over neighbours): output e folds x[e*n .. e*n+n-1] from its first element.
- * Eight outputs at a time, each its own chain in the one order, so that one chain's operations
- * do not wait on each other's latency (a sum 4.5x faster on [50000, 2, 32]; same bits as
- * RED_LOOP). */
+/* A float or double reduction without a first pass (every one but LogSumExp) along the last
+ * axis only (GAT's per-head dot products, DGCNN's max over neighbours, SAGE's L2 norm): output e
+ * folds the terms of x[e*n .. e*n+n-1] from its first element, then finishes. Eight outputs at
+ * a time, each its own chain in the one order, so that one chain's operations do not wait on
+ * each other's latency (a sum 4.5x faster on [50000, 2, 32]; same bits as RED_LOOP). */
 #define ROWS(E, T, R)                                                                         \
     static void rows_##R##_##E(const void *xp, void *yp, int64_t e0, int64_t e1, int64_t n) { \
         const T *x = xp;                                                                      \
@@ -201,27 +201,33 @@ static const red_fn k_red_fns[OSC_REDUCE_N] = {OSC_REDUCE_LIST(RED_FN_ROW)};
         for (; e + 8 <= e1; e += 8) {                                                         \
             const T *r = x + e * n;                                                           \
             T a[8];                                                                           \
-            for (int k = 0; k < 8; k++) a[k] = r[k * n];                                      \
+            for (int k = 0; k < 8; k++) a[k] = RR_TERM_##R(FLOAT, T, r[k * n]);               \
             for (int64_t i = 1; i < n; i++)                                                   \
                 for (int k = 0; k < 8; k++)                                                   \
                     a[k] = RR_JOIN_##R(FLOAT, a[k], RR_TERM_##R(FLOAT, T, r[k * n + i]));     \
-            memcpy(y + e, a, sizeof a);                                                       \
+            for (int k = 0; k < 8; k++) y[e + k] = (T)(RR_FIN_##R(FLOAT, T, a[k], n));        \
         }                                                                                     \
         for (; e < e1; e++) {                                                                 \
-            T a = x[e * n];                                                                   \
+            T a = RR_TERM_##R(FLOAT, T, x[e * n]);                                            \
             for (int64_t i = 1; i < n; i++)                                                   \
                 a = RR_JOIN_##R(FLOAT, a, RR_TERM_##R(FLOAT, T, x[e * n + i]));               \
-            y[e] = a;                                                                         \
+            y[e] = (T)(RR_FIN_##R(FLOAT, T, a, n));                                           \
         }                                                                                     \
     }
-#define ROWS_ALL(E, T, CLS) ROWS(E, T, SUM) ROWS(E, T, MAX) ROWS(E, T, MIN)
+/* The reductions ROWS and COLS take: X(R) for each */
+#define LINE_REDUCTIONS(X, ...)                                                               \
+    X(SUM, __VA_ARGS__) X(SUMSQ, __VA_ARGS__) X(MEAN, __VA_ARGS__) X(PROD, __VA_ARGS__)       \
+    X(L1, __VA_ARGS__) X(L2, __VA_ARGS__) X(LOGSUM, __VA_ARGS__) X(MAX, __VA_ARGS__)          \
+    X(MIN, __VA_ARGS__)
+#define ROWS_OF(R, E, T) ROWS(E, T, R)
+#define ROWS_ALL(E, T, CLS) LINE_REDUCTIONS(ROWS_OF, E, T)
 OSC_IEEE_TYPES(ROWS_ALL)
 typedef void (*rows_fn)(const void *xp, void *yp, int64_t e0, int64_t e1, int64_t n);
 
-/* A float or double sum, max or min over one axis that is not the last, x seen as [outer, n,
- * inner]: output e = (o, i) takes x[o][0][i], then joins x[o][r][i] for r = 1 .. n-1, rows at
- * a time (each output row is updated in memory order, not walked element by element with a
- * stride); per element the order of RED_LOOP, so the same bits. */
+/* ROWS's reductions over one axis that is not the last, x seen as [outer, n, inner]: output
+ * e = (o, i) takes the term of x[o][0][i], joins those of x[o][r][i] for r = 1 .. n-1, and
+ * finishes, rows at a time (each output row is updated in memory order, not walked element by
+ * element with a stride); per element the order of RED_LOOP, so the same bits. */
 #define COLS(E, T, R)                                                                         \
     static void cols_##R##_##E(const void *xp, void *yp, int64_t e0, int64_t e1, int64_t n,   \
                                int64_t inner) {                                               \
@@ -232,27 +238,30 @@ typedef void (*rows_fn)(const void *xp, void *yp, int64_t e0, int64_t e1, int64_
             const int64_t len = inner - i < e1 - e ? inner - i : e1 - e;                      \
             const T *r0 = x + o * n * inner + i;                                              \
             T *yr = y + e;                                                                    \
-            memcpy(yr, r0, (size_t)len * sizeof(T));                                          \
+            for (int64_t j = 0; j < len; j++) yr[j] = RR_TERM_##R(FLOAT, T, r0[j]);           \
             for (int64_t r = 1; r < n; r++)                                                   \
                 for (int64_t j = 0; j < len; j++)                                             \
                     yr[j] = RR_JOIN_##R(FLOAT, yr[j], RR_TERM_##R(FLOAT, T, r0[r * inner + j])); \
+            for (int64_t j = 0; j < len; j++) yr[j] = (T)(RR_FIN_##R(FLOAT, T, yr[j], n));    \
             e += len;                                                                         \
         }                                                                                     \
     }
-#define COLS_ALL(E, T, CLS) COLS(E, T, SUM) COLS(E, T, MAX) COLS(E, T, MIN)
+#define COLS_OF(R, E, T) COLS(E, T, R)
+#define COLS_ALL(E, T, CLS) LINE_REDUCTIONS(COLS_OF, E, T)
 OSC_IEEE_TYPES(COLS_ALL)
 typedef void (*cols_fn)(const void *xp, void *yp, int64_t e0, int64_t e1, int64_t n,
                         int64_t inner);
 /* ROWS's and COLS's functions of reduction red over dtype; false when it has none. */
 static bool line_fns(int32_t red, int32_t dtype, rows_fn *rows, cols_fn *cols) {
-#define PICK(R, E) *rows = rows_##R##_##E, *cols = cols_##R##_##E
+#define PICK(R, E)                                                                            \
+    if (red == OSC_REDUCE_##R) {                                                              \
+        *rows = rows_##R##_##E, *cols = cols_##R##_##E;                                       \
+        return true;                                                                          \
+    }
 #define CASE(E, T, CLS)                                                                       \
     case E:                                                                                   \
-        if (red == OSC_REDUCE_SUM) PICK(SUM, E);                                              \
-        else if (red == OSC_REDUCE_MAX) PICK(MAX, E);                                         \
-        else if (red == OSC_REDUCE_MIN) PICK(MIN, E);                                         \
-        else return false;                                                                    \
-        return true;
+        LINE_REDUCTIONS(PICK, E)                                                              \
+        return false;
     switch (dtype) {
         OSC_IEEE_TYPES(CASE)
         default: return false;

@@ -109,22 +109,40 @@ static void sum_last_axis_in_order(void **state) {
     }
 }
 
-/* ReduceSum, ReduceMax and ReduceMin over one axis of [5, 7, 37]: axis 1 (rows of outputs at a
- * time) and axis 2, the last (eight outputs at a time, then the rest): each output, bit for bit,
- * the fold in order over the axis from its first element, in float and double: sums left to
- * right; max and min by the documented rule (a NaN on either side wins, the first of equal
- * values (-0 and +0) stays). */
+/* Every reduction but LogSumExp over one axis of [5, 7, 37]: axis 1 (rows of outputs at a time)
+ * and axis 2, the last (eight outputs at a time, then the rest): each output, bit for bit, the
+ * fold in order over the axis of its elements' terms from the first, then finished, in float
+ * and double, as reduce_rules.h states: sums left to right in the dtype; max and min by the
+ * documented rule (a NaN on either side wins, the first of equal values (-0 and +0) stays). */
+enum { F_SUM, F_SUMSQ, F_MEAN, F_PROD, F_L1, F_L2, F_LOGSUM, F_MAX, F_MIN, F_N };
 static double fold_ref(int op, double a, double v) {
-    if (op == 0) return a + v;
+    if (op == F_PROD) return a * v;
+    if (op != F_MAX && op != F_MIN) return a + v;
     if (isnan(a)) return a;
     if (isnan(v)) return v;
-    return (op == 1 ? v > a : v < a) ? v : a;
+    return (op == F_MAX ? v > a : v < a) ? v : a;
+}
+static double term_d(int op, double v) {
+    return op == F_SUMSQ || op == F_L2 ? v * v : op == F_L1 ? fabs(v) : v;
+}
+static float term_f(int op, float v) {
+    return op == F_SUMSQ || op == F_L2 ? v * v : op == F_L1 ? fabsf(v) : v;
+}
+static double fin_d(int op, double a, int n) {
+    return op == F_MEAN ? a / n : op == F_L2 ? sqrt(a) : op == F_LOGSUM ? log(a) : a;
+}
+static float fin_f(int op, float a, int n) {
+    return op == F_MEAN       ? a / (float)n
+           : op == F_L2     ? (float)sqrt((double)a)
+           : op == F_LOGSUM ? (float)log((double)a) : a;
 }
 
 static void one_axis_in_order(void **state) {
     (void)state;
     enum { A = 5, B = 7, C = 37 };
-    static const char *const ops[3] = {"ReduceSum", "ReduceMax", "ReduceMin"};
+    static const char *const ops[F_N] = {"ReduceSum", "ReduceSumSquare", "ReduceMean",
+                                         "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum",
+                                         "ReduceMax", "ReduceMin"};
     double xd[A * B * C];
     float xf[A * B * C];
     uint32_t g = 5;
@@ -137,7 +155,7 @@ static void one_axis_in_order(void **state) {
         xd[i] = xf[i];
     }
     for (int axis = 1; axis <= 2; axis++)
-        for (int op = 0; op < 3; op++)
+        for (int op = 0; op < F_N; op++)
             for (int dt = 0; dt < 2; dt++) {
                 kh h;
                 const int32_t dtype = dt ? OSC_DOUBLE : OSC_FLOAT;
@@ -149,13 +167,17 @@ static void one_axis_in_order(void **state) {
                 for (int u = 0; u < A; u++)
                     for (int v = 0; v < nv; v++) {
                         const int at = u * B * C + (axis == 1 ? v : v * C);
-                        double wd = xd[at];
-                        float wf = xf[at];
+                        double wd = term_d(op, xd[at]);
+                        float wf = term_f(op, xf[at]);
                         for (int i = 1; i < len; i++) {
-                            wd = fold_ref(op, wd, xd[at + i * st]);
-                            wf = op == 0 ? wf + xf[at + i * st]
-                                         : (float)fold_ref(op, wf, xf[at + i * st]);
+                            wd = fold_ref(op, wd, term_d(op, xd[at + i * st]));
+                            const float t = term_f(op, xf[at + i * st]);
+                            wf = op == F_PROD ? wf * t
+                                 : op == F_MAX || op == F_MIN ? (float)fold_ref(op, wf, t)
+                                                              : wf + t;
                         }
+                        wd = fin_d(op, wd, len);
+                        wf = fin_f(op, wf, len);
                         const int e = u * nv + v;
                         const bool same = dt ? !memcmp(&((const double *)h.out.data)[e], &wd, 8)
                                              : !memcmp(&((const float *)h.out.data)[e], &wf, 4);
