@@ -51,10 +51,19 @@ static const osc_node *producer(const osc_fuse_view *v, int32_t id) {
 static bool absorb(match *m, const osc_node *n) {
     return osc_fuse_absorb(m->f, osc_fuse_index(m->v, n));
 }
-static bool all_zero(const void *p, size_t n) {
+/* Whether the n bytes at p (n > 0) are one value of dtype repeated, that value in *c: zeros of
+ * any dtype, or any one float or double. */
+static bool one_value(const void *p, size_t n, int32_t dtype, double *c) {
     const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i]) return false;
+    size_t i = 0;
+    while (i < n && !b[i]) i++;
+    *c = 0;
+    if (i == n) return n > 0;
+    const size_t es = dtype == OSC_FLOAT ? sizeof(float) : sizeof(double);
+    if ((dtype != OSC_FLOAT && dtype != OSC_DOUBLE) || n % es != 0) return false;
+    for (i = es; i < n; i += es)
+        if (memcmp(b + i, b, es) != 0) return false;
+    *c = dtype == OSC_FLOAT ? (double)*(const float *)p : *(const double *)p;
     return true;
 }
 
@@ -302,17 +311,21 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
     return false;
 }
 
-/* Data that is all zeros and read by nothing else: the fused node zero-fills its output
- * instead, and a Constant or ConstantOfShape making it is absorbed. */
-static bool zero_data(match *m, int32_t data) {
+/* Data that is one value repeated (zeros, or torch.full's -inf before a max) and read by
+ * nothing else: the fused node fills its output with the value instead (m->p->fill_value), and a
+ * Constant or ConstantOfShape making it is absorbed. */
+static bool fill_data(match *m, int32_t data) {
     const osc_fuse_view *v = m->v;
     const osc_tensor *t = osc_fuse_folded(v, data);
+    double *c = &m->p->fill_value;
+    *c = 0;
     if (v->uses[data] != 1) return false;
-    if (t) return all_zero(t->data, t->nbytes);
+    if (t) return t->nbytes == 0 || one_value(t->data, t->nbytes, m->dtype, c);
     const osc_node *n = producer(v, data);
     if (!osc_fuse_has(n, OSC_KT_CONSTANT)) return false;
-    const osc_constant_value *c = n->params; /* (no data: ConstantOfShape's float 0) */
-    return c->dtype == m->dtype && (!c->data || all_zero(c->data, c->nbytes)) && absorb(m, n);
+    const osc_constant_value *k = n->params; /* (no data: ConstantOfShape's float 0) */
+    return k->dtype == m->dtype && (!k->data || one_value(k->data, k->nbytes, m->dtype, c)) &&
+           absorb(m, n);
 }
 
 /* Whether nodes a and b are of one op (the rule's anchor, a ScatterElements: rules name ops
@@ -332,14 +345,8 @@ static bool reset_scatter(const osc_fuse_view *v, const osc_node *n, const osc_n
     const osc_node *ex = producer(v, r->inputs[2]);
     const osc_tensor *t = osc_fuse_folded(v, r->inputs[2]);
     if (!t && osc_fuse_has(ex, OSC_KT_EXPAND)) t = osc_fuse_folded(v, ex->inputs[0]);
-    const size_t es = dtype == OSC_FLOAT ? sizeof(float) : sizeof(double);
-    if (!t || t->dtype != dtype || t->nbytes < es || t->nbytes % es != 0 ||
-        (dtype != OSC_FLOAT && dtype != OSC_DOUBLE))
-        return false;
-    for (size_t b = es; b < t->nbytes; b += es)
-        if (memcmp((const char *)t->data + b, t->data, es) != 0) return false;
-    *c = dtype == OSC_FLOAT ? (double)*(const float *)t->data : *(const double *)t->data;
-    return true;
+    return t && t->dtype == dtype && (dtype == OSC_FLOAT || dtype == OSC_DOUBLE) &&
+           one_value(t->data, t->nbytes, dtype, c);
 }
 
 /* How far after a reset scatter its reducing reader is looked for (torch writes the two
@@ -523,9 +530,9 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
     }
     if (!nd) reset_data(&m, n, &data);
     const int32_t before_zero = f->n_absorbed;
-    m.p->zero_data = zero_data(&m, data);
+    m.p->fill_data = fill_data(&m, data);
     const int32_t zeros = f->n_absorbed > before_zero ? f->absorbed[before_zero] : -1;
-    f->inputs[OSC_FS_IN_DATA] = m.p->zero_data ? -1 : data;
+    f->inputs[OSC_FS_IN_DATA] = m.p->fill_data ? -1 : data;
     m.p->rank = dt->rank;
     memcpy(m.p->dims, dt->dims, (size_t)dt->rank * sizeof dt->dims[0]);
     /* the steps were found from the scatter back: run them from the Gather forward */
@@ -549,7 +556,7 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         memset(&m.p->dst_pc, 0, sizeof m.p->dst_pc);
         memset(&m.p->src_pc, 0, sizeof m.p->src_pc);
         if (way == 2) {
-            m.p->zero_data = false;
+            m.p->fill_data = false;
             f->inputs[OSC_FS_IN_DATA] = data;
             for (int32_t a = 0; zeros >= 0 && a < f->n_absorbed; a++)
                 if (f->absorbed[a] == zeros) f->absorbed[a--] = f->absorbed[--f->n_absorbed];
@@ -557,7 +564,7 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         if (way == 0 && m.p->dst_stride) osc_fuse_ix_pieces(v, f, OSC_FS_IN_DST, &m.p->dst_pc);
         if (way == 0 && m.p->gather) osc_fuse_ix_pieces(v, f, OSC_FS_IN_SRC, &m.p->src_pc);
         if (bind_symbols(v, f, m.p)) break;
-        if (way == 2 || (way == 1 && !m.p->zero_data))
+        if (way == 2 || (way == 1 && !m.p->fill_data))
             return osc_rw_no(v, "a symbolic size (E or N) is on no input the fused node reads");
     }
     return !cp->tiled || osc_fuse_region_syms(v, f, &m.p->syms, &cp->tp) ||

@@ -67,7 +67,7 @@ static void fr_sources(const osc_fs_job *j, int64_t q0, int64_t q1, size_t row_b
         const uint32_t *list = j->s.list, *row_at = j->s.row_at;                           \
         const int64_t qe = row_at[hi];                                                     \
         T *out = (T *)(void *)j->out;                                                      \
-        const T *data = j->data ? (const T *)(const void *)j->data : j->zero ? NULL : out; \
+        const T *data = j->data ? (const T *)(const void *)j->data : j->fill ? NULL : out; \
         T v[FS_ROW_MAX], acc[FR_ACC];                                                      \
         const char *xs[FR_BLOCK];                                                          \
         int64_t qb = 0, qz = 0; /* xs holds the source rows of list positions [qb, qz) */  \
@@ -76,7 +76,7 @@ static void fr_sources(const osc_fs_job *j, int64_t q0, int64_t q1, size_t row_b
             int64_t q = row_at[d];                                                         \
             const int64_t q1 = row_at[d + 1];                                              \
             if (q == q1) continue;                                                         \
-            osc_fs_start_rows(j->out, j->data, j->zero, rb, idle, d);                      \
+            osc_fs_start_rows(j, idle, d);                                                 \
             osc_fs_epilogue_rows(j, idle, d);                                              \
             idle = d + 1;                                                                  \
             T *o = R <= FR_ACC ? acc : out + d * R;                                        \
@@ -84,7 +84,8 @@ static void fr_sources(const osc_fs_job *j, int64_t q0, int64_t q1, size_t row_b
             else if (p->reset)                                                             \
                 for (int64_t i = 0; i < R; i++) o[i] = (T)p->reset_value;                  \
             else if (data) memmove(o, data + d * R, rb);                                   \
-            else memset(o, 0, rb);                                                         \
+            else                                                                           \
+                for (int64_t i = 0; i < R; i++) o[i] = (T)j->fill_value;                   \
             for (; q < q1; q++) {                                                          \
                 if (q >= qz) {                                                             \
                     qb = q;                                                                \
@@ -99,7 +100,7 @@ static void fr_sources(const osc_fs_job *j, int64_t q0, int64_t q1, size_t row_b
             if (p->has_epi) FS_EPILOGUE(T, p, o, R, (const T *)(const void *)j->epi, d);   \
             if (o == acc) memcpy(out + d * R, acc, rb);                                    \
         }                                                                                  \
-        osc_fs_start_rows(j->out, j->data, j->zero, rb, idle, hi);                         \
+        osc_fs_start_rows(j, idle, hi);                                                    \
         osc_fs_epilogue_rows(j, idle, hi);                                                 \
     }
 FS_EACH_RED(FR_ROWS, f32, float)

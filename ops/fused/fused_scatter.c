@@ -4,6 +4,7 @@
  * split the destination rows (each walks all edges in order and applies those it owns), so
  * every output row sees its updates in edge order, as the unfused ScatterElements applies
  * them: results are bit-identical to the unfused graph for any thread count. */
+#include <math.h>
 #include <string.h>
 
 #include "core/dtype.h"
@@ -60,13 +61,16 @@ static fs_edges_fn edges_fn(int32_t dtype, int32_t red) {
     return FS_RED_PICK(f32, f64, dtype, red);
 }
 
-void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes, int64_t lo,
-                       int64_t hi) {
-    if (hi <= lo) return;
-    if (zero) memset(out + (size_t)lo * row_bytes, 0, (size_t)(hi - lo) * row_bytes);
-    else if (data)
-        memcpy(out + (size_t)lo * row_bytes, data + (size_t)lo * row_bytes,
-               (size_t)(hi - lo) * row_bytes);
+void osc_fs_start_rows(const osc_fs_job *j, int64_t lo, int64_t hi) {
+    const size_t rb = (size_t)j->p->row * j->esize, n = (size_t)(hi - lo) * (size_t)j->p->row;
+    char *o = j->out + (size_t)lo * rb;
+    if (hi <= lo || (!j->fill && !j->data)) return;
+    if (j->data) memcpy(o, j->data + (size_t)lo * rb, n * j->esize);
+    else if (j->fill_value == 0 && !signbit(j->fill_value)) memset(o, 0, n * j->esize);
+    else if (j->esize == sizeof(float))
+        for (size_t i = 0; i < n; i++) ((float *)(void *)o)[i] = (float)j->fill_value;
+    else
+        for (size_t i = 0; i < n; i++) ((double *)(void *)o)[i] = j->fill_value;
 }
 
 #define FS_RESET(TN, T)                                                                    \
@@ -117,7 +121,7 @@ static void fs_part(void *ctx, int32_t part, int32_t parts) {
         j->rows(j, lo, hi, j->opnd);
         return;
     }
-    osc_fs_start_rows(j->out, j->data, j->zero, (size_t)j->p->row * j->esize, lo, hi);
+    osc_fs_start_rows(j, lo, hi);
     const bool list = j->s.list != NULL;
     const int64_t q0 = list ? j->s.at[part] : 0, q1 = list ? j->s.at[part + 1] : j->p->edges;
     osc_fs_reset_rows(j, lo, hi, q0, q1);
@@ -440,8 +444,9 @@ osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *co
         st = osc_ixv_check(k, &src, &p->src_pc, 3, k_what[3], ", the indices of the fused Gather",
                            j->x_rows, NULL);
     if (st) return st;
-    j->zero = !data || p->zero_data;
-    j->data = !j->zero && data->data != out->data ? data->data : NULL;
+    j->fill = !data || p->fill_data;
+    j->fill_value = p->fill_data ? p->fill_value : 0;
+    j->data = !j->fill && data->data != out->data ? data->data : NULL;
     for (int32_t s = 0; s < p->n_steps; s++)
         j->opnd[s] = p->steps[s].tiled ? NULL : in[OSC_FS_IN_STEPS + s]->data;
     j->epi = p->has_epi ? in[p->epi_input]->data : NULL;

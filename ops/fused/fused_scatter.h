@@ -55,7 +55,10 @@ typedef struct osc_fs_params {
     int32_t reduction;   /* OSC_RED_* of the scatter */
     osc_ix_pieces dst_pc, src_pc; /* input 1 and the Gather's index, read from pieces */
     bool gather;         /* input 2 is gathered by input 3; else input 2 is the updates */
-    bool zero_data;      /* data is all zeros: the output is zero-filled, data never read */
+    /* Data is one value repeated (zeros, a -inf fill): the output starts as fill_value in every
+     * element, data never read. */
+    bool fill_data;
+    double fill_value;
     /* A reset scatter taken in (rewrite/gather_scatter.c, reset_data): every row an edge reaches
      * starts as reset_value in each element, not as data's row. */
     bool reset;
@@ -86,8 +89,9 @@ typedef struct osc_fs_params {
 typedef struct osc_fs_job {
     const osc_fs_params *p;
     char *out;
-    const char *data;          /* NULL: zero fill, or in place */
-    bool zero;
+    const char *data;          /* NULL: a fill, or in place */
+    bool fill;                 /* the output starts as fill_value (data omitted: zeros) */
+    double fill_value;
     osc_ixv src;               /* the Gather's index */
     const char *x;
     const char *opnd[OSC_FS_MAX_STEPS]; /* the operands read from inputs (NULL: tiled) */
@@ -146,10 +150,9 @@ bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make);
 typedef void (*osc_fs_rows_fn)(const osc_fs_job *j, int64_t lo, int64_t hi,
                                const char *const *opnd);
 osc_fs_rows_fn osc_fs_rows_of(int32_t dtype, int32_t reduction);
-/* Rows [lo, hi) of a part's output start as data (row_bytes each), as zeros, or (data NULL,
- * not zero: the output is data's buffer) as they are. */
-void osc_fs_start_rows(char *out, const char *data, bool zero, size_t row_bytes, int64_t lo,
-                       int64_t hi);
+/* Rows [lo, hi) of a part's output start as data, as the fill value, or (data NULL, no fill:
+ * the output is data's buffer) as they are. */
+void osc_fs_start_rows(const osc_fs_job *j, int64_t lo, int64_t hi);
 
 /* With p->reset: the rows in [lo, hi) that an edge at list positions [q0, q1) reaches start
  * as the reset value (the edge loops' pass before the messages; the row loop starts them

@@ -201,7 +201,7 @@ static void ft_part_run(void *ctx, int32_t part, int32_t parts) {
     const osc_ft_params *p = j->p;
     const osc_fs_job *fs = &j->fs;
     const int64_t lo = fs->s.bounds[part], hi = fs->s.bounds[part + 1];
-    osc_fs_start_rows(fs->out, fs->data, fs->zero, (size_t)p->fs.row * fs->esize, lo, hi);
+    osc_fs_start_rows(fs, lo, hi);
     const uint32_t *list = fs->s.list;
     const int64_t q1 = fs->s.at[part + 1], tile = j->z->tile;
     osc_fs_reset_rows(fs, lo, hi, fs->s.at[part], q1);
@@ -403,8 +403,9 @@ osc_status osc_ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
         j.fs = (osc_fs_job){.p = z.fs, .out = out ? out->data : NULL,
                             .esize = osc_dtype_get(dtype)->bits / 8};
         st = osc_fs_prepare(k, z.fs, dtype, in, n_in, out, n_out, &j.fs.s, &bytes);
-        j.fs.zero = !data || p->fs.zero_data;
-        j.fs.data = !j.fs.zero && data->data != j.fs.out ? data->data : NULL;
+        j.fs.fill = !data || p->fs.fill_data;
+        j.fs.fill_value = p->fs.fill_data ? p->fs.fill_value : 0;
+        j.fs.data = !j.fs.fill && data->data != j.fs.out ? data->data : NULL;
     }
     if (!st) st = check_gathers(k, in, &j);
     if (st) return st;

@@ -12,7 +12,8 @@
  * the library's own threshold. unchanged_index: the same model over runs declaring dst
  * unchanged (osc_session_input_unchanged) or not. reset_max: z's data is first reset to -inf
  * on the rows dst reaches (ScatterElements of an Expanded -inf, torch's include_self=False),
- * a reset the fused max scatter takes in. */
+ * a reset the fused max scatter takes in. fill_max: z's data is a Constant of one value (not
+ * zero) instead, which the fused scatter writes as it is: rows no edge reaches keep it. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,6 +34,8 @@
 
 enum { N = 4096, C = 64, M = 3000, E = 24000 };
 enum { R_ADD, R_MUL, R_MAX, R_NONE };
+enum { Z_DATA, Z_RESET, Z_FILL }; /* z's data: data, data reset to -inf, a Constant of K_FILL */
+#define K_FILL 0.75f
 static const char *const k_red[] = {"add", "mul", "max", "none"};
 
 typedef struct inputs {
@@ -99,12 +102,13 @@ static float combine(int red, float a, float b) {
     }
 }
 
-/* The scatters, edge by edge in the order `order` gives (NULL: edge order); with reset, z's
- * rows that an edge reaches start at -inf. */
-static void expect(const inputs *in, int red, bool reset, const int *order, float *y, float *z) {
+/* The scatters, edge by edge in the order `order` gives (NULL: edge order); z's data as zd
+ * says (Z_*). */
+static void expect(const inputs *in, int red, int zd, const int *order, float *y, float *z) {
     memcpy(y, in->data, sizeof(float) * N * C);
     memcpy(z, in->data, sizeof(float) * N * C);
-    for (int e = 0; reset && e < E; e++) {
+    for (int i = 0; zd == Z_FILL && i < N * C; i++) z[i] = K_FILL;
+    for (int e = 0; zd == Z_RESET && e < E; e++) {
         const int64_t d = in->dst[e] < 0 ? in->dst[e] + N : in->dst[e];
         for (int c = 0; c < C; c++) z[d * C + c] = -INFINITY;
     }
@@ -120,7 +124,7 @@ static void expect(const inputs *in, int red, bool reset, const int *order, floa
     }
 }
 
-static void *build(int red, bool reset, size_t *len) {
+static void *build(int red, int zd, size_t *len) {
     const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E}, one[1] = {1}, shape[2] = {E, C},
                   sd[1] = {2};
     const osc_mw_value ins[5] = {{"x", OSC_FLOAT, 2, xd, NULL}, {"w", OSC_FLOAT, 1, ed, NULL},
@@ -144,7 +148,16 @@ static void *build(int red, bool reset, size_t *len) {
     NODE("Gather", "x", "src", "xj2");
     NODE("Unsqueeze", "dst", "axes", "d2");
     NODE("Expand", "d2", "shape", "idx2");
-    if (reset) {
+    if (zd == Z_FILL) {
+        float *v = malloc(sizeof(float) * N * C);
+        assert_non_null(v);
+        for (int i = 0; i < N * C; i++) v[i] = K_FILL;
+        t = osc_test_view(OSC_FLOAT, 2, nd, v);
+        const int c = osc_mw_node(mw, "Constant", "zfill", 0, NULL, 1, (const char *[]){"zfill"});
+        assert_int_equal(osc_mw_attr_tensor(mw, c, "value", &t), OSC_OK);
+        free(v);
+    }
+    if (zd == Z_RESET) {
         NODE("Expand", "minus_inf", "shape", "fill");
         osc_mw_node(mw, "ScatterElements", "reset", 3, (const char *[]){"data", "idx2", "fill"},
                     1, (const char *[]){"reset"});
@@ -154,7 +167,8 @@ static void *build(int red, bool reset, size_t *len) {
                         (const char *[]){"y"});
     if (red != R_NONE) osc_mw_attr_string(mw, n, "reduction", k_red[red]);
     n = osc_mw_node(mw, "ScatterElements", "z", 3,
-                    (const char *[]){reset ? "reset" : "data", "idx2", "xj2"}, 1,
+                    (const char *[]){zd == Z_RESET ? "reset" : zd == Z_FILL ? "zfill" : "data",
+                                     "idx2", "xj2"}, 1,
                     (const char *[]){"z"});
     osc_mw_attr_string(mw, n, "reduction", "max");
     osc_mw_output(mw, "y", OSC_FLOAT, 2, nd, NULL);
@@ -178,7 +192,7 @@ static void check_out(osc_session *s, int at, const float *want, const char *wha
                      (double)got[i], (double)want[i]);
 }
 
-static void check_reduction(int red, bool reset) {
+static void check_reduction(int red, int zd) {
     inputs in[2];
     float *y = malloc(sizeof(float) * N * C * 4);
     int *order = malloc(sizeof(int) * E);
@@ -187,18 +201,18 @@ static void check_reduction(int red, bool reset) {
     for (int r = 0; r < 2; r++)
         new_inputs(&in[r], 7u + 31u * (uint32_t)red + (uint32_t)r, red == R_MUL);
     float *want[2][2] = {{y, y + N * C}, {y + 2 * N * C, y + 3 * N * C}};
-    for (int r = 0; r < 2; r++) expect(&in[r], red, reset, NULL, want[r][0], want[r][1]);
+    for (int r = 0; r < 2; r++) expect(&in[r], red, zd, NULL, want[r][0], want[r][1]);
     /* the data is order-sensitive: the edges reversed give other bits */
     if (red != R_MAX) {
         for (int k = 0; k < E; k++) order[k] = E - 1 - k;
         float *rev = malloc(sizeof(float) * N * C * 2);
         assert_non_null(rev);
-        expect(&in[0], red, false, order, rev, rev + N * C);
+        expect(&in[0], red, Z_DATA, order, rev, rev + N * C);
         assert_true(memcmp(rev, want[0][0], sizeof(float) * N * C) != 0);
         free(rev);
     }
     size_t len = 0;
-    void *buf = build(red, reset, &len);
+    void *buf = build(red, zd, &len);
     for (int f = 0; f < 2; f++)
         for (int k = 0; k < N_THREADS; k++) {
             osc_options o;
@@ -209,14 +223,15 @@ static void check_reduction(int red, bool reset) {
             char msg[512];
             if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg))
                 fail_msg("load: %s", msg);
-            if (f) { /* both scatters fused, the reset taken in */
+            if (f) { /* both scatters fused, the reset or the fill taken in */
                 int fused = 0, other = 0;
                 for (size_t i = 0; i < osc_model_node_count(m); i++) {
                     osc_node_desc d;
                     assert_int_equal(osc_model_node(m, i, &d), OSC_OK);
                     fused += !d.folded && !strcmp(d.op_type, "GatherScatter");
-                    other += !d.folded && strstr(d.op_type, "Scatter") &&
-                             strcmp(d.op_type, "GatherScatter") != 0;
+                    other += !d.folded && ((strstr(d.op_type, "Scatter") &&
+                                            strcmp(d.op_type, "GatherScatter") != 0) ||
+                                           !strcmp(d.op_type, "Constant"));
                 }
                 assert_int_equal(fused, 2);
                 assert_int_equal(other, 0);
@@ -260,10 +275,10 @@ static void unchanged_index(void **state) {
     float *want[2][2] = {{y, y + N * C}, {y + 2 * N * C, y + 3 * N * C}}, *out = y + 4 * N * C;
     for (int r = 0; r < 2; r++) {
         new_inputs(&in[r], 101u + (uint32_t)r, false);
-        expect(&in[r], R_ADD, false, NULL, want[r][0], want[r][1]);
+        expect(&in[r], R_ADD, Z_DATA, NULL, want[r][0], want[r][1]);
     }
     size_t len = 0;
-    void *buf = build(R_ADD, false, &len);
+    void *buf = build(R_ADD, Z_DATA, &len);
     for (int k = 0; k < N_THREADS; k++) {
         osc_options o;
         osc_options_init(&o);
@@ -308,11 +323,12 @@ static void unchanged_index(void **state) {
     free(y);
 }
 
-static void order_add(void **state) { (void)state; check_reduction(R_ADD, false); }
-static void order_mul(void **state) { (void)state; check_reduction(R_MUL, false); }
-static void order_max(void **state) { (void)state; check_reduction(R_MAX, false); }
-static void order_none(void **state) { (void)state; check_reduction(R_NONE, false); }
-static void reset_max(void **state) { (void)state; check_reduction(R_ADD, true); }
+static void order_add(void **state) { (void)state; check_reduction(R_ADD, Z_DATA); }
+static void order_mul(void **state) { (void)state; check_reduction(R_MUL, Z_DATA); }
+static void order_max(void **state) { (void)state; check_reduction(R_MAX, Z_DATA); }
+static void order_none(void **state) { (void)state; check_reduction(R_NONE, Z_DATA); }
+static void reset_max(void **state) { (void)state; check_reduction(R_ADD, Z_RESET); }
+static void fill_max(void **state) { (void)state; check_reduction(R_ADD, Z_FILL); }
 
 OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(order_add),
@@ -320,5 +336,6 @@ OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(order_max),
     cmocka_unit_test(order_none),
     cmocka_unit_test(reset_max),
+    cmocka_unit_test(fill_max),
     cmocka_unit_test(unchanged_index),
 )
