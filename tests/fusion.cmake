@@ -40,11 +40,9 @@ osc_fusion_test(test_fusion_bag)
 # Rule row_epilogue: an elementwise op with one value per row taken in by the fused scatter,
 # bit for bit on 1 to 3 threads.
 osc_fusion_test(test_fusion_epilogue)
-# Rule replace_inf: Where(IsInf(x), value, x) as one ReplaceInf, bit for bit, and the spellings
-# left unfused (a narrowing Cast, a mask read elsewhere).
-osc_unit_test(test_fusion_inf unit/test_fusion_inf.c)
-target_link_libraries(test_fusion_inf PRIVATE osc_test_support m)
-set_tests_properties(test_fusion_inf PROPERTIES LABELS "unit;fusion")
+# Rule replace_inf: Where(IsInf(x), value, x) as one ReplaceInf, bit for bit on 1 to 3 threads,
+# and the spellings left unfused (a narrowing Cast, a mask read elsewhere).
+osc_fusion_test(test_fusion_inf)
 # Rule cache_write: a KV cache's update rotated, moved and converted on its way to TensorScatter,
 # as one CacheWrite, bit for bit; errors before any write to the donated cache.
 osc_unit_test(test_fusion_cache unit/test_fusion_cache.c)

@@ -32,16 +32,33 @@ osc_status osc_replace_inf_infer(osc_kctx *k, const osc_tensor *const *in, int32
     return OSC_OK;
 }
 
-/* out[i] = x[i], or v where x[i] is a selected infinity; x may be out. */
+typedef struct ri_job {
+    const osc_replace_inf_params *p;
+    const void *x;
+    void *o;
+    int64_t n;
+    bool dbl;
+} ri_job;
+
+/* Part `part` of parts: o[i] = x[i], or the value where x[i] is a selected infinity; x may be
+ * o. */
 #define RI_LOOP(T)                                                                          \
     do {                                                                                    \
-        const T *x = in[0]->data, c = (T)p->value;                                          \
-        T *o = out->data;                                                                   \
-        for (int64_t i = 0; i < n; i++) {                                                   \
+        const T *x = j->x, c = (T)j->p->value;                                              \
+        T *o = j->o;                                                                        \
+        for (int64_t i = i0; i < i1; i++) {                                                 \
             const T y = x[i];                                                               \
             o[i] = isinf(y) && (y > 0 ? pos : neg) ? c : y;                                  \
         }                                                                                   \
     } while (0)
+static void ri_part(void *ctx, int32_t part, int32_t parts) {
+    const ri_job *j = ctx;
+    const bool pos = j->p->detect & OSC_ISINF_DETECT_POS, neg = j->p->detect & OSC_ISINF_DETECT_NEG;
+    int64_t i0, i1;
+    osc_par_range(j->n, 16, part, parts, &i0, &i1);
+    if (j->dbl) RI_LOOP(double);
+    else RI_LOOP(float);
+}
 
 osc_status osc_replace_inf_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                osc_tensor *out, int32_t n_out) {
@@ -53,9 +70,8 @@ osc_status osc_replace_inf_run(osc_kctx *k, const osc_tensor *const *in, int32_t
         return osc_kfail(k, OSC_ERR_ARG, "output 0 (%s, %zu bytes) cannot hold the %s result of "
                          "%zu bytes", osc_dtype_get(out->dtype)->name, out->nbytes,
                          osc_dtype_get(in[0]->dtype)->name, bytes);
-    const osc_replace_inf_params *p = k->params;
-    const bool pos = p->detect & OSC_ISINF_DETECT_POS, neg = p->detect & OSC_ISINF_DETECT_NEG;
-    if (in[0]->dtype == OSC_FLOAT) RI_LOOP(float);
-    else RI_LOOP(double);
+    ri_job j = {.p = k->params, .x = in[0]->data, .o = out->data, .n = n,
+                .dbl = in[0]->dtype == OSC_DOUBLE};
+    osc_tpool_run(bytes >= OSC_PAR_MIN_BYTES ? k->tpool : NULL, ri_part, &j);
     return OSC_OK;
 }

@@ -3,8 +3,9 @@
  *     y = Where(Cast(IsInf(Cast(x, to), detect_positive, detect_negative), bool), value, x)
  * with either Cast left out. x holds +-inf, NaN, -0, the largest finite values and 1e300 (a
  * double a Cast to float makes infinite). Fused, the output must equal a loop written here and
- * the unfused graph bit for bit, and be made by one ReplaceInf; a narrowing Cast, or a mask that
- * something else reads, is left unfused (with the reason, for the Cast) and still exact. */
+ * the unfused graph bit for bit, and be made by one ReplaceInf, on every thread count (the
+ * tiny-threshold build splits the 20 elements); a narrowing Cast, or a mask that something else
+ * reads, is left unfused (with the reason, for the Cast) and still exact. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +22,8 @@
 #include "tests/support/testutil.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
+
+#include "fusion_threads.h"
 
 enum { N = 4, C = 5 };
 
@@ -95,20 +98,21 @@ static int check(const spelling *s, char *why, size_t why_size) {
     const osc_tensor x = osc_test_view(s->dtype, 2, d, s->dtype == OSC_FLOAT ? (void *)xf
                                                                              : (void *)xs);
     int fused_nodes = 0;
-    for (int f = 0; f < 2; f++) {
+    for (int f = 0; f < 2 * N_THREADS; f++) {
         osc_options o;
         osc_options_init(&o);
-        o.no_fusion = f == 0;
+        o.no_fusion = f % 2 == 0;
+        o.threads = k_threads[f / 2];
         osc_model *m = osc_check_load_buffer(buf, len, &o);
-        if (f) fused_nodes = osc_check_fused(m, "ReplaceInf", "where", why, why_size);
+        if (f % 2) fused_nodes = osc_check_fused(m, "ReplaceInf", "where", why, why_size);
         osc_session *ss = NULL;
         assert_int_equal(osc_session_create(m, &ss), OSC_OK);
         const osc_tensor y = osc_check_run(ss, 1, (const char *[]){"x"}, &x);
         assert_int_equal(y.nbytes, es * N * C);
         for (int i = 0; i < N * C; i++)
             if (memcmp((const char *)y.data + i * es, (const char *)want + i * es, es))
-                fail_msg("fusion %s: element %d of the output differs from the loop's",
-                         f ? "on" : "off", i);
+                fail_msg("fusion %s, %d threads: element %d of the output differs from the "
+                         "loop's", f % 2 ? "on" : "off", k_threads[f / 2], i);
         osc_session_free(ss);
         osc_model_free(m);
     }
