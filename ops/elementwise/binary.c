@@ -144,9 +144,15 @@ static inline uint8_t str_eq(osc_string x, osc_string y) {
 
 /* ---- Loops: one per (dtype, op) the class defines, from the type list. ---- */
 #define DEF(E, T, CLS, OP, OT) OSC_EW_LOOP2(bin_##E##_##OP, T, OT, S_##CLS##_##OP(T, x, y))
+/* float and double arithmetic: rows with one side a single value split out (ew_common.h) */
+#define DEF_ARITH_FLOAT(E, T, OP) OSC_EW_LOOP2_SPLIT(bin_##E##_##OP, T, T, S_FLOAT_##OP(T, x, y))
+#define DEF_ARITH_F16(E, T, OP) DEF(E, T, F16, OP, T)
+#define DEF_ARITH_BF16(E, T, OP) DEF(E, T, BF16, OP, T)
+#define DEF_ARITH_SINT(E, T, OP) DEF(E, T, SINT, OP, T)
+#define DEF_ARITH_UINT(E, T, OP) DEF(E, T, UINT, OP, T)
 #define DEF_NUM(E, T, CLS)                                                                  \
-    DEF(E, T, CLS, ADD, T) DEF(E, T, CLS, SUB, T) DEF(E, T, CLS, MUL, T)                    \
-    DEF(E, T, CLS, DIV, T) DEF(E, T, CLS, FMOD, T) DEF(E, T, CLS, EQ, uint8_t)              \
+    DEF_ARITH_##CLS(E, T, ADD) DEF_ARITH_##CLS(E, T, SUB) DEF_ARITH_##CLS(E, T, MUL)        \
+    DEF_ARITH_##CLS(E, T, DIV) DEF(E, T, CLS, FMOD, T) DEF(E, T, CLS, EQ, uint8_t)          \
     DEF(E, T, CLS, LT, uint8_t) DEF(E, T, CLS, LE, uint8_t) DEF(E, T, CLS, GT, uint8_t)     \
     DEF(E, T, CLS, GE, uint8_t)
 #define DEFINE_FLOAT(E, T) DEF_NUM(E, T, FLOAT)

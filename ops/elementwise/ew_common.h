@@ -39,32 +39,37 @@ osc_status osc_ew_legacy_b(osc_kctx *k, const osc_ew_legacy *lg, const char *a_w
 
 /* Defines `static void NAME(osc_bcast_it *it, void *o, const void *a, const void *b)`: for every
  * row of the iterator (which must hold a first row), o[k] = EXPR with x = a[...], y = b[...]
- * (elements of type T) and o of type OT. Used with X-macro lists, never written out per type.
- * A row where one side is a single value (a [N, C] tensor divided by its [N, 1] norms) has a
- * loop of its own, which the compiler vectorises: the general one, strides unknown, it does
- * not. */
+ * (elements of type T) and o of type OT. Used with X-macro lists, never written out per type. */
 #define OSC_EW_ROW2(T, EXPR, XI, YI)                                                        \
     for (int64_t j = 0; j < n; j++) {                                                       \
         const T x = (XI), y = (YI);                                                         \
         po[j] = (EXPR);                                                                     \
     }
-#define OSC_EW_LOOP2(NAME, T, OT, EXPR)                                                     \
+#define OSC_EW_LOOP2_(NAME, T, OT, EXPR, ROW)                                               \
     static void NAME(osc_bcast_it *it, void *o, const void *a, const void *b) {            \
         do {                                                                                \
             const T *pa = (const T *)a + it->off[0], *pb = (const T *)b + it->off[1];       \
             OT *po = (OT *)o + it->out_off;                                                 \
             const int64_t sa = it->step[0], sb = it->step[1], n = it->len;                 \
-            if (sa == 1 && sb == 0) {                                                       \
-                const T yb = pb[0];                                                         \
-                OSC_EW_ROW2(T, EXPR, pa[j], yb)                                                      \
-            } else if (sa == 0 && sb == 1) {                                                \
-                const T xa = pa[0];                                                         \
-                OSC_EW_ROW2(T, EXPR, xa, pb[j])                                                      \
-            } else {                                                                        \
-                OSC_EW_ROW2(T, EXPR, pa[j * sa], pb[j * sb])                                         \
-            }                                                                               \
+            ROW(T, EXPR)                                                                    \
         } while (osc_bcast_next(it));                                                       \
     }
+#define OSC_EW_ANY_ROW(T, EXPR) OSC_EW_ROW2(T, EXPR, pa[j * sa], pb[j * sb])
+#define OSC_EW_LOOP2(NAME, T, OT, EXPR) OSC_EW_LOOP2_(NAME, T, OT, EXPR, OSC_EW_ANY_ROW)
+/* The same, with a loop of its own for a row where one side is a single value (a [N, C] tensor
+ * divided by its [N, 1] norms), which the compiler vectorises where it does not the general
+ * one (the strides unknown): for the float arithmetic models spend their time in. */
+#define OSC_EW_SPLIT_ROW(T, EXPR)                                                           \
+    if (sa == 1 && sb == 0) {                                                               \
+        const T yb = pb[0];                                                                 \
+        OSC_EW_ROW2(T, EXPR, pa[j], yb)                                                     \
+    } else if (sa == 0 && sb == 1) {                                                        \
+        const T xa = pa[0];                                                                 \
+        OSC_EW_ROW2(T, EXPR, xa, pb[j])                                                     \
+    } else {                                                                                \
+        OSC_EW_ANY_ROW(T, EXPR)                                                             \
+    }
+#define OSC_EW_LOOP2_SPLIT(NAME, T, OT, EXPR) OSC_EW_LOOP2_(NAME, T, OT, EXPR, OSC_EW_SPLIT_ROW)
 typedef void (*osc_ew_loop2)(osc_bcast_it *it, void *o, const void *a, const void *b);
 
 /* Runs loop over the iterator's output (it from osc_bcast_begin, o of out_bytes bytes), split

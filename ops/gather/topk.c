@@ -93,6 +93,16 @@ osc_status osc_topk_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
 /* up to this K the kept elements are a sorted array (an insertion moves about K/2), beyond it
  * a heap */
 #define TK_SMALL 32
+/* the lowest set bit of a nonzero mask */
+#if defined(__GNUC__) || defined(__clang__)
+#define TK_CTZ(m) __builtin_ctz(m)
+#else
+static inline int TK_CTZ(unsigned m) {
+    int l = 0;
+    while (!(m >> l & 1u)) l++;
+    return l;
+}
+#endif
 #define TK_LD_FLOAT(v) (v)
 #define TK_LD_F16(v) osc_f16_to_f32(v)
 #define TK_LD_BF16(v) osc_bf16_to_f32(v)
@@ -126,6 +136,19 @@ osc_status osc_topk_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
         for (; i > 0 && better_##E(x, sign, off, best[i - 1]); i--) best[i] = best[i - 1];     \
         best[i] = off;                                                                        \
     }                                                                                         \
+    /* element off enters when strictly preferred over the least preferred kept (best[w],    \
+     * its value *worst), which it displaces; *worst becomes the new least preferred's */     \
+    static inline void enter_##E(const T *x, int sign, int64_t *best, int64_t kk, int64_t w,  \
+                                 int64_t off, __typeof__(TK_LD_##CLS((T)0)) *worst) {         \
+        if (cmp_##E(sign, TK_LD_##CLS(x[off]), *worst) <= 0) return;                          \
+        if (kk <= TK_SMALL) {                                                                 \
+            place_##E(x, sign, best, kk - 1, off);                                            \
+        } else {                                                                              \
+            best[0] = off;                                                                    \
+            sift_##E(x, sign, best, kk, 0);                                                   \
+        }                                                                                     \
+        *worst = TK_LD_##CLS(x[best[w]]);                                                     \
+    }                                                                                         \
     static void line_##E(const void *xv, int64_t base, int64_t inner, int64_t n, int64_t kk,  \
                          int sign, int64_t *best) {                                           \
         const T *x = xv;                                                                      \
@@ -141,31 +164,19 @@ osc_status osc_topk_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
         const int64_t w = small ? kk - 1 : 0;                                                 \
         __typeof__(TK_LD_##CLS((T)0)) worst = TK_LD_##CLS(x[best[w]]);                        \
         int64_t q = kk;                                                                       \
-        while (q < n) {                                                                       \
-            /* 8 contiguous elements of which none can enter are passed over at once (the    \
-             * test lets NaNs through to the exact one) */                                    \
-            int pass = 1, len = 1;                                                            \
-            if (inner == 1 && q + 8 <= n) {                                                   \
-                const T *p = x + base + q;                                                    \
-                pass = 0, len = 8;                                                            \
-                if (sign > 0)                                                                 \
-                    for (int l = 0; l < 8; l++) pass |= !(TK_LD_##CLS(p[l]) <= worst);        \
-                else                                                                          \
-                    for (int l = 0; l < 8; l++) pass |= !(TK_LD_##CLS(p[l]) >= worst);        \
-            }                                                                                 \
-            for (int l = 0; pass && l < len; l++) {                                           \
-                const int64_t off = base + (q + l) * inner;                                   \
-                if (cmp_##E(sign, TK_LD_##CLS(x[off]), worst) <= 0) continue;                 \
-                if (small) {                                                                  \
-                    place_##E(x, sign, best, kk - 1, off);                                    \
-                } else {                                                                      \
-                    best[0] = off;                                                            \
-                    sift_##E(x, sign, best, kk, 0);                                           \
-                }                                                                             \
-                worst = TK_LD_##CLS(x[best[w]]);                                              \
-            }                                                                                 \
-            q += len;                                                                         \
+        /* 8 contiguous elements at a time: a mask of those that may enter (not preferred or \
+         * equal to the least preferred kept: a NaN may), each then tested exactly, in order */ \
+        for (; inner == 1 && q + 8 <= n; q += 8) {                                            \
+            const T *p = x + base + q;                                                        \
+            unsigned may = 0;                                                                 \
+            if (sign > 0)                                                                     \
+                for (int l = 0; l < 8; l++) may |= (unsigned)!(TK_LD_##CLS(p[l]) <= worst) << l; \
+            else                                                                              \
+                for (int l = 0; l < 8; l++) may |= (unsigned)!(TK_LD_##CLS(p[l]) >= worst) << l; \
+            for (; may; may &= may - 1)                                                       \
+                enter_##E(x, sign, best, kk, w, base + q + TK_CTZ(may), &worst);              \
         }                                                                                     \
+        for (; q < n; q++) enter_##E(x, sign, best, kk, w, base + q * inner, &worst);         \
         for (int64_t m = small ? 1 : kk; m > 1; m--) { /* the heap's least preferred last */  \
             const int64_t t = best[0];                                                        \
             best[0] = best[m - 1], best[m - 1] = t;                                           \

@@ -186,6 +186,68 @@ static void test_bcast_3x1_1x4(void **state) {
     kh_free(&h);
 }
 
+/* Add, Sub, Mul and Div of float and double, [R, C] with [R, 1] and [R, 1] with [R, C] (rows
+ * where one side is a single value: their own loop), and [R, C] with [R, C] and [1, C]: each
+ * element the op's own expression on the two elements broadcasting pairs, bit for bit. */
+static void test_bcast_row_single(void **state) {
+    (void)state;
+    enum { R = 5, C = 19 };
+    static const char *const ops[4] = {"Add", "Sub", "Mul", "Div"};
+    double full[R * C], col[R], row[C];
+    for (int i = 0; i < R * C; i++) full[i] = (double)((i * 7919) % 101 - 50) / 7;
+    for (int i = 0; i < R; i++) col[i] = (double)(i * 3 + 1) / 3;
+    for (int i = 0; i < C; i++) row[i] = (double)(i - 9) / 5;
+    for (int op = 0; op < 4; op++)
+        for (int dt = 0; dt < 2; dt++)
+            /* forms: full op col, col op full, full op full, full op row */
+            for (int form = 0; form < 4; form++) {
+                const int32_t dtype = dt ? OSC_DOUBLE : OSC_FLOAT;
+                const size_t es = dt ? sizeof(double) : sizeof(float);
+                unsigned char a[R * C * sizeof(double)], b[R * C * sizeof(double)];
+                const double *sa = form == 1 ? col : full;
+                const double *sb = form == 0 ? col : form == 3 ? row : full;
+                const int na = form == 1 ? R : R * C, nb = form == 0 ? R : form == 3 ? C : R * C;
+                for (int i = 0; i < na; i++) {
+                    const float f = (float)sa[i];
+                    memcpy(a + i * es, dt ? (const void *)&sa[i] : (const void *)&f, es);
+                }
+                for (int i = 0; i < nb; i++) {
+                    const float f = (float)sb[i];
+                    memcpy(b + i * es, dt ? (const void *)&sb[i] : (const void *)&f, es);
+                }
+                const int64_t da[2] = {R, form == 1 ? 1 : C};
+                const int64_t db[2] = {form == 3 ? 1 : R, form == 0 ? 1 : C};
+                osc_tensor ta = kh_tensor(dtype, 2, da, a), tb = kh_tensor(dtype, 2, db, b);
+                kh h;
+                kh_init_since(&h, ops[op], 14, 14);
+                assert_int_equal(kh_run2(&h, &ta, &tb), OSC_OK);
+                osc_check_shape(&h.out, dtype, 2, (int64_t[]){R, C});
+                for (int r = 0; r < R; r++)
+                    for (int c = 0; c < C; c++) {
+                        const int ia = form == 1 ? r : r * C + c;
+                        const int ib = form == 0 ? r : form == 3 ? c : r * C + c;
+                        bool same;
+                        if (dt) {
+                            const double x = sa[ia], y = sb[ib];
+                            const double w = op == 0   ? x + y
+                                             : op == 1 ? x - y
+                                             : op == 2 ? x * y : x / y;
+                            same = !memcmp(&w, (const double *)h.out.data + r * C + c, es);
+                        } else {
+                            const float x = (float)sa[ia], y = (float)sb[ib];
+                            const float w = op == 0   ? x + y
+                                            : op == 1 ? x - y
+                                            : op == 2 ? x * y : x / y;
+                            same = !memcmp(&w, (const float *)h.out.data + r * C + c, es);
+                        }
+                        if (!same)
+                            fail_msg("%s %s form %d: element (%d, %d) differs", ops[op],
+                                     dt ? "double" : "float", form, r, c);
+                    }
+                kh_free(&h);
+            }
+}
+
 /* [2,1,3] with [4,1]: rank mismatch, broadcast on both sides -> [2,4,3]. */
 static void test_bcast_rank_mismatch(void **state) {
     (void)state;
@@ -932,6 +994,7 @@ OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(test_attributes),
     cmocka_unit_test(test_bcast_scalar),
     cmocka_unit_test(test_bcast_3x1_1x4),
+    cmocka_unit_test(test_bcast_row_single),
     cmocka_unit_test(test_bcast_rank_mismatch),
     cmocka_unit_test(test_bcast_zero_size),
     cmocka_unit_test(test_bcast_incompatible),
