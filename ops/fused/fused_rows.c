@@ -97,8 +97,8 @@ static void fr_sources(const osc_fs_job *j, int64_t q0, int64_t q1, size_t row_b
                 const T *xr = (const T *)(const void *)xs[q - qb];                         \
                 FS_EDGE(T, RED, p, o, xr, opnd, v);                                        \
             }                                                                              \
-            if (p->has_epi) FS_EPILOGUE(T, p, o, R, (const T *)(const void *)j->epi, d);   \
             if (o == acc) memcpy(out + d * R, acc, rb);                                    \
+            osc_fs_epilogue_rows(j, d, d + 1); /* (the row in cache; one copy of its code) */ \
         }                                                                                  \
         osc_fs_start_rows(j, idle, hi);                                                    \
         osc_fs_epilogue_rows(j, idle, hi);                                                 \
