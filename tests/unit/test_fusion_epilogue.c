@@ -38,6 +38,7 @@ typedef struct form {
     int w;           /* W_* */
     bool s_output;   /* s is a graph output too */
     int64_t rows;    /* N */
+    bool dbl;        /* double, not float */
 } form;
 
 static uint32_t g_rng;
@@ -50,6 +51,9 @@ static float rnd_value(void) {
 }
 
 static float apply(const char *op, float a, float b) {
+    return op[0] == 'A' ? a + b : op[0] == 'S' ? a - b : op[0] == 'M' ? a * b : a / b;
+}
+static double apply_d(const char *op, double a, double b) {
     return op[0] == 'A' ? a + b : op[0] == 'S' ? a - b : op[0] == 'M' ? a * b : a / b;
 }
 
@@ -65,9 +69,10 @@ static void *build(const form *fm, size_t *len) {
     const int64_t sd[1] = {2};
     int64_t wd[2];
     const int32_t wr = w_dims(fm, wd);
-    const osc_mw_value ins[5] = {{"x", OSC_FLOAT, 2, xd, NULL}, {"data", OSC_FLOAT, 2, nd, NULL},
+    const int32_t dt = fm->dbl ? OSC_DOUBLE : OSC_FLOAT;
+    const osc_mw_value ins[5] = {{"x", dt, 2, xd, NULL}, {"data", dt, 2, nd, NULL},
                                  {"src", OSC_INT64, 1, ed, NULL}, {"dst", OSC_INT64, 1, ed, NULL},
-                                 {"w", OSC_FLOAT, wr, wd, NULL}};
+                                 {"w", dt, wr, wd, NULL}};
     osc_mw *mw = osc_mw_graph(18, 5, ins);
     osc_tensor t = osc_test_view(OSC_INT64, 1, one, one);
     osc_mw_initializer(mw, "axes", &t);
@@ -84,8 +89,8 @@ static void *build(const form *fm, size_t *len) {
     if (fm->first) NODE(fm->op, "w", "s", "y");
     else NODE(fm->op, "s", "w", "y");
 #undef NODE
-    osc_mw_output(mw, "y", OSC_FLOAT, 2, nd, NULL);
-    if (fm->s_output) osc_mw_output(mw, "s", OSC_FLOAT, 2, nd, NULL);
+    osc_mw_output(mw, "y", dt, 2, nd, NULL);
+    if (fm->s_output) osc_mw_output(mw, "s", dt, 2, nd, NULL);
     void *buf = NULL;
     if (osc_mw_serialize(mw, &buf, len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
     osc_mw_free(mw);
@@ -96,35 +101,56 @@ static void *build(const form *fm, size_t *len) {
  * fused model took the op in (one GatherScatter named "s", nothing else running). */
 static bool check(const form *fm) {
     N = fm->rows;
-    float *x = malloc(sizeof(float) * M * C), *data = malloc(sizeof(float) * N * C);
-    float *w = malloc(sizeof(float) * N * C), *want = malloc(sizeof(float) * N * C);
+    const size_t es = fm->dbl ? sizeof(double) : sizeof(float);
+    /* the values as floats (exact in double too), in the model's dtype */
+    char *x = malloc(es * M * C), *data = malloc(es * N * C), *w = malloc(es * N * C);
+    char *want = malloc(es * N * C);
     int64_t *src = malloc(sizeof(int64_t) * E), *dst = malloc(sizeof(int64_t) * E);
     assert_true(x && data && w && want && src && dst);
     g_rng = 17;
-    for (int i = 0; i < M * C; i++) x[i] = rnd_value();
-    for (int i = 0; i < N * C; i++) data[i] = rnd_value(), w[i] = rnd_value();
+#define PUT(buf, i, v)                                                                         \
+    do {                                                                                       \
+        const float f_ = (v);                                                                  \
+        const double d_ = f_;                                                                  \
+        memcpy((buf) + (size_t)(i) * es, fm->dbl ? (const void *)&d_ : (const void *)&f_, es); \
+    } while (0)
+    for (int i = 0; i < M * C; i++) PUT(x, i, rnd_value());
+    for (int i = 0; i < N * C; i++) {
+        PUT(data, i, rnd_value());
+        PUT(w, i, rnd_value());
+    }
+#undef PUT
     for (int e = 0; e < E; e++) {
         src[e] = osc_test_rnd32(&g_rng) % M;
         dst[e] = osc_test_rnd32(&g_rng) % (N / 2); /* rows N/2.. receive nothing */
     }
-    memcpy(want, data, sizeof(float) * N * C);
-    for (int e = 0; e < E; e++)
-        for (int c = 0; c < C; c++) want[dst[e] * C + c] += x[src[e] * C + c];
-    for (int r = 0; r < N; r++)
-        for (int c = 0; c < C; c++) {
-            const float wv = w[fm->w == W_ROW ? r : fm->w == W_FULL ? r * C + c : c];
-            float *o = &want[r * C + c];
-            *o = fm->first ? apply(fm->op, wv, *o) : apply(fm->op, *o, wv);
-        }
+    memcpy(want, data, es * N * C);
+#define EXPECT(T, APPLY)                                                                       \
+    do {                                                                                       \
+        T *wt = (T *)(void *)want;                                                             \
+        const T *xt = (const T *)(const void *)x, *ww = (const T *)(const void *)w;            \
+        for (int e = 0; e < E; e++)                                                            \
+            for (int c = 0; c < C; c++) wt[dst[e] * C + c] += xt[src[e] * C + c];              \
+        for (int r = 0; r < N; r++)                                                            \
+            for (int c = 0; c < C; c++) {                                                      \
+                const T wv = ww[fm->w == W_ROW ? r : fm->w == W_FULL ? r * C + c : c];         \
+                T *o = &wt[r * C + c];                                                         \
+                *o = fm->first ? APPLY(fm->op, wv, *o) : APPLY(fm->op, *o, wv);                \
+            }                                                                                  \
+    } while (0)
+    if (fm->dbl) EXPECT(double, apply_d);
+    else EXPECT(float, apply);
+#undef EXPECT
     size_t len = 0;
     void *buf = build(fm, &len);
     const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E};
     int64_t wd[2];
     const int32_t wr = w_dims(fm, wd);
+    const int32_t dt = fm->dbl ? OSC_DOUBLE : OSC_FLOAT;
     const osc_tensor in[5] = {
-        osc_test_view(OSC_FLOAT, 2, xd, x), osc_test_view(OSC_FLOAT, 2, nd, data),
+        osc_test_view(dt, 2, xd, x), osc_test_view(dt, 2, nd, data),
         osc_test_view(OSC_INT64, 1, ed, src), osc_test_view(OSC_INT64, 1, ed, dst),
-        osc_test_view(OSC_FLOAT, wr, wd, w)};
+        osc_test_view(dt, wr, wd, w)};
     static const char *const names[5] = {"x", "data", "src", "dst", "w"};
     bool taken = false;
     for (int f = 0; f < 2; f++)
@@ -150,13 +176,13 @@ static bool check(const form *fm) {
             osc_session *s = NULL;
             assert_int_equal(osc_session_create(m, &s), OSC_OK);
             const osc_tensor y = osc_check_run(s, 5, names, in);
-            assert_int_equal(y.nbytes, sizeof(float) * N * C);
+            assert_int_equal(y.nbytes, es * N * C);
             for (int i = 0; i < N * C; i++)
-                if (memcmp((const float *)y.data + i, want + i, sizeof(float)))
-                    fail_msg("%s%s (fusion %s, %d threads): [%d][%d] = %.9g, the loop %.9g",
-                             fm->op, fm->first ? " (operand first)" : "", f ? "on" : "off",
-                             k_threads[k], i / C, i % C, (double)((const float *)y.data)[i],
-                             (double)want[i]);
+                if (memcmp((const char *)y.data + i * es, want + i * es, es))
+                    fail_msg("%s%s %s (fusion %s, %d threads): [%d][%d] differs from the loop",
+                             fm->op, fm->first ? " (operand first)" : "",
+                             fm->dbl ? "double" : "float", f ? "on" : "off", k_threads[k], i / C,
+                             i % C);
             osc_session_free(s);
             osc_model_free(m);
         }
@@ -168,20 +194,26 @@ static bool check(const form *fm) {
 static void taken_in(void **state) {
     (void)state;
     static const form k_forms[] = {
-        {"Div", false, W_ROW, false, 4096}, {"Div", true, W_ROW, false, 4096},
-        {"Sub", true, W_ROW, false, 4096},  {"Mul", false, W_ROW, false, 4096},
-        {"Add", true, W_ROW, false, 4096},  {"Div", false, W_ROW, false, 512},
-        {"Sub", true, W_ROW, false, 512},   {"Add", false, W_VEC, false, 4096},
-        {"Sub", true, W_COL, false, 4096},  {"Div", false, W_COL, false, 512},
-        {"Mul", true, W_VEC, false, 512}};
+        {"Div", false, W_ROW, false, 4096, false}, {"Div", true, W_ROW, false, 4096, false},
+        {"Sub", true, W_ROW, false, 4096, false},  {"Mul", false, W_ROW, false, 4096, false},
+        {"Add", true, W_ROW, false, 4096, false},  {"Div", false, W_ROW, false, 512, false},
+        {"Sub", true, W_ROW, false, 512, false},   {"Add", false, W_VEC, false, 4096, false},
+        {"Sub", true, W_COL, false, 4096, false},  {"Div", false, W_COL, false, 512, false},
+        {"Mul", true, W_VEC, false, 512, false}};
     for (size_t i = 0; i < sizeof k_forms / sizeof k_forms[0]; i++)
         if (!check(&k_forms[i])) fail_msg("form %zu: the op was not taken in", i);
+    /* every op on either side with either operand, float and double, grouped (4096 rows) */
+    static const char *const ops[4] = {"Add", "Sub", "Mul", "Div"};
+    for (int i = 0; i < 32; i++) {
+        const form fm = {ops[i % 4], i / 4 % 2, i / 8 % 2 ? W_VEC : W_ROW, false, 4096, i / 16};
+        if (!check(&fm)) fail_msg("%s, every form %d: the op was not taken in", fm.op, i);
+    }
 }
 
 static void left_alone(void **state) {
     (void)state;
-    const form full = {"Div", false, W_FULL, false, 512};
-    const form shared = {"Div", false, W_ROW, true, 512};
+    const form full = {"Div", false, W_FULL, false, 512, false};
+    const form shared = {"Div", false, W_ROW, true, 512, false};
     assert_false(check(&full));
     assert_false(check(&shared));
 }
