@@ -7,7 +7,7 @@
  * copied (or zeroed) a run at a time. No reduction: the last edge's message is the row. The
  * source rows of the next FR_BLOCK list positions are looked up in one pass (fr_sources), then
  * each edge's operands and source row are prefetched a few edges ahead: the list says which
- * they are (docs/performance-steps.md, "Looking the source rows up first"). */
+ * they are (docs/performance-steps.md, "The aggregation's own passes"). */
 #include <string.h>
 
 #include "fused_scatter.h"

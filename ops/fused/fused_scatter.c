@@ -61,6 +61,12 @@ static fs_edges_fn edges_fn(int32_t dtype, int32_t red) {
     return FS_RED_PICK(f32, f64, dtype, red);
 }
 
+void osc_fs_set_start(osc_fs_job *j, const osc_tensor *data) {
+    j->fill = !data || j->p->fill_data;
+    j->fill_value = j->p->fill_data ? j->p->fill_value : 0;
+    j->data = !j->fill && data->data != j->out ? data->data : NULL;
+}
+
 void osc_fs_start_rows(const osc_fs_job *j, int64_t lo, int64_t hi) {
     const size_t rb = (size_t)j->p->row * j->esize, n = (size_t)(hi - lo) * (size_t)j->p->row;
     char *o = j->out + (size_t)lo * rb;
@@ -444,9 +450,7 @@ osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *co
         st = osc_ixv_check(k, &src, &p->src_pc, 3, k_what[3], ", the indices of the fused Gather",
                            j->x_rows, NULL);
     if (st) return st;
-    j->fill = !data || p->fill_data;
-    j->fill_value = p->fill_data ? p->fill_value : 0;
-    j->data = !j->fill && data->data != out->data ? data->data : NULL;
+    osc_fs_set_start(j, data);
     for (int32_t s = 0; s < p->n_steps; s++)
         j->opnd[s] = p->steps[s].tiled ? NULL : in[OSC_FS_IN_STEPS + s]->data;
     j->epi = p->has_epi ? in[p->epi_input]->data : NULL;

@@ -150,6 +150,9 @@ bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make);
 typedef void (*osc_fs_rows_fn)(const osc_fs_job *j, int64_t lo, int64_t hi,
                                const char *const *opnd);
 osc_fs_rows_fn osc_fs_rows_of(int32_t dtype, int32_t reduction);
+/* How j's output starts, from input 0 (data, NULL when omitted: zeros) and j->p: as a fill, as
+ * data's rows copied, or (data is the output's buffer) as it is. j->p and j->out set. */
+void osc_fs_set_start(osc_fs_job *j, const osc_tensor *data);
 /* Rows [lo, hi) of a part's output start as data, as the fill value, or (data NULL, no fill:
  * the output is data's buffer) as they are. */
 void osc_fs_start_rows(const osc_fs_job *j, int64_t lo, int64_t hi);

@@ -403,9 +403,7 @@ osc_status osc_ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
         j.fs = (osc_fs_job){.p = z.fs, .out = out ? out->data : NULL,
                             .esize = osc_dtype_get(dtype)->bits / 8};
         st = osc_fs_prepare(k, z.fs, dtype, in, n_in, out, n_out, &j.fs.s, &bytes);
-        j.fs.fill = !data || p->fs.fill_data;
-        j.fs.fill_value = p->fs.fill_data ? p->fs.fill_value : 0;
-        j.fs.data = !j.fs.fill && data->data != j.fs.out ? data->data : NULL;
+        osc_fs_set_start(&j.fs, data);
     }
     if (!st) st = check_gathers(k, in, &j);
     if (st) return st;
