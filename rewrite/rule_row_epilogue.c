@@ -1,10 +1,10 @@
 /* rule_row_epilogue.c: rule row_epilogue (anchor: the binary elementwise rows; after the scatter
  * rules): Add, Sub, Mul or Div of a fused GatherScatter or RowScatter's output, which nothing
  * else reads, with one value per output row (a [N, 1, ...] operand: SAGE's mean, the sum
- * divided by Unsqueeze(Clip(count, 1))) or one row for every row (a [C] operand: GCN's bias). The scatter node takes the op in as its epilogue
- * (osc_fs_params.has_epi): each output row, once complete, goes through the op while it is in
- * cache, instead of a pass of its own over the output. The same op on the same values: the
- * unfused bits. */
+ * divided by Unsqueeze(Clip(count, 1))) or one row for every row (a [C] operand: GCN's bias).
+ * The scatter node takes the op in as its epilogue (osc_fs_params.has_epi): each output row,
+ * once complete, goes through the op while it is in cache, instead of a pass of its own over
+ * the output. The same op on the same values: the unfused bits. */
 #include <string.h>
 
 #include "ops/fused/fused_scatter.h"
