@@ -1,5 +1,5 @@
 /* kattr.h: what every kernel calls besides the contract: attribute parsing, dtype, shape and
- * index checks, and the AVX2 clones of loop functions. */
+ * index checks, the AVX2 clones of loop functions, and prefetches. */
 #ifndef OSC_KATTR_H
 #define OSC_KATTR_H
 
@@ -21,6 +21,13 @@
 #define OSC_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define OSC_AVX2_CLONES
+#endif
+
+/* A hint to fetch the cache line at p for reading (w 0) or writing (w 1), kept in every level. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OSC_PREFETCH(p, w) __builtin_prefetch((p), (w), 3)
+#else
+#define OSC_PREFETCH(p, w) ((void)(p))
 #endif
 
 /* ---- Attributes, checks and messages (core/kattr.c) ---- */

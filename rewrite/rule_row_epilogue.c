@@ -26,13 +26,6 @@ static const osc_node *scatter_of(const osc_fuse_view *v, int32_t id) {
     return ((const osc_fs_params *)s->params)->has_epi ? NULL : s;
 }
 
-/* Whether w holds one value per row of x: x's rank, its first dim, every other dim 1. */
-static bool per_row(const osc_tensor *w, const osc_tensor *x) {
-    bool ok = w->rank == x->rank && w->rank >= 1 && w->dims[0] == x->dims[0];
-    for (int32_t d = 1; ok && d < w->rank; d++) ok = w->dims[d] == 1;
-    return ok;
-}
-
 bool osc_rw_row_epilogue_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *c) {
     (void)k;
     cap *cp = c;
@@ -45,11 +38,11 @@ bool osc_rw_row_epilogue_match(osc_kctx *k, const osc_fuse_view *v, int32_t node
         const int32_t x = n->inputs[side], w = n->inputs[1 - side];
         const osc_node *s = scatter_of(v, x);
         const osc_tensor *xt = osc_fuse_sym_shape(v, x), *wt = osc_fuse_sym_shape(v, w);
-        const bool row_operand = xt && wt && osc_fs_is_row_operand(wt, xt->rank, xt->dims);
         if (!s || !xt || !wt || x == w || xt->dtype != wt->dtype || xt->dtype != ot->dtype ||
-            !osc_fuse_same_dims(xt, ot) || (!per_row(wt, xt) && !row_operand) ||
-            s->n_inputs >= OSC_FUSE_MAX_IN)
+            !osc_fuse_same_dims(xt, ot) || s->n_inputs >= OSC_FUSE_MAX_IN)
             continue;
+        const bool per_row = osc_fs_is_per_row(wt, xt->rank, xt->dims);
+        if (!per_row && !osc_fs_is_row_operand(wt, xt->rank, xt->dims)) continue;
         memcpy(f->inputs, s->inputs, (size_t)s->n_inputs * sizeof s->inputs[0]);
         f->inputs[s->n_inputs] = w;
         f->n_inputs = s->n_inputs + 1;
@@ -57,7 +50,7 @@ bool osc_rw_row_epilogue_match(osc_kctx *k, const osc_fuse_view *v, int32_t node
         f->n_absorbed = 1;
         cp->scatter = s->params;
         cp->epi = (osc_fs_step){.op = op, .operand_first = side == 1,
-                                .read = per_row(wt, xt) ? OSC_FS_ROW : OSC_FS_FULL};
+                                .read = per_row ? OSC_FS_ROW : OSC_FS_FULL};
         return true;
     }
     return false;

@@ -2,15 +2,9 @@
 #ifndef OSC_FUSED_H
 #define OSC_FUSED_H
 
-#include "core/kernel.h"
+#include "core/kattr.h"
 
 #define OSC_FUSE_MAX_IN 16 /* inputs of a fused node */
-/* A hint to fetch the line at p for reading (w 0) or writing (w 1). */
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH(p, w) __builtin_prefetch((p), (w), 3)
-#else
-#define PREFETCH(p, w) ((void)(p))
-#endif
 /* The largest rank of a value a fused kernel reads or writes (its parameters keep the shapes
  * at this size; the rewrite leaves values of a higher rank unfused). */
 #define OSC_FUSED_MAX_RANK 8

@@ -63,7 +63,7 @@ static void group_part(void *ctx, int32_t t, int32_t parts) {
         osc_ixc a = osc_ixc_of(&s->dst);
         int64_t e = e0;
         for (; e + GP_AHEAD < e1; e++) {
-            PREFETCH(&g->list[h[osc_ixc_row(&a, (e + GP_AHEAD) * ds, N)]], 1);
+            OSC_PREFETCH(&g->list[h[osc_ixc_row(&a, (e + GP_AHEAD) * ds, N)]], 1);
             g->list[h[osc_ixc_row(&c, e * ds, N)]++] = (uint32_t)e;
         }
         for (; e < e1; e++) g->list[h[osc_ixc_row(&c, e * ds, N)]++] = (uint32_t)e;

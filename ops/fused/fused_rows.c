@@ -26,12 +26,12 @@
 static void fr_sources(const osc_fs_job *j, int64_t q0, int64_t q1, size_t row_bytes,
                        const char **xs) {
     const uint32_t *list = j->s.list;
+    const bool gather = j->p->gather;
     for (int64_t q = q0; q < q1; q++) {
-        if (j->p->gather && q + FR_PF_SRC < q1)
-            PREFETCH(osc_ixv_addr(&j->src, list[q + FR_PF_SRC]), 0);
+        if (gather && q + FR_PF_SRC < q1)
+            OSC_PREFETCH(osc_ixv_addr(&j->src, list[q + FR_PF_SRC]), 0);
         const int64_t e = list[q];
-        xs[q - q0] = j->x + (size_t)(j->p->gather ? osc_ixv_row(&j->src, e, j->x_rows) : e) *
-                                row_bytes;
+        xs[q - q0] = j->x + (size_t)(gather ? osc_ixv_row(&j->src, e, j->x_rows) : e) * row_bytes;
     }
 }
 
@@ -47,13 +47,13 @@ static void fr_sources(const osc_fs_job *j, int64_t q0, int64_t q1, size_t row_b
             for (int32_t s = 0; s < pp->n_steps; s++) {                                    \
                 const osc_fs_step *st = &pp->steps[s];                                     \
                 if (st->estride)                                                           \
-                    PREFETCH((j)->opnd[s] + (size_t)(en * st->estride) * (j)->esize, 0);   \
+                    OSC_PREFETCH((j)->opnd[s] + (size_t)(en * st->estride) * (j)->esize, 0);   \
             }                                                                              \
         }                                                                                  \
         if ((q) + FR_PF_ROW < (qz)) {                                                      \
             const char *xn = (xs)[(q) + FR_PF_ROW - (qb)];                                 \
             const size_t nb = (row_bytes) < FR_PF_LINES * 64 ? (row_bytes) : FR_PF_LINES * 64; \
-            for (size_t b = 0; b < nb; b += 64) PREFETCH(xn + b, 0);                       \
+            for (size_t b = 0; b < nb; b += 64) OSC_PREFETCH(xn + b, 0);                       \
         }                                                                                  \
     } while (0)
 

@@ -38,9 +38,9 @@
                 const int64_t en = list ? list[q + FS_PF] : q + FS_PF;                     \
                 const int64_t dn = osc_ixc_row(&pd, en * ds, N);                           \
                 if (dn >= lo && dn < hi) {                                                 \
-                    PREFETCH(out + dn * R, 1);                                             \
+                    OSC_PREFETCH(out + dn * R, 1);                                             \
                     if (p->gather)                                                         \
-                        PREFETCH(x + osc_ixc_row(&ps, en, XN) * R, 0);                     \
+                        OSC_PREFETCH(x + osc_ixc_row(&ps, en, XN) * R, 0);                     \
                 }                                                                          \
             }                                                                              \
             const int64_t e = list ? list[q] : q;                                          \
@@ -384,9 +384,7 @@ osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *c
     const bool per_row = p->epi.read == OSC_FS_ROW;
     if (p->has_epi &&
         (!w || w->dtype != dtype ||
-         (per_row ? w->rank != p->rank || w->rank < 1 || w->dims[0] != p->dims[0] ||
-                        osc_tensor_count(w) != p->dims[0]
-                  : !osc_fs_is_row_operand(w, p->rank, p->dims))))
+         !(per_row ? osc_fs_is_per_row : osc_fs_is_row_operand)(w, p->rank, p->dims)))
         return osc_kfail(k, OSC_ERR_SHAPE, "input %d (the operand of the elementwise op after the "
                          "scatter, %s) is %s %s; expected %s, %s (%lld)", (int)p->epi_input,
                          osc_kinput_name(k, p->epi_input),

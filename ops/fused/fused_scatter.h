@@ -109,8 +109,14 @@ typedef struct osc_fs_job {
     void (*rows)(const struct osc_fs_job *j, int64_t lo, int64_t hi, const char *const *opnd);
 } osc_fs_job;
 
-/* Whether w, broadcast against an output of `rank` dims `dims`, is one row of it repeated for
- * every row: after leading 1s, w's dims are the output's dims 1 .. rank-1. */
+/* The two operands an epilogue (osc_fs_params.epi) takes, against an output of `rank` dims
+ * `dims`: one value per output row (w's rank, its first dim, every other dim 1), or one row of
+ * the output repeated for every row (after leading 1s, w's dims are the output's 1 .. rank-1). */
+static inline bool osc_fs_is_per_row(const osc_tensor *w, int32_t rank, const int64_t *dims) {
+    bool ok = w->rank == rank && rank >= 1 && w->dims[0] == dims[0];
+    for (int32_t d = 1; ok && d < rank; d++) ok = w->dims[d] == 1;
+    return ok;
+}
 static inline bool osc_fs_is_row_operand(const osc_tensor *w, int32_t rank, const int64_t *dims) {
     const int32_t lead = w->rank - (rank - 1); /* w's dims before the row's */
     bool ok = rank >= 1 && lead >= 0;

@@ -11,13 +11,8 @@
 #include "reduce.h"
 #include "scatter_impl.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PREFETCH_W(p) __builtin_prefetch((p), 1, 3)
-#define PREFETCH_R(p) __builtin_prefetch((p), 0, 3)
-#else
-#define PREFETCH_W(p) ((void)(p))
-#define PREFETCH_R(p) ((void)(p))
-#endif
+#define PREFETCH_W(p) OSC_PREFETCH((p), 1)
+#define PREFETCH_R(p) OSC_PREFETCH((p), 0)
 
 /* An index of an element loop, normalised: callers checked it lies in [-s, s-1]. */
 #define NORM(v, s) ((v) < 0 ? (v) + (s) : (v))
