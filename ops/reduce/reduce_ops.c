@@ -192,7 +192,29 @@ static const red_fn k_red_fns[OSC_REDUCE_N] = {OSC_REDUCE_LIST(RED_FN_ROW)};
  * axis only (GAT's per-head dot products, DGCNN's max over neighbours, SAGE's L2 norm): output e
  * folds the terms of x[e*n .. e*n+n-1] from its first element, then finishes. Eight outputs at
  * a time, each its own chain in the one order, so that one chain's operations do not wait on
- * each other's latency (a sum 4.5x faster on [50000, 2, 32]; same bits as RED_LOOP). */
+ * each other's latency (a sum 4.5x faster on [50000, 2, 32]; same bits as RED_LOOP). Max and
+ * min join by a plain compare there (RR_FAST_: the same result as theirs unless a NaN is met,
+ * and no branch to mispredict) and note whether a term was NaN; the eight outputs are then
+ * folded again the exact way. */
+#define RR_FAST_MAX(a, t) ((t) > (a) ? (t) : (a))
+#define RR_FAST_MIN(a, t) ((t) < (a) ? (t) : (a))
+#define RR_FAST_SUM(a, t) RR_JOIN_SUM(FLOAT, a, t)
+#define RR_FAST_SUMSQ(a, t) RR_JOIN_SUMSQ(FLOAT, a, t)
+#define RR_FAST_MEAN(a, t) RR_JOIN_MEAN(FLOAT, a, t)
+#define RR_FAST_PROD(a, t) RR_JOIN_PROD(FLOAT, a, t)
+#define RR_FAST_L1(a, t) RR_JOIN_L1(FLOAT, a, t)
+#define RR_FAST_L2(a, t) RR_JOIN_L2(FLOAT, a, t)
+#define RR_FAST_LOGSUM(a, t) RR_JOIN_LOGSUM(FLOAT, a, t)
+/* whether RR_FAST_ may differ from RR_JOIN_ when a term is NaN */
+#define RR_NANCHK_MAX 1
+#define RR_NANCHK_MIN 1
+#define RR_NANCHK_SUM 0
+#define RR_NANCHK_SUMSQ 0
+#define RR_NANCHK_MEAN 0
+#define RR_NANCHK_PROD 0
+#define RR_NANCHK_L1 0
+#define RR_NANCHK_L2 0
+#define RR_NANCHK_LOGSUM 0
 #define ROWS(E, T, R)                                                                         \
     static void rows_##R##_##E(const void *xp, void *yp, int64_t e0, int64_t e1, int64_t n) { \
         const T *x = xp;                                                                      \
@@ -201,11 +223,24 @@ static const red_fn k_red_fns[OSC_REDUCE_N] = {OSC_REDUCE_LIST(RED_FN_ROW)};
         for (; e + 8 <= e1; e += 8) {                                                         \
             const T *r = x + e * n;                                                           \
             T a[8];                                                                           \
+            int nan = 0;                                                                      \
             for (int k = 0; k < 8; k++) a[k] = RR_TERM_##R(FLOAT, T, r[k * n]);               \
             for (int64_t i = 1; i < n; i++)                                                   \
-                for (int k = 0; k < 8; k++)                                                   \
-                    a[k] = RR_JOIN_##R(FLOAT, a[k], RR_TERM_##R(FLOAT, T, r[k * n + i]));     \
-            for (int k = 0; k < 8; k++) y[e + k] = (T)(RR_FIN_##R(FLOAT, T, a[k], n));        \
+                for (int k = 0; k < 8; k++) {                                                 \
+                    const T t = RR_TERM_##R(FLOAT, T, r[k * n + i]);                          \
+                    a[k] = RR_FAST_##R(a[k], t);                                              \
+                    if (RR_NANCHK_##R) nan |= t != t;                                         \
+                }                                                                             \
+            if (!nan) {                                                                       \
+                for (int k = 0; k < 8; k++) y[e + k] = (T)(RR_FIN_##R(FLOAT, T, a[k], n));    \
+                continue;                                                                     \
+            }                                                                                 \
+            for (int k = 0; k < 8; k++) { /* the exact join */                                \
+                T b = RR_TERM_##R(FLOAT, T, r[k * n]);                                        \
+                for (int64_t i = 1; i < n; i++)                                               \
+                    b = RR_JOIN_##R(FLOAT, b, RR_TERM_##R(FLOAT, T, r[k * n + i]));           \
+                y[e + k] = (T)(RR_FIN_##R(FLOAT, T, b, n));                                   \
+            }                                                                                 \
         }                                                                                     \
         for (; e < e1; e++) {                                                                 \
             T a = RR_TERM_##R(FLOAT, T, x[e * n]);                                            \

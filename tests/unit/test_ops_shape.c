@@ -1749,33 +1749,49 @@ static void topk_ties_nan_types(void **state) {
 /* Lines of 1 to 60 floats drawn from {NaN, -1, -0, +0, 1, 2} (ties everywhere), the axis
  * with 1 to 3 elements after it, every K from 0 to n, largest and smallest: each output against
  * a selection written here, the preferred remaining element again and again (NaN above every
- * number, -0 = +0, the lower index first among equals). */
+ * number, -0 = +0, the lower index first among equals). Every third trial has a line of up to
+ * 700 elements and K up to 40, its values from the pool, from the pool but NaN, or spread with
+ * a NaN in one of 50: the contiguous ones of at least 16 K take a threshold from their blocks'
+ * bests, and the ties at it must stay candidates. */
 static int topk_ref_better(float a, int64_t ia, float b, int64_t ib, int sign) {
     const int na = isnan(a), nb = isnan(b);
     const int c = sign * (na || nb ? na - nb : (a > b) - (a < b));
     return c > 0 || (c == 0 && ia < ib);
 }
 
+static uint64_t topk_lcg(uint64_t *seed) {
+    *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+    return *seed;
+}
+
 static void topk_random_lines(void **state) {
     (void)state;
     static const float pool[] = {NAN, -1.0f, -0.0f, 0.0f, 1.0f, 2.0f};
+    enum { MAX_N = 700 };
+    static float x[3 * MAX_N];
     uint64_t seed = 12345;
-    for (int trial = 0; trial < 300; trial++) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        const int64_t n = 1 + (int64_t)(seed >> 33) % 60, inner = 1 + (int64_t)(seed >> 20) % 3;
-        const int64_t kk = (int64_t)(seed >> 40) % (n + 1);
-        const int largest = (int)(seed >> 50) & 1;
-        float x[180];
+    for (int trial = 0; trial < 450; trial++) {
+        /* long lines: pool values, pool values but NaN, or spread values */
+        const bool long_line = trial % 3 == 2;
+        const int kind = long_line ? trial / 3 % 3 : 0;
+        uint64_t r = topk_lcg(&seed);
+        const int64_t n = 1 + (int64_t)(r >> 33) % (long_line ? MAX_N : 60);
+        const int64_t inner = long_line && trial % 4 != 1 ? 1 : 1 + (int64_t)(r >> 20) % 3;
+        const int64_t kk = (int64_t)(r >> 40) % ((long_line && n > 40 ? 40 : n) + 1);
+        const int largest = (int)(r >> 50) & 1;
         for (int64_t i = 0; i < n * inner; i++) {
-            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-            x[i] = pool[(seed >> 33) % 6];
+            r = topk_lcg(&seed);
+            x[i] = kind == 0   ? pool[(r >> 33) % 6]
+                   : kind == 1 ? pool[1 + (r >> 33) % 5]
+                   : (r >> 33) % 50 == 0 ? NAN
+                                          : (float)(r >> 40) / 16777216.0f - 0.5f;
         }
         kh h;
         kh_expect_ok(&h, topk(&h, 11, 0, largest, T(OSC_FLOAT, 2, D(n, inner), x), kk));
         const float *vals = h.outs[0].data;
         const int64_t *idx = h.outs[1].data;
         for (int64_t j = 0; j < inner; j++) {
-            bool taken[60] = {false};
+            bool taken[MAX_N] = {false};
             for (int64_t q = 0; q < kk; q++) {
                 int64_t w = -1;
                 for (int64_t i = 0; i < n; i++)
