@@ -169,6 +169,10 @@ enum {
      * may set: a float or double output goes through Relu as it is stored (MatMul, Gemm, Conv,
      * ConvTranspose) */
     OSC_KT_EPILOGUE = 1u << 16,
+    /* with OSC_KT_EPILOGUE: its osc_product_params' `bn` may be set too: the output's channels
+     * (dim 1) go through BatchNormalization as they are stored, before the Relu (Conv, Gemm:
+     * ops/linalg/prod_bn.h) */
+    OSC_KT_CHANNEL_NORM = 1u << 17,
 };
 
 /* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in core/dtype.h). */

@@ -101,8 +101,13 @@ static osc_status apply(osc_kctx *k, osc_rw_graph *rg, int32_t i, const osc_rw_r
         for (; at > 0 && order[at - 1] > f->absorbed[a]; at--) order[at] = order[at - 1];
         order[at] = f->absorbed[a];
     }
-    /* the names the node replaced: a fused node it extends, the nodes that one replaced */
-    const osc_node *ext = f->extends && gone[f->absorbed[0]] ? &g->nodes[f->absorbed[0]] : NULL;
+    /* the names the node replaced: a fused node it extends (or whose row it takes: a product
+     * that took in a normalisation before its Relu), the nodes that one replaced */
+    const osc_node *a0 = f->n_absorbed ? &g->nodes[f->absorbed[0]] : NULL;
+    const osc_node *ext = a0 && gone[f->absorbed[0]] &&
+                                  (f->extends || (f->takes_row && a0->n_fused > 0))
+                              ? a0
+                              : NULL;
     size_t total = 1;
     for (int32_t q = 0; q < m; q++)
         total += &g->nodes[order[q]] == ext ? (size_t)ext->n_fused : 1;

@@ -53,6 +53,11 @@ set_tests_properties(test_fusion_cache PROPERTIES LABELS "unit;fusion")
 osc_unit_test(test_fusion_relu unit/test_fusion_relu.c)
 target_link_libraries(test_fusion_relu PRIVATE osc_test_support m)
 set_tests_properties(test_fusion_relu PROPERTIES LABELS "unit;fusion")
+# Rule bn_epilogue: a Conv's or Gemm's BatchNormalization (and the Relu after it) as its store,
+# bit for bit against the unfused graph and the normalisation's expression; a bad scale's error.
+osc_unit_test(test_fusion_bn unit/test_fusion_bn.c)
+target_link_libraries(test_fusion_bn PRIVATE osc_test_support m)
+set_tests_properties(test_fusion_bn PROPERTIES LABELS "unit;fusion")
 # A fusion candidate left as it is says why (osc_node_desc.not_fused, info's "not fused").
 osc_unit_test(test_fusion_why unit/test_fusion_why.c)
 target_link_libraries(test_fusion_why PRIVATE osc_test_support m)

@@ -20,6 +20,7 @@ typedef struct fwd_job {
     const osc_conv_geom *g;
     int32_t dt, ct;
     bool half, direct, relu;
+    const osc_prod_bn *bn; /* bn->m NULL: none */
     size_t esz, tsz; /* bytes of a compute element, of a tensor element */
     const void *x, *w, *bias, *off, *mask;
     void *y;
@@ -29,11 +30,12 @@ typedef struct fwd_job {
     size_t per_thread, pack_bytes, col_bytes;
 } fwd_job;
 
-/* Bias, Relu and (half) the narrowing of rows [0, mg) of a tile of width w at y (pitch ldy),
- * for sample n, group grp, positions from p0. */
+/* Bias, the normalisation, Relu and (half) the narrowing of rows [0, mg) of a tile of width w
+ * at y (pitch ldy), for sample n, group grp, positions from p0. */
 static void epilogue(const fwd_job *j, int64_t n, int64_t grp, int64_t p0, int64_t w, void *y,
                      int64_t ldy) {
     const osc_conv_geom *g = j->g;
+    const bool bn = j->bn->m, relu = j->relu && !bn; /* (bn: Relu after it) */
     for (int64_t i = 0; i < g->mg; i++) {
         const int64_t ch = grp * g->mg + i, at = (n * g->m + ch) * g->out_size + p0;
         if (j->ct == OSC_DOUBLE) {
@@ -41,17 +43,19 @@ static void epilogue(const fwd_job *j, int64_t n, int64_t grp, int64_t p0, int64
             const double b = j->bias ? ((const double *)j->bias)[ch] : 0;
             for (int64_t e = 0; e < w; e++) {
                 const double v = r[e] + b;
-                r[e] = j->relu && v < 0 ? 0 : v;
+                r[e] = relu && v < 0 ? 0 : v;
             }
+            if (bn) osc_prod_bn_run(OSC_DOUBLE, r, w, j->bn, ch, j->relu);
             continue;
         }
         float *r = (float *)y + i * ldy;
         const float b = j->bias ? ((const float *)j->bias)[ch] : 0;
-        if (j->bias || j->relu)
+        if (j->bias || relu)
             for (int64_t e = 0; e < w; e++) {
                 const float v = r[e] + b;
-                r[e] = j->relu && v < 0 ? 0 : v;
+                r[e] = relu && v < 0 ? 0 : v;
             }
+        if (bn) osc_prod_bn_run(OSC_FLOAT, r, w, j->bn, ch, j->relu);
         if (j->half) osc_gemm_narrow(j->dt, r, (char *)j->y + (size_t)at * j->tsz, w);
     }
 }
@@ -97,12 +101,13 @@ static void fwd_part(void *ctx, int32_t part, int32_t parts) {
 }
 
 osc_status osc_conv_run_forward(osc_kctx *k, const osc_tensor *const *in, osc_tensor *y,
-                                const osc_conv_geom *g) {
+                                const osc_conv_geom *g, const osc_prod_bn *bn) {
     const osc_conv_params *p = k->params;
     const osc_tensor *x = in[0], *wt = in[1];
     const osc_tensor *b = g->has_b ? in[g->variant == OSC_CONV_DEFORM ? 3 : 2] : NULL;
     fwd_job j = {.g = g, .dt = x->dtype, .ct = osc_gemm_compute_dtype(x->dtype),
-                 .relu = p->prod.relu, .x = x->data, .w = wt->data, .bias = b ? b->data : NULL,
+                 .relu = p->prod.relu, .bn = bn, .x = x->data, .w = wt->data,
+                 .bias = b ? b->data : NULL,
                  .y = y->data};
     j.half = j.ct != j.dt;
     j.esz = osc_dtype_get(j.ct)->bits / 8;

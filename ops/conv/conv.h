@@ -8,6 +8,7 @@
 
 #include "core/kattr.h"
 #include "ops/linalg/linalg.h" /* osc_product_params: the epilogue */
+#include "ops/linalg/prod_bn.h"
 #include "ops/shape/shape_ops.h" /* osc_sh_ints */
 
 /* .variant of the rows: which convolution */
@@ -61,10 +62,11 @@ void osc_conv_deform_cols(const osc_conv_geom *g, int32_t dt, const void *x, con
 void osc_conv_col2im(const osc_conv_geom *g, int32_t ct, const void *cols, int64_t planes,
                      int64_t p0, int64_t pt, void *acc);
 
-/* Runs of ConvTranspose (convt.c) and of Conv and DeformConv (conv.c), after validation. */
+/* Runs of ConvTranspose (convt.c) and of Conv and DeformConv (conv.c), after validation; bn:
+ * the normalisation after the bias (and before the Relu) when bn->m is not NULL. */
 osc_status osc_conv_run_transpose(osc_kctx *k, const osc_tensor *const *in, osc_tensor *y,
                                   const osc_conv_geom *g);
 osc_status osc_conv_run_forward(osc_kctx *k, const osc_tensor *const *in, osc_tensor *y,
-                                const osc_conv_geom *g);
+                                const osc_conv_geom *g, const osc_prod_bn *bn);
 
 #endif

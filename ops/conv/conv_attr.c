@@ -309,15 +309,21 @@ OSC_INFER_OUT0_AUX(osc_conv, osc_conv_validate, osc_conv_geom)
 
 osc_status osc_conv_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                         osc_tensor *out, int32_t n_out) {
+    const osc_conv_params *p = k->params;
     osc_tensor want;
     osc_conv_geom g;
     osc_status st = osc_conv_validate(k, in, n_in, &want, &g);
-    for (int32_t i = 0; i < n_in && !st; i++)
+    const int32_t n_own = g.variant == OSC_CONV_DEFORM ? 5 : 3; /* then a normalisation's */
+    for (int32_t i = 0; i < n_in && i < n_own && !st; i++)
         if (in[i]) st = osc_check_buffer(k, "input", i, k_what[g.variant][i], in[i]);
     if (!st && n_out < 1) st = osc_kfail(k, OSC_ERR_MODEL, "no output Y");
     if (!st) st = osc_sh_check_out(k, 0, &out[0], &want);
-    if (st) return st;
-    if (osc_tensor_count(&want) == 0) return OSC_OK;
-    return g.variant == OSC_CONV_TRANSPOSE ? osc_conv_run_transpose(k, in, out, &g)
-                                           : osc_conv_run_forward(k, in, out, &g);
+    if (st || osc_tensor_count(&want) == 0) return st;
+    /* rule bn_epilogue sets prod.bn on Conv only */
+    osc_prod_bn bn;
+    if ((st = osc_prod_bn_prepare(k, &p->prod, in, n_in, g.m, &bn))) return st;
+    st = g.variant == OSC_CONV_TRANSPOSE ? osc_conv_run_transpose(k, in, out, &g)
+                                         : osc_conv_run_forward(k, in, out, &g, &bn);
+    osc_prod_bn_free(k, &bn);
+    return st;
 }

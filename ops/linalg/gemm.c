@@ -14,6 +14,7 @@
 #include "ops/elementwise/ew_common.h"
 #include "gemm_kernel.h"
 #include "linalg.h"
+#include "prod_bn.h"
 
 OSC_KERNEL_DECLARE(osc_gemm)
 
@@ -211,10 +212,15 @@ osc_status osc_gemm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
     const int64_t count = osc_tensor_count(out);
     if (count == 0) return OSC_OK;
     const osc_tensor *a = in[0];
+    osc_prod_bn bn;
+    if ((st = osc_prod_bn_prepare(k, &p->prod, in, n_in, g.n, &bn))) return st;
     osc_gemm_mem mem;
     osc_gemm_ops o;
     st = osc_gemm_operands(k, a, in[1], out, g.n, g.kk, &mem, &o);
-    if (st) return st;
+    if (st) {
+        osc_prod_bn_free(k, &bn);
+        return st;
+    }
     /* Validation is complete: from here on the output is written. */
     const bool half = o.half;
     const void *av = o.a, *bv = o.b;
@@ -232,15 +238,17 @@ osc_status osc_gemm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
         .y = yv, .ldy = g.n,
         .c = c_in_kernel ? g.c->data : NULL, .c_rs = g.c_rs};
     const bool epi = half || (c_term && !c_in_kernel) || p->alpha != 1;
-    ga.relu = p->prod.relu && !epi;
+    const bool relu = p->prod.relu && !bn.m; /* (a normalisation: the Relu after it) */
+    ga.relu = relu && !epi;
     osc_gemm_par(k, osc_gemm_get(o.ct), o.ct, &ga, &mem);
     if (epi) {
         const gm_epi e = {.acc = yv, .y = out->data, .c = c_term ? g.c->data : NULL, .m = g.m,
                           .n = g.n, .c_rs = g.c_rs, .c_cs = g.c_cs, .alpha = p->alpha,
-                          .beta = p->beta, .ialpha = g.ialpha, .ibeta = g.ibeta,
-                          .relu = p->prod.relu};
+                          .beta = p->beta, .ialpha = g.ialpha, .ibeta = g.ibeta, .relu = relu};
         epilogue(a->dtype, &e);
     }
+    if (bn.m) osc_prod_bn_cols(k, a->dtype, out->data, g.m, g.n, &bn, p->prod.relu);
+    osc_prod_bn_free(k, &bn);
     osc_gemm_mem_put(k, &mem);
     return OSC_OK;
 }

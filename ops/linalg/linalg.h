@@ -11,6 +11,11 @@ typedef struct osc_product_params {
     size_t size;  /* bytes of the whole parameters (the rewrite copies them) */
     bool relu;    /* float types: the output goes through Relu as it is stored */
     bool trans_a; /* A is transposed (Gemm's transA) */
+    /* float types (Conv, Gemm): the output goes through BatchNormalization in inference mode
+     * per output channel (Conv's dim 1, Gemm's columns) before the Relu, its scale, B, mean
+     * and var the node's inputs 3 to 6 (rule bn_epilogue; ops/linalg/prod_bn.h) */
+    bool bn;
+    double bn_eps; /* its epsilon */
 } osc_product_params;
 
 typedef struct osc_mm_params {
