@@ -35,6 +35,7 @@ typedef struct spelling {
     bool bias, relu;
     bool p_output; /* the product's output is a graph output too */
     bool training; /* training_mode = 1 */
+    bool relu_first; /* the product, Relu, then the normalisation (relu: false) */
 } spelling;
 
 static const double k_x[N * C * W] = {0,  0, 0, 0, 0, 1, 2,   -1, 0, 3, 0, 0, 0, 0, 0,
@@ -70,7 +71,10 @@ static void *build(const spelling *s, bool params_in, size_t *len) {
         osc_mw_initializer(mw, k_bn_names[i], &t);
     }
     osc_mw_node(mw, s->op == CONV ? "Conv" : "Gemm", "prod", s->bias ? 3 : 2,
-                (const char *[]){"x", "w", "b"}, 1, (const char *[]){"p"});
+                (const char *[]){"x", "w", "b"}, 1,
+                (const char *[]){s->relu_first ? "p0" : "p"});
+    if (s->relu_first) osc_mw_node(mw, "Relu", "relu0", 1, (const char *[]){"p0"}, 1,
+                                   (const char *[]){"p"});
     const int bn = osc_mw_node(mw, "BatchNormalization", "bn", 5,
                                (const char *[]){"p", "scale", "B", "mean", "var"}, 1,
                                (const char *[]){s->relu ? "q" : "y"});
@@ -96,6 +100,7 @@ static void expect(const spelling *s, double *want) {
                     acc += x * (s->op == CONV ? k_w[m * C + c] : k_w[c * M + m]);
                 }
                 if (s->bias) acc += k_b[m];
+                if (s->relu_first && acc < 0) acc = 0;
                 const double a = k_bn[0][m] / sqrt(k_bn[3][m] + (double)eps);
                 double v = (acc - k_bn[2][m]) * a + k_bn[1][m];
                 if (s->dtype == OSC_FLOAT) /* the stored product and parameters are floats */
@@ -206,7 +211,7 @@ static void fused_products(void **state) {
     for (int op = GEMM; op <= CONV; op++)
         for (int v = 0; v < 8; v++) {
             const spelling s = {op, v & 1 ? OSC_DOUBLE : OSC_FLOAT, (v & 2) != 0, (v & 4) != 0,
-                                false, false};
+                                false, false, false};
             check(&s, nodes, sizeof nodes, why, sizeof why);
             char want[256];
             snprintf(want, sizeof want, "prod:%s <- prod,bn%s", op == CONV ? "Conv" : "Gemm",
@@ -219,24 +224,28 @@ static void fused_products(void **state) {
 static void left_unfused(void **state) {
     (void)state;
     char nodes[512], why[256];
-    const spelling half = {CONV, OSC_FLOAT16, true, false, false, false};
+    const spelling half = {CONV, OSC_FLOAT16, true, false, false, false, false};
     check(&half, nodes, sizeof nodes, why, sizeof why);
     assert_string_equal(nodes, "prod:Conv bn:BatchNormalization");
     assert_non_null(strstr(why, "bn_epilogue: the product's output is not float or double"));
-    const spelling shared = {GEMM, OSC_FLOAT, true, false, true, false};
+    const spelling shared = {GEMM, OSC_FLOAT, true, false, true, false, false};
     check(&shared, nodes, sizeof nodes, why, sizeof why);
     assert_string_equal(nodes, "prod:Gemm bn:BatchNormalization");
     assert_non_null(strstr(why, "bn_epilogue: the product's output has other readers"));
-    const spelling training = {GEMM, OSC_FLOAT, true, false, false, true};
+    const spelling training = {GEMM, OSC_FLOAT, true, false, false, true, false};
     check(&training, nodes, sizeof nodes, why, sizeof why);
     assert_string_equal(nodes, "prod:Gemm bn:BatchNormalization");
+    const spelling relu_first = {CONV, OSC_DOUBLE, true, false, false, false, true};
+    check(&relu_first, nodes, sizeof nodes, why, sizeof why);
+    assert_string_equal(nodes, "prod:Conv <- prod,relu0 bn:BatchNormalization");
+    assert_non_null(strstr(why, "bn_epilogue: the product already applies a Relu"));
 }
 
 /* The four as graph inputs, the scale bound with 3 elements: the fused run fails naming the
  * input and the count, and the bound output buffer keeps its bytes. */
 static void bad_scale(void **state) {
     (void)state;
-    const spelling s = {CONV, OSC_FLOAT, true, true, false, false};
+    const spelling s = {CONV, OSC_FLOAT, true, true, false, false, false};
     size_t len = 0;
     void *buf = build(&s, true, &len);
     inputs in;
