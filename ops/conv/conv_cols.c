@@ -7,6 +7,7 @@
 
 #include "conv.h"
 #include "core/dtype.h"
+#include "core/kattr.h"
 
 /* The multi-index of flat position p over dims. */
 static void unravel(int64_t p, const int64_t *dims, int32_t nd, int64_t *o) {
@@ -60,7 +61,8 @@ static bool segment(const osc_conv_geom *g, const int64_t *pos, const int64_t *k
 #define LD_BF16(v) osc_bf16_to_f32(v)
 
 #define IM2COL(NAME, T, CT, LD)                                                                \
-    static void NAME(const osc_conv_geom *g, const T *x, int64_t p0, int64_t pt, CT *cols) {   \
+    OSC_AVX2_CLONES static void NAME(const osc_conv_geom *g, const T *x, int64_t p0, int64_t pt, \
+                                     CT *cols) {                                           \
         const int32_t nd = g->nd, l = nd - 1;                                                  \
         const int64_t s = g->stride[l];                                                        \
         int64_t kk[OSC_CONV_ND] = {0}, o[OSC_CONV_ND];                                         \
@@ -77,6 +79,8 @@ static bool segment(const osc_conv_geom *g, const int64_t *pos, const int64_t *k
                 for (int64_t j = 0; j < lo; j++) dd[j] = 0;                                    \
                 if (s == 1)                                                                    \
                     for (int64_t j = lo; j < hi; j++) dd[j] = (CT)LD(xr[b + j]);               \
+                else if (s == 2) /* (a constant stride: the loads become shuffles) */         \
+                    for (int64_t j = lo; j < hi; j++) dd[j] = (CT)LD(xr[b + 2 * j]);           \
                 else                                                                           \
                     for (int64_t j = lo; j < hi; j++) dd[j] = (CT)LD(xr[b + j * s]);           \
                 for (int64_t j = hi; j < seg; j++) dd[j] = 0;                                  \
