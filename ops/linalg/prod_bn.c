@@ -49,8 +49,8 @@ void osc_prod_bn_free(osc_kctx *k, osc_prod_bn *bn) {
 /* y[e] for e < n, its channel's parameters at m[e * ps] (ps 0: one channel; 1: a channel per
  * element) */
 #define BN_RUN(T)                                                                             \
-    static void run_##T(T *y, int64_t n, const double *m, const double *a, const double *b,   \
-                        int64_t ps, bool relu) {                                              \
+    OSC_AVX2_CLONES static void run_##T(T *y, int64_t n, const double *m, const double *a,      \
+                                        const double *b, int64_t ps, bool relu) {             \
         for (int64_t e = 0; e < n; e++) {                                                     \
             const T v = (T)(((double)y[e] - m[e * ps]) * a[e * ps] + b[e * ps]);              \
             y[e] = relu && v < 0 ? (T)0 : v;                                                  \
