@@ -456,7 +456,12 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
     const osc_tensor *dt = osc_fuse_sym_shape(v, data), *it = osc_fuse_sym_shape(v, idx);
     const osc_tensor *ut = osc_fuse_sym_shape(v, upd);
     const osc_node *ex = nd ? NULL : producer(v, idx);
-    /* the pattern's start: a ScatterND of [E, 1] indices, a ScatterElements of an Expand */
+    /* the pattern's start: a ScatterND of [E, 1] indices, a ScatterElements of an Expand; a
+     * ScatterElements along another axis than 0 says so (a mixture of experts' combine
+     * scatters its gate weights along axis 1 by their top-k indices) */
+    const int64_t axis = nd ? 0 : ((const osc_se_params *)n->params)->axis;
+    if (!nd && axis != 0 && !(dt && axis == -dt->rank))
+        return osc_rw_no(v, "axis %lld: fused scatters run along axis 0", (long long)axis);
     if (nd ? !it || it->rank != 2 || it->dims[1] != 1 : !osc_fuse_has(ex, OSC_KT_EXPAND))
         return false;
     if (!dt || !ut)
@@ -487,9 +492,6 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
     } else { /* ScatterElements along axis 0, its indices an Expand of one index per row */
         const osc_se_params *sp = n->params;
         const osc_tensor *u = osc_fuse_sym_shape(v, ex->inputs[0]);
-        if (sp->axis != 0 && sp->axis != -dt->rank)
-            return osc_rw_no(v, "axis %lld: fused scatters run along axis 0",
-                             (long long)sp->axis);
         bool per_row = u && it && u->rank == ut->rank && osc_fuse_same_dims(it, ut) &&
                        (u->dims[0] == m.p->edges || u->dims[0] == 1);
         for (int32_t d = 1; per_row && d < u->rank; d++) per_row = u->dims[d] == 1;

@@ -6,6 +6,8 @@
  *     GatherElements(x, idx2 [6, 4], axis 0)                                       no candidate
  *     ScatterElements(data [6, 4], Expand(Unsqueeze(idx [6], [1]), [6, 4]), Gather(x, idx), axis)
  *                                                                           gather_scatter_se
+ *     ScatterElements(data, idx2 [6, 4], Gather(x, idx), axis 1)    gather_scatter_se (axis)
+ *     ScatterElements(data, idx2 [6, 4], Gather(x, idx), axis 0)                  no candidate
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -68,19 +70,27 @@ static osc_model *row_gather_model(int64_t axis, bool expand, bool no_fusion) {
     return load(mw, no_fusion);
 }
 
-/* The gather_scatter_se graph of dtype `dt` (float or int64) along `axis`. */
-static osc_model *scatter_model(int32_t dt, int64_t axis) {
+/* The gather_scatter_se graph of dtype `dt` (float or int64) along `axis`; plain: its indices
+ * an input [N, C] (a scatter of single elements, as a mixture of experts' gate weights) instead
+ * of the Expand. */
+static osc_model *scatter_model_of(int32_t dt, int64_t axis, bool plain) {
     const int64_t xd[2] = {N, C}, id[1] = {N};
     const osc_mw_value ins[3] = {{"x", dt, 2, xd, NULL}, {"data", dt, 2, xd, NULL},
                                  {"idx", OSC_INT64, 1, id, NULL}};
     osc_mw *mw = with_expanded_idx(16, ins);
+    if (plain) osc_mw_input(mw, "idx2", OSC_INT64, 2, xd, NULL);
     osc_mw_node(mw, "Gather", "g", 2, (const char *[]){"x", "idx"}, 1, (const char *[]){"xj"});
-    int n = osc_mw_node(mw, "ScatterElements", "s", 3, (const char *[]){"data", "ie", "xj"}, 1,
+    int n = osc_mw_node(mw, "ScatterElements", "s", 3,
+                        (const char *[]){"data", plain ? "idx2" : "ie", "xj"}, 1,
                         (const char *[]){"y"});
     osc_mw_attr_int(mw, n, "axis", axis);
     osc_mw_attr_string(mw, n, "reduction", "add");
     osc_mw_output(mw, "y", dt, 2, xd, NULL);
     return load(mw, false);
+}
+
+static osc_model *scatter_model(int32_t dt, int64_t axis) {
+    return scatter_model_of(dt, axis, false);
 }
 
 /* The description of the node named `name` (the test fails when there is none). */
@@ -148,6 +158,14 @@ static void scatter_reasons(void **state) {
     m = scatter_model(OSC_INT64, 0);
     assert_string_equal(node_named(m, "s").not_fused,
                         "gather_scatter_se: data is int64: fused scatters take float or double");
+    osc_model_free(m);
+    /* single elements along axis 1 say so too; along axis 0 they are no candidate */
+    m = scatter_model_of(OSC_FLOAT, 1, true);
+    assert_string_equal(node_named(m, "s").not_fused,
+                        "gather_scatter_se: axis 1: fused scatters run along axis 0");
+    osc_model_free(m);
+    m = scatter_model_of(OSC_FLOAT, 0, true);
+    assert_null(node_named(m, "s").not_fused);
     osc_model_free(m);
 }
 
