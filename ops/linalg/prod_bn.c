@@ -92,6 +92,7 @@ static void cols_part(void *ctx, int32_t part, int32_t parts) {
 void osc_prod_bn_cols(osc_kctx *k, int32_t dtype, void *y, int64_t rows, int64_t cols,
                       const osc_prod_bn *bn, bool relu) {
     cols_job j = {.dtype = dtype, .y = y, .rows = rows, .cols = cols, .bn = bn, .relu = relu};
-    const bool par = k->tpool && rows > 1 && (double)rows * (double)cols * 8 >= OSC_PAR_MIN_BYTES;
+    const double bytes = (double)rows * (double)cols * (dtype == OSC_DOUBLE ? 8 : 4);
+    const bool par = k->tpool && rows > 1 && bytes >= OSC_PAR_MIN_BYTES;
     osc_tpool_run(par ? k->tpool : NULL, cols_part, &j);
 }
