@@ -9,6 +9,19 @@
 #include "core/dtype.h"
 #include "core/kattr.h"
 
+/* The part of each input plane that output positions [p0, p0 + pt) read, as a range of
+ * elements [*lo, *hi): the span along the first axis (all of the others). Positions exist, so
+ * no axis is empty. */
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+static void plane_span(const osc_conv_geom *g, int64_t p0, int64_t pt, int64_t *lo,
+                       int64_t *hi) {
+    const int64_t per_out = g->out_size / g->out[0], per_in = g->in_size / g->in[0];
+    const int64_t a = p0 / per_out, b = (p0 + pt - 1) / per_out;
+    const int64_t i0 = clamp64(a * g->stride[0] - g->pad[0], 0, g->in[0]);
+    const int64_t i1 = b * g->stride[0] - g->pad[0] + (g->k[0] - 1) * g->dil[0] + 1;
+    *lo = i0 * per_in, *hi = clamp64(i1, i0, g->in[0]) * per_in;
+}
+
 /* The multi-index of flat position p over dims. */
 static void unravel(int64_t p, const int64_t *dims, int32_t nd, int64_t *o) {
     for (int32_t d = nd - 1; d >= 0; d--) {
@@ -65,9 +78,15 @@ static bool segment(const osc_conv_geom *g, const int64_t *pos, const int64_t *k
                                      CT *cols) {                                           \
         const int32_t nd = g->nd, l = nd - 1;                                                  \
         const int64_t s = g->stride[l];                                                        \
-        int64_t kk[OSC_CONV_ND] = {0}, o[OSC_CONV_ND];                                         \
+        int64_t kk[OSC_CONV_ND] = {0}, o[OSC_CONV_ND], span0, span1;                           \
+        plane_span(g, p0, pt, &span0, &span1);                                                 \
         for (int64_t r = 0; r < g->cg * g->k_size; r++) {                                      \
             const T *xc = x + (r / g->k_size) * g->in_size;                                    \
+            /* the next channel's part fetched while this one's taps run (many planes read a  \
+             * few rows at a time: more streams than the hardware follows) */                 \
+            if (r % g->k_size == 0 && r + g->k_size < g->cg * g->k_size)                       \
+                for (int64_t e = span0; e < span1; e += 64 / (int64_t)sizeof(T))              \
+                    OSC_PREFETCH(xc + g->in_size + e, 0);                                      \
             CT *dst = cols + r * pt;                                                           \
             unravel(p0, g->out, nd, o);                                                        \
             for (int64_t p = 0; p < pt;) {                                                     \
