@@ -10,7 +10,8 @@
 # model gives it, the expected output onnx-scatter's, which onnxruntime's must match); prints
 # per layer the
 # median over rounds of each runtime's median time (onnx-scatter: `bench`, 5 runs after 1;
-# onnxruntime: ort_bench.js, its "model_run" profiler time) and their ratio.
+# onnxruntime: ort_bench.js, its "model_run" profiler time) and the median of the rounds' own
+# ratios.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:?usage: bench/conv_layers.sh BUILD_DIR MODEL_DIR [ROUNDS]}
@@ -84,12 +85,19 @@ med() {
   tr ' ' '\n' | grep . | sort -g |
     awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'
 }
+# the ratio: the median of the rounds' own ratios (both runtimes timed in the same round)
+ratios() { paste -d' ' <(tr ' ' '\n' <<<"$1" | grep .) <(tr ' ' '\n' <<<"$2" | grep .) |
+  awk '{printf "%s ", $1 / $2}'; }
 printf '%-44s %9s %9s %8s\n' layer osc_ms ort_ms osc/ort
 for l in $layers; do
   a=$(med <<<"${t[$l]}")
-  e=$( ((have_ort)) && med <<<"${o[$l]}" || echo 0)
-  awk -v l="$l" -v a="$a" -v e="$e" 'BEGIN {
+  e=0 q=0
+  if ((have_ort)); then
+    e=$(med <<<"${o[$l]}")
+    q=$(ratios "${t[$l]}" "${o[$l]}" | med)
+  fi
+  awk -v l="$l" -v a="$a" -v e="$e" -v q="$q" 'BEGIN {
     ort = "-"; ratio = "-"
-    if (e > 0) { ort = sprintf("%.3f", e); ratio = sprintf("%.2f", a / e) }
+    if (e > 0) { ort = sprintf("%.3f", e); ratio = sprintf("%.2f", q) }
     printf "%-44s %9.3f %9s %8s\n", l, a, ort, ratio }'
 done
