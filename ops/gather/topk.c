@@ -200,7 +200,7 @@ static inline int TK_CTZ(unsigned m) {
         const T *p = x + base;                                                                \
         __typeof__(TK_LD_##CLS((T)0)) t = 0;                                                  \
         int64_t got = 0, q = 0;                                                               \
-        if (!threshold_##E(p, n, kk, sign, &t)) {                       \
+        if (!threshold_##E(p, n, kk, sign, &t)) {                                             \
             for (; q < kk; q++) place_##E(x, sign, best, q, base + q);                        \
             return kk;                                                                        \
         }                                                                                     \

@@ -1729,6 +1729,15 @@ static void topk_ties_nan_types(void **state) {
     osc_check_bytes(&h.outs[0], (const float[]){1, 3}, 8);
     osc_check_bytes(&h.outs[1], D(0, 2), 16);
     kh_free(&h);
+    /* a long line of NaN but its last element: no group's best is a number, so no threshold
+     * (the plain fill); the NaNs in index order when largest, the number first when smallest */
+    static float nans[200];
+    for (int i = 0; i < 200; i++) nans[i] = i < 199 ? NAN : 1.0f;
+    for (int largest = 0; largest < 2; largest++) {
+        kh_expect_ok(&h, topk(&h, 11, -1, largest, T(OSC_FLOAT, 1, D(200), nans), 3));
+        osc_check_bytes(&h.outs[1], largest ? D(0, 1, 2) : D(199, 0, 1), 24);
+        kh_free(&h);
+    }
     /* uint64 from 11 (not before); bfloat16 from 24 */
     const uint64_t u[] = {5, UINT64_MAX, 7};
     kh_expect_ok(&h, topk(&h, 11, -1, 1, T(OSC_UINT64, 1, D(3), u), 1));
@@ -1751,8 +1760,8 @@ static void topk_ties_nan_types(void **state) {
  * a selection written here, the preferred remaining element again and again (NaN above every
  * number, -0 = +0, the lower index first among equals). Every third trial has a line of up to
  * 700 elements and K up to 40, its values from the pool, from the pool but NaN, or spread with
- * a NaN in one of 50: the contiguous ones of at least 16 K take a threshold from their blocks'
- * bests, and the ties at it must stay candidates. */
+ * a NaN in one of 50: the contiguous ones of 128 or more (K <= 32) take a threshold from their
+ * groups' bests, and the ties at it must stay candidates. */
 static int topk_ref_better(float a, int64_t ia, float b, int64_t ib, int sign) {
     const int na = isnan(a), nb = isnan(b);
     const int c = sign * (na || nb ? na - nb : (a > b) - (a < b));
