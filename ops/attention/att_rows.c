@@ -76,6 +76,7 @@ static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
 #define ATT_WIDEN_BF16(x) OSC_NC_WIDEN_BF16(x)
 
 #define ATT_LANES 8
+_Static_assert(ATT_ST == 2 * ATT_LANES, "a row maximum's state is two vectors");
 #define ATT_FLOAT_FNS(E, T, CLS, A, S)                                                        \
     OSC_AVX2_CLONES static void load_##S##_##E(void *dst, const void *src, int64_t n) {       \
         const T *p = src;                                                                     \
@@ -148,9 +149,9 @@ static void load_rows(att_load ld, void *dst, size_t dz, const char *src, size_t
 
 size_t osc_att_part_bytes(const att_shape *s, bool wide) {
     /* the caller checked that this fits: a block of widened key rows and one of value rows,
-     * and per q head of a group its score row, query row and accumulator */
-    const int64_t rep = s->qh / s->kvh;
-    const size_t n = (size_t)(ATT_KEY_BLOCK * (s->d + s->dv) + rep * (s->total + s->d + s->dv)) *
+     * and per q head of a group its score row, query row, accumulator and row maximum's state */
+    const int64_t rep = s->qh / s->kvh, per = s->total + s->d + s->dv + ATT_ST;
+    const size_t n = (size_t)(ATT_KEY_BLOCK * (s->d + s->dv) + rep * per) *
                      (wide ? sizeof(double) : sizeof(float));
     return (n + 63) & ~(size_t)63;
 }
@@ -206,13 +207,22 @@ typedef double att_vdu
         (r) = ATT_SHUF(t_, t_, 0, 1, 2, 3) + ATT_SHUF(t_, t_, 4, 5, 6, 7);                    \
     } while (0)
 
-/* The largest of s[0, n) for compute type A (suffix S, V its ATT_LANES vector, VI the integer
- * vector of its width; NaN never wins, so the lanes give the same m) and whether some element
- * is not -inf (a key not masked out); vector-wise, the lanes' bits selected. */
+/* The largest of a row's elements for compute type A (suffix S, V its ATT_LANES vector, VI the
+ * integer vector of its width; NaN never wins, so any order gives the same m) and whether some
+ * element is not -inf (a key not masked out), kept as a state st of 2 * ATT_LANES elements (the
+ * lanes' maxima, then their "seen" bits) that blocks of the row fold into one after another:
+ * rowmax_init, rowmax_add per block (vector-wise, the lanes' bits selected; the elements past
+ * the last whole vector into lane 0), rowmax_end. */
 #define ATT_ROWMAX(A, S, V, VI)                                                               \
-    ATT_INLINE A rowmax_##S(const A *s, int64_t n, int *any) {                                \
-        V lm = (V){0} - (A)INFINITY;                                                          \
-        VI seen = {0};                                                                        \
+    ATT_INLINE void rowmax_init_##S(A *st) {                                                  \
+        const V lm = (V){0} - (A)INFINITY;                                                    \
+        const VI seen = {0};                                                                  \
+        memcpy(st, &lm, sizeof lm), memcpy(st + ATT_LANES, &seen, sizeof seen);               \
+    }                                                                                         \
+    ATT_INLINE void rowmax_add_##S(A *st, const A *s, int64_t n) {                            \
+        V lm;                                                                                 \
+        VI seen;                                                                              \
+        memcpy(&lm, st, sizeof lm), memcpy(&seen, st + ATT_LANES, sizeof seen);               \
         int64_t j = 0;                                                                        \
         for (; j + ATT_LANES <= n; j += ATT_LANES) {                                          \
             const V x = ATT_LD##S(s + j);                                                     \
@@ -220,10 +230,17 @@ typedef double att_vdu
             lm = (V)(((VI)x & gt) | ((VI)lm & ~gt));                                          \
             seen |= x != -(A)INFINITY;                                                        \
         }                                                                                     \
+        for (; j < n; j++)                                                                    \
+            lm[0] = s[j] > lm[0] ? s[j] : lm[0], seen[0] |= s[j] != -(A)INFINITY;             \
+        memcpy(st, &lm, sizeof lm), memcpy(st + ATT_LANES, &seen, sizeof seen);               \
+    }                                                                                         \
+    ATT_INLINE A rowmax_end_##S(const A *st, int *any) {                                      \
+        V lm;                                                                                 \
+        VI seen;                                                                              \
+        memcpy(&lm, st, sizeof lm), memcpy(&seen, st + ATT_LANES, sizeof seen);               \
         A m = -(A)INFINITY;                                                                   \
         int a = 0;                                                                            \
         for (int l = 0; l < ATT_LANES; l++) m = lm[l] > m ? lm[l] : m, a |= seen[l] != 0;     \
-        for (; j < n; j++) a |= s[j] != -(A)INFINITY, m = s[j] > m ? s[j] : m;                \
         *any = a;                                                                             \
         return m;                                                                             \
     }
@@ -452,11 +469,15 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
         const size_t z2 = osc_dtype_get(jb->t2)->bits / 8;                                    \
         const size_t zm = s->mask_given ? osc_dtype_get(jb->tm)->bits / 8 : 0;                \
         const int64_t rep = s->qh / s->kvh, d = s->d, dv = s->dv, total = s->total;           \
-        const int64_t per = total + d + dv; /* one q head's score row, query and accumulator */ \
+        /* one q head's score row, query, accumulator and row maximum's state (softmax_##S) */\
+        const int64_t per = total + d + dv + ATT_ST, st = total + d + dv;                     \
         A *kb = (A *)(void *)scr, *vb = kb + ATT_KEY_BLOCK * d, *g0 = vb + ATT_KEY_BLOCK * dv; \
         const bool r4 = s->rank == 4;                                                         \
         const int64_t kst = r4 ? d : s->kvh * d, vst = r4 ? dv : s->kvh * dv;                 \
         const A cap = (A)p->softcap, scale = (A)jb->scale;                                    \
+        /* the scores as Q.K^T gave them: their maxima taken per block of keys, the weights   \
+         * divided by their sum per block of values, while the rows are in cache */           \
+        const bool lean = cap == 0 && !s->mask_given && !jb->qk;                              \
         /* float16 keys or values the float arithmetic reads where they lie */                \
         const bool hf = ATT_F16C && !w && ATT_HAS_F16C() && ATT_HAS_FMA();                    \
         const bool hk = hf && jb->t1 == OSC_FLOAT16, hv = hf && jb->t2 == OSC_FLOAT16;        \
@@ -476,6 +497,7 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                 const int64_t qo = r4 ? r * d : ((b * s->qs + i) * s->qh + h) * d;            \
                 f->load[w](g0 + q * per + total, (const char *)jb->q + (size_t)qo * z1, d);   \
             }                                                                                 \
+            for (int64_t q = 0; q < rep; q++) rowmax_init_##S(g0 + q * per + st);             \
             const int64_t n1 = min64(n_sc, s->past);                                          \
             for (int64_t j0 = 0; j0 < n_sc;) { /* keys in blocks within the past, the new */  \
                 const bool in_past = j0 < n1;                                                 \
@@ -490,6 +512,8 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                     load_rows(f->load[w], kb, sizeof(A), k0, z1, nb, d, rs);                  \
                     gdots_##S(g0 + j0, per, g0 + total, per, rep, kb, d, nb, d, scale);       \
                 }                                                                             \
+                for (int64_t q = 0; lean && q < rep; q++)                                     \
+                    rowmax_add_##S(g0 + q * per + st, g0 + q * per + j0, nb);                 \
                 j0 += nb;                                                                     \
             }                                                                                 \
             for (int64_t q = 0; q < rep; q++) {                                               \
@@ -509,14 +533,19 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                     for (int64_t j = end; j < total; j++) sc[j] = -(A)INFINITY;               \
                     f->store[w](qk, sc, total);                                               \
                 }                                                                             \
+                if (!lean) rowmax_add_##S(sc + st, sc, end);                                  \
                 int any;                                                                      \
-                const A m = rowmax_##S(sc, end, &any);                                        \
+                const A m = rowmax_end_##S(sc + st, &any);                                    \
                 for (int64_t t = 0; t < dv; t++) acc[t] = 0;                                  \
                 /* a fully masked row: zeros in Y and in the mode-3 output, not NaN */        \
                 const int64_t n_w = any ? end : 0;                                            \
                 const A sum = softexp_##S(sc, n_w, m);                                        \
-                for (int64_t j = 0; j < n_w; j++) sc[j] /= sum;                               \
                 for (int64_t j = n_w; j < end; j++) sc[j] = 0; /* weights the values get */   \
+                if (lean) { /* the sum kept (1 for a row of zeros: 0 / 1 = 0) */              \
+                    sc[st] = sum + (A)(n_w == 0);                                             \
+                    continue;                                                                 \
+                }                                                                             \
+                for (int64_t j = 0; j < n_w; j++) sc[j] /= sum;                               \
                 if (qk && p->mode == 3) {                                                     \
                     for (int64_t j = n_w; j < total; j++) sc[j] = 0;                          \
                     f->store[w](qk, sc, total);                                               \
@@ -530,6 +559,11 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                 const int64_t rs = in_past ? dv : vst;                                        \
                 const char *v0 = in_past ? vp + (size_t)(j0 * dv) * z2                        \
                                          : vn + (size_t)((j0 - e1) * vst) * z2;               \
+                for (int64_t q = 0; lean && q < rep; q++) { /* e / sum, as softmax divides */ \
+                    A *wq = g0 + q * per + j0;                                                \
+                    const A sum = wq[st - j0];                                                \
+                    for (int64_t j = 0; j < nb; j++) wq[j] /= sum;                            \
+                }                                                                             \
                 if (hv) {                                                                     \
                     ATT_HALF_##S(gaxpy_h(g0 + total + d, per, g0 + j0, per, rep,              \
                                          (const uint16_t *)(const void *)v0, rs, nb, dv));    \

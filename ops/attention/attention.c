@@ -319,10 +319,11 @@ osc_status osc_attention_run(osc_kctx *k, const osc_tensor *const *in, int32_t n
                         (double)osc_dtype_get(in[1]->dtype)->bits / 8;
     const int32_t parts = work >= (double)OSC_PAR_MIN_BYTES && s.batch * s.kvh * s.qs > 1
                               ? osc_tpool_size(k->tpool) : 1;
-    /* a part's scratch: rep * (total + d + dv) + ATT_KEY_BLOCK * (d + dv) compute elements
-     * (8 bytes at most each), 64 more */
+    /* a part's scratch: rep * (total + d + dv + ATT_ST) + ATT_KEY_BLOCK * (d + dv) compute
+     * elements (8 bytes at most each), 64 more */
     int64_t per, blk;
     if (!osc_add_ok(s.total, s.d, &per) || !osc_add_ok(per, s.dv, &per) ||
+        !osc_add_ok(per, ATT_ST, &per) ||
         !osc_mul_ok(per, s.qh / s.kvh, &per) || !osc_add_ok(s.d, s.dv, &blk) ||
         !osc_mul_ok(blk, ATT_KEY_BLOCK, &blk) || !osc_add_ok(per, blk + 8, &per) ||
         (uint64_t)per > SIZE_MAX / 8 / (uint64_t)parts)

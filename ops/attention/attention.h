@@ -42,8 +42,10 @@ typedef struct att_job {
 
 /* Keys and values widened at a time (their rows in one block of a part's scratch). */
 #define ATT_KEY_BLOCK 16
-/* Bytes of scratch one thread part needs (a widened key row and 4 value rows; per q head of a
- * group its score row, query row and accumulator). */
+/* Compute elements of a row maximum's state (att_rows.c: two vectors of 8 lanes). */
+#define ATT_ST 16
+/* Bytes of scratch one thread part needs (a block of widened key rows and one of value rows;
+ * per q head of a group its score row, query row, accumulator and row maximum's state). */
 size_t osc_att_part_bytes(const att_shape *s, bool wide);
 /* Computes units [lo, hi) of the job with the scratch of part `part`. */
 void osc_att_rows(const att_job *j, int32_t part, int64_t lo, int64_t hi);

@@ -31,6 +31,7 @@ typedef struct acase {
     const int64_t *nonpad; /* NULL: absent */
     bool poison;           /* K and V past each batch's nonpad_kv_seqlen are NaN */
     bool all_false_row;    /* a bool mask's row (b 0, h 0, i 0) is all false */
+    bool spike;            /* element 0 of every query is 0.75, of K's first keys 64, 63 */
 } acase;
 
 static uint32_t g_seed = 12345;
@@ -223,6 +224,16 @@ static void run_case(const acase *c) {
         in[6] = mk(OSC_INT64, 1, D(c->b));
         for (int64_t b = 0; b < c->b; b++) set(&in[6], b, (double)c->nonpad[b]);
     }
+    for (int64_t b = 0; c->spike && b < c->b; b++)
+        for (int64_t h = 0; h < c->qh; h++) {
+            for (int64_t i = 0; i < c->qs; i++)
+                set(&in[0], at(c->rank, c->qh, c->qs, c->d, b, h, i, 0), 0.75);
+            for (int64_t t = 0; t < c->d && h < c->kvh; t++) { /* key 1: key 0, t 0 less by 1 */
+                const double v = t ? in[1].vals[at(c->rank, c->kvh, c->kvs, c->d, b, h, 0, t)] : 64;
+                set(&in[1], at(c->rank, c->kvh, c->kvs, c->d, b, h, 0, t), v);
+                set(&in[1], at(c->rank, c->kvh, c->kvs, c->d, b, h, 1, t), t ? v : 63);
+            }
+        }
     for (int64_t b = 0; c->poison && b < c->b; b++) /* 4-D K and V only */
         for (int64_t g = 0; g < c->kvh; g++)
             for (int64_t j = c->nonpad[b]; j < c->kvs; j++) {
@@ -314,17 +325,22 @@ static void causal_with_past(void **state) {
  * ones (key blocks of 16, an odd count, pairs of keys then one), head sizes past whole vectors
  * of 8 (19; 29: two vectors, one, five elements) and the softmax's exponentials over lengths
  * that are no multiple of 8: every path of the score, softmax and value loops, checked with
- * the softmax itself (mode 3). */
+ * the softmax itself (mode 3); then without that output, the row maxima taken per block of
+ * keys and the weights divided per block of values: K's first two keys (20 and 21, in the
+ * second block) score above 1,000, 30 apart (the same but for element 0), so that a maximum
+ * short of their block's takes both exponentials to the clamp (equal weights). */
 static void long_groups(void **state) {
     (void)state;
     for (int ti = 0; ti < 4; ti++)
-        for (int causal = 0; causal < 2; causal++) {
-            const acase c = {.opset = 23, .rank = 4, .t1 = k_types[ti], .t2 = k_types[ti],
-                             .b = 1, .qh = 10, .kvh = 2, .qs = 3, .kvs = 37, .past = 20,
-                             .d = 19, .dv = 29, .causal = causal, .mode = 3, .n_out = 4,
-                             .scale = 2.5};
-            run_case(&c);
-        }
+        for (int causal = 0; causal < 2; causal++)
+            for (int n_out = 3; n_out <= 4; n_out++) {
+                const acase c = {.opset = 23, .rank = 4, .t1 = k_types[ti], .t2 = k_types[ti],
+                                 .b = 1, .qh = 10, .kvh = 2, .qs = 3, .kvs = 37, .past = 20,
+                                 .d = 19, .dv = 29, .causal = causal, .mode = 3,
+                                 .n_out = n_out, .scale = n_out == 3 ? 40 : 2.5,
+                                 .spike = n_out == 3};
+                run_case(&c);
+            }
 }
 
 /* Attention-24's nonpad_kv_seqlen: the keys and values past it are NaN, the output finite;
