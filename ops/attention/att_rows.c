@@ -58,6 +58,7 @@ static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
 }
 #else
 #define ATT_F16C 0
+#define ATT_HAS_AVX512() 0
 #define ATT_HAS_F16C() 0
 #define ATT_HAS_FMA() 0
 static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
@@ -396,6 +397,93 @@ ATT_GROUP_FNS(double, d, att_vd, att_vd4, ATT_LDd, double, ATT_LDd, ATT_SAME, fm
 #define ATT_LDh(p) ((att_vf)_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p))))
 ATT_GROUP_FNS(float, h, att_vf, att_vf4, ATT_LDf, uint16_t, ATT_LDh, att_h2f, fmaf,
               ATT_F16C_TARGET, ATT_F16C_TARGET)
+/* gaxpy_h's four-row loop 16 lanes at a time (each lane the same fused multiply-adds in the
+ * same order: the same bits) where the CPU has AVX-512; for rep a multiple of 4, dv of 16 and
+ * no zero weight, else gaxpy_h. */
+/* gdots_h and gaxpy_h on AVX-512, for the rows of a group in fours: every lane does the same
+ * fused multiply-adds in the same order and every dot product's lanes are summed by the same
+ * tree, so the bits are gdots_h's and gaxpy_h's (the rows past the last four, and the keys past
+ * the last four, go through those). Scores: 4 rows by 4 keys, two keys' 8 lanes per register
+ * (each q vector broadcast to both halves); values: 4 rows by up to 64 lanes of 16. */
+#define ATT_Z_TARGET __attribute__((target("avx512f,avx2,fma,f16c")))
+ATT_Z_TARGET static void gdots_z(float *o, int64_t os, const float *q, int64_t qst, int64_t rep,
+                                 const uint16_t *kb, int64_t ks, int64_t nk, int64_t d,
+                                 float scale) {
+    const int64_t r4 = d % ATT_LANES ? 0 : rep - rep % 4, n4 = nk - nk % 4;
+    for (int64_t kk = 0; kk < n4 && r4 > 0; kk += 4) {
+        const uint16_t *k0 = kb + kk * ks;
+        for (int64_t r = 0; r < r4; r += 4) {
+            const float *q0 = q + r * qst;
+            __m512 a[4][2]; /* [row][keys kk, kk + 1 | kk + 2, kk + 3] */
+            for (int i = 0; i < 4; i++) a[i][0] = a[i][1] = _mm512_setzero_ps();
+            for (int64_t t = 0; t < d; t += ATT_LANES) {
+                __m512 x[2];
+                for (int p = 0; p < 2; p++) {
+                    const uint16_t *kp = k0 + 2 * p * ks + t;
+                    const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)kp);
+                    const __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(kp + ks));
+                    x[p] = _mm512_cvtph_ps(
+                        _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
+                }
+                for (int i = 0; i < 4; i++) {
+                    const __m256d qv = _mm256_castps_pd(_mm256_loadu_ps(q0 + i * qst + t));
+                    const __m512 z = _mm512_castpd_ps(_mm512_broadcast_f64x4(qv));
+                    a[i][0] = _mm512_fmadd_ps(z, x[0], a[i][0]);
+                    a[i][1] = _mm512_fmadd_ps(z, x[1], a[i][1]);
+                }
+            }
+            for (int j = 0; j < 4; j++) {
+                att_vf l[4];
+                for (int i = 0; i < 4; i++) {
+                    const __m512d w = _mm512_castps_pd(a[i][j / 2]);
+                    l[i] = (att_vf)_mm256_castpd_ps(_mm512_extractf64x4_pd(w, j % 2));
+                }
+                att_vf4 rr;
+                ATT_SUM4(rr, l[0], l[1], l[2], l[3]);
+                for (int i = 0; i < 4; i++) o[(r + i) * os + kk + j] = rr[i] * scale;
+            }
+        }
+    }
+    if (r4 > 0 && n4 < nk)
+        gdots_h(o + n4, os, q, qst, r4, kb + n4 * ks, ks, nk - n4, d, scale);
+    if (r4 < rep)
+        gdots_h(o + r4 * os, os, q + r4 * qst, qst, rep - r4, kb, ks, nk, d, scale);
+}
+/* acc rows 0 to 3 (as apart), lanes [t, t + 16 nv), += weights w[i * ws + k] times value rows
+ * vb[k * vs], key by key */
+ATT_Z_TARGET ATT_INLINE void axpy_z4(float *acc, int64_t as, const float *w, int64_t ws,
+                                     const uint16_t *vb, int64_t vs, int64_t nk, int64_t t,
+                                     int nv) {
+    __m512 a[4][4], x[4];
+    for (int i = 0; i < 4; i++)
+        for (int l = 0; l < nv; l++) a[i][l] = _mm512_loadu_ps(acc + i * as + t + 16 * l);
+    for (int64_t k = 0; k < nk; k++) {
+        for (int l = 0; l < nv; l++)
+            x[l] = _mm512_cvtph_ps(
+                _mm256_loadu_si256((const __m256i *)(const void *)(vb + k * vs + t + 16 * l)));
+        for (int i = 0; i < 4; i++) {
+            const __m512 c = _mm512_set1_ps(w[i * ws + k]);
+            for (int l = 0; l < nv; l++) a[i][l] = _mm512_fmadd_ps(c, x[l], a[i][l]);
+        }
+    }
+    for (int i = 0; i < 4; i++)
+        for (int l = 0; l < nv; l++) _mm512_storeu_ps(acc + i * as + t + 16 * l, a[i][l]);
+}
+ATT_Z_TARGET static void gaxpy_z(float *acc, int64_t as, const float *wb, int64_t ws,
+                                 int64_t rep, const uint16_t *vb, int64_t vs, int64_t nv,
+                                 int64_t dv) {
+    int zero = 0; /* some weight is zero: gaxpy_h skips its key */
+    for (int64_t r = 0; r < rep; r++)
+        for (int64_t k = 0; k < nv; k++) zero |= wb[r * ws + k] == 0;
+    const int64_t r4 = zero || dv % 16 ? 0 : rep - rep % 4;
+    for (int64_t r = 0; r < r4; r += 4) {
+        int64_t t = 0;
+        for (; t + 64 <= dv; t += 64) axpy_z4(acc + r * as, as, wb + r * ws, ws, vb, vs, nv, t, 4);
+        for (; t < dv; t += 16) axpy_z4(acc + r * as, as, wb + r * ws, ws, vb, vs, nv, t, 1);
+    }
+    if (r4 < rep) gaxpy_h(acc + r4 * as, as, wb + r4 * ws, ws, rep - r4, vb, vs, nv, dv);
+}
+#define ATT_HAS_AVX512() __builtin_cpu_supports("avx512f")
 #endif
 
 /* e^x, ATT_LANES at a time, for the softmax's x = score - max (<= 0, -inf or NaN): a Cody-Waite
@@ -478,9 +566,11 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
         /* the scores as Q.K^T gave them: their maxima taken per block of keys, the weights   \
          * divided by their sum per block of values, while the rows are in cache */           \
         const bool lean = cap == 0 && !s->mask_given && !jb->qk;                              \
-        /* float16 keys or values the float arithmetic reads where they lie */                \
-        const bool hf = ATT_F16C && !w && ATT_HAS_F16C() && ATT_HAS_FMA();                    \
-        const bool hk = hf && jb->t1 == OSC_FLOAT16, hv = hf && jb->t2 == OSC_FLOAT16;        \
+        /* float16 keys or values the float arithmetic reads where they lie (2: with          \
+         * AVX-512) */                                                                        \
+        const int hf =                                                                        \
+            ATT_F16C && !w && ATT_HAS_F16C() && ATT_HAS_FMA() ? 1 + ATT_HAS_AVX512() : 0;     \
+        const int hk = jb->t1 == OSC_FLOAT16 ? hf : 0, hv = jb->t2 == OSC_FLOAT16 ? hf : 0;   \
         for (int64_t u = lo; u < hi; u++) {                                                   \
             const int64_t i = u % s->qs, g = u / s->qs % s->kvh, b = u / s->qs / s->kvh;      \
             const int64_t bg = b * s->kvh + g, po = bg * s->past;                             \
@@ -506,8 +596,9 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                 const char *k0 = in_past ? kp + (size_t)(j0 * d) * z1                         \
                                          : kn + (size_t)((j0 - n1) * kst) * z1;               \
                 if (hk) {                                                                     \
-                    ATT_HALF_##S(gdots_h(g0 + j0, per, g0 + total, per, rep,                  \
-                                         (const uint16_t *)(const void *)k0, rs, nb, d, scale)); \
+                    ATT_HALF_##S((hk > 1 ? gdots_z : gdots_h)(                                    \
+                        g0 + j0, per, g0 + total, per, rep,                                   \
+                        (const uint16_t *)(const void *)k0, rs, nb, d, scale));               \
                 } else {                                                                      \
                     load_rows(f->load[w], kb, sizeof(A), k0, z1, nb, d, rs);                  \
                     gdots_##S(g0 + j0, per, g0 + total, per, rep, kb, d, nb, d, scale);       \
@@ -565,8 +656,9 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                     for (int64_t j = 0; j < nb; j++) wq[j] /= sum;                            \
                 }                                                                             \
                 if (hv) {                                                                     \
-                    ATT_HALF_##S(gaxpy_h(g0 + total + d, per, g0 + j0, per, rep,              \
-                                         (const uint16_t *)(const void *)v0, rs, nb, dv));    \
+                    ATT_HALF_##S((hv > 1 ? gaxpy_z : gaxpy_h)(                                    \
+                        g0 + total + d, per, g0 + j0, per, rep,                               \
+                        (const uint16_t *)(const void *)v0, rs, nb, dv));                     \
                 } else {                                                                      \
                     load_rows(f2->load[w], vb, sizeof(A), v0, z2, nb, dv, rs);                \
                     gaxpy_##S(g0 + total + d, per, g0 + j0, per, rep, vb, dv, nb, dv);        \

@@ -32,6 +32,7 @@ typedef struct acase {
     bool poison;           /* K and V past each batch's nonpad_kv_seqlen are NaN */
     bool all_false_row;    /* a bool mask's row (b 0, h 0, i 0) is all false */
     bool spike;            /* element 0 of every query is 0.75, of K's first keys 64, 63 */
+    bool twin;             /* 4-D; q head qh - 1 is a copy of head 0: their Y rows are equal */
 } acase;
 
 static uint32_t g_seed = 12345;
@@ -234,6 +235,11 @@ static void run_case(const acase *c) {
                 set(&in[1], at(c->rank, c->kvh, c->kvs, c->d, b, h, 1, t), t ? v : 63);
             }
         }
+    for (int64_t b = 0; c->twin && b < c->b; b++)
+        for (int64_t i = 0; i < c->qs; i++)
+            for (int64_t t = 0; t < c->d; t++)
+                set(&in[0], at(4, c->qh, c->qs, c->d, b, c->qh - 1, i, t),
+                    in[0].vals[at(4, c->qh, c->qs, c->d, b, 0, i, t)]);
     for (int64_t b = 0; c->poison && b < c->b; b++) /* 4-D K and V only */
         for (int64_t g = 0; g < c->kvh; g++)
             for (int64_t j = c->nonpad[b]; j < c->kvs; j++) {
@@ -273,6 +279,13 @@ static void run_case(const acase *c) {
                             r.y[((b * c->qh + hh) * c->qs + i) * c->dv + t];
     }
     near("Y", &h.outs[0], y, c->b * c->qh * c->qs * c->dv, c->t1);
+    if (c->twin) { /* the same bits, whichever loop took each row */
+        const size_t row = (size_t)(c->qs * c->dv) * osc_dtype_get(c->t1)->bits / 8;
+        const char *y0 = h.outs[0].data;
+        for (int64_t b = 0; b < c->b; b++)
+            assert_memory_equal(y0 + (size_t)(b * c->qh) * row,
+                                y0 + (size_t)(b * c->qh + c->qh - 1) * row, row);
+    }
     if (c->n_out > 1) {
         osc_check_shape(&h.outs[1], c->t1, 4, D(c->b, c->kvh, total, c->d));
         near("present_key", &h.outs[1], r.pk, c->b * c->kvh * total * c->d, OSC_DOUBLE);
@@ -341,6 +354,24 @@ static void long_groups(void **state) {
                                  .spike = n_out == 3};
                 run_case(&c);
             }
+}
+
+/* Groups of five q heads with head 4 a copy of head 0: the first four rows of a group take the
+ * four-row loops (on AVX-512, 16 lanes at a time), the fifth the one-row ones, and both give
+ * the same Y bit for bit; float16 keys and values (scores and values read where they lie), or
+ * float keys with float16 values (Y in float, every bit of the values' sums seen); 37 keys
+ * (blocks of 16, 16 and 5: four keys at a time, then one), v head sizes 80 (64 lanes, then
+ * 16) and 8 (fewer than 16), k head sizes 16 and 12 (not whole vectors of 8). */
+static void twin_rows(void **state) {
+    (void)state;
+    static const int64_t dvs[2] = {80, 8}, ds[2] = {16, 12};
+    for (int ti = 0; ti < 2; ti++)
+        for (int v = 0; v < 2; v++) {
+            const acase c = {.opset = 23, .rank = 4, .t1 = ti ? OSC_FLOAT : OSC_FLOAT16,
+                             .t2 = OSC_FLOAT16, .b = 2, .qh = 5, .kvh = 1, .qs = 2, .kvs = 37,
+                             .d = ds[v], .dv = dvs[v], .n_out = 1, .scale = NAN, .twin = true};
+            run_case(&c);
+        }
 }
 
 /* Attention-24's nonpad_kv_seqlen: the keys and values past it are NaN, the output finite;
@@ -512,6 +543,7 @@ static void engine_threads(void **state) {
 }
 
 OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(gqa_3d), cmocka_unit_test(long_groups),
+              cmocka_unit_test(twin_rows),
               cmocka_unit_test(engine_threads), cmocka_unit_test(causal_with_past),
               cmocka_unit_test(nonpad_poisoned), cmocka_unit_test(float16_masked_row),
               cmocka_unit_test(refusals))
