@@ -406,12 +406,17 @@ ATT_GROUP_FNS(float, h, att_vf, att_vf4, ATT_LDf, uint16_t, ATT_LDh, att_h2f, fm
  * the last four, go through those). Scores: 4 rows by 4 keys, two keys' 8 lanes per register
  * (each q vector broadcast to both halves); values: 4 rows by up to 64 lanes of 16. */
 #define ATT_Z_TARGET __attribute__((target("avx512f,avx2,fma,f16c")))
+/* keys and values are prefetched this many rows ahead (of 32 float16 per cache line): the
+ * loops keep up with the cache's stream only so (16: 1.35x the copy against 1.40x without) */
+#define ATT_AHEAD 16
 ATT_Z_TARGET static void gdots_z(float *o, int64_t os, const float *q, int64_t qst, int64_t rep,
                                  const uint16_t *kb, int64_t ks, int64_t nk, int64_t d,
                                  float scale) {
     const int64_t r4 = d % ATT_LANES ? 0 : rep - rep % 4, n4 = nk - nk % 4;
     for (int64_t kk = 0; kk < n4 && r4 > 0; kk += 4) {
         const uint16_t *k0 = kb + kk * ks;
+        for (int p = 0; p < 4; p++) /* (a prefetch never faults, past the keys' end too) */
+            for (int64_t c = 0; c < d; c += 32) OSC_PREFETCH(k0 + (ATT_AHEAD + p) * ks + c, 0);
         for (int64_t r = 0; r < r4; r += 4) {
             const float *q0 = q + r * qst;
             __m512 a[4][2]; /* [row][keys kk, kk + 1 | kk + 2, kk + 3] */
@@ -458,6 +463,7 @@ ATT_Z_TARGET ATT_INLINE void axpy_z4(float *acc, int64_t as, const float *w, int
     for (int i = 0; i < 4; i++)
         for (int l = 0; l < nv; l++) a[i][l] = _mm512_loadu_ps(acc + i * as + t + 16 * l);
     for (int64_t k = 0; k < nk; k++) {
+        for (int l = 0; l < nv; l += 2) OSC_PREFETCH(vb + (k + ATT_AHEAD) * vs + t + 16 * l, 0);
         for (int l = 0; l < nv; l++)
             x[l] = _mm512_cvtph_ps(
                 _mm256_loadu_si256((const __m256i *)(const void *)(vb + k * vs + t + 16 * l)));
