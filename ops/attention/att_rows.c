@@ -3,7 +3,8 @@
  * the causal frontier, softmax, then the weights times V into an accumulator; each K and V row
  * is read and widened once for the whole group, only up to the last key the rows can see.
  * Computed in float (double for double inputs or softmax_precision double), float16/bfloat16
- * widened as read and rounded once as stored. */
+ * widened as read and rounded once as stored. The loops over float16 keys and values have
+ * AVX-512 versions that give the same bits (gdots_z, gaxpy_z). */
 #include <math.h>
 #include <string.h>
 
