@@ -260,6 +260,24 @@ ATT_ROWMAX(double, d, att_vd, att_vl)
 /* (a scalar broadcast: a - (+0) is a for every a, -0 too, so no subtraction is emitted) */
 #define ATT_MADDS(c, a, b, FMA) ATT_MADD(c, (a) - (__typeof__(c)){0}, b, FMA)
 
+/* gaxpy's four rows over the keys: a_i += w_i[k] x and b_i += w_i[k] y, each key's value
+ * vectors x and y, skipping a zero w_i[k] when zero is 1 */
+#define ATT_MADD2(a, b, w, x, y, FMA, zero)                                                   \
+    do {                                                                                      \
+        if (!(zero) || (w) != 0) {                                                            \
+            ATT_MADDS(a, w, x, FMA);                                                          \
+            ATT_MADDS(b, w, y, FMA);                                                          \
+        }                                                                                     \
+    } while (0)
+#define ATT_KEYS4(V, LDK, FMA, zero)                                                          \
+    for (int64_t k = 0; k < nv; k++) {                                                        \
+        const V x = LDK(vb + k * vs + t), y = LDK(vb + k * vs + t + u);                       \
+        ATT_MADD2(a0, b0, w0[k], x, y, FMA, zero);                                            \
+        ATT_MADD2(a1, b1, w1[k], x, y, FMA, zero);                                            \
+        ATT_MADD2(a2, b2, w2[k], x, y, FMA, zero);                                            \
+        ATT_MADD2(a3, b3, w3[k], x, y, FMA, zero);                                            \
+    }
+
 /* What a group's loops share, for compute type A (V its ATT_LANES vector, V4 its vector of four,
  * LDA its vector load) reading keys and values of element type KT (LDK: ATT_LANES of them
  * widened to a V; EK: one widened), suffix S; FMA A's fused multiply-add; ATTR and IATTR the
@@ -267,8 +285,8 @@ ATT_ROWMAX(double, d, att_vd, att_vl)
  * q[r * qst] against nk key rows kb[k * ks], into o[r * os + k] (two keys and four rows at a
  * time, then one key, then one row: the same bits); and acc[r * as] += the weights
  * wb[r * ws + k] times nv value rows vb[k * vs], key by key in order, skipping zero weights (a
- * key the softmax gave nothing adds nothing, even a NaN): when no weight is zero, four rows at
- * a time with a vector of each kept in registers across the keys (the same bits). */
+ * key the softmax gave nothing adds nothing, even a NaN): four rows at a time with a vector of
+ * each kept in registers across the keys (the same bits). */
 #define ATT_GROUP_FNS(A, S, V, V4, LDA, KT, LDK, EK, FMA, ATTR, IATTR)                        \
     /* q rows q0, q0 + qst, .. against key kf: four dot products, scaled */                   \
     IATTR ATT_INLINE void dot4_##S(A *o, int64_t os, const A *q0, int64_t qst, const KT *kf,  \
@@ -342,10 +360,10 @@ ATT_ROWMAX(double, d, att_vd, att_vl)
     }                                                                                         \
     ATTR static void gaxpy_##S(A *acc, int64_t as, const A *wb, int64_t ws, int64_t rep,      \
                                const KT *vb, int64_t vs, int64_t nv, int64_t dv) {            \
-        int zero = 0; /* some weight is zero: a key to skip */                                \
+        int zero = 0; /* some weight is zero: a key to skip in its row */                     \
         for (int64_t r = 0; r < rep; r++)                                                     \
             for (int64_t k = 0; k < nv; k++) zero |= wb[r * ws + k] == 0;                     \
-        const int64_t r4 = zero ? 0 : rep - rep % 4, d8 = dv - dv % ATT_LANES;                \
+        const int64_t r4 = rep - rep % 4, d8 = dv - dv % ATT_LANES;                           \
         for (int64_t r = 0; r < r4; r += 4) { /* four rows, two vectors of each in registers */ \
             const A *w0 = wb + r * ws, *w1 = w0 + ws, *w2 = w1 + ws, *w3 = w2 + ws;           \
             for (int64_t t = 0; t < d8;) {                                                    \
@@ -354,12 +372,10 @@ ATT_ROWMAX(double, d, att_vd, att_vl)
                 V a0 = LDA(o0), a1 = LDA(o1), a2 = LDA(o2), a3 = LDA(o3);                     \
                 V b0 = LDA(o0 + u), b1 = LDA(o1 + u), b2 = LDA(o2 + u);                       \
                 V b3 = LDA(o3 + u);                                                           \
-                for (int64_t k = 0; k < nv; k++) {                                            \
-                    const V x = LDK(vb + k * vs + t), y = LDK(vb + k * vs + t + u);           \
-                    ATT_MADDS(a0, w0[k], x, FMA); ATT_MADDS(a1, w1[k], x, FMA);               \
-                    ATT_MADDS(a2, w2[k], x, FMA); ATT_MADDS(a3, w3[k], x, FMA);               \
-                    ATT_MADDS(b0, w0[k], y, FMA); ATT_MADDS(b1, w1[k], y, FMA);               \
-                    ATT_MADDS(b2, w2[k], y, FMA); ATT_MADDS(b3, w3[k], y, FMA);               \
+                if (zero) { /* (each a loop of its own: a test in the other slows it 2x) */   \
+                    ATT_KEYS4(V, LDK, FMA, 1)                                                 \
+                } else {                                                                      \
+                    ATT_KEYS4(V, LDK, FMA, 0)                                                 \
                 }                                                                             \
                 /* one vector (u = 0): the b lanes are the a lanes again, stored first */     \
                 memcpy(o0 + u, &b0, sizeof b0), memcpy(o1 + u, &b1, sizeof b1);               \
@@ -459,7 +475,7 @@ ATT_Z_TARGET static void gdots_z(float *o, int64_t os, const float *q, int64_t q
  * vb[k * vs], key by key */
 ATT_Z_TARGET ATT_INLINE void axpy_z4(float *acc, int64_t as, const float *w, int64_t ws,
                                      const uint16_t *vb, int64_t vs, int64_t nk, int64_t t,
-                                     int nv) {
+                                     int nv, int zero) {
     __m512 a[4][4], x[4];
     for (int i = 0; i < 4; i++)
         for (int l = 0; l < nv; l++) a[i][l] = _mm512_loadu_ps(acc + i * as + t + 16 * l);
@@ -469,8 +485,12 @@ ATT_Z_TARGET ATT_INLINE void axpy_z4(float *acc, int64_t as, const float *w, int
             x[l] = _mm512_cvtph_ps(
                 _mm256_loadu_si256((const __m256i *)(const void *)(vb + k * vs + t + 16 * l)));
         for (int i = 0; i < 4; i++) {
-            const __m512 c = _mm512_set1_ps(w[i * ws + k]);
-            for (int l = 0; l < nv; l++) a[i][l] = _mm512_fmadd_ps(c, x[l], a[i][l]);
+            const float wi = w[i * ws + k];
+            const __m512 c = _mm512_set1_ps(wi);
+            const __mmask16 m = wi != 0 ? 0xffff : 0; /* (zero: a zero weight's key skipped) */
+            for (int l = 0; l < nv; l++)
+                a[i][l] = zero ? _mm512_mask3_fmadd_ps(c, x[l], a[i][l], m)
+                               : _mm512_fmadd_ps(c, x[l], a[i][l]);
         }
     }
     for (int i = 0; i < 4; i++)
@@ -479,14 +499,20 @@ ATT_Z_TARGET ATT_INLINE void axpy_z4(float *acc, int64_t as, const float *w, int
 ATT_Z_TARGET static void gaxpy_z(float *acc, int64_t as, const float *wb, int64_t ws,
                                  int64_t rep, const uint16_t *vb, int64_t vs, int64_t nv,
                                  int64_t dv) {
-    int zero = 0; /* some weight is zero: gaxpy_h skips its key */
+    int zero = 0; /* some weight is zero: a key to skip in its row */
     for (int64_t r = 0; r < rep; r++)
         for (int64_t k = 0; k < nv; k++) zero |= wb[r * ws + k] == 0;
-    const int64_t r4 = zero || dv % 16 ? 0 : rep - rep % 4;
+    const int64_t r4 = dv % 16 ? 0 : rep - rep % 4;
     for (int64_t r = 0; r < r4; r += 4) {
+        float *o = acc + r * as;
+        const float *w = wb + r * ws;
         int64_t t = 0;
-        for (; t + 64 <= dv; t += 64) axpy_z4(acc + r * as, as, wb + r * ws, ws, vb, vs, nv, t, 4);
-        for (; t < dv; t += 16) axpy_z4(acc + r * as, as, wb + r * ws, ws, vb, vs, nv, t, 1);
+        for (; t + 64 <= dv; t += 64) /* (each a loop of its own: masked or not) */
+            if (zero)
+                axpy_z4(o, as, w, ws, vb, vs, nv, t, 4, 1);
+            else
+                axpy_z4(o, as, w, ws, vb, vs, nv, t, 4, 0);
+        for (; t < dv; t += 16) axpy_z4(o, as, w, ws, vb, vs, nv, t, 1, zero);
     }
     if (r4 < rep) gaxpy_h(acc + r4 * as, as, wb + r4 * ws, ws, rep - r4, vb, vs, nv, dv);
 }

@@ -33,6 +33,8 @@ typedef struct acase {
     bool all_false_row;    /* a bool mask's row (b 0, h 0, i 0) is all false */
     bool spike;            /* element 0 of every query is 0.75, of K's first keys 64, 63 */
     bool twin;             /* 4-D; q head qh - 1 is a copy of head 0: their Y rows are equal */
+    bool veil;             /* 4-D bool mask, mh 1: every query's row is query 0's, and the
+                              values of the keys it hides are NaN (never read) */
 } acase;
 
 static uint32_t g_seed = 12345;
@@ -235,6 +237,14 @@ static void run_case(const acase *c) {
                 set(&in[1], at(c->rank, c->kvh, c->kvs, c->d, b, h, 1, t), t ? v : 63);
             }
         }
+    for (int64_t b = 0; c->veil && b < c->b; b++)
+        for (int64_t j = 0; j < c->mlen; j++) {
+            const double keep = in[3].vals[(b * c->qs) * c->mlen + j];
+            for (int64_t i = 1; i < c->qs; i++) set(&in[3], (b * c->qs + i) * c->mlen + j, keep);
+            for (int64_t g = 0; g < c->kvh && !keep; g++)
+                for (int64_t t = 0; t < c->dv; t++)
+                    set(&in[2], at(4, c->kvh, c->kvs, c->dv, b, g, j, t), NAN);
+        }
     for (int64_t b = 0; c->twin && b < c->b; b++)
         for (int64_t i = 0; i < c->qs; i++)
             for (int64_t t = 0; t < c->d; t++)
@@ -358,20 +368,28 @@ static void long_groups(void **state) {
 
 /* Groups of five q heads with head 4 a copy of head 0: the first four rows of a group take the
  * four-row loops (on AVX-512, 16 lanes at a time), the fifth the one-row ones, and both give
- * the same Y bit for bit; float16 keys and values (scores and values read where they lie), or
- * float keys with float16 values (Y in float, every bit of the values' sums seen); 37 keys
- * (blocks of 16, 16 and 5: four keys at a time, then one), v head sizes 80 (64 lanes, then
- * 16) and 8 (fewer than 16), k head sizes 16 and 12 (not whole vectors of 8). */
+ * the same Y bit for bit; float16 keys and values (scores and values read where they lie),
+ * float keys with float16 values (Y in float, every bit of the values' sums seen), or float
+ * keys and values; 37 keys (blocks of 16, 16 and 5: four keys at a time, then one), v head
+ * sizes 80 (64 lanes, then 16) and 8 (fewer than 16), k head sizes 16 and 12 (not whole
+ * vectors of 8); without a mask, and with a bool one (the same for every head and query) that
+ * gives about a third of the keys a zero weight, which the four-row loops skip row by row:
+ * those keys' values are NaN. */
 static void twin_rows(void **state) {
     (void)state;
     static const int64_t dvs[2] = {80, 8}, ds[2] = {16, 12};
-    for (int ti = 0; ti < 2; ti++)
-        for (int v = 0; v < 2; v++) {
-            const acase c = {.opset = 23, .rank = 4, .t1 = ti ? OSC_FLOAT : OSC_FLOAT16,
-                             .t2 = OSC_FLOAT16, .b = 2, .qh = 5, .kvh = 1, .qs = 2, .kvs = 37,
-                             .d = ds[v], .dv = dvs[v], .n_out = 1, .scale = NAN, .twin = true};
-            run_case(&c);
-        }
+    static const int32_t t1s[3] = {OSC_FLOAT16, OSC_FLOAT, OSC_FLOAT},
+                         t2s[3] = {OSC_FLOAT16, OSC_FLOAT16, OSC_FLOAT};
+    for (int ti = 0; ti < 3; ti++)
+        for (int v = 0; v < 2; v++)
+            for (int mask = 0; mask < 2; mask++) {
+                const acase c = {.opset = 23, .rank = 4, .t1 = t1s[ti], .t2 = t2s[ti], .b = 2,
+                                 .qh = 5, .kvh = 1, .qs = 2, .kvs = 37, .d = ds[v],
+                                 .dv = dvs[v], .n_out = 1, .scale = NAN, .twin = true,
+                                 .mask = mask, .mrank = 4, .mb = 2, .mh = 1, .mlen = 37,
+                                 .veil = mask};
+                run_case(&c);
+            }
 }
 
 /* Attention-24's nonpad_kv_seqlen: the keys and values past it are NaN, the output finite;
