@@ -458,7 +458,9 @@ ATT_Z_TARGET static void gdots_z(float *o, int64_t os, const float *q, int64_t q
                 att_vf l[4];
                 for (int i = 0; i < 4; i++) {
                     const __m512d w = _mm512_castps_pd(a[i][j / 2]);
-                    l[i] = (att_vf)_mm256_castpd_ps(_mm512_extractf64x4_pd(w, j % 2));
+                    const __m256d h = j % 2 ? _mm512_extractf64x4_pd(w, 1)
+                                            : _mm512_extractf64x4_pd(w, 0);
+                    l[i] = (att_vf)_mm256_castpd_ps(h);
                 }
                 att_vf4 rr;
                 ATT_SUM4(rr, l[0], l[1], l[2], l[3]);
