@@ -414,9 +414,6 @@ ATT_GROUP_FNS(double, d, att_vd, att_vd4, ATT_LDd, double, ATT_LDd, ATT_SAME, fm
 #define ATT_LDh(p) ((att_vf)_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p))))
 ATT_GROUP_FNS(float, h, att_vf, att_vf4, ATT_LDf, uint16_t, ATT_LDh, att_h2f, fmaf,
               ATT_F16C_TARGET, ATT_F16C_TARGET)
-/* gaxpy_h's four-row loop 16 lanes at a time (each lane the same fused multiply-adds in the
- * same order: the same bits) where the CPU has AVX-512; for rep a multiple of 4, dv of 16 and
- * no zero weight, else gaxpy_h. */
 /* gdots_h and gaxpy_h on AVX-512, for the rows of a group in fours: every lane does the same
  * fused multiply-adds in the same order and every dot product's lanes are summed by the same
  * tree, so the bits are gdots_h's and gaxpy_h's (the rows past the last four, and the keys past
@@ -631,7 +628,7 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                 const char *k0 = in_past ? kp + (size_t)(j0 * d) * z1                         \
                                          : kn + (size_t)((j0 - n1) * kst) * z1;               \
                 if (hk) {                                                                     \
-                    ATT_HALF_##S((hk > 1 ? gdots_z : gdots_h)(                                    \
+                    ATT_HALF_##S((hk > 1 ? gdots_z : gdots_h)(                                \
                         g0 + j0, per, g0 + total, per, rep,                                   \
                         (const uint16_t *)(const void *)k0, rs, nb, d, scale));               \
                 } else {                                                                      \
@@ -691,7 +688,7 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                     for (int64_t j = 0; j < nb; j++) wq[j] /= sum;                            \
                 }                                                                             \
                 if (hv) {                                                                     \
-                    ATT_HALF_##S((hv > 1 ? gaxpy_z : gaxpy_h)(                                    \
+                    ATT_HALF_##S((hv > 1 ? gaxpy_z : gaxpy_h)(                                \
                         g0 + total + d, per, g0 + j0, per, rep,                               \
                         (const uint16_t *)(const void *)v0, rs, nb, dv));                     \
                 } else {                                                                      \
