@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "att_lanes.h"
 #include "attention.h"
 #include "ops/norm/norm_common.h"
 
@@ -35,8 +36,7 @@ static inline float att_h2f(uint16_t h) {
 }
 /* float16 -> float, 8 at a time with F16C where the CPU has it (vcvtph2ps: exact as att_h2f);
  * returns how many of the n it converted (a multiple of 8, or 0). */
-#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(OSC_NO_CLONES)
+#if ATT_X86
 #include <immintrin.h>
 #define ATT_F16C 1
 __attribute__((target("avx,f16c"))) static int64_t att_f16c_run(float *o, const uint16_t *p,
@@ -77,7 +77,6 @@ static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
 #define ATT_WIDEN_F16(x) att_h2f(x)
 #define ATT_WIDEN_BF16(x) OSC_NC_WIDEN_BF16(x)
 
-#define ATT_LANES 8
 _Static_assert(ATT_ST == 2 * ATT_LANES, "a row maximum's state is two vectors");
 #define ATT_FLOAT_FNS(E, T, CLS, A, S)                                                        \
     OSC_AVX2_CLONES static void load_##S##_##E(void *dst, const void *src, int64_t n) {       \
@@ -173,41 +172,6 @@ static int64_t visible_keys(const att_job *jb, int64_t b, int64_t i) {
     return end < 0 ? 0 : end;
 }
 
-/* ATT_LANES compute elements as one value (GCC's vector extension, which clang reads too):
- * lane l of a sum adds the products at t = l mod ATT_LANES, in registers the compiler cannot
- * fail to find; a dot product is then its lanes summed as a tree, ((l0 + l1) + (l2 + l3)) +
- * ((l4 + l5) + (l6 + l7)), plus the products past the last whole vector in order. Four sums'
- * trees are taken at once by shuffles (ATT_SUM4), the same bits as one at a time (ATT_TREE1). */
-typedef float att_vf __attribute__((vector_size(ATT_LANES * sizeof(float))));
-typedef double att_vd __attribute__((vector_size(ATT_LANES * sizeof(double))));
-typedef int32_t att_vi __attribute__((vector_size(ATT_LANES * sizeof(int32_t))));
-typedef int64_t att_vl __attribute__((vector_size(ATT_LANES * sizeof(int64_t))));
-typedef float att_vf4 __attribute__((vector_size(4 * sizeof(float))));
-typedef double att_vd4 __attribute__((vector_size(4 * sizeof(double))));
-/* a vector read from any element address (the loads; no call passes a vector by value, whose
- * ABI would differ between the clones) */
-typedef float att_vfu
-    __attribute__((vector_size(ATT_LANES * sizeof(float)), aligned(4), may_alias));
-typedef double att_vdu
-    __attribute__((vector_size(ATT_LANES * sizeof(double)), aligned(8), may_alias));
-#define ATT_LDf(p) (*(const att_vfu *)(const void *)(p))
-#define ATT_LDd(p) (*(const att_vdu *)(const void *)(p))
-#define ATT_TREE1(l)                                                                          \
-    ((((l)[0] + (l)[1]) + ((l)[2] + (l)[3])) + (((l)[4] + (l)[5]) + ((l)[6] + (l)[7])))
-/* the helpers the clones call: compiled into each clone, for its instruction set */
-#define ATT_INLINE static inline __attribute__((always_inline))
-#define ATT_SHUF __builtin_shufflevector
-/* r (a vector of four) = the trees of a, b, c and d, by shuffles */
-#define ATT_SUM4(r, a, b, c, d)                                                               \
-    do {                                                                                      \
-        const __typeof__(a) ab_ = ATT_SHUF(a, b, 0, 8, 2, 10, 4, 12, 6, 14) +                 \
-                                  ATT_SHUF(a, b, 1, 9, 3, 11, 5, 13, 7, 15);                  \
-        const __typeof__(a) cd_ = ATT_SHUF(c, d, 0, 8, 2, 10, 4, 12, 6, 14) +                 \
-                                  ATT_SHUF(c, d, 1, 9, 3, 11, 5, 13, 7, 15);                  \
-        const __typeof__(a) t_ = ATT_SHUF(ab_, cd_, 0, 1, 8, 9, 4, 5, 12, 13) +               \
-                                 ATT_SHUF(ab_, cd_, 2, 3, 10, 11, 6, 7, 14, 15);              \
-        (r) = ATT_SHUF(t_, t_, 0, 1, 2, 3) + ATT_SHUF(t_, t_, 4, 5, 6, 7);                    \
-    } while (0)
 
 /* The largest of a row's elements for compute type A (suffix S, V its ATT_LANES vector, VI the
  * integer vector of its width; NaN never wins, so any order gives the same m) and whether some
@@ -414,105 +378,21 @@ ATT_GROUP_FNS(double, d, att_vd, att_vd4, ATT_LDd, double, ATT_LDd, ATT_SAME, fm
 #define ATT_LDh(p) ((att_vf)_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p))))
 ATT_GROUP_FNS(float, h, att_vf, att_vf4, ATT_LDf, uint16_t, ATT_LDh, att_h2f, fmaf,
               ATT_F16C_TARGET, ATT_F16C_TARGET)
-/* gdots_h and gaxpy_h on AVX-512, for the rows of a group in fours: every lane does the same
- * fused multiply-adds in the same order and every dot product's lanes are summed by the same
- * tree, so the bits are gdots_h's and gaxpy_h's (the rows past the last four, and the keys past
- * the last four, go through those). Scores: 4 rows by 4 keys, two keys' 8 lanes per register
- * (each q vector broadcast to both halves); values: 4 rows by up to 64 lanes of 16. */
-#define ATT_Z_TARGET __attribute__((target("avx512f,avx2,fma,f16c")))
-/* keys and values are prefetched this many rows ahead (of 32 float16 per cache line): the
- * loops keep up with the cache's stream only so (16: 1.35x the copy against 1.40x without) */
-#define ATT_AHEAD 16
-ATT_Z_TARGET static void gdots_z(float *o, int64_t os, const float *q, int64_t qst, int64_t rep,
-                                 const uint16_t *kb, int64_t ks, int64_t nk, int64_t d,
-                                 float scale) {
+/* gdots_h and gaxpy_h with their four-row parts on AVX-512 (att_avx512.c: the same bits),
+ * the rest through gdots_h and gaxpy_h */
+static void gdots_z(float *o, int64_t os, const float *q, int64_t qst, int64_t rep,
+                    const uint16_t *kb, int64_t ks, int64_t nk, int64_t d, float scale) {
     const int64_t r4 = d % ATT_LANES ? 0 : rep - rep % 4, n4 = nk - nk % 4;
-    for (int64_t kk = 0; kk < n4 && r4 > 0; kk += 4) {
-        const uint16_t *k0 = kb + kk * ks;
-        for (int p = 0; p < 4; p++) /* (a prefetch never faults, past the keys' end too) */
-            for (int64_t c = 0; c < d; c += 32) OSC_PREFETCH(k0 + (ATT_AHEAD + p) * ks + c, 0);
-        for (int64_t r = 0; r < r4; r += 4) {
-            const float *q0 = q + r * qst;
-            __m512 a[4][2]; /* [row][keys kk, kk + 1 | kk + 2, kk + 3] */
-            for (int i = 0; i < 4; i++) a[i][0] = a[i][1] = _mm512_setzero_ps();
-            for (int64_t t = 0; t < d; t += ATT_LANES) {
-                __m512 x[2];
-                for (int p = 0; p < 2; p++) {
-                    const uint16_t *kp = k0 + 2 * p * ks + t;
-                    const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)kp);
-                    const __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(kp + ks));
-                    x[p] = _mm512_cvtph_ps(
-                        _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
-                }
-                for (int i = 0; i < 4; i++) {
-                    const __m256d qv = _mm256_castps_pd(_mm256_loadu_ps(q0 + i * qst + t));
-                    const __m512 z = _mm512_castpd_ps(_mm512_broadcast_f64x4(qv));
-                    a[i][0] = _mm512_fmadd_ps(z, x[0], a[i][0]);
-                    a[i][1] = _mm512_fmadd_ps(z, x[1], a[i][1]);
-                }
-            }
-            for (int j = 0; j < 4; j++) {
-                att_vf l[4];
-                for (int i = 0; i < 4; i++) {
-                    const __m512d w = _mm512_castps_pd(a[i][j / 2]);
-                    const __m256d h = j % 2 ? _mm512_extractf64x4_pd(w, 1)
-                                            : _mm512_extractf64x4_pd(w, 0);
-                    l[i] = (att_vf)_mm256_castpd_ps(h);
-                }
-                att_vf4 rr;
-                ATT_SUM4(rr, l[0], l[1], l[2], l[3]);
-                for (int i = 0; i < 4; i++) o[(r + i) * os + kk + j] = rr[i] * scale;
-            }
-        }
-    }
+    if (r4 > 0 && n4 > 0) osc_att_dots_z(o, os, q, qst, r4, kb, ks, n4, d, scale);
     if (r4 > 0 && n4 < nk)
         gdots_h(o + n4, os, q, qst, r4, kb + n4 * ks, ks, nk - n4, d, scale);
     if (r4 < rep)
         gdots_h(o + r4 * os, os, q + r4 * qst, qst, rep - r4, kb, ks, nk, d, scale);
 }
-/* acc rows 0 to 3 (as apart), lanes [t, t + 16 nv), += weights w[i * ws + k] times value rows
- * vb[k * vs], key by key */
-ATT_Z_TARGET ATT_INLINE void axpy_z4(float *acc, int64_t as, const float *w, int64_t ws,
-                                     const uint16_t *vb, int64_t vs, int64_t nk, int64_t t,
-                                     int nv, int zero) {
-    __m512 a[4][4], x[4];
-    for (int i = 0; i < 4; i++)
-        for (int l = 0; l < nv; l++) a[i][l] = _mm512_loadu_ps(acc + i * as + t + 16 * l);
-    for (int64_t k = 0; k < nk; k++) {
-        for (int l = 0; l < nv; l += 2) OSC_PREFETCH(vb + (k + ATT_AHEAD) * vs + t + 16 * l, 0);
-        for (int l = 0; l < nv; l++)
-            x[l] = _mm512_cvtph_ps(
-                _mm256_loadu_si256((const __m256i *)(const void *)(vb + k * vs + t + 16 * l)));
-        for (int i = 0; i < 4; i++) {
-            const float wi = w[i * ws + k];
-            const __m512 c = _mm512_set1_ps(wi);
-            const __mmask16 m = wi != 0 ? 0xffff : 0; /* (zero: a zero weight's key skipped) */
-            for (int l = 0; l < nv; l++)
-                a[i][l] = zero ? _mm512_mask3_fmadd_ps(c, x[l], a[i][l], m)
-                               : _mm512_fmadd_ps(c, x[l], a[i][l]);
-        }
-    }
-    for (int i = 0; i < 4; i++)
-        for (int l = 0; l < nv; l++) _mm512_storeu_ps(acc + i * as + t + 16 * l, a[i][l]);
-}
-ATT_Z_TARGET static void gaxpy_z(float *acc, int64_t as, const float *wb, int64_t ws,
-                                 int64_t rep, const uint16_t *vb, int64_t vs, int64_t nv,
-                                 int64_t dv) {
-    int zero = 0; /* some weight is zero: a key to skip in its row */
-    for (int64_t r = 0; r < rep; r++)
-        for (int64_t k = 0; k < nv; k++) zero |= wb[r * ws + k] == 0;
+static void gaxpy_z(float *acc, int64_t as, const float *wb, int64_t ws, int64_t rep,
+                    const uint16_t *vb, int64_t vs, int64_t nv, int64_t dv) {
     const int64_t r4 = dv % 16 ? 0 : rep - rep % 4;
-    for (int64_t r = 0; r < r4; r += 4) {
-        float *o = acc + r * as;
-        const float *w = wb + r * ws;
-        int64_t t = 0;
-        for (; t + 64 <= dv; t += 64) /* (each a loop of its own: masked or not) */
-            if (zero)
-                axpy_z4(o, as, w, ws, vb, vs, nv, t, 4, 1);
-            else
-                axpy_z4(o, as, w, ws, vb, vs, nv, t, 4, 0);
-        for (; t < dv; t += 16) axpy_z4(o, as, w, ws, vb, vs, nv, t, 1, zero);
-    }
+    if (r4 > 0) osc_att_axpy_z(acc, as, wb, ws, r4, vb, vs, nv, dv);
     if (r4 < rep) gaxpy_h(acc + r4 * as, as, wb + r4 * ws, ws, rep - r4, vb, vs, nv, dv);
 }
 #define ATT_HAS_AVX512() __builtin_cpu_supports("avx512f")
