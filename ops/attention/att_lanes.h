@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "core/kattr.h" /* OSC_NO_CLONES (sanitizer and size-first builds) */
+
 #define ATT_LANES 8
 /* ATT_LANES compute elements as one value (GCC's vector extension, which clang reads too):
  * lane l of a sum adds the products at t = l mod ATT_LANES, in registers the compiler cannot
