@@ -1,4 +1,6 @@
 /* product_take.c: what the rules that make a product take in its reader share (product_take.h). */
+#include <string.h>
+
 #include "product_take.h"
 
 osc_product_params *osc_rw_product_take(const osc_fuse_view *v, const osc_node *p, int32_t x,

@@ -54,12 +54,12 @@ __attribute__((target("avx,f16c"))) static int64_t att_f16c_run(float *o, const 
 #endif
 /* (suffix h's functions: AVX2 and FMA too) */
 #define ATT_HAS_FMA() (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+#define ATT_HAS_AVX512() __builtin_cpu_supports("avx512f")
 static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
     return ATT_HAS_F16C() ? att_f16c_run(o, p, n) : 0;
 }
 #else
 #define ATT_F16C 0
-#define ATT_HAS_AVX512() 0
 #define ATT_HAS_F16C() 0
 #define ATT_HAS_FMA() 0
 static int64_t att_f16c(float *o, const uint16_t *p, int64_t n) {
@@ -171,7 +171,6 @@ static int64_t visible_keys(const att_job *jb, int64_t b, int64_t i) {
     }
     return end < 0 ? 0 : end;
 }
-
 
 /* The largest of a row's elements for compute type A (suffix S, V its ATT_LANES vector, VI the
  * integer vector of its width; NaN never wins, so any order gives the same m) and whether some
@@ -378,11 +377,11 @@ ATT_GROUP_FNS(double, d, att_vd, att_vd4, ATT_LDd, double, ATT_LDd, ATT_SAME, fm
 #define ATT_LDh(p) ((att_vf)_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p))))
 ATT_GROUP_FNS(float, h, att_vf, att_vf4, ATT_LDf, uint16_t, ATT_LDh, att_h2f, fmaf,
               ATT_F16C_TARGET, ATT_F16C_TARGET)
-/* gdots_h and gaxpy_h with their four-row parts on AVX-512 (att_avx512.c: the same bits),
- * the rest through gdots_h and gaxpy_h */
+/* gdots_h and gaxpy_h with their four-row parts on AVX-512 where the CPU has it (att_avx512.c:
+ * the same bits), the rest through gdots_h and gaxpy_h */
 static void gdots_z(float *o, int64_t os, const float *q, int64_t qst, int64_t rep,
                     const uint16_t *kb, int64_t ks, int64_t nk, int64_t d, float scale) {
-    const int64_t r4 = d % ATT_LANES ? 0 : rep - rep % 4, n4 = nk - nk % 4;
+    const int64_t r4 = !ATT_HAS_AVX512() || d % ATT_LANES ? 0 : rep - rep % 4, n4 = nk - nk % 4;
     if (r4 > 0 && n4 > 0) osc_att_dots_z(o, os, q, qst, r4, kb, ks, n4, d, scale);
     if (r4 > 0 && n4 < nk)
         gdots_h(o + n4, os, q, qst, r4, kb + n4 * ks, ks, nk - n4, d, scale);
@@ -391,11 +390,10 @@ static void gdots_z(float *o, int64_t os, const float *q, int64_t qst, int64_t r
 }
 static void gaxpy_z(float *acc, int64_t as, const float *wb, int64_t ws, int64_t rep,
                     const uint16_t *vb, int64_t vs, int64_t nv, int64_t dv) {
-    const int64_t r4 = dv % 16 ? 0 : rep - rep % 4;
+    const int64_t r4 = !ATT_HAS_AVX512() || dv % 16 ? 0 : rep - rep % 4;
     if (r4 > 0) osc_att_axpy_z(acc, as, wb, ws, r4, vb, vs, nv, dv);
     if (r4 < rep) gaxpy_h(acc + r4 * as, as, wb + r4 * ws, ws, rep - r4, vb, vs, nv, dv);
 }
-#define ATT_HAS_AVX512() __builtin_cpu_supports("avx512f")
 #endif
 
 /* e^x, ATT_LANES at a time, for the softmax's x = score - max (<= 0, -inf or NaN): a Cody-Waite
@@ -469,7 +467,7 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
         const size_t z2 = osc_dtype_get(jb->t2)->bits / 8;                                    \
         const size_t zm = s->mask_given ? osc_dtype_get(jb->tm)->bits / 8 : 0;                \
         const int64_t rep = s->qh / s->kvh, d = s->d, dv = s->dv, total = s->total;           \
-        /* one q head's score row, query, accumulator and row maximum's state (softmax_##S) */\
+        /* one q head's score row, query, accumulator and row maximum's state (rowmax) */     \
         const int64_t per = total + d + dv + ATT_ST, st = total + d + dv;                     \
         A *kb = (A *)(void *)scr, *vb = kb + ATT_KEY_BLOCK * d, *g0 = vb + ATT_KEY_BLOCK * dv; \
         const bool r4 = s->rank == 4;                                                         \
@@ -478,11 +476,9 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
         /* the scores as Q.K^T gave them: their maxima taken per block of keys, the weights   \
          * divided by their sum per block of values, while the rows are in cache */           \
         const bool lean = cap == 0 && !s->mask_given && !jb->qk;                              \
-        /* float16 keys or values the float arithmetic reads where they lie (2: with          \
-         * AVX-512) */                                                                        \
-        const int hf =                                                                        \
-            ATT_F16C && !w && ATT_HAS_F16C() && ATT_HAS_FMA() ? 1 + ATT_HAS_AVX512() : 0;     \
-        const int hk = jb->t1 == OSC_FLOAT16 ? hf : 0, hv = jb->t2 == OSC_FLOAT16 ? hf : 0;   \
+        /* float16 keys or values the float arithmetic reads where they lie */                \
+        const bool hf = ATT_F16C && !w && ATT_HAS_F16C() && ATT_HAS_FMA();                    \
+        const bool hk = hf && jb->t1 == OSC_FLOAT16, hv = hf && jb->t2 == OSC_FLOAT16;        \
         for (int64_t u = lo; u < hi; u++) {                                                   \
             const int64_t i = u % s->qs, g = u / s->qs % s->kvh, b = u / s->qs / s->kvh;      \
             const int64_t bg = b * s->kvh + g, po = bg * s->past;                             \
@@ -508,9 +504,9 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                 const char *k0 = in_past ? kp + (size_t)(j0 * d) * z1                         \
                                          : kn + (size_t)((j0 - n1) * kst) * z1;               \
                 if (hk) {                                                                     \
-                    ATT_HALF_##S((hk > 1 ? gdots_z : gdots_h)(                                \
-                        g0 + j0, per, g0 + total, per, rep,                                   \
-                        (const uint16_t *)(const void *)k0, rs, nb, d, scale));               \
+                    ATT_HALF_##S(gdots_z(g0 + j0, per, g0 + total, per, rep,                  \
+                                         (const uint16_t *)(const void *)k0, rs, nb, d,       \
+                                         scale));                                             \
                 } else {                                                                      \
                     load_rows(f->load[w], kb, sizeof(A), k0, z1, nb, d, rs);                  \
                     gdots_##S(g0 + j0, per, g0 + total, per, rep, kb, d, nb, d, scale);       \
@@ -568,9 +564,8 @@ ATT_INLINE double softexp_d(double *sc, int64_t n, double m) {
                     for (int64_t j = 0; j < nb; j++) wq[j] /= sum;                            \
                 }                                                                             \
                 if (hv) {                                                                     \
-                    ATT_HALF_##S((hv > 1 ? gaxpy_z : gaxpy_h)(                                \
-                        g0 + total + d, per, g0 + j0, per, rep,                               \
-                        (const uint16_t *)(const void *)v0, rs, nb, dv));                     \
+                    ATT_HALF_##S(gaxpy_z(g0 + total + d, per, g0 + j0, per, rep,              \
+                                         (const uint16_t *)(const void *)v0, rs, nb, dv));    \
                 } else {                                                                      \
                     load_rows(f2->load[w], vb, sizeof(A), v0, z2, nb, dv, rs);                \
                     gaxpy_##S(g0 + total + d, per, g0 + j0, per, rep, vb, dv, nb, dv);        \
