@@ -34,7 +34,7 @@ set(_osc_needs_all_ops
   test_limits_scat test_values test_ops_rearrange test_ops_rope test_ops_bitwise
   test_ops_castlike test_ops_select test_ops_summean test_ops_trig_act test_pins
   test_fusion_recompute test_fusion_recompute_tiny test_fusion_group test_fusion_group_tiny
-  test_fusion_why test_kernel_contract test_ops_attention
+  test_fusion_why test_kernel_contract test_ops_attention test_conv_direct
   test_ops_pool test_ops_conv test_fusion_inf test_fusion_epilogue test_fusion_epilogue_tiny
   test_decode_step test_ops_detect test_fusion_cache
   test_fusion_relu)

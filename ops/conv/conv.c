@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "conv.h"
+#include "conv_direct.h"
 #include "ops/linalg/gemm_kernel.h"
 
 #define OSC_CONV_COL_BYTES ((int64_t)1 << 20)
@@ -19,10 +20,10 @@
 typedef struct fwd_job {
     const osc_conv_geom *g;
     int32_t dt, ct;
-    bool half, direct, relu;
+    bool half, direct, relu, cd; /* cd: conv_direct.c runs the tiles */
     const osc_prod_bn *bn; /* bn->m NULL: none */
     size_t esz, tsz; /* bytes of a compute element, of a tensor element */
-    const void *x, *w, *bias, *off, *mask;
+    const void *x, *w, *bias, *off, *mask, *cdw; /* cdw: what conv_direct.c shares */
     void *y;
     osc_gemm_fn fn;
     int64_t pt, tiles, jobs;
@@ -83,6 +84,12 @@ static void fwd_part(void *ctx, int32_t part, int32_t parts) {
             epilogue(j, n, grp, p0, w, y, ldy);
             continue;
         }
+        if (j->cd) {
+            osc_conv_direct_run(g, (const float *)j->x + xch * g->in_size, j->cdw, grp, p0, w,
+                                y, ldy, mine);
+            epilogue(j, n, grp, p0, w, y, ldy);
+            continue;
+        }
         osc_gemm_args ga = {.m = g->mg, .n = w, .k = kc, .a = (const char *)j->w +
                             (size_t)(grp * g->mg * kc) * j->esz, .ars = kc, .acs = 1,
                             .b = cols, .brs = w, .bcs = 1, .y = y, .ldy = ldy};
@@ -121,12 +128,15 @@ osc_status osc_conv_run_forward(osc_kctx *k, const osc_tensor *const *in, osc_te
     for (int32_t d = 0; d < g->nd; d++)
         direct = direct && g->stride[d] == 1 && g->pad[d] == 0 && g->in[d] == g->out[d];
     j.direct = direct;
+    j.cd = !direct && osc_conv_direct_ok(g, j.dt);
     /* tile width: columns within OSC_CONV_COL_BYTES, the tile of Y within OSC_CONV_Y_BYTES */
     const int64_t kc = g->cg * g->k_size, P = g->out_size;
     int64_t pt = OSC_CONV_COL_BYTES / ((kc > 0 ? kc : 1) * (int64_t)j.esz);
     if (pt > OSC_CONV_Y_BYTES / (g->mg * (int64_t)j.esz))
         pt = OSC_CONV_Y_BYTES / (g->mg * (int64_t)j.esz);
     pt = pt >= 64 ? pt / 16 * 16 : 64;
+    if (j.cd) /* whole rows: fewer tiles cut short at a row's end */
+        pt = pt > g->out[1] ? pt / g->out[1] * g->out[1] : pt;
     j.pt = pt < P ? pt : P;
     j.tiles = (P + j.pt - 1) / j.pt;
     j.jobs = g->n * g->group * j.tiles;
@@ -136,9 +146,11 @@ osc_status osc_conv_run_forward(osc_kctx *k, const osc_tensor *const *in, osc_te
     j.pack_bytes = OSC_CONV_R64(osc_gemm_pack_bytes(j.ct, j.pt, kc));
     j.col_bytes = direct ? 0 : OSC_CONV_R64((size_t)(kc * j.pt) * j.esz);
     const size_t yt_bytes = j.half ? OSC_CONV_R64((size_t)(g->mg * j.pt) * 4) : 0;
-    j.per_thread = j.pack_bytes + j.col_bytes + yt_bytes;
-    /* float copies of W and B for the halves */
-    const size_t shared = j.half ? (size_t)(g->m * kc + g->m) * 4 : 0;
+    j.per_thread = j.cd ? osc_conv_direct_scratch(g, j.pt) : j.pack_bytes + j.col_bytes + yt_bytes;
+    /* float copies of W and B for the halves; or what the direct tiles share */
+    const size_t shared = j.cd     ? osc_conv_direct_shared(g)
+                          : j.half ? (size_t)(g->m * kc + g->m) * 4
+                                   : 0;
     osc_gemm_mem mem;
     osc_status st = OSC_OK;
     if (j.per_thread > (SIZE_MAX - shared - 64) / (size_t)parts)
@@ -149,6 +161,10 @@ osc_status osc_conv_run_forward(osc_kctx *k, const osc_tensor *const *in, osc_te
     if (st) return st;
     /* Validation is complete: from here on the output is written. */
     j.scratch = mem.p;
+    if (j.cd) {
+        j.cdw = j.scratch + j.per_thread * (size_t)parts;
+        osc_conv_direct_pack(g, wt->data, (void *)j.cdw);
+    }
     if (j.half) {
         float *wf = (float *)(j.scratch + j.per_thread * (size_t)parts);
         osc_gemm_widen(j.dt, wt->data, wf, g->m * kc);

@@ -60,5 +60,9 @@ osc_unit_test(test_ops_resize unit/test_ops_resize.c unit/kharness.c)
 # strides, pads, auto_pad, 1-D to 3-D, every dtype) and their invalid nodes.
 osc_unit_test(test_ops_conv unit/test_ops_conv.c unit/kharness.c)
 target_link_libraries(test_ops_conv PRIVATE osc_test_support) # a model on 1 and 3 threads
+# Conv's path without columns (float, 2-D, AVX-512): the same bits as DeformConv's columns and
+# the product on 1 and 3 threads, with Relu taken in or not; values against a loop in double.
+osc_unit_test(test_conv_direct unit/test_conv_direct.c)
+target_link_libraries(test_conv_direct PRIVATE osc_test_support)
 # RoiAlign and NonMaxSuppression (detection), against naive loops written in the test.
 osc_unit_test(test_ops_detect unit/test_ops_detect.c unit/kharness.c)

@@ -1,0 +1,211 @@
+/* conv_direct.c: Conv of float 2-D images without columns, on AVX-512 (x86-64 Linux). A tile of
+ * CD_P output positions along a row by CD_M output channels is held in registers; for each row
+ * k of the columns im2col would write (channel c, then tap ky, kx), CD_V vectors of packed W
+ * are loaded and each position's input element is broadcast from X itself, at a fixed offset
+ * per k from the position's first tap, so a row's stride, any vertical stride and any dilation
+ * cost nothing. Positions a tap of which falls in the padding, and those of a row that fill no
+ * whole tile, are first copied into a small block of columns (zeros in the padding) and run
+ * through the same loop. The sums follow the product kernel's documented order (gemm_kernel.h:
+ * each block of OSC_GEMM_KC products from 0 by fused multiply-adds, the block sums added in
+ * order), so Y has the same bits as im2col and the product. */
+#include "conv_direct.h"
+
+#include "ops/linalg/gemm_kernel.h"
+
+#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(OSC_NO_CLONES)
+#define CD_X86 1
+#include <immintrin.h>
+#else
+#define CD_X86 0
+#endif
+
+#define CD_P 12            /* positions of a tile */
+#define CD_V 2             /* vectors of 16 output channels of a tile */
+#define CD_M (CD_V * 16)   /* output channels of a tile */
+
+bool osc_conv_direct_ok(const osc_conv_geom *g, int32_t dt) {
+#if CD_X86
+    return dt == OSC_FLOAT && g->variant == OSC_CONV_PLAIN && g->nd == 2 && g->mg % 16 == 0 &&
+           g->cg * g->k_size > 0 && g->in_size > 0 && (g->stride[1] == 1 || g->stride[1] == 2) &&
+           __builtin_cpu_supports("avx512f");
+#else
+    (void)g, (void)dt;
+    return false;
+#endif
+}
+
+static int64_t blocks(const osc_conv_geom *g) { return (g->mg + CD_M - 1) / CD_M; }
+
+size_t osc_conv_direct_shared(const osc_conv_geom *g) {
+    const int64_t kc = g->cg * g->k_size;
+    return OSC_CONV_R64((size_t)(g->group * blocks(g) * kc * CD_M) * 4) +
+           OSC_CONV_R64((size_t)(2 * kc) * sizeof(int64_t));
+}
+
+size_t osc_conv_direct_scratch(const osc_conv_geom *g, int64_t pt) {
+    return OSC_CONV_R64((size_t)(CD_P * CD_M) * 4) +
+           OSC_CONV_R64((size_t)(g->cg * g->k_size * CD_P) * 4) + (size_t)pt * sizeof(int64_t);
+}
+
+void osc_conv_direct_pack(const osc_conv_geom *g, const float *w, void *shared) {
+    const int64_t kc = g->cg * g->k_size, nb = blocks(g);
+    float *wp = shared;
+    int64_t *off = (int64_t *)((char *)shared +
+                               OSC_CONV_R64((size_t)(g->group * nb * kc * CD_M) * 4));
+    for (int64_t grp = 0; grp < g->group; grp++)
+        for (int64_t b = 0; b < nb; b++) {
+            float *d = wp + (grp * nb + b) * kc * CD_M;
+            for (int64_t k = 0; k < kc; k++)
+                for (int64_t j = 0; j < CD_M; j++) {
+                    const int64_t m = b * CD_M + j;
+                    d[k * CD_M + j] = m < g->mg ? w[(grp * g->mg + m) * kc + k] : 0.0f;
+                }
+        }
+    for (int64_t k = 0; k < kc; k++) {
+        const int64_t c = k / g->k_size, t = k % g->k_size, ky = t / g->k[1], kx = t % g->k[1];
+        off[k] = c * g->in_size + ky * g->dil[0] * g->in[1] + kx * g->dil[1];
+        off[kc + k] = k * CD_P;
+    }
+}
+
+#if CD_X86
+#define CD_TARGET __attribute__((target("avx512f")))
+/* t[p][j] = (add ? t[p][j] : 0) + the sum over k in [k0, k1) of w[k][j] * x[off[k] + p * S],
+ * the sum from 0 in increasing k, each product added by a fused multiply-add. */
+#define CD_TILE(NAME, S, P)                                                                    \
+    CD_TARGET static void NAME(const float *x, const int64_t *off, int64_t k0, int64_t k1,     \
+                               const float *w, float *t, bool add) {                           \
+        __m512 a[P][CD_V];                                                                     \
+        for (int p = 0; p < (P); p++)                                                          \
+            for (int v = 0; v < CD_V; v++) a[p][v] = _mm512_setzero_ps();                      \
+        for (int64_t k = k0; k < k1; k++) {                                                    \
+            const float *xk = x + off[k], *wk = w + k * CD_M;                                  \
+            __m512 b[CD_V];                                                                    \
+            for (int v = 0; v < CD_V; v++) b[v] = _mm512_loadu_ps(wk + 16 * v);                \
+            for (int p = 0; p < (P); p++) {                                                    \
+                const __m512 s = _mm512_set1_ps(xk[p * (S)]);                                  \
+                for (int v = 0; v < CD_V; v++) a[p][v] = _mm512_fmadd_ps(b[v], s, a[p][v]);    \
+            }                                                                                  \
+        }                                                                                      \
+        for (int p = 0; p < (P); p++)                                                          \
+            for (int v = 0; v < CD_V; v++) {                                                   \
+                float *tp = t + p * CD_M + 16 * v;                                             \
+                const __m512 r = add ? _mm512_add_ps(_mm512_loadu_ps(tp), a[p][v]) : a[p][v];  \
+                _mm512_storeu_ps(tp, r);                                                       \
+            }                                                                                  \
+    }
+typedef void (*tile_fn)(const float *x, const int64_t *off, int64_t k0, int64_t k1,
+                        const float *w, float *t, bool add);
+#define CD_SIZES(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12)
+#define CD_DEF(P) CD_TILE(tile##P##_s1, 1, P) CD_TILE(tile##P##_s2, 2, P)
+CD_SIZES(CD_DEF)
+#define CD_ROW(P) {tile##P##_s1, tile##P##_s2},
+/* [positions - 1][stride - 1] */
+static const tile_fn tiles[CD_P][2] = {CD_SIZES(CD_ROW)};
+
+/* One tile of np positions: every K block in order, then t's first nm channels stored at
+ * y[j * ldy + at[p]]. */
+static void run_tile(tile_fn f, const float *x, const int64_t *off, int64_t kc, const float *w,
+                     float *t, int64_t np, const int64_t *at, int64_t nm, float *y,
+                     int64_t ldy) {
+    for (int64_t k0 = 0; k0 < kc; k0 += OSC_GEMM_KC)
+        f(x, off, k0, kc - k0 < OSC_GEMM_KC ? kc : k0 + OSC_GEMM_KC, w, t, k0 > 0);
+    for (int64_t j = 0; j < nm; j++)
+        for (int64_t p = 0; p < np; p++) y[j * ldy + at[p]] = t[p * CD_M + j];
+}
+
+/* The columns of the np positions p0 + at[p] (flat, over the output) into cols[k][CD_P], zeros
+ * in the padding and past np. */
+static void fill_cols(const osc_conv_geom *g, const float *x, int64_t p0, const int64_t *at,
+                      int64_t np, float *cols) {
+    const int64_t iw = g->in[1];
+    for (int64_t p = 0; p < CD_P; p++) {
+        const int64_t pos = p < np ? p0 + at[p] : 0, oy = pos / g->out[1], ox = pos % g->out[1];
+        const int64_t iy0 = oy * g->stride[0] - g->pad[0], ix0 = ox * g->stride[1] - g->pad[1];
+        float *d = cols + p;
+        for (int64_t c = 0; c < g->cg; c++) {
+            const float *xc = x + c * g->in_size;
+            for (int64_t ky = 0; ky < g->k[0]; ky++) {
+                const int64_t iy = iy0 + ky * g->dil[0];
+                const bool row = p < np && iy >= 0 && iy < g->in[0];
+                for (int64_t kx = 0, ix = ix0; kx < g->k[1]; kx++, ix += g->dil[1], d += CD_P)
+                    *d = row && ix >= 0 && ix < iw ? xc[iy * iw + ix] : 0.0f;
+            }
+        }
+    }
+}
+
+/* A walk over positions [p0, p0 + w) by row segments: the segment [ox, ox + seg) of output
+ * row oy, at flat position p, whose taps all fall inside X at [i0, i1) (empty: both at the
+ * segment's end). */
+typedef struct walk {
+    int64_t p, oy, ox, seg, i0, i1, iy;
+} walk;
+static bool walk_next(const osc_conv_geom *g, int64_t end, walk *r) {
+    if (r->p >= end) return false;
+    const int64_t ow = g->out[1], s = g->stride[1];
+    /* the positions along a row all of whose taps fall inside a row of X: [xa, xb) */
+    const int64_t xa = (g->pad[1] + s - 1) / s;
+    const int64_t top = g->in[1] - 1 + g->pad[1] - (g->k[1] - 1) * g->dil[1];
+    const int64_t xb = top < 0 ? 0 : top / s + 1;
+    r->oy = r->p / ow, r->ox = r->p % ow;
+    r->seg = ow - r->ox < end - r->p ? ow - r->ox : end - r->p;
+    r->iy = r->oy * g->stride[0] - g->pad[0];
+    const bool rows = r->iy >= 0 && r->iy + (g->k[0] - 1) * g->dil[0] < g->in[0];
+    r->i0 = r->ox > xa ? r->ox : xa;
+    r->i1 = r->ox + r->seg < xb ? r->ox + r->seg : xb;
+    if (!rows || r->i1 < r->i0) r->i0 = r->i1 = r->ox + r->seg;
+    return true;
+}
+
+void osc_conv_direct_run(const osc_conv_geom *g, const float *x, const void *shared,
+                         int64_t grp, int64_t p0, int64_t w, float *y, int64_t ldy,
+                         void *scratch) {
+    const int64_t kc = g->cg * g->k_size, nb = blocks(g);
+    const float *wp = (const float *)shared + grp * nb * kc * CD_M;
+    const int64_t *off = (const int64_t *)((const char *)shared +
+                         OSC_CONV_R64((size_t)(g->group * nb * kc * CD_M) * 4));
+    float *t = scratch, *cols = (float *)((char *)scratch + OSC_CONV_R64(CD_P * CD_M * 4));
+    int64_t *pend = (int64_t *)((char *)cols + OSC_CONV_R64((size_t)(kc * CD_P) * 4)), np = 0;
+    const int64_t s = g->stride[1];
+    int64_t at[CD_P];
+    /* the inside positions, block by block of output channels (W's block stays in cache) */
+    for (int64_t b = 0; b < nb; b++) {
+        const int64_t nm = g->mg - b * CD_M < CD_M ? g->mg - b * CD_M : CD_M;
+        for (walk r = {.p = p0}; walk_next(g, p0 + w, &r); r.p += r.seg)
+        {
+            /* in tiles as even as CD_P allows (from 12 positions: 6 to 12 each, a tile of
+             * fewer holds too few sums to keep the multiply-adds busy) */
+            const int64_t len = r.i1 - r.i0, nt = (len + CD_P - 1) / CD_P;
+            for (int64_t i = 0, q = r.i0; i < nt; i++) {
+                const int64_t n = len / nt + (i < len % nt);
+                for (int64_t e = 0; e < n; e++) at[e] = r.p + (q - r.ox) + e - p0;
+                run_tile(tiles[n - 1][s - 1], x + r.iy * g->in[1] + q * s - g->pad[1], off, kc,
+                         wp + b * kc * CD_M, t, n, at, nm, y + b * CD_M * ldy, ldy);
+                q += n;
+            }
+        }
+    }
+    /* the others through columns, each block of columns made once for every block of W */
+    for (walk r = {.p = p0}; walk_next(g, p0 + w, &r); r.p += r.seg)
+        for (int64_t q = r.ox; q < r.ox + r.seg; q++)
+            if (q < r.i0 || q >= r.i1) pend[np++] = r.p + (q - r.ox) - p0;
+    for (int64_t e = 0; e < np; e += CD_P) {
+        const int64_t n = np - e < CD_P ? np - e : CD_P;
+        fill_cols(g, x, p0, pend + e, n, cols);
+        for (int64_t b = 0; b < nb; b++) {
+            const int64_t nm = g->mg - b * CD_M < CD_M ? g->mg - b * CD_M : CD_M;
+            run_tile(tiles[n - 1][0], cols, off + kc, kc, wp + b * kc * CD_M, t, n, pend + e, nm,
+                     y + b * CD_M * ldy, ldy);
+        }
+    }
+}
+#else
+void osc_conv_direct_run(const osc_conv_geom *g, const float *x, const void *shared,
+                         int64_t grp, int64_t p0, int64_t w, float *y, int64_t ldy,
+                         void *scratch) {
+    (void)g, (void)x, (void)shared, (void)grp, (void)p0, (void)w, (void)y, (void)ldy;
+    (void)scratch;
+}
+#endif
