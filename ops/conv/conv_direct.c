@@ -45,7 +45,8 @@ size_t osc_conv_direct_shared(const osc_conv_geom *g) {
 
 size_t osc_conv_direct_scratch(const osc_conv_geom *g, int64_t pt) {
     return OSC_CONV_R64((size_t)(CD_P * CD_M) * 4) +
-           OSC_CONV_R64((size_t)(g->cg * g->k_size * CD_P) * 4) + (size_t)pt * sizeof(int64_t);
+           OSC_CONV_R64((size_t)(g->cg * g->k_size * CD_P) * 4) + (size_t)pt * sizeof(int64_t) +
+           (size_t)(pt * CD_M) * 4;
 }
 
 void osc_conv_direct_pack(const osc_conv_geom *g, const float *w, void *shared) {
@@ -72,10 +73,12 @@ void osc_conv_direct_pack(const osc_conv_geom *g, const float *w, void *shared) 
 #if CD_X86
 #define CD_TARGET __attribute__((target("avx512f")))
 /* t[p][j] = (add ? t[p][j] : 0) + the sum over k in [k0, k1) of w[k][j] * x[off[k] + p * S],
- * the sum from 0 in increasing k, each product added by a fused multiply-add. */
+ * the sum from 0 in increasing k, each product added by a fused multiply-add; then, when y is
+ * not NULL, t's channels j < nm copied to y[j * ldy + p] (a column of t gathered per row). */
 #define CD_TILE(NAME, S, P)                                                                    \
     CD_TARGET static void NAME(const float *x, const int64_t *off, int64_t k0, int64_t k1,     \
-                               const float *w, float *t, bool add) {                           \
+                               const float *w, float *t, bool add, float *y, int64_t ldy,      \
+                               int64_t nm) {                                                   \
         __m512 a[P][CD_V];                                                                     \
         for (int p = 0; p < (P); p++)                                                          \
             for (int v = 0; v < CD_V; v++) a[p][v] = _mm512_setzero_ps();                      \
@@ -94,9 +97,16 @@ void osc_conv_direct_pack(const osc_conv_geom *g, const float *w, void *shared) 
                 const __m512 r = add ? _mm512_add_ps(_mm512_loadu_ps(tp), a[p][v]) : a[p][v];  \
                 _mm512_storeu_ps(tp, r);                                                       \
             }                                                                                  \
+        if (!y) return;                                                                        \
+        const __mmask16 m = (__mmask16)((1u << (P)) - 1);                                      \
+        const __m512i col = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, \
+                                               7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi32(CD_M)); \
+        for (int64_t j = 0; j < nm; j++)                                                       \
+            _mm512_mask_storeu_ps(y + j * ldy, m, _mm512_mask_i32gather_ps(                    \
+                                  _mm512_setzero_ps(), m, col, t + j, 4));                     \
     }
 typedef void (*tile_fn)(const float *x, const int64_t *off, int64_t k0, int64_t k1,
-                        const float *w, float *t, bool add);
+                        const float *w, float *t, bool add, float *y, int64_t ldy, int64_t nm);
 #define CD_SIZES(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12)
 #define CD_DEF(P) CD_TILE(tile##P##_s1, 1, P) CD_TILE(tile##P##_s2, 2, P)
 CD_SIZES(CD_DEF)
@@ -105,14 +115,18 @@ CD_SIZES(CD_DEF)
 static const tile_fn tiles[CD_P][2] = {CD_SIZES(CD_ROW)};
 
 /* One tile of np positions: every K block in order, then t's first nm channels stored at
- * y[j * ldy + at[p]]. */
+ * y[j * ldy + at[p]] (at NULL: at y[j * ldy + p], the tile's positions in a row). */
 static void run_tile(tile_fn f, const float *x, const int64_t *off, int64_t kc, const float *w,
                      float *t, int64_t np, const int64_t *at, int64_t nm, float *y,
                      int64_t ldy) {
-    for (int64_t k0 = 0; k0 < kc; k0 += OSC_GEMM_KC)
-        f(x, off, k0, kc - k0 < OSC_GEMM_KC ? kc : k0 + OSC_GEMM_KC, w, t, k0 > 0);
-    for (int64_t j = 0; j < nm; j++)
-        for (int64_t p = 0; p < np; p++) y[j * ldy + at[p]] = t[p * CD_M + j];
+    for (int64_t k0 = 0; k0 < kc; k0 += OSC_GEMM_KC) {
+        const bool last = kc - k0 <= OSC_GEMM_KC;
+        f(x, off, k0, last ? kc : k0 + OSC_GEMM_KC, w, t, k0 > 0, last && !at ? y : NULL, ldy,
+          nm);
+    }
+    if (at)
+        for (int64_t j = 0; j < nm; j++)
+            for (int64_t p = 0; p < np; p++) y[j * ldy + at[p]] = t[p * CD_M + j];
 }
 
 /* The columns of the np positions p0 + at[p] (flat, over the output) into cols[k][CD_P], zeros
@@ -168,22 +182,26 @@ void osc_conv_direct_run(const osc_conv_geom *g, const float *x, const void *sha
                          OSC_CONV_R64((size_t)(g->group * nb * kc * CD_M) * 4));
     float *t = scratch, *cols = (float *)((char *)scratch + OSC_CONV_R64(CD_P * CD_M * 4));
     int64_t *pend = (int64_t *)((char *)cols + OSC_CONV_R64((size_t)(kc * CD_P) * 4)), np = 0;
+    float *tsum = (float *)(pend + w);
     const int64_t s = g->stride[1];
-    int64_t at[CD_P];
-    /* the inside positions, block by block of output channels (W's block stays in cache) */
+    /* the inside positions, by block of output channels and K block (that block of W stays in
+     * L1 while every tile runs it; the tiles' sums wait in tsum, CD_M per position) */
     for (int64_t b = 0; b < nb; b++) {
         const int64_t nm = g->mg - b * CD_M < CD_M ? g->mg - b * CD_M : CD_M;
-        for (walk r = {.p = p0}; walk_next(g, p0 + w, &r); r.p += r.seg)
-        {
-            /* in tiles as even as CD_P allows (from 12 positions: 6 to 12 each, a tile of
-             * fewer holds too few sums to keep the multiply-adds busy) */
-            const int64_t len = r.i1 - r.i0, nt = (len + CD_P - 1) / CD_P;
-            for (int64_t i = 0, q = r.i0; i < nt; i++) {
-                const int64_t n = len / nt + (i < len % nt);
-                for (int64_t e = 0; e < n; e++) at[e] = r.p + (q - r.ox) + e - p0;
-                run_tile(tiles[n - 1][s - 1], x + r.iy * g->in[1] + q * s - g->pad[1], off, kc,
-                         wp + b * kc * CD_M, t, n, at, nm, y + b * CD_M * ldy, ldy);
-                q += n;
+        for (int64_t k0 = 0; k0 < kc; k0 += OSC_GEMM_KC) {
+            const bool last = kc - k0 <= OSC_GEMM_KC;
+            const int64_t k1 = last ? kc : k0 + OSC_GEMM_KC;
+            for (walk r = {.p = p0}; walk_next(g, p0 + w, &r); r.p += r.seg) {
+                /* in tiles as even as CD_P allows (from 12 positions: 6 to 12 each, a tile of
+                 * fewer holds too few sums to keep the multiply-adds busy) */
+                const int64_t len = r.i1 - r.i0, nt = (len + CD_P - 1) / CD_P;
+                for (int64_t i = 0, q = r.i0; i < nt; i++) {
+                    const int64_t n = len / nt + (i < len % nt), at = r.p + (q - r.ox) - p0;
+                    tiles[n - 1][s - 1](x + r.iy * g->in[1] + q * s - g->pad[1], off, k0, k1,
+                                        wp + b * kc * CD_M, tsum + at * CD_M, k0 > 0,
+                                        last ? y + b * CD_M * ldy + at : NULL, ldy, nm);
+                    q += n;
+                }
             }
         }
     }
