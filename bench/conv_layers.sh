@@ -31,6 +31,11 @@ shapes = {v.name: [d.dim_value for d in v.type.tensor_type.shape.dim]
           for v in list(g.input) + list(g.value_info) + list(g.output)}
 inits = {i.name: i for i in g.initializer}
 consts = {n.output[0]: n.attribute[0].t for n in g.node if n.op_type == "Constant"}
+alias = {n.output[0]: n.input[0] for n in g.node if n.op_type == "Identity"}
+def param(name):  # an initializer or Constant, maybe behind Identity nodes
+    while name in alias:
+        name = alias[name]
+    return inits.get(name) or consts.get(name)
 rng = np.random.default_rng(0)
 k = 0
 for n in g.node:
@@ -39,13 +44,13 @@ for n in g.node:
     k += 1
     name = f"{k:02d}_{n.op_type}_" + n.name.strip("/").replace("/", "_").replace(".", "_")
     x = n.input[0]
-    xs = shapes[x]
-    ws = [inits.get(i) or consts.get(i) for i in n.input[1:]]
+    xs = [d or 1 for d in shapes[x]]  # a dynamic dim (the batch): 1
+    ws = [param(i) for i in n.input[1:]]
     params = [helper.make_tensor(f"p{j}", t.data_type, t.dims, numpy_helper.to_array(t).ravel())
               for j, t in enumerate(ws)]
     node = helper.make_node(n.op_type, ["x"] + [f"p{j}" for j in range(len(ws))], ["y"])
     node.attribute.extend(n.attribute)
-    ys = shapes[n.output[0]]
+    ys = [d or 1 for d in shapes[n.output[0]]]
     graph = helper.make_graph([node], name,
                               [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, xs)],
                               [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, ys)],

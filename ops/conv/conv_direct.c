@@ -1,13 +1,13 @@
 /* conv_direct.c: Conv of float 2-D images without columns, on AVX-512 (x86-64 Linux). A tile of
- * CD_P output positions along a row by CD_M output channels is held in registers; for each row
- * k of the columns im2col would write (channel c, then tap ky, kx), CD_V vectors of packed W
- * are loaded and each position's input element is broadcast from X itself, at a fixed offset
- * per k from the position's first tap, so a row's stride, any vertical stride and any dilation
- * cost nothing. Positions a tap of which falls in the padding, and those of a row that fill no
- * whole tile, are first copied into a small block of columns (zeros in the padding) and run
- * through the same loop. The sums follow the product kernel's documented order (gemm_kernel.h:
- * each block of OSC_GEMM_KC products from 0 by fused multiply-adds, the block sums added in
- * order), so Y has the same bits as im2col and the product. */
+ * 6 to 12 output positions along a row by 16 or 32 output channels is held in registers; for
+ * each row k of the columns im2col would write (channel c, then tap ky, kx), one or two vectors
+ * of packed W are loaded and each position's input element is broadcast from X itself, at a
+ * fixed offset per k from the position's first tap, so a row's stride, any vertical stride and
+ * any dilation cost nothing. Positions a tap of which falls in the padding, and runs of fewer
+ * than 6 along a row, are first copied into a small block of columns (zeros in the padding) and
+ * run through the same loop. The sums follow the product kernel's documented order
+ * (gemm_kernel.h: each block of OSC_GEMM_KC products from 0 by fused multiply-adds, the block
+ * sums added in order), so Y has the same bits as im2col and the product. */
 #include "conv_direct.h"
 
 #include "ops/linalg/gemm_kernel.h"
@@ -20,13 +20,13 @@
 #define CD_X86 0
 #endif
 
-#define CD_P 12            /* positions of a tile */
-#define CD_V 2             /* vectors of 16 output channels of a tile */
-#define CD_M (CD_V * 16)   /* output channels of a tile */
+#define CD_P 12  /* positions of a tile, at most */
+#define CD_PMIN 6 /* and at least: fewer hold too few sums to keep the multiply-adds busy */
+#define CD_M 32   /* output channels of a block of W (the last may be 16 wide) */
 
 bool osc_conv_direct_ok(const osc_conv_geom *g, int32_t dt) {
 #if CD_X86
-    return dt == OSC_FLOAT && g->variant == OSC_CONV_PLAIN && g->nd == 2 && g->mg % 16 == 0 &&
+    return dt == OSC_FLOAT && g->variant == OSC_CONV_PLAIN && g->nd == 2 && g->mg >= 8 &&
            g->cg * g->k_size > 0 && g->in_size > 0 && (g->stride[1] == 1 || g->stride[1] == 2) &&
            __builtin_cpu_supports("avx512f");
 #else
@@ -35,12 +35,22 @@ bool osc_conv_direct_ok(const osc_conv_geom *g, int32_t dt) {
 #endif
 }
 
-static int64_t blocks(const osc_conv_geom *g) { return (g->mg + CD_M - 1) / CD_M; }
+/* The blocks of a group's output channels: CD_M wide, the last 16 wide when 16 or fewer are
+ * left; *padded: their widths' sum. */
+static int64_t blocks(const osc_conv_geom *g, int64_t *padded) {
+    const int64_t full = g->mg / CD_M, rem = g->mg % CD_M;
+    *padded = full * CD_M + (rem == 0 ? 0 : rem <= 16 ? 16 : CD_M);
+    return full + (rem > 0);
+}
+
+static size_t packed_bytes(const osc_conv_geom *g) {
+    int64_t padded;
+    blocks(g, &padded);
+    return OSC_CONV_R64((size_t)(g->group * padded * g->cg * g->k_size) * 4);
+}
 
 size_t osc_conv_direct_shared(const osc_conv_geom *g) {
-    const int64_t kc = g->cg * g->k_size;
-    return OSC_CONV_R64((size_t)(g->group * blocks(g) * kc * CD_M) * 4) +
-           OSC_CONV_R64((size_t)(2 * kc) * sizeof(int64_t));
+    return packed_bytes(g) + OSC_CONV_R64((size_t)(2 * g->cg * g->k_size) * sizeof(int64_t));
 }
 
 size_t osc_conv_direct_scratch(const osc_conv_geom *g, int64_t pt) {
@@ -49,18 +59,21 @@ size_t osc_conv_direct_scratch(const osc_conv_geom *g, int64_t pt) {
            (size_t)(pt * CD_M) * 4;
 }
 
+/* W of group grp, block b: [kc][width] at packed + grp * padded * kc + b * CD_M * kc. */
 void osc_conv_direct_pack(const osc_conv_geom *g, const float *w, void *shared) {
-    const int64_t kc = g->cg * g->k_size, nb = blocks(g);
+    const int64_t kc = g->cg * g->k_size;
+    int64_t padded;
+    const int64_t nb = blocks(g, &padded);
     float *wp = shared;
-    int64_t *off = (int64_t *)((char *)shared +
-                               OSC_CONV_R64((size_t)(g->group * nb * kc * CD_M) * 4));
+    int64_t *off = (int64_t *)((char *)shared + packed_bytes(g));
     for (int64_t grp = 0; grp < g->group; grp++)
         for (int64_t b = 0; b < nb; b++) {
-            float *d = wp + (grp * nb + b) * kc * CD_M;
+            const int64_t width = b + 1 < nb ? CD_M : padded - b * CD_M;
+            float *d = wp + (grp * padded + b * CD_M) * kc;
             for (int64_t k = 0; k < kc; k++)
-                for (int64_t j = 0; j < CD_M; j++) {
+                for (int64_t j = 0; j < width; j++) {
                     const int64_t m = b * CD_M + j;
-                    d[k * CD_M + j] = m < g->mg ? w[(grp * g->mg + m) * kc + k] : 0.0f;
+                    d[k * width + j] = m < g->mg ? w[(grp * g->mg + m) * kc + k] : 0.0f;
                 }
         }
     for (int64_t k = 0; k < kc; k++) {
@@ -72,61 +85,61 @@ void osc_conv_direct_pack(const osc_conv_geom *g, const float *w, void *shared) 
 
 #if CD_X86
 #define CD_TARGET __attribute__((target("avx512f")))
-/* t[p][j] = (add ? t[p][j] : 0) + the sum over k in [k0, k1) of w[k][j] * x[off[k] + p * S],
- * the sum from 0 in increasing k, each product added by a fused multiply-add; then, when y is
- * not NULL, t's channels j < nm copied to y[j * ldy + p] (a column of t gathered per row). */
-#define CD_TILE(NAME, S, P)                                                                    \
+/* For P positions and 16 * V channels: t[p][j] = (add ? t[p][j] : 0) + the sum over k in
+ * [k0, k1) of w[k][j] * x[off[k] + p * S], the sum from 0 in increasing k, each product added
+ * by a fused multiply-add; then, when y is not NULL, t's channels j < nm copied to
+ * y[j * ldy + p] (a column of t gathered per row). */
+#define CD_TILE(NAME, S, P, V)                                                                 \
     CD_TARGET static void NAME(const float *x, const int64_t *off, int64_t k0, int64_t k1,     \
                                const float *w, float *t, bool add, float *y, int64_t ldy,      \
                                int64_t nm) {                                                   \
-        __m512 a[P][CD_V];                                                                     \
+        __m512 a[P][V];                                                                        \
         for (int p = 0; p < (P); p++)                                                          \
-            for (int v = 0; v < CD_V; v++) a[p][v] = _mm512_setzero_ps();                      \
+            for (int v = 0; v < (V); v++) a[p][v] = _mm512_setzero_ps();                       \
         for (int64_t k = k0; k < k1; k++) {                                                    \
-            const float *xk = x + off[k], *wk = w + k * CD_M;                                  \
-            __m512 b[CD_V];                                                                    \
-            for (int v = 0; v < CD_V; v++) b[v] = _mm512_loadu_ps(wk + 16 * v);                \
+            const float *xk = x + off[k], *wk = w + k * 16 * (V);                              \
+            __m512 b[V];                                                                       \
+            for (int v = 0; v < (V); v++) b[v] = _mm512_loadu_ps(wk + 16 * v);                 \
             for (int p = 0; p < (P); p++) {                                                    \
                 const __m512 s = _mm512_set1_ps(xk[p * (S)]);                                  \
-                for (int v = 0; v < CD_V; v++) a[p][v] = _mm512_fmadd_ps(b[v], s, a[p][v]);    \
+                for (int v = 0; v < (V); v++) a[p][v] = _mm512_fmadd_ps(b[v], s, a[p][v]);     \
             }                                                                                  \
         }                                                                                      \
         for (int p = 0; p < (P); p++)                                                          \
-            for (int v = 0; v < CD_V; v++) {                                                   \
-                float *tp = t + p * CD_M + 16 * v;                                             \
+            for (int v = 0; v < (V); v++) {                                                    \
+                float *tp = t + p * 16 * (V) + 16 * v;                                         \
                 const __m512 r = add ? _mm512_add_ps(_mm512_loadu_ps(tp), a[p][v]) : a[p][v];  \
                 _mm512_storeu_ps(tp, r);                                                       \
             }                                                                                  \
         if (!y) return;                                                                        \
         const __mmask16 m = (__mmask16)((1u << (P)) - 1);                                      \
-        const __m512i col = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, \
-                                               7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi32(CD_M)); \
+        const __m512i col = _mm512_mullo_epi32(                                                \
+            _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),            \
+            _mm512_set1_epi32(16 * (V)));                                                      \
         for (int64_t j = 0; j < nm; j++)                                                       \
             _mm512_mask_storeu_ps(y + j * ldy, m, _mm512_mask_i32gather_ps(                    \
                                   _mm512_setzero_ps(), m, col, t + j, 4));                     \
     }
 typedef void (*tile_fn)(const float *x, const int64_t *off, int64_t k0, int64_t k1,
                         const float *w, float *t, bool add, float *y, int64_t ldy, int64_t nm);
-#define CD_SIZES(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12)
-#define CD_DEF(P) CD_TILE(tile##P##_s1, 1, P) CD_TILE(tile##P##_s2, 2, P)
-CD_SIZES(CD_DEF)
-#define CD_ROW(P) {tile##P##_s1, tile##P##_s2},
-/* [positions - 1][stride - 1] */
-static const tile_fn tiles[CD_P][2] = {CD_SIZES(CD_ROW)};
+#define CD_SIZES(X, V) X(6, V) X(7, V) X(8, V) X(9, V) X(10, V) X(11, V) X(12, V)
+#define CD_DEF(P, V) CD_TILE(tile##P##_##V##_s1, 1, P, V) CD_TILE(tile##P##_##V##_s2, 2, P, V)
+CD_SIZES(CD_DEF, 1)
+CD_SIZES(CD_DEF, 2)
+#define CD_ROW(P, V) {tile##P##_##V##_s1, tile##P##_##V##_s2},
+/* [vectors - 1][positions - CD_PMIN][stride - 1] */
+static const tile_fn tiles[2][CD_P - CD_PMIN + 1][2] = {{CD_SIZES(CD_ROW, 1)},
+                                                         {CD_SIZES(CD_ROW, 2)}};
 
-/* One tile of np positions: every K block in order, then t's first nm channels stored at
- * y[j * ldy + at[p]] (at NULL: at y[j * ldy + p], the tile's positions in a row). */
-static void run_tile(tile_fn f, const float *x, const int64_t *off, int64_t kc, const float *w,
-                     float *t, int64_t np, const int64_t *at, int64_t nm, float *y,
-                     int64_t ldy) {
-    for (int64_t k0 = 0; k0 < kc; k0 += OSC_GEMM_KC) {
-        const bool last = kc - k0 <= OSC_GEMM_KC;
-        f(x, off, k0, last ? kc : k0 + OSC_GEMM_KC, w, t, k0 > 0, last && !at ? y : NULL, ldy,
-          nm);
-    }
-    if (at)
-        for (int64_t j = 0; j < nm; j++)
-            for (int64_t p = 0; p < np; p++) y[j * ldy + at[p]] = t[p * CD_M + j];
+/* A tile of columns: every K block in order, then t's first nm channels stored at
+ * y[j * ldy + at[p]], p < np. */
+static void run_cols(tile_fn f, const float *cols, const int64_t *off, int64_t kc,
+                     const float *w, int64_t width, float *t, int64_t np, const int64_t *at,
+                     int64_t nm, float *y, int64_t ldy) {
+    for (int64_t k0 = 0; k0 < kc; k0 += OSC_GEMM_KC)
+        f(cols, off, k0, kc - k0 < OSC_GEMM_KC ? kc : k0 + OSC_GEMM_KC, w, t, k0 > 0, NULL, 0, 0);
+    for (int64_t j = 0; j < nm; j++)
+        for (int64_t p = 0; p < np; p++) y[j * ldy + at[p]] = t[p * width + j];
 }
 
 /* The columns of the np positions p0 + at[p] (flat, over the output) into cols[k][CD_P], zeros
@@ -176,30 +189,31 @@ static bool walk_next(const osc_conv_geom *g, int64_t end, walk *r) {
 void osc_conv_direct_run(const osc_conv_geom *g, const float *x, const void *shared,
                          int64_t grp, int64_t p0, int64_t w, float *y, int64_t ldy,
                          void *scratch) {
-    const int64_t kc = g->cg * g->k_size, nb = blocks(g);
-    const float *wp = (const float *)shared + grp * nb * kc * CD_M;
-    const int64_t *off = (const int64_t *)((const char *)shared +
-                         OSC_CONV_R64((size_t)(g->group * nb * kc * CD_M) * 4));
+    const int64_t kc = g->cg * g->k_size, s = g->stride[1];
+    int64_t padded;
+    const int64_t nb = blocks(g, &padded);
+    const float *wp = (const float *)shared + grp * padded * kc;
+    const int64_t *off = (const int64_t *)((const char *)shared + packed_bytes(g));
     float *t = scratch, *cols = (float *)((char *)scratch + OSC_CONV_R64(CD_P * CD_M * 4));
     int64_t *pend = (int64_t *)((char *)cols + OSC_CONV_R64((size_t)(kc * CD_P) * 4)), np = 0;
     float *tsum = (float *)(pend + w);
-    const int64_t s = g->stride[1];
     /* the inside positions, by block of output channels and K block (that block of W stays in
-     * L1 while every tile runs it; the tiles' sums wait in tsum, CD_M per position) */
+     * L1 while every tile runs it; the tiles' sums wait in tsum, CD_M per position), in runs of
+     * at least CD_PMIN cut into tiles as even as CD_P allows (from 12: 6 to 12 each) */
     for (int64_t b = 0; b < nb; b++) {
+        const int64_t width = b + 1 < nb ? CD_M : padded - b * CD_M, v = width / 16;
         const int64_t nm = g->mg - b * CD_M < CD_M ? g->mg - b * CD_M : CD_M;
         for (int64_t k0 = 0; k0 < kc; k0 += OSC_GEMM_KC) {
             const bool last = kc - k0 <= OSC_GEMM_KC;
             const int64_t k1 = last ? kc : k0 + OSC_GEMM_KC;
             for (walk r = {.p = p0}; walk_next(g, p0 + w, &r); r.p += r.seg) {
-                /* in tiles as even as CD_P allows (from 12 positions: 6 to 12 each, a tile of
-                 * fewer holds too few sums to keep the multiply-adds busy) */
                 const int64_t len = r.i1 - r.i0, nt = (len + CD_P - 1) / CD_P;
-                for (int64_t i = 0, q = r.i0; i < nt; i++) {
+                for (int64_t i = 0, q = r.i0; len >= CD_PMIN && i < nt; i++) {
                     const int64_t n = len / nt + (i < len % nt), at = r.p + (q - r.ox) - p0;
-                    tiles[n - 1][s - 1](x + r.iy * g->in[1] + q * s - g->pad[1], off, k0, k1,
-                                        wp + b * kc * CD_M, tsum + at * CD_M, k0 > 0,
-                                        last ? y + b * CD_M * ldy + at : NULL, ldy, nm);
+                    tiles[v - 1][n - CD_PMIN][s - 1](
+                        x + r.iy * g->in[1] + q * s - g->pad[1], off, k0, k1, wp + b * CD_M * kc,
+                        tsum + at * CD_M, k0 > 0, last ? y + b * CD_M * ldy + at : NULL, ldy,
+                        nm);
                     q += n;
                 }
             }
@@ -208,14 +222,16 @@ void osc_conv_direct_run(const osc_conv_geom *g, const float *x, const void *sha
     /* the others through columns, each block of columns made once for every block of W */
     for (walk r = {.p = p0}; walk_next(g, p0 + w, &r); r.p += r.seg)
         for (int64_t q = r.ox; q < r.ox + r.seg; q++)
-            if (q < r.i0 || q >= r.i1) pend[np++] = r.p + (q - r.ox) - p0;
+            if (q < r.i0 || q >= r.i1 || r.i1 - r.i0 < CD_PMIN)
+                pend[np++] = r.p + (q - r.ox) - p0;
     for (int64_t e = 0; e < np; e += CD_P) {
         const int64_t n = np - e < CD_P ? np - e : CD_P;
         fill_cols(g, x, p0, pend + e, n, cols);
         for (int64_t b = 0; b < nb; b++) {
+            const int64_t width = b + 1 < nb ? CD_M : padded - b * CD_M;
             const int64_t nm = g->mg - b * CD_M < CD_M ? g->mg - b * CD_M : CD_M;
-            run_tile(tiles[n - 1][0], cols, off + kc, kc, wp + b * kc * CD_M, t, n, pend + e, nm,
-                     y + b * CD_M * ldy, ldy);
+            run_cols(tiles[width / 16 - 1][CD_P - CD_PMIN][0], cols, off + kc, kc,
+                     wp + b * CD_M * kc, width, t, n, pend + e, nm, y + b * CD_M * ldy, ldy);
         }
     }
 }

@@ -6,8 +6,8 @@
 #include "conv.h"
 
 /* True when the direct path runs g on this CPU: float, Conv (not DeformConv), two spatial
- * axes, output channels per group a multiple of 16, a stride of 1 or 2 along the last axis,
- * some input elements, AVX-512. */
+ * axes, at least 8 output channels per group, a stride of 1 or 2 along the last axis, some
+ * input elements, AVX-512. */
 bool osc_conv_direct_ok(const osc_conv_geom *g, int32_t dt);
 /* Bytes the run shares between its threads (W packed by blocks of output channels, the
  * columns' offsets into X), and bytes each thread needs of its own for runs of at most pt

@@ -1,9 +1,9 @@
-/* test_conv_direct.c: Conv's path without columns (ops/conv/conv_direct.c: float, 2-D, output
- * channels per group a multiple of 16, AVX-512) against DeformConv with zero offsets, which
+/* test_conv_direct.c: Conv's path without columns (ops/conv/conv_direct.c: float, 2-D, at least
+ * 8 output channels per group, AVX-512) against DeformConv with zero offsets, which
  * makes columns and runs the product kernel: the same bits on 1 and 3 threads, with Relu taken
- * into the Conv or not, over tiles of 1 to 12 positions, positions whose taps reach the
- * padding, two K blocks, groups, dilations and both strides; and the values against a direct
- * loop in double. Skipped (reported so by cmocka) where the path does not run: a CPU without
+ * into the Conv or not, over tiles of 6 to 12 positions, shorter runs, positions whose taps
+ * reach the padding, blocks of 32 and 16 channels (partly used), two K blocks, groups,
+ * dilations and both strides; and the values against a direct loop in double. Skipped (reported so by cmocka) where the path does not run: a CPU without
  * AVX-512, or a build without the x86 loops. */
 #include <math.h>
 #include <setjmp.h>
@@ -38,6 +38,11 @@ static const dc k_cases[] = {
     {1, 3, 16, 1, 3, 4, 5, 5, 1, 1, 1, 1, {2, 2, 2, 2}},
     /* rows of 200 positions */
     {1, 2, 16, 1, 2, 200, 1, 3, 1, 1, 1, 1, {0, 1, 0, 1}},
+    /* 8 channels (a block of 16, half used), 3 -> 8 at stride 2: the RoiAlign head's first */
+    {1, 3, 8, 1, 16, 20, 3, 3, 2, 2, 1, 1, {1, 1, 1, 1}},
+    /* two groups of 20 channels (a block of 32, 20 used); runs of 4 inside positions, too short
+     * for a tile */
+    {1, 4, 40, 2, 5, 6, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}},
     /* work enough for the run to split among threads (3 tiles of whole rows) */
     {1, 16, 32, 1, 64, 64, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}},
 };
