@@ -22,6 +22,10 @@
 
 #define CD_P 12  /* positions of a tile, at most */
 #define CD_PMIN 6 /* and at least: fewer hold too few sums to keep the multiply-adds busy */
+/* X's rows of the column row this many ahead are fetched as a tile runs (a channel's 9 taps are
+ * 9 rows: 36 is 4 channels ahead; 3% to 7% faster than none on the detector's stages, 9 and 18
+ * about as good) */
+#define CD_AHEAD 36
 #define CD_M 32   /* output channels of a block of W (the last may be 16 wide) */
 
 bool osc_conv_direct_ok(const osc_conv_geom *g, int32_t dt) {
@@ -98,6 +102,9 @@ void osc_conv_direct_pack(const osc_conv_geom *g, const float *w, void *shared) 
             for (int v = 0; v < (V); v++) a[p][v] = _mm512_setzero_ps();                       \
         for (int64_t k = k0; k < k1; k++) {                                                    \
             const float *xk = x + off[k], *wk = w + k * 16 * (V);                              \
+            const float *xf = x + off[k + CD_AHEAD < k1 ? k + CD_AHEAD : k];                   \
+            _mm_prefetch((const char *)xf, _MM_HINT_T0);                                       \
+            _mm_prefetch((const char *)(xf + (P) * (S) - 1), _MM_HINT_T0);                     \
             __m512 b[V];                                                                       \
             for (int v = 0; v < (V); v++) b[v] = _mm512_loadu_ps(wk + 16 * v);                 \
             for (int p = 0; p < (P); p++) {                                                    \
