@@ -129,9 +129,10 @@ osc_status osc_conv_run_forward(osc_kctx *k, const osc_tensor *const *in, osc_te
         direct = direct && g->stride[d] == 1 && g->pad[d] == 0 && g->in[d] == g->out[d];
     j.direct = direct;
     j.cd = !direct && osc_conv_direct_ok(g, j.dt);
-    /* tile width: columns within OSC_CONV_COL_BYTES, the tile of Y within OSC_CONV_Y_BYTES */
+    /* tile width: columns within OSC_CONV_COL_BYTES (the direct path makes none), the tile of Y
+     * within OSC_CONV_Y_BYTES */
     const int64_t kc = g->cg * g->k_size, P = g->out_size;
-    int64_t pt = OSC_CONV_COL_BYTES / ((kc > 0 ? kc : 1) * (int64_t)j.esz);
+    int64_t pt = j.cd ? INT64_MAX : OSC_CONV_COL_BYTES / ((kc > 0 ? kc : 1) * (int64_t)j.esz);
     if (pt > OSC_CONV_Y_BYTES / (g->mg * (int64_t)j.esz))
         pt = OSC_CONV_Y_BYTES / (g->mg * (int64_t)j.esz);
     pt = pt >= 64 ? pt / 16 * 16 : 64;

@@ -237,8 +237,9 @@ void osc_conv_direct_run(const osc_conv_geom *g, const float *x, const void *sha
         for (int64_t b = 0; b < nb; b++) {
             const int64_t width = b + 1 < nb ? CD_M : padded - b * CD_M;
             const int64_t nm = g->mg - b * CD_M < CD_M ? g->mg - b * CD_M : CD_M;
-            run_cols(tiles[width / 16 - 1][CD_P - CD_PMIN][0], cols, off + kc, kc,
-                     wp + b * CD_M * kc, width, t, n, pend + e, nm, y + b * CD_M * ldy, ldy);
+            run_cols(tiles[width / 16 - 1][(n > CD_PMIN ? n : CD_PMIN) - CD_PMIN][0], cols,
+                     off + kc, kc, wp + b * CD_M * kc, width, t, n, pend + e, nm,
+                     y + b * CD_M * ldy, ldy);
         }
     }
 }

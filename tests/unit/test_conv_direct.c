@@ -43,8 +43,8 @@ static const dc k_cases[] = {
     /* two groups of 20 channels (a block of 32, 20 used); runs of 4 inside positions, too short
      * for a tile */
     {1, 4, 40, 2, 5, 6, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}},
-    /* work enough for the run to split among threads (3 tiles of whole rows) */
-    {1, 16, 32, 1, 64, 64, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}},
+    /* work enough for the run to split among threads (3 jobs of 32 whole rows) */
+    {1, 16, 32, 1, 96, 64, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}},
 };
 
 static uint32_t g_seed = 777;
