@@ -47,6 +47,11 @@ static int64_t blocks(const osc_conv_geom *g, int64_t *padded) {
     return full + (rem > 0);
 }
 
+/* Block b's width (of nb, widths summing to padded). */
+static int64_t width_of(int64_t b, int64_t nb, int64_t padded) {
+    return b + 1 < nb ? CD_M : padded - b * CD_M;
+}
+
 static size_t packed_bytes(const osc_conv_geom *g) {
     int64_t padded;
     blocks(g, &padded);
@@ -72,7 +77,7 @@ void osc_conv_direct_pack(const osc_conv_geom *g, const float *w, void *shared) 
     int64_t *off = (int64_t *)((char *)shared + packed_bytes(g));
     for (int64_t grp = 0; grp < g->group; grp++)
         for (int64_t b = 0; b < nb; b++) {
-            const int64_t width = b + 1 < nb ? CD_M : padded - b * CD_M;
+            const int64_t width = width_of(b, nb, padded);
             float *d = wp + (grp * padded + b * CD_M) * kc;
             for (int64_t k = 0; k < kc; k++)
                 for (int64_t j = 0; j < width; j++) {
@@ -88,6 +93,11 @@ void osc_conv_direct_pack(const osc_conv_geom *g, const float *w, void *shared) 
 }
 
 #if CD_X86
+/* The output channels block b holds. */
+static int64_t channels_of(const osc_conv_geom *g, int64_t b) {
+    return g->mg - b * CD_M < CD_M ? g->mg - b * CD_M : CD_M;
+}
+
 #define CD_TARGET __attribute__((target("avx512f")))
 /* For P positions and 16 * V channels: t[p][j] = (add ? t[p][j] : 0) + the sum over k in
  * [k0, k1) of w[k][j] * x[off[k] + p * S], the sum from 0 in increasing k, each product added
@@ -153,18 +163,21 @@ static void run_cols(tile_fn f, const float *cols, const int64_t *off, int64_t k
  * in the padding and past np. */
 static void fill_cols(const osc_conv_geom *g, const float *x, int64_t p0, const int64_t *at,
                       int64_t np, float *cols) {
-    const int64_t iw = g->in[1];
+    const int64_t iw = g->in[1], ks = g->k_size;
     for (int64_t p = 0; p < CD_P; p++) {
         const int64_t pos = p < np ? p0 + at[p] : 0, oy = pos / g->out[1], ox = pos % g->out[1];
         const int64_t iy0 = oy * g->stride[0] - g->pad[0], ix0 = ox * g->stride[1] - g->pad[1];
-        float *d = cols + p;
-        for (int64_t c = 0; c < g->cg; c++) {
-            const float *xc = x + c * g->in_size;
-            for (int64_t ky = 0; ky < g->k[0]; ky++) {
-                const int64_t iy = iy0 + ky * g->dil[0];
-                const bool row = p < np && iy >= 0 && iy < g->in[0];
-                for (int64_t kx = 0, ix = ix0; kx < g->k[1]; kx++, ix += g->dil[1], d += CD_P)
-                    *d = row && ix >= 0 && ix < iw ? xc[iy * iw + ix] : 0.0f;
+        for (int64_t ky = 0, t = 0; ky < g->k[0]; ky++) {
+            const int64_t iy = iy0 + ky * g->dil[0];
+            const bool row = p < np && iy >= 0 && iy < g->in[0];
+            for (int64_t kx = 0, ix = ix0; kx < g->k[1]; kx++, ix += g->dil[1], t++) {
+                float *d = cols + t * CD_P + p; /* row (c, t) at (c * ks + t) * CD_P */
+                if (row && ix >= 0 && ix < iw) {
+                    const float *src = x + iy * iw + ix;
+                    for (int64_t c = 0; c < g->cg; c++) d[c * ks * CD_P] = src[c * g->in_size];
+                } else {
+                    for (int64_t c = 0; c < g->cg; c++) d[c * ks * CD_P] = 0.0f;
+                }
             }
         }
     }
@@ -208,8 +221,7 @@ void osc_conv_direct_run(const osc_conv_geom *g, const float *x, const void *sha
      * L1 while every tile runs it; the tiles' sums wait in tsum, CD_M per position), in runs of
      * at least CD_PMIN cut into tiles as even as CD_P allows (from 12: 6 to 12 each) */
     for (int64_t b = 0; b < nb; b++) {
-        const int64_t width = b + 1 < nb ? CD_M : padded - b * CD_M, v = width / 16;
-        const int64_t nm = g->mg - b * CD_M < CD_M ? g->mg - b * CD_M : CD_M;
+        const int64_t v = width_of(b, nb, padded) / 16, nm = channels_of(g, b);
         for (int64_t k0 = 0; k0 < kc; k0 += OSC_GEMM_KC) {
             const bool last = kc - k0 <= OSC_GEMM_KC;
             const int64_t k1 = last ? kc : k0 + OSC_GEMM_KC;
@@ -235,8 +247,7 @@ void osc_conv_direct_run(const osc_conv_geom *g, const float *x, const void *sha
         const int64_t n = np - e < CD_P ? np - e : CD_P;
         fill_cols(g, x, p0, pend + e, n, cols);
         for (int64_t b = 0; b < nb; b++) {
-            const int64_t width = b + 1 < nb ? CD_M : padded - b * CD_M;
-            const int64_t nm = g->mg - b * CD_M < CD_M ? g->mg - b * CD_M : CD_M;
+            const int64_t width = width_of(b, nb, padded), nm = channels_of(g, b);
             run_cols(tiles[width / 16 - 1][(n > CD_PMIN ? n : CD_PMIN) - CD_PMIN][0], cols,
                      off + kc, kc, wp + b * CD_M * kc, width, t, n, pend + e, nm,
                      y + b * CD_M * ldy, ldy);
