@@ -62,8 +62,25 @@ void osc_conv_deform_cols(const osc_conv_geom *g, int32_t dt, const void *x, con
 void osc_conv_col2im(const osc_conv_geom *g, int32_t ct, const void *cols, int64_t planes,
                      int64_t p0, int64_t pt, void *acc);
 
-/* Runs of ConvTranspose (convt.c) and of Conv and DeformConv (conv.c), after validation; bn:
- * the normalisation after the bias (and before the Relu) when bn->m is not NULL. */
+/* Conv without columns (conv_direct.c), for float 2-D images on AVX-512; the same bits as
+ * im2col and the product kernel. osc_conv_direct_ok: true when it runs g on this CPU (float,
+ * Conv, not DeformConv, two spatial axes, at least 8 output channels per group, a stride of 1
+ * or 2 along the last axis, some input elements, AVX-512). The run's bytes shared between its
+ * threads (W packed by blocks of output channels, the columns' offsets into X), filled from
+ * W [M, C/group, kh, kw] by osc_conv_direct_pack, and each thread's own bytes for jobs of at
+ * most pt positions. osc_conv_direct_run: Y[m, p] of group grp for positions [p0, p0 + w) of
+ * one sample (the product only: no bias), x at the group's first channel of the sample, y at
+ * its first channel and position p0, element (m, p) at y[m * ldy + p - p0]. */
+bool osc_conv_direct_ok(const osc_conv_geom *g, int32_t dt);
+size_t osc_conv_direct_shared(const osc_conv_geom *g);
+size_t osc_conv_direct_scratch(const osc_conv_geom *g, int64_t pt);
+void osc_conv_direct_pack(const osc_conv_geom *g, const float *w, void *shared);
+void osc_conv_direct_run(const osc_conv_geom *g, const float *x, const void *shared,
+                         int64_t grp, int64_t p0, int64_t w, float *y, int64_t ldy,
+                         void *scratch);
+
+/* Runs of ConvTranspose (convt.c) and of Conv and DeformConv (conv_fwd.c), after validation;
+ * bn: the normalisation after the bias (and before the Relu) when bn->m is not NULL. */
 osc_status osc_conv_run_transpose(osc_kctx *k, const osc_tensor *const *in, osc_tensor *y,
                                   const osc_conv_geom *g);
 osc_status osc_conv_run_forward(osc_kctx *k, const osc_tensor *const *in, osc_tensor *y,

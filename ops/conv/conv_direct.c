@@ -8,7 +8,7 @@
  * run through the same loop. The sums follow the product kernel's documented order
  * (gemm_kernel.h: each block of OSC_GEMM_KC products from 0 by fused multiply-adds, the block
  * sums added in order), so Y has the same bits as im2col and the product. */
-#include "conv_direct.h"
+#include "conv.h"
 
 #include "ops/linalg/gemm_kernel.h"
 

@@ -2,6 +2,6 @@
 # folder, the helpers of other families it calls included (ops/CMakeLists.txt compiles each
 # once): the product kernel of linalg and what it and the attribute parsing need.
 set(OSC_FAMILY_SOURCES
-  conv_attr.c conv_cols.c conv.c conv_direct.c convt.c ../linalg/gemm_kernel.c ../linalg/prod_bn.c
-  ../norm/norm_common.c ../shape/shape_util.c ../elementwise/ew_common.c
+  conv_attr.c conv_cols.c conv_direct.c conv_fwd.c convt.c ../linalg/gemm_kernel.c
+  ../linalg/prod_bn.c ../norm/norm_common.c ../shape/shape_util.c ../elementwise/ew_common.c
   ../elementwise/broadcast.c ../elementwise/minifloat.c)

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ops/conv/conv_direct.h"
+#include "ops/conv/conv.h"
 #include "tests/support/check.h"
 #include "tests/support/writer.h"
 

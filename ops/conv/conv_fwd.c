@@ -1,4 +1,4 @@
-/* conv.c: the run of Conv (1, 11, 22) and DeformConv (19, 22): per sample, group and tile of
+/* conv_fwd.c: the run of Conv (1, 11, 22) and DeformConv (19, 22): per sample, group and tile of
  * output positions, Y[mg, tile] = W_group[mg, C/group * prod(k)] * cols[.., tile] through the
  * product kernel (ops/linalg/gemm_kernel.h), then the bias (and, when a rule sets prod.relu, a
  * Relu) added to the tile while it is in cache. The columns come from im2col (or, for a 1x1
@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "conv.h"
-#include "conv_direct.h"
 #include "ops/linalg/gemm_kernel.h"
 
 #define OSC_CONV_COL_BYTES ((int64_t)1 << 20)
