@@ -3,10 +3,12 @@
  * product kernel (ops/linalg/gemm_kernel.h), then the bias (and, when a rule sets prod.relu, a
  * Relu) added to the tile while it is in cache. The columns come from im2col (or, for a 1x1
  * kernel with strides 1 and no pads on float and double, are X itself); a tile holds at most
- * OSC_CONV_COL_BYTES of them, so the scratch stays small for large images. float16 and
- * bfloat16 are widened to float, summed in float and rounded once per output element.
- * Tiles run on the session's threads; each element of Y is one product of depth
- * C/group * prod(k) whatever the tiling or thread count, so every run gives the same bits. */
+ * OSC_CONV_COL_BYTES of them, so the scratch stays small for large images. Float 2-D images on
+ * AVX-512 make no columns: conv_direct.c's tiles read X in place, in the product's order, so
+ * the same bits. float16 and bfloat16 are widened to float, summed in float and rounded once
+ * per output element. Tiles run on the session's threads; each element of Y is one product of
+ * depth C/group * prod(k) whatever the tiling or thread count, so every run gives the same
+ * bits. */
 #include <string.h>
 
 #include "conv.h"
