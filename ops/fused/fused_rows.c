@@ -20,13 +20,59 @@
 #define FR_PF_ROW 8    /* list positions ahead whose source row is fetched */
 #define FR_PF_LINES 8  /* cache lines of a source row fetched at most */
 
-/* xs[q - q0]: the source row of the edge at list position q, for q in [q0, q1), the edges'
- * source indices fetched ahead: a pass of independent reads, so that the row loop knows each
- * upcoming source row without waiting for its index. */
-static void fr_sources(const osc_fs_job *j, int64_t q0, int64_t q1, size_t row_bytes,
-                       const char **xs) {
+/* The source rows of the part's edges in list order, placed where the part's output rows end
+ * (fr_place_sources): sr[q - q0] for list position q. */
+typedef struct fr_placed {
+    const char *sr; /* NULL: none, the rows are looked up through the list */
+    int64_t q0;
+} fr_placed;
+
+/* The row loop of output rows [lo, hi) writes row d only once it has read every list position
+ * below row_at[d + 1]; until then the end of the part's rows is free, so the source row of each
+ * of its edges can wait there in list order, the index read once, in a pass of independent
+ * reads, instead of through the list inside the loop, where each row's fetch waits on its
+ * index's (docs/performance-steps.md, "Source rows in list order"). Placed when the rows hold
+ * them at every d (row d's end at or below the first byte of position row_at[d + 1]), every
+ * row is written (not in place), rows are combined in a buffer (R <= FR_ACC), and the loop
+ * reads every edge (a reduction). Stored and read by memcpy: the output's bytes may be a
+ * caller's float array. */
+static fr_placed fr_place_sources(const osc_fs_job *j, int64_t lo, int64_t hi, size_t rb) {
+    const uint32_t *list = j->s.list, *row_at = j->s.row_at;
+    const int64_t q0 = row_at[lo], n = row_at[hi] - q0;
+    const fr_placed none = {NULL, 0};
+    if (!j->p->gather || (!j->fill && !j->data) || j->p->row > FR_ACC || n < 1 ||
+        j->p->reduction == OSC_RED_NONE || (uint64_t)j->x_rows > UINT32_MAX)
+        return none;
+    const size_t room = (size_t)(hi - lo) * rb, need = (size_t)n * sizeof(uint32_t);
+    if (room < need) return none;
+    const size_t base = room - need; /* from row lo to position q0 */
+    for (int64_t d = lo; d < hi; d++)
+        if ((size_t)(d + 1 - lo) * rb > base + (size_t)(row_at[d + 1] - q0) * sizeof(uint32_t))
+            return none;
+    char *sr = j->out + (size_t)lo * rb + base;
+    for (int64_t q = 0; q < n; q++) {
+        if (q + FR_PF_SRC < n) OSC_PREFETCH(osc_ixv_addr(&j->src, list[q0 + q + FR_PF_SRC]), 0);
+        const uint32_t r = (uint32_t)osc_ixv_row(&j->src, list[q0 + q], j->x_rows);
+        memcpy(sr + (size_t)q * sizeof r, &r, sizeof r);
+    }
+    return (fr_placed){sr, q0};
+}
+
+/* xs[q - q0]: the source row of the edge at list position q, for q in [q0, q1): from the placed
+ * source rows, else the edges' source indices fetched ahead: a pass of independent reads, so
+ * that the row loop knows each upcoming source row without waiting for its index. */
+static void fr_sources(const osc_fs_job *j, const fr_placed *pl, int64_t q0, int64_t q1,
+                       size_t row_bytes, const char **xs) {
     const uint32_t *list = j->s.list;
     const bool gather = j->p->gather;
+    if (pl->sr) {
+        for (int64_t q = q0; q < q1; q++) {
+            uint32_t r;
+            memcpy(&r, pl->sr + (size_t)(q - pl->q0) * sizeof r, sizeof r);
+            xs[q - q0] = j->x + (size_t)r * row_bytes;
+        }
+        return;
+    }
     for (int64_t q = q0; q < q1; q++) {
         if (gather && q + FR_PF_SRC < q1)
             OSC_PREFETCH(osc_ixv_addr(&j->src, list[q + FR_PF_SRC]), 0);
@@ -72,6 +118,7 @@ static void fr_sources(const osc_fs_job *j, int64_t q0, int64_t q1, size_t row_b
         const char *xs[FR_BLOCK];                                                          \
         int64_t qb = 0, qz = 0; /* xs holds the source rows of list positions [qb, qz) */  \
         int64_t idle = lo; /* the first of the rows without edges not yet started */       \
+        const fr_placed pl = fr_place_sources(j, lo, hi, rb);                              \
         for (int64_t d = lo; d < hi; d++) {                                                \
             int64_t q = row_at[d];                                                         \
             const int64_t q1 = row_at[d + 1];                                              \
@@ -90,7 +137,7 @@ static void fr_sources(const osc_fs_job *j, int64_t q0, int64_t q1, size_t row_b
                 if (q >= qz) {                                                             \
                     qb = q;                                                                \
                     qz = qe - q < FR_BLOCK ? qe : q + FR_BLOCK;                            \
-                    fr_sources(j, qb, qz, rb, xs);                                         \
+                    fr_sources(j, &pl, qb, qz, rb, xs);                                         \
                 }                                                                          \
                 FR_PREFETCH(j, list, q, qe, qb, qz, xs, rb);                               \
                 const int64_t e = list[q];                                                 \

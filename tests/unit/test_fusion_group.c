@@ -13,7 +13,9 @@
  * unchanged (osc_session_input_unchanged) or not. reset_max: z's data is first reset to -inf
  * on the rows dst reaches (ScatterElements of an Expanded -inf, torch's include_self=False),
  * a reset the fused max scatter takes in. fill_max: z's data is a Constant of one value (not
- * zero) instead, which the fused scatter writes as it is: rows no edge reaches keep it. */
+ * zero) instead, which the fused scatter writes as it is: rows no edge reaches keep it.
+ * hot_end: the hot rows at the output's end, where the row loop keeps its edges' source rows
+ * until it writes them (fused_rows.c), so it must read them through the list instead. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,6 +46,7 @@ typedef struct inputs {
 } inputs;
 
 static uint32_t g_rng;
+static bool g_hot_end; /* the hot rows at the end of the output, not at its start */
 static uint32_t rnd32(void) { return osc_test_rnd32(&g_rng); }
 /* +-(1 + f) 2^k, k in [-20, 20]: sums and products depend on their order */
 static float rnd_value(bool mul) {
@@ -61,7 +64,8 @@ static void make_inputs(inputs *in, uint32_t seed, bool mul) {
         in->w[e] = rnd_value(mul);
         in->src[e] = (int64_t)(rnd32() % (2 * M)) - M; /* negative ones count from the end */
         /* one edge in 8 goes to one of 4 hot rows; rows 0..N/2 only, so half have none */
-        in->dst[e] = rnd32() % 8 == 0 ? (int64_t)(rnd32() % 4) * 97
+        const int64_t hot = (int64_t)(rnd32() % 4) * 97;
+        in->dst[e] = rnd32() % 8 == 0 ? g_hot_end ? N - 1 - hot : hot
                                       : (int64_t)(rnd32() % N) - N / 2 - N / 4;
         if (in->dst[e] < -N) in->dst[e] += N;
     }
@@ -329,6 +333,15 @@ static void order_max(void **state) { (void)state; check_reduction(R_MAX, Z_DATA
 static void order_none(void **state) { (void)state; check_reduction(R_NONE, Z_DATA); }
 static void reset_max(void **state) { (void)state; check_reduction(R_ADD, Z_RESET); }
 static void fill_max(void **state) { (void)state; check_reduction(R_ADD, Z_FILL); }
+/* Rows N-1, N-98, ... take hundreds of edges each: the row loop cannot keep the source rows at
+ * the end of its output rows (fused_rows.c, fr_place_sources) and reads them through the list. */
+static void hot_end(void **state) {
+    (void)state;
+    g_hot_end = true;
+    check_reduction(R_ADD, Z_DATA);
+    check_reduction(R_MAX, Z_RESET);
+    g_hot_end = false;
+}
 
 OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(order_add),
@@ -337,5 +350,6 @@ OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(order_none),
     cmocka_unit_test(reset_max),
     cmocka_unit_test(fill_max),
+    cmocka_unit_test(hot_end),
     cmocka_unit_test(unchanged_index),
 )
