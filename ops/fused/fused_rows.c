@@ -137,7 +137,7 @@ static void fr_sources(const osc_fs_job *j, const fr_placed *pl, int64_t q0, int
                 if (q >= qz) {                                                             \
                     qb = q;                                                                \
                     qz = qe - q < FR_BLOCK ? qe : q + FR_BLOCK;                            \
-                    fr_sources(j, &pl, qb, qz, rb, xs);                                         \
+                    fr_sources(j, &pl, qb, qz, rb, xs);                                    \
                 }                                                                          \
                 FR_PREFETCH(j, list, q, qe, qb, qz, xs, rb);                               \
                 const int64_t e = list[q];                                                 \
