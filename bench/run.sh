@@ -143,6 +143,12 @@ fi
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [[ -z $(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null) ]] || commit="$commit (with uncommitted changes)"
 cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
+# the CPU's family and model, last-level cache and widest vectors (runs on other machines of the
+# same name differ by these)
+cpu_of() { grep -m1 "^$1" /proc/cpuinfo | cut -d: -f2 | tr -d ' '; }
+vec=AVX2; grep -qw avx512f /proc/cpuinfo && vec=AVX-512; grep -qw avx2 /proc/cpuinfo || vec=SSE
+l3=$(lscpu 2>/dev/null | sed -n 's/^L3 cache: *\([0-9.]* [KMG]iB\).*/\1/p')
+cpu="$cpu, family $(cpu_of 'cpu family') model $(cpu_of 'model'), ${l3:-unknown} L3, $vec"
 mem=$(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 doc_file=$root/docs/performance.md gnn_heading="## GNN layers (message passing)"
 # The doc has two parts, each rewritten only by a run that measured it: everything before the GNN
@@ -250,8 +256,9 @@ hand-written C layer. What single changes bought, old and new binaries in altern
 sessions: docs/performance-steps.md.
 
 - Date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $commit (the onnx-scatter and C layer binaries
-  were built from it); the machine, compiler and onnxruntime of the top of this page; PyTorch:
+  were built from it); onnxruntime and the compiler of the top of this page; PyTorch:
   $torch_line
+- Machine: $jobs CPUs ($cpu), $mem RAM, Linux $(uname -r)
 - Load average (1, 5, 15 min) before the harness: $gnn_load
 
 ### Method
