@@ -311,21 +311,27 @@ static bool chain(osc_kctx *k, match *m, int32_t cur, int32_t depth) {
     return false;
 }
 
+bool osc_fuse_one_value(const osc_fuse_view *v, int32_t id, int32_t dtype, double *c,
+                        const osc_node **maker) {
+    const osc_tensor *t = osc_fuse_folded(v, id);
+    *c = 0;
+    *maker = NULL;
+    if (t) return t->nbytes == 0 || one_value(t->data, t->nbytes, dtype, c);
+    const osc_node *n = producer(v, id);
+    if (!osc_fuse_has(n, OSC_KT_CONSTANT)) return false;
+    const osc_constant_value *k = n->params; /* (no data: ConstantOfShape's float 0) */
+    *maker = n;
+    return k->dtype == dtype && (!k->data || one_value(k->data, k->nbytes, dtype, c));
+}
+
 /* Data that is one value repeated (zeros, or torch.full's -inf before a max) and read by
  * nothing else: the fused node fills its output with the value instead (m->p->fill_value), and a
  * Constant or ConstantOfShape making it is absorbed. */
 static bool fill_data(match *m, int32_t data) {
-    const osc_fuse_view *v = m->v;
-    const osc_tensor *t = osc_fuse_folded(v, data);
-    double *c = &m->p->fill_value;
-    *c = 0;
-    if (v->uses[data] != 1) return false;
-    if (t) return t->nbytes == 0 || one_value(t->data, t->nbytes, m->dtype, c);
-    const osc_node *n = producer(v, data);
-    if (!osc_fuse_has(n, OSC_KT_CONSTANT)) return false;
-    const osc_constant_value *k = n->params; /* (no data: ConstantOfShape's float 0) */
-    return k->dtype == m->dtype && (!k->data || one_value(k->data, k->nbytes, m->dtype, c)) &&
-           absorb(m, n);
+    const osc_node *n;
+    return m->v->uses[data] == 1 &&
+           osc_fuse_one_value(m->v, data, m->dtype, &m->p->fill_value, &n) &&
+           (!n || absorb(m, n));
 }
 
 /* Whether nodes a and b are of one op (the rule's anchor, a ScatterElements: rules name ops

@@ -14,6 +14,11 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
 bool osc_rw_gather_scatter_rewrite(osc_kctx *k, const void *cap, osc_fusion *f);
 
 struct osc_fs_params;
+/* Whether value id is one value of dtype repeated (zeros of any dtype, or one float or double):
+ * a folded constant, or made at run time by a Constant or ConstantOfShape (*maker, to absorb;
+ * else NULL); the value in *c. */
+bool osc_fuse_one_value(const osc_fuse_view *v, int32_t id, int32_t dtype, double *c,
+                        const osc_node **maker);
 /* The OSC_FS_* operation of a binary elementwise node (Add, Sub, Mul, Div); -1 for others. */
 int32_t osc_fuse_step_op(const osc_node *n);
 /* A fused scatter's parameters at their real size, in one block of the model's pool (NULL: out

@@ -1,7 +1,10 @@
 /* rule_row_epilogue.c: rule row_epilogue (anchor: the binary elementwise rows; after the scatter
  * rules): Add, Sub, Mul or Div of a fused GatherScatter or RowScatter's output, which nothing
  * else reads, with one value per output row (a [N, 1, ...] operand: SAGE's mean, the sum
- * divided by Unsqueeze(Clip(count, 1))) or one row for every row (a [C] operand: GCN's bias).
+ * divided by Unsqueeze(Clip(count, 1))), one row for every row (a [C] operand: GCN's bias), or
+ * one value for every element (a constant or ConstantOfShape of one value other than NaN:
+ * torch 1.13's index_add_ export adds the scattered rows to zeros of the output's shape; the
+ * constant is then not made at all).
  * The scatter node takes the op in as its epilogue (osc_fs_params.has_epi): each output row,
  * once complete, goes through the op while it is in cache, instead of a pass of its own over
  * the output. The same op on the same values: the unfused bits. */
@@ -14,6 +17,7 @@ typedef struct cap {
     osc_fusion f;
     const osc_fs_params *scatter; /* the fused scatter's parameters */
     osc_fs_step epi;
+    double value; /* the operand's one value (epi.read OSC_FS_ONE) */
 } cap;
 _Static_assert(sizeof(cap) <= OSC_RW_CAP_MAX, "OSC_RW_CAP_MAX holds the capture");
 
@@ -41,16 +45,19 @@ bool osc_rw_row_epilogue_match(osc_kctx *k, const osc_fuse_view *v, int32_t node
         if (!s || !xt || !wt || x == w || xt->dtype != wt->dtype || xt->dtype != ot->dtype ||
             !osc_fuse_same_dims(xt, ot) || s->n_inputs >= OSC_FUSE_MAX_IN)
             continue;
+        const osc_node *maker;
         const bool per_row = osc_fs_is_per_row(wt, xt->rank, xt->dims);
-        if (!per_row && !osc_fs_is_row_operand(wt, xt->rank, xt->dims)) continue;
+        const bool one = !per_row && osc_fuse_one_value(v, w, xt->dtype, &cp->value, &maker) &&
+                         cp->value == cp->value;
+        if (!per_row && !one && !osc_fs_is_row_operand(wt, xt->rank, xt->dims)) continue;
         memcpy(f->inputs, s->inputs, (size_t)s->n_inputs * sizeof s->inputs[0]);
         f->inputs[s->n_inputs] = w;
-        f->n_inputs = s->n_inputs + 1;
+        f->n_inputs = s->n_inputs + !one; /* (one value: in the parameters) */
         f->absorbed[0] = osc_fuse_index(v, s);
         f->n_absorbed = 1;
         cp->scatter = s->params;
         cp->epi = (osc_fs_step){.op = op, .operand_first = side == 1,
-                                .read = per_row ? OSC_FS_ROW : OSC_FS_FULL};
+                                .read = one ? OSC_FS_ONE : per_row ? OSC_FS_ROW : OSC_FS_FULL};
         return true;
     }
     return false;
@@ -63,7 +70,8 @@ bool osc_rw_row_epilogue_rewrite(osc_kctx *k, const osc_fuse_view *v, int32_t no
     osc_fs_params p = *cp->scatter;
     p.has_epi = true;
     p.epi = cp->epi;
-    p.epi_input = cp->f.n_inputs - 1;
+    p.epi_input = cp->epi.read == OSC_FS_ONE ? -1 : cp->f.n_inputs - 1;
+    p.epi_value = cp->value;
     *f = cp->f;
     if (!(f->params = osc_fuse_dup_fs(k, &p))) return false;
     f->op = v->graph->nodes[cp->f.absorbed[0]].kernel->op;

@@ -380,9 +380,10 @@ osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *c
                              OSC_FS_IN_STEPS + s, s + 1,
                              osc_kinput_name(k, OSC_FS_IN_STEPS + s), osc_dtype_get(dtype)->name);
     }
-    const osc_tensor *w = p->has_epi && p->epi_input < n_in ? in[p->epi_input] : NULL;
+    const bool in_epi = p->has_epi && p->epi.read != OSC_FS_ONE; /* an operand input */
+    const osc_tensor *w = in_epi && p->epi_input < n_in ? in[p->epi_input] : NULL;
     const bool per_row = p->epi.read == OSC_FS_ROW;
-    if (p->has_epi &&
+    if (in_epi &&
         (!w || w->dtype != dtype ||
          !(per_row ? osc_fs_is_per_row : osc_fs_is_row_operand)(w, p->rank, p->dims)))
         return osc_kfail(k, OSC_ERR_SHAPE, "input %d (the operand of the elementwise op after the "
@@ -451,7 +452,7 @@ osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *co
     osc_fs_set_start(j, data);
     for (int32_t s = 0; s < p->n_steps; s++)
         j->opnd[s] = p->steps[s].tiled ? NULL : in[OSC_FS_IN_STEPS + s]->data;
-    j->epi = p->has_epi ? in[p->epi_input]->data : NULL;
+    j->epi = p->has_epi && p->epi.read != OSC_FS_ONE ? in[p->epi_input]->data : NULL;
     return OSC_OK;
 }
 

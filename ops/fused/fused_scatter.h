@@ -28,7 +28,7 @@ enum { OSC_FS_ADD, OSC_FS_SUB, OSC_FS_MUL, OSC_FS_DIV };
  * (ROW), the row itself (FULL), one value per block of `block` consecutive elements, block b
  * at b * block_stride (BLOCK: an [E, H, 1] operand against [E, H, C]), or through a table of R
  * offsets (TABLE). */
-enum { OSC_FS_ROW, OSC_FS_FULL, OSC_FS_BLOCK, OSC_FS_TABLE };
+enum { OSC_FS_ROW, OSC_FS_FULL, OSC_FS_BLOCK, OSC_FS_TABLE, OSC_FS_ONE };
 #define OSC_FS_MAX_STEPS (OSC_FUSE_MAX_IN - OSC_FS_IN_STEPS)
 #define OSC_FS_TABLE_MAX 65536 /* longest row a TABLE operand may have */
 
@@ -68,10 +68,12 @@ typedef struct osc_fs_params {
      * epi.operand_first, w from input epi_input: with epi.read OSC_FS_ROW the row's value (one
      * value per output row: SAGE's mean, the sum divided by the clamped count), with
      * OSC_FS_FULL the element's in one row shared by every row (osc_fs_is_row_operand: GCN's
-     * bias). */
+     * bias), with OSC_FS_ONE epi_value for every element (a constant of one value: the zeros
+     * torch's index_add_ export adds; no input, epi_input -1). */
     bool has_epi;
     osc_fs_step epi;
     int32_t epi_input;
+    double epi_value;
     int64_t edges;       /* E: rows of updates */
     int64_t row;         /* R: elements per row (of the updates, of data, of X) */
     int64_t dst_stride;  /* elements of input 1 from one edge's index to the next (0 or 1) */

@@ -100,7 +100,10 @@
 /* The epilogue (osc_fs_params.has_epi) on row d at o, R elements of T, w its operand's data. */
 #define FS_EPILOGUE(T, p, o, R, w, d)                                                      \
     do {                                                                                   \
-        if ((p)->epi.read == OSC_FS_ROW) {                                                 \
+        if ((p)->epi.read == OSC_FS_ONE) {                                                 \
+            const T wc = (T)(p)->epi_value;                                                \
+            FS_STEP(T, &(p)->epi, o, o, R, wc);                                            \
+        } else if ((p)->epi.read == OSC_FS_ROW) {                                          \
             const T wd = (w)[d]; /* (read once: o may alias w for the compiler) */         \
             FS_STEP(T, &(p)->epi, o, o, R, wd);                                            \
         } else {                                                                           \

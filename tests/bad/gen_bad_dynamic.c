@@ -1,10 +1,10 @@
 /* gen_bad_dynamic.c: malformed-suite cases of models with dynamic axes, loaded unpinned, so that
  * the symbolic pass (runtime/symbolic.c) shapes them and the fusion rules (shape_of,
- * gather_pieces, gather_scatter_se, expand_view) rewrite them: the small GNN layers of
- * tests/models (linked, not copied) on bad graphs, and a GCN layer spelled as an exporter writes
- * it with dynamic axes, in variants that look like the fused patterns but are not. test_bad.c
- * runs each fused and unfused: the same status, the same bytes on success, nothing written on
- * failure, the message texts given here. */
+ * gather_pieces, gather_scatter_se, expand_view, row_epilogue) rewrite them: the small GNN
+ * layers of tests/models (linked, not copied) on bad graphs, and a GCN layer spelled as an
+ * exporter writes it with dynamic axes, in variants that look like the fused patterns but are
+ * not. test_bad.c runs each fused and unfused: the same status, the same bytes on success,
+ * nothing written on failure, the message texts given here. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -48,6 +48,7 @@ static void gnn_case(const char *name, const char *model, const char *status, co
 #define GAT "gat_small_dynamic_opset18"
 #define EDGE "edgeconv_small_dynamic_opset18"
 #define SAGE_MAX "sage_small_max_dynamic_opset18"
+#define GCN_IA "gcn_small_index_add_dynamic_opset17"
 
 /* edge_index rows src, dst of 7 edges on 5 nodes, with one value changed. */
 static const int64_t *edges7(int row, int pos, int64_t v) {
@@ -62,9 +63,9 @@ static void gnn_cases(void) {
     static const struct {
         const char *tag, *model;
         int64_t f;
-    } layers[5] = {{"gcn", GCN, 64}, {"sage", SAGE, 64}, {"gat", GAT, 64}, {"edgeconv", EDGE, 3},
-                   {"sage_max", SAGE_MAX, 64}};
-    for (int i = 0; i < 5; i++) {
+    } layers[6] = {{"gcn", GCN, 64}, {"sage", SAGE, 64}, {"gat", GAT, 64}, {"edgeconv", EDGE, 3},
+                   {"sage_max", SAGE_MAX, 64}, {"gcn_index_add", GCN_IA, 64}};
+    for (int i = 0; i < 6; i++) {
         const char *t = layers[i].tag, *md = layers[i].model;
         const int64_t f = layers[i].f;
         gnn_case(F("dyn_%s_valid", t), md, "OSC_OK", F("tests/models' dynamic %s layer unpinned, "
@@ -110,6 +111,11 @@ static void gnn_cases(void) {
                "node '/ScatterElements'\nposition 6\nvalue 5 \nrange [-5, 4]");
     gnn_case("dyn_gcn_dst_past_end", GCN, "OSC_ERR_INDEX", "dynamic GCN layer, destination 5 on "
              "5 nodes, last edge", 5, 64, 2, 7, edges7(1, 6, 5));
+    expect_msg("node '/ScatterElements'\nposition 6\nvalue 5 \nrange [-5, 4]",
+               "node '/ScatterElements'\nposition 6\nvalue 5 \nrange [-5, 4]");
+    gnn_case("dyn_gcn_index_add_dst_past_end", GCN_IA, "OSC_ERR_INDEX", "dynamic GCN layer "
+             "spelled with index_add_ (its Add of zeros the fused scatter's epilogue), destination "
+             "5 on 5 nodes, last edge", 5, 64, 2, 7, edges7(1, 6, 5));
     expect_msg("node '/Gather_4' (GatherPieces-1)\nedge_index\nposition 4\nvalue -6 \n"
                "range [-5, 4]", "node '/Gather_4'\nposition 4\nvalue -6 \nrange [-5, 4]");
     gnn_case("dyn_gcn_src_below", GCN, "OSC_ERR_INDEX", "dynamic GCN layer, source -6 on 5 "

@@ -4,12 +4,14 @@
  * count an input, or GCN's bias:
  *     s = ScatterElements(data, Expand(Unsqueeze(dst)), Gather(x, src), add)
  *     y = OP(s, w) or OP(w, s)          w [N, 1] (per row), [1, C] or [C] (a row for every
- *                                       row), or [N, C] (neither)
+ *                                       row), [N, C] (neither), or ConstantOfShape(Shape(data))
+ *                                       of one value k (one for every element; not NaN)
  * Rows reached by no edge (half of them) go through the op too. The output must equal a loop
  * written here, and the unfused graph, bit for bit, on 1 and 2 threads (3 in the tiny-threshold
  * build, whose threads split every run); the fused model has one GatherScatter named after the
  * scatter and no other node; an operand of neither kind, or s read by another output, is not
  * taken in. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -31,7 +33,9 @@ enum { C = 64, M = 3000, E = 24000 };
 /* output rows: 4096 (1 MiB, grouped by destination), or 512 (the edge loop below 1 MiB) */
 static int64_t N;
 
-enum { W_ROW, W_COL, W_VEC, W_FULL }; /* w: [N, 1], [1, C], [C], [N, C] */
+/* w: [N, 1], [1, C], [C], [N, C]; W_ONE: made by ConstantOfShape, k in every element (then
+ * every seventh element of data is -0, which 0 added makes +0) */
+enum { W_ROW, W_COL, W_VEC, W_FULL, W_ONE };
 typedef struct form {
     const char *op;  /* Add, Sub, Mul, Div */
     bool first;      /* OP(w, s) */
@@ -40,6 +44,7 @@ typedef struct form {
     int64_t rows;    /* N */
     bool dbl;        /* double, not float */
 } form;
+static float g_k; /* W_ONE's value */
 
 static uint32_t g_rng;
 /* +-(1 + f) 2^k, k in [-20, 20]: sums depend on their order */
@@ -86,8 +91,17 @@ static void *build(const form *fm, size_t *len) {
     const int n = osc_mw_node(mw, "ScatterElements", "s", 3, (const char *[]){"data", "idx", "xj"},
                               1, (const char *[]){"s"});
     osc_mw_attr_string(mw, n, "reduction", "add");
-    if (fm->first) NODE(fm->op, "w", "s", "y");
-    else NODE(fm->op, "s", "w", "y");
+    const char *wn = fm->w == W_ONE ? "wone" : "w";
+    if (fm->w == W_ONE) {
+        const double kd = g_k;
+        t = osc_test_view(dt, 1, one, fm->dbl ? (void *)&kd : (void *)&g_k);
+        osc_mw_node(mw, "Shape", "shp", 1, (const char *[]){"data"}, 1, (const char *[]){"shp"});
+        const int c = osc_mw_node(mw, "ConstantOfShape", "wone", 1, (const char *[]){"shp"}, 1,
+                                  (const char *[]){"wone"});
+        assert_int_equal(osc_mw_attr_tensor(mw, c, "value", &t), OSC_OK);
+    }
+    if (fm->first) NODE(fm->op, wn, "s", "y");
+    else NODE(fm->op, "s", wn, "y");
 #undef NODE
     osc_mw_output(mw, "y", dt, 2, nd, NULL);
     if (fm->s_output) osc_mw_output(mw, "s", dt, 2, nd, NULL);
@@ -116,7 +130,7 @@ static bool check(const form *fm) {
     } while (0)
     for (int i = 0; i < M * C; i++) PUT(x, i, rnd_value());
     for (int i = 0; i < N * C; i++) {
-        PUT(data, i, rnd_value());
+        PUT(data, i, fm->w == W_ONE && i % 7 == 0 ? -0.0f : rnd_value());
         PUT(w, i, rnd_value());
     }
 #undef PUT
@@ -133,7 +147,8 @@ static bool check(const form *fm) {
             for (int c = 0; c < C; c++) wt[dst[e] * C + c] += xt[src[e] * C + c];              \
         for (int r = 0; r < N; r++)                                                            \
             for (int c = 0; c < C; c++) {                                                      \
-                const T wv = ww[fm->w == W_ROW ? r : fm->w == W_FULL ? r * C + c : c];         \
+                const T wv = fm->w == W_ONE ? (T)g_k                                           \
+                             : ww[fm->w == W_ROW ? r : fm->w == W_FULL ? r * C + c : c];      \
                 T *o = &wt[r * C + c];                                                         \
                 *o = fm->first ? APPLY(fm->op, wv, *o) : APPLY(fm->op, *o, wv);                \
             }                                                                                  \
@@ -217,6 +232,23 @@ static void taken_in(void **state) {
     }
 }
 
+/* One value for every element: the constant is not made, its value is in the parameters. */
+static void one_value(void **state) {
+    (void)state;
+    static const form k_forms[] = {
+        {"Add", true, W_ONE, false, 4096, false}, {"Add", false, W_ONE, false, 512, false},
+        {"Mul", false, W_ONE, false, 4096, false}, {"Sub", true, W_ONE, false, 512, true},
+        {"Div", false, W_ONE, false, 4096, true},  {"Add", false, W_ONE, false, 4096, true}};
+    static const float k_values[] = {0.0f, 0.0f, 2.5f, -3.0f, 0.75f, 0.0f};
+    for (size_t i = 0; i < sizeof k_forms / sizeof k_forms[0]; i++) {
+        g_k = k_values[i];
+        if (!check(&k_forms[i])) fail_msg("one-value form %zu: the op was not taken in", i);
+    }
+    g_k = NAN; /* left as it is */
+    const form nan = {"Add", false, W_ONE, false, 512, false};
+    assert_false(check(&nan));
+}
+
 static void left_alone(void **state) {
     (void)state;
     const form full = {"Div", false, W_FULL, false, 512, false};
@@ -227,5 +259,6 @@ static void left_alone(void **state) {
 
 OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(taken_in),
+    cmocka_unit_test(one_value),
     cmocka_unit_test(left_alone),
 )
