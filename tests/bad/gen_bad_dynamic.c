@@ -63,9 +63,9 @@ static void gnn_cases(void) {
     static const struct {
         const char *tag, *model;
         int64_t f;
-    } layers[6] = {{"gcn", GCN, 64}, {"sage", SAGE, 64}, {"gat", GAT, 64}, {"edgeconv", EDGE, 3},
-                   {"sage_max", SAGE_MAX, 64}, {"gcn_index_add", GCN_IA, 64}};
-    for (int i = 0; i < 6; i++) {
+    } layers[] = {{"gcn", GCN, 64}, {"sage", SAGE, 64}, {"gat", GAT, 64}, {"edgeconv", EDGE, 3},
+                  {"sage_max", SAGE_MAX, 64}, {"gcn_index_add", GCN_IA, 64}};
+    for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++) {
         const char *t = layers[i].tag, *md = layers[i].model;
         const int64_t f = layers[i].f;
         gnn_case(F("dyn_%s_valid", t), md, "OSC_OK", F("tests/models' dynamic %s layer unpinned, "
