@@ -85,11 +85,14 @@ void osc_fs_start_rows(const osc_fs_job *j, int64_t lo, int64_t hi) {
         const int64_t R = j->p->row, N = j->s.n_rows, ds = j->p->dst_stride;               \
         const T c = (T)j->p->reset_value;                                                  \
         osc_ixc cd = osc_ixc_of(&j->s.dst);                                                \
+        int64_t last = -1; /* a run of edges into one row (a kNN list) resets it once */   \
         for (int64_t q = q0; q < q1; q++) {                                                \
             const int64_t e = j->s.list ? j->s.list[q] : q;                                \
             const int64_t d = osc_ixc_row(&cd, e * ds, N);                                 \
+            if (d == last || d < lo || d >= hi) continue;                                  \
+            last = d;                                                                      \
             T *o = (T *)(void *)j->out + d * R;                                            \
-            for (int64_t i = 0; d >= lo && d < hi && i < R; i++) o[i] = c;                 \
+            for (int64_t i = 0; i < R; i++) o[i] = c;                                      \
         }                                                                                  \
     }
 FS_RESET(f32, float)

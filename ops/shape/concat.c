@@ -54,6 +54,22 @@ static osc_status geometry(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
     return OSC_OK;
 }
 
+/* n rows of `size` bytes, contiguous at src, to dst every `stride` bytes. Rows of 4 to 16 bytes
+ * (EdgeConv's [E, 3] points beside [E, 3] offsets) move as one value of that size, not by a
+ * call to memcpy per row (5% of EdgeConv's layer went to those calls). */
+#define CONCAT_ROWS(SIZE)                                                                  \
+    for (int64_t r = 0; r < n; r++) memcpy(dst + (size_t)r * stride, src + (size_t)r * (SIZE), \
+                                           (SIZE))
+static void copy_rows(char *dst, size_t stride, const char *src, size_t size, int64_t n) {
+    switch (size) {
+        case 4: CONCAT_ROWS(4); break;
+        case 8: CONCAT_ROWS(8); break;
+        case 12: CONCAT_ROWS(12); break;
+        case 16: CONCAT_ROWS(16); break;
+        default: CONCAT_ROWS(size); break;
+    }
+}
+
 static osc_status concat_write(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                                osc_tensor *out, const osc_tensor *want, const int32_t *aux) {
     const int32_t axis = *aux;
@@ -72,6 +88,15 @@ static osc_status concat_write(osc_kctx *k, const osc_tensor *const *in, int32_t
                 osc_par_memcpy(k->tpool, (char *)out[0].data + (size_t)o * (bits / 8),
                                in[i]->data, block);
             o += in[i]->dims[axis] * inner;
+        }
+        return OSC_OK;
+    }
+    if (bits >= 8 && want->dtype != OSC_STRING) { /* each input's rows, at its offset */
+        const size_t es = bits / 8, stride = (size_t)(want->dims[axis] * inner) * es;
+        for (size_t i = 0, at = 0; i < (size_t)n_in; i++) {
+            const size_t size = (size_t)(in[i]->dims[axis] * inner) * es;
+            if (size) copy_rows((char *)out[0].data + at, stride, in[i]->data, size, outer);
+            at += size;
         }
         return OSC_OK;
     }

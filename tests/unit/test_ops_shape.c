@@ -865,6 +865,30 @@ static void concat_axes(void **state) {
     kh_free(&h);
 }
 
+/* Rows of every size along axis 1, the sizes that move as one value (4, 8, 12, 16 bytes) among
+ * them, each input's bytes at its offset in every row (the want built byte by byte here). */
+static void concat_row_sizes(void **state) {
+    (void)state;
+    enum { ROWS = 5, MAXW = 17 };
+    uint8_t a[ROWS * MAXW], b[ROWS * 12], want[ROWS * (MAXW + 12)];
+    for (int32_t i = 0; i < ROWS * MAXW; i++) a[i] = (uint8_t)(i + 1);
+    for (int32_t i = 0; i < ROWS * 12; i++) b[i] = (uint8_t)(200 + i);
+    for (int64_t w = 1; w <= MAXW; w++) {
+        osc_tensor x = T(OSC_UINT8, 2, D(ROWS, w), a), y = T(OSC_UINT8, 2, D(ROWS, 12), b);
+        const osc_tensor *in[] = {&x, &y};
+        for (int64_t r = 0; r < ROWS; r++)
+            for (int64_t c = 0; c < w + 12; c++)
+                want[r * (w + 12) + c] = c < w ? a[r * w + c] : b[r * 12 + c - w];
+        kh h;
+        kh_init(&h, "Concat", 13);
+        kh_attr_int(&h, "axis", 1);
+        kh_expect_ok(&h, kh_run(&h, 2, in));
+        osc_check_shape(&h.out, OSC_UINT8, 2, D(ROWS, w + 12));
+        osc_check_bytes(&h.out, want, (size_t)(ROWS * (w + 12)));
+        kh_free(&h);
+    }
+}
+
 static void concat_errors(void **state) {
     (void)state;
     const int64_t a[6] = {0};
@@ -1991,6 +2015,7 @@ int main(void) {
         cmocka_unit_test(expand_spec_and_errors),
         cmocka_unit_test(tile_cases),
         cmocka_unit_test(concat_axes),
+        cmocka_unit_test(concat_row_sizes),
         cmocka_unit_test(concat_errors),
         cmocka_unit_test(gather_spec_examples),
         cmocka_unit_test(gather_negative_scalar_empty),
