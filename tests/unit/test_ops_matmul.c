@@ -220,7 +220,8 @@ static void test_matmul_blocks(void **state) {
 
 /* Each kernel variant this CPU has (default, AVX2, AVX-512), called directly: A row-major (read
  * in place) and transposed (packed), without C, with one C row for all (a bias) and with a full
- * C, across the tiles' and blocks' boundaries: bit-equal to the documented order, then + C. */
+ * C, with and without Relu, across the tiles' and blocks' boundaries: bit-equal to the
+ * documented order, then + C, then x < 0 ? +0 : x (row 0 is NaN: Relu keeps it). */
 static void test_gemm_variants(void **state) {
     (void)state;
     static const int64_t k_shapes[][3] = {
@@ -239,31 +240,33 @@ static void test_gemm_variants(void **state) {
             float *y = malloc((size_t)(m * n) * 4);
             void *pack = malloc(osc_gemm_pack_bytes(OSC_FLOAT, n, k));
             for (int64_t i = 0; i < m * k; i++) a[i] = (float)rnd();
-            for (int64_t i = 0; i < m; i++)
-                for (int64_t p = 0; p < k; p++) at[p * m + i] = a[i * k + p];
             for (int64_t i = 0; i < k * n; i++) b[i] = (float)rnd();
             for (int64_t i = 0; i < m * n; i++) c[i] = (float)rnd();
-            for (int trans = 0; trans < 2; trans++)
-                for (int cf = 0; cf < 3; cf++) { /* no C, a bias row, a full C */
-                    const int64_t c_rs = cf == 2 ? n : 0;
-                    const osc_gemm_args g = {
-                        .m = m, .n = n, .k = k, .a = trans ? at : a, .ars = trans ? 1 : k,
-                        .acs = trans ? m : 1, .b = b, .brs = n, .bcs = 1, .y = y, .ldy = n,
-                        .c = cf ? c : NULL, .c_rs = c_rs};
-                    memset(y, 0xff, (size_t)(m * n) * 4);
-                    fn(&g, pack);
-                    for (int64_t i = 0; i < m; i++)
-                        for (int64_t j = 0; j < n; j++) {
-                            float want = ordered_dot(a + i * k, 1, b + j, n, k);
-                            if (cf) want = want + c[i * c_rs + j];
-                            if (memcmp(&y[i * n + j], &want, 4))
-                                fail_msg("variant %d, %lldx%lldx%lld, A %s, C form %d, (%lld,%lld): "
-                                         "%.9g; the documented order gives %.9g", (int)v,
-                                         (long long)m, (long long)k, (long long)n,
-                                         trans ? "transposed" : "row-major", cf, (long long)i,
-                                         (long long)j, y[i * n + j], want);
-                        }
-                }
+            a[k - 1] = NAN; /* row 0: NaN, which Relu keeps */
+            for (int64_t i = 0; i < m; i++)
+                for (int64_t p = 0; p < k; p++) at[p * m + i] = a[i * k + p];
+            for (int form = 0; form < 12; form++) { /* A's layout x C x Relu */
+                const int trans = form & 1, cf = form / 2 % 3, relu = form / 6;
+                const int64_t c_rs = cf == 2 ? n : 0; /* no C, a bias row, a full C */
+                const osc_gemm_args g = {
+                    .m = m, .n = n, .k = k, .a = trans ? at : a, .ars = trans ? 1 : k,
+                    .acs = trans ? m : 1, .b = b, .brs = n, .bcs = 1, .y = y, .ldy = n,
+                    .c = cf ? c : NULL, .c_rs = c_rs, .relu = relu};
+                memset(y, 0xff, (size_t)(m * n) * 4);
+                fn(&g, pack);
+                for (int64_t i = 0; i < m; i++)
+                    for (int64_t j = 0; j < n; j++) {
+                        float want = ordered_dot(a + i * k, 1, b + j, n, k);
+                        if (cf) want = want + c[i * c_rs + j];
+                        if (relu && want < 0) want = 0;
+                        if (memcmp(&y[i * n + j], &want, 4))
+                            fail_msg("variant %d, %lldx%lldx%lld, A %s, C form %d, Relu %d, "
+                                     "(%lld,%lld): %.9g; the documented order gives %.9g",
+                                     (int)v, (long long)m, (long long)k, (long long)n,
+                                     trans ? "transposed" : "row-major", cf, relu,
+                                     (long long)i, (long long)j, y[i * n + j], want);
+                    }
+            }
             free(a), free(at), free(b), free(c), free(y), free(pack);
         }
     }
