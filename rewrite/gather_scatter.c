@@ -462,13 +462,18 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
     const osc_tensor *dt = osc_fuse_sym_shape(v, data), *it = osc_fuse_sym_shape(v, idx);
     const osc_tensor *ut = osc_fuse_sym_shape(v, upd);
     const osc_node *ex = nd ? NULL : producer(v, idx);
-    /* the pattern's start: a ScatterND of [E, 1] indices, a ScatterElements of an Expand; a
-     * ScatterElements along another axis than 0 says so (a mixture of experts' combine
-     * scatters its gate weights along axis 1 by their top-k indices) */
+    /* the pattern's start: a ScatterND of [E, 1] indices, a ScatterElements of an Expand, or
+     * a ScatterElements of scalars (rank 1: one index per update already) whose index is a
+     * Concat (GCN's degree over the edges and the self loops: the pieces read in place and the
+     * edges' split shared with the layer's aggregation; a scatter of scalars by a plain index
+     * gains nothing); a ScatterElements along another axis than 0 says so (a mixture of
+     * experts' combine scatters its gate weights along axis 1 by their top-k indices) */
     const int64_t axis = nd ? 0 : ((const osc_se_params *)n->params)->axis;
     if (!nd && axis != 0 && !(dt && axis == -dt->rank))
         return osc_rw_no(v, "axis %lld: fused scatters run along axis 0", (long long)axis);
-    if (nd ? !it || it->rank != 2 || it->dims[1] != 1 : !osc_fuse_has(ex, OSC_KT_EXPAND))
+    const bool scalars = !nd && osc_fuse_has(ex, OSC_KT_CONCAT) && dt && dt->rank == 1;
+    if (nd ? !it || it->rank != 2 || it->dims[1] != 1
+           : !scalars && !osc_fuse_has(ex, OSC_KT_EXPAND))
         return false;
     if (!dt || !ut)
         return osc_rw_no(v, "the shape of data or of the updates is not known at load");
@@ -493,6 +498,14 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         m.p->reduction = ((const osc_snd_params *)n->params)->reduction;
         if (it->dims[0] != m.p->edges)
             return osc_rw_no(v, "the indices' rows are not the updates' rows");
+        dst = idx;
+        m.p->dst_stride = 1;
+    } else if (scalars) { /* ScatterElements of rank 1: its indices are the rows' */
+        if (!it || !osc_fuse_same_dims(it, ut))
+            return osc_rw_no(v, "the indices' shape is not the updates' shape");
+        if (reset_for_reader(v, node, dt->dtype))
+            return osc_rw_no(v, "a reset scatter, taken in by the reduction scatter reading it");
+        m.p->reduction = ((const osc_se_params *)n->params)->reduction;
         dst = idx;
         m.p->dst_stride = 1;
     } else { /* ScatterElements along axis 0, its indices an Expand of one index per row */

@@ -1138,8 +1138,9 @@ static void shared_split_across_runs(void **state) {
 }
 
 /* Edge lists with self loops, as GAT and GCN export them: src and dst are Concat(edge_index[k],
- * loops). The fused scatters (GatherScatter: both indices; RowScatter: dst) and a plain Gather
- * by dst (GatherPieces) read the pieces in place, so no Concat and no row Gather is left; the
+ * loops). The fused scatters (GatherScatter: both indices; RowScatter: dst, and GCN's degree, a
+ * scatter of scalars by dst) and a plain Gather by dst (GatherPieces) read the pieces in place,
+ * so no Concat and no row Gather is left; the
  * outputs are the loops' bits fused or not, on every thread count. An index out of range in
  * either piece fails the run, before any output is written, fused naming the piece and the
  * position in the whole index (unfused, the scatter counts positions of its expanded index). */
@@ -1157,17 +1158,20 @@ static void index_pieces(void **state) {
     osc_tensor *loops = add_input(&in, "loops", OSC_INT64, 1, ld);
     osc_tensor *w = add_input(&in, "w", OSC_FLOAT, 2, wd);
     osc_tensor *u = add_input(&in, "u", OSC_FLOAT, 2, ud);
+    const int64_t vd[1] = {E};
+    osc_tensor *du = add_input(&in, "du", OSC_FLOAT, 1, vd);
     int64_t *eiv = ei->data, *lv = loops->data;
     for (int64_t i = 0; i < M * C; i++) set(x, i, rnd_value());
     for (int64_t i = 0; i < N * C; i++) set(a, i, rnd_value());
     for (int64_t i = 0; i < E * C; i++) set(u, i, rnd_value());
-    for (int64_t e = 0; e < E; e++) set(w, e, rnd_value());
+    for (int64_t e = 0; e < E; e++) set(w, e, rnd_value()), set(du, e, rnd_value());
     for (int64_t e = 0; e < E0; e++) eiv[e] = rnd_index(M), eiv[E0 + e] = rnd_index(N);
     for (int64_t l = 0; l < L; l++) lv[l] = l - L / 2; /* rows of x and of a, negatives too */
     osc_mw *mw = graph_of(&in);
     const int64_t nd[2] = {N, C}, ed[2] = {E, C}, one = 1, k0 = 0, k1 = 1;
-    osc_tensor zeros = tensor(OSC_FLOAT, 2, nd);
+    osc_tensor zeros = tensor(OSC_FLOAT, 2, nd), zeros1 = tensor(OSC_FLOAT, 1, nd);
     osc_mw_initializer(mw, "zeros", &zeros);
+    osc_mw_initializer(mw, "zeros1", &zeros1);
     i64_init(mw, "axes", 1, &one);
     i64_init(mw, "shape", 2, ed);
     i64_init(mw, "k0", 0, &k0);
@@ -1176,6 +1180,7 @@ static void index_pieces(void **state) {
     NODE("Gather", "row1", 2, "e1", "edge_index", "k1");
     const int cs = NODE("Concat", "cat_src", 2, "src", "e0", "loops");
     const int cd = NODE("Concat", "cat_dst", 2, "dst", "e1", "loops");
+    const int s0 = NODE("ScatterElements", "degree", 3, "deg", "zeros1", "dst", "du");
     NODE("Unsqueeze", "unsqueeze", 2, "dst_col", "dst", "axes");
     NODE("Expand", "expand", 2, "idx", "dst_col", "shape");
     NODE("Gather", "gather_x", 2, "g", "x", "src");
@@ -1185,19 +1190,24 @@ static void index_pieces(void **state) {
     NODE("Gather", "gather_a", 2, "ga", "a", "dst");
     osc_mw_attr_int(mw, cs, "axis", 0);
     osc_mw_attr_int(mw, cd, "axis", 0);
+    osc_mw_attr_string(mw, s0, "reduction", "add");
     osc_mw_attr_string(mw, s1, "reduction", "add");
     osc_mw_attr_string(mw, s2, "reduction", "max");
     osc_mw_output(mw, "y", OSC_FLOAT, 2, nd, NULL);
     osc_mw_output(mw, "ga", OSC_FLOAT, 2, ed, NULL);
+    osc_mw_output(mw, "deg", OSC_FLOAT, 1, nd, NULL);
     size_t len;
     void *buf = osc_check_serialize(mw, &len);
-    /* the loops: y = max(sum of x[src] * w, u) per destination row, ga = a[dst] */
+    /* the loops: y = max(sum of x[src] * w, u) per destination row, ga = a[dst], deg = the sum
+     * of du per destination */
     float *y = calloc(N * C, sizeof *y), *ga = malloc(sizeof *ga * E * C);
-    assert_true(y && ga);
+    float *deg = calloc(N, sizeof *deg);
+    assert_true(y && ga && deg);
     for (int phase = 0; phase < 2; phase++)
         for (int64_t e = 0; e < E; e++) {
             const int64_t d = norm(e < E0 ? eiv[E0 + e] : lv[e - E0], N);
             const int64_t q = norm(e < E0 ? eiv[e] : lv[e - E0], M);
+            if (phase == 0) deg[d] += ((const float *)du->data)[e];
             for (int64_t j = 0; j < C; j++) {
                 float *o = &y[d * C + j];
                 if (phase == 0) {
@@ -1215,16 +1225,18 @@ static void index_pieces(void **state) {
             osc_model *m = load(&c, buf, len, f == 1, k_threads[k]);
             result r;
             describe(m, &r);
-            if (f == 1 && strcmp(r.nodes, "GatherScatter RowScatter GatherPieces"))
+            if (f == 1 && strcmp(r.nodes, "RowScatter GatherScatter RowScatter GatherPieces"))
                 fail_msg("nodes after fusion: '%s'", r.nodes);
             osc_session *s;
             assert_int_equal(osc_session_create(m, &s), OSC_OK);
-            osc_tensor o1, o2;
+            osc_tensor o1, o2, o3;
             if (bind(s, &in) || osc_session_run(s))
                 fail_msg("fusion %d, %d threads: %s", f, k_threads[k], osc_session_error(s));
             assert_int_equal(osc_session_output(s, 0, &o1), OSC_OK);
             assert_int_equal(osc_session_output(s, 1, &o2), OSC_OK);
-            if (memcmp(o1.data, y, sizeof *y * N * C) || memcmp(o2.data, ga, sizeof *ga * E * C))
+            assert_int_equal(osc_session_output(s, 2, &o3), OSC_OK);
+            if (memcmp(o1.data, y, sizeof *y * N * C) || memcmp(o2.data, ga, sizeof *ga * E * C) ||
+                memcmp(o3.data, deg, sizeof *deg * N))
                 fail_msg("fusion %d, %d threads: the outputs differ from the loops'", f,
                          k_threads[k]);
             /* a bad value in each piece: no output written, the position in the whole index */
@@ -1260,7 +1272,7 @@ static void index_pieces(void **state) {
             osc_session_free(s);
             osc_model_free(m);
         }
-    free(y), free(ga), free(zeros.data), free(buf);
+    free(y), free(ga), free(deg), free(zeros.data), free(zeros1.data), free(buf);
     free_inst(&in);
 }
 
