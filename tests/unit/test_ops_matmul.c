@@ -158,15 +158,19 @@ static void test_matmul_batch_broadcast(void **state) {
 /* The documented summation order, in float: per element, each K block of OSC_GEMM_KC summed
  * from 0 in increasing p, each product by one fused multiply-add, the block sums added in
  * order. */
-static float ordered_dot(const float *a, int64_t as, const float *b, int64_t bs, int64_t k) {
-    float y = 0;
-    for (int64_t q = 0; q < k; q += OSC_GEMM_KC) {
-        float s = 0;
-        for (int64_t p = q; p < k && p < q + OSC_GEMM_KC; p++) s = fmaf(a[p * as], b[p * bs], s);
-        y = q == 0 ? s : y + s;
+#define ORDERED_DOT(NAME, T, FMA)                                                            \
+    static T NAME(const T *a, int64_t as, const T *b, int64_t bs, int64_t k) {                \
+        T y = 0;                                                                              \
+        for (int64_t q = 0; q < k; q += OSC_GEMM_KC) {                                        \
+            T s = 0;                                                                          \
+            for (int64_t p = q; p < k && p < q + OSC_GEMM_KC; p++)                            \
+                s = FMA(a[p * as], b[p * bs], s);                                             \
+            y = q == 0 ? s : y + s;                                                           \
+        }                                                                                     \
+        return y;                                                                             \
     }
-    return y;
-}
+ORDERED_DOT(ordered_dot, float, fmaf)
+ORDERED_DOT(ordered_dot_d, double, fma)
 
 /* Sizes across every boundary: M around the register tiles' rows (4, 6), N around NR (8, 16,
  * 32) and NC (256 floats, 128 doubles), K around KC (256). float: bit-equal to the documented
@@ -218,59 +222,73 @@ static void test_matmul_blocks(void **state) {
     }
 }
 
-/* Each kernel variant this CPU has (default, AVX2, AVX-512), called directly: A row-major (read
- * in place) and transposed (packed), without C, with one C row for all (a bias) and with a full
- * C, with and without Relu, across the tiles' and blocks' boundaries: bit-equal to the
- * documented order, then + C, then x < 0 ? +0 : x (row 0 is NaN: Relu keeps it). */
+/* Each kernel variant this CPU has (default, AVX2, AVX-512), called directly, in float and in
+ * double: A row-major (read in place) and transposed (packed), without C, with one C row for
+ * all (a bias) and with a full C, with and without Relu, across the tiles' and blocks'
+ * boundaries: bit-equal to the documented order, then + C, then x < 0 ? +0 : x (row 0 is NaN:
+ * Relu keeps it). Returns how many variants ran. */
+#define GEMM_VARIANTS(NAME, E, T, DOT)                                                       \
+    static int NAME(void) {                                                                   \
+        static const int64_t k_shapes[][3] = {                                                \
+            {1, 1, 1},     {6, 16, 16},  {7, 17, 33},  {13, 255, 31}, {9, 257, 65},           \
+            {25, 513, 129}, {3, 40, 257}, {19, 64, 64}, {12, 6, 64},                           \
+        };                                                                                    \
+        int ran = 0;                                                                          \
+        for (int32_t v = 0; v < 3; v++) {                                                     \
+            const osc_gemm_fn fn = osc_gemm_variant(E, v);                                    \
+            if (!fn) continue;                                                                \
+            ran++;                                                                            \
+            for (size_t s = 0; s < sizeof k_shapes / sizeof k_shapes[0]; s++) {               \
+                const int64_t m = k_shapes[s][0], k = k_shapes[s][1], n = k_shapes[s][2];     \
+                T *a = malloc((size_t)(m * k) * sizeof(T));                                   \
+                T *at = malloc((size_t)(m * k) * sizeof(T));                                  \
+                T *b = malloc((size_t)(k * n) * sizeof(T));                                   \
+                T *c = malloc((size_t)(m * n) * sizeof(T));                                   \
+                T *y = malloc((size_t)(m * n) * sizeof(T));                                   \
+                void *pack = malloc(osc_gemm_pack_bytes(E, n, k));                            \
+                for (int64_t i = 0; i < m * k; i++) a[i] = (T)rnd();                          \
+                for (int64_t i = 0; i < k * n; i++) b[i] = (T)rnd();                          \
+                for (int64_t i = 0; i < m * n; i++) c[i] = (T)rnd();                          \
+                a[k - 1] = NAN; /* row 0: NaN, which Relu keeps */                            \
+                for (int64_t i = 0; i < m; i++)                                               \
+                    for (int64_t p = 0; p < k; p++) at[p * m + i] = a[i * k + p];             \
+                for (int form = 0; form < 12; form++) { /* A's layout x C x Relu */           \
+                    const int trans = form & 1, cf = form / 2 % 3, relu = form / 6;           \
+                    const int64_t c_rs = cf == 2 ? n : 0; /* no C, a bias row, a full C */    \
+                    const osc_gemm_args g = {                                                 \
+                        .m = m, .n = n, .k = k, .a = trans ? at : a, .ars = trans ? 1 : k,    \
+                        .acs = trans ? m : 1, .b = b, .brs = n, .bcs = 1, .y = y, .ldy = n,   \
+                        .c = cf ? c : NULL, .c_rs = c_rs, .relu = relu};                      \
+                    memset(y, 0xff, (size_t)(m * n) * sizeof(T));                             \
+                    fn(&g, pack);                                                             \
+                    for (int64_t i = 0; i < m; i++)                                           \
+                        for (int64_t j = 0; j < n; j++) {                                     \
+                            T want = DOT(a + i * k, 1, b + j, n, k);                          \
+                            if (cf) want = want + c[i * c_rs + j];                            \
+                            if (relu && want < 0) want = 0;                                   \
+                            if (memcmp(&y[i * n + j], &want, sizeof(T)))                      \
+                                fail_msg("%s variant %d, %lldx%lldx%lld, A %s, C form %d, "   \
+                                         "Relu %d, (%lld,%lld): %.17g; the documented order " \
+                                         "gives %.17g", #T, (int)v, (long long)m,             \
+                                         (long long)k, (long long)n,                          \
+                                         trans ? "transposed" : "row-major", cf, relu,        \
+                                         (long long)i, (long long)j, (double)y[i * n + j],    \
+                                         (double)want);                                       \
+                        }                                                                     \
+                }                                                                             \
+                free(a), free(at), free(b), free(c), free(y), free(pack);                     \
+            }                                                                                 \
+        }                                                                                     \
+        return ran;                                                                           \
+    }
+GEMM_VARIANTS(variants_f32, OSC_FLOAT, float, ordered_dot)
+GEMM_VARIANTS(variants_f64, OSC_DOUBLE, double, ordered_dot_d)
+
 static void test_gemm_variants(void **state) {
     (void)state;
-    static const int64_t k_shapes[][3] = {
-        {1, 1, 1}, {6, 16, 16}, {7, 17, 33}, {13, 255, 31}, {9, 257, 65}, {25, 513, 129},
-        {3, 40, 257}, {19, 64, 64}, {12, 6, 64},
-    };
-    int ran = 0;
-    for (int32_t v = 0; v < 3; v++) {
-        const osc_gemm_fn fn = osc_gemm_variant(OSC_FLOAT, v);
-        if (!fn) continue;
-        ran++;
-        for (size_t s = 0; s < sizeof k_shapes / sizeof k_shapes[0]; s++) {
-            const int64_t m = k_shapes[s][0], k = k_shapes[s][1], n = k_shapes[s][2];
-            float *a = malloc((size_t)(m * k) * 4), *at = malloc((size_t)(m * k) * 4);
-            float *b = malloc((size_t)(k * n) * 4), *c = malloc((size_t)(m * n) * 4);
-            float *y = malloc((size_t)(m * n) * 4);
-            void *pack = malloc(osc_gemm_pack_bytes(OSC_FLOAT, n, k));
-            for (int64_t i = 0; i < m * k; i++) a[i] = (float)rnd();
-            for (int64_t i = 0; i < k * n; i++) b[i] = (float)rnd();
-            for (int64_t i = 0; i < m * n; i++) c[i] = (float)rnd();
-            a[k - 1] = NAN; /* row 0: NaN, which Relu keeps */
-            for (int64_t i = 0; i < m; i++)
-                for (int64_t p = 0; p < k; p++) at[p * m + i] = a[i * k + p];
-            for (int form = 0; form < 12; form++) { /* A's layout x C x Relu */
-                const int trans = form & 1, cf = form / 2 % 3, relu = form / 6;
-                const int64_t c_rs = cf == 2 ? n : 0; /* no C, a bias row, a full C */
-                const osc_gemm_args g = {
-                    .m = m, .n = n, .k = k, .a = trans ? at : a, .ars = trans ? 1 : k,
-                    .acs = trans ? m : 1, .b = b, .brs = n, .bcs = 1, .y = y, .ldy = n,
-                    .c = cf ? c : NULL, .c_rs = c_rs, .relu = relu};
-                memset(y, 0xff, (size_t)(m * n) * 4);
-                fn(&g, pack);
-                for (int64_t i = 0; i < m; i++)
-                    for (int64_t j = 0; j < n; j++) {
-                        float want = ordered_dot(a + i * k, 1, b + j, n, k);
-                        if (cf) want = want + c[i * c_rs + j];
-                        if (relu && want < 0) want = 0;
-                        if (memcmp(&y[i * n + j], &want, 4))
-                            fail_msg("variant %d, %lldx%lldx%lld, A %s, C form %d, Relu %d, "
-                                     "(%lld,%lld): %.9g; the documented order gives %.9g",
-                                     (int)v, (long long)m, (long long)k, (long long)n,
-                                     trans ? "transposed" : "row-major", cf, relu,
-                                     (long long)i, (long long)j, y[i * n + j], want);
-                    }
-            }
-            free(a), free(at), free(b), free(c), free(y), free(pack);
-        }
-    }
-    assert_true(ran >= 1); /* the default variant is always there */
+    /* the default variant is always there */
+    assert_true(variants_f32() >= 1);
+    assert_true(variants_f64() >= 1);
     /* K == 0 through the dispatcher: Y = 0 + C */
     const float c0[2] = {1.5f, -0.0f};
     float y0[4] = {9, 9, 9, 9};
