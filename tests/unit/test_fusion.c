@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -1276,6 +1277,85 @@ static void index_pieces(void **state) {
     free_inst(&in);
 }
 
+/* Scatters of scalars by a Concat index (rule gather_scatter_se's rank-1 path): torch's
+ * include_self=False max, a reset of -inf over the edges and the self loops then the max, in
+ * double, is one RowScatter that takes the reset in (rows without an edge keep data's 0); a
+ * scatter of rank 2 whose index is a Concat (no Expand) is left alone. Both equal the loops'
+ * bits on every thread count, fused or not. */
+static void scalar_scatters(void **state) {
+    (void)state;
+    enum { N = 40, E0 = 300, L = 30, E = E0 + L, C = 3 };
+    inst in;
+    memset(&in, 0, sizeof in);
+    g_rng = 91u;
+    const int64_t eid[2] = {2, E0}, ld[1] = {L}, ud[1] = {E}, nd[1] = {N}, k1 = 1;
+    osc_tensor *ei = add_input(&in, "edge_index", OSC_INT64, 2, eid);
+    osc_tensor *loops = add_input(&in, "loops", OSC_INT64, 1, ld);
+    osc_tensor *u = add_input(&in, "u", OSC_DOUBLE, 1, ud);
+    int64_t *eiv = ei->data, *lv = loops->data;
+    for (int64_t e = 0; e < E0; e++) eiv[e] = rnd_index(N), eiv[E0 + e] = rnd_index(N / 2);
+    for (int64_t l = 0; l < L; l++) lv[l] = l - L / 2;
+    for (int64_t e = 0; e < E; e++) set(u, e, rnd_value());
+    osc_mw *mw = graph_of(&in);
+    osc_tensor zeros = tensor(OSC_DOUBLE, 1, nd), fill = tensor(OSC_DOUBLE, 1, ud);
+    for (int64_t e = 0; e < E; e++) ((double *)fill.data)[e] = -INFINITY;
+    osc_mw_initializer(mw, "zeros", &zeros);
+    osc_mw_initializer(mw, "fill", &fill);
+    i64_init(mw, "k1", 0, &k1);
+    NODE("Gather", "row1", 2, "e1", "edge_index", "k1");
+    osc_mw_attr_int(mw, NODE("Concat", "cat_dst", 2, "dst", "e1", "loops"), "axis", 0);
+    NODE("ScatterElements", "reset", 3, "r", "zeros", "dst", "fill");
+    osc_mw_attr_string(mw, NODE("ScatterElements", "max", 3, "y", "r", "dst", "u"), "reduction",
+                       "max");
+    osc_mw_output(mw, "y", OSC_DOUBLE, 1, nd, NULL);
+    size_t len;
+    void *buf = osc_check_serialize(mw, &len);
+    osc_tensor want = tensor(OSC_DOUBLE, 1, nd); /* the loops: max from -inf where an edge is */
+    double *w = want.data;
+    bool reached[N] = {false};
+    for (int64_t e = 0; e < E; e++) {
+        const int64_t d = norm(e < E0 ? eiv[E0 + e] : lv[e - E0], N);
+        const double v = ((const double *)u->data)[e];
+        w[d] = !reached[d] || v > w[d] ? v : w[d];
+        reached[d] = true;
+    }
+    check_graph("scalar_reset_max", buf, len, &in, "RowScatter",
+                "Gather Concat ScatterElements ScatterElements", OSC_INPLACE_NONE, &want);
+    free(buf), free(zeros.data), free(fill.data), free(want.data);
+    free_inst(&in);
+
+    /* rank 2, its index a Concat of two index inputs: not taken */
+    memset(&in, 0, sizeof in);
+    const int64_t dd[2] = {N, C}, i0d[2] = {E0, C}, i1d[2] = {L, C}, vd[2] = {E, C};
+    osc_tensor *data = add_input(&in, "data", OSC_FLOAT, 2, dd);
+    osc_tensor *i0 = add_input(&in, "i0", OSC_INT64, 2, i0d);
+    osc_tensor *i1 = add_input(&in, "i1", OSC_INT64, 2, i1d);
+    osc_tensor *upd = add_input(&in, "upd", OSC_FLOAT, 2, vd);
+    for (int64_t i = 0; i < N * C; i++) set(data, i, rnd_value());
+    for (int64_t i = 0; i < E * C; i++) set(upd, i, rnd_value());
+    for (int64_t i = 0; i < E0 * C; i++) ((int64_t *)i0->data)[i] = rnd_index(N);
+    for (int64_t i = 0; i < L * C; i++) ((int64_t *)i1->data)[i] = rnd_index(N);
+    mw = graph_of(&in);
+    osc_mw_attr_int(mw, NODE("Concat", "cat", 2, "idx", "i0", "i1"), "axis", 0);
+    osc_mw_attr_string(mw, NODE("ScatterElements", "sum", 3, "y", "data", "idx", "upd"),
+                       "reduction", "add");
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, dd, NULL);
+    buf = osc_check_serialize(mw, &len);
+    want = tensor(OSC_FLOAT, 2, dd);
+    float *wf = want.data;
+    memcpy(wf, data->data, sizeof *wf * N * C);
+    for (int64_t e = 0; e < E; e++)
+        for (int64_t j = 0; j < C; j++) {
+            const int64_t *ix = e < E0 ? (const int64_t *)i0->data + e * C
+                                       : (const int64_t *)i1->data + (e - E0) * C;
+            wf[norm(ix[j], N) * C + j] += ((const float *)upd->data)[e * C + j];
+        }
+    check_graph("rank2_concat_index", buf, len, &in, "Concat ScatterElements", "",
+                OSC_INPLACE_NONE, &want);
+    free(buf), free(want.data);
+    free_inst(&in);
+}
+
 /* The Gather reads the scatter's own data (y = x + messages from x, x an intermediate that
  * dies at the scatter): the fused node reads x twice, so it must not write over it in place
  * (a row updated early would be gathered later). Reduction none, many edges and duplicates. */
@@ -1544,6 +1624,7 @@ int main(void) {
         cmocka_unit_test(shared_index_chained_scatters),
         cmocka_unit_test(shared_split_across_runs),
         cmocka_unit_test(index_pieces),
+        cmocka_unit_test(scalar_scatters),
         cmocka_unit_test(gather_reads_the_data),
         cmocka_unit_test(index_out_of_range),
         cmocka_unit_test(zero_rows_not_fused),
