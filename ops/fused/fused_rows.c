@@ -1,15 +1,19 @@
 /* fused_rows.c: the fused gather-scatter's loop over destination rows (osc_fs_job.rows,
  * fused_scatter.h), for splits grouped by destination (fused_group.c). Each output row of the
  * part is made once: it starts as data's row (or zeros, or itself in place, or the reset value of
- * a reset scatter taken in), its edges' messages
- * are combined into it in edge order in a buffer (FS_EDGE, fused_steps.h: the operations of the
- * edge loop, so the bits of the unfused scatter), and it is stored. Rows without edges are
- * copied (or zeroed) a run at a time. No reduction: the last edge's message is the row. The
- * source rows of the next FR_BLOCK list positions are looked up in one pass (fr_sources), then
- * each edge's operands and source row are prefetched a few edges ahead: the list says which
- * they are (docs/performance-steps.md, "The aggregation's own passes"). */
+ * a reset scatter taken in), its edges' messages are combined into it in edge order in a buffer
+ * (FS_EDGE, fused_steps.h: the operations of the edge loop, so the bits of the unfused scatter),
+ * and it is stored. Rows without edges are copied (or zeroed) a run at a time. No reduction: the
+ * last edge's message is the row. The edges' source rows and per-edge operands are read in
+ * sequence from records placed in list order (fused_place.h), each source row fetched a few
+ * edges ahead, by a loop for the message's kind with nothing decided per edge (on a core whose
+ * prefetches hold their place until the line arrives, a shorter loop has more edges in flight:
+ * docs/performance-steps.md, "Records in list order"); when nothing is placed, the source rows of
+ * the next FR_BLOCK list positions are looked up in one pass (fr_sources) and each edge's
+ * operands and source row are fetched through the list. */
 #include <string.h>
 
+#include "fused_place.h"
 #include "fused_scatter.h"
 #include "fused_steps.h"
 
@@ -20,59 +24,13 @@
 #define FR_PF_ROW 8    /* list positions ahead whose source row is fetched */
 #define FR_PF_LINES 8  /* cache lines of a source row fetched at most */
 
-/* The source rows of the part's edges in list order, placed where the part's output rows end
- * (fr_place_sources): sr[q - q0] for list position q. */
-typedef struct fr_placed {
-    const char *sr; /* NULL: none, the rows are looked up through the list */
-    int64_t q0;
-} fr_placed;
-
-/* The row loop of output rows [lo, hi) writes row d only once it has read every list position
- * below row_at[d + 1]; until then the end of the part's rows is free, so the source row of each
- * of its edges can wait there in list order, the index read once, in a pass of independent
- * reads, instead of through the list inside the loop, where each row's fetch waits on its
- * index's (docs/performance-steps.md, "Source rows in list order"). Placed when the rows hold
- * them at every d (row d's end at or below the first byte of position row_at[d + 1]), every
- * row is written (not in place), rows are combined in a buffer (R <= FR_ACC), and the loop
- * reads every edge (a reduction). Stored and read by memcpy: the output's bytes may be a
- * caller's float array. */
-static fr_placed fr_place_sources(const osc_fs_job *j, int64_t lo, int64_t hi, size_t rb) {
-    const uint32_t *list = j->s.list, *row_at = j->s.row_at;
-    const int64_t q0 = row_at[lo], n = row_at[hi] - q0;
-    const fr_placed none = {NULL, 0};
-    if (!j->p->gather || (!j->fill && !j->data) || j->p->row > FR_ACC || n < 1 ||
-        j->p->reduction == OSC_RED_NONE || (uint64_t)j->x_rows > UINT32_MAX)
-        return none;
-    const size_t room = (size_t)(hi - lo) * rb, need = (size_t)n * sizeof(uint32_t);
-    if (room < need) return none;
-    const size_t base = room - need; /* from row lo to position q0 */
-    for (int64_t d = lo; d < hi; d++)
-        if ((size_t)(d + 1 - lo) * rb > base + (size_t)(row_at[d + 1] - q0) * sizeof(uint32_t))
-            return none;
-    char *sr = j->out + (size_t)lo * rb + base;
-    for (int64_t q = 0; q < n; q++) {
-        if (q + FR_PF_SRC < n) OSC_PREFETCH(osc_ixv_addr(&j->src, list[q0 + q + FR_PF_SRC]), 0);
-        const uint32_t r = (uint32_t)osc_ixv_row(&j->src, list[q0 + q], j->x_rows);
-        memcpy(sr + (size_t)q * sizeof r, &r, sizeof r);
-    }
-    return (fr_placed){sr, q0};
-}
-
-/* xs[q - q0]: the source row of the edge at list position q, for q in [q0, q1): from the placed
- * source rows, else the edges' source indices fetched ahead: a pass of independent reads, so
- * that the row loop knows each upcoming source row without waiting for its index. */
-static void fr_sources(const osc_fs_job *j, const fr_placed *pl, int64_t q0, int64_t q1,
-                       size_t row_bytes, const char **xs) {
+/* xs[q - q0]: the source row of the edge at list position q, for q in [q0, q1), when nothing
+ * is placed: the edges' source indices fetched ahead, a pass of independent reads, so that the
+ * row loop knows each upcoming source row without waiting for its index. */
+static void fr_sources(const osc_fs_job *j, int64_t q0, int64_t q1, size_t row_bytes,
+                       const char **xs) {
     const uint32_t *list = j->s.list;
     const bool gather = j->p->gather;
-    if (pl->sr) {
-        for (int64_t q = q0; q < q1; q++) {
-            uint32_t r;
-            memcpy(&r, pl->sr + (size_t)(q - pl->q0) * sizeof r, sizeof r);
-            xs[q - q0] = j->x + (size_t)r * row_bytes;
-        }
-        return;
-    }
     for (int64_t q = q0; q < q1; q++) {
         if (gather && q + FR_PF_SRC < q1)
             OSC_PREFETCH(osc_ixv_addr(&j->src, list[q + FR_PF_SRC]), 0);
@@ -80,6 +38,54 @@ static void fr_sources(const osc_fs_job *j, const fr_placed *pl, int64_t q0, int
         xs[q - q0] = j->x + (size_t)(gather ? osc_ixv_row(&j->src, e, j->x_rows) : e) * row_bytes;
     }
 }
+
+/* What the row loop does per edge over placed records: one of two common messages, in a loop
+ * of its own with nothing decided per edge, or the steps (FS_EDGE). */
+enum { FR_STEPS, FR_SUM, FR_SCALE };
+static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
+    const osc_fs_step *s0 = &p->steps[0];
+    if (p->n_steps == 0) return FR_SUM; /* the source row itself */
+    if (p->n_steps == 1 && pl->step == 0 && s0->op == OSC_FS_MUL &&
+        (s0->read == OSC_FS_ROW || s0->read == OSC_FS_BLOCK))
+        return FR_SCALE; /* the source row times its edge's value (per block: GAT's heads) */
+    return FR_STEPS;
+}
+
+/* xr: the source row of the record of list position q (pl), whose values are at wr; the source
+ * row of the edge FR_PF_ROW positions ahead is fetched, `lines` cache lines of it. */
+#define FR_RECORD(T, q, xr, wr)                                                            \
+    const char *rq = pl.sr + (size_t)((q) - pl.q0) * pl.rec;                               \
+    if ((q) + FR_PF_ROW < qe) {                                                            \
+        uint32_t sn;                                                                       \
+        memcpy(&sn, rq + FR_PF_ROW * pl.rec + pl.src_at, sizeof sn);                       \
+        const char *xn = j->x + (size_t)sn * rb;                                           \
+        for (int32_t b = 0; b < FR_PF_LINES; b++)                                          \
+            if (b < lines) OSC_PREFETCH(xn + b * 64, 0);                                   \
+    }                                                                                      \
+    uint32_t sq;                                                                           \
+    memcpy(&sq, rq + pl.src_at, sizeof sq);                                                \
+    const T *xr = (const T *)(const void *)(j->x + (size_t)sq * rb);                       \
+    const T *wr = (const T *)(const void *)rq
+/* The sum (RED) of the source rows of list positions [q, q1) into acc, from their records. */
+#define FR_SUM(T, RED)                                                                     \
+    for (; q < q1; q++) {                                                                  \
+        FR_RECORD(T, q, xr, wr);                                                           \
+        (void)wr;                                                                          \
+        for (int64_t i = 0; i < R; i++) acc[i] = FS_##RED(T, acc[i], xr[i]);               \
+    }
+/* The same of each source row times its record's values, one per block of blk elements. */
+#define FR_SCALE(T, RED)                                                                   \
+    for (; q < q1; q++) {                                                                  \
+        FR_RECORD(T, q, xr, wr);                                                           \
+        for (int64_t b = 0; b < nblk; b++) {                                               \
+            const T wb = wr[b], *xb = xr + b * blk;                                        \
+            T *ab = acc + b * blk;                                                         \
+            if (wfirst)                                                                    \
+                for (int64_t i = 0; i < blk; i++) ab[i] = FS_##RED(T, ab[i], (T)(wb * xb[i])); \
+            else                                                                           \
+                for (int64_t i = 0; i < blk; i++) ab[i] = FS_##RED(T, ab[i], (T)(xb[i] * wb)); \
+        }                                                                                  \
+    }
 
 /* The prefetches for list position q: the operands of the edge FR_PF_OPND positions ahead (below
  * qe, the part's end), the source row FR_PF_ROW ahead (below qz, the end of xs, which starts at
@@ -103,7 +109,9 @@ static void fr_sources(const osc_fs_job *j, const fr_placed *pl, int64_t q0, int
         }                                                                                  \
     } while (0)
 
-#define FS_OROW(st) e /* (no tiled step: a TiledGatherScatter runs the edge loop) */
+/* The element of step st's operand the edge e at list position q reads from: in its record
+ * when placed (pst), else at its row (no tiled step: a TiledGatherScatter runs the edge loop). */
+#define FS_OAT(st) ((st) == pst ? (q - pl.q0) * vstride : e * (st)->estride)
 #define FR_ROWS(TN, T, RED)                                                                \
     static void fr_##TN##_##RED(const osc_fs_job *j, int64_t lo, int64_t hi,               \
                                 const char *const *opnd) {                                 \
@@ -118,7 +126,17 @@ static void fr_sources(const osc_fs_job *j, const fr_placed *pl, int64_t q0, int
         const char *xs[FR_BLOCK];                                                          \
         int64_t qb = 0, qz = 0; /* xs holds the source rows of list positions [qb, qz) */  \
         int64_t idle = lo; /* the first of the rows without edges not yet started */       \
-        const fr_placed pl = fr_place_sources(j, lo, hi, rb);                              \
+        const osc_fs_placed none = {.sr = NULL, .step = -1};                               \
+        const osc_fs_placed pl = R <= FR_ACC ? osc_fs_place(j, lo, hi, rb) : none;         \
+        const int kind = pl.sr ? fr_kind(p, &pl) : FR_STEPS;                               \
+        const osc_fs_step *pst = pl.step >= 0 ? &p->steps[pl.step] : NULL;                 \
+        const int64_t vstride = (int64_t)(pl.rec / sizeof(T));                             \
+        const char *op[OSC_FS_MAX_STEPS];                                                  \
+        for (int32_t s = 0; s < p->n_steps; s++) op[s] = s == pl.step ? pl.sr : opnd[s];  \
+        const int32_t lines = rb < FR_PF_LINES * 64 ? (int32_t)(rb + 63) / 64 : FR_PF_LINES; \
+        const bool block = kind == FR_SCALE && p->steps[0].read == OSC_FS_BLOCK;           \
+        const int64_t blk = block ? p->steps[0].block : R, nblk = R / blk;                 \
+        const bool wfirst = kind == FR_SCALE && p->steps[0].operand_first;                 \
         for (int64_t d = lo; d < hi; d++) {                                                \
             int64_t q = row_at[d];                                                         \
             const int64_t q1 = row_at[d + 1];                                              \
@@ -133,16 +151,25 @@ static void fr_sources(const osc_fs_job *j, const fr_placed *pl, int64_t q0, int
             else if (data) memmove(o, data + d * R, rb);                                   \
             else                                                                           \
                 for (int64_t i = 0; i < R; i++) o[i] = (T)j->fill_value;                   \
-            for (; q < q1; q++) {                                                          \
-                if (q >= qz) {                                                             \
-                    qb = q;                                                                \
-                    qz = qe - q < FR_BLOCK ? qe : q + FR_BLOCK;                            \
-                    fr_sources(j, &pl, qb, qz, rb, xs);                                    \
+            if (kind == FR_SUM) FR_SUM(T, RED)                                              \
+            else if (kind == FR_SCALE) FR_SCALE(T, RED)                                    \
+            for (; q < q1; q++) { /* the steps, from the records or through the list */    \
+                const T *xr;                                                               \
+                if (pl.sr) {                                                               \
+                    FR_RECORD(T, q, xq, wr);                                               \
+                    (void)wr;                                                              \
+                    xr = xq;                                                               \
+                } else {                                                                   \
+                    if (q >= qz) {                                                         \
+                        qb = q;                                                            \
+                        qz = qe - q < FR_BLOCK ? qe : q + FR_BLOCK;                        \
+                        fr_sources(j, qb, qz, rb, xs);                                     \
+                    }                                                                      \
+                    FR_PREFETCH(j, list, q, qe, qb, qz, xs, rb);                           \
+                    xr = (const T *)(const void *)xs[q - qb];                              \
                 }                                                                          \
-                FR_PREFETCH(j, list, q, qe, qb, qz, xs, rb);                               \
                 const int64_t e = list[q];                                                 \
-                const T *xr = (const T *)(const void *)xs[q - qb];                         \
-                FS_EDGE(T, RED, p, o, xr, opnd, v);                                        \
+                FS_EDGE(T, RED, p, o, xr, op, v);                                          \
             }                                                                              \
             if (o == acc) memcpy(out + d * R, acc, rb);                                    \
             osc_fs_epilogue_rows(j, d, d + 1); /* (the row in cache; one copy of its code) */ \

@@ -17,8 +17,8 @@
 
 /* The typed edge loop of one dtype and reduction: updates whose destination row lies in
  * [lo, hi), in edge order (each edge as fused_steps.h combines it). */
-/* Row of step st's operand that edge e, at list position q, reads. */
-#define FS_OROW(st) ((st)->tiled ? q - q0 : e)
+/* The element of step st's operand that edge e, at list position q, reads from. */
+#define FS_OAT(st) (((st)->tiled ? q - q0 : e) * (st)->estride)
 #define FS_EDGES(TN, T, RED)                                                               \
     static void fs_##TN##_##RED(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0,    \
                                 int64_t q1, const char *const *opnd) {                     \

@@ -15,7 +15,12 @@
  * a reset the fused max scatter takes in. fill_max: z's data is a Constant of one value (not
  * zero) instead, which the fused scatter writes as it is: rows no edge reaches keep it.
  * hot_end: the hot rows at the output's end, where the row loop keeps its edges' source rows
- * until it writes them (fused_rows.c), so it must read them through the list instead. */
+ * until it writes them (fused_place.h), so it must read them through the list instead.
+ * messages: y's message spelled other ways, each a loop of its own over the records the row
+ * loop reads (fused_rows.c): the weight first (w * x), a quotient (x / w), two steps read per
+ * edge ((x * w) + w: neither operand placed), and x as [M, H, C / H] heads times a weight per
+ * edge and head ([E, H, 1], GAT's attention), H = 2, 4, 8 and 16 (1 to 16 values per edge: 16
+ * is more than the records take). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,6 +42,8 @@
 enum { N = 4096, C = 64, M = 3000, E = 24000 };
 enum { R_ADD, R_MUL, R_MAX, R_NONE };
 enum { Z_DATA, Z_RESET, Z_FILL }; /* z's data: data, data reset to -inf, a Constant of K_FILL */
+enum { MSG_MUL, MSG_MUL_FIRST, MSG_DIV, MSG_TWO, MSG_HEADS }; /* y's message: x * w, ... */
+enum { H_MAX = 16 };
 #define K_FILL 0.75f
 static const char *const k_red[] = {"add", "mul", "max", "none"};
 
@@ -47,6 +54,7 @@ typedef struct inputs {
 
 static uint32_t g_rng;
 static bool g_hot_end; /* the hot rows at the end of the output, not at its start */
+static int g_msg = MSG_MUL, g_heads = 1; /* y's message (MSG_*), with MSG_HEADS its heads */
 static uint32_t rnd32(void) { return osc_test_rnd32(&g_rng); }
 /* +-(1 + f) 2^k, k in [-20, 20]: sums and products depend on their order */
 static float rnd_value(bool mul) {
@@ -60,8 +68,8 @@ static void make_inputs(inputs *in, uint32_t seed, bool mul) {
     g_rng = seed;
     for (int i = 0; i < M * C; i++) in->x[i] = rnd_value(mul);
     for (int i = 0; i < N * C; i++) in->data[i] = rnd_value(mul);
+    for (int e = 0; e < E * H_MAX; e++) in->w[e] = rnd_value(mul);
     for (int e = 0; e < E; e++) {
-        in->w[e] = rnd_value(mul);
         in->src[e] = (int64_t)(rnd32() % (2 * M)) - M; /* negative ones count from the end */
         /* one edge in 8 goes to one of 4 hot rows; rows 0..N/2 only, so half have none */
         const int64_t hot = (int64_t)(rnd32() % 4) * 97;
@@ -74,7 +82,7 @@ static void make_inputs(inputs *in, uint32_t seed, bool mul) {
 /* Inputs allocated and made from seed (make_inputs); given back by free_inputs. */
 static void new_inputs(inputs *in, uint32_t seed, bool mul) {
     in->x = malloc(sizeof(float) * M * C);
-    in->w = malloc(sizeof(float) * E);
+    in->w = malloc(sizeof(float) * E * H_MAX);
     in->data = malloc(sizeof(float) * N * C);
     in->src = malloc(sizeof(int64_t) * E);
     in->dst = malloc(sizeof(int64_t) * E);
@@ -87,9 +95,13 @@ static void free_inputs(inputs *in) {
 
 /* The session's five inputs bound to in's, dst to `dst`. */
 static void bind_inputs(osc_session *s, const inputs *in, const int64_t *dst) {
-    const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E};
-    const osc_tensor t[5] = {osc_test_view(OSC_FLOAT, 2, xd, in->x),
-                             osc_test_view(OSC_FLOAT, 1, ed, in->w),
+    const int64_t xd[3] = {M, g_heads, C / g_heads}, nd[2] = {N, C}, ed[1] = {E},
+                  wd[2] = {E, g_heads};
+    const bool h = g_msg == MSG_HEADS;
+    const osc_tensor t[5] = {h ? osc_test_view(OSC_FLOAT, 3, xd, in->x)
+                               : osc_test_view(OSC_FLOAT, 2, (const int64_t[]){M, C}, in->x),
+                             h ? osc_test_view(OSC_FLOAT, 2, wd, in->w)
+                               : osc_test_view(OSC_FLOAT, 1, ed, in->w),
                              osc_test_view(OSC_FLOAT, 2, nd, in->data),
                              osc_test_view(OSC_INT64, 1, ed, in->src),
                              osc_test_view(OSC_INT64, 1, ed, dst)};
@@ -103,6 +115,18 @@ static float combine(int red, float a, float b) {
     case R_MUL: return a * b;
     case R_MAX: return a >= b || a != a ? a : b; /* (NaN first, as ONNX max) */
     default: return b;
+    }
+}
+
+/* y's message for edge e at element c of source row xs (g_msg). */
+static float message(const inputs *in, int e, const float *xs, int c) {
+    const float w = in->w[e];
+    switch (g_msg) {
+    case MSG_MUL_FIRST: return w * xs[c];
+    case MSG_DIV: return xs[c] / w;
+    case MSG_TWO: return xs[c] * w + w;
+    case MSG_HEADS: return xs[c] * in->w[e * g_heads + c / (C / g_heads)];
+    default: return xs[c] * w;
     }
 }
 
@@ -121,7 +145,7 @@ static void expect(const inputs *in, int red, int zd, const int *order, float *y
         const int64_t s = in->src[e] < 0 ? in->src[e] + M : in->src[e];
         const int64_t d = in->dst[e] < 0 ? in->dst[e] + N : in->dst[e];
         for (int c = 0; c < C; c++) {
-            const float m = in->x[s * C + c] * in->w[e];
+            const float m = message(in, e, in->x + s * C, c);
             y[d * C + c] = combine(red, y[d * C + c], m);
             z[d * C + c] = combine(R_MAX, z[d * C + c], in->x[s * C + c]);
         }
@@ -129,14 +153,19 @@ static void expect(const inputs *in, int red, int zd, const int *order, float *y
 }
 
 static void *build(int red, int zd, size_t *len) {
-    const int64_t xd[2] = {M, C}, nd[2] = {N, C}, ed[1] = {E}, one[1] = {1}, shape[2] = {E, C},
-                  sd[1] = {2};
-    const osc_mw_value ins[5] = {{"x", OSC_FLOAT, 2, xd, NULL}, {"w", OSC_FLOAT, 1, ed, NULL},
+    const int64_t xd[3] = {M, g_heads, C / g_heads}, nd[2] = {N, C}, ed[1] = {E},
+                  wd[2] = {E, g_heads}, xm[2] = {M, C}, one[1] = {1}, two[1] = {2},
+                  shape[2] = {E, C}, sd[1] = {2};
+    const bool h = g_msg == MSG_HEADS;
+    const osc_mw_value ins[5] = {{"x", OSC_FLOAT, h ? 3 : 2, h ? xd : xm, NULL},
+                                 {"w", OSC_FLOAT, h ? 2 : 1, h ? wd : ed, NULL},
                                  {"data", OSC_FLOAT, 2, nd, NULL},
                                  {"src", OSC_INT64, 1, ed, NULL}, {"dst", OSC_INT64, 1, ed, NULL}};
     osc_mw *mw = osc_mw_graph(18, 5, ins);
     osc_tensor t = osc_test_view(OSC_INT64, 1, one, one);
     osc_mw_initializer(mw, "axes", &t);
+    t = osc_test_view(OSC_INT64, 1, one, two);
+    osc_mw_initializer(mw, "axes2", &t);
     t = osc_test_view(OSC_INT64, 1, sd, shape);
     osc_mw_initializer(mw, "shape", &t);
     const float minf = -INFINITY;
@@ -145,11 +174,18 @@ static void *build(int red, int zd, size_t *len) {
 #define NODE(op, a, b, out)                                                                    \
     osc_mw_node(mw, op, NULL, 2, (const char *[]){a, b}, 1, (const char *[]){out})
     NODE("Gather", "x", "src", "xj");
-    NODE("Unsqueeze", "w", "axes", "w1");
-    NODE("Mul", "xj", "w1", "msg");
+    NODE("Unsqueeze", "w", h ? "axes2" : "axes", "w1");
+    if (g_msg == MSG_MUL_FIRST) NODE("Mul", "w1", "xj", "msg");
+    if (g_msg == MSG_DIV) NODE("Div", "xj", "w1", "msg");
+    if (g_msg == MSG_TWO) NODE("Mul", "xj", "w1", "xw");
+    if (g_msg == MSG_TWO) NODE("Add", "xw", "w1", "msg");
+    if (g_msg == MSG_MUL) NODE("Mul", "xj", "w1", "msg");
+    if (h) NODE("Mul", "xj", "w1", "heads");
+    if (h) NODE("Reshape", "heads", "shape", "msg");
     NODE("Unsqueeze", "dst", "axes", "d1");
     NODE("Expand", "d1", "shape", "idx");
-    NODE("Gather", "x", "src", "xj2");
+    NODE("Gather", "x", "src", h ? "xj3" : "xj2");
+    if (h) NODE("Reshape", "xj3", "shape", "xj2");
     NODE("Unsqueeze", "dst", "axes", "d2");
     NODE("Expand", "d2", "shape", "idx2");
     if (zd == Z_FILL) {
@@ -334,13 +370,22 @@ static void order_none(void **state) { (void)state; check_reduction(R_NONE, Z_DA
 static void reset_max(void **state) { (void)state; check_reduction(R_ADD, Z_RESET); }
 static void fill_max(void **state) { (void)state; check_reduction(R_ADD, Z_FILL); }
 /* Rows N-1, N-98, ... take hundreds of edges each: the row loop cannot keep the source rows at
- * the end of its output rows (fused_rows.c, fr_place_sources) and reads them through the list. */
+ * the end of its output rows (fused_place.h) and reads them through the list. */
 static void hot_end(void **state) {
     (void)state;
     g_hot_end = true;
     check_reduction(R_ADD, Z_DATA);
     check_reduction(R_MAX, Z_RESET);
     g_hot_end = false;
+}
+
+static void messages(void **state) {
+    (void)state;
+    for (g_msg = MSG_MUL_FIRST; g_msg < MSG_HEADS; g_msg++) check_reduction(R_ADD, Z_DATA);
+    for (g_heads = 2; g_heads <= H_MAX; g_heads *= 2) check_reduction(R_ADD, Z_DATA);
+    g_heads = 8;
+    check_reduction(R_MAX, Z_RESET);
+    g_msg = MSG_MUL, g_heads = 1;
 }
 
 OSC_TEST_MAIN(NULL, NULL,
@@ -351,5 +396,6 @@ OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(reset_max),
     cmocka_unit_test(fill_max),
     cmocka_unit_test(hot_end),
+    cmocka_unit_test(messages),
     cmocka_unit_test(unchanged_index),
 )

@@ -1,0 +1,88 @@
+/* fused_place.c: the records of a grouped part (fused_place.h). The pass reads each edge's
+ * source index and operand values through the list, fetched a few positions ahead, and writes
+ * them in list order: its loop is kept to those reads (a copy of a constant size per record),
+ * since on a core whose prefetches hold their place until the line arrives, a longer loop has
+ * fewer edges in flight (docs/performance-steps.md, "Records in list order"). Stored by memcpy:
+ * the output's bytes may be a caller's float array. */
+#include <string.h>
+
+#include "fused_place.h"
+#include "fused_steps.h"
+
+#define FP_PF 32 /* list positions ahead whose source index and values are fetched */
+
+/* The values step st reads per edge (0: none, the operand is shared; -1: not a run of at most
+ * OSC_FS_PLACE_VALS consecutive elements). */
+static int64_t fp_step_vals(const osc_fs_params *p, const osc_fs_step *st) {
+    if (!st->estride) return 0;
+    const int64_t nb = st->read == OSC_FS_ROW ? 1 : st->read == OSC_FS_BLOCK ? p->row / st->block
+                                                                            : -1;
+    return nb >= 1 && nb <= OSC_FS_PLACE_VALS && (nb == 1 || st->block_stride == 1) ? nb : -1;
+}
+
+/* Whether rows [lo, hi) of rb bytes hold a record of rec bytes per list position, from byte
+ * *base on, at every row (fused_place.h). */
+static bool fp_room(const osc_fs_job *j, int64_t lo, int64_t hi, size_t rb, size_t rec,
+                    size_t *base) {
+    const uint32_t *row_at = j->s.row_at;
+    const int64_t q0 = row_at[lo];
+    const size_t room = (size_t)(hi - lo) * rb, need = (size_t)(row_at[hi] - q0) * rec;
+    if (room < need) return false;
+    *base = room - need;
+    for (int64_t d = lo; d < hi; d++)
+        if ((size_t)(d + 1 - lo) * rb > *base + (size_t)(row_at[d + 1] - q0) * rec) return false;
+    return true;
+}
+
+/* Records [0, n) at sr from list positions q0 on, VB bytes of values each from w (ws bytes
+ * from one edge to the next; VB 0: none). */
+#define FP_LOOP(VB)                                                                        \
+    for (int64_t q = 0; q < n; q++) {                                                      \
+        if (q + FP_PF < n) {                                                               \
+            const int64_t en = list[q0 + q + FP_PF];                                       \
+            OSC_PREFETCH(osc_ixv_addr(&j->src, en), 0);                                    \
+            if (VB) OSC_PREFETCH(w + (size_t)en * ws, 0);                                  \
+        }                                                                                  \
+        const int64_t e = list[q0 + q];                                                    \
+        char *r = sr + (size_t)q * pl.rec;                                                 \
+        if (VB) memcpy(r, w + (size_t)e * ws, VB);                                         \
+        const uint32_t row = (uint32_t)osc_ixv_row(&j->src, e, j->x_rows);                 \
+        memcpy(r + pl.src_at, &row, sizeof row);                                           \
+    }
+
+osc_fs_placed osc_fs_place(const osc_fs_job *j, int64_t lo, int64_t hi, size_t rb) {
+    const osc_fs_params *p = j->p;
+    const uint32_t *list = j->s.list;
+    const int64_t q0 = j->s.row_at[lo], n = j->s.row_at[hi] - q0;
+    const size_t es = j->esize;
+    osc_fs_placed pl = {.sr = NULL, .q0 = q0, .step = -1};
+    if (!p->gather || (!j->fill && !j->data) || n < 1 || p->reduction == OSC_RED_NONE ||
+        (uint64_t)j->x_rows > UINT32_MAX)
+        return pl;
+    for (int32_t s = 0; s < p->n_steps; s++) {
+        const int64_t nv = fp_step_vals(p, &p->steps[s]);
+        if (nv && (nv < 0 || pl.step >= 0)) { /* (two steps read per edge: neither placed) */
+            pl.step = -1;
+            break;
+        }
+        if (nv) pl.step = s, pl.vals = nv;
+    }
+    size_t base;
+    if (pl.step >= 0 && !fp_room(j, lo, hi, rb, (size_t)(pl.vals + 1) * es, &base)) pl.step = -1;
+    pl.vals = pl.step >= 0 ? pl.vals : 0;
+    pl.rec = pl.step >= 0 ? (size_t)(pl.vals + 1) * es : sizeof(uint32_t);
+    pl.src_at = (size_t)pl.vals * es;
+    if (pl.step < 0 && !fp_room(j, lo, hi, rb, pl.rec, &base)) return pl;
+    char *sr = j->out + (size_t)lo * rb + base;
+    const char *w = pl.step >= 0 ? j->opnd[pl.step] : NULL;
+    const size_t ws = pl.step >= 0 ? (size_t)p->steps[pl.step].estride * es : 0;
+    switch (pl.src_at) { /* (a copy of a constant size: no call per record) */
+    case 0: FP_LOOP(0) break;
+    case 4: FP_LOOP(4) break;
+    case 8: FP_LOOP(8) break;
+    case 16: FP_LOOP(16) break;
+    default: FP_LOOP(pl.src_at) break;
+    }
+    pl.sr = sr;
+    return pl;
+}

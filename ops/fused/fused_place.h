@@ -1,0 +1,29 @@
+/* fused_place.h: a part's source rows and per-edge operand values copied in list order into the
+ * end of its own output rows (fused_place.c), for the row loop of a grouped fused scatter
+ * (fused_rows.c), which then reads them in sequence instead of through the list. */
+#ifndef OSC_FUSED_PLACE_H
+#define OSC_FUSED_PLACE_H
+
+#include "fused_scatter.h"
+
+#define OSC_FS_PLACE_VALS 8 /* operand values per edge placed at most */
+
+/* List position q's record: `rec` bytes at sr + (q - q0) * rec, the placed step's values first
+ * (vals of them, elements of the output's dtype), the source row at src_at (a uint32_t). */
+typedef struct osc_fs_placed {
+    const char *sr; /* NULL: nothing placed */
+    int64_t q0;
+    size_t rec, src_at;
+    int32_t step; /* the step whose per-edge operand is placed (-1: none) */
+    int64_t vals;
+} osc_fs_placed;
+
+/* The records of the part owning output rows [lo, hi) of rb bytes of j's grouped split, when
+ * they fit: the row loop writes row d only after reading every list position below
+ * row_at[d + 1], so the end of the part's rows is free until the loop gets there whenever each
+ * row's end lies at or below the first record still unread. With one step's values when it is
+ * the only step read per edge, a few values in a run; else the source rows alone; else nothing
+ * (sr NULL): in place, no reduction, no gather, sources past uint32_t, or no room. */
+osc_fs_placed osc_fs_place(const osc_fs_job *j, int64_t lo, int64_t hi, size_t rb);
+
+#endif
