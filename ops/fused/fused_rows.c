@@ -24,13 +24,22 @@
 #define FR_PF_ROW 8    /* list positions ahead whose source row is fetched */
 #define FR_PF_LINES 8  /* cache lines of a source row fetched at most */
 
-/* xs[q - q0]: the source row of the edge at list position q, for q in [q0, q1), when nothing
- * is placed: the edges' source indices fetched ahead, a pass of independent reads, so that the
- * row loop knows each upcoming source row without waiting for its index. */
-static void fr_sources(const osc_fs_job *j, int64_t q0, int64_t q1, size_t row_bytes,
-                       const char **xs) {
+/* xs[q - q0]: the source row of the edge at list position q, for q in [q0, q1): from the
+ * records (pl), else the edges' source indices fetched ahead: a pass of independent reads, so
+ * that the row loop knows each upcoming source row without waiting for its index (or for a
+ * record line the row fetches compete with). */
+static void fr_sources(const osc_fs_job *j, const osc_fs_placed *pl, int64_t q0, int64_t q1,
+                       size_t row_bytes, const char **xs) {
     const uint32_t *list = j->s.list;
     const bool gather = j->p->gather;
+    if (pl->sr) {
+        for (int64_t q = q0; q < q1; q++) {
+            uint32_t r;
+            memcpy(&r, pl->sr + (size_t)(q - pl->q0) * pl->rec + pl->src_at, sizeof r);
+            xs[q - q0] = j->x + (size_t)r * row_bytes;
+        }
+        return;
+    }
     for (int64_t q = q0; q < q1; q++) {
         if (gather && q + FR_PF_SRC < q1)
             OSC_PREFETCH(osc_ixv_addr(&j->src, list[q + FR_PF_SRC]), 0);
@@ -51,32 +60,27 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
     return FR_STEPS;
 }
 
-/* xr: the source row of the record of list position q (pl), whose values are at wr; the source
- * row of the edge FR_PF_ROW positions ahead is fetched, `lines` cache lines of it. */
-#define FR_RECORD(T, q, xr, wr)                                                            \
-    const char *rq = pl.sr + (size_t)((q) - pl.q0) * pl.rec;                               \
-    if ((q) + FR_PF_ROW < qe) {                                                            \
-        uint32_t sn;                                                                       \
-        memcpy(&sn, rq + FR_PF_ROW * pl.rec + pl.src_at, sizeof sn);                       \
-        const char *xn = j->x + (size_t)sn * rb;                                           \
-        for (int32_t b = 0; b < FR_PF_LINES; b++)                                          \
-            if (b < lines) OSC_PREFETCH(xn + b * 64, 0);                                   \
+/* xr: the source row of list position q, from xs (refilled at the end of its block), with the
+ * fetches ahead (FR_PREFETCH). */
+#define FR_SOURCE(T, xr)                                                                   \
+    if (q >= qz) {                                                                         \
+        qb = q;                                                                            \
+        qz = qe - q < FR_BLOCK ? qe : q + FR_BLOCK;                                        \
+        fr_sources(j, &pl, qb, qz, rb, xs);                                                \
     }                                                                                      \
-    uint32_t sq;                                                                           \
-    memcpy(&sq, rq + pl.src_at, sizeof sq);                                                \
-    const T *xr = (const T *)(const void *)(j->x + (size_t)sq * rb);                       \
-    const T *wr = (const T *)(const void *)rq
-/* The sum (RED) of the source rows of list positions [q, q1) into acc, from their records. */
+    FR_PREFETCH(j, pl, list, q, qe, qb, qz, xs, rb);                                       \
+    const T *xr = (const T *)(const void *)xs[q - qb]
+/* The sum (RED) of the source rows of list positions [q, q1) into acc. */
 #define FR_SUM(T, RED)                                                                     \
     for (; q < q1; q++) {                                                                  \
-        FR_RECORD(T, q, xr, wr);                                                           \
-        (void)wr;                                                                          \
+        FR_SOURCE(T, xr);                                                                  \
         for (int64_t i = 0; i < R; i++) acc[i] = FS_##RED(T, acc[i], xr[i]);               \
     }
-/* The same of each source row times its record's values, one per block of blk elements. */
+/* The same of each source row times its record's values (wr), one per block of blk elements. */
 #define FR_SCALE(T, RED)                                                                   \
     for (; q < q1; q++) {                                                                  \
-        FR_RECORD(T, q, xr, wr);                                                           \
+        FR_SOURCE(T, xr);                                                                  \
+        const T *wr = (const T *)(const void *)(pl.sr + (size_t)(q - pl.q0) * pl.rec);     \
         for (int64_t b = 0; b < nblk; b++) {                                               \
             const T wb = wr[b], *xb = xr + b * blk;                                        \
             T *ab = acc + b * blk;                                                         \
@@ -88,13 +92,13 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
     }
 
 /* The prefetches for list position q: the operands of the edge FR_PF_OPND positions ahead (below
- * qe, the part's end), the source row FR_PF_ROW ahead (below qz, the end of xs, which starts at
- * qb). A macro: GCC takes a function whose only effects are prefetches for a pure one, and
- * drops its calls. */
-#define FR_PREFETCH(j, list, q, qe, qb, qz, xs, row_bytes)                                 \
+ * qe, the part's end; unless in its record, pl), the source row FR_PF_ROW ahead (below qz, the
+ * end of xs, which starts at qb). A macro: GCC takes a function whose only effects are
+ * prefetches for a pure one, and drops its calls. */
+#define FR_PREFETCH(j, pl, list, q, qe, qb, qz, xs, row_bytes)                             \
     do {                                                                                   \
         const osc_fs_params *pp = (j)->p;                                                  \
-        if ((q) + FR_PF_OPND < (qe)) {                                                     \
+        if ((pl).step < 0 && (q) + FR_PF_OPND < (qe)) {                                    \
             const int64_t en = (list)[(q) + FR_PF_OPND];                                   \
             for (int32_t s = 0; s < pp->n_steps; s++) {                                    \
                 const osc_fs_step *st = &pp->steps[s];                                     \
@@ -133,7 +137,6 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
         const int64_t vstride = (int64_t)(pl.rec / sizeof(T));                             \
         const char *op[OSC_FS_MAX_STEPS];                                                  \
         for (int32_t s = 0; s < p->n_steps; s++) op[s] = s == pl.step ? pl.sr : opnd[s];  \
-        const int32_t lines = rb < FR_PF_LINES * 64 ? (int32_t)(rb + 63) / 64 : FR_PF_LINES; \
         const bool block = kind == FR_SCALE && p->steps[0].read == OSC_FS_BLOCK;           \
         const int64_t blk = block ? p->steps[0].block : R, nblk = R / blk;                 \
         const bool wfirst = kind == FR_SCALE && p->steps[0].operand_first;                 \
@@ -153,21 +156,8 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
                 for (int64_t i = 0; i < R; i++) o[i] = (T)j->fill_value;                   \
             if (kind == FR_SUM) FR_SUM(T, RED)                                              \
             else if (kind == FR_SCALE) FR_SCALE(T, RED)                                    \
-            for (; q < q1; q++) { /* the steps, from the records or through the list */    \
-                const T *xr;                                                               \
-                if (pl.sr) {                                                               \
-                    FR_RECORD(T, q, xq, wr);                                               \
-                    (void)wr;                                                              \
-                    xr = xq;                                                               \
-                } else {                                                                   \
-                    if (q >= qz) {                                                         \
-                        qb = q;                                                            \
-                        qz = qe - q < FR_BLOCK ? qe : q + FR_BLOCK;                        \
-                        fr_sources(j, qb, qz, rb, xs);                                     \
-                    }                                                                      \
-                    FR_PREFETCH(j, list, q, qe, qb, qz, xs, rb);                           \
-                    xr = (const T *)(const void *)xs[q - qb];                              \
-                }                                                                          \
+            for (; q < q1; q++) { /* the steps */                                          \
+                FR_SOURCE(T, xr);                                                          \
                 const int64_t e = list[q];                                                 \
                 FS_EDGE(T, RED, p, o, xr, op, v);                                          \
             }                                                                              \
