@@ -54,8 +54,7 @@ enum { FR_STEPS, FR_SUM, FR_SCALE };
 static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
     const osc_fs_step *s0 = &p->steps[0];
     if (p->n_steps == 0) return FR_SUM; /* the source row itself */
-    if (p->n_steps == 1 && pl->step == 0 && s0->op == OSC_FS_MUL &&
-        (s0->read == OSC_FS_ROW || s0->read == OSC_FS_BLOCK))
+    if (p->n_steps == 1 && pl->step == 0 && s0->op == OSC_FS_MUL)
         return FR_SCALE; /* the source row times its edge's value (per block: GAT's heads) */
     return FR_STEPS;
 }
@@ -76,7 +75,8 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
         FR_SOURCE(T, xr);                                                                  \
         for (int64_t i = 0; i < R; i++) acc[i] = FS_##RED(T, acc[i], xr[i]);               \
     }
-/* The same of each source row times its record's values (wr), one per block of blk elements. */
+/* The same of each source row times its record's values (wr), one per block of blk elements
+ * (either operand first: the product is the same value). */
 #define FR_SCALE(T, RED)                                                                   \
     for (; q < q1; q++) {                                                                  \
         FR_SOURCE(T, xr);                                                                  \
@@ -84,10 +84,7 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
         for (int64_t b = 0; b < nblk; b++) {                                               \
             const T wb = wr[b], *xb = xr + b * blk;                                        \
             T *ab = acc + b * blk;                                                         \
-            if (wfirst)                                                                    \
-                for (int64_t i = 0; i < blk; i++) ab[i] = FS_##RED(T, ab[i], (T)(wb * xb[i])); \
-            else                                                                           \
-                for (int64_t i = 0; i < blk; i++) ab[i] = FS_##RED(T, ab[i], (T)(xb[i] * wb)); \
+            for (int64_t i = 0; i < blk; i++) ab[i] = FS_##RED(T, ab[i], (T)(xb[i] * wb)); \
         }                                                                                  \
     }
 
@@ -139,7 +136,6 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
         for (int32_t s = 0; s < p->n_steps; s++) op[s] = s == pl.step ? pl.sr : opnd[s];  \
         const bool block = kind == FR_SCALE && p->steps[0].read == OSC_FS_BLOCK;           \
         const int64_t blk = block ? p->steps[0].block : R, nblk = R / blk;                 \
-        const bool wfirst = kind == FR_SCALE && p->steps[0].operand_first;                 \
         for (int64_t d = lo; d < hi; d++) {                                                \
             int64_t q = row_at[d];                                                         \
             const int64_t q1 = row_at[d + 1];                                              \

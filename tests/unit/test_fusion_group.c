@@ -20,7 +20,7 @@
  * loop reads (fused_rows.c): the weight first (w * x), a quotient (x / w), two steps read per
  * edge ((x * w) + w: neither operand placed), and x as [M, H, C / H] heads times a weight per
  * edge and head ([E, H, 1], GAT's attention), H = 2, 4, 8 and 16 (1 to 16 values per edge: 16
- * is more than the records take). */
+ * is more than the records take). doubles: the same in double. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -49,12 +49,16 @@ static const char *const k_red[] = {"add", "mul", "max", "none"};
 
 typedef struct inputs {
     float *x, *w, *data;
+    double *xd, *wd, *datad; /* the same values as doubles */
     int64_t *src, *dst;
 } inputs;
 
 static uint32_t g_rng;
 static bool g_hot_end; /* the hot rows at the end of the output, not at its start */
 static int g_msg = MSG_MUL, g_heads = 1; /* y's message (MSG_*), with MSG_HEADS its heads */
+static bool g_double; /* x, w, data and the outputs are doubles */
+#define ES (g_double ? sizeof(double) : sizeof(float))
+#define DT (g_double ? OSC_DOUBLE : OSC_FLOAT)
 static uint32_t rnd32(void) { return osc_test_rnd32(&g_rng); }
 /* +-(1 + f) 2^k, k in [-20, 20]: sums and products depend on their order */
 static float rnd_value(bool mul) {
@@ -84,13 +88,21 @@ static void new_inputs(inputs *in, uint32_t seed, bool mul) {
     in->x = malloc(sizeof(float) * M * C);
     in->w = malloc(sizeof(float) * E * H_MAX);
     in->data = malloc(sizeof(float) * N * C);
+    in->xd = malloc(sizeof(double) * M * C);
+    in->wd = malloc(sizeof(double) * E * H_MAX);
+    in->datad = malloc(sizeof(double) * N * C);
     in->src = malloc(sizeof(int64_t) * E);
     in->dst = malloc(sizeof(int64_t) * E);
-    assert_true(in->x && in->w && in->data && in->src && in->dst);
+    assert_true(in->x && in->w && in->data && in->xd && in->wd && in->datad && in->src &&
+                in->dst);
     make_inputs(in, seed, mul);
+    for (int i = 0; i < M * C; i++) in->xd[i] = in->x[i];
+    for (int i = 0; i < E * H_MAX; i++) in->wd[i] = in->w[i];
+    for (int i = 0; i < N * C; i++) in->datad[i] = in->data[i];
 }
 static void free_inputs(inputs *in) {
     free(in->x), free(in->w), free(in->data), free(in->src), free(in->dst);
+    free(in->xd), free(in->wd), free(in->datad);
 }
 
 /* The session's five inputs bound to in's, dst to `dst`. */
@@ -98,58 +110,62 @@ static void bind_inputs(osc_session *s, const inputs *in, const int64_t *dst) {
     const int64_t xd[3] = {M, g_heads, C / g_heads}, nd[2] = {N, C}, ed[1] = {E},
                   wd[2] = {E, g_heads};
     const bool h = g_msg == MSG_HEADS;
-    const osc_tensor t[5] = {h ? osc_test_view(OSC_FLOAT, 3, xd, in->x)
-                               : osc_test_view(OSC_FLOAT, 2, (const int64_t[]){M, C}, in->x),
-                             h ? osc_test_view(OSC_FLOAT, 2, wd, in->w)
-                               : osc_test_view(OSC_FLOAT, 1, ed, in->w),
-                             osc_test_view(OSC_FLOAT, 2, nd, in->data),
+    void *x = g_double ? (void *)in->xd : in->x, *w = g_double ? (void *)in->wd : in->w;
+    const osc_tensor t[5] = {h ? osc_test_view(DT, 3, xd, x)
+                               : osc_test_view(DT, 2, (const int64_t[]){M, C}, x),
+                             h ? osc_test_view(DT, 2, wd, w) : osc_test_view(DT, 1, ed, w),
+                             osc_test_view(DT, 2, nd, g_double ? (void *)in->datad : in->data),
                              osc_test_view(OSC_INT64, 1, ed, in->src),
                              osc_test_view(OSC_INT64, 1, ed, dst)};
     static const char *const names[5] = {"x", "w", "data", "src", "dst"};
     osc_check_bind(s, 5, names, t);
 }
 
-static float combine(int red, float a, float b) {
-    switch (red) {
-    case R_ADD: return a + b;
-    case R_MUL: return a * b;
-    case R_MAX: return a >= b || a != a ? a : b; /* (NaN first, as ONNX max) */
-    default: return b;
+/* The scatters, edge by edge in the order `order` gives (NULL: edge order), in T (X, W and
+ * DATA: in's arrays of T); z's data as zd says (Z_*). y's message: g_msg. */
+#define EXPECT(T, SUF, X, W, DATA)                                                             \
+    static T combine_##SUF(int red, T a, T b) {                                                \
+        switch (red) {                                                                         \
+        case R_ADD: return a + b;                                                              \
+        case R_MUL: return a * b;                                                              \
+        case R_MAX: return a >= b || a != a ? a : b; /* (NaN first, as ONNX max) */            \
+        default: return b;                                                                     \
+        }                                                                                      \
+    }                                                                                          \
+    static T message_##SUF(const inputs *in, int e, const T *xs, int c) {                      \
+        const T w = in->W[e];                                                                  \
+        switch (g_msg) {                                                                       \
+        case MSG_MUL_FIRST: return w * xs[c];                                                  \
+        case MSG_DIV: return xs[c] / w;                                                        \
+        case MSG_TWO: return xs[c] * w + w;                                                    \
+        case MSG_HEADS: return xs[c] * in->W[e * g_heads + c / (C / g_heads)];                 \
+        default: return xs[c] * w;                                                             \
+        }                                                                                      \
+    }                                                                                          \
+    static void expect_##SUF(const inputs *in, int red, int zd, const int *order, T *y, T *z) { \
+        memcpy(y, in->DATA, sizeof(T) * N * C);                                                \
+        memcpy(z, in->DATA, sizeof(T) * N * C);                                                \
+        for (int i = 0; zd == Z_FILL && i < N * C; i++) z[i] = K_FILL;                         \
+        for (int e = 0; zd == Z_RESET && e < E; e++) {                                         \
+            const int64_t d = in->dst[e] < 0 ? in->dst[e] + N : in->dst[e];                    \
+            for (int c = 0; c < C; c++) z[d * C + c] = -INFINITY;                              \
+        }                                                                                      \
+        for (int k = 0; k < E; k++) {                                                          \
+            const int e = order ? order[k] : k;                                                \
+            const int64_t s = in->src[e] < 0 ? in->src[e] + M : in->src[e];                    \
+            const int64_t d = in->dst[e] < 0 ? in->dst[e] + N : in->dst[e];                    \
+            for (int c = 0; c < C; c++) {                                                      \
+                const T m = message_##SUF(in, e, in->X + s * C, c);                            \
+                y[d * C + c] = combine_##SUF(red, y[d * C + c], m);                            \
+                z[d * C + c] = combine_##SUF(R_MAX, z[d * C + c], in->X[s * C + c]);           \
+            }                                                                                  \
+        }                                                                                      \
     }
-}
-
-/* y's message for edge e at element c of source row xs (g_msg). */
-static float message(const inputs *in, int e, const float *xs, int c) {
-    const float w = in->w[e];
-    switch (g_msg) {
-    case MSG_MUL_FIRST: return w * xs[c];
-    case MSG_DIV: return xs[c] / w;
-    case MSG_TWO: return xs[c] * w + w;
-    case MSG_HEADS: return xs[c] * in->w[e * g_heads + c / (C / g_heads)];
-    default: return xs[c] * w;
-    }
-}
-
-/* The scatters, edge by edge in the order `order` gives (NULL: edge order); z's data as zd
- * says (Z_*). */
-static void expect(const inputs *in, int red, int zd, const int *order, float *y, float *z) {
-    memcpy(y, in->data, sizeof(float) * N * C);
-    memcpy(z, in->data, sizeof(float) * N * C);
-    for (int i = 0; zd == Z_FILL && i < N * C; i++) z[i] = K_FILL;
-    for (int e = 0; zd == Z_RESET && e < E; e++) {
-        const int64_t d = in->dst[e] < 0 ? in->dst[e] + N : in->dst[e];
-        for (int c = 0; c < C; c++) z[d * C + c] = -INFINITY;
-    }
-    for (int k = 0; k < E; k++) {
-        const int e = order ? order[k] : k;
-        const int64_t s = in->src[e] < 0 ? in->src[e] + M : in->src[e];
-        const int64_t d = in->dst[e] < 0 ? in->dst[e] + N : in->dst[e];
-        for (int c = 0; c < C; c++) {
-            const float m = message(in, e, in->x + s * C, c);
-            y[d * C + c] = combine(red, y[d * C + c], m);
-            z[d * C + c] = combine(R_MAX, z[d * C + c], in->x[s * C + c]);
-        }
-    }
+EXPECT(float, f, x, w, data)
+EXPECT(double, d, xd, wd, datad)
+static void expect(const inputs *in, int red, int zd, const int *order, void *y, void *z) {
+    if (g_double) expect_d(in, red, zd, order, y, z);
+    else expect_f(in, red, zd, order, y, z);
 }
 
 static void *build(int red, int zd, size_t *len) {
@@ -157,9 +173,9 @@ static void *build(int red, int zd, size_t *len) {
                   wd[2] = {E, g_heads}, xm[2] = {M, C}, one[1] = {1}, two[1] = {2},
                   shape[2] = {E, C}, sd[1] = {2};
     const bool h = g_msg == MSG_HEADS;
-    const osc_mw_value ins[5] = {{"x", OSC_FLOAT, h ? 3 : 2, h ? xd : xm, NULL},
-                                 {"w", OSC_FLOAT, h ? 2 : 1, h ? wd : ed, NULL},
-                                 {"data", OSC_FLOAT, 2, nd, NULL},
+    const osc_mw_value ins[5] = {{"x", DT, h ? 3 : 2, h ? xd : xm, NULL},
+                                 {"w", DT, h ? 2 : 1, h ? wd : ed, NULL},
+                                 {"data", DT, 2, nd, NULL},
                                  {"src", OSC_INT64, 1, ed, NULL}, {"dst", OSC_INT64, 1, ed, NULL}};
     osc_mw *mw = osc_mw_graph(18, 5, ins);
     osc_tensor t = osc_test_view(OSC_INT64, 1, one, one);
@@ -169,7 +185,8 @@ static void *build(int red, int zd, size_t *len) {
     t = osc_test_view(OSC_INT64, 1, sd, shape);
     osc_mw_initializer(mw, "shape", &t);
     const float minf = -INFINITY;
-    t = osc_test_view(OSC_FLOAT, 0, NULL, (void *)&minf);
+    const double minf_d = -INFINITY;
+    t = osc_test_view(DT, 0, NULL, g_double ? (void *)&minf_d : (void *)&minf);
     osc_mw_initializer(mw, "minus_inf", &t);
 #define NODE(op, a, b, out)                                                                    \
     osc_mw_node(mw, op, NULL, 2, (const char *[]){a, b}, 1, (const char *[]){out})
@@ -188,7 +205,8 @@ static void *build(int red, int zd, size_t *len) {
     if (h) NODE("Reshape", "xj3", "shape", "xj2");
     NODE("Unsqueeze", "dst", "axes", "d2");
     NODE("Expand", "d2", "shape", "idx2");
-    if (zd == Z_FILL) {
+    if (zd == Z_FILL) { /* (float only) */
+        assert_false(g_double);
         float *v = malloc(sizeof(float) * N * C);
         assert_non_null(v);
         for (int i = 0; i < N * C; i++) v[i] = K_FILL;
@@ -211,44 +229,49 @@ static void *build(int red, int zd, size_t *len) {
                                      "idx2", "xj2"}, 1,
                     (const char *[]){"z"});
     osc_mw_attr_string(mw, n, "reduction", "max");
-    osc_mw_output(mw, "y", OSC_FLOAT, 2, nd, NULL);
-    osc_mw_output(mw, "z", OSC_FLOAT, 2, nd, NULL);
+    osc_mw_output(mw, "y", DT, 2, nd, NULL);
+    osc_mw_output(mw, "z", DT, 2, nd, NULL);
     void *buf = NULL;
     if (osc_mw_serialize(mw, &buf, len) != OSC_OK) fail_msg("writer: %s", osc_mw_error(mw));
     osc_mw_free(mw);
     return buf;
 }
 
-static void check_out(osc_session *s, int at, const float *want, const char *what, int red,
+/* Element i of an output of floats or doubles (g_double), as a double. */
+static double elem(const void *v, int i) {
+    return g_double ? ((const double *)v)[i] : ((const float *)v)[i];
+}
+
+static void check_out(osc_session *s, int at, const void *want, const char *what, int red,
                       bool fused, int threads, int run) {
     osc_tensor t;
     if (osc_session_output(s, at, &t) != OSC_OK) fail_msg("output %d: %s", at, osc_session_error(s));
-    assert_int_equal(t.nbytes, sizeof(float) * N * C);
-    const float *got = t.data;
+    assert_int_equal(t.nbytes, ES * N * C);
     for (int i = 0; i < N * C; i++)
-        if (memcmp(&got[i], &want[i], sizeof want[i]))
-            fail_msg("%s (%s, fusion %s, %d threads, run %d): [%d][%d] = %.9g, the loop %.9g",
-                     what, k_red[red], fused ? "on" : "off", threads, run, i / C, i % C,
-                     (double)got[i], (double)want[i]);
+        if (memcmp((const char *)t.data + i * ES, (const char *)want + i * ES, ES))
+            fail_msg("%s (%s, %s, fusion %s, %d threads, run %d): [%d][%d] = %.17g, the loop "
+                     "%.17g", what, g_double ? "double" : "float", k_red[red], fused ? "on" : "off",
+                     threads, run, i / C, i % C, elem(t.data, i), elem(want, i));
 }
 
 static void check_reduction(int red, int zd) {
     inputs in[2];
-    float *y = malloc(sizeof(float) * N * C * 4);
+    char *y = malloc(ES * N * C * 4);
     int *order = malloc(sizeof(int) * E);
     assert_non_null(y);
     assert_non_null(order);
     for (int r = 0; r < 2; r++)
         new_inputs(&in[r], 7u + 31u * (uint32_t)red + (uint32_t)r, red == R_MUL);
-    float *want[2][2] = {{y, y + N * C}, {y + 2 * N * C, y + 3 * N * C}};
+    const size_t nb = ES * N * C;
+    char *want[2][2] = {{y, y + nb}, {y + 2 * nb, y + 3 * nb}};
     for (int r = 0; r < 2; r++) expect(&in[r], red, zd, NULL, want[r][0], want[r][1]);
     /* the data is order-sensitive: the edges reversed give other bits */
     if (red != R_MAX) {
         for (int k = 0; k < E; k++) order[k] = E - 1 - k;
-        float *rev = malloc(sizeof(float) * N * C * 2);
+        char *rev = malloc(nb * 2);
         assert_non_null(rev);
-        expect(&in[0], red, Z_DATA, order, rev, rev + N * C);
-        assert_true(memcmp(rev, want[0][0], sizeof(float) * N * C) != 0);
+        expect(&in[0], red, Z_DATA, order, rev, rev + nb);
+        assert_true(memcmp(rev, want[0][0], nb) != 0);
         free(rev);
     }
     size_t len = 0;
@@ -387,6 +410,16 @@ static void messages(void **state) {
     check_reduction(R_MAX, Z_RESET);
     g_msg = MSG_MUL, g_heads = 1;
 }
+/* The same in double: every reduction, each message (records of 8 to 40 bytes). */
+static void doubles(void **state) {
+    (void)state;
+    g_double = true;
+    for (int red = R_ADD; red <= R_NONE; red++) check_reduction(red, Z_DATA);
+    check_reduction(R_ADD, Z_RESET);
+    for (g_msg = MSG_MUL_FIRST; g_msg < MSG_HEADS; g_msg++) check_reduction(R_ADD, Z_DATA);
+    for (g_heads = 2; g_heads <= 4; g_heads *= 2) check_reduction(R_MUL, Z_RESET);
+    g_msg = MSG_MUL, g_heads = 1, g_double = false;
+}
 
 OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(order_add),
@@ -397,5 +430,6 @@ OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(fill_max),
     cmocka_unit_test(hot_end),
     cmocka_unit_test(messages),
+    cmocka_unit_test(doubles),
     cmocka_unit_test(unchanged_index),
 )
