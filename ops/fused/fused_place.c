@@ -1,9 +1,9 @@
 /* fused_place.c: the records of a grouped part (fused_place.h). The pass reads each edge's
  * source index and operand values through the list, fetched a few positions ahead, and writes
- * them in list order: its loop is kept to those reads (a copy of a constant size per record),
- * since on a core whose prefetches hold their place until the line arrives, a longer loop has
- * fewer edges in flight (docs/performance-steps.md, "Records in list order"). Stored by memcpy:
- * the output's bytes may be a caller's float array. */
+ * them in list order: its loop is kept to those reads (a copy of a constant size per record);
+ * a longer loop ran at half the speed on the Zen machine, whose loops wait on their prefetches
+ * (docs/performance-steps.md, "Records in list order"). Stored by memcpy: the output's bytes
+ * may be a caller's float array. */
 #include <string.h>
 
 #include "fused_place.h"
@@ -61,7 +61,7 @@ osc_fs_placed osc_fs_place(const osc_fs_job *j, int64_t lo, int64_t hi, size_t r
         return pl;
     for (int32_t s = 0; s < p->n_steps; s++) {
         const int64_t nv = fp_step_vals(p, &p->steps[s]);
-        if (nv && (nv < 0 || pl.step >= 0)) { /* (two steps read per edge: neither placed) */
+        if (nv && (nv < 0 || pl.step >= 0)) { /* (not a short run, or a second one: none) */
             pl.step = -1;
             break;
         }

@@ -6,11 +6,11 @@
  * and it is stored. Rows without edges are copied (or zeroed) a run at a time. No reduction: the
  * last edge's message is the row. The edges' source rows and per-edge operands are read in
  * sequence from records placed in list order (fused_place.h), each source row fetched a few
- * edges ahead, by a loop for the message's kind with nothing decided per edge (on a core whose
- * prefetches hold their place until the line arrives, a shorter loop has more edges in flight:
- * docs/performance-steps.md, "Records in list order"); when nothing is placed, the source rows of
- * the next FR_BLOCK list positions are looked up in one pass (fr_sources) and each edge's
- * operands and source row are fetched through the list. */
+ * edges ahead, by a loop for the message's kind with nothing decided per edge (the loop waits
+ * on its prefetches, and a shorter one had more edges in flight on the Zen machine:
+ * docs/performance-steps.md, "Records in list order"). The source rows of the next FR_BLOCK
+ * list positions are looked up in one pass (fr_sources): from the records, or through the
+ * list when nothing is placed, each edge's operands then fetched through the list too. */
 #include <string.h>
 
 #include "fused_place.h"
@@ -152,7 +152,7 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
                 for (int64_t i = 0; i < R; i++) o[i] = (T)j->fill_value;                   \
             if (kind == FR_SUM) FR_SUM(T, RED)                                              \
             else if (kind == FR_SCALE) FR_SCALE(T, RED)                                    \
-            for (; q < q1; q++) { /* the steps */                                          \
+            for (; q < q1; q++) { /* the steps (the other kinds leave q at q1) */          \
                 FR_SOURCE(T, xr);                                                          \
                 const int64_t e = list[q];                                                 \
                 FS_EDGE(T, RED, p, o, xr, op, v);                                          \
