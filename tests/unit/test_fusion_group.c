@@ -402,22 +402,38 @@ static void hot_end(void **state) {
     g_hot_end = false;
 }
 
+/* Under ThreadSanitizer (ten times slower) the message kinds and doubles run a case each: their
+ * loops split among threads as every other case does. */
+#if defined(__SANITIZE_THREAD__)
+#define ALL_CASES 0
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define ALL_CASES 0
+#endif
+#endif
+#ifndef ALL_CASES
+#define ALL_CASES 1
+#endif
 static void messages(void **state) {
     (void)state;
-    for (g_msg = MSG_MUL_FIRST; g_msg < MSG_HEADS; g_msg++) check_reduction(R_ADD, Z_DATA);
-    for (g_heads = 2; g_heads <= H_MAX; g_heads *= 2) check_reduction(R_ADD, Z_DATA);
+    for (g_msg = MSG_MUL_FIRST; g_msg < MSG_HEADS; g_msg++)
+        if (ALL_CASES || g_msg == MSG_DIV) check_reduction(R_ADD, Z_DATA);
+    for (g_heads = 2; g_heads <= (ALL_CASES ? H_MAX : 2); g_heads *= 2)
+        check_reduction(R_ADD, Z_DATA);
     g_heads = 8;
-    check_reduction(R_MAX, Z_RESET);
+    if (ALL_CASES) check_reduction(R_MAX, Z_RESET);
     g_msg = MSG_MUL, g_heads = 1;
 }
 /* The same in double: every reduction, each message (records of 8 to 40 bytes). */
 static void doubles(void **state) {
     (void)state;
     g_double = true;
-    for (int red = R_ADD; red <= R_NONE; red++) check_reduction(red, Z_DATA);
-    check_reduction(R_ADD, Z_RESET);
-    for (g_msg = MSG_MUL_FIRST; g_msg < MSG_HEADS; g_msg++) check_reduction(R_ADD, Z_DATA);
-    for (g_heads = 2; g_heads <= 4; g_heads *= 2) check_reduction(R_MUL, Z_RESET);
+    for (int red = R_ADD; red <= (ALL_CASES ? R_NONE : R_ADD); red++) check_reduction(red, Z_DATA);
+    if (ALL_CASES) {
+        check_reduction(R_ADD, Z_RESET);
+        for (g_msg = MSG_MUL_FIRST; g_msg < MSG_HEADS; g_msg++) check_reduction(R_ADD, Z_DATA);
+        for (g_heads = 2; g_heads <= 4; g_heads *= 2) check_reduction(R_MUL, Z_RESET);
+    }
     g_msg = MSG_MUL, g_heads = 1, g_double = false;
 }
 
