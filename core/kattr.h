@@ -9,12 +9,15 @@
  * one at start (x86-64 Linux). Not under ThreadSanitizer: the clone's ifunc resolver runs
  * during relocation, before the TSan runtime exists, and crashes (seen: test_threads). Nor in
  * a size-first build (CMake OSC_SIZE_FIRST): one copy of each. */
-#if defined(__SANITIZE_THREAD__) || defined(OSC_SIZE_FIRST)
-#define OSC_NO_CLONES 1
+#if defined(__SANITIZE_THREAD__)
+#define OSC_TSAN 1 /* built with ThreadSanitizer (GCC's macro, clang's feature) */
 #elif defined(__has_feature)
 #if __has_feature(thread_sanitizer)
-#define OSC_NO_CLONES 1
+#define OSC_TSAN 1
 #endif
+#endif
+#if defined(OSC_TSAN) || defined(OSC_SIZE_FIRST)
+#define OSC_NO_CLONES 1
 #endif
 #if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) && \
     !defined(OSC_NO_CLONES)

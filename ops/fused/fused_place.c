@@ -59,19 +59,20 @@ osc_fs_placed osc_fs_place(const osc_fs_job *j, int64_t lo, int64_t hi, size_t r
     if (!p->gather || (!j->fill && !j->data) || n < 1 || p->reduction == OSC_RED_NONE ||
         (uint64_t)j->x_rows > UINT32_MAX)
         return pl;
+    int64_t vals = 0; /* the placed step's values per edge */
     for (int32_t s = 0; s < p->n_steps; s++) {
         const int64_t nv = fp_step_vals(p, &p->steps[s]);
         if (nv && (nv < 0 || pl.step >= 0)) { /* (not a short run, or a second one: none) */
             pl.step = -1;
             break;
         }
-        if (nv) pl.step = s, pl.vals = nv;
+        if (nv) pl.step = s, vals = nv;
     }
     size_t base;
-    if (pl.step >= 0 && !fp_room(j, lo, hi, rb, (size_t)(pl.vals + 1) * es, &base)) pl.step = -1;
-    pl.vals = pl.step >= 0 ? pl.vals : 0;
-    pl.rec = pl.step >= 0 ? (size_t)(pl.vals + 1) * es : sizeof(uint32_t);
-    pl.src_at = (size_t)pl.vals * es;
+    if (pl.step >= 0 && !fp_room(j, lo, hi, rb, (size_t)(vals + 1) * es, &base)) pl.step = -1;
+    vals = pl.step >= 0 ? vals : 0;
+    pl.rec = pl.step >= 0 ? (size_t)(vals + 1) * es : sizeof(uint32_t);
+    pl.src_at = (size_t)vals * es;
     if (pl.step < 0 && !fp_room(j, lo, hi, rb, pl.rec, &base)) return pl;
     char *sr = j->out + (size_t)lo * rb + base;
     const char *w = pl.step >= 0 ? j->opnd[pl.step] : NULL;

@@ -9,13 +9,12 @@
 #define OSC_FS_PLACE_VALS 8 /* operand values per edge placed at most */
 
 /* List position q's record: `rec` bytes at sr + (q - q0) * rec, the placed step's values first
- * (vals of them, elements of the output's dtype), the source row at src_at (a uint32_t). */
+ * (elements of the output's dtype), the source row at src_at (a uint32_t). */
 typedef struct osc_fs_placed {
     const char *sr; /* NULL: nothing placed */
     int64_t q0;
     size_t rec, src_at;
     int32_t step; /* the step whose per-edge operand is placed (-1: none) */
-    int64_t vals;
 } osc_fs_placed;
 
 /* The records of the part owning output rows [lo, hi) of rb bytes of j's grouped split, when

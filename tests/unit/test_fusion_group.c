@@ -32,6 +32,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/kattr.h" /* OSC_TSAN */
 #include "tests/support/check.h"
 #include "tests/support/testutil.h"
 #include "tests/support/writer.h"
@@ -404,14 +405,9 @@ static void hot_end(void **state) {
 
 /* Under ThreadSanitizer (ten times slower) the message kinds and doubles run a case each: their
  * loops split among threads as every other case does. */
-#if defined(__SANITIZE_THREAD__)
+#ifdef OSC_TSAN
 #define ALL_CASES 0
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define ALL_CASES 0
-#endif
-#endif
-#ifndef ALL_CASES
+#else
 #define ALL_CASES 1
 #endif
 static void messages(void **state) {
