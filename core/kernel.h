@@ -173,6 +173,8 @@ enum {
      * (dim 1) go through BatchNormalization as they are stored, before the Relu (Conv, Gemm:
      * ops/linalg/prod_bn.h) */
     OSC_KT_CHANNEL_NORM = 1u << 17,
+    /* e^x element by element, in x's own precision (Exp: math.c) */
+    OSC_KT_EXP = 1u << 18,
 };
 
 /* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in core/dtype.h). */

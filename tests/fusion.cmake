@@ -43,6 +43,9 @@ osc_fusion_test(test_fusion_epilogue)
 # Rule replace_inf: Where(IsInf(x), value, x) as one ReplaceInf, bit for bit on 1 to 3 threads,
 # and the spellings left unfused (a narrowing Cast, a mask read elsewhere).
 osc_fusion_test(test_fusion_inf)
+# Rule segment_softmax: torch's segment softmax (GAT's attention) as one SegmentSoftmax, bit for
+# bit on 1 to 3 threads, grouped by destination or not.
+osc_fusion_test(test_fusion_softmax)
 # Rule cache_write: a KV cache's update rotated, moved and converted on its way to TensorScatter,
 # as one CacheWrite, bit for bit; errors before any write to the donated cache.
 osc_unit_test(test_fusion_cache unit/test_fusion_cache.c)
