@@ -46,6 +46,9 @@ osc_fusion_test(test_fusion_inf)
 # Rule segment_softmax: torch's segment softmax (GAT's attention) as one SegmentSoftmax, bit for
 # bit on 1 to 3 threads, grouped by destination or not.
 osc_fusion_test(test_fusion_softmax)
+# Rule row_dot: ReduceSum(Mul(X, W)) over the last axis (GAT's logits) as one RowDot, bit for
+# bit on 1 to 3 threads.
+osc_fusion_test(test_fusion_dot)
 # Rule cache_write: a KV cache's update rotated, moved and converted on its way to TensorScatter,
 # as one CacheWrite, bit for bit; errors before any write to the donated cache.
 osc_unit_test(test_fusion_cache unit/test_fusion_cache.c)

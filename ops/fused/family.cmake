@@ -4,4 +4,4 @@
 set(OSC_FAMILY_SOURCES
   fused_scatter.c fused_tiled.c fused_gather.c fused_index.c fused_group.c fused_rows.c
   fused_place.c   fused_syms.c fused_shape.c fused_bag.c fused_inf.c
-  fused_softmax.c)
+  fused_softmax.c fused_dot.c)
