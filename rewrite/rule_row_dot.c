@@ -59,7 +59,7 @@ bool osc_rw_row_dot_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, voi
             !trailing(wt, pt))
             continue;
         cp->p = (osc_row_dot_params){.n = pt->dims[pt->rank - 1], .w_count = osc_tensor_count(wt),
-                                     .w_first = wi == 0, .keepdims = rp->keepdims};
+                                     .keepdims = rp->keepdims};
         if (cp->p.n < 1 || cp->p.w_count < 1) break;
         cp->f.inputs[0] = mul->inputs[1 - wi];
         cp->f.inputs[1] = mul->inputs[wi];

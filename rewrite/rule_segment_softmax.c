@@ -114,18 +114,20 @@ bool osc_rw_segment_softmax_match(osc_kctx *k, const osc_fuse_view *v, int32_t n
         gm ? row_scatter(v, gm->inputs[0], OSC_RED_MAX, x, &p->max_start, &mk[0]) : NULL;
     if (!rm)
         return osc_rw_no(v, "the shift is no Gather of a scatter max of the shifted value alone");
+    /* the divisor, maybe plus eps (a constant of one value, on either side: the sum is the
+     * same; none: -0, which adds nothing) */
     int32_t den = n->inputs[1];
     const osc_node *add = osc_fuse_sole_producer(v, den);
+    p->eps = -0.0;
     if (add && osc_fuse_step_op(add) == OSC_FS_ADD) {
-        for (int32_t i = 0; i < 2 && !p->has_eps; i++) {
-            const osc_tensor *e = osc_fuse_folded(v, add->inputs[i]);
-            if (!e || e->dtype != xt->dtype || osc_tensor_count(e) != 1) continue;
-            p->has_eps = true;
-            p->eps_first = i == 0;
-            p->eps = e->dtype == OSC_FLOAT ? *(const float *)e->data : *(const double *)e->data;
-            den = add->inputs[1 - i];
-        }
-        if (!p->has_eps) return osc_rw_no(v, "the divisor adds no constant of one value");
+        const bool first = osc_fuse_folded(v, add->inputs[0]) != NULL;
+        const osc_tensor *e = osc_fuse_folded(v, add->inputs[!first]);
+        if (!e || e->dtype != xt->dtype || osc_tensor_count(e) != 1)
+            return osc_rw_no(v, "the divisor adds no constant of one value");
+        p->eps = e->dtype == OSC_FLOAT ? *(const float *)e->data : *(const double *)e->data;
+        den = add->inputs[first];
+    } else {
+        add = NULL;
     }
     const osc_node *gs = osc_fuse_sole_producer(v, den);
     const osc_node *rs =
@@ -151,7 +153,7 @@ bool osc_rw_segment_softmax_match(osc_kctx *k, const osc_fuse_view *v, int32_t n
     f->inputs[0] = x;
     if (!take_index(f, p, rm))
         return osc_rw_no(v, "the scatters' row count is a symbol no input binds");
-    const osc_node *absorb[] = {ex, sub, gm, rm, gs, rs, p->has_eps ? add : NULL, mk[0], mk[1]};
+    const osc_node *absorb[] = {ex, sub, gm, rm, gs, rs, add, mk[0], mk[1]};
     bool ok = true;
     for (size_t i = 0; ok && i < sizeof absorb / sizeof absorb[0]; i++)
         ok = !absorb[i] || osc_fuse_absorb(f, osc_fuse_index(v, absorb[i]));

@@ -80,11 +80,12 @@ typedef struct osc_seg_params {
  * out[e] = X[e, 0] * W[r, 0] + X[e, 1] * W[r, 1] + ... + X[e, n-1] * W[r, n-1], added from the
  * first term on in that order (ReduceSum's), each product rounded (Mul's), r = e mod (w_count /
  * n): W is X's trailing dims (GAT's per-head attention vector against [N, heads, n]), or all of
- * X's. w_first: Mul(W, X). keepdims: the output keeps the last axis as 1. Inputs: 0 X, 1 W (float
+ * X's. Mul(W, X) too: a product is the same either way (but for which NaN two NaNs give, which
+ * IEEE 754 leaves open). keepdims: the output keeps the last axis as 1. Inputs: 0 X, 1 W (float
  * or double, one dtype). */
 typedef struct osc_row_dot_params {
     int64_t n, w_count;
-    bool w_first, keepdims;
+    bool keepdims;
 } osc_row_dot_params;
 
 /* The init of the fused rows (fused_scatter.c): the parameters are the rule's, made by the

@@ -58,7 +58,6 @@ typedef struct dot_job {
 #define DOT_ROWS(TN, T)                                                                     \
     static void dot_##TN(const dot_job *j, int64_t e0, int64_t e1) {                        \
         const int64_t n = j->p->n, wr = j->p->w_count / n;                                  \
-        const bool wf = j->p->w_first;                                                      \
         const T *x = j->x, *w = j->w;                                                       \
         T *y = j->y;                                                                        \
         int64_t e = e0;                                                                     \
@@ -66,16 +65,16 @@ typedef struct dot_job {
             const T *r = x + e * n, *v[8];                                                  \
             T a[8];                                                                         \
             for (int k = 0; k < 8; k++) v[k] = w + (e + k) % wr * n;                        \
-            for (int k = 0; k < 8; k++) a[k] = (T)(wf ? v[k][0] * r[k * n] : r[k * n] * v[k][0]); \
+            for (int k = 0; k < 8; k++) a[k] = (T)(r[k * n] * v[k][0]);                     \
             for (int64_t i = 1; i < n; i++)                                                 \
                 for (int k = 0; k < 8; k++)                                                 \
-                    a[k] = (T)(a[k] + (T)(wf ? v[k][i] * r[k * n + i] : r[k * n + i] * v[k][i])); \
+                    a[k] = (T)(a[k] + (T)(r[k * n + i] * v[k][i]));                         \
             for (int k = 0; k < 8; k++) y[e + k] = a[k];                                    \
         }                                                                                   \
         for (; e < e1; e++) {                                                               \
             const T *r = x + e * n, *v = w + e % wr * n;                                    \
-            T a = (T)(wf ? v[0] * r[0] : r[0] * v[0]);                                      \
-            for (int64_t i = 1; i < n; i++) a = (T)(a + (T)(wf ? v[i] * r[i] : r[i] * v[i])); \
+            T a = (T)(r[0] * v[0]);                                                         \
+            for (int64_t i = 1; i < n; i++) a = (T)(a + (T)(r[i] * v[i]));                  \
             y[e] = a;                                                                       \
         }                                                                                   \
     }

@@ -27,27 +27,20 @@ typedef struct ssm_job {
     osc_fs_split s;
 } ssm_job;
 
-/* BODY for each edge e the part owns, d its destination row: its list, or every edge when
- * there is none (skipping rows it does not own). The first pass reads the index and keeps the
- * part's destinations (`keep`: the part owns the edges it walks), the others read those. */
+/* BODY for each edge e of the part, d its destination row: the part's list, or every edge
+ * (one part). The first pass reads the index and keeps the destinations, the others read them. */
 #define SSM_EACH(FIRST, BODY)                                                               \
-    do {                                                                                    \
-        osc_ixc c = osc_ixc_of(&j->s.dst);                                                  \
-        for (int64_t q = q0; q < q1; q++) {                                                 \
-            const int64_t e = list ? list[q] : q;                                           \
-            const int64_t d = (FIRST) || !keep ? osc_ixc_row(&c, e, N) : dd[e];             \
-            if (d < lo || d >= hi) continue;                                                \
-            if ((FIRST) && keep) dd[e] = (uint32_t)d;                                       \
-            BODY;                                                                           \
-        }                                                                                   \
-    } while (0)
+    for (int64_t q = q0; q < q1; q++) {                                                     \
+        const int64_t e = list ? list[q] : q;                                               \
+        const int64_t d = (FIRST) ? (int64_t)(dd[e] = (uint32_t)osc_ixc_row(&c, e, N)) : dd[e]; \
+        BODY;                                                                               \
+    }
 #define SSM_ROW(EXPR)                                                                       \
     for (int64_t i = 0; i < R; i++) EXPR
-/* Part `part` of the split: its table rows start, then five passes over its edges: the max,
- * the shift, the Exp, the sum, the division. Each pass reads one table of N rows at random (a
- * core's cache holds one for GAT, not both) and X and the output in the order of the edges.
- * The output may be X (each element is read before it is written, by the one pass that
- * writes it from X). */
+/* Part `part` of the split: its table rows start, then three passes over its edges in edge
+ * order: the max, the shifted Exp with the sum, the division (for outputs too small, or edges
+ * too few, for the grouping to pay). The output may be X (the second pass reads an element
+ * before it writes it, and the first pass is over). */
 #define SSM_PART(TN, T)                                                                     \
     static void ssm_##TN(const ssm_job *j, int32_t part) {                                  \
         const osc_ssm_params *p = j->p;                                                     \
@@ -59,31 +52,18 @@ typedef struct ssm_job {
         const T *x = (const T *)(const void *)j->x;                                         \
         T *out = (T *)(void *)j->out, *mx = (T *)(void *)j->table, *sm = mx + N * R;        \
         uint32_t *dd = j->dst;                                                              \
-        const bool keep = list || (lo == 0 && hi == N);                                     \
-        const T eps = (T)p->eps;                                                            \
+        osc_ixc c = osc_ixc_of(&j->s.dst);                                                  \
         for (int64_t i = lo * R; i < hi * R; i++) mx[i] = (T)p->max_start;                  \
         for (int64_t i = lo * R; i < hi * R; i++) sm[i] = (T)p->sum_start;                  \
         SSM_EACH(1, T *m = mx + d * R; const T *xr = x + e * R;                             \
                  SSM_ROW(m[i] = OSC_COMBINE_FLOAT_MAX(T, m[i], xr[i])));                    \
         SSM_EACH(0, const T *m = mx + d * R; const T *xr = x + e * R; T *o = out + e * R;   \
-                 SSM_ROW(o[i] = (T)(xr[i] - m[i])));                                        \
-        if (!list && lo == 0 && hi == N) {                                                  \
-            for (int64_t i = 0; i < j->s.edges * R; i++) out[i] = OSC_M(exp, out[i]);       \
-        } else {                                                                            \
-            SSM_EACH(0, T *o = out + e * R; SSM_ROW(o[i] = OSC_M(exp, o[i])));              \
-        }                                                                                   \
-        SSM_EACH(0, T *s = sm + d * R; const T *o = out + e * R;                            \
-                 SSM_ROW(s[i] = OSC_COMBINE_FLOAT_ADD(T, s[i], o[i])));                     \
-        if (!p->has_eps) {                                                                  \
-            SSM_EACH(0, const T *s = sm + d * R; T *o = out + e * R;                        \
-                     SSM_ROW(o[i] = (T)(o[i] / s[i])));                                     \
-        } else if (p->eps_first) {                                                          \
-            SSM_EACH(0, const T *s = sm + d * R; T *o = out + e * R;                        \
-                     SSM_ROW(o[i] = (T)(o[i] / (T)(eps + s[i]))));                          \
-        } else {                                                                            \
-            SSM_EACH(0, const T *s = sm + d * R; T *o = out + e * R;                        \
-                     SSM_ROW(o[i] = (T)(o[i] / (T)(s[i] + eps))));                          \
-        }                                                                                   \
+                 T *s = sm + d * R; SSM_ROW({                                               \
+                     o[i] = OSC_M(exp, (T)(xr[i] - m[i]));                                  \
+                     s[i] = OSC_COMBINE_FLOAT_ADD(T, s[i], o[i]);                           \
+                 }));                                                                       \
+        SSM_EACH(0, const T *s = sm + d * R; T *o = out + e * R;                            \
+                 SSM_ROW(o[i] = (T)(o[i] / (T)(s[i] + (T)p->eps))));                        \
     }
 SSM_PART(f32, float)
 SSM_PART(f64, double)
@@ -124,9 +104,7 @@ SSM_PART(f64, double)
             }                                                                               \
             for (int64_t q = qa; q < qb; q++) {                                             \
                 T *o = out + list[q] * R;                                                   \
-                if (!p->has_eps) SSM_ROW(o[i] = (T)(o[i] / s[i]));                          \
-                else if (p->eps_first) SSM_ROW(o[i] = (T)(o[i] / (T)(eps + s[i])));         \
-                else SSM_ROW(o[i] = (T)(o[i] / (T)(s[i] + eps)));                           \
+                SSM_ROW(o[i] = (T)(o[i] / (T)(s[i] + eps)));                                \
             }                                                                               \
         }                                                                                   \
     }
@@ -210,10 +188,11 @@ osc_status osc_ssm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     j.out = out->data;
     const bool group = bytes >= OSC_FS_GROUP_MIN_BYTES && E * 4 >= j.n_rows;
     if (((k->tpool && bytes >= OSC_PAR_MIN_BYTES) || group) && j.n_rows > 1 &&
-        osc_fs_split_shared(k, &j.s, OSC_FS_SPLIT_MAKE | (group ? OSC_FS_SPLIT_GROUP : 0)))
+        osc_fs_split_shared(k, &j.s, OSC_FS_SPLIT_MAKE | (group ? OSC_FS_SPLIT_GROUP : 0)) &&
+        j.s.list) /* (without lists each part would walk every edge: one part does) */
         osc_tpool_run(k->tpool, ssm_part, &j);
     else
-        ssm_part(&j, 0, 1);
+        osc_fs_split_one(&j.s), ssm_part(&j, 0, 1);
     osc_free(k->alloc, own, (size_t)all);
     return OSC_OK;
 }

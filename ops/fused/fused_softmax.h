@@ -3,9 +3,9 @@
  * the rows that share a destination (PyG's softmax(e, index), GAT's attention), as exported:
  *     m = the scatter max of X by dst into rows that start at max_start (a reset's -inf)
  *     t = Exp(X - m[dst]);   s = the scatter add of t by dst into rows that start at sum_start
- *     out = t / (s[dst] + eps)       (eps only with has_eps; eps_first: eps + s[dst])
- * in three passes over X's rows with m and s in a scratch table of N rows, each table row
- * combined with its edges in edge order, as the scatters apply them: the same bits.
+ *     out = t / (s[dst] + eps)       (eps -0 where there is none: s + -0 is s)
+ * each destination's max and sum combined with its edges in edge order, as the scatters apply
+ * them: the same bits (eps + s is s + eps: addition commutes, but for which NaN two give).
  * Inputs: 0 X [E, ...] (float or double, rows of R elements), 1 the index (E values, one per
  * row of X; or its pieces from input 1 on: pc), then the inputs the symbol's bind reads. */
 #ifndef OSC_FUSED_SOFTMAX_H
@@ -19,7 +19,6 @@ typedef struct osc_ssm_params {
     int64_t rows;   /* N: the scatters' rows, the index's range (a size or a symbol of syms) */
     int64_t row;    /* R: elements per row of X */
     double max_start, sum_start, eps;
-    bool has_eps, eps_first;
     osc_sym_binds syms;
 } osc_ssm_params;
 
