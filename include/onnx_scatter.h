@@ -363,7 +363,8 @@ typedef struct osc_node_desc {
     const char *const *outputs;
     int32_t folded;              /* 1: computed at load from constants; it does not run */
     /* A node the fusion pass made (opts.no_fusion): the n_fused nodes of the model it
-     * replaced, in graph order (their names and op types); 0 and NULL for other nodes. */
+     * replaced, in graph order (their names and op types; those of a fused node it took in
+     * where that node was); 0 and NULL for other nodes. */
     int32_t n_fused;
     const char *const *fused_names;
     const char *const *fused_ops;

@@ -108,18 +108,22 @@ static osc_status apply(osc_kctx *k, osc_rw_graph *rg, int32_t i, const osc_rw_r
                                   (f->extends || (f->takes_row && a0->n_fused > 0))
                               ? a0
                               : NULL;
+    /* a fused node taken in (extended, or absorbed: the scatters a segment softmax takes)
+     * contributes the nodes it replaced, so that the list names the model's own nodes */
     size_t total = 1;
-    for (int32_t q = 0; q < m; q++)
-        total += &g->nodes[order[q]] == ext ? (size_t)ext->n_fused : 1;
+    for (int32_t q = 0; q < m; q++) {
+        const int32_t nf = g->nodes[order[q]].n_fused;
+        total += nf > 0 ? (size_t)nf : 1;
+    }
     const char **names = osc_pool_alloc(rg->pool, total * sizeof *names);
     const char **ops = osc_pool_alloc(rg->pool, total * sizeof *ops);
     if (!names || !ops) return osc_fail(k->err, OSC_ERR_NOMEM, "out of memory fusing nodes");
     int32_t at = 0;
     for (int32_t q = 0; q < m; q++) {
         const osc_node *a = &g->nodes[order[q]];
-        for (int32_t r = 0; r < (a == ext ? a->n_fused : 1); r++, at++) {
-            names[at] = a == ext ? a->fused_names[r] : a->name;
-            ops[at] = a == ext ? a->fused_ops[r] : a->op_type;
+        for (int32_t r = 0; r < (a->n_fused > 0 ? a->n_fused : 1); r++, at++) {
+            names[at] = a->n_fused > 0 ? a->fused_names[r] : a->name;
+            ops[at] = a->n_fused > 0 ? a->fused_ops[r] : a->op_type;
         }
     }
     names[at] = n->name;

@@ -64,14 +64,18 @@ typedef struct result {
     cli_strlist warnings; /* the model's load warnings */
 } result;
 
-/* Collects the distinct op types of m's nodes into ops. */
+/* Collects the distinct op types of m's nodes into ops: the model's own, those a fused node
+ * replaced in its place. */
 static void list_ops(const osc_model *m, cli_strlist *ops) {
     for (size_t i = 0; i < osc_model_node_count(m); i++) {
         osc_node_desc nd;
         if (osc_model_node(m, i, &nd) != OSC_OK) continue;
-        size_t k = 0;
-        while (k < ops->count && strcmp(ops->items[k], nd.op_type)) k++;
-        if (k == ops->count && cli_strlist_push(ops, nd.op_type)) return;
+        for (int32_t f = 0; f < (nd.n_fused > 0 ? nd.n_fused : 1); f++) {
+            const char *op = nd.n_fused > 0 ? nd.fused_ops[f] : nd.op_type;
+            size_t k = 0;
+            while (k < ops->count && strcmp(ops->items[k], op)) k++;
+            if (k == ops->count && cli_strlist_push(ops, op)) return;
+        }
     }
 }
 
