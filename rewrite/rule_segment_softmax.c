@@ -45,8 +45,8 @@ static const osc_node *row_scatter(const osc_fuse_view *v, int32_t id, int32_t r
     if (!osc_fuse_is_kernel(n, "RowScatter") || !ut) return NULL;
     const osc_fs_params *p = n->params;
     const int32_t data = n->inputs[OSC_FS_IN_DATA];
-    if (p->reduction != red || p->gather || p->n_steps || p->has_epi || p->dst_stride != 1 ||
-        p->rank < 1 || n->inputs[OSC_FS_IN_TABLE] != updates)
+    if (p->reduction != red || p->n_steps || p->has_epi || p->dst_stride != 1 ||
+        n->inputs[OSC_FS_IN_TABLE] != updates) /* (a RowScatter gathers nothing: no steps) */
         return NULL;
     *start = p->reset ? p->reset_value : p->fill_data ? p->fill_value : 0;
     if (p->reset || p->fill_data || data < 0) return n;
@@ -96,7 +96,7 @@ bool osc_rw_segment_softmax_match(osc_kctx *k, const osc_fuse_view *v, int32_t n
     osc_fusion *f = &cp->f;
     osc_ssm_params *p = &cp->p;
     const osc_node *n = &v->graph->nodes[node];
-    if (n->n_inputs != 2 || n->n_outputs != 1 || osc_fuse_step_op(n) != OSC_FS_DIV) return false;
+    if (osc_fuse_step_op(n) != OSC_FS_DIV) return false; /* (its row: two inputs, one output) */
     const int32_t t = n->inputs[0];
     const osc_node *ex = osc_fuse_node(v, osc_fuse_producer(v, t));
     const osc_node *sub = osc_fuse_has(ex, OSC_KT_EXP) ? osc_fuse_sole_producer(v, ex->inputs[0])

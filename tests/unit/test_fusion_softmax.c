@@ -84,7 +84,7 @@ static void *build(const spelling *s, size_t *len) {
     constant(mw, s, "ninf_rows", 2, nd, -INFINITY);
     constant(mw, s, "ninf_edges", 2, ed, -INFINITY);
     constant(mw, s, "sum0", 2, nd, s->sum0);
-    constant(mw, s, "eps", 0, NULL, k_eps);
+    constant(mw, s, "eps", s->twist == 5 ? 3 : 0, (const int64_t[]){1, 1, 1}, k_eps);
     const osc_tensor axes = osc_test_view(OSC_INT64, 1, (const int64_t[]){1}, &one);
     const osc_tensor shp = osc_test_view(OSC_INT64, 1, (const int64_t[]){2}, shape);
     osc_mw_initializer(mw, "axes", &axes);
@@ -117,7 +117,7 @@ static void *build(const spelling *s, size_t *len) {
         den = "den";
     }
     NODE("Div", "div", 2, "y", "t", den);
-    osc_mw_output(mw, "y", s->dtype, 2, ed, NULL);
+    osc_mw_output(mw, "y", s->dtype, s->twist == 5 ? -1 : 2, ed, NULL);
     if (s->t_output) osc_mw_output(mw, "t", s->dtype, 2, ed, NULL);
     return osc_check_serialize(mw, len);
 }
@@ -284,14 +284,16 @@ static void fused_spellings(void **state) {
 }
 
 /* Spellings the rule leaves alone, and why (info's "not fused"): a shift by a constant, a
- * divisor plus no constant, a divisor of no sum, a Gather of the sum by another index. */
+ * divisor plus no constant, a divisor of no sum, a Gather of the sum by another index, an eps
+ * of shape [1, 1, 1] (the divisor broadcast to rank 3). */
 static const struct {
     int twist;
     const char *why;
 } k_twists[] = {{1, "the shift is no Gather of a scatter max of the shifted value alone"},
                 {2, "the divisor adds no constant of one value"},
                 {3, "the divisor is no Gather of a scatter sum of the Exp alone"},
-                {4, "the scatters and their Gathers do not all read one index"}};
+                {4, "the scatters and their Gathers do not all read one index"},
+                {5, "a value of the softmax is not of its input's shape and dtype"}};
 
 static void left_unfused(void **state) {
     (void)state;
