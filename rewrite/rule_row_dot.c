@@ -23,10 +23,10 @@ static bool last_axis_only(const osc_fuse_view *v, const osc_node *n, int32_t ra
     if (p->axes_input) {
         const osc_tensor *t = n->n_inputs > 1 && n->inputs[1] >= 0
                                   ? osc_fuse_folded(v, n->inputs[1]) : NULL;
-        count = t && t->dtype == OSC_INT64 && t->rank == 1 ? (int32_t)t->dims[0] : 0;
+        count = t && t->rank == 1 ? (int32_t)t->dims[0] : 0; /* (int64: the row's types) */
         ax = t ? t->data : NULL;
     }
-    if (count == 0) return rank == 1 && !(p->axes_input && p->noop);
+    /* (no axes: every one, or none; the exporters name the last) */
     return count == 1 && (ax[0] == rank - 1 || ax[0] == -1);
 }
 
@@ -46,7 +46,7 @@ bool osc_rw_row_dot_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, voi
     const osc_node *n = &v->graph->nodes[node];
     const osc_reduce_params *rp = n->params;
     const osc_node *mul = osc_fuse_sole_producer(v, n->inputs[0]);
-    if (rp->red != OSC_REDUCE_SUM || !mul || osc_fuse_step_op(mul) != OSC_FS_MUL) return false;
+    if (!mul || osc_fuse_step_op(mul) != OSC_FS_MUL) return false; /* (anchor: ReduceSum) */
     /* a candidate: ReduceSum(Mul(...)) */
     const osc_tensor *pt = osc_fuse_sym_shape(v, n->inputs[0]);
     if (!pt || (pt->dtype != OSC_FLOAT && pt->dtype != OSC_DOUBLE) || pt->rank < 1 ||
@@ -55,12 +55,10 @@ bool osc_rw_row_dot_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, voi
     for (int32_t wi = 0; wi < 2; wi++) {
         const osc_tensor *xt = osc_fuse_sym_shape(v, mul->inputs[1 - wi]);
         const osc_tensor *wt = osc_fuse_shape(v, mul->inputs[wi]);
-        if (!xt || !wt || !osc_fuse_same_dims(xt, pt) || wt->dtype != pt->dtype ||
-            !trailing(wt, pt))
-            continue;
+        if (!xt || !wt || !osc_fuse_same_dims(xt, pt) || !trailing(wt, pt)) continue;
         cp->p = (osc_row_dot_params){.n = pt->dims[pt->rank - 1], .w_count = osc_tensor_count(wt),
                                      .keepdims = rp->keepdims};
-        if (cp->p.n < 1 || cp->p.w_count < 1) break;
+        if (cp->p.n < 1) break; /* (W, X's trailing dims, has at least n elements) */
         cp->f.inputs[0] = mul->inputs[1 - wi];
         cp->f.inputs[1] = mul->inputs[wi];
         cp->f.n_inputs = 2;

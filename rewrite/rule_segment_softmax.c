@@ -35,23 +35,18 @@ static int32_t index_of(const osc_node *n, int32_t rank) {
 }
 
 /* The RowScatter making value id for this chain alone that reduces `updates` with `red`, one
- * index per row, nothing else, into rows that each start at one value (*start: a reset, a
- * fill, or data of one value, whose maker at run time, if any, is *maker); else NULL. */
+ * index per row, nothing else, into rows that each start at one value (*start: a reset, or a
+ * fill: the scatter rules make data of one value a fill); else NULL. */
 static const osc_node *row_scatter(const osc_fuse_view *v, int32_t id, int32_t red,
-                                   int32_t updates, double *start, const osc_node **maker) {
+                                   int32_t updates, double *start) {
     const osc_node *n = osc_fuse_sole_producer(v, id);
-    const osc_tensor *ut = osc_fuse_sym_shape(v, updates);
-    *maker = NULL;
-    if (!osc_fuse_is_kernel(n, "RowScatter") || !ut) return NULL;
+    if (!osc_fuse_is_kernel(n, "RowScatter")) return NULL;
     const osc_fs_params *p = n->params;
-    const int32_t data = n->inputs[OSC_FS_IN_DATA];
-    if (p->reduction != red || p->n_steps || p->has_epi || p->dst_stride != 1 ||
-        n->inputs[OSC_FS_IN_TABLE] != updates) /* (a RowScatter gathers nothing: no steps) */
-        return NULL;
     *start = p->reset ? p->reset_value : p->fill_data ? p->fill_value : 0;
-    if (p->reset || p->fill_data || data < 0) return n;
-    return osc_fuse_one_value(v, data, ut->dtype, start, maker) &&
-                   (!*maker || v->uses[data] == 1)
+    /* (a RowScatter gathers nothing; data omitted: zeros) */
+    return p->reduction == red && !p->n_steps && !p->has_epi && p->dst_stride == 1 &&
+                   n->inputs[OSC_FS_IN_TABLE] == updates &&
+                   (p->reset || p->fill_data || n->inputs[OSC_FS_IN_DATA] < 0)
                ? n
                : NULL;
 }
@@ -105,14 +100,10 @@ bool osc_rw_segment_softmax_match(osc_kctx *k, const osc_fuse_view *v, int32_t n
     /* a candidate: Div(Exp(Sub(X, ...)), ...) */
     if (v->uses[t] != 2) return osc_rw_no(v, "the Exp's output is read by more than the softmax");
     const int32_t x = sub->inputs[0];
-    const osc_tensor *xt = osc_fuse_sym_shape(v, x);
-    if (!xt || (xt->dtype != OSC_FLOAT && xt->dtype != OSC_DOUBLE) || xt->rank < 1)
-        return osc_rw_no(v, "the shifted value is not float or double of a known rank");
     const osc_node *gm = osc_fuse_sole_producer(v, sub->inputs[1]);
-    const osc_node *mk[2]; /* the scatters' data makers */
-    const osc_node *rm =
-        gm ? row_scatter(v, gm->inputs[0], OSC_RED_MAX, x, &p->max_start, &mk[0]) : NULL;
-    if (!rm)
+    const osc_node *rm = gm ? row_scatter(v, gm->inputs[0], OSC_RED_MAX, x, &p->max_start) : NULL;
+    const osc_tensor *xt = osc_fuse_sym_shape(v, x); /* (float or double: the scatter's) */
+    if (!rm || !xt)
         return osc_rw_no(v, "the shift is no Gather of a scatter max of the shifted value alone");
     /* the divisor, maybe plus eps (a constant of one value, on either side: the sum is the
      * same; none: -0, which adds nothing) */
@@ -130,8 +121,7 @@ bool osc_rw_segment_softmax_match(osc_kctx *k, const osc_fuse_view *v, int32_t n
         add = NULL;
     }
     const osc_node *gs = osc_fuse_sole_producer(v, den);
-    const osc_node *rs =
-        gs ? row_scatter(v, gs->inputs[0], OSC_RED_ADD, t, &p->sum_start, &mk[1]) : NULL;
+    const osc_node *rs = gs ? row_scatter(v, gs->inputs[0], OSC_RED_ADD, t, &p->sum_start) : NULL;
     if (!rs) return osc_rw_no(v, "the divisor is no Gather of a scatter sum of the Exp alone");
     const osc_fs_params *pm = rm->params, *ps = rs->params;
     const osc_tensor *mt = osc_fuse_sym_shape(v, gm->inputs[0]);
@@ -148,16 +138,14 @@ bool osc_rw_segment_softmax_match(osc_kctx *k, const osc_fuse_view *v, int32_t n
             return osc_rw_no(v, "a value of the softmax is not of its input's shape and dtype");
     }
     p->row = pm->row;
-    if (p->row < 1 || osc_fuse_count_from(xt, 1) != p->row)
-        return osc_rw_no(v, "the rows are of no known size");
+    if (osc_fuse_count_from(xt, 1) != p->row) return osc_rw_no(v, "the rows are of no known size");
     f->inputs[0] = x;
     if (!take_index(f, p, rm))
         return osc_rw_no(v, "the scatters' row count is a symbol no input binds");
-    const osc_node *absorb[] = {ex, sub, gm, rm, gs, rs, add, mk[0], mk[1]};
-    bool ok = true;
-    for (size_t i = 0; ok && i < sizeof absorb / sizeof absorb[0]; i++)
-        ok = !absorb[i] || osc_fuse_absorb(f, osc_fuse_index(v, absorb[i]));
-    return ok;
+    const osc_node *absorb[] = {ex, sub, gm, rm, gs, rs, add}; /* (7 of OSC_FUSE_MAX_NODES) */
+    for (size_t i = 0; i < sizeof absorb / sizeof absorb[0]; i++)
+        if (absorb[i]) osc_fuse_absorb(f, osc_fuse_index(v, absorb[i]));
+    return true;
 }
 
 bool osc_rw_segment_softmax_rewrite(osc_kctx *k, const osc_fuse_view *v, int32_t node,
