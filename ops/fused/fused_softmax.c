@@ -2,7 +2,7 @@
  * sharing a destination. Where the fused scatters would group the edges by destination (a
  * large output), it takes that grouping (made here or by another node of the run, and shared:
  * GAT's aggregation reads it next) and walks each destination's edges three times with its max
- * and sum in hand; else five passes over the edges in edge order with the max and the sum in
+ * and sum in hand; else three passes over the edges in edge order with the max and the sum in
  * a table of N rows. Every index is checked first. Threads split the destinations as the fused
  * scatters do; every destination sees its edges in edge order, so the bits are the unfused
  * graph's on any thread count. */

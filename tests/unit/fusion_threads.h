@@ -10,4 +10,16 @@ static const int k_threads[] = {1, 2};
 #endif
 #define N_THREADS ((int)(sizeof k_threads / sizeof k_threads[0]))
 
+#ifdef OSC_TEST_MW_CHECK_H
+/* Round f of 2 * N_THREADS over the model in buf: fusion off on even rounds, on on odd ones,
+ * on k_threads[f / 2] threads (a file including mw_check.h first gets it). */
+static inline osc_model *osc_fusion_round(const void *buf, size_t len, int f) {
+    osc_options o;
+    osc_options_init(&o);
+    o.no_fusion = f % 2 == 0;
+    o.threads = k_threads[f / 2];
+    return osc_check_load_buffer(buf, len, &o);
+}
+#endif
+
 #endif

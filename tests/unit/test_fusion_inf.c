@@ -99,11 +99,7 @@ static int check(const spelling *s, char *why, size_t why_size) {
                                                                              : (void *)xs);
     int fused_nodes = 0;
     for (int f = 0; f < 2 * N_THREADS; f++) {
-        osc_options o;
-        osc_options_init(&o);
-        o.no_fusion = f % 2 == 0;
-        o.threads = k_threads[f / 2];
-        osc_model *m = osc_check_load_buffer(buf, len, &o);
+        osc_model *m = osc_fusion_round(buf, len, f);
         if (f % 2) fused_nodes = osc_check_fused(m, "ReplaceInf", "where", why, why_size);
         osc_session *ss = NULL;
         assert_int_equal(osc_session_create(m, &ss), OSC_OK);

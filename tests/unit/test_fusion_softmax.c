@@ -215,11 +215,7 @@ static int check(const spelling *s, bool bad, char *why, size_t why_size) {
     const size_t es = s->dtype == OSC_FLOAT ? 4 : 8, bytes = es * (size_t)E * H;
     int fused = 0;
     for (int f = 0; f < 2 * N_THREADS; f++) {
-        osc_options o;
-        osc_options_init(&o);
-        o.no_fusion = f % 2 == 0;
-        o.threads = k_threads[f / 2];
-        osc_model *m = osc_check_load_buffer(buf, len, &o);
+        osc_model *m = osc_fusion_round(buf, len, f);
         if (f % 2) fused = osc_check_fused(m, "SegmentSoftmax", "div", why, why_size);
         osc_session *ss = NULL;
         assert_int_equal(osc_session_create(m, &ss), OSC_OK);
