@@ -50,11 +50,14 @@ static osc_status inplace_by_symbols(osc_model *m, const osc_sym_shapes_out *sym
 }
 
 /* The rewrite pass (rewrite/pass.c), unless opts.no_fusion: on the shapes folding found, with
- * symbols where graph inputs have symbolic dims (symbolic.c). */
+ * symbols where graph inputs have symbolic dims (symbolic.c). Not in a subgraph: what a body
+ * declares of its inputs' dims (a carried value's) nobody checks at each iteration, and a rule
+ * that trusts a symbol there (ShapeOf) would turn a run that works unfused into a failure
+ * (a fuzz finding: a carried input declared [s, s] that is not square). */
 static osc_status rewrite(osc_model *m, osc_err *err) {
     if (m->opts.no_fusion || !m->fold_vals) return OSC_OK;
-    osc_sym_shapes_out sym;
-    osc_status st = osc_sym_shapes(m, &sym, err);
+    osc_sym_shapes_out sym = {0};
+    osc_status st = m->subgraph ? OSC_OK : osc_sym_shapes(m, &sym, err);
     if (st) return st;
     osc_rw_graph rg = {.g = &m->g, .vals = sym.vals ? sym.vals : m->fold_vals,
                        .shaped = sym.vals ? sym.shaped : m->fold_shaped,

@@ -50,9 +50,9 @@ check "info: a torch Loop: its body (own inputs, the constant it reads) and body
     out_has "^        9 /Concat: Concat (ai.onnx, opset 13) -> kernel Concat-13$" && out_has "^            attributes: axis=0$"'
 cli info "$torch/if_scatter_opset13/model.onnx"
 check "info: a torch If: both branches read the model's inputs" eval 'status_is 0 &&
-    out_has "^      then_branch: graph .torch_jit1., 13 nodes, inputs: 0 own + 3 from around it: .idx., .x., .v.$" &&
-    out_has "^      else_branch: graph .torch_jit2., 10 nodes, inputs: 0 own + 3 from around it: .idx., .x., .v.$" &&
-    out_has "^        9 /ScatterND_1: ScatterND (ai.onnx, opset 13) -> kernel ScatterND-13$"'
+    out_has "^      then_branch: graph .torch_jit1., 14 nodes, inputs: 0 own + 3 from around it: .idx., .x., .v.$" &&
+    out_has "^      else_branch: graph .torch_jit2., 11 nodes, inputs: 0 own + 3 from around it: .idx., .x., .v.$" &&
+    out_has "^        10 /ScatterND_1: ScatterND (ai.onnx, opset 13) -> kernel ScatterND-13$"'
 
 # ---- bench --profile ----
 cli bench "$m/nested.onnx" 3 '[1,2,3]' -n 2 --profile
