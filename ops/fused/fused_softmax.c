@@ -22,7 +22,6 @@ typedef struct ssm_job {
     const char *x;
     char *out, *table; /* table: the max rows, then the sum rows */
     uint32_t *dst;     /* each edge's destination row, as the first pass found it */
-    int64_t n_rows;
     bool dbl;
     osc_fs_split s;
 } ssm_job;
@@ -44,7 +43,7 @@ typedef struct ssm_job {
 #define SSM_PART(TN, T)                                                                     \
     static void ssm_##TN(const ssm_job *j, int32_t part) {                                  \
         const osc_ssm_params *p = j->p;                                                     \
-        const int64_t R = p->row, N = j->n_rows, lo = j->s.bounds[part];                    \
+        const int64_t R = p->row, N = j->s.n_rows, lo = j->s.bounds[part];                  \
         const int64_t hi = j->s.bounds[part + 1];                                           \
         const uint32_t *list = j->s.list;                                                   \
         const int64_t q0 = list ? j->s.at[part] : 0;                                        \
@@ -74,7 +73,7 @@ SSM_PART(f64, double)
 #define SSM_ROWS(TN, T)                                                                     \
     static void ssm_rows_##TN(const ssm_job *j, int32_t part) {                             \
         const osc_ssm_params *p = j->p;                                                     \
-        const int64_t R = p->row, N = j->n_rows, lo = j->s.bounds[part];                    \
+        const int64_t R = p->row, N = j->s.n_rows, lo = j->s.bounds[part];                  \
         const int64_t hi = j->s.bounds[part + 1], q1 = j->s.at[part + 1];                   \
         const uint32_t *list = j->s.list, *row_at = j->s.row_at;                            \
         const T *x = (const T *)(const void *)j->x;                                         \
@@ -156,7 +155,7 @@ osc_status osc_ssm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
                        osc_tensor *out, int32_t n_out) {
     const osc_ssm_params *p = k->params;
     ssm_job j = {.p = p, .dbl = in[0] && in[0]->dtype == OSC_DOUBLE};
-    osc_status st = check(k, in, n_in, &j.s.dst, &j.n_rows);
+    osc_status st = check(k, in, n_in, &j.s.dst, &j.s.n_rows);
     if (st) return st;
     const int64_t E = in[0]->dims[0];
     const size_t es = j.dbl ? sizeof(double) : sizeof(float);
@@ -165,18 +164,18 @@ osc_status osc_ssm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
         return osc_kfail(k, OSC_ERR_ARG, "output 0 cannot hold the %zu-byte result", bytes);
     j.s.key = p->pc.n ? p->pc.value : k->node->inputs[1];
     j.s.dst_stride = 1;
-    j.s.n_rows = j.n_rows;
     j.s.edges = E;
     osc_fs_split_one(&j.s);
-    if (E && (st = osc_ixv_check(k, &j.s.dst, &p->pc, 1, "indices", "", j.n_rows, &j.s.same)))
+    if (E && (st = osc_ixv_check(k, &j.s.dst, &p->pc, 1, "indices", "", j.s.n_rows, &j.s.same)))
         return st;
     if (!E) return OSC_OK;
     /* the two tables, then the destinations (rows numbered in 32 bits) */
     int64_t tb, all;
-    if (j.n_rows > UINT32_MAX || __builtin_mul_overflow(j.n_rows, p->row * 2 * (int64_t)es, &tb) ||
+    const int64_t N = j.s.n_rows;
+    if (N > UINT32_MAX || __builtin_mul_overflow(N, p->row * 2 * (int64_t)es, &tb) ||
         __builtin_add_overflow(tb, E * 4, &all) || (uint64_t)all > SIZE_MAX)
         return osc_kfail(k, OSC_ERR_LIMIT, "a table of %lld rows of %lld elements is too large "
-                         "(at most 2^32-1 rows)", (long long)j.n_rows, (long long)p->row);
+                         "(at most 2^32-1 rows)", (long long)N, (long long)p->row);
     char *own = osc_malloc(k->alloc, (size_t)all);
     if (!own)
         return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate %lld bytes for the per-destination "
@@ -186,8 +185,8 @@ osc_status osc_ssm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     /* Validation is complete: from here on the output is written. */
     j.x = in[0]->data;
     j.out = out->data;
-    const bool group = bytes >= OSC_FS_GROUP_MIN_BYTES && E * 4 >= j.n_rows;
-    if (((k->tpool && bytes >= OSC_PAR_MIN_BYTES) || group) && j.n_rows > 1 &&
+    const bool group = bytes >= OSC_FS_GROUP_MIN_BYTES && E * 4 >= N;
+    if (((k->tpool && bytes >= OSC_PAR_MIN_BYTES) || group) && N > 1 &&
         osc_fs_split_shared(k, &j.s, OSC_FS_SPLIT_MAKE | (group ? OSC_FS_SPLIT_GROUP : 0)) &&
         j.s.list) /* (without lists each part would walk every edge: one part does) */
         osc_tpool_run(k->tpool, ssm_part, &j);
