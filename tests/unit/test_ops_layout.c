@@ -140,6 +140,42 @@ static void split_versions(void **state) {
     kh_free(&h);
 }
 
+/* What the load refuses in a Split's attributes (num_outputs below 1, num_outputs beside the
+ * input 'split', a 'split' that is no list of ints), and the dtypes Split-1's input 'split'
+ * may have (the data's float types; an int32 is refused before the kernel runs). */
+static void split_bad_attributes(void **state) {
+    (void)state;
+    kh h;
+    kh_init(&h, "Split", 18);
+    kh_attr_int(&h, "num_outputs", 0);
+    kh_init_fails(&h, OSC_ERR_MODEL, "'num_outputs' = 0 is out of range [1, 2^63-1]");
+    kh_init(&h, "Split", 18);
+    kh_attr_int(&h, "num_outputs", 2);
+    h.node.n_inputs = 2;
+    h.inputs[0] = 0, h.inputs[1] = 1;
+    kh_init_fails(&h, OSC_ERR_MODEL, "input 1 'split' and attribute 'num_outputs' are both");
+    kh_init(&h, "Split", 11);
+    kh_attr_int(&h, "split", 3);
+    kh_init_fails(&h, OSC_ERR_MODEL, "attribute 'split' must be a list of ints");
+    osc_tensor x = T(OSC_FLOAT, 1, D(6), k_six);
+    const double sd[2] = {2, 4};
+    const uint16_t sh[2] = {0x4000, 0x4400}; /* 2 and 4 in float16 */
+    const osc_tensor sizes[2] = {T(OSC_DOUBLE, 1, D(2), sd), T(OSC_FLOAT16, 1, D(2), sh)};
+    for (int i = 0; i < 2; i++) {
+        kh_init(&h, "Split", 1);
+        kh_expect_ok(&h, kh_run_multi(&h, 2, (const osc_tensor *[]){&x, &sizes[i]}, 2));
+        expect_floats(&h.outs[0], (const float[]){1, 2}, 2);
+        expect_floats(&h.outs[1], (const float[]){3, 4, 5, 6}, 4);
+        kh_free(&h);
+    }
+    const int32_t si[2] = {2, 4};
+    osc_tensor s32 = T(OSC_INT32, 1, D(2), si);
+    kh_init(&h, "Split", 1);
+    expect_fail(&h, kh_run_multi(&h, 2, (const osc_tensor *[]){&x, &s32}, 2), OSC_ERR_SHAPE,
+                "has dtype int32; this op version allows: float, float16, double");
+    kh_free(&h);
+}
+
 static void split_types_and_masks(void **state) {
     (void)state;
     kh h;
@@ -811,6 +847,7 @@ static void einsum_errors(void **state) {
 OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(rows_versions),
     cmocka_unit_test(split_versions),
+    cmocka_unit_test(split_bad_attributes),
     cmocka_unit_test(split_types_and_masks),
     cmocka_unit_test(split_errors),
     cmocka_unit_test(pad_spec_examples),
