@@ -1350,6 +1350,18 @@ static void range_edges_and_errors(void **state) {
     kh_attr_int(&h, "stash_type", 1);
     expect_fail(&h, kh_check(&h), OSC_ERR_MODEL, "stash_type");
     kh_free(&h);
+    /* float16 computed in float16 (stash_type 10): not what Range-27 describes */
+    const uint16_t h1[] = {0x3c00}, h5[] = {0x4500};
+    osc_tensor t[2] = {T(OSC_FLOAT16, 0, NULL, h1), T(OSC_FLOAT16, 0, NULL, h5)};
+    kh_init(&h, "Range", 27);
+    kh_attr_int(&h, "stash_type", OSC_FLOAT16);
+    expect_fail(&h, kh_run(&h, 3, (const osc_tensor *[]){&t[0], &t[1], &t[0]}),
+                OSC_ERR_UNSUPPORTED, "'stash_type' = 10: float16 and bfloat16 ranges");
+    kh_free(&h);
+    /* -2^63 to 2^63-1 by 1: 2^64-1 elements */
+    expect_fail(&h, range3(&h, 11, OSC_INT64, D(INT64_MIN), D(INT64_MAX), D(1)), OSC_ERR_LIMIT,
+                "the range has 18446744073709551615 elements; at most 2^63-1");
+    kh_free(&h);
 }
 
 /* ======================= NonZero ======================= */
