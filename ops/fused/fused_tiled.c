@@ -353,8 +353,8 @@ static void release(osc_kctx *k, ft_job *j, int32_t parts) {
     osc_free(k->alloc, j->part, (size_t)parts * sizeof *j->part);
 }
 
-/* Part t's tile buffers (slots, copies of external rows, destinations), its scratch, and its
- * `once` nodes' tiles. */
+/* Part t's tile buffers (slots, copies of external rows when `copies`, destinations), its
+ * scratch, and its `once` nodes' tiles. */
 static osc_status prepare_part(osc_kctx *k, ft_job *j, ft_part *w, bool copies) {
     const osc_ft_params *p = j->p;
     const size_t T = (size_t)j->z->tile;
@@ -421,8 +421,9 @@ osc_status osc_ft_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     if (parts == 1) osc_fs_split_one(&j.fs.s);
     if (!(j.part = osc_calloc(k->alloc, (size_t)parts, sizeof *j.part)))
         return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate the state of %d parts", (int)parts);
+    /* (copies exactly when the edges come through a list: load_tile reads them so) */
     for (int32_t t = 0; t < parts; t++)
-        if ((st = prepare_part(k, &j, &j.part[t], parts > 1))) {
+        if ((st = prepare_part(k, &j, &j.part[t], j.fs.s.list != NULL))) {
             release(k, &j, t + 1);
             return st;
         }
