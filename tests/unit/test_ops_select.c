@@ -1,7 +1,7 @@
-/* test_ops_select.c: Trilu, Compress, ReverseSequence, EyeLike and CumProd run through kharness
- * on every dtype their rows accept, against naive references written here (which source
- * element lands where, or zero; products in int64), and their refusals: bad values leave the
- * output untouched. */
+/* test_ops_select.c: Trilu, Compress, ReverseSequence, EyeLike, CumProd and CumSum run through
+ * kharness on every dtype their rows accept, against naive references written here (which
+ * source element lands where, or zero; sums and products in int64), and their refusals: bad
+ * values leave the output untouched. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -196,33 +196,42 @@ static void eyelike_all_types(void **state) {
     }
 }
 
-static void cumprod_all_types(void **state) {
+/* CumProd-26 and CumSum-14 on every type of their rows, along each axis, in each mode (bit 0
+ * exclusive, bit 1 reverse), against the sum or product of the elements the scan takes, made
+ * naively here (small integers: exact in every type). */
+static void cum_all_types(void **state) {
     (void)state;
     static const int64_t xv[6] = {1, 2, 3, 2, 1, 3};
-    EACH_TYPE(row_types("CumProd", 26), dt)
-    for (int32_t axis = 0; axis < 2; axis++)
-        for (int mode = 0; mode < 4; mode++) { /* bit 0 exclusive, bit 1 reverse */
-            vals b, w;
-            kh h;
-            const osc_tensor x = kh_tensor(dt, 2, D(2, 3), b.bytes), a =
-                kh_tensor(OSC_INT32, 0, NULL, &axis);
-            for (int32_t i = 0; i < 6; i++) put(&b, dt, i, xv[i]);
-            for (int64_t p = 0; p < 6; p++) { /* the product along the axis, naively */
-                const int64_t n = axis ? 3 : 2, s = axis ? 1 : 3, at = axis ? p % 3 : p / 3;
-                int64_t prod = 1;
-                for (int64_t q = 0; q < n; q++) {
-                    const bool before = mode & 2 ? q > at : q < at;
-                    if (before || (q == at && !(mode & 1))) prod *= xv[p + (q - at) * s];
+    static const struct { const char *op; int64_t opset; bool prod; } ops[2] = {
+        {"CumProd", 26, true}, {"CumSum", 14, false}};
+    for (int c = 0; c < 2; c++) {
+        EACH_TYPE(row_types(ops[c].op, ops[c].opset), dt)
+        for (int32_t axis = 0; axis < 2; axis++)
+            for (int mode = 0; mode < 4; mode++) {
+                vals b, w;
+                kh h;
+                const osc_tensor x = kh_tensor(dt, 2, D(2, 3), b.bytes), a =
+                    kh_tensor(OSC_INT32, 0, NULL, &axis);
+                for (int32_t i = 0; i < 6; i++) put(&b, dt, i, xv[i]);
+                for (int64_t p = 0; p < 6; p++) { /* the scan along the axis, naively */
+                    const int64_t n = axis ? 3 : 2, s = axis ? 1 : 3, at = axis ? p % 3 : p / 3;
+                    int64_t acc = ops[c].prod ? 1 : 0;
+                    for (int64_t q = 0; q < n; q++) {
+                        const bool before = mode & 2 ? q > at : q < at;
+                        if (!before && !(q == at && !(mode & 1))) continue;
+                        const int64_t v = xv[p + (q - at) * s];
+                        acc = ops[c].prod ? acc * v : acc + v;
+                    }
+                    put(&w, dt, (int32_t)p, acc);
                 }
-                put(&w, dt, (int32_t)p, prod);
+                kh_init(&h, ops[c].op, ops[c].opset);
+                kh_attr_int(&h, "exclusive", mode & 1);
+                kh_attr_int(&h, "reverse", mode >> 1);
+                kh_expect_ok(&h, kh_run2(&h, &x, &a));
+                osc_check_bytes(&h.out, w.bytes, 6 * esize(dt));
+                kh_free(&h);
             }
-            kh_init(&h, "CumProd", 26);
-            kh_attr_int(&h, "exclusive", mode & 1);
-            kh_attr_int(&h, "reverse", mode >> 1);
-            kh_expect_ok(&h, kh_run2(&h, &x, &a));
-            osc_check_bytes(&h.out, w.bytes, 6 * esize(dt));
-            kh_free(&h);
-        }
+    }
 }
 
 static void refusals(void **state) {
@@ -260,4 +269,4 @@ static void refusals(void **state) {
 
 OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(trilu_all_types), cmocka_unit_test(compress_all_types),
               cmocka_unit_test(revseq_all_types), cmocka_unit_test(eyelike_all_types),
-              cmocka_unit_test(cumprod_all_types), cmocka_unit_test(refusals))
+              cmocka_unit_test(cum_all_types), cmocka_unit_test(refusals))
