@@ -1,8 +1,9 @@
 /* test_values.c: sequences and optionals through the public API: packing and reading values
  * (osc_value_pack, _count, _item), their refusals and a corrupted value, SequenceProto and
- * OptionalProto files, and sessions binding and returning them: SequenceConstruct then
- * ConcatFromSequence, a position out of range, an optional input bound a tensor. Expected
- * values are written by hand. */
+ * OptionalProto files (and bytes written by hand: skipped fields, nesting, each malformed
+ * form), and sessions binding and returning them: SequenceConstruct then ConcatFromSequence, a
+ * position out of range, an optional input bound a tensor. Expected values are written by
+ * hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -170,6 +171,141 @@ static void proto_roundtrip(void **state) {
     osc_tensor_free_data(&v);
 }
 
+/* Bytes of a message being written by hand: fields appended in wire format. */
+typedef struct wire {
+    uint8_t b[512];
+    size_t n;
+} wire;
+
+static void w_varint(wire *w, uint64_t v) {
+    do {
+        assert_true(w->n < sizeof w->b);
+        w->b[w->n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+}
+
+/* Field f of wire type 2 holding n bytes from src. */
+static void w_bytes(wire *w, int f, const void *src, size_t n) {
+    w_varint(w, (uint64_t)f << 3 | 2);
+    w_varint(w, n);
+    assert_true(w->n + n <= sizeof w->b);
+    memcpy(w->b + w->n, src, n);
+    w->n += n;
+}
+
+/* Field f (3: a tensor value) holding tensor t as a TensorProto. */
+static void w_tensor(wire *w, int f, const osc_tensor *t) {
+    void *buf;
+    size_t len;
+    char msg[256];
+    assert_int_equal(osc_tensor_encode_pb(t, NULL, &buf, &len, msg, sizeof msg), OSC_OK);
+    w_bytes(w, f, buf, len);
+    free(buf);
+}
+
+/* osc_value_decode_pb of w as a `kind` fails with st and a message holding `has`; nothing is
+ * left allocated. */
+static void decode_fails(const wire *w, int32_t kind, osc_status st, const char *has) {
+    osc_tensor out = {.data = NULL};
+    char msg[256];
+    assert_int_equal(osc_value_decode_pb(w->b, w->n, kind, &out, NULL, 0, msg, sizeof msg), st);
+    if (!strstr(msg, has)) fail_msg("message \"%s\" lacks \"%s\"", msg, has);
+    assert_null(out.data);
+}
+
+/* SequenceProto and OptionalProto bytes written by hand: the fields a reader skips, an empty
+ * value's elem_type, nesting, and each malformed or unsupported form refused with its reason. */
+static void proto_wire_forms(void **state) {
+    (void)state;
+    const osc_tensor fa = floats(k_a, 1, 2, 0);
+    static const int32_t k_i[2] = {7, 8};
+    const osc_tensor ia = {.dtype = OSC_INT32, .rank = 1, .dims = {2}, .data = (void *)k_i,
+                           .nbytes = sizeof k_i};
+    static const uint8_t skip[] = {0x21, 1, 2, 3, 4, 5, 6, 7, 8, 0x2d, 1, 2, 3, 4};
+    char msg[256], name[8];
+    osc_tensor v, it;
+    size_t n;
+    int32_t elem;
+    /* fixed64 and fixed32 fields skipped; an empty sequence of sequences */
+    wire w = {.n = 0};
+    w_bytes(&w, 1, "a-long-name", 11);
+    memcpy(w.b + w.n, skip, sizeof skip), w.n += sizeof skip;
+    w_varint(&w, 2 << 3), w_varint(&w, 3); /* elem_type: SEQUENCE */
+    assert_int_equal(osc_value_decode_pb(w.b, w.n, OSC_SEQUENCE, &v, name, sizeof name, msg,
+                                         sizeof msg), OSC_OK);
+    assert_string_equal(name, "a-long-"); /* cut to the buffer */
+    assert_int_equal(osc_value_count(&v, &n, &elem), OSC_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(elem, OSC_SEQUENCE);
+    osc_tensor_free_data(&v);
+    /* an optional holding a sequence of one tensor */
+    wire inner = {.n = 0}, outer = {.n = 0};
+    w_tensor(&inner, 3, &fa);
+    w_bytes(&outer, 5, inner.b, inner.n);
+    assert_int_equal(osc_value_decode_pb(outer.b, outer.n, OSC_OPTIONAL, &v, NULL, 0, msg,
+                                         sizeof msg), OSC_OK);
+    assert_int_equal(osc_value_count(&v, &n, &elem), OSC_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(elem, OSC_SEQUENCE);
+    assert_int_equal(osc_value_item(&v, 0, &it), OSC_OK);
+    assert_int_equal(osc_value_item(&it, 0, &it), OSC_OK);
+    osc_check_bytes(&it, k_a, sizeof k_a);
+    osc_tensor_free_data(&v);
+    /* an optional of two values */
+    w.n = 0;
+    w_tensor(&w, 3, &fa);
+    const size_t second = w.n;
+    w_tensor(&w, 3, &fa);
+    char at[64];
+    snprintf(at, sizeof at, "OptionalProto: more than one value at byte %zu", second);
+    decode_fails(&w, OSC_OPTIONAL, OSC_ERR_PARSE, at);
+    /* items of two dtypes; a string item */
+    w.n = 0;
+    w_tensor(&w, 3, &fa);
+    w_tensor(&w, 3, &ia);
+    decode_fails(&w, OSC_SEQUENCE, OSC_ERR_UNSUPPORTED, "item 1 has dtype int32; the items "
+                                                        "before it differ");
+    static const uint8_t str_tensor[] = {0x10, 8, 0x32, 1, 'x'}; /* data_type 8, one string */
+    w.n = 0;
+    w_bytes(&w, 3, str_tensor, sizeof str_tensor);
+    decode_fails(&w, OSC_SEQUENCE, OSC_ERR_UNSUPPORTED, "string items are not supported");
+    /* nesting past the limit: nine sequences, one inside the next */
+    w.n = 0;
+    w_tensor(&w, 3, &fa);
+    for (int d = 0; d < 8; d++) {
+        wire up = {.n = 0};
+        w_bytes(&up, 5, w.b, w.n);
+        w = up;
+    }
+    decode_fails(&w, OSC_SEQUENCE, OSC_ERR_LIMIT, "values nest deeper than 8");
+    /* malformed: a varint never ending, a fixed64 cut short, a group, a length past the end */
+    static const struct { uint8_t b[12]; size_t n; size_t at; } bad[] = {
+        {{0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, 11, 0},
+        {{0x10, 3, 0x21, 1, 2, 3}, 6, 2},
+        {{0x10, 3, 0x1b}, 3, 2},
+        {{0x1a, 9, 0x08}, 3, 0},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memcpy(w.b, bad[i].b, bad[i].n);
+        w.n = bad[i].n;
+        snprintf(at, sizeof at, "SequenceProto: malformed wire format at byte %zu", bad[i].at);
+        decode_fails(&w, OSC_SEQUENCE, OSC_ERR_PARSE, at);
+    }
+    /* the API's own refusals */
+    assert_int_equal(osc_value_decode_pb(NULL, 4, OSC_SEQUENCE, &v, NULL, 0, msg, sizeof msg),
+                     OSC_ERR_ARG);
+    assert_non_null(strstr(msg, "buf is NULL"));
+    assert_int_equal(osc_value_decode_pb(w.b, w.n, OSC_SEQUENCE, NULL, NULL, 0, msg, sizeof msg),
+                     OSC_ERR_ARG);
+    assert_non_null(strstr(msg, "out is NULL"));
+    osc_tensor seq = two_items();
+    size_t len;
+    assert_int_equal(osc_value_encode_pb(&seq, NULL, NULL, &len, msg, sizeof msg), OSC_ERR_ARG);
+    assert_non_null(strstr(msg, "buf is NULL"));
+    osc_tensor_free_data(&seq);
+}
+
 /* SequenceConstruct(x, y) -> ConcatFromSequence(axis 0) and SequenceAt(position). */
 static void session_sequences(void **state) {
     (void)state;
@@ -251,6 +387,7 @@ int main(void) {
         cmocka_unit_test(pack_refusals),
         cmocka_unit_test(corrupted_value_refused),
         cmocka_unit_test(proto_roundtrip),
+        cmocka_unit_test(proto_wire_forms),
         cmocka_unit_test(session_sequences),
         cmocka_unit_test(optional_input_wraps_a_tensor),
     };
