@@ -1,9 +1,9 @@
 /* test_values.c: sequences and optionals through the public API: packing and reading values
- * (osc_value_pack, _count, _item), their refusals and a corrupted value, SequenceProto and
- * OptionalProto files (and bytes written by hand: skipped fields, nesting, each malformed
- * form), and sessions binding and returning them: SequenceConstruct then ConcatFromSequence, a
- * position out of range, an optional input bound a tensor. Expected values are written by
- * hand. */
+ * (osc_value_pack, _count, _item), their refusals, a corrupted value (each field of its head
+ * and entries alone), SequenceProto and OptionalProto files (and bytes written by hand:
+ * skipped fields, nesting, each malformed form), and sessions binding and returning them:
+ * SequenceConstruct then ConcatFromSequence, a position out of range, an optional input bound
+ * a tensor. Expected values are written by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -17,6 +17,7 @@
 #include "tests/support/check.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
+#include "core/pack.h"
 
 static const float k_a[2] = {1.0f, 2.0f}, k_b[3] = {3.0f, 4.0f, 5.0f};
 
@@ -144,6 +145,92 @@ static void corrupted_value_refused(void **state) {
     assert_int_equal(*(const int64_t *)out.data, 2);
     osc_session_free(s);
     osc_model_free(m);
+    osc_tensor_free_data(&v);
+}
+
+/* The fields corrupted_fields_refused changes, one at a time. */
+enum { E_RANK, E_KIND, E_BYTES, E_NEG, E_MANY, E_OPT2, E_ELEM, E_DTYPE, E_DEEP, E_DIM, E_SIZE,
+       E_ALIGN, E_HEAD };
+
+/* A fresh two_items() value with field `which` changed, then refused by osc_pack_check with a
+ * message holding `has` (osc_value_count gives the status alone). */
+static void refused_after(int which, const char *has) {
+    osc_tensor v = two_items(), w = v;
+    osc_pack_head h;
+    osc_pack_item e;
+    unsigned char *b = v.data;
+    memcpy(&h, b, sizeof h);
+    memcpy(&e, b + sizeof h, sizeof e);
+    switch (which) {
+    case E_RANK: w.rank = 2; break;
+    case E_KIND: h.kind = OSC_OPTIONAL; break;
+    case E_BYTES: h.bytes--; break;
+    case E_NEG: h.count = -1; break;
+    case E_MANY: h.count = 1000; break;
+    case E_OPT2: w.dtype = h.kind = OSC_OPTIONAL; break; /* an optional of two items */
+    case E_ELEM: h.elem = OSC_STRING; break;
+    case E_DTYPE: e.dtype = OSC_INT32; break;
+    case E_DEEP: e.rank = OSC_MAX_RANK + 1; break;
+    case E_DIM: e.dims[0] = -2; break;
+    case E_SIZE: e.nbytes += 4; break;
+    case E_ALIGN: e.off += 4; break;
+    default: e.off = 0; break; /* E_HEAD: over the head */
+    }
+    memcpy(b, &h, sizeof h);
+    memcpy(b + sizeof h, &e, sizeof e);
+    osc_err err;
+    osc_err_clear(&err);
+    assert_int_equal(osc_pack_check(&w, "value", &err), OSC_ERR_ARG);
+    if (!strstr(err.msg, has)) fail_msg("message \"%s\" lacks \"%s\"", err.msg, has);
+    assert_int_equal(osc_value_count(&w, NULL, NULL), OSC_ERR_ARG);
+    osc_tensor_free_data(&v);
+}
+
+/* Each field of a packed value's head and entries, changed alone, is refused with its reason. */
+static void corrupted_fields_refused(void **state) {
+    (void)state;
+    static const struct { int which; const char *has; } c[] = {
+        {E_RANK, "must be made by osc_value_pack"},
+        {E_KIND, "bad head"},
+        {E_BYTES, "bad head"},
+        {E_NEG, "item count -1 does not fit"},
+        {E_MANY, "item count 1000 does not fit"},
+        {E_OPT2, "(an optional holds 0 or 1)"},
+        {E_ELEM, "item dtype 8 is not allowed"},
+        {E_DTYPE, "item 0 is malformed (dtype 6, the value's item dtype 1"},
+        {E_DEEP, "item 0 is malformed (dtype 1, the value's item dtype 1; rank 33"},
+        {E_DIM, "item 0 is malformed"},
+        {E_SIZE, "item 0 is malformed"},
+        {E_ALIGN, "item 0 is malformed"},
+        {E_HEAD, "item 0 is malformed (dtype 1, the value's item dtype 1; rank 1; its bytes [0,"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) refused_after(c[i].which, c[i].has);
+    /* a value at an address not 8-byte aligned */
+    osc_tensor v = two_items(), w = v;
+    unsigned char *moved = malloc(v.nbytes + 8);
+    assert_non_null(moved);
+    memcpy(moved + 4, v.data, v.nbytes);
+    w.data = moved + 4;
+    osc_err err;
+    osc_err_clear(&err);
+    assert_int_equal(osc_pack_check(&w, "value", &err), OSC_ERR_ARG);
+    assert_non_null(strstr(err.msg, "data 8-byte aligned"));
+    free(moved);
+    /* a malformed item inside an optional holding the sequence */
+    osc_tensor opt;
+    char msg[256];
+    assert_int_equal(osc_value_pack(OSC_OPTIONAL, 0, &v, 1, &opt, msg, sizeof msg), OSC_OK);
+    osc_tensor inner;
+    assert_int_equal(osc_value_item(&opt, 0, &inner), OSC_OK);
+    osc_pack_item e0;
+    unsigned char *ib = inner.data;
+    memcpy(&e0, ib + sizeof(osc_pack_head), sizeof e0);
+    e0.nbytes += 4;
+    memcpy(ib + sizeof(osc_pack_head), &e0, sizeof e0);
+    osc_err_clear(&err);
+    assert_int_equal(osc_pack_check(&opt, "value", &err), OSC_ERR_ARG);
+    assert_non_null(strstr(err.msg, "value: item 0 is malformed (dtype 1"));
+    osc_tensor_free_data(&opt);
     osc_tensor_free_data(&v);
 }
 
@@ -386,6 +473,7 @@ int main(void) {
         cmocka_unit_test(pack_and_read),
         cmocka_unit_test(pack_refusals),
         cmocka_unit_test(corrupted_value_refused),
+        cmocka_unit_test(corrupted_fields_refused),
         cmocka_unit_test(proto_roundtrip),
         cmocka_unit_test(proto_wire_forms),
         cmocka_unit_test(session_sequences),
