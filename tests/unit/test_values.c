@@ -2,8 +2,8 @@
  * (osc_value_pack, _count, _item), their refusals, a corrupted value (each field of its head
  * and entries alone), SequenceProto and OptionalProto files (and bytes written by hand:
  * skipped fields, nesting, each malformed form), and sessions binding and returning them:
- * SequenceConstruct then ConcatFromSequence, a position out of range, an optional input bound
- * a tensor. Expected values are written by hand. */
+ * SequenceConstruct then ConcatFromSequence, a position out of range, SequenceMap over two
+ * sequences and a tensor, an optional input bound a tensor. Expected values are written by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -438,6 +438,89 @@ static void session_sequences(void **state) {
     osc_model_free(m);
 }
 
+/* A packed sequence of two float items of n0 and n1 elements. */
+static osc_tensor seq2(const float *a, int64_t n0, const float *b, int64_t n1) {
+    osc_tensor items[2] = {floats(a, 1, n0, 0), floats(b, 1, n1, 0)}, v;
+    char msg[256];
+    assert_int_equal(osc_value_pack(OSC_SEQUENCE, 0, items, 2, &v, msg, sizeof msg), OSC_OK);
+    return v;
+}
+
+/* (y, z) = SequenceMap(s, t, x), body (a, b, c) -> (a + b, a * c): two sequences item by item,
+ * and a tensor passed whole to every item; sequences of other lengths refused; empty ones
+ * give empty outputs. */
+static void sequence_map_items(void **state) {
+    (void)state;
+    const int64_t any[1] = {-1};
+    osc_mw *mw = osc_mw_graph(17, 3, (const osc_mw_value[]){
+        {"s", OSC_SEQUENCE, -1, NULL, NULL}, {"t", OSC_SEQUENCE, -1, NULL, NULL},
+        {"x", OSC_FLOAT, 1, any, NULL}});
+    osc_mw *b = osc_mw_new(8);
+    osc_mw_names(b, NULL, "body");
+    osc_mw_inputs(b, 3, (const osc_mw_value[]){{"a", OSC_FLOAT, -1, NULL, NULL},
+                                               {"b", OSC_FLOAT, -1, NULL, NULL},
+                                               {"c", OSC_FLOAT, 1, any, NULL}});
+    osc_mw_node(b, "Add", "add", 2, (const char *[]){"a", "b"}, 1, (const char *[]){"ab"});
+    osc_mw_node(b, "Mul", "mul", 2, (const char *[]){"a", "c"}, 1, (const char *[]){"ac"});
+    osc_mw_output(b, "ab", OSC_FLOAT, -1, NULL, NULL);
+    osc_mw_output(b, "ac", OSC_FLOAT, -1, NULL, NULL);
+    int n = osc_mw_node(mw, "SequenceMap", "map", 3, (const char *[]){"s", "t", "x"}, 2,
+                        (const char *[]){"y", "z"});
+    osc_mw_attr_graph(mw, n, "body", b);
+    osc_mw_free(b);
+    osc_mw_output(mw, "y", OSC_SEQUENCE, -1, NULL, NULL);
+    osc_mw_output(mw, "z", OSC_SEQUENCE, -1, NULL, NULL);
+    osc_model *m;
+    osc_session *ss = open_model(mw, &m);
+    static const float t0[2] = {10, 20}, t1[3] = {30, 40, 50}, two[1] = {2};
+    osc_tensor sv = two_items(), tv = seq2(t0, 2, t1, 3), x = floats(two, 1, 1, 0), out, it;
+    /* two_items() is [1, 2] and [[3, 4, 5]]: t's second item [3] broadcasts against [1, 3] */
+    assert_int_equal(osc_session_set_input(ss, "s", &sv), OSC_OK);
+    assert_int_equal(osc_session_set_input(ss, "t", &tv), OSC_OK);
+    assert_int_equal(osc_session_set_input(ss, "x", &x), OSC_OK);
+    if (osc_session_run(ss)) fail_msg("%s", osc_session_error(ss));
+    size_t count;
+    assert_int_equal(osc_session_output(ss, 0, &out), OSC_OK);
+    assert_int_equal(osc_value_count(&out, &count, NULL), OSC_OK);
+    assert_int_equal(count, 2);
+    assert_int_equal(osc_value_item(&out, 0, &it), OSC_OK);
+    osc_check_bytes(&it, (const float[]){11, 22}, 2 * sizeof(float));
+    assert_int_equal(osc_value_item(&out, 1, &it), OSC_OK);
+    osc_check_shape(&it, OSC_FLOAT, 2, (const int64_t[]){1, 3});
+    osc_check_bytes(&it, (const float[]){33, 44, 55}, 3 * sizeof(float));
+    assert_int_equal(osc_session_output(ss, 1, &out), OSC_OK);
+    assert_int_equal(osc_value_item(&out, 1, &it), OSC_OK);
+    osc_check_bytes(&it, (const float[]){6, 8, 10}, 3 * sizeof(float));
+    /* t one item short */
+    osc_tensor shortv, one = floats(t0, 1, 2, 0), none;
+    char msg[256];
+    assert_int_equal(osc_value_pack(OSC_SEQUENCE, 0, &one, 1, &shortv, msg, sizeof msg), OSC_OK);
+    assert_int_equal(osc_session_set_input(ss, "t", &shortv), OSC_OK);
+    assert_int_equal(osc_session_run(ss), OSC_ERR_SHAPE);
+    assert_non_null(strstr(osc_session_error(ss), "input 1 (t) is a sequence of 1 items; input 0 "
+                                                  "has 2, and every sequence input must have "
+                                                  "as many"));
+    /* both empty: empty sequences of the body's declared float */
+    assert_int_equal(osc_value_pack(OSC_SEQUENCE, OSC_FLOAT, NULL, 0, &none, msg, sizeof msg),
+                     OSC_OK);
+    assert_int_equal(osc_session_set_input(ss, "s", &none), OSC_OK);
+    assert_int_equal(osc_session_set_input(ss, "t", &none), OSC_OK);
+    assert_int_equal(osc_session_run(ss), OSC_OK);
+    int32_t elem;
+    for (int32_t j = 0; j < 2; j++) {
+        assert_int_equal(osc_session_output(ss, j, &out), OSC_OK);
+        assert_int_equal(osc_value_count(&out, &count, &elem), OSC_OK);
+        assert_int_equal(count, 0);
+        assert_int_equal(elem, OSC_FLOAT);
+    }
+    osc_session_free(ss);
+    osc_model_free(m);
+    osc_tensor_free_data(&sv);
+    osc_tensor_free_data(&tv);
+    osc_tensor_free_data(&shortv);
+    osc_tensor_free_data(&none);
+}
+
 /* An optional input bound a tensor holds it; bound an empty optional it holds nothing. */
 static void optional_input_wraps_a_tensor(void **state) {
     (void)state;
@@ -477,6 +560,7 @@ int main(void) {
         cmocka_unit_test(proto_roundtrip),
         cmocka_unit_test(proto_wire_forms),
         cmocka_unit_test(session_sequences),
+        cmocka_unit_test(sequence_map_items),
         cmocka_unit_test(optional_input_wraps_a_tensor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
