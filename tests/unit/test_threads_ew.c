@@ -2,7 +2,8 @@
  * which sessions of 2 and 3 threads split into element ranges: every thread count gives the
  * same bits, and those match loops written here.
  * Graph: m = X * S (S [A, 1, C]: a broadcast whose rows split mid-way), e = Exp(m * 0.001),
- * w = Where(X > 0, e, X), r = ReduceSum(w, axes [1], keepdims 0), q = ReduceMax(w, axes [0, 2]),
+ * w = Where(X > 0, e, X), pw = Pow(e, S) (split from far fewer bytes: pow costs more),
+ * r = ReduceSum(w, axes [1], keepdims 0), q = ReduceMax(w, axes [0, 2]),
  * y = Gemm(r, W, C) (3 MB of multiplies: its rows split; C [A, N] added by the kernel as it
  * stores each part's rows), (tv, ti) = TopK(w, K 5, axis 1) (its A * C lines split). */
 #include <math.h>
@@ -58,10 +59,12 @@ static void *model(size_t *len) {
                *ex[1] = {"ms"}, *eo[1] = {"e"}, *gt[2] = {"X", "zero"}, *go[1] = {"pos"},
                *wh[3] = {"pos", "e", "X"}, *wo[1] = {"w"}, *rs[2] = {"w", "ax1"}, *ro[1] = {"r"},
                *rm[2] = {"w", "ax02"}, *qo[1] = {"q"}, *gm[3] = {"r", "W", "bias"},
-               *yo[1] = {"y"}, *tki[2] = {"w", "K"}, *to[2] = {"tv", "ti"};
+               *yo[1] = {"y"}, *tki[2] = {"w", "K"}, *to[2] = {"tv", "ti"},
+               *pi[2] = {"e", "S"}, *po[1] = {"pw"};
     osc_mw_node(mw, "Mul", "mul", 2, mul, 1, mo);
     osc_mw_node(mw, "Mul", "scale", 2, sc, 1, so);
     osc_mw_node(mw, "Exp", "exp", 1, ex, 1, eo);
+    osc_mw_node(mw, "Pow", "pow", 2, pi, 1, po);
     osc_mw_node(mw, "Greater", "gt", 2, gt, 1, go);
     osc_mw_node(mw, "Where", "where", 3, wh, 1, wo);
     int n = osc_mw_node(mw, "ReduceSum", "sum", 2, rs, 1, ro);
@@ -77,6 +80,7 @@ static void *model(size_t *len) {
     osc_mw_output(mw, "y", OSC_FLOAT, 2, dy, NULL);
     osc_mw_output(mw, "tv", OSC_FLOAT, 3, dt, NULL);
     osc_mw_output(mw, "ti", OSC_INT64, 3, dt, NULL);
+    osc_mw_output(mw, "pw", OSC_FLOAT, 3, dx, NULL);
     void *buf = NULL;
     assert_int_equal(osc_mw_serialize(mw, &buf, len), OSC_OK);
     osc_mw_free(mw);
@@ -86,6 +90,7 @@ static void *model(size_t *len) {
 typedef struct outs {
     float *w, *r, *q, *y, *tv;
     int64_t *ti;
+    float *pw;
 } outs;
 
 static outs run(const void *buf, size_t len, int threads, const float *x, const float *s) {
@@ -106,9 +111,9 @@ static outs run(const void *buf, size_t len, int threads, const float *x, const 
     assert_int_equal(osc_session_set_input(ss, "S", &ts), OSC_OK);
     if (osc_session_run(ss)) fail_msg("run: %s", osc_session_error(ss));
     outs r;
-    void **dst[6] = {(void **)&r.w, (void **)&r.r, (void **)&r.q, (void **)&r.y,
-                     (void **)&r.tv, (void **)&r.ti};
-    for (size_t i = 0; i < 6; i++) {
+    void **dst[7] = {(void **)&r.w, (void **)&r.r, (void **)&r.q, (void **)&r.y,
+                     (void **)&r.tv, (void **)&r.ti, (void **)&r.pw};
+    for (size_t i = 0; i < 7; i++) {
         osc_tensor t;
         assert_int_equal(osc_session_output(ss, i, &t), OSC_OK);
         *dst[i] = malloc(t.nbytes);
@@ -131,13 +136,15 @@ static void threads_give_the_same_bits(void **state) {
     size_t len;
     void *buf = model(&len);
     /* the loops: the same float operations in the same order as the kernels */
-    float *w = malloc(sizeof(float) * A * B * C), r[A * C], q[B];
+    float *w = malloc(sizeof(float) * A * B * C), *pw = malloc(sizeof(float) * A * B * C),
+          r[A * C], q[B];
     for (int a = 0; a < A; a++)
         for (int b = 0; b < B; b++)
             for (int c = 0; c < C; c++) {
                 const size_t i = ((size_t)a * B + b) * C + c;
                 const float m = x[i] * s[a * C + c], ms = m * 0.001f;
                 w[i] = x[i] > 0.0f ? expf(ms) : x[i];
+                pw[i] = (float)pow((double)expf(ms), (double)s[a * C + c]);
             }
     for (int a = 0; a < A; a++)
         for (int c = 0; c < C; c++) {
@@ -155,6 +162,9 @@ static void threads_give_the_same_bits(void **state) {
     for (size_t i = 0; i < (size_t)A * B * C; i++)
         if (fabsf(one.w[i] - w[i]) > 1e-6f * fabsf(w[i]))
             fail_msg("w[%zu] = %g; the loop gives %g", i, one.w[i], w[i]);
+    for (size_t i = 0; i < (size_t)A * B * C; i++)
+        if (fabsf(one.pw[i] - pw[i]) > 1e-5f * fabsf(pw[i]))
+            fail_msg("pw[%zu] = %g; the loop gives %g", i, one.pw[i], pw[i]);
     for (size_t i = 0; i < (size_t)A * C; i++)
         if (fabsf(one.r[i] - r[i]) > 1e-5f * (fabsf(r[i]) + 1))
             fail_msg("r[%zu] = %g; the loop gives %g", i, one.r[i], r[i]);
@@ -179,7 +189,8 @@ static void threads_give_the_same_bits(void **state) {
         assert_memory_equal(o.y, one.y, sizeof(float) * A * N);
         assert_memory_equal(o.tv, one.tv, sizeof(float) * A * K * C);
         assert_memory_equal(o.ti, one.ti, sizeof(int64_t) * A * K * C);
-        free(o.w), free(o.r), free(o.q), free(o.y), free(o.tv), free(o.ti);
+        assert_memory_equal(o.pw, one.pw, sizeof(float) * A * B * C);
+        free(o.w), free(o.r), free(o.q), free(o.y), free(o.tv), free(o.ti), free(o.pw);
     }
     /* TopK: each line's K largest, the lower index first among equals */
     for (int a = 0; a < A; a++)
@@ -196,8 +207,8 @@ static void threads_give_the_same_bits(void **state) {
                     fail_msg("ti[%d][%d][%d] = %lld; the selection gives %d", a, k, c,
                              (long long)one.ti[(a * K + k) * C + c], best);
             }
-    free(one.w), free(one.r), free(one.q), free(one.y), free(one.tv), free(one.ti);
-    free(w), free(x), free(s), free(buf);
+    free(one.w), free(one.r), free(one.q), free(one.y), free(one.tv), free(one.ti), free(one.pw);
+    free(w), free(pw), free(x), free(s), free(buf);
 }
 
 int main(void) {
