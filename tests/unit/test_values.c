@@ -1,9 +1,10 @@
 /* test_values.c: sequences and optionals through the public API: packing and reading values
  * (osc_value_pack, _count, _item), their refusals, a corrupted value (each field of its head
- * and entries alone), SequenceProto and OptionalProto files (and bytes written by hand:
- * skipped fields, nesting, each malformed form), and sessions binding and returning them:
- * SequenceConstruct then ConcatFromSequence, a position out of range, SequenceMap over two
- * sequences and a tensor, an optional input bound a tensor. Expected values are written by hand. */
+ * and entries alone, with core/pack.h's check for the message), SequenceProto and
+ * OptionalProto files (and bytes written by hand: skipped fields, nesting, each malformed
+ * form), and sessions binding and returning them: SequenceConstruct then ConcatFromSequence, a
+ * position out of range, SequenceMap over two sequences and a tensor, an optional input bound
+ * a tensor. Expected values are written by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
