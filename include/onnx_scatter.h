@@ -266,9 +266,10 @@ typedef struct osc_options {
      * hang the caller. 0: the default, OSC_DEFAULT_MAX_ITERATIONS; else 1 to INT64_MAX. */
     uint64_t max_iterations;
     /* Most bytes constant folding may compute at load, in all (each folded value is at most
-     * 1 MiB): a node whose outputs would take the total past it is not folded and runs with
-     * the graph, as it would without folding, so a small file of many folded constants cannot
-     * make the load hold gigabytes. 0: the default, 64 times the model's bytes (the file's, or
+     * 1 MiB; a Constant's output shares its attribute's bytes and counts for neither): a node
+     * whose outputs would take the total past it is not folded and runs with the graph, as it
+     * would without folding, so a small file of many folded constants cannot make the load
+     * hold gigabytes. 0: the default, 64 times the model's bytes (the file's, or
      * its initializers' when external data makes them more) and at least 64 MiB; OSC_NO_LIMIT:
      * only max_bytes bounds them. */
     uint64_t max_fold_bytes;

@@ -8,17 +8,18 @@
  * output of a folded node. */
 static bool is_constant(const osc_value *val) { return val->init && !val->is_input; }
 
-/* A folded output with the bytes of one of its node's tensor attributes (a Constant's value)
- * shares them: its own block, when it has one, goes back to the pool. */
-static void share_attr(osc_model *m, const osc_node *n, osc_tensor *out) {
+/* The tensor attribute `value` of a constant-making node n (a Constant; a ConstantOfShape of
+ * one element) whose inferred output *out has its dtype (not string) and bytes: the output is
+ * those bytes, and shares them. NULL otherwise. */
+static const osc_tensor *constant_attr(const osc_node *n, const osc_tensor *out) {
+    if (!(n->kernel->traits & OSC_KT_CONSTANT) || n->n_outputs != 1) return NULL;
     for (int32_t a = 0; a < n->n_attrs; a++) {
         const osc_tensor *t = n->attrs[a].t;
-        if (!t || t->dtype != out->dtype || t->dtype == OSC_STRING || t->nbytes != out->nbytes ||
-            !t->data || memcmp(t->data, out->data, t->nbytes) != 0)
-            continue;
-        if (osc_pool_release(&m->pool, out->data, out->nbytes)) out->data = t->data;
-        return;
+        if (t && !strcmp(n->attrs[a].name, "value") && t->dtype == out->dtype &&
+            t->dtype != OSC_STRING && t->nbytes == out->nbytes && (t->data || !t->nbytes))
+            return t;
     }
+    return NULL;
 }
 
 /* Computes at load every node whose inputs are constants (or, for rows flagged OSC_KF_SHAPE_ONLY
@@ -26,7 +27,8 @@ static void share_attr(osc_model *m, const osc_node *n, osc_tensor *out) {
  * -> Concat -> Reshape) cost nothing at run. Outputs over OSC_FOLD_MAX bytes stay nodes, and so
  * does every node once the folded bytes would pass the budget (opts.max_fold_bytes; the main
  * graph's and its subgraphs' together), to bound the model's memory by its file's size. A
- * folded node's outputs become constants in the model's pool; the node no longer runs. */
+ * folded node's outputs become constants in the model's pool; the node no longer runs. A
+ * Constant's output shares its attribute's bytes (constant_attr): no size or budget applies. */
 #define OSC_FOLD_MAX ((size_t)1 << 20)
 osc_status osc_fold_constants(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
@@ -60,6 +62,21 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
         if (!st) st = osc_check_ranks(m, vals, i, i + 1, err);
         if (st && osc_load_tolerates(m, st, err)) continue; /* left to run, if it ever does */
         if (st) return st;
+        /* A Constant's tensor is shared, whatever its size (over OSC_FOLD_MAX too): folding
+         * it costs no memory, and running it would copy its bytes every run. */
+        const osc_tensor *shared = n->outputs[0] >= 0 ? constant_attr(n, &vals[n->outputs[0]])
+                                                      : NULL;
+        if (shared) {
+            osc_tensor *t = osc_pool_alloc(&m->pool, sizeof *t);
+            if (!t) return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");
+            *t = vals[n->outputs[0]];
+            t->data = shared->data;
+            vals[n->outputs[0]] = *t;
+            g->values[n->outputs[0]].init = t;
+            shaped[n->outputs[0]] = known[n->outputs[0]] = true;
+            n->folded = true;
+            continue;
+        }
         bool fold = all_known || (n->kernel->flags & OSC_KF_SHAPE_ONLY);
         uint64_t bytes = 0;
         for (int32_t j = 0; j < n->n_outputs; j++) {
@@ -82,7 +99,6 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
         }
         if (st) return st;
         for (int32_t j = 0; j < n->n_outputs; j++) {
-            share_attr(m, n, &vals[n->outputs[j]]);
             osc_tensor *t = osc_pool_alloc(&m->pool, sizeof *t);
             if (!t) return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");
             *t = vals[n->outputs[j]];

@@ -888,13 +888,15 @@ static void fused_data_kinds_and_scatternd(void **state) {
          .e = 20, .m = 7, .rrank = 1, .row = {4}, .n_steps = 1, .steps = MUL_ROW},
         {"data_zero_constant_of_shape", FUSED_GCN, .data = D_COS, .reduction = "add", .n = 6,
          .e = 20, .m = 7, .rrank = 1, .row = {4}, .n_steps = 1, .steps = MUL_ROW},
-        /* over 1 MiB: folding leaves the node, the fusion absorbs it */
+        /* over 1 MiB: folding leaves a ConstantOfShape, the fusion absorbs it; a Constant
+         * folds at any size (its output shares the attribute's bytes) and the fusion fills
+         * from the folded value */
         {"data_zero_constant_of_shape_unfolded", "GatherScatter",
          "ConstantOfShape Unsqueeze Gather Mul Expand ScatterElements", .data = D_COS_BIG,
          .reduction = "add", .n = 65537, .e = 20, .m = 7, .rrank = 1, .row = {4},
          .n_steps = 1, .steps = MUL_ROW},
-        {"data_zero_constant_unfolded", "GatherScatter",
-         "Constant Unsqueeze Gather Mul Expand ScatterElements", .data = D_CONSTANT_BIG,
+        {"data_zero_constant_folded", "GatherScatter",
+         "Unsqueeze Gather Mul Expand ScatterElements", .data = D_CONSTANT_BIG,
          .reduction = "add", .n = 65537, .e = 20, .m = 7, .rrank = 1, .row = {4},
          .n_steps = 1, .steps = MUL_ROW},
         /* an intermediate that dies at the scatter: the fused node writes over it in place */

@@ -792,6 +792,50 @@ static void values_attributes_hook_and_labels(void **state) {
     osc_model_free(m);
 }
 
+/* A Constant larger than any folded value (1 MiB) folds all the same: its output is its
+ * attribute's bytes (no copy at load, none per run), and runs read them. */
+static void large_constant_shares_its_bytes(void **state) {
+    (void)state;
+    enum { N = 1 << 19 }; /* 2 MiB of floats */
+    float *c = malloc(sizeof(float) * N), *x = malloc(sizeof(float) * N);
+    assert_true(c && x);
+    for (int i = 0; i < N; i++) c[i] = (float)(i % 1000) - 500.0f, x[i] = 0.25f;
+    const int64_t dn[1] = {N};
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 13);
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, dn, NULL);
+    osc_tensor t = view(OSC_FLOAT, 1, dn, c, sizeof(float) * N);
+    const char *co[1] = {"c"}, *ai[2] = {"x", "c"}, *ao[1] = {"y"};
+    osc_mw_attr_tensor(mw, osc_mw_node(mw, "Constant", "big", 0, NULL, 1, co), "value", &t);
+    osc_mw_node(mw, "Add", "add", 2, ai, 1, ao);
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, dn, NULL);
+    osc_model *m;
+    assert_int_equal(load(mw, NULL, &m), OSC_OK);
+    osc_node_desc nd;
+    assert_int_equal(osc_model_node(m, 0, &nd), OSC_OK);
+    assert_int_equal(nd.folded, 1);
+    osc_tensor v;
+    osc_attr_desc at;
+    assert_int_equal(osc_model_value_data(m, "c", &v), OSC_OK);
+    assert_int_equal(osc_model_node_attr_at(m, 0, 0, &at), OSC_OK);
+    assert_true(at.t != NULL && at.t->data == v.data && v.nbytes == sizeof(float) * N);
+    osc_session *s;
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    osc_tensor tx = view(OSC_FLOAT, 1, dn, x, sizeof(float) * N), y;
+    for (int run = 0; run < 2; run++) {
+        assert_int_equal(osc_session_set_input(s, "x", &tx), OSC_OK);
+        assert_int_equal(osc_session_run(s), OSC_OK);
+        assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+        for (int i = 0; i < N; i++)
+            if (((const float *)y.data)[i] != 0.25f + c[i])
+                fail_msg("run %d: y[%d] = %g; want %g", run, i, ((const float *)y.data)[i],
+                         0.25f + c[i]);
+    }
+    osc_session_free(s);
+    osc_model_free(m);
+    free(c), free(x);
+}
+
 /* At load, constants over 16 KiB with equal bytes share them, and those no node left to run
  * reads are given back unless a read one shares their bytes; a folded Constant's output
  * shares its attribute's bytes:
@@ -881,4 +925,5 @@ OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(dynamic_stages_plan_once),
     cmocka_unit_test(values_attributes_hook_and_labels),
     cmocka_unit_test(unread_constants_released),
+    cmocka_unit_test(large_constant_shares_its_bytes),
 )
