@@ -8,11 +8,13 @@
  * output of a folded node. */
 static bool is_constant(const osc_value *val) { return val->init && !val->is_input; }
 
-/* The tensor attribute `value` of a constant-making node n (a Constant; a ConstantOfShape of
- * one element) whose inferred output *out has its dtype (not string) and bytes: the output is
- * those bytes, and shares them. NULL otherwise. */
-static const osc_tensor *constant_attr(const osc_node *n, const osc_tensor *out) {
-    if (!(n->kernel->traits & OSC_KT_CONSTANT) || n->n_outputs != 1) return NULL;
+/* The tensor attribute `value` of a constant-making node n of known inputs (a Constant; a
+ * ConstantOfShape of one element) whose one output, as inferred in vals, has its dtype (not
+ * string) and bytes: the output is those bytes, and shares them. NULL otherwise. */
+static const osc_tensor *constant_attr(const osc_node *n, const osc_tensor *vals) {
+    if (!(n->kernel->traits & OSC_KT_CONSTANT) || n->n_outputs != 1 || n->outputs[0] < 0)
+        return NULL;
+    const osc_tensor *out = &vals[n->outputs[0]];
     for (int32_t a = 0; a < n->n_attrs; a++) {
         const osc_tensor *t = n->attrs[a].t;
         if (t && !strcmp(n->attrs[a].name, "value") && t->dtype == out->dtype &&
@@ -64,8 +66,7 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
         if (st) return st;
         /* A Constant's tensor is shared, whatever its size (over OSC_FOLD_MAX too): folding
          * it costs no memory, and running it would copy its bytes every run. */
-        const osc_tensor *shared = n->outputs[0] >= 0 ? constant_attr(n, &vals[n->outputs[0]])
-                                                      : NULL;
+        const osc_tensor *shared = all_known ? constant_attr(n, vals) : NULL;
         if (shared) {
             osc_tensor *t = osc_pool_alloc(&m->pool, sizeof *t);
             if (!t) return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");

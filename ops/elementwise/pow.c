@@ -135,8 +135,8 @@ static osc_status validate(osc_kctx *k, const osc_tensor *const *in, int32_t n_i
 
 OSC_INFER_OUT0_AUX(osc_pow, validate, osc_tensor)
 
-/* One pass over output elements [lo, hi): compute (write) or only look for a
- * zero base under a negative integer exponent (check). */
+/* One pass over output elements [lo, hi): compute (write) or only look for a zero base under
+ * a negative integer exponent (check). */
 static bool pass(const osc_tensor *out, const osc_tensor *x, const osc_tensor *y_b,
                  const pow_io *xo, const pow_io *yo, bool write, int64_t *bad, int64_t lo,
                  int64_t hi) {
