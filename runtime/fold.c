@@ -64,41 +64,35 @@ osc_status osc_fold_constants(osc_model *m, osc_err *err) {
         if (!st) st = osc_check_ranks(m, vals, i, i + 1, err);
         if (st && osc_load_tolerates(m, st, err)) continue; /* left to run, if it ever does */
         if (st) return st;
+        for (int32_t j = 0; j < n->n_outputs; j++) shaped[n->outputs[j]] = true;
         /* A Constant's tensor is shared, whatever its size (over OSC_FOLD_MAX too): folding
          * it costs no memory, and running it would copy its bytes every run. */
         const osc_tensor *shared = all_known ? constant_attr(n, vals) : NULL;
         if (shared) {
-            osc_tensor *t = osc_pool_alloc(&m->pool, sizeof *t);
-            if (!t) return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");
-            *t = vals[n->outputs[0]];
-            t->data = shared->data;
-            vals[n->outputs[0]] = *t;
-            g->values[n->outputs[0]].init = t;
-            shaped[n->outputs[0]] = known[n->outputs[0]] = true;
-            n->folded = true;
-            continue;
+            vals[n->outputs[0]].data = shared->data;
+        } else {
+            bool fold = all_known || (n->kernel->flags & OSC_KF_SHAPE_ONLY);
+            uint64_t bytes = 0;
+            for (int32_t j = 0; j < n->n_outputs; j++) {
+                fold = fold && vals[n->outputs[j]].nbytes <= OSC_FOLD_MAX;
+                bytes += vals[n->outputs[j]].nbytes;
+            }
+            if (!fold || bytes > *m->fold_left) continue;
+            *m->fold_left -= bytes;
+            for (int32_t j = 0; j < n->n_outputs; j++) {
+                osc_tensor *t = &vals[n->outputs[j]];
+                t->data = osc_pool_alloc(&m->pool, t->nbytes);
+                if (!t->data)
+                    return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");
+            }
+            osc_kctx k = osc_node_ctx(m, i, NULL, err);
+            st = osc_run_node(m, i, vals, io, &k);
+            if (st && osc_load_tolerates(m, st, err)) {
+                for (int32_t j = 0; j < n->n_outputs; j++) shaped[n->outputs[j]] = false;
+                continue;
+            }
+            if (st) return st;
         }
-        bool fold = all_known || (n->kernel->flags & OSC_KF_SHAPE_ONLY);
-        uint64_t bytes = 0;
-        for (int32_t j = 0; j < n->n_outputs; j++) {
-            shaped[n->outputs[j]] = true;
-            fold = fold && vals[n->outputs[j]].nbytes <= OSC_FOLD_MAX;
-            bytes += vals[n->outputs[j]].nbytes;
-        }
-        if (!fold || bytes > *m->fold_left) continue;
-        *m->fold_left -= bytes;
-        for (int32_t j = 0; j < n->n_outputs; j++) {
-            osc_tensor *t = &vals[n->outputs[j]];
-            t->data = osc_pool_alloc(&m->pool, t->nbytes);
-            if (!t->data) return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");
-        }
-        osc_kctx k = osc_node_ctx(m, i, NULL, err);
-        st = osc_run_node(m, i, vals, io, &k);
-        if (st && osc_load_tolerates(m, st, err)) {
-            for (int32_t j = 0; j < n->n_outputs; j++) shaped[n->outputs[j]] = false;
-            continue;
-        }
-        if (st) return st;
         for (int32_t j = 0; j < n->n_outputs; j++) {
             osc_tensor *t = osc_pool_alloc(&m->pool, sizeof *t);
             if (!t) return osc_fail(err, OSC_ERR_NOMEM, "out of memory folding constants");
