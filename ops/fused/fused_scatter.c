@@ -313,6 +313,11 @@ bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make) {
     return true;
 }
 
+bool osc_fs_split_in_scratch(const osc_kctx *k, const osc_fs_split *s) {
+    const uintptr_t p = k->scratch ? (uintptr_t)k->scratch->p : 0, l = (uintptr_t)s->list;
+    return p && l >= p && l < p + k->scratch->size;
+}
+
 static const char *const k_what[4] = {"data", "indices", "updates", "source indices"};
 
 osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dtype,

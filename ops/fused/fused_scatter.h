@@ -153,6 +153,9 @@ enum { OSC_FS_SPLIT_MAKE, OSC_FS_SPLIT_HINTED, OSC_FS_SPLIT_REUSE, OSC_FS_SPLIT_
  * says when it lists the edges itself, and how. A split made without GROUP is grouped when the
  * run before grouped the same index. False: run on one part (s as osc_fs_split_one left it). */
 bool osc_fs_split_shared(osc_kctx *k, osc_fs_split *s, int32_t make);
+/* Whether s's lists are in k's scratch block (a split made with no session memo to keep them):
+ * a kernel may take that block for itself after the split only when they are not. */
+bool osc_fs_split_in_scratch(const osc_kctx *k, const osc_fs_split *s);
 
 /* The row loop of a dtype and reduction for osc_fs_job.rows (fused_rows.c; NULL: none). */
 typedef void (*osc_fs_rows_fn)(const osc_fs_job *j, int64_t lo, int64_t hi,

@@ -176,22 +176,28 @@ osc_status osc_ssm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
         __builtin_add_overflow(tb, E * 4, &all) || (uint64_t)all > SIZE_MAX)
         return osc_kfail(k, OSC_ERR_LIMIT, "a table of %lld rows of %lld elements is too large "
                          "(at most 2^32-1 rows)", (long long)N, (long long)p->row);
-    char *own = osc_malloc(k->alloc, (size_t)all);
-    if (!own)
+    const bool group = bytes >= OSC_FS_GROUP_MIN_BYTES && E * 4 >= N;
+    if (!(((k->tpool && bytes >= OSC_PAR_MIN_BYTES) || group) && N > 1 &&
+          osc_fs_split_shared(k, &j.s, OSC_FS_SPLIT_MAKE | (group ? OSC_FS_SPLIT_GROUP : 0)) &&
+          j.s.list)) /* (without lists each part would walk every edge: one part does) */
+        osc_fs_split_one(&j.s);
+    /* The tables: the session's scratch block (kept between runs: no pages mapped and
+     * cleared per run), unless the split's lists are in it. */
+    char *own = NULL, *mem;
+    if (k->scratch && !osc_fs_split_in_scratch(k, &j.s))
+        mem = osc_scratch_get(k->scratch, (size_t)all);
+    else
+        mem = own = osc_malloc(k->alloc, (size_t)all);
+    if (!mem)
         return osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate %lld bytes for the per-destination "
                          "max and sum", (long long)all);
-    j.table = own;
-    j.dst = (uint32_t *)(void *)(own + tb);
+    j.table = mem;
+    j.dst = (uint32_t *)(void *)(mem + tb);
     /* Validation is complete: from here on the output is written. */
     j.x = in[0]->data;
     j.out = out->data;
-    const bool group = bytes >= OSC_FS_GROUP_MIN_BYTES && E * 4 >= N;
-    if (((k->tpool && bytes >= OSC_PAR_MIN_BYTES) || group) && N > 1 &&
-        osc_fs_split_shared(k, &j.s, OSC_FS_SPLIT_MAKE | (group ? OSC_FS_SPLIT_GROUP : 0)) &&
-        j.s.list) /* (without lists each part would walk every edge: one part does) */
-        osc_tpool_run(k->tpool, ssm_part, &j);
-    else
-        osc_fs_split_one(&j.s), ssm_part(&j, 0, 1);
-    osc_free(k->alloc, own, (size_t)all);
+    if (j.s.list) osc_tpool_run(k->tpool, ssm_part, &j);
+    else ssm_part(&j, 0, 1);
+    if (own) osc_free(k->alloc, own, (size_t)all);
     return OSC_OK;
 }

@@ -313,7 +313,46 @@ static void left_unfused(void **state) {
         fail_msg("why: '%s'", why);
 }
 
+/* Once a session has run, its runs of the fused softmax ask the allocator for nothing, on every
+ * thread count: the kernel's tables are the session's scratch block and the grouping is the
+ * split memo's, both kept between runs (a table allocated per run costs its pages' mapping
+ * and clearing every time). */
+static void runs_allocate_nothing(void **state) {
+    (void)state;
+    const spelling s = {OSC_FLOAT, true, true, 1, false, 0.25, 0, 3000, 150000, 3000};
+    size_t len = 0;
+    void *buf = build(&s, &len);
+    data d = make(&s);
+    for (int t = 0; t < N_THREADS; t++) {
+        osc_test_mem mem = {0};
+        osc_options o;
+        osc_options_init(&o);
+        o.threads = k_threads[t];
+        o.alloc = osc_test_counting_alloc;
+        o.alloc_ud = &mem;
+        osc_model *m = osc_check_load_buffer(buf, len, &o);
+        char why[256];
+        assert_int_equal(osc_check_fused(m, "SegmentSoftmax", "div", why, sizeof why), 1);
+        osc_session *ss = NULL;
+        assert_int_equal(osc_session_create(m, &ss), OSC_OK);
+        long allocs = 0;
+        for (int run = 0; run < 3; run++) {
+            bind_all(ss, &s, &d);
+            if (osc_session_run(ss)) fail_msg("run: %s", osc_session_error(ss));
+            if (run == 2 && mem.allocs != allocs)
+                fail_msg("%d threads: run 3 asked for memory %ld times", k_threads[t],
+                         mem.allocs - allocs);
+            allocs = mem.allocs;
+        }
+        osc_session_free(ss);
+        osc_model_free(m);
+    }
+    drop(&d);
+    free(buf);
+}
+
 OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(fused_spellings),
+    cmocka_unit_test(runs_allocate_nothing),
     cmocka_unit_test(left_unfused),
 )
