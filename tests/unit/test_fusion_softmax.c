@@ -9,7 +9,9 @@
  * and equal, bit for bit (any NaN for a NaN), a loop written here and the unfused graph, on every
  * thread count, at sizes where the kernel groups the edges by destination and where it does not
  * (few edges for many rows); an index out of range fails before the output is written; a t
- * that something else reads is left unfused, with the reason. */
+ * that something else reads is left unfused, with the reason. A session's runs after its first
+ * ask for no memory, and each allocation of a first run failing in turn leaves a clean error
+ * or, where the memory was only a help, the right output. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -203,6 +205,20 @@ static void bind_all(osc_session *ss, const spelling *s, const data *d) {
     osc_check_bind(ss, s->pieces ? 3 : 2, (const char *[]){"e", "dst", "loops"}, t);
 }
 
+/* The session's output is the loop's, bit for bit (any NaN for a NaN). */
+static void expect_want(osc_session *ss, const spelling *s, const data *d, const char *what) {
+    const int64_t E = s->e0 + s->loops;
+    const size_t es = s->dtype == OSC_FLOAT ? 4 : 8;
+    osc_tensor y;
+    assert_int_equal(osc_session_output(ss, 0, &y), OSC_OK);
+    assert_int_equal(y.nbytes, es * (size_t)E * H);
+    for (int64_t i = 0; i < E * H; i++)
+        if (memcmp((const char *)y.data + i * es, (const char *)d->want + i * es, es) &&
+            !(is_nan(s, y.data, i) && is_nan(s, d->want, i)))
+            fail_msg("%s: element %lld of the output differs from the loop's", what,
+                     (long long)i);
+}
+
 /* Runs the spelling fused and unfused on every thread count against the loop; returns the
  * SegmentSoftmax nodes of the fused model and the Div's not_fused reason in why. With
  * `bad`, each fused session then runs with an index out of range in the last piece: the run
@@ -222,14 +238,10 @@ static int check(const spelling *s, bool bad, char *why, size_t why_size) {
         for (int run = 0; run < 2; run++) { /* the second run reuses the split */
             bind_all(ss, s, &d);
             if (osc_session_run(ss)) fail_msg("run: %s", osc_session_error(ss));
-            osc_tensor y;
-            assert_int_equal(osc_session_output(ss, 0, &y), OSC_OK);
-            assert_int_equal(y.nbytes, bytes);
-            for (int64_t i = 0; i < E * H; i++)
-                if (memcmp((const char *)y.data + i * es, (const char *)d.want + i * es, es) &&
-                    !(is_nan(s, y.data, i) && is_nan(s, d.want, i)))
-                    fail_msg("fusion %s, %d threads: element %lld of the output differs from "
-                             "the loop's", f % 2 ? "on" : "off", k_threads[f / 2], (long long)i);
+            char what[64];
+            snprintf(what, sizeof what, "fusion %s, %d threads", f % 2 ? "on" : "off",
+                     k_threads[f / 2]);
+            expect_want(ss, s, &d, what);
         }
         if (bad && f % 2) {
             int64_t *at = s->pieces ? &d.loops[s->loops - 1] : &d.dst[E - 1];
@@ -351,8 +363,90 @@ static void runs_allocate_nothing(void **state) {
     free(buf);
 }
 
+/* An allocator hook that fails the call numbered fail_at (counting the calls that ask for
+ * memory), once. */
+typedef struct failing {
+    long count, fail_at;
+    bool failed;
+} failing;
+static void *failing_alloc(void *ud, void *p, size_t osize, size_t nsize) {
+    failing *f = ud;
+    (void)osize;
+    if (nsize == 0) {
+        free(p);
+        return NULL;
+    }
+    if (++f->count == f->fail_at) {
+        f->failed = true;
+        return NULL;
+    }
+    return realloc(p, nsize);
+}
+
+/* Each allocation of a session's first run fails in turn, on every thread count. The run
+ * then fails with OSC_ERR_NOMEM and a message, the output buffer as it was; or, where the
+ * memory is only a help (the session's split memo: the split's lists then go to the scratch
+ * block, and the softmax's tables to an allocation of their own), it gives the loop's bits.
+ * The run after it gives them either way. */
+static void allocation_failures(void **state) {
+    (void)state;
+    const spelling s = {OSC_FLOAT, true, true, 1, false, 0.25, 0, 3000, 150000, 3000};
+    size_t len = 0;
+    void *buf = build(&s, &len);
+    data d = make(&s);
+    const size_t bytes = sizeof(float) * (size_t)(s.e0 + s.loops) * H;
+    unsigned char *out = malloc(bytes);
+    assert_non_null(out);
+    for (int t = 0; t < N_THREADS; t++) {
+        int errors = 0, helped = 0;
+        for (long k = 1;; k++) {
+            failing f = {0};
+            osc_options o;
+            osc_options_init(&o);
+            o.threads = k_threads[t];
+            o.alloc = failing_alloc;
+            o.alloc_ud = &f;
+            osc_model *m = osc_check_load_buffer(buf, len, &o);
+            osc_session *ss = NULL;
+            assert_int_equal(osc_session_create(m, &ss), OSC_OK);
+            f.fail_at = f.count + k;
+            memset(out, 0x5a, bytes);
+            assert_int_equal(osc_session_set_output_buffer(ss, 0, out, bytes), OSC_OK);
+            bind_all(ss, &s, &d);
+            const osc_status st = osc_session_run(ss);
+            char what[64];
+            snprintf(what, sizeof what, "%d threads, allocation %ld failed", k_threads[t], k);
+            const bool last = !f.failed; /* k is past the run's allocations */
+            if (st) {
+                if (st != OSC_ERR_NOMEM || !*osc_session_error(ss))
+                    fail_msg("%s: status %d, '%s'", what, (int)st, osc_session_error(ss));
+                for (size_t i = 0; i < bytes; i++)
+                    if (out[i] != 0x5a) fail_msg("%s: byte %zu of the output written", what, i);
+                errors++;
+            } else {
+                expect_want(ss, &s, &d, what);
+                helped += !last;
+            }
+            bind_all(ss, &s, &d);
+            if (osc_session_run(ss)) fail_msg("%s, the run after: %s", what,
+                                              osc_session_error(ss));
+            expect_want(ss, &s, &d, what);
+            osc_session_free(ss);
+            osc_model_free(m);
+            if (last) break;
+        }
+        if (!errors || !helped)
+            fail_msg("%d threads: %d failed runs, %d runs without the memory", k_threads[t],
+                     errors, helped);
+    }
+    free(out);
+    drop(&d);
+    free(buf);
+}
+
 OSC_TEST_MAIN(NULL, NULL,
     cmocka_unit_test(fused_spellings),
     cmocka_unit_test(runs_allocate_nothing),
+    cmocka_unit_test(allocation_failures),
     cmocka_unit_test(left_unfused),
 )
