@@ -325,6 +325,20 @@ static void left_unfused(void **state) {
         fail_msg("why: '%s'", why);
 }
 
+/* A session of the model in buf on `threads` threads, its memory through alloc. */
+static osc_session *open_with(const void *buf, size_t len, int threads, osc_alloc_fn alloc,
+                              void *ud, osc_model **m) {
+    osc_options o;
+    osc_options_init(&o);
+    o.threads = threads;
+    o.alloc = alloc;
+    o.alloc_ud = ud;
+    *m = osc_check_load_buffer(buf, len, &o);
+    osc_session *ss = NULL;
+    assert_int_equal(osc_session_create(*m, &ss), OSC_OK);
+    return ss;
+}
+
 /* Once a session has run, its runs of the fused softmax ask the allocator for nothing, on every
  * thread count: the kernel's tables are the session's scratch block and the grouping is the
  * split memo's, both kept between runs (a table allocated per run costs its pages' mapping
@@ -337,16 +351,10 @@ static void runs_allocate_nothing(void **state) {
     data d = make(&s);
     for (int t = 0; t < N_THREADS; t++) {
         osc_test_mem mem = {0};
-        osc_options o;
-        osc_options_init(&o);
-        o.threads = k_threads[t];
-        o.alloc = osc_test_counting_alloc;
-        o.alloc_ud = &mem;
-        osc_model *m = osc_check_load_buffer(buf, len, &o);
+        osc_model *m = NULL;
+        osc_session *ss = open_with(buf, len, k_threads[t], osc_test_counting_alloc, &mem, &m);
         char why[256];
         assert_int_equal(osc_check_fused(m, "SegmentSoftmax", "div", why, sizeof why), 1);
-        osc_session *ss = NULL;
-        assert_int_equal(osc_session_create(m, &ss), OSC_OK);
         long allocs = 0;
         for (int run = 0; run < 3; run++) {
             bind_all(ss, &s, &d);
@@ -401,14 +409,8 @@ static void allocation_failures(void **state) {
         int errors = 0, helped = 0;
         for (long k = 1;; k++) {
             failing f = {0};
-            osc_options o;
-            osc_options_init(&o);
-            o.threads = k_threads[t];
-            o.alloc = failing_alloc;
-            o.alloc_ud = &f;
-            osc_model *m = osc_check_load_buffer(buf, len, &o);
-            osc_session *ss = NULL;
-            assert_int_equal(osc_session_create(m, &ss), OSC_OK);
+            osc_model *m = NULL;
+            osc_session *ss = open_with(buf, len, k_threads[t], failing_alloc, &f, &m);
             f.fail_at = f.count + k;
             memset(out, 0x5a, bytes);
             assert_int_equal(osc_session_set_output_buffer(ss, 0, out, bytes), OSC_OK);
