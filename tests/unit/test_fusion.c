@@ -499,16 +499,22 @@ static void cat(char *buf, size_t size, const char *s) {
     snprintf(buf + n, size - n, "%s%s", n ? " " : "", s);
 }
 
-static osc_model *load(const fcase *c, const void *buf, size_t len, bool fusion, int threads) {
+/* Loads the model in buf; with mem, its memory through the counting hook. */
+static osc_model *load_with(const fcase *c, const void *buf, size_t len, bool fusion,
+                            int threads, osc_test_mem *mem) {
     osc_options o;
     osc_options_init(&o);
     o.no_fusion = !fusion;
     o.threads = threads;
+    if (mem) o.alloc = osc_test_counting_alloc, o.alloc_ud = mem;
     osc_model *m = NULL;
     char msg[512];
     osc_status st = osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg);
     if (st) fail_msg("%s: load: %s", c->name, msg);
     return m;
+}
+static osc_model *load(const fcase *c, const void *buf, size_t len, bool fusion, int threads) {
+    return load_with(c, buf, len, fusion, threads, NULL);
 }
 
 static void describe(const osc_model *m, result *r) {
@@ -1061,7 +1067,8 @@ static void shared_index_chained_scatters(void **state) {
  * 2 threads the large one lists the edges, the small one takes those lists from the second
  * run on (the split of an index is kept for the run, osc_fs_split_shared). Every run gives the
  * loops' bits, also after the index changes between runs (a split kept from the run before
- * would be wrong then), and the same bits on 1 thread. */
+ * would be wrong then), and the same bits on 1 thread; and no run after the first asks the
+ * allocator for memory (the split is remade in the memory the session kept). */
 static void shared_split_across_runs(void **state) {
     (void)state;
     enum { N = 1000, M = 700, E = 150000, C1 = 2, C2 = 16 };
@@ -1097,7 +1104,9 @@ static void shared_split_across_runs(void **state) {
     size_t len;
     void *buf = osc_check_serialize(mw, &len);
     const fcase c = {.name = "shared_split_across_runs"};
-    osc_model *m1 = load(&c, buf, len, true, 1), *m2 = load(&c, buf, len, true, 2);
+    osc_test_mem mem[2] = {{0}, {0}};
+    osc_model *m1 = load_with(&c, buf, len, true, 1, &mem[0]);
+    osc_model *m2 = load_with(&c, buf, len, true, 2, &mem[1]);
     result r;
     describe(m2, &r);
     assert_string_equal(r.nodes, "GatherScatter GatherScatter");
@@ -1105,6 +1114,7 @@ static void shared_split_across_runs(void **state) {
     assert_int_equal(osc_session_create(m1, &s[0]), OSC_OK);
     assert_int_equal(osc_session_create(m2, &s[1]), OSC_OK);
     float *w1 = malloc(sizeof(float) * N * C1), *w2 = malloc(sizeof(float) * N * C2);
+    long allocs[2] = {0, 0};
     for (int run_i = 0; run_i < 4; run_i++) {
         if (run_i == 0 || run_i == 3) /* a new index (and sources) before runs 0 and 3 */
             for (int64_t e = 0; e < E; e++) {
@@ -1131,6 +1141,12 @@ static void shared_split_across_runs(void **state) {
             if (memcmp(o1.data, w1, sizeof(float) * N * C1) ||
                 memcmp(o2.data, w2, sizeof(float) * N * C2))
                 fail_msg("run %d, %d threads: the outputs differ from the loops'", run_i, t + 1);
+            /* after the first run, the split (new index or not) is made in the memory the
+             * session kept: a run asks for none */
+            if (run_i > 0 && mem[t].allocs != allocs[t])
+                fail_msg("run %d, %d threads: asked for memory %ld times", run_i, t + 1,
+                         mem[t].allocs - allocs[t]);
+            allocs[t] = mem[t].allocs;
         }
     }
     free(w1), free(w2);
