@@ -325,6 +325,10 @@ static void left_unfused(void **state) {
         fail_msg("why: '%s'", why);
 }
 
+/* torch's GAT at a size where the kernel groups the edges by destination */
+static const spelling k_gat_grouped = {OSC_FLOAT, true, true, 1, false, 0.25, 0, 3000, 150000,
+                                       3000};
+
 /* A session of the model in buf on `threads` threads, its memory through alloc. */
 static osc_session *open_with(const void *buf, size_t len, int threads, osc_alloc_fn alloc,
                               void *ud, osc_model **m) {
@@ -345,7 +349,7 @@ static osc_session *open_with(const void *buf, size_t len, int threads, osc_allo
  * and clearing every time). */
 static void runs_allocate_nothing(void **state) {
     (void)state;
-    const spelling s = {OSC_FLOAT, true, true, 1, false, 0.25, 0, 3000, 150000, 3000};
+    const spelling s = k_gat_grouped;
     size_t len = 0;
     void *buf = build(&s, &len);
     data d = make(&s);
@@ -398,7 +402,7 @@ static void *failing_alloc(void *ud, void *p, size_t osize, size_t nsize) {
  * The run after it gives them either way. */
 static void allocation_failures(void **state) {
     (void)state;
-    const spelling s = {OSC_FLOAT, true, true, 1, false, 0.25, 0, 3000, 150000, 3000};
+    const spelling s = k_gat_grouped;
     size_t len = 0;
     void *buf = build(&s, &len);
     data d = make(&s);
