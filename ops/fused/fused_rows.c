@@ -117,7 +117,7 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
  * when placed (pst), else at its row (no tiled step: a TiledGatherScatter runs the edge loop). */
 #define FS_OAT(st) ((st) == pst ? (q - pl.q0) * vstride : e * (st)->estride)
 #define FR_ROWS(TN, T, RED)                                                                \
-    static void fr_##TN##_##RED(const osc_fs_job *j, int64_t lo, int64_t hi,               \
+    OSC_AVX2_CLONES static void fr_##TN##_##RED(const osc_fs_job *j, int64_t lo, int64_t hi, \
                                 const char *const *opnd) {                                 \
         const osc_fs_params *p = j->p;                                                     \
         const int64_t R = p->row;                                                          \
