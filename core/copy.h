@@ -36,9 +36,10 @@ void osc_copy_stream(void *dst, const void *src, size_t n, bool avx2);
 static inline void osc_store_row(void *dst, const void *src, size_t n) {
 #ifdef OSC_HAVE_STREAM
     if (!((uintptr_t)dst & 15) && !(n & 63)) {
+        const char *s = src;
         for (size_t i = 0; i < n; i += 16)
             _mm_stream_si128((__m128i *)(void *)((char *)dst + i),
-                             _mm_loadu_si128((const __m128i *)(const void *)((const char *)src + i)));
+                             _mm_loadu_si128((const __m128i *)(const void *)(s + i)));
         return;
     }
 #endif
