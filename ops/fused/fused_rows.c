@@ -6,13 +6,14 @@
  * the epilogue is applied there too, and it is stored: with non-temporal stores when the part's
  * rows are large (osc_store_row: 0.84-0.94x of the aggregation's time on the Zen 4 VM, the
  * rows still being gathered staying in the cache). Rows without edges are copied (or zeroed)
- * a run at a time. No reduction: the last edge's message is the row. The edges' source rows and per-edge operands are read in
- * sequence from records placed in list order (fused_place.h), each source row fetched a few
- * edges ahead, by a loop for the message's kind with nothing decided per edge (the loop waits
- * on its prefetches, and a shorter one had more edges in flight on the Zen machine:
- * docs/performance-steps.md, "Records in list order"). The source rows of the next FR_BLOCK
- * list positions are looked up in one pass (fr_sources): from the records, or through the
- * list when nothing is placed, each edge's operands then fetched through the list too. */
+ * a run at a time. No reduction: the last edge's message is the row. The edges' source rows
+ * and per-edge operands are read in sequence from records placed in list order
+ * (fused_place.h), each source row fetched a few edges ahead, by a loop for the message's kind
+ * with nothing decided per edge (the loop waits on its prefetches, and a shorter one had more
+ * edges in flight on the Zen machine: docs/performance-steps.md, "Records in list order"). The
+ * source rows of the next FR_BLOCK list positions are looked up in one pass (fr_sources): from
+ * the records, or through the list when nothing is placed, each edge's operands then fetched
+ * through the list too. */
 #include <string.h>
 
 #include "core/copy.h"
