@@ -26,6 +26,7 @@
 #define FR_PF_SRC 32   /* list positions ahead whose source index is fetched (the look-up) */
 #define FR_PF_OPND 16  /* list positions ahead whose operands are fetched */
 #define FR_PF_ROW 8    /* list positions ahead whose source row is fetched */
+#define FR_PF_FAR 32   /* ... and fetched into the outer cache levels (L2) */
 #define FR_PF_LINES 8  /* cache lines of a source row fetched at most */
 
 /* xs[q - q0]: the source row of the edge at list position q, for q in [q0, q1): from the
@@ -93,9 +94,10 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
     }
 
 /* The prefetches for list position q: the operands of the edge FR_PF_OPND positions ahead (below
- * qe, the part's end; unless in its record, pl), the source row FR_PF_ROW ahead (below qz, the
- * end of xs, which starts at qb). A macro: GCC takes a function whose only effects are
- * prefetches for a pure one, and drops its calls. */
+ * qe, the part's end; unless in its record, pl), the source row FR_PF_ROW ahead into every
+ * level and FR_PF_FAR ahead into the outer ones (below qz, the end of xs, which starts at qb).
+ * A macro: GCC takes a function whose only effects are prefetches for a pure one, and drops
+ * its calls. */
 #define FR_PREFETCH(j, pl, list, q, qe, qb, qz, xs, row_bytes)                             \
     do {                                                                                   \
         const osc_fs_params *pp = (j)->p;                                                  \
@@ -107,10 +109,14 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
                     OSC_PREFETCH((j)->opnd[s] + (size_t)(en * st->estride) * (j)->esize, 0);   \
             }                                                                              \
         }                                                                                  \
+        const size_t nb = (row_bytes) < FR_PF_LINES * 64 ? (row_bytes) : FR_PF_LINES * 64; \
         if ((q) + FR_PF_ROW < (qz)) {                                                      \
             const char *xn = (xs)[(q) + FR_PF_ROW - (qb)];                                 \
-            const size_t nb = (row_bytes) < FR_PF_LINES * 64 ? (row_bytes) : FR_PF_LINES * 64; \
             for (size_t b = 0; b < nb; b += 64) OSC_PREFETCH(xn + b, 0);                       \
+        }                                                                                  \
+        if ((q) + FR_PF_FAR < (qz)) {                                                      \
+            const char *xf = (xs)[(q) + FR_PF_FAR - (qb)];                                 \
+            for (size_t b = 0; b < nb; b += 64) OSC_PREFETCH_L2(xf + b);                   \
         }                                                                                  \
     } while (0)
 
