@@ -54,10 +54,44 @@
 FS_EACH_RED(FS_EDGES, f32, float)
 FS_EACH_RED(FS_EDGES, f64, double)
 
+/* Rows of one element whose message is the update itself, into an output that fits a core's
+ * cache (GCN's degree, SAGE's count): one part owning every row, the edges [q0, q1) in order,
+ * a loop per piece of the index with nothing else per edge. On one thread (FS_SCALARS_RUN):
+ * 0.3-0.4x the time of the loop above, which split among threads took twice its time. */
+#define FS_SCALARS_RUN(p, out_bytes)                                                       \
+    ((p)->row == 1 && !(p)->n_steps && !(p)->gather && (p)->dst_stride == 1 &&             \
+     (out_bytes) <= FS_PF_MIN_BYTES)
+#define FS_SCALAR_LOOP(IT, T, RED)                                                         \
+    for (int64_t e = a; e < b; e++) {                                                      \
+        const int64_t d = osc_fs_row(dv->p[pc], IT, e - dv->start[pc], N);                 \
+        out[d] = FS_##RED(T, out[d], x[e]);                                                \
+    }
+#define FS_SCALARS(TN, T, RED)                                                             \
+    static void fsc_##TN##_##RED(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0,   \
+                                 int64_t q1, const char *const *opnd) {                    \
+        (void)lo, (void)hi, (void)opnd;                                                    \
+        const osc_ixv *dv = &j->s.dst;                                                     \
+        const int64_t N = j->s.n_rows;                                                     \
+        T *out = (T *)(void *)j->out;                                                      \
+        const T *x = (const T *)(const void *)j->x;                                        \
+        for (int32_t pc = 0; pc < dv->n; pc++) {                                           \
+            const int64_t a = q0 > dv->start[pc] ? q0 : dv->start[pc];                     \
+            const int64_t b = q1 < dv->end[pc] ? q1 : dv->end[pc];                         \
+            if (dv->i64) FS_SCALAR_LOOP(true, T, RED)                                      \
+            else FS_SCALAR_LOOP(false, T, RED)                                             \
+        }                                                                                  \
+    }
+FS_EACH_RED(FS_SCALARS, f32, float)
+FS_EACH_RED(FS_SCALARS, f64, double)
+
 typedef void (*fs_edges_fn)(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0, int64_t q1,
                             const char *const *opnd);
 static fs_edges_fn edges_fn(int32_t dtype, int32_t red) {
     static const fs_edges_fn f32[] = FS_RED_TABLE(fs, f32), f64[] = FS_RED_TABLE(fs, f64);
+    return FS_RED_PICK(f32, f64, dtype, red);
+}
+static fs_edges_fn scalars_fn(int32_t dtype, int32_t red) {
+    static const fs_edges_fn f32[] = FS_RED_TABLE(fsc, f32), f64[] = FS_RED_TABLE(fsc, f64);
     return FS_RED_PICK(f32, f64, dtype, red);
 }
 
@@ -480,6 +514,11 @@ osc_status osc_gs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     const bool group = bytes >= OSC_FS_GROUP_MIN_BYTES && p->dst_stride &&
                        p->edges * 4 >= j.s.n_rows;
     j.rows = osc_fs_rows_of(in[2]->dtype, p->reduction);
+    if (FS_SCALARS_RUN(p, bytes)) {
+        j.edges = scalars_fn(in[2]->dtype, p->reduction);
+        fs_part(&j, 0, 1);
+        return OSC_OK;
+    }
     if (((k->tpool && work >= OSC_PAR_MIN_BYTES) || group) && j.s.n_rows > 1 &&
         osc_fs_split_shared(k, &j.s, (small ? OSC_FS_SPLIT_HINTED : OSC_FS_SPLIT_MAKE) |
                                          (group ? OSC_FS_SPLIT_GROUP : 0))) {

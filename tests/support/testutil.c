@@ -46,6 +46,20 @@ void *osc_test_counting_alloc(void *ud, void *p, size_t osize, size_t nsize) {
     return q;
 }
 
+void *osc_test_failing_alloc(void *ud, void *p, size_t osize, size_t nsize) {
+    osc_test_failing *f = ud;
+    (void)osize;
+    if (nsize == 0) {
+        free(p);
+        return NULL;
+    }
+    if (++f->count == f->fail_at || (f->rest && f->fail_at && f->count > f->fail_at)) {
+        f->failed = true;
+        return NULL;
+    }
+    return realloc(p, nsize);
+}
+
 bool osc_test_write_file(const char *dir, const char *name, const void *p, size_t n,
                          const char *who) {
     char path[4096];

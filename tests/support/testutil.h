@@ -28,6 +28,16 @@ typedef struct osc_test_mem {
 /* An osc_options.alloc hook over malloc/realloc/free; alloc_ud is an osc_test_mem. */
 void *osc_test_counting_alloc(void *ud, void *p, size_t osize, size_t nsize);
 
+/* An osc_options.alloc hook over realloc/free that fails the call numbered fail_at (counting
+ * the calls that ask for memory), once, or with `rest` every call from it on; alloc_ud is an
+ * osc_test_failing. */
+typedef struct osc_test_failing {
+    long count, fail_at;
+    bool rest;
+    bool failed; /* the call fail_at came */
+} osc_test_failing;
+void *osc_test_failing_alloc(void *ud, void *p, size_t osize, size_t nsize);
+
 /* Writes n bytes of p to dir/name (dir NULL: name is the path). On failure prints
  * "<who>: cannot write <path>" to stderr and returns false. */
 bool osc_test_write_file(const char *dir, const char *name, const void *p, size_t n,

@@ -1374,6 +1374,79 @@ static void scalar_scatters(void **state) {
     free_inst(&in);
 }
 
+/* Every allocation of a session's first run of a scatter of scalars (GCN's degree: rows of one
+ * element run as one part, in a loop of their own, whatever the thread count) from the k-th on
+ * fails, for each k in turn, on 2 and 3 threads. The run fails with OSC_ERR_NOMEM and a
+ * message, the output buffer as it was, or gives the loop's bits. */
+static void scalar_scatter_memory_failures(void **state) {
+    (void)state;
+    enum { N = 40, E0 = 300, L = 30, E = E0 + L };
+    inst in;
+    memset(&in, 0, sizeof in);
+    g_rng = 17u;
+    const int64_t eid[2] = {2, E0}, ld[1] = {L}, ud[1] = {E}, nd[1] = {N}, k1 = 1;
+    osc_tensor *ei = add_input(&in, "edge_index", OSC_INT64, 2, eid);
+    osc_tensor *loops = add_input(&in, "loops", OSC_INT64, 1, ld);
+    osc_tensor *u = add_input(&in, "u", OSC_FLOAT, 1, ud);
+    int64_t *eiv = ei->data, *lv = loops->data;
+    for (int64_t e = 0; e < E0; e++) eiv[e] = rnd_index(N), eiv[E0 + e] = rnd_index(N);
+    for (int64_t l = 0; l < L; l++) lv[l] = l - L / 2;
+    float want[N] = {0};
+    for (int64_t e = 0; e < E; e++) {
+        set(u, e, rnd_value());
+        want[norm(e < E0 ? eiv[E0 + e] : lv[e - E0], N)] += ((const float *)u->data)[e];
+    }
+    /* GCN's degree: the scatter's index the Concat of edge_index[1] and the loops, read in
+     * place (a plain index into zeros is left unfused: nothing to gain) */
+    osc_mw *mw = graph_of(&in);
+    osc_tensor zeros = tensor(OSC_FLOAT, 1, nd);
+    osc_mw_initializer(mw, "zeros", &zeros);
+    i64_init(mw, "k1", 0, &k1);
+    NODE("Gather", "row1", 2, "e1", "edge_index", "k1");
+    osc_mw_attr_int(mw, NODE("Concat", "cat_dst", 2, "dst", "e1", "loops"), "axis", 0);
+    osc_mw_attr_string(mw, NODE("ScatterElements", "degree", 3, "y", "zeros", "dst", "u"),
+                       "reduction", "add");
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, nd, NULL);
+    size_t len;
+    void *buf = osc_check_serialize(mw, &len);
+    for (int threads = 2; threads <= 3; threads++) {
+        for (long k = 1;; k++) {
+            osc_test_failing f = {.rest = true};
+            osc_options o;
+            osc_options_init(&o);
+            o.threads = threads;
+            o.alloc = osc_test_failing_alloc;
+            o.alloc_ud = &f;
+            osc_model *m = osc_check_load_buffer(buf, len, &o);
+            result r;
+            describe(m, &r);
+            assert_string_equal(r.nodes, "RowScatter");
+            osc_session *s = NULL;
+            assert_int_equal(osc_session_create(m, &s), OSC_OK);
+            f.fail_at = f.count + k;
+            float out[N];
+            memset(out, 0x5a, sizeof out);
+            assert_int_equal(osc_session_set_output_buffer(s, 0, out, sizeof out), OSC_OK);
+            if (bind(s, &in)) fail_msg("bind: %s", osc_session_error(s));
+            const osc_status st = osc_session_run(s);
+            const bool last = !f.failed; /* k is past the run's allocations */
+            char what[64];
+            snprintf(what, sizeof what, "%d threads, allocations from %ld on failed", threads, k);
+            if (st && (st != OSC_ERR_NOMEM || !*osc_session_error(s)))
+                fail_msg("%s: status %d, '%s'", what, (int)st, osc_session_error(s));
+            for (size_t i = 0; st && i < sizeof out; i++)
+                if (((unsigned char *)out)[i] != 0x5a)
+                    fail_msg("%s: output byte %zu written", what, i);
+            if (!st && memcmp(out, want, sizeof out)) fail_msg("%s: not the loop's bits", what);
+            osc_session_free(s);
+            osc_model_free(m);
+            if (last) break;
+        }
+    }
+    free(buf), free(zeros.data);
+    free_inst(&in);
+}
+
 /* The Gather reads the scatter's own data (y = x + messages from x, x an intermediate that
  * dies at the scatter): the fused node reads x twice, so it must not write over it in place
  * (a row updated early would be gathered later). Reduction none, many edges and duplicates. */
@@ -1643,6 +1716,7 @@ int main(void) {
         cmocka_unit_test(shared_split_across_runs),
         cmocka_unit_test(index_pieces),
         cmocka_unit_test(scalar_scatters),
+        cmocka_unit_test(scalar_scatter_memory_failures),
         cmocka_unit_test(gather_reads_the_data),
         cmocka_unit_test(index_out_of_range),
         cmocka_unit_test(zero_rows_not_fused),

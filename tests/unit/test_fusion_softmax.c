@@ -375,26 +375,6 @@ static void runs_allocate_nothing(void **state) {
     free(buf);
 }
 
-/* An allocator hook that fails the call numbered fail_at (counting the calls that ask for
- * memory), once. */
-typedef struct failing {
-    long count, fail_at;
-    bool failed;
-} failing;
-static void *failing_alloc(void *ud, void *p, size_t osize, size_t nsize) {
-    failing *f = ud;
-    (void)osize;
-    if (nsize == 0) {
-        free(p);
-        return NULL;
-    }
-    if (++f->count == f->fail_at) {
-        f->failed = true;
-        return NULL;
-    }
-    return realloc(p, nsize);
-}
-
 /* Each allocation of a session's first run fails in turn, on every thread count. The run
  * then fails with OSC_ERR_NOMEM and a message, the output buffer as it was; or, where the
  * memory is only a help (the session's split memo: the split's lists then go to the scratch
@@ -412,9 +392,9 @@ static void allocation_failures(void **state) {
     for (int t = 0; t < N_THREADS; t++) {
         int errors = 0, helped = 0;
         for (long k = 1;; k++) {
-            failing f = {0};
+            osc_test_failing f = {0};
             osc_model *m = NULL;
-            osc_session *ss = open_with(buf, len, k_threads[t], failing_alloc, &f, &m);
+            osc_session *ss = open_with(buf, len, k_threads[t], osc_test_failing_alloc, &f, &m);
             f.fail_at = f.count + k;
             memset(out, 0x5a, bytes);
             assert_int_equal(osc_session_set_output_buffer(ss, 0, out, bytes), OSC_OK);
