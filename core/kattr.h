@@ -26,9 +26,9 @@
 #define OSC_AVX2_CLONES
 #endif
 
-/* A hint to fetch the cache line at p for reading (w 0) or writing (w 1), kept in every level. */
-/* OSC_PREFETCH_L2: for reading, into the outer levels only (x86: prefetcht1), for a line needed
- * later than the ones OSC_PREFETCH asks for. */
+/* A hint to fetch the cache line at p for reading (w 0) or writing (w 1), kept in every level;
+ * OSC_PREFETCH_L2, for reading into the outer levels only (x86: prefetcht1), for a line needed
+ * later than those OSC_PREFETCH asks for. */
 #if defined(__GNUC__) || defined(__clang__)
 #define OSC_PREFETCH(p, w) __builtin_prefetch((p), (w), 3)
 #define OSC_PREFETCH_L2(p) __builtin_prefetch((p), 0, 2)

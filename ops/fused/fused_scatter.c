@@ -55,9 +55,10 @@ FS_EACH_RED(FS_EDGES, f32, float)
 FS_EACH_RED(FS_EDGES, f64, double)
 
 /* Rows of one element whose message is the update itself, into an output that fits a core's
- * cache (GCN's degree, SAGE's count): one part owning every row, the edges [q0, q1) in order,
- * a loop per piece of the index with nothing else per edge. On one thread (FS_SCALARS_RUN):
- * 0.3-0.4x the time of the loop above, which split among threads took twice its time. */
+ * cache (FS_SCALARS_RUN: GCN's degree, the count of torch's index_add_ spelling): one part
+ * owning every row, whatever the thread count, the edges [q0, q1) in order, a loop per piece
+ * of the index with nothing else per edge. GCN's degree: 2.2 ms against 5.0 in the loop above,
+ * and 11-12 on two threads splitting the edges grouped by destination. */
 #define FS_SCALARS_RUN(p, out_bytes)                                                       \
     ((p)->row == 1 && !(p)->n_steps && !(p)->gather && (p)->dst_stride == 1 &&             \
      (out_bytes) <= FS_PF_MIN_BYTES)
