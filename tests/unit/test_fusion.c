@@ -1374,41 +1374,84 @@ static void scalar_scatters(void **state) {
     free_inst(&in);
 }
 
+/* A scatter of scalars as GCN's degree is exported: ScatterElements(data, Concat(edge_index[1],
+ * loops), u) with `reduction`, data a [N] initializer of dtype dt (zeros, or random values), the
+ * indices of dtype it (loops negative); the Concat is read in place, which makes it a fused
+ * RowScatter (a plain index is left unfused: nothing to gain). *want: the loop's output. */
+enum { SC_N = 40, SC_E0 = 300, SC_L = 30, SC_E = SC_E0 + SC_L };
+static void *scalar_graph(int32_t dt, int32_t it, const char *reduction, bool zeros, inst *in,
+                          osc_tensor *want, size_t *len) {
+    memset(in, 0, sizeof *in);
+    const int64_t eid[2] = {2, SC_E0}, ld[1] = {SC_L}, ud[1] = {SC_E}, nd[1] = {SC_N}, k1 = 1;
+    osc_tensor *ei = add_input(in, "edge_index", it, 2, eid);
+    osc_tensor *loops = add_input(in, "loops", it, 1, ld);
+    osc_tensor *u = add_input(in, "u", dt, 1, ud);
+    for (int64_t e = 0; e < SC_E0; e++) set(ei, e, (double)rnd_index(SC_N));
+    for (int64_t e = 0; e < SC_E0; e++) set(ei, SC_E0 + e, (double)rnd_index(SC_N));
+    for (int64_t l = 0; l < SC_L; l++) set(loops, l, (double)(l - SC_L / 2));
+    osc_tensor data = tensor(dt, 1, nd);
+    *want = tensor(dt, 1, nd);
+    for (int64_t i = 0; i < SC_N; i++) {
+        set(&data, i, zeros ? 0.0 : rnd_value());
+        set(want, i, get(&data, i));
+    }
+    for (int64_t e = 0; e < SC_E; e++) {
+        set(u, e, rnd_value());
+        const int64_t d = norm((int64_t)(e < SC_E0 ? get(ei, SC_E0 + e) : get(loops, e - SC_E0)),
+                               SC_N);
+        const double w = get(want, d), v = get(u, e);
+        set(want, d, !strcmp(reduction, "none") ? v : !strcmp(reduction, "add") ? rnd_to(dt, w + v)
+                     : !strcmp(reduction, "mul") ? rnd_to(dt, w * v)
+                     : !strcmp(reduction, "max") ? (v > w ? v : w) : (v < w ? v : w));
+    }
+    osc_mw *mw = graph_of(in);
+    osc_mw_initializer(mw, "data", &data);
+    i64_init(mw, "k1", 0, &k1);
+    NODE("Gather", "row1", 2, "e1", "edge_index", "k1");
+    osc_mw_attr_int(mw, NODE("Concat", "cat_dst", 2, "dst", "e1", "loops"), "axis", 0);
+    osc_mw_attr_string(mw, NODE("ScatterElements", "degree", 3, "y", "data", "dst", "u"),
+                       "reduction", reduction);
+    osc_mw_output(mw, "y", dt, 1, nd, NULL);
+    void *buf = osc_check_serialize(mw, len);
+    free(data.data);
+    return buf;
+}
+
+/* Scatters of scalars (their own loop, one part) of every reduction, float and double, int32
+ * and int64 indices, on every thread count: the loop's bits, fused or not. */
+static void scalar_scatters_every_reduction(void **state) {
+    (void)state;
+    static const char *const reds[] = {"none", "add", "mul", "max", "min"};
+    static const int32_t dts[] = {OSC_FLOAT, OSC_DOUBLE}, its[] = {OSC_INT64, OSC_INT32};
+    g_rng = 23u;
+    for (size_t r = 0; r < sizeof reds / sizeof reds[0]; r++)
+        for (int d = 0; d < 2; d++)
+            for (int t = 0; t < 2; t++) {
+                inst in;
+                osc_tensor want;
+                size_t len;
+                void *buf = scalar_graph(dts[d], its[t], reds[r], false, &in, &want, &len);
+                char name[64];
+                snprintf(name, sizeof name, "scalars_%s_%s_%s", reds[r],
+                         dts[d] == OSC_FLOAT ? "f32" : "f64", its[t] == OSC_INT64 ? "i64" : "i32");
+                check_graph(name, buf, len, &in, "RowScatter", "Gather Concat ScatterElements",
+                            OSC_INPLACE_NONE, &want);
+                free(buf), free(want.data);
+                free_inst(&in);
+            }
+}
+
 /* Every allocation of a session's first run of a scatter of scalars (GCN's degree: rows of one
  * element run as one part, in a loop of their own, whatever the thread count) from the k-th on
  * fails, for each k in turn, on 2 and 3 threads. The run fails with OSC_ERR_NOMEM and a
  * message, the output buffer as it was, or gives the loop's bits. */
 static void scalar_scatter_memory_failures(void **state) {
     (void)state;
-    enum { N = 40, E0 = 300, L = 30, E = E0 + L };
-    inst in;
-    memset(&in, 0, sizeof in);
     g_rng = 17u;
-    const int64_t eid[2] = {2, E0}, ld[1] = {L}, ud[1] = {E}, nd[1] = {N}, k1 = 1;
-    osc_tensor *ei = add_input(&in, "edge_index", OSC_INT64, 2, eid);
-    osc_tensor *loops = add_input(&in, "loops", OSC_INT64, 1, ld);
-    osc_tensor *u = add_input(&in, "u", OSC_FLOAT, 1, ud);
-    int64_t *eiv = ei->data, *lv = loops->data;
-    for (int64_t e = 0; e < E0; e++) eiv[e] = rnd_index(N), eiv[E0 + e] = rnd_index(N);
-    for (int64_t l = 0; l < L; l++) lv[l] = l - L / 2;
-    float want[N] = {0};
-    for (int64_t e = 0; e < E; e++) {
-        set(u, e, rnd_value());
-        want[norm(e < E0 ? eiv[E0 + e] : lv[e - E0], N)] += ((const float *)u->data)[e];
-    }
-    /* GCN's degree: the scatter's index the Concat of edge_index[1] and the loops, read in
-     * place (a plain index into zeros is left unfused: nothing to gain) */
-    osc_mw *mw = graph_of(&in);
-    osc_tensor zeros = tensor(OSC_FLOAT, 1, nd);
-    osc_mw_initializer(mw, "zeros", &zeros);
-    i64_init(mw, "k1", 0, &k1);
-    NODE("Gather", "row1", 2, "e1", "edge_index", "k1");
-    osc_mw_attr_int(mw, NODE("Concat", "cat_dst", 2, "dst", "e1", "loops"), "axis", 0);
-    osc_mw_attr_string(mw, NODE("ScatterElements", "degree", 3, "y", "zeros", "dst", "u"),
-                       "reduction", "add");
-    osc_mw_output(mw, "y", OSC_FLOAT, 1, nd, NULL);
+    inst in;
+    osc_tensor want;
     size_t len;
-    void *buf = osc_check_serialize(mw, &len);
+    void *buf = scalar_graph(OSC_FLOAT, OSC_INT64, "add", true, &in, &want, &len);
     for (int threads = 2; threads <= 3; threads++) {
         for (long k = 1;; k++) {
             osc_test_failing f = {.rest = true};
@@ -1424,7 +1467,7 @@ static void scalar_scatter_memory_failures(void **state) {
             osc_session *s = NULL;
             assert_int_equal(osc_session_create(m, &s), OSC_OK);
             f.fail_at = f.count + k;
-            float out[N];
+            float out[SC_N];
             memset(out, 0x5a, sizeof out);
             assert_int_equal(osc_session_set_output_buffer(s, 0, out, sizeof out), OSC_OK);
             if (bind(s, &in)) fail_msg("bind: %s", osc_session_error(s));
@@ -1437,13 +1480,14 @@ static void scalar_scatter_memory_failures(void **state) {
             for (size_t i = 0; st && i < sizeof out; i++)
                 if (((unsigned char *)out)[i] != 0x5a)
                     fail_msg("%s: output byte %zu written", what, i);
-            if (!st && memcmp(out, want, sizeof out)) fail_msg("%s: not the loop's bits", what);
+            if (!st && memcmp(out, want.data, sizeof out))
+                fail_msg("%s: not the loop's bits", what);
             osc_session_free(s);
             osc_model_free(m);
             if (last) break;
         }
     }
-    free(buf), free(zeros.data);
+    free(buf), free(want.data);
     free_inst(&in);
 }
 
@@ -1716,6 +1760,7 @@ int main(void) {
         cmocka_unit_test(shared_split_across_runs),
         cmocka_unit_test(index_pieces),
         cmocka_unit_test(scalar_scatters),
+        cmocka_unit_test(scalar_scatters_every_reduction),
         cmocka_unit_test(scalar_scatter_memory_failures),
         cmocka_unit_test(gather_reads_the_data),
         cmocka_unit_test(index_out_of_range),
