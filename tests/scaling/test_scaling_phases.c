@@ -3,8 +3,8 @@
  * 2.5 times per doubling on average (6.25 over both; linear gives 4, n log n a bit more,
  * quadratic 16): ratios inside one test, never absolute times (tests/scaling/README.md). The
  * library's phases are timed in this process's CPU time, the CLI's passes in the child's CPU
- * time (wait4; user time alone for a pass writing files). The load-time attacks that found them are also run at their sizes, for their
- * peak memory.
+ * time (wait4; user time alone for a pass writing files). The load-time attacks that found
+ * them are also run at their sizes, for their peak memory.
  * Usage: test_scaling_phases ONNX_SCATTER WORK_DIR */
 #define _DEFAULT_SOURCE /* wait4: the child's own CPU time and peak RSS */
 #include <setjmp.h>
