@@ -2,11 +2,7 @@
  * where the CPU has it). */
 #include "copy.h"
 
-#include <stdint.h>
-#include <string.h>
-
-#if defined(__x86_64__) && defined(__SSE2__) && defined(__GNUC__)
-#include <immintrin.h>
+#ifdef OSC_HAVE_STREAM /* (copy.h: x86-64 with SSE2 and GCC's intrinsics, immintrin.h included) */
 
 /* The streaming body: n a multiple of 64, d 32-byte aligned. */
 static void stream_sse2(char *d, const char *s, size_t n) {

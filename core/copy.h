@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Non-temporal stores available (x86-64 with SSE2, GCC's intrinsics): copy.c and
+ * osc_store_row stream; elsewhere they copy. */
 #if defined(__x86_64__) && defined(__SSE2__) && defined(__GNUC__)
 #include <immintrin.h>
 #define OSC_HAVE_STREAM 1

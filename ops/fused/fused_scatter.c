@@ -510,16 +510,16 @@ osc_status osc_gs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     osc_status st = osc_fs_bind(k, p, in, n_in, out, n_out, &j, &bytes);
     if (st) return st;
     /* Validation is complete: from here on the output is written. */
-    const size_t work = bytes + (size_t)(p->edges * p->row) * j.esize;
-    const bool small = (size_t)p->row * j.esize < OSC_FS_PAR_ROW_BYTES;
-    const bool group = bytes >= OSC_FS_GROUP_MIN_BYTES && p->dst_stride &&
-                       p->edges * 4 >= j.s.n_rows;
-    j.rows = osc_fs_rows_of(in[2]->dtype, p->reduction);
     if (FS_SCALARS_RUN(p, bytes)) {
         j.edges = scalars_fn(in[2]->dtype, p->reduction);
         fs_part(&j, 0, 1);
         return OSC_OK;
     }
+    const size_t work = bytes + (size_t)(p->edges * p->row) * j.esize;
+    const bool small = (size_t)p->row * j.esize < OSC_FS_PAR_ROW_BYTES;
+    const bool group = bytes >= OSC_FS_GROUP_MIN_BYTES && p->dst_stride &&
+                       p->edges * 4 >= j.s.n_rows;
+    j.rows = osc_fs_rows_of(in[2]->dtype, p->reduction);
     if (((k->tpool && work >= OSC_PAR_MIN_BYTES) || group) && j.s.n_rows > 1 &&
         osc_fs_split_shared(k, &j.s, (small ? OSC_FS_SPLIT_HINTED : OSC_FS_SPLIT_MAKE) |
                                          (group ? OSC_FS_SPLIT_GROUP : 0))) {

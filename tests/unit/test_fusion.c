@@ -411,6 +411,13 @@ static int64_t norm(int64_t v, int64_t s) { return v < 0 ? v + s : v; }
  * rounded once to float give the correctly rounded float result (53 >= 2 * 24 + 2). */
 static double rnd_to(int32_t dt, double v) { return dt == OSC_FLOAT ? (double)(float)v : v; }
 
+/* t combined with v by a scatter's reduction, in dtype dt. */
+static double reduce_to(int32_t dt, const char *red, double t, double v) {
+    return !strcmp(red, "none") ? v : !strcmp(red, "add") ? rnd_to(dt, t + v)
+         : !strcmp(red, "mul") ? rnd_to(dt, t * v) : !strcmp(red, "max") ? (v > t ? v : t)
+         : (v < t ? v : t);
+}
+
 static double apply_op(int32_t dt, const char *op, double a, double b) {
     double r = !strcmp(op, "Add") ? a + b : !strcmp(op, "Sub") ? a - b
              : !strcmp(op, "Mul") ? a * b : a / b;
@@ -471,12 +478,7 @@ static void expect(const fcase *c, const inst *in, osc_tensor *out) {
             else if (c->boundary == B_AXIS1)
                 at = e * r + norm((int64_t)get(dst, e), r);
             else at = norm((int64_t)get(dst, c->u_one ? 0 : e), c->n) * r + i;
-            double *t = &o[at];
-            if (!strcmp(red, "none")) *t = v;
-            else if (!strcmp(red, "add")) *t = rnd_to(dt, *t + v);
-            else if (!strcmp(red, "mul")) *t = rnd_to(dt, *t * v);
-            else if (!strcmp(red, "max")) *t = v > *t ? v : *t;
-            else *t = v < *t ? v : *t;
+            o[at] = reduce_to(dt, red, o[at], v);
         }
     }
     for (int64_t i = 0; i < n_out; i++) set(out, i, o[i]);
@@ -1375,11 +1377,11 @@ static void scalar_scatters(void **state) {
 }
 
 /* A scatter of scalars as GCN's degree is exported: ScatterElements(data, Concat(edge_index[1],
- * loops), u) with `reduction`, data a [N] initializer of dtype dt (zeros, or random values), the
- * indices of dtype it (loops negative); the Concat is read in place, which makes it a fused
+ * loops), u) with `reduction`, data a [N] initializer of random values of dtype dt, the indices
+ * of dtype it (loops negative); the Concat is read in place, which makes it a fused
  * RowScatter (a plain index is left unfused: nothing to gain). *want: the loop's output. */
 enum { SC_N = 40, SC_E0 = 300, SC_L = 30, SC_E = SC_E0 + SC_L };
-static void *scalar_graph(int32_t dt, int32_t it, const char *reduction, bool zeros, inst *in,
+static void *scalar_graph(int32_t dt, int32_t it, const char *reduction, inst *in,
                           osc_tensor *want, size_t *len) {
     memset(in, 0, sizeof *in);
     const int64_t eid[2] = {2, SC_E0}, ld[1] = {SC_L}, ud[1] = {SC_E}, nd[1] = {SC_N}, k1 = 1;
@@ -1392,17 +1394,14 @@ static void *scalar_graph(int32_t dt, int32_t it, const char *reduction, bool ze
     osc_tensor data = tensor(dt, 1, nd);
     *want = tensor(dt, 1, nd);
     for (int64_t i = 0; i < SC_N; i++) {
-        set(&data, i, zeros ? 0.0 : rnd_value());
+        set(&data, i, rnd_value());
         set(want, i, get(&data, i));
     }
     for (int64_t e = 0; e < SC_E; e++) {
         set(u, e, rnd_value());
         const int64_t d = norm((int64_t)(e < SC_E0 ? get(ei, SC_E0 + e) : get(loops, e - SC_E0)),
                                SC_N);
-        const double w = get(want, d), v = get(u, e);
-        set(want, d, !strcmp(reduction, "none") ? v : !strcmp(reduction, "add") ? rnd_to(dt, w + v)
-                     : !strcmp(reduction, "mul") ? rnd_to(dt, w * v)
-                     : !strcmp(reduction, "max") ? (v > w ? v : w) : (v < w ? v : w));
+        set(want, d, reduce_to(dt, reduction, get(want, d), get(u, e)));
     }
     osc_mw *mw = graph_of(in);
     osc_mw_initializer(mw, "data", &data);
@@ -1430,7 +1429,7 @@ static void scalar_scatters_every_reduction(void **state) {
                 inst in;
                 osc_tensor want;
                 size_t len;
-                void *buf = scalar_graph(dts[d], its[t], reds[r], false, &in, &want, &len);
+                void *buf = scalar_graph(dts[d], its[t], reds[r], &in, &want, &len);
                 char name[64];
                 snprintf(name, sizeof name, "scalars_%s_%s_%s", reds[r],
                          dts[d] == OSC_FLOAT ? "f32" : "f64", its[t] == OSC_INT64 ? "i64" : "i32");
@@ -1451,7 +1450,7 @@ static void scalar_scatter_memory_failures(void **state) {
     inst in;
     osc_tensor want;
     size_t len;
-    void *buf = scalar_graph(OSC_FLOAT, OSC_INT64, "add", true, &in, &want, &len);
+    void *buf = scalar_graph(OSC_FLOAT, OSC_INT64, "add", &in, &want, &len);
     for (int threads = 2; threads <= 3; threads++) {
         for (long k = 1;; k++) {
             osc_test_failing f = {.rest = true};
