@@ -565,8 +565,12 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         f->inputs[OSC_FS_IN_STEPS + a] = f->inputs[OSC_FS_IN_STEPS + b];
         f->inputs[OSC_FS_IN_STEPS + b] = ti;
     }
-    if (!cp->tiled && m.p->gather && v->recompute) cp->tiled = tiled_operand(k, &m, cp);
-    f->n_inputs = cp->tiled ? tp->ext_base + tp->n_ext : OSC_FS_IN_STEPS + m.p->n_steps;
+    /* (a tiled scatter's gather steps read no PAIR step) */
+    const osc_tensor *xt = m.p->gather ? osc_fuse_sym_shape(v, f->inputs[OSC_FS_IN_TABLE]) : NULL;
+    const int32_t pairs = !cp->tiled && xt ? osc_fuse_pair_operands(v, f, m.p, m.dtype,
+                                                                    xt->dims[0]) : 0;
+    if (!cp->tiled && !pairs && m.p->gather && v->recompute) cp->tiled = tiled_operand(k, &m, cp);
+    f->n_inputs = cp->tiled ? tp->ext_base + tp->n_ext : OSC_FS_IN_STEPS + m.p->n_steps + pairs;
     /* The indices read in place from the pieces of a Concat (appended after the others), and
      * where the node reads each symbol at run time: way 1 without the pieces when a symbol is
      * then on no input (E + N, a Concat of edge_index[0] and arange(N), on the Concat alone),

@@ -21,6 +21,13 @@ bool osc_fuse_one_value(const osc_fuse_view *v, int32_t id, int32_t dtype, doubl
                         const osc_node **maker);
 /* The OSC_FS_* operation of a binary elementwise node (Add, Sub, Mul, Div); -1 for others. */
 int32_t osc_fuse_step_op(const osc_node *n);
+/* Each per-edge step of p (a gather's steps, forward, f's inputs as the matcher left them)
+ * whose operand is Mul(Gather(A, src), Gather(B, dst)), A one value per row of X (x_rows), B
+ * one per output row, the indices those of the gather and of the scatter, becomes a PAIR step
+ * (ops/fused/fused_scatter.h): A its operand input, B an input appended after the steps', the
+ * Mul, Gathers and copies between absorbed. The number of such steps (their inputs). */
+int32_t osc_fuse_pair_operands(const osc_fuse_view *v, osc_fusion *f,
+                               struct osc_fs_params *p, int32_t dtype, int64_t x_rows);
 /* A fused scatter's parameters at their real size, in one block of the model's pool (NULL: out
  * of memory). */
 struct osc_fs_params *osc_fuse_dup_fs(osc_kctx *k, const struct osc_fs_params *src);

@@ -33,7 +33,7 @@ int32_t osc_fuse_uncast_index(osc_fusion *f, const osc_fuse_view *v, int32_t id)
     const osc_tensor *in = n ? osc_fuse_sym_shape(v, n->inputs[0]) : NULL;
     if (!in || !out || !osc_fuse_has(n, OSC_KT_CAST) || in->dtype != OSC_INT32 ||
         out->dtype != OSC_INT64 || !osc_fuse_same_dims(in, out) ||
-        !osc_fuse_absorb(f, osc_fuse_index(v, n)))
+        (f && !osc_fuse_absorb(f, osc_fuse_index(v, n))))
         return id;
     return n->inputs[0];
 }
@@ -45,7 +45,7 @@ int32_t osc_fuse_index_source(osc_fusion *f, const osc_fuse_view *v, int32_t id)
         const osc_tensor *out = osc_fuse_sym_shape(v, id);
         const osc_tensor *in = n ? osc_fuse_sym_shape(v, n->inputs[0]) : NULL;
         if (!in || !out || !osc_fuse_has(n, OSC_KT_SAME_ELEMENTS) || !osc_fuse_same_count(in, out) ||
-            !osc_fuse_absorb(f, osc_fuse_index(v, n)))
+            (f && !osc_fuse_absorb(f, osc_fuse_index(v, n))))
             return id;
         id = n->inputs[0];
     }

@@ -434,22 +434,45 @@ bool osc_fuse_region(osc_kctx *k, const osc_fuse_view *v, const osc_ft_want *w,
     return true;
 }
 
-/* Symbol d bound in b (added, read from the first input of f holding it, when new); false when
- * d is unknown (-1), no input holds it or b is full. */
+/* The first input of f with a dim of size d: its slot in *j, the dim in *e. */
+static bool input_with(const osc_fuse_view *v, const osc_fusion *f, int64_t d, int32_t *j,
+                       int32_t *e) {
+    for (*j = 0; *j < f->n_inputs; ++*j) {
+        const osc_tensor *t = osc_fuse_sym_shape(v, f->inputs[*j]);
+        for (*e = 0; t && *e < t->rank; ++*e)
+            if (t->dims[*e] == d) return true;
+    }
+    return false;
+}
+
+/* Symbol d bound in b (added when new): read from the first input of f holding it, else as the
+ * sum the symbolic pass found for it over graph inputs' dims (E + N after self loops), each
+ * term's symbol read from an input of f holding it; false when d is unknown (-1), neither way
+ * reads it or b is full. */
 static bool bind_dim(const osc_fuse_view *v, const osc_fusion *f, osc_sym_binds *b, int64_t d) {
     if (!OSC_DIM_IS_SYM(d)) return d >= 0;
     for (int32_t i = 0; i < b->n; i++)
         if (b->at[i].code == d) return true;
-    for (int32_t j = 0; j < f->n_inputs && b->n < OSC_SYM_MAX; j++) {
-        const osc_tensor *t = osc_fuse_sym_shape(v, f->inputs[j]);
-        for (int32_t e = 0; t && e < t->rank; e++)
-            if (t->dims[e] == d) {
-                b->at[b->n++] = (osc_sym_bind){.code = d, .n_terms = 1, .input = {j},
-                                               .dim = {e}, .coef = {1}};
-                return true;
-            }
+    if (b->n == OSC_SYM_MAX) return false;
+    osc_sym_bind *x = &b->at[b->n];
+    *x = (osc_sym_bind){.code = d, .n_terms = 1, .coef = {1}};
+    if (input_with(v, f, d, &x->input[0], &x->dim[0])) {
+        b->n++;
+        return true;
     }
-    return false;
+    const int64_t s = -2 - d; /* (OSC_SYM_DIM's inverse) */
+    const osc_sym_expr *ex = v->sym && s < v->sym->n_syms ? &v->sym->expr[s] : NULL;
+    if (!ex || !ex->n_terms) return false;
+    *x = (osc_sym_bind){.code = d, .add = ex->add, .n_terms = ex->n_terms};
+    for (int32_t t = 0; t < ex->n_terms; t++) {
+        const osc_tensor *g = osc_fuse_sym_shape(v, ex->value[t]);
+        const int64_t td = g && ex->dim[t] < g->rank ? g->dims[ex->dim[t]] : -1;
+        x->coef[t] = ex->coef[t];
+        if (!OSC_DIM_IS_SYM(td) || td == d || !input_with(v, f, td, &x->input[t], &x->dim[t]))
+            return false;
+    }
+    b->n++;
+    return true;
 }
 
 bool osc_fuse_bind_dims(const osc_fuse_view *v, const osc_fusion *f, osc_sym_binds *b,

@@ -42,7 +42,8 @@ bool osc_fuse_region_syms(const osc_fuse_view *v, const osc_fusion *f, const osc
 /* The index value a fused node reads for value id: through nodes that keep their input's
  * elements in order (Unsqueeze, Reshape: one index per row, whatever its shape) and Casts from
  * int32 (osc_fuse_uncast_index), back to where the index was computed, each absorbed so that
- * its copy goes once nothing else reads it. */
+ * its copy goes once nothing else reads it (f NULL: nothing absorbed; two indices whose
+ * sources are one value hold the same values in the same order). */
 int32_t osc_fuse_index_source(osc_fusion *f, const osc_fuse_view *v, int32_t id);
 /* The int32 value a Cast widened to the int64 index id, which a fused node reads as it is (the
  * same values), the Cast absorbed; id itself when no such Cast makes it. */

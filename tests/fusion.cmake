@@ -76,3 +76,6 @@ if(TARGET onnx-scatter)
     "${CMAKE_CURRENT_SOURCE_DIR}/models")
   set_tests_properties(fusion_exact PROPERTIES LABELS "cli;fusion" TIMEOUT 300)
 endif()
+# A fused gather-scatter's per-edge operand made of two per-node tables (GCN's edge norm), bit
+# for bit on 1 to 3 threads, its look-alikes left unfused.
+osc_fusion_test(test_fusion_pair)

@@ -21,7 +21,6 @@
 #include "fused_scatter.h"
 #include "fused_steps.h"
 
-#define FR_ACC 512     /* rows up to this long are combined in a buffer, else in place */
 #define FR_BLOCK 384   /* list positions whose source rows are looked up at a time */
 #define FR_PF_SRC 32   /* list positions ahead whose source index is fetched (the look-up) */
 #define FR_PF_OPND 16  /* list positions ahead whose operands are fetched */
@@ -112,7 +111,7 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
         const size_t nb = (row_bytes) < FR_PF_LINES * 64 ? (row_bytes) : FR_PF_LINES * 64; \
         if ((q) + FR_PF_ROW < (qz)) {                                                      \
             const char *xn = (xs)[(q) + FR_PF_ROW - (qb)];                                 \
-            for (size_t b = 0; b < nb; b += 64) OSC_PREFETCH(xn + b, 0);                       \
+            for (size_t b = 0; b < nb; b += 64) OSC_PREFETCH(xn + b, 0);                   \
         }                                                                                  \
         if ((q) + FR_PF_FAR < (qz)) {                                                      \
             const char *xf = (xs)[(q) + FR_PF_FAR - (qb)];                                 \
@@ -133,12 +132,11 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
         const int64_t qe = row_at[hi];                                                     \
         T *out = (T *)(void *)j->out;                                                      \
         const T *data = j->data ? (const T *)(const void *)j->data : j->fill ? NULL : out; \
-        T v[FS_ROW_MAX], acc[FR_ACC];                                                      \
+        T v[FS_ROW_MAX], acc[OSC_FS_ACC];                                                  \
         const char *xs[FR_BLOCK];                                                          \
         int64_t qb = 0, qz = 0; /* xs holds the source rows of list positions [qb, qz) */  \
         int64_t idle = lo; /* the first of the rows without edges not yet started */       \
-        const osc_fs_placed none = {.sr = NULL, .step = -1};                               \
-        const osc_fs_placed pl = R <= FR_ACC ? osc_fs_place(j, lo, hi, rb) : none;         \
+        const osc_fs_placed pl = osc_fs_place(j, lo, hi, rb);         \
         const int kind = pl.sr ? fr_kind(p, &pl) : FR_STEPS;                               \
         const osc_fs_step *pst = pl.step >= 0 ? &p->steps[pl.step] : NULL;                 \
         const int64_t vstride = (int64_t)(pl.rec / sizeof(T));                             \
@@ -155,14 +153,14 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
             osc_fs_start_rows(j, idle, d);                                                 \
             osc_fs_epilogue_rows(j, idle, d);                                              \
             idle = d + 1;                                                                  \
-            T *o = R <= FR_ACC ? acc : out + d * R;                                        \
+            T *o = R <= OSC_FS_ACC ? acc : out + d * R;                                    \
             if (OSC_RED_##RED == OSC_RED_NONE) q = q1 - 1; /* the last message is the row */ \
             else if (p->reset)                                                             \
                 for (int64_t i = 0; i < R; i++) o[i] = (T)p->reset_value;                  \
             else if (data) memmove(o, data + d * R, rb);                                   \
             else                                                                           \
                 for (int64_t i = 0; i < R; i++) o[i] = (T)j->fill_value;                   \
-            if (kind == FR_SUM) FR_SUM(T, RED)                                              \
+            if (kind == FR_SUM) FR_SUM(T, RED)                                             \
             else if (kind == FR_SCALE) FR_SCALE(T, RED)                                    \
             for (; q < q1; q++) { /* the steps (the other kinds leave q at q1) */          \
                 FR_SOURCE(T, xr);                                                          \

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/dtype.h"
+#include "fused_place.h"
 #include "fused_scatter.h"
 #include "fused_steps.h"
 #include "ops/scatter/scatter.h"
@@ -389,6 +390,32 @@ osc_status osc_fs_prepare(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
                                                  &s->same);
 }
 
+/* A PAIR step's tables (step s, its source table a): one value per row of X (x_rows) and one
+ * per output row, of the output's dtype. Their Gathers checked the indices against their own
+ * lengths; the fused node checks them against X's and the output's rows, the same ranges. */
+static osc_status check_pair(osc_kctx *k, const osc_fs_params *p, const osc_fs_step *sp,
+                             int32_t s, const osc_tensor *a, const osc_tensor *const *in,
+                             int32_t n_in, int64_t x_rows) {
+    const osc_tensor *b = sp->pair_input < n_in ? in[sp->pair_input] : NULL;
+    const int64_t n_rows = p->rank > 0 ? p->dims[0] : 1;
+    for (int32_t t = 0; t < 2; t++) {
+        const osc_tensor *w = t ? b : a;
+        const int64_t want = t ? n_rows : x_rows;
+        char sh[256];
+        if (!w || w->dtype != a->dtype || w->rank < 1 || w->dims[0] != want ||
+            osc_tensor_count(w) != want)
+            return osc_kfail(k, OSC_ERR_SHAPE, "input %d (the table step %d reads at each "
+                             "edge's %s row, %s) is %s %s; expected %lld values, one per %s",
+                             t ? sp->pair_input : OSC_FS_IN_STEPS + s, s + 1,
+                             t ? "destination" : "source",
+                             osc_kinput_name(k, t ? sp->pair_input : OSC_FS_IN_STEPS + s),
+                             w ? osc_dtype_get(w->dtype)->name : "missing",
+                             w ? osc_shape_str(w, sh, sizeof sh) : "", (long long)want,
+                             t ? "output row" : "row of input 2");
+    }
+    return OSC_OK;
+}
+
 osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *const *in,
                         int32_t n_in, osc_ixv *src) {
     char a[256];
@@ -422,6 +449,8 @@ osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *c
                              "tensor of the shape the fusion was made for",
                              OSC_FS_IN_STEPS + s, s + 1,
                              osc_kinput_name(k, OSC_FS_IN_STEPS + s), osc_dtype_get(dtype)->name);
+        if (sp->read == OSC_FS_PAIR && (st = check_pair(k, p, sp, s, o, in, n_in, x_rows)))
+            return st;
     }
     const bool in_epi = p->has_epi && p->epi.read != OSC_FS_ONE; /* an operand input */
     const osc_tensor *w = in_epi && p->epi_input < n_in ? in[p->epi_input] : NULL;
@@ -493,9 +522,54 @@ osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *co
                            j->x_rows, NULL);
     if (st) return st;
     osc_fs_set_start(j, data);
-    for (int32_t s = 0; s < p->n_steps; s++)
+    for (int32_t s = 0; s < p->n_steps; s++) {
         j->opnd[s] = p->steps[s].tiled ? NULL : in[OSC_FS_IN_STEPS + s]->data;
+        j->pair[s] = p->steps[s].read == OSC_FS_PAIR ? in[p->steps[s].pair_input]->data : NULL;
+    }
     j->epi = p->has_epi && p->epi.read != OSC_FS_ONE ? in[p->epi_input]->data : NULL;
+    return OSC_OK;
+}
+
+/* A PAIR step's values, one per edge in edge order into w: the source table's value at the
+ * edge's source row times the destination table's at its destination row (the unfused Mul's
+ * product of the two Gathers). */
+#define FS_PAIR_VALUES(T)                                                                  \
+    {                                                                                      \
+        const T *a = (const T *)(const void *)j->opnd[s];                                  \
+        const T *b = (const T *)(const void *)j->pair[s];                                  \
+        T *w = (T *)(void *)at;                                                            \
+        osc_ixc cs = osc_ixc_of(&j->src), cd = osc_ixc_of(&j->s.dst);                      \
+        for (int64_t e = 0; e < p->edges; e++)                                             \
+            w[e] = (T)(a[osc_ixc_row(&cs, e, j->x_rows)] *                                 \
+                       b[osc_ixc_row(&cd, e * p->dst_stride, j->s.n_rows)]);               \
+    }
+
+/* The values of each PAIR step the row loop does not place (osc_fs_places: split in `parts`),
+ * made into a block of k->alloc (*mem, *bytes; NULL, 0: none) that j->opnd then points at, to
+ * be read as a ROW step's. Before the first write: without the memory the run fails cleanly. */
+static osc_status pair_values(osc_kctx *k, osc_fs_job *j, int32_t parts, void **mem,
+                              size_t *bytes) {
+    const osc_fs_params *p = j->p;
+    bool make[OSC_FS_MAX_STEPS];
+    int32_t n = 0;
+    for (int32_t s = 0; s < p->n_steps; s++)
+        n += make[s] = p->steps[s].read == OSC_FS_PAIR && !osc_fs_places(j, parts, s);
+    const size_t per = (size_t)p->edges * j->esize;
+    *bytes = per * (size_t)n;
+    *mem = *bytes ? osc_malloc(k->alloc, *bytes) : NULL;
+    if (*bytes && !*mem)
+        return osc_kfail(k, OSC_ERR_NOMEM, "out of memory for the values of %d steps reading "
+                         "two tables at each of %lld edges (%zu bytes)", (int)n,
+                         (long long)p->edges, *bytes);
+    char *at = *mem;
+    for (int32_t s = 0; *bytes && s < p->n_steps; s++) {
+        if (!make[s]) continue;
+        if (j->esize == sizeof(float)) FS_PAIR_VALUES(float)
+        else FS_PAIR_VALUES(double)
+        j->opnd[s] = at;
+        j->pair[s] = NULL; /* (the values made: read per edge, a part that places them too) */
+        at += per;
+    }
     return OSC_OK;
 }
 
@@ -520,13 +594,17 @@ osc_status osc_gs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     const bool group = bytes >= OSC_FS_GROUP_MIN_BYTES && p->dst_stride &&
                        p->edges * 4 >= j.s.n_rows;
     j.rows = osc_fs_rows_of(in[2]->dtype, p->reduction);
-    if (((k->tpool && work >= OSC_PAR_MIN_BYTES) || group) && j.s.n_rows > 1 &&
-        osc_fs_split_shared(k, &j.s, (small ? OSC_FS_SPLIT_HINTED : OSC_FS_SPLIT_MAKE) |
-                                         (group ? OSC_FS_SPLIT_GROUP : 0))) {
-        osc_tpool_run(k->tpool, fs_part, &j);
-    } else {
-        fs_part(&j, 0, 1);
-    }
+    const bool split = ((k->tpool && work >= OSC_PAR_MIN_BYTES) || group) && j.s.n_rows > 1 &&
+                       osc_fs_split_shared(k, &j.s, (small ? OSC_FS_SPLIT_HINTED
+                                                           : OSC_FS_SPLIT_MAKE) |
+                                                        (group ? OSC_FS_SPLIT_GROUP : 0));
+    void *vals;
+    size_t vals_bytes;
+    if ((st = pair_values(k, &j, split ? osc_tpool_size(k->tpool) : 1, &vals, &vals_bytes)))
+        return st;
+    if (split) osc_tpool_run(k->tpool, fs_part, &j);
+    else fs_part(&j, 0, 1);
+    osc_free(k->alloc, vals, vals_bytes);
     return OSC_OK;
 }
 

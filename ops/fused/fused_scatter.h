@@ -27,8 +27,13 @@ enum { OSC_FS_ADD, OSC_FS_SUB, OSC_FS_MUL, OSC_FS_DIV };
 /* How a step's operand is read along a row of R elements, from e * estride: one value per edge
  * (ROW), the row itself (FULL), one value per block of `block` consecutive elements, block b
  * at b * block_stride (BLOCK: an [E, H, 1] operand against [E, H, C]), or through a table of R
- * offsets (TABLE). */
-enum { OSC_FS_ROW, OSC_FS_FULL, OSC_FS_BLOCK, OSC_FS_TABLE, OSC_FS_ONE };
+ * offsets (TABLE). PAIR: one value per edge too, the product of two per-node tables, the
+ * operand input's value at the edge's source row times input pair_input's at its destination
+ * row (GCN's edge norm dis[src] * dis[dst]: its two Gathers and Mul are never run, no
+ * per-edge array is made). The kernel computes it where it places its records (fused_place.c),
+ * else into an array of one value per edge first (fused_scatter.c, pair_values), read as ROW. */
+enum { OSC_FS_ROW, OSC_FS_FULL, OSC_FS_BLOCK, OSC_FS_TABLE, OSC_FS_ONE, OSC_FS_PAIR };
+#define OSC_FS_PER_EDGE(st) ((st)->read == OSC_FS_ROW || (st)->read == OSC_FS_PAIR)
 #define OSC_FS_MAX_STEPS (OSC_FUSE_MAX_IN - OSC_FS_IN_STEPS)
 #define OSC_FS_TABLE_MAX 65536 /* longest row a TABLE operand may have */
 
@@ -39,7 +44,8 @@ typedef struct osc_fs_step {
     bool tiled;
     int32_t slot;
     bool operand_first;  /* op(operand, value) instead of op(value, operand) */
-    int32_t read;        /* OSC_FS_ROW, FULL or TABLE */
+    int32_t read;        /* OSC_FS_ROW, FULL, BLOCK, TABLE or PAIR */
+    int32_t pair_input;  /* PAIR: the input of the table read at the destination row */
     int64_t estride;     /* operand elements from one edge to the next (0: shared) */
     const int64_t *table; /* TABLE: the offset of each row element */
     int64_t block, block_stride; /* BLOCK */
@@ -96,7 +102,10 @@ typedef struct osc_fs_job {
     double fill_value;
     osc_ixv src;               /* the Gather's index */
     const char *x;
-    const char *opnd[OSC_FS_MAX_STEPS]; /* the operands read from inputs (NULL: tiled) */
+    /* the operands read from inputs (NULL: tiled); a PAIR step's: its source table, pair[s]
+     * its destination table, until its values are made (fused_scatter.c, pair_values): then
+     * those, and pair[s] NULL */
+    const char *opnd[OSC_FS_MAX_STEPS], *pair[OSC_FS_MAX_STEPS];
     const char *epi;           /* the epilogue's operand (p->has_epi) */
     int64_t x_rows;            /* rows of X */
     size_t esize;

@@ -38,16 +38,17 @@
         }                                                                                  \
     } while (0)
 /* Combines one edge's message into the row o (R elements; p the parameters, opnd the steps'
- * operands): the message is the source row xr through the steps, step st's operand read from
- * its element FS_OAT(st) on (an expression the caller defines: the edge's or a tiled step's
- * row times the step's estride, or the edge's place among operands copied in list order); v is
- * a buffer of FS_ROW_MAX elements of T. */
+ * operands, a PAIR step's its values: fused_scatter.c's pair_values, or placed records): the
+ * message is the source row xr through the steps, step st's operand read from its element
+ * FS_OAT(st) on (an expression the caller defines: the edge's or a tiled step's row times the
+ * step's estride, or the edge's place among operands copied in list order); v is a buffer of
+ * FS_ROW_MAX elements of T. */
 #define FS_EDGE(T, RED, p, o, xr, opnd, v)                                                 \
     do {                                                                                   \
         const osc_fs_step *s0 = &(p)->steps[0];                                            \
         if ((p)->n_steps == 0) {                                                           \
             FS_ROW_LOOP(T, RED, xr[i]);                                                    \
-        } else if ((p)->n_steps == 1 && s0->read == OSC_FS_ROW) {                          \
+        } else if ((p)->n_steps == 1 && OSC_FS_PER_EDGE(s0)) {                             \
             const T w = ((const T *)(const void *)opnd[0])[FS_OAT(s0)];                     \
             switch (s0->op * 2 + s0->operand_first) {                                      \
             case OSC_FS_ADD * 2: FS_ROW_LOOP(T, RED, xr[i] + w); break;                    \
@@ -65,7 +66,7 @@
                 const osc_fs_step *st = &(p)->steps[s];                                    \
                 const T *w = (const T *)(const void *)opnd[s] + FS_OAT(st);                 \
                 const int64_t *tb = st->table;                                             \
-                if (st->read == OSC_FS_ROW) {                                              \
+                if (OSC_FS_PER_EDGE(st)) {                                                 \
                     FS_STEP(T, st, v, sr, R, w[0]);                                        \
                 } else if (st->read == OSC_FS_FULL) {                                      \
                     FS_STEP(T, st, v, sr, R, w[i]);                                        \
@@ -86,7 +87,7 @@
                 for (int32_t s = 0; s < (p)->n_steps; s++) {                               \
                     const osc_fs_step *st = &(p)->steps[s];                                \
                     const int64_t at = FS_OAT(st) +                                        \
-                                       (st->read == OSC_FS_ROW    ? 0                      \
+                                       (OSC_FS_PER_EDGE(st)       ? 0                      \
                                         : st->read == OSC_FS_FULL ? i : st->table[i]);     \
                     const T w = ((const T *)(const void *)opnd[s])[at];                    \
                     const T a = st->operand_first ? w : vi, b = st->operand_first ? vi : w; \

@@ -116,11 +116,12 @@ static void gnn_cases(void) {
     gnn_case("dyn_gcn_index_add_dst_past_end", GCN_IA, "OSC_ERR_INDEX", "dynamic GCN layer "
              "spelled with index_add_ (its Add of zeros the fused scatter's epilogue), destination "
              "5 on 5 nodes, last edge", 5, 64, 2, 7, edges7(1, 6, 5));
-    expect_msg("node '/Gather_4' (GatherPieces-1)\nedge_index\nposition 4\nvalue -6 \n"
-               "range [-5, 4]", "node '/Gather_4'\nposition 4\nvalue -6 \nrange [-5, 4]");
+    expect_msg("node '/ScatterElements_1' (GatherScatter-1)\nedge_index\nposition 4\n"
+               "value -6 \nrange [-5, 4]", "node '/Gather_4'\nposition 4\nvalue -6 \n"
+               "range [-5, 4]");
     gnn_case("dyn_gcn_src_below", GCN, "OSC_ERR_INDEX", "dynamic GCN layer, source -6 on 5 "
-             "nodes: GatherPieces reads the piece of edge_index in place", 5, 64, 2, 7,
-             edges7(0, 4, -6));
+             "nodes: the fused aggregation, which reads the edge norm's two tables, reads the "
+             "piece of edge_index in place", 5, 64, 2, 7, edges7(0, 4, -6));
     expect_msg("node '/Gather_4' (GatherPieces-1)\nedge_index\nposition 6\nvalue 5 \n"
                "range [-5, 4]", "node '/Gather_4'\nposition 6\nvalue 5 \nrange [-5, 4]");
     gnn_case("dyn_gat_dst_past_end", GAT, "OSC_ERR_INDEX", "dynamic GAT layer, destination 5 on "

@@ -74,13 +74,21 @@ for d in "$models"/*_opset*; do
     check "$model: --set fuse_recompute=1 is --fuse-recompute" \
         eval 'status_is 0 && cmp -s "$work/out" "$work/recompute.json"'
     case $model in
-    gat_* | gnn_gat_* | gnn_gcn_*) # (gcn_*: both layers read one edge norm: not tiled)
+    gat_* | gnn_gat_*)
         check "$model: --fuse-recompute tiles an operand ($tiled_gs)" [ "$tiled_gs" -gt 0 ] ;;
     esac
     # shellcheck disable=SC2086
     cli info "$d/model.onnx" --json $pins
     fused=$(grep -o '"fused":\[{' "$work/out" | wc -l)
     fused_total=$((fused_total + fused))
+    case $model in # the edge norm read by the aggregation from its two tables: no Mul left
+    gcn_* | gnn_gcn_*)
+        muls=$(grep -o '"op_type":"Mul"[^}]*"folded":false' "$work/out" | wc -l)
+        check "$model: the edge norm's Gathers and Mul taken in ($muls Mul left)" [ "$muls" = 0 ]
+        muls=$(grep -o '"op_type":"Mul"[^}]*"folded":false' "$work/recompute.json" | wc -l)
+        check "$model: so with --fuse-recompute ($muls Mul left, $tiled_gs tiled)" \
+            [ "$muls" = 0 ] ;;
+    esac
     case $model in # max aggregations: one fused node holds the -inf reset and the max scatter
     gnn_edgeconv_* | gnn_sage_*_max_*)
         check "$model: the reset scatter taken in by the max scatter" \
