@@ -334,6 +334,19 @@ static bool fill_data(match *m, int32_t data) {
            (!n || absorb(m, n));
 }
 
+/* Updates that are one value repeated (GCN's degree scatters ConstantOfShape's ones) and read
+ * by this scatter alone: the fused node reads no updates (p->const_updates), the node making
+ * them absorbed. */
+static bool const_updates(match *m, int32_t upd) {
+    const osc_node *n;
+    if (m->v->uses[upd] != 1 ||
+        !osc_fuse_one_value(m->v, upd, m->dtype, &m->p->update_value, &n) || (n && !absorb(m, n)))
+        return false;
+    m->p->const_updates = true;
+    m->p->dtype = m->dtype;
+    return true;
+}
+
 /* Whether nodes a and b are of one op (the rule's anchor, a ScatterElements: rules name ops
  * only in their anchors). */
 static bool same_op(const osc_node *a, const osc_node *b) {
@@ -545,7 +558,7 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
             if (nd) /* (a ScatterND reads its one index per row as it is already) */
                 return osc_rw_no(v, "the updates are neither a Gather's rows through "
                                  "elementwise steps nor a region of rows to compute");
-            f->inputs[OSC_FS_IN_TABLE] = upd;
+            f->inputs[OSC_FS_IN_TABLE] = scalars && const_updates(&m, upd) ? -1 : upd;
             f->inputs[OSC_FS_IN_SRC] = -1;
         }
     }

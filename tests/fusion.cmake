@@ -79,3 +79,6 @@ endif()
 # A fused gather-scatter's per-edge operand made of two per-node tables (GCN's edge norm), bit
 # for bit on 1 to 3 threads, its look-alikes left unfused.
 osc_fusion_test(test_fusion_pair)
+# A scatter of one value repeated (GCN's degree): no updates read, the rows combined from the
+# grouping the aggregation of the same index made, bit for bit on 1 to 3 threads over runs.
+osc_fusion_test(test_fusion_degree)

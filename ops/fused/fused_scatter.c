@@ -66,7 +66,7 @@ FS_EACH_RED(FS_EDGES, f64, double)
 #define FS_SCALAR_LOOP(IT, T, RED)                                                         \
     for (int64_t e = a; e < b; e++) {                                                      \
         const int64_t d = osc_fs_row(dv->p[pc], IT, e - dv->start[pc], N);                 \
-        out[d] = FS_##RED(T, out[d], x[e]);                                                \
+        out[d] = FS_##RED(T, out[d], x[e & xm]);                                           \
     }
 #define FS_SCALARS(TN, T, RED)                                                             \
     static void fsc_##TN##_##RED(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0,   \
@@ -76,6 +76,7 @@ FS_EACH_RED(FS_EDGES, f64, double)
         const int64_t N = j->s.n_rows;                                                     \
         T *out = (T *)(void *)j->out;                                                      \
         const T *x = (const T *)(const void *)j->x;                                        \
+        const int64_t xm = j->x_mask;                                                      \
         for (int32_t pc = 0; pc < dv->n; pc++) {                                           \
             const int64_t a = q0 > dv->start[pc] ? q0 : dv->start[pc];                     \
             const int64_t b = q1 < dv->end[pc] ? q1 : dv->end[pc];                         \
@@ -85,6 +86,33 @@ FS_EACH_RED(FS_EDGES, f64, double)
     }
 FS_EACH_RED(FS_SCALARS, f32, float)
 FS_EACH_RED(FS_SCALARS, f64, double)
+
+/* The grouped rows [lo, hi) of a scatter of one value repeated (p->const_updates): each row
+ * with edges combines the value once per edge into its start (data's, the fill, the reset
+ * value, or in place itself), the epilogue after; osc_fs_job.rows' signature. */
+#define FS_COUNTS(TN, T, RED)                                                              \
+    static void fsn_##TN##_##RED(const osc_fs_job *j, int64_t lo, int64_t hi,               \
+                                 const char *const *opnd) {                                \
+        (void)opnd;                                                                        \
+        const uint32_t *row_at = j->s.row_at;                                              \
+        T *out = (T *)(void *)j->out;                                                      \
+        const T *data = j->data ? (const T *)(const void *)j->data : j->fill ? NULL : out; \
+        const T c = *(const T *)(const void *)j->x;                                        \
+        for (int64_t d = lo; d < hi; d++) {                                                \
+            const bool reached = row_at[d + 1] > row_at[d];                                \
+            T o = reached && j->p->reset ? (T)j->p->reset_value                            \
+                : data ? data[d] : (T)j->fill_value;                                       \
+            for (uint32_t q = row_at[d]; q < row_at[d + 1]; q++) o = FS_##RED(T, o, c);    \
+            out[d] = o;                                                                    \
+        }                                                                                  \
+        osc_fs_epilogue_rows(j, lo, hi);                                                   \
+    }
+FS_EACH_RED(FS_COUNTS, f32, float)
+FS_EACH_RED(FS_COUNTS, f64, double)
+static osc_fs_rows_fn counts_fn(int32_t dtype, int32_t red) {
+    static const osc_fs_rows_fn f32[] = FS_RED_TABLE(fsn, f32), f64[] = FS_RED_TABLE(fsn, f64);
+    return FS_RED_PICK(f32, f64, dtype, red);
+}
 
 typedef void (*fs_edges_fn)(const osc_fs_job *j, int64_t lo, int64_t hi, int64_t q0, int64_t q1,
                             const char *const *opnd);
@@ -356,6 +384,11 @@ bool osc_fs_split_in_scratch(const osc_kctx *k, const osc_fs_split *s) {
 
 static const char *const k_what[4] = {"data", "indices", "updates", "source indices"};
 
+/* The dtype of a fused scatter's updates and output (input 2's, or p's without it). */
+static int32_t fs_dtype(const osc_fs_params *p, const osc_tensor *const *in) {
+    return p->const_updates ? p->dtype : in[2]->dtype;
+}
+
 osc_status osc_fs_check_scatter(osc_kctx *k, const osc_fs_params *p, int32_t dtype,
                                 const osc_tensor *const *in, int32_t n_in) {
     char a[256];
@@ -419,17 +452,17 @@ static osc_status check_pair(osc_kctx *k, const osc_fs_params *p, const osc_fs_s
 osc_status osc_fs_check(osc_kctx *k, const osc_fs_params *p, const osc_tensor *const *in,
                         int32_t n_in, osc_ixv *src) {
     char a[256];
-    for (int32_t i = 1; i < 3; i++) {
+    for (int32_t i = 1; i < (p->const_updates ? 2 : 3); i++) {
         osc_status st = osc_need_input(k, in, n_in, i, k_what[i]);
         if (st) return st;
     }
-    const int32_t dtype = in[2]->dtype;
+    const int32_t dtype = fs_dtype(p, in);
     if (dtype != OSC_FLOAT && dtype != OSC_DOUBLE)
         return osc_kfail(k, OSC_ERR_SHAPE, "input 2 (%s) has dtype %s; expected float or double",
                          osc_kinput_name(k, 2), osc_dtype_get(dtype)->name);
     const osc_tensor *x = in[2];
     osc_status st = osc_fs_check_scatter(k, p, dtype, in, n_in);
-    if (st) return st;
+    if (st || p->const_updates) return st;
     int64_t x_rows = p->edges;
     if (p->gather) {
         if ((st = osc_ixv_bind(k, &p->src_pc, 3, k_what[3], in, n_in, p->edges, src))) return st;
@@ -500,7 +533,7 @@ osc_status osc_gs_infer(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     osc_status st = osc_fs_check(k, p, in, n_in, &src);
     if (st) return st;
     if (n_out < 1 || !out) return osc_kfail(k, OSC_ERR_MODEL, "output 0 is required but missing");
-    out->dtype = in[2]->dtype;
+    out->dtype = fs_dtype(p, in);
     out->rank = p->rank;
     memcpy(out->dims, p->dims, (size_t)p->rank * sizeof p->dims[0]);
     return OSC_OK;
@@ -513,10 +546,20 @@ osc_status osc_fs_bind(osc_kctx *k, const osc_fs_params *p, const osc_tensor *co
     osc_status st = osc_fs_check(k, p, in, n_in, &src);
     if (st) return st;
     const osc_tensor *data = n_in > 0 ? in[0] : NULL;
-    *j = (osc_fs_job){.p = p, .out = out ? out->data : NULL, .x = in[2]->data,
-                      .x_rows = in[2]->dims[0], .esize = osc_dtype_get(in[2]->dtype)->bits / 8,
-                      .edges = edges_fn(in[2]->dtype, p->reduction), .src = src};
-    st = osc_fs_prepare(k, p, in[2]->dtype, in, n_in, out, n_out, &j->s, bytes);
+    const int32_t dtype = fs_dtype(p, in);
+    *j = (osc_fs_job){.p = p, .out = out ? out->data : NULL, .x_mask = -1,
+                      .esize = osc_dtype_get(dtype)->bits / 8,
+                      .edges = edges_fn(dtype, p->reduction), .src = src};
+    if (p->const_updates) { /* (the loop of scalars reads the value at every edge) */
+        j->one.f = (float)p->update_value;
+        if (dtype == OSC_DOUBLE) j->one.d = p->update_value;
+        j->x = (const char *)&j->one;
+        j->x_mask = 0;
+    } else {
+        j->x = in[2]->data;
+        j->x_rows = in[2]->dims[0];
+    }
+    st = osc_fs_prepare(k, p, dtype, in, n_in, out, n_out, &j->s, bytes);
     if (!st && p->gather)
         st = osc_ixv_check(k, &src, &p->src_pc, 3, k_what[3], ", the indices of the fused Gather",
                            j->x_rows, NULL);
@@ -584,8 +627,17 @@ osc_status osc_gs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     osc_status st = osc_fs_bind(k, p, in, n_in, out, n_out, &j, &bytes);
     if (st) return st;
     /* Validation is complete: from here on the output is written. */
-    if (FS_SCALARS_RUN(p, bytes)) {
-        j.edges = scalars_fn(in[2]->dtype, p->reduction);
+    const int32_t dtype = fs_dtype(p, in);
+    if (p->const_updates) { /* by the grouping the run before made of the index, else as below */
+        j.rows = counts_fn(dtype, p->reduction);
+        if (j.s.n_rows > 1 && osc_fs_split_shared(k, &j.s, OSC_FS_SPLIT_HINTED) && j.s.row_at) {
+            osc_tpool_run(k->tpool, fs_part, &j);
+            return OSC_OK;
+        }
+        osc_fs_split_one(&j.s);
+    }
+    if (FS_SCALARS_RUN(p, bytes) || p->const_updates) {
+        j.edges = scalars_fn(dtype, p->reduction);
         fs_part(&j, 0, 1);
         return OSC_OK;
     }
@@ -593,7 +645,7 @@ osc_status osc_gs_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in,
     const bool small = (size_t)p->row * j.esize < OSC_FS_PAR_ROW_BYTES;
     const bool group = bytes >= OSC_FS_GROUP_MIN_BYTES && p->dst_stride &&
                        p->edges * 4 >= j.s.n_rows;
-    j.rows = osc_fs_rows_of(in[2]->dtype, p->reduction);
+    j.rows = osc_fs_rows_of(dtype, p->reduction);
     const bool split = ((k->tpool && work >= OSC_PAR_MIN_BYTES) || group) && j.s.n_rows > 1 &&
                        osc_fs_split_shared(k, &j.s, (small ? OSC_FS_SPLIT_HINTED
                                                            : OSC_FS_SPLIT_MAKE) |

@@ -80,6 +80,14 @@ typedef struct osc_fs_params {
     osc_fs_step epi;
     int32_t epi_input;
     double epi_value;
+    /* A RowScatter of scalars whose updates are one value repeated (GCN's degree, a scatter of
+     * ConstantOfShape's ones; rewrite/gather_scatter.c): input 2 omitted, update_value its
+     * value, dtype the output's. Grouped by destination, each row then combines the value once
+     * per edge, in the edges' order, without reading an edge: a grouping another scatter of the
+     * same index made in the run before is made here first (fused_scatter.c). */
+    bool const_updates;
+    double update_value;
+    int32_t dtype;
     int64_t edges;       /* E: rows of updates */
     int64_t row;         /* R: elements per row (of the updates, of data, of X) */
     int64_t dst_stride;  /* elements of input 1 from one edge's index to the next (0 or 1) */
@@ -102,6 +110,11 @@ typedef struct osc_fs_job {
     double fill_value;
     osc_ixv src;               /* the Gather's index */
     const char *x;
+    int64_t x_mask;            /* the loop of scalars reads x[e & x_mask] (0: one value) */
+    union {
+        float f;
+        double d;
+    } one;                     /* p->const_updates: the value (x points at it) */
     /* the operands read from inputs (NULL: tiled); a PAIR step's: its source table, pair[s]
      * its destination table, until its values are made (fused_scatter.c, pair_values): then
      * those, and pair[s] NULL */

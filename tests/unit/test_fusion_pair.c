@@ -159,7 +159,7 @@ static void tensors(const spelling *s, const inputs *in, unsigned char *buf, osc
         }
         const int64_t dims[2] = {f == 0 || f == 3 ? N : f >= 0 ? n[f] : E, C};
         t[k] = osc_test_view(f >= 0 ? s->dtype : s->itype, f == 0 || f == 3 ? 2 : 1, dims, buf);
-        buf += (size_t)(f >= 0 ? n[f] : E) * (f >= 0 ? es : is);
+        buf += ((size_t)(f >= 0 ? n[f] : E) * (f >= 0 ? es : is) + 7) / 8 * 8;
     }
 }
 
@@ -182,7 +182,7 @@ static void check(const spelling *s, char *nodes, size_t size) {
     void *buf = build(s, &len);
     inputs in;
     make_inputs(&in);
-    unsigned char data[4096];
+    _Alignas(8) unsigned char data[4096];
     osc_tensor t[7];
     tensors(s, &in, data, t);
     double want[N * C];
@@ -252,7 +252,7 @@ static void memory_failures(void **state) {
     void *buf = build(&s, &len);
     inputs in;
     make_inputs(&in);
-    unsigned char data[4096];
+    _Alignas(8) unsigned char data[4096];
     osc_tensor t[7];
     tensors(&s, &in, data, t);
     double want[N * C];
@@ -302,7 +302,7 @@ static void tables_of_another_length(void **state) {
     void *buf = build(&s, &len);
     inputs in;
     make_inputs(&in);
-    unsigned char data[4096];
+    _Alignas(8) unsigned char data[4096];
     osc_tensor t[7];
     const spelling longer = {OSC_FLOAT, OSC_INT64, "add", false, false, DATA_INPUT, true,
                              LONG_TABLE};
