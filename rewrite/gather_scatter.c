@@ -478,13 +478,19 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
     /* the pattern's start: a ScatterND of [E, 1] indices, a ScatterElements of an Expand, or
      * a ScatterElements of scalars (rank 1: one index per update already) whose index is a
      * Concat (GCN's degree over the edges and the self loops: the pieces read in place and the
-     * edges' split shared with the layer's aggregation; a scatter of scalars by a plain index
-     * gains nothing); a ScatterElements along another axis than 0 says so (a mixture of
-     * experts' combine scatters its gate weights along axis 1 by their top-k indices) */
+     * edges' split shared with the layer's aggregation) or whose updates are one value
+     * repeated (SAGE's count: rows combined from the aggregation's grouping; a scatter of other
+     * scalars by a plain index gains nothing); a ScatterElements along another axis than 0 says
+     * so (a mixture of experts' combine scatters its gate weights along axis 1 by their top-k
+     * indices) */
     const int64_t axis = nd ? 0 : ((const osc_se_params *)n->params)->axis;
     if (!nd && axis != 0 && !(dt && axis == -dt->rank))
         return osc_rw_no(v, "axis %lld: fused scatters run along axis 0", (long long)axis);
-    const bool scalars = !nd && osc_fuse_has(ex, OSC_KT_CONCAT) && dt && dt->rank == 1;
+    double one;
+    const osc_node *cn;
+    const bool scalars = !nd && dt && dt->rank == 1 &&
+                         (osc_fuse_has(ex, OSC_KT_CONCAT) ||
+                          (v->uses[upd] == 1 && osc_fuse_one_value(v, upd, dt->dtype, &one, &cn)));
     if (nd ? !it || it->rank != 2 || it->dims[1] != 1
            : !scalars && !osc_fuse_has(ex, OSC_KT_EXPAND))
         return false;

@@ -75,14 +75,15 @@ static void gnn_cases(void) {
         gnn_case(F("dyn_%s_no_nodes", t), md, "OSC_OK", F("dynamic %s layer, N = 0 and E = 0", t),
                  0, f, 2, 0, NULL);
     }
-    /* SAGE: fused, the count's ScatterElements reads the destinations first (the fused sum runs
-     * where the mean's Div was, its epilogue); its source indices reach the fused node first */
-    expect_msg("node '/ScatterElements_1' (ScatterElements-16)\ninput 1 'indices'\nposition 6\n"
+    /* SAGE: fused, the count's RowScatter (a scatter of ones) reads the destinations first (the
+     * fused sum runs where the mean's Div was, its epilogue); its source indices reach the fused
+     * node first */
+    expect_msg("node '/ScatterElements_1' (RowScatter-1)\ninput 1 'indices'\nposition 6\n"
                "value 5 \nrange [-5, 4]", "value 5 \nrange [-5, 4]");
     gnn_case("dyn_sage_dst_past_end", SAGE, "OSC_ERR_INDEX", "dynamic SAGE layer, destination 5 "
-             "on 5 nodes, last edge: the count's ScatterElements reads it first", 5, 64, 2, 7,
+             "on 5 nodes, last edge: the count's RowScatter reads it first", 5, 64, 2, 7,
              edges7(1, 6, 5));
-    expect_msg("node '/ScatterElements_1' (ScatterElements-16)\nposition 0\nvalue -6 \n"
+    expect_msg("node '/ScatterElements_1' (RowScatter-1)\nposition 0\nvalue -6 \n"
                "range [-5, 4]", "value -6 \nrange [-5, 4]");
     gnn_case("dyn_sage_dst_below", SAGE, "OSC_ERR_INDEX", "dynamic SAGE layer, destination -6 "
              "on 5 nodes, first edge", 5, 64, 2, 7, edges7(1, 0, -6));
