@@ -334,15 +334,13 @@ static bool fill_data(match *m, int32_t data) {
            (!n || absorb(m, n));
 }
 
-/* Updates that are one value repeated (GCN's degree scatters ConstantOfShape's ones) and read
- * by this scatter alone: the fused node reads no updates (p->const_updates), the node making
- * them absorbed. */
-static bool const_updates(match *m, int32_t upd) {
-    const osc_node *n;
-    if (m->v->uses[upd] != 1 ||
-        !osc_fuse_one_value(m->v, upd, m->dtype, &m->p->update_value, &n) || (n && !absorb(m, n)))
-        return false;
+/* Updates that are one value repeated (GCN's degree scatters ConstantOfShape's ones), `value`,
+ * read by this scatter alone: the fused node reads no updates (p->const_updates), `maker` (the
+ * node making them, or NULL) absorbed. */
+static bool const_updates(match *m, double value, const osc_node *maker) {
+    if (maker && !absorb(m, maker)) return false;
     m->p->const_updates = true;
+    m->p->update_value = value;
     m->p->dtype = m->dtype;
     return true;
 }
@@ -487,10 +485,11 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
     if (!nd && axis != 0 && !(dt && axis == -dt->rank))
         return osc_rw_no(v, "axis %lld: fused scatters run along axis 0", (long long)axis);
     double one;
-    const osc_node *cn;
-    const bool scalars = !nd && dt && dt->rank == 1 &&
-                         (osc_fuse_has(ex, OSC_KT_CONCAT) ||
-                          (v->uses[upd] == 1 && osc_fuse_one_value(v, upd, dt->dtype, &one, &cn)));
+    const osc_node *one_maker;
+    const bool repeated = !nd && dt && dt->rank == 1 && v->uses[upd] == 1 &&
+                          osc_fuse_one_value(v, upd, dt->dtype, &one, &one_maker);
+    const bool scalars =
+        !nd && dt && dt->rank == 1 && (osc_fuse_has(ex, OSC_KT_CONCAT) || repeated);
     if (nd ? !it || it->rank != 2 || it->dims[1] != 1
            : !scalars && !osc_fuse_has(ex, OSC_KT_EXPAND))
         return false;
@@ -564,7 +563,8 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
             if (nd) /* (a ScatterND reads its one index per row as it is already) */
                 return osc_rw_no(v, "the updates are neither a Gather's rows through "
                                  "elementwise steps nor a region of rows to compute");
-            f->inputs[OSC_FS_IN_TABLE] = scalars && const_updates(&m, upd) ? -1 : upd;
+            f->inputs[OSC_FS_IN_TABLE] =
+                scalars && repeated && const_updates(&m, one, one_maker) ? -1 : upd;
             f->inputs[OSC_FS_IN_SRC] = -1;
         }
     }

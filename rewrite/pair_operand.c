@@ -54,15 +54,14 @@ int32_t osc_fuse_pair_operands(const osc_fuse_view *v, osc_fusion *f, osc_fs_par
         }
         int32_t ta, tb;
         const osc_node *ga = NULL, *gb = NULL;
-        for (int32_t side = 0; ok && n && side < 2 && osc_fuse_step_op(n) == OSC_FS_MUL; side++) {
+        const bool mul = ok && n && osc_fuse_step_op(n) == OSC_FS_MUL &&
+                         per_edge(v, n->inputs[0], dtype, p->edges) &&
+                         per_edge(v, n->inputs[1], dtype, p->edges);
+        for (int32_t side = 0; mul && !ga && side < 2; side++) { /* either operand order */
             const osc_node *a = producer(v, n->inputs[side]), *b = producer(v, n->inputs[!side]);
-            if (!per_edge(v, n->inputs[0], dtype, p->edges) ||
-                !per_edge(v, n->inputs[1], dtype, p->edges) ||
-                !gather_of(v, a, dtype, src, x_rows, &ta) ||
-                !gather_of(v, b, dtype, dst, p->dims[0], &tb))
-                continue;
-            ga = a, gb = b;
-            break;
+            if (gather_of(v, a, dtype, src, x_rows, &ta) &&
+                gather_of(v, b, dtype, dst, p->dims[0], &tb))
+                ga = a, gb = b;
         }
         if (!ga || !osc_fuse_absorb(f, osc_fuse_index(v, n)) ||
             !osc_fuse_absorb(f, osc_fuse_index(v, ga)) ||

@@ -136,7 +136,7 @@ static int fr_kind(const osc_fs_params *p, const osc_fs_placed *pl) {
         const char *xs[FR_BLOCK];                                                          \
         int64_t qb = 0, qz = 0; /* xs holds the source rows of list positions [qb, qz) */  \
         int64_t idle = lo; /* the first of the rows without edges not yet started */       \
-        const osc_fs_placed pl = osc_fs_place(j, lo, hi, rb);         \
+        const osc_fs_placed pl = osc_fs_place(j, lo, hi, rb);                              \
         const int kind = pl.sr ? fr_kind(p, &pl) : FR_STEPS;                               \
         const osc_fs_step *pst = pl.step >= 0 ? &p->steps[pl.step] : NULL;                 \
         const int64_t vstride = (int64_t)(pl.rec / sizeof(T));                             \

@@ -222,7 +222,7 @@ static void pair_every_spelling(void **state) {
     for (int r = 0; r < 5; r++)
         for (int v = 0; v < 12; v++) {
             const spelling s = {v % 2 ? OSC_DOUBLE : OSC_FLOAT, v % 3 ? OSC_INT64 : OSC_INT32,
-                                reds[r], v % 4 >= 2, v % 5 == 1, v % 3, v >= 6, PATTERN};
+                                reds[r], v % 4 >= 2, v % 5 == 1, v / 4 % 3, v >= 6, PATTERN};
             check(&s, nodes, sizeof nodes);
             const char *want = s.data == DATA_IN_PLACE ? "neg:Neg scatter:GatherScatter"
                                                        : "scatter:GatherScatter";
