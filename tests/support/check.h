@@ -71,6 +71,17 @@ static inline void osc_check_shape(const osc_tensor *t, int32_t dtype, int32_t r
     for (int32_t i = 0; i < rank; i++) assert_int_equal(t->dims[i], dims[i]);
 }
 
+/* The first of the n values of t (float or double) whose bits differ from want[i]'s (doubles:
+ * a float is exact in one), or -1; its value in *got. */
+static inline int osc_check_first_diff(const osc_tensor *t, const double *want, int n,
+                                       double *got) {
+    for (int i = 0; i < n; i++) {
+        *got = t->dtype == OSC_FLOAT ? ((const float *)t->data)[i] : ((const double *)t->data)[i];
+        if (memcmp(got, &want[i], sizeof *got)) return i;
+    }
+    return -1;
+}
+
 /* t holds exactly these nbytes. */
 static inline void osc_check_bytes(const osc_tensor *t, const void *want, size_t nbytes) {
     assert_int_equal(t->nbytes, nbytes);

@@ -29,6 +29,20 @@ osc_tensor osc_test_view(int32_t dtype, int32_t rank, const int64_t *dims, const
     return t;
 }
 
+osc_tensor osc_test_pack(int32_t dtype, int32_t rank, const int64_t *dims, const double *v,
+                         const int64_t *ix, unsigned char **at) {
+    const osc_tensor t = osc_test_view(dtype, rank, dims, *at);
+    const size_t n = t.nbytes / (dtype == OSC_FLOAT || dtype == OSC_INT32 ? 4 : 8);
+    for (size_t i = 0; i < n; i++) {
+        if (dtype == OSC_FLOAT) ((float *)t.data)[i] = (float)v[i];
+        else if (dtype == OSC_DOUBLE) ((double *)t.data)[i] = v[i];
+        else if (dtype == OSC_INT32) ((int32_t *)t.data)[i] = (int32_t)ix[i];
+        else ((int64_t *)t.data)[i] = ix[i];
+    }
+    *at += (t.nbytes + 7) / 8 * 8;
+    return t;
+}
+
 void *osc_test_counting_alloc(void *ud, void *p, size_t osize, size_t nsize) {
     osc_test_mem *m = ud;
     if (!p) osize = 0;

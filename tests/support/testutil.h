@@ -18,6 +18,10 @@ double osc_test_rnd_value(uint32_t *state);
 
 /* A tensor view: dtype, dims[0..rank-1], data (borrowed) and the nbytes of that shape. */
 osc_tensor osc_test_view(int32_t dtype, int32_t rank, const int64_t *dims, const void *data);
+/* A view of dtype and shape over *at, holding v[0..count) (dtype float or double) or ix[0..count)
+ * (an integer dtype) converted; *at moves past it, kept 8-byte aligned. */
+osc_tensor osc_test_pack(int32_t dtype, int32_t rank, const int64_t *dims, const double *v,
+                         const int64_t *ix, unsigned char **at);
 
 /* What osc_test_counting_alloc saw (zero it before use). */
 typedef struct osc_test_mem {

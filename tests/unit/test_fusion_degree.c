@@ -149,23 +149,12 @@ static void expect(const spelling *s, const inputs *in, double *deg) {
     for (int i = 0; s->start == EPILOGUE && i < N; i++) deg[i] = rnd(dt, deg[i] + 0.5);
 }
 
-/* in's values as the spelling's tensors (data in buf, t[0..4)). */
-static void tensors(const spelling *s, const inputs *in, unsigned char *buf, osc_tensor *t) {
-    const size_t es = s->dtype == OSC_FLOAT ? 4 : 8, is = s->itype == OSC_INT32 ? 4 : 8;
-    const double *f[4] = {in->x, NULL, NULL, in->d};
-    const int64_t *ix[4] = {NULL, in->ei, in->loops, NULL};
-    const int64_t n[4] = {N * C, 2 * E0, L, N};
-    static const int64_t dims[4][2] = {{N, C}, {2, E0}, {L}, {N}};
-    for (int k = 0; k < 4; k++) {
-        for (int64_t i = 0; i < n[k]; i++) {
-            if (f[k] && es == 4) ((float *)(void *)buf)[i] = (float)f[k][i];
-            else if (f[k]) ((double *)(void *)buf)[i] = f[k][i];
-            else if (is == 4) ((int32_t *)(void *)buf)[i] = (int32_t)ix[k][i];
-            else ((int64_t *)(void *)buf)[i] = ix[k][i];
-        }
-        t[k] = osc_test_view(f[k] ? s->dtype : s->itype, k < 2 ? 2 : 1, dims[k], buf);
-        buf += ((size_t)n[k] * (f[k] ? es : is) + 7) / 8 * 8;
-    }
+/* in's values as the spelling's tensors x, edge_index, loops and d (data in *at). */
+static void tensors(const spelling *s, const inputs *in, unsigned char *at, osc_tensor *t) {
+    t[0] = osc_test_pack(s->dtype, 2, (const int64_t[]){N, C}, in->x, NULL, &at);
+    t[1] = osc_test_pack(s->itype, 2, (const int64_t[]){2, E0}, NULL, in->ei, &at);
+    t[2] = osc_test_pack(s->itype, 1, (const int64_t[]){L}, NULL, in->loops, &at);
+    t[3] = osc_test_pack(s->dtype, 1, (const int64_t[]){N}, in->d, NULL, &at);
 }
 
 /* Runs s fused and unfused on 1 to 3 threads, three runs a session: each run's degree the
@@ -203,17 +192,15 @@ static void check(const spelling *s, int *fused) {
             assert_int_equal(osc_session_create(m, &ss), OSC_OK);
             for (int run = 0; run < 3; run++) {
                 const osc_tensor deg = osc_check_run(ss, n_in - s->plain, names, t);
-                for (int i = 0; i < N; i++) {
-                    const double got = s->dtype == OSC_FLOAT ? ((const float *)deg.data)[i]
-                                                             : ((const double *)deg.data)[i];
-                    if (memcmp(&got, &want[i], sizeof got))
-                        fail_msg("%s of %g, %s, int%d, start %d%s, fusion %s, %d threads, run "
-                                 "%d: deg[%d] is %.17g; the loop gives %.17g", s->reduction,
-                                 s->value, s->dtype == OSC_FLOAT ? "float" : "double",
-                                 s->itype == OSC_INT32 ? 32 : 64, s->start,
-                                 s->folded ? ", folded" : "", fusion ? "on" : "off", threads,
-                                 run + 1, i, got, want[i]);
-                }
+                double got;
+                const int i = osc_check_first_diff(&deg, want, N, &got);
+                if (i >= 0)
+                    fail_msg("%s of %g, %s, int%d, start %d%s, fusion %s, %d threads, run %d: "
+                             "deg[%d] is %.17g; the loop gives %.17g", s->reduction, s->value,
+                             s->dtype == OSC_FLOAT ? "float" : "double",
+                             s->itype == OSC_INT32 ? 32 : 64, s->start,
+                             s->folded ? ", folded" : "", fusion ? "on" : "off", threads,
+                             run + 1, i, got, want[i]);
             }
             osc_session_free(ss);
             osc_model_free(m);
