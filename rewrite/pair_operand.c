@@ -6,6 +6,7 @@
  * arrays of one value per edge they wrote. */
 #include <string.h>
 
+#include "ops/elementwise/binary.h"
 #include "ops/fused/fused_scatter.h"
 #include "gather_scatter.h"
 #include "region.h"
@@ -54,7 +55,8 @@ int32_t osc_fuse_pair_operands(const osc_fuse_view *v, osc_fusion *f, osc_fs_par
         }
         int32_t ta, tb;
         const osc_node *ga = NULL, *gb = NULL;
-        const bool mul = ok && n && osc_fuse_step_op(n) == OSC_FS_MUL &&
+        const bool mul = ok && osc_fuse_has(n, OSC_KT_BINARY) &&
+                         n->kernel->variant == OSC_BIN_MUL &&
                          per_edge(v, n->inputs[0], dtype, p->edges) &&
                          per_edge(v, n->inputs[1], dtype, p->edges);
         for (int32_t side = 0; mul && !ga && side < 2; side++) { /* either operand order */
