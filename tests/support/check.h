@@ -71,6 +71,27 @@ static inline void osc_check_shape(const osc_tensor *t, int32_t dtype, int32_t r
     for (int32_t i = 0; i < rank; i++) assert_int_equal(t->dims[i], dims[i]);
 }
 
+/* v rounded to dtype dt (float or double). +, -, * and / of two floats computed in double and
+ * rounded once to float give the correctly rounded float result (53 >= 2 * 24 + 2). */
+static inline double osc_check_round(int32_t dt, double v) {
+    return dt == OSC_FLOAT ? (double)(float)v : v;
+}
+/* t combined with v by a scatter's reduction `red` ("none", "add", "mul", "max", "min"), in
+ * dtype dt: what a loop over the updates in order computes. */
+static inline double osc_check_reduce(int32_t dt, const char *red, double t, double v) {
+    return !strcmp(red, "none") ? v : !strcmp(red, "add") ? osc_check_round(dt, t + v)
+         : !strcmp(red, "mul") ? osc_check_round(dt, t * v) : !strcmp(red, "max") ? (v > t ? v : t)
+         : (v < t ? v : t);
+}
+
+/* Every one of the n bytes at p is `fill` (a caller's buffer a failed run must leave as it
+ * was); else fails the test naming `what` and the first byte written. */
+static inline void osc_check_untouched(const void *p, size_t n, unsigned char fill,
+                                       const char *what) {
+    for (size_t i = 0; i < n; i++)
+        if (((const unsigned char *)p)[i] != fill) fail_msg("%s: output byte %zu written", what, i);
+}
+
 /* The first of the n values of t (float or double) whose bits differ from want[i]'s (doubles:
  * a float is exact in one), or -1; its value in *got. */
 static inline int osc_check_first_diff(const osc_tensor *t, const double *want, int n,

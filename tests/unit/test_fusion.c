@@ -21,6 +21,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/support/check.h"
 #include "tests/support/testutil.h"
 #include "tests/support/mw_check.h"
 #include "tests/support/writer.h"
@@ -407,21 +408,11 @@ static const osc_tensor *find(const inst *in, const char *name) {
     return NULL;
 }
 static int64_t norm(int64_t v, int64_t s) { return v < 0 ? v + s : v; }
-/* Rounds a double result to the dtype. +, -, * and / of two floats computed in double and
- * rounded once to float give the correctly rounded float result (53 >= 2 * 24 + 2). */
-static double rnd_to(int32_t dt, double v) { return dt == OSC_FLOAT ? (double)(float)v : v; }
-
-/* t combined with v by a scatter's reduction, in dtype dt. */
-static double reduce_to(int32_t dt, const char *red, double t, double v) {
-    return !strcmp(red, "none") ? v : !strcmp(red, "add") ? rnd_to(dt, t + v)
-         : !strcmp(red, "mul") ? rnd_to(dt, t * v) : !strcmp(red, "max") ? (v > t ? v : t)
-         : (v < t ? v : t);
-}
 
 static double apply_op(int32_t dt, const char *op, double a, double b) {
     double r = !strcmp(op, "Add") ? a + b : !strcmp(op, "Sub") ? a - b
              : !strcmp(op, "Mul") ? a * b : a / b;
-    return is_int(dt) && !strcmp(op, "Div") ? (double)(int64_t)r : rnd_to(dt, r);
+    return is_int(dt) && !strcmp(op, "Div") ? (double)(int64_t)r : osc_check_round(dt, r);
 }
 
 /* Operand element for edge e, row element i: the step's shape is [E, row...]. */
@@ -478,7 +469,7 @@ static void expect(const fcase *c, const inst *in, osc_tensor *out) {
             else if (c->boundary == B_AXIS1)
                 at = e * r + norm((int64_t)get(dst, e), r);
             else at = norm((int64_t)get(dst, c->u_one ? 0 : e), c->n) * r + i;
-            o[at] = reduce_to(dt, red, o[at], v);
+            o[at] = osc_check_reduce(dt, red, o[at], v);
         }
     }
     for (int64_t i = 0; i < n_out; i++) set(out, i, o[i]);
@@ -1045,7 +1036,7 @@ static void shared_index_chained_scatters(void **state) {
             for (int64_t j = 0; j < C; j++) {
                 const int64_t d = norm(((int64_t *)dst->data)[e], N) * C + j;
                 const double g = get(x, norm(((int64_t *)src->data)[e], M) * C + j);
-                y[d] = rnd_to(OSC_FLOAT, y[d] + rnd_to(OSC_FLOAT, g * get(w, e)));
+                y[d] = osc_check_round(OSC_FLOAT, y[d] + osc_check_round(OSC_FLOAT, g * get(w, e)));
             }
         for (int64_t e = 0; e < E; e++)
             for (int64_t j = 0; j < C; j++) {
@@ -1401,7 +1392,7 @@ static void *scalar_graph(int32_t dt, int32_t it, const char *reduction, inst *i
         set(u, e, rnd_value());
         const int64_t d = norm((int64_t)(e < SC_E0 ? get(ei, SC_E0 + e) : get(loops, e - SC_E0)),
                                SC_N);
-        set(want, d, reduce_to(dt, reduction, get(want, d), get(u, e)));
+        set(want, d, osc_check_reduce(dt, reduction, get(want, d), get(u, e)));
     }
     osc_mw *mw = graph_of(in);
     osc_mw_initializer(mw, "data", &data);
@@ -1476,9 +1467,7 @@ static void scalar_scatter_memory_failures(void **state) {
             snprintf(what, sizeof what, "%d threads, allocations from %ld on failed", threads, k);
             if (st && (st != OSC_ERR_NOMEM || !*osc_session_error(s)))
                 fail_msg("%s: status %d, '%s'", what, (int)st, osc_session_error(s));
-            for (size_t i = 0; st && i < sizeof out; i++)
-                if (((unsigned char *)out)[i] != 0x5a)
-                    fail_msg("%s: output byte %zu written", what, i);
+            if (st) osc_check_untouched(out, sizeof out, 0x5a, what);
             if (!st && memcmp(out, want.data, sizeof out))
                 fail_msg("%s: not the loop's bits", what);
             osc_session_free(s);
@@ -1528,7 +1517,7 @@ static void gather_reads_the_data(void **state) {
     for (int64_t e = 0; e < E; e++) /* every message from x as it was before the scatter */
         for (int64_t j = 0; j < C; j++)
             set(&want, norm(((int64_t *)dst->data)[e], N) * C + j,
-                rnd_to(OSC_FLOAT, -get(xin, norm(((int64_t *)src->data)[e], N) * C + j) *
+                osc_check_round(OSC_FLOAT, -get(xin, norm(((int64_t *)src->data)[e], N) * C + j) *
                                       get(w, e)));
     check_graph("gather_reads_the_data", buf, len, &in, "Neg GatherScatter",
                 "Unsqueeze Expand Gather Mul ScatterElements", OSC_INPLACE_NONE, &want);

@@ -126,27 +126,25 @@ static void make_inputs(inputs *in) {
     for (int l = 0; l < L; l++) in->loops[l] = l - L / 2;
 }
 
-static double rnd(int32_t dt, double v) { return dt == OSC_FLOAT ? (double)(float)v : v; }
 static int64_t wrap(int64_t v) { return v < 0 ? v + N : v; }
 
 /* The degree computed here, in edge order. */
 static void expect(const spelling *s, const inputs *in, double *deg) {
     const int32_t dt = s->dtype;
-    const double c = rnd(dt, s->value);
+    const double c = osc_check_round(dt, s->value);
     bool reached[N] = {false};
-    for (int i = 0; i < N; i++)
-        deg[i] = s->start == INPUT ? rnd(dt, in->d[i]) : s->start == IN_PLACE ? -rnd(dt, in->d[i])
-                                                                              : 0;
+    for (int i = 0; i < N; i++) {
+        const double d = osc_check_round(dt, in->d[i]);
+        deg[i] = s->start == INPUT ? d : s->start == IN_PLACE ? -d : 0;
+    }
     for (int e = 0; e < (s->plain ? E0 : E); e++) {
         const int64_t d = wrap(e < E0 ? in->ei[E0 + e] : in->loops[e - E0]);
         const double t = s->start == RESET && !reached[d] ? -INFINITY : deg[d];
-        const char *r = s->reduction;
-        deg[d] = !strcmp(r, "none") ? c : !strcmp(r, "add") ? rnd(dt, t + c)
-               : !strcmp(r, "mul") ? rnd(dt, t * c) : !strcmp(r, "max") ? (c > t ? c : t)
-               : (c < t ? c : t);
+        deg[d] = osc_check_reduce(dt, s->reduction, t, c);
         reached[d] = true;
     }
-    for (int i = 0; s->start == EPILOGUE && i < N; i++) deg[i] = rnd(dt, deg[i] + 0.5);
+    for (int i = 0; s->start == EPILOGUE && i < N; i++)
+        deg[i] = osc_check_round(dt, deg[i] + 0.5);
 }
 
 /* in's values as the spelling's tensors x, edge_index, loops and d (data in *at). */

@@ -119,26 +119,25 @@ static void make_inputs(inputs *in) {
     }
 }
 
-static double rnd(int32_t dt, double v) { return dt == OSC_FLOAT ? (double)(float)v : v; }
 static int64_t wrap(int64_t v, int64_t n) { return v < 0 ? v + n : v; }
 
-/* The scatter computed here, in edge order. */
+/* The scatter computed here, in edge order, from in's values rounded to the dtype. */
 static void expect(const spelling *s, const inputs *in, double *y) {
     const int32_t dt = s->dtype;
-    for (int i = 0; i < N * C; i++)
-        y[i] = s->data == DATA_ZEROS ? 0 : (s->data == DATA_IN_PLACE ? -1 : 1) * rnd(dt, in->d[i]);
+    for (int i = 0; i < N * C; i++) {
+        const double d = osc_check_round(dt, in->d[i]);
+        y[i] = s->data == DATA_ZEROS ? 0 : s->data == DATA_IN_PLACE ? -d : d;
+    }
     for (int e = 0; e < E; e++) {
         const int64_t sr = wrap(in->src[e], N), dr = wrap(in->dst[e], N);
         const int64_t ar = wrap(s->look == OTHER_INDEX ? in->other[e] : in->src[e],
                                 s->look == LONG_TABLE ? N + 1 : N);
-        const double w = rnd(dt, rnd(dt, in->a[ar]) * rnd(dt, in->b[s->look == SRC_TWICE ? sr
-                                                                                      : dr]));
+        const double a = osc_check_round(dt, in->a[ar]);
+        const double b = osc_check_round(dt, in->b[s->look == SRC_TWICE ? sr : dr]);
+        const double w = osc_check_round(dt, a * b);
         for (int j = 0; j < C; j++) {
-            const double m = rnd(dt, rnd(dt, in->h[sr * C + j]) * w), t = y[dr * C + j];
-            const char *r = s->reduction;
-            y[dr * C + j] = !strcmp(r, "none") ? m : !strcmp(r, "add") ? rnd(dt, t + m)
-                          : !strcmp(r, "mul") ? rnd(dt, t * m)
-                          : !strcmp(r, "max") ? (m > t ? m : t) : (m < t ? m : t);
+            const double m = osc_check_round(dt, osc_check_round(dt, in->h[sr * C + j]) * w);
+            y[dr * C + j] = osc_check_reduce(dt, s->reduction, y[dr * C + j], m);
         }
     }
 }
@@ -267,9 +266,9 @@ static void memory_failures(void **state) {
             if (st && (st != OSC_ERR_NOMEM || !*osc_session_error(ss)))
                 fail_msg("%d threads, k %ld: status %d, '%s'", threads, k, (int)st,
                          osc_session_error(ss));
-            for (size_t i = 0; st && i < sizeof out; i++)
-                if (((unsigned char *)out)[i] != 0x5a)
-                    fail_msg("%d threads, k %ld: output byte %zu written", threads, k, i);
+            char what[64];
+            snprintf(what, sizeof what, "%d threads, k %ld", threads, k);
+            if (st) osc_check_untouched(out, sizeof out, 0x5a, what);
             double got;
             const osc_tensor y = osc_test_view(OSC_FLOAT, 1, (const int64_t[]){N * C}, out);
             if (!st && osc_check_first_diff(&y, p.want, N * C, &got) >= 0)
@@ -307,8 +306,7 @@ static void tables_of_another_length(void **state) {
         assert_int_equal(st, OSC_ERR_SHAPE);
         assert_non_null(strstr(osc_session_error(ss), "input 'a' dim 0 ('N') is 8 but input "
                                                       "'h' dim 0 gives 'N' = 7"));
-        for (size_t i = 0; i < sizeof out; i++)
-            if (((unsigned char *)out)[i] != 0x5a) fail_msg("output byte %zu written", i);
+        osc_check_untouched(out, sizeof out, 0x5a, fusion ? "fused" : "unfused");
         osc_session_free(ss);
         osc_model_free(m);
     }
