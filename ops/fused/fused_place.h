@@ -4,7 +4,7 @@
 #ifndef OSC_FUSED_PLACE_H
 #define OSC_FUSED_PLACE_H
 
-#include "fused_scatter.h"
+#include "fused_types.h"
 
 #define OSC_FS_PLACE_VALS 8 /* operand values per edge placed at most */
 #define OSC_FS_ACC 512 /* the row loop combines rows of up to this many elements in a buffer, and

@@ -5,7 +5,7 @@
 #ifndef OSC_FUSED_STEPS_H
 #define OSC_FUSED_STEPS_H
 
-#include "fused_scatter.h"
+#include "fused_types.h"
 #include "ops/scatter/reduce.h"
 
 #define FS_NONE(T, a, b) (b)
