@@ -175,6 +175,8 @@ enum {
     OSC_KT_CHANNEL_NORM = 1u << 17,
     /* e^x element by element, in x's own precision (Exp: math.c) */
     OSC_KT_EXP = 1u << 18,
+    /* numpy's matmul of input 0 by input 1 (MatMul: osc_mm_params, ops/linalg/linalg.h) */
+    OSC_KT_MATMUL = 1u << 19,
 };
 
 /* A set of dtypes: bit d for dtype number d (OSC_TS_* lists in core/dtype.h). */

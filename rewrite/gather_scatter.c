@@ -590,25 +590,28 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
                                                                     xt->dims[0]) : 0;
     if (!cp->tiled && !pairs && m.p->gather && v->recompute) cp->tiled = tiled_operand(k, &m, cp);
     f->n_inputs = cp->tiled ? tp->ext_base + tp->n_ext : OSC_FS_IN_STEPS + m.p->n_steps + pairs;
-    /* The indices read in place from the pieces of a Concat (appended after the others), and
-     * where the node reads each symbol at run time: way 1 without the pieces when a symbol is
-     * then on no input (E + N, a Concat of edge_index[0] and arange(N), on the Concat alone),
-     * way 2 also without the zero fill when N, the output's rows, is on the zeros alone. */
+    /* The indices read in place from the pieces of a Concat or from a row of a whole tensor
+     * (appended after the others), and where the node reads each symbol at run time: way 1
+     * without the pieces when a symbol is then on no input (E + N, a Concat of edge_index[0]
+     * and arange(N), on the Concat alone); ways 2 and 3 as 0 and 1 without the zero fill, when
+     * N, the output's rows, is on the zeros alone (SAGE's count: its [N] zeros made, its [E]
+     * index not copied). */
     const osc_fusion whole = *f;
     for (int32_t way = 0;; way++) {
         *f = whole;
         memset(&m.p->dst_pc, 0, sizeof m.p->dst_pc);
         memset(&m.p->src_pc, 0, sizeof m.p->src_pc);
-        if (way == 2) {
+        if (way >= 2) {
             m.p->fill_data = false;
             f->inputs[OSC_FS_IN_DATA] = data;
             for (int32_t a = 0; zeros >= 0 && a < f->n_absorbed; a++)
                 if (f->absorbed[a] == zeros) f->absorbed[a--] = f->absorbed[--f->n_absorbed];
         }
-        if (way == 0 && m.p->dst_stride) osc_fuse_ix_pieces(v, f, OSC_FS_IN_DST, &m.p->dst_pc);
-        if (way == 0 && m.p->gather) osc_fuse_ix_pieces(v, f, OSC_FS_IN_SRC, &m.p->src_pc);
+        const bool pieces = way % 2 == 0;
+        if (pieces && m.p->dst_stride) osc_fuse_ix_pieces(v, f, OSC_FS_IN_DST, &m.p->dst_pc);
+        if (pieces && m.p->gather) osc_fuse_ix_pieces(v, f, OSC_FS_IN_SRC, &m.p->src_pc);
         if (bind_symbols(v, f, m.p)) break;
-        if (way == 2 || (way == 1 && !m.p->fill_data))
+        if (way == 3 || (way == 1 && !m.p->fill_data))
             return osc_rw_no(v, "a symbolic size (E or N) is on no input the fused node reads");
     }
     return !cp->tiled || osc_fuse_region_syms(v, f, &m.p->syms, &cp->tp) ||

@@ -75,14 +75,18 @@ bool osc_fuse_ix_pieces(const osc_fuse_view *v, osc_fusion *f, int32_t at, osc_i
     const int32_t id = f->inputs[at], ci = osc_fuse_producer(v, id);
     const osc_node *c = ci >= 0 ? &v->graph->nodes[ci] : NULL;
     const osc_tensor *t = osc_fuse_sym_shape(v, id);
-    if (!osc_fuse_has(c, OSC_KT_CONCAT) || !t || t->rank != 1 ||
-        (t->dtype != OSC_INT64 && t->dtype != OSC_INT32) || c->n_inputs < 2 ||
-        c->n_inputs > OSC_IX_MAX_PIECES || f->n_inputs + c->n_inputs - 1 > OSC_FUSE_MAX_IN)
+    /* the pieces: a Concat's inputs, or the index itself when it is a row view */
+    const bool concat = osc_fuse_has(c, OSC_KT_CONCAT);
+    const int32_t n = concat ? c->n_inputs : 1;
+    const int32_t *ids = concat ? c->inputs : &id;
+    if (!t || t->rank != 1 || (t->dtype != OSC_INT64 && t->dtype != OSC_INT32) ||
+        (concat ? n < 2 || n > OSC_IX_MAX_PIECES || f->n_inputs + n - 1 > OSC_FUSE_MAX_IN
+                : !c || osc_fuse_row_view(v, c) < 0))
         return false;
     const int32_t n_absorbed = f->n_absorbed, n_inputs = f->n_inputs;
-    bool ok = osc_fuse_absorb(f, ci);
-    for (int32_t q = 0; ok && q < c->n_inputs; q++) {
-        int32_t pid = c->inputs[q];
+    bool ok = !concat || osc_fuse_absorb(f, ci);
+    for (int32_t q = 0; ok && q < n; q++) {
+        int32_t pid = ids[q];
         const osc_tensor *pt = osc_fuse_sym_shape(v, pid);
         ok = pt && pt->rank == 1 && pt->dtype == t->dtype;
         const int32_t gi = osc_fuse_producer(v, pid);
@@ -102,8 +106,7 @@ bool osc_fuse_ix_pieces(const osc_fuse_view *v, osc_fusion *f, int32_t at, osc_i
         memset(pc, 0, sizeof *pc);
         return false;
     }
-    pc->n = c->n_inputs;
+    pc->n = n;
     pc->value = id;
     return true;
 }
-

@@ -55,10 +55,11 @@ bool osc_fuse_gather0(const osc_node *n, int32_t rank);
  * node); -1 for any other node. */
 int64_t osc_fuse_row_view(const osc_fuse_view *v, const osc_node *n);
 /* When the index f->inputs[at] is a Concat along axis 0 of up to OSC_IX_MAX_PIECES 1-D index
- * tensors (each a value or a row view), the fusion reads its pieces instead: input `at`
- * becomes piece 0, the others are appended to f->inputs, the Concat and the row views' Gathers
- * are absorbed (removed once nothing else reads them), *pc says where each piece is. False, f
- * as it was and pc->n == 0, otherwise. */
+ * tensors (each a value or a row view), or itself a row view (one piece: edge_index[1] read
+ * where it is, never copied), the fusion reads its pieces instead: input `at` becomes piece 0,
+ * the others are appended to f->inputs, the Concat and the row views' Gathers are absorbed
+ * (removed once nothing else reads them), *pc says where each piece is. False, f as it was and
+ * pc->n == 0, otherwise. */
 bool osc_fuse_ix_pieces(const osc_fuse_view *v, osc_fusion *f, int32_t at, osc_ix_pieces *pc);
 
 #endif

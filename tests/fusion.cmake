@@ -56,6 +56,9 @@ target_link_libraries(test_fusion_cache PRIVATE osc_test_support m)
 set_tests_properties(test_fusion_cache PROPERTIES LABELS "unit;fusion")
 # Rule relu_epilogue: a product's Relu as its store (MatMul, Gemm, Conv, ConvTranspose), bit for
 # bit; float16 and a shared product output left unfused.
+osc_unit_test(test_fusion_matmul_add unit/test_fusion_matmul_add.c)
+target_link_libraries(test_fusion_matmul_add PRIVATE osc_test_support m)
+set_tests_properties(test_fusion_matmul_add PROPERTIES LABELS "unit;fusion")
 osc_unit_test(test_fusion_relu unit/test_fusion_relu.c)
 target_link_libraries(test_fusion_relu PRIVATE osc_test_support m)
 set_tests_properties(test_fusion_relu PROPERTIES LABELS "unit;fusion")

@@ -216,11 +216,23 @@ osc_status osc_gemm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
     if ((st = osc_prod_bn_prepare(k, &p->prod, in, n_in, g.n, &bn))) return st;
     osc_gemm_mem mem;
     osc_gemm_ops o;
-    st = osc_gemm_operands(k, a, in[1], out, g.n, g.kk, &mem, &o);
+    st = osc_gemm_operands(k, a, in[1], g.c, out, g.n, g.kk, &mem, &o);
+    /* Y over a transposed A (in place, M == K == N): Y's rows are not A's, A is copied first */
+    const size_t ab = a->nbytes;
+    const bool over_a = !st && p->prod.trans_a && !o.half && ab && out->data &&
+                        (const char *)out->data < (const char *)a->data + ab &&
+                        (const char *)a->data < (const char *)out->data + out->nbytes;
+    void *a_copy = over_a ? osc_malloc(k->alloc, ab) : NULL;
+    if (over_a && !a_copy) {
+        osc_gemm_mem_put(k, &mem);
+        st = osc_kfail(k, OSC_ERR_NOMEM, "cannot allocate %zu bytes for a copy of input 0 'A' "
+                       "(%s), whose buffer the output takes", ab, osc_kinput_name(k, 0));
+    }
     if (st) {
         osc_prod_bn_free(k, &bn);
         return st;
     }
+    if (a_copy) o.a = memcpy(a_copy, a->data, ab);
     /* Validation is complete: from here on the output is written. */
     const bool half = o.half;
     const void *av = o.a, *bv = o.b;
@@ -250,5 +262,6 @@ osc_status osc_gemm_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in, 
     if (bn.m) osc_prod_bn_cols(k, a->dtype, out->data, g.m, g.n, &bn, p->prod.relu);
     osc_prod_bn_free(k, &bn);
     osc_gemm_mem_put(k, &mem);
+    if (a_copy) osc_free(k->alloc, a_copy, ab);
     return OSC_OK;
 }

@@ -407,9 +407,27 @@ void osc_gemm_mem_put(osc_kctx *k, osc_gemm_mem *m) {
     memset(m, 0, sizeof *m);
 }
 
+/* Whether Y, of m rows of n elements ldy apart, overlaps a matrix of m rows rs apart whose
+ * elements span `extent` elements from its row's start (bytes of esize). */
+static bool rows_overlap(const void *y, int64_t m, int64_t n, int64_t ldy, const void *x,
+                         int64_t rs, int64_t extent, size_t esize) {
+    if (!x || m < 1) return false;
+    const char *y0 = y, *x0 = x;
+    const char *y1 = y0 + (size_t)((m - 1) * ldy + n) * esize;
+    const char *x1 = x0 + (size_t)((m - 1) * rs + extent) * esize;
+    return (uintptr_t)y0 < (uintptr_t)x1 && (uintptr_t)x0 < (uintptr_t)y1;
+}
+
+/* Rows of Y a part computes at a time into its block when Y overlaps A or C (osc_gemm_par):
+ * about 64 KiB of them, a multiple of every MR. */
+static int64_t temp_rows(int64_t n, size_t esize) {
+    const int64_t r = ((int64_t)(64 << 10) / (n * (int64_t)esize) + 11) / 12 * 12;
+    return r < 12 ? 12 : r;
+}
+
 osc_status osc_gemm_operands(osc_kctx *k, const osc_tensor *a, const osc_tensor *b,
-                             osc_tensor *out, int64_t n, int64_t kk, osc_gemm_mem *mem,
-                             osc_gemm_ops *o) {
+                             const osc_tensor *c, osc_tensor *out, int64_t n, int64_t kk,
+                             osc_gemm_mem *mem, osc_gemm_ops *o) {
     o->ct = osc_gemm_compute_dtype(a->dtype);
     o->half = o->ct != a->dtype;
     const int64_t na = osc_tensor_count(a), nb = osc_tensor_count(b);
@@ -417,15 +435,31 @@ osc_status osc_gemm_operands(osc_kctx *k, const osc_tensor *a, const osc_tensor 
     if (o->half && (!osc_add_ok(na, nb, &floats) ||
                     !osc_add_ok(floats, osc_tensor_count(out), &floats)))
         floats = -1;
-    /* one packed-B block per thread (osc_gemm_par) */
+    /* one packed-B block per thread (osc_gemm_par), and a block of Y's rows when Y is written
+     * over A or C (an in-place node: half types compute in float copies instead) */
+    const size_t es = osc_dtype_get(o->ct)->bits / 8, ob = out->nbytes;
+    const char *y = out->data;
+    bool over = false;
+    for (int32_t i = 0; i < 2 && y && ob; i++) {
+        const osc_tensor *x = i ? c : a;
+        over = over || (x && x->data && (uintptr_t)y < (uintptr_t)x->data + x->nbytes &&
+                        (uintptr_t)x->data < (uintptr_t)y + ob);
+    }
     const size_t pack = (osc_gemm_pack_bytes(o->ct, n, kk) + 63) / 64 * 64;
+    const size_t t = over && !o->half && n > 0 ? (size_t)temp_rows(n, es) : 0;
+    const size_t rows = t && (size_t)n <= SIZE_MAX / 2 / es / t ? t * (size_t)n * es : 0;
+    const size_t block = pack + (rows + 63) / 64 * 64;
     const int32_t parts = osc_tpool_size(k->tpool);
-    osc_status st = pack > SIZE_MAX / (size_t)parts
+    osc_status st = t && !rows ? osc_kfail(k, OSC_ERR_LIMIT, "a block of %zu output rows "
+                                           "needs more than 2^63 bytes", t)
+                    : block > SIZE_MAX / (size_t)parts
                         ? osc_kfail(k, OSC_ERR_LIMIT, "the packed panels of B need more than "
                                     "2^64 bytes")
-                        : osc_gemm_mem_get(k, pack * (size_t)parts, floats, "A, B and Y", mem);
+                        : osc_gemm_mem_get(k, block * (size_t)parts, floats, "A, B and Y", mem);
     if (st) return st;
-    mem->pack = pack;
+    mem->pack = block;
+    mem->rows_at = rows ? pack : 0;
+    mem->rows = rows != 0;
     o->a = a->data;
     o->b = b->data;
     o->y = out->data;
@@ -444,21 +478,33 @@ typedef struct gemm_job {
     osc_gemm_fn fn;
     const osc_gemm_args *g;
     char *pack;
-    size_t pack_stride, esize;
+    size_t pack_stride, esize, rows_at;
+    bool temp; /* Y overlaps A or C: rows made in the part's block, then copied */
 } gemm_job;
 
-/* Part `part` of the rows of Y, with its own block of packed B. */
+/* Part `part` of the rows of Y, with its own block of packed B. Y written over A or C: a few
+ * rows at a time into the block, then copied over them (row i of Y reads only row i of A and
+ * C, and the summation order depends on K alone: the bits of one call). */
 static void gemm_part(void *ctx, int32_t part, int32_t parts) {
     const gemm_job *j = ctx;
     osc_gemm_args g = *j->g;
     int64_t r0, r1;
     osc_par_range(j->g->m, 1, part, parts, &r0, &r1);
     if (r1 <= r0) return;
-    g.m = r1 - r0;
-    g.a = (const char *)g.a + (size_t)(r0 * g.ars) * j->esize;
-    g.y = (char *)g.y + (size_t)(r0 * g.ldy) * j->esize;
-    if (g.c) g.c = (const char *)g.c + (size_t)(r0 * g.c_rs) * j->esize;
-    j->fn(&g, j->pack ? j->pack + (size_t)part * j->pack_stride : NULL); /* integers: none */
+    char *block = j->pack + (size_t)part * j->pack_stride;
+    const int64_t step = j->temp ? temp_rows(g.n, j->esize) : r1 - r0;
+    for (int64_t i = r0; i < r1; i += step) {
+        g.m = r1 - i < step ? r1 - i : step;
+        g.a = (const char *)j->g->a + (size_t)(i * g.ars) * j->esize;
+        char *y = (char *)j->g->y + (size_t)(i * g.ldy) * j->esize;
+        g.y = j->temp ? block + j->rows_at : y;
+        g.ldy = j->temp ? g.n : j->g->ldy;
+        if (g.c) g.c = (const char *)j->g->c + (size_t)(i * g.c_rs) * j->esize;
+        j->fn(&g, j->pack_stride ? block : NULL); /* integers: no pack */
+        for (int64_t r = 0; j->temp && r < g.m; r++)
+            memcpy(y + (size_t)(r * j->g->ldy) * j->esize,
+                   block + j->rows_at + (size_t)(r * g.n) * j->esize, (size_t)g.n * j->esize);
+    }
 }
 
 void osc_gemm_par(osc_kctx *k, osc_gemm_fn fn, int32_t dtype, const osc_gemm_args *g,
@@ -467,6 +513,11 @@ void osc_gemm_par(osc_kctx *k, osc_gemm_fn fn, int32_t dtype, const osc_gemm_arg
     /* rows split among threads: every element of Y is computed as on one thread */
     const bool par = k->tpool && g->m > 1 &&
                      (double)g->m * (double)g->n * (double)g->k * (double)esize >= OSC_PAR_MIN_BYTES;
-    gemm_job j = {.fn = fn, .g = g, .pack = mem->p, .pack_stride = mem->pack, .esize = esize};
+    const int64_t a_extent = (g->k - 1) * g->acs + 1;
+    const bool temp = mem->rows && g->k > 0 &&
+                      (rows_overlap(g->y, g->m, g->n, g->ldy, g->a, g->ars, a_extent, esize) ||
+                       rows_overlap(g->y, g->m, g->n, g->ldy, g->c, g->c_rs, g->n, esize));
+    gemm_job j = {.fn = fn, .g = g, .pack = mem->p, .pack_stride = mem->pack, .esize = esize,
+                  .rows_at = mem->rows_at, .temp = temp};
     osc_tpool_run(par ? k->tpool : NULL, gemm_part, &j);
 }

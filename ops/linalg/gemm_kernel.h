@@ -10,7 +10,8 @@
 
 /* Y = A * B for one M x K matrix A and one K x N matrix B, both read through strides so that a
  * transposed operand needs no copy: element (i, p) of A is a[i*ars + p*acs], element (p, j) of
- * B is b[p*brs + j*bcs], element (i, j) of Y is y[i*ldy + j]. Y must not overlap A or B.
+ * B is b[p*brs + j*bcs], element (i, j) of Y is y[i*ldy + j]. Y must not overlap A or B
+ * (osc_gemm_par allows Y over the rows of A and C: a node written in place).
  *
  * float and double (the blocked kernel): B is packed into panels of NR columns (zero-padded)
  * per block of KC rows and NC columns; A is read in place when its rows are contiguous (acs 1),
@@ -80,7 +81,9 @@ typedef struct osc_gemm_mem {
     void *p;     /* the packed B block (NULL when both parts are empty) */
     float *f;    /* the floats */
     size_t size;
-    size_t pack; /* bytes of one thread's packed B block (osc_gemm_operands) */
+    size_t pack; /* bytes of one thread's block (osc_gemm_operands): its packed B, then */
+    size_t rows_at; /* from here a block of Y's rows when `rows` (Y written over A or C) */
+    bool rows;
     bool owned;  /* from k->alloc: osc_gemm_mem_put frees it */
 } osc_gemm_mem;
 /* Fails with OSC_ERR_LIMIT when floats < 0 (a count that overflowed) or the size overflows,
@@ -98,15 +101,18 @@ typedef struct osc_gemm_ops {
     const void *a, *b;
     void *y;
 } osc_gemm_ops;
-/* Takes the scratch (*mem: the packed B block for n x kk, and the float copies when half) and
- * fills *o; writes only scratch. Fails as osc_gemm_mem_get does. */
+/* Takes the scratch (*mem: the packed B block for n x kk, the float copies when half, and a
+ * block of the output's rows per thread when the output's buffer overlaps A or C, a node
+ * written in place: OSC_KF_INPLACE_SAME) and fills *o; writes only scratch. c: the tensor
+ * added to the product (NULL: none). Fails as osc_gemm_mem_get does. */
 osc_status osc_gemm_operands(osc_kctx *k, const osc_tensor *a, const osc_tensor *b,
-                             osc_tensor *out, int64_t n, int64_t kk, osc_gemm_mem *mem,
-                             osc_gemm_ops *o);
+                             const osc_tensor *c, osc_tensor *out, int64_t n, int64_t kk,
+                             osc_gemm_mem *mem, osc_gemm_ops *o);
 
 /* Runs fn on g, the rows of Y split among k->tpool's threads when the product is large, each
  * with its own block of mem's packed B (as osc_gemm_operands sized it); the bits are those of
- * one call. */
+ * one call. Y may be A's or C's buffer, row i of Y over row i of A (A not transposed) and of
+ * C: each part then makes a few rows at a time in its block and copies them over. */
 void osc_gemm_par(osc_kctx *k, osc_gemm_fn fn, int32_t dtype, const osc_gemm_args *g,
                   const osc_gemm_mem *mem);
 

@@ -121,7 +121,7 @@ osc_status osc_matmul_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
     osc_gemm_mem mem;
     osc_gemm_ops o;
     const osc_mm_params *p = k->params;
-    st = osc_gemm_operands(k, a, in[1], out, g.n, g.kk, &mem, &o);
+    st = osc_gemm_operands(k, a, in[1], NULL, out, g.n, g.kk, &mem, &o);
     if (st) return st;
     /* Validation is complete: from here on the output is written. */
     const int32_t ct = o.ct;
@@ -145,7 +145,7 @@ osc_status osc_matmul_run(osc_kctx *k, const osc_tensor *const *in, int32_t n_in
             ga.a = (const char *)av + (size_t)oa * esz;
             ga.b = (const char *)bv + (size_t)ob * esz;
             ga.y = (char *)yv + (size_t)(bi * g.m * g.n) * esz;
-            fn(&ga, mem.p);
+            osc_gemm_par(k, fn, ct, &ga, &mem); /* (Y may be A's buffer: in place) */
             for (int32_t d = g.brank - 1; d >= 0; d--) {
                 oa += g.astr[d];
                 ob += g.bstr[d];

@@ -260,14 +260,16 @@ static void every_row(void **state) {
     assert_int_equal(rows, (int)osc_kernel_count());
     assert_true(needs_attrs < (int)osc_kernel_count() / 4);
     /* GatherScatter, RowScatter, the two tiled, RowGather, GatherPieces, ShapeOf,
-     * SegmentReduce, ReplaceInf, SegmentSoftmax, RowDot, CacheWrite: in a build of every op */
+     * SegmentReduce, ReplaceInf, SegmentSoftmax, RowDot, CacheWrite, MatMulAdd: in a build of
+     * every op */
     assert_int_equal(fused, (osc_kernel_find("osc", "GatherScatter", 1) ? 6 : 0) +
                                 (osc_kernel_find("osc", "ShapeOf", 1) ? 1 : 0) +
                                 (osc_kernel_find("osc", "SegmentReduce", 1) ? 1 : 0) +
                                 (osc_kernel_find("osc", "ReplaceInf", 1) ? 1 : 0) +
                                 (osc_kernel_find("osc", "SegmentSoftmax", 1) ? 1 : 0) +
                                 (osc_kernel_find("osc", "RowDot", 1) ? 1 : 0) +
-                                (osc_kernel_find("osc", "CacheWrite", 1) ? 1 : 0));
+                                (osc_kernel_find("osc", "CacheWrite", 1) ? 1 : 0) +
+                                (osc_kernel_find("osc", "MatMulAdd", 1) ? 1 : 0));
 }
 
 /* Every row's infer, then run, on empty inputs whose other dims multiply past 2^63
