@@ -391,7 +391,8 @@ static void shape_chain(osc_mw *mw, const char *from, unsigned dyn, int rank, co
  *   to [E, R] at the end, 64 the index Expands a wide u [E, R], 128 the Expand's shape is fuzzed;
  *   dtype, reduction, data kind, scatter and Gather axes, N, E, M, the row's rank and dims, the
  *   steps (op, side, which operand dims broadcast; or a Relu, a Tanh or a MatMul by a square
- *   weight, which make a tiled scatter of the chain: ops/fused/fused_tiled.h). */
+ *   weight, maybe summed with its input, which make a tiled scatter of the chain:
+ *   ops/fused/fused_tiled.h). */
 static void shape_fusion(osc_mw *mw, fuzz_stream *s, int flags) {
     static const int32_t types[] = {OSC_FLOAT, OSC_FLOAT, OSC_FLOAT, OSC_DOUBLE, OSC_DOUBLE,
                                     OSC_INT64, OSC_INT32, OSC_FLOAT16};
@@ -443,8 +444,17 @@ static void shape_fusion(osc_mw *mw, fuzz_stream *s, int flags) {
             const bool mm = (c & 16) && rrank >= 1;
             const int64_t l = row[rrank > 0 ? rrank - 1 : 0], wd[2] = {l, l};
             if (mm) osc_mw_input(mw, w, dt, 2, wd, NULL); /* [..., l] x [l, l] */
+            /* mask bit 6: a residual sum of the product and its input, either side (rule
+             * matmul_add where no tiled region takes the chain) */
+            const bool res = mm && (mask & 64);
+            char prod[16];
+            NAME(prod, "p%u", k);
             osc_mw_node(mw, mm ? "MatMul" : c & 32 ? "Tanh" : "Relu", NULL, mm ? 2 : 1,
-                        (const char *[]){cur, w}, 1, (const char *[]){name});
+                        (const char *[]){cur, w}, 1, (const char *[]){res ? prod : name});
+            if (res)
+                osc_mw_node(mw, "Add", NULL, 2,
+                            mask & 128 ? (const char *[]){cur, prod} : (const char *[]){prod, cur},
+                            1, (const char *[]){name});
             if (k == 0 && (v & 8)) osc_mw_output(mw, name, dt, -1, NULL, NULL);
             memcpy(cur, name, sizeof cur);
             continue;

@@ -491,7 +491,7 @@ static void gemm_part(void *ctx, int32_t part, int32_t parts) {
     int64_t r0, r1;
     osc_par_range(j->g->m, 1, part, parts, &r0, &r1);
     if (r1 <= r0) return;
-    char *block = j->pack + (size_t)part * j->pack_stride;
+    char *block = j->pack ? j->pack + (size_t)part * j->pack_stride : NULL;
     const int64_t step = j->temp ? temp_rows(g.n, j->esize) : r1 - r0;
     for (int64_t i = r0; i < r1; i += step) {
         g.m = r1 - i < step ? r1 - i : step;

@@ -89,6 +89,17 @@ for d in "$models"/*_opset*; do
         check "$model: so with --fuse-recompute ($muls Mul left, $tiled_gs tiled)" \
             [ "$muls" = 0 ] ;;
     esac
+    case $model in # edge_index's rows read in place by the fused nodes: no Gather copies one
+    gnn_*)
+        gathers=$(grep -o '"op_type":"Gather"[^}]*"folded":false' "$work/out" | wc -l)
+        check "$model: edge_index's rows read in place ($gathers Gather left)" \
+            [ "$gathers" = 0 ] ;;
+    esac
+    case $model in # lin_l(mean) + lin_r(x): the product adds the other as it stores its sums
+    gnn_sage_*)
+        check "$model: the residual sum taken in by its product (rule matmul_add)" \
+            grep -q '"op_type":"MatMulAdd"' "$work/out" ;;
+    esac
     case $model in # max aggregations: one fused node holds the -inf reset and the max scatter
     gnn_edgeconv_* | gnn_sage_*_max_*)
         check "$model: the reset scatter taken in by the max scatter" \
