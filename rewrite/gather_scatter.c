@@ -486,7 +486,7 @@ bool osc_rw_gather_scatter_match(osc_kctx *k, const osc_fuse_view *v, int32_t no
         return osc_rw_no(v, "axis %lld: fused scatters run along axis 0", (long long)axis);
     double one;
     const osc_node *one_maker;
-    const bool repeated = !nd && dt && dt->rank == 1 && v->uses[upd] == 1 &&
+    const bool repeated = !nd && dt && dt->rank == 1 &&
                           osc_fuse_one_value(v, upd, dt->dtype, &one, &one_maker);
     const bool scalars =
         !nd && dt && dt->rank == 1 && (osc_fuse_has(ex, OSC_KT_CONCAT) || repeated);

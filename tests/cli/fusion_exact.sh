@@ -90,7 +90,7 @@ for d in "$models"/*_opset*; do
             [ "$muls" = 0 ] ;;
     esac
     case $model in # edge_index's rows read in place by the fused nodes: no Gather copies one
-    gnn_*)
+    gnn_* | graphsage_*)
         gathers=$(grep -o '"op_type":"Gather"[^}]*"folded":false' "$work/out" | wc -l)
         check "$model: edge_index's rows read in place ($gathers Gather left)" \
             [ "$gathers" = 0 ] ;;
