@@ -8,7 +8,7 @@
  * in. Every element must equal a reference computed here in the kernel's documented order
  * (gemm_kernel.h: products added by fma in increasing K within blocks of OSC_GEMM_KC, block sums
  * added in order; C after the last block; then S; then Relu), on 1, 2 and 3 threads, with and
- * without fusion, at K = 64 (many row blocks) and K = 300 (two K blocks: the partial sums of
+ * without fusion, at K = 64 (row blocks) and K = 300 (two K blocks: the partial sums of
  * a block must not land on the rows they are read from), and with Gemm's transA (K x K: its
  * rows are not the output's, A is copied first). A broadcast S, or a product read
  * elsewhere too, is left unfused with the reason. */
@@ -35,6 +35,7 @@ typedef struct shape {
     bool broadcast_s; /* the Add's S is bl's [K] row instead of g (no MatMulAdd) */
     bool p_output;    /* the MatMul's output is a graph output too (no MatMulAdd) */
     bool trans_a;     /* Gemm's transA (rows == k, static): Y's rows are not t's, t is copied */
+    bool g_output;    /* g is a graph output too: MatMulAdd not written over it */
 } shape;
 
 static void *build(const shape *s, size_t *len) {
@@ -54,7 +55,7 @@ static void *build(const shape *s, size_t *len) {
                 (const char *[]){"a"});
     osc_mw_node(mw, "Relu", "relu", 1, (const char *[]){"a"}, 1, (const char *[]){"y"});
     osc_mw_output(mw, "y", OSC_FLOAT, 2, xd, names);
-    if (s->broadcast_s) osc_mw_output(mw, "g", OSC_FLOAT, 2, xd, names);
+    if (s->broadcast_s || s->g_output) osc_mw_output(mw, "g", OSC_FLOAT, 2, xd, names);
     if (s->p_output) osc_mw_output(mw, "p", OSC_FLOAT, 2, xd, names);
     return osc_check_serialize(mw, len);
 }
@@ -141,23 +142,26 @@ static void fused_in_place(void **state) {
     (void)state;
     char nodes[256], why[256];
     for (int c = 0; c < 2; c++) {
-        const shape s = {c ? 130 : 1000, c ? 300 : 64, false, false, false};
+        const shape s = {c ? 130 : 5000, c ? 300 : 64, false, false, false, false};
         check(&s, nodes, sizeof nodes, why, sizeof why);
         assert_string_equal(nodes, "neg:Neg lin_l:Gemm(in place) add:MatMulAdd(in place)");
     }
-    const shape trans = {300, 300, false, false, true}; /* (more rows than one block) */
+    const shape trans = {600, 600, false, false, true, false}; /* (more rows than a block) */
     check(&trans, nodes, sizeof nodes, why, sizeof why);
     assert_string_equal(nodes, "neg:Neg lin_l:Gemm(in place) add:MatMulAdd(in place)");
+    const shape kept = {300, 64, false, false, false, true}; /* S added, not written over */
+    check(&kept, nodes, sizeof nodes, why, sizeof why);
+    assert_string_equal(nodes, "neg:Neg lin_l:Gemm(in place) add:MatMulAdd");
 }
 
 static void left_unfused(void **state) {
     (void)state;
     char nodes[256], why[256];
-    const shape broadcast = {40, 8, true, false, false};
+    const shape broadcast = {40, 8, true, false, false, false};
     check(&broadcast, nodes, sizeof nodes, why, sizeof why);
     assert_string_equal(nodes,
                         "neg:Neg lin_l:Gemm(in place) lin_r:MatMul add:Add relu:Relu(in place)");
-    const shape shared = {40, 8, false, true, false};
+    const shape shared = {40, 8, false, true, false, false};
     check(&shared, nodes, sizeof nodes, why, sizeof why);
     assert_string_equal(nodes, "neg:Neg lin_l:Gemm(in place) lin_r:MatMul add:Add(in place) "
                                "relu:Relu(in place)");
