@@ -418,8 +418,8 @@ static bool rows_overlap(const void *y, int64_t m, int64_t n, int64_t ldy, const
     return (uintptr_t)y0 < (uintptr_t)x1 && (uintptr_t)x0 < (uintptr_t)y1;
 }
 
-/* Rows of Y a part computes at a time into its block when Y overlaps A or C, or a whole C is
- * added (osc_gemm_par): about 512 KiB of them (within a core's L2 with the packed B), a
+/* Rows of Y a part computes at a time into its block when Y overlaps A or C (osc_gemm_par):
+ * about 512 KiB of them (within a core's L2 with the packed B), a
  * multiple of every MR. Each block packs B again: blocks of 64 KiB made GraphSAGE's 64 x 64
  * products 1.2x slower, of 512 KiB 1.0-1.1x. */
 static int64_t temp_rows(int64_t n, size_t esize) {
@@ -441,8 +441,7 @@ osc_status osc_gemm_operands(osc_kctx *k, const osc_tensor *a, const osc_tensor 
      * over A or C (an in-place node: half types compute in float copies instead) */
     const size_t es = osc_dtype_get(o->ct)->bits / 8, ob = out->nbytes;
     const char *y = out->data;
-    /* (a C of more than one row is added as the rows are copied out: osc_gemm_par) */
-    bool over = c && n > 0 && osc_tensor_count(c) > n;
+    bool over = false;
     for (int32_t i = 0; i < 2 && y && ob; i++) {
         const osc_tensor *x = i ? c : a;
         over = over || (x && x->data && (uintptr_t)y < (uintptr_t)x->data + x->nbytes &&
@@ -497,11 +496,11 @@ static void add_row(size_t esize, void *y, const void *t, const void *c, int64_t
     else ADD_ROW(double)
 }
 
-/* Part `part` of the rows of Y, with its own block of packed B. Y written over A or C, or a
- * whole C added: a few rows at a time into the block, then copied out over them, C added as
- * the kernel adds it (row i of Y reads only row i of A and C, and the summation order depends
- * on K alone: the bits of one call). The kernel reading C's rows as it stores its tiles ran
- * 1.5x slower than a product and a separate Add (six rows of A, Y and C at once). */
+/* Part `part` of the rows of Y, with its own block of packed B. Y written over A or C: a few
+ * rows at a time into the block, then copied out over them, a C of whole rows added as the
+ * kernel adds it (row i of Y reads only row i of A and C, and the summation order depends on
+ * K alone: the bits of one call). The kernel reading C's rows as it stores its tiles ran 1.5x
+ * slower than a product and a separate Add (six rows of A, Y and C at once). */
 static void gemm_part(void *ctx, int32_t part, int32_t parts) {
     const gemm_job *j = ctx;
     osc_gemm_args g = *j->g;
@@ -537,10 +536,12 @@ void osc_gemm_par(osc_kctx *k, osc_gemm_fn fn, int32_t dtype, const osc_gemm_arg
     const bool par = k->tpool && g->m > 1 &&
                      (double)g->m * (double)g->n * (double)g->k * (double)esize >= OSC_PAR_MIN_BYTES;
     const int64_t a_extent = (g->k - 1) * g->acs + 1;
-    const bool add_c = mem->rows && g->k > 0 && g->c && g->c_rs;
-    const bool temp = add_c || (mem->rows && g->k > 0 &&
-                                rows_overlap(g->y, g->m, g->n, g->ldy, g->a, g->ars, a_extent,
-                                             esize));
+    const bool temp = mem->rows && g->k > 0 &&
+                      (rows_overlap(g->y, g->m, g->n, g->ldy, g->a, g->ars, a_extent, esize) ||
+                       rows_overlap(g->y, g->m, g->n, g->ldy, g->c, g->c_rs, g->n, esize));
+    /* (products that write no input's rows, a tiled region's among them, whose scratch is
+     * sized for the packed B alone: C added by the kernel) */
+    const bool add_c = temp && g->c && g->c_rs;
     gemm_job j = {.fn = fn, .g = g, .pack = mem->p, .pack_stride = mem->pack, .esize = esize,
                   .rows_at = mem->rows_at, .temp = temp, .add_c = add_c};
     osc_tpool_run(par ? k->tpool : NULL, gemm_part, &j);
