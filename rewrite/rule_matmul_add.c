@@ -1,6 +1,7 @@
 /* rule_matmul_add.c: rule matmul_add (anchor Add): Add(P, S) or Add(S, P) where P is a MatMul
  * of a float or double A of rank >= 2 by a K x N matrix B, read by this Add alone and taking no
- * epilogue yet, and S has the Add's output shape (no broadcast): the Add becomes MatMulAdd(S,
+ * epilogue yet, and S has the Add's output shape (no broadcast) and dies there (made by a node,
+ * read by this Add alone): the Add becomes MatMulAdd(S,
  * A, B) (ops/linalg/matmul_add.c), which adds S to each sum as it stores it. The product's
  * buffer and the Add's pass over three arrays go, and the output may be written over S
  * (a residual sum; GraphSAGE's lin_l(mean) + lin_r(x)): bit-identical, IEEE addition being
@@ -23,6 +24,11 @@ bool osc_rw_matmul_add_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, 
         if (!st || !pt || !at || !bt || at->rank < 2 || bt->rank != 2 ||
             st->dtype != y->dtype || !osc_fuse_same_dims(st, y) || !osc_fuse_same_dims(pt, y))
             continue;
+        /* S must die here, so that the output takes its buffer: a product adding a C it does
+         * not write over adds it in its tile stores, slower than MatMul and Add apart */
+        if (v->uses[s] != 1 || osc_fuse_producer(v, s) < 0 || osc_fuse_folded(v, s))
+            return osc_rw_no(v, "the addend is read elsewhere too, or is a graph input or a "
+                             "constant: the sum would not be written over it");
         const int32_t n_absorbed = cp->f.n_absorbed;
         osc_product_params *q = osc_rw_product_take(v, p, x, cp);
         if (!q) continue;
