@@ -1,4 +1,6 @@
-/* file.c: osc_read_file, a whole file into one block from an osc_allocator. */
+/* file.c: model files: opening one (a regular file), reading a range of a source, reading a
+ * whole file into one block from an osc_allocator. */
+#define _XOPEN_SOURCE 700 /* pread */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,19 +11,15 @@
 #include "loader.h"
 #include "pb.h"
 
+enum { CHUNK = 1 << 30 }; /* bytes read by one call */
+
 static const char *errstr(int e, char *buf, size_t size) {
     if (strerror_r(e, buf, size) != 0) snprintf(buf, size, "error %d", e);
     return buf;
 }
 
-osc_status osc_read_file(osc_allocator *a, const char *path, void **buf, size_t *len,
-                         osc_err *err) {
+osc_status osc_open_file(const char *path, int *fd_out, uint64_t *len, osc_err *err) {
     char eb[128];
-    if (!a || !path || !buf || !len)
-        return osc_fail(err, OSC_ERR_ARG, "osc_read_file: %s is NULL",
-                        !a ? "allocator" : !path ? "path" : !buf ? "buf" : "len");
-    *buf = NULL;
-    *len = 0;
     /* O_NONBLOCK: opening a FIFO (refused below) must not wait for a writer */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
@@ -44,28 +42,55 @@ osc_status osc_read_file(osc_allocator *a, const char *path, void **buf, size_t 
         return osc_fail(err, OSC_ERR_LIMIT, "'%.300s' is too large (%lld bytes)", path,
                         (long long)sb.st_size);
     }
-    size_t size = (size_t)sb.st_size;
-    char *p = osc_malloc(a, size ? size : 1);
+    *fd_out = fd;
+    *len = (uint64_t)sb.st_size;
+    return OSC_OK;
+}
+
+osc_status osc_src_read(const osc_src *src, uint64_t at, void *dst, size_t n, osc_err *err) {
+    char eb[128];
+    if (src->fd < 0) {
+        memcpy(dst, src->mem + at, n);
+        return OSC_OK;
+    }
+    for (size_t done = 0; done < n;) {
+        ssize_t r = pread(src->fd, (char *)dst + done, n - done > CHUNK ? CHUNK : n - done,
+                          (off_t)(at + done));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0)
+            return osc_fail(err, OSC_ERR_IO, "cannot read '%.300s': %s at byte %llu",
+                            src->name, r < 0 ? errstr(errno, eb, sizeof eb)
+                                             : "the file shrank while it was read",
+                            (unsigned long long)(at + done));
+        done += (size_t)r;
+    }
+    return OSC_OK;
+}
+
+osc_status osc_read_file(osc_allocator *a, const char *path, void **buf, size_t *len,
+                         osc_err *err) {
+    if (!a || !path || !buf || !len)
+        return osc_fail(err, OSC_ERR_ARG, "osc_read_file: %s is NULL",
+                        !a ? "allocator" : !path ? "path" : !buf ? "buf" : "len");
+    *buf = NULL;
+    *len = 0;
+    int fd;
+    uint64_t size;
+    osc_status st = osc_open_file(path, &fd, &size, err);
+    if (st) return st;
+    char *p = osc_malloc(a, size ? (size_t)size : 1);
     if (!p) {
         close(fd);
         return osc_nomem(err, a, size, path);
     }
-    size_t done = 0;
-    while (done < size) {
-        ssize_t r = read(fd, p + done, size - done > ((size_t)1 << 30) ? (size_t)1 << 30
-                                                                         : size - done);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) {
-            int e = r < 0 ? errno : 0;
-            close(fd);
-            osc_free(a, p, size);
-            return osc_fail(err, OSC_ERR_IO, "cannot read '%.300s': %s at byte %zu", path,
-                            e ? errstr(e, eb, sizeof eb) : "file shrank while reading", done);
-        }
-        done += (size_t)r;
-    }
+    osc_src src = {NULL, fd, size, path};
+    st = osc_src_read(&src, 0, p, (size_t)size, err);
     close(fd);
+    if (st) {
+        osc_free(a, p, size ? (size_t)size : 1);
+        return st;
+    }
     *buf = p;
-    *len = size;
+    *len = (size_t)size;
     return OSC_OK;
 }

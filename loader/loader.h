@@ -18,6 +18,26 @@ osc_status osc_loader_parse_model_lim(const void *buf, size_t len, const char *b
                                       const osc_limits *lim, osc_pool *pool, osc_graph *g,
                                       osc_err *err);
 
+/* The bytes a model is read from: in memory, or in an open file read as needed (a model file
+ * is never read into memory whole). */
+typedef struct osc_src {
+    const uint8_t *mem; /* the bytes in memory (fd < 0) */
+    int fd;             /* >= 0: read them from this file instead */
+    uint64_t len;
+    const char *name;   /* names the source in read errors */
+} osc_src;
+
+/* osc_loader_parse_model_lim over a source. */
+osc_status osc_loader_parse_model_src(const osc_src *src, const char *base_dir,
+                                      const osc_limits *lim, osc_pool *pool, osc_graph *g,
+                                      osc_err *err);
+
+/* Copies n bytes at `at` (at + n <= src->len) into dst; OSC_ERR_IO when the file gives fewer. */
+osc_status osc_src_read(const osc_src *src, uint64_t at, void *dst, size_t n, osc_err *err);
+
+/* Opens a regular file for reading: *fd and its size *len (close(*fd) when done). */
+osc_status osc_open_file(const char *path, int *fd, uint64_t *len, osc_err *err);
+
 /* Reads a whole file into a buffer from `a` (free with osc_free(a, *buf, *len)). */
 osc_status osc_read_file(osc_allocator *a, const char *path, void **buf, size_t *len,
                          osc_err *err);

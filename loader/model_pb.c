@@ -666,35 +666,79 @@ osc_status osc_loader_parse_model(const void *buf, size_t len, const char *base_
 osc_status osc_loader_parse_model_lim(const void *buf, size_t len, const char *base_dir,
                                       const osc_limits *lim, osc_pool *pool, osc_graph *g,
                                       osc_err *err) {
+    if (!buf && len) {
+        if (err) osc_fail(err, OSC_ERR_ARG, "osc_loader_parse_model: NULL argument");
+        return OSC_ERR_ARG;
+    }
+    osc_src src = {buf, -1, len, "the model's bytes"};
+    return osc_loader_parse_model_src(&src, base_dir, lim, pool, g, err);
+}
+
+/* The source unpacked as it is: the fallback for a skeleton whose markers protobuf-c merged. */
+static Onnx__ModelProto *unpack_whole(const osc_src *src, osc_pb_alloc *pa, osc_err *err) {
+    if (src->fd < 0) return onnx__model_proto__unpack(&pa->pc, (size_t)src->len, src->mem);
+    uint8_t *buf = osc_malloc(pa->a, (size_t)src->len);
+    if (!buf) {
+        osc_nomem(err, pa->a, src->len, "reading the model");
+        return NULL;
+    }
+    Onnx__ModelProto *mp = NULL;
+    if (!osc_src_read(src, 0, buf, (size_t)src->len, err))
+        mp = onnx__model_proto__unpack(&pa->pc, (size_t)src->len, buf);
+    osc_free(pa->a, buf, (size_t)src->len);
+    return mp;
+}
+
+/* Unpacks the model: its skeleton (osc_pb_skeleton_build), then each tensor's payload read from
+ * the source into the block the tensor will keep. */
+static osc_status unpack(const osc_src *src, osc_pb_alloc *pa, Onnx__ModelProto **out,
+                         osc_err *err) {
+    osc_pb_skeleton sk;
+    osc_status st = osc_pb_skeleton_build(&onnx__model_proto__descriptor, src, "model", pa->a,
+                                          &sk, err);
+    if (st) return st;
+    Onnx__ModelProto *mp = onnx__model_proto__unpack(&pa->pc, sk.len, sk.buf);
+    osc_free(sk.a, sk.buf, sk.cap); /* protobuf-c copied what it keeps */
+    sk.buf = NULL;
+    sk.cap = 0;
+    if (mp && (st = osc_pb_payloads_fill(&mp->base, &sk, src, pa, err)) == OSC_ERR_UNSUPPORTED) {
+        onnx__model_proto__free_unpacked(mp, &pa->pc);
+        st = OSC_OK;
+        if (!(mp = unpack_whole(src, pa, err)) && err->status) st = err->status;
+    }
+    osc_pb_skeleton_free(&sk);
+    if (st) {
+        if (mp) onnx__model_proto__free_unpacked(mp, &pa->pc);
+        return st;
+    }
+    if (!mp)
+        return pa->failed ? osc_pb_alloc_report(pa, src->len, err)
+                          : osc_fail(err, OSC_ERR_PARSE, "bytes are not a valid ModelProto "
+                                     "(%llu bytes)", (unsigned long long)src->len);
+    *out = mp;
+    return OSC_OK;
+}
+
+osc_status osc_loader_parse_model_src(const osc_src *src, const char *base_dir,
+                                      const osc_limits *lim, osc_pool *pool, osc_graph *g,
+                                      osc_err *err) {
     osc_limits def = {0, (uint64_t)OSC_DEFAULT_MAX_STRING_MIB << 20, OSC_DEFAULT_MAX_NODES,
                       OSC_MAX_RANK, OSC_DEFAULT_MAX_ITERATIONS};
     if (!lim) lim = &def;
-    if (!pool || !g || !err || (!buf && len)) {
+    if (!src || !pool || !g || !err) {
         if (err) osc_fail(err, OSC_ERR_ARG, "osc_loader_parse_model: NULL argument");
         return OSC_ERR_ARG;
     }
     memset(g, 0, sizeof *g);
-    if (len == 0) return osc_fail(err, OSC_ERR_PARSE, "model bytes are empty");
-    osc_status st = osc_pb_prescan(&onnx__model_proto__descriptor, buf, len, "model", err);
-    if (st) return st;
+    if (src->len == 0) return osc_fail(err, OSC_ERR_PARSE, "model bytes are empty");
+    if (src->len > SIZE_MAX / OSC_PB_AMPLIFICATION)
+        return osc_fail(err, OSC_ERR_LIMIT, "the model's %llu bytes are more than this machine "
+                        "can unpack", (unsigned long long)src->len);
     osc_pb_alloc pa;
-    osc_pb_alloc_init(&pa, pool->alloc, pool, osc_pb_budget(len));
-    Onnx__ModelProto *mp = onnx__model_proto__unpack(&pa.pc, len, buf);
-    if (!mp) {
-        if (pa.over_budget)
-            return osc_fail(err, OSC_ERR_LIMIT, "parsing the model: unpacking its %zu bytes "
-                            "needs more than %llu bytes (allowed: %d times its size plus %llu "
-                            "MiB)", len, (unsigned long long)pa.budget, OSC_PB_AMPLIFICATION,
-                            (unsigned long long)(OSC_PB_SLACK >> 20));
-        if (pa.failed && pa.failed_status == OSC_ERR_LIMIT)
-            return osc_fail(err, OSC_ERR_LIMIT, "parsing the model: %zu more bytes would "
-                            "exceed the byte cap opts.max_bytes (%llu)", pa.failed_size,
-                            (unsigned long long)pool->alloc->cap);
-        if (pa.failed)
-            return osc_fail(err, OSC_ERR_NOMEM, "parsing the model: out of memory allocating "
-                            "%zu bytes", pa.failed_size);
-        return osc_fail(err, OSC_ERR_PARSE, "bytes are not a valid ModelProto (%zu bytes)", len);
-    }
+    osc_pb_alloc_init(&pa, pool->alloc, pool, osc_pb_budget((size_t)src->len));
+    Onnx__ModelProto *mp = NULL;
+    osc_status st = unpack(src, &pa, &mp, err);
+    if (st) return st;
     int64_t nodes_left = lim->max_nodes;
     ctx c = {.g = g, .pool = pool, .a = pool->alloc, .err = err, .base_dir = base_dir,
              .lim = lim, .nodes_left = &nodes_left};

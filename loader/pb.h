@@ -5,6 +5,7 @@
 #include "onnx.pb-c.h"
 
 #include "core/graph.h"
+#include "loader.h"
 
 /* ---- pb_alloc.c: a ProtobufCAllocator over an osc_allocator ---- */
 
@@ -28,6 +29,9 @@ typedef struct osc_pb_alloc {
 } osc_pb_alloc;
 
 void osc_pb_alloc_init(osc_pb_alloc *pa, osc_allocator *a, osc_pool *pool, uint64_t budget);
+
+/* Reports the allocation that failed in an unpack of a len-byte model (pa->failed is set). */
+osc_status osc_pb_alloc_report(const osc_pb_alloc *pa, uint64_t len, osc_err *err);
 
 /* Unpacking turns a few wire bytes into a whole struct (an empty AttributeProto, 2 bytes on the
  * wire, becomes 272 bytes), so a small file of empty sub-messages could claim gigabytes inside the
@@ -59,6 +63,40 @@ osc_status osc_pool_nomem(osc_err *err, const osc_pool *pool, uint64_t n, const 
  * allocator's 16-byte header per block). Linear in len. */
 osc_status osc_pb_prescan(const ProtobufCMessageDescriptor *desc, const uint8_t *buf,
                           size_t len, const char *what, osc_err *err);
+
+/* A model's skeleton: its bytes with every TensorProto's raw_data left in the source and an
+ * unknown varint field OSC_PB_MARK in its place holding the payload's index in `pay` (the
+ * source's own OSC_PB_MARK fields in TensorProtos are dropped; nothing reads them). Nested
+ * messages get their lengths rewritten. protobuf-c unpacks the skeleton (a few bytes per
+ * tensor), and osc_pb_payloads_fill copies each payload once, from the source into its block:
+ * a model file is never in memory twice. */
+#define OSC_PB_RAW_DATA 9       /* TensorProto.raw_data */
+#define OSC_PB_MARK 0x1fffffff  /* the largest field number */
+typedef struct osc_pb_payload {
+    uint64_t at, len; /* the bytes in the source */
+} osc_pb_payload;
+typedef struct osc_pb_skeleton {
+    osc_allocator *a;
+    uint8_t *buf;
+    size_t len, cap;
+    osc_pb_payload *pay;
+    size_t n_pay, cap_pay;
+} osc_pb_skeleton;
+
+/* osc_pb_prescan's checks over src (positions in errors are the source's), writing *sk. */
+osc_status osc_pb_skeleton_build(const ProtobufCMessageDescriptor *desc, const osc_src *src,
+                                 const char *what, osc_allocator *a, osc_pb_skeleton *sk,
+                                 osc_err *err);
+void osc_pb_skeleton_free(osc_pb_skeleton *sk);
+
+/* ---- pb_payloads.c: the payloads put back into the unpacked skeleton ---- */
+
+/* Gives every TensorProto under m that holds markers the raw_data of its last one (the last
+ * raw_data on the wire, as protobuf's rule is), in a block from pa, read from src.
+ * OSC_ERR_UNSUPPORTED (nothing reported) when the markers found are not each of sk's payloads
+ * once (a message field given twice, which protobuf-c merges): unpack the source itself. */
+osc_status osc_pb_payloads_fill(ProtobufCMessage *m, const osc_pb_skeleton *sk,
+                                const osc_src *src, osc_pb_alloc *pa, osc_err *err);
 
 /* ---- tensor_pb.c: TensorProto -> osc_tensor ---- */
 

@@ -102,3 +102,17 @@ osc_status osc_pool_nomem(osc_err *err, const osc_pool *pool, uint64_t n, const 
     return osc_fail(err, OSC_ERR_NOMEM, "%s: out of memory allocating %llu bytes", what,
                     (unsigned long long)n);
 }
+
+osc_status osc_pb_alloc_report(const osc_pb_alloc *pa, uint64_t len, osc_err *err) {
+    if (pa->over_budget)
+        return osc_fail(err, OSC_ERR_LIMIT, "parsing the model: unpacking its %llu bytes needs "
+                        "more than %llu bytes (allowed: %d times its size plus %llu MiB)",
+                        (unsigned long long)len, (unsigned long long)pa->budget,
+                        OSC_PB_AMPLIFICATION, (unsigned long long)(OSC_PB_SLACK >> 20));
+    if (pa->failed_status == OSC_ERR_LIMIT)
+        return osc_fail(err, OSC_ERR_LIMIT, "parsing the model: %zu more bytes would exceed the "
+                        "byte cap opts.max_bytes (%llu)", pa->failed_size,
+                        (unsigned long long)pa->a->cap);
+    return osc_fail(err, OSC_ERR_NOMEM, "parsing the model: out of memory allocating %zu bytes",
+                    pa->failed_size);
+}

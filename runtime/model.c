@@ -1,6 +1,7 @@
 /* model.c: loading a model from a buffer or a file (the load steps in order), options, free. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "loader/loader.h"
 #include "model.h"
@@ -143,83 +144,73 @@ static osc_status check_options(const osc_options *opts, osc_err *err) {
     return OSC_OK;
 }
 
+/* Loads the model whose bytes src holds; the options are checked and resolved. */
+static osc_status load(const osc_src *src, const char *base_dir, const osc_options *opts,
+                       const osc_limits *lim, osc_model **out, osc_err *err) {
+    osc_allocator a;
+    osc_allocator_init_cap(&a, opts, lim->max_bytes);
+    osc_model *m = osc_calloc(&a, 1, sizeof *m);
+    if (!m) {
+        osc_fail(err, OSC_ERR_NOMEM, "out of memory allocating the model");
+        return osc_cap_explain(err, &a, "the model");
+    }
+    m->alloc = a;
+    m->lim = *lim;
+    if (opts) m->opts = *opts;
+    osc_pool_init(&m->pool, &m->alloc, 0);
+    osc_status st = osc_loader_parse_model_src(src, base_dir, &m->lim, &m->pool, &m->g, err);
+    if (!st) fold_budget(m, (size_t)src->len);
+    if (!st) st = prepare(m, opts, err);
+    osc_body_release(m); /* the sessions folding ran subgraphs in */
+    if (!st) st = osc_release_unread(m, err);
+    if (st) {
+        if (err->status == OSC_OK) osc_fail(err, st, "model load failed");
+        st = osc_cap_explain(err, &m->alloc, "the model");
+        osc_model_free(m);
+        return st;
+    }
+    *out = m;
+    return OSC_OK;
+}
+
 osc_status osc_model_load_buffer(const void *buf, size_t len, const char *base_dir,
                                  const osc_options *opts, osc_model **out, char *msg,
                                  size_t msg_size) {
     osc_err err = {0};
-    osc_allocator a;
-    if (out) *out = NULL;
-    if (!out || (!buf && len)) {
-        osc_fail(&err, OSC_ERR_ARG, "osc_model_load_buffer: NULL argument");
-        copy_msg(msg, msg_size, &err);
-        return err.status;
-    }
     osc_limits lim;
-    if (check_options(opts, &err) || osc_limits_resolve(opts, &lim, &err)) {
-        copy_msg(msg, msg_size, &err);
-        return err.status;
-    }
-    osc_allocator_init_cap(&a, opts, lim.max_bytes);
-    osc_model *m = osc_calloc(&a, 1, sizeof *m);
-    if (!m) {
-        osc_fail(&err, OSC_ERR_NOMEM, "out of memory allocating the model");
-        osc_cap_explain(&err, &a, "the model");
-        copy_msg(msg, msg_size, &err);
-        return err.status;
-    }
-    m->alloc = a;
-    m->lim = lim;
-    if (opts) m->opts = *opts;
-    osc_pool_init(&m->pool, &m->alloc, 0);
-    osc_status st = osc_loader_parse_model_lim(buf, len, base_dir, &m->lim, &m->pool, &m->g,
-                                               &err);
-    if (!st) fold_budget(m, len);
-    if (!st) st = prepare(m, opts, &err);
-    osc_body_release(m); /* the sessions folding ran subgraphs in */
-    if (!st) st = osc_release_unread(m, &err);
-    if (st) {
-        if (err.status == OSC_OK) osc_fail(&err, st, "model load failed");
-        st = osc_cap_explain(&err, &m->alloc, "the model");
-        copy_msg(msg, msg_size, &err);
-        osc_model_free(m);
-        return st;
-    }
+    osc_status st;
+    if (out) *out = NULL;
+    if (!out || (!buf && len))
+        st = osc_fail(&err, OSC_ERR_ARG, "osc_model_load_buffer: NULL argument");
+    else if (!(st = check_options(opts, &err)) && !(st = osc_limits_resolve(opts, &lim, &err)))
+        st = load(&(osc_src){buf, -1, len, "the model's bytes"}, base_dir, opts, &lim, out,
+                  &err);
     copy_msg(msg, msg_size, &err);
-    *out = m;
-    return OSC_OK;
+    return st;
 }
 
 osc_status osc_model_load_file(const char *path, const osc_options *opts, osc_model **out,
                                char *msg, size_t msg_size) {
     osc_err err = {0};
-    osc_allocator a;
-    void *buf = NULL;
-    size_t len = 0;
+    osc_limits lim;
+    osc_status st;
+    int fd;
+    uint64_t len;
     if (out) *out = NULL;
     if (!path || !out) {
-        osc_fail(&err, OSC_ERR_ARG, "osc_model_load_file: NULL argument");
-        copy_msg(msg, msg_size, &err);
-        return err.status;
+        st = osc_fail(&err, OSC_ERR_ARG, "osc_model_load_file: NULL argument");
+    } else if (!(st = check_options(opts, &err)) && !(st = osc_limits_resolve(opts, &lim, &err)) &&
+               !(st = osc_open_file(path, &fd, &len, &err))) {
+        /* external data is relative to the model's folder */
+        char dir[4096];
+        const char *slash = strrchr(path, '/');
+        if (!slash) snprintf(dir, sizeof dir, ".");
+        else if (slash == path) snprintf(dir, sizeof dir, "/");
+        else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+        st = load(&(osc_src){NULL, fd, len, path}, dir, opts, &lim, out, &err);
+        close(fd);
     }
-    osc_limits lim;
-    if (check_options(opts, &err) || osc_limits_resolve(opts, &lim, &err)) {
-        copy_msg(msg, msg_size, &err); /* before reading a possibly large file */
-        return err.status;
-    }
-    osc_allocator_init_cap(&a, opts, lim.max_bytes);
-    osc_status st = osc_read_file(&a, path, &buf, &len, &err);
-    if (st) {
-        copy_msg(msg, msg_size, &err);
-        return st;
-    }
-    /* external data is relative to the model's folder */
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else if (slash == path) snprintf(dir, sizeof dir, "/");
-    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    st = osc_model_load_buffer(buf, len, dir, opts, out, msg, msg_size);
-    osc_free(&a, buf, len);
+    copy_msg(msg, msg_size, &err);
     return st;
 }
 
