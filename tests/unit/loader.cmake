@@ -6,7 +6,8 @@ set(OSC_NODE_TESTS_DIR "${PROJECT_SOURCE_DIR}/../shared/onnx-node-tests" CACHE P
 set(OSC_DEBIAN_NODE_TESTS_DIR "/usr/share/libonnx-testdata/data/node" CACHE PATH
   "Debian's libonnx-testdata node tests the loader tests parse")
 
-foreach(t test_loader_tensor test_loader_external test_loader_model test_loader_nodetests)
+foreach(t test_loader_tensor test_loader_external test_loader_model test_loader_skeleton
+    test_loader_nodetests)
   osc_unit_test(${t} unit/${t}.c unit/loader_util.c)
   target_link_libraries(${t} PRIVATE osc_proto osc_test_support) # loader_util.h: the writer
   set_tests_properties(${t} PROPERTIES LABELS "unit;loader")

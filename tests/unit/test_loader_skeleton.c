@@ -1,0 +1,302 @@
+/* test_loader_skeleton.c: a model is unpacked as a skeleton and each tensor's raw_data is read
+ * once from its source: a file is never in memory twice, protobuf's rules (the last raw_data
+ * wins, a message given twice is merged) still hold, and a file reads as its bytes do. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "loader_util.h"
+
+/* ---- wire bytes written by hand (protobuf-c never writes a field twice) ---- */
+
+typedef struct wb {
+    uint8_t b[1 << 16];
+    size_t n;
+} wb;
+
+static void put_varint(wb *w, uint64_t v) {
+    do {
+        assert_true(w->n < sizeof w->b);
+        w->b[w->n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+}
+
+static void put_int(wb *w, uint32_t field, uint64_t v) {
+    put_varint(w, (uint64_t)field << 3);
+    put_varint(w, v);
+}
+
+static void put_bytes(wb *w, uint32_t field, const void *p, size_t n) {
+    put_varint(w, (uint64_t)field << 3 | 2);
+    put_varint(w, n);
+    assert_true(n <= sizeof w->b - w->n);
+    memcpy(w->b + w->n, p, n);
+    w->n += n;
+}
+
+static void put_msg(wb *w, uint32_t field, const wb *m) { put_bytes(w, field, m->b, m->n); }
+static void put_str(wb *w, uint32_t field, const char *s) { put_bytes(w, field, s, strlen(s)); }
+
+/* TensorProto fields, GraphProto's initializer and doc_string, ModelProto's. */
+enum { T_DIMS = 1, T_TYPE = 2, T_FLOATS = 4, T_NAME = 8, T_RAW = 9 };
+enum { G_NODE = 1, G_INIT = 5, G_DOC = 10, G_OUTPUT = 12 };
+enum { M_IR = 1, M_GRAPH = 7, M_OPSET = 8 };
+
+/* A float tensor of n elements named `name`, its payload not yet written. */
+static wb *tensor(const char *name, size_t n) {
+    wb *t = calloc(1, sizeof *t);
+    assert_non_null(t);
+    put_int(t, T_DIMS, n);
+    put_int(t, T_TYPE, OSC_FLOAT);
+    put_str(t, T_NAME, name);
+    return t;
+}
+
+/* A model (IR 9, opset 18) around the graph g. */
+static wb *model(const wb *g) {
+    wb *m = calloc(1, sizeof *m), op = {.n = 0};
+    assert_non_null(m);
+    put_int(m, M_IR, 9);
+    put_int(&op, 2, 18);
+    put_msg(m, M_OPSET, &op);
+    put_msg(m, M_GRAPH, g);
+    return m;
+}
+
+/* ---- sources ---- */
+
+static char g_dir[256];
+
+static int setup(void **state) {
+    (void)state;
+    lu_tmpdir(g_dir, sizeof g_dir);
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    lu_rmtree(g_dir);
+    return 0;
+}
+
+/* Parses bytes from memory (file false) or from a file holding them. */
+static osc_status parse(lu_model *m, const void *buf, size_t len, bool file) {
+    osc_allocator_init(&m->alloc, NULL);
+    osc_pool_init(&m->pool, &m->alloc, 0);
+    osc_err_clear(&m->err);
+    if (!file) return osc_loader_parse_model(buf, len, NULL, &m->pool, &m->g, &m->err);
+    char path[300];
+    snprintf(path, sizeof path, "%s/m.onnx", g_dir);
+    lu_write_file(path, buf, len);
+    int fd;
+    uint64_t flen;
+    assert_int_equal(osc_open_file(path, &fd, &flen, &m->err), OSC_OK);
+    osc_src src = {NULL, fd, flen, path};
+    osc_status st = osc_loader_parse_model_src(&src, NULL, NULL, &m->pool, &m->g, &m->err);
+    close(fd);
+    return st;
+}
+
+static const osc_tensor *init_of(lu_model *m, const char *name) {
+    const osc_tensor *t = m->g.values[lu_value(&m->g, name)].init;
+    assert_non_null(t);
+    return t;
+}
+
+/* ---- the load's peak: the payloads once ---- */
+
+static void file_in_memory_once(void **state) {
+    (void)state;
+    enum { N = 1 << 20 }; /* 4 MiB of floats */
+    float *v = malloc(N * sizeof *v);
+    assert_non_null(v);
+    for (size_t i = 0; i < N; i++) v[i] = (float)i * 0.5f;
+    osc_mw *mw = osc_mw_new(9);
+    osc_mw_opset(mw, "", 18);
+    int64_t dims[1] = {N};
+    osc_mw_input(mw, "x", OSC_FLOAT, 1, dims, NULL);
+    osc_tensor w = {.dtype = OSC_FLOAT, .rank = 1, .dims = {N}, .data = v, .nbytes = N * 4};
+    osc_mw_initializer(mw, "w", &w);
+    const char *in[2] = {"x", "w"}, *out[1] = {"y"};
+    osc_mw_node(mw, "Add", "add", 2, in, 1, out);
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, dims, NULL);
+    void *buf;
+    size_t len;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    char path[300];
+    snprintf(path, sizeof path, "%s/big.onnx", g_dir);
+    lu_write_file(path, buf, len);
+    free(buf);
+
+    lu_track t = {0, 0, 0, -1};
+    osc_options o;
+    osc_options_init(&o);
+    o.alloc = lu_track_fn;
+    o.alloc_ud = &t;
+    osc_model *m = NULL;
+    char msg[512];
+    assert_int_equal(osc_model_load_file(path, &o, &m, msg, sizeof msg), OSC_OK);
+    osc_tensor got;
+    assert_int_equal(osc_model_value_data(m, "w", &got), OSC_OK);
+    assert_int_equal(got.nbytes, N * sizeof *v);
+    assert_memory_equal(got.data, v, N * sizeof *v);
+    /* read whole and unpacked, the file was there twice (2.0x its bytes) */
+    if (t.peak > len + len / 8)
+        fail_msg("loading a %zu-byte file peaked at %zu bytes (%.2fx)", len, t.peak,
+                 (double)t.peak / (double)len);
+    osc_model_free(m);
+    free(v);
+}
+
+/* ---- protobuf's rules ---- */
+
+/* raw_data given twice: the last one counts, whichever of them is elided where. */
+static void last_raw_data_wins(void **state) {
+    (void)state;
+    const float a[2] = {1, 2}, b[2] = {3, 4};
+    for (int file = 0; file < 2; file++) {
+        wb *t = tensor("w", 2), g = {.n = 0};
+        put_bytes(t, T_RAW, a, sizeof a);
+        put_bytes(t, T_RAW, b, sizeof b);
+        put_msg(&g, G_INIT, t);
+        wb *mb = model(&g);
+        lu_model m;
+        lu_expect(parse(&m, mb->b, mb->n, file), OSC_OK, m.err.msg, "");
+        assert_memory_equal(init_of(&m, "w")->data, b, sizeof b);
+        lu_model_free(&m);
+        free(t);
+        free(mb);
+    }
+}
+
+/* A TensorProto holding the skeleton's marker field already: an unknown field, ignored. */
+static void source_markers_are_ignored(void **state) {
+    (void)state;
+    const float a[2] = {5, 6}, c[3] = {7, 8, 9};
+    for (int file = 0; file < 2; file++) {
+        wb *t = tensor("w", 2), *u = tensor("u", 3), g = {.n = 0};
+        put_int(t, OSC_PB_MARK, 7);
+        put_bytes(t, T_RAW, a, sizeof a);
+        put_int(u, OSC_PB_MARK, 0); /* names the first payload: not this tensor's */
+        put_bytes(u, T_FLOATS, c, sizeof c); /* packed float_data */
+        put_msg(&g, G_INIT, t);
+        put_msg(&g, G_INIT, u);
+        wb *mb = model(&g);
+        lu_model m;
+        lu_expect(parse(&m, mb->b, mb->n, file), OSC_OK, m.err.msg, "");
+        assert_memory_equal(init_of(&m, "w")->data, a, sizeof a);
+        assert_memory_equal(init_of(&m, "u")->data, c, sizeof c);
+        lu_model_free(&m);
+        free(t);
+        free(u);
+        free(mb);
+    }
+}
+
+/* A message field given twice is merged (protobuf's rule), tensors inside it included: a
+ * Constant's value `t` twice takes the dims of the first and the raw_data of the second. */
+static void merged_tensor(void **state) {
+    (void)state;
+    const float a[2] = {1, 2}, b[2] = {-3, -4};
+    for (int file = 0; file < 2; file++) {
+        wb *t1 = tensor("", 2), t2 = {.n = 0}, at = {.n = 0}, node = {.n = 0}, g = {.n = 0};
+        put_bytes(t1, T_RAW, a, sizeof a);
+        put_bytes(&t2, T_RAW, b, sizeof b);
+        put_str(&at, 1, "value");
+        put_int(&at, 20, 4); /* type TENSOR */
+        put_msg(&at, 5, t1);
+        put_msg(&at, 5, &t2);
+        put_str(&node, 2, "y");
+        put_str(&node, 4, "Constant");
+        put_msg(&node, 5, &at);
+        put_msg(&g, G_NODE, &node);
+        wb out = {.n = 0};
+        put_str(&out, 1, "y");
+        put_msg(&g, G_OUTPUT, &out);
+        wb *mb = model(&g);
+        char path[300];
+        snprintf(path, sizeof path, "%s/c.onnx", g_dir);
+        lu_write_file(path, mb->b, mb->n);
+        osc_model *m = NULL;
+        char msg[512];
+        osc_status st = file ? osc_model_load_file(path, NULL, &m, msg, sizeof msg)
+                             : osc_model_load_buffer(mb->b, mb->n, NULL, NULL, &m, msg,
+                                                     sizeof msg);
+        lu_expect(st, OSC_OK, msg, "");
+        osc_tensor got;
+        assert_int_equal(osc_model_value_data(m, "y", &got), OSC_OK);
+        assert_int_equal(got.rank, 1);
+        assert_int_equal(got.dims[0], 2);
+        assert_memory_equal(got.data, b, sizeof b);
+        osc_model_free(m);
+        free(t1);
+        free(mb);
+    }
+}
+
+/* ---- a file reads as its bytes do ---- */
+
+/* Fields longer than the reader's window (a doc string, float_data) and an error past it: the
+ * same tensors, and the same message naming the same byte, from a file as from memory. */
+static void file_reads_as_memory(void **state) {
+    (void)state;
+    static char doc[20000];
+    static float f[5000];
+    memset(doc, 'd', sizeof doc - 1);
+    for (size_t i = 0; i < 5000; i++) f[i] = (float)i;
+    for (int nul = 0; nul < 2; nul++) {
+        doc[12345] = nul ? '\0' : 'd';
+        wb *t = tensor("f", 5000), g = {.n = 0};
+        put_bytes(t, T_FLOATS, f, sizeof f);
+        put_msg(&g, G_INIT, t);
+        put_bytes(&g, G_DOC, doc, sizeof doc - 1);
+        wb *mb = model(&g);
+        char msgs[2][OSC_MSG_SIZE];
+        for (int file = 0; file < 2; file++) {
+            lu_model m;
+            osc_status st = parse(&m, mb->b, mb->n, file);
+            snprintf(msgs[file], sizeof msgs[file], "%s", m.err.msg);
+            if (nul) {
+                lu_expect(st, OSC_ERR_PARSE, m.err.msg, "doc_string", "NUL byte");
+            } else {
+                lu_expect(st, OSC_OK, m.err.msg, "");
+                assert_memory_equal(init_of(&m, "f")->data, f, sizeof f);
+            }
+            lu_model_free(&m);
+        }
+        assert_string_equal(msgs[0], msgs[1]);
+        free(t);
+        free(mb);
+    }
+}
+
+/* A file that ends before a range it should hold: an I/O error naming it, never a crash. */
+static void short_file_read(void **state) {
+    (void)state;
+    char path[300], buf[16];
+    snprintf(path, sizeof path, "%s/short.bin", g_dir);
+    lu_write_file(path, "0123456789", 10);
+    int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    osc_src src = {NULL, fd, 20, path}; /* as if it had shrunk from 20 bytes */
+    osc_err err;
+    osc_err_clear(&err);
+    assert_int_equal(osc_src_read(&src, 4, buf, 6, &err), OSC_OK);
+    assert_memory_equal(buf, "456789", 6);
+    lu_expect(osc_src_read(&src, 6, buf, 8, &err), OSC_ERR_IO, err.msg, "short.bin", "shrank",
+              "at byte 10");
+    close(fd);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(file_in_memory_once),   cmocka_unit_test(last_raw_data_wins),
+        cmocka_unit_test(source_markers_are_ignored), cmocka_unit_test(merged_tensor),
+        cmocka_unit_test(file_reads_as_memory),  cmocka_unit_test(short_file_read),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
