@@ -8,37 +8,9 @@
 #include <unistd.h>
 
 #include "loader_util.h"
+#include "tests/support/wire.h"
 
 /* ---- wire bytes written by hand (protobuf-c never writes a field twice) ---- */
-
-typedef struct wb {
-    uint8_t b[1 << 16];
-    size_t n;
-} wb;
-
-static void put_varint(wb *w, uint64_t v) {
-    do {
-        assert_true(w->n < sizeof w->b);
-        w->b[w->n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-        v >>= 7;
-    } while (v);
-}
-
-static void put_int(wb *w, uint32_t field, uint64_t v) {
-    put_varint(w, (uint64_t)field << 3);
-    put_varint(w, v);
-}
-
-static void put_bytes(wb *w, uint32_t field, const void *p, size_t n) {
-    put_varint(w, (uint64_t)field << 3 | 2);
-    put_varint(w, n);
-    assert_true(n <= sizeof w->b - w->n);
-    memcpy(w->b + w->n, p, n);
-    w->n += n;
-}
-
-static void put_msg(wb *w, uint32_t field, const wb *m) { put_bytes(w, field, m->b, m->n); }
-static void put_str(wb *w, uint32_t field, const char *s) { put_bytes(w, field, s, strlen(s)); }
 
 /* TensorProto fields, GraphProto's initializer and doc_string, ModelProto's. */
 enum { T_DIMS = 1, T_TYPE = 2, T_FLOATS = 4, T_NAME = 8, T_RAW = 9 };
@@ -46,23 +18,23 @@ enum { G_NODE = 1, G_INIT = 5, G_DOC = 10, G_OUTPUT = 12 };
 enum { M_IR = 1, M_GRAPH = 7, M_OPSET = 8 };
 
 /* A float tensor of n elements named `name`, its payload not yet written. */
-static wb *tensor(const char *name, size_t n) {
-    wb *t = calloc(1, sizeof *t);
+static osc_wire *tensor(const char *name, size_t n) {
+    osc_wire *t = calloc(1, sizeof *t);
     assert_non_null(t);
-    put_int(t, T_DIMS, n);
-    put_int(t, T_TYPE, OSC_FLOAT);
-    put_str(t, T_NAME, name);
+    osc_wire_int(t, T_DIMS, n);
+    osc_wire_int(t, T_TYPE, OSC_FLOAT);
+    osc_wire_str(t, T_NAME, name);
     return t;
 }
 
 /* A model (IR 9, opset 18) around the graph g. */
-static wb *model(const wb *g) {
-    wb *m = calloc(1, sizeof *m), op = {.n = 0};
+static osc_wire *model(const osc_wire *g) {
+    osc_wire *m = calloc(1, sizeof *m), op = {.n = 0};
     assert_non_null(m);
-    put_int(m, M_IR, 9);
-    put_int(&op, 2, 18);
-    put_msg(m, M_OPSET, &op);
-    put_msg(m, M_GRAPH, g);
+    osc_wire_int(m, M_IR, 9);
+    osc_wire_int(&op, 2, 18);
+    osc_wire_msg(m, M_OPSET, &op);
+    osc_wire_msg(m, M_GRAPH, g);
     return m;
 }
 
@@ -159,11 +131,11 @@ static void last_raw_data_wins(void **state) {
     (void)state;
     const float a[2] = {1, 2}, b[2] = {3, 4};
     for (int file = 0; file < 2; file++) {
-        wb *t = tensor("w", 2), g = {.n = 0};
-        put_bytes(t, T_RAW, a, sizeof a);
-        put_bytes(t, T_RAW, b, sizeof b);
-        put_msg(&g, G_INIT, t);
-        wb *mb = model(&g);
+        osc_wire *t = tensor("w", 2), g = {.n = 0};
+        osc_wire_bytes(t, T_RAW, a, sizeof a);
+        osc_wire_bytes(t, T_RAW, b, sizeof b);
+        osc_wire_msg(&g, G_INIT, t);
+        osc_wire *mb = model(&g);
         lu_model m;
         lu_expect(parse(&m, mb->b, mb->n, file), OSC_OK, m.err.msg, "");
         assert_memory_equal(init_of(&m, "w")->data, b, sizeof b);
@@ -178,14 +150,14 @@ static void source_markers_are_ignored(void **state) {
     (void)state;
     const float a[2] = {5, 6}, c[3] = {7, 8, 9};
     for (int file = 0; file < 2; file++) {
-        wb *t = tensor("w", 2), *u = tensor("u", 3), g = {.n = 0};
-        put_int(t, OSC_PB_MARK, 7);
-        put_bytes(t, T_RAW, a, sizeof a);
-        put_int(u, OSC_PB_MARK, 0); /* names the first payload: not this tensor's */
-        put_bytes(u, T_FLOATS, c, sizeof c); /* packed float_data */
-        put_msg(&g, G_INIT, t);
-        put_msg(&g, G_INIT, u);
-        wb *mb = model(&g);
+        osc_wire *t = tensor("w", 2), *u = tensor("u", 3), g = {.n = 0};
+        osc_wire_int(t, OSC_PB_MARK, 7);
+        osc_wire_bytes(t, T_RAW, a, sizeof a);
+        osc_wire_int(u, OSC_PB_MARK, 0); /* names the first payload: not this tensor's */
+        osc_wire_bytes(u, T_FLOATS, c, sizeof c); /* packed float_data */
+        osc_wire_msg(&g, G_INIT, t);
+        osc_wire_msg(&g, G_INIT, u);
+        osc_wire *mb = model(&g);
         lu_model m;
         lu_expect(parse(&m, mb->b, mb->n, file), OSC_OK, m.err.msg, "");
         assert_memory_equal(init_of(&m, "w")->data, a, sizeof a);
@@ -203,21 +175,21 @@ static void merged_tensor(void **state) {
     (void)state;
     const float a[2] = {1, 2}, b[2] = {-3, -4};
     for (int file = 0; file < 2; file++) {
-        wb *t1 = tensor("", 2), t2 = {.n = 0}, at = {.n = 0}, node = {.n = 0}, g = {.n = 0};
-        put_bytes(t1, T_RAW, a, sizeof a);
-        put_bytes(&t2, T_RAW, b, sizeof b);
-        put_str(&at, 1, "value");
-        put_int(&at, 20, 4); /* type TENSOR */
-        put_msg(&at, 5, t1);
-        put_msg(&at, 5, &t2);
-        put_str(&node, 2, "y");
-        put_str(&node, 4, "Constant");
-        put_msg(&node, 5, &at);
-        put_msg(&g, G_NODE, &node);
-        wb out = {.n = 0};
-        put_str(&out, 1, "y");
-        put_msg(&g, G_OUTPUT, &out);
-        wb *mb = model(&g);
+        osc_wire *t1 = tensor("", 2), t2 = {.n = 0}, at = {.n = 0}, node = {.n = 0}, g = {.n = 0};
+        osc_wire_bytes(t1, T_RAW, a, sizeof a);
+        osc_wire_bytes(&t2, T_RAW, b, sizeof b);
+        osc_wire_str(&at, 1, "value");
+        osc_wire_int(&at, 20, 4); /* type TENSOR */
+        osc_wire_msg(&at, 5, t1);
+        osc_wire_msg(&at, 5, &t2);
+        osc_wire_str(&node, 2, "y");
+        osc_wire_str(&node, 4, "Constant");
+        osc_wire_msg(&node, 5, &at);
+        osc_wire_msg(&g, G_NODE, &node);
+        osc_wire out = {.n = 0};
+        osc_wire_str(&out, 1, "y");
+        osc_wire_msg(&g, G_OUTPUT, &out);
+        osc_wire *mb = model(&g);
         char path[300];
         snprintf(path, sizeof path, "%s/c.onnx", g_dir);
         lu_write_file(path, mb->b, mb->n);
@@ -250,11 +222,11 @@ static void file_reads_as_memory(void **state) {
     for (size_t i = 0; i < 5000; i++) f[i] = (float)i;
     for (int nul = 0; nul < 2; nul++) {
         doc[12345] = nul ? '\0' : 'd';
-        wb *t = tensor("f", 5000), g = {.n = 0};
-        put_bytes(t, T_FLOATS, f, sizeof f);
-        put_msg(&g, G_INIT, t);
-        put_bytes(&g, G_DOC, doc, sizeof doc - 1);
-        wb *mb = model(&g);
+        osc_wire *t = tensor("f", 5000), g = {.n = 0};
+        osc_wire_bytes(t, T_FLOATS, f, sizeof f);
+        osc_wire_msg(&g, G_INIT, t);
+        osc_wire_bytes(&g, G_DOC, doc, sizeof doc - 1);
+        osc_wire *mb = model(&g);
         char msgs[2][OSC_MSG_SIZE];
         for (int file = 0; file < 2; file++) {
             lu_model m;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "tests/support/check.h"
+#include "tests/support/wire.h"
 #include "tests/support/writer.h"
 #include "onnx_scatter.h"
 #include "core/pack.h"
@@ -259,42 +260,19 @@ static void proto_roundtrip(void **state) {
     osc_tensor_free_data(&v);
 }
 
-/* Bytes of a message being written by hand: fields appended in wire format. */
-typedef struct wire {
-    uint8_t b[512];
-    size_t n;
-} wire;
-
-static void w_varint(wire *w, uint64_t v) {
-    do {
-        assert_true(w->n < sizeof w->b);
-        w->b[w->n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-        v >>= 7;
-    } while (v);
-}
-
-/* Field f of wire type 2 holding n bytes from src. */
-static void w_bytes(wire *w, int f, const void *src, size_t n) {
-    w_varint(w, (uint64_t)f << 3 | 2);
-    w_varint(w, n);
-    assert_true(w->n + n <= sizeof w->b);
-    memcpy(w->b + w->n, src, n);
-    w->n += n;
-}
-
 /* Field f (3: a tensor value) holding tensor t as a TensorProto. */
-static void w_tensor(wire *w, int f, const osc_tensor *t) {
+static void w_tensor(osc_wire *w, int f, const osc_tensor *t) {
     void *buf;
     size_t len;
     char msg[256];
     assert_int_equal(osc_tensor_encode_pb(t, NULL, &buf, &len, msg, sizeof msg), OSC_OK);
-    w_bytes(w, f, buf, len);
+    osc_wire_bytes(w, f, buf, len);
     free(buf);
 }
 
 /* osc_value_decode_pb of w as a `kind` fails with st and a message holding `has`; nothing is
  * left allocated. */
-static void decode_fails(const wire *w, int32_t kind, osc_status st, const char *has) {
+static void decode_fails(const osc_wire *w, int32_t kind, osc_status st, const char *has) {
     osc_tensor out = {.data = NULL};
     char msg[256];
     assert_int_equal(osc_value_decode_pb(w->b, w->n, kind, &out, NULL, 0, msg, sizeof msg), st);
@@ -316,10 +294,10 @@ static void proto_wire_forms(void **state) {
     size_t n;
     int32_t elem;
     /* fixed64 and fixed32 fields skipped; an empty sequence of sequences */
-    wire w = {.n = 0};
-    w_bytes(&w, 1, "a-long-name", 11);
+    osc_wire w = {.n = 0};
+    osc_wire_bytes(&w, 1, "a-long-name", 11);
     memcpy(w.b + w.n, skip, sizeof skip), w.n += sizeof skip;
-    w_varint(&w, 2 << 3), w_varint(&w, 3); /* elem_type: SEQUENCE */
+    osc_wire_varint(&w, 2 << 3), osc_wire_varint(&w, 3); /* elem_type: SEQUENCE */
     assert_int_equal(osc_value_decode_pb(w.b, w.n, OSC_SEQUENCE, &v, name, sizeof name, msg,
                                          sizeof msg), OSC_OK);
     assert_string_equal(name, "a-long-"); /* cut to the buffer */
@@ -328,9 +306,9 @@ static void proto_wire_forms(void **state) {
     assert_int_equal(elem, OSC_SEQUENCE);
     osc_tensor_free_data(&v);
     /* an optional holding a sequence of one tensor */
-    wire inner = {.n = 0}, outer = {.n = 0};
+    osc_wire inner = {.n = 0}, outer = {.n = 0};
     w_tensor(&inner, 3, &fa);
-    w_bytes(&outer, 5, inner.b, inner.n);
+    osc_wire_bytes(&outer, 5, inner.b, inner.n);
     assert_int_equal(osc_value_decode_pb(outer.b, outer.n, OSC_OPTIONAL, &v, NULL, 0, msg,
                                          sizeof msg), OSC_OK);
     assert_int_equal(osc_value_count(&v, &n, &elem), OSC_OK);
@@ -356,14 +334,14 @@ static void proto_wire_forms(void **state) {
                                                         "before it differ");
     static const uint8_t str_tensor[] = {0x10, 8, 0x32, 1, 'x'}; /* data_type 8, one string */
     w.n = 0;
-    w_bytes(&w, 3, str_tensor, sizeof str_tensor);
+    osc_wire_bytes(&w, 3, str_tensor, sizeof str_tensor);
     decode_fails(&w, OSC_SEQUENCE, OSC_ERR_UNSUPPORTED, "string items are not supported");
     /* nesting past the limit: nine sequences, one inside the next */
     w.n = 0;
     w_tensor(&w, 3, &fa);
     for (int d = 0; d < 8; d++) {
-        wire up = {.n = 0};
-        w_bytes(&up, 5, w.b, w.n);
+        osc_wire up = {.n = 0};
+        osc_wire_bytes(&up, 5, w.b, w.n);
         w = up;
     }
     decode_fails(&w, OSC_SEQUENCE, OSC_ERR_LIMIT, "values nest deeper than 8");
