@@ -1,5 +1,4 @@
-/* file.c: model files: opening one (a regular file), reading a range of a source, reading a
- * whole file into one block from an osc_allocator. */
+/* file.c: model files: opening one (a regular file), reading a range of a source. */
 #define _XOPEN_SOURCE 700 /* pread */
 #include <errno.h>
 #include <fcntl.h>
@@ -64,33 +63,5 @@ osc_status osc_src_read(const osc_src *src, uint64_t at, void *dst, size_t n, os
                             (unsigned long long)(at + done));
         done += (size_t)r;
     }
-    return OSC_OK;
-}
-
-osc_status osc_read_file(osc_allocator *a, const char *path, void **buf, size_t *len,
-                         osc_err *err) {
-    if (!a || !path || !buf || !len)
-        return osc_fail(err, OSC_ERR_ARG, "osc_read_file: %s is NULL",
-                        !a ? "allocator" : !path ? "path" : !buf ? "buf" : "len");
-    *buf = NULL;
-    *len = 0;
-    int fd;
-    uint64_t size;
-    osc_status st = osc_open_file(path, &fd, &size, err);
-    if (st) return st;
-    char *p = osc_malloc(a, size ? (size_t)size : 1);
-    if (!p) {
-        close(fd);
-        return osc_nomem(err, a, size, path);
-    }
-    osc_src src = {NULL, fd, size, path};
-    st = osc_src_read(&src, 0, p, (size_t)size, err);
-    close(fd);
-    if (st) {
-        osc_free(a, p, size ? (size_t)size : 1);
-        return st;
-    }
-    *buf = p;
-    *len = (size_t)size;
     return OSC_OK;
 }

@@ -38,10 +38,6 @@ osc_status osc_src_read(const osc_src *src, uint64_t at, void *dst, size_t n, os
 /* Opens a regular file for reading: *fd and its size *len (close(*fd) when done). */
 osc_status osc_open_file(const char *path, int *fd, uint64_t *len, osc_err *err);
 
-/* Reads a whole file into a buffer from `a` (free with osc_free(a, *buf, *len)). */
-osc_status osc_read_file(osc_allocator *a, const char *path, void **buf, size_t *len,
-                         osc_err *err);
-
 /* Checks a tensor view before it is serialized: known dtype, rank in [0, OSC_MAX_RANK], dims
  * >= 0, element count without overflow, nbytes equal to the packed size of the elements,
  * data non-NULL when nbytes > 0, string elements with bytes. OSC_ERR_ARG otherwise; *nbytes

@@ -331,20 +331,14 @@ static void writer_calls(void **state) {
 static void internal_calls(void **state) {
     (void)state;
     osc_err err = {0};
-    void *buf;
-    size_t len;
     osc_allocator a;
     osc_allocator_init(&a, NULL);
-    assert_int_equal(osc_read_file(NULL, "x", &buf, &len, &err), OSC_ERR_ARG);
-    assert_non_null(strstr(err.msg, "allocator is NULL"));
-    osc_err_clear(&err);
-    assert_int_equal(osc_read_file(&a, "x", NULL, &len, &err), OSC_ERR_ARG);
-    osc_err_clear(&err);
     osc_pool pool;
     osc_pool_init(&pool, &a, 0);
     osc_graph g;
     assert_int_equal(osc_loader_parse_model(NULL, 4, NULL, &pool, &g, &err), OSC_ERR_ARG);
     assert_int_equal(osc_loader_parse_model("x", 1, NULL, NULL, &g, NULL), OSC_ERR_ARG);
+    assert_int_equal(osc_loader_parse_model_src(NULL, NULL, NULL, &pool, &g, NULL), OSC_ERR_ARG);
     /* the first failure's message is kept: the root cause wins */
     assert_int_equal(osc_fail(&err, OSC_ERR_INDEX, "second"), OSC_ERR_ARG);
     assert_null(strstr(err.msg, "second"));

@@ -140,5 +140,22 @@ osc_status lu_decode_init(lu_model *m, Onnx__TensorProto *tp, const osc_tensor *
 osc_status lu_read(const char *path, osc_allocator *a, osc_err *err, void **buf, size_t *len) {
     osc_allocator_init(a, NULL);
     osc_err_clear(err);
-    return osc_read_file(a, path, buf, len, err);
+    *buf = NULL;
+    *len = 0;
+    int fd;
+    uint64_t size;
+    osc_status st = osc_open_file(path, &fd, &size, err);
+    if (st) return st;
+    void *p = size ? osc_malloc(a, (size_t)size) : NULL;
+    assert_true(p || !size);
+    osc_src src = {NULL, fd, size, path};
+    st = osc_src_read(&src, 0, p, (size_t)size, err);
+    close(fd);
+    if (st) {
+        osc_free(a, p, (size_t)size);
+        return st;
+    }
+    *buf = p;
+    *len = (size_t)size;
+    return OSC_OK;
 }

@@ -19,7 +19,8 @@
 void lu_expect_(osc_status st, osc_status want, const char *msg, const char *file, int line, ...);
 
 /* Packs any protobuf-c message into a malloc'ed buffer. */
-/* osc_read_file with a default allocator (*a, for osc_free) and a cleared *err. */
+/* A whole file read into a block from a default allocator (*a; osc_free(a, *buf, *len); NULL
+ * for an empty file), *err cleared first. */
 osc_status lu_read(const char *path, osc_allocator *a, osc_err *err, void **buf, size_t *len);
 void *lu_pack(const ProtobufCMessage *m, size_t *len);
 

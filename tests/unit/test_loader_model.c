@@ -988,7 +988,7 @@ static void test_long_chain(void **state) {
     }
 }
 
-/* ---- osc_read_file ---- */
+/* ---- model files ---- */
 
 static void test_read_file(void **state) {
     (void)state;
@@ -1006,25 +1006,18 @@ static void test_read_file(void **state) {
     osc_free(&a, buf, len);
     snprintf(p, sizeof p, "%s/empty.bin", dir);
     lu_write_file(p, "", 0);
-    lu_expect(osc_read_file(&a, p, &buf, &len, &err), OSC_OK, err.msg, "");
+    lu_expect(lu_read(p, &a, &err, &buf, &len), OSC_OK, err.msg, "");
     assert_int_equal(len, 0);
-    osc_free(&a, buf, len);
     assert_int_equal(a.used, 0);
 
+    int fd = -1;
+    uint64_t size = 7;
     snprintf(p, sizeof p, "%s/missing.onnx", dir);
-    lu_expect(osc_read_file(&a, p, &buf, &len, &err), OSC_ERR_IO, err.msg, p, "No such file");
-    assert_null(buf);
+    lu_expect(osc_open_file(p, &fd, &size, &err), OSC_ERR_IO, err.msg, p, "No such file");
     osc_err_clear(&err);
-    lu_expect(osc_read_file(&a, dir, &buf, &len, &err), OSC_ERR_IO, err.msg, dir, "directory");
-    osc_err_clear(&err);
-    osc_options o;
-    osc_options_init(&o);
-    o.max_bytes = 4;
-    osc_allocator capped;
-    osc_allocator_init(&capped, &o);
-    snprintf(p, sizeof p, "%s/f.bin", dir);
-    lu_expect(osc_read_file(&capped, p, &buf, &len, &err), OSC_ERR_LIMIT, err.msg, "f.bin",
-              "byte cap");
+    lu_expect(osc_open_file(dir, &fd, &size, &err), OSC_ERR_IO, err.msg, dir, "directory");
+    assert_int_equal(fd, -1);
+    assert_int_equal(size, 7);
     lu_rmtree(dir);
 }
 
