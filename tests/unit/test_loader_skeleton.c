@@ -54,9 +54,11 @@ static int teardown(void **state) {
     return 0;
 }
 
-/* Parses bytes from memory (file false) or from a file holding them. */
-static osc_status parse(lu_model *m, const void *buf, size_t len, bool file) {
-    osc_allocator_init(&m->alloc, NULL);
+/* Parses bytes from memory (file false) or from a file holding them, allocating through opts'
+ * hook (NULL: the C library). */
+static osc_status parse_opts(lu_model *m, const void *buf, size_t len, bool file,
+                             const osc_options *opts) {
+    osc_allocator_init(&m->alloc, opts);
     osc_pool_init(&m->pool, &m->alloc, 0);
     osc_err_clear(&m->err);
     if (!file) return osc_loader_parse_model(buf, len, NULL, &m->pool, &m->g, &m->err);
@@ -70,6 +72,10 @@ static osc_status parse(lu_model *m, const void *buf, size_t len, bool file) {
     osc_status st = osc_loader_parse_model_src(&src, NULL, NULL, &m->pool, &m->g, &m->err);
     close(fd);
     return st;
+}
+
+static osc_status parse(lu_model *m, const void *buf, size_t len, bool file) {
+    return parse_opts(m, buf, len, file, NULL);
 }
 
 static const osc_tensor *init_of(lu_model *m, const char *name) {
@@ -210,6 +216,43 @@ static void merged_tensor(void **state) {
     }
 }
 
+/* Every allocation of a load from a file or from memory fails in turn (the skeleton, its
+ * unpack, a payload's block below and above OSC_PB_BIG): each load fails cleanly and gives
+ * every byte back. */
+static void each_allocation_fails(void **state) {
+    (void)state;
+    static float small[4] = {1, 2, 3, 4}, big[2048];
+    for (size_t i = 0; i < 2048; i++) big[i] = (float)i;
+    osc_wire *t = tensor("s", 4), *u = tensor("b", 2048), g = {.n = 0};
+    osc_wire_bytes(t, T_RAW, small, sizeof small);
+    osc_wire_bytes(u, T_RAW, big, sizeof big);
+    osc_wire_msg(&g, G_INIT, t);
+    osc_wire_msg(&g, G_INIT, u);
+    osc_wire *mb = model(&g);
+    for (int file = 0; file < 2; file++) {
+        long n = 0;
+        for (bool failed = true; failed; n++) {
+            lu_track tr = {0, 0, 0, n};
+            osc_options o;
+            osc_options_init(&o);
+            o.alloc = lu_track_fn;
+            o.alloc_ud = &tr;
+            lu_model m;
+            osc_status st = parse_opts(&m, mb->b, mb->n, file, &o);
+            failed = tr.calls > n;
+            if (failed) lu_expect(st, OSC_ERR_NOMEM, m.err.msg, "out of memory");
+            else lu_expect(st, OSC_OK, m.err.msg, "");
+            if (!failed) assert_memory_equal(init_of(&m, "b")->data, big, sizeof big);
+            lu_model_free(&m);
+            if (tr.cur) fail_msg("allocation %ld failed: %zu bytes not given back", n, tr.cur);
+        }
+        assert_true(n > 5);
+    }
+    free(t);
+    free(u);
+    free(mb);
+}
+
 /* ---- a file reads as its bytes do ---- */
 
 /* Fields longer than the reader's window (a doc string, float_data) and an error past it: the
@@ -268,6 +311,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(file_in_memory_once),   cmocka_unit_test(last_raw_data_wins),
         cmocka_unit_test(source_markers_are_ignored), cmocka_unit_test(merged_tensor),
+        cmocka_unit_test(each_allocation_fails),
         cmocka_unit_test(file_reads_as_memory),  cmocka_unit_test(short_file_read),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
