@@ -63,6 +63,29 @@ static inline int osc_check_fused(const osc_model *m, const char *op, const char
     return n;
 }
 
+/* What osc_check_nodes adds: only the nodes that run (not folded), "(in place)" after a node
+ * written over an intermediate, " <- " and the names a fused node replaced. */
+enum { OSC_CHECK_RUNNING = 1, OSC_CHECK_INPLACE = 2, OSC_CHECK_REPLACED = 4 };
+
+/* m's nodes, "name:op" joined by spaces, into out; flags as above. */
+static inline void osc_check_nodes(const osc_model *m, unsigned flags, char *out, size_t size) {
+    out[0] = '\0';
+    for (size_t i = 0; i < osc_model_node_count(m); i++) {
+        osc_node_desc nd;
+        int32_t mode = -1;
+        assert_int_equal(osc_model_node(m, i, &nd), OSC_OK);
+        assert_int_equal(osc_model_node_inplace(m, i, &mode), OSC_OK);
+        if ((flags & OSC_CHECK_RUNNING) && nd.folded) continue;
+        snprintf(out + strlen(out), size - strlen(out), "%s%s:%s%s", *out ? " " : "", nd.name,
+                 nd.op_type,
+                 (flags & OSC_CHECK_INPLACE) && mode == OSC_INPLACE_INTERMEDIATE ? "(in place)"
+                                                                                 : "");
+        for (int32_t r = 0; (flags & OSC_CHECK_REPLACED) && r < nd.n_fused; r++)
+            snprintf(out + strlen(out), size - strlen(out), "%s%s", r ? "," : " <- ",
+                     nd.fused_names[r]);
+    }
+}
+
 /* t has this dtype, rank and dims. */
 static inline void osc_check_shape(const osc_tensor *t, int32_t dtype, int32_t rank,
                                    const int64_t *dims) {

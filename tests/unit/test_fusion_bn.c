@@ -168,15 +168,7 @@ static void check(const spelling *s, char *nodes, size_t nodes_size, char *why, 
             o.no_fusion = f == 0;
             o.threads = threads;
             osc_model *m = osc_check_load_buffer(buf, len, &o);
-            for (size_t i = 0; f && threads == 1 && i < osc_model_node_count(m); i++) {
-                osc_node_desc nd;
-                assert_int_equal(osc_model_node(m, i, &nd), OSC_OK);
-                snprintf(nodes + strlen(nodes), nodes_size - strlen(nodes), "%s%s:%s",
-                         i ? " " : "", nd.name, nd.op_type);
-                for (int32_t r = 0; r < nd.n_fused; r++)
-                    snprintf(nodes + strlen(nodes), nodes_size - strlen(nodes), "%s%s",
-                             r ? "," : " <- ", nd.fused_names[r]);
-            }
+            if (f && threads == 1) osc_check_nodes(m, OSC_CHECK_REPLACED, nodes, nodes_size);
             if (f && threads == 1)
                 osc_check_fused(m, "BatchNormalization", "bn", why, why_size);
             osc_session *ss = NULL;

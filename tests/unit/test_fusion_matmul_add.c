@@ -110,15 +110,7 @@ static void check(const shape *s, char *nodes, size_t nodes_size, char *why, siz
             o.no_fusion = f == 0;
             o.threads = threads;
             osc_model *m = osc_check_load_buffer(buf, len, &o);
-            for (size_t i = 0; f && threads == 1 && i < osc_model_node_count(m); i++) {
-                osc_node_desc nd;
-                int32_t mode = -1;
-                assert_int_equal(osc_model_node(m, i, &nd), OSC_OK);
-                assert_int_equal(osc_model_node_inplace(m, i, &mode), OSC_OK);
-                snprintf(nodes + strlen(nodes), nodes_size - strlen(nodes), "%s%s:%s%s",
-                         i ? " " : "", nd.name, nd.op_type,
-                         mode == OSC_INPLACE_INTERMEDIATE ? "(in place)" : "");
-            }
+            if (f && threads == 1) osc_check_nodes(m, OSC_CHECK_INPLACE, nodes, nodes_size);
             if (f && threads == 1) osc_check_fused(m, "Add", "add", why, why_size);
             osc_session *ss = NULL;
             assert_int_equal(osc_session_create(m, &ss), OSC_OK);

@@ -167,17 +167,6 @@ static void prepare(const spelling *s, const spelling *values, prepared *p) {
                                 v[k], ix[k], &at);
 }
 
-/* The model's nodes that run, "name:op" joined by spaces, into out. */
-static void nodes_of(const osc_model *m, char *out, size_t size) {
-    out[0] = '\0';
-    for (size_t i = 0; i < osc_model_node_count(m); i++) {
-        osc_node_desc nd;
-        assert_int_equal(osc_model_node(m, i, &nd), OSC_OK);
-        if (!nd.folded)
-            snprintf(out + strlen(out), size - strlen(out), "%s%s:%s", *out ? " " : "",
-                     nd.name, nd.op_type);
-    }
-}
 
 /* Runs s fused and unfused on 1 to 3 threads: every output equal to the loop's bits; the fused
  * model's nodes in `nodes`. */
@@ -191,7 +180,7 @@ static void check(const spelling *s, char *nodes, size_t size) {
             o.no_fusion = !fusion;
             o.threads = threads;
             osc_model *m = osc_check_load_buffer(p.buf, p.len, &o);
-            if (fusion && threads == 1) nodes_of(m, nodes, size);
+            if (fusion && threads == 1) osc_check_nodes(m, OSC_CHECK_RUNNING, nodes, size);
             osc_session *ss = NULL;
             assert_int_equal(osc_session_create(m, &ss), OSC_OK);
             const osc_tensor y = osc_check_run(ss, s->data == DATA_ZEROS ? 6 : 7, k_in, p.t);
