@@ -58,7 +58,7 @@ static bool fp_plan(const osc_fs_job *j, int64_t lo, int64_t hi, size_t rb, osc_
     const int64_t q0 = j->s.row_at[lo], n = j->s.row_at[hi] - q0;
     const size_t es = j->esize;
     *pl = (osc_fs_placed){.sr = NULL, .q0 = q0, .step = -1};
-    if (!p->gather || (!j->fill && !j->data) || n < 1 || p->reduction == OSC_RED_NONE ||
+    if (!p->gather || (!j->fill && !j->data) || n < 1 ||
         (uint64_t)j->x_rows > UINT32_MAX || p->row > OSC_FS_ACC)
         return false;
     int64_t vals = 0; /* the placed step's values per edge */
