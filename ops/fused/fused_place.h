@@ -24,7 +24,7 @@ typedef struct osc_fs_placed {
  * row_at[d + 1], so the end of the part's rows is free until the loop gets there whenever each
  * row's end lies at or below the first record still unread. With one step's values when it is
  * the only step read per edge, a few values in a run; else the source rows alone; else nothing
- * (sr NULL): in place, no reduction, no gather, sources past uint32_t, rows longer than
+ * (sr NULL): in place, no gather, sources past uint32_t, rows longer than
  * OSC_FS_ACC, or no room. A PAIR step's values are computed there, row by row. */
 osc_fs_placed osc_fs_place(const osc_fs_job *j, int64_t lo, int64_t hi, size_t rb);
 /* Whether the row loop places step `step`'s values in every part with edges of j's split
