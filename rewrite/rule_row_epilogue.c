@@ -7,7 +7,12 @@
  * constant is then not made at all).
  * The scatter node takes the op in as its epilogue (osc_fs_params.has_epi): each output row,
  * once complete, goes through the op while it is in cache, instead of a pass of its own over
- * the output. The same op on the same values: the unfused bits. */
+ * the output. The same op on the same values: the unfused bits.
+ * One epilogue is taken over by another: the Add of +0 (index_add_'s zeros) by the Add of a
+ * constant w none of whose values is -0 (GCN's bias after it). s + 0 is s, but -0 becomes +0,
+ * and (s + 0) + w is s + w for every s when w holds no -0 ((-0 + 0) + w = w = -0 + w; a NaN
+ * stays the NaN it was). */
+#include <math.h>
 #include <string.h>
 
 #include "ops/fused/fused_scatter.h"
@@ -21,13 +26,30 @@ typedef struct cap {
 } cap;
 _Static_assert(sizeof(cap) <= OSC_RW_CAP_MAX, "OSC_RW_CAP_MAX holds the capture");
 
-/* The fused scatter (GatherScatter, RowScatter) making value id for this node alone. */
-static const osc_node *scatter_of(const osc_fuse_view *v, int32_t id) {
+/* The fused scatter (GatherScatter, RowScatter) making value id for this node alone, without
+ * an epilogue or (*plus_zero) with the Add of +0. */
+static const osc_node *scatter_of(const osc_fuse_view *v, int32_t id, bool *plus_zero) {
     const osc_node *s = osc_fuse_node(v, osc_fuse_producer(v, id));
     if (v->uses[id] != 1 ||
         (!osc_fuse_is_kernel(s, "GatherScatter") && !osc_fuse_is_kernel(s, "RowScatter")))
         return NULL;
-    return ((const osc_fs_params *)s->params)->has_epi ? NULL : s;
+    const osc_fs_params *p = s->params;
+    *plus_zero = p->has_epi && p->epi.op == OSC_FS_ADD && p->epi.read == OSC_FS_ONE &&
+                 p->epi_value == 0 && !signbit(p->epi_value);
+    return !p->has_epi || *plus_zero ? s : NULL;
+}
+
+/* Whether w is a constant of float or double values none of which is -0. */
+static bool no_negative_zero(const osc_fuse_view *v, int32_t w) {
+    const osc_tensor *t = osc_fuse_folded(v, w);
+    if (!t || (t->dtype != OSC_FLOAT && t->dtype != OSC_DOUBLE)) return false;
+    const size_t es = t->dtype == OSC_FLOAT ? 4 : 8;
+    for (size_t i = 0; i < t->nbytes / es; i++) {
+        const double x = es == 4 ? (double)((const float *)t->data)[i]
+                                 : ((const double *)t->data)[i];
+        if (x == 0 && signbit(x)) return false;
+    }
+    return true;
 }
 
 bool osc_rw_row_epilogue_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *c) {
@@ -40,10 +62,12 @@ bool osc_rw_row_epilogue_match(osc_kctx *k, const osc_fuse_view *v, int32_t node
     if (op < 0 || n->n_inputs != 2 || !ot) return false;
     for (int32_t side = 0; side < 2; side++) {
         const int32_t x = n->inputs[side], w = n->inputs[1 - side];
-        const osc_node *s = scatter_of(v, x);
+        bool plus_zero = false;
+        const osc_node *s = scatter_of(v, x, &plus_zero);
         const osc_tensor *xt = osc_fuse_sym_shape(v, x), *wt = osc_fuse_sym_shape(v, w);
         if (!s || !xt || !wt || x == w || xt->dtype != wt->dtype || xt->dtype != ot->dtype ||
-            !osc_fuse_same_dims(xt, ot) || s->n_inputs >= OSC_FUSE_MAX_IN)
+            !osc_fuse_same_dims(xt, ot) || s->n_inputs >= OSC_FUSE_MAX_IN ||
+            (plus_zero && (op != OSC_FS_ADD || !no_negative_zero(v, w))))
             continue;
         const osc_node *maker;
         const bool per_row = osc_fs_is_per_row(wt, xt->rank, xt->dims);

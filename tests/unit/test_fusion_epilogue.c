@@ -6,7 +6,10 @@
  *     y = OP(s, w) or OP(w, s)          w [N, 1] (per row), [1, C] or [C] (a row for every
  *                                       row), [N, C] (neither), or ConstantOfShape(Shape(data))
  *                                       of one value k (one for every element; not NaN)
- * Rows reached by no edge (half of them) go through the op too. The output must equal a loop
+ * Rows reached by no edge (half of them) go through the op too. After s + 0 (index_add_'s
+ * zeros), an Add of a constant [C] row b (GCN's bias) takes that epilogue over when no value of
+ * b is -0: y = (s + 0) + b is then s + b bit for bit; a b with a -0 (met by data's -0 in rows
+ * no edge reaches) is left as its own node. The output must equal a loop
  * written here, and the unfused graph, bit for bit, on 1 and 2 threads (3 in the tiny-threshold
  * build, whose threads split every run); the fused model has one GatherScatter named after the
  * scatter and no other node; an operand of neither kind, or s read by another output, is not
@@ -43,6 +46,7 @@ typedef struct form {
     bool s_output;   /* s is a graph output too */
     int64_t rows;    /* N */
     bool dbl;        /* double, not float */
+    int bias;        /* then + b, b [C] a constant: 0 none, 1 without -0, 2 with -0 */
 } form;
 static float g_k; /* W_ONE's value */
 
@@ -67,6 +71,11 @@ static int32_t w_dims(const form *fm, int64_t *wd) {
     wd[0] = fm->w == W_COL ? 1 : fm->w == W_VEC ? C : N;
     wd[1] = fm->w == W_ROW ? 1 : C;
     return fm->w == W_VEC ? 1 : 2;
+}
+
+/* b's value at column c (form.bias) */
+static float bias_value(const form *fm, int c) {
+    return fm->bias == 2 && c % 5 == 0 ? -0.0f : (float)(c % 3) - 1.0f + 0.25f * (float)c;
 }
 
 static void *build(const form *fm, size_t *len) {
@@ -100,8 +109,18 @@ static void *build(const form *fm, size_t *len) {
                                   (const char *[]){"wone"});
         assert_int_equal(osc_mw_attr_tensor(mw, c, "value", &t), OSC_OK);
     }
-    if (fm->first) NODE(fm->op, wn, "s", "y");
-    else NODE(fm->op, "s", wn, "y");
+    const char *yn = fm->bias ? "y1" : "y";
+    if (fm->first) NODE(fm->op, wn, "s", yn);
+    else NODE(fm->op, "s", wn, yn);
+    if (fm->bias) {
+        const int64_t cd[1] = {C};
+        float b[C];
+        double bd[C];
+        for (int c = 0; c < C; c++) bd[c] = b[c] = bias_value(fm, c);
+        t = osc_test_view(dt, 1, cd, fm->dbl ? (void *)bd : (void *)b);
+        osc_mw_initializer(mw, "b", &t);
+        NODE("Add", "y1", "b", "y");
+    }
 #undef NODE
     osc_mw_output(mw, "y", dt, 2, nd, NULL);
     if (fm->s_output) osc_mw_output(mw, "s", dt, 2, nd, NULL);
@@ -151,6 +170,7 @@ static bool check(const form *fm) {
                              : ww[fm->w == W_ROW ? r : fm->w == W_FULL ? r * C + c : c];      \
                 T *o = &wt[r * C + c];                                                         \
                 *o = fm->first ? APPLY(fm->op, wv, *o) : APPLY(fm->op, *o, wv);                \
+                if (fm->bias) *o += (T)bias_value(fm, c);                                      \
             }                                                                                  \
     } while (0)
     if (fm->dbl) EXPECT(double, apply_d);
@@ -209,12 +229,12 @@ static bool check(const form *fm) {
 static void taken_in(void **state) {
     (void)state;
     static const form k_forms[] = {
-        {"Div", false, W_ROW, false, 4096, false}, {"Div", true, W_ROW, false, 4096, false},
-        {"Sub", true, W_ROW, false, 4096, false},  {"Mul", false, W_ROW, false, 4096, false},
-        {"Add", true, W_ROW, false, 4096, false},  {"Div", false, W_ROW, false, 512, false},
-        {"Sub", true, W_ROW, false, 512, false},   {"Add", false, W_VEC, false, 4096, false},
-        {"Sub", true, W_COL, false, 4096, false},  {"Div", false, W_COL, false, 512, false},
-        {"Mul", true, W_VEC, false, 512, false}};
+        {"Div", false, W_ROW, false, 4096, false, 0}, {"Div", true, W_ROW, false, 4096, false, 0},
+        {"Sub", true, W_ROW, false, 4096, false, 0},  {"Mul", false, W_ROW, false, 4096, false, 0},
+        {"Add", true, W_ROW, false, 4096, false, 0},  {"Div", false, W_ROW, false, 512, false, 0},
+        {"Sub", true, W_ROW, false, 512, false, 0},   {"Add", false, W_VEC, false, 4096, false, 0},
+        {"Sub", true, W_COL, false, 4096, false, 0},  {"Div", false, W_COL, false, 512, false, 0},
+        {"Mul", true, W_VEC, false, 512, false, 0}};
     for (size_t i = 0; i < sizeof k_forms / sizeof k_forms[0]; i++)
         if (!check(&k_forms[i])) fail_msg("form %zu: the op was not taken in", i);
     /* every op on either side with either operand, float and double, grouped (4096 rows; 512
@@ -227,7 +247,7 @@ static void taken_in(void **state) {
     static const char *const ops[4] = {"Add", "Sub", "Mul", "Div"};
     for (int i = 0; i < 32; i++) {
         const form fm = {ops[i % 4], i / 4 % 2, i / 8 % 2 ? W_VEC : W_ROW, false, EVERY_ROWS,
-                         i / 16};
+                         i / 16, 0};
         if (!check(&fm)) fail_msg("%s, every form %d: the op was not taken in", fm.op, i);
     }
 }
@@ -236,23 +256,31 @@ static void taken_in(void **state) {
 static void one_value(void **state) {
     (void)state;
     static const form k_forms[] = {
-        {"Add", true, W_ONE, false, 4096, false}, {"Add", false, W_ONE, false, 512, false},
-        {"Mul", false, W_ONE, false, 4096, false}, {"Sub", true, W_ONE, false, 512, true},
-        {"Div", false, W_ONE, false, 4096, true},  {"Add", false, W_ONE, false, 4096, true}};
+        {"Add", true, W_ONE, false, 4096, false, 0}, {"Add", false, W_ONE, false, 512, false, 0},
+        {"Mul", false, W_ONE, false, 4096, false, 0}, {"Sub", true, W_ONE, false, 512, true, 0},
+        {"Div", false, W_ONE, false, 4096, true, 0},  {"Add", false, W_ONE, false, 4096, true, 0}};
     static const float k_values[] = {0.0f, 0.0f, 2.5f, -3.0f, 0.75f, 0.0f};
     for (size_t i = 0; i < sizeof k_forms / sizeof k_forms[0]; i++) {
         g_k = k_values[i];
         if (!check(&k_forms[i])) fail_msg("one-value form %zu: the op was not taken in", i);
     }
+    /* + b after + 0: taken over when b holds no -0 (then one node), else left */
+    g_k = 0.0f;
+    for (int dbl = 0; dbl < 2; dbl++) {
+        const form with_b = {"Add", dbl, W_ONE, false, dbl ? 512 : 4096, dbl, 1};
+        const form neg_zero = {"Add", false, W_ONE, false, 4096, dbl, 2};
+        if (!check(&with_b)) fail_msg("+ 0 then + b (%s): not one node", dbl ? "double" : "float");
+        assert_false(check(&neg_zero));
+    }
     g_k = NAN; /* left as it is */
-    const form nan = {"Add", false, W_ONE, false, 512, false};
+    const form nan = {"Add", false, W_ONE, false, 512, false, 0};
     assert_false(check(&nan));
 }
 
 static void left_alone(void **state) {
     (void)state;
-    const form full = {"Div", false, W_FULL, false, 512, false};
-    const form shared = {"Div", false, W_ROW, true, 512, false};
+    const form full = {"Div", false, W_FULL, false, 512, false, 0};
+    const form shared = {"Div", false, W_ROW, true, 512, false, 0};
     assert_false(check(&full));
     assert_false(check(&shared));
 }
