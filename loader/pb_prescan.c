@@ -133,7 +133,7 @@ static osc_status emit_src(walk *w, uint64_t at, uint64_t end) {
     }
     while (!st && at < end) {
         size_t got;
-        const uint8_t *b = look(w, at, WINDOW, &got);
+        const uint8_t *b = look(w, at, end - at < WINDOW ? (size_t)(end - at) : WINDOW, &got);
         if (!b) return w->err->status;
         if (got > end - at) got = (size_t)(end - at);
         memcpy(w->sk->buf + w->sk->len, b, got);
@@ -188,7 +188,7 @@ static osc_status check_string(walk *w, const ProtobufCFieldDescriptor *f, uint6
                                uint64_t n) {
     for (uint64_t end = p + n; p < end;) {
         size_t got;
-        const uint8_t *b = look(w, p, WINDOW, &got);
+        const uint8_t *b = look(w, p, end - p < WINDOW ? (size_t)(end - p) : WINDOW, &got);
         if (!b) return w->err->status;
         if (got > end - p) got = (size_t)(end - p);
         const uint8_t *z = memchr(b, 0, got);
