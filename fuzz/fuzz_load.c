@@ -1,6 +1,9 @@
 /* fuzz_load.c: libFuzzer harness for the loader: bytes -> ModelProto -> model, then introspection.
  * External data resolves in a scratch folder holding a data file, a subfolder and a symlink that
- * leaves it, so locations, offsets and lengths from the fuzzer reach every check of external.c. */
+ * leaves it, so locations, offsets and lengths from the fuzzer reach every check of external.c.
+ * The same bytes are loaded from a file in that folder too (its skeleton unpacked, its payloads
+ * read from the file): the status and message must be those of the load from memory, unless
+ * one of them ran out of memory or into the byte cap (the two paths allocate differently). */
 #define _XOPEN_SOURCE 700 /* mkdtemp, symlink, nftw */
 #include <ftw.h>
 #include <stdio.h>
@@ -90,10 +93,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     osc_status st = osc_model_load_buffer(data, size, g_dir[0] ? g_dir : NULL, &o, &m, msg,
                                           sizeof msg);
     fuzz_check_msg(st, msg, sizeof msg);
-    if (st != OSC_OK) {
-        if (m) __builtin_trap(); /* *out must be NULL on failure */
-        return 0;
+    if (st != OSC_OK && m) __builtin_trap(); /* *out must be NULL on failure */
+    char path[512], fmsg[OSC_MESSAGE_SIZE];
+    osc_model *fm = NULL;
+    if (g_dir[0] && !FMT(path, "%s/m.onnx", g_dir) &&
+        osc_test_write_file(g_dir, "m.onnx", data, size, "fuzz_load")) {
+        osc_status fst = osc_model_load_file(path, &o, &fm, fmsg, sizeof fmsg);
+        fuzz_check_msg(fst, fmsg, sizeof fmsg);
+        if (fst != OSC_OK && fm) __builtin_trap();
+        if (!fuzz_resource_status(st) && !fuzz_resource_status(fst) &&
+            (st != fst || strcmp(msg, fmsg) != 0)) {
+            fprintf(stderr, "memory: %d %s\nfile: %d %s\n", (int)st, msg, (int)fst, fmsg);
+            __builtin_trap();
+        }
+        if (fm && m && osc_model_node_count(fm) != osc_model_node_count(m)) __builtin_trap();
+        osc_model_free(fm);
     }
+    if (st != OSC_OK) return 0;
     introspect(m);
     osc_model_free(m);
     return 0;
