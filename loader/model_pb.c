@@ -674,11 +674,9 @@ osc_status osc_loader_parse_model_lim(const void *buf, size_t len, const char *b
     return osc_loader_parse_model_src(&src, base_dir, lim, pool, g, err);
 }
 
-/* The source unpacked as it is: bytes in memory (their skeleton would be a copy beside them,
- * for nothing: the caller's bytes stay), and the fallback for a file whose skeleton's markers
- * protobuf-c merged. */
+/* The file read whole and unpacked: the fallback for a skeleton whose markers protobuf-c
+ * merged. */
 static Onnx__ModelProto *unpack_whole(const osc_src *src, osc_pb_alloc *pa, osc_err *err) {
-    if (src->fd < 0) return onnx__model_proto__unpack(&pa->pc, (size_t)src->len, src->mem);
     uint8_t *buf = osc_malloc(pa->a, (size_t)src->len);
     if (!buf) {
         osc_nomem(err, pa->a, src->len, "reading the model");
@@ -691,32 +689,43 @@ static Onnx__ModelProto *unpack_whole(const osc_src *src, osc_pb_alloc *pa, osc_
     return mp;
 }
 
-/* Unpacks the model: bytes in memory as they are, after the prescan; a file as its skeleton
- * (osc_pb_skeleton_build), then each tensor's payload read from the file into the block the
- * tensor will keep, so that the file is never in memory twice. */
-static osc_status unpack(const osc_src *src, osc_pb_alloc *pa, Onnx__ModelProto **out,
-                         osc_err *err) {
-    osc_pb_skeleton sk = {0};
-    osc_status st = src->fd < 0 ? osc_pb_prescan(&onnx__model_proto__descriptor, src->mem,
-                                                 (size_t)src->len, "model", err)
-                                : osc_pb_skeleton_build(&onnx__model_proto__descriptor, src,
-                                                        "model", pa->a, &sk, err);
+/* A file unpacked as its skeleton (osc_pb_skeleton_build), then each tensor's payload read
+ * from the file into the block the tensor will keep, so that the file is never in memory
+ * twice. *mp NULL with OSC_OK: protobuf-c refused the bytes. */
+static osc_status unpack_file(const osc_src *src, osc_pb_alloc *pa, Onnx__ModelProto **mp,
+                              osc_err *err) {
+    osc_pb_skeleton sk;
+    osc_status st = osc_pb_skeleton_build(&onnx__model_proto__descriptor, src, "model", pa->a,
+                                          &sk, err);
     if (st) return st;
-    Onnx__ModelProto *mp = src->fd < 0 ? unpack_whole(src, pa, err)
-                                       : onnx__model_proto__unpack(&pa->pc, sk.len, sk.buf);
-    if (sk.buf) osc_free(sk.a, sk.buf, sk.cap); /* protobuf-c copied what it keeps */
+    *mp = onnx__model_proto__unpack(&pa->pc, sk.len, sk.buf);
+    osc_free(sk.a, sk.buf, sk.cap); /* protobuf-c copied what it keeps */
     sk.buf = NULL;
     sk.cap = 0;
-    if (mp && (st = osc_pb_payloads_fill(&mp->base, &sk, src, pa, err)) == OSC_ERR_UNSUPPORTED) {
-        onnx__model_proto__free_unpacked(mp, &pa->pc);
+    if (*mp && (st = osc_pb_payloads_fill(&(*mp)->base, &sk, src, pa, err)) ==
+                   OSC_ERR_UNSUPPORTED) {
+        onnx__model_proto__free_unpacked(*mp, &pa->pc);
         st = OSC_OK;
-        if (!(mp = unpack_whole(src, pa, err)) && err->status) st = err->status;
+        if (!(*mp = unpack_whole(src, pa, err)) && err->status) st = err->status;
     }
     osc_pb_skeleton_free(&sk);
-    if (st) {
-        if (mp) onnx__model_proto__free_unpacked(mp, &pa->pc);
-        return st;
+    if (st && *mp) {
+        onnx__model_proto__free_unpacked(*mp, &pa->pc);
+        *mp = NULL;
     }
+    return st;
+}
+
+/* Unpacks the model: bytes in memory as they are, after the prescan (a skeleton would be a copy
+ * beside them, for nothing: the caller's bytes stay); a file by unpack_file. */
+static osc_status unpack(const osc_src *src, osc_pb_alloc *pa, Onnx__ModelProto **out,
+                         osc_err *err) {
+    Onnx__ModelProto *mp = NULL;
+    osc_status st = src->fd >= 0 ? unpack_file(src, pa, &mp, err)
+                                 : osc_pb_prescan(&onnx__model_proto__descriptor, src->mem,
+                                                  (size_t)src->len, "model", err);
+    if (st) return st;
+    if (src->fd < 0) mp = onnx__model_proto__unpack(&pa->pc, (size_t)src->len, src->mem);
     if (!mp)
         return pa->failed ? osc_pb_alloc_report(pa, src->len, err)
                           : osc_fail(err, OSC_ERR_PARSE, "bytes are not a valid ModelProto "

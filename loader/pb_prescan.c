@@ -52,6 +52,13 @@ static const uint8_t *look(walk *w, uint64_t at, size_t want, size_t *got) {
     return w->win + (at - w->win_at);
 }
 
+/* The source's bytes from `at` on, *got of them and no more than end - at (at < end). */
+static const uint8_t *chunk(walk *w, uint64_t at, uint64_t end, size_t *got) {
+    const uint8_t *b = look(w, at, end - at < WINDOW ? (size_t)(end - at) : WINDOW, got);
+    if (*got > end - at) *got = (size_t)(end - at);
+    return b;
+}
+
 /* Adds n bytes to what the unpack needs; OSC_ERR_LIMIT once that passes the budget. */
 static osc_status charge(walk *w, uint64_t at, uint64_t n) {
     w->need += n; /* n < 2^40 per call, need <= budget + n: no overflow */
@@ -133,9 +140,8 @@ static osc_status emit_src(walk *w, uint64_t at, uint64_t end) {
     }
     while (!st && at < end) {
         size_t got;
-        const uint8_t *b = look(w, at, end - at < WINDOW ? (size_t)(end - at) : WINDOW, &got);
+        const uint8_t *b = chunk(w, at, end, &got);
         if (!b) return w->err->status;
-        if (got > end - at) got = (size_t)(end - at);
         memcpy(w->sk->buf + w->sk->len, b, got);
         w->sk->len += got;
         at += got;
@@ -188,9 +194,8 @@ static osc_status check_string(walk *w, const ProtobufCFieldDescriptor *f, uint6
                                uint64_t n) {
     for (uint64_t end = p + n; p < end;) {
         size_t got;
-        const uint8_t *b = look(w, p, end - p < WINDOW ? (size_t)(end - p) : WINDOW, &got);
+        const uint8_t *b = chunk(w, p, end, &got);
         if (!b) return w->err->status;
-        if (got > end - p) got = (size_t)(end - p);
         const uint8_t *z = memchr(b, 0, got);
         if (z)
             return osc_fail(w->err, OSC_ERR_PARSE, "%s: string field '%s' holds a NUL byte at "

@@ -1,11 +1,10 @@
 /* rule_matmul_add.c: rule matmul_add (anchor Add): Add(P, S) or Add(S, P) where P is a MatMul
  * of a float or double A of rank >= 2 by a K x N matrix B, read by this Add alone and taking no
  * epilogue yet, and S has the Add's output shape (no broadcast) and dies there (made by a node,
- * read by this Add alone): the Add becomes MatMulAdd(S,
- * A, B) (ops/linalg/matmul_add.c), which adds S to each sum as it stores it. The product's
- * buffer and the Add's pass over three arrays go, and the output may be written over S
- * (a residual sum; GraphSAGE's lin_l(mean) + lin_r(x)): bit-identical, IEEE addition being
- * commutative. */
+ * read by this Add alone): the Add becomes MatMulAdd(S, A, B) (ops/linalg/matmul_add.c),
+ * written over S, which adds S to each row of sums as it copies it out. The product's buffer
+ * and the Add's pass over three arrays go (a residual sum; GraphSAGE's lin_l(mean) +
+ * lin_r(x)): bit-identical, IEEE addition being commutative. */
 #include "product_take.h"
 
 bool osc_rw_matmul_add_match(osc_kctx *k, const osc_fuse_view *v, int32_t node, void *c) {
