@@ -202,7 +202,11 @@ typedef struct osc_options {
      * caller's buffer of that input instead of the arena (no copy, no arena space). The runtime
      * then writes to that caller buffer, whose contents afterwards are unspecified, and the run
      * consumes the input: see osc_session_set_input and osc_model_node_inplace.
-     * 0 (default): the runtime never writes to input buffers. */
+     * 2: the same, and also a node that may write its output over its input 0 (MatMul, Gemm,
+     * the elementwise ops) when the model's shapes show that output has that input's dtype and
+     * shape, static or by the same symbolic dims (then checked at each run before the node
+     * runs): a layer's x W written over x, for example.
+     * 0 (default): the runtime never writes to input buffers. Other values: OSC_ERR_ARG. */
     int32_t inplace_inputs;
     /* Threads one run may use, counting the calling thread: 0 (default) or 1: the calling
      * thread only; 2 to OSC_MAX_THREADS: each session starts threads - 1 workers when it is

@@ -3,10 +3,9 @@
 
 #include "model.h"
 
-/* Whether node n's output 0 may share input 0's buffer (OSC_KF_INPLACE, or OSC_KF_INPLACE_SAME
- * with static shapes, or symbolic ones (m->inplace_sym), showing input 0 as output 0's equal). */
-static bool inplace_ok(const osc_model *m, const osc_node *n) {
-    if (n->kernel->flags & OSC_KF_INPLACE) return true;
+/* Whether node n's output 0 has input 0's dtype and shape by the shapes known at load, static or
+ * symbolic (m->inplace_sym), and its kernel may write it over input 0 (OSC_KF_INPLACE_SAME). */
+static bool same_shape_ok(const osc_model *m, const osc_node *n) {
     if (m->inplace_sym && m->inplace_sym[n - m->g.nodes]) return true;
     if (!(n->kernel->flags & OSC_KF_INPLACE_SAME) || !m->fold_shaped || n->n_inputs < 1 ||
         n->n_outputs < 1 || n->inputs[0] < 0 || n->outputs[0] < 0 ||
@@ -17,10 +16,18 @@ static bool inplace_ok(const osc_model *m, const osc_node *n) {
            memcmp(a->dims, b->dims, (size_t)a->rank * sizeof a->dims[0]) == 0;
 }
 
-/* Ops whose output 0 has, by their spec, exactly the dtype and shape of input 0: only these
- * write into a caller's input buffer, which holds nothing more than that input. */
-static bool fits_input_buffer(const osc_node *n) {
-    return (n->kernel->flags & OSC_KF_INPLACE_INPUT) != 0;
+/* Whether node n's output 0 may share input 0's buffer (OSC_KF_INPLACE, or same_shape_ok). */
+static bool inplace_ok(const osc_model *m, const osc_node *n) {
+    return (n->kernel->flags & OSC_KF_INPLACE) || same_shape_ok(m, n);
+}
+
+/* Whether node n's output 0 may be written into a caller's input buffer, which holds nothing
+ * more than input 0: ops whose output 0 has input 0's dtype and shape by their spec (the
+ * scatter family, OSC_KF_INPLACE_INPUT), and with opts.inplace_inputs = 2 those that have it
+ * by the model's shapes (same_shape_ok: MatMul, Gemm, elementwise ops). */
+static bool fits_input_buffer(const osc_model *m, const osc_node *n) {
+    return (n->kernel->flags & OSC_KF_INPLACE_INPUT) ||
+           (m->opts.inplace_inputs == 2 && same_shape_ok(m, n));
 }
 
 /* A graph input whose caller buffer a node may write in place (opts.inplace_inputs): bound by
@@ -38,8 +45,8 @@ static int32_t inplace_input_index(const osc_model *m, const int32_t *input_at, 
 /* Lifetimes and arena buffers. A node output gets its own buffer, except that an in-place
  * capable output shares input 0's buffer when that input dies at the node (used by no later
  * node; graph outputs never die) and is not read twice by it, and the input is an intermediate
- * or, with opts.inplace_inputs and a scatter op, a graph input the caller binds (its buffer then
- * becomes one held by the caller: no arena space; values in it must be scatter outputs). */
+ * or, with opts.inplace_inputs and a node that fits it (fits_input_buffer), a graph input the
+ * caller binds (its buffer then becomes one held by the caller: no arena space). */
 osc_status osc_plan_buffers(osc_model *m, osc_err *err) {
     osc_graph *g = &m->g;
     int32_t nv = g->n_values, nn = g->n_nodes;
@@ -78,10 +85,11 @@ osc_status osc_plan_buffers(osc_model *m, osc_err *err) {
             bool share = j == 0 && inplace_ok(m, n) && d >= 0 && m->last_use[d] == i;
             for (int32_t q = 1; share && q < n->n_inputs; q++)
                 if (n->inputs[q] == d) share = false;
-            if (share && m->buf_of[d] >= 0 && m->buf_input[m->buf_of[d]] >= 0 && !fits_input_buffer(n))
-                share = false; /* d lives in a caller's input buffer: only scatters fit there */
+            if (share && m->buf_of[d] >= 0 && m->buf_input[m->buf_of[d]] >= 0 &&
+                !fits_input_buffer(m, n))
+                share = false; /* d lives in a caller's input buffer: only what fits there */
             if (share && m->buf_of[d] < 0) { /* a graph input or an initializer */
-                int32_t in = fits_input_buffer(n) ? inplace_input_index(m, input_at, d) : -1;
+                int32_t in = fits_input_buffer(m, n) ? inplace_input_index(m, input_at, d) : -1;
                 share = in >= 0;
                 if (share) {
                     int32_t b = m->n_bufs++;

@@ -132,6 +132,10 @@ static osc_status check_options(const osc_options *opts, osc_err *err) {
     if (opts->threads < 0 || opts->threads > OSC_MAX_THREADS)
         return osc_fail(err, OSC_ERR_ARG, "opts.threads is %d; expected 0 (default) to %d",
                         (int)opts->threads, OSC_MAX_THREADS);
+    if (opts->inplace_inputs < 0 || opts->inplace_inputs > 2)
+        return osc_fail(err, OSC_ERR_ARG, "opts.inplace_inputs is %d; expected 0 (default), 1 "
+                        "(scatter nodes) or 2 (also nodes whose output has their input's shape)",
+                        (int)opts->inplace_inputs);
     for (size_t i = 0; i < sizeof opts->reserved / sizeof opts->reserved[0]; i++)
         if (opts->reserved[i])
             return osc_fail(err, OSC_ERR_ARG, "opts.reserved[%zu] is %d; reserved fields must be "

@@ -26,7 +26,7 @@ static const opt_row k_rows[] = {
     ROW(max_bytes, 0, UINT64_MAX),
     ROW(strict, 0, 1),
     ROW(profile, 0, 1),
-    ROW(inplace_inputs, 0, 1),
+    ROW(inplace_inputs, 0, 2),
     ROW(threads, 0, OSC_MAX_THREADS),
     ROW(max_arena_bytes, 0, UINT64_MAX),
     ROW(max_nodes, 0, INT32_MAX),

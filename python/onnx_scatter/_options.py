@@ -174,7 +174,7 @@ class SessionOptions:
             _set_int(o, field, value)
         o.strict = bool(self.strict)
         o.profile = bool(self.enable_profiling)
-        o.inplace_inputs = bool(self.inplace_inputs)
+        o.inplace_inputs = int(self.inplace_inputs)
         o.newer_opsets = bool(self.newer_opsets)
         o.no_fusion = self.graph_optimization_level == GraphOptimizationLevel.ORT_DISABLE_ALL
         for key, value in self._config.items():

@@ -48,3 +48,7 @@ add_test(NAME embed_example COMMAND embed_example
   "${PROJECT_SOURCE_DIR}/examples/scatter_elements/model.onnx")
 set_tests_properties(embed_example PROPERTIES LABELS "unit;embed"
   PASS_REGULAR_EXPRESSION "output \\[3, 3\\]:\n *3 +2\\.1 +1\n *2 +1 +3\\.2\n *1 +3\\.1 +2\\.2\n")
+# opts.inplace_inputs = 2: products and elementwise nodes written into a donated input's buffer.
+osc_unit_test(test_inplace_same unit/test_inplace_same.c)
+target_link_libraries(test_inplace_same PRIVATE osc_test_support)
+set_tests_properties(test_inplace_same PROPERTIES LABELS "unit;embed")

@@ -89,6 +89,10 @@ static void options_threads_and_reserved(void **state) {
     load_or_fail(emb_chain_model(8, false, &len), &len, &o, OSC_ERR_ARG);
     assert_non_null(strstr(g_msg, "opts.threads is -1"));
     osc_options_init(&o);
+    o.inplace_inputs = 3;
+    load_or_fail(emb_chain_model(8, false, &len), &len, &o, OSC_ERR_ARG);
+    assert_non_null(strstr(g_msg, "opts.inplace_inputs is 3; expected 0 (default), 1"));
+    osc_options_init(&o);
     o.reserved[0] = 7;
     load_or_fail(emb_chain_model(8, false, &len), &len, &o, OSC_ERR_ARG);
     assert_non_null(strstr(g_msg, "opts.reserved[0] is 7"));

@@ -23,7 +23,7 @@ typedef struct key_row {
     {.name = #f, .offset = offsetof(osc_options, f), .size = sizeof(((osc_options *)0)->f),  \
      .hi = (max)}
 static const key_row k_keys[] = {
-    KEY(max_bytes, UINT64_MAX), KEY(strict, 1), KEY(profile, 1), KEY(inplace_inputs, 1),
+    KEY(max_bytes, UINT64_MAX), KEY(strict, 1), KEY(profile, 1), KEY(inplace_inputs, 2),
     KEY(threads, OSC_MAX_THREADS), KEY(max_arena_bytes, UINT64_MAX), KEY(max_nodes, INT32_MAX),
     KEY(max_rank, OSC_MAX_RANK), KEY(max_string_mib, 255), KEY(newer_opsets, 1),
     KEY(no_fusion, 1), KEY(fuse_recompute, 1), KEY(max_iterations, INT64_MAX),

@@ -1,0 +1,184 @@
+/* test_inplace_same.c: opts.inplace_inputs = 2: a product or an elementwise node whose output has
+ * its input 0's dtype and shape by the model's shapes, static or symbolic, writes into the
+ * caller's buffer of a graph input that dies there (a layer's x W over x); value 1 keeps that to
+ * scatters. The graph: h = MatMul(x, W), y = Add(h, z) (z [N, 4] or [4]), x [N, 4] or [5, 4];
+ * W [4, 4] or, in the "narrow" form, [4, 3] (h then smaller than x: never in x's buffer).
+ * Every value is a small integer, so the expected output, computed here by loops, is exact in
+ * any order of summation. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/support/writer.h"
+#include "onnx_scatter.h"
+#include "tests/support/check.h"
+
+enum { ROWS = 5, K = 4 };
+
+typedef struct form {
+    bool symbolic; /* x, z and y are [N, ...] */
+    bool narrow;   /* W is [4, 3] */
+    bool x_again;  /* y = Add(h, x): x read after the MatMul */
+} form;
+
+static osc_model *load(form f, int32_t inplace) {
+    const int64_t cols = f.narrow ? 3 : K;
+    osc_mw *mw = osc_mw_new(8);
+    osc_mw_opset(mw, "", 17);
+    const int64_t dx[2] = {f.symbolic ? -1 : ROWS, K}, dy[2] = {dx[0], cols};
+    const char *names[2] = {"N", NULL};
+    osc_mw_input(mw, "x", OSC_FLOAT, 2, dx, names);
+    osc_mw_input(mw, "z", OSC_FLOAT, 2, dy, names);
+    float w[K * K];
+    for (int i = 0; i < K * (int)cols; i++) w[i] = (float)(i % 5 - 2);
+    const long long dw[2] = {K, cols};
+    osc_tensor tw = {.dtype = OSC_FLOAT, .rank = 2, .dims = {dw[0], dw[1]}, .data = w,
+                     .nbytes = sizeof(float) * K * (size_t)cols};
+    osc_mw_initializer(mw, "W", &tw);
+    osc_mw_node(mw, "MatMul", "mm", 2, (const char *[]){"x", "W"}, 1, (const char *[]){"h"});
+    osc_mw_node(mw, "Add", "add", 2, (const char *[]){"h", f.x_again ? "x" : "z"}, 1,
+                (const char *[]){"y"});
+    osc_mw_output(mw, "y", OSC_FLOAT, 2, dy, names);
+    void *buf;
+    size_t len;
+    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
+    osc_mw_free(mw);
+    osc_options o;
+    osc_options_init(&o);
+    o.inplace_inputs = inplace;
+    osc_model *m = NULL;
+    char msg[OSC_MESSAGE_SIZE];
+    if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg) != OSC_OK)
+        fail_msg("load: %s", msg);
+    free(buf);
+    return m;
+}
+
+static int32_t mode_of(const osc_model *m, size_t node) {
+    int32_t mode = -1;
+    assert_int_equal(osc_model_node_inplace(m, node, &mode), OSC_OK);
+    return mode;
+}
+
+/* want = x W + (x_again ? x : z), by loops over rows x of `rows` rows. */
+static void expect(form f, const float *x, const float *z, long rows, float *want) {
+    const int cols = f.narrow ? 3 : K;
+    for (long r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) {
+            float s = 0;
+            for (int k = 0; k < K; k++) s += x[r * K + k] * (float)((k * cols + c) % 5 - 2);
+            want[r * cols + c] = s + (f.x_again ? x[r * K + c] : z[r * cols + c]);
+        }
+}
+
+static void fill(float *v, long n, int seed) {
+    for (long i = 0; i < n; i++) v[i] = (float)((i * 7 + seed) % 9 - 4);
+}
+
+/* Binds x and z (rows each) and runs; the status. */
+static osc_status run(osc_session *s, float *x, float *z, long xrows, long zrows, int cols) {
+    const osc_tensor tx = {.dtype = OSC_FLOAT, .rank = 2, .dims = {xrows, K}, .data = x,
+                           .nbytes = sizeof(float) * (size_t)(xrows * K)};
+    const osc_tensor tz = {.dtype = OSC_FLOAT, .rank = 2, .dims = {zrows, cols}, .data = z,
+                           .nbytes = sizeof(float) * (size_t)(zrows * cols)};
+    osc_check_bind(s, 2, (const char *[]){"x", "z"}, (const osc_tensor[]){tx, tz});
+    return osc_session_run(s);
+}
+
+/* Static and symbolic rows: with 2 the product and the sum after it run in x's buffer (no
+ * arena), y is read there, bit for bit the loops' result, and x is consumed; with 1 (scatters
+ * only) and 0 neither node is, and x is left as it was. */
+static void product_over_donated_input(void **state) {
+    (void)state;
+    for (int sym = 0; sym < 2; sym++)
+        for (int32_t opt = 0; opt <= 2; opt++) {
+            const form f = {.symbolic = sym};
+            osc_model *m = load(f, opt);
+            const int32_t want_mode = opt == 2 ? OSC_INPLACE_INPUT : OSC_INPLACE_NONE;
+            assert_int_equal(mode_of(m, 0), want_mode);
+            assert_int_equal(mode_of(m, 1), opt == 2 ? OSC_INPLACE_INPUT
+                                                     : OSC_INPLACE_INTERMEDIATE);
+            if (!sym) assert_int_equal(osc_model_arena_bytes(m) == 0, opt == 2);
+            osc_session *s;
+            assert_int_equal(osc_session_create(m, &s), OSC_OK);
+            const long rows = sym ? 7 : ROWS;
+            float x[7 * K], x0[7 * K], z[7 * K], want[7 * K];
+            fill(x, rows * K, 1);
+            fill(z, rows * K, 2);
+            memcpy(x0, x, sizeof x);
+            expect(f, x, z, rows, want);
+            assert_int_equal(run(s, x, z, rows, rows, K), OSC_OK);
+            osc_tensor y;
+            assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+            assert_true((y.data == (void *)x) == (opt == 2));
+            assert_memory_equal(y.data, want, sizeof(float) * (size_t)(rows * K));
+            if (opt == 2) {
+                assert_int_equal(osc_session_arena_bytes(s), 0);
+                assert_int_equal(osc_session_run(s), OSC_ERR_ARG); /* x was consumed */
+                assert_non_null(strstr(osc_session_error(s), "input 'x' (index 0) is not bound"));
+            } else {
+                assert_memory_equal(x, x0, sizeof(float) * (size_t)(rows * K));
+            }
+            osc_session_free(s);
+            osc_model_free(m);
+        }
+}
+
+/* Not eligible with 2: a product narrower than x (its output is not x's shape), x read again
+ * after the product. Neither writes x, and the results are the loops'. */
+static void not_eligible(void **state) {
+    (void)state;
+    for (int v = 0; v < 2; v++) {
+        const form f = {.narrow = v == 0, .x_again = v == 1};
+        osc_model *m = load(f, 2);
+        assert_int_equal(mode_of(m, 0), OSC_INPLACE_NONE);
+        osc_session *s;
+        assert_int_equal(osc_session_create(m, &s), OSC_OK);
+        const int cols = f.narrow ? 3 : K;
+        float x[ROWS * K], x0[ROWS * K], z[ROWS * K], want[ROWS * K];
+        fill(x, ROWS * K, 3);
+        fill(z, ROWS * cols, 4);
+        memcpy(x0, x, sizeof x);
+        expect(f, x, z, ROWS, want);
+        assert_int_equal(run(s, x, z, ROWS, ROWS, cols), OSC_OK);
+        osc_tensor y;
+        assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+        assert_memory_equal(y.data, want, sizeof(float) * (size_t)(ROWS * cols));
+        assert_memory_equal(x, x0, sizeof x);
+        osc_session_free(s);
+        osc_model_free(m);
+    }
+}
+
+/* Symbolic rows that disagree at run (z bound with other rows than x): the run fails before any
+ * node runs, naming the dim, and x's buffer is untouched and stays bound. */
+static void symbols_disagree(void **state) {
+    (void)state;
+    const form f = {.symbolic = true};
+    osc_model *m = load(f, 2);
+    osc_session *s;
+    assert_int_equal(osc_session_create(m, &s), OSC_OK);
+    float x[ROWS * K], x0[ROWS * K], z[ROWS * K], want[ROWS * K];
+    fill(x, ROWS * K, 5);
+    fill(z, ROWS * K, 6);
+    memcpy(x0, x, sizeof x);
+    assert_int_equal(run(s, x, z, ROWS, 1, K), OSC_ERR_SHAPE);
+    assert_non_null(strstr(osc_session_error(s), "'N'"));
+    assert_memory_equal(x, x0, sizeof x);
+    const osc_tensor tz = {.dtype = OSC_FLOAT, .rank = 2, .dims = {ROWS, K}, .data = z,
+                           .nbytes = sizeof z};
+    assert_int_equal(osc_session_set_input(s, "z", &tz), OSC_OK);
+    assert_int_equal(osc_session_run(s), OSC_OK); /* x still bound */
+    expect(f, x0, z, ROWS, want);
+    assert_memory_equal(x, want, sizeof want);
+    osc_session_free(s);
+    osc_model_free(m);
+}
+
+OSC_TEST_MAIN(NULL, NULL, cmocka_unit_test(product_over_donated_input),
+              cmocka_unit_test(not_eligible), cmocka_unit_test(symbols_disagree))
