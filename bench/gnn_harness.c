@@ -19,8 +19,9 @@
  *
  * Outputs are checked in the first and the last round: onnx-scatter 1t and the C layer against
  * output_0.pb within |got - want| <= atol + rtol |want|; onnx-scatter 2t, unfused 1t,
- * recompute 1t (opts.fuse_recompute) and index unchanged 1t (edge_index declared unchanged
- * before each run: osc_session_input_unchanged) against onnx-scatter 1t byte for byte (the
+ * recompute 1t (opts.fuse_recompute), index unchanged 1t (edge_index declared unchanged
+ * before each run: osc_session_input_unchanged) and inputs donated 1t (opts.inplace_inputs = 2:
+ * x W written over x) against onnx-scatter 1t byte for byte (the
  * runtime promises the same bits whatever the thread count, and the fusion pass the same bits
  * as the graph it rewrites); onnxruntime against output_0.pb
  * within the tolerance. A failed check prints MISMATCH and makes the exit status 1 (except
@@ -36,7 +37,7 @@
 #include "gnn_loops.h"
 #include "harness.h"
 
-enum { G_OSC1, G_OSC2, G_UNF1, G_REC1, G_KEEP1, G_LOOP, G_TORCH, G_CSR, G_ORT1, G_ORT2, G_COUNT };
+enum { G_OSC1, G_OSC2, G_UNF1, G_REC1, G_KEEP1, G_DON1, G_LOOP, G_TORCH, G_CSR, G_ORT1, G_ORT2, G_COUNT };
 
 /* Names, --rss-child ids and thread counts. */
 static const bench_kind k_kinds[G_COUNT] = {
@@ -46,6 +47,9 @@ static const bench_kind k_kinds[G_COUNT] = {
     [G_REC1] = {"onnx-scatter recompute 1t", "recompute1", 1}, /* opts.fuse_recompute */
     /* edge_index (input 1) declared unchanged before each run (osc_session_input_unchanged) */
     [G_KEEP1] = {"onnx-scatter index unchanged 1t", "keep1", 1},
+    /* opts.inplace_inputs = 2: the inputs written in place are the harness's own copies,
+     * restored (untimed) before each run; in the peak-RSS child, the loaded inputs themselves */
+    [G_DON1] = {"onnx-scatter inputs donated 1t", "donate1", 1},
     [G_LOOP] = {"C loop", "loop", 1},
     [G_TORCH] = {"torch eager 1t", "eager", 1}, /* bench/torch_bench.py's modes */
     [G_CSR] = {"torch CSR 1t", "csr", 1},
@@ -53,7 +57,7 @@ static const bench_kind k_kinds[G_COUNT] = {
     [G_ORT2] = {"onnxruntime 2t", "ort2", 2},
 };
 
-static int is_osc(int id) { return id <= G_KEEP1; }
+static int is_osc(int id) { return id <= G_DON1; }
 static int is_ort(int id) { return id == G_ORT1 || id == G_ORT2; }
 static int is_torch(int id) { return id == G_TORCH || id == G_CSR; }
 /* the onnxruntime contender with the same thread count */
@@ -90,6 +94,9 @@ typedef struct bench {
     osc_dim_pin pins[MAX_PINS];
     size_t n_pins;
     int use_pins;            /* --pins: load with the dims file's pins */
+    /* G_DON1: per input, 1 when a run writes into it; the timing process's own copy of it */
+    int donated[BENCH_MAX_INPUTS];
+    osc_tensor donated_copy[BENCH_MAX_INPUTS];
     case_info cases[MAX_CASES];
     size_t n_cases;
 } bench;
@@ -156,10 +163,53 @@ static void torch_case(bench *b, contender *all) {
 
 /* ---- contenders ---- */
 
+/* G_DON1: which inputs runs write into (a node reading one in place); in the timing process
+ * (child 0) each gets a copy of its own, bound in its place. 1 on failure (note set). */
+static int donate_setup(bench *b, contender *c, int child) {
+    const bench_case *bc = &b->r.bc;
+    for (size_t k = 0; k < bc->n_in; k++) {
+        osc_value_desc in;
+        b->donated[k] = 0;
+        if (osc_model_input(c->m, k, &in) != OSC_OK) continue;
+        for (size_t i = 0; i < osc_model_node_count(c->m); i++) {
+            osc_node_desc nd;
+            int32_t mode = OSC_INPLACE_NONE;
+            if (osc_model_node(c->m, i, &nd) == OSC_OK && nd.n_inputs > 0 &&
+                !strcmp(nd.inputs[0], in.name) &&
+                osc_model_node_inplace(c->m, i, &mode) == OSC_OK && mode == OSC_INPLACE_INPUT)
+                b->donated[k] = 1;
+        }
+        if (!b->donated[k] || child) continue;
+        osc_tensor *t = &b->donated_copy[k];
+        *t = bc->in[k];
+        if (!(t->data = malloc(t->nbytes ? t->nbytes : 1))) {
+            snprintf(c->note, sizeof c->note, "out of memory copying input %zu", k);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Binds G_DON1's written inputs again before a run (a run consumes them): the copies refilled
+ * from the case's inputs, or in the child the inputs as the last run left them (the peak of
+ * memory does not depend on their values). 1 on failure (note set). */
+static int donate_rebind(bench *b, contender *c, int child) {
+    const bench_case *bc = &b->r.bc;
+    for (size_t k = 0; k < bc->n_in; k++) {
+        if (!b->donated[k]) continue;
+        const osc_tensor *t = child ? &bc->in[k] : &b->donated_copy[k];
+        if (!child) memcpy(t->data, bc->in[k].data, t->nbytes);
+        if (osc_session_set_input_at(c->s, k, t) != OSC_OK) {
+            snprintf(c->note, sizeof c->note, "input %zu: %.200s", k, osc_session_error(c->s));
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int setup(bench_run *r, int id, contender *c, int child) {
     bench *b = (bench *)r;
     char msg[OSC_MESSAGE_SIZE];
-    (void)child;
     if (is_osc(id)) {
         osc_options opts;
         osc_options_init(&opts);
@@ -169,7 +219,9 @@ static int setup(bench_run *r, int id, contender *c, int child) {
         opts.threads = k_kinds[id].threads;
         opts.no_fusion = id == G_UNF1;
         opts.fuse_recompute = id == G_REC1;
+        opts.inplace_inputs = id == G_DON1 ? 2 : 0;
         if (bench_osc_setup(r, &opts, c)) return 1;
+        if (id == G_DON1 && donate_setup(b, c, child)) return 1;
         if (k_kinds[id].threads == 2)
             snprintf(c->note, sizeof c->note, "%d threads", (int)osc_session_threads(c->s));
     } else if (is_torch(id)) { /* set up by torch_case; its peak RSS: rss_argv */
@@ -190,6 +242,12 @@ static int setup(bench_run *r, int id, contender *c, int child) {
 
 static void teardown(bench_run *r, int id) {
     bench *b = (bench *)r;
+    if (id == G_DON1)
+        for (size_t k = 0; k < BENCH_MAX_INPUTS; k++) {
+            free(b->donated_copy[k].data);
+            b->donated_copy[k].data = NULL;
+            b->donated[k] = 0;
+        }
     if (id != G_LOOP) return;
     gnn_loop_free(b->loop);
     b->loop = NULL;
@@ -198,7 +256,6 @@ static void teardown(bench_run *r, int id) {
 /* One run; *ms is the timed part. */
 static int run_once(bench_run *r, int id, contender *c, int child, double *ms, double *cpu) {
     bench *b = (bench *)r;
-    (void)child;
     if (is_torch(id)) { /* the peer times the call itself: wall and its own CPU time */
         char cmd[32];
         const char *rest;
@@ -209,6 +266,7 @@ static int run_once(bench_run *r, int id, contender *c, int child, double *ms, d
         snprintf(c->note, sizeof c->note, "torch run failed: %.230s", rest);
         return 1;
     }
+    if (id == G_DON1 && donate_rebind(b, c, child)) return 1;
     double c0 = bench_now_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = bench_now_ms(CLOCK_MONOTONIC);
     osc_status st = OSC_OK;
     if (id == G_LOOP) gnn_loop_run(b->loop);
@@ -531,8 +589,9 @@ static void write_md_dynamic(FILE *f, const bench *g, const result *res, size_t 
 static void write_markdown(FILE *f, const bench_run *b, const result *res, size_t n) {
     fprintf(f, "| case | osc 1t ms | ÷ C loop | ÷ ORT 1t | osc 2t ms | 2t ÷ 1t | 2t ÷ ORT 2t "
             "| unfused 1t ms | fused ÷ unfused | C loop ms | ORT 1t ms | ORT 2t ms "
-            "| ORT 2t ÷ 1t | osc 1t peak RSS MiB | ÷ ORT 1t RSS | ÷ model bytes |\n"
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            "| ORT 2t ÷ 1t | osc 1t peak RSS MiB | ÷ ORT 1t RSS | ÷ model bytes "
+            "| inputs donated: peak RSS ÷ model bytes |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < n; i++) {
         const contender *c = res[i].c;
         const double o1 = med_of(&c[G_OSC1]), o2 = med_of(&c[G_OSC2]);
@@ -546,6 +605,7 @@ static void write_markdown(FILE *f, const bench_run *b, const result *res, size_
         bench_md_num(f, peak_mib(&c[G_OSC1]), 4);
         md_ratio(f, peak_mib(&c[G_OSC1]), peak_mib(&c[G_ORT1]));
         md_ratio(f, peak_mib(&c[G_OSC1]), model_mib(&res[i]));
+        md_ratio(f, peak_mib(&c[G_DON1]), model_mib(&res[i]));
         fputc('\n', f);
     }
     bench_md_ort_note(f, b);
@@ -623,8 +683,8 @@ static void usage(FILE *f) {
           "                   dynamic-axes exports) into every onnx-scatter contender\n"
           "                   (opts.dim_pins); else such a case loads with its symbolic dims\n"
           "Exit status: 0 when every run succeeded, onnx-scatter, the C loop and torch are within\n"
-          "the tolerance of output_0.pb, and onnx-scatter 2t, unfused, recompute and index\n"
-          "unchanged are bit-identical to 1t;\n"
+          "the tolerance of output_0.pb, and onnx-scatter 2t, unfused, recompute, index\n"
+          "unchanged and inputs donated are bit-identical to 1t;\n"
           "else 1 (onnxruntime's differences are reported, they do not fail the run).\n", f);
 }
 
@@ -658,7 +718,8 @@ static int rss_argv(bench_run *r, int id, char *argv[8]) {
 static const bench_spec k_spec = {
     .loops = "C loop",
     .all_ok = "onnx-scatter, the C loop and torch within tolerance of torch's output_0.pb; "
-              "onnx-scatter 2t, unfused, recompute and index unchanged bit-identical to 1t",
+              "onnx-scatter 2t, unfused, recompute, index unchanged and inputs donated "
+              "bit-identical to 1t",
     .count = G_COUNT,
     .kinds = k_kinds,
     .ort1 = G_ORT1,

@@ -18,8 +18,8 @@ else
   echo "(torch not importable: its contenders left out)"
 fi
 smoke_round "$harness" "$work" "$ort" "MISMATCH\|not measured\|not run" "${torch[@]}" "${dirs[@]}"
-# every contender ran and passed its check: 6 rows per case (8 with onnxruntime), and torch's
-per=6; [[ -n $ort ]] && per=8
+# every contender ran and passed its check: 7 rows per case (9 with onnxruntime), and torch's
+per=7; [[ -n $ort ]] && per=9
 want=$(( ${#dirs[@]} * per + extra ))
 got=$(grep -c "^  .*\(bit-identical\|within\)" <<<"$out")
 [[ $got -eq $want ]] || { echo "FAIL: $got contenders passed their check, expected $want"; exit 1; }

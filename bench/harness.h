@@ -121,7 +121,7 @@ long rss_status_kb(const char *field);
 /* ---- runner.c: what both harnesses (harness.c, gnn_harness.c) share: the command line, the
  * case loop, the timed rounds, the onnxruntime sessions, the peak-RSS children ---- */
 
-#define BENCH_MAX_CONTENDERS 10
+#define BENCH_MAX_CONTENDERS 12
 
 /* The options of harness.c and gnn_harness.c alike. */
 typedef struct bench_opts {

@@ -287,7 +287,10 @@ sessions: docs/performance-steps.md.
 - **Contenders**: onnx-scatter with default options (the load-time fusion on) at
   \`opts.threads\` 1 and 2; onnx-scatter *unfused* (\`opts.no_fusion = 1\`), 1 thread;
   onnx-scatter *recompute* (\`opts.fuse_recompute = 1\`: per-edge operands computed a tile at a
-  time inside the fused loop, the memory mode), 1 thread;
+  time inside the fused loop, the memory mode), 1 thread; onnx-scatter *inputs donated*
+  (\`opts.inplace_inputs = 2\`: x W written over the caller's x; the harness refills its own
+  copy of x before each run, untimed, and the peak-RSS child gives up the x it loaded), 1 thread;
+  *index unchanged* (edge_index declared unchanged before each run), 1 thread;
   onnxruntime (graphOptimizationLevel "all", 1 and 2 intra-op threads, spinning off, the output
   pre-allocated); the *C loop*: \`bench/gnn_loops.c\`, the layer written by hand in plain
   single-threaded C (dense linear as an i-k-j loop the compiler vectorises, one pass over the

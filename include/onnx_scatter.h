@@ -205,7 +205,8 @@ typedef struct osc_options {
      * 2: the same, and also a node that may write its output over its input 0 (MatMul, Gemm,
      * the elementwise ops) when the model's shapes show that output has that input's dtype and
      * shape, static or by the same symbolic dims (then checked at each run before the node
-     * runs): a layer's x W written over x, for example.
+     * runs), and a Reshape or Flatten of a value held there (a view of the same bytes): a
+     * layer's x W written over x, for example.
      * 0 (default): the runtime never writes to input buffers. Other values: OSC_ERR_ARG. */
     int32_t inplace_inputs;
     /* Threads one run may use, counting the calling thread: 0 (default) or 1: the calling

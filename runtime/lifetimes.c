@@ -24,10 +24,14 @@ static bool inplace_ok(const osc_model *m, const osc_node *n) {
 /* Whether node n's output 0 may be written into a caller's input buffer, which holds nothing
  * more than input 0: ops whose output 0 has input 0's dtype and shape by their spec (the
  * scatter family, OSC_KF_INPLACE_INPUT), and with opts.inplace_inputs = 2 those that have it
- * by the model's shapes (same_shape_ok: MatMul, Gemm, elementwise ops). */
+ * by the model's shapes (same_shape_ok: MatMul, Gemm, elementwise ops) and the views of input
+ * 0's elements in place (Reshape, Flatten: OSC_KT_SAME_ELEMENTS, the same bytes). */
 static bool fits_input_buffer(const osc_model *m, const osc_node *n) {
-    return (n->kernel->flags & OSC_KF_INPLACE_INPUT) ||
-           (m->opts.inplace_inputs == 2 && same_shape_ok(m, n));
+    const osc_kernel *k = n->kernel;
+    return (k->flags & OSC_KF_INPLACE_INPUT) ||
+           (m->opts.inplace_inputs == 2 &&
+            (same_shape_ok(m, n) ||
+             ((k->flags & OSC_KF_INPLACE) && (k->traits & OSC_KT_SAME_ELEMENTS))));
 }
 
 /* A graph input whose caller buffer a node may write in place (opts.inplace_inputs): bound by
@@ -69,9 +73,12 @@ osc_status osc_plan_buffers(osc_model *m, osc_err *err) {
         return osc_fail(err, OSC_ERR_NOMEM, "out of memory planning the model");
     for (int32_t v = 0; v < nv; v++) m->last_use[v] = m->buf_of[v] = input_at[v] = -1;
     for (int32_t i = 0; i < m->n_inputs; i++) input_at[m->input_order[i]] = i;
+    /* (a node reading only its inputs' shapes, OSC_KF_SHAPE_ONLY, reads none of their bytes:
+     * the dims stay in the session's values whatever later holds the buffer) */
     for (int32_t i = 0; i < nn; i++)
         for (int32_t j = 0; !g->nodes[i].folded && j < g->nodes[i].n_inputs; j++)
-            if (g->nodes[i].inputs[j] >= 0) m->last_use[g->nodes[i].inputs[j]] = i;
+            if (g->nodes[i].inputs[j] >= 0 && !(g->nodes[i].kernel->flags & OSC_KF_SHAPE_ONLY))
+                m->last_use[g->nodes[i].inputs[j]] = i;
     for (int32_t o = 0; o < g->n_outputs; o++) m->last_use[g->outputs[o]] = nn;
 
     m->n_bufs = 0;

@@ -1,8 +1,10 @@
 /* test_inplace_same.c: opts.inplace_inputs = 2: a product or an elementwise node whose output has
  * its input 0's dtype and shape by the model's shapes, static or symbolic, writes into the
  * caller's buffer of a graph input that dies there (a layer's x W over x); value 1 keeps that to
- * scatters. The graph: h = MatMul(x, W), y = Add(h, z) (z [N, 4] or [4]), x [N, 4] or [5, 4];
- * W [4, 4] or, in the "narrow" form, [4, 3] (h then smaller than x: never in x's buffer).
+ * scatters. The graph: h = MatMul(x, W), a = Add(h, z), y = Reshape(a, [-1]) (a view: it
+ * continues in the buffer a is in); x and z [N, 4] or [5, 4]; W [4, 4] or, in the "narrow"
+ * form, [4, 3] (h then smaller than x: never in x's buffer); a second output, Shape(x), reads
+ * x's shape after the product (not its bytes: x may still be written over).
  * Every value is a small integer, so the expected output, computed here by loops, is exact in
  * any order of summation. */
 #include <setjmp.h>
@@ -42,8 +44,18 @@ static osc_model *load(form f, int32_t inplace) {
     osc_mw_initializer(mw, "W", &tw);
     osc_mw_node(mw, "MatMul", "mm", 2, (const char *[]){"x", "W"}, 1, (const char *[]){"h"});
     osc_mw_node(mw, "Add", "add", 2, (const char *[]){"h", f.x_again ? "x" : "z"}, 1,
+                (const char *[]){"a"});
+    int64_t flat = -1;
+    const long long df[1] = {1};
+    osc_tensor tf = {.dtype = OSC_INT64, .rank = 1, .dims = {df[0]}, .data = &flat,
+                     .nbytes = sizeof flat};
+    osc_mw_initializer(mw, "flat", &tf);
+    osc_mw_node(mw, "Reshape", "view", 2, (const char *[]){"a", "flat"}, 1,
                 (const char *[]){"y"});
-    osc_mw_output(mw, "y", OSC_FLOAT, 2, dy, names);
+    osc_mw_node(mw, "Shape", "shape", 1, (const char *[]){"x"}, 1, (const char *[]){"xs"});
+    const int64_t dn[1] = {-1}, d2[1] = {2};
+    osc_mw_output(mw, "y", OSC_FLOAT, 1, dn, (const char *[]){"NC"});
+    osc_mw_output(mw, "xs", OSC_INT64, 1, d2, NULL);
     void *buf;
     size_t len;
     assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
@@ -101,8 +113,9 @@ static void product_over_donated_input(void **state) {
             osc_model *m = load(f, opt);
             const int32_t want_mode = opt == 2 ? OSC_INPLACE_INPUT : OSC_INPLACE_NONE;
             assert_int_equal(mode_of(m, 0), want_mode);
-            assert_int_equal(mode_of(m, 1), opt == 2 ? OSC_INPLACE_INPUT
-                                                     : OSC_INPLACE_INTERMEDIATE);
+            for (size_t node = 1; node < 3; node++)
+                assert_int_equal(mode_of(m, node), opt == 2 ? OSC_INPLACE_INPUT
+                                                            : OSC_INPLACE_INTERMEDIATE);
             if (!sym) assert_int_equal(osc_model_arena_bytes(m) == 0, opt == 2);
             osc_session *s;
             assert_int_equal(osc_session_create(m, &s), OSC_OK);
@@ -117,6 +130,10 @@ static void product_over_donated_input(void **state) {
             assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
             assert_true((y.data == (void *)x) == (opt == 2));
             assert_memory_equal(y.data, want, sizeof(float) * (size_t)(rows * K));
+            osc_tensor xs;
+            assert_int_equal(osc_session_output(s, 1, &xs), OSC_OK);
+            const int64_t shape[2] = {rows, K};
+            assert_memory_equal(xs.data, shape, sizeof shape);
             if (opt == 2) {
                 assert_int_equal(osc_session_arena_bytes(s), 0);
                 assert_int_equal(osc_session_run(s), OSC_ERR_ARG); /* x was consumed */
