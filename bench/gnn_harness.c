@@ -37,7 +37,10 @@
 #include "gnn_loops.h"
 #include "harness.h"
 
-enum { G_OSC1, G_OSC2, G_UNF1, G_REC1, G_KEEP1, G_DON1, G_LOOP, G_TORCH, G_CSR, G_ORT1, G_ORT2, G_COUNT };
+enum {
+    G_OSC1, G_OSC2, G_UNF1, G_REC1, G_KEEP1, G_DON1, G_LOOP, G_TORCH, G_CSR, G_ORT1, G_ORT2,
+    G_COUNT
+};
 
 /* Names, --rss-child ids and thread counts. */
 static const bench_kind k_kinds[G_COUNT] = {
@@ -591,7 +594,8 @@ static void write_markdown(FILE *f, const bench_run *b, const result *res, size_
             "| unfused 1t ms | fused ÷ unfused | C loop ms | ORT 1t ms | ORT 2t ms "
             "| ORT 2t ÷ 1t | osc 1t peak RSS MiB | ÷ ORT 1t RSS | ÷ model bytes "
             "| inputs donated: peak RSS ÷ model bytes |\n"
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:"
+            "|---:|\n");
     for (size_t i = 0; i < n; i++) {
         const contender *c = res[i].c;
         const double o1 = med_of(&c[G_OSC1]), o2 = med_of(&c[G_OSC2]);

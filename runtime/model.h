@@ -14,7 +14,7 @@ struct osc_model {
     osc_graph g;
     int32_t n_inputs;      /* graph inputs, those without a default first */
     int32_t *input_order;  /* value ids */
-    int32_t *last_use;     /* per value: last node reading its bytes; n_nodes for graph outputs; -1 */
+    int32_t *last_use;     /* per value: last node reading its bytes; n_nodes: an output; -1 */
     int32_t *buf_of;       /* per value: arena buffer id, -1 when not in the arena */
     /* buffers: one per node output (an in-place output shares its input's), plus one per graph
      * input a node writes in place (opts.inplace_inputs) */
