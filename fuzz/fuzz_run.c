@@ -6,7 +6,7 @@
  * aside).
  *
  * Input layout (fuzz/mkseeds.c writes seeds in it):
- *   byte 0        flags: 1 inplace_inputs, 2 caller output buffers, 4 run twice, 8 also bind
+ *   byte 0        flags: 1 inplace_inputs = 2, 2 caller output buffers, 4 run twice, 8 also bind
  *                 inputs that have a default, 16 integer elements from one signed byte each
  *                 (so indices are often in range), 32 strict, 64 compare with fusion off,
  *                 128 opts.fuse_recompute (so flag 64 compares that mode with fusion off)
@@ -218,7 +218,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.max_bytes = FUZZ_MAX_BYTES;
     o.max_iterations = FUZZ_MAX_ITERATIONS;
     o.max_arena_bytes = FUZZ_MAX_ARENA;
-    o.inplace_inputs = (flags & F_INPLACE) != 0;
+    o.inplace_inputs = (flags & F_INPLACE) ? 2 : 0; /* 2: scatters, products, elementwise */
     o.strict = (flags & F_STRICT) != 0;
     o.fuse_recompute = (flags & F_RECOMPUTE) != 0;
     osc_model *m = NULL;

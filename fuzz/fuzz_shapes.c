@@ -2,8 +2,8 @@
  * valid model of one of six shapes, written with tests/support/writer.h, loaded and run once.
  *
  * Input layout: byte 0 picks the shape (byte % 6; both top bits set: 6) and flags (bit 3 strict, bit 4 symbolic dims,
- * bit 5 inplace_inputs); the builder reads sizes and choices from the next bytes; the bytes left
- * over are the input stream (fuzz_run.c's rules: dtype/rank/dim bytes when the model does not say,
+ * bit 5 inplace_inputs = 2); the builder reads sizes and choices from the next bytes; the rest
+ * is the input stream (fuzz_run.c's rules: dtype/rank/dim bytes when the model does not say,
  * then the elements). Past the end every byte reads as 0, which the recipes read as the common,
  * valid choice. Every size is clamped (at most
  * MAX_NODES nodes, MAX_ELEMS elements per input), so one input stays fast.
@@ -632,7 +632,7 @@ static osc_status load(const void *buf, size_t len, int flags, bool diff, bool n
     o.max_arena_bytes = FUZZ_MAX_ARENA;
     o.max_nodes = 2 * MAX_NODES + 64;
     o.strict = (flags & F_STRICT) != 0;
-    o.inplace_inputs = !diff && (flags & F_INPLACE) != 0; /* diff: both runs read the inputs */
+    o.inplace_inputs = !diff && (flags & F_INPLACE) ? 2 : 0; /* diff: both runs read them */
     o.no_fusion = no_fusion;
     char msg[OSC_MESSAGE_SIZE];
     osc_status st = osc_model_load_buffer(buf, len, NULL, &o, m, msg, sizeof msg);
