@@ -102,6 +102,22 @@ static osc_status run(osc_session *s, float *x, float *z, long xrows, long zrows
     return osc_session_run(s);
 }
 
+/* Fills x and z (rows each) from seed, keeps x's copy in x0, binds them and runs s; the output
+ * y must be the loops' result (want). */
+static osc_tensor run_filled(osc_session *s, form f, long rows, int seed, float *x, float *x0,
+                             float *z, float *want) {
+    const int cols = f.narrow ? 3 : K;
+    fill(x, rows * K, seed);
+    fill(z, rows * cols, seed + 1);
+    memcpy(x0, x, sizeof(float) * (size_t)(rows * K));
+    expect(f, x, z, rows, want);
+    assert_int_equal(run(s, x, z, rows, rows, cols), OSC_OK);
+    osc_tensor y;
+    assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+    assert_memory_equal(y.data, want, sizeof(float) * (size_t)(rows * cols));
+    return y;
+}
+
 /* Static and symbolic rows: with 2 the product and the sum after it run in x's buffer (no
  * arena), y is read there, bit for bit the loops' result, and x is consumed; with 1 (scatters
  * only) and 0 neither node is, and x is left as it was. */
@@ -121,15 +137,8 @@ static void product_over_donated_input(void **state) {
             assert_int_equal(osc_session_create(m, &s), OSC_OK);
             const long rows = sym ? 7 : ROWS;
             float x[7 * K], x0[7 * K], z[7 * K], want[7 * K];
-            fill(x, rows * K, 1);
-            fill(z, rows * K, 2);
-            memcpy(x0, x, sizeof x);
-            expect(f, x, z, rows, want);
-            assert_int_equal(run(s, x, z, rows, rows, K), OSC_OK);
-            osc_tensor y;
-            assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
+            const osc_tensor y = run_filled(s, f, rows, 1, x, x0, z, want);
             assert_true((y.data == (void *)x) == (opt == 2));
-            assert_memory_equal(y.data, want, sizeof(float) * (size_t)(rows * K));
             osc_tensor xs;
             assert_int_equal(osc_session_output(s, 1, &xs), OSC_OK);
             const int64_t shape[2] = {rows, K};
@@ -156,16 +165,8 @@ static void not_eligible(void **state) {
         assert_int_equal(mode_of(m, 0), OSC_INPLACE_NONE);
         osc_session *s;
         assert_int_equal(osc_session_create(m, &s), OSC_OK);
-        const int cols = f.narrow ? 3 : K;
         float x[ROWS * K], x0[ROWS * K], z[ROWS * K], want[ROWS * K];
-        fill(x, ROWS * K, 3);
-        fill(z, ROWS * cols, 4);
-        memcpy(x0, x, sizeof x);
-        expect(f, x, z, ROWS, want);
-        assert_int_equal(run(s, x, z, ROWS, ROWS, cols), OSC_OK);
-        osc_tensor y;
-        assert_int_equal(osc_session_output(s, 0, &y), OSC_OK);
-        assert_memory_equal(y.data, want, sizeof(float) * (size_t)(ROWS * cols));
+        run_filled(s, f, ROWS, 3, x, x0, z, want);
         assert_memory_equal(x, x0, sizeof x);
         osc_session_free(s);
         osc_model_free(m);
