@@ -30,7 +30,7 @@ bool osc_fuse_same_count(const osc_tensor *a, const osc_tensor *b) {
 int32_t osc_fuse_uncast_index(osc_fusion *f, const osc_fuse_view *v, int32_t id) {
     const osc_node *n = osc_fuse_node(v, osc_fuse_producer(v, id));
     const osc_tensor *out = osc_fuse_sym_shape(v, id);
-    const osc_tensor *in = n ? osc_fuse_sym_shape(v, n->inputs[0]) : NULL;
+    const osc_tensor *in = osc_fuse_sym_shape(v, osc_fuse_in(n, 0));
     if (!in || !out || !osc_fuse_has(n, OSC_KT_CAST) || in->dtype != OSC_INT32 ||
         out->dtype != OSC_INT64 || !osc_fuse_same_dims(in, out) ||
         (f && !osc_fuse_absorb(f, osc_fuse_index(v, n))))
@@ -43,7 +43,7 @@ int32_t osc_fuse_index_source(osc_fusion *f, const osc_fuse_view *v, int32_t id)
         id = osc_fuse_uncast_index(f, v, id);
         const osc_node *n = osc_fuse_node(v, osc_fuse_producer(v, id));
         const osc_tensor *out = osc_fuse_sym_shape(v, id);
-        const osc_tensor *in = n ? osc_fuse_sym_shape(v, n->inputs[0]) : NULL;
+        const osc_tensor *in = osc_fuse_sym_shape(v, osc_fuse_in(n, 0));
         if (!in || !out || !osc_fuse_has(n, OSC_KT_SAME_ELEMENTS) || !osc_fuse_same_count(in, out) ||
             (f && !osc_fuse_absorb(f, osc_fuse_index(v, n))))
             return id;

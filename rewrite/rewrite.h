@@ -184,6 +184,11 @@ static inline bool osc_fuse_absorb(osc_fusion *f, int32_t i) {
 static inline const osc_node *osc_fuse_node(const osc_fuse_view *v, int32_t i) {
     return i >= 0 ? &v->graph->nodes[i] : NULL;
 }
+/* Input i of node n: -1 when there is no node or it has fewer inputs (a producer found by its
+ * output may be any op, a ShapeOf of no input too). */
+static inline int32_t osc_fuse_in(const osc_node *n, int32_t i) {
+    return n && i >= 0 && i < n->n_inputs ? n->inputs[i] : -1;
+}
 static inline int32_t osc_fuse_index(const osc_fuse_view *v, const osc_node *n) {
     return (int32_t)(n - v->graph->nodes);
 }

@@ -101,7 +101,7 @@ bool osc_rw_segment_softmax_match(osc_kctx *k, const osc_fuse_view *v, int32_t n
     if (v->uses[t] != 2) return osc_rw_no(v, "the Exp's output is read by more than the softmax");
     const int32_t x = sub->inputs[0];
     const osc_node *gm = osc_fuse_sole_producer(v, sub->inputs[1]);
-    const osc_node *rm = gm ? row_scatter(v, gm->inputs[0], OSC_RED_MAX, x, &p->max_start) : NULL;
+    const osc_node *rm = row_scatter(v, osc_fuse_in(gm, 0), OSC_RED_MAX, x, &p->max_start);
     const osc_tensor *xt = osc_fuse_sym_shape(v, x); /* (float or double: the scatter's) */
     if (!rm || !xt)
         return osc_rw_no(v, "the shift is no Gather of a scatter max of the shifted value alone");
@@ -121,7 +121,7 @@ bool osc_rw_segment_softmax_match(osc_kctx *k, const osc_fuse_view *v, int32_t n
         add = NULL;
     }
     const osc_node *gs = osc_fuse_sole_producer(v, den);
-    const osc_node *rs = gs ? row_scatter(v, gs->inputs[0], OSC_RED_ADD, t, &p->sum_start) : NULL;
+    const osc_node *rs = row_scatter(v, osc_fuse_in(gs, 0), OSC_RED_ADD, t, &p->sum_start);
     if (!rs) return osc_rw_no(v, "the divisor is no Gather of a scatter sum of the Exp alone");
     const osc_fs_params *pm = rm->params, *ps = rs->params;
     const osc_tensor *mt = osc_fuse_sym_shape(v, gm->inputs[0]);
