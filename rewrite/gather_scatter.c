@@ -127,7 +127,7 @@ static bool operand_source(match *m, int32_t s) {
     for (;;) {
         const osc_node *n = producer(m->v, id);
         const osc_tensor *out = osc_fuse_sym_shape(m->v, id);
-        const osc_tensor *in = n ? osc_fuse_sym_shape(m->v, n->inputs[0]) : NULL;
+        const osc_tensor *in = osc_fuse_sym_shape(m->v, osc_fuse_in(n, 0));
         if (!in || !out || !osc_fuse_has(n, OSC_KT_SAME_ELEMENTS) ||
             m->v->uses[id] != 1 || in->dtype != out->dtype || in->rank < 1 || out->rank < 1 ||
             in->dims[0] != out->dims[0] || !osc_fuse_same_count(in, out))
@@ -183,7 +183,7 @@ static const int64_t *ints(const osc_fuse_view *v, int32_t id, int64_t n) {
 static bool first_row_shape(const match *m, int32_t id, const osc_tensor *in, int64_t *t,
                             int32_t *n, const osc_node **nodes) {
     const osc_fuse_view *v = m->v;
-    const osc_node *sh = producer(v, id), *sl = sh ? producer(v, sh->inputs[0]) : NULL;
+    const osc_node *sh = producer(v, id), *sl = producer(v, osc_fuse_in(sh, 0));
     if (!sh || !(sh->kernel->flags & OSC_KF_SHAPE_ONLY) || sh->n_inputs != 1 ||
         osc_node_attr(sh, "start") || osc_node_attr(sh, "end") ||
         !osc_fuse_has(sl, OSC_KT_SLICE) || sl->n_inputs < 3)

@@ -26,7 +26,7 @@ static bool per_edge(const osc_fuse_view *v, int32_t id, int32_t dtype, int64_t 
  * dtype) by an index whose source (osc_fuse_index_source) is `index`; the table in *table. */
 static bool gather_of(const osc_fuse_view *v, const osc_node *g, int32_t dtype, int32_t index,
                       int64_t rows, int32_t *table) {
-    const osc_tensor *t = g ? osc_fuse_sym_shape(v, g->inputs[0]) : NULL;
+    const osc_tensor *t = osc_fuse_sym_shape(v, osc_fuse_in(g, 0));
     if (!t || !osc_fuse_gather0(g, t->rank) || t->dtype != dtype || t->dims[0] != rows ||
         osc_fuse_count_from(t, 1) != 1 || osc_fuse_index_source(NULL, v, g->inputs[1]) != index)
         return false;
