@@ -193,14 +193,12 @@ static bool first_row_shape(const match *m, int32_t id, const osc_tensor *in, in
     const osc_tensor *dt = osc_fuse_sym_shape(v, m->data), *sc = osc_fuse_folded(v, sl->inputs[1]);
     const int64_t len = sc && sc->rank == 1 ? sc->dims[0] : 0;
     const int64_t *starts = ints(v, sl->inputs[1], len), *ends = ints(v, sl->inputs[2], len);
-    const int64_t *axes = sl->n_inputs > 3 && sl->inputs[3] >= 0 ? ints(v, sl->inputs[3], len)
-                                                                 : NULL;
-    const int64_t *steps = sl->n_inputs > 4 && sl->inputs[4] >= 0 ? ints(v, sl->inputs[4], len)
-                                                                  : NULL;
+    const int32_t ax = osc_fuse_in(sl, 3), sp = osc_fuse_in(sl, 4);
+    const int64_t *axes = ax >= 0 ? ints(v, ax, len) : NULL;
+    const int64_t *steps = sp >= 0 ? ints(v, sp, len) : NULL;
     if (!yt || !st || !dt || st->dtype != OSC_INT64 || st->rank != 1 || st->dims[0] != yt->rank ||
         yt->rank < 1 || yt->rank > OSC_FUSED_MAX_RANK || in->rank < yt->rank || len < 1 ||
-        len > yt->rank || !starts || !ends || (sl->n_inputs > 3 && sl->inputs[3] >= 0 && !axes) ||
-        (sl->n_inputs > 4 && sl->inputs[4] >= 0 && !steps) ||
+        len > yt->rank || !starts || !ends || (ax >= 0 && !axes) || (sp >= 0 && !steps) ||
         (yt->dims[0] != dt->dims[0] && yt->dims[0] != in->dims[in->rank - yt->rank]))
         return false;
     bool row0 = false;

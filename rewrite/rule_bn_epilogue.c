@@ -32,7 +32,7 @@ bool osc_rw_bn_epilogue_match(osc_kctx *k, const osc_fuse_view *v, int32_t node,
     q->bn_eps = eps;
     osc_fusion *f = &cp->f;
     f->n_inputs = OSC_PROD_BN_AT + 4;
-    for (int32_t i = 0; i < OSC_PROD_BN_AT; i++) f->inputs[i] = i < p->n_inputs ? p->inputs[i] : -1;
+    for (int32_t i = 0; i < OSC_PROD_BN_AT; i++) f->inputs[i] = osc_fuse_in(p, i);
     memcpy(f->inputs + OSC_PROD_BN_AT, n->inputs + 1, 4 * sizeof f->inputs[0]);
     return true;
 }

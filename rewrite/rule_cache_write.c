@@ -99,8 +99,8 @@ bool osc_rw_cache_write_match(osc_kctx *k, const osc_fuse_view *v, int32_t node,
     f->inputs[0] = n->inputs[0];
     f->inputs[1] = x;
     for (int32_t i = 2; i < 5; i++)
-        f->inputs[i] = rope && rope->n_inputs > i - 1 ? rope->inputs[i - 1] : -1;
-    f->inputs[5] = n->n_inputs > 2 ? n->inputs[2] : -1;
+        f->inputs[i] = osc_fuse_in(rope, i - 1);
+    f->inputs[5] = osc_fuse_in(n, 2);
     return true;
 }
 

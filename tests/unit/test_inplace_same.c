@@ -12,15 +12,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
-#include "tests/support/writer.h"
 #include "onnx_scatter.h"
 #include "tests/support/check.h"
+#include "tests/support/mw_check.h"
 
 enum { ROWS = 5, K = 4 };
+
+/* Element i of W (row-major, of any width): small integers, exact in any summation order. */
+static float weight(int i) { return (float)(i % 5 - 2); }
 
 typedef struct form {
     bool symbolic; /* x, z and y are [N, ...] */
@@ -37,7 +39,7 @@ static osc_model *load(form f, int32_t inplace) {
     osc_mw_input(mw, "x", OSC_FLOAT, 2, dx, names);
     osc_mw_input(mw, "z", OSC_FLOAT, 2, dy, names);
     float w[K * K];
-    for (int i = 0; i < K * (int)cols; i++) w[i] = (float)(i % 5 - 2);
+    for (int i = 0; i < K * (int)cols; i++) w[i] = weight(i);
     const long long dw[2] = {K, cols};
     osc_tensor tw = {.dtype = OSC_FLOAT, .rank = 2, .dims = {dw[0], dw[1]}, .data = w,
                      .nbytes = sizeof(float) * K * (size_t)cols};
@@ -56,19 +58,10 @@ static osc_model *load(form f, int32_t inplace) {
     const int64_t dn[1] = {-1}, d2[1] = {2};
     osc_mw_output(mw, "y", OSC_FLOAT, 1, dn, (const char *[]){"NC"});
     osc_mw_output(mw, "xs", OSC_INT64, 1, d2, NULL);
-    void *buf;
-    size_t len;
-    assert_int_equal(osc_mw_serialize(mw, &buf, &len), OSC_OK);
-    osc_mw_free(mw);
     osc_options o;
     osc_options_init(&o);
     o.inplace_inputs = inplace;
-    osc_model *m = NULL;
-    char msg[OSC_MESSAGE_SIZE];
-    if (osc_model_load_buffer(buf, len, NULL, &o, &m, msg, sizeof msg) != OSC_OK)
-        fail_msg("load: %s", msg);
-    free(buf);
-    return m;
+    return osc_check_load(mw, &o);
 }
 
 static int32_t mode_of(const osc_model *m, size_t node) {
@@ -83,7 +76,7 @@ static void expect(form f, const float *x, const float *z, long rows, float *wan
     for (long r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++) {
             float s = 0;
-            for (int k = 0; k < K; k++) s += x[r * K + k] * (float)((k * cols + c) % 5 - 2);
+            for (int k = 0; k < K; k++) s += x[r * K + k] * weight(k * cols + c);
             want[r * cols + c] = s + (f.x_again ? x[r * K + c] : z[r * cols + c]);
         }
 }
